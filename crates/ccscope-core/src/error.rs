@@ -1,0 +1,58 @@
+//! The one error type of the core. Every variant names what was wrong so that the Python layer
+//! can show a single clear message (`ccscope.errors`).
+
+use thiserror::Error;
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum Error {
+    /// A configuration value outside its allowed range.
+    #[error("{field} = {value}: {allowed}")]
+    InvalidField {
+        field: String,
+        value: String,
+        allowed: String,
+    },
+    /// A name (controller, topology, source, queue...) that is not known.
+    #[error("{field} = {value:?} is not known; expected one of: {known}")]
+    UnknownName {
+        field: String,
+        value: String,
+        known: String,
+    },
+    /// The configuration could not be parsed at all.
+    #[error("malformed configuration: {0}")]
+    Malformed(String),
+    /// The network has no route between two nodes a flow needs.
+    #[error("no route from node {from} to node {to} for flow {flow}")]
+    NoRoute { flow: usize, from: String, to: String },
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> Self {
+        Error::InvalidField {
+            field: field.into(),
+            value: value.to_string(),
+            allowed: allowed.into(),
+        }
+    }
+}
+
+/// Checks `lo <= x <= hi` (and finiteness), naming the field on failure.
+pub fn check_range(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
+    if x.is_finite() && x >= lo && x <= hi {
+        Ok(x)
+    } else {
+        Err(Error::invalid(field, x, format!("must be in [{lo}, {hi}]")))
+    }
+}
+
+/// Checks `x > 0` (and finiteness), naming the field on failure.
+pub fn check_positive(field: &str, x: f64) -> Result<f64> {
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(Error::invalid(field, x, "must be a finite number > 0"))
+    }
+}

@@ -1,0 +1,20 @@
+//! ccscope-core: the engines and controllers of ccscope, in pure Rust.
+//!
+//! - [`time`]: integer-nanosecond simulated time.
+//! - [`rng`]: seeded random streams, one per component.
+//! - [`control`]: engine-independent congestion controllers.
+//! - [`net`]: the packet-level discrete-event engine.
+//! - [`config`]: the scenario a run is built from.
+
+pub mod config;
+pub mod control;
+pub mod error;
+pub mod net;
+pub mod rng;
+pub mod time;
+
+pub use error::{Error, Result};
+pub use time::SimTime;
+
+/// The crate version, recorded in every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

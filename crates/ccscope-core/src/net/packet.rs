@@ -1,0 +1,68 @@
+//! Packets as the engine moves them.
+//!
+//! The engine reads only the routing fields (`flow`, `dir`, `hop`), `size_bytes` and the ECN
+//! bits. The transport header is a plain set of fields that each transport documents how it
+//! uses; the engine never interprets them, so a new transport needs no engine change.
+
+use crate::time::SimTime;
+
+/// Which way along its flow a packet travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Dir {
+    /// Sender to receiver: data.
+    #[default]
+    Forward = 0,
+    /// Receiver to sender: acknowledgements and feedback.
+    Reverse = 1,
+}
+
+impl Dir {
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// ECN codepoint bits (RFC 3168), reduced to what queues need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Ecn {
+    /// ECT: the sender understands congestion marks.
+    pub capable: bool,
+    /// CE: a queue marked this packet instead of dropping it.
+    pub congestion: bool,
+}
+
+/// Transport header fields; meaning is up to the transport (see each transport's docs).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Header {
+    /// Sequence number (packets).
+    pub seq: u64,
+    /// Acknowledgement number (packets).
+    pub ack: u64,
+    /// Time the packet (or the packet it answers) was sent.
+    pub stamp: SimTime,
+    /// Echoed timestamp or receiver delay.
+    pub echo: SimTime,
+    /// Transport-defined flags.
+    pub flags: u32,
+    /// Transport-defined numbers (rates in bits/s, loss rates...).
+    pub value: [f64; 2],
+    /// Transport-defined block list (e.g. SACK blocks as [start, end) pairs).
+    pub blocks: [u32; 6],
+}
+
+/// One packet in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Packet {
+    /// Index of the flow in the scenario.
+    pub flow: u32,
+    pub dir: Dir,
+    /// Index into the flow's path (in `dir`) of the link the packet is on or queued for.
+    pub hop: u16,
+    /// Size on the wire, headers included (bytes).
+    pub size_bytes: u32,
+    pub ecn: Ecn,
+    /// When the sending endpoint handed the packet to the network.
+    pub sent_at: SimTime,
+    pub header: Header,
+}

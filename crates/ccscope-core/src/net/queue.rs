@@ -1,0 +1,613 @@
+//! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`; SPECS §8).
+//!
+//! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
+//! ns-2. Lengths and limits therefore count waiting packets only.
+
+use std::collections::VecDeque;
+
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+use super::packet::Packet;
+use crate::error::{check_positive, check_range, Error, Result};
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+/// What a queue did with an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    Queued,
+    /// Queued with its CE bit set (RED with ECN).
+    Marked,
+    /// Dropped by the hard limit (DropTail, or RED's physical buffer / forced region).
+    DroppedForced,
+    /// Dropped by RED's early-drop test.
+    DroppedEarly,
+}
+
+/// Whether RED measures the queue in packets or bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RedMode {
+    #[default]
+    Packets,
+    Bytes,
+}
+
+/// Queue configuration, as it arrives from a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueSpec {
+    /// First in, first out; arrivals beyond the limit are dropped.
+    DropTail {
+        /// Waiting packets at most (exclusive with `limit_bytes`).
+        limit_packets: Option<u64>,
+        /// Waiting bytes at most.
+        limit_bytes: Option<u64>,
+    },
+    /// Random Early Detection. `None` thresholds / weight follow ns-2's automatic rules (SPECS §8).
+    Red {
+        /// Physical buffer (waiting packets, or bytes in byte mode: `limit * mean_packet_bytes`).
+        limit_packets: u64,
+        /// Minimum threshold of the average queue (packets); `None` = max(5, ptc * 0.0025).
+        min_th: Option<f64>,
+        /// Maximum threshold (packets); `None` = 3 * min_th.
+        max_th: Option<f64>,
+        /// Drop probability at max_th (ns-2 `1/linterm_`).
+        max_p: f64,
+        /// EWMA weight of the average; `None` = ns-2's automatic `q_weight_ = -1` rule.
+        w_q: Option<f64>,
+        /// Drop probability rises from max_p at max_th to 1 at 2*max_th instead of jumping to 1.
+        gentle: bool,
+        /// ns-2 `wait_`: spread drops out, roughly 1/p_b packets apart.
+        wait: bool,
+        /// Mark ECN-capable packets instead of dropping them early.
+        ecn: bool,
+        mode: RedMode,
+        /// Typical packet size (bytes) for the idle correction and byte mode.
+        mean_packet_bytes: u32,
+    },
+}
+
+impl QueueSpec {
+    pub fn droptail_packets(limit: u64) -> Self {
+        QueueSpec::DropTail {
+            limit_packets: Some(limit),
+            limit_bytes: None,
+        }
+    }
+
+    /// RED with the classic parameters most papers use: gentle, wait, max_p = 0.1.
+    pub fn red(limit_packets: u64, min_th: f64, max_th: f64, w_q: f64) -> Self {
+        QueueSpec::Red {
+            limit_packets,
+            min_th: Some(min_th),
+            max_th: Some(max_th),
+            max_p: 0.1,
+            w_q: Some(w_q),
+            gentle: true,
+            wait: true,
+            ecn: false,
+            mode: RedMode::Packets,
+            mean_packet_bytes: 1000,
+        }
+    }
+
+    pub fn validate(&self, field: &str) -> Result<()> {
+        match *self {
+            QueueSpec::DropTail {
+                limit_packets,
+                limit_bytes,
+            } => match (limit_packets, limit_bytes) {
+                (Some(_), None) | (None, Some(_)) => Ok(()),
+                _ => Err(Error::invalid(
+                    format!("{field}.limit"),
+                    format!("packets={limit_packets:?}, bytes={limit_bytes:?}"),
+                    "give exactly one of limit_packets and limit_bytes",
+                )),
+            },
+            QueueSpec::Red {
+                limit_packets,
+                min_th,
+                max_th,
+                max_p,
+                w_q,
+                mean_packet_bytes,
+                ..
+            } => {
+                if limit_packets == 0 {
+                    return Err(Error::invalid(format!("{field}.limit_packets"), 0, "must be >= 1"));
+                }
+                if let Some(m) = min_th {
+                    check_range(&format!("{field}.min_th"), m, 0.0, f64::MAX)?;
+                }
+                if let Some(m) = max_th {
+                    check_positive(&format!("{field}.max_th"), m)?;
+                }
+                if let (Some(lo), Some(hi)) = (min_th, max_th) {
+                    if lo >= hi {
+                        return Err(Error::invalid(
+                            format!("{field}.min_th"),
+                            lo,
+                            format!("must be < max_th = {hi}"),
+                        ));
+                    }
+                }
+                check_range(&format!("{field}.max_p"), max_p, f64::MIN_POSITIVE, 1.0)?;
+                if let Some(w) = w_q {
+                    check_range(&format!("{field}.w_q"), w, f64::MIN_POSITIVE, 1.0)?;
+                }
+                if mean_packet_bytes == 0 {
+                    return Err(Error::invalid(format!("{field}.mean_packet_bytes"), 0, "must be >= 1"));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// RED's state and resolved parameters.
+#[derive(Clone, Debug)]
+pub struct Red {
+    limit_packets: u64,
+    /// Thresholds in the queue's unit (packets or bytes).
+    min_th: f64,
+    max_th: f64,
+    max_p: f64,
+    w_q: f64,
+    gentle: bool,
+    wait: bool,
+    ecn: bool,
+    mode: RedMode,
+    mean_packet_bytes: f64,
+    /// Link capacity in mean-size packets per second (ns-2 `ptc`).
+    ptc: f64,
+    /// Average queue (packets or bytes).
+    avg: f64,
+    /// Packets since the last early drop or mark (ns-2 `count`).
+    count: u64,
+    /// Bytes since the last early drop or mark (ns-2 `count_bytes`).
+    count_bytes: u64,
+    /// Whether avg was above min_th at the previous arrival (ns-2 `old`).
+    above_min: bool,
+    /// Start of the current idle period, if the queue is empty and the link idle.
+    idle_since: Option<SimTime>,
+}
+
+impl Red {
+    /// The drop probability `p_b` for an average queue `avg` (SPECS §8, ns-2 `calculate_p_new`).
+    pub fn base_probability(&self, avg: f64) -> f64 {
+        let p = if avg < self.min_th {
+            0.0
+        } else if avg < self.max_th {
+            self.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+        } else if self.gentle {
+            // Floyd's gentle RED: max_p at max_th, rising linearly to 1 at 2*max_th.
+            self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th
+        } else {
+            1.0
+        };
+        p.min(1.0)
+    }
+
+    /// Resolved parameters, in packets: (min_th, max_th, max_p, w_q).
+    pub fn parameters(&self) -> (f64, f64, f64, f64) {
+        let scale = match self.mode {
+            RedMode::Packets => 1.0,
+            RedMode::Bytes => self.mean_packet_bytes,
+        };
+        (self.min_th / scale, self.max_th / scale, self.max_p, self.w_q)
+    }
+
+    pub fn average(&self) -> f64 {
+        self.avg
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Discipline {
+    DropTailPackets(u64),
+    DropTailBytes(u64),
+    Red(Box<Red>),
+}
+
+/// A link's queue: the packets waiting plus the discipline that admits them.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    packets: VecDeque<Packet>,
+    bytes: u64,
+    discipline: Discipline,
+}
+
+impl Queue {
+    /// Builds a queue for a link of `rate_bps` and one-way `delay` (RED's automatic rules use them).
+    pub fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime) -> Queue {
+        let discipline = match *spec {
+            QueueSpec::DropTail {
+                limit_packets: Some(n),
+                ..
+            } => Discipline::DropTailPackets(n),
+            QueueSpec::DropTail {
+                limit_bytes: Some(b),
+                ..
+            } => Discipline::DropTailBytes(b),
+            QueueSpec::DropTail { .. } => Discipline::DropTailPackets(u64::MAX),
+            QueueSpec::Red {
+                limit_packets,
+                min_th,
+                max_th,
+                max_p,
+                w_q,
+                gentle,
+                wait,
+                ecn,
+                mode,
+                mean_packet_bytes,
+            } => {
+                let ptc = rate_bps as f64 / (8.0 * mean_packet_bytes as f64);
+                // ns-2 automatic configuration (SPECS §8): thresh_ = 0, maxthresh_ = 0, q_weight_ = -1.
+                let min_pk = min_th.unwrap_or_else(|| (0.005 * ptc / 2.0).max(5.0));
+                let max_pk = max_th.unwrap_or(3.0 * min_pk);
+                let w_q = w_q.unwrap_or_else(|| {
+                    let rtt = (3.0 * (delay.secs() + 1.0 / ptc)).max(0.1);
+                    1.0 - (-1.0 / (10.0 * rtt * ptc)).exp()
+                });
+                let scale = match mode {
+                    RedMode::Packets => 1.0,
+                    RedMode::Bytes => mean_packet_bytes as f64,
+                };
+                Discipline::Red(Box::new(Red {
+                    limit_packets,
+                    min_th: min_pk * scale,
+                    max_th: max_pk * scale,
+                    max_p,
+                    w_q,
+                    gentle,
+                    wait,
+                    ecn,
+                    mode,
+                    mean_packet_bytes: mean_packet_bytes as f64,
+                    ptc,
+                    avg: 0.0,
+                    count: 0,
+                    count_bytes: 0,
+                    above_min: false,
+                    idle_since: Some(SimTime::ZERO),
+                }))
+            }
+        };
+        Queue {
+            packets: VecDeque::new(),
+            bytes: 0,
+            discipline,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    pub fn red(&self) -> Option<&Red> {
+        match &self.discipline {
+            Discipline::Red(r) => Some(r),
+            _ => None,
+        }
+    }
+    /// The packets waiting, head first.
+    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+        self.packets.iter()
+    }
+
+    /// The link's capacity changed: RED's idle correction counts packets at the new rate.
+    pub fn set_rate(&mut self, rate_bps: u64) {
+        if let Discipline::Red(r) = &mut self.discipline {
+            r.ptc = rate_bps as f64 / (8.0 * r.mean_packet_bytes);
+        }
+    }
+
+    /// Offers a packet; on `Queued` or `Marked` it is stored, otherwise the caller drops it.
+    pub fn enqueue(&mut self, mut pkt: Packet, now: SimTime, rng: &mut Rng) -> (Admit, Option<Packet>) {
+        let admit = match &mut self.discipline {
+            Discipline::DropTailPackets(limit) => {
+                if self.packets.len() as u64 >= *limit {
+                    Admit::DroppedForced
+                } else {
+                    Admit::Queued
+                }
+            }
+            Discipline::DropTailBytes(limit) => {
+                if self.bytes + pkt.size_bytes as u64 > *limit {
+                    Admit::DroppedForced
+                } else {
+                    Admit::Queued
+                }
+            }
+            Discipline::Red(red) => red.admit(&pkt, self.packets.len(), self.bytes, now, rng),
+        };
+        match admit {
+            Admit::Queued | Admit::Marked => {
+                if admit == Admit::Marked {
+                    pkt.ecn.congestion = true;
+                }
+                self.bytes += pkt.size_bytes as u64;
+                self.packets.push_back(pkt);
+                (admit, None)
+            }
+            Admit::DroppedForced | Admit::DroppedEarly => (admit, Some(pkt)),
+        }
+    }
+
+    /// Takes the head packet for transmission.
+    pub fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
+        let pkt = self.packets.pop_front();
+        match &pkt {
+            Some(p) => self.bytes -= p.size_bytes as u64,
+            None => {
+                if let Discipline::Red(r) = &mut self.discipline {
+                    r.idle_since.get_or_insert(now);
+                }
+            }
+        }
+        pkt
+    }
+}
+
+impl Red {
+    /// The RED arrival procedure (SPECS §8 steps 1–6).
+    fn admit(&mut self, pkt: &Packet, qlen: usize, qbytes: u64, now: SimTime, rng: &mut Rng) -> Admit {
+        let q = match self.mode {
+            RedMode::Packets => qlen as f64,
+            RedMode::Bytes => qbytes as f64,
+        };
+        // Steps 1–2: EWMA of the queue before this arrival, with the idle-period correction:
+        // m mean-size packets could have been sent while idle.
+        let decay = match self.idle_since.take() {
+            Some(since) => {
+                let m = (self.ptc * (now - since).secs()).floor();
+                (1.0 - self.w_q).powf(m + 1.0)
+            }
+            None => 1.0 - self.w_q,
+        };
+        self.avg = decay * self.avg + self.w_q * q;
+        // Step 3.
+        self.count += 1;
+        self.count_bytes += pkt.size_bytes as u64;
+
+        // Step 5 first in effect: the physical buffer is full.
+        let limit = match self.mode {
+            RedMode::Packets => qlen as u64 >= self.limit_packets,
+            RedMode::Bytes => {
+                qbytes + pkt.size_bytes as u64 > self.limit_packets * self.mean_packet_bytes as u64
+            }
+        };
+        // Step 4.
+        let mut verdict = Admit::Queued;
+        if self.avg >= self.min_th && qlen > 1 {
+            let forced = if self.gentle {
+                self.avg >= 2.0 * self.max_th
+            } else {
+                self.avg >= self.max_th
+            };
+            if forced {
+                verdict = Admit::DroppedForced;
+            } else if !self.above_min {
+                // First arrival above min_th: start counting, no drop.
+                self.above_min = true;
+                self.count = 1;
+                self.count_bytes = pkt.size_bytes as u64;
+            } else if self.early_test(pkt, rng) {
+                verdict = if self.ecn && pkt.ecn.capable {
+                    Admit::Marked
+                } else {
+                    Admit::DroppedEarly
+                };
+            }
+        } else {
+            self.above_min = false;
+        }
+        if limit && verdict != Admit::DroppedEarly {
+            verdict = Admit::DroppedForced;
+        }
+        // Step 6: every drop or mark restarts the count.
+        if verdict != Admit::Queued {
+            self.count = 0;
+            self.count_bytes = 0;
+        }
+        verdict
+    }
+
+    /// The early-drop coin, with ns-2's count-based spreading (`modify_p`).
+    fn early_test(&mut self, pkt: &Packet, rng: &mut Rng) -> bool {
+        let p_b = self.base_probability(self.avg);
+        let c = match self.mode {
+            RedMode::Packets => self.count as f64,
+            RedMode::Bytes => self.count_bytes as f64 / self.mean_packet_bytes,
+        };
+        let cp = c * p_b;
+        let mut p_a = if self.wait {
+            if cp < 1.0 {
+                0.0
+            } else if cp < 2.0 {
+                p_b / (2.0 - cp)
+            } else {
+                1.0
+            }
+        } else if cp < 1.0 {
+            p_b / (1.0 - cp)
+        } else {
+            1.0
+        };
+        if self.mode == RedMode::Bytes && p_a < 1.0 {
+            p_a *= pkt.size_bytes as f64 / self.mean_packet_bytes;
+        }
+        let p_a = p_a.min(1.0);
+        p_a > 0.0 && rng.gen::<f64>() <= p_a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{stream, Stream};
+
+    fn pkt(size: u32) -> Packet {
+        Packet {
+            size_bytes: size,
+            ..Packet::default()
+        }
+    }
+
+    #[test]
+    fn droptail_limits_packets_and_bytes() {
+        let mut rng = stream(1, Stream::Queue, 0);
+        let mut q = Queue::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO);
+        let t = SimTime::ZERO;
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::DroppedForced);
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.bytes(), 200);
+        let spec = QueueSpec::DropTail {
+            limit_packets: None,
+            limit_bytes: Some(250),
+        };
+        let mut q = Queue::new(&spec, 1_000_000, SimTime::ZERO);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(50), t, &mut rng).0, Admit::Queued);
+    }
+
+    #[test]
+    fn red_curve_is_piecewise_linear_with_gentle_part() {
+        let q = Queue::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO);
+        let r = q.red().unwrap();
+        assert_eq!(r.base_probability(4.0), 0.0);
+        assert!((r.base_probability(10.0) - 0.05).abs() < 1e-12);
+        assert!((r.base_probability(15.0) - 0.1).abs() < 1e-12);
+        assert!((r.base_probability(22.5) - 0.55).abs() < 1e-12);
+        assert_eq!(r.base_probability(30.0), 1.0);
+    }
+
+    #[test]
+    fn red_automatic_parameters_follow_ns2() {
+        let spec = QueueSpec::Red {
+            limit_packets: 100,
+            min_th: None,
+            max_th: None,
+            max_p: 0.1,
+            w_q: None,
+            gentle: true,
+            wait: true,
+            ecn: false,
+            mode: RedMode::Packets,
+            mean_packet_bytes: 1000,
+        };
+        // 10 Mb/s, 1000 B: ptc = 1250 pkt/s; min_th = max(5, 0.0025*1250) = 5; max_th = 15.
+        let q = Queue::new(&spec, 10_000_000, SimTime::from_ms(20));
+        let (lo, hi, _, w) = q.red().unwrap().parameters();
+        assert_eq!((lo, hi), (5.0, 15.0));
+        // rtt = max(0.1, 3*(0.02 + 0.0008)) = 0.1; w_q = 1 - exp(-1/(10*0.1*1250)).
+        assert!((w - (1.0 - (-1.0f64 / 1250.0).exp())).abs() < 1e-15);
+    }
+
+    /// Holds the queue at `q` packets with w_q = 1 (so avg = q at every arrival) and measures the
+    /// fraction of arrivals RED drops.
+    fn measured_drop_rate(q: usize, wait: bool, arrivals: usize) -> f64 {
+        let mut spec = QueueSpec::red(1000, 2.0, 12.0, 1.0);
+        if let QueueSpec::Red { wait: w, .. } = &mut spec {
+            *w = wait;
+        }
+        let mut queue = Queue::new(&spec, 10_000_000, SimTime::ZERO);
+        let mut rng = stream(3, Stream::Queue, 0);
+        let now = SimTime::ZERO;
+        for _ in 0..q {
+            queue.packets.push_back(pkt(1000));
+        }
+        let mut drops = 0;
+        for _ in 0..arrivals {
+            match queue.enqueue(pkt(1000), now, &mut rng).0 {
+                Admit::Queued | Admit::Marked => {
+                    queue.dequeue(now);
+                }
+                _ => drops += 1,
+            }
+        }
+        drops as f64 / arrivals as f64
+    }
+
+    /// The long-run drop fraction implied by a per-arrival hazard h(c), c = arrivals since the last
+    /// drop: 1 / E[gap]. Computed here from the RED definitions (SPECS §8), not from the code.
+    fn expected_drop_rate(p_b: f64, wait: bool) -> f64 {
+        if p_b >= 1.0 {
+            return 1.0;
+        }
+        let hazard = |c: f64| {
+            let cp = c * p_b;
+            let p = match (wait, cp) {
+                (false, x) if x < 1.0 => p_b / (1.0 - x),
+                (true, x) if x < 1.0 => 0.0,
+                (true, x) if x < 2.0 => p_b / (2.0 - x),
+                _ => 1.0,
+            };
+            p.min(1.0)
+        };
+        // After a drop the count restarts at 0; the next arrival is counted as 1.
+        let (mut survive, mut mean_gap) = (1.0, 0.0);
+        for c in 1..100_000 {
+            mean_gap += survive;
+            survive *= 1.0 - hazard(c as f64);
+            if survive < 1e-15 {
+                break;
+            }
+        }
+        1.0 / mean_gap
+    }
+
+    #[test]
+    fn red_measured_drop_probability_follows_the_configured_curve() {
+        // min_th 2, max_th 12, max_p 0.1, gentle: p_b = 0.01 (q - 2) below 12, then
+        // 0.1 + 0.9 (q - 12) / 12 up to 24, then forced drops.
+        for wait in [false, true] {
+            for (q, p_b) in [(3, 0.01), (7, 0.05), (11, 0.09), (15, 0.325), (20, 0.7), (24, 1.0), (30, 1.0)] {
+                let n = 400_000;
+                let got = measured_drop_rate(q, wait, n);
+                let want = expected_drop_rate(p_b, wait);
+                let sigma = (want * (1.0 - want) / n as f64).sqrt().max(1e-6);
+                assert!(
+                    (got - want).abs() < 6.0 * sigma + 1e-5,
+                    "q = {q}, wait = {wait}: measured {got:.5}, expected {want:.5}"
+                );
+            }
+            // Below min_th nothing is dropped.
+            assert_eq!(measured_drop_rate(2, wait, 10_000), 0.0);
+        }
+    }
+
+    #[test]
+    fn red_idle_period_decays_the_average() {
+        let mut q = Queue::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO);
+        let mut rng = stream(1, Stream::Queue, 0);
+        let t0 = SimTime::ZERO;
+        for _ in 0..40 {
+            q.enqueue(pkt(1000), t0, &mut rng);
+        }
+        while q.dequeue(t0).is_some() {}
+        let before = q.red().unwrap().average();
+        // 1 ms idle at 1000 mean-size packets/s is m = 1: avg <- (1 - w)^2 avg + w * 0.
+        q.enqueue(pkt(1000), SimTime::from_ms(1), &mut rng);
+        let after = q.red().unwrap().average();
+        assert!((after - 0.81 * before).abs() < 1e-12, "{before} -> {after}");
+    }
+
+    #[test]
+    fn red_rejects_inverted_thresholds() {
+        let err = QueueSpec::red(50, 15.0, 5.0, 0.002).validate("bottleneck.queue").unwrap_err();
+        assert!(err.to_string().contains("bottleneck.queue.min_th"));
+    }
+}

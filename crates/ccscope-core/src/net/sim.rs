@@ -1,0 +1,719 @@
+//! The packet-level discrete-event engine.
+//!
+//! Time is integer nanoseconds; events are ordered by `(time, sequence)`, so simultaneous events
+//! run in the order they were scheduled and a run is a pure function of scenario and seed.
+//!
+//! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
+//! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
+//! "pipe" (propagation delay is constant per link, so arrivals leave it in order), and queues and
+//! loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
+//! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+use rand::Rng as _;
+
+use super::loss::LossModule;
+use super::packet::{Dir, Packet};
+use super::queue::{Admit, Queue};
+use super::stats::{FlowStats, LinkStats};
+use super::topology::Network;
+use super::trace::{EventKind, Trace};
+use crate::config::{CapacityChange, Scenario};
+use crate::error::{Error, Result};
+use crate::rng::{stream, Rng, Stream};
+use crate::time::{serialization_time, SimTime};
+
+/// Timers an endpoint may have pending at once (e.g. TCP: retransmission and delayed ACK).
+pub const TIMERS_PER_ENDPOINT: usize = 4;
+
+/// Which end of a flow an endpoint sits at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Sender = 0,
+    Receiver = 1,
+}
+
+/// A transport or application at one end of a flow.
+///
+/// Every hook has a default that does nothing. The engine calls `start` at the flow's start time
+/// (sender and receiver), `stop` at its stop time, `on_packet` when a packet of the flow reaches
+/// this end, and `on_timer` when a timer set through [`Ctx::set_timer`] expires.
+pub trait Endpoint: Send {
+    fn start(&mut self, _ctx: &mut Ctx) {}
+    fn stop(&mut self, _ctx: &mut Ctx) {}
+    fn on_packet(&mut self, _ctx: &mut Ctx, _pkt: Packet) {}
+    fn on_timer(&mut self, _ctx: &mut Ctx, _timer: usize) {}
+    /// Name of what runs here, for results (e.g. the controller's paper notation).
+    fn label(&self) -> String {
+        String::new()
+    }
+}
+
+/// What an endpoint can do to the world during a callback.
+pub struct Ctx<'a> {
+    core: &'a mut Core,
+    flow: u32,
+    side: Side,
+    rng: &'a mut Rng,
+}
+
+impl Ctx<'_> {
+    pub fn now(&self) -> SimTime {
+        self.core.now
+    }
+    pub fn flow(&self) -> u32 {
+        self.flow
+    }
+    /// This endpoint's own random stream.
+    pub fn rng(&mut self) -> &mut Rng {
+        self.rng
+    }
+    /// Hands a packet to the network, towards the other end of the flow. The engine fills in
+    /// the routing fields and the send time.
+    pub fn send(&mut self, mut pkt: Packet) {
+        pkt.flow = self.flow;
+        pkt.dir = match self.side {
+            Side::Sender => Dir::Forward,
+            Side::Receiver => Dir::Reverse,
+        };
+        pkt.hop = 0;
+        pkt.sent_at = self.core.now;
+        self.core.inject(pkt);
+    }
+    /// Arms timer `timer` (< TIMERS_PER_ENDPOINT) to fire at `at`, replacing any earlier setting.
+    pub fn set_timer(&mut self, timer: usize, at: SimTime) {
+        let ep = endpoint_index(self.flow, self.side);
+        self.core.set_timer(ep, timer, at.max(self.core.now));
+    }
+    pub fn cancel_timer(&mut self, timer: usize) {
+        let ep = endpoint_index(self.flow, self.side);
+        self.core.timers[ep][timer].deadline = None;
+    }
+}
+
+fn endpoint_index(flow: u32, side: Side) -> usize {
+    flow as usize * 2 + side as usize
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A link finished serializing its current packet.
+    TxDone(u32),
+    /// The packet at the head of a link's pipe reached the far end.
+    Arrive(u32),
+    Timer { ep: u32, slot: u8, gen: u32 },
+    Start(u32),
+    Stop(u32),
+    Capacity { link: u32, idx: u32 },
+    /// End of a trace bin: sample the queues.
+    Sample,
+    /// End of the warm-up: snapshot the counters.
+    Warmup,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Event {
+    at: SimTime,
+    seq: u64,
+    kind: Kind,
+}
+
+impl Ord for Event {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest, then first-scheduled.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A timer's state. Moving a deadline later costs nothing: the pending heap event fires, sees
+/// the later deadline and re-arms itself. Moving it earlier pushes a new event and bumps `gen`,
+/// which makes the old event stale.
+#[derive(Clone, Copy, Debug, Default)]
+struct TimerSlot {
+    deadline: Option<SimTime>,
+    /// Time of the live heap event, if any.
+    scheduled: Option<SimTime>,
+    gen: u32,
+}
+
+/// One simplex link: its queue, the packet on the wire, and the packets propagating.
+struct Link {
+    rate_bps: u64,
+    delay: SimTime,
+    queue: Queue,
+    loss: Option<LossModule>,
+    queue_rng: Rng,
+    loss_rng: Rng,
+    /// The packet being serialized and when its serialization started.
+    on_wire: Option<(Packet, SimTime)>,
+    /// Packets propagating, with their arrival times (non-decreasing).
+    pipe: VecDeque<(SimTime, Packet)>,
+    capacity_changes: Vec<CapacityChange>,
+    stats: LinkStats,
+    /// When the queue length last changed (for the time integrals).
+    queue_since: SimTime,
+    /// Slot in the trace's queue series, if monitored and traced.
+    trace_slot: Option<usize>,
+}
+
+impl Link {
+    /// Brings the queue-length integrals up to `now`.
+    #[inline]
+    fn account_queue(&mut self, now: SimTime) {
+        let dt = (now - self.queue_since).ns() as u128;
+        self.stats.queue_pkt_ns += self.queue.len() as u128 * dt;
+        self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
+        self.queue_since = now;
+    }
+
+    /// Busy time including the part of the current serialization done by `now`.
+    fn busy_until(&self, now: SimTime) -> u64 {
+        self.stats.busy_ns + self.on_wire.map_or(0, |(_, t)| (now - t).ns())
+    }
+}
+
+struct FlowRt {
+    paths: [Vec<u32>; 2],
+    stats: FlowStats,
+    start: SimTime,
+    stop: Option<SimTime>,
+}
+
+/// Everything but the endpoints, so that an endpoint callback can borrow it mutably.
+struct Core {
+    now: SimTime,
+    seq: u64,
+    heap: BinaryHeap<Event>,
+    links: Vec<Link>,
+    flows: Vec<FlowRt>,
+    timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
+    trace: Option<Trace>,
+    events: u64,
+}
+
+impl Core {
+    #[inline]
+    fn schedule(&mut self, at: SimTime, kind: Kind) {
+        self.seq += 1;
+        self.heap.push(Event { at, seq: self.seq, kind });
+    }
+
+    fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
+        let t = &mut self.timers[ep][slot];
+        t.deadline = Some(at);
+        if t.scheduled.is_none_or(|s| at < s) {
+            t.gen = t.gen.wrapping_add(1);
+            t.scheduled = Some(at);
+            let gen = t.gen;
+            self.schedule(at, Kind::Timer { ep: ep as u32, slot: slot as u8, gen });
+        }
+    }
+
+    /// Whether a timer event is due now; re-arms it when its deadline moved later.
+    fn timer_due(&mut self, ep: usize, slot: usize, gen: u32) -> bool {
+        let now = self.now;
+        let t = &mut self.timers[ep][slot];
+        if t.gen != gen {
+            return false;
+        }
+        t.scheduled = None;
+        match t.deadline {
+            Some(d) if d <= now => {
+                t.deadline = None;
+                true
+            }
+            Some(d) => {
+                self.set_timer(ep, slot, d);
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn inject(&mut self, pkt: Packet) {
+        let flow = &mut self.flows[pkt.flow as usize];
+        let s = &mut flow.stats.dir[pkt.dir.index()];
+        s.sent_pkts += 1;
+        s.sent_bytes += pkt.size_bytes as u64;
+        if pkt.dir == Dir::Forward {
+            if let Some(b) = self.trace.as_mut().and_then(|t| t.flow_bin(self.now, pkt.flow)) {
+                b.sent_pkts += 1;
+                b.sent_bytes += pkt.size_bytes as u64;
+            }
+        }
+        let link = flow.paths[pkt.dir.index()][0];
+        self.offer(link, pkt);
+    }
+
+    fn record_drop(&mut self, link: u32, pkt: &Packet, kind: EventKind) {
+        let s = &mut self.flows[pkt.flow as usize].stats.dir[pkt.dir.index()];
+        if kind == EventKind::Loss {
+            s.link_losses += 1;
+        } else {
+            s.queue_drops += 1;
+        }
+        let now = self.now;
+        let slot = self.links[link as usize].trace_slot;
+        if let Some(t) = &mut self.trace {
+            t.event(now, link, pkt.flow, kind);
+            if pkt.dir == Dir::Forward {
+                if let Some(b) = t.flow_bin(now, pkt.flow) {
+                    b.lost_pkts += 1;
+                }
+            }
+            if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
+                b.drops += 1;
+            }
+        }
+    }
+
+    /// A packet arrives at a link's queue.
+    fn offer(&mut self, link: u32, pkt: Packet) {
+        let now = self.now;
+        let l = &mut self.links[link as usize];
+        l.stats.arrivals += 1;
+        l.account_queue(now);
+        let (admit, dropped) = l.queue.enqueue(pkt, now, &mut l.queue_rng);
+        l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
+        match admit {
+            Admit::Queued => {}
+            Admit::Marked => {
+                l.stats.marks += 1;
+                let slot = l.trace_slot;
+                if let Some(t) = &mut self.trace {
+                    t.event(now, link, pkt.flow, EventKind::Mark);
+                    if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
+                        b.marks += 1;
+                    }
+                }
+            }
+            Admit::DroppedForced | Admit::DroppedEarly => {
+                let kind = if admit == Admit::DroppedForced {
+                    l.stats.forced_drops += 1;
+                    EventKind::ForcedDrop
+                } else {
+                    l.stats.early_drops += 1;
+                    EventKind::EarlyDrop
+                };
+                if let Some(p) = dropped {
+                    self.record_drop(link, &p, kind);
+                }
+                return;
+            }
+        }
+        if self.links[link as usize].on_wire.is_none() {
+            self.start_tx(link);
+        }
+    }
+
+    /// Starts serializing the head of a link's queue, if any.
+    fn start_tx(&mut self, link: u32) {
+        let now = self.now;
+        let l = &mut self.links[link as usize];
+        l.account_queue(now);
+        match l.queue.dequeue(now) {
+            Some(pkt) => {
+                let done = now + serialization_time(pkt.size_bytes, l.rate_bps);
+                l.on_wire = Some((pkt, now));
+                self.schedule(done, Kind::TxDone(link));
+            }
+            None => l.on_wire = None,
+        }
+    }
+
+    fn tx_done(&mut self, link: u32) {
+        let now = self.now;
+        let l = &mut self.links[link as usize];
+        let Some((pkt, started)) = l.on_wire.take() else {
+            debug_assert!(false, "TxDone on an idle link");
+            return;
+        };
+        l.stats.departures += 1;
+        l.stats.tx_bytes += pkt.size_bytes as u64;
+        l.stats.busy_ns += (now - started).ns();
+        let slot = l.trace_slot;
+        let lost = match &mut l.loss {
+            Some(m) => m.lose(now, &mut l.loss_rng),
+            None => false,
+        };
+        if lost {
+            l.stats.losses += 1;
+        } else {
+            let at = now + l.delay;
+            l.pipe.push_back((at, pkt));
+            self.schedule(at, Kind::Arrive(link));
+        }
+        if let Some(b) = slot.and_then(|k| self.trace.as_mut()?.queue_bin(now, k)) {
+            b.departures += 1;
+            b.tx_bytes += pkt.size_bytes as u64;
+        }
+        if lost {
+            self.record_drop(link, &pkt, EventKind::Loss);
+        }
+        self.start_tx(link);
+    }
+
+    /// The head of a link's pipe reaches the far end; returns it if it reached its endpoint.
+    fn arrive(&mut self, link: u32) -> Option<Packet> {
+        let l = &mut self.links[link as usize];
+        let (at, mut pkt) = l.pipe.pop_front()?;
+        debug_assert_eq!(at, self.now);
+        l.stats.exits += 1;
+        let path = &self.flows[pkt.flow as usize].paths[pkt.dir.index()];
+        let next = pkt.hop as usize + 1;
+        if let Some(&next_link) = path.get(next) {
+            pkt.hop = next as u16;
+            self.offer(next_link, pkt);
+            return None;
+        }
+        let now = self.now;
+        let s = &mut self.flows[pkt.flow as usize].stats.dir[pkt.dir.index()];
+        s.delivered_pkts += 1;
+        s.delivered_bytes += pkt.size_bytes as u64;
+        s.delay_sum_ns += (now - pkt.sent_at).ns();
+        if pkt.ecn.congestion {
+            s.marked += 1;
+        }
+        if pkt.dir == Dir::Forward {
+            if let Some(b) = self.trace.as_mut().and_then(|t| t.flow_bin(now, pkt.flow)) {
+                b.delivered_pkts += 1;
+                b.delivered_bytes += pkt.size_bytes as u64;
+            }
+        }
+        Some(pkt)
+    }
+
+    fn sample_queues(&mut self, at_bin_end: SimTime) {
+        let Some(t) = &mut self.trace else { return };
+        if t.queues.is_empty() || at_bin_end.ns() == 0 {
+            return;
+        }
+        let bin_time = SimTime(at_bin_end.ns() - 1);
+        for (k, &link) in t.links.clone().iter().enumerate() {
+            let l = &self.links[link as usize];
+            if let Some(b) = t.queue_bin(bin_time, k) {
+                b.queue_pkts = l.queue.len() as u64;
+                b.queue_bytes = l.queue.bytes();
+            }
+        }
+    }
+}
+
+/// Summary of one flow over the measurement window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowReport {
+    pub label: String,
+    pub stats: FlowStats,
+    /// Packets of this flow in queues, on wires or propagating at the end of the run.
+    pub in_flight: u64,
+    /// Links of the forward path.
+    pub path: Vec<u32>,
+}
+
+/// Summary of one link over the measurement window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkReport {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub monitor: bool,
+    /// Capacity at the end of the run (bits/s).
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub stats: LinkStats,
+    /// Packets waiting, on the wire, and propagating at the end of the run.
+    pub in_queue: u64,
+    pub on_wire: u64,
+    pub in_pipe: u64,
+    /// (min_th, max_th, max_p, w_q) for RED queues, as resolved.
+    pub red: Option<(f64, f64, f64, f64)>,
+}
+
+/// What a run produces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResult {
+    pub seed: u64,
+    pub duration: SimTime,
+    pub warmup: SimTime,
+    /// Events processed over the whole run.
+    pub events: u64,
+    pub flows: Vec<FlowReport>,
+    pub links: Vec<LinkReport>,
+    pub trace: Option<Trace>,
+}
+
+/// A ready-to-run simulation.
+pub struct Simulation {
+    core: Core,
+    endpoints: Vec<Box<dyn Endpoint>>,
+    endpoint_rngs: Vec<Rng>,
+    network: Network,
+    seed: u64,
+    end: SimTime,
+    warmup: SimTime,
+    baseline: Option<(Vec<FlowStats>, Vec<LinkStats>)>,
+}
+
+impl Simulation {
+    /// Builds a simulation; `make_endpoints` supplies each flow's (sender, receiver).
+    pub fn new(
+        scenario: &Scenario,
+        mut make_endpoints: impl FnMut(usize) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)>,
+    ) -> Result<Simulation> {
+        scenario.validate()?;
+        let network = Network::build(&scenario.topology, &scenario.flows)?;
+        let seed = scenario.seed;
+        let end = SimTime(scenario.duration_ns);
+        let monitored: Vec<u32> = (0..network.links.len() as u32)
+            .filter(|&k| network.links[k as usize].monitor)
+            .collect();
+        let spec = &scenario.trace;
+        let trace = (spec.flows || spec.queues || spec.events).then(|| {
+            Trace::new(
+                spec.interval_ns.map(SimTime),
+                end,
+                scenario.flows.len(),
+                spec.flows,
+                monitored.clone(),
+                spec.queues,
+                spec.events,
+            )
+        });
+        let queue_traced = trace.as_ref().is_some_and(|t| !t.queues.is_empty());
+        let links = network
+            .links
+            .iter()
+            .enumerate()
+            .map(|(k, d)| Link {
+                rate_bps: d.params.rate_bps,
+                delay: SimTime(d.params.delay_ns),
+                queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns)),
+                loss: d.params.loss.clone().map(LossModule::new),
+                queue_rng: stream(seed, Stream::Queue, k as u64),
+                loss_rng: stream(seed, Stream::LinkLoss, k as u64),
+                on_wire: None,
+                pipe: VecDeque::new(),
+                capacity_changes: d.params.capacity_changes.clone(),
+                stats: LinkStats::default(),
+                queue_since: SimTime::ZERO,
+                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32) } else { None },
+            })
+            .collect();
+        let mut flows = Vec::with_capacity(scenario.flows.len());
+        let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
+        let mut endpoint_rngs = Vec::with_capacity(2 * scenario.flows.len());
+        for (i, f) in scenario.flows.iter().enumerate() {
+            let (s, d) = network.ends[i];
+            let route = |a: usize, b: usize| {
+                network.route(a, b).ok_or_else(|| Error::NoRoute {
+                    flow: i,
+                    from: network.nodes[a].clone(),
+                    to: network.nodes[b].clone(),
+                })
+            };
+            let paths = [route(s, d)?, route(d, s)?];
+            if paths.iter().any(|p| p.len() > u16::MAX as usize) {
+                return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
+            }
+            let jitter = if f.start_jitter_ns > 0 {
+                stream(seed, Stream::FlowStart, i as u64).gen_range(0..=f.start_jitter_ns)
+            } else {
+                0
+            };
+            flows.push(FlowRt {
+                paths,
+                stats: FlowStats::default(),
+                start: SimTime(f.start_ns.saturating_add(jitter)),
+                stop: f.stop_ns.map(SimTime),
+            });
+            let (snd, rcv) = make_endpoints(i)?;
+            endpoints.push(snd);
+            endpoints.push(rcv);
+            endpoint_rngs.push(stream(seed, Stream::Source, i as u64));
+            endpoint_rngs.push(stream(seed, Stream::Sink, i as u64));
+        }
+        let mut core = Core {
+            now: SimTime::ZERO,
+            seq: 0,
+            heap: BinaryHeap::with_capacity(1024),
+            links,
+            timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
+            flows,
+            trace,
+            events: 0,
+        };
+        for i in 0..core.flows.len() {
+            let f = &core.flows[i];
+            let (start, stop) = (f.start, f.stop);
+            core.schedule(start, Kind::Start(i as u32));
+            if let Some(stop) = stop {
+                core.schedule(stop, Kind::Stop(i as u32));
+            }
+        }
+        for k in 0..core.links.len() {
+            for idx in 0..core.links[k].capacity_changes.len() {
+                let at = SimTime(core.links[k].capacity_changes[idx].at_ns);
+                core.schedule(at, Kind::Capacity { link: k as u32, idx: idx as u32 });
+            }
+        }
+        let warmup = SimTime(scenario.warmup_ns);
+        if warmup > SimTime::ZERO {
+            core.schedule(warmup, Kind::Warmup);
+        }
+        if queue_traced {
+            let iv = core.trace.as_ref().map_or(end, |t| t.interval);
+            core.schedule(iv, Kind::Sample);
+        }
+        Ok(Simulation {
+            core,
+            endpoints,
+            endpoint_rngs,
+            network,
+            seed,
+            end,
+            warmup,
+            baseline: None,
+        })
+    }
+
+    fn callback(&mut self, ep: usize, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
+        let side = if ep % 2 == 0 { Side::Sender } else { Side::Receiver };
+        let mut ctx = Ctx {
+            core: &mut self.core,
+            flow: (ep / 2) as u32,
+            side,
+            rng: &mut self.endpoint_rngs[ep],
+        };
+        f(self.endpoints[ep].as_mut(), &mut ctx);
+    }
+
+    fn snapshot(&self) -> (Vec<FlowStats>, Vec<LinkStats>) {
+        let now = self.core.now;
+        let links = self
+            .core
+            .links
+            .iter()
+            .map(|l| {
+                let mut s = l.stats;
+                s.busy_ns = l.busy_until(now);
+                let dt = (now - l.queue_since).ns() as u128;
+                s.queue_pkt_ns += l.queue.len() as u128 * dt;
+                s.queue_byte_ns += l.queue.bytes() as u128 * dt;
+                s
+            })
+            .collect();
+        (self.core.flows.iter().map(|f| f.stats).collect(), links)
+    }
+
+    /// Runs to the end and reports.
+    pub fn run(mut self) -> RunResult {
+        while let Some(&ev) = self.core.heap.peek() {
+            if ev.at >= self.end {
+                break;
+            }
+            self.core.heap.pop();
+            self.core.now = ev.at;
+            self.core.events += 1;
+            match ev.kind {
+                Kind::TxDone(link) => self.core.tx_done(link),
+                Kind::Arrive(link) => {
+                    if let Some(pkt) = self.core.arrive(link) {
+                        let ep = endpoint_index(pkt.flow, if pkt.dir == Dir::Forward { Side::Receiver } else { Side::Sender });
+                        self.callback(ep, |e, c| e.on_packet(c, pkt));
+                    }
+                }
+                Kind::Timer { ep, slot, gen } => {
+                    if self.core.timer_due(ep as usize, slot as usize, gen) {
+                        self.callback(ep as usize, |e, c| e.on_timer(c, slot as usize));
+                    }
+                }
+                Kind::Start(flow) => {
+                    self.callback(2 * flow as usize + 1, |e, c| e.start(c));
+                    self.callback(2 * flow as usize, |e, c| e.start(c));
+                }
+                Kind::Stop(flow) => {
+                    self.callback(2 * flow as usize, |e, c| e.stop(c));
+                    self.callback(2 * flow as usize + 1, |e, c| e.stop(c));
+                }
+                Kind::Capacity { link, idx } => {
+                    let l = &mut self.core.links[link as usize];
+                    l.rate_bps = l.capacity_changes[idx as usize].rate_bps;
+                    let r = l.rate_bps;
+                    l.queue.set_rate(r);
+                }
+                Kind::Sample => {
+                    self.core.sample_queues(ev.at);
+                    let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
+                    self.core.schedule(ev.at + iv, Kind::Sample);
+                }
+                Kind::Warmup => self.baseline = Some(self.snapshot()),
+            }
+        }
+        self.core.now = self.end;
+        self.core.sample_queues(self.end);
+        self.report()
+    }
+
+    fn report(self) -> RunResult {
+        let (flow_end, link_end) = self.snapshot();
+        let (flow_base, link_base) = self
+            .baseline
+            .clone()
+            .unwrap_or_else(|| (vec![FlowStats::default(); flow_end.len()], vec![LinkStats::default(); link_end.len()]));
+        let mut in_flight = vec![0u64; flow_end.len()];
+        for l in &self.core.links {
+            let waiting = l.queue.iter().chain(l.on_wire.iter().map(|(p, _)| p)).chain(l.pipe.iter().map(|(_, p)| p));
+            for p in waiting {
+                in_flight[p.flow as usize] += 1;
+            }
+        }
+        let flows = flow_end
+            .iter()
+            .zip(flow_base)
+            .enumerate()
+            .map(|(i, (e, b))| FlowReport {
+                label: self.endpoints[2 * i].label(),
+                stats: *e - b,
+                in_flight: in_flight[i],
+                path: self.core.flows[i].paths[0].clone(),
+            })
+            .collect();
+        let links = self
+            .core
+            .links
+            .iter()
+            .zip(&self.network.links)
+            .zip(link_end.iter().zip(link_base))
+            .map(|((l, d), (e, b))| LinkReport {
+                name: d.name.clone(),
+                from: self.network.nodes[d.from].clone(),
+                to: self.network.nodes[d.to].clone(),
+                monitor: d.monitor,
+                rate_bps: l.rate_bps,
+                delay: l.delay,
+                stats: *e - b,
+                in_queue: l.queue.len() as u64,
+                on_wire: l.on_wire.is_some() as u64,
+                in_pipe: l.pipe.len() as u64,
+                red: l.queue.red().map(|r| r.parameters()),
+            })
+            .collect();
+        RunResult {
+            seed: self.seed,
+            duration: self.end,
+            warmup: self.warmup,
+            events: self.core.events,
+            flows,
+            links,
+            trace: self.core.trace,
+        }
+    }
+}

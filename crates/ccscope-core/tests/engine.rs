@@ -1,0 +1,263 @@
+//! Tests that would catch a wrong engine: queueing theory, conservation, exact timing, loss
+//! modules and determinism.
+
+mod common;
+
+use ccscope_core::config::{CapacityChange, TraceSpec};
+use ccscope_core::net::loss::{LossSpec, LossStep};
+use ccscope_core::net::queue::QueueSpec;
+use ccscope_core::net::run;
+use ccscope_core::time::serialization_time;
+use common::*;
+use proptest::prelude::*;
+
+/// M/D/1: Poisson arrivals of fixed-size packets at a link with a large buffer. The mean number
+/// waiting is Pollaczek–Khinchine's Lq = rho^2 / (2 (1 - rho)).
+#[test]
+fn md1_mean_queue_matches_pollaczek_khinchine() {
+    let mu_pps = 1250.0; // 10 Mb/s of 1000-byte packets
+    for (rho, seconds) in [(0.5, 2_000), (0.8, 4_000)] {
+        let s = chain(
+            vec![link(10_000_000, MS, 1_000_000)],
+            poisson(rho * 10e6),
+            seconds * S,
+            11,
+        );
+        let r = run(&s).unwrap();
+        let l = &r.links[0];
+        let lq = l.stats.queue_pkt_ns as f64 / r.duration.ns() as f64;
+        let expected = rho * rho / (2.0 * (1.0 - rho));
+        assert!(
+            (lq / expected - 1.0).abs() < 0.05,
+            "rho = {rho}: mean queue {lq:.4} vs P-K {expected:.4}"
+        );
+        let util = l.stats.busy_ns as f64 / r.duration.ns() as f64;
+        assert!((util - rho).abs() < 0.01, "rho = {rho}: utilization {util:.4}");
+        assert_eq!(l.stats.queue_drops(), 0);
+        // Little's law cross-check: mean wait = Lq / lambda.
+        let lambda = rho * mu_pps;
+        let f = &r.flows[0].stats.dir[0];
+        let sojourn = f.delay_sum_ns as f64 / f.delivered_pkts as f64 * 1e-9;
+        let wait = sojourn - 1.0 / mu_pps - 0.001;
+        assert!((wait * lambda / lq - 1.0).abs() < 0.02, "Little: {} vs {lq}", wait * lambda);
+    }
+}
+
+/// A packet's arrival time is the sum of serializations and propagations, to the nanosecond.
+#[test]
+fn one_packet_crosses_a_path_in_exactly_the_sum_of_its_delays() {
+    let hops = [(10_000_000u64, 5 * MS), (3_000_000, 12 * MS + 345), (1_000_000_000, 7 * MS + 1)];
+    let links = hops.iter().map(|&(r, d)| link(r, d, 10)).collect();
+    // One packet: the CBR sends its first packet at start, the second after 8 s.
+    let r = run(&chain(links, cbr(1000.0), 2 * S, 1)).unwrap();
+    let f = &r.flows[0].stats.dir[0];
+    assert_eq!((f.sent_pkts, f.delivered_pkts), (1, 1));
+    let expected: u64 = hops
+        .iter()
+        .map(|&(rate, d)| serialization_time(1000, rate).ns() + d)
+        .sum();
+    // 1000 B: 800 us at 10 Mb/s; 8000/3e6 s = 2 666 666.67 ns, rounded up; 8 us at 1 Gb/s.
+    assert_eq!(expected, 800_000 + 5 * MS + 2_666_667 + 12 * MS + 345 + 8_000 + 7 * MS + 1);
+    assert_eq!(f.delay_sum_ns, expected);
+}
+
+fn loss_run(loss: LossSpec, rate_pps: f64, seconds: u64) -> ccscope_core::net::RunResult {
+    let mut bottleneck = link(100_000_000, 10 * MS, 1000);
+    bottleneck.loss = Some(loss);
+    let mut s = dumbbell(bottleneck, vec![cbr(rate_pps * 8000.0)], seconds * S, 5);
+    s.trace = TraceSpec {
+        interval_ns: Some(S),
+        flows: true,
+        queues: false,
+        events: true,
+    };
+    run(&s).unwrap()
+}
+
+#[test]
+fn bernoulli_and_periodic_loss_rates_match_their_configuration() {
+    let n = 1_000_000.0;
+    let r = loss_run(LossSpec::Bernoulli { p: 0.01 }, 10_000.0, 100);
+    let f = &r.flows[0].stats.dir[0];
+    let p = f.link_losses as f64 / f.sent_pkts as f64;
+    let sigma = (0.01f64 * 0.99 / n).sqrt();
+    assert!((p - 0.01).abs() < 5.0 * sigma, "Bernoulli: measured {p}");
+
+    let r = loss_run(LossSpec::Periodic { every: 50 }, 10_000.0, 10);
+    // Every 50th packet that finished serialization on the bottleneck is lost.
+    let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
+    assert!(bn.stats.departures > 99_000);
+    assert_eq!(bn.stats.losses, bn.stats.departures / 50);
+    assert_eq!(r.flows[0].stats.dir[0].link_losses, bn.stats.losses);
+}
+
+/// Yang et al. §4: loss steps from 1% to 4% at a given time.
+#[test]
+fn scheduled_loss_step_changes_the_rate_at_the_given_time() {
+    let step_at = 50 * S;
+    let loss = LossSpec::Schedule {
+        steps: vec![LossStep { at_ns: 0, p: 0.01 }, LossStep { at_ns: step_at, p: 0.04 }],
+    };
+    let r = loss_run(loss, 10_000.0, 100);
+    let tr = r.trace.unwrap();
+    let ev = tr.events.unwrap();
+    let before = ev.time_ns.iter().filter(|&&t| t < step_at).count() as f64;
+    let after = ev.time_ns.iter().filter(|&&t| t >= step_at).count() as f64;
+    let per_half = 500_000.0;
+    for (got, p) in [(before / per_half, 0.01), (after / per_half, 0.04)] {
+        let sigma = (p * (1.0 - p) / per_half).sqrt();
+        assert!((got - p).abs() < 5.0 * sigma, "measured {got} for configured {p}");
+    }
+    // The per-second loss series switches level at the step: compare the seconds next to it.
+    let lost = |b: usize| tr.flows[b].lost_pkts as f64 / tr.flows[b].sent_pkts as f64;
+    let last_before: f64 = (45..50).map(lost).sum::<f64>() / 5.0;
+    let first_after: f64 = (50..55).map(lost).sum::<f64>() / 5.0;
+    assert!(last_before < 0.02 && first_after > 0.03, "{last_before} -> {first_after}");
+}
+
+#[test]
+fn capacity_change_applies_from_its_time() {
+    let mut b = link(10_000_000, 10 * MS, 100_000);
+    b.capacity_changes = vec![CapacityChange {
+        at_ns: 10 * S,
+        rate_bps: 5_000_000,
+    }];
+    // 8 Mb/s offered: fits before the change, backs up after it.
+    let r = run(&dumbbell(b, vec![cbr(8e6)], 20 * S, 1)).unwrap();
+    let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
+    let bits = bn.stats.tx_bytes as f64 * 8.0;
+    let expected = 8e6 * 10.0 + 5e6 * 10.0;
+    assert!((bits / expected - 1.0).abs() < 0.002, "{bits} vs {expected}");
+    assert_eq!(bn.rate_bps, 5_000_000);
+}
+
+fn traced(mut s: ccscope_core::config::Scenario) -> ccscope_core::config::Scenario {
+    s.trace = TraceSpec {
+        interval_ns: Some(100 * MS),
+        flows: true,
+        queues: true,
+        events: true,
+    };
+    s
+}
+
+#[test]
+fn same_seed_same_traces_different_seed_different_traces() {
+    let mut b = link(10_000_000, 20 * MS, 30);
+    b.loss = Some(LossSpec::Bernoulli { p: 0.02 });
+    let flows = vec![poisson(4e6), poisson(4e6), cbr(3e6)];
+    let a = run(&traced(dumbbell(b.clone(), flows.clone(), 20 * S, 1))).unwrap();
+    let a2 = run(&traced(dumbbell(b.clone(), flows.clone(), 20 * S, 1))).unwrap();
+    let c = run(&traced(dumbbell(b, flows, 20 * S, 2))).unwrap();
+    assert_eq!(a, a2);
+    assert_ne!(a.trace, c.trace);
+}
+
+/// Checks sent = delivered + dropped + in flight per flow, and the same balance per link.
+fn assert_conserved(r: &ccscope_core::net::RunResult) {
+    for (i, f) in r.flows.iter().enumerate() {
+        let sent: u64 = f.stats.dir.iter().map(|d| d.sent_pkts).sum();
+        let done: u64 = f.stats.dir.iter().map(|d| d.delivered_pkts + d.dropped()).sum();
+        assert_eq!(sent, done + f.in_flight, "flow {i}: {:?}", f);
+    }
+    for l in &r.links {
+        let s = &l.stats;
+        assert_eq!(s.arrivals, s.departures + s.queue_drops() + l.in_queue + l.on_wire, "{}", l.name);
+        assert_eq!(s.departures, s.losses + s.exits + l.in_pipe, "{}", l.name);
+    }
+    let drops: u64 = r.links.iter().map(|l| l.stats.queue_drops() + l.stats.losses).sum();
+    let flow_drops: u64 = r.flows.iter().flat_map(|f| f.stats.dir).map(|d| d.dropped()).sum();
+    assert_eq!(drops, flow_drops);
+}
+
+fn arb_queue() -> impl Strategy<Value = QueueSpec> {
+    prop_oneof![
+        (1u64..50).prop_map(QueueSpec::droptail_packets),
+        (1500u64..40_000).prop_map(|b| QueueSpec::DropTail {
+            limit_packets: None,
+            limit_bytes: Some(b)
+        }),
+        (2.0f64..10.0, 1.5f64..4.0, 0.001f64..0.5, any::<bool>(), any::<bool>()).prop_map(
+            |(lo, k, w, gentle, wait)| {
+                let mut q = QueueSpec::red(60, lo, lo * k, w);
+                if let QueueSpec::Red { gentle: g, wait: wt, ecn, .. } = &mut q {
+                    *g = gentle;
+                    *wt = wait;
+                    *ecn = wait;
+                }
+                q
+            }
+        ),
+    ]
+}
+
+fn arb_flow() -> impl Strategy<Value = ccscope_core::config::FlowSpec> {
+    (
+        any::<bool>(),
+        1e5f64..2e7,
+        40u32..1500,
+        0u64..2 * S,
+        proptest::option::of(2 * S..5 * S),
+        any::<bool>(),
+        any::<bool>(),
+        proptest::option::of(MS..50 * MS),
+    )
+        .prop_map(|(is_cbr, rate, size, start, stop, rev, ecn, delay)| {
+            let mut f = if is_cbr { cbr(rate) } else { poisson(rate) };
+            if let ccscope_core::config::SourceSpec::Cbr { packet_bytes, .. }
+            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } = &mut f.source
+            {
+                *packet_bytes = size;
+            }
+            f.start_ns = start;
+            f.stop_ns = stop;
+            f.reverse = rev;
+            f.ecn = ecn;
+            f.left_delay_ns = delay;
+            f
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn packets_are_conserved_on_random_dumbbells(
+        rate in 500_000u64..20_000_000,
+        delay in MS..40 * MS,
+        queue in arb_queue(),
+        p in 0.0f64..0.2,
+        flows in proptest::collection::vec(arb_flow(), 1..8),
+        seconds in 1u64..6,
+        seed in any::<u64>(),
+    ) {
+        let mut b = ccscope_core::config::LinkParams::new(rate, delay, queue);
+        b.loss = (p > 0.1).then_some(LossSpec::Bernoulli { p: p - 0.1 });
+        let r = run(&dumbbell(b, flows, seconds * S, seed)).unwrap();
+        assert_conserved(&r);
+    }
+
+    #[test]
+    fn packets_are_conserved_on_random_parking_lots(
+        hops in proptest::collection::vec((500_000u64..10_000_000, MS..20 * MS, arb_queue()), 1..4),
+        flows in proptest::collection::vec((arb_flow(), 0usize..4, 0usize..4), 1..6),
+        seed in any::<u64>(),
+    ) {
+        let n = hops.len();
+        let hops: Vec<_> = hops.into_iter().map(|(r, d, q)| ccscope_core::config::LinkParams::new(r, d, q)).collect();
+        let flows = flows.into_iter().map(|(mut f, a, b)| {
+            let (a, b) = (a % n, b % n);
+            f.hops = Some([a.min(b), a.max(b)]);
+            f
+        }).collect();
+        let s = ccscope_core::config::Scenario {
+            seed,
+            duration_ns: 3 * S,
+            warmup_ns: 0,
+            topology: ccscope_core::config::TopologySpec::ParkingLot { hops, access: link(100_000_000, MS, 1000) },
+            flows,
+            trace: TraceSpec::default(),
+        };
+        assert_conserved(&run(&s).unwrap());
+    }
+}
