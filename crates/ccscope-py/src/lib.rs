@@ -1,1 +1,189 @@
+//! PyO3 glue between ccscope-core and the `ccscope` Python package. Glue only: a scenario comes
+//! in as JSON, results go out as dicts of numbers and numpy arrays, every core error becomes a
+//! `CoreError` (a `ValueError`), and a panic never crosses into Python.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use ccscope_core::config::Scenario;
+use ccscope_core::net::sim::{LinkReport, RunResult};
+use ccscope_core::net::stats::DirStats;
+use ccscope_core::net::trace::{EventKind, Trace};
+use numpy::IntoPyArray;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+create_exception!(_core, CoreError, PyValueError, "A scenario or parameter the core rejects.");
+
+fn core_err(e: ccscope_core::Error) -> PyErr {
+    CoreError::new_err(e.to_string())
+}
+
+/// Runs `f` with the GIL released, turning a panic into a `CoreError` instead of an abort.
+fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> ccscope_core::Result<T> + Send) -> PyResult<T> {
+    let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+    match out {
+        Ok(r) => r.map_err(core_err),
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(CoreError::new_err(format!("internal error in the engine (please report): {msg}")))
+        }
+    }
+}
+
+fn dir_dict<'py>(py: Python<'py>, d: &DirStats) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("sent_pkts", d.sent_pkts)?;
+    out.set_item("sent_bytes", d.sent_bytes)?;
+    out.set_item("delivered_pkts", d.delivered_pkts)?;
+    out.set_item("delivered_bytes", d.delivered_bytes)?;
+    out.set_item("queue_drops", d.queue_drops)?;
+    out.set_item("link_losses", d.link_losses)?;
+    out.set_item("marked", d.marked)?;
+    out.set_item("delay_sum_ns", d.delay_sum_ns)?;
+    Ok(out)
+}
+
+fn link_dict<'py>(py: Python<'py>, l: &LinkReport) -> PyResult<Bound<'py, PyDict>> {
+    let s = &l.stats;
+    let out = PyDict::new(py);
+    out.set_item("name", &l.name)?;
+    out.set_item("from", &l.from)?;
+    out.set_item("to", &l.to)?;
+    out.set_item("monitor", l.monitor)?;
+    out.set_item("rate_bps", l.rate_bps)?;
+    out.set_item("delay_ns", l.delay.ns())?;
+    out.set_item("arrivals", s.arrivals)?;
+    out.set_item("departures", s.departures)?;
+    out.set_item("tx_bytes", s.tx_bytes)?;
+    out.set_item("forced_drops", s.forced_drops)?;
+    out.set_item("early_drops", s.early_drops)?;
+    out.set_item("marks", s.marks)?;
+    out.set_item("losses", s.losses)?;
+    out.set_item("exits", s.exits)?;
+    out.set_item("busy_ns", s.busy_ns)?;
+    // Integrals can exceed 64 bits on long runs; hand them over as floats.
+    out.set_item("queue_pkt_ns", s.queue_pkt_ns as f64)?;
+    out.set_item("queue_byte_ns", s.queue_byte_ns as f64)?;
+    out.set_item("max_queue_pkts", s.max_queue_pkts)?;
+    out.set_item("in_queue", l.in_queue)?;
+    out.set_item("on_wire", l.on_wire)?;
+    out.set_item("in_pipe", l.in_pipe)?;
+    if let Some((lo, hi, p, w)) = l.red {
+        let red = PyDict::new(py);
+        red.set_item("min_th", lo)?;
+        red.set_item("max_th", hi)?;
+        red.set_item("max_p", p)?;
+        red.set_item("w_q", w)?;
+        out.set_item("red", red)?;
+    }
+    Ok(out)
+}
+
+/// Columns as numpy arrays: one row per (bin, flow) or (bin, link), bin-major.
+fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("interval_ns", t.interval.ns())?;
+    out.set_item("bins", t.bins)?;
+    if !t.flows.is_empty() {
+        let n = t.n_flows;
+        let d = PyDict::new(py);
+        let col = |f: fn(&ccscope_core::net::trace::FlowBin) -> u64| t.flows.iter().map(f).collect::<Vec<u64>>();
+        d.set_item("bin", (0..t.flows.len()).map(|i| (i / n) as u64).collect::<Vec<_>>().into_pyarray(py))?;
+        d.set_item("flow", (0..t.flows.len()).map(|i| (i % n) as u32).collect::<Vec<_>>().into_pyarray(py))?;
+        d.set_item("sent_pkts", col(|b| b.sent_pkts).into_pyarray(py))?;
+        d.set_item("sent_bytes", col(|b| b.sent_bytes).into_pyarray(py))?;
+        d.set_item("delivered_pkts", col(|b| b.delivered_pkts).into_pyarray(py))?;
+        d.set_item("delivered_bytes", col(|b| b.delivered_bytes).into_pyarray(py))?;
+        d.set_item("lost_pkts", col(|b| b.lost_pkts).into_pyarray(py))?;
+        out.set_item("flows", d)?;
+    }
+    if !t.queues.is_empty() {
+        let n = t.links.len();
+        let d = PyDict::new(py);
+        let col = |f: fn(&ccscope_core::net::trace::QueueBin) -> u64| t.queues.iter().map(f).collect::<Vec<u64>>();
+        d.set_item("bin", (0..t.queues.len()).map(|i| (i / n) as u64).collect::<Vec<_>>().into_pyarray(py))?;
+        d.set_item("link", (0..t.queues.len()).map(|i| t.links[i % n]).collect::<Vec<_>>().into_pyarray(py))?;
+        d.set_item("queue_pkts", col(|b| b.queue_pkts).into_pyarray(py))?;
+        d.set_item("queue_bytes", col(|b| b.queue_bytes).into_pyarray(py))?;
+        d.set_item("drops", col(|b| b.drops).into_pyarray(py))?;
+        d.set_item("marks", col(|b| b.marks).into_pyarray(py))?;
+        d.set_item("departures", col(|b| b.departures).into_pyarray(py))?;
+        d.set_item("tx_bytes", col(|b| b.tx_bytes).into_pyarray(py))?;
+        out.set_item("queues", d)?;
+    }
+    if let Some(ev) = t.events {
+        let d = PyDict::new(py);
+        d.set_item("time_ns", ev.time_ns.into_pyarray(py))?;
+        d.set_item("link", ev.link.into_pyarray(py))?;
+        d.set_item("flow", ev.flow.into_pyarray(py))?;
+        d.set_item("kind", ev.kind.into_pyarray(py))?;
+        d.set_item("kind_names", EventKind::NAMES.to_vec())?;
+        out.set_item("events", d)?;
+    }
+    Ok(out)
+}
+
+fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("seed", r.seed)?;
+    out.set_item("duration_ns", r.duration.ns())?;
+    out.set_item("warmup_ns", r.warmup.ns())?;
+    out.set_item("events", r.events)?;
+    let flows = PyList::empty(py);
+    for f in &r.flows {
+        let d = PyDict::new(py);
+        d.set_item("label", &f.label)?;
+        d.set_item("data", dir_dict(py, &f.stats.dir[0])?)?;
+        d.set_item("feedback", dir_dict(py, &f.stats.dir[1])?)?;
+        d.set_item("in_flight", f.in_flight)?;
+        d.set_item("path", f.path.clone())?;
+        flows.append(d)?;
+    }
+    out.set_item("flows", flows)?;
+    let links = PyList::empty(py);
+    for l in &r.links {
+        links.append(link_dict(py, l)?)?;
+    }
+    out.set_item("links", links)?;
+    match r.trace {
+        Some(t) => out.set_item("trace", trace_dict(py, t)?)?,
+        None => out.set_item("trace", py.None())?,
+    }
+    Ok(out)
+}
+
+/// Runs a packet-level scenario given as JSON (normalized units) and returns its results.
+#[pyfunction]
+fn run_packet<'py>(py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let text = scenario_json.to_owned();
+    let result = guarded(py, move || {
+        let scenario = Scenario::from_json(&text)?;
+        ccscope_core::net::run(&scenario)
+    })?;
+    result_dict(py, result)
+}
+
+/// Checks a scenario JSON without running it.
+#[pyfunction]
+fn validate_packet(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
+    let text = scenario_json.to_owned();
+    guarded(py, move || {
+        let s = Scenario::from_json(&text)?;
+        ccscope_core::net::sim::Simulation::new(&s, |i| ccscope_core::net::apps::endpoints(&s.flows[i].source)).map(|_| ())
+    })
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", ccscope_core::VERSION)?;
+    m.add("CoreError", m.py().get_type::<CoreError>())?;
+    m.add_function(wrap_pyfunction!(run_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_packet, m)?)?;
+    Ok(())
+}

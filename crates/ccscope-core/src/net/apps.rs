@@ -95,8 +95,19 @@ impl Endpoint for PacedSource {
             Spacing::Constant => "CBR",
             Spacing::Poisson => "Poisson",
         };
-        format!("{kind}({:.6} Mb/s)", self.rate() / 1e6)
+        format!("{kind} {}", format_rate(self.rate()))
     }
+}
+
+/// A rate the way people write it: `1.5Mb/s`, `500kb/s`, up to six significant digits.
+fn format_rate(bps: f64) -> String {
+    let (scale, unit) = [(1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s")]
+        .into_iter()
+        .find(|&(s, _)| bps >= s)
+        .unwrap_or((1.0, "b/s"));
+    let digits = format!("{:.6}", bps / scale);
+    let digits = digits.trim_end_matches('0').trim_end_matches('.');
+    format!("{digits}{unit}")
 }
 
 /// Receives and discards; the engine counts what arrives.
@@ -119,4 +130,17 @@ pub fn endpoints(source: &SourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endp
         running: false,
     };
     Ok((Box::new(src), Box::new(Sink)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_rate;
+
+    #[test]
+    fn rates_format_compactly() {
+        assert_eq!(format_rate(1.5e6), "1.5Mb/s");
+        assert_eq!(format_rate(5e5), "500kb/s");
+        assert_eq!(format_rate(1e10), "10Gb/s");
+        assert_eq!(format_rate(64.0), "64b/s");
+    }
 }

@@ -1,0 +1,225 @@
+"""Running scenarios and reading their results.
+
+>>> result = ccscope.run(ccscope.load("scenarios/dumbbell-cbr.toml"))
+>>> result.flows[["label", "throughput_bps", "loss_rate"]]
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import __version__, metrics
+from .errors import ScenarioError
+from .scenario import Scenario
+
+
+def _core():
+    from . import _core
+
+    return _core
+
+
+@functools.cache
+def git_commit() -> str:
+    """The commit of the ccscope source tree, when it is a git checkout."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+            text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 else "unknown"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A traced run's series as pandas frames (empty frames when not recorded).
+
+    - ``flows``: one row per (time bin, flow): packets and bytes sent, delivered and lost in the
+      bin, with ``send_rate_bps`` and ``throughput_bps`` over the bin.
+    - ``queues``: one row per (time bin, monitored link): queue length at the end of the bin,
+      drops, marks and departures in the bin, and ``utilization`` over the bin.
+    - ``events``: one row per drop, mark or loss: time, link, flow and kind.
+    """
+
+    interval_s: float
+    flows: pd.DataFrame
+    queues: pd.DataFrame
+    events: pd.DataFrame
+
+    def flow_series(self, column: str = "send_rate_bps") -> pd.DataFrame:
+        """A (time x flow) table of one flow column."""
+        return self.flows.pivot(index="time_s", columns="flow", values=column)
+
+
+class Result:
+    """What one run produced: summaries per flow and per link, traces, and provenance."""
+
+    def __init__(self, scenario: Scenario, raw: dict):
+        self.scenario = scenario
+        self.raw = raw
+        self.seed: int = raw["seed"]
+        self.events: int = raw["events"]
+        self.duration_s = raw["duration_ns"] * 1e-9
+        self.warmup_s = raw["warmup_ns"] * 1e-9
+        self.measured_s = self.duration_s - self.warmup_s
+        self.flows = self._flow_table()
+        self.links = self._link_table()
+        self.trace = self._trace()
+
+    def _flow_table(self) -> pd.DataFrame:
+        rows = []
+        for i, f in enumerate(self.raw["flows"]):
+            d = f["data"]
+            dropped = d["queue_drops"] + d["link_losses"]
+            rows.append({
+                "flow": i,
+                "label": f["label"],
+                "sent_pkts": d["sent_pkts"],
+                "delivered_pkts": d["delivered_pkts"],
+                "dropped_pkts": dropped,
+                "marked_pkts": d["marked"],
+                "send_rate_bps": d["sent_bytes"] * 8 / self.measured_s,
+                "throughput_bps": d["delivered_bytes"] * 8 / self.measured_s,
+                "loss_rate": metrics.loss_rate(dropped, d["sent_pkts"]),
+                "mean_delay_s": (d["delay_sum_ns"] * 1e-9 / d["delivered_pkts"]
+                                 if d["delivered_pkts"] else 0.0),
+                "feedback_pkts": f["feedback"]["sent_pkts"],
+            })
+        return pd.DataFrame(rows)
+
+    def _link_table(self) -> pd.DataFrame:
+        ns = self.measured_s * 1e9
+        rows = []
+        for i, link in enumerate(self.raw["links"]):
+            drops = link["forced_drops"] + link["early_drops"]
+            rows.append({
+                "link": i,
+                "name": link["name"],
+                "from": link["from"],
+                "to": link["to"],
+                "monitor": link["monitor"],
+                "rate_bps": link["rate_bps"],
+                "delay_s": link["delay_ns"] * 1e-9,
+                "utilization": link["busy_ns"] / ns,
+                "throughput_bps": link["tx_bytes"] * 8 / self.measured_s,
+                "mean_queue_pkts": link["queue_pkt_ns"] / ns,
+                "mean_queue_bytes": link["queue_byte_ns"] / ns,
+                "max_queue_pkts": link["max_queue_pkts"],
+                "arrivals": link["arrivals"],
+                "drops": drops,
+                "early_drops": link["early_drops"],
+                "marks": link["marks"],
+                "losses": link["losses"],
+                "drop_rate": metrics.loss_rate(drops + link["losses"], link["arrivals"]),
+            })
+        return pd.DataFrame(rows)
+
+    def _trace(self) -> Trace | None:
+        t = self.raw.get("trace")
+        if t is None:
+            return None
+        dt = t["interval_ns"] * 1e-9
+        flows = pd.DataFrame(t.get("flows", {}))
+        if not flows.empty:
+            flows.insert(0, "time_s", flows.pop("bin") * dt)
+            flows["send_rate_bps"] = flows["sent_bytes"] * 8 / dt
+            flows["throughput_bps"] = flows["delivered_bytes"] * 8 / dt
+        queues = pd.DataFrame(t.get("queues", {}))
+        if not queues.empty:
+            queues.insert(0, "time_s", queues.pop("bin") * dt)
+            names = self.links["name"].to_numpy()
+            rates = self.links["rate_bps"].to_numpy()
+            queues.insert(2, "name", names[queues["link"].to_numpy()])
+            queues["utilization"] = queues["tx_bytes"] * 8 / dt / rates[queues["link"].to_numpy()]
+        ev = t.get("events")
+        events = pd.DataFrame()
+        if ev is not None:
+            kinds = np.asarray(ev["kind_names"])
+            events = pd.DataFrame({
+                "time_s": ev["time_ns"] * 1e-9,
+                "link": ev["link"],
+                "flow": ev["flow"],
+                "kind": pd.Categorical.from_codes(ev["kind"].astype(int), categories=kinds),
+            })
+        return Trace(dt, flows, queues, events)
+
+    @property
+    def bottlenecks(self) -> pd.DataFrame:
+        """The monitored links (bottlenecks and hops; not the access links)."""
+        return self.links[self.links["monitor"]].reset_index(drop=True)
+
+    def fairness(self) -> dict[str, float]:
+        """Jain's index and min/max of the flows' throughputs over the measurement window."""
+        x = self.flows["throughput_bps"].to_numpy()
+        if not np.any(x > 0):
+            return {"jain": 0.0, "min_max": 0.0}
+        return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
+
+    def summary(self) -> dict:
+        """Everything summary.json holds: provenance, scenario echo, per-flow and per-link."""
+        flows = self.flows.drop(columns=["flow"]).to_dict(orient="records")
+        links = self.bottlenecks.drop(columns=["link", "monitor"]).to_dict(orient="records")
+        return {
+            "ccscope_version": __version__,
+            "git_commit": git_commit(),
+            "seed": self.seed,
+            "engine": self.scenario.run.engine,
+            "duration_s": self.duration_s,
+            "warmup_s": self.warmup_s,
+            "events": self.events,
+            "fairness": self.fairness(),
+            "flows": flows,
+            "links": links,
+            "scenario": self.scenario.echo(),
+        }
+
+    def write(self, out_dir: str | Path) -> list[Path]:
+        """Writes summary.json and the traces as Parquet files into `out_dir`."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written = [out / "summary.json"]
+        written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
+        if self.trace is not None:
+            for name in ("flows", "queues", "events"):
+                frame = getattr(self.trace, name)
+                if not frame.empty:
+                    path = out / f"trace_{name}.parquet"
+                    frame.to_parquet(path, index=False)
+                    written.append(path)
+        return written
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and not np.isfinite(x):
+        raise ValueError("a result value is not finite")
+    return x
+
+
+def run(scenario: Scenario | dict | str | Path) -> Result:
+    """Runs a scenario (object, dict, or path to a TOML file) and returns its result."""
+    if isinstance(scenario, (str, Path)):
+        from .scenario import load
+
+        scenario = load(scenario)
+    elif isinstance(scenario, dict):
+        scenario = Scenario.from_dict(scenario)
+    core = _core()
+    try:
+        raw = core.run_packet(scenario.to_core_json())
+    except core.CoreError as e:
+        raise ScenarioError(str(e)) from None
+    return Result(scenario, raw)

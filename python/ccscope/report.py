@@ -1,0 +1,51 @@
+"""Figures from results. Plotting lives only here and reads traces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .engine import Result  # noqa: E402
+
+MAX_FLOW_LINES = 16
+
+
+def plot_run(result: Result, path: str | Path) -> Path | None:
+    """Per-flow throughput and bottleneck queue length over time; None without a trace."""
+    trace = result.trace
+    if trace is None or (trace.flows.empty and trace.queues.empty):
+        return None
+    panels = [p for p in ("flows", "queues") if not getattr(trace, p).empty]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.2 * len(panels)), sharex=True,
+                             squeeze=False)
+    for ax, panel in zip(axes[:, 0], panels, strict=True):
+        if panel == "flows":
+            series = trace.flow_series("throughput_bps") / 1e6
+            shown = series.columns[:MAX_FLOW_LINES]
+            for flow in shown:
+                ax.plot(series.index, series[flow], lw=0.8, label=f"flow {flow}")
+            title = "throughput per flow"
+            if len(series.columns) > len(shown):
+                title += f" (first {len(shown)} of {len(series.columns)})"
+            ax.set_title(title)
+            ax.set_ylabel(f"Mb/s over {trace.interval_s * 1e3:g} ms")
+            if len(shown) <= 8:
+                ax.legend(fontsize=7, ncol=4, loc="upper right")
+        else:
+            for name, q in trace.queues.groupby("name", sort=False):
+                ax.step(q["time_s"], q["queue_pkts"], where="post", lw=0.8, label=name)
+            ax.set_title("queue length at the end of each interval")
+            ax.set_ylabel("packets")
+            ax.legend(fontsize=7, loc="upper right")
+        ax.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("time (s)")
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

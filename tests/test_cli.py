@@ -1,0 +1,75 @@
+"""The command line: exit codes, messages, outputs."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def ccscope(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "ccscope", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def test_run_writes_summary_traces_and_plot(tmp_path, small_toml):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(small_toml)
+    out = tmp_path / "out"
+    p = ccscope("run", str(scenario), "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "bottleneck" in p.stdout and "Jain" in p.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert len(summary["flows"]) == 2
+    assert (out / "trace_flows.parquet").exists()
+    assert (out / "overview.png").stat().st_size > 10_000
+
+
+def test_seed_override(tmp_path, small_toml):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(small_toml)
+    p = ccscope("run", str(scenario), "--out", str(tmp_path), "--seed", "9", "-q", "--no-plot")
+    assert p.returncode == 0, p.stderr
+    assert json.loads((tmp_path / "summary.json").read_text())["seed"] == 9
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle"),
+    [('rate = "2Mbps"', 'rate = "-2Mbps"', "topology.bottleneck.rate"),
+     ('kind = "dumbbell"', 'kind = "ring"', "topology.kind = 'ring' is not known"),
+     ('seed = 3', 'seed = 3\nfoo = 1', "run.foo: unknown key"),
+     ('[run]', '[run', "malformed TOML")],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, small_toml, old, new, needle):
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text(small_toml.replace(old, new, 1))
+    for cmd in ("run", "validate"):
+        p = ccscope(cmd, str(scenario), "--out", str(tmp_path)) if cmd == "run" else ccscope(
+            cmd, str(scenario))
+        assert p.returncode == 2, (cmd, p.stdout, p.stderr)
+        assert needle in p.stderr
+        assert "Traceback" not in p.stderr
+        assert p.stderr.strip().count("\n") == 0, p.stderr
+
+
+def test_missing_file_exits_2(tmp_path):
+    p = ccscope("run", str(tmp_path / "none.toml"))
+    assert p.returncode == 2
+    assert "no such scenario file" in p.stderr
+
+
+def test_validate_ok(tmp_path, small_toml):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(small_toml)
+    p = ccscope("validate", str(scenario))
+    assert p.returncode == 0 and "ok" in p.stdout
+
+
+@pytest.mark.parametrize("cmd", [[], ["run"], ["validate"], ["version"]])
+def test_help_is_complete(cmd):
+    p = ccscope(*cmd, "--help")
+    assert p.returncode == 0
+    assert "Usage" in p.stdout
+    if cmd == ["run"]:
+        for opt in ("--out", "--seed", "--plot", "--quiet"):
+            assert opt in p.stdout
