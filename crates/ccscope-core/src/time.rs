@@ -76,9 +76,12 @@ impl fmt::Display for SimTime {
 /// Exact integer arithmetic: `ceil(8 * size * 1e9 / rate)`.
 pub fn serialization_time(size_bytes: u32, rate_bps: u64) -> SimTime {
     debug_assert!(rate_bps > 0);
-    let bits_ns = 8 * size_bytes as u128 * 1_000_000_000u128;
-    let rate = rate_bps.max(1) as u128;
-    SimTime(bits_ns.div_ceil(rate) as u64)
+    let rate = rate_bps.max(1);
+    // 8e9 * size fits in 64 bits for any u32 size below 2.3e9 bytes; u128 only beyond that.
+    match (size_bytes as u64).checked_mul(8_000_000_000) {
+        Some(bits_ns) => SimTime(bits_ns.div_ceil(rate)),
+        None => SimTime((size_bytes as u128 * 8_000_000_000).div_ceil(rate as u128) as u64),
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +94,8 @@ mod tests {
         assert_eq!(serialization_time(1000, 10_000_000), SimTime::from_us(800));
         // 1 B at 3 b/s = 8/3 s, rounded up.
         assert_eq!(serialization_time(1, 3), SimTime(2_666_666_667));
+        // The widest size takes the 128-bit path.
+        assert_eq!(serialization_time(u32::MAX, 8_000_000_000), SimTime(u32::MAX as u64));
     }
 
     #[test]

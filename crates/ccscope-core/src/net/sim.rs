@@ -347,9 +347,13 @@ impl Core {
         if lost {
             l.stats.losses += 1;
         } else {
+            // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
             let at = now + l.delay;
+            let idle = l.pipe.is_empty();
             l.pipe.push_back((at, pkt));
-            self.schedule(at, Kind::Arrive(link));
+            if idle {
+                self.schedule(at, Kind::Arrive(link));
+            }
         }
         if let Some(b) = slot.and_then(|k| self.trace.as_mut()?.queue_bin(now, k)) {
             b.departures += 1;
@@ -362,11 +366,15 @@ impl Core {
     }
 
     /// The head of a link's pipe reaches the far end; returns it if it reached its endpoint.
+    /// Schedules the arrival of the next packet in the pipe, if any.
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         let l = &mut self.links[link as usize];
         let (at, mut pkt) = l.pipe.pop_front()?;
         debug_assert_eq!(at, self.now);
         l.stats.exits += 1;
+        if let Some(&(next_at, _)) = l.pipe.front() {
+            self.schedule(next_at, Kind::Arrive(link));
+        }
         let path = &self.flows[pkt.flow as usize].paths[pkt.dir.index()];
         let next = pkt.hop as usize + 1;
         if let Some(&next_link) = path.get(next) {
@@ -397,8 +405,8 @@ impl Core {
             return;
         }
         let bin_time = SimTime(at_bin_end.ns() - 1);
-        for (k, &link) in t.links.clone().iter().enumerate() {
-            let l = &self.links[link as usize];
+        for k in 0..t.links.len() {
+            let l = &self.links[t.links[k] as usize];
             if let Some(b) = t.queue_bin(bin_time, k) {
                 b.queue_pkts = l.queue.len() as u64;
                 b.queue_bytes = l.queue.bytes();
