@@ -70,3 +70,116 @@ impl<C: Controller> Driver<C> {
         self
     }
 }
+
+impl<C: Controller> Driver<C> {
+    /// A driver whose clock already reads 10 s, so that a packet "sent one RTT ago" was sent
+    /// after time zero and once-per-RTT logic sees distinct send times.
+    pub fn started(controller: C) -> Self {
+        let mut d = Driver::new(controller);
+        d.now = SimTime::from_ms(10_000);
+        d
+    }
+
+    /// A retransmission timeout of a packet sent one RTT ago.
+    pub fn timeout(&mut self) -> &mut Self {
+        self.signal(LossKind::Timeout)
+    }
+
+    /// An ECN mark on a packet sent one RTT ago.
+    pub fn ecn(&mut self) -> &mut Self {
+        self.signal(LossKind::Ecn)
+    }
+
+    fn signal(&mut self, kind: LossKind) -> &mut Self {
+        let ev = LossEvent {
+            now: self.now,
+            kind,
+            sent_at: self.now - self.rtt,
+            lost_pkts: 1.0,
+        };
+        self.controller.on_loss(&ev);
+        self
+    }
+
+    /// Window after each of `n` uncongested rounds (round model).
+    pub fn round_trace(&mut self, n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|_| self.rounds(1, false).controller.window())
+            .collect()
+    }
+
+    /// Window after each of `n` rounds of ACK-clocked growth (packet engine).
+    pub fn ack_trace(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.ack_round().controller.window()).collect()
+    }
+
+    /// Applies `ops` in order and checks after each that the window is finite and at least one
+    /// packet (the invariant every window controller keeps, whatever the feedback).
+    pub fn run_checked(&mut self, ops: &[Op]) {
+        for op in ops {
+            match *op {
+                Op::Ack { acked_pkts, gap_ns } => {
+                    self.now += SimTime(gap_ns);
+                    let ack = AckSample {
+                        now: self.now,
+                        acked_pkts,
+                        rtt: Some(self.rtt),
+                        srtt: Some(self.rtt),
+                        in_flight_pkts: self.controller.window().min(1e9),
+                    };
+                    self.controller.on_ack(&ack);
+                }
+                Op::Loss { kind, sent_ago_ns } => {
+                    let ev = LossEvent {
+                        now: self.now,
+                        kind,
+                        sent_at: SimTime(self.now.ns().saturating_sub(sent_ago_ns)),
+                        lost_pkts: 1.0,
+                    };
+                    self.controller.on_loss(&ev);
+                }
+                Op::Round { congested } => {
+                    self.rounds(1, congested);
+                }
+            }
+            let w = self.controller.window();
+            assert!(w.is_finite() && w >= 1.0, "window {w} after {op:?}");
+        }
+    }
+}
+
+/// One random feedback event for property tests.
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    Ack { acked_pkts: f64, gap_ns: u64 },
+    Loss { kind: LossKind, sent_ago_ns: u64 },
+    Round { congested: bool },
+}
+
+/// Any sequence of ACKs (including huge and zero ones), gap/ECN/timeout losses (sent any time
+/// ago) and rounds.
+pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
+    use proptest::prelude::*;
+    let kind = prop_oneof![
+        Just(LossKind::Gap),
+        Just(LossKind::Ecn),
+        Just(LossKind::Timeout)
+    ];
+    let op = prop_oneof![
+        4 => (0.0..1e4f64, 0..200_000_000u64)
+            .prop_map(|(acked_pkts, gap_ns)| Op::Ack { acked_pkts, gap_ns }),
+        2 => (kind, 0..400_000_000u64)
+            .prop_map(|(kind, sent_ago_ns)| Op::Loss { kind, sent_ago_ns }),
+        2 => any::<bool>().prop_map(|congested| Op::Round { congested }),
+    ];
+    proptest::collection::vec(op, 0..400)
+}
+
+/// Asserts `|actual − expected| ≤ rel_tol·|expected|`.
+#[track_caller]
+pub fn assert_close(actual: f64, expected: f64, rel_tol: f64) {
+    assert!(
+        (actual - expected).abs() <= rel_tol * expected.abs(),
+        "{actual} is not within {rel_tol} (relative) of {expected}"
+    );
+}

@@ -9,9 +9,20 @@
 //! One dispatch style: engines hold `Box<dyn Controller>`; every hook has a default that does
 //! nothing, so a controller implements only what it reacts to.
 
+mod aimd;
+mod binomial;
+pub mod catalog;
 mod constant;
+mod history;
+mod taimd;
+mod window;
 
+pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
+pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use constant::ConstantRate;
+pub use history::{History, HistoryRule, MIN_HISTORY_K};
+pub use taimd::{Taimd, TaimdRule};
+pub use window::{Window, WindowConfig, WindowRule, MAX_ALPHA, MAX_WINDOW_PKTS};
 
 use crate::time::SimTime;
 

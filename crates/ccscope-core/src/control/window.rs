@@ -1,0 +1,428 @@
+//! Shared state and behaviour of the papers' window controllers (AIMD/GAIMD, binomial, Jin et
+//! al.'s history-based spectrum, TAIMD/DTAIMD).
+//!
+//! State apart from behaviour (model: Linux's `tcp_sock` + `tcp_congestion_ops`): [`Window`]
+//! owns the congestion window, the slow-start threshold and the once-per-RTT bookkeeping; a
+//! [`WindowRule`] says only how the window grows per RTT and what it becomes after a congestion
+//! signal. Every window controller is a `Window<SomeRule>`, so slow start, ACK spreading,
+//! timeouts and the round model's per-RTT step are written once, here.
+//!
+//! Semantics (TCP's, as modelled in ns-2, SPECS §7.2–7.4):
+//! - per ACK: slow start (`cwnd += acked`) while `cwnd < ssthresh`, otherwise the rule's per-RTT
+//!   increase spread over one window of ACKs (`cwnd += increase(cwnd) * acked / cwnd`);
+//! - gap or ECN signal: at most one reduction per RTT (a packet sent before the last reduction
+//!   belongs to the same congestion event); `ssthresh = cwnd = decrease(cwnd)`;
+//! - timeout: `ssthresh = max(decrease(cwnd), 2)`, `cwnd = 1`, then slow start. The papers'
+//!   controllers all keep TCP's timeout handling (Yang & Lam's GAIMD, Jin et al. §6.1.1, Cai et
+//!   al. §III-C.1), so timeouts are handled here and not by the rules;
+//! - one round (the round model): one reduction if congested, else one per-RTT increase (or a
+//!   doubling, capped at `ssthresh`, while in slow start).
+
+use super::{AckSample, Controller, LossEvent, LossKind, RoundSample};
+use crate::error::{check_range, Error, Result};
+use crate::time::SimTime;
+
+/// Largest congestion window any window controller reaches (packets). Far above any
+/// bandwidth-delay product an engine simulates; it only keeps the arithmetic finite.
+pub const MAX_WINDOW_PKTS: f64 = 1e9;
+
+/// Largest additive-increase constant α any window controller accepts (packets per RTT for
+/// AIMD; packets^(1+k) per RTT for binomial rules). The papers use α ≤ 3.2 (Cai et al. §IV-C).
+pub const MAX_ALPHA: f64 = 100.0;
+
+/// Smallest window after a timeout's reduction before slow start resumes (packets), SPECS §7.2.
+const MIN_SSTHRESH_PKTS: f64 = 2.0;
+
+/// How a controller's window grows and shrinks: the part that differs between papers.
+pub trait WindowRule: Send {
+    /// Name in the paper's notation, e.g. `GAIMD(0.31,0.875)`.
+    fn name(&self) -> String;
+
+    /// Window increase per RTT in congestion avoidance at window `cwnd` (packets per RTT, finite,
+    /// ≥ 0).
+    fn increase(&self, cwnd: f64) -> f64;
+
+    /// Window after one congestion reduction from `cwnd` (packets; [`Window`] floors it at 1).
+    fn decrease(&self, cwnd: f64) -> f64;
+
+    /// The controller (re)starts at window `w0` with no congestion seen yet. History-based rules
+    /// derive their first `w_max` here (Jin et al., footnote 2); when the controller starts in
+    /// slow start, the first reduction replaces it before congestion avoidance can use it.
+    fn start(&mut self, _w0: f64) {}
+
+    /// A congestion epoch ended: the window was `w_max` just before the reduction and congestion
+    /// avoidance resumes from `w0`.
+    fn end_epoch(&mut self, _w_max: f64, _w0: f64) {}
+}
+
+/// How a window controller starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindowConfig {
+    /// Starting congestion window (packets), in [1, `MAX_WINDOW_PKTS`].
+    pub initial_window: f64,
+    /// Whether the controller starts in slow start (`ssthresh` = ∞) or directly in congestion
+    /// avoidance at `initial_window` (what the round model wants).
+    pub slow_start: bool,
+}
+
+impl WindowConfig {
+    /// Congestion avoidance from window `w` (packets), no slow start: how the round model
+    /// starts a flow.
+    pub fn avoidance_at(w: f64) -> Self {
+        WindowConfig {
+            initial_window: w,
+            slow_start: false,
+        }
+    }
+}
+
+impl Default for WindowConfig {
+    /// One packet and slow start: the packet engine's TCP (ns-2 `windowInit_ 1`, SPECS §7.1).
+    fn default() -> Self {
+        WindowConfig {
+            initial_window: 1.0,
+            slow_start: true,
+        }
+    }
+}
+
+/// A window controller: TCP-like window state driven by a [`WindowRule`].
+#[derive(Clone, Debug)]
+pub struct Window<R> {
+    rule: R,
+    /// Congestion window (packets); finite, in [1, `MAX_WINDOW_PKTS`].
+    cwnd: f64,
+    /// Slow-start threshold (packets); ≥ 1, `f64::INFINITY` until the first reduction when
+    /// starting in slow start.
+    ssthresh: f64,
+    /// When the last reduction happened; gap/ECN losses of packets sent before it are ignored.
+    last_reduction: Option<SimTime>,
+}
+
+impl<R: WindowRule> Window<R> {
+    /// A controller with the default start (one packet, slow start).
+    pub fn with_rule(rule: R) -> Self {
+        let mut w = Window {
+            rule,
+            cwnd: 1.0,
+            ssthresh: f64::INFINITY,
+            last_reduction: None,
+        };
+        w.restart(WindowConfig::default());
+        w
+    }
+
+    /// The same controller starting as `config` says.
+    pub fn with_config(mut self, config: WindowConfig) -> Result<Self> {
+        check_range(
+            "controller.initial_window",
+            config.initial_window,
+            1.0,
+            MAX_WINDOW_PKTS,
+        )?;
+        self.restart(config);
+        Ok(self)
+    }
+
+    fn restart(&mut self, config: WindowConfig) {
+        self.cwnd = config.initial_window;
+        self.last_reduction = None;
+        self.ssthresh = if config.slow_start {
+            f64::INFINITY
+        } else {
+            config.initial_window
+        };
+        self.rule.start(config.initial_window);
+        self.check();
+    }
+
+    /// Slow-start threshold (packets).
+    pub fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    /// The increase/decrease rule this controller runs.
+    pub fn rule(&self) -> &R {
+        &self.rule
+    }
+
+    fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// One congestion reduction; `timeout` selects TCP's timeout action.
+    fn reduce(&mut self, now: SimTime, timeout: bool) {
+        let w_max = self.cwnd;
+        let reduced = clamp_window(self.rule.decrease(w_max));
+        if timeout {
+            // SPECS §7.4: ssthresh = max(W/2, 2) with the rule's decrease in place of W/2; cwnd = 1.
+            self.ssthresh = reduced.max(MIN_SSTHRESH_PKTS);
+            self.cwnd = 1.0;
+        } else {
+            // SPECS §7.3 (fast retransmit / ECN): ssthresh = cwnd = the reduced window.
+            self.ssthresh = reduced;
+            self.cwnd = reduced;
+        }
+        self.rule.end_epoch(w_max, self.ssthresh);
+        self.last_reduction = Some(now);
+        self.check();
+    }
+
+    fn check(&self) {
+        debug_assert!(
+            self.cwnd.is_finite() && (1.0..=MAX_WINDOW_PKTS).contains(&self.cwnd),
+            "cwnd = {}",
+            self.cwnd
+        );
+        debug_assert!(self.ssthresh >= 1.0, "ssthresh = {}", self.ssthresh);
+    }
+}
+
+/// Floors a window at one packet and caps it at `MAX_WINDOW_PKTS`. A NaN (a rule's bug, caught
+/// by the debug assertion and the property tests) becomes one packet in release builds.
+fn clamp_window(w: f64) -> f64 {
+    debug_assert!(!w.is_nan(), "a window rule produced NaN");
+    if w.is_nan() {
+        1.0
+    } else {
+        w.clamp(1.0, MAX_WINDOW_PKTS)
+    }
+}
+
+impl<R: WindowRule> Controller for Window<R> {
+    fn name(&self) -> String {
+        self.rule.name()
+    }
+
+    fn on_ack(&mut self, ack: &AckSample) {
+        let acked = if ack.acked_pkts.is_finite() {
+            ack.acked_pkts.max(0.0)
+        } else {
+            0.0
+        };
+        if self.in_slow_start() {
+            // SPECS §7.2: cwnd += 1 per new ACK in slow start.
+            self.cwnd = clamp_window(self.cwnd + acked);
+        } else {
+            // The per-RTT increase spread over the ~cwnd ACKs of one RTT (SPECS §7.2, §3).
+            let inc = self.rule.increase(self.cwnd);
+            self.cwnd = clamp_window(self.cwnd + inc * acked / self.cwnd);
+        }
+        self.check();
+    }
+
+    fn on_loss(&mut self, loss: &LossEvent) {
+        match loss.kind {
+            LossKind::Timeout => self.reduce(loss.now, true),
+            LossKind::Gap | LossKind::Ecn => {
+                let same_event = self.last_reduction.is_some_and(|t| loss.sent_at < t);
+                if !same_event {
+                    self.reduce(loss.now, false);
+                }
+            }
+        }
+    }
+
+    fn on_round(&mut self, round: &RoundSample) {
+        if round.congested {
+            self.reduce(round.now, false);
+        } else if self.in_slow_start() {
+            // One RTT of slow start doubles the window; per ACK it would stop at ssthresh, so
+            // the aggregate step does too.
+            self.cwnd = clamp_window((2.0 * self.cwnd).min(self.ssthresh));
+        } else {
+            let inc = self.rule.increase(self.cwnd);
+            self.cwnd = clamp_window(self.cwnd + inc);
+        }
+        self.check();
+    }
+
+    fn window(&self) -> f64 {
+        self.cwnd
+    }
+}
+
+/// Checks `lo < x < hi` (and finiteness), naming the field on failure.
+pub(crate) fn check_open(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
+    if x.is_finite() && x > lo && x < hi {
+        Ok(x)
+    } else {
+        Err(Error::invalid(field, x, format!("must be in ({lo}, {hi})")))
+    }
+}
+
+/// Checks `lo < x <= hi` (and finiteness), naming the field on failure.
+pub(crate) fn check_open_closed(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
+    if x.is_finite() && x > lo && x <= hi {
+        Ok(x)
+    } else {
+        Err(Error::invalid(field, x, format!("must be in ({lo}, {hi}]")))
+    }
+}
+
+/// Largest denominator [`fraction`] writes.
+const MAX_DENOMINATOR: i64 = 64;
+
+/// A parameter as the papers that write fractions do (Jin et al., binomial): `1/16`, `2/3`,
+/// `-1/2`, `1`; values that are no simple fraction fall back to [`decimal`].
+pub(crate) fn fraction(x: f64) -> String {
+    for q in 1..=MAX_DENOMINATOR {
+        let p = (x * q as f64).round();
+        if (x - p / q as f64).abs() <= 1e-9 * x.abs().max(1.0) {
+            return if q == 1 {
+                format!("{p}")
+            } else {
+                format!("{p}/{q}")
+            };
+        }
+    }
+    decimal(x)
+}
+
+/// Significant digits [`decimal`] keeps.
+const DECIMAL_DIGITS: i32 = 6;
+
+/// A parameter as the papers that write decimals do (Yang & Lam, Cai et al.): `0.31`, `0.875`;
+/// rounded to six significant digits so that arithmetic noise (`0.19999999999999998`) does not
+/// reach a name.
+pub(crate) fn decimal(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let scale = 10f64.powi(DECIMAL_DIGITS - 1 - x.abs().log10().floor() as i32);
+    format!("{}", (x * scale).round() / scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::harness::Driver;
+
+    /// The simplest rule: +1 per RTT, halve on loss (TCP), to test the shared semantics alone.
+    #[derive(Debug)]
+    struct Halve;
+    impl WindowRule for Halve {
+        fn name(&self) -> String {
+            "halve".into()
+        }
+        fn increase(&self, _cwnd: f64) -> f64 {
+            1.0
+        }
+        fn decrease(&self, cwnd: f64) -> f64 {
+            cwnd / 2.0
+        }
+    }
+
+    fn at(w: f64) -> Driver<Window<Halve>> {
+        let config = WindowConfig::avoidance_at(w);
+        Driver::started(Window::with_rule(Halve).with_config(config).unwrap())
+    }
+
+    #[test]
+    fn slow_start_doubles_per_round_of_acks() {
+        let mut d = Driver::new(Window::with_rule(Halve));
+        assert_eq!(d.controller.window(), 1.0);
+        for expected in [2.0, 4.0, 8.0, 16.0] {
+            d.ack_round();
+            assert_eq!(d.controller.window(), expected);
+        }
+        d.rounds(3, false);
+        assert_eq!(d.controller.window(), 128.0);
+    }
+
+    #[test]
+    fn round_slow_start_stops_at_ssthresh() {
+        let mut d = at(20.0);
+        d.timeout();
+        assert_eq!(
+            (d.controller.window(), d.controller.ssthresh()),
+            (1.0, 10.0)
+        );
+        d.rounds(4, false);
+        assert_eq!(d.controller.window(), 10.0, "1, 2, 4, 8, then capped at 10");
+        d.rounds(1, false);
+        assert_eq!(
+            d.controller.window(),
+            11.0,
+            "congestion avoidance from ssthresh on"
+        );
+    }
+
+    #[test]
+    fn reduction_at_most_once_per_rtt() {
+        let mut d = at(40.0);
+        d.loss().loss().ecn();
+        assert_eq!(
+            d.controller.window(),
+            20.0,
+            "losses sent before the reduction are one event"
+        );
+        d.ack_round();
+        let before = d.controller.window();
+        d.loss();
+        assert_eq!(
+            d.controller.window(),
+            before / 2.0,
+            "a loss one RTT later is a new event"
+        );
+    }
+
+    #[test]
+    fn timeout_always_acts_and_floors_ssthresh_at_two() {
+        let mut d = at(3.0);
+        d.loss();
+        d.timeout();
+        assert_eq!(d.controller.window(), 1.0);
+        assert_eq!(d.controller.ssthresh(), 2.0, "max(1.5 / 2, 2)");
+    }
+
+    #[test]
+    fn window_never_below_one_packet() {
+        let mut d = at(1.0);
+        d.rounds(5, true);
+        assert_eq!(d.controller.window(), 1.0);
+    }
+
+    #[test]
+    fn rejects_initial_window_below_one() {
+        let config = WindowConfig {
+            initial_window: 0.5,
+            slow_start: false,
+        };
+        let err = Window::with_rule(Halve).with_config(config).unwrap_err();
+        assert!(
+            err.to_string().contains("controller.initial_window"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn fractions_as_the_papers_write_them() {
+        assert_eq!(fraction(1.0 / 16.0), "1/16");
+        assert_eq!(fraction(0.1), "1/10");
+        assert_eq!(fraction(2.0 / 3.0), "2/3");
+        assert_eq!(fraction(1.0), "1");
+        assert_eq!(fraction(-0.5), "-1/2");
+        assert_eq!(fraction(0.0), "0");
+        assert_eq!(fraction(std::f64::consts::PI), "3.14159");
+    }
+
+    #[test]
+    fn decimals_drop_arithmetic_noise() {
+        assert_eq!(decimal(0.875), "0.875");
+        assert_eq!(decimal(0.31), "0.31");
+        assert_eq!(decimal(3.0 * (1.0 - 0.875) / (1.0 + 0.875)), "0.2");
+        assert_eq!(decimal(4.0 * (1.0 - 0.875f64.powi(2)) / 3.0), "0.3125");
+        assert_eq!(decimal(12.0), "12");
+    }
+
+    #[test]
+    fn open_interval_checks_name_the_field() {
+        assert!(check_open("controller.beta", 0.5, 0.0, 1.0).is_ok());
+        let err = check_open("controller.beta", 1.0, 0.0, 1.0).unwrap_err();
+        assert_eq!(err.to_string(), "controller.beta = 1: must be in (0, 1)");
+        assert!(check_open_closed("controller.alpha", 100.0, 0.0, 100.0).is_ok());
+        assert!(check_open_closed("controller.alpha", 0.0, 0.0, 100.0).is_err());
+        assert!(check_open_closed("controller.alpha", f64::NAN, 0.0, 100.0).is_err());
+    }
+}
