@@ -27,6 +27,7 @@ _LAZY = {
     "Result": "ccscope.engine",
     "ScenarioError": "ccscope.errors",
     "CcscopeError": "ccscope.errors",
+    "WindowController": "ccscope.controllers",
 }
 
 __all__ = ["__version__", *_LAZY]

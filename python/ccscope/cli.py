@@ -110,6 +110,33 @@ def validate(scenario: Annotated[Path, typer.Argument(help="Scenario TOML file."
 
 
 @app.command()
+def controllers(
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """List every controller: parameters, their ranges and defaults, the beta convention and
+    the source paper. Scenario files name them in a TCP source's `controller`."""
+    import json
+
+    from .controllers import catalogue
+
+    entries = catalogue()
+    if as_json:
+        print(json.dumps(entries, indent=2))
+        return
+    for e in entries:
+        out.print(f"[bold]{e['name']}[/]  {e['summary']}", highlight=False)
+        out.print(f"  convention: {e['convention']}", highlight=False)
+        out.print(f"  source: {e['paper']}", highlight=False)
+        for p in e["params"]:
+            default = ("required" if p["required"] else
+                       "derived" if p["default"] is None else f"default {p['default']:g}")
+            out.print(f"    {p['name']:<6} [{p['min']:g}, {p['max']:g}]  {default:<14} "
+                      f"{p['meaning']}", highlight=False)
+    out.print('Use in a scenario: source = { kind = "tcp", controller = { name = "gaimd", '
+              'beta = 0.875 } }; Python controllers as "python:NAME".', highlight=False)
+
+
+@app.command()
 def version() -> None:
     """Print the ccscope version."""
     out.print(f"ccscope {__version__}")

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, metrics
+from .controllers import WindowController
 from .errors import ScenarioError
 from .scenario import Scenario
 
@@ -92,8 +93,21 @@ class Result:
                 "mean_delay_s": (d["delay_sum_ns"] * 1e-9 / d["delivered_pkts"]
                                  if d["delivered_pkts"] else 0.0),
                 "feedback_pkts": f["feedback"]["sent_pkts"],
+                **self._transport(f),
             })
         return pd.DataFrame(rows)
+
+    def _transport(self, f: dict) -> dict:
+        """A transport's own numbers (TCP: goodput, RTT, RTO, timeouts...), where it has them."""
+        out = {**f["sender"], **f["receiver"]}
+        if "goodput_pkts" in out:
+            size = f["data"]["sent_bytes"] / max(f["data"]["sent_pkts"], 1)
+            out["goodput_bps"] = out["goodput_pkts"] * size * 8 / self.measured_s
+        samples = out.pop("rtt_samples", 0)
+        total = out.pop("rtt_sum_s", 0.0)
+        if samples:
+            out["mean_rtt_s"] = total / samples
+        return out
 
     def _link_table(self) -> pd.DataFrame:
         ns = self.measured_s * 1e9
@@ -164,8 +178,10 @@ class Result:
         return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
 
     def summary(self) -> dict:
-        """Everything summary.json holds: provenance, scenario echo, per-flow and per-link."""
-        flows = self.flows.drop(columns=["flow"]).to_dict(orient="records")
+        """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
+        A flow lists only the transport numbers its transport has."""
+        flows = [{k: v for k, v in row.items() if not pd.isna(v)}
+                 for row in self.flows.drop(columns=["flow"]).to_dict(orient="records")]
         links = self.bottlenecks.drop(columns=["link", "monitor"]).to_dict(orient="records")
         return {
             "ccscope_version": __version__,
@@ -209,17 +225,23 @@ def _jsonable(x):
     return x
 
 
-def run(scenario: Scenario | dict | str | Path) -> Result:
-    """Runs a scenario (object, dict, or path to a TOML file) and returns its result."""
+def run(scenario: Scenario | dict | str | Path,
+        controllers: dict[str, WindowController] | None = None) -> Result:
+    """Runs a scenario (object, dict, or path to a TOML file) and returns its result.
+
+    `controllers` supplies window controllers written in Python: a TCP flow whose controller
+    is ``python:NAME`` runs ``controllers[NAME]`` (see :class:`ccscope.WindowController`).
+    """
     if isinstance(scenario, (str, Path)):
         from .scenario import load
 
         scenario = load(scenario)
     elif isinstance(scenario, dict):
         scenario = Scenario.from_dict(scenario)
+    python = {key: (c.name, c) for key, c in (controllers or {}).items()}
     core = _core()
     try:
-        raw = core.run_packet(scenario.to_core_json())
+        raw = core.run_packet(scenario.to_core_json(), python)
     except core.CoreError as e:
         raise ScenarioError(str(e)) from None
     return Result(scenario, raw)

@@ -8,6 +8,7 @@ echoes back exactly as given; :meth:`Scenario.to_core` converts them to the engi
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 import types
 import typing
@@ -332,7 +333,97 @@ class Poisson(Cbr):
     kind: Literal["poisson"]  # type: ignore[assignment]
 
 
-Source = Annotated[Cbr | Poisson, Field(discriminator="kind")]
+def _controller_ref(v: object) -> object:
+    """`"gaimd"` or `{ name = "gaimd", beta = 0.875 }` -> {"name": ..., "params": {...}}."""
+    if isinstance(v, str):
+        return {"name": v, "params": {}}
+    if isinstance(v, dict) and "name" in v and "params" not in v:
+        return {"name": v["name"], "params": {k: x for k, x in v.items() if k != "name"}}
+    return v
+
+
+class ControllerRef(_Model):
+    """A controller by catalogue name with its parameters, or `python:NAME` for one written in
+    Python and passed to :func:`ccscope.run` (see ``ccscope controllers``)."""
+
+    name: str
+    params: dict[str, Annotated[float, Field(allow_inf_nan=False)]] = {}
+
+    @model_validator(mode="after")
+    def _known(self) -> ControllerRef:
+        if self.name.startswith("python:"):
+            if self.params:
+                raise ValueError("a Python controller takes its parameters in Python, not here")
+            return self
+        from .controllers import paper_name
+
+        paper_name(self.name, self.params)  # raises ValueError naming the problem
+        return self
+
+    def to_core(self) -> tuple[str, list]:
+        return self.name, sorted(self.params.items())
+
+
+class Tcp(_Model):
+    """TCP (Reno, NewReno or SACK recovery) whose window comes from a catalogued controller.
+
+    Defaults follow ns-2.35 (SPECS §7.1) except `max_window` (ns-2's `window_` is 20).
+    """
+
+    kind: Literal["tcp"]
+    variant: Literal["reno", "newreno", "sack"] = "sack"
+    controller: Annotated[ControllerRef, BeforeValidator(_controller_ref)] = Field(
+        default_factory=lambda: ControllerRef(name="tcp"))
+    packet_size: Size = "1000B"
+    ack_size: Size = "40B"
+    max_window: Annotated[float, Field(ge=1, le=1e9, allow_inf_nan=False)] = 10_000
+    initial_window: Annotated[float, Field(ge=1, le=1e9, allow_inf_nan=False)] = 1
+    min_rto: Time = "200ms"
+    initial_rto: Delay = "3s"
+    max_rto: Delay = "60s"
+    tick: Time = "10ms"
+    max_backoff: Annotated[int, Field(ge=1, le=65536)] = 64
+    limited_transmit: bool = True
+    delayed_ack: bool = False
+    delack: Delay = "100ms"
+    transfer: Limit | None = None
+
+    @model_validator(mode="after")
+    def _rto(self) -> Tcp:
+        if units.seconds(self.min_rto) > units.seconds(self.max_rto):
+            raise ValueError(f"min_rto = {self.min_rto!r} must not exceed max_rto = "
+                             f"{self.max_rto!r}")
+        return self
+
+    def to_core(self) -> dict:
+        name, params = self.controller.to_core()
+        transfer = None
+        if self.transfer is not None:
+            kind, x = units.packets_or_bytes(self.transfer)
+            pkt = units.size_bytes(self.packet_size)
+            transfer = int(x) if kind == "packets" else max(1, math.ceil(x / pkt))
+        return {
+            "kind": "tcp",
+            "variant": {"newreno": "new_reno"}.get(self.variant, self.variant),
+            "controller": name,
+            "params": params,
+            "packet_bytes": round(units.size_bytes(self.packet_size)),
+            "ack_bytes": round(units.size_bytes(self.ack_size)),
+            "max_window_pkts": self.max_window,
+            "initial_window_pkts": self.initial_window,
+            "min_rto_ns": units.nanoseconds(self.min_rto),
+            "initial_rto_ns": units.nanoseconds(self.initial_rto),
+            "max_rto_ns": units.nanoseconds(self.max_rto),
+            "tick_ns": units.nanoseconds(self.tick),
+            "max_backoff": self.max_backoff,
+            "limited_transmit": self.limited_transmit,
+            "delayed_ack": self.delayed_ack,
+            "delack_ns": units.nanoseconds(self.delack),
+            "transfer_pkts": transfer,
+        }
+
+
+Source = Annotated[Cbr | Poisson | Tcp, Field(discriminator="kind")]
 
 
 class Flow(_Model):

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{check_positive, Error, Result};
 use crate::net::loss::LossSpec;
 use crate::net::queue::QueueSpec;
+use crate::transport::tcp::TcpSpec;
 
 /// A change of a link's capacity at a given time.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -124,6 +125,8 @@ pub enum SourceSpec {
     Cbr { rate_bps: f64, packet_bytes: u32 },
     /// Poisson UDP: exponential gaps with mean `8 * packet_bytes / rate` seconds.
     Poisson { rate_bps: f64, packet_bytes: u32 },
+    /// TCP with a window controller from the catalogue.
+    Tcp(TcpSpec),
 }
 
 impl SourceSpec {
@@ -136,6 +139,7 @@ impl SourceSpec {
                 }
                 Ok(())
             }
+            SourceSpec::Tcp(ref tcp) => tcp.validate(field),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod error;
 pub mod net;
 pub mod rng;
 pub mod time;
+pub mod transport;
 
 pub use error::{Error, Result};
 pub use time::SimTime;

@@ -2,9 +2,14 @@
 //! in as JSON, results go out as dicts of numbers and numpy arrays, every core error becomes a
 //! `CoreError` (a `ValueError`), and a panic never crosses into Python.
 
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
 
-use ccscope_core::config::Scenario;
+use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::control::{catalog, Window, WindowRule};
+use ccscope_core::net::Endpoint;
+use ccscope_core::transport::tcp::{TcpReceiver, TcpSender};
 use ccscope_core::net::sim::{LinkReport, RunResult};
 use ccscope_core::net::stats::DirStats;
 use ccscope_core::net::trace::{EventKind, Trace};
@@ -101,6 +106,9 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
         d.set_item("delivered_pkts", col(|b| b.delivered_pkts).into_pyarray(py))?;
         d.set_item("delivered_bytes", col(|b| b.delivered_bytes).into_pyarray(py))?;
         d.set_item("lost_pkts", col(|b| b.lost_pkts).into_pyarray(py))?;
+        let probe = |f: fn(&ccscope_core::net::trace::Probe) -> f64| t.flows.iter().map(|b| f(&b.probe)).collect::<Vec<f64>>();
+        d.set_item("window_pkts", probe(|p| p.window_pkts).into_pyarray(py))?;
+        d.set_item("rate_bps", probe(|p| p.rate_bps).into_pyarray(py))?;
         out.set_item("flows", d)?;
     }
     if !t.queues.is_empty() {
@@ -142,6 +150,8 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
         d.set_item("data", dir_dict(py, &f.stats.dir[0])?)?;
         d.set_item("feedback", dir_dict(py, &f.stats.dir[1])?)?;
         d.set_item("in_flight", f.in_flight)?;
+        d.set_item("sender", f.sender.iter().cloned().collect::<HashMap<_, _>>())?;
+        d.set_item("receiver", f.receiver.iter().cloned().collect::<HashMap<_, _>>())?;
         d.set_item("path", f.path.clone())?;
         flows.append(d)?;
     }
@@ -158,14 +168,104 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
+/// A window rule written in Python: an object with `increase(cwnd)` (packets per RTT) and
+/// `decrease(cwnd)` (the window after a loss) methods. The first exception or bad value it
+/// produces is kept and raised when the run ends; until then the window holds still.
+struct PyRule {
+    name: String,
+    obj: Py<PyAny>,
+    error: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl PyRule {
+    fn call(&self, method: &str, cwnd: f64, fallback: f64) -> f64 {
+        if self.error.lock().map(|e| e.is_some()).unwrap_or(true) {
+            return fallback;
+        }
+        let out = Python::attach(|py| -> PyResult<f64> {
+            let v: f64 = self.obj.call_method1(py, method, (cwnd,))?.extract(py)?;
+            if !v.is_finite() || v < 0.0 {
+                return Err(CoreError::new_err(format!(
+                    "Python controller {:?}: {method}({cwnd}) returned {v}; it must return a finite number >= 0",
+                    self.name
+                )));
+            }
+            Ok(v)
+        });
+        out.unwrap_or_else(|e| {
+            if let Ok(mut slot) = self.error.lock() {
+                slot.get_or_insert(e);
+            }
+            fallback
+        })
+    }
+}
+
+impl WindowRule for PyRule {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn increase(&self, cwnd: f64) -> f64 {
+        self.call("increase", cwnd, 0.0)
+    }
+    fn decrease(&self, cwnd: f64) -> f64 {
+        self.call("decrease", cwnd, cwnd)
+    }
+}
+
+type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
+
+/// Each flow's endpoints; TCP flows naming `python:NAME` get the Python controller NAME.
+fn make_endpoints(
+    s: &Scenario,
+    i: usize,
+    python: &HashMap<String, (String, Py<PyAny>)>,
+    error: &Arc<Mutex<Option<PyErr>>>,
+) -> ccscope_core::Result<Endpoints> {
+    let source = &s.flows[i].source;
+    if let SourceSpec::Tcp(tcp) = source {
+        if let Some(key) = tcp.external_controller() {
+            let (name, obj) = python.get(key).ok_or_else(|| {
+                ccscope_core::Error::invalid(
+                    format!("flows[{i}].source.controller"),
+                    &tcp.controller,
+                    "no Python controller of that name was supplied to this run",
+                )
+            })?;
+            let rule = PyRule {
+                name: name.clone(),
+                obj: Python::attach(|py| obj.clone_ref(py)),
+                error: Arc::clone(error),
+            };
+            let ctl = Box::new(Window::with_rule(rule).with_config(tcp.window_config())?);
+            let sender = TcpSender::with_controller(tcp.clone(), ctl)?;
+            return Ok((Box::new(sender), Box::new(TcpReceiver::new(tcp))));
+        }
+    }
+    ccscope_core::net::apps::endpoints(source)
+}
+
 /// Runs a packet-level scenario given as JSON (normalized units) and returns its results.
+/// `python_controllers` maps names used as `python:NAME` to (display name, rule object).
 #[pyfunction]
-fn run_packet<'py>(py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (scenario_json, python_controllers=None))]
+fn run_packet<'py>(
+    py: Python<'py>,
+    scenario_json: &str,
+    python_controllers: Option<HashMap<String, (String, Py<PyAny>)>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let text = scenario_json.to_owned();
+    let python = python_controllers.unwrap_or_default();
+    let error: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let slot = Arc::clone(&error);
     let result = guarded(py, move || {
-        let scenario = Scenario::from_json(&text)?;
-        ccscope_core::net::run(&scenario)
+        let s = Scenario::from_json(&text)?;
+        let sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &python, &slot))?;
+        Ok(sim.run())
     })?;
+    if let Some(e) = error.lock().ok().and_then(|mut e| e.take()) {
+        return Err(e);
+    }
     result_dict(py, result)
 }
 
@@ -175,8 +275,25 @@ fn validate_packet(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
     let text = scenario_json.to_owned();
     guarded(py, move || {
         let s = Scenario::from_json(&text)?;
-        ccscope_core::net::sim::Simulation::new(&s, |i| ccscope_core::net::apps::endpoints(&s.flows[i].source)).map(|_| ())
+        let none = HashMap::new();
+        let error = Arc::default();
+        ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &none, &error)).map(|_| ())
     })
+}
+
+/// The controller catalogue as JSON: names, parameters, conventions, sources.
+#[pyfunction]
+fn controllers_json(py: Python<'_>) -> PyResult<String> {
+    guarded(py, || {
+        serde_json::to_string(&catalog::catalogue()).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
+    })
+}
+
+/// Builds a catalogued controller to check its name and parameters; returns its paper name.
+#[pyfunction]
+fn controller_name(py: Python<'_>, name: &str, params: Vec<(String, f64)>) -> PyResult<String> {
+    let name = name.to_owned();
+    guarded(py, move || catalog::build(&name, &params).map(|c| c.name()))
 }
 
 #[pymodule]
@@ -185,5 +302,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add_function(wrap_pyfunction!(run_packet, m)?)?;
     m.add_function(wrap_pyfunction!(validate_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
+    m.add_function(wrap_pyfunction!(controller_name, m)?)?;
     Ok(())
 }

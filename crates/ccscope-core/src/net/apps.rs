@@ -5,6 +5,7 @@ use rand_distr::{Distribution, Exp};
 
 use super::packet::Packet;
 use super::sim::{Ctx, Endpoint};
+use super::trace::Probe;
 use crate::config::SourceSpec;
 use crate::control::{ConstantRate, Controller};
 use crate::error::Result;
@@ -90,6 +91,13 @@ impl Endpoint for PacedSource {
         self.schedule(ctx);
     }
 
+    fn probe(&self) -> Probe {
+        Probe {
+            window_pkts: 0.0,
+            rate_bps: if self.running { self.rate() } else { 0.0 },
+        }
+    }
+
     fn label(&self) -> String {
         let kind = match self.spacing {
             Spacing::Constant => "CBR",
@@ -115,11 +123,12 @@ pub struct Sink;
 
 impl Endpoint for Sink {}
 
-/// The endpoints of a flow with the given source.
+/// The endpoints of a flow with the given source (the catalogue of sources and transports).
 pub fn endpoints(source: &SourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
     let (rate_bps, packet_bytes, spacing) = match *source {
         SourceSpec::Cbr { rate_bps, packet_bytes } => (rate_bps, packet_bytes, Spacing::Constant),
         SourceSpec::Poisson { rate_bps, packet_bytes } => (rate_bps, packet_bytes, Spacing::Poisson),
+        SourceSpec::Tcp(ref tcp) => return crate::transport::tcp::endpoints(tcp),
     };
     let src = PacedSource {
         controller: Box::new(ConstantRate::new(rate_bps)?),

@@ -11,7 +11,7 @@ pub mod trace;
 
 use crate::config::Scenario;
 use crate::error::Result;
-pub use sim::{Ctx, Endpoint, RunResult, Side, Simulation};
+pub use sim::{Ctx, Endpoint, RunResult, Side, Simulation, Stat};
 
 /// Runs a scenario whose flows all use built-in sources.
 pub fn run(scenario: &Scenario) -> Result<RunResult> {

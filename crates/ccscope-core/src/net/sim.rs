@@ -19,7 +19,7 @@ use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
 use super::topology::Network;
-use super::trace::{EventKind, Trace};
+use super::trace::{EventKind, Probe, Trace};
 use crate::config::{CapacityChange, Scenario};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -49,6 +49,39 @@ pub trait Endpoint: Send {
     fn label(&self) -> String {
         String::new()
     }
+    /// The control state traces sample at the end of every bin (senders).
+    fn probe(&self) -> Probe {
+        Probe::default()
+    }
+    /// Transport-specific summary numbers for results, e.g. `("timeouts", Stat::Count(3.0))`.
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        Vec::new()
+    }
+}
+
+/// A transport's summary number: counts are reported over the measurement window (the value at
+/// the end less the value at the end of the warm-up); levels as they are at the end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stat {
+    Count(f64),
+    Level(f64),
+}
+
+/// Counts over the window [warmup, end) from the stats at both ends.
+fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, Stat)>>) -> Vec<(&'static str, f64)> {
+    end.into_iter()
+        .map(|(k, v)| match v {
+            Stat::Level(x) => (k, x),
+            Stat::Count(x) => {
+                let before = start
+                    .and_then(|s| s.iter().find(|(j, _)| *j == k))
+                    .map_or(0.0, |(_, v)| match v {
+                        Stat::Count(y) | Stat::Level(y) => *y,
+                    });
+                (k, x - before)
+            }
+        })
+        .collect()
 }
 
 /// What an endpoint can do to the world during a callback.
@@ -91,6 +124,14 @@ impl Ctx<'_> {
         let ep = endpoint_index(self.flow, self.side);
         self.core.timers[ep][timer].deadline = None;
     }
+    /// Whether timer `timer` is armed.
+    pub fn timer_armed(&self, timer: usize) -> bool {
+        self.core.timers[endpoint_index(self.flow, self.side)][timer].deadline.is_some()
+    }
+    /// Whether the flow's packets are ECN-capable (the scenario's `ecn`).
+    pub fn ecn(&self) -> bool {
+        self.core.flows[self.flow as usize].ecn
+    }
 }
 
 fn endpoint_index(flow: u32, side: Side) -> usize {
@@ -107,7 +148,7 @@ enum Kind {
     Start(u32),
     Stop(u32),
     Capacity { link: u32, idx: u32 },
-    /// End of a trace bin: sample the queues.
+    /// End of a trace bin: sample the queues and the senders' probes.
     Sample,
     /// End of the warm-up: snapshot the counters.
     Warmup,
@@ -185,6 +226,7 @@ struct FlowRt {
     stats: FlowStats,
     start: SimTime,
     stop: Option<SimTime>,
+    ecn: bool,
 }
 
 /// Everything but the endpoints, so that an endpoint callback can borrow it mutably.
@@ -419,6 +461,9 @@ impl Core {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowReport {
     pub label: String,
+    /// The sender's and the receiver's own summary numbers.
+    pub sender: Vec<(&'static str, f64)>,
+    pub receiver: Vec<(&'static str, f64)>,
     pub stats: FlowStats,
     /// Packets of this flow in queues, on wires or propagating at the end of the run.
     pub in_flight: u64,
@@ -467,7 +512,15 @@ pub struct Simulation {
     seed: u64,
     end: SimTime,
     warmup: SimTime,
-    baseline: Option<(Vec<FlowStats>, Vec<LinkStats>)>,
+    baseline: Option<Baseline>,
+}
+
+/// Everything counted up to the end of the warm-up.
+#[derive(Clone)]
+struct Baseline {
+    flows: Vec<FlowStats>,
+    links: Vec<LinkStats>,
+    endpoints: Vec<Vec<(&'static str, Stat)>>,
 }
 
 impl Simulation {
@@ -496,6 +549,7 @@ impl Simulation {
             )
         });
         let queue_traced = trace.as_ref().is_some_and(|t| !t.queues.is_empty());
+        let sampled = queue_traced || trace.as_ref().is_some_and(|t| !t.flows.is_empty());
         let links = network
             .links
             .iter()
@@ -541,6 +595,7 @@ impl Simulation {
                 stats: FlowStats::default(),
                 start: SimTime(f.start_ns.saturating_add(jitter)),
                 stop: f.stop_ns.map(SimTime),
+                ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;
             endpoints.push(snd);
@@ -576,7 +631,7 @@ impl Simulation {
         if warmup > SimTime::ZERO {
             core.schedule(warmup, Kind::Warmup);
         }
-        if queue_traced {
+        if sampled {
             let iv = core.trace.as_ref().map_or(end, |t| t.interval);
             core.schedule(iv, Kind::Sample);
         }
@@ -603,7 +658,22 @@ impl Simulation {
         f(self.endpoints[ep].as_mut(), &mut ctx);
     }
 
-    fn snapshot(&self) -> (Vec<FlowStats>, Vec<LinkStats>) {
+    /// End of a trace bin at `at_bin_end`: queue lengths and the senders' probes.
+    fn sample(&mut self, at_bin_end: SimTime) {
+        self.core.sample_queues(at_bin_end);
+        let Some(t) = &mut self.core.trace else { return };
+        if at_bin_end.ns() == 0 {
+            return;
+        }
+        let bin_time = SimTime(at_bin_end.ns() - 1);
+        for (i, ep) in self.endpoints.iter().step_by(2).enumerate() {
+            if let Some(b) = t.flow_bin(bin_time, i as u32) {
+                b.probe = ep.probe();
+            }
+        }
+    }
+
+    fn snapshot(&self) -> Baseline {
         let now = self.core.now;
         let links = self
             .core
@@ -618,7 +688,11 @@ impl Simulation {
                 s
             })
             .collect();
-        (self.core.flows.iter().map(|f| f.stats).collect(), links)
+        Baseline {
+            flows: self.core.flows.iter().map(|f| f.stats).collect(),
+            links,
+            endpoints: self.endpoints.iter().map(|e| e.stats()).collect(),
+        }
     }
 
     /// Runs to the end and reports.
@@ -658,7 +732,7 @@ impl Simulation {
                     l.queue.set_rate(r);
                 }
                 Kind::Sample => {
-                    self.core.sample_queues(ev.at);
+                    self.sample(ev.at);
                     let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
                     self.core.schedule(ev.at + iv, Kind::Sample);
                 }
@@ -666,16 +740,17 @@ impl Simulation {
             }
         }
         self.core.now = self.end;
-        self.core.sample_queues(self.end);
+        self.sample(self.end);
         self.report()
     }
 
     fn report(self) -> RunResult {
-        let (flow_end, link_end) = self.snapshot();
-        let (flow_base, link_base) = self
-            .baseline
-            .clone()
-            .unwrap_or_else(|| (vec![FlowStats::default(); flow_end.len()], vec![LinkStats::default(); link_end.len()]));
+        let end = self.snapshot();
+        let (flow_end, link_end) = (end.flows, end.links);
+        let base = self.baseline.clone();
+        let flow_base = base.as_ref().map_or_else(|| vec![FlowStats::default(); flow_end.len()], |b| b.flows.clone());
+        let link_base = base.as_ref().map_or_else(|| vec![LinkStats::default(); link_end.len()], |b| b.links.clone());
+        let stats = |ep: usize| windowed(self.endpoints[ep].stats(), base.as_ref().map(|b| &b.endpoints[ep]));
         let mut in_flight = vec![0u64; flow_end.len()];
         for l in &self.core.links {
             let waiting = l.queue.iter().chain(l.on_wire.iter().map(|(p, _)| p)).chain(l.pipe.iter().map(|(_, p)| p));
@@ -689,6 +764,8 @@ impl Simulation {
             .enumerate()
             .map(|(i, (e, b))| FlowReport {
                 label: self.endpoints[2 * i].label(),
+                sender: stats(2 * i),
+                receiver: stats(2 * i + 1),
                 stats: *e - b,
                 in_flight: in_flight[i],
                 path: self.core.flows[i].paths[0].clone(),

@@ -20,13 +20,24 @@ impl EventKind {
 }
 
 /// Per-flow counters in one bin (data direction).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FlowBin {
     pub sent_pkts: u64,
     pub sent_bytes: u64,
     pub delivered_pkts: u64,
     pub delivered_bytes: u64,
     pub lost_pkts: u64,
+    /// The sender's probe at the end of the bin.
+    pub probe: Probe,
+}
+
+/// A sender's control state, sampled for traces.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Probe {
+    /// Congestion window (packets); 0 for senders without one.
+    pub window_pkts: f64,
+    /// Sending rate (bits/s): the pacing rate, or window / smoothed RTT.
+    pub rate_bps: f64,
 }
 
 /// Per-link values in one bin.

@@ -65,3 +65,7 @@ pub fn dumbbell(bottleneck: LinkParams, flows: Vec<FlowSpec>, duration_ns: u64, 
         trace: TraceSpec::default(),
     }
 }
+
+pub fn tcp(spec: ccscope_core::transport::tcp::TcpSpec) -> FlowSpec {
+    FlowSpec::new(SourceSpec::Tcp(spec))
+}

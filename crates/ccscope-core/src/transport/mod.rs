@@ -1,0 +1,3 @@
+//! Transports with congestion control: endpoints that plug into the packet engine through
+//! [`crate::net::Endpoint`] and take their window or rate from a [`crate::control::Controller`].
+pub mod tcp;

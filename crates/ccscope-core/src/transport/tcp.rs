@@ -1,0 +1,798 @@
+//! TCP in the packet engine: Reno, NewReno and SACK loss recovery in the manner of ns-2's
+//! one-way agents (`Agent/TCP/Reno`, `/Newreno`, `/Sack1`; SPECS §7), with the congestion
+//! window supplied by any window controller from the catalogue (TCP itself is AIMD(1, 1/2)).
+//!
+//! Sequence numbers count packets from 0. The receiver acknowledges cumulatively (`ack` = next
+//! packet expected) and reports up to three SACK blocks. What the transport owns: sequence
+//! state, duplicate-ACK counting, fast retransmit and recovery, the retransmission timer
+//! (RFC 6298 with a clock tick, minimum, initial value and exponential backoff) and ECN echo
+//! handling. What the controller owns: the congestion window and its response to ACKs, losses,
+//! timeouts and marks.
+//!
+//! Header fields (see [`crate::net::packet::Header`]):
+//! - data: `seq`; `stamp` = send time; flag [`RETX`] on retransmissions.
+//! - ACK: `ack` = next expected; `echo` = send time of the packet that triggered the ACK; flags
+//!   [`ECE`] (that packet carried a CE mark) and [`RETX`] (it was a retransmission: no RTT
+//!   sample, Karn's rule); `blocks` = up to three SACK blocks as `[start, end)` pairs.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::control::catalog;
+use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
+use crate::error::{check_range, Error, Result};
+use crate::net::packet::{Ecn, Packet};
+use crate::net::trace::Probe;
+use crate::net::{Ctx, Endpoint, Stat};
+use crate::time::SimTime;
+
+/// ACK flag: the acknowledged packet carried a congestion mark (RFC 3168 ECN-Echo).
+pub const ECE: u32 = 1;
+/// Data flag: retransmission. ACK flag: the packet that triggered the ACK was one.
+pub const RETX: u32 = 2;
+
+const RTO_TIMER: usize = 0;
+const DELACK_TIMER: usize = 1;
+/// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
+const DUPACK_THRESHOLD: u32 = 3;
+/// SACK blocks an ACK carries.
+const SACK_BLOCKS: usize = 3;
+
+/// Loss recovery flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// Fast retransmit and fast recovery; any new ACK ends recovery.
+    Reno,
+    /// Partial ACKs retransmit the next hole and keep recovery going (RFC 6582).
+    NewReno,
+    /// SACK scoreboard; in recovery send while the pipe estimate is below cwnd (ns-2 Sack1).
+    #[default]
+    Sack,
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Variant::Reno => "Reno",
+            Variant::NewReno => "NewReno",
+            Variant::Sack => "SACK",
+        })
+    }
+}
+
+fn default_controller() -> String {
+    "tcp".into()
+}
+fn default_packet() -> u32 {
+    1000
+}
+fn default_ack() -> u32 {
+    40
+}
+fn default_max_window() -> f64 {
+    10_000.0
+}
+fn default_initial_window() -> f64 {
+    1.0
+}
+fn default_min_rto() -> u64 {
+    200_000_000
+}
+fn default_initial_rto() -> u64 {
+    3_000_000_000
+}
+fn default_max_rto() -> u64 {
+    60_000_000_000
+}
+fn default_tick() -> u64 {
+    10_000_000
+}
+fn default_backoff() -> u32 {
+    64
+}
+fn default_delack() -> u64 {
+    100_000_000
+}
+fn yes() -> bool {
+    true
+}
+
+/// A TCP flow's configuration. Defaults follow ns-2.35 (SPECS §7.1) except the receiver window,
+/// which is large enough not to limit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    #[serde(default)]
+    pub variant: Variant,
+    /// Window controller from the catalogue (`ccscope controllers`), e.g. "tcp", "gaimd".
+    #[serde(default = "default_controller")]
+    pub controller: String,
+    #[serde(default)]
+    pub params: Vec<(String, f64)>,
+    /// Data packet size on the wire (bytes).
+    #[serde(default = "default_packet")]
+    pub packet_bytes: u32,
+    #[serde(default = "default_ack")]
+    pub ack_bytes: u32,
+    /// Receiver (advertised) window: the most packets outstanding (ns-2 `window_`).
+    #[serde(default = "default_max_window")]
+    pub max_window_pkts: f64,
+    /// Congestion window at the start (ns-2 `windowInit_`).
+    #[serde(default = "default_initial_window")]
+    pub initial_window_pkts: f64,
+    #[serde(default = "default_min_rto")]
+    pub min_rto_ns: u64,
+    /// RTO before the first RTT sample (ns-2 `rtxcur_init_`; RFC 6298 says 1 s).
+    #[serde(default = "default_initial_rto")]
+    pub initial_rto_ns: u64,
+    #[serde(default = "default_max_rto")]
+    pub max_rto_ns: u64,
+    /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
+    #[serde(default = "default_tick")]
+    pub tick_ns: u64,
+    /// Largest backoff multiplier of the RTO.
+    #[serde(default = "default_backoff")]
+    pub max_backoff: u32,
+    /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
+    #[serde(default = "yes")]
+    pub limited_transmit: bool,
+    /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
+    #[serde(default)]
+    pub delayed_ack: bool,
+    #[serde(default = "default_delack")]
+    pub delack_ns: u64,
+    /// Packets to transfer; `None` is a bulk (FTP-like) transfer that never ends.
+    #[serde(default)]
+    pub transfer_pkts: Option<u64>,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        TcpSpec {
+            variant: Variant::default(),
+            controller: default_controller(),
+            params: Vec::new(),
+            packet_bytes: default_packet(),
+            ack_bytes: default_ack(),
+            max_window_pkts: default_max_window(),
+            initial_window_pkts: default_initial_window(),
+            min_rto_ns: default_min_rto(),
+            initial_rto_ns: default_initial_rto(),
+            max_rto_ns: default_max_rto(),
+            tick_ns: default_tick(),
+            max_backoff: default_backoff(),
+            limited_transmit: true,
+            delayed_ack: false,
+            delack_ns: default_delack(),
+            transfer_pkts: None,
+        }
+    }
+}
+
+impl TcpSpec {
+    pub fn validate(&self, field: &str) -> Result<()> {
+        let positive = |name: &str, v: u64| {
+            if v == 0 {
+                Err(Error::invalid(format!("{field}.{name}"), 0, "must be > 0"))
+            } else {
+                Ok(())
+            }
+        };
+        positive("packet_size", self.packet_bytes as u64)?;
+        positive("ack_size", self.ack_bytes as u64)?;
+        positive("initial_rto", self.initial_rto_ns)?;
+        positive("max_rto", self.max_rto_ns)?;
+        positive("delack", self.delack_ns)?;
+        if let Some(n) = self.transfer_pkts {
+            positive("transfer", n)?;
+        }
+        check_range(&format!("{field}.max_window"), self.max_window_pkts, 1.0, 1e9)?;
+        check_range(&format!("{field}.initial_window"), self.initial_window_pkts, 1.0, 1e9)?;
+        if self.min_rto_ns > self.max_rto_ns {
+            return Err(Error::invalid(
+                format!("{field}.min_rto"),
+                format!("{} ns", self.min_rto_ns),
+                format!("must not exceed max_rto = {} ns", self.max_rto_ns),
+            ));
+        }
+        if !(1..=1 << 16).contains(&self.max_backoff) {
+            return Err(Error::invalid(format!("{field}.max_backoff"), self.max_backoff, "must be in [1, 65536]"));
+        }
+        if self.external_controller().is_none() {
+            self.controller()?;
+        }
+        Ok(())
+    }
+
+    /// How the window controller starts: slow start from the initial window.
+    pub fn window_config(&self) -> WindowConfig {
+        WindowConfig {
+            initial_window: self.initial_window_pkts,
+            slow_start: true,
+        }
+    }
+
+    /// The name after `python:`, when the controller is supplied from outside the catalogue
+    /// (written in Python and handed over by the bindings).
+    pub fn external_controller(&self) -> Option<&str> {
+        self.controller.strip_prefix(EXTERNAL_PREFIX)
+    }
+
+    fn controller(&self) -> Result<Box<dyn Controller>> {
+        if let Some(name) = self.external_controller() {
+            return Err(Error::invalid(
+                "controller.name",
+                format!("{EXTERNAL_PREFIX}{name}"),
+                "no Python controller of that name was supplied to this run",
+            ));
+        }
+        catalog::build_with(&self.controller, &self.params, self.window_config())
+    }
+}
+
+/// Prefix of controller names supplied from outside the catalogue.
+pub const EXTERNAL_PREFIX: &str = "python:";
+
+/// RTT estimation and the retransmission timeout (RFC 6298; SPECS §7.4).
+#[derive(Clone, Debug)]
+struct RtoEstimator {
+    srtt: Option<f64>,
+    rttvar: f64,
+    backoff: u32,
+    /// RTO before backoff (s).
+    base: f64,
+    min: f64,
+    max: f64,
+    tick: f64,
+    max_backoff: u32,
+    samples: u64,
+    sample_sum: f64,
+}
+
+impl RtoEstimator {
+    fn new(spec: &TcpSpec) -> Self {
+        RtoEstimator {
+            srtt: None,
+            rttvar: 0.0,
+            backoff: 1,
+            base: spec.initial_rto_ns as f64 * 1e-9,
+            min: spec.min_rto_ns as f64 * 1e-9,
+            max: spec.max_rto_ns as f64 * 1e-9,
+            tick: spec.tick_ns as f64 * 1e-9,
+            max_backoff: spec.max_backoff,
+            samples: 0,
+            sample_sum: 0.0,
+        }
+    }
+
+    fn sample(&mut self, r: f64) {
+        match self.srtt {
+            // RFC 6298 §2.2.
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2.0;
+            }
+            // RFC 6298 §2.3: RTTVAR first, with the old SRTT; alpha = 1/8, beta = 1/4.
+            Some(s) => {
+                self.rttvar = 0.75 * self.rttvar + 0.25 * (s - r).abs();
+                self.srtt = Some(0.875 * s + 0.125 * r);
+            }
+        }
+        let s = self.srtt.unwrap_or(r);
+        // RFC 6298 §2.3: RTO = SRTT + max(G, 4 RTTVAR), rounded up to whole ticks; §2.4 minimum.
+        let mut rto = s + (4.0 * self.rttvar).max(self.tick);
+        if self.tick > 0.0 {
+            rto = (rto / self.tick).ceil() * self.tick;
+        }
+        self.base = rto.clamp(self.min, self.max);
+        // Karn: a valid sample ends the backoff.
+        self.backoff = 1;
+        self.samples += 1;
+        self.sample_sum += r;
+    }
+
+    /// The current timeout, backed off (RFC 6298 §5.5), at most `max`.
+    fn timeout(&self) -> f64 {
+        (self.base * self.backoff as f64).min(self.max)
+    }
+
+    fn back_off(&mut self) {
+        if self.backoff < self.max_backoff {
+            self.backoff *= 2;
+        }
+    }
+}
+
+/// Counters a sender reports.
+#[derive(Clone, Copy, Debug, Default)]
+struct SenderStats {
+    timeouts: u64,
+    fast_retransmits: u64,
+    retransmits: u64,
+    ecn_reductions: u64,
+}
+
+/// The sending side of a TCP connection.
+pub struct TcpSender {
+    spec: TcpSpec,
+    ctl: Box<dyn Controller>,
+    rto: RtoEstimator,
+    /// Lowest unacknowledged packet.
+    snd_una: u64,
+    /// Next packet to send (below `snd_max` after a timeout's go-back-N).
+    snd_nxt: u64,
+    /// One past the highest packet ever sent.
+    snd_max: u64,
+    /// `snd_max` at the last window reduction; no new reduction until `snd_una` passes it.
+    recover: u64,
+    reduced_once: bool,
+    in_recovery: bool,
+    dupacks: u32,
+    /// Reno/NewReno window inflation during recovery (packets).
+    dupwnd: f64,
+    /// SACK: estimate of packets in the network during recovery (ns-2 Sack1 `pipe`).
+    pipe: f64,
+    /// SACK scoreboard: packets above `snd_una` the receiver holds.
+    sacked: BTreeSet<u64>,
+    /// SACK: packets retransmitted in this recovery.
+    rexmitted: BTreeSet<u64>,
+    /// Send time of every packet from `snd_una` to `snd_max` (front = `snd_una`).
+    sent_at: VecDeque<SimTime>,
+    /// When the last packet of a finite transfer was acknowledged.
+    completed: Option<SimTime>,
+    /// `snd_max` when the application stopped; nothing new is sent after it.
+    stopped_at: Option<u64>,
+    stats: SenderStats,
+}
+
+impl TcpSender {
+    /// A sender whose controller comes from the catalogue.
+    pub fn new(spec: TcpSpec) -> Result<Self> {
+        let ctl = spec.controller()?;
+        Self::with_controller(spec, ctl)
+    }
+
+    /// A sender with a given controller (e.g. one written in Python).
+    pub fn with_controller(spec: TcpSpec, ctl: Box<dyn Controller>) -> Result<Self> {
+        spec.validate("tcp")?;
+        Ok(TcpSender {
+            ctl,
+            rto: RtoEstimator::new(&spec),
+            spec,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            recover: 0,
+            reduced_once: false,
+            in_recovery: false,
+            dupacks: 0,
+            dupwnd: 0.0,
+            pipe: 0.0,
+            sacked: BTreeSet::new(),
+            rexmitted: BTreeSet::new(),
+            sent_at: VecDeque::new(),
+            completed: None,
+            stopped_at: None,
+            stats: SenderStats::default(),
+        })
+    }
+
+    /// Packets the application has offered (`u64::MAX` for a running bulk transfer).
+    fn available(&self) -> u64 {
+        match self.stopped_at {
+            Some(n) => n,
+            None => self.spec.transfer_pkts.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The window that limits sending: controller's cwnd capped by the receiver window.
+    fn cwnd(&self) -> f64 {
+        self.ctl.window().min(self.spec.max_window_pkts)
+    }
+
+    fn transmit(&mut self, ctx: &mut Ctx, seq: u64) {
+        let now = ctx.now();
+        let retx = seq < self.snd_max;
+        let mut pkt = Packet {
+            size_bytes: self.spec.packet_bytes,
+            ..Packet::default()
+        };
+        pkt.ecn = Ecn {
+            capable: ctx.ecn(),
+            congestion: false,
+        };
+        pkt.header.seq = seq;
+        pkt.header.stamp = now;
+        if retx {
+            pkt.header.flags = RETX;
+            self.stats.retransmits += 1;
+        } else {
+            self.snd_max = seq + 1;
+            self.sent_at.push_back(now);
+        }
+        if let Some(t) = self.sent_at.get_mut((seq - self.snd_una) as usize) {
+            *t = now;
+        }
+        ctx.send(pkt);
+        if !ctx.timer_armed(RTO_TIMER) {
+            self.arm_rto(ctx);
+        }
+    }
+
+    fn arm_rto(&self, ctx: &mut Ctx) {
+        let at = ctx.now() + SimTime::from_secs_f64(self.rto.timeout());
+        ctx.set_timer(RTO_TIMER, at);
+    }
+
+    /// Sends what the window allows.
+    fn send_more(&mut self, ctx: &mut Ctx) {
+        let limit = self.available();
+        if self.spec.variant == Variant::Sack && self.in_recovery {
+            // ns-2 Sack1: retransmissions first, then new data, while pipe < cwnd.
+            while self.pipe < self.cwnd() {
+                if let Some(hole) = self.next_hole() {
+                    self.rexmitted.insert(hole);
+                    self.transmit(ctx, hole);
+                } else if self.snd_nxt < limit
+                    && ((self.snd_nxt - self.snd_una) as f64) < self.spec.max_window_pkts
+                {
+                    let seq = self.snd_nxt;
+                    self.snd_nxt += 1;
+                    self.transmit(ctx, seq);
+                } else {
+                    break;
+                }
+                self.pipe += 1.0;
+            }
+            return;
+        }
+        let mut window = self.cwnd() + self.dupwnd;
+        if self.spec.limited_transmit && !self.in_recovery && self.dupacks < DUPACK_THRESHOLD {
+            window += self.dupacks as f64;
+        }
+        let window = window.min(self.spec.max_window_pkts + self.dupwnd).floor() as u64;
+        while self.snd_nxt < limit && self.snd_nxt < self.snd_una + window.max(1) {
+            let seq = self.snd_nxt;
+            self.snd_nxt += 1;
+            self.transmit(ctx, seq);
+        }
+    }
+
+    /// SACK: the lowest packet above `snd_una` that is neither SACKed nor retransmitted in this
+    /// recovery and lies below the highest SACKed packet.
+    fn next_hole(&self) -> Option<u64> {
+        let top = *self.sacked.last()?;
+        (self.snd_una..top).find(|s| !self.sacked.contains(s) && !self.rexmitted.contains(s))
+    }
+
+    /// Send time of an outstanding packet.
+    fn sent_time(&self, seq: u64, otherwise: SimTime) -> SimTime {
+        let i = seq.saturating_sub(self.snd_una) as usize;
+        self.sent_at.get(i).copied().unwrap_or(otherwise)
+    }
+
+    /// A congestion signal about a packet sent at `sent_at`.
+    fn reduce(&mut self, now: SimTime, kind: LossKind, sent_at: SimTime) {
+        self.ctl.on_loss(&LossEvent {
+            now,
+            kind,
+            sent_at,
+            lost_pkts: 1.0,
+        });
+        self.recover = self.snd_max;
+        self.reduced_once = true;
+    }
+
+    fn on_ack(&mut self, ctx: &mut Ctx, pkt: &Packet) {
+        let now = ctx.now();
+        let h = &pkt.header;
+        if self.spec.variant == Variant::Sack {
+            for b in h.blocks.chunks(2) {
+                for s in (b[0] as u64).max(self.snd_una)..b[1] as u64 {
+                    self.sacked.insert(s);
+                }
+            }
+        }
+        let ack = h.ack.min(self.snd_max);
+        if ack > self.snd_una {
+            let acked = ack - self.snd_una;
+            let rtt = (h.flags & RETX == 0).then(|| now - h.echo);
+            if let Some(r) = rtt {
+                self.rto.sample(r.secs());
+            }
+            self.sent_at.drain(..(acked as usize).min(self.sent_at.len()));
+            self.snd_una = ack;
+            self.snd_nxt = self.snd_nxt.max(ack);
+            self.sacked = self.sacked.split_off(&ack);
+            self.rexmitted = self.rexmitted.split_off(&ack);
+            if self.in_recovery {
+                self.partial_or_full_ack(ctx, acked);
+            } else {
+                self.dupacks = 0;
+                if self.ctl.window() < self.spec.max_window_pkts {
+                    self.ctl.on_ack(&AckSample {
+                        now,
+                        acked_pkts: acked as f64,
+                        rtt,
+                        srtt: self.rto.srtt.map(SimTime::from_secs_f64),
+                        in_flight_pkts: (self.snd_max - self.snd_una) as f64,
+                    });
+                }
+            }
+            if h.flags & ECE != 0 {
+                self.on_ecn(now, h.echo);
+            }
+            if self.spec.transfer_pkts.is_some_and(|n| self.snd_una >= n) && self.completed.is_none() {
+                self.completed = Some(now);
+            }
+            if self.snd_una == self.snd_max {
+                ctx.cancel_timer(RTO_TIMER);
+            } else {
+                self.arm_rto(ctx);
+            }
+        } else if ack == self.snd_una && self.snd_max > self.snd_una {
+            self.dupacks += 1;
+            if self.in_recovery {
+                match self.spec.variant {
+                    Variant::Sack => self.pipe -= 1.0,
+                    _ => self.dupwnd += 1.0,
+                }
+            } else if self.dupacks == DUPACK_THRESHOLD {
+                // bugFix_: at most one fast retransmit per window of data.
+                if !self.reduced_once || self.snd_una >= self.recover {
+                    self.enter_recovery(ctx);
+                }
+            } else if h.flags & ECE != 0 {
+                self.on_ecn(now, h.echo);
+            }
+        }
+        self.send_more(ctx);
+    }
+
+    fn enter_recovery(&mut self, ctx: &mut Ctx) {
+        self.stats.fast_retransmits += 1;
+        let lost = self.snd_una;
+        self.reduce(ctx.now(), LossKind::Gap, self.sent_time(lost, ctx.now()));
+        self.in_recovery = true;
+        match self.spec.variant {
+            Variant::Sack => {
+                // ns-2 Sack1: pipe = maxseq - highest_ack - numdupacks; the hole goes first.
+                self.pipe = (self.snd_max - self.snd_una) as f64 - DUPACK_THRESHOLD as f64;
+                self.rexmitted.clear();
+                self.rexmitted.insert(lost);
+                self.transmit(ctx, lost);
+                self.pipe += 1.0;
+            }
+            _ => {
+                self.dupwnd = DUPACK_THRESHOLD as f64;
+                self.transmit(ctx, lost);
+            }
+        }
+        self.arm_rto(ctx);
+    }
+
+    fn partial_or_full_ack(&mut self, ctx: &mut Ctx, acked: u64) {
+        if self.snd_una >= self.recover || self.spec.variant == Variant::Reno {
+            // Full ACK (or any new ACK in Reno): recovery ends at the reduced window.
+            self.in_recovery = false;
+            self.dupwnd = 0.0;
+            self.dupacks = 0;
+            self.pipe = 0.0;
+            return;
+        }
+        match self.spec.variant {
+            Variant::NewReno => {
+                // RFC 6582 / ns-2: retransmit the next hole, deflate by the amount acked less one.
+                self.dupwnd = (self.dupwnd - acked as f64 + 1.0).max(0.0);
+                let hole = self.snd_una;
+                self.transmit(ctx, hole);
+            }
+            Variant::Sack => self.pipe -= 2.0,
+            Variant::Reno => {}
+        }
+    }
+
+    /// An ECN-Echo for a packet sent at `marked_sent_at`.
+    fn on_ecn(&mut self, now: SimTime, marked_sent_at: SimTime) {
+        // RFC 3168 §6.1.2: at most one reduction per window of data.
+        if !self.in_recovery && (!self.reduced_once || self.snd_una >= self.recover) {
+            self.stats.ecn_reductions += 1;
+            self.reduce(now, LossKind::Ecn, marked_sent_at);
+        }
+    }
+
+    fn on_timeout(&mut self, ctx: &mut Ctx) {
+        if self.snd_una == self.snd_max {
+            return;
+        }
+        self.stats.timeouts += 1;
+        self.reduce(ctx.now(), LossKind::Timeout, self.sent_time(self.snd_una, ctx.now()));
+        self.rto.back_off();
+        // Go-back-N from the first unacknowledged packet; the scoreboard is forgotten (ns-2).
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.dupwnd = 0.0;
+        self.pipe = 0.0;
+        self.sacked.clear();
+        self.rexmitted.clear();
+        self.snd_nxt = self.snd_una;
+        self.arm_rto(ctx);
+        self.send_more(ctx);
+    }
+}
+
+impl Endpoint for TcpSender {
+    fn start(&mut self, ctx: &mut Ctx) {
+        self.send_more(ctx);
+    }
+
+    fn stop(&mut self, ctx: &mut Ctx) {
+        // The application stops offering data: what is outstanding is still delivered.
+        self.stopped_at = Some(self.snd_max);
+        if self.snd_una == self.snd_max {
+            ctx.cancel_timer(RTO_TIMER);
+        }
+    }
+
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        self.on_ack(ctx, &pkt);
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
+        if timer == RTO_TIMER {
+            self.on_timeout(ctx);
+        }
+    }
+
+    fn label(&self) -> String {
+        if self.ctl.name() == "TCP" {
+            format!("TCP/{}", self.spec.variant)
+        } else {
+            format!("{} ({})", self.ctl.name(), self.spec.variant)
+        }
+    }
+
+    fn probe(&self) -> Probe {
+        let w = self.cwnd();
+        let rate = match self.rto.srtt {
+            Some(s) if s > 0.0 => w * self.spec.packet_bytes as f64 * 8.0 / s,
+            _ => 0.0,
+        };
+        Probe {
+            window_pkts: w,
+            rate_bps: rate,
+        }
+    }
+
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        let count = |x: u64| Stat::Count(x as f64);
+        let mut out = vec![
+            ("cwnd_pkts", Stat::Level(self.cwnd())),
+            ("srtt_s", Stat::Level(self.rto.srtt.unwrap_or(0.0))),
+            ("rtt_samples", count(self.rto.samples)),
+            ("rtt_sum_s", Stat::Count(self.rto.sample_sum)),
+            ("rto_s", Stat::Level(self.rto.timeout())),
+            ("timeouts", count(self.stats.timeouts)),
+            ("fast_retransmits", count(self.stats.fast_retransmits)),
+            ("retransmits", count(self.stats.retransmits)),
+            ("ecn_reductions", count(self.stats.ecn_reductions)),
+            ("acked_pkts", count(self.snd_una)),
+        ];
+        if let Some(t) = self.completed {
+            out.push(("completion_time_s", Stat::Level(t.secs())));
+        }
+        out
+    }
+}
+
+/// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo.
+pub struct TcpReceiver {
+    ack_bytes: u32,
+    delayed: Option<SimTime>,
+    /// Next packet expected in order.
+    rcv_nxt: u64,
+    /// Packets received above `rcv_nxt`.
+    above: BTreeSet<u64>,
+    /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
+    held: Option<(SimTime, bool, bool)>,
+    /// Duplicate packets received (already delivered or held).
+    duplicates: u64,
+}
+
+impl TcpReceiver {
+    pub fn new(spec: &TcpSpec) -> Self {
+        TcpReceiver {
+            ack_bytes: spec.ack_bytes,
+            delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
+            rcv_nxt: 0,
+            above: BTreeSet::new(),
+            held: None,
+            duplicates: 0,
+        }
+    }
+
+    /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
+    fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
+        let mut blocks: Vec<(u64, u64)> = Vec::new();
+        for &s in &self.above {
+            match blocks.last_mut() {
+                Some((_, end)) if *end == s => *end += 1,
+                _ => blocks.push((s, s + 1)),
+            }
+        }
+        blocks.sort_by_key(|&(start, end)| (!(start <= latest && latest < end), u64::MAX - start));
+        let mut out = [0u32; 2 * SACK_BLOCKS];
+        for (i, (a, b)) in blocks.into_iter().take(SACK_BLOCKS).enumerate() {
+            out[2 * i] = a as u32;
+            out[2 * i + 1] = b as u32;
+        }
+        out
+    }
+
+    fn send_ack(&mut self, ctx: &mut Ctx, echo: SimTime, retx: bool, ce: bool, latest: u64) {
+        let mut ack = Packet {
+            size_bytes: self.ack_bytes,
+            ..Packet::default()
+        };
+        ack.header.ack = self.rcv_nxt;
+        ack.header.echo = echo;
+        ack.header.flags = if retx { RETX } else { 0 } | if ce { ECE } else { 0 };
+        ack.header.blocks = self.sack_blocks(latest);
+        ctx.send(ack);
+    }
+}
+
+impl Endpoint for TcpReceiver {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        let seq = pkt.header.seq;
+        let retx = pkt.header.flags & RETX != 0;
+        let ce = pkt.ecn.congestion;
+        let in_order = seq == self.rcv_nxt;
+        if seq < self.rcv_nxt || self.above.contains(&seq) {
+            self.duplicates += 1;
+        } else if in_order {
+            self.rcv_nxt += 1;
+            while self.above.remove(&self.rcv_nxt) {
+                self.rcv_nxt += 1;
+            }
+        } else {
+            self.above.insert(seq);
+        }
+        match self.delayed {
+            // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
+            Some(delay) if in_order && self.above.is_empty() && self.held.is_none() && !ce => {
+                self.held = Some((pkt.header.stamp, retx, ce));
+                ctx.set_timer(DELACK_TIMER, ctx.now() + delay);
+            }
+            _ => {
+                self.held = None;
+                ctx.cancel_timer(DELACK_TIMER);
+                self.send_ack(ctx, pkt.header.stamp, retx, ce, seq);
+            }
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
+        if timer == DELACK_TIMER {
+            if let Some((stamp, retx, ce)) = self.held.take() {
+                let latest = self.rcv_nxt.saturating_sub(1);
+                self.send_ack(ctx, stamp, retx, ce, latest);
+            }
+        }
+    }
+
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        vec![
+            ("goodput_pkts", Stat::Count(self.rcv_nxt as f64)),
+            ("duplicate_pkts", Stat::Count(self.duplicates as f64)),
+        ]
+    }
+}
+
+/// The endpoints of a TCP flow.
+pub fn endpoints(spec: &TcpSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    Ok((Box::new(TcpSender::new(spec.clone())?), Box::new(TcpReceiver::new(spec))))
+}

@@ -1,0 +1,103 @@
+//! TCP in the packet engine: delivery, recovery and timer behaviour on small scenarios.
+
+mod common;
+
+use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::net::loss::LossSpec;
+use ccscope_core::net::run;
+use ccscope_core::transport::tcp::{TcpSpec, Variant};
+use common::*;
+
+fn stat(r: &ccscope_core::net::RunResult, flow: usize, name: &str) -> f64 {
+    let f = &r.flows[flow];
+    f.sender.iter().chain(&f.receiver).find(|(k, _)| *k == name).map(|&(_, v)| v).unwrap()
+}
+
+fn finite(variant: Variant, pkts: u64) -> TcpSpec {
+    TcpSpec {
+        variant,
+        transfer_pkts: Some(pkts),
+        ..TcpSpec::default()
+    }
+}
+
+#[test]
+fn a_finite_transfer_completes_over_a_lossy_path_with_every_variant() {
+    for variant in [Variant::Reno, Variant::NewReno, Variant::Sack] {
+        let mut b = link(10_000_000, 20 * MS, 30);
+        b.loss = Some(LossSpec::Bernoulli { p: 0.03 });
+        let r = run(&dumbbell(b, vec![tcp(finite(variant, 2000))], 120 * S, 4)).unwrap();
+        assert_eq!(stat(&r, 0, "goodput_pkts"), 2000.0, "{variant}");
+        assert!(stat(&r, 0, "completion_time_s") < 120.0);
+        assert!(stat(&r, 0, "retransmits") > 0.0);
+    }
+}
+
+#[test]
+fn json_scenario_names_tcp_and_its_controller() {
+    let text = r#"{
+        "seed": 1, "duration_ns": 1000000000,
+        "topology": {"kind": "dumbbell",
+            "bottleneck": {"rate_bps": 10000000, "delay_ns": 10000000,
+                           "queue": {"kind": "drop_tail", "limit_packets": 50}},
+            "access": {"rate_bps": 1000000000, "delay_ns": 1000000,
+                       "queue": {"kind": "drop_tail", "limit_packets": 1000}}},
+        "flows": [{"source": {"kind": "tcp", "controller": "gaimd",
+                              "params": [["beta", 0.875]], "variant": "new_reno"}}]
+    }"#;
+    let s = Scenario::from_json(text).unwrap();
+    let SourceSpec::Tcp(spec) = &s.flows[0].source else { panic!("not tcp") };
+    assert_eq!(spec.variant, Variant::NewReno);
+    let r = run(&s).unwrap();
+    assert_eq!(r.flows[0].label, "GAIMD(0.3125,0.875) (NewReno)");
+    let bad = text.replace("gaimd", "cubic");
+    let err = Scenario::from_json(&bad).unwrap_err().to_string();
+    assert!(err.contains("controller.name") && err.contains("cubic"), "{err}");
+}
+
+/// Slow start from one packet doubles the window every RTT until the first loss.
+#[test]
+fn slow_start_doubles_per_rtt() {
+    // 100 Mb/s, 50 ms one way: no loss or queueing in the first few RTTs.
+    let r = run(&dumbbell(link(100_000_000, 50 * MS, 1000), vec![tcp(TcpSpec::default())], 560 * MS, 1)).unwrap();
+    // RTT = 2 (50 + 2) ms plus serialization: five rounds end by ~521 ms, the sixth after
+    // 600 ms, so 1 + 2 + 4 + 8 + 16 = 31 packets are acked at 560 ms.
+    assert_eq!(stat(&r, 0, "acked_pkts"), 31.0);
+}
+
+/// One flow alone on a DropTail bottleneck whose buffer is one BDP keeps the link full
+/// (the sawtooth never drains the queue), as theory and the ns-3 anchor say.
+#[test]
+fn one_flow_fills_a_bdp_buffered_link() {
+    let spec = TcpSpec::default();
+    let mut s: Scenario = dumbbell(link(10_000_000, 20 * MS, 55), vec![tcp(spec)], 60 * S, 1);
+    s.warmup_ns = 10 * S;
+    let r = run(&s).unwrap();
+    let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
+    let util = bn.stats.busy_ns as f64 / (50 * S) as f64;
+    assert!(util > 0.99, "utilization {util}");
+    assert!(stat(&r, 0, "timeouts") == 0.0);
+}
+
+/// With a reverse-path blackout of ACKs the sender times out and backs off exponentially.
+#[test]
+fn rto_backs_off_up_to_the_cap() {
+    let mut b = link(10_000_000, 10 * MS, 100);
+    b.loss = Some(LossSpec::Schedule {
+        steps: vec![
+            ccscope_core::net::loss::LossStep { at_ns: 0, p: 0.0 },
+            ccscope_core::net::loss::LossStep { at_ns: 2 * S, p: 1.0 },
+        ],
+    });
+    let spec = TcpSpec {
+        min_rto_ns: 200 * MS,
+        max_backoff: 4,
+        ..TcpSpec::default()
+    };
+    let r = run(&dumbbell(b, vec![tcp(spec)], 20 * S, 1)).unwrap();
+    // RTO ~0.2 s backed off 2x, 4x, then capped at 4x: 0.2 + 0.4 + 0.8 + 0.8 ... in 18 s.
+    let timeouts = stat(&r, 0, "timeouts");
+    let rto = stat(&r, 0, "rto_s");
+    assert!((0.79..=0.81).contains(&rto), "rto {rto}");
+    assert!((20.0..=24.0).contains(&timeouts), "timeouts {timeouts}");
+}
