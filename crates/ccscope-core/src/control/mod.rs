@@ -17,12 +17,30 @@ mod history;
 mod taimd;
 mod window;
 
+pub mod capacity;
+mod iscc;
+mod rap;
+mod rate_binomial;
+pub mod rate_catalog;
+pub mod receiver;
+mod ssvp;
+mod tear;
+mod tfrc;
+
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use constant::ConstantRate;
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
 pub use window::{Window, WindowConfig, WindowRule, MAX_ALPHA, MAX_WINDOW_PKTS};
+
+pub use iscc::Iscc;
+pub use rap::Rap;
+pub use rate_binomial::RateBinomial;
+pub use rate_catalog::RateConfig;
+pub use ssvp::{Ssvp, SsvpDecrease};
+pub use tear::{TearReceiver, TearSender};
+pub use tfrc::{tfrc_throughput_bps, Tfrc, TfrcReceiver, TfrcVariant};
 
 use crate::time::SimTime;
 
@@ -78,6 +96,33 @@ pub struct RoundSample {
     pub capacity_bps: Option<f64>,
 }
 
+/// One feedback report of a rate-based receiver as its sender sees it (the rate transport,
+/// `transport::rate`, SPECS §1.7, §2, §5, §6). A receiver fills in what its protocol reports;
+/// the rest stays zero / `None`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReportSample {
+    pub now: SimTime,
+    /// RTT measured from this report: now − echoed send time − receiver hold time.
+    pub rtt: Option<SimTime>,
+    /// Data received since the previous report (bits/s), ≥ 0 (TFRC's X_recv).
+    pub recv_rate_bps: f64,
+    /// The receiver's loss event rate p, in [0, 1] (TFRC; 0 before the first loss).
+    pub loss_event_rate: f64,
+    /// Packets found lost since the previous report, ≥ 0.
+    pub lost_pkts: f64,
+    /// Packets received since the previous report, ≥ 0.
+    pub received_pkts: f64,
+    /// Send time of the earliest packet found lost since the previous report; lets a controller
+    /// react at most once per RTT (losses of packets sent before its last reduction are ignored).
+    pub loss_sent_at: Option<SimTime>,
+    /// A new loss event started since the previous report (TFRC's expedited feedback).
+    pub new_loss_event: bool,
+    /// The sending rate the receiver computed for the sender (TEAR), bits/s.
+    pub rate_bps: Option<f64>,
+    /// The receiver's estimate of the bottleneck capacity (bits/s), e.g. from packet bunches.
+    pub capacity_bps: Option<f64>,
+}
+
 /// What a controller tells its engine to do.
 pub trait Controller: Send {
     /// Name in the papers' notation, e.g. `GAIMD(0.31,0.875)`.
@@ -101,6 +146,28 @@ pub trait Controller: Send {
     fn pacing_rate_bps(&self) -> Option<f64> {
         None
     }
+
+    /// Sets the congestion window to `cwnd_pkts` (≥ 1 packet) as the engine's packetization
+    /// dictates: the round model's integer windows round a window down to whole packets after a
+    /// reduction (Cai et al. §III-C.2: "the effective cwnd is always rounded to the maximum
+    /// integer no greater than the algorithmic cwnd"). Fires only when an engine models
+    /// packetization; a controller that does not limit by window ignores it.
+    fn set_window(&mut self, _cwnd_pkts: f64) {}
+
+    /// Fires when a feedback report from a rate-based receiver reaches the sender (the rate
+    /// transport; once per report, whatever the protocol's report frequency).
+    fn on_report(&mut self, _report: &ReportSample) {}
+
+    /// How long the rate transport waits for a report before it calls [`Controller::on_no_feedback`]
+    /// (TFRC's no-feedback timer, RAP's timeout); re-read after every report and expiry.
+    /// `None` (the default) disables the timer.
+    fn feedback_timeout(&self) -> Option<SimTime> {
+        None
+    }
+
+    /// Fires when no report has arrived for [`Controller::feedback_timeout`] since the last report
+    /// (or since the start, or since the previous expiry).
+    fn on_no_feedback(&mut self, _now: SimTime) {}
 }
 
 #[cfg(test)]

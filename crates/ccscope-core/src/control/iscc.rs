@@ -1,0 +1,159 @@
+//! Ideally scalable congestion control ISCC(k, l) (Loguinov & Radha §V-D): a rate-based binomial
+//! control whose constants follow the bottleneck capacity C(t), σ = 1/(m_D·C^(l−1)) (39) and
+//! λ = C^(k+1)/m_I (41), with the rate limited by C. Then the decrease step is at most r/m_D and
+//! the increase step at most r/m_I, and the loss rate (42) depends on neither n nor C.
+//!
+//! C comes from an exact oracle (a parameter) or from the receiver's packet-bunch estimate
+//! carried in each report (`capacity_bps`; [`super::capacity`]). Until an estimate arrives the
+//! controller holds its starting rate. One control interval is one receiver report (once per RTT)
+//! or one round of the round model, and every interval with a loss decreases (Loguinov & Radha
+//! (2)): unlike rate AIMD, ISCC keeps no once-per-RTT guard, because its decrease (at most r/m_D,
+//! often far less at r ≪ C) needs several back-to-back steps to relieve congestion (§VI-A).
+
+use super::rate_binomial::DEFAULT_INITIAL_PKTS_PER_S;
+use super::rate_catalog::RateConfig;
+use super::{Controller, ReportSample, RoundSample};
+use crate::error::{check_positive, check_range, Error, Result};
+
+/// ISCC(k, l) with m_I and m_D.
+#[derive(Clone, Debug)]
+pub struct Iscc {
+    /// Increase exponent k, in [−3, 0).
+    k: f64,
+    /// Decrease exponent l, in (1, 4].
+    l: f64,
+    /// Aggressiveness m_I ≥ 1 (41): an increase is at most r/m_I.
+    m_i: f64,
+    /// Efficiency m_D ≥ l (39): a decrease is at most r/m_D.
+    m_d: f64,
+    /// Exact capacity (bits/s) when an oracle gives it; overrides estimates.
+    oracle_bps: Option<f64>,
+    /// Latest capacity estimate (bits/s), > 0.
+    estimate_bps: Option<f64>,
+    /// Sending rate (bits/s), within the config's bounds and at most C once C is known.
+    rate_bps: f64,
+    config: RateConfig,
+}
+
+impl Iscc {
+    pub fn new(k: f64, l: f64, m_i: f64, m_d: f64, oracle_bps: Option<f64>, config: RateConfig) -> Result<Self> {
+        check_range("controller.k", k, -3.0, -1e-9)?;
+        check_range("controller.l", l, 1.0 + 1e-9, 4.0)?;
+        check_range("controller.m_i", m_i, 1.0, 1e6)?;
+        if !(m_d.is_finite() && m_d >= l && m_d <= 1e6) {
+            // Loguinov & Radha (39): m_D ≥ l keeps the rate positive.
+            return Err(Error::invalid("controller.m_d", m_d, format!("must be in [l = {l}, 1e6]")));
+        }
+        if let Some(c) = oracle_bps {
+            check_positive("controller.capacity", c)?;
+        }
+        config.validate()?;
+        Ok(Iscc {
+            k,
+            l,
+            m_i,
+            m_d,
+            oracle_bps,
+            estimate_bps: None,
+            rate_bps: config.initial_rate(DEFAULT_INITIAL_PKTS_PER_S * config.packet_bits()),
+            config,
+        })
+    }
+
+    fn capacity(&self) -> Option<f64> {
+        self.oracle_bps.or(self.estimate_bps)
+    }
+
+    fn step(&mut self, congested: bool) {
+        let Some(c) = self.capacity() else { return };
+        let r = self.rate_bps.min(c);
+        if congested {
+            let sigma = 1.0 / (self.m_d * c.powf(self.l - 1.0)); // Loguinov & Radha (39)
+            self.rate_bps = r - sigma * r.powf(self.l); // (2), (3)
+        } else {
+            let lambda = c.powf(self.k + 1.0) / self.m_i; // Loguinov & Radha (41)
+            self.rate_bps = r + lambda * r.powf(-self.k); // (2), (3)
+        }
+        self.rate_bps = self.config.clamp(self.rate_bps.min(c));
+    }
+}
+
+impl Controller for Iscc {
+    fn name(&self) -> String {
+        format!("ISCC({},{})", self.k, self.l)
+    }
+
+    fn on_report(&mut self, report: &ReportSample) {
+        if let Some(c) = report.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
+            self.estimate_bps = Some(c);
+        }
+        self.step(report.lost_pkts > 0.0);
+    }
+
+    fn on_round(&mut self, round: &RoundSample) {
+        if let Some(c) = round.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
+            self.estimate_bps = Some(c);
+        }
+        self.step(round.congested);
+    }
+
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        Some(self.rate_bps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::harness::{assert_close, Driver};
+
+    fn iscc(rate: f64) -> Iscc {
+        let config = RateConfig {
+            initial_rate_bps: Some(rate),
+            ..RateConfig::default()
+        };
+        Iscc::new(-1.5, 2.0, 20.0, 2.0, Some(1.544e6), config).unwrap()
+    }
+
+    #[test]
+    fn steps_are_bounded_by_r_over_m() {
+        let c = 1.544e6;
+        for r in [1e4, 1e5, 7.72e5, 1.2e6] {
+            let mut d = Driver::new(iscc(r));
+            d.rounds(1, false);
+            let up = d.controller.pacing_rate_bps().unwrap() - r;
+            // λ r^−k = r (r/C)^(1/2) / m_I ≤ r/20 (40).
+            assert_close(up, r * (r / c).sqrt() / 20.0, 1e-9);
+            assert!(up <= r / 20.0);
+            let mut d = Driver::new(iscc(r));
+            d.rounds(1, true);
+            let down = r - d.controller.pacing_rate_bps().unwrap();
+            // σ r^l = r (r/C) / m_D ≤ r/2 (39).
+            assert_close(down, r * (r / c) / 2.0, 1e-9);
+        }
+    }
+
+    #[test]
+    fn the_rate_never_exceeds_capacity_and_waits_for_an_estimate() {
+        let mut d = Driver::new(iscc(1.5e6));
+        d.rounds(100, false);
+        assert!(d.controller.pacing_rate_bps().unwrap() <= 1.544e6);
+        let mut blind = Iscc::new(-1.5, 2.0, 20.0, 2.0, None, RateConfig::default()).unwrap();
+        let before = blind.pacing_rate_bps();
+        blind.on_report(&ReportSample::default());
+        assert_eq!(blind.pacing_rate_bps(), before);
+        blind.on_report(&ReportSample {
+            capacity_bps: Some(1e6),
+            ..ReportSample::default()
+        });
+        assert!(blind.pacing_rate_bps() > before);
+    }
+
+    #[test]
+    fn rejects_parameters_outside_39_and_41() {
+        let cfg = RateConfig::default();
+        assert!(Iscc::new(-1.5, 2.0, 20.0, 1.5, None, cfg).is_err()); // m_D < l
+        assert!(Iscc::new(-1.5, 2.0, 0.5, 2.0, None, cfg).is_err()); // m_I < 1
+        assert!(Iscc::new(-1.5, 1.0, 20.0, 2.0, None, cfg).is_err()); // l = 1
+    }
+}

@@ -1,0 +1,207 @@
+//! RAP, the Rate Adaptation Protocol (Rejaie, Handley & Estrin 1999; ns-2 `rap/rap.cc`, SPECS §5):
+//! AIMD on the inter-packet gap, one additive step per SRTT, one back-off per loss cluster.
+//!
+//! What the rate transport provides and what differs from ns-2's agent:
+//! - the receiver acknowledges every packet and reports the gaps it sees (a loss is declared
+//!   after one later packet; ns-2's sender declares it after 3, which only delays detection since
+//!   the engine never reorders a flow's packets);
+//! - a loss of a packet sent before the last back-off is ignored: ns-2 marks the whole
+//!   transmission history INACTIVE on a back-off, which has the same effect;
+//! - the sender's timeout (timer-based loss detection) is the rate transport's no-feedback
+//!   timer, armed for `timeout = μ·srtt + φ·variance`; it backs off at most once per SRTT;
+//! - the increase runs when a report arrives at least one SRTT after the previous step (ns-2's
+//!   RTT timer); RAP's "enough was sent" check always holds because the sender is never
+//!   data-limited; fine-grain adaptation (`useFineGrain_`) is off, as in ns-2's default.
+
+use super::rate_catalog::RateConfig;
+use super::{Controller, ReportSample, RoundSample};
+use crate::error::{check_range, Result};
+use crate::time::SimTime;
+
+/// ns-2 `ipg_` (s): the gap before the first RTT sample.
+const INITIAL_IPG_S: f64 = 2.0;
+/// ns-2 `srtt_` and `timeout_` before the first sample (s).
+const INITIAL_SRTT_S: f64 = 2.0;
+/// ns-2 `delta_`: gain of the SRTT and variance estimators.
+const DELTA: f64 = 0.5;
+/// ns-2 `mu_`, `phi_`: timeout = μ·srtt + φ·variance.
+const MU: f64 = 1.2;
+const PHI: f64 = 4.0;
+
+/// RAP(α, β).
+#[derive(Clone, Debug)]
+pub struct Rap {
+    /// Additive increase (packets per SRTT), > 0 (ns-2 `alpha_`).
+    alpha: f64,
+    /// Back-off: ipg ← ipg/β, β in (0, 1) (ns-2 `beta_`).
+    beta: f64,
+    /// Inter-packet gap (s), > 0; the rate is packet size / ipg, within the config's bounds.
+    ipg_s: f64,
+    /// Smoothed RTT (s), > 0; `None` before the first sample.
+    srtt_s: Option<f64>,
+    /// Mean deviation of the RTT (s), ≥ 0.
+    variance_s: f64,
+    /// When the rate last increased (or backed off: the RTT timer restarts).
+    last_step: SimTime,
+    /// When the last back-off happened.
+    last_backoff: Option<SimTime>,
+    config: RateConfig,
+}
+
+impl Rap {
+    pub fn new(alpha: f64, beta: f64, config: RateConfig) -> Result<Self> {
+        check_range("controller.alpha", alpha, 1e-9, 100.0)?;
+        check_range("controller.beta", beta, 1e-9, 1.0 - 1e-9)?;
+        config.validate()?;
+        let rate = config.initial_rate(config.packet_bits() / INITIAL_IPG_S);
+        Ok(Rap {
+            alpha,
+            beta,
+            ipg_s: config.packet_bits() / rate,
+            srtt_s: None,
+            variance_s: 0.0,
+            last_step: SimTime::ZERO,
+            last_backoff: None,
+            config,
+        })
+    }
+
+    fn srtt(&self) -> f64 {
+        self.srtt_s.unwrap_or(INITIAL_SRTT_S)
+    }
+
+    /// Keeps the gap within the config's rate bounds.
+    fn set_ipg(&mut self, ipg_s: f64) {
+        let rate = self.config.clamp(self.config.packet_bits() / ipg_s);
+        self.ipg_s = self.config.packet_bits() / rate;
+    }
+
+    fn backoff(&mut self, now: SimTime) {
+        self.set_ipg(self.ipg_s / self.beta); // SPECS §5: ipg ← ipg/β
+        self.last_backoff = Some(now);
+        self.last_step = now;
+    }
+
+    fn increase(&mut self, now: SimTime) {
+        let srtt = self.srtt();
+        // SPECS §5 (rap.cc): ipg ← ipg·srtt/(α·ipg + srtt), i.e. rate + α/srtt packets/s.
+        self.set_ipg(self.ipg_s * srtt / (self.alpha * self.ipg_s + srtt));
+        self.last_step = now;
+    }
+
+    fn rtt_sample(&mut self, sample_s: f64) {
+        match self.srtt_s {
+            None => {
+                self.srtt_s = Some(sample_s);
+                self.set_ipg(sample_s); // rap.cc: on the first ACK, ipg = srtt
+            }
+            Some(srtt) => {
+                let diff = sample_s - srtt;
+                self.srtt_s = Some(srtt + DELTA * diff); // SPECS §5: srtt += δ·diff
+                self.variance_s += DELTA * (diff.abs() - self.variance_s);
+            }
+        }
+    }
+}
+
+impl Controller for Rap {
+    fn name(&self) -> String {
+        format!("RAP({},{})", self.alpha, self.beta)
+    }
+
+    fn on_report(&mut self, report: &ReportSample) {
+        if let Some(rtt) = report.rtt {
+            self.rtt_sample(rtt.secs().max(1e-6));
+        }
+        let fresh = report
+            .loss_sent_at
+            .is_none_or(|s| self.last_backoff.is_none_or(|b| s >= b));
+        if report.lost_pkts > 0.0 && fresh {
+            self.backoff(report.now);
+        } else if report.now.secs() - self.last_step.secs() >= self.srtt() {
+            self.increase(report.now);
+        }
+    }
+
+    fn on_round(&mut self, round: &RoundSample) {
+        self.srtt_s = Some(round.interval.secs().max(1e-6));
+        if round.congested {
+            self.backoff(round.now);
+        } else {
+            self.increase(round.now);
+        }
+    }
+
+    fn feedback_timeout(&self) -> Option<SimTime> {
+        // SPECS §5: timeout = μ·srtt + φ·variance (ns-2 `timeout_` 2 s before the first sample).
+        Some(SimTime::from_secs_f64(MU * self.srtt() + PHI * self.variance_s))
+    }
+
+    fn on_no_feedback(&mut self, now: SimTime) {
+        if self.last_backoff.is_none_or(|b| now.secs() - b.secs() >= self.srtt()) {
+            self.backoff(now);
+        }
+    }
+
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        Some(self.config.packet_bits() / self.ipg_s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::harness::assert_close;
+
+    fn ack(now_ms: u64, lost: f64, sent_ms: u64) -> ReportSample {
+        ReportSample {
+            now: SimTime::from_ms(now_ms),
+            rtt: Some(SimTime::from_ms(100)),
+            lost_pkts: lost,
+            loss_sent_at: (lost > 0.0).then(|| SimTime::from_ms(sent_ms)),
+            ..ReportSample::default()
+        }
+    }
+
+    #[test]
+    fn first_ack_sets_one_packet_per_rtt_then_adds_alpha_per_srtt() {
+        let mut r = Rap::new(1.0, 0.5, RateConfig::default()).unwrap();
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 / 2.0, 1e-12);
+        r.on_report(&ack(100, 0.0, 0));
+        // ipg = srtt = 0.1 s, then one increase step (the RTT timer had expired): 2 packets/RTT.
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 20.0, 1e-9);
+        r.on_report(&ack(150, 0.0, 0));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 20.0, 1e-9);
+        r.on_report(&ack(200, 0.0, 0));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 30.0, 1e-9);
+    }
+
+    #[test]
+    fn one_backoff_per_loss_cluster() {
+        let mut r = Rap::new(1.0, 0.5, RateConfig::default()).unwrap();
+        r.on_report(&ack(100, 0.0, 0));
+        let before = r.pacing_rate_bps().unwrap();
+        r.on_report(&ack(120, 1.0, 110));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 2.0, 1e-9);
+        // Sent before the back-off: same cluster.
+        r.on_report(&ack(130, 1.0, 115));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 2.0, 1e-9);
+        r.on_report(&ack(140, 1.0, 125));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 4.0, 1e-9);
+    }
+
+    #[test]
+    fn timeout_follows_mu_srtt_plus_phi_variance() {
+        let mut r = Rap::new(1.0, 0.5, RateConfig::default()).unwrap();
+        assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(2400)));
+        r.on_report(&ack(100, 0.0, 0));
+        let mut s = ack(200, 0.0, 0);
+        s.rtt = Some(SimTime::from_ms(200));
+        r.on_report(&s);
+        // srtt = 0.15, variance = 0.05: 1.2·0.15 + 4·0.05 = 0.38 s.
+        assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(380)));
+        let before = r.pacing_rate_bps().unwrap();
+        r.on_no_feedback(SimTime::from_ms(1000));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 2.0, 1e-9);
+    }
+}

@@ -1,0 +1,244 @@
+//! SSVP, the Scalable Streaming Video Protocol, and SSVP-ADP, its adaptive-AIMD variant
+//! (Papadimitriou & Zhang 2007 §III, §IV-B; SPECS §6).
+//!
+//! The receiver sends one control packet per data packet; a control packet indicates congestion
+//! when it reports a loss. Once per RTT the sender computes the ratio of congestion-indicating
+//! control packets to all control packets of that RTT:
+//! - ratio > the congestion level (0.005): IPG ← IPG/β (4);
+//! - some indications but ratio ≤ level: a transient loss, the rate is kept;
+//! - no indication: the rate increases (5).
+//!
+//! Assumptions (SPECS §6 and Appendix A.2; the paper leaves them open):
+//! - the control-packet frequency (one per data packet, ACK-like) — with one per RTT the ratio
+//!   would be 0 or 1 and the 0.005 level meaningless;
+//! - eq. (5) as printed, IPG ← IPG/(1 + α), multiplies the rate by 1 + α every RTT, which is not
+//!   the TCP-friendly GAIMD(0.31, 0.875) the paper says SSVP is (eq. 2 relates α and β only for
+//!   an additive increase of α packets per RTT). We read α in packets per RTT:
+//!   IPG ← IPG/(1 + α·IPG/RTT), which is eq. (5) when one packet is sent per RTT and RAP's
+//!   increase (SPECS §5) in general;
+//! - RTT is a TCP-style EWMA (gain 1/8) of report-based samples; the decision interval is that
+//!   smoothed RTT; after 2 smoothed RTTs without any control packet the rate halves.
+//!
+//! SSVP-ADP (§IV-B): on congestion β = RTT_min/RTT (20), with RTT the smoothed RTT at the
+//! decision, and α = 4(1 − β²)/3 (2) from then on. β is kept within [`ADP_BETA_MIN`],
+//! [`ADP_BETA_MAX`]: at β → 1 (a loss with an empty queue) α → 0 and the flow would freeze, so
+//! the adaptive decrease is never gentler than SSVP's static β = 0.875.
+
+use super::rate_binomial::DEFAULT_INITIAL_PKTS_PER_S;
+use super::rate_catalog::{ewma, RateConfig};
+use super::{friendly_alpha_yang, Controller, ReportSample, RoundSample};
+use crate::error::{check_range, Result};
+use crate::time::SimTime;
+
+/// Weight of a new RTT sample (TCP's 1/8, RFC 6298).
+const RTT_GAIN: f64 = 0.125;
+/// Smallest adaptive β (RTT ≥ 2·RTT_min halves the rate, as TCP).
+pub const ADP_BETA_MIN: f64 = 0.5;
+/// Largest adaptive β: SSVP's static decrease.
+pub const ADP_BETA_MAX: f64 = 0.875;
+/// Smoothed RTTs without feedback before the rate halves (SPECS §6).
+const NO_FEEDBACK_RTTS: f64 = 2.0;
+
+/// How SSVP chooses its decrease (and hence its increase).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SsvpDecrease {
+    /// Static SSVP(α, β): rate × β on congestion, + α packets per RTT otherwise.
+    Fixed { alpha: f64, beta: f64 },
+    /// SSVP-ADP: β = RTT_min/RTT (20), α = 4(1 − β²)/3 (2).
+    Adaptive,
+}
+
+/// SSVP or SSVP-ADP.
+#[derive(Clone, Debug)]
+pub struct Ssvp {
+    decrease: SsvpDecrease,
+    /// Congestion level: fraction of a RTT's control packets that must indicate congestion
+    /// for a decrease, in [0, 1).
+    level: f64,
+    /// Current additive increase (packets per RTT), > 0.
+    alpha: f64,
+    /// Inter-packet gap (s), > 0; rate = packet size / ipg within the config's bounds.
+    ipg_s: f64,
+    /// Smoothed RTT (s), > 0 once measured.
+    srtt_s: Option<f64>,
+    /// Smallest RTT sample (s).
+    rtt_min_s: f64,
+    /// Start of the current decision interval.
+    interval_start: Option<SimTime>,
+    /// Control packets in the current interval, and those indicating congestion (≤ reports).
+    reports: u64,
+    congested: u64,
+    config: RateConfig,
+}
+
+impl Ssvp {
+    pub fn new(decrease: SsvpDecrease, level: f64, config: RateConfig) -> Result<Self> {
+        check_range("controller.level", level, 0.0, 1.0 - 1e-9)?;
+        let alpha = match decrease {
+            SsvpDecrease::Fixed { alpha, beta } => {
+                check_range("controller.beta", beta, 1e-9, 1.0 - 1e-9)?;
+                check_range("controller.alpha", alpha, 1e-9, 100.0)?
+            }
+            SsvpDecrease::Adaptive => friendly_alpha_yang(ADP_BETA_MAX),
+        };
+        config.validate()?;
+        let rate = config.initial_rate(DEFAULT_INITIAL_PKTS_PER_S * config.packet_bits());
+        Ok(Ssvp {
+            decrease,
+            level,
+            alpha,
+            ipg_s: config.packet_bits() / rate,
+            srtt_s: None,
+            rtt_min_s: f64::INFINITY,
+            interval_start: None,
+            reports: 0,
+            congested: 0,
+            config,
+        })
+    }
+
+    fn set_ipg(&mut self, ipg_s: f64) {
+        let rate = self.config.clamp(self.config.packet_bits() / ipg_s);
+        self.ipg_s = self.config.packet_bits() / rate;
+    }
+
+    fn reduce(&mut self) {
+        let beta = match self.decrease {
+            SsvpDecrease::Fixed { beta, .. } => beta,
+            SsvpDecrease::Adaptive => {
+                let rtt = self.srtt_s.unwrap_or(self.rtt_min_s);
+                // Papadimitriou & Zhang (20): β = RTT_min/RTT.
+                let beta = (self.rtt_min_s / rtt).clamp(ADP_BETA_MIN, ADP_BETA_MAX);
+                self.alpha = friendly_alpha_yang(beta); // Papadimitriou & Zhang (2)
+                beta
+            }
+        };
+        self.set_ipg(self.ipg_s / beta); // Papadimitriou & Zhang (4)
+    }
+
+    fn increase(&mut self, rtt_s: f64) {
+        // Papadimitriou & Zhang (5), α in packets per RTT (see the module docs).
+        self.set_ipg(self.ipg_s / (1.0 + self.alpha * self.ipg_s / rtt_s));
+    }
+}
+
+impl Controller for Ssvp {
+    fn name(&self) -> String {
+        match self.decrease {
+            SsvpDecrease::Fixed { alpha, beta } => format!("SSVP({alpha},{beta})"),
+            SsvpDecrease::Adaptive => "SSVP-ADP".into(),
+        }
+    }
+
+    fn on_report(&mut self, report: &ReportSample) {
+        if let Some(rtt) = report.rtt {
+            let s = rtt.secs().max(1e-6);
+            self.srtt_s = Some(ewma(self.srtt_s, s, RTT_GAIN));
+            self.rtt_min_s = self.rtt_min_s.min(s);
+        }
+        let Some(srtt) = self.srtt_s else { return };
+        self.reports += 1;
+        self.congested += (report.lost_pkts > 0.0) as u64;
+        let start = *self.interval_start.get_or_insert(report.now);
+        if report.now.secs() - start.secs() < srtt {
+            return;
+        }
+        let ratio = self.congested as f64 / self.reports as f64;
+        if ratio > self.level {
+            self.reduce();
+        } else if self.congested == 0 {
+            self.increase(srtt);
+        }
+        self.interval_start = Some(report.now);
+        self.reports = 0;
+        self.congested = 0;
+    }
+
+    fn on_round(&mut self, round: &RoundSample) {
+        let rtt = round.interval.secs().max(1e-6);
+        self.srtt_s = Some(rtt);
+        self.rtt_min_s = self.rtt_min_s.min(rtt);
+        if round.loss_fraction > self.level || (round.congested && self.level == 0.0) {
+            self.reduce();
+        } else if !round.congested {
+            self.increase(rtt);
+        }
+    }
+
+    fn feedback_timeout(&self) -> Option<SimTime> {
+        self.srtt_s.map(|s| SimTime::from_secs_f64(NO_FEEDBACK_RTTS * s))
+    }
+
+    fn on_no_feedback(&mut self, _now: SimTime) {
+        self.set_ipg(2.0 * self.ipg_s);
+    }
+
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        Some(self.config.packet_bits() / self.ipg_s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::harness::assert_close;
+
+    fn rate(s: &Ssvp) -> f64 {
+        s.pacing_rate_bps().unwrap()
+    }
+
+    /// `n` control packets 10 ms apart with RTT `rtt_ms`, `lost` of them indicating congestion.
+    fn feed(s: &mut Ssvp, t0_ms: u64, n: u64, lost: u64, rtt_ms: u64) -> u64 {
+        for i in 0..n {
+            s.on_report(&ReportSample {
+                now: SimTime::from_ms(t0_ms + 10 * i),
+                rtt: Some(SimTime::from_ms(rtt_ms)),
+                lost_pkts: (i < lost) as u8 as f64,
+                ..ReportSample::default()
+            });
+        }
+        t0_ms + 10 * n
+    }
+
+    fn config() -> RateConfig {
+        RateConfig {
+            initial_rate_bps: Some(800e3), // 100 packets/s
+            ..RateConfig::default()
+        }
+    }
+
+    #[test]
+    fn increases_by_alpha_packets_per_rtt_and_decreases_by_beta() {
+        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config()).unwrap();
+        // RTT 100 ms: decisions every 100 ms; 11 reports cover the first interval.
+        let t = feed(&mut s, 0, 11, 0, 100);
+        assert_close(rate(&s), 800e3 + 0.31 * 8000.0 / 0.1, 1e-9);
+        let before = rate(&s);
+        feed(&mut s, t, 10, 1, 100);
+        assert_close(rate(&s), before * 0.875, 1e-9);
+    }
+
+    #[test]
+    fn a_ratio_below_the_congestion_level_keeps_the_rate() {
+        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.2, config()).unwrap();
+        let t = feed(&mut s, 0, 11, 0, 100);
+        let before = rate(&s);
+        // 1 of 10 = 0.1 ≤ 0.2: transient loss.
+        feed(&mut s, t, 10, 1, 100);
+        assert_close(rate(&s), before, 1e-12);
+    }
+
+    #[test]
+    fn adp_reduces_to_the_knee_and_retunes_alpha() {
+        let mut s = Ssvp::new(SsvpDecrease::Adaptive, 0.005, config()).unwrap();
+        let t = feed(&mut s, 0, 11, 0, 100);
+        // A persistent RTT of 150 ms (queue half the BDP) drives the smoothed RTT up.
+        let t = feed(&mut s, t, 200, 0, 150);
+        let before = rate(&s);
+        let srtt = s.srtt_s.unwrap();
+        feed(&mut s, t, 16, 1, 150);
+        let beta = 0.1 / srtt;
+        assert_close(rate(&s), before * beta, 1e-6);
+        assert_close(s.alpha, 4.0 * (1.0 - beta * beta) / 3.0, 1e-9);
+    }
+}

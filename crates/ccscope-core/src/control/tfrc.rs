@@ -1,0 +1,392 @@
+//! TFRC, TCP-Friendly Rate Control: the sender ([`Tfrc`]) and its receiver ([`TfrcReceiver`]),
+//! in two named behaviours (SPECS §1.9):
+//!
+//! | item | [`TfrcVariant::Rfc5348`] | [`TfrcVariant::Ns2`] (SIGCOMM 2000, what Yang et al. ran) |
+//! |---|---|---|
+//! | t_RTO in the equation | 4R | srtt + 4·rttvar in 0.1 s ticks (Jacobson/Karels) |
+//! | RTT EWMA | q = 0.9 | 0.95 |
+//! | loss declared after | 3 later packets | 1 later packet |
+//! | equation | RFC 5348 §3.1 | PFTK form, 3·sqrt(3p/8) clipped at 1 (`formula.h`) |
+//! | congestion avoidance | X = min(X_calc, 2·X_recv) | +s/R per RTT (≤ 2s/R), capped by X_calc and 2·X_recv |
+//! | slow start | ×2 per RTT, ≤ 2·X_recv, from W_init/R | ×2 per RTT, ≤ 2·X_recv, from RFC 3390 IW/R |
+//! | no-feedback timer | max(4R, 2s/X); 2 s at first | max(2R, 2s/X); 2s/X at first |
+//! | initial rate | 1 packet/s | 300 bytes/s |
+//! | history discounting (receiver) | off by default | on by default |
+//! | report timer (receiver) | R | 1.5R |
+//!
+//! Common to both: the receiver's loss-event rate from 8 weighted intervals with the
+//! open-interval rule ([`super::receiver::LossIntervals`]), the first loss event seeded by
+//! inverting the equation at the receive rate (with t_RTO = 4R at the receiver, which does not
+//! know the sender's t_RTO), reports on the first packet, on each new loss event and at least
+//! once per RTT. Both floor the rate at the config's minimum (RFC 5348's s/t_mbi by default; ns-2
+//! has none). Not modelled: ns-2's `slow_increase_` per-packet ramp, its sqrt-RTT inter-packet
+//! damping (`ca_`) and RFC 5348 §4.5 oscillation damping, RFC 5348's data-limited rules (the
+//! sender is never data-limited) and ns-2's `PreciseLoss_` round-id test.
+
+use super::rate_catalog::{ewma, RateConfig};
+use super::receiver::{DataArrival, GapDetector, LossIntervals, ReceiveRate, Receiver, Report, DEFAULT_RTT};
+use super::{Controller, ReportSample};
+use crate::error::Result;
+use crate::time::SimTime;
+
+/// Which TFRC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TfrcVariant {
+    /// RFC 5348 (the standard).
+    Rfc5348,
+    /// ns-2's `Agent/TFRC` (Floyd et al., SIGCOMM 2000; the June 2000 code Yang et al. used).
+    Ns2,
+}
+
+/// The TCP throughput equation (bits/s) for loss event rate `p`, RTT `rtt_s`, timeout
+/// `t_rto_s`, packet size `packet_bytes`, b = 1: RFC 5348 §3.1,
+/// X = s / (R·sqrt(2p/3) + t_RTO·3·sqrt(3p/8)·p·(1 + 32p²)). `pftk_clip` clips
+/// 3·sqrt(3p/8) at 1 as ns-2's `formula.h` does. Infinite for p = 0.
+pub fn tfrc_throughput_bps(p: f64, rtt_s: f64, t_rto_s: f64, packet_bytes: u32, pftk_clip: bool) -> f64 {
+    let p = p.clamp(0.0, 1.0);
+    let mut c = 3.0 * (3.0 * p / 8.0).sqrt();
+    if pftk_clip {
+        c = c.min(1.0);
+    }
+    let denom = rtt_s * (2.0 * p / 3.0).sqrt() + t_rto_s * c * p * (1.0 + 32.0 * p * p);
+    8.0 * packet_bytes as f64 / denom
+}
+
+/// The loss event rate p for which the equation gives `rate_bps` (RFC 5348 §6.3.1), by
+/// bisection on log p over [1e-8, 1].
+pub fn invert_throughput(rate_bps: f64, rtt_s: f64, t_rto_s: f64, packet_bytes: u32) -> f64 {
+    let x = |p: f64| tfrc_throughput_bps(p, rtt_s, t_rto_s, packet_bytes, false);
+    let (mut lo, mut hi) = (1e-8f64.ln(), 0.0f64);
+    if rate_bps.is_nan() || rate_bps >= x(lo.exp()) {
+        return lo.exp();
+    }
+    if rate_bps <= x(1.0) {
+        return 1.0;
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if x(mid.exp()) > rate_bps {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (0.5 * (lo + hi)).exp()
+}
+
+/// ns-2's TCP timer tick (s), `tcp_tick_`.
+const NS2_TICK_S: f64 = 0.1;
+
+/// TFRC sender.
+#[derive(Clone, Debug)]
+pub struct Tfrc {
+    variant: TfrcVariant,
+    /// Allowed sending rate X (bits/s), within the config's bounds.
+    rate_bps: f64,
+    /// RTT estimate R (s), > 0 after the first report.
+    rtt_s: Option<f64>,
+    /// ns-2's Jacobson/Karels estimator in ticks: (srtt, rttvar), both ≥ 0.
+    ticks: Option<(f64, f64)>,
+    /// Loss event rate p from the latest report, in [0, 1].
+    p: f64,
+    /// Receive rate X_recv from the latest report (bits/s), ≥ 0.
+    x_recv_bps: f64,
+    /// Reports received (ns-2's round id, also bumped by no-feedback expiries).
+    reports: u64,
+    /// ns-2: still in slow start (no loss reported yet).
+    slow_start: bool,
+    /// When the rate last changed (RFC 5348 t_ld, ns-2 `last_change_`).
+    last_change: SimTime,
+    config: RateConfig,
+}
+
+impl Tfrc {
+    pub fn new(variant: TfrcVariant, config: RateConfig) -> Result<Self> {
+        config.validate()?;
+        let default_rate = match variant {
+            TfrcVariant::Rfc5348 => config.packet_bits(), // RFC 5348 §4.2: s bytes/s
+            TfrcVariant::Ns2 => 8.0 * 300.0,              // ns-2 InitRate_ = 300 bytes/s
+        };
+        Ok(Tfrc {
+            variant,
+            rate_bps: config.initial_rate(default_rate),
+            rtt_s: None,
+            ticks: None,
+            p: 0.0,
+            x_recv_bps: 0.0,
+            reports: 0,
+            slow_start: true,
+            last_change: SimTime::ZERO,
+            config,
+        })
+    }
+
+    /// t_RTO used in the equation (s).
+    fn t_rto_s(&self, rtt_s: f64) -> f64 {
+        match (self.variant, self.ticks) {
+            (TfrcVariant::Ns2, Some((srtt, rttvar))) => (srtt + 4.0 * rttvar) * NS2_TICK_S,
+            _ => 4.0 * rtt_s, // RFC 5348 §4.3: t_RTO = 4R
+        }
+    }
+
+    fn x_calc(&self, rtt_s: f64) -> f64 {
+        let clip = self.variant == TfrcVariant::Ns2;
+        tfrc_throughput_bps(self.p, rtt_s, self.t_rto_s(rtt_s), self.config.packet_bytes, clip)
+    }
+
+    fn rtt_sample(&mut self, sample_s: f64) {
+        let gain = match self.variant {
+            TfrcVariant::Rfc5348 => 0.1, // RFC 5348 §4.3: q = 0.9
+            TfrcVariant::Ns2 => 0.05,    // ns-2 df_ = 0.95
+        };
+        self.rtt_s = Some(ewma(self.rtt_s, sample_s, gain));
+        // ns-2 tcp-style estimator: sample in ticks, at least 1 (SPECS §1.3).
+        let t = (sample_s / NS2_TICK_S).round().max(1.0);
+        self.ticks = Some(match self.ticks {
+            None => (t, t / 2.0),
+            Some((srtt, rttvar)) => {
+                let delta = t - srtt;
+                (srtt + delta / 8.0, rttvar + (delta.abs() - rttvar) / 4.0)
+            }
+        });
+    }
+
+    fn on_report_rfc(&mut self, now: SimTime, first: bool, r: f64) {
+        let s = self.config.packet_bytes as f64;
+        // RFC 5348 §4.2: W_init = min(4s, max(2s, 4380)) bytes.
+        let w_init_bps = 8.0 * (4.0 * s).min((2.0 * s).max(4380.0)) / r;
+        let recv_limit = 2.0 * self.x_recv_bps;
+        if self.p > 0.0 {
+            // RFC 5348 §4.3 step 4: X = max(min(X_calc, recv_limit), s/t_mbi).
+            self.rate_bps = self.x_calc(r).min(recv_limit);
+        } else if first {
+            self.rate_bps = w_init_bps;
+            self.last_change = now;
+        } else if now.secs() - self.last_change.secs() >= r {
+            // RFC 5348 §4.3 step 5: X = max(min(2X, recv_limit), W_init/R).
+            self.rate_bps = (2.0 * self.rate_bps).min(recv_limit).max(w_init_bps);
+            self.last_change = now;
+        }
+    }
+
+    fn on_report_ns2(&mut self, now: SimTime, first: bool, r: f64) {
+        let s_bps = self.config.packet_bits() / r;
+        // tfrc.cc: maxrate = 2·X_recv once round_id > 1.
+        let maxrate = if self.reports > 1 { 2.0 * self.x_recv_bps } else { 0.0 };
+        if self.slow_start {
+            if first {
+                // RFC 3390 initial window in packets (ns-2 rate_init_option_ = 2).
+                let s = self.config.packet_bytes;
+                let iw = if s <= 1095 { 4.0 } else if s < 2190 { 3.0 } else { 2.0 };
+                self.rate_bps = self.rate_bps.max(iw * s_bps);
+                self.last_change = now;
+            } else if self.p > 0.0 {
+                self.slow_start = false;
+                self.rate_bps = self.x_calc(r);
+                self.last_change = now;
+            } else if maxrate <= 0.0 {
+                self.rate_bps = s_bps;
+            } else if self.rate_bps < maxrate && now.secs() - self.last_change.secs() >= r {
+                // tfrc.cc slowstart(): ×ssmult_ (2) per RTT, capped at ss_maxrate, at least s/R.
+                self.rate_bps = (2.0 * self.rate_bps).min(maxrate).max(s_bps);
+                self.last_change = now;
+            } else if self.rate_bps > maxrate {
+                self.rate_bps = maxrate / 2.0;
+                self.last_change = now;
+            }
+            return;
+        }
+        let x_calc = self.x_calc(r);
+        let cap = maxrate.max(s_bps);
+        if x_calc > self.rate_bps {
+            // tfrc.cc increase_rate(): rate += (s/R)·min(2, (now − last_change)/R).
+            let elapsed = (now.secs() - self.last_change.secs()) / r;
+            self.rate_bps = (self.rate_bps + s_bps * elapsed.min(2.0)).min(x_calc).min(cap);
+        } else {
+            // tfrc.cc decrease_rate() with maxHeavyRounds_ = 0.
+            self.rate_bps = x_calc.min(cap);
+        }
+        self.last_change = now;
+    }
+}
+
+impl Controller for Tfrc {
+    fn name(&self) -> String {
+        match self.variant {
+            TfrcVariant::Rfc5348 => "TFRC".into(),
+            TfrcVariant::Ns2 => "TFRC-ns2".into(),
+        }
+    }
+
+    fn on_report(&mut self, report: &ReportSample) {
+        let first = self.rtt_s.is_none();
+        if let Some(rtt) = report.rtt {
+            self.rtt_sample(rtt.secs().max(1e-6));
+        }
+        let Some(r) = self.rtt_s else { return };
+        self.reports += 1;
+        self.p = report.loss_event_rate.clamp(0.0, 1.0);
+        self.x_recv_bps = report.recv_rate_bps.max(0.0);
+        match self.variant {
+            TfrcVariant::Rfc5348 => self.on_report_rfc(report.now, first, r),
+            TfrcVariant::Ns2 => self.on_report_ns2(report.now, first, r),
+        }
+        self.rate_bps = self.config.clamp(self.rate_bps);
+    }
+
+    fn feedback_timeout(&self) -> Option<SimTime> {
+        let two_pkts_s = 2.0 * self.config.packet_bits() / self.rate_bps;
+        let t = match (self.variant, self.rtt_s) {
+            (TfrcVariant::Rfc5348, None) => 2.0,                  // RFC 5348 §4.2
+            (TfrcVariant::Rfc5348, Some(r)) => (4.0 * r).max(two_pkts_s), // §4.3: max(4R, 2s/X)
+            (TfrcVariant::Ns2, None) => two_pkts_s,               // tfrc.cc start()
+            (TfrcVariant::Ns2, Some(r)) => (2.0 * r).max(two_pkts_s), // tfrc.cc: max(2R, 2s/X)
+        };
+        Some(SimTime::from_secs_f64(t))
+    }
+
+    fn on_no_feedback(&mut self, _now: SimTime) {
+        match (self.variant, self.rtt_s) {
+            (TfrcVariant::Rfc5348, Some(r)) if self.p > 0.0 => {
+                // RFC 5348 §4.4: Update_Limits(X_recv) if the receive limit was binding, else
+                // Update_Limits(X_calc/2); then X = max(min(X_calc, 2·X_recv), s/t_mbi).
+                let x_calc = self.x_calc(r);
+                self.x_recv_bps = if x_calc > 2.0 * self.x_recv_bps {
+                    self.x_recv_bps.max(self.config.min_rate()) / 2.0
+                } else {
+                    x_calc / 4.0
+                };
+                self.rate_bps = x_calc.min(2.0 * self.x_recv_bps);
+            }
+            (TfrcVariant::Ns2, _) => {
+                self.rate_bps *= 0.5; // tfrc.cc reduce_rate_on_no_feedback()
+                self.reports += 1;
+            }
+            // RFC 5348 §4.4: no feedback yet, or p = 0: X = max(X/2, s/t_mbi).
+            _ => self.rate_bps *= 0.5,
+        }
+        self.rate_bps = self.config.clamp(self.rate_bps);
+    }
+
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        Some(self.rate_bps)
+    }
+}
+
+/// TFRC receiver: loss events, the average loss interval and the receive rate (SPECS §1.4–1.7).
+#[derive(Clone, Debug)]
+pub struct TfrcReceiver {
+    variant: TfrcVariant,
+    gaps: GapDetector,
+    intervals: LossIntervals,
+    rate: ReceiveRate,
+    /// The sender's RTT (from the data packets), or `DEFAULT_RTT`.
+    rtt: SimTime,
+    last_report: Option<SimTime>,
+    /// A loss event started since the last report.
+    new_event: bool,
+    lost: u64,
+    received: u64,
+    loss_sent_at: Option<SimTime>,
+    /// Size of the latest data packet (bytes): the s of the equation inverted at the first loss.
+    packet_bytes: u32,
+}
+
+impl TfrcReceiver {
+    pub fn new(variant: TfrcVariant, discounting: bool) -> Self {
+        let ndupack = match variant {
+            TfrcVariant::Rfc5348 => 3, // RFC 5348 §5.1: NDUPACK
+            TfrcVariant::Ns2 => 1,     // tfrc-sink.cc numPkts_
+        };
+        TfrcReceiver {
+            variant,
+            gaps: GapDetector::new(ndupack),
+            intervals: LossIntervals::new(discounting),
+            rate: ReceiveRate::default(),
+            rtt: DEFAULT_RTT,
+            last_report: None,
+            new_event: false,
+            lost: 0,
+            received: 0,
+            loss_sent_at: None,
+            packet_bytes: 1000,
+        }
+    }
+
+    /// Loss event rate p in [0, 1].
+    pub fn loss_event_rate(&self) -> f64 {
+        self.intervals.loss_event_rate()
+    }
+
+    fn on_loss(&mut self, seq: u64, sent_at: SimTime) {
+        self.lost += 1;
+        self.loss_sent_at = Some(self.loss_sent_at.map_or(sent_at, |t| t.min(sent_at)));
+        if !self.intervals.is_new_event(sent_at, self.rtt) {
+            return;
+        }
+        let first = if self.intervals.has_loss() {
+            0.0
+        } else {
+            // RFC 5348 §6.3.1: the interval whose equation rate equals the receive rate.
+            let r = self.rtt.secs();
+            let x = self.rate.window_rate(self.rtt);
+            1.0 / invert_throughput(x, r, 4.0 * r, self.packet_bytes)
+        };
+        self.intervals.start_event(seq, sent_at, first);
+        self.new_event = true;
+    }
+}
+
+impl Receiver for TfrcReceiver {
+    fn name(&self) -> String {
+        match self.variant {
+            TfrcVariant::Rfc5348 => "TFRC receiver".into(),
+            TfrcVariant::Ns2 => "TFRC-ns2 receiver".into(),
+        }
+    }
+
+    fn on_data(&mut self, pkt: &DataArrival) -> bool {
+        if let Some(r) = pkt.sender_rtt {
+            self.rtt = r;
+        }
+        self.rate.on_packet(pkt.now, pkt.size_bytes, self.rtt);
+        self.packet_bytes = pkt.size_bytes.max(1);
+        self.received += 1;
+        let had_event = self.new_event;
+        for lost in self.gaps.on_packet(pkt.seq, pkt.sent_at) {
+            self.on_loss(lost.seq, lost.sent_at);
+        }
+        if pkt.ecn_ce {
+            self.on_loss(pkt.seq, pkt.sent_at);
+        }
+        self.intervals.on_received(pkt.seq);
+        let first = self.last_report.is_none();
+        let due = self.last_report.is_some_and(|t| pkt.now >= t + self.rtt);
+        first || due || (self.new_event && !had_event)
+    }
+
+    fn report_interval(&self) -> SimTime {
+        match self.variant {
+            TfrcVariant::Rfc5348 => self.rtt,
+            TfrcVariant::Ns2 => SimTime(self.rtt.ns() * 3 / 2), // tfrc-sink.cc: 1.5·rtt
+        }
+    }
+
+    fn report(&mut self, now: SimTime) -> Report {
+        self.last_report = Some(now);
+        let r = Report {
+            recv_rate_bps: self.rate.take(now, self.rtt),
+            loss_event_rate: self.intervals.loss_event_rate(),
+            lost_pkts: self.lost,
+            received_pkts: self.received,
+            loss_sent_at: self.loss_sent_at,
+            new_loss_event: self.new_event,
+            rate_bps: None,
+        };
+        self.new_event = false;
+        self.lost = 0;
+        self.received = 0;
+        self.loss_sent_at = None;
+        r
+    }
+}

@@ -1,0 +1,507 @@
+//! The rate-based transport: a paced sender driven by a rate [`Controller`] and a receiver driven
+//! by a [`Receiver`] (issue 5 §1).
+//!
+//! The sender paces packets at the controller's rate (gap = 8·size/rate, optionally dithered);
+//! it is not ACK-clocked and never retransmits. Optionally it sends bunches of `bunch`
+//! back-to-back packets every `bunch` gaps (same mean rate), from which the receiver estimates the
+//! bottleneck capacity ([`PacketBunch`]). The receiver hands every data packet to its protocol
+//! logic and sends a report when that logic asks (first packet, new loss event, once per RTT,
+//! per packet) or when its report interval expires with data received since the last report.
+//! The sender measures the RTT from each report and hands it to the controller
+//! ([`Controller::on_report`]); a no-feedback timer calls [`Controller::on_no_feedback`].
+//!
+//! Header mapping ([`crate::net::packet::Header`]):
+//!
+//! | field | data packet (sender → receiver) | report (receiver → sender) |
+//! |---|---|---|
+//! | `seq` | sequence number, from 0 | report number, from 0 |
+//! | `stamp` | send time | send time of the last data packet received (echo) |
+//! | `echo` | sender's smoothed RTT (0: none yet) | hold time: now − arrival of that packet |
+//! | `ack` | bunch number (0: not in a bunch) | send time (ns) of the earliest packet found lost |
+//! | `blocks[0..2]` | position in the bunch, bunch length | packets lost, received since the last report |
+//! | `blocks[2..4]` | — | receiver-computed rate (f64 bits, high word first) |
+//! | `blocks[4..6]` | — | capacity estimate (f64 bits, high word first) |
+//! | `value` | — | [receive rate (bits/s), loss event rate p] |
+//! | `flags` | — | `HAS_RATE`, `HAS_CAPACITY`, `HAS_LOSS_TIME`, `NEW_LOSS_EVENT` |
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+use crate::control::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
+use crate::control::rate_catalog::{self, ewma, RateConfig};
+use crate::control::receiver::{DataArrival, Receiver, Report};
+use crate::control::{Controller, ReportSample};
+use crate::error::{check_range, Error, Result};
+use crate::net::packet::Packet;
+use crate::net::sim::{Ctx, Endpoint};
+use crate::time::SimTime;
+
+/// Report flags.
+const HAS_RATE: u32 = 1;
+const HAS_CAPACITY: u32 = 2;
+const HAS_LOSS_TIME: u32 = 4;
+const NEW_LOSS_EVENT: u32 = 8;
+
+/// Size of a report packet on the wire (bytes): ns-2 TFRC's 40-byte control packet.
+pub const REPORT_BYTES: u32 = 40;
+
+/// Largest bunch (packets).
+pub const MAX_BUNCH_PKTS: u32 = 64;
+
+/// Weight of a new RTT sample in the RTT the sender stamps in data packets (RFC 5348 §4.3 q = 0.9).
+const STAMP_RTT_GAIN: f64 = 0.1;
+
+/// Sender timers.
+const SEND: usize = 0;
+const NO_FEEDBACK: usize = 1;
+/// Receiver timer.
+const REPORT: usize = 0;
+
+fn default_packet_bytes() -> u32 {
+    1000
+}
+
+/// A rate-based flow: the controller and how the sender paces.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateSourceSpec {
+    /// A rate controller of `ccscope controllers` (any case, paper notation allowed).
+    pub controller: String,
+    /// The controller's parameters by name.
+    #[serde(default)]
+    pub params: BTreeMap<String, f64>,
+    /// Data packet size on the wire (bytes), ≥ 1.
+    #[serde(default = "default_packet_bytes")]
+    pub packet_bytes: u32,
+    /// Starting rate (bits/s); default the protocol's own.
+    #[serde(default)]
+    pub initial_rate_bps: Option<f64>,
+    /// Lowest rate (bits/s); default one packet per 64 s (RFC 5348's s/t_mbi).
+    #[serde(default)]
+    pub min_rate_bps: Option<f64>,
+    /// Packets sent back to back per bunch (0 or 1: evenly paced; ≥ 3 lets the receiver
+    /// estimate the bottleneck capacity, Loguinov & Radha §VI-B).
+    #[serde(default)]
+    pub bunch: u32,
+    /// Each gap is multiplied by a uniform draw in [1 − jitter, 1 + jitter] (ns-2's `overhead_`
+    /// dither against phase effects, Yang et al. §2.2), 0 ≤ jitter < 1.
+    #[serde(default)]
+    pub jitter: f64,
+    /// Receiver feedback for a controller built outside the catalogue (one of
+    /// `rate_catalog::FEEDBACK_KINDS`); catalogued controllers bring their own.
+    #[serde(default)]
+    pub feedback: Option<String>,
+}
+
+impl RateSourceSpec {
+    /// A spec with the defaults for controller `name`.
+    pub fn new(name: &str) -> Self {
+        RateSourceSpec {
+            controller: name.to_string(),
+            params: BTreeMap::new(),
+            packet_bytes: default_packet_bytes(),
+            initial_rate_bps: None,
+            min_rate_bps: None,
+            bunch: 0,
+            jitter: 0.0,
+            feedback: None,
+        }
+    }
+
+    fn config(&self) -> RateConfig {
+        RateConfig {
+            packet_bytes: self.packet_bytes,
+            initial_rate_bps: self.initial_rate_bps,
+            min_rate_bps: self.min_rate_bps,
+        }
+    }
+
+    fn params(&self) -> Vec<(String, f64)> {
+        self.params.iter().map(|(k, v)| (k.clone(), *v)).collect()
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        self.config().validate()?;
+        check_range("source.jitter", self.jitter, 0.0, 0.999)?;
+        if self.bunch > MAX_BUNCH_PKTS {
+            return Err(Error::invalid("source.bunch", self.bunch, format!("must be in [0, {MAX_BUNCH_PKTS}]")));
+        }
+        Ok(())
+    }
+}
+
+/// What a probed flow records, for tests and traces.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProbeLog {
+    /// (time, pacing rate in bits/s) after every report and no-feedback expiry.
+    pub rates: Vec<(SimTime, f64)>,
+    /// Every packet-bunch capacity sample (bits/s) the receiver took.
+    pub capacity_samples: Vec<f64>,
+}
+
+/// A shared handle on a flow's [`ProbeLog`].
+pub type Probe = Arc<Mutex<ProbeLog>>;
+
+/// The endpoints of a rate-based flow.
+pub fn endpoints(spec: &RateSourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    probed_endpoints(spec, None)
+}
+
+/// The endpoints of a rate-based flow that record into `probe`.
+pub fn probed_endpoints(
+    spec: &RateSourceSpec,
+    probe: Option<Probe>,
+) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    spec.validate()?;
+    let params = spec.params();
+    let controller = rate_catalog::build_with(&spec.controller, &params, spec.config())?;
+    let receiver = rate_catalog::build_receiver(&spec.controller, &params)?;
+    Ok(pair(spec, controller, receiver, probe))
+}
+
+/// The endpoints of a rate-based flow whose controller is built elsewhere (e.g. in Python);
+/// `spec.feedback` names the receiver it needs.
+pub fn endpoints_with_controller(
+    spec: &RateSourceSpec,
+    controller: Box<dyn Controller>,
+) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    spec.validate()?;
+    let kind = spec.feedback.as_deref().ok_or_else(|| {
+        Error::invalid(
+            "source.feedback",
+            "(missing)",
+            format!("required for a controller outside the catalogue; one of {}", rate_catalog::FEEDBACK_KINDS.join(", ")),
+        )
+    })?;
+    let receiver = rate_catalog::feedback_receiver(kind)?;
+    Ok(pair(spec, controller, receiver, None))
+}
+
+fn pair(
+    spec: &RateSourceSpec,
+    controller: Box<dyn Controller>,
+    receiver: Box<dyn Receiver>,
+    probe: Option<Probe>,
+) -> (Box<dyn Endpoint>, Box<dyn Endpoint>) {
+    let bunch = if spec.bunch >= MIN_BUNCH_PKTS { spec.bunch } else { 1 };
+    let sender = RateSender {
+        controller,
+        packet_bytes: spec.packet_bytes,
+        bunch,
+        jitter: spec.jitter,
+        srtt_s: None,
+        next_seq: 0,
+        bunches: 0,
+        last_send: SimTime::ZERO,
+        next_send: SimTime::ZERO,
+        running: false,
+        probe: probe.clone(),
+    };
+    let rx = RateReceiver {
+        logic: receiver,
+        capacity: (bunch >= MIN_BUNCH_PKTS).then(PacketBunch::default),
+        last_data: None,
+        data_since_report: false,
+        timer_armed: false,
+        reports: 0,
+        probe,
+    };
+    (Box::new(sender), Box::new(rx))
+}
+
+/// The paced sender.
+struct RateSender {
+    controller: Box<dyn Controller>,
+    packet_bytes: u32,
+    /// Packets per bunch, ≥ 1 (1: evenly paced).
+    bunch: u32,
+    jitter: f64,
+    /// RTT stamped in data packets (s).
+    srtt_s: Option<f64>,
+    next_seq: u64,
+    /// Bunches sent (bunch numbers start at 1).
+    bunches: u64,
+    last_send: SimTime,
+    /// When the pending send is due.
+    next_send: SimTime,
+    running: bool,
+    probe: Option<Probe>,
+}
+
+impl RateSender {
+    /// Time from one send to the next (a bunch counts as `bunch` packets).
+    fn gap(&self, ctx: &mut Ctx) -> SimTime {
+        let rate = self.controller.pacing_rate_bps().filter(|r| r.is_finite() && *r > 0.0);
+        let Some(rate) = rate else { return SimTime::MAX };
+        let dither = if self.jitter > 0.0 {
+            ctx.rng().gen_range(1.0 - self.jitter..=1.0 + self.jitter)
+        } else {
+            1.0
+        };
+        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither)
+    }
+
+    fn schedule_send(&mut self, ctx: &mut Ctx) {
+        let gap = self.gap(ctx);
+        self.next_send = self.last_send + gap;
+        if self.next_send < SimTime::MAX {
+            ctx.set_timer(SEND, self.next_send.max(ctx.now()));
+        }
+    }
+
+    fn arm_no_feedback(&mut self, ctx: &mut Ctx) {
+        match self.controller.feedback_timeout() {
+            Some(t) => ctx.set_timer(NO_FEEDBACK, ctx.now() + t.max(SimTime(1))),
+            None => ctx.cancel_timer(NO_FEEDBACK),
+        }
+    }
+
+    fn send(&mut self, ctx: &mut Ctx) {
+        let bunch_id = if self.bunch > 1 {
+            self.bunches += 1;
+            self.bunches
+        } else {
+            0
+        };
+        for index in 0..self.bunch {
+            let mut pkt = Packet {
+                size_bytes: self.packet_bytes,
+                ..Packet::default()
+            };
+            pkt.header.seq = self.next_seq;
+            pkt.header.stamp = ctx.now();
+            pkt.header.echo = self.srtt_s.map_or(SimTime::ZERO, SimTime::from_secs_f64);
+            pkt.header.ack = bunch_id;
+            pkt.header.blocks[0] = index;
+            pkt.header.blocks[1] = self.bunch;
+            ctx.send(pkt);
+            self.next_seq += 1;
+        }
+        self.last_send = ctx.now();
+    }
+
+    fn record_rate(&self, now: SimTime) {
+        if let (Some(p), Some(r)) = (&self.probe, self.controller.pacing_rate_bps()) {
+            p.lock().expect("probe lock").rates.push((now, r));
+        }
+    }
+
+    fn on_report(&mut self, ctx: &mut Ctx, pkt: &Packet) {
+        let h = &pkt.header;
+        let now = ctx.now();
+        // Reports only follow data, so each one echoes a data packet.
+        let rtt = now.saturating_sub(h.stamp).saturating_sub(h.echo).max(SimTime(1));
+        self.srtt_s = Some(ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN));
+        let report = ReportSample {
+            now,
+            rtt: Some(rtt),
+            recv_rate_bps: h.value[0],
+            loss_event_rate: h.value[1],
+            lost_pkts: h.blocks[0] as f64,
+            received_pkts: h.blocks[1] as f64,
+            loss_sent_at: (h.flags & HAS_LOSS_TIME != 0).then_some(SimTime(h.ack)),
+            new_loss_event: h.flags & NEW_LOSS_EVENT != 0,
+            rate_bps: (h.flags & HAS_RATE != 0).then(|| get_f64(&h.blocks[2..4])),
+            capacity_bps: (h.flags & HAS_CAPACITY != 0).then(|| get_f64(&h.blocks[4..6])),
+        };
+        self.controller.on_report(&report);
+        self.record_rate(now);
+        self.arm_no_feedback(ctx);
+        // A faster rate takes effect at once; a slower one from the next send.
+        let previous = self.next_send;
+        self.schedule_send(ctx);
+        if self.next_send > previous {
+            self.next_send = previous;
+            ctx.set_timer(SEND, previous.max(now));
+        }
+    }
+}
+
+impl Endpoint for RateSender {
+    fn start(&mut self, ctx: &mut Ctx) {
+        self.running = true;
+        self.send(ctx);
+        self.schedule_send(ctx);
+        self.arm_no_feedback(ctx);
+    }
+
+    fn stop(&mut self, ctx: &mut Ctx) {
+        self.running = false;
+        ctx.cancel_timer(SEND);
+        ctx.cancel_timer(NO_FEEDBACK);
+    }
+
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        if self.running {
+            self.on_report(ctx, &pkt);
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
+        if !self.running {
+            return;
+        }
+        if timer == NO_FEEDBACK {
+            self.controller.on_no_feedback(ctx.now());
+            self.record_rate(ctx.now());
+            self.arm_no_feedback(ctx);
+            return;
+        }
+        self.send(ctx);
+        self.schedule_send(ctx);
+    }
+
+    fn label(&self) -> String {
+        self.controller.name()
+    }
+}
+
+/// The receiver: protocol logic, optional capacity estimation, report timing.
+struct RateReceiver {
+    logic: Box<dyn Receiver>,
+    capacity: Option<PacketBunch>,
+    /// Send time and arrival time of the last data packet.
+    last_data: Option<(SimTime, SimTime)>,
+    data_since_report: bool,
+    timer_armed: bool,
+    reports: u64,
+    probe: Option<Probe>,
+}
+
+impl RateReceiver {
+    fn send_report(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now();
+        let r: Report = self.logic.report(now);
+        let (echo_sent, arrived) = self.last_data.unwrap_or((SimTime::ZERO, now));
+        let mut pkt = Packet {
+            size_bytes: REPORT_BYTES,
+            ..Packet::default()
+        };
+        let h = &mut pkt.header;
+        h.seq = self.reports;
+        h.stamp = echo_sent;
+        h.echo = now - arrived;
+        h.value = [finite_or_zero(r.recv_rate_bps), finite_or_zero(r.loss_event_rate)];
+        h.blocks[0] = r.lost_pkts.min(u32::MAX as u64) as u32;
+        h.blocks[1] = r.received_pkts.min(u32::MAX as u64) as u32;
+        if let Some(t) = r.loss_sent_at {
+            h.flags |= HAS_LOSS_TIME;
+            h.ack = t.ns();
+        }
+        if r.new_loss_event {
+            h.flags |= NEW_LOSS_EVENT;
+        }
+        if let Some(rate) = r.rate_bps.filter(|x| x.is_finite()) {
+            h.flags |= HAS_RATE;
+            put_f64(&mut h.blocks[2..4], rate);
+        }
+        if let Some(c) = self.capacity.as_ref().and_then(PacketBunch::capacity_bps) {
+            h.flags |= HAS_CAPACITY;
+            put_f64(&mut h.blocks[4..6], c);
+        }
+        ctx.send(pkt);
+        self.reports += 1;
+        self.data_since_report = false;
+        ctx.set_timer(REPORT, now + self.logic.report_interval().max(SimTime(1)));
+        self.timer_armed = true;
+    }
+}
+
+impl Endpoint for RateReceiver {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        let h = &pkt.header;
+        let now = ctx.now();
+        let arrival = DataArrival {
+            now,
+            seq: h.seq,
+            sent_at: h.stamp,
+            size_bytes: pkt.size_bytes,
+            sender_rtt: (h.echo > SimTime::ZERO).then_some(h.echo),
+            ecn_ce: pkt.ecn.congestion,
+        };
+        if let (Some(est), true) = (self.capacity.as_mut(), h.ack > 0) {
+            let mark = BunchMark {
+                bunch: h.ack,
+                index: h.blocks[0],
+                len: h.blocks[1],
+            };
+            if let (Some(c), Some(p)) = (est.on_packet(mark, pkt.size_bytes, now), &self.probe) {
+                p.lock().expect("probe lock").capacity_samples.push(c);
+            }
+        }
+        self.last_data = Some((h.stamp, now));
+        self.data_since_report = true;
+        if self.logic.on_data(&arrival) {
+            self.send_report(ctx);
+        } else if !self.timer_armed {
+            ctx.set_timer(REPORT, now + self.logic.report_interval().max(SimTime(1)));
+            self.timer_armed = true;
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, _timer: usize) {
+        self.timer_armed = false;
+        if self.data_since_report {
+            self.send_report(ctx);
+        }
+    }
+
+    fn label(&self) -> String {
+        self.logic.name()
+    }
+}
+
+fn finite_or_zero(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// Stores `x` in two header words, high word first.
+fn put_f64(words: &mut [u32], x: f64) {
+    let bits = x.to_bits();
+    words[0] = (bits >> 32) as u32;
+    words[1] = bits as u32;
+}
+
+fn get_f64(words: &[u32]) -> f64 {
+    f64::from_bits((words[0] as u64) << 32 | words[1] as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f64_round_trips_through_header_words() {
+        let mut w = [0u32; 2];
+        for x in [0.0, 1.544e6, -3.25, f64::MIN_POSITIVE] {
+            put_f64(&mut w, x);
+            assert_eq!(get_f64(&w), x);
+        }
+    }
+
+    #[test]
+    fn specs_parse_and_validate() {
+        let s: RateSourceSpec =
+            serde_json::from_str(r#"{"controller": "ISCC(-1.5,2)", "params": {"m_i": 20}, "bunch": 3}"#).unwrap();
+        assert_eq!(s.packet_bytes, 1000);
+        assert!(endpoints(&s).is_ok());
+        assert!(serde_json::from_str::<RateSourceSpec>(r#"{"controller": "tfrc", "rate": 1}"#).is_err());
+        let bad = RateSourceSpec {
+            jitter: 1.5,
+            ..RateSourceSpec::new("tfrc")
+        };
+        assert!(endpoints(&bad).is_err());
+        let unknown = RateSourceSpec::new("tcp");
+        assert!(endpoints(&unknown).is_err());
+        let custom = RateSourceSpec::new("my-python-controller");
+        let c = rate_catalog::build("rap", &[]).unwrap();
+        assert!(endpoints_with_controller(&custom, c).is_err());
+    }
+}
