@@ -43,7 +43,8 @@ class WindowController:
     over the ACKs of a window as TCP does; ``decrease(w)`` is the window after a congestion
     event. Slow start, the once-per-RTT reduction, timeouts and loss recovery are TCP's.
 
-    >>> aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2, decrease=lambda w: w * 7 / 8)
+    >>> aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2,
+    ...                         decrease=lambda w: w * 7 / 8)
     >>> ccscope.run(scenario, controllers={"aimd": aimd})   # scenario names "python:aimd"
 
     Subclasses may override the two methods instead of passing callables.

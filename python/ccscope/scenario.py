@@ -387,6 +387,7 @@ class Tcp(_Model):
     delayed_ack: bool = False
     delack: Delay = "100ms"
     transfer: Limit | None = None
+    integer_window: bool = True
 
     @model_validator(mode="after")
     def _rto(self) -> Tcp:
@@ -420,6 +421,7 @@ class Tcp(_Model):
             "delayed_ack": self.delayed_ack,
             "delack_ns": units.nanoseconds(self.delack),
             "transfer_pkts": transfer,
+            "integer_window": self.integer_window,
         }
 
 

@@ -331,7 +331,8 @@ mod tests {
             ssthresh,
             "the epoch resumes at ssthresh"
         );
-        assert_close(ssthresh, w_max * (1.0 - beta), 1e-15);
+        // A timeout halves whatever the rule (ns-2 `slowdown`).
+        assert_close(ssthresh, w_max / 2.0, 1e-15);
     }
 
     #[test]

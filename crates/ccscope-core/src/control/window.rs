@@ -12,8 +12,9 @@
 //!   increase spread over one window of ACKs (`cwnd += increase(cwnd) * acked / cwnd`);
 //! - gap or ECN signal: at most one reduction per RTT (a packet sent before the last reduction
 //!   belongs to the same congestion event); `ssthresh = cwnd = decrease(cwnd)`;
-//! - timeout: `ssthresh = max(decrease(cwnd), 2)`, `cwnd = 1`, then slow start. The papers'
-//!   controllers all keep TCP's timeout handling (Yang & Lam's GAIMD, Jin et al. §6.1.1, Cai et
+//! - timeout: `ssthresh = max(cwnd / 2, 2)`, `cwnd = 1`, then slow start; a loss in slow start
+//!   also halves, whatever the rule (ns-2 `slowdown`). The papers' controllers all keep TCP's
+//!   timeout handling (Yang & Lam's GAIMD, Jin et al. §6.1.1, Cai et
 //!   al. §III-C.1), so timeouts are handled here and not by the rules;
 //! - one round (the round model): one reduction if congested, else one per-RTT increase (or a
 //!   doubling, capped at `ssthresh`, while in slow start).
@@ -63,6 +64,10 @@ pub struct WindowConfig {
     /// Whether the controller starts in slow start (`ssthresh` = ∞) or directly in congestion
     /// avoidance at `initial_window` (what the round model wants).
     pub slow_start: bool,
+    /// Reductions leave a whole number of packets (floored, at least one), as TCP stacks keep
+    /// ssthresh (ns-2 `ssthresh_` is an int; Linux counts segments). At small windows this
+    /// makes a reduction deeper than the rule's β (Cai et al. §III-C).
+    pub integer: bool,
 }
 
 impl WindowConfig {
@@ -72,6 +77,7 @@ impl WindowConfig {
         WindowConfig {
             initial_window: w,
             slow_start: false,
+            integer: false,
         }
     }
 }
@@ -82,6 +88,7 @@ impl Default for WindowConfig {
         WindowConfig {
             initial_window: 1.0,
             slow_start: true,
+            integer: false,
         }
     }
 }
@@ -97,6 +104,8 @@ pub struct Window<R> {
     ssthresh: f64,
     /// When the last reduction happened; gap/ECN losses of packets sent before it are ignored.
     last_reduction: Option<SimTime>,
+    /// Reductions floor to whole packets (see [`WindowConfig::integer`]).
+    integer: bool,
 }
 
 impl<R: WindowRule> Window<R> {
@@ -107,6 +116,7 @@ impl<R: WindowRule> Window<R> {
             cwnd: 1.0,
             ssthresh: f64::INFINITY,
             last_reduction: None,
+            integer: false,
         };
         w.restart(WindowConfig::default());
         w
@@ -125,6 +135,7 @@ impl<R: WindowRule> Window<R> {
     }
 
     fn restart(&mut self, config: WindowConfig) {
+        self.integer = config.integer;
         self.cwnd = config.initial_window;
         self.last_reduction = None;
         self.ssthresh = if config.slow_start {
@@ -151,11 +162,23 @@ impl<R: WindowRule> Window<R> {
     }
 
     /// One congestion reduction; `timeout` selects TCP's timeout action.
+    ///
+    /// The rule's decrease applies to a congestion-avoidance window. A loss in slow start, or a
+    /// timeout, halves instead whatever the rule (ns-2 `slowdown`, SPECS §7.2): slow start has
+    /// just doubled the window, and half of it is the last one the path carried; after a
+    /// timeout the window in flight says nothing about the path.
     fn reduce(&mut self, now: SimTime, timeout: bool) {
         let w_max = self.cwnd;
-        let reduced = clamp_window(self.rule.decrease(w_max));
+        let mut reduced = if timeout || self.in_slow_start() {
+            clamp_window(w_max / 2.0)
+        } else {
+            clamp_window(self.rule.decrease(w_max))
+        };
+        if self.integer {
+            reduced = reduced.floor();
+        }
         if timeout {
-            // SPECS §7.4: ssthresh = max(W/2, 2) with the rule's decrease in place of W/2; cwnd = 1.
+            // SPECS §7.4: ssthresh = max(W/2, 2), cwnd = 1.
             self.ssthresh = reduced.max(MIN_SSTHRESH_PKTS);
             self.cwnd = 1.0;
         } else {
@@ -384,10 +407,24 @@ mod tests {
     }
 
     #[test]
+    fn integer_windows_floor_every_reduction() {
+        let config = WindowConfig {
+            initial_window: 13.0,
+            slow_start: false,
+            integer: true,
+        };
+        // 7/8 of 13 packets is 11.375; a whole-packet stack keeps 11.
+        let gaimd = crate::control::Aimd::gaimd(0.31, 0.875).unwrap();
+        let mut d = Driver::started(gaimd.with_config(config).unwrap());
+        d.loss();
+        assert_eq!(d.controller.window(), 11.0);
+    }
+
+    #[test]
     fn rejects_initial_window_below_one() {
         let config = WindowConfig {
             initial_window: 0.5,
-            slow_start: false,
+            ..WindowConfig::default()
         };
         let err = Window::with_rule(Halve).with_config(config).unwrap_err();
         assert!(

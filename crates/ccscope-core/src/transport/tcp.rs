@@ -1,5 +1,6 @@
 //! TCP in the packet engine: Reno, NewReno and SACK loss recovery in the manner of ns-2's
-//! one-way agents (`Agent/TCP/Reno`, `/Newreno`, `/Sack1`; SPECS §7), with the congestion
+//! one-way agents (`Agent/TCP/Reno`, `/Newreno`, `/Sack1`; SPECS §7; SACK recovery follows
+//! RFC 6675's scoreboard and pipe, the conservative form of Sack1), with the congestion
 //! window supplied by any window controller from the catalogue (TCP itself is AIMD(1, 1/2)).
 //!
 //! Sequence numbers count packets from 0. The receiver acknowledges cumulatively (`ack` = next
@@ -48,7 +49,7 @@ pub enum Variant {
     Reno,
     /// Partial ACKs retransmit the next hole and keep recovery going (RFC 6582).
     NewReno,
-    /// SACK scoreboard; in recovery send while the pipe estimate is below cwnd (ns-2 Sack1).
+    /// SACK scoreboard; in recovery send while the pipe estimate is below cwnd (RFC 6675).
     #[default]
     Sack,
 }
@@ -147,6 +148,9 @@ pub struct TcpSpec {
     /// Packets to transfer; `None` is a bulk (FTP-like) transfer that never ends.
     #[serde(default)]
     pub transfer_pkts: Option<u64>,
+    /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
+    #[serde(default = "yes")]
+    pub integer_window: bool,
 }
 
 impl Default for TcpSpec {
@@ -168,6 +172,7 @@ impl Default for TcpSpec {
             delayed_ack: false,
             delack_ns: default_delack(),
             transfer_pkts: None,
+            integer_window: true,
         }
     }
 }
@@ -207,11 +212,13 @@ impl TcpSpec {
         Ok(())
     }
 
-    /// How the window controller starts: slow start from the initial window.
+    /// How the window controller starts: slow start from the initial window, whole-packet
+    /// reductions unless asked otherwise.
     pub fn window_config(&self) -> WindowConfig {
         WindowConfig {
             initial_window: self.initial_window_pkts,
             slow_start: true,
+            integer: self.integer_window,
         }
     }
 
@@ -333,8 +340,6 @@ pub struct TcpSender {
     dupacks: u32,
     /// Reno/NewReno window inflation during recovery (packets).
     dupwnd: f64,
-    /// SACK: estimate of packets in the network during recovery (ns-2 Sack1 `pipe`).
-    pipe: f64,
     /// SACK scoreboard: packets above `snd_una` the receiver holds.
     sacked: BTreeSet<u64>,
     /// SACK: packets retransmitted in this recovery.
@@ -370,7 +375,6 @@ impl TcpSender {
             in_recovery: false,
             dupacks: 0,
             dupwnd: 0.0,
-            pipe: 0.0,
             sacked: BTreeSet::new(),
             rexmitted: BTreeSet::new(),
             sent_at: VecDeque::new(),
@@ -431,8 +435,10 @@ impl TcpSender {
     fn send_more(&mut self, ctx: &mut Ctx) {
         let limit = self.available();
         if self.spec.variant == Variant::Sack && self.in_recovery {
-            // ns-2 Sack1: retransmissions first, then new data, while pipe < cwnd.
-            while self.pipe < self.cwnd() {
+            // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
+            // cwnd − pipe ≥ 1 packet.
+            let mut pipe = self.pipe();
+            while pipe + 1.0 <= self.cwnd() {
                 if let Some(hole) = self.next_hole() {
                     self.rexmitted.insert(hole);
                     self.transmit(ctx, hole);
@@ -445,7 +451,7 @@ impl TcpSender {
                 } else {
                     break;
                 }
-                self.pipe += 1.0;
+                pipe += 1.0;
             }
             return;
         }
@@ -461,11 +467,25 @@ impl TcpSender {
         }
     }
 
-    /// SACK: the lowest packet above `snd_una` that is neither SACKed nor retransmitted in this
-    /// recovery and lies below the highest SACKed packet.
+    /// RFC 6675 IsLost: at least DupThresh packets above `seq` have been SACKed.
+    fn is_lost(&self, seq: u64) -> bool {
+        self.sacked.range(seq + 1..).nth(DUPACK_THRESHOLD as usize - 1).is_some()
+    }
+
+    /// RFC 6675 SetPipe: packets believed in the network. An unSACKed packet counts unless it
+    /// is lost, and once more if it was retransmitted in this recovery.
+    fn pipe(&self) -> f64 {
+        (self.snd_una..self.snd_max)
+            .filter(|s| !self.sacked.contains(s))
+            .map(|s| u32::from(!self.is_lost(s)) + u32::from(self.rexmitted.contains(&s)))
+            .sum::<u32>() as f64
+    }
+
+    /// RFC 6675 NextSeg rule 1: the lowest lost packet not yet retransmitted in this recovery.
     fn next_hole(&self) -> Option<u64> {
         let top = *self.sacked.last()?;
-        (self.snd_una..top).find(|s| !self.sacked.contains(s) && !self.rexmitted.contains(s))
+        (self.snd_una..top)
+            .find(|&s| !self.sacked.contains(&s) && !self.rexmitted.contains(&s) && self.is_lost(s))
     }
 
     /// Send time of an outstanding packet.
@@ -513,9 +533,11 @@ impl TcpSender {
             } else {
                 self.dupacks = 0;
                 if self.ctl.window() < self.spec.max_window_pkts {
+                    // RFC 5681 §3.1 and ns-2: the window grows per ACK, not per packet acked,
+                    // so a cumulative jump (after a retransmission fills a hole) is one step.
                     self.ctl.on_ack(&AckSample {
                         now,
-                        acked_pkts: acked as f64,
+                        acked_pkts: 1.0,
                         rtt,
                         srtt: self.rto.srtt.map(SimTime::from_secs_f64),
                         in_flight_pkts: (self.snd_max - self.snd_una) as f64,
@@ -536,9 +558,10 @@ impl TcpSender {
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
             self.dupacks += 1;
             if self.in_recovery {
-                match self.spec.variant {
-                    Variant::Sack => self.pipe -= 1.0,
-                    _ => self.dupwnd += 1.0,
+                // Reno/NewReno inflate the window by one per duplicate ACK; SACK's pipe is
+                // recomputed from the scoreboard instead.
+                if self.spec.variant != Variant::Sack {
+                    self.dupwnd += 1.0;
                 }
             } else if self.dupacks == DUPACK_THRESHOLD {
                 // bugFix_: at most one fast retransmit per window of data.
@@ -559,12 +582,10 @@ impl TcpSender {
         self.in_recovery = true;
         match self.spec.variant {
             Variant::Sack => {
-                // ns-2 Sack1: pipe = maxseq - highest_ack - numdupacks; the hole goes first.
-                self.pipe = (self.snd_max - self.snd_una) as f64 - DUPACK_THRESHOLD as f64;
+                // RFC 6675 §5 steps (A)–(C): the first unacknowledged packet goes first.
                 self.rexmitted.clear();
                 self.rexmitted.insert(lost);
                 self.transmit(ctx, lost);
-                self.pipe += 1.0;
             }
             _ => {
                 self.dupwnd = DUPACK_THRESHOLD as f64;
@@ -580,18 +601,13 @@ impl TcpSender {
             self.in_recovery = false;
             self.dupwnd = 0.0;
             self.dupacks = 0;
-            self.pipe = 0.0;
             return;
         }
-        match self.spec.variant {
-            Variant::NewReno => {
-                // RFC 6582 / ns-2: retransmit the next hole, deflate by the amount acked less one.
-                self.dupwnd = (self.dupwnd - acked as f64 + 1.0).max(0.0);
-                let hole = self.snd_una;
-                self.transmit(ctx, hole);
-            }
-            Variant::Sack => self.pipe -= 2.0,
-            Variant::Reno => {}
+        if self.spec.variant == Variant::NewReno {
+            // RFC 6582 / ns-2: retransmit the next hole, deflate by the amount acked less one.
+            self.dupwnd = (self.dupwnd - acked as f64 + 1.0).max(0.0);
+            let hole = self.snd_una;
+            self.transmit(ctx, hole);
         }
     }
 
@@ -615,7 +631,6 @@ impl TcpSender {
         self.in_recovery = false;
         self.dupacks = 0;
         self.dupwnd = 0.0;
-        self.pipe = 0.0;
         self.sacked.clear();
         self.rexmitted.clear();
         self.snd_nxt = self.snd_una;

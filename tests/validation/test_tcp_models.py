@@ -1,0 +1,106 @@
+"""Issue 3 checks a, b, c, e: packet-level TCP and GAIMD against the models and the papers.
+
+Measured numbers are printed (``pytest -s``) for the validation page.
+"""
+
+import numpy as np
+import pytest
+
+import ccscope
+from ccscope import metrics, theory
+
+GAIMD = '{ name = "gaimd", alpha = 0.31, beta = 0.875 }'
+
+
+def fat_link(p: float, controller: str = '"tcp"', seconds: int = 1000, seed: int = 1):
+    """One flow over a fat link with Bernoulli loss (Jin §6.1.1): RTT 2 (20 + 1 + 1) ms."""
+    return ccscope.run(ccscope.loads(f'''
+[run]
+duration = "{seconds}s"
+warmup = "20s"
+seed = {seed}
+[topology]
+kind = "fat_link"
+rate = "1Gbps"
+delay = "20ms"
+loss = {{ kind = "bernoulli", p = {p} }}
+[[flows]]
+source = {{ kind = "tcp", controller = {controller} }}
+'''))
+
+
+@pytest.mark.parametrize("p", [0.005, 0.01, 0.02, 0.05])
+def test_a_tcp_throughput_matches_pftk(p):
+    f = fat_link(p).flows.iloc[0]
+    # PFTK (Padhye et al. 1998; SPECS §11) with the flow's own RTT and RTO, b = 1 (no delayed
+    # ACKs) and the 10 000-packet receiver window; packets/s -> bits/s with 1000-byte packets.
+    model = theory.pftk_throughput(p, f.mean_rtt_s, f.rto_s, 1.0, 10_000) * 8000
+    print(f"\na p={p}: goodput {f.goodput_bps / 1e6:.3f} Mb/s, PFTK {model / 1e6:.3f} Mb/s, "
+          f"ratio {f.goodput_bps / model:.3f}, RTT {f.mean_rtt_s * 1e3:.1f} ms, "
+          f"RTO {f.rto_s:.3f} s, timeouts {f.timeouts:.0f}")
+    assert f.goodput_bps == pytest.approx(model, rel=0.15)
+
+
+@pytest.mark.parametrize("p", [0.005, 0.01, 0.02])
+def test_b_gaimd_is_tcp_friendly_under_bernoulli_loss(p):
+    tcp = fat_link(p).flows.goodput_bps[0]
+    gaimd = fat_link(p, GAIMD).flows.goodput_bps[0]
+    print(f"\nb p={p}: GAIMD(0.31,0.875)/TCP = {gaimd / tcp:.3f}")
+    assert 0.8 <= gaimd / tcp <= 1.25
+
+
+def test_c_eight_tcp_flows_share_a_red_bottleneck_fairly():
+    r = ccscope.run(ccscope.loads('''
+[run]
+duration = "110s"
+warmup = "10s"
+seed = 1
+[topology]
+kind = "dumbbell"
+bottleneck = { rate = "10Mbps", delay = "20ms", queue = { kind = "red", limit = 100, min_th = 5, max_th = 15, w_q = 0.002 } }
+[[flows]]
+source = { kind = "tcp" }
+count = 8
+start_jitter = "1s"
+'''))
+    jain = metrics.jain_index(r.flows.goodput_bps)
+    print(f"\nc: Jain {jain:.4f}, utilization {r.bottlenecks.utilization[0]:.4f}")
+    assert jain >= 0.95
+
+
+def yang_cov(controller: str, seed: int) -> float:
+    """Yang et al. §3.3.1 set-up: 2.5 Mb/s, 30 ms bottleneck with 1% Bernoulli loss, 10 ms
+    access links, DropTail 50 packets; the rate sampled once per RTT (104 ms: 100 ms of
+    propagation plus serialization)."""
+    r = ccscope.run(ccscope.loads(f'''
+[run]
+duration = "1000s"
+warmup = "10s"
+seed = {seed}
+[topology]
+kind = "dumbbell"
+bottleneck = {{ rate = "2.5Mbps", delay = "30ms", queue = {{ kind = "droptail", limit = "50pkts" }}, loss = {{ kind = "bernoulli", p = 0.01 }} }}
+access = {{ rate = "100Mbps", delay = "10ms" }}
+[[flows]]
+source = {{ kind = "tcp", controller = {controller} }}
+[trace]
+interval = "104ms"
+queues = false
+'''))
+    rtt = r.flows.mean_rtt_s[0]
+    assert rtt == pytest.approx(0.104, rel=0.02), "bins must be one RTT long"
+    fl = r.trace.flows
+    return metrics.cov(fl[fl.time_s >= 10].sent_pkts.to_numpy())
+
+
+@pytest.mark.parametrize(
+    ("controller", "beta", "paper"),
+    # Yang et al. Fig. 6 at 1% loss: TCP 0.51, GAIMD 0.30 (eq. (4) predicts 0.58 and 0.26).
+    [('"tcp"', 0.5, 0.51), (GAIMD, 0.875, 0.30)],
+)
+def test_e_smoothness_matches_yang_fig6(controller, beta, paper):
+    covs = [yang_cov(controller, seed) for seed in (1, 2)]
+    eq4 = theory.yang_aimd_cov_time(beta)
+    print(f"\ne {controller}: CoV_time {np.round(covs, 3)}, paper {paper}, eq. (4) {eq4:.3f}")
+    for c in covs:
+        assert c == pytest.approx(paper, rel=0.25)
