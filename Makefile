@@ -8,7 +8,7 @@ STAMP := $(VENV)/.ccscope-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 OUT ?= out/main
 
-.PHONY: run test test-rust test-python validate bench lint clean install
+.PHONY: run test test-rust test-python validate bench lint clean install ns2
 
 install: $(STAMP)
 
@@ -32,11 +32,19 @@ test-rust:
 test-python: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
-validate: $(STAMP)
+validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 
-bench: $(STAMP)
+bench: $(STAMP) ns2
 	cargo run --release -p ccscope-core --example bench_engine --quiet
+	cargo run --release -p ccscope-core --example bench_tcp --quiet
+	$(BIN)/python bench/anchors.py
+
+# The reference simulator the papers used (Debian package ns2); bench and validate compare
+# against it when it can be installed, and say so when it cannot.
+ns2:
+	@command -v ns >/dev/null || (apt-get update -qq && apt-get install -y -qq ns2) \
+	  || echo "ns-2 could not be installed: anchor comparisons will run ccscope only"
 
 lint: $(STAMP)
 	$(BIN)/ruff check python tests

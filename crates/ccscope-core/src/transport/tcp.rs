@@ -344,6 +344,8 @@ pub struct TcpSender {
     sacked: BTreeSet<u64>,
     /// SACK: packets retransmitted in this recovery.
     rexmitted: BTreeSet<u64>,
+    /// SACK: where the search for the next hole to retransmit starts.
+    rxt_next: u64,
     /// Send time of every packet from `snd_una` to `snd_max` (front = `snd_una`).
     sent_at: VecDeque<SimTime>,
     /// When the last packet of a finite transfer was acknowledged.
@@ -377,6 +379,7 @@ impl TcpSender {
             dupwnd: 0.0,
             sacked: BTreeSet::new(),
             rexmitted: BTreeSet::new(),
+            rxt_next: 0,
             sent_at: VecDeque::new(),
             completed: None,
             stopped_at: None,
@@ -441,6 +444,7 @@ impl TcpSender {
             while pipe + 1.0 <= self.cwnd() {
                 if let Some(hole) = self.next_hole() {
                     self.rexmitted.insert(hole);
+                    self.rxt_next = hole + 1;
                     self.transmit(ctx, hole);
                 } else if self.snd_nxt < limit
                     && ((self.snd_nxt - self.snd_una) as f64) < self.spec.max_window_pkts
@@ -467,25 +471,29 @@ impl TcpSender {
         }
     }
 
-    /// RFC 6675 IsLost: at least DupThresh packets above `seq` have been SACKed.
-    fn is_lost(&self, seq: u64) -> bool {
-        self.sacked.range(seq + 1..).nth(DUPACK_THRESHOLD as usize - 1).is_some()
+    /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least DupThresh
+    /// SACKed packets lie above it, i.e. when it is below the DupThresh-th highest SACKed one.
+    fn lost_below(&self) -> u64 {
+        let n = DUPACK_THRESHOLD as usize;
+        self.sacked.iter().nth_back(n - 1).copied().unwrap_or(0)
     }
 
     /// RFC 6675 SetPipe: packets believed in the network. An unSACKed packet counts unless it
     /// is lost, and once more if it was retransmitted in this recovery.
     fn pipe(&self) -> f64 {
-        (self.snd_una..self.snd_max)
-            .filter(|s| !self.sacked.contains(s))
-            .map(|s| u32::from(!self.is_lost(s)) + u32::from(self.rexmitted.contains(&s)))
-            .sum::<u32>() as f64
+        let from = self.lost_below().max(self.snd_una);
+        // Above `from` lie at most DupThresh SACKed packets (the highest ones).
+        let sacked_above = self.sacked.range(from..).count() as u64;
+        let not_lost = self.snd_max.saturating_sub(from) - sacked_above;
+        let retransmitted = self.rexmitted.iter().filter(|s| !self.sacked.contains(s)).count() as u64;
+        (not_lost + retransmitted) as f64
     }
 
     /// RFC 6675 NextSeg rule 1: the lowest lost packet not yet retransmitted in this recovery.
+    /// Holes are retransmitted in order, so the search starts after the last one.
     fn next_hole(&self) -> Option<u64> {
-        let top = *self.sacked.last()?;
-        (self.snd_una..top)
-            .find(|&s| !self.sacked.contains(&s) && !self.rexmitted.contains(&s) && self.is_lost(s))
+        let lost_below = self.lost_below();
+        (self.rxt_next.max(self.snd_una)..lost_below).find(|s| !self.sacked.contains(s))
     }
 
     /// Send time of an outstanding packet.
@@ -526,8 +534,8 @@ impl TcpSender {
             self.sent_at.drain(..(acked as usize).min(self.sent_at.len()));
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
-            self.sacked = self.sacked.split_off(&ack);
-            self.rexmitted = self.rexmitted.split_off(&ack);
+            forget_below(&mut self.sacked, ack);
+            forget_below(&mut self.rexmitted, ack);
             if self.in_recovery {
                 self.partial_or_full_ack(ctx, acked);
             } else {
@@ -585,6 +593,7 @@ impl TcpSender {
                 // RFC 6675 §5 steps (A)–(C): the first unacknowledged packet goes first.
                 self.rexmitted.clear();
                 self.rexmitted.insert(lost);
+                self.rxt_next = lost + 1;
                 self.transmit(ctx, lost);
             }
             _ => {
@@ -703,6 +712,13 @@ impl Endpoint for TcpSender {
     }
 }
 
+/// Drops the members of `set` below `seq` (without reallocating, unlike `split_off`).
+fn forget_below(set: &mut BTreeSet<u64>, seq: u64) {
+    while set.first().is_some_and(|&s| s < seq) {
+        set.pop_first();
+    }
+}
+
 /// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo.
 pub struct TcpReceiver {
     ack_bytes: u32,
@@ -731,6 +747,10 @@ impl TcpReceiver {
 
     /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
     fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
+        let mut out = [0u32; 2 * SACK_BLOCKS];
+        if self.above.is_empty() {
+            return out;
+        }
         let mut blocks: Vec<(u64, u64)> = Vec::new();
         for &s in &self.above {
             match blocks.last_mut() {
@@ -739,7 +759,6 @@ impl TcpReceiver {
             }
         }
         blocks.sort_by_key(|&(start, end)| (!(start <= latest && latest < end), u64::MAX - start));
-        let mut out = [0u32; 2 * SACK_BLOCKS];
         for (i, (a, b)) in blocks.into_iter().take(SACK_BLOCKS).enumerate() {
             out[2 * i] = a as u32;
             out[2 * i + 1] = b as u32;

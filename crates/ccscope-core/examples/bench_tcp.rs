@@ -1,0 +1,69 @@
+//! `make bench`: packet-engine speed on the anchor TCP dumbbell (../shared/anchors/): N TCP
+//! SACK flows, 1000-byte packets, 20 ms bottleneck with a BDP DropTail buffer, 1 Gb/s 1 ms
+//! access links, 60 simulated seconds. Reports events and bottleneck packets per wall-second,
+//! best of three runs. `bench/anchors.py` runs the same scenario against ns-2.
+
+use std::time::Instant;
+
+use ccscope_core::config::{FlowSpec, LinkParams, Scenario, SourceSpec, TopologySpec, TraceSpec};
+use ccscope_core::net::queue::QueueSpec;
+use ccscope_core::net::run;
+use ccscope_core::transport::tcp::TcpSpec;
+
+const MS: u64 = 1_000_000;
+
+fn scenario(flows: usize, rate_bps: u64) -> Scenario {
+    let bdp_pkts = (rate_bps as f64 * 0.044 / 8000.0) as u64;
+    let flow = |_| {
+        let mut f = FlowSpec::new(SourceSpec::Tcp(TcpSpec {
+            initial_window_pkts: 2.0,
+            ..TcpSpec::default()
+        }));
+        f.start_jitter_ns = 1_000 * MS;
+        f
+    };
+    Scenario {
+        seed: 1,
+        duration_ns: 60_000 * MS,
+        warmup_ns: 0,
+        topology: TopologySpec::Dumbbell {
+            bottleneck: LinkParams::new(rate_bps, 20 * MS, QueueSpec::droptail_packets(bdp_pkts)),
+            reverse: None,
+            access: LinkParams::new(1_000_000_000, MS, QueueSpec::droptail_packets(50)),
+        },
+        flows: (0..flows).map(flow).collect(),
+        trace: TraceSpec::default(),
+    }
+}
+
+fn main() {
+    println!("packet engine, TCP SACK anchor dumbbell, 60 simulated seconds (best of 3)");
+    println!(
+        "{:>6} {:>10} {:>12} {:>10} {:>14} {:>16}",
+        "flows", "bottleneck", "events", "wall s", "events/s", "bn pkts/wall-s"
+    );
+    for rate in [10_000_000u64, 100_000_000] {
+        for flows in [8usize, 64] {
+            let s = scenario(flows, rate);
+            let mut best = f64::INFINITY;
+            let mut last = None;
+            for _ in 0..3 {
+                let t = Instant::now();
+                let r = run(&s).expect("valid benchmark scenario");
+                best = best.min(t.elapsed().as_secs_f64());
+                last = Some(r);
+            }
+            let r = last.expect("ran");
+            let bn = r.links.iter().find(|l| l.name == "bottleneck").expect("bottleneck");
+            println!(
+                "{:>6} {:>7} Mb/s {:>12} {:>10.3} {:>14.3e} {:>16.3e}",
+                flows,
+                rate / 1_000_000,
+                r.events,
+                best,
+                r.events as f64 / best,
+                bn.stats.departures as f64 / best
+            );
+        }
+    }
+}
