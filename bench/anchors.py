@@ -7,6 +7,9 @@ bandwidth-delay product or gentle RED, flows starting at random in [0, 1] s, 60 
 defaults (windowInit 2, tick 10 ms, min RTO 200 ms; RED in byte mode with 500-byte mean
 packets, automatic thresholds and weight, queue limit 1.5 BDP).
 
+Timings are whole calls: ccscope.run() including building its result tables, and the ns
+process including its start-up (about 0.1 s, which weighs on the short 10 Mb/s runs).
+
 Usage: python bench/anchors.py [--repeat N] [--json PATH]
 """
 
@@ -46,8 +49,11 @@ seed = {seed}
 [topology]
 kind = "dumbbell"
 bottleneck = {{ rate = "{rate_mbps}Mbps", delay = "20ms", queue = {q} }}
-reverse = {{ rate = "{rate_mbps}Mbps", delay = "20ms", queue = {{ kind = "droptail", limit = "50pkts" }} }}
 access = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = "50pkts" }} }}
+[topology.reverse]
+rate = "{rate_mbps}Mbps"
+delay = "20ms"
+queue = {{ kind = "droptail", limit = "50pkts" }}
 [[flows]]
 source = {{ kind = "tcp", variant = "sack", initial_window = 2 }}
 count = {n}
@@ -65,7 +71,7 @@ def run_ccscope(n: int, rate: float, queue: str, repeat: int) -> dict:
     bn = r.bottlenecks.iloc[0]
     goodput = (r.flows.goodput_bps / 1e6).round(4).tolist()
     return {
-        "sim": "ccscope", "wall_s": best, "departures": int(bn.throughput_bps * SECONDS / 8000),
+        "sim": "ccscope", "wall_s": best, "departures": int(bn.departures),
         "arrivals": int(bn.arrivals), "drops": int(bn.drops), "goodput_mbps": goodput,
         "sum_goodput_mbps": sum(goodput), "jain": metrics.jain_index(goodput),
         "events": r.events,
@@ -96,6 +102,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write every row to this file")
     args = ap.parse_args()
     rows = []
+    ccscope.run(scenario(1, 10, "DropTail"))  # warm-up: load the extension, first allocations
     if shutil.which("ns") is None:
         print("ns-2 not found (apt-get install -y ns2): ccscope only", file=sys.stderr)
     print("speed: anchor dumbbell, TCP SACK, 60 simulated s, DropTail at the BDP "

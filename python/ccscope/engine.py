@@ -128,6 +128,7 @@ class Result:
                 "mean_queue_bytes": link["queue_byte_ns"] / ns,
                 "max_queue_pkts": link["max_queue_pkts"],
                 "arrivals": link["arrivals"],
+                "departures": link["departures"],
                 "drops": drops,
                 "early_drops": link["early_drops"],
                 "marks": link["marks"],
