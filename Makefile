@@ -38,6 +38,7 @@ validate: $(STAMP) ns2
 bench: $(STAMP) ns2
 	cargo run --release -p ccscope-core --example bench_engine --quiet
 	cargo run --release -p ccscope-core --example bench_tcp --quiet
+	cargo run --release -p ccscope-core --example bench_round --quiet
 	$(BIN)/python bench/anchors.py
 
 # The reference simulator the papers used (Debian package ns2); bench and validate compare

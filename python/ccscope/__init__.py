@@ -28,6 +28,7 @@ _LAZY = {
     "ScenarioError": "ccscope.errors",
     "CcscopeError": "ccscope.errors",
     "WindowController": "ccscope.controllers",
+    "RateController": "ccscope.controllers",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -15,7 +15,8 @@ from .errors import ScenarioError
 
 app = typer.Typer(
     help="ccscope: a laboratory for end-to-end congestion control. Run scenarios at packet "
-    "level and get throughput, loss, fairness and queue numbers.",
+    "level or in the round model, list the controllers, and check a controller against the "
+    "papers' theory.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -60,9 +61,38 @@ def _print_summary(result) -> None:
               f"events: {result.events:,}   seed: {result.seed}")
 
 
+def _engine(path: Path) -> str:
+    """The engine a scenario file asks for: "packet" (default) or "round"."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "packet"  # the packet loader reports the problem in full
+    run_table = data.get("run")
+    return run_table.get("engine", "packet") if isinstance(run_table, dict) else "packet"
+
+
+def _print_round_summary(result) -> None:
+    flows = Table(title=f"round model: {result.n_flows} flows, {result.measured_steps} steps "
+                  "measured", title_justify="left")
+    for col in ("flow", "controller", "mean load", "mean rate"):
+        flows.add_column(col, justify="right" if col != "controller" else "left")
+    for _, f in result.flows.head(20).iterrows():
+        flows.add_row(str(f.flow), f["name"], f"{f.mean_load_pkts:.3f} pkts/RTT",
+                      _si(f.mean_rate_bps, "b/s"))
+    out.print(flows)
+    if result.n_flows > 20:
+        out.print(f"... and {result.n_flows - 20} more flows (see summary.json)")
+    fair = result.fairness()
+    out.print(f"loss rate {result.loss_rate:.4%}   utilization {result.utilization:.4%}   "
+              f"Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   seed {result.seed}")
+
+
 @app.command()
 def run(
-    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file (packet model, or "
+                                             "the round model with run.engine = \"round\").")],
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for summary.json, "
                                           "traces (Parquet) and the plot.")] = Path("out"),
     seed: Annotated[int | None, typer.Option(help="Override run.seed.", min=0)] = None,
@@ -70,6 +100,22 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces."""
+    if _engine(scenario) == "round":
+        from . import roundmodel
+
+        try:
+            spec = roundmodel.load(scenario)
+            if seed is not None:
+                spec = spec.model_copy(update={"run": spec.run.model_copy(update={"seed": seed})})
+            result = roundmodel.run(spec)
+        except ScenarioError as e:
+            raise _fail(e) from None
+        written = result.write(out_dir)
+        if not quiet:
+            _print_round_summary(result)
+            out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
+        return
+
     from .engine import run as run_scenario
     from .scenario import load
 
@@ -95,18 +141,79 @@ def run(
 @app.command()
 def validate(scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")]) -> None:
     """Check a scenario file without running it; exit 2 with the first problem found."""
-    from . import _core
-    from .scenario import load
-
     try:
-        sc = load(scenario)
-        _core.validate_packet(sc.to_core_json())
+        if _engine(scenario) == "round":
+            from . import roundmodel
+
+            spec = roundmodel.load(scenario)
+            roundmodel.validate(spec)
+            summary = f"{sum(f.count for f in spec.flows)} flows, round model"
+        else:
+            from . import _core
+            from .scenario import load
+
+            sc = load(scenario)
+            try:
+                _core.validate_packet(sc.to_core_json())
+            except _core.CoreError as e:
+                raise ScenarioError(f"{scenario}: {e}") from None
+            summary = (f"{sum(f.count for f in sc.flows)} flows, {sc.topology.kind} topology, "
+                       f"{sc.run.duration}")
     except ScenarioError as e:
         raise _fail(e) from None
-    except _core.CoreError as e:
-        raise _fail(ScenarioError(f"{scenario}: {e}")) from None
-    out.print(f"{scenario}: ok ({sum(f.count for f in sc.flows)} flows, "
-              f"{sc.topology.kind} topology, {sc.run.duration})", highlight=False)
+    out.print(f"{scenario}: ok ({summary})", highlight=False)
+
+
+@app.command()
+def check(
+    controller: Annotated[str | None, typer.Argument(
+        help="A window controller of `ccscope controllers` (e.g. tcp, gaimd, iiad).")] = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
+    binomial: Annotated[str | None, typer.Option(
+        help="Check a binomial control k,l,alpha,beta (beta removed) instead of a name.")] = None,
+    x_min: Annotated[float, typer.Option(help="Low end of the rate range checked.")] = 1.0,
+    x_max: Annotated[float, typer.Option(help="High end of the rate range checked.")] = 1000.0,
+    window: Annotated[float, typer.Option(help="Link capacity W (packets per RTT) for the "
+                                          "efficiency estimate.")] = 100.0,
+    flows: Annotated[int, typer.Option(help="Flows n for efficiency and loss.", min=1)] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Analyse a controller with the papers' theory: monotonic convergence (Loguinov (15),
+    (19), (21), (22)), convergence iff k + l > 0, TCP-friendliness, the packet-loss scalability
+    exponent l + 2k + 1, efficiency at n flows (28) and ideal scalability (38)."""
+    import json
+
+    from .check import Binomial, format_report
+    from .check import check as run_check
+
+    try:
+        if binomial is not None:
+            try:
+                k, l_, a, b = (float(v) for v in binomial.split(","))
+            except ValueError:
+                raise ScenarioError.at("--binomial", binomial,
+                                       "four numbers k,l,alpha,beta") from None
+            target: object = Binomial(k, l_, a, b, f"Binomial({binomial})")
+        elif controller is not None:
+            target = controller
+        else:
+            raise ScenarioError("give a CONTROLLER name or --binomial k,l,alpha,beta")
+        params = {}
+        for item in param or []:
+            name, _, value = item.partition("=")
+            try:
+                params[name.strip()] = float(value)
+            except ValueError:
+                raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
+        report = run_check(target, params, x_min=x_min, x_max=x_max, window=window,
+                           flows=flows)
+    except (ScenarioError, ValueError) as e:
+        raise _fail(e) from None
+    if as_json:
+        print(json.dumps(report, indent=2))
+    else:
+        out.print(format_report(report), highlight=False)
 
 
 @app.command()
@@ -124,7 +231,7 @@ def controllers(
         print(json.dumps(entries, indent=2))
         return
     for e in entries:
-        out.print(f"[bold]{e['name']}[/]  {e['summary']}", highlight=False)
+        out.print(f"[bold]{e['name']}[/] ({e['family']})  {e['summary']}", highlight=False)
         out.print(f"  convention: {e['convention']}", highlight=False)
         out.print(f"  source: {e['paper']}", highlight=False)
         for p in e["params"]:
@@ -132,8 +239,10 @@ def controllers(
                        "derived" if p["default"] is None else f"default {p['default']:g}")
             out.print(f"    {p['name']:<6} [{p['min']:g}, {p['max']:g}]  {default:<14} "
                       f"{p['meaning']}", highlight=False)
-    out.print('Use in a scenario: source = { kind = "tcp", controller = { name = "gaimd", '
-              'beta = 0.875 } }; Python controllers as "python:NAME".', highlight=False)
+    out.print('Use in a scenario: window controllers in TCP sources, source = { kind = "tcp", '
+              'controller = { name = "gaimd", beta = 0.875 } }; rate controllers in rate '
+              'sources, source = { kind = "rate", controller = "tfrc" }; Python controllers '
+              'as "python:NAME".', highlight=False)
 
 
 @app.command()

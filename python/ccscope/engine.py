@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, metrics
-from .controllers import WindowController
+from .controllers import RateController, WindowController
 from .errors import ScenarioError
 from .scenario import Scenario
 
@@ -227,11 +227,12 @@ def _jsonable(x):
 
 
 def run(scenario: Scenario | dict | str | Path,
-        controllers: dict[str, WindowController] | None = None) -> Result:
+        controllers: dict[str, WindowController | RateController] | None = None) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result.
 
-    `controllers` supplies window controllers written in Python: a TCP flow whose controller
-    is ``python:NAME`` runs ``controllers[NAME]`` (see :class:`ccscope.WindowController`).
+    `controllers` supplies controllers written in Python: a TCP flow whose controller is
+    ``python:NAME`` runs the :class:`ccscope.WindowController` ``controllers[NAME]``, a rate
+    flow the :class:`ccscope.RateController` of that name.
     """
     if isinstance(scenario, (str, Path)):
         from .scenario import load

@@ -13,7 +13,7 @@ import tomllib
 import types
 import typing
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
     AfterValidator,
@@ -41,7 +41,7 @@ def _unit_string(parse, example: str, positive: bool):
     return BeforeValidator(check)
 
 
-Rate = Annotated[str, _unit_string(units.rate_bps, units.RATE_EXAMPLE, True)]
+BitRate = Annotated[str, _unit_string(units.rate_bps, units.RATE_EXAMPLE, True)]
 Delay = Annotated[str, _unit_string(units.seconds, units.TIME_EXAMPLE, True)]
 Time = Annotated[str, _unit_string(units.seconds, units.TIME_EXAMPLE, False)]
 Size = Annotated[str, _unit_string(units.size_bytes, units.SIZE_EXAMPLE, True)]
@@ -188,13 +188,13 @@ Loss = Annotated[Bernoulli | Periodic | Schedule, Field(discriminator="kind")]
 
 class CapacityChange(_Model):
     at: Time
-    rate: Rate
+    rate: BitRate
 
 
 class Link(_Model):
     """One link direction: capacity, propagation delay, queue, optional loss module."""
 
-    rate: Rate
+    rate: BitRate
     delay: Delay
     queue: Queue = Field(default_factory=DropTail)
     loss: Loss | None = None
@@ -247,7 +247,7 @@ class FatLink(_Model):
     high-multiplexing set-up): a dumbbell whose bottleneck never queues much."""
 
     kind: Literal["fat_link"]
-    rate: Rate = "10Gbps"
+    rate: BitRate = "10Gbps"
     delay: Delay = "1ms"
     buffer: Limit = "100000pkts"
     loss: Loss | None = None
@@ -319,7 +319,7 @@ class Cbr(_Model):
     """Constant bit rate UDP."""
 
     kind: Literal["cbr"]
-    rate: Rate
+    rate: BitRate
     packet_size: Size = "1000B"
 
     def to_core(self) -> dict:
@@ -346,6 +346,8 @@ class ControllerRef(_Model):
     """A controller by catalogue name with its parameters, or `python:NAME` for one written in
     Python and passed to :func:`ccscope.run` (see ``ccscope controllers``)."""
 
+    FAMILY: ClassVar[str] = "window"
+
     name: str
     params: dict[str, Annotated[float, Field(allow_inf_nan=False)]] = {}
 
@@ -357,11 +359,17 @@ class ControllerRef(_Model):
             return self
         from .controllers import paper_name
 
-        paper_name(self.name, self.params)  # raises ValueError naming the problem
+        paper_name(self.name, self.params, self.FAMILY)  # raises ValueError naming the problem
         return self
 
     def to_core(self) -> tuple[str, list]:
         return self.name, sorted(self.params.items())
+
+
+class RateControllerRef(ControllerRef):
+    """A rate controller by catalogue name (TFRC, TEAR, RAP, SSVP, ISCC, rate AIMD...)."""
+
+    FAMILY: ClassVar[str] = "rate"
 
 
 class Tcp(_Model):
@@ -425,7 +433,43 @@ class Tcp(_Model):
         }
 
 
-Source = Annotated[Cbr | Poisson | Tcp, Field(discriminator="kind")]
+class Rate(_Model):
+    """A paced, rate-controlled flow: not ACK-clocked, no retransmissions; the receiver reports
+    as its protocol defines (TFRC, TEAR, RAP, SSVP, ISCC, Loguinov's rate AIMD/binomial)."""
+
+    kind: Literal["rate"]
+    controller: Annotated[RateControllerRef, BeforeValidator(_controller_ref)]
+    packet_size: Size = "1000B"
+    initial_rate: BitRate | None = None
+    min_rate: BitRate | None = None
+    bunch: Annotated[int, Field(ge=0, le=64)] = 0
+    jitter: Annotated[float, Field(ge=0, lt=1, allow_inf_nan=False)] = 0.0
+    feedback: Literal["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tear"] | None = None
+
+    @model_validator(mode="after")
+    def _feedback(self) -> Rate:
+        if self.controller.name.startswith("python:") and self.feedback is None:
+            raise ValueError("a Python rate controller needs `feedback` (per-rtt, per-packet, "
+                             "tfrc, tfrc-ns2 or tear): the receiver it expects")
+        return self
+
+    def to_core(self) -> dict:
+        name, params = self.controller.to_core()
+        opt = lambda r: None if r is None else units.rate_bps(r)  # noqa: E731
+        return {
+            "kind": "rate",
+            "controller": name,
+            "params": dict(params),
+            "packet_bytes": round(units.size_bytes(self.packet_size)),
+            "initial_rate_bps": opt(self.initial_rate),
+            "min_rate_bps": opt(self.min_rate),
+            "bunch": self.bunch,
+            "jitter": self.jitter,
+            "feedback": self.feedback,
+        }
+
+
+Source = Annotated[Cbr | Poisson | Tcp | Rate, Field(discriminator="kind")]
 
 
 class Flow(_Model):

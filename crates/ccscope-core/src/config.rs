@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{check_positive, Error, Result};
 use crate::net::loss::LossSpec;
 use crate::net::queue::QueueSpec;
+use crate::transport::rate::RateSourceSpec;
 use crate::transport::tcp::TcpSpec;
 
 /// A change of a link's capacity at a given time.
@@ -99,6 +100,8 @@ fn yes() -> bool {
 }
 
 /// The network's shape.
+// Read once when a run is built, never on a hot path: the size spread of the variants is harmless.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TopologySpec {
@@ -127,6 +130,8 @@ pub enum SourceSpec {
     Poisson { rate_bps: f64, packet_bytes: u32 },
     /// TCP with a window controller from the catalogue.
     Tcp(TcpSpec),
+    /// A paced, rate-controlled flow (TFRC, TEAR, RAP, SSVP, ISCC, rate AIMD/binomial).
+    Rate(RateSourceSpec),
 }
 
 impl SourceSpec {
@@ -140,6 +145,7 @@ impl SourceSpec {
                 Ok(())
             }
             SourceSpec::Tcp(ref tcp) => tcp.validate(field),
+            SourceSpec::Rate(ref rate) => rate.validate_with_controller(),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod control;
 pub mod error;
 pub mod net;
 pub mod rng;
+pub mod round;
 pub mod time;
 pub mod transport;
 

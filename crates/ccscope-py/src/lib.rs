@@ -2,13 +2,15 @@
 //! in as JSON, results go out as dicts of numbers and numpy arrays, every core error becomes a
 //! `CoreError` (a `ValueError`), and a panic never crosses into Python.
 
+mod round;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use ccscope_core::config::{Scenario, SourceSpec};
-use ccscope_core::control::{catalog, Window, WindowRule};
+use ccscope_core::control::{catalog, rate_catalog, Controller, ReportSample, Window, WindowRule};
 use ccscope_core::net::Endpoint;
+use ccscope_core::time::SimTime;
 use ccscope_core::transport::tcp::{TcpReceiver, TcpSender};
 use ccscope_core::net::sim::{LinkReport, RunResult};
 use ccscope_core::net::stats::DirStats;
@@ -168,36 +170,47 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
+/// The first error a Python controller raised in a run; the run is reported as failed with it.
+type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
+
+/// Calls `f` with the GIL unless an earlier call already failed; keeps the first error.
+fn call_python<T>(name: &str, error: &ErrorSlot, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Option<T> {
+    if error.lock().map(|e| e.is_some()).unwrap_or(true) {
+        return None;
+    }
+    Python::attach(|py| {
+        f(py).map_err(|e| {
+            // Keep the user's exception and traceback; say where it came from (PEP 678).
+            let _ = e.value(py).call_method1("add_note", (format!("raised in Python controller {name:?}"),));
+            if let Ok(mut slot) = error.lock() {
+                slot.get_or_insert(e);
+            }
+        })
+    })
+    .ok()
+}
+
 /// A window rule written in Python: an object with `increase(cwnd)` (packets per RTT) and
 /// `decrease(cwnd)` (the window after a loss) methods. The first exception or bad value it
 /// produces is kept and raised when the run ends; until then the window holds still.
 struct PyRule {
     name: String,
     obj: Py<PyAny>,
-    error: Arc<Mutex<Option<PyErr>>>,
+    error: ErrorSlot,
 }
 
 impl PyRule {
     fn call(&self, method: &str, cwnd: f64, fallback: f64) -> f64 {
-        if self.error.lock().map(|e| e.is_some()).unwrap_or(true) {
-            return fallback;
-        }
-        let out = Python::attach(|py| -> PyResult<f64> {
+        call_python(&self.name, &self.error, |py| {
             let v: f64 = self.obj.call_method1(py, method, (cwnd,))?.extract(py)?;
             if !v.is_finite() || v < 0.0 {
                 return Err(CoreError::new_err(format!(
-                    "Python controller {:?}: {method}({cwnd}) returned {v}; it must return a finite number >= 0",
-                    self.name
+                    "{method}({cwnd}) returned {v}; it must return a finite number >= 0"
                 )));
             }
             Ok(v)
-        });
-        out.unwrap_or_else(|e| {
-            if let Ok(mut slot) = self.error.lock() {
-                slot.get_or_insert(e);
-            }
-            fallback
         })
+        .unwrap_or(fallback)
     }
 }
 
@@ -213,36 +226,128 @@ impl WindowRule for PyRule {
     }
 }
 
+/// A rate controller written in Python: an object with `rate_bps()` (the pacing rate),
+/// `on_report(report: dict)`, and optionally `on_no_feedback(now_s)` and `feedback_timeout_s()`
+/// (see `ccscope.RateController`). The rate is read back after every call.
+struct PyRateController {
+    name: String,
+    obj: Py<PyAny>,
+    error: ErrorSlot,
+    /// The rate the object last reported (bits/s), finite and > 0.
+    rate_bps: f64,
+}
+
+impl PyRateController {
+    fn new(name: String, obj: Py<PyAny>, error: ErrorSlot) -> Self {
+        let mut c = PyRateController {
+            name,
+            obj,
+            error,
+            rate_bps: 0.0,
+        };
+        c.refresh();
+        c
+    }
+
+    /// Reads `rate_bps()` back; keeps the old rate when the call fails.
+    fn refresh(&mut self) {
+        let rate = call_python(&self.name, &self.error, |py| {
+            let v: f64 = self.obj.call_method0(py, "rate_bps")?.extract(py)?;
+            if !v.is_finite() || v <= 0.0 {
+                return Err(CoreError::new_err(format!("rate_bps() returned {v}; it must be a finite number > 0")));
+            }
+            Ok(v)
+        });
+        if let Some(r) = rate {
+            self.rate_bps = r;
+        }
+    }
+}
+
+impl Controller for PyRateController {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn on_report(&mut self, r: &ReportSample) {
+        call_python(&self.name, &self.error, |py| {
+            let d = PyDict::new(py);
+            d.set_item("now_s", r.now.secs())?;
+            d.set_item("rtt_s", r.rtt.map(|t| t.secs()))?;
+            d.set_item("recv_rate_bps", r.recv_rate_bps)?;
+            d.set_item("loss_event_rate", r.loss_event_rate)?;
+            d.set_item("lost_pkts", r.lost_pkts)?;
+            d.set_item("received_pkts", r.received_pkts)?;
+            d.set_item("loss_sent_at_s", r.loss_sent_at.map(|t| t.secs()))?;
+            d.set_item("new_loss_event", r.new_loss_event)?;
+            d.set_item("rate_bps", r.rate_bps)?;
+            d.set_item("capacity_bps", r.capacity_bps)?;
+            self.obj.call_method1(py, "on_report", (d,)).map(|_| ())
+        });
+        self.refresh();
+    }
+
+    fn feedback_timeout(&self) -> Option<SimTime> {
+        call_python(&self.name, &self.error, |py| {
+            let t: Option<f64> = self.obj.call_method0(py, "feedback_timeout_s")?.extract(py)?;
+            Ok(t.filter(|t| t.is_finite() && *t > 0.0).map(SimTime::from_secs_f64))
+        })
+        .flatten()
+    }
+
+    fn on_no_feedback(&mut self, now: SimTime) {
+        call_python(&self.name, &self.error, |py| self.obj.call_method1(py, "on_no_feedback", (now.secs(),)).map(|_| ()));
+        self.refresh();
+    }
+
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        Some(self.rate_bps)
+    }
+}
+
 type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// Each flow's endpoints; TCP flows naming `python:NAME` get the Python controller NAME.
+/// Each flow's endpoints; TCP and rate flows naming `python:NAME` get the Python controller NAME.
 fn make_endpoints(
     s: &Scenario,
     i: usize,
     python: &HashMap<String, (String, Py<PyAny>)>,
-    error: &Arc<Mutex<Option<PyErr>>>,
+    error: &ErrorSlot,
 ) -> ccscope_core::Result<Endpoints> {
     let source = &s.flows[i].source;
-    if let SourceSpec::Tcp(tcp) = source {
-        if let Some(key) = tcp.external_controller() {
-            let (name, obj) = python.get(key).ok_or_else(|| {
-                ccscope_core::Error::invalid(
-                    format!("flows[{i}].source.controller"),
-                    &tcp.controller,
-                    "no Python controller of that name was supplied to this run",
-                )
-            })?;
+    let external = match source {
+        SourceSpec::Tcp(tcp) => tcp.external_controller().map(|k| (k, &tcp.controller)),
+        SourceSpec::Rate(rate) => rate.external_controller().map(|k| (k, &rate.controller)),
+        _ => None,
+    };
+    let Some((key, full)) = external else {
+        return ccscope_core::net::apps::endpoints(source);
+    };
+    let (name, obj) = python.get(key).ok_or_else(|| {
+        ccscope_core::Error::invalid(
+            format!("flows[{i}].source.controller"),
+            full,
+            "no Python controller of that name was supplied to this run",
+        )
+    })?;
+    let obj = Python::attach(|py| obj.clone_ref(py));
+    match source {
+        SourceSpec::Tcp(tcp) => {
             let rule = PyRule {
                 name: name.clone(),
-                obj: Python::attach(|py| obj.clone_ref(py)),
+                obj,
                 error: Arc::clone(error),
             };
             let ctl = Box::new(Window::with_rule(rule).with_config(tcp.window_config())?);
             let sender = TcpSender::with_controller(tcp.clone(), ctl)?;
-            return Ok((Box::new(sender), Box::new(TcpReceiver::new(tcp))));
+            Ok((Box::new(sender), Box::new(TcpReceiver::new(tcp))))
         }
+        SourceSpec::Rate(rate) => {
+            let ctl = Box::new(PyRateController::new(name.clone(), obj, Arc::clone(error)));
+            ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
+        }
+        _ => ccscope_core::net::apps::endpoints(source),
     }
-    ccscope_core::net::apps::endpoints(source)
 }
 
 /// Runs a packet-level scenario given as JSON (normalized units) and returns its results.
@@ -256,7 +361,7 @@ fn run_packet<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = scenario_json.to_owned();
     let python = python_controllers.unwrap_or_default();
-    let error: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let error: ErrorSlot = Arc::default();
     let slot = Arc::clone(&error);
     let result = guarded(py, move || {
         let s = Scenario::from_json(&text)?;
@@ -281,19 +386,39 @@ fn validate_packet(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
     })
 }
 
-/// The controller catalogue as JSON: names, parameters, conventions, sources.
+/// The controller catalogue as JSON: window controllers (run by TCP) and rate controllers (run
+/// by the rate transport), each tagged with its `family`.
 #[pyfunction]
 fn controllers_json(py: Python<'_>) -> PyResult<String> {
     guarded(py, || {
-        serde_json::to_string(&catalog::catalogue()).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
+        let tag = |family: &str, infos: Vec<catalog::ControllerInfo>| -> ccscope_core::Result<Vec<serde_json::Value>> {
+            infos
+                .into_iter()
+                .map(|info| {
+                    let mut v = serde_json::to_value(info).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))?;
+                    v["family"] = family.into();
+                    Ok(v)
+                })
+                .collect()
+        };
+        let mut all = tag("window", catalog::catalogue())?;
+        all.extend(tag("rate", rate_catalog::catalogue())?);
+        serde_json::to_string(&all).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
     })
 }
 
-/// Builds a catalogued controller to check its name and parameters; returns its paper name.
+/// Builds a catalogued controller of `family` ("window" or "rate") to check its name and
+/// parameters; returns its paper name.
 #[pyfunction]
-fn controller_name(py: Python<'_>, name: &str, params: Vec<(String, f64)>) -> PyResult<String> {
-    let name = name.to_owned();
-    guarded(py, move || catalog::build(&name, &params).map(|c| c.name()))
+fn controller_name(py: Python<'_>, family: &str, name: &str, params: Vec<(String, f64)>) -> PyResult<String> {
+    let (family, name) = (family.to_owned(), name.to_owned());
+    guarded(py, move || {
+        let built = match family.as_str() {
+            "window" => catalog::build(&name, &params),
+            _ => rate_catalog::build(&name, &params),
+        };
+        built.map(|c| c.name())
+    })
 }
 
 #[pymodule]
@@ -304,5 +429,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_packet, m)?)?;
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
+    round::register(m)?;
     Ok(())
 }

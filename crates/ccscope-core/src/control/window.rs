@@ -263,6 +263,12 @@ impl<R: WindowRule> Controller for Window<R> {
     fn window(&self) -> f64 {
         self.cwnd
     }
+
+    fn set_window(&mut self, cwnd_pkts: f64) {
+        self.cwnd = clamp_window(cwnd_pkts);
+        self.ssthresh = self.ssthresh.min(self.cwnd).max(1.0);
+        self.check();
+    }
 }
 
 /// Checks `lo < x < hi` (and finiteness), naming the field on failure.

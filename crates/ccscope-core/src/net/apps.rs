@@ -129,6 +129,7 @@ pub fn endpoints(source: &SourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endp
         SourceSpec::Cbr { rate_bps, packet_bytes } => (rate_bps, packet_bytes, Spacing::Constant),
         SourceSpec::Poisson { rate_bps, packet_bytes } => (rate_bps, packet_bytes, Spacing::Poisson),
         SourceSpec::Tcp(ref tcp) => return crate::transport::tcp::endpoints(tcp),
+        SourceSpec::Rate(ref rate) => return crate::transport::rate::endpoints(rate),
     };
     let src = PacedSource {
         controller: Box::new(ConstantRate::new(rate_bps)?),

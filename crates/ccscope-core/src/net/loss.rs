@@ -90,7 +90,7 @@ impl LossModule {
         match &self.spec {
             LossSpec::Periodic { every } => {
                 self.seen += 1;
-                self.seen % every == 0
+                self.seen.is_multiple_of(*every)
             }
             LossSpec::Schedule { steps } => {
                 while let Some(s) = steps.get(self.next_step) {

@@ -648,7 +648,7 @@ impl Simulation {
     }
 
     fn callback(&mut self, ep: usize, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
-        let side = if ep % 2 == 0 { Side::Sender } else { Side::Receiver };
+        let side = if ep.is_multiple_of(2) { Side::Sender } else { Side::Receiver };
         let mut ctx = Ctx {
             core: &mut self.core,
             flow: (ep / 2) as u32,

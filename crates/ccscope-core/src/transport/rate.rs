@@ -36,7 +36,8 @@ use crate::control::receiver::{DataArrival, Receiver, Report};
 use crate::control::{Controller, ReportSample};
 use crate::error::{check_range, Error, Result};
 use crate::net::packet::Packet;
-use crate::net::sim::{Ctx, Endpoint};
+use crate::net::sim::{Ctx, Endpoint, Stat};
+use crate::net::trace::Probe as TraceProbe;
 use crate::time::SimTime;
 
 /// Report flags.
@@ -123,6 +124,21 @@ impl RateSourceSpec {
         self.params.iter().map(|(k, v)| (k.clone(), *v)).collect()
     }
 
+    /// Checks the spec as part of a scenario: the transport's settings and, unless the controller
+    /// is supplied from outside (`python:NAME`), that the catalogue can build it.
+    pub fn validate_with_controller(&self) -> Result<()> {
+        self.validate()?;
+        if self.external_controller().is_none() {
+            rate_catalog::build_with(&self.controller, &self.params(), self.config())?;
+        }
+        Ok(())
+    }
+
+    /// The name after `python:` when the controller is supplied from outside the catalogue.
+    pub fn external_controller(&self) -> Option<&str> {
+        self.controller.strip_prefix(crate::transport::tcp::EXTERNAL_PREFIX)
+    }
+
     pub fn validate(&self) -> Result<()> {
         self.config().validate()?;
         check_range("source.jitter", self.jitter, 0.0, 0.999)?;
@@ -198,6 +214,8 @@ fn pair(
         last_send: SimTime::ZERO,
         next_send: SimTime::ZERO,
         running: false,
+        reports: 0,
+        silences: 0,
         probe: probe.clone(),
     };
     let rx = RateReceiver {
@@ -228,6 +246,10 @@ struct RateSender {
     /// When the pending send is due.
     next_send: SimTime,
     running: bool,
+    /// Reports received.
+    reports: u64,
+    /// No-feedback timer expiries.
+    silences: u64,
     probe: Option<Probe>,
 }
 
@@ -308,6 +330,7 @@ impl RateSender {
             capacity_bps: (h.flags & HAS_CAPACITY != 0).then(|| get_f64(&h.blocks[4..6])),
         };
         self.controller.on_report(&report);
+        self.reports += 1;
         self.record_rate(now);
         self.arm_no_feedback(ctx);
         // A faster rate takes effect at once; a slower one from the next send.
@@ -345,6 +368,7 @@ impl Endpoint for RateSender {
             return;
         }
         if timer == NO_FEEDBACK {
+            self.silences += 1;
             self.controller.on_no_feedback(ctx.now());
             self.record_rate(ctx.now());
             self.arm_no_feedback(ctx);
@@ -356,6 +380,22 @@ impl Endpoint for RateSender {
 
     fn label(&self) -> String {
         self.controller.name()
+    }
+
+    fn probe(&self) -> TraceProbe {
+        TraceProbe {
+            window_pkts: 0.0,
+            rate_bps: if self.running { self.controller.pacing_rate_bps().unwrap_or(0.0) } else { 0.0 },
+        }
+    }
+
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        vec![
+            ("rate_bps", Stat::Level(self.controller.pacing_rate_bps().unwrap_or(0.0))),
+            ("srtt_s", Stat::Level(self.srtt_s.unwrap_or(0.0))),
+            ("reports", Stat::Count(self.reports as f64)),
+            ("no_feedback_expiries", Stat::Count(self.silences as f64)),
+        ]
     }
 }
 

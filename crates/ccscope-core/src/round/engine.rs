@@ -1,0 +1,562 @@
+//! Stepping the round model: one pass over the flows per step.
+
+use rand::Rng as _;
+
+use super::{Feedback, FlowGroup, RoundConfig};
+use crate::control::{catalog, rate_catalog};
+use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
+use crate::error::{Error, Result};
+use crate::rng::{stream, Rng, Stream};
+use crate::time::SimTime;
+
+/// Relative size below which an overshoot is a rounding artefact of the float arithmetic, not
+/// congestion: loads that sum exactly to the capacity fill the link without loss.
+const TIE: f64 = 1e-9;
+
+/// The aggregate state at the recorded steps (`Record::every`), one entry per recorded step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Series {
+    pub step: Vec<u64>,
+    /// Start of the step (s).
+    pub time_s: Vec<f64>,
+    /// Length of the step, RTT0 + queue/C (s).
+    pub interval_s: Vec<f64>,
+    pub capacity_bps: Vec<f64>,
+    /// Packets offered by all flows in the step.
+    pub load_pkts: Vec<f64>,
+    /// Queue at the end of the step (packets).
+    pub queue_pkts: Vec<f64>,
+    /// Packets served over packets the link could serve in the step, in [0, 1].
+    pub utilization: Vec<f64>,
+    /// Packets lost over packets offered in the step, in [0, 1].
+    pub loss_fraction: Vec<f64>,
+    /// Jain's fairness index of the flows' loads in the step, in [1/n, 1].
+    pub jain: Vec<f64>,
+    /// Flows that saw congestion in the step.
+    pub congested_flows: Vec<u64>,
+}
+
+/// One flow's totals over the measured steps (after the warm-up).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowReport {
+    /// The controller's name in its paper's notation.
+    pub name: String,
+    /// Whether the flow is read as a rate (bits/s) rather than a window.
+    pub rate_based: bool,
+    pub sent_pkts: f64,
+    pub lost_pkts: f64,
+    /// Steps in which the flow saw congestion.
+    pub congestion_events: u64,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundResult {
+    pub seed: u64,
+    pub steps: u64,
+    pub warmup_steps: u64,
+    /// Simulated time of the measured steps (s).
+    pub measured_s: f64,
+    /// Packets offered, lost, served, and the link could serve, over the measured steps.
+    pub sent_pkts: f64,
+    pub lost_pkts: f64,
+    pub served_pkts: f64,
+    pub service_pkts: f64,
+    pub flows: Vec<FlowReport>,
+    pub series: Series,
+    /// Each flow's load (packets in the step) at the recorded steps, step-major: entry
+    /// `r * n + i` is flow i at recorded step r. Empty unless `Record::flows`.
+    pub flow_load_pkts: Vec<f64>,
+}
+
+impl RoundResult {
+    /// Packets lost over packets sent (Loguinov & Radha's p), 0 when nothing was sent.
+    pub fn loss_rate(&self) -> f64 {
+        if self.sent_pkts > 0.0 {
+            self.lost_pkts / self.sent_pkts
+        } else {
+            0.0
+        }
+    }
+
+    /// Packets served over packets the link could serve (the papers' efficiency).
+    pub fn utilization(&self) -> f64 {
+        self.served_pkts / self.service_pkts
+    }
+}
+
+/// Builds one flow's controller from its group: a rate controller (`rate_catalog`) starting at
+/// the group's initial rate, or a window controller (`catalog`) starting in congestion avoidance
+/// at its initial window.
+fn build(group: &FlowGroup, index: usize, packet_bytes: u32) -> Result<Box<dyn Controller>> {
+    let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let name = &group.controller;
+    let built = if rate_catalog::is_rate_controller(name) {
+        let start = RateConfig {
+            packet_bytes,
+            initial_rate_bps: group.initial_rate_bps,
+            min_rate_bps: None,
+        };
+        rate_catalog::build_with(name, &params, start)
+    } else {
+        let start = WindowConfig::avoidance_at(group.initial_window_pkts.unwrap_or(1.0));
+        catalog::build_with(name, &params, start).map_err(|e| match e {
+            Error::UnknownName {
+                field,
+                value,
+                known,
+            } => {
+                let rate = rate_catalog::catalogue()
+                    .iter()
+                    .map(|c| c.name)
+                    .collect::<Vec<_>>();
+                Error::UnknownName {
+                    field,
+                    value,
+                    known: format!("{known}, {}", rate.join(", ")),
+                }
+            }
+            other => other,
+        })
+    };
+    built.map_err(|e| within(e, index))
+}
+
+/// Places a controller error under the flow group it came from.
+fn within(e: Error, index: usize) -> Error {
+    match e {
+        Error::InvalidField {
+            field,
+            value,
+            allowed,
+        } => Error::InvalidField {
+            field: format!("round.flows[{index}].{field}"),
+            value,
+            allowed,
+        },
+        Error::UnknownName {
+            field,
+            value,
+            known,
+        } => Error::UnknownName {
+            field: format!("round.flows[{index}].{field}"),
+            value,
+            known,
+        },
+        other => other,
+    }
+}
+
+/// One flow's controller and how the engine reads it.
+struct Flow {
+    controller: Box<dyn Controller>,
+    /// Read as a rate (bits/s) rather than a window (packets).
+    rate_based: bool,
+}
+
+impl Flow {
+    /// What the flow offers next: its window in packets (whole packets when `integer`), or its
+    /// rate in bits/s.
+    fn offer(&self, integer: bool) -> Result<f64> {
+        let x = if self.rate_based {
+            self.controller.pacing_rate_bps().unwrap_or(0.0)
+        } else if integer {
+            self.controller.window().floor()
+        } else {
+            self.controller.window()
+        };
+        if x.is_finite() && x >= 0.0 {
+            Ok(x)
+        } else {
+            Err(Error::invalid(
+                format!("controller {}", self.controller.name()),
+                x,
+                "a controller must offer a finite window or rate ≥ 0 (please report)",
+            ))
+        }
+    }
+}
+
+/// How each flow learns about the step's congestion.
+enum Signal {
+    /// Nobody is congested.
+    None,
+    /// Everybody is congested.
+    All,
+    /// Flow i is congested with probability min(1, k·load_i).
+    Share(f64),
+    /// Flow i is congested with probability 1 − exp(ln_keep·load_i).
+    PerPacket(f64),
+}
+
+/// Runs the round model.
+pub fn run(config: &RoundConfig) -> Result<RoundResult> {
+    config.validate()?;
+    let mut flows = Vec::with_capacity(config.n_flows());
+    for (g, group) in config.flows.iter().enumerate() {
+        for _ in 0..group.count {
+            let controller = build(group, g, config.packet_bytes)?;
+            let rate_based = controller.pacing_rate_bps().is_some();
+            let mut flow = Flow {
+                controller,
+                rate_based,
+            };
+            if config.integer_windows && !flow.rate_based {
+                // The window must follow `set_window`: try one packet more, then the start.
+                let w = flow.controller.window();
+                flow.controller.set_window(w + 1.0);
+                let followed = flow.controller.window() == w + 1.0;
+                flow.controller.set_window(w.floor());
+                if !followed || flow.controller.window() != w.floor() {
+                    return Err(Error::invalid(
+                        format!("round.flows[{g}].controller"),
+                        flow.controller.name(),
+                        "round.integer_windows needs controllers that accept a set window",
+                    ));
+                }
+            }
+            flows.push(flow);
+        }
+    }
+    let n = flows.len();
+    let random = !matches!(config.feedback, Feedback::Synchronized);
+    let mut rngs: Vec<Rng> = if random {
+        (0..n as u64)
+            .map(|i| stream(config.seed, Stream::Round, i))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let integer = config.integer_windows;
+    let mut offer = flows
+        .iter()
+        .map(|f| f.offer(integer))
+        .collect::<Result<Vec<f64>>>()?;
+    let mut sent = vec![0.0; n];
+    let mut lost = vec![0.0; n];
+    let mut events = vec![0u64; n];
+    let (mut window_sum, mut rate_sum) = (0.0, 0.0);
+    for (f, x) in flows.iter().zip(&offer) {
+        if f.rate_based {
+            rate_sum += x;
+        } else {
+            window_sum += x;
+        }
+    }
+
+    let pkt_bits = 8.0 * config.packet_bytes as f64;
+    let rtt0_s = config.rtt0_ns as f64 * 1e-9;
+    let buffer = config.buffer_pkts;
+    let mut capacity_bps = config.capacity_bps;
+    let mut changes = config.capacity_changes.iter().peekable();
+    let mut queue = 0.0;
+    let mut now_s = 0.0;
+    let every = config.record.every;
+    let mut out = RoundResult {
+        seed: config.seed,
+        steps: config.steps,
+        warmup_steps: config.warmup_steps,
+        measured_s: 0.0,
+        sent_pkts: 0.0,
+        lost_pkts: 0.0,
+        served_pkts: 0.0,
+        service_pkts: 0.0,
+        flows: Vec::new(),
+        series: Series::default(),
+        flow_load_pkts: Vec::new(),
+    };
+
+    for step in 0..config.steps {
+        while let Some(c) = changes.next_if(|c| c.step <= step) {
+            capacity_bps = c.capacity_bps;
+        }
+        let capacity_pps = capacity_bps / pkt_bits;
+        // Papadimitriou & Zhang (15): the queue adds queue/C to the round-trip time.
+        let interval_s = rtt0_s + queue / capacity_pps;
+        let rate_to_pkts = interval_s / pkt_bits;
+        let load = window_sum + rate_sum * rate_to_pkts;
+        // C·RTT = C·RTT0 + queue, written so that the queue cancels exactly.
+        let service = capacity_pps * rtt0_s + queue;
+        // Loguinov & Radha §IV-D: what exceeds capacity and buffer is lost (the overshoot).
+        let backlog = queue + load - service;
+        let overshoot = if backlog - buffer > TIE * service {
+            backlog - buffer
+        } else {
+            0.0
+        };
+        let queue_after = backlog.clamp(0.0, buffer);
+        let served = queue + load - overshoot - queue_after;
+        let (lost_total, signal) = match config.feedback {
+            Feedback::Synchronized if overshoot > 0.0 => (overshoot, Signal::All),
+            Feedback::Synchronized => (0.0, Signal::None),
+            Feedback::Proportional if overshoot > 0.0 => {
+                (overshoot, Signal::Share(overshoot / load))
+            }
+            Feedback::Proportional => (0.0, Signal::None),
+            Feedback::Bernoulli { p } => {
+                let over = if load > 0.0 { overshoot / load } else { 0.0 };
+                let keep = (1.0 - p) * (1.0 - over);
+                (load * (1.0 - keep), Signal::PerPacket(keep.ln()))
+            }
+        };
+        let loss_fraction = if load > 0.0 { lost_total / load } else { 0.0 };
+        let sample = RoundSample {
+            now: SimTime::from_secs_f64(now_s),
+            interval: SimTime::from_secs_f64(interval_s),
+            congested: false,
+            loss_fraction,
+            capacity_bps: config.capacity_oracle.then_some(capacity_bps),
+        };
+        let measured = step >= config.warmup_steps;
+        let recording = every > 0 && step % every == 0;
+        let record_flows = recording && config.record.flows;
+
+        let (mut next_window_sum, mut next_rate_sum) = (0.0, 0.0);
+        let (mut sum_sq, mut congested_flows) = (0.0, 0u64);
+        for i in 0..n {
+            let flow = &mut flows[i];
+            let pkts = if flow.rate_based {
+                offer[i] * rate_to_pkts
+            } else {
+                offer[i]
+            };
+            sum_sq += pkts * pkts;
+            let congested = match signal {
+                Signal::None => false,
+                Signal::All => true,
+                Signal::Share(k) => {
+                    let p = k * pkts;
+                    p >= 1.0 || (p > 0.0 && rngs[i].gen::<f64>() < p)
+                }
+                Signal::PerPacket(ln_keep) => {
+                    let p = 1.0 - (ln_keep * pkts).exp();
+                    p > 0.0 && rngs[i].gen::<f64>() < p
+                }
+            };
+            congested_flows += congested as u64;
+            if measured {
+                sent[i] += pkts;
+                lost[i] += pkts * loss_fraction;
+                events[i] += congested as u64;
+            }
+            if record_flows {
+                out.flow_load_pkts.push(pkts);
+            }
+            flow.controller.on_round(&RoundSample {
+                congested,
+                ..sample
+            });
+            if integer && congested && !flow.rate_based {
+                // Cai et al. §III-C.2: the window is rounded down to whole packets.
+                let w = flow.controller.window().floor().max(1.0);
+                flow.controller.set_window(w);
+            }
+            let x = flow.offer(integer)?;
+            offer[i] = x;
+            if flow.rate_based {
+                next_rate_sum += x;
+            } else {
+                next_window_sum += x;
+            }
+        }
+
+        if measured {
+            out.measured_s += interval_s;
+            out.sent_pkts += load;
+            out.lost_pkts += lost_total;
+            out.served_pkts += served;
+            out.service_pkts += service;
+        }
+        if recording {
+            let s = &mut out.series;
+            s.step.push(step);
+            s.time_s.push(now_s);
+            s.interval_s.push(interval_s);
+            s.capacity_bps.push(capacity_bps);
+            s.load_pkts.push(load);
+            s.queue_pkts.push(queue_after);
+            s.utilization.push((served / service).min(1.0));
+            s.loss_fraction.push(loss_fraction);
+            s.jain.push(if sum_sq > 0.0 {
+                load * load / (n as f64 * sum_sq)
+            } else {
+                1.0
+            });
+            s.congested_flows.push(congested_flows);
+        }
+        queue = queue_after;
+        now_s += interval_s;
+        window_sum = next_window_sum;
+        rate_sum = next_rate_sum;
+    }
+
+    out.flows = flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| FlowReport {
+            name: f.controller.name(),
+            rate_based: f.rate_based,
+            sent_pkts: sent[i],
+            lost_pkts: lost[i],
+            congestion_events: events[i],
+        })
+        .collect();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::{CapacityStep, Record};
+
+    /// `count` TCP flows from window `w0` on a link of `w` packets per RTT (1000-byte packets,
+    /// RTT0 = 100 ms, no buffer, synchronized feedback), recording every step.
+    fn tcp(count: usize, w0: f64, w: f64, steps: u64) -> RoundConfig {
+        RoundConfig {
+            seed: 1,
+            steps,
+            warmup_steps: 0,
+            capacity_bps: w * 8000.0 / 0.1,
+            capacity_changes: Vec::new(),
+            rtt0_ns: 100_000_000,
+            packet_bytes: 1000,
+            buffer_pkts: 0.0,
+            feedback: Feedback::Synchronized,
+            integer_windows: false,
+            capacity_oracle: false,
+            flows: vec![FlowGroup {
+                controller: "tcp".into(),
+                params: Default::default(),
+                count,
+                initial_window_pkts: Some(w0),
+                initial_rate_bps: None,
+            }],
+            record: Record {
+                every: 1,
+                flows: true,
+            },
+        }
+    }
+
+    #[test]
+    fn overshoot_is_lost_and_everybody_halves() {
+        // Two flows at 5 packets on a 10-packet link: 10 fits exactly (no loss), then 12
+        // overshoots by 2 packets, which are lost, and both halve to 3.
+        let r = run(&tcp(2, 5.0, 10.0, 3)).unwrap();
+        assert_eq!(r.series.load_pkts, vec![10.0, 12.0, 6.0]);
+        assert_eq!(r.series.loss_fraction, vec![0.0, 2.0 / 12.0, 0.0]);
+        assert_eq!(r.series.congested_flows, vec![0, 2, 0]);
+        assert_eq!(r.flow_load_pkts, vec![5.0, 5.0, 6.0, 6.0, 3.0, 3.0]);
+        assert_eq!((r.sent_pkts, r.lost_pkts), (28.0, 2.0));
+        assert_eq!(r.utilization(), 26.0 / 30.0);
+    }
+
+    #[test]
+    fn the_queue_stretches_the_round_trip_time() {
+        // Papadimitriou & Zhang (15): RTT = RTT0 + queue/C. One flow at 12 packets on a
+        // 10-packet link with a 5-packet buffer queues 2 packets, so the next step lasts
+        // 0.1 + 2/100 s; the buffer overflows only past 15 in flight.
+        let mut c = tcp(1, 12.0, 10.0, 5);
+        c.buffer_pkts = 5.0;
+        let r = run(&c).unwrap();
+        assert_eq!(r.series.queue_pkts, vec![2.0, 3.0, 4.0, 5.0, 5.0]);
+        assert!((r.series.interval_s[1] - 0.12).abs() < 1e-12);
+        assert_eq!(r.series.loss_fraction[..4], [0.0; 4]);
+        assert!(r.series.loss_fraction[4] > 0.0);
+        assert!(r
+            .series
+            .utilization
+            .iter()
+            .all(|u| (*u - 1.0).abs() < 1e-12));
+    }
+
+    #[test]
+    fn capacity_follows_its_schedule() {
+        let mut c = tcp(1, 1.0, 10.0, 4);
+        c.capacity_changes = vec![CapacityStep {
+            step: 2,
+            capacity_bps: 1.0,
+        }];
+        let r = run(&c).unwrap();
+        assert_eq!(r.series.capacity_bps[1], 800_000.0);
+        assert_eq!(r.series.capacity_bps[2], 1.0);
+    }
+
+    #[test]
+    fn random_feedback_is_reproducible() {
+        let mut c = tcp(50, 3.0, 97.3, 500);
+        c.feedback = Feedback::Proportional;
+        let a = run(&c).unwrap();
+        assert_eq!(a, run(&c).unwrap());
+        c.seed = 2;
+        assert_ne!(a.flows, run(&c).unwrap().flows);
+    }
+
+    #[test]
+    fn results_stay_finite_whatever_the_feedback() {
+        for feedback in [
+            Feedback::Synchronized,
+            Feedback::Proportional,
+            Feedback::Bernoulli { p: 0.3 },
+        ] {
+            let mut c = tcp(20, 1.0, 3.0, 300);
+            c.feedback = feedback;
+            c.buffer_pkts = 2.5;
+            let r = run(&c).unwrap();
+            assert!(r.loss_rate().is_finite() && r.utilization().is_finite());
+            assert!(r
+                .series
+                .jain
+                .iter()
+                .all(|j| (1.0 / 20.0 - 1e-12..=1.0 + 1e-12).contains(j)));
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let mut c = tcp(1, 1.0, 10.0, 10);
+        c.flows[0].controller = "vegas".into();
+        let err = run(&c).unwrap_err().to_string();
+        assert!(
+            err.contains("round.flows[0].controller.name") && err.contains("iscc"),
+            "{err}"
+        );
+        let mut c = tcp(1, 1.0, 10.0, 10);
+        c.warmup_steps = 10;
+        assert!(run(&c)
+            .unwrap_err()
+            .to_string()
+            .starts_with("round.warmup_steps"));
+        let mut c = tcp(1, 1.0, 10.0, 10);
+        c.feedback = Feedback::Bernoulli { p: 1.0 };
+        assert!(run(&c)
+            .unwrap_err()
+            .to_string()
+            .starts_with("round.feedback.p"));
+        let mut c = tcp(1, 1.0, 10.0, 10);
+        c.capacity_bps = f64::NAN;
+        assert!(run(&c)
+            .unwrap_err()
+            .to_string()
+            .starts_with("round.capacity"));
+        let c = tcp(1_000, 1.0, 10.0, 1_000_000);
+        assert!(run(&c)
+            .unwrap_err()
+            .to_string()
+            .starts_with("round.record.every"));
+    }
+
+    #[test]
+    fn config_parses_from_json() {
+        let c = RoundConfig::from_json(
+            r#"{"steps": 10, "capacity_bps": 1e6, "rtt0_ns": 100000000, "packet_bytes": 1000,
+                "feedback": {"kind": "bernoulli", "p": 0.01},
+                "flows": [{"controller": "aimd", "params": {"beta": 0.125}, "count": 3}]}"#,
+        )
+        .unwrap();
+        assert_eq!(c.n_flows(), 3);
+        assert_eq!(c.feedback, Feedback::Bernoulli { p: 0.01 });
+        let err = RoundConfig::from_json(r#"{"steps": 10, "colour": 1}"#).unwrap_err();
+        assert!(matches!(err, Error::Malformed(_)));
+    }
+}

@@ -1,0 +1,90 @@
+//! Bindings of the round model: a `RoundConfig` comes in as JSON, the result goes out as a dict
+//! of numbers and numpy arrays.
+
+use ccscope_core::round::{run, RoundConfig, RoundResult};
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::guarded;
+
+fn result_dict(py: Python<'_>, r: RoundResult) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("seed", r.seed)?;
+    out.set_item("steps", r.steps)?;
+    out.set_item("warmup_steps", r.warmup_steps)?;
+    out.set_item("measured_s", r.measured_s)?;
+    out.set_item("sent_pkts", r.sent_pkts)?;
+    out.set_item("lost_pkts", r.lost_pkts)?;
+    out.set_item("served_pkts", r.served_pkts)?;
+    out.set_item("service_pkts", r.service_pkts)?;
+    let flows = PyDict::new(py);
+    let names = PyList::new(py, r.flows.iter().map(|f| f.name.as_str()))?;
+    flows.set_item("name", names)?;
+    let col = |f: fn(&ccscope_core::round::FlowReport) -> f64| {
+        r.flows.iter().map(f).collect::<Vec<f64>>()
+    };
+    flows.set_item(
+        "rate_based",
+        r.flows
+            .iter()
+            .map(|f| f.rate_based)
+            .collect::<Vec<bool>>()
+            .into_pyarray(py),
+    )?;
+    flows.set_item("sent_pkts", col(|f| f.sent_pkts).into_pyarray(py))?;
+    flows.set_item("lost_pkts", col(|f| f.lost_pkts).into_pyarray(py))?;
+    flows.set_item(
+        "congestion_events",
+        r.flows
+            .iter()
+            .map(|f| f.congestion_events)
+            .collect::<Vec<u64>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item("flows", flows)?;
+    let s = r.series;
+    let series = PyDict::new(py);
+    series.set_item("step", s.step.into_pyarray(py))?;
+    series.set_item("time_s", s.time_s.into_pyarray(py))?;
+    series.set_item("interval_s", s.interval_s.into_pyarray(py))?;
+    series.set_item("capacity_bps", s.capacity_bps.into_pyarray(py))?;
+    series.set_item("load_pkts", s.load_pkts.into_pyarray(py))?;
+    series.set_item("queue_pkts", s.queue_pkts.into_pyarray(py))?;
+    series.set_item("utilization", s.utilization.into_pyarray(py))?;
+    series.set_item("loss_fraction", s.loss_fraction.into_pyarray(py))?;
+    series.set_item("jain", s.jain.into_pyarray(py))?;
+    series.set_item("congested_flows", s.congested_flows.into_pyarray(py))?;
+    out.set_item("series", series)?;
+    out.set_item("flow_load_pkts", r.flow_load_pkts.into_pyarray(py))?;
+    Ok(out)
+}
+
+/// Runs a round-model configuration given as JSON (normalized units) and returns its results.
+#[pyfunction]
+fn run_round<'py>(py: Python<'py>, config_json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let text = config_json.to_owned();
+    let result = guarded(py, move || run(&RoundConfig::from_json(&text)?))?;
+    result_dict(py, result)
+}
+
+/// Checks a round-model configuration JSON without running it.
+#[pyfunction]
+fn validate_round(py: Python<'_>, config_json: &str) -> PyResult<()> {
+    let text = config_json.to_owned();
+    guarded(py, move || {
+        let mut config = RoundConfig::from_json(&text)?;
+        // Building every controller is the rest of the check: run a single step.
+        config.steps = 1;
+        config.warmup_steps = 0;
+        config.record = Default::default();
+        run(&config).map(|_| ())
+    })
+}
+
+/// Adds the round model's functions to the `_core` module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_round, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_round, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,75 @@
+"""Cai, Shen, Pan & Mark 2005 in the round model: Fig. 14(a) (the speed at which a new flow
+gains 35% of a 20-packet link, eq. (30)) and the TCP-friendliness of AIMD(3(1−β)/(1+β), β)
+against TCP, eqs. (9)–(13).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import roundmodel, theory
+
+#: Cai et al. Fig. 14: "link capacity 20 packets/rtt"; (a): "gains 35% of total link capacity".
+R = 20.0
+SHARE = 0.35
+
+#: Fig. 14(a)'s x axis: β from 0.5 to 0.875.
+BETAS = (0.5, 0.625, 0.75, 0.875)
+
+
+def _two_flows(alpha: float, beta: float, w1: float, w2: float, r: float, steps: int,
+               integer: bool) -> roundmodel.RoundResult:
+    return roundmodel.run({
+        "run": {"engine": "round", "steps": steps},
+        "link": {"capacity_pkts": r, "integer_windows": integer},
+        "flows": [{"controller": "gaimd", "params": {"alpha": alpha, "beta": beta},
+                   "initial_window": w} for w in (w1, w2)],
+        "record": {"every": 1, "flows": True},
+    })
+
+
+def share_speed(beta: float, r: float = R, integer: bool = False) -> dict[str, float]:
+    """The speed c (packets per RTT²) at which F1 gains SHARE of the link from F2, measured as
+    eq. (30) defines it: F1 starts at one packet and F2 at r − 1 (on the efficiency line); at
+    each congestion moment t_m the distance from fairness is |w2 − w1|/(w1 + w2) = β^m in
+    Cai's model; the time T at which it reaches 1 − 2·SHARE is interpolated geometrically
+    between cycles, and c = SHARE·r/T. (30) is independent of r; the round model approaches it
+    as r grows (one RTT is a coarse step on a 20-packet link)."""
+    alpha = theory.aimd_friendly_alpha_beta_kept(beta)  # Cai et al. (13)
+    cycle = (1 - beta) * r / (2 * alpha)  # Cai et al. §III-B.2: one cycle, in RTTs
+    steps = int(40 * cycle) + 100
+    result = _two_flows(alpha, beta, 1.0, r - 1.0, r, steps, integer)
+    w = result.flow_series().to_numpy()
+    peaks = np.flatnonzero(result.series["loss_fraction"].to_numpy() > 0)
+    t = np.concatenate([[0], peaks])
+    gap = np.concatenate([[(r - 2) / r],
+                          np.abs(w[peaks, 1] - w[peaks, 0]) / w[peaks].sum(axis=1)])
+    target = 1 - 2 * SHARE
+    m = int(np.argmax(gap <= target))
+    f = np.log(gap[m - 1] / target) / np.log(gap[m - 1] / gap[m])
+    elapsed = t[m - 1] + f * (t[m] - t[m - 1])
+    return {"beta": beta, "r": r, "integer": integer, "measured": SHARE * r / elapsed,
+            "eq30": theory.cai_time_to_share_speed(beta, SHARE)}
+
+
+def fig14a(r: float = R, integer: bool = False) -> pd.DataFrame:
+    """Fig. 14(a): one row per β, measured beside eq. (30)."""
+    return pd.DataFrame([share_speed(b, r, integer) for b in BETAS])
+
+
+def friendliness(beta: float, r: float, steps: int = 200_000) -> dict[str, float]:
+    """One TCP and one AIMD(3(1−β)/(1+β), β) with synchronized feedback on r packets per RTT:
+    mean windows over the second half, beside eqs. (11)–(12)."""
+    alpha = theory.aimd_friendly_alpha_beta_kept(beta)  # Cai et al. (13)
+    result = roundmodel.run({
+        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 2},
+        "link": {"capacity_pkts": r},
+        "flows": [{"controller": "tcp", "initial_window": r / 2},
+                  {"controller": "gaimd", "params": {"alpha": alpha, "beta": beta},
+                   "initial_window": r / 2}],
+    })
+    tcp, aimd = result.flows["mean_load_pkts"]
+    return {"beta": beta, "r": r, "tcp": tcp, "aimd": aimd, "ratio": aimd / tcp,
+            "eq11": theory.cai_aimd_mean_window(alpha, beta, r),
+            "eq12": theory.cai_tcp_mean_window(alpha, beta, r)}

@@ -1,0 +1,122 @@
+"""Loguinov & Radha 2003 in the round model: Fig. 5 (packet-loss scalability of rate-based AIMD
+and IIAD), ISCC's constant loss (§V-D, eq. (42)) and the efficiency of binomial controls
+(§IV-C, eq. (28), Fig. 4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import roundmodel, theory
+
+#: Loguinov & Radha §V-B: "a T1 bottleneck link (i.e., C = 1544 kb/s)".
+T1 = "1544kbps"
+T1_BPS = 1_544_000.0
+
+#: Fig. 5's three schemes (§V-B): rate-based AIMD(1, 1/2) with λ = MTU/RTT = 5 and 50 kb/s,
+#: IIAD(1, 1/2) with MTU/RTT = 10 kb/s.
+FIG5 = {
+    "AIMD1": ("rate-aimd", {"alpha": 1.0, "beta": 0.5, "mtu_per_rtt": 5e3}),
+    "AIMD2": ("rate-aimd", {"alpha": 1.0, "beta": 0.5, "mtu_per_rtt": 50e3}),
+    "IIAD": ("rate-binomial", {"k": 1.0, "l": 0.0, "alpha": 1.0, "beta": 0.5,
+                               "mtu_per_rtt": 10e3}),
+}
+
+#: Loguinov & Radha §V-B, text on Fig. 5: s_100, the "equivalent" exponent
+#: (log s_100 / log 100: 100^1.91 = 6755) and p_100.
+FIG5_PUBLISHED = {
+    "AIMD1": {"s_100": 6755.0, "exponent": 1.91, "p_100": 0.10},
+    "AIMD2": {"s_100": 352.0, "exponent": 1.27, "p_100": 0.55},
+    "IIAD": {"s_100": 219_889.0, "exponent": 2.67, "p_100": None},
+}
+
+#: ISCC(k, 2) with m_I = 20, m_D = 2 (§VI-A; "k = -1.2 was sufficient").
+ISCC = {
+    "ISCC(-1.5,2)": ("iscc", {"k": -1.5, "l": 2.0, "m_i": 20.0, "m_d": 2.0}),
+    "ISCC(-1.2,2)": ("iscc", {"k": -1.2, "l": 2.0, "m_i": 20.0, "m_d": 2.0}),
+}
+
+
+def loss_rate(controller: str, params: dict, n: int, steps: int,
+              capacity: str = T1, oracle: bool = False) -> float:
+    """p_n: packets lost over packets sent by n identical flows with synchronized feedback,
+    no buffer, after a warm-up of a tenth of the steps; flows start at half their fair share."""
+    start = T1_BPS / n / 2
+    result = roundmodel.run({
+        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 10},
+        "link": {"capacity": capacity, "rtt": "100ms", "capacity_oracle": oracle},
+        "flows": [{"controller": controller, "params": params, "count": n,
+                   "initial_rate": f"{start}bps"}],
+    })
+    return result.loss_rate
+
+
+def scalability_exponent(n: np.ndarray, s: np.ndarray) -> dict[str, float]:
+    """The exponent of s_n = p_n/p_1 ~ n^e: the paper's "equivalent" one, log s_N / log N at the
+    largest N, and a least-squares fit of log s_n on log n."""
+    n = np.asarray(n, dtype=float)
+    s = np.asarray(s, dtype=float)
+    return {"equivalent": float(np.log(s[-1]) / np.log(n[-1])),
+            "fit": float(np.polyfit(np.log(n), np.log(s), 1)[0])}
+
+
+def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
+    """Fig. 5 in the round model: one row per scheme with p_1, p_N, s_N and the exponents
+    beside the published values (N = the largest n)."""
+    n = list(range(1, 101)) if n is None else n
+    rows = []
+    for scheme, (controller, params) in FIG5.items():
+        p = np.array([loss_rate(controller, params, k, steps) for k in n])
+        s = p / p[0]
+        published = FIG5_PUBLISHED[scheme]
+        rows.append({"scheme": scheme, "p_1": p[0], "p_N": p[-1], "s_N": s[-1],
+                     **{f"exponent_{k}": v for k, v in scalability_exponent(n, s).items()},
+                     "published_s_100": published["s_100"],
+                     "published_exponent": published["exponent"],
+                     "published_p_100": published["p_100"],
+                     "theory_exponent": {"AIMD1": 2.0, "AIMD2": 2.0, "IIAD": 3.0}[scheme]})
+    return pd.DataFrame(rows)
+
+
+def iscc_table(n: list[int], steps: int = 100_000) -> pd.DataFrame:
+    """ISCC(−1.5, 2), ISCC(−1.2, 2) with exact C (an oracle) and AIMD1: p_n for each n, the
+    fitted exponent of p_n in n and eq. (42) (for AIMD: the exponent l + 2k + 1 = 2 of (37))."""
+    rows = []
+    schemes = {**ISCC, "AIMD1": FIG5["AIMD1"]}
+    for scheme, (controller, params) in schemes.items():
+        p = np.array([loss_rate(controller, params, k, steps, oracle=True) for k in n])
+        positive = p > 0
+        fit = np.polyfit(np.log(np.asarray(n)[positive]), np.log(p[positive]), 1)[0]
+        eq42 = (theory.iscc_loss(params["k"], params["m_i"], params["m_d"])
+                if controller == "iscc" else None)
+        rows.append({"scheme": scheme, **{f"p_{k}": v for k, v in zip(n, p, strict=True)},
+                     "exponent_fit": fit, "eq42": eq42})
+    return pd.DataFrame(rows)
+
+
+def efficiency(l: float, n: int, k: float = 0.5, beta: float = 0.5, window: float = 100.0,  # noqa: E741
+               steps_per_cycle: int = 1000, cycles: int = 20) -> dict[str, float]:
+    """Round-model utilization of binomial(k, l) with β = 1/2 on a link of W packets per RTT
+    shared by n synchronized flows, beside eq. (28) at U = W/n (Fig. 4).
+
+    Rate-based binomial flows (MTU/RTT = C/W, so the window-domain constants are α and β) do
+    not stop at one packet, as (28) assumes for U = W/n < 1. (28) does not depend on α; α is
+    chosen so that one increase phase, (26), lasts ``steps_per_cycle`` steps, making the
+    discrete steps small against the oscillation."""
+    u = window / n
+    z = beta * u ** (l - 1.0)
+    phase = u ** (k + 1) * (1 - (1 - z) ** (k + 1)) / (k + 1)  # (26) with λ = R = 1
+    alpha = phase / steps_per_cycle
+    unit = T1_BPS / window
+    steps = cycles * steps_per_cycle
+    result = roundmodel.run({
+        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 4},
+        "link": {"capacity": T1, "rtt": "100ms"},
+        "flows": [{"controller": "rate-binomial", "count": n,
+                   "params": {"k": k, "l": l, "alpha": alpha, "beta": beta,
+                              "mtu_per_rtt": unit},
+                   "initial_rate": f"{unit * u * (1 - z / 2)}bps"}],
+    })
+    return {"l": l, "n": n, "measured": result.utilization,
+            "eq28": theory.binomial_efficiency(k, l, beta, u)}

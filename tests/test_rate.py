@@ -1,0 +1,116 @@
+"""Rate-based flows from scenario files, Python rate controllers, and the CLI surfaces of the
+round model and `ccscope check`."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import ccscope
+from ccscope.errors import ScenarioError
+
+RATE = """
+[run]
+duration = "40s"
+warmup = "10s"
+seed = 1
+
+[topology]
+kind = "dumbbell"
+bottleneck = { rate = "5Mbps", delay = "20ms", queue = { kind = "red", limit = 100, min_th = 5, max_th = 15, w_q = 0.002 } }
+
+[[flows]]
+source = { kind = "rate", controller = "tfrc" }
+count = 2
+
+[[flows]]
+source = { kind = "tcp" }
+count = 2
+
+[trace]
+interval = "200ms"
+"""
+
+
+def test_tfrc_and_tcp_share_a_red_link():
+    r = ccscope.run(ccscope.loads(RATE))
+    f = r.flows
+    assert f["label"][0].startswith("TFRC")
+    assert r.bottlenecks.utilization[0] > 0.9
+    tfrc, tcp = f.throughput_bps[:2].mean(), f.goodput_bps[2:].mean()
+    # TCP-friendliness: the ratio must be of order one (issue 5 check h asks [0.7, 1.4] on a
+    # longer run; a 30 s window is noisier).
+    assert 0.4 < tfrc / tcp < 2.5
+    assert (f["reports"][:2] > 50).all()
+    assert (r.trace.flows.rate_bps[r.trace.flows.flow < 2] > 0).any()
+
+
+class HalveOnLoss(ccscope.RateController):
+    name = "rate-AIMD-py"
+
+    def __init__(self):
+        self.rate = 200e3
+        self.reports = 0
+
+    def rate_bps(self):
+        return self.rate
+
+    def on_report(self, r):
+        self.reports += 1
+        self.rate = max(self.rate / 2, 8e3) if r["lost_pkts"] else self.rate + 20e3
+
+
+def test_a_python_rate_controller_runs():
+    text = RATE.replace('controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }')
+    mine = HalveOnLoss()
+    r = ccscope.run(ccscope.loads(text), controllers={"mine": mine})
+    assert r.flows.label[0] == "rate-AIMD-py"
+    assert mine.reports > 100
+    assert r.flows.throughput_bps[:2].min() > 100e3
+
+
+def test_rate_scenarios_name_bad_controllers():
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(RATE.replace('controller = "tfrc"', 'controller = "tcp"'))
+    assert info.value.field == "flows[0].source.controller"
+    assert "tfrc" in str(info.value)
+    with pytest.raises(ScenarioError, match="needs `feedback`"):
+        ccscope.loads(RATE.replace('controller = "tfrc"', 'controller = "python:x"'))
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "ccscope", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_round_scenarios_run_from_the_cli(tmp_path):
+    from pathlib import Path
+
+    text = Path("scenarios/round-loguinov-fig5.toml").read_text().replace("steps = 20000",
+                                                                          "steps = 3000")
+    path = tmp_path / "round.toml"
+    path.write_text(text)
+    p = cli("run", str(path), "--out", str(tmp_path / "out"))
+    assert p.returncode == 0, p.stderr
+    assert "loss rate" in p.stdout
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["engine"] == "round"
+    # Loguinov Fig. 5, AIMD1 at n = 100: about 10% loss (a short run: within a few points).
+    assert 0.05 < summary["loss_rate"] < 0.15
+    assert cli("validate", str(path)).returncode == 0
+    path.write_text(text.replace('controller = "rate-aimd"', 'controller = "rate-aimdd"'))
+    bad = cli("validate", str(path))
+    assert bad.returncode == 2 and "rate-aimdd" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_check_command():
+    p = cli("check", "iiad", "--json")
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    # IIAD is binomial k = 1, l = 0: loss scalability exponent l + 2k + 1 = 3 (Loguinov (36)).
+    assert report["loss_exponent"] == pytest.approx(3.0)
+    human = cli("check", "--binomial", "0.5,0.5,1,0.5")
+    assert human.returncode == 0 and "(15)" in human.stdout
+    assert cli("check", "cubic").returncode == 2
+    assert cli("check", "--binomial", "1,2").returncode == 2
