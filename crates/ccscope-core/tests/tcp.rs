@@ -101,3 +101,50 @@ fn rto_backs_off_up_to_the_cap() {
     assert!((0.79..=0.81).contains(&rto), "rto {rto}");
     assert!((20.0..=24.0).contains(&timeouts), "timeouts {timeouts}");
 }
+
+/// ECN: RED marks ECN-capable packets instead of dropping them early, and the sender treats
+/// a mark as a loss indication at most once per window (RFC 3168 §6.1.2).
+#[test]
+fn ecn_marks_replace_early_drops_and_reduce_once_per_window() {
+    use ccscope_core::net::queue::QueueSpec;
+    let mut red = QueueSpec::red(200, 5.0, 15.0, 0.002);
+    if let QueueSpec::Red { ecn, .. } = &mut red {
+        *ecn = true;
+    }
+    let flows: Vec<_> = (0..4)
+        .map(|i| {
+            let mut f = tcp(TcpSpec::default());
+            f.ecn = true;
+            f.start_ns = i * 100 * MS;
+            f
+        })
+        .collect();
+    let b = ccscope_core::config::LinkParams::new(10_000_000, 20 * MS, red);
+    let r = run(&dumbbell(b, flows, 60 * S, 3)).unwrap();
+    let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
+    assert!(bn.stats.marks > 100, "marks {}", bn.stats.marks);
+    assert_eq!(bn.stats.early_drops, 0);
+    let reductions: f64 = (0..4).map(|i| stat(&r, i, "ecn_reductions")).sum();
+    let marked: u64 = r.flows.iter().map(|f| f.stats.dir[0].marked).sum();
+    // Every mark reaches the receiver, but for marked packets still in flight at the end.
+    let in_flight: u64 = r.flows.iter().map(|f| f.in_flight).sum();
+    assert!(marked <= bn.stats.marks && bn.stats.marks - marked <= in_flight);
+    assert!(reductions > 0.0 && reductions < marked as f64, "{reductions} reductions for {marked} marks");
+    // At most one reduction per RTT: 60 s of >= 44 ms RTTs per flow.
+    for i in 0..4 {
+        assert!(stat(&r, i, "ecn_reductions") <= 60.0 / 0.044);
+    }
+}
+
+/// Delayed ACKs: one ACK for every second in-order packet (ns-2 DelAck, b = 2).
+#[test]
+fn delayed_acks_halve_the_ack_count() {
+    let spec = TcpSpec {
+        delayed_ack: true,
+        ..TcpSpec::default()
+    };
+    let r = run(&dumbbell(link(10_000_000, 20 * MS, 1000), vec![tcp(spec)], 20 * S, 1)).unwrap();
+    let f = &r.flows[0].stats;
+    let ratio = f.dir[1].sent_pkts as f64 / f.dir[0].delivered_pkts as f64;
+    assert!((0.5..0.55).contains(&ratio), "ACKs per data packet {ratio}");
+}
