@@ -22,7 +22,7 @@ $(STAMP): $(BIN)/python pyproject.toml $(RUST_SOURCES)
 	touch $@
 
 run: $(STAMP)
-	$(BIN)/ccscope run scenarios/dumbbell-cbr.toml --out $(OUT)
+	$(BIN)/ccscope run scenarios/dumbbell-mix.toml --out $(OUT)
 
 test: $(STAMP) test-rust test-python
 

@@ -21,8 +21,9 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-out = Console()
-err = Console(stderr=True)
+# Pipes and CI logs get 120 columns rather than rich's 80, so tables do not wrap.
+out = Console(width=None if sys.stdout.isatty() else 120)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else 120)
 
 
 def _fail(e: Exception) -> typer.Exit:
@@ -47,14 +48,14 @@ def _print_summary(result) -> None:
                       f"{f.mean_delay_s * 1e3:.2f} ms")
     out.print(flows)
     links = Table(title="bottleneck links", title_justify="left")
-    for col in ("link", "capacity", "utilization", "mean queue", "max queue", "drops",
-                "marks", "losses", "drop rate"):
+    for col in ("link", "capacity", "util", "mean q", "max q", "drops", "marks", "losses",
+                "drop rate"):
         links.add_column(col, justify="right" if col != "link" else "left")
     for _, link in result.bottlenecks.iterrows():
-        links.add_row(link["name"], _si(link.rate_bps, "b/s"), f"{link.utilization:.2%}",
-                      f"{link.mean_queue_pkts:.2f} pkts", str(link.max_queue_pkts),
-                      str(link.drops), str(link.marks), str(link.losses),
-                      f"{link.drop_rate:.4%}")
+        links.add_row(link["name"], _si(link.rate_bps, "b/s").replace(".000", ""),
+                      f"{link.utilization:.1%}", f"{link.mean_queue_pkts:.1f}",
+                      str(link.max_queue_pkts), str(link.drops), str(link.marks),
+                      str(link.losses), f"{link.drop_rate:.2%}")
     out.print(links)
     fair = result.fairness()
     out.print(f"fairness: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   "

@@ -27,15 +27,16 @@ def plot_run(result: Result, path: str | Path) -> Path | None:
         if panel == "flows":
             series = trace.flow_series("throughput_bps") / 1e6
             shown = series.columns[:MAX_FLOW_LINES]
+            labels = result.flows.set_index("flow")["label"]
             for flow in shown:
-                ax.plot(series.index, series[flow], lw=0.8, label=f"flow {flow}")
+                ax.plot(series.index, series[flow], lw=0.8, label=f"{flow}: {labels[flow]}")
             title = "throughput per flow"
             if len(series.columns) > len(shown):
                 title += f" (first {len(shown)} of {len(series.columns)})"
             ax.set_title(title)
             ax.set_ylabel(f"Mb/s over {trace.interval_s * 1e3:g} ms")
             if len(shown) <= 8:
-                ax.legend(fontsize=7, ncol=4, loc="upper right")
+                ax.legend(fontsize=7, ncol=2, loc="upper right")
         else:
             for name, q in trace.queues.groupby("name", sort=False):
                 ax.step(q["time_s"], q["queue_pkts"], where="post", lw=0.8, label=name)
