@@ -31,7 +31,6 @@ The engine is :mod:`ccscope-core`'s ``round`` module; see its documentation for 
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -41,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from . import __version__, metrics, units
 from .errors import ScenarioError
-from .scenario import BitRate, Size, Time, _explain
+from .scenario import BitRate, Size, Time, _explain, parse_toml, read_toml
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 
@@ -194,24 +193,12 @@ class RoundScenario(_Model):
 
 def loads(text: str) -> RoundScenario:
     """Parses and validates round-model scenario TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"malformed TOML: {e}") from None
-    return RoundScenario.from_dict(data)
+    return parse_toml(text, RoundScenario)
 
 
 def load(path: str | Path) -> RoundScenario:
     """Reads and validates a round-model scenario file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(f"{p}: cannot read scenario file ({e})") from None
-    try:
-        return loads(text)
-    except ScenarioError as e:
-        raise ScenarioError(f"{p}: {e}", e.field, e.value, e.allowed) from None
+    return read_toml(path, RoundScenario)
 
 
 class RoundResult:

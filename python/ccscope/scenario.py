@@ -608,17 +608,19 @@ class Scenario(_Model):
             raise _explain(e, cls) from None
 
 
-def loads(text: str) -> Scenario:
-    """Parses and validates scenario TOML text."""
+def parse_toml(text: str, model: type[Scenario] | Any = None) -> Any:
+    """Parses TOML text and validates it with `model` (a model with ``from_dict``, default
+    :class:`Scenario`); raises :class:`ScenarioError`."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"malformed TOML: {e}") from None
-    return Scenario.from_dict(data)
+    return (model or Scenario).from_dict(data)
 
 
-def load(path: str | Path) -> Scenario:
-    """Reads and validates a scenario TOML file."""
+def read_toml(path: str | Path, model: type[Scenario] | Any = None) -> Any:
+    """Reads a TOML scenario file and validates it with `model` (default :class:`Scenario`);
+    every error names the file."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -627,9 +629,19 @@ def load(path: str | Path) -> Scenario:
     except (OSError, UnicodeDecodeError) as e:
         raise ScenarioError(f"{p}: cannot read scenario file ({e})") from None
     try:
-        return loads(text)
+        return parse_toml(text, model)
     except ScenarioError as e:
         raise ScenarioError(f"{p}: {e}", e.field, e.value, e.allowed) from None
+
+
+def loads(text: str) -> Scenario:
+    """Parses and validates scenario TOML text."""
+    return parse_toml(text)
+
+
+def load(path: str | Path) -> Scenario:
+    """Reads and validates a scenario TOML file."""
+    return read_toml(path)
 
 
 # --- error messages -------------------------------------------------------------------------
