@@ -32,12 +32,14 @@ test-rust:
 test-python: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
+# The long reproductions; the #[ignore]d Rust tests are the papers' claims that do not reproduce
+# yet, so this target fails, naming them, until they do.
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
+	cargo test --release -p ccscope-core --quiet -- --ignored
 
 bench: $(STAMP) ns2
 	cargo run --release -p ccscope-core --example bench_engine --quiet
-	cargo run --release -p ccscope-core --example bench_tcp --quiet
 	cargo run --release -p ccscope-core --example bench_round --quiet
 	$(BIN)/python bench/anchors.py
 

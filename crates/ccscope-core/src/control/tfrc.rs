@@ -85,8 +85,9 @@ pub struct Tfrc {
     rate_bps: f64,
     /// RTT estimate R (s), > 0 after the first report.
     rtt_s: Option<f64>,
-    /// ns-2's Jacobson/Karels estimator in ticks: (srtt, rttvar), both ≥ 0.
-    ticks: Option<(f64, f64)>,
+    /// ns-2's Jacobson/Karels estimator in fixed point, as `tfrc.cc` keeps it: (8·srtt, 4·rttvar)
+    /// in ticks, both ≥ 1.
+    ticks: Option<(i64, i64)>,
     /// Loss event rate p from the latest report, in [0, 1].
     p: f64,
     /// Receive rate X_recv from the latest report (bits/s), ≥ 0.
@@ -124,7 +125,9 @@ impl Tfrc {
     /// t_RTO used in the equation (s).
     fn t_rto_s(&self, rtt_s: f64) -> f64 {
         match (self.variant, self.ticks) {
-            (TfrcVariant::Ns2, Some((srtt, rttvar))) => (srtt + 4.0 * rttvar) * NS2_TICK_S,
+            // tfrc.cc update_rtt(): t_rtxcur_ = ((t_rttvar_ << 3) + t_srtt_) >> 3 ticks, i.e.
+            // srtt + 4·rttvar truncated to whole ticks.
+            (TfrcVariant::Ns2, Some((srtt8, rttvar4))) => (((rttvar4 << 3) + srtt8) >> 3) as f64 * NS2_TICK_S,
             _ => 4.0 * rtt_s, // RFC 5348 §4.3: t_RTO = 4R
         }
     }
@@ -140,13 +143,16 @@ impl Tfrc {
             TfrcVariant::Ns2 => 0.05,    // ns-2 df_ = 0.95
         };
         self.rtt_s = Some(ewma(self.rtt_s, sample_s, gain));
-        // ns-2 tcp-style estimator: sample in ticks, at least 1 (SPECS §1.3).
-        let t = (sample_s / NS2_TICK_S).round().max(1.0);
+        // tfrc.cc update_rtt(): the sample in ticks, int(x + 0.5), at least 1 (SPECS §1.3); the
+        // integer arithmetic keeps rttvar at 1/4 tick or more and truncates, as ns-2 does.
+        let t = ((sample_s / NS2_TICK_S + 0.5) as i64).max(1);
         self.ticks = Some(match self.ticks {
-            None => (t, t / 2.0),
-            Some((srtt, rttvar)) => {
-                let delta = t - srtt;
-                (srtt + delta / 8.0, rttvar + (delta.abs() - rttvar) / 4.0)
+            None => (t << 3, t << 1),
+            Some((srtt8, rttvar4)) => {
+                let delta = t - (srtt8 >> 3);
+                let srtt8 = (srtt8 + delta).max(1);
+                let rttvar4 = (rttvar4 + delta.abs() - (rttvar4 >> 2)).max(1);
+                (srtt8, rttvar4)
             }
         });
     }
@@ -388,5 +394,23 @@ impl Receiver for TfrcReceiver {
         self.received = 0;
         self.loss_sent_at = None;
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ns-2's fixed-point estimator: a first 100 ms sample (1 tick) gives 8·srtt = 8 and
+    /// 4·rttvar = 2; identical samples never shrink 4·rttvar below 2 (2 >> 2 = 0), so t_RTO stays
+    /// ((2 << 3) + 8) >> 3 = 3 ticks = 0.3 s, not the 0.1 s a real-valued estimator tends to.
+    #[test]
+    fn ns2_t_rto_keeps_the_integer_rttvar_of_tfrc_cc() {
+        let mut tfrc = Tfrc::new(TfrcVariant::Ns2, RateConfig::default()).unwrap();
+        for _ in 0..100 {
+            tfrc.rtt_sample(0.1);
+        }
+        assert_eq!(tfrc.ticks, Some((8, 2)));
+        assert!((tfrc.t_rto_s(0.1) - 0.3).abs() < 1e-12);
     }
 }
