@@ -95,3 +95,18 @@ def test_every_topology_runs():
         assert r.flows.loc[0, "throughput_bps"] > 0, kind
     lossy = ccscope.run(ccscope.loads(base + topologies["fat_link"]))
     assert lossy.flows.loc[0, "loss_rate"] == pytest.approx(0.05, abs=0.02)
+
+
+def test_a_scenario_can_be_built_in_python():
+    from ccscope.scenario import Cbr, Dumbbell, Flow, Link, Run, Scenario, Tcp
+
+    sc = Scenario(
+        run=Run(duration="5s", seed=2),
+        topology=Dumbbell(kind="dumbbell", bottleneck=Link(rate="4Mbps", delay="10ms")),
+        flows=[Flow(source=Tcp(kind="tcp"), count=2), Flow(source=Cbr(kind="cbr", rate="1Mbps"))],
+    )
+    r = ccscope.run(sc)
+    assert len(r.flows) == 3
+    assert r.bottlenecks.utilization[0] > 0.9
+    with pytest.raises(ValueError):
+        Link(rate="4Mbps", delay="0ms")
