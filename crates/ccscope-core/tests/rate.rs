@@ -340,8 +340,13 @@ fn loguinov_fig7_packet_bunches_find_the_t1_capacity() {
 /// Loguinov & Radha Fig. 8 / Table I: loss of ISCC(−1.5, 2) (m_I = 20, m_D = 2, estimated C)
 /// and rate AIMD(0.19, 1/2) (MTU/RTT = 100 kb/s) with n = 2 … 32 flows on a T1. Paper: AIMD
 /// scales as n^1.31, ISCC(−1.5, 2) as n^0.49; held to ISCC's exponent below half of AIMD's.
+/// Here both lose about ten times the paper's at n = 2 (AIMD 2.9 %, ISCC 5.5 %; Table I: 0.30 %,
+/// 0.57 %): the queue hides the overshoot for the RTTs it takes to fill, so the rates keep rising
+/// and the first loss of a cycle comes at about 1.3·C (AIMD, n = 2: 2.0 Mb/s), where (35)
+/// assumes one increase step past C; a 10- or 20-packet queue or a 20 ms base RTT leaves p_2 at
+/// 3–10 %.
 #[test]
-#[ignore = "diverges from the paper (ISCC n^0.63 vs AIMD n^0.82): runs under make validate"]
+#[ignore = "diverges from the paper (ISCC n^0.61 vs AIMD n^0.82; p_2 ten times Table I's): runs under make validate"]
 fn loguinov_fig8_iscc_loss_grows_slower_than_aimd() {
     let ns = [2usize, 4, 8, 16, 32];
     let mut exponents = Vec::new();

@@ -81,7 +81,12 @@ def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
 
 def iscc_table(n: list[int], steps: int = 100_000) -> pd.DataFrame:
     """ISCC(−1.5, 2), ISCC(−1.2, 2) with exact C (an oracle) and AIMD1: p_n for each n, the
-    fitted exponent of p_n in n and eq. (42) (for AIMD: the exponent l + 2k + 1 = 2 of (37))."""
+    fitted exponent of p_n in n, the loss p_1 of a lone flow and eq. (42) beside it (for AIMD:
+    none; its exponent is l + 2k + 1 = 2 by (37)).
+
+    (42) is (34) at its worst case, one full increase step C/m_I past C per cycle, over the
+    fluid cycle (27); the discrete control overshoots by what its last step happens to take it
+    past C, so its p_1 stays below (42)."""
     rows = []
     schemes = {**ISCC, "AIMD1": FIG5["AIMD1"]}
     for scheme, (controller, params) in schemes.items():
@@ -91,7 +96,9 @@ def iscc_table(n: list[int], steps: int = 100_000) -> pd.DataFrame:
         eq42 = (theory.iscc_loss(params["k"], params["m_i"], params["m_d"])
                 if controller == "iscc" else None)
         rows.append({"scheme": scheme, **{f"p_{k}": v for k, v in zip(n, p, strict=True)},
-                     "exponent_fit": fit, "eq42": eq42})
+                     "exponent_fit": fit,
+                     "p_1": loss_rate(controller, params, 1, steps, oracle=True),
+                     "eq42": eq42})
     return pd.DataFrame(rows)
 
 

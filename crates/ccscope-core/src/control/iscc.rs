@@ -1,7 +1,13 @@
 //! Ideally scalable congestion control ISCC(k, l) (Loguinov & Radha §V-D): a rate-based binomial
 //! control whose constants follow the bottleneck capacity C(t), σ = 1/(m_D·C^(l−1)) (39) and
-//! λ = C^(k+1)/m_I (41), with the rate limited by C. Then the decrease step is at most r/m_D and
-//! the increase step at most r/m_I, and the loss rate (42) depends on neither n nor C.
+//! λ = C^(k+1)/m_I (41), applied to a rate limited by C. Then the decrease step is at most r/m_D
+//! and the increase step at most r/m_I, and the loss rate (42) depends on neither n nor C.
+//!
+//! "Limited by C" bounds the rate the control law acts on (the condition σ < 1/(l·x^(l−1)) of
+//! (24) behind (39)), not what the flow sends: as in the overshoot of (34), the step that finds
+//! congestion takes the rate past C, by at most one increase step, to at most C·(1 + 1/m_I).
+//! Clamping the sent rate at C instead would let a lone flow that knows C fill the link exactly
+//! and never see a loss, where (34) and (42) count one overshoot per cycle.
 //!
 //! C comes from an exact oracle (a parameter) or from the receiver's packet-bunch estimate
 //! carried in each report (`capacity_bps`; [`super::capacity`]). Until an estimate arrives the
@@ -30,7 +36,8 @@ pub struct Iscc {
     oracle_bps: Option<f64>,
     /// Latest capacity estimate (bits/s), > 0.
     estimate_bps: Option<f64>,
-    /// Sending rate (bits/s), within the config's bounds and at most C once C is known.
+    /// Sending rate (bits/s), within the config's bounds and, once C is known, at most one
+    /// increase step above C: ≤ C·(1 + 1/m_I).
     rate_bps: f64,
     config: RateConfig,
 }
@@ -66,6 +73,7 @@ impl Iscc {
 
     fn step(&mut self, congested: bool) {
         let Some(c) = self.capacity() else { return };
+        // Loguinov & Radha §V-D: the control law acts on a rate limited by C.
         let r = self.rate_bps.min(c);
         if congested {
             let sigma = 1.0 / (self.m_d * c.powf(self.l - 1.0)); // Loguinov & Radha (39)
@@ -74,7 +82,7 @@ impl Iscc {
             let lambda = c.powf(self.k + 1.0) / self.m_i; // Loguinov & Radha (41)
             self.rate_bps = r + lambda * r.powf(-self.k); // (2), (3)
         }
-        self.rate_bps = self.config.clamp(self.rate_bps.min(c));
+        self.rate_bps = self.config.clamp(self.rate_bps);
     }
 }
 
@@ -134,10 +142,14 @@ mod tests {
     }
 
     #[test]
-    fn the_rate_never_exceeds_capacity_and_waits_for_an_estimate() {
+    fn the_rate_overshoots_capacity_by_at_most_one_step_and_waits_for_an_estimate() {
+        // Loguinov & Radha (34): one increase step, at most C/m_I, past C.
+        let c = 1.544e6;
         let mut d = Driver::new(iscc(1.5e6));
         d.rounds(100, false);
-        assert!(d.controller.pacing_rate_bps().unwrap() <= 1.544e6);
+        assert_close(d.controller.pacing_rate_bps().unwrap(), c * (1.0 + 1.0 / 20.0), 1e-12);
+        d.rounds(1, true);
+        assert_close(d.controller.pacing_rate_bps().unwrap(), c / 2.0, 1e-12);
         let mut blind = Iscc::new(-1.5, 2.0, 20.0, 2.0, None, RateConfig::default()).unwrap();
         let before = blind.pacing_rate_bps();
         blind.on_report(&ReportSample::default());

@@ -147,17 +147,26 @@ fn within(e: Error, index: usize) -> Error {
     }
 }
 
-/// One flow's controller and how the engine reads it.
+/// One flow: its controller, how the engine reads it and its totals, in one record so that the
+/// step's pass reads memory in order.
 struct Flow {
     controller: Box<dyn Controller>,
     /// Read as a rate (bits/s) rather than a window (packets).
     rate_based: bool,
+    /// What the flow offers in the coming step: a window (packets) or a rate (bits/s), finite
+    /// and ≥ 0.
+    offer: f64,
+    /// Packets sent and lost, and steps with congestion, over the measured steps.
+    sent_pkts: f64,
+    lost_pkts: f64,
+    events: u64,
 }
 
 impl Flow {
-    /// What the flow offers next: its window in packets (whole packets when `integer`), or its
-    /// rate in bits/s.
-    fn offer(&self, integer: bool) -> Result<f64> {
+    /// Reads what the flow offers next into `offer`: its window in packets (whole packets when
+    /// `integer`), or its rate in bits/s.
+    #[inline]
+    fn read_offer(&mut self, integer: bool) -> Result<()> {
         let x = if self.rate_based {
             self.controller.pacing_rate_bps().unwrap_or(0.0)
         } else if integer {
@@ -165,15 +174,20 @@ impl Flow {
         } else {
             self.controller.window()
         };
-        if x.is_finite() && x >= 0.0 {
-            Ok(x)
-        } else {
-            Err(Error::invalid(
-                format!("controller {}", self.controller.name()),
-                x,
-                "a controller must offer a finite window or rate ≥ 0 (please report)",
-            ))
+        if !(x.is_finite() && x >= 0.0) {
+            return Err(self.bad_offer(x));
         }
+        self.offer = x;
+        Ok(())
+    }
+
+    #[cold]
+    fn bad_offer(&self, x: f64) -> Error {
+        Error::invalid(
+            format!("controller {}", self.controller.name()),
+            x,
+            "a controller must offer a finite window or rate ≥ 0 (please report)",
+        )
     }
 }
 
@@ -200,6 +214,10 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
             let mut flow = Flow {
                 controller,
                 rate_based,
+                offer: 0.0,
+                sent_pkts: 0.0,
+                lost_pkts: 0.0,
+                events: 0,
             };
             if config.integer_windows && !flow.rate_based {
                 // The window must follow `set_window`: try one packet more, then the start.
@@ -215,6 +233,7 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                     ));
                 }
             }
+            flow.read_offer(config.integer_windows)?;
             flows.push(flow);
         }
     }
@@ -228,19 +247,12 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         Vec::new()
     };
     let integer = config.integer_windows;
-    let mut offer = flows
-        .iter()
-        .map(|f| f.offer(integer))
-        .collect::<Result<Vec<f64>>>()?;
-    let mut sent = vec![0.0; n];
-    let mut lost = vec![0.0; n];
-    let mut events = vec![0u64; n];
     let (mut window_sum, mut rate_sum) = (0.0, 0.0);
-    for (f, x) in flows.iter().zip(&offer) {
+    for f in &flows {
         if f.rate_based {
-            rate_sum += x;
+            rate_sum += f.offer;
         } else {
-            window_sum += x;
+            window_sum += f.offer;
         }
     }
 
@@ -300,12 +312,16 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
             }
         };
         let loss_fraction = if load > 0.0 { lost_total / load } else { 0.0 };
-        let sample = RoundSample {
+        let clear = RoundSample {
             now: SimTime::from_secs_f64(now_s),
             interval: SimTime::from_secs_f64(interval_s),
             congested: false,
             loss_fraction,
             capacity_bps: config.capacity_oracle.then_some(capacity_bps),
+        };
+        let hit = RoundSample {
+            congested: true,
+            ..clear
         };
         let measured = step >= config.warmup_steps;
         let recording = every > 0 && step % every == 0;
@@ -313,14 +329,15 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
 
         let (mut next_window_sum, mut next_rate_sum) = (0.0, 0.0);
         let (mut sum_sq, mut congested_flows) = (0.0, 0u64);
-        for i in 0..n {
-            let flow = &mut flows[i];
+        for (i, flow) in flows.iter_mut().enumerate() {
             let pkts = if flow.rate_based {
-                offer[i] * rate_to_pkts
+                flow.offer * rate_to_pkts
             } else {
-                offer[i]
+                flow.offer
             };
-            sum_sq += pkts * pkts;
+            if recording {
+                sum_sq += pkts * pkts;
+            }
             let congested = match signal {
                 Signal::None => false,
                 Signal::All => true,
@@ -335,28 +352,24 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
             };
             congested_flows += congested as u64;
             if measured {
-                sent[i] += pkts;
-                lost[i] += pkts * loss_fraction;
-                events[i] += congested as u64;
+                flow.sent_pkts += pkts;
+                flow.lost_pkts += pkts * loss_fraction;
+                flow.events += congested as u64;
             }
             if record_flows {
                 out.flow_load_pkts.push(pkts);
             }
-            flow.controller.on_round(&RoundSample {
-                congested,
-                ..sample
-            });
+            flow.controller.on_round(if congested { &hit } else { &clear });
             if integer && congested && !flow.rate_based {
                 // Cai et al. §III-C.2: the window is rounded down to whole packets.
                 let w = flow.controller.window().floor().max(1.0);
                 flow.controller.set_window(w);
             }
-            let x = flow.offer(integer)?;
-            offer[i] = x;
+            flow.read_offer(integer)?;
             if flow.rate_based {
-                next_rate_sum += x;
+                next_rate_sum += flow.offer;
             } else {
-                next_window_sum += x;
+                next_window_sum += flow.offer;
             }
         }
 
@@ -392,13 +405,12 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
 
     out.flows = flows
         .iter()
-        .enumerate()
-        .map(|(i, f)| FlowReport {
+        .map(|f| FlowReport {
             name: f.controller.name(),
             rate_based: f.rate_based,
-            sent_pkts: sent[i],
-            lost_pkts: lost[i],
-            congestion_events: events[i],
+            sent_pkts: f.sent_pkts,
+            lost_pkts: f.lost_pkts,
+            congestion_events: f.events,
         })
         .collect();
     Ok(out)

@@ -13,8 +13,9 @@
 //! Loguinov & Radha's overshoot, counted as packets lost over packets sent. Feedback to the flows
 //! follows [`Feedback`].
 //!
-//! Speed: one `Box<dyn Controller>` per flow, stepped in one pass per step (the single dispatch
-//! style of `control`); `examples/bench_round.rs` measures flow-steps per second.
+//! Speed: one record per flow (its `Box<dyn Controller>`, the single dispatch style of `control`,
+//! beside its offer and totals), stepped in one pass per step; `examples/bench_round.rs`
+//! measures flow-steps per second.
 
 mod engine;
 
