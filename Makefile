@@ -42,6 +42,7 @@ bench: $(STAMP) ns2
 	cargo run --release -p ccscope-core --example bench_engine --quiet
 	cargo run --release -p ccscope-core --example bench_round --quiet
 	$(BIN)/python bench/anchors.py
+	$(BIN)/python bench/tfrc_anchor.py
 
 # The reference simulator the papers used (Debian package ns2); bench and validate compare
 # against it when it can be installed, and say so when it cannot.
