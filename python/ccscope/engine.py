@@ -214,6 +214,14 @@ class Result:
         return written
 
 
+def write_summary(out: Path, summary: dict) -> Path:
+    """Writes `summary` as out/summary.json (creating `out`); refuses non-finite numbers."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "summary.json"
+    path.write_text(json.dumps(_jsonable(summary), indent=2) + "\n")
+    return path
+
+
 def _jsonable(x):
     if isinstance(x, dict):
         return {k: _jsonable(v) for k, v in x.items()}

@@ -276,12 +276,10 @@ class RoundResult:
 
     def write(self, out_dir: str | Path) -> list[Path]:
         """Writes summary.json, and the series as Parquet files when recorded."""
-        from .engine import _jsonable
+        from .engine import write_summary
 
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        written = [out / "summary.json"]
-        written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
+        written = [write_summary(out, self.summary())]
         if not self.series.empty:
             written.append(out / "round_series.parquet")
             self.series.to_parquet(written[-1], index=False)

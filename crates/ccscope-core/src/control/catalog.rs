@@ -86,14 +86,15 @@ struct Entry {
     build: Builder,
 }
 
-/// The parameters of one [`build`] call after defaults: (name, value) pairs.
-struct Values {
+/// The parameters of one [`build`] call after defaults: (name, value) pairs. Shared with the
+/// rate catalogue.
+pub(crate) struct Values {
     controller: &'static str,
     values: Vec<(&'static str, f64)>,
 }
 
 impl Values {
-    fn get(&self, name: &str) -> Option<f64> {
+    pub(crate) fn get(&self, name: &str) -> Option<f64> {
         self.values
             .iter()
             .find(|(n, _)| *n == name)
@@ -101,7 +102,7 @@ impl Values {
     }
 
     /// The value given or defaulted; an error naming the field when a required one is missing.
-    fn value(&self, name: &str) -> Result<f64> {
+    pub(crate) fn value(&self, name: &str) -> Result<f64> {
         self.get(name).ok_or_else(|| {
             Error::invalid(
                 format!("controller.{name}"),
@@ -109,6 +110,16 @@ impl Values {
                 format!("required by {}", self.controller),
             )
         })
+    }
+
+    /// A 0/1 switch.
+    pub(crate) fn flag(&self, name: &str) -> Result<bool> {
+        let v = self.value(name)?;
+        if v == 0.0 || v == 1.0 {
+            Ok(v == 1.0)
+        } else {
+            Err(Error::invalid(format!("controller.{name}"), v, "must be 0 (off) or 1 (on)"))
+        }
     }
 }
 
@@ -327,7 +338,7 @@ pub fn build_with(
 
 /// Matches `params` to the entry's parameters (any case), rejecting unknown and repeated ones,
 /// and fills in fixed defaults.
-fn resolve(info: &ControllerInfo, params: &[(String, f64)]) -> Result<Values> {
+pub(crate) fn resolve(info: &ControllerInfo, params: &[(String, f64)]) -> Result<Values> {
     let mut values: Vec<(&'static str, f64)> = Vec::new();
     for (given, value) in params {
         let param = info

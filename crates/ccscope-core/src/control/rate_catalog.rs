@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::catalog::{ControllerInfo, ParamInfo};
+use super::catalog::{resolve, ControllerInfo, ParamInfo, Values};
 use super::iscc::Iscc;
 use super::rap::Rap;
 use super::rate_binomial::RateBinomial;
@@ -132,33 +132,6 @@ fn discounting(default: f64) -> ParamInfo {
 
 fn level() -> ParamInfo {
     param("level", Some(0.005), 0.0, 1.0, "congestion level: fraction of a RTT's control packets indicating loss that triggers a decrease")
-}
-
-/// The parameter values of one build after defaults.
-struct Values {
-    controller: &'static str,
-    values: Vec<(&'static str, f64)>,
-}
-
-impl Values {
-    fn get(&self, name: &str) -> Option<f64> {
-        self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
-    }
-
-    fn value(&self, name: &str) -> Result<f64> {
-        self.get(name).ok_or_else(|| {
-            Error::invalid(format!("controller.{name}"), "(missing)", format!("required by {}", self.controller))
-        })
-    }
-
-    fn flag(&self, name: &str) -> Result<bool> {
-        let v = self.value(name)?;
-        if v == 0.0 || v == 1.0 {
-            Ok(v == 1.0)
-        } else {
-            Err(Error::invalid(format!("controller.{name}"), v, "must be 0 (off) or 1 (on)"))
-        }
-    }
 }
 
 type SenderBuilder = fn(&Values, RateConfig) -> Result<Box<dyn Controller>>;
@@ -414,31 +387,7 @@ fn lookup(name: &str, params: &[(String, f64)]) -> Result<(Entry, Values)> {
         given.push((p.name.to_string(), parse_number(&format!("controller.{}", p.name), text)?));
     }
     given.extend(params.iter().cloned());
-    let mut values: Vec<(&'static str, f64)> = Vec::new();
-    for (g, value) in &given {
-        let p = info.params.iter().find(|p| p.name.eq_ignore_ascii_case(g)).ok_or_else(|| Error::UnknownName {
-            field: format!("controller.params ({})", info.name),
-            value: g.clone(),
-            known: if info.params.is_empty() {
-                "(none; it takes no parameters)".into()
-            } else {
-                info.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-            },
-        })?;
-        if values.iter().any(|(n, _)| *n == p.name) {
-            return Err(Error::invalid(format!("controller.{}", p.name), value, "given more than once"));
-        }
-        values.push((p.name, *value));
-    }
-    for p in &info.params {
-        if let (Some(d), false) = (p.default, values.iter().any(|(n, _)| *n == p.name)) {
-            values.push((p.name, d));
-        }
-    }
-    let values = Values {
-        controller: info.name,
-        values,
-    };
+    let values = resolve(info, &given)?;
     Ok((entry, values))
 }
 
