@@ -7,6 +7,7 @@ A round-model scenario is a TOML file (or dict) with ``[run] engine = "round"``:
     steps = 20000
     warmup_steps = 2000
     seed = 1
+    substeps = 1                   # steps per RTT0; more tends to the fluid model
 
     [link]
     capacity = "1544kbps"          # or capacity_pkts = 100 (packets per RTT0)
@@ -54,6 +55,8 @@ class RoundRun(_Model):
     steps: Annotated[int, Field(ge=1, le=10_000_000_000)]
     warmup_steps: Annotated[int, Field(ge=0)] = 0
     seed: Annotated[int, Field(ge=0, lt=2**64)] = 1
+    #: Steps per control interval (the fluid limit as it grows); step counts are in steps.
+    substeps: Annotated[int, Field(ge=1, le=10_000)] = 1
 
 
 class Bernoulli(_Model):
@@ -174,6 +177,7 @@ class RoundScenario(_Model):
                          else {"kind": "bernoulli", "p": feedback.p}),
             "integer_windows": link.integer_windows,
             "capacity_oracle": link.capacity_oracle,
+            "substeps": self.run.substeps,
             "flows": [
                 {"controller": f.controller, "params": f.params, "count": f.count,
                  "initial_window_pkts": f.initial_window,

@@ -22,6 +22,7 @@ fn config(n: usize, feedback: Feedback) -> RoundConfig {
         feedback,
         integer_windows: false,
         capacity_oracle: false,
+        substeps: 1,
         flows: vec![FlowGroup {
             controller: "tcp".into(),
             params: Default::default(),

@@ -19,9 +19,9 @@ BETAS = (0.5, 0.625, 0.75, 0.875)
 
 
 def _two_flows(alpha: float, beta: float, w1: float, w2: float, r: float, steps: int,
-               integer: bool) -> roundmodel.RoundResult:
+               integer: bool, substeps: int) -> roundmodel.RoundResult:
     return roundmodel.run({
-        "run": {"engine": "round", "steps": steps},
+        "run": {"engine": "round", "steps": steps, "substeps": substeps},
         "link": {"capacity_pkts": r, "integer_windows": integer},
         "flows": [{"controller": "gaimd", "params": {"alpha": alpha, "beta": beta},
                    "initial_window": w} for w in (w1, w2)],
@@ -29,33 +29,44 @@ def _two_flows(alpha: float, beta: float, w1: float, w2: float, r: float, steps:
     })
 
 
-def share_speed(beta: float, r: float = R, integer: bool = False) -> dict[str, float]:
+#: Steps per RTT for the continuous-time reading of Cai's §III: one RTT is a coarse step on a
+#: 20-packet link (a cut needs the sum to exceed r and costs the RTT it happens in), so the
+#: fluid model behind (30) is approached with 100 slices per RTT.
+FLUID_SUBSTEPS = 100
+
+
+def share_speed(beta: float, r: float = R, integer: bool = False,
+                substeps: int = 1) -> dict[str, float]:
     """The speed c (packets per RTT²) at which F1 gains SHARE of the link from F2, measured as
-    eq. (30) defines it: F1 starts at one packet and F2 at r − 1 (on the efficiency line); at
-    each congestion moment t_m the distance from fairness is |w2 − w1|/(w1 + w2) = β^m in
-    Cai's model; the time T at which it reaches 1 − 2·SHARE is interpolated geometrically
-    between cycles, and c = SHARE·r/T. (30) is independent of r; the round model approaches it
-    as r grows (one RTT is a coarse step on a 20-packet link)."""
+    eq. (30) defines it. In Cai's model the distance from fairness |w2 − w1|/(w1 + w2) is
+    β^m at the m-th congestion moment, so it shrinks by 1 − 2·SHARE in the time (30) charges
+    for F1's gain from (0, r). The run starts with F1 at one packet and F2 at r − 1. The first
+    congestion moment comes at once (the run starts on the efficiency line) and cuts F1 to the
+    one-packet floor that Cai's (0, r) start does not have, so the clock starts at the second:
+    the time T (in RTTs) the distance takes to shrink by 1 − 2·SHARE from there is
+    interpolated geometrically between congestion moments, and c = SHARE·r/T. ``substeps``
+    slices each RTT (:data:`FLUID_SUBSTEPS` for Cai's continuous-time model); with one step
+    per RTT a cycle lasts a step or two longer than the fluid one, more so on a small link."""
     alpha = theory.aimd_friendly_alpha_beta_kept(beta)  # Cai et al. (13)
     cycle = (1 - beta) * r / (2 * alpha)  # Cai et al. §III-B.2: one cycle, in RTTs
-    steps = int(40 * cycle) + 100
-    result = _two_flows(alpha, beta, 1.0, r - 1.0, r, steps, integer)
+    steps = (int(40 * cycle) + 100) * substeps
+    result = _two_flows(alpha, beta, 1.0, r - 1.0, r, steps, integer, substeps)
     w = result.flow_series().to_numpy()
-    peaks = np.flatnonzero(result.series["loss_fraction"].to_numpy() > 0)
-    t = np.concatenate([[0], peaks])
-    gap = np.concatenate([[(r - 2) / r],
-                          np.abs(w[peaks, 1] - w[peaks, 0]) / w[peaks].sum(axis=1)])
-    target = 1 - 2 * SHARE
+    peaks = np.flatnonzero(result.series["loss_fraction"].to_numpy() > 0)[1:]
+    t = peaks / substeps
+    gap = np.abs(w[peaks, 1] - w[peaks, 0]) / w[peaks].sum(axis=1)
+    target = gap[0] * (1 - 2 * SHARE)
     m = int(np.argmax(gap <= target))
     f = np.log(gap[m - 1] / target) / np.log(gap[m - 1] / gap[m])
-    elapsed = t[m - 1] + f * (t[m] - t[m - 1])
-    return {"beta": beta, "r": r, "integer": integer, "measured": SHARE * r / elapsed,
+    elapsed = t[m - 1] + f * (t[m] - t[m - 1]) - t[0]
+    return {"beta": beta, "r": r, "integer": integer, "substeps": substeps,
+            "measured": SHARE * r / elapsed,
             "eq30": theory.cai_time_to_share_speed(beta, SHARE)}
 
 
-def fig14a(r: float = R, integer: bool = False) -> pd.DataFrame:
+def fig14a(r: float = R, integer: bool = False, substeps: int = 1) -> pd.DataFrame:
     """Fig. 14(a): one row per β, measured beside eq. (30)."""
-    return pd.DataFrame([share_speed(b, r, integer) for b in BETAS])
+    return pd.DataFrame([share_speed(b, r, integer, substeps) for b in BETAS])
 
 
 def friendliness(beta: float, r: float, steps: int = 200_000) -> dict[str, float]:

@@ -19,7 +19,7 @@ pub struct Series {
     pub step: Vec<u64>,
     /// Start of the step (s).
     pub time_s: Vec<f64>,
-    /// Length of the step, RTT0 + queue/C (s).
+    /// Length of the step (s): the RTT, RTT0 + queue/C, over `substeps`.
     pub interval_s: Vec<f64>,
     pub capacity_bps: Vec<f64>,
     /// Packets offered by all flows in the step.
@@ -160,6 +160,8 @@ struct Flow {
     sent_pkts: f64,
     lost_pkts: f64,
     events: u64,
+    /// Steps left in which the flow ignores congestion: it reduces at most once per RTT.
+    deaf: u32,
 }
 
 impl Flow {
@@ -218,8 +220,16 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                 sent_pkts: 0.0,
                 lost_pkts: 0.0,
                 events: 0,
+                deaf: 0,
             };
-            if config.integer_windows && !flow.rate_based {
+            if rate_based && config.substeps > 1 {
+                return Err(Error::invalid(
+                    format!("round.flows[{g}].controller"),
+                    flow.controller.name(),
+                    "round.substeps > 1 needs window controllers",
+                ));
+            }
+            if (config.integer_windows || config.substeps > 1) && !flow.rate_based {
                 // The window must follow `set_window`: try one packet more, then the start.
                 let w = flow.controller.window();
                 flow.controller.set_window(w + 1.0);
@@ -229,7 +239,8 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                     return Err(Error::invalid(
                         format!("round.flows[{g}].controller"),
                         flow.controller.name(),
-                        "round.integer_windows needs controllers that accept a set window",
+                        "round.integer_windows and round.substeps > 1 need controllers that \
+                         accept a set window",
                     ));
                 }
             }
@@ -247,6 +258,9 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         Vec::new()
     };
     let integer = config.integer_windows;
+    let substeps = config.substeps;
+    // The share of a control interval one step covers.
+    let slice = 1.0 / substeps as f64;
     let (mut window_sum, mut rate_sum) = (0.0, 0.0);
     for f in &flows {
         if f.rate_based {
@@ -284,11 +298,12 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         }
         let capacity_pps = capacity_bps / pkt_bits;
         // Papadimitriou & Zhang (15): the queue adds queue/C to the round-trip time.
-        let interval_s = rtt0_s + queue / capacity_pps;
+        let rtt_s = rtt0_s + queue / capacity_pps;
+        let interval_s = rtt_s * slice;
         let rate_to_pkts = interval_s / pkt_bits;
-        let load = window_sum + rate_sum * rate_to_pkts;
+        let load = window_sum * slice + rate_sum * rate_to_pkts;
         // C·RTT = C·RTT0 + queue, written so that the queue cancels exactly.
-        let service = capacity_pps * rtt0_s + queue;
+        let service = (capacity_pps * rtt0_s + queue) * slice;
         // Loguinov & Radha §IV-D: what exceeds capacity and buffer is lost (the overshoot).
         let backlog = queue + load - service;
         let overshoot = if backlog - buffer > TIE * service {
@@ -314,7 +329,7 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         let loss_fraction = if load > 0.0 { lost_total / load } else { 0.0 };
         let clear = RoundSample {
             now: SimTime::from_secs_f64(now_s),
-            interval: SimTime::from_secs_f64(interval_s),
+            interval: SimTime::from_secs_f64(rtt_s),
             congested: false,
             loss_fraction,
             capacity_bps: config.capacity_oracle.then_some(capacity_bps),
@@ -333,12 +348,12 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
             let pkts = if flow.rate_based {
                 flow.offer * rate_to_pkts
             } else {
-                flow.offer
+                flow.offer * slice
             };
             if recording {
                 sum_sq += pkts * pkts;
             }
-            let congested = match signal {
+            let signalled = match signal {
                 Signal::None => false,
                 Signal::All => true,
                 Signal::Share(k) => {
@@ -350,6 +365,12 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                     p > 0.0 && rngs[i].gen::<f64>() < p
                 }
             };
+            let congested = signalled && flow.deaf == 0;
+            flow.deaf = if congested {
+                substeps - 1
+            } else {
+                flow.deaf.saturating_sub(1)
+            };
             congested_flows += congested as u64;
             if measured {
                 flow.sent_pkts += pkts;
@@ -359,7 +380,19 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
             if record_flows {
                 out.flow_load_pkts.push(pkts);
             }
-            flow.controller.on_round(if congested { &hit } else { &clear });
+            if congested || substeps == 1 || flow.rate_based {
+                flow.controller
+                    .on_round(if congested { &hit } else { &clear });
+            } else {
+                // One slice of the RTT's increase (forward Euler).
+                let before = flow.controller.window();
+                flow.controller.on_round(&clear);
+                let after = flow.controller.window();
+                if after != before {
+                    flow.controller
+                        .set_window(before + (after - before) * slice);
+                }
+            }
             if integer && congested && !flow.rate_based {
                 // Cai et al. §III-C.2: the window is rounded down to whole packets.
                 let w = flow.controller.window().floor().max(1.0);
@@ -436,6 +469,7 @@ mod tests {
             feedback: Feedback::Synchronized,
             integer_windows: false,
             capacity_oracle: false,
+            substeps: 1,
             flows: vec![FlowGroup {
                 controller: "tcp".into(),
                 params: Default::default(),
@@ -480,6 +514,59 @@ mod tests {
             .utilization
             .iter()
             .all(|u| (*u - 1.0).abs() < 1e-12));
+    }
+
+    #[test]
+    fn substeps_tend_to_the_fluid_cycle() {
+        // One TCP flow on a 20-packet link: the fluid saw-tooth climbs from 10 to 20 in 10
+        // RTTs. Per-RTT steps need the window to exceed 20 and spend the RTT of the cut, so
+        // cuts come every 12 steps (21 → 10.5 → … → 20.5 → 10.25 …); 100 slices per RTT come
+        // within one slice of the fluid cycle, and each slice sends a hundredth of the window.
+        let cut_times = |substeps: u32| {
+            let mut c = tcp(1, 10.0, 20.0, 40 * substeps as u64);
+            c.substeps = substeps;
+            let r = run(&c).unwrap();
+            assert!((r.series.load_pkts[0] - 10.0 / substeps as f64).abs() < 1e-12);
+            assert!((r.series.interval_s[0] - 0.1 / substeps as f64).abs() < 1e-15);
+            let cuts: Vec<f64> = (0..r.series.step.len())
+                .filter(|&i| r.series.congested_flows[i] > 0)
+                .map(|i| r.series.time_s[i])
+                .collect();
+            cuts.windows(2)
+                .map(|w| (w[1] - w[0]) / 0.1)
+                .collect::<Vec<_>>()
+        };
+        assert!(cut_times(1)
+            .iter()
+            .all(|&t| (t - 11.0).abs() < 1e-9 || (t - 12.0).abs() < 1e-9));
+        let fine = cut_times(100);
+        assert!(fine.len() >= 2);
+        assert!(fine.iter().all(|&t| (t - 10.0).abs() <= 0.02), "{fine:?}");
+    }
+
+    #[test]
+    fn a_flow_reduces_at_most_once_per_rtt() {
+        // Ten flows overshoot a 10-packet link with a 30-packet buffer by far: the queue stays
+        // over the buffer for a while after the cut, but each flow halves once per RTT.
+        let mut c = tcp(10, 8.0, 10.0, 40);
+        c.buffer_pkts = 30.0;
+        c.substeps = 10;
+        let r = run(&c).unwrap();
+        let hits: Vec<u64> = r.series.congested_flows.clone();
+        for w in hits.windows(10) {
+            assert!(w.iter().sum::<u64>() <= 10, "{hits:?}");
+        }
+        assert!(hits.iter().sum::<u64>() > 0);
+        c.flows[0].controller = "iscc".into();
+        assert!(run(&c)
+            .unwrap_err()
+            .to_string()
+            .contains("round.substeps > 1 needs window controllers"));
+        c.substeps = 0;
+        assert!(run(&c)
+            .unwrap_err()
+            .to_string()
+            .starts_with("round.substeps"));
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub const MAX_RECORDED_VALUES: u64 = 100_000_000;
 /// Most steps one run accepts.
 pub const MAX_STEPS: u64 = 10_000_000_000;
 
+/// Finest time resolution: steps per control interval.
+pub const MAX_SUBSTEPS: u32 = 10_000;
+
 /// How congestion reaches the flows in a step whose load exceeds capacity and buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -103,7 +106,7 @@ pub struct Record {
 pub struct RoundConfig {
     #[serde(default)]
     pub seed: u64,
-    /// Steps (control intervals) to run, ≥ 1.
+    /// Steps to run, ≥ 1: control intervals, or slices of one when `substeps` > 1.
     pub steps: u64,
     /// Steps excluded from the totals (the series still show them).
     #[serde(default)]
@@ -130,9 +133,22 @@ pub struct RoundConfig {
     /// "exact C" needs (Loguinov & Radha §V-D).
     #[serde(default)]
     pub capacity_oracle: bool,
+    /// Steps per control interval, ≥ 1 (default 1). With m > 1 each step is 1/m of an RTT:
+    /// flows send 1/m of their window in it, an overshoot is seen at the step it happens, a
+    /// window's per-RTT increase is applied in m equal parts (forward Euler of dw/dt =
+    /// increase(w)/RTT) and a reduction whole, at most once per RTT. As m grows this tends to
+    /// the continuous-time fluid model with immediate feedback that Chiu & Jain's and Cai et
+    /// al.'s §III analyses assume. Window controllers only. Step counts everywhere (`steps`,
+    /// `warmup_steps`, capacity changes, `record.every`) are in these steps.
+    #[serde(default = "one_substep")]
+    pub substeps: u32,
     pub flows: Vec<FlowGroup>,
     #[serde(default)]
     pub record: Record,
+}
+
+fn one_substep() -> u32 {
+    1
 }
 
 impl RoundConfig {
@@ -187,6 +203,13 @@ impl RoundConfig {
             return Err(Error::invalid("round.packet_size", "0 B", "must be > 0"));
         }
         check_range("round.buffer", self.buffer_pkts, 0.0, f64::MAX)?;
+        if !(1..=MAX_SUBSTEPS).contains(&self.substeps) {
+            return Err(Error::invalid(
+                "round.substeps",
+                self.substeps,
+                format!("must be in [1, {MAX_SUBSTEPS}]"),
+            ));
+        }
         if let Feedback::Bernoulli { p } = self.feedback {
             if !(p.is_finite() && (0.0..1.0).contains(&p)) {
                 return Err(Error::invalid("round.feedback.p", p, "must be in [0, 1)"));
