@@ -137,6 +137,14 @@ pub trait Controller: Send {
     /// Fires once per control interval with that interval's aggregate feedback.
     fn on_round(&mut self, _round: &RoundSample) {}
 
+    /// [`Controller::on_round`], then what the controller offers next: its pacing rate (bits/s)
+    /// when rate-based, else its window (packets). One call per flow and step in the round
+    /// model; the default is compiled for each controller, so it needs no override.
+    fn round_offer(&mut self, round: &RoundSample) -> f64 {
+        self.on_round(round);
+        self.pacing_rate_bps().unwrap_or_else(|| self.window())
+    }
+
     /// Congestion window in packets; `f64::INFINITY` when the controller does not limit by window.
     fn window(&self) -> f64 {
         f64::INFINITY

@@ -102,8 +102,9 @@ pub struct Window<R> {
     /// Slow-start threshold (packets); ≥ 1, `f64::INFINITY` until the first reduction when
     /// starting in slow start.
     ssthresh: f64,
-    /// When the last reduction happened; gap/ECN losses of packets sent before it are ignored.
-    last_reduction: Option<SimTime>,
+    /// When the last reduction happened (zero before the first): gap/ECN losses of packets sent
+    /// before it are ignored.
+    last_reduction: SimTime,
     /// Reductions floor to whole packets (see [`WindowConfig::integer`]).
     integer: bool,
 }
@@ -115,7 +116,7 @@ impl<R: WindowRule> Window<R> {
             rule,
             cwnd: 1.0,
             ssthresh: f64::INFINITY,
-            last_reduction: None,
+            last_reduction: SimTime::ZERO,
             integer: false,
         };
         w.restart(WindowConfig::default());
@@ -137,7 +138,7 @@ impl<R: WindowRule> Window<R> {
     fn restart(&mut self, config: WindowConfig) {
         self.integer = config.integer;
         self.cwnd = config.initial_window;
-        self.last_reduction = None;
+        self.last_reduction = SimTime::ZERO;
         self.ssthresh = if config.slow_start {
             f64::INFINITY
         } else {
@@ -187,7 +188,7 @@ impl<R: WindowRule> Window<R> {
             self.cwnd = reduced;
         }
         self.rule.end_epoch(w_max, self.ssthresh);
-        self.last_reduction = Some(now);
+        self.last_reduction = now;
         self.check();
     }
 
@@ -238,7 +239,7 @@ impl<R: WindowRule> Controller for Window<R> {
         match loss.kind {
             LossKind::Timeout => self.reduce(loss.now, true),
             LossKind::Gap | LossKind::Ecn => {
-                let same_event = self.last_reduction.is_some_and(|t| loss.sent_at < t);
+                let same_event = loss.sent_at < self.last_reduction;
                 if !same_event {
                     self.reduce(loss.now, false);
                 }

@@ -165,22 +165,27 @@ struct Flow {
 }
 
 impl Flow {
-    /// Reads what the flow offers next into `offer`: its window in packets (whole packets when
-    /// `integer`), or its rate in bits/s.
+    /// Sets what the flow offers next: `x`, its window in packets (whole packets when
+    /// `integer`) or its rate in bits/s.
     #[inline]
-    fn read_offer(&mut self, integer: bool) -> Result<()> {
-        let x = if self.rate_based {
-            self.controller.pacing_rate_bps().unwrap_or(0.0)
-        } else if integer {
-            self.controller.window().floor()
+    fn offer(&mut self, x: f64, integer: bool) -> Result<()> {
+        let x = if integer && !self.rate_based {
+            x.floor()
         } else {
-            self.controller.window()
+            x
         };
-        if !(x.is_finite() && x >= 0.0) {
+        if !(0.0..f64::INFINITY).contains(&x) {
             return Err(self.bad_offer(x));
         }
         self.offer = x;
         Ok(())
+    }
+
+    /// What the controller offers now, without a round.
+    fn current(&self) -> f64 {
+        self.controller
+            .pacing_rate_bps()
+            .unwrap_or_else(|| self.controller.window())
     }
 
     #[cold]
@@ -244,7 +249,7 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                     ));
                 }
             }
-            flow.read_offer(config.integer_windows)?;
+            flow.offer(flow.current(), config.integer_windows)?;
             flows.push(flow);
         }
     }
@@ -261,13 +266,10 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
     let substeps = config.substeps;
     // The share of a control interval one step covers.
     let slice = 1.0 / substeps as f64;
-    let (mut window_sum, mut rate_sum) = (0.0, 0.0);
+    // What the window flows (index 0) and the rate flows (1) offer in the coming step.
+    let mut sums = [0.0; 2];
     for f in &flows {
-        if f.rate_based {
-            rate_sum += f.offer;
-        } else {
-            window_sum += f.offer;
-        }
+        sums[f.rate_based as usize] += f.offer;
     }
 
     let pkt_bits = 8.0 * config.packet_bytes as f64;
@@ -301,7 +303,9 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         let rtt_s = rtt0_s + queue / capacity_pps;
         let interval_s = rtt_s * slice;
         let rate_to_pkts = interval_s / pkt_bits;
-        let load = window_sum * slice + rate_sum * rate_to_pkts;
+        // Packets per unit offered, for window flows (0) and rate flows (1).
+        let to_pkts = [slice, rate_to_pkts];
+        let load = sums[0] * to_pkts[0] + sums[1] * to_pkts[1];
         // C·RTT = C·RTT0 + queue, written so that the queue cancels exactly.
         let service = (capacity_pps * rtt0_s + queue) * slice;
         // Loguinov & Radha §IV-D: what exceeds capacity and buffer is lost (the overshoot).
@@ -342,14 +346,10 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         let recording = every > 0 && step % every == 0;
         let record_flows = recording && config.record.flows;
 
-        let (mut next_window_sum, mut next_rate_sum) = (0.0, 0.0);
+        let mut next = [0.0; 2];
         let (mut sum_sq, mut congested_flows) = (0.0, 0u64);
         for (i, flow) in flows.iter_mut().enumerate() {
-            let pkts = if flow.rate_based {
-                flow.offer * rate_to_pkts
-            } else {
-                flow.offer * slice
-            };
+            let pkts = flow.offer * to_pkts[flow.rate_based as usize];
             if recording {
                 sum_sq += pkts * pkts;
             }
@@ -365,12 +365,15 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                     p > 0.0 && rngs[i].gen::<f64>() < p
                 }
             };
-            let congested = signalled && flow.deaf == 0;
-            flow.deaf = if congested {
-                substeps - 1
-            } else {
-                flow.deaf.saturating_sub(1)
-            };
+            let mut congested = signalled;
+            if substeps > 1 {
+                congested &= flow.deaf == 0;
+                flow.deaf = if congested {
+                    substeps - 1
+                } else {
+                    flow.deaf.saturating_sub(1)
+                };
+            }
             congested_flows += congested as u64;
             if measured {
                 flow.sent_pkts += pkts;
@@ -380,30 +383,29 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
             if record_flows {
                 out.flow_load_pkts.push(pkts);
             }
-            if congested || substeps == 1 || flow.rate_based {
-                flow.controller
-                    .on_round(if congested { &hit } else { &clear });
-            } else {
+            let x = if congested {
+                flow.controller.round_offer(&hit)
+            } else if substeps > 1 && !flow.rate_based {
                 // One slice of the RTT's increase (forward Euler).
                 let before = flow.controller.window();
-                flow.controller.on_round(&clear);
-                let after = flow.controller.window();
+                let after = flow.controller.round_offer(&clear);
                 if after != before {
                     flow.controller
                         .set_window(before + (after - before) * slice);
                 }
-            }
-            if integer && congested && !flow.rate_based {
-                // Cai et al. §III-C.2: the window is rounded down to whole packets.
-                let w = flow.controller.window().floor().max(1.0);
-                flow.controller.set_window(w);
-            }
-            flow.read_offer(integer)?;
-            if flow.rate_based {
-                next_rate_sum += flow.offer;
+                flow.controller.window()
             } else {
-                next_window_sum += flow.offer;
-            }
+                flow.controller.round_offer(&clear)
+            };
+            let x = if integer && congested && !flow.rate_based {
+                // Cai et al. §III-C.2: the window is rounded down to whole packets.
+                flow.controller.set_window(x.floor().max(1.0));
+                flow.controller.window()
+            } else {
+                x
+            };
+            flow.offer(x, integer)?;
+            next[flow.rate_based as usize] += flow.offer;
         }
 
         if measured {
@@ -432,8 +434,7 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         }
         queue = queue_after;
         now_s += interval_s;
-        window_sum = next_window_sum;
-        rate_sum = next_rate_sum;
+        sums = next;
     }
 
     out.flows = flows
