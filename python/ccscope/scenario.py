@@ -444,13 +444,13 @@ class Rate(_Model):
     min_rate: BitRate | None = None
     bunch: Annotated[int, Field(ge=0, le=64)] = 0
     jitter: Annotated[float, Field(ge=0, lt=1, allow_inf_nan=False)] = 0.0
-    feedback: Literal["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tear"] | None = None
+    feedback: Literal["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tfrc-2000", "tear"] | None = None
 
     @model_validator(mode="after")
     def _feedback(self) -> Rate:
         if self.controller.name.startswith("python:") and self.feedback is None:
             raise ValueError("a Python rate controller needs `feedback` (per-rtt, per-packet, "
-                             "tfrc, tfrc-ns2 or tear): the receiver it expects")
+                             "tfrc, tfrc-ns2, tfrc-2000 or tear): the receiver it expects")
         return self
 
     def to_core(self) -> dict:

@@ -176,6 +176,15 @@ pub trait Controller: Send {
     /// Fires when no report has arrived for [`Controller::feedback_timeout`] since the last report
     /// (or since the start, or since the previous expiry).
     fn on_no_feedback(&mut self, _now: SimTime) {}
+
+    /// ns-2's send timer for the rate transport: a no-feedback expiry sends a packet at once and
+    /// restarts the send timer at the new rate, and a report leaves the pending send where it
+    /// is (`tfrc.cc`: `reduce_rate_on_no_feedback()` calls `nextpkt()`, `recv()` reschedules
+    /// nothing). `false` (the default): the expiry only changes the rate, and a report that
+    /// raises the rate brings the next send forward.
+    fn ns2_send_timer(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -283,6 +283,17 @@ fn entries() -> Vec<Entry> {
         },
         Entry {
             info: ControllerInfo {
+                name: "tfrc-2000",
+                summary: "TFRC as ns-2's June 2000 snapshot: no-feedback timer 2R, +s/R per RTT uncapped, unsmoothed loss-interval weights",
+                convention: "equation-based (no α, β)",
+                paper: "ns-2 tfrc.cc / tfrc-sink.cc of 2000, as run by Yang, Kim & Lam 2003 §2 (SPECS §1.9)",
+                params: vec![discounting(1.0)],
+            },
+            sender: |_, c| Ok(Box::new(Tfrc::new(TfrcVariant::Ns2June2000, c)?)),
+            receiver: |v| Ok(Box::new(TfrcReceiver::new(TfrcVariant::Ns2June2000, v.flag("discounting")?))),
+        },
+        Entry {
+            info: ControllerInfo {
                 name: "tear",
                 summary: "TEAR: the receiver emulates TCP's window per round and feeds back a rate smoothed over 8 epochs",
                 convention: "receiver-based (TCP's AIMD(1, 1/2) emulated)",
@@ -324,14 +335,14 @@ pub fn build_receiver(name: &str, params: &[(String, f64)]) -> Result<Box<dyn Re
 }
 
 /// Feedback styles a controller written outside the catalogue (e.g. in Python) can ask for.
-pub const FEEDBACK_KINDS: [&str; 5] = ["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tear"];
+pub const FEEDBACK_KINDS: [&str; 6] = ["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tfrc-2000", "tear"];
 
 /// The receiver of feedback style `kind` (one of [`FEEDBACK_KINDS`], any case).
 pub fn feedback_receiver(kind: &str) -> Result<Box<dyn Receiver>> {
     let name = match kind.to_ascii_lowercase().as_str() {
         "per-rtt" => "rate-aimd",
         "per-packet" => "rap",
-        k @ ("tfrc" | "tfrc-ns2" | "tear") => return build_receiver(k, &[]),
+        k @ ("tfrc" | "tfrc-ns2" | "tfrc-2000" | "tear") => return build_receiver(k, &[]),
         _ => {
             return Err(Error::UnknownName {
                 field: "source.feedback".into(),

@@ -204,14 +204,24 @@ pub const HISTORY_LEN: usize = INTERVAL_WEIGHTS.len();
 /// larger. `closed` is newest first; `scale[j]` multiplies the weight of `closed[j]` (history
 /// discounting, ns-2 `tfrc-sink.cc`; 1 without it). `None` when `closed` is empty.
 pub fn max_weighted_mean(open: f64, closed: &[f64], scale: &[f64]) -> Option<f64> {
+    weighted_means(open, closed, scale, false)
+}
+
+/// [`max_weighted_mean`], or with `unsmoothed` the ns-2 `smooth_ = 0` form of the 2000 code
+/// (`tfrc-sink.cc` `weighted_average` without the shifted weights): the closed intervals keep
+/// the weights w_1.. they have next to the open one, so the closed-only mean covers the newest
+/// n − 1 closed intervals with weights (1, 1, 1, 0.8, 0.6, 0.4, 0.2) and the open value is
+/// included iff it exceeds that mean.
+fn weighted_means(open: f64, closed: &[f64], scale: &[f64], unsmoothed: bool) -> Option<f64> {
     debug_assert_eq!(closed.len(), scale.len());
     let k = closed.len().min(HISTORY_LEN);
     if k == 0 {
         return None;
     }
+    let shift = usize::from(unsmoothed);
     let (mut num1, mut den1) = (0.0, 0.0);
-    for j in 0..k {
-        let w = INTERVAL_WEIGHTS[j] * scale[j];
+    for j in 0..k.min(HISTORY_LEN - shift) {
+        let w = INTERVAL_WEIGHTS[j + shift] * scale[j];
         num1 += closed[j] * w;
         den1 += w;
     }
@@ -239,6 +249,8 @@ pub struct LossIntervals {
     /// Current discount factor DF in [MIN_DISCOUNT, 1]; 1 when discounting is off.
     df: f64,
     discounting: bool,
+    /// ns-2 `smooth_ = 0` weighting of the closed-only mean ([`weighted_means`]).
+    unsmoothed: bool,
     /// First sequence number and send time of the current loss event.
     start: Option<(u64, SimTime)>,
     /// Highest sequence number received.
@@ -252,9 +264,15 @@ impl LossIntervals {
             mult: VecDeque::new(),
             df: 1.0,
             discounting,
+            unsmoothed: false,
             start: None,
             highest: 0,
         }
+    }
+
+    /// The same with the 2000 code's unsmoothed weights ([`weighted_means`]).
+    pub fn unsmoothed(self) -> Self {
+        LossIntervals { unsmoothed: true, ..self }
     }
 
     /// Whether any loss event has happened.
@@ -306,8 +324,10 @@ impl LossIntervals {
         if !self.discounting || self.closed.is_empty() {
             return;
         }
-        // Weighted average of the closed intervals with their multipliers (DF = 1).
-        let w = self.mult.iter().zip(&INTERVAL_WEIGHTS).map(|(m, w)| m * w);
+        // Weighted average of the closed intervals with their multipliers (DF = 1), weighted
+        // as the closed-only mean is.
+        let weights = &INTERVAL_WEIGHTS[usize::from(self.unsmoothed)..];
+        let w = self.mult.iter().zip(weights).map(|(m, w)| m * w);
         let num: f64 = self.closed.iter().zip(w.clone()).map(|(i, w)| i * w).sum();
         let den: f64 = w.sum();
         let avg = num / den;
@@ -323,7 +343,7 @@ impl LossIntervals {
     pub fn mean_interval(&self) -> Option<f64> {
         let closed: Vec<f64> = self.closed.iter().copied().collect();
         let scale: Vec<f64> = self.mult.iter().map(|m| m * self.df).collect();
-        max_weighted_mean(self.open(), &closed, &scale)
+        weighted_means(self.open(), &closed, &scale, self.unsmoothed)
     }
 
     /// Loss event rate p = 1 / mean interval, in [0, 1]; 0 before the first loss event.
@@ -474,6 +494,19 @@ mod tests {
         // Closed: [50, 100]; open 11: max((11 + 50)/2, (50 + 100)/2) = 75.
         assert!((li.mean_interval().unwrap() - 75.0).abs() < 1e-9);
         assert!((li.loss_event_rate() - 1.0 / 75.0).abs() < 1e-12);
+    }
+
+    /// ns-2's 2000 receiver (`smooth_ = 0`): the closed-only mean drops the eighth interval and
+    /// the closed ones keep their weights whether or not the open one is included.
+    #[test]
+    fn unsmoothed_weights_use_seven_closed_intervals() {
+        let closed = [10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 1000.0];
+        let ones = [1.0; 8];
+        assert_eq!(weighted_means(0.0, &closed, &ones, true), Some(10.0));
+        let rfc = weighted_means(0.0, &closed, &ones, false).unwrap();
+        assert!((rfc - (10.0 * 5.8 + 1000.0 * 0.2) / 6.0).abs() < 1e-9, "{rfc}");
+        // Open interval 70: (70 + 10·5)/6 = 20 with the same weights in both forms.
+        assert_eq!(weighted_means(70.0, &closed, &ones, true), Some(20.0));
     }
 
     #[test]

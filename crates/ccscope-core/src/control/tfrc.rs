@@ -1,27 +1,35 @@
 //! TFRC, TCP-Friendly Rate Control: the sender ([`Tfrc`]) and its receiver ([`TfrcReceiver`]),
-//! in two named behaviours (SPECS §1.9):
+//! in three named behaviours (SPECS §1.9):
 //!
-//! | item | [`TfrcVariant::Rfc5348`] | [`TfrcVariant::Ns2`] (SIGCOMM 2000, what Yang et al. ran) |
-//! |---|---|---|
-//! | t_RTO in the equation | 4R | srtt + 4·rttvar in 0.1 s ticks (Jacobson/Karels) |
-//! | RTT EWMA | q = 0.9 | 0.95 |
-//! | loss declared after | 3 later packets | 1 later packet |
-//! | equation | RFC 5348 §3.1 | PFTK form, 3·sqrt(3p/8) clipped at 1 (`formula.h`) |
-//! | congestion avoidance | X = min(X_calc, 2·X_recv) | +s/R per RTT (≤ 2s/R), capped by X_calc and 2·X_recv |
-//! | slow start | ×2 per RTT, ≤ 2·X_recv, from W_init/R | ×2 per RTT, ≤ 2·X_recv, from RFC 3390 IW/R |
-//! | no-feedback timer | max(4R, 2s/X); 2 s at first | max(2R, 2s/X); 2s/X at first |
-//! | initial rate | 1 packet/s | 300 bytes/s |
-//! | history discounting (receiver) | off by default | on by default |
-//! | report timer (receiver) | R | 1.5R |
+//! | item | [`TfrcVariant::Rfc5348`] | [`TfrcVariant::Ns2`] (ns-2.35) | [`TfrcVariant::Ns2June2000`] (what Yang et al. ran) |
+//! |---|---|---|---|
+//! | t_RTO in the equation | 4R | srtt + 4·rttvar in 0.1 s ticks (Jacobson/Karels) | as ns-2.35 |
+//! | RTT EWMA | q = 0.9 | 0.95 | as ns-2.35 |
+//! | loss declared after | 3 later packets | 1 later packet | 1; the gap's packets take the send time of the packet that revealed them |
+//! | equation | RFC 5348 §3.1 | PFTK form, 3·sqrt(3p/8) clipped at 1 (`formula.h`) | as ns-2.35 |
+//! | congestion avoidance | X = min(X_calc, 2·X_recv) | +s/R per RTT (≤ 2s/R), capped by X_calc and 2·X_recv | +s/R once per RTT while X_calc > X, uncapped; decrease to X_calc |
+//! | slow start | ×2 per RTT, ≤ 2·X_recv, from W_init/R | ×2 per RTT, ≤ 2·X_recv, from RFC 3390 IW/R | ×2 per RTT, ≤ 2·X_recv, from 1 packet/R; exit at max(X, 2·X_recv)/2 |
+//! | no-feedback timer | max(4R, 2s/X); 2 s at first | max(2R, 2s/X); 2s/X at first | 2R; none before the first report; each expiry sends a packet |
+//! | initial rate | 1 packet/s | 300 bytes/s | 300 bytes/s |
+//! | history discounting (receiver) | off by default | on by default | on by default |
+//! | closed-only mean (receiver) | 8 intervals, w = (1,1,1,1,.8,.6,.4,.2) | as RFC | 7 intervals, w = (1,1,1,.8,.6,.4,.2) (`smooth_ = 0`) |
+//! | immediate report (receiver) | every new loss event | every new loss event | the first loss event only |
+//! | report timer (receiver) | R | 1.5R | 1.5R |
 //!
-//! Common to both: the receiver's loss-event rate from 8 weighted intervals with the
+//! The 2000 column follows the `tfrc.cc` of ns-2's June 12th 2000 snapshot (Yang, Kim & Lam §2)
+//! and the earliest `tfrc-sink.cc` with history discounting found (ns-2 history, before the
+//! `smooth_` default became 1; `test-suite-friendly.tcl` lists `smooth_ 0` as the old default).
+//! That snapshot's `df_` default is not known: 0.95 is kept (the old test suites set 0.25).
+//!
+//! Common to all: the receiver's loss-event rate from 8 weighted intervals with the
 //! open-interval rule ([`super::receiver::LossIntervals`]), the first loss event seeded by
 //! inverting the equation at the receive rate (with t_RTO = 4R at the receiver, which does not
-//! know the sender's t_RTO), reports on the first packet, on each new loss event and at least
-//! once per RTT. Both floor the rate at the config's minimum (RFC 5348's s/t_mbi by default; ns-2
-//! has none). Not modelled: ns-2's `slow_increase_` per-packet ramp, its sqrt-RTT inter-packet
+//! know the sender's t_RTO), reports on the first packet and at least once per RTT. All floor
+//! the rate at the config's minimum (RFC 5348's s/t_mbi by default; ns-2 has none). Not
+//! modelled: ns-2's `slow_increase_` / `delta_` per-packet ramp, its sqrt-RTT inter-packet
 //! damping (`ca_`) and RFC 5348 §4.5 oscillation damping, RFC 5348's data-limited rules (the
-//! sender is never data-limited) and ns-2's `PreciseLoss_` round-id test.
+//! sender is never data-limited), ns-2's `PreciseLoss_` round-id test, and the 2000 receiver's
+//! start-up quirk of adding the synthetic first interval to the slow-start packets.
 
 use super::rate_catalog::{ewma, RateConfig};
 use super::receiver::{DataArrival, GapDetector, LossIntervals, ReceiveRate, Receiver, Report, DEFAULT_RTT};
@@ -34,8 +42,18 @@ use crate::time::SimTime;
 pub enum TfrcVariant {
     /// RFC 5348 (the standard).
     Rfc5348,
-    /// ns-2's `Agent/TFRC` (Floyd et al., SIGCOMM 2000; the June 2000 code Yang et al. used).
+    /// ns-2.35's `Agent/TFRC` (Floyd et al., SIGCOMM 2000 lineage).
     Ns2,
+    /// ns-2's `Agent/TFRC` as in the June 12th 2000 snapshot Yang, Kim & Lam §2 ran: `Ns2`
+    /// with the older sender and receiver rules listed in the module documentation.
+    Ns2June2000,
+}
+
+impl TfrcVariant {
+    /// One of the ns-2 behaviours (everything the 2000 code shares with ns-2.35).
+    fn is_ns2(self) -> bool {
+        matches!(self, TfrcVariant::Ns2 | TfrcVariant::Ns2June2000)
+    }
 }
 
 /// The TCP throughput equation (bits/s) for loss event rate `p`, RTT `rtt_s`, timeout
@@ -106,7 +124,7 @@ impl Tfrc {
         config.validate()?;
         let default_rate = match variant {
             TfrcVariant::Rfc5348 => config.packet_bits(), // RFC 5348 §4.2: s bytes/s
-            TfrcVariant::Ns2 => 8.0 * 300.0,              // ns-2 InitRate_ = 300 bytes/s
+            _ => 8.0 * 300.0,                             // ns-2 InitRate_ = 300 bytes/s
         };
         Ok(Tfrc {
             variant,
@@ -127,20 +145,20 @@ impl Tfrc {
         match (self.variant, self.ticks) {
             // tfrc.cc update_rtt(): t_rtxcur_ = ((t_rttvar_ << 3) + t_srtt_) >> 3 ticks, i.e.
             // srtt + 4·rttvar truncated to whole ticks.
-            (TfrcVariant::Ns2, Some((srtt8, rttvar4))) => (((rttvar4 << 3) + srtt8) >> 3) as f64 * NS2_TICK_S,
+            (v, Some((srtt8, rttvar4))) if v.is_ns2() => (((rttvar4 << 3) + srtt8) >> 3) as f64 * NS2_TICK_S,
             _ => 4.0 * rtt_s, // RFC 5348 §4.3: t_RTO = 4R
         }
     }
 
     fn x_calc(&self, rtt_s: f64) -> f64 {
-        let clip = self.variant == TfrcVariant::Ns2;
+        let clip = self.variant.is_ns2();
         tfrc_throughput_bps(self.p, rtt_s, self.t_rto_s(rtt_s), self.config.packet_bytes, clip)
     }
 
     fn rtt_sample(&mut self, sample_s: f64) {
         let gain = match self.variant {
             TfrcVariant::Rfc5348 => 0.1, // RFC 5348 §4.3: q = 0.9
-            TfrcVariant::Ns2 => 0.05,    // ns-2 df_ = 0.95
+            _ => 0.05,                   // ns-2 df_ = 0.95
         };
         self.rtt_s = Some(ewma(self.rtt_s, sample_s, gain));
         // tfrc.cc update_rtt(): the sample in ticks, int(x + 0.5), at least 1 (SPECS §1.3); the
@@ -216,11 +234,68 @@ impl Tfrc {
     }
 }
 
+impl Tfrc {
+    /// The June 2000 `tfrc.cc` `recv()`, `slowstart()`, `increase_rate()`, `decrease_rate()`
+    /// (read from that snapshot; where it differs from [`Tfrc::on_report_ns2`]):
+    /// * maxrate = 2·X_recv from every report with X_recv > 0 (no round-id condition);
+    /// * slow start starts from one packet per RTT (no RFC 3390 initial window), doubles at most
+    ///   once per RTT while 2·rate < maxrate, else jumps to maxrate, or to maxrate/2 when above
+    ///   it; with no receive rate yet it doubles on every report;
+    /// * the first loss leaves slow start at max(maxrate, rate)/2 (not at X_calc);
+    /// * increase: below s/R jump to X_calc, else +s/R (not scaled by the time since the last
+    ///   change) once at least one RTT has passed, while rate < X_calc + s/R and
+    ///   rate < maxrate + s/R: the rate may end up to s/R above X_calc and 2·X_recv;
+    /// * decrease: rate = X_calc with no 2·X_recv cap, and it does not restart the one-RTT wait
+    ///   of the next increase.
+    ///
+    /// Not modelled: the per-packet ramp (`delta_`) towards a slow-start rate, and the packet
+    /// `slowstart()` and leaving slow start send at once (`nextpkt()`).
+    fn on_report_ns2_2000(&mut self, now: SimTime, r: f64) {
+        let s_bps = self.config.packet_bits() / r;
+        let maxrate = 2.0 * self.x_recv_bps;
+        let since_change = now.secs() - self.last_change.secs();
+        if self.slow_start && self.p > 0.0 {
+            self.slow_start = false;
+            self.rate_bps = 0.5 * self.rate_bps.max(maxrate);
+            return;
+        }
+        if self.slow_start {
+            let before = self.rate_bps;
+            if self.rate_bps < s_bps {
+                self.rate_bps = s_bps;
+            } else if maxrate <= 0.0 || (2.0 * self.rate_bps < maxrate && since_change > r) {
+                // ×ssmult_ (2): on every report while no receive rate is known.
+                self.rate_bps *= 2.0;
+            } else if self.rate_bps > maxrate {
+                self.rate_bps = 0.5 * maxrate;
+            } else if since_change > r {
+                self.rate_bps = maxrate;
+            }
+            if self.rate_bps != before {
+                self.last_change = now;
+            }
+            return;
+        }
+        let x_calc = self.x_calc(r);
+        if x_calc <= self.rate_bps {
+            self.rate_bps = x_calc;
+        } else if self.rate_bps < s_bps {
+            self.rate_bps = x_calc;
+            self.last_change = now;
+        } else if self.rate_bps < maxrate + s_bps && since_change >= r {
+            // rate < X_calc + s/R holds here: X_calc > rate.
+            self.rate_bps += s_bps;
+            self.last_change = now;
+        }
+    }
+}
+
 impl Controller for Tfrc {
     fn name(&self) -> String {
         match self.variant {
             TfrcVariant::Rfc5348 => "TFRC".into(),
             TfrcVariant::Ns2 => "TFRC-ns2".into(),
+            TfrcVariant::Ns2June2000 => "TFRC-2000".into(),
         }
     }
 
@@ -236,6 +311,7 @@ impl Controller for Tfrc {
         match self.variant {
             TfrcVariant::Rfc5348 => self.on_report_rfc(report.now, first, r),
             TfrcVariant::Ns2 => self.on_report_ns2(report.now, first, r),
+            TfrcVariant::Ns2June2000 => self.on_report_ns2_2000(report.now, r),
         }
         self.rate_bps = self.config.clamp(self.rate_bps);
     }
@@ -247,6 +323,10 @@ impl Controller for Tfrc {
             (TfrcVariant::Rfc5348, Some(r)) => (4.0 * r).max(two_pkts_s), // §4.3: max(4R, 2s/X)
             (TfrcVariant::Ns2, None) => two_pkts_s,               // tfrc.cc start()
             (TfrcVariant::Ns2, Some(r)) => (2.0 * r).max(two_pkts_s), // tfrc.cc: max(2R, 2s/X)
+            // June 2000 tfrc.cc: start() arms no timer; recv() and each expiry arm plain 2·rtt_,
+            // however long the packet gap 1/X is, so a slow flow halves every 2R.
+            (TfrcVariant::Ns2June2000, None) => return None,
+            (TfrcVariant::Ns2June2000, Some(r)) => 2.0 * r,
         };
         Some(SimTime::from_secs_f64(t))
     }
@@ -264,7 +344,7 @@ impl Controller for Tfrc {
                 };
                 self.rate_bps = x_calc.min(2.0 * self.x_recv_bps);
             }
-            (TfrcVariant::Ns2, _) => {
+            (v, _) if v.is_ns2() => {
                 self.rate_bps *= 0.5; // tfrc.cc reduce_rate_on_no_feedback()
                 self.reports += 1;
             }
@@ -276,6 +356,13 @@ impl Controller for Tfrc {
 
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.rate_bps)
+    }
+
+    /// The 2000 variant: with its plain 2R no-feedback timer a slow flow's packets are clocked
+    /// by the expiries. (ns-2.35 has the same send timer; `Ns2` keeps the transport's default,
+    /// where its max(2R, 2s/X) timer seldom fires in steady state.)
+    fn ns2_send_timer(&self) -> bool {
+        self.variant == TfrcVariant::Ns2June2000
     }
 }
 
@@ -302,12 +389,13 @@ impl TfrcReceiver {
     pub fn new(variant: TfrcVariant, discounting: bool) -> Self {
         let ndupack = match variant {
             TfrcVariant::Rfc5348 => 3, // RFC 5348 §5.1: NDUPACK
-            TfrcVariant::Ns2 => 1,     // tfrc-sink.cc numPkts_
+            _ => 1,                    // tfrc-sink.cc numPkts_
         };
+        let intervals = LossIntervals::new(discounting);
         TfrcReceiver {
             variant,
             gaps: GapDetector::new(ndupack),
-            intervals: LossIntervals::new(discounting),
+            intervals: if variant == TfrcVariant::Ns2June2000 { intervals.unsmoothed() } else { intervals },
             rate: ReceiveRate::default(),
             rtt: DEFAULT_RTT,
             last_report: None,
@@ -348,6 +436,7 @@ impl Receiver for TfrcReceiver {
         match self.variant {
             TfrcVariant::Rfc5348 => "TFRC receiver".into(),
             TfrcVariant::Ns2 => "TFRC-ns2 receiver".into(),
+            TfrcVariant::Ns2June2000 => "TFRC-2000 receiver".into(),
         }
     }
 
@@ -359,8 +448,12 @@ impl Receiver for TfrcReceiver {
         self.packet_bytes = pkt.size_bytes.max(1);
         self.received += 1;
         let had_event = self.new_event;
+        let had_loss = self.intervals.has_loss();
+        let old = self.variant == TfrcVariant::Ns2June2000;
         for lost in self.gaps.on_packet(pkt.seq, pkt.sent_at) {
-            self.on_loss(lost.seq, lost.sent_at);
+            // The 2000 tfrc-sink.cc gives every packet of a gap the send time of the packet
+            // that revealed it (no interpolation) when grouping losses into events.
+            self.on_loss(lost.seq, if old { pkt.sent_at } else { lost.sent_at });
         }
         if pkt.ecn_ce {
             self.on_loss(pkt.seq, pkt.sent_at);
@@ -368,13 +461,16 @@ impl Receiver for TfrcReceiver {
         self.intervals.on_received(pkt.seq);
         let first = self.last_report.is_none();
         let due = self.last_report.is_some_and(|t| pkt.now >= t + self.rtt);
-        first || due || (self.new_event && !had_event)
+        // The 2000 receiver reports at once only the first loss event (leaving slow start);
+        // later loss events wait for the next due report.
+        let urgent = if old { !had_loss && self.intervals.has_loss() } else { self.new_event && !had_event };
+        first || due || urgent
     }
 
     fn report_interval(&self) -> SimTime {
         match self.variant {
             TfrcVariant::Rfc5348 => self.rtt,
-            TfrcVariant::Ns2 => SimTime(self.rtt.ns() * 3 / 2), // tfrc-sink.cc: 1.5·rtt
+            _ => SimTime(self.rtt.ns() * 3 / 2), // tfrc-sink.cc: 1.5·rtt
         }
     }
 
@@ -412,5 +508,68 @@ mod tests {
         }
         assert_eq!(tfrc.ticks, Some((8, 2)));
         assert!((tfrc.t_rto_s(0.1) - 0.3).abs() < 1e-12);
+    }
+
+    fn report(now_ms: u64, p: f64, x_recv_bps: f64) -> ReportSample {
+        ReportSample {
+            now: SimTime::from_ms(now_ms),
+            rtt: Some(SimTime::from_ms(100)),
+            recv_rate_bps: x_recv_bps,
+            loss_event_rate: p,
+            ..ReportSample::default()
+        }
+    }
+
+    /// The 2000 timer is a plain 2R, however long the packet gap 2s/X: at 0.5 packets/RTT
+    /// (gap 2R) ns-2.35 waits max(2R, 2s/X) = 4R, the 2000 code 2R, and halves on each expiry.
+    #[test]
+    fn ns2_2000_no_feedback_timer_is_two_rtts_and_halves() {
+        let config = RateConfig { min_rate_bps: Some(1.0), ..RateConfig::default() };
+        let mut old = Tfrc::new(TfrcVariant::Ns2June2000, config).unwrap();
+        let mut new = Tfrc::new(TfrcVariant::Ns2, config).unwrap();
+        assert_eq!(old.feedback_timeout(), None);
+        for t in [&mut old, &mut new] {
+            t.on_report(&report(0, 0.0, 0.0));
+            t.rate_bps = 40e3; // 0.5 packets of 1000 bytes per 100 ms
+        }
+        assert_eq!(new.feedback_timeout(), Some(SimTime::from_ms(400)));
+        for k in 1..=3 {
+            assert_eq!(old.feedback_timeout(), Some(SimTime::from_ms(200)));
+            old.on_no_feedback(SimTime::from_ms(200 * k));
+            assert!((old.rate_bps - 40e3 / f64::from(1 << k)).abs() < 1e-6);
+        }
+        assert!(old.ns2_send_timer() && !new.ns2_send_timer());
+    }
+
+    /// 2000 slow start: one packet per RTT at the first report, ×2 per RTT below 2·X_recv; the
+    /// first loss halves max(rate, 2·X_recv) rather than jumping to X_calc.
+    #[test]
+    fn ns2_2000_slow_start_and_its_exit() {
+        let mut t = Tfrc::new(TfrcVariant::Ns2June2000, RateConfig::default()).unwrap();
+        t.on_report(&report(0, 0.0, 0.0));
+        assert!((t.rate_bps - 80e3).abs() < 1e-6, "{}", t.rate_bps);
+        t.on_report(&report(150, 0.0, 1e6));
+        assert!((t.rate_bps - 160e3).abs() < 1e-6, "{}", t.rate_bps);
+        t.on_report(&report(200, 0.0, 1e6)); // less than one RTT later: unchanged
+        assert!((t.rate_bps - 160e3).abs() < 1e-6);
+        t.on_report(&report(300, 0.01, 100e3)); // maxrate 200 kb/s > rate
+        assert!(!t.slow_start && (t.rate_bps - 100e3).abs() < 1e-6, "{}", t.rate_bps);
+    }
+
+    /// 2000 congestion avoidance: +s/R once per RTT while X_calc > rate, not capped at X_calc;
+    /// a decrease sets X_calc and leaves the increase clock alone.
+    #[test]
+    fn ns2_2000_increases_by_one_packet_per_rtt_past_x_calc() {
+        let mut t = Tfrc::new(TfrcVariant::Ns2June2000, RateConfig::default()).unwrap();
+        t.on_report(&report(0, 0.0, 0.0));
+        t.on_report(&report(100, 0.02, 10e6));
+        let x_calc = t.x_calc(t.rtt_s.unwrap());
+        t.rate_bps = x_calc - 1.0;
+        t.last_change = SimTime::ZERO;
+        t.on_report(&report(200, 0.02, 10e6));
+        assert!((t.rate_bps - (x_calc - 1.0 + 80e3)).abs() < 1e-6, "one packet per RTT above X_calc");
+        t.on_report(&report(250, 0.02, 10e6));
+        assert!((t.rate_bps - x_calc).abs() < 1e-6, "decrease to X_calc");
+        assert_eq!(t.last_change, SimTime::from_ms(200));
     }
 }

@@ -333,6 +333,9 @@ impl RateSender {
         self.reports += 1;
         self.record_rate(now);
         self.arm_no_feedback(ctx);
+        if self.controller.ns2_send_timer() {
+            return;
+        }
         // A faster rate takes effect at once; a slower one from the next send.
         let previous = self.next_send;
         self.schedule_send(ctx);
@@ -372,6 +375,10 @@ impl Endpoint for RateSender {
             self.controller.on_no_feedback(ctx.now());
             self.record_rate(ctx.now());
             self.arm_no_feedback(ctx);
+            if self.controller.ns2_send_timer() {
+                self.send(ctx);
+                self.schedule_send(ctx);
+            }
             return;
         }
         self.send(ctx);
