@@ -104,6 +104,9 @@ pub struct ReportSample {
     pub now: SimTime,
     /// RTT measured from this report: now − echoed send time − receiver hold time.
     pub rtt: Option<SimTime>,
+    /// How long the receiver held the echoed packet before reporting (included in `now` −
+    /// echoed send time, excluded from `rtt`).
+    pub hold: SimTime,
     /// Data received since the previous report (bits/s), ≥ 0 (TFRC's X_recv).
     pub recv_rate_bps: f64,
     /// The receiver's loss event rate p, in [0, 1] (TFRC; 0 before the first loss).

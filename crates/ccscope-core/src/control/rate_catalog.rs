@@ -287,7 +287,7 @@ fn entries() -> Vec<Entry> {
                 summary: "TFRC as ns-2's June 2000 snapshot: no-feedback timer 2R, +s/R per RTT uncapped, unsmoothed loss-interval weights",
                 convention: "equation-based (no α, β)",
                 paper: "ns-2 tfrc.cc / tfrc-sink.cc of 2000, as run by Yang, Kim & Lam 2003 §2 (SPECS §1.9)",
-                params: vec![discounting(1.0)],
+                params: vec![discounting(0.0)],
             },
             sender: |_, c| Ok(Box::new(Tfrc::new(TfrcVariant::Ns2June2000, c)?)),
             receiver: |v| Ok(Box::new(TfrcReceiver::new(TfrcVariant::Ns2June2000, v.flag("discounting")?))),

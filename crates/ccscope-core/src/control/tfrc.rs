@@ -4,22 +4,27 @@
 //! | item | [`TfrcVariant::Rfc5348`] | [`TfrcVariant::Ns2`] (ns-2.35) | [`TfrcVariant::Ns2June2000`] (what Yang et al. ran) |
 //! |---|---|---|---|
 //! | t_RTO in the equation | 4R | srtt + 4·rttvar in 0.1 s ticks (Jacobson/Karels) | as ns-2.35 |
-//! | RTT EWMA | q = 0.9 | 0.95 | as ns-2.35 |
+//! | RTT sample | now − echo − receiver hold | as RFC | now − echo: includes the receiver's hold |
+//! | RTT EWMA | q = 0.9 | 0.95 | 0.25 (`df_`) |
 //! | loss declared after | 3 later packets | 1 later packet | 1; the gap's packets take the send time of the packet that revealed them |
 //! | equation | RFC 5348 §3.1 | PFTK form, 3·sqrt(3p/8) clipped at 1 (`formula.h`) | as ns-2.35 |
 //! | congestion avoidance | X = min(X_calc, 2·X_recv) | +s/R per RTT (≤ 2s/R), capped by X_calc and 2·X_recv | +s/R once per RTT while X_calc > X, uncapped; decrease to X_calc |
 //! | slow start | ×2 per RTT, ≤ 2·X_recv, from W_init/R | ×2 per RTT, ≤ 2·X_recv, from RFC 3390 IW/R | ×2 per RTT, ≤ 2·X_recv, from 1 packet/R; exit at max(X, 2·X_recv)/2 |
 //! | no-feedback timer | max(4R, 2s/X); 2 s at first | max(2R, 2s/X); 2s/X at first | 2R; none before the first report; each expiry sends a packet |
 //! | initial rate | 1 packet/s | 300 bytes/s | 300 bytes/s |
-//! | history discounting (receiver) | off by default | on by default | on by default |
+//! | history discounting (receiver) | off by default | on by default | off by default |
 //! | closed-only mean (receiver) | 8 intervals, w = (1,1,1,1,.8,.6,.4,.2) | as RFC | 7 intervals, w = (1,1,1,.8,.6,.4,.2) (`smooth_ = 0`) |
 //! | immediate report (receiver) | every new loss event | every new loss event | the first loss event only |
 //! | report timer (receiver) | R | 1.5R | 1.5R |
 //!
 //! The 2000 column follows the `tfrc.cc` of ns-2's June 12th 2000 snapshot (Yang, Kim & Lam §2)
 //! and the earliest `tfrc-sink.cc` with history discounting found (ns-2 history, before the
-//! `smooth_` default became 1; `test-suite-friendly.tcl` lists `smooth_ 0` as the old default).
-//! That snapshot's `df_` default is not known: 0.95 is kept (the old test suites set 0.25).
+//! `smooth_` default became 1). Its defaults are the old ones ns-2's own test suites pin
+//! (`test-suite-friendly.tcl`: "`df_ 0.25` — the default for df_ is 0.95", likewise
+//! `smooth_ 0` and `discount_ 0`). The 2000 sender takes its RTT sample as now − the echoed send
+//! time: a report the receiver's 1.5R timer sends late carries that wait into the RTT, which at
+//! under a packet per RTT (20% loss) lowers X_calc, spaces packets further and so lengthens the
+//! next wait: the collapse Yang et al. Fig. 5 shows.
 //!
 //! Common to all: the receiver's loss-event rate from 8 weighted intervals with the
 //! open-interval rule ([`super::receiver::LossIntervals`]), the first loss event seeded by
@@ -158,7 +163,9 @@ impl Tfrc {
     fn rtt_sample(&mut self, sample_s: f64) {
         let gain = match self.variant {
             TfrcVariant::Rfc5348 => 0.1, // RFC 5348 §4.3: q = 0.9
-            _ => 0.05,                   // ns-2 df_ = 0.95
+            TfrcVariant::Ns2 => 0.05,    // ns-2 df_ = 0.95
+            // ns-2's test suites pin the old default df_ = 0.25 ("the default for df_ is 0.95").
+            TfrcVariant::Ns2June2000 => 0.75,
         };
         self.rtt_s = Some(ewma(self.rtt_s, sample_s, gain));
         // tfrc.cc update_rtt(): the sample in ticks, int(x + 0.5), at least 1 (SPECS §1.3); the
@@ -302,6 +309,8 @@ impl Controller for Tfrc {
     fn on_report(&mut self, report: &ReportSample) {
         let first = self.rtt_s.is_none();
         if let Some(rtt) = report.rtt {
+            // June 2000 tfrc.cc recv(): update_rtt(timestamp_echo, now), no hold time taken off.
+            let rtt = if self.variant == TfrcVariant::Ns2June2000 { rtt + report.hold } else { rtt };
             self.rtt_sample(rtt.secs().max(1e-6));
         }
         let Some(r) = self.rtt_s else { return };
@@ -539,6 +548,20 @@ mod tests {
             assert!((old.rate_bps - 40e3 / f64::from(1 << k)).abs() < 1e-6);
         }
         assert!(old.ns2_send_timer() && !new.ns2_send_timer());
+    }
+
+    /// The 2000 sender counts the receiver's hold in its RTT and weighs a sample by 0.75
+    /// (df_ = 0.25); ns-2.35 takes the hold off and weighs 0.05.
+    #[test]
+    fn ns2_2000_rtt_includes_the_receivers_hold() {
+        let held = |variant| {
+            let mut t = Tfrc::new(variant, RateConfig::default()).unwrap();
+            t.on_report(&report(0, 0.0, 0.0));
+            t.on_report(&ReportSample { hold: SimTime::from_ms(100), ..report(100, 0.0, 0.0) });
+            t.rtt_s.unwrap()
+        };
+        assert!((held(TfrcVariant::Ns2June2000) - (0.1 + 0.75 * 0.1)).abs() < 1e-12);
+        assert!((held(TfrcVariant::Ns2) - 0.1).abs() < 1e-12);
     }
 
     /// 2000 slow start: one packet per RTT at the first report, ×2 per RTT below 2·X_recv; the

@@ -320,6 +320,7 @@ impl RateSender {
         let report = ReportSample {
             now,
             rtt: Some(rtt),
+            hold: h.echo,
             recv_rate_bps: h.value[0],
             loss_event_rate: h.value[1],
             lost_pkts: h.blocks[0] as f64,
