@@ -19,10 +19,14 @@
 //! - RTT is a TCP-style EWMA (gain 1/8) of report-based samples; the decision interval is that
 //!   smoothed RTT; after 2 smoothed RTTs without any control packet the rate halves.
 //!
-//! SSVP-ADP (§IV-B): on congestion β = RTT_min/RTT (20), with RTT the smoothed RTT at the
-//! decision, and α = 4(1 − β²)/3 (2) from then on. β is kept within [`ADP_BETA_MIN`],
-//! [`ADP_BETA_MAX`]: at β → 1 (a loss with an empty queue) α → 0 and the flow would freeze, so
-//! the adaptive decrease is never gentler than SSVP's static β = 0.875.
+//! SSVP-ADP (§IV-B): on congestion β = RTT_min/RTT(t) (20) and α = 4(1 − β²)/3 (2) from then on.
+//! RTT(t) is the current RTT (§IV-B: "RTT and RTT_min, which represent the current and minimum
+//! RTT"), i.e. the latest sample at the decision, which near a loss estimates RTT_0 +
+//! qdelay_max as (20) intends — not the smoothed RTT, which lags behind a filling queue.
+//! RTT_min is the smallest sample of the connection (§IV-B: it "corresponds to the round-trip
+//! propagation delay"). β is kept within [`ADP_BETA_MIN`], [`ADP_BETA_MAX`]: at β → 1 (a loss
+//! with an empty queue) α → 0 and the flow would freeze, so the adaptive decrease is never
+//! gentler than SSVP's static β = 0.875 (our assumption; the paper gives no bounds).
 
 use super::rate_binomial::DEFAULT_INITIAL_PKTS_PER_S;
 use super::rate_catalog::{ewma, RateConfig};
@@ -61,6 +65,8 @@ pub struct Ssvp {
     ipg_s: f64,
     /// Smoothed RTT (s), > 0 once measured.
     srtt_s: Option<f64>,
+    /// Latest RTT sample (s): the current RTT(t) of (20).
+    rtt_s: Option<f64>,
     /// Smallest RTT sample (s).
     rtt_min_s: f64,
     /// Start of the current decision interval.
@@ -89,6 +95,7 @@ impl Ssvp {
             alpha,
             ipg_s: config.packet_bits() / rate,
             srtt_s: None,
+            rtt_s: None,
             rtt_min_s: f64::INFINITY,
             interval_start: None,
             reports: 0,
@@ -106,8 +113,8 @@ impl Ssvp {
         let beta = match self.decrease {
             SsvpDecrease::Fixed { beta, .. } => beta,
             SsvpDecrease::Adaptive => {
-                let rtt = self.srtt_s.unwrap_or(self.rtt_min_s);
-                // Papadimitriou & Zhang (20): β = RTT_min/RTT.
+                let rtt = self.rtt_s.unwrap_or(self.rtt_min_s);
+                // Papadimitriou & Zhang (20): β = RTT_min/RTT(t), RTT(t) the current RTT.
                 let beta = (self.rtt_min_s / rtt).clamp(ADP_BETA_MIN, ADP_BETA_MAX);
                 self.alpha = friendly_alpha_yang(beta); // Papadimitriou & Zhang (2)
                 beta
@@ -134,6 +141,7 @@ impl Controller for Ssvp {
         if let Some(rtt) = report.rtt {
             let s = rtt.secs().max(1e-6);
             self.srtt_s = Some(ewma(self.srtt_s, s, RTT_GAIN));
+            self.rtt_s = Some(s);
             self.rtt_min_s = self.rtt_min_s.min(s);
         }
         let Some(srtt) = self.srtt_s else { return };
@@ -157,6 +165,7 @@ impl Controller for Ssvp {
     fn on_round(&mut self, round: &RoundSample) {
         let rtt = round.interval.secs().max(1e-6);
         self.srtt_s = Some(rtt);
+        self.rtt_s = Some(rtt);
         self.rtt_min_s = self.rtt_min_s.min(rtt);
         if round.loss_fraction > self.level || (round.congested && self.level == 0.0) {
             self.reduce();
@@ -229,15 +238,15 @@ mod tests {
     }
 
     #[test]
-    fn adp_reduces_to_the_knee_and_retunes_alpha() {
+    fn adp_takes_beta_from_the_current_rtt_and_retunes_alpha() {
         let mut s = Ssvp::new(SsvpDecrease::Adaptive, 0.005, config()).unwrap();
         let t = feed(&mut s, 0, 11, 0, 100);
-        // A persistent RTT of 150 ms (queue half the BDP) drives the smoothed RTT up.
         let t = feed(&mut s, t, 200, 0, 150);
+        // The queue fills further: the current RTT (180 ms) is ahead of the smoothed one.
         let before = rate(&s);
-        let srtt = s.srtt_s.unwrap();
-        feed(&mut s, t, 16, 1, 150);
-        let beta = 0.1 / srtt;
+        feed(&mut s, t, 16, 1, 180);
+        assert!(s.srtt_s.unwrap() < 0.178);
+        let beta = 0.1 / 0.18; // Papadimitriou & Zhang (20) with RTT(t) the current sample
         assert_close(rate(&s), before * beta, 1e-6);
         assert_close(s.alpha, 4.0 * (1.0 - beta * beta) / 3.0, 1e-9);
     }
