@@ -258,35 +258,40 @@ fn tfrc_aggressiveness_matches_yang() {
     assert!((i[0] / 0.12 - 1.0).abs() <= 0.3 && (i[1] / 0.22 - 1.0).abs() <= 0.3, "{i:?}");
 }
 
-/// The step function `log` (time, rate) sampled every `every` in [from, to).
-fn sampled_rates(log: &[(SimTime, f64)], from: u64, to: u64, every: u64) -> Vec<f64> {
-    (from..to)
-        .step_by(every as usize)
-        .filter_map(|t| log.iter().rev().find(|(at, _)| at.ns() <= t).map(|&(_, r)| r))
-        .collect()
-}
-
-/// Papadimitriou & Zhang Fig. 3 set-up: 3 flows, 1 Mb/s, RTT 64 ms, DropTail half the BDP (4
-/// packets), 1000-byte packets, 200 s measured after 2 s; throughput sampled every 150 ms.
-/// SSVP-ADP's CoV of the sending rate S/IPG (their eq. 9) is lower than SSVP's (paper: 0.0581
-/// vs 0.0868) and its utilization higher.
+/// Papadimitriou & Zhang Fig. 3 set-up (§V-A, §VI): 3 flows, 1 Mb/s, round-trip link delay 64
+/// ms, DropTail half the BDP (4 packets), 1000-byte packets, 200 s measured after 2 s. Each
+/// flow's sending rate averaged over 150-ms intervals (§VI: "the transmission rate is averaged
+/// over 150 ms intervals"; §V-B samples throughput_i(t) every 150 ms and averages the flows'
+/// CoVs): SSVP-ADP's mean CoV is lower than SSVP's (paper: 0.0581 vs 0.0868) and its
+/// utilization (delivered / capacity) higher.
+///
+/// Measured (seed 4): SSVP CoV 0.151, utilization 1.0000; SSVP-ADP 0.221, 0.9998 (seeds 1–3
+/// alike; both lose about 12 % of their packets at ≈ 4 packets per RTT per flow). The paper's
+/// argument (18) is about a window: k_i packets per RTT keep their throughput when the queue
+/// drains. A paced sender's rate is S/IPG (9), and (21) multiplies it by RTT_min/RTT (0.74 on
+/// average here, 0.69 at a full queue) where SSVP multiplies by 0.875, and α rises from 0.31 to about
+/// 0.6 packets per RTT: every flow's sawtooth is deeper. The 4-packet queue never empties after
+/// one flow's 12.5 % cut, so SSVP loses no capacity either. The paper's sources are TES MPEG-4
+/// video (§V-A), ours greedy.
 #[test]
-#[ignore = "diverges from the paper (SSVP-ADP CoV 0.29 > SSVP 0.19): runs under make validate"]
+#[ignore = "diverges from the paper (SSVP-ADP CoV 0.221 > SSVP 0.151; utilization 0.9998 vs 1.0000): runs under make validate"]
 fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
     let topology = || TopologySpec::Dumbbell {
         bottleneck: link(1_000_000, 22 * MS, 4),
         reverse: None,
         access: link(100_000_000, 5 * MS, 1000),
     };
+    // Whole 150-ms bins from 2 s to 202 s; all packets are 1000 bytes.
+    let bin = 150 * MS;
+    let (from, to) = ((2 * S).div_ceil(bin) as usize, (202 * S / bin) as usize);
     let mut out = Vec::new();
     for name in ["ssvp", "ssvp-adp"] {
         let specs: Vec<RateSourceSpec> = (0..3).map(|_| spec(name, 0.1)).collect();
-        let (r, probes) = run_rate(topology(), &specs, 202 * S, 4, 150 * MS);
-        let skip = (2 * S / (150 * MS)) as usize + 1;
-        let covs: Vec<f64> = probes.iter().map(|p| cov(&sampled_rates(&p.lock().unwrap().rates, 2 * S, 202 * S, 150 * MS))).collect();
-        let bytes: f64 = (0..3).map(|f| delivered_series(&r, f, skip).iter().sum::<f64>()).sum();
-        let util = 8.0 * bytes / (1e6 * 200.0);
-        eprintln!("Papadimitriou Fig. 3: {name} mean CoV {:.4}, utilization {util:.3}", mean(&covs));
+        let (r, _) = run_rate(topology(), &specs, 202 * S, 4, bin);
+        let covs: Vec<f64> = (0..3).map(|f| cov(&sent_series(&r, f, from, to))).collect();
+        let bytes: f64 = (0..3).map(|f| delivered_series(&r, f, from)[..to - from].iter().sum::<f64>()).sum();
+        let util = 8.0 * bytes / (1e6 * ((to - from) as u64 * bin) as f64 / S as f64);
+        eprintln!("Papadimitriou Fig. 3: {name} CoV {:.4} (flows {covs:.3?}), utilization {util:.4}", mean(&covs));
         out.push((mean(&covs), util));
     }
     assert!(out[1].0 < out[0].0, "CoV: SSVP-ADP {} vs SSVP {}", out[1].0, out[0].0);

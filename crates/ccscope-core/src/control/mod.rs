@@ -126,6 +126,15 @@ pub struct ReportSample {
     pub capacity_bps: Option<f64>,
 }
 
+impl ReportSample {
+    /// Whether the losses reported were of packets sent before `decrease`, the controller's
+    /// last rate reduction, which already answered them (false without a reduction or a loss
+    /// time).
+    pub fn loss_predates(&self, decrease: Option<SimTime>) -> bool {
+        self.loss_sent_at.zip(decrease).is_some_and(|(lost, cut)| lost < cut)
+    }
+}
+
 /// What a controller tells its engine to do.
 pub trait Controller: Send {
     /// Name in the papers' notation, e.g. `GAIMD(0.31,0.875)`.

@@ -113,10 +113,7 @@ impl Controller for Rap {
         if let Some(rtt) = report.rtt {
             self.rtt_sample(rtt.secs().max(1e-6));
         }
-        let fresh = report
-            .loss_sent_at
-            .is_none_or(|s| self.last_backoff.is_none_or(|b| s >= b));
-        if report.lost_pkts > 0.0 && fresh {
+        if report.lost_pkts > 0.0 && !report.loss_predates(self.last_backoff) {
             self.backoff(report.now);
         } else if report.now.secs() - self.last_step.secs() >= self.srtt() {
             self.increase(report.now);

@@ -17,12 +17,24 @@
 //!   IPG ← IPG/(1 + α·IPG/RTT), which is eq. (5) when one packet is sent per RTT and RAP's
 //!   increase (SPECS §5) in general;
 //! - RTT is a TCP-style EWMA (gain 1/8) of report-based samples; the decision interval is that
-//!   smoothed RTT; after 2 smoothed RTTs without any control packet the rate halves.
+//!   smoothed RTT; after 2 smoothed RTTs without any control packet the rate halves;
+//! - a control packet indicates congestion only if it reports the loss of a packet sent after
+//!   the last decrease. Losses of packets sent earlier belong to the overflow that decrease
+//!   answered: the rate cut takes one RTT to reach the queue, so the decision interval after a
+//!   decrease sees the losses of the old rate again. §IV-A models one decrease per overflow
+//!   ("upon packet loss (with the assumption it occurs at the cliff) the system will be
+//!   adjusted downward to the knee"); a second cut would take it below the knee, which (17) and
+//!   (21) are built to avoid. RAP, whose IPG arithmetic SSVP's follows (SPECS §5), and TFRC's
+//!   loss events (§II) likewise answer one overflow once.
 //!
-//! SSVP-ADP (§IV-B): on congestion β = RTT_min/RTT (20), with RTT the smoothed RTT at the
-//! decision, and α = 4(1 − β²)/3 (2) from then on. β is kept within [`ADP_BETA_MIN`],
-//! [`ADP_BETA_MAX`]: at β → 1 (a loss with an empty queue) α → 0 and the flow would freeze, so
-//! the adaptive decrease is never gentler than SSVP's static β = 0.875.
+//! SSVP-ADP (§IV-B): on congestion β = RTT_min/RTT(t) (20) and α = 4(1 − β²)/3 (2) from then on.
+//! RTT(t) is the current RTT (§IV-B: "RTT and RTT_min, which represent the current and minimum
+//! RTT"), i.e. the latest sample at the decision, which near a loss estimates RTT_0 +
+//! qdelay_max as (20) intends — not the smoothed RTT, which lags behind a filling queue.
+//! RTT_min is the smallest sample of the connection (§IV-B: it "corresponds to the round-trip
+//! propagation delay"). β is kept within [`ADP_BETA_MIN`], [`ADP_BETA_MAX`]: at β → 1 (a loss
+//! with an empty queue) α → 0 and the flow would freeze, so the adaptive decrease is never
+//! gentler than SSVP's static β = 0.875 (our assumption; the paper gives no bounds).
 
 use super::rate_binomial::DEFAULT_INITIAL_PKTS_PER_S;
 use super::rate_catalog::{ewma, RateConfig};
@@ -61,6 +73,8 @@ pub struct Ssvp {
     ipg_s: f64,
     /// Smoothed RTT (s), > 0 once measured.
     srtt_s: Option<f64>,
+    /// Latest RTT sample (s): the current RTT(t) of (20).
+    rtt_s: Option<f64>,
     /// Smallest RTT sample (s).
     rtt_min_s: f64,
     /// Start of the current decision interval.
@@ -68,6 +82,8 @@ pub struct Ssvp {
     /// Control packets in the current interval, and those indicating congestion (≤ reports).
     reports: u64,
     congested: u64,
+    /// When the rate was last decreased: losses of packets sent before were answered by it.
+    decreased_at: Option<SimTime>,
     config: RateConfig,
 }
 
@@ -89,10 +105,12 @@ impl Ssvp {
             alpha,
             ipg_s: config.packet_bits() / rate,
             srtt_s: None,
+            rtt_s: None,
             rtt_min_s: f64::INFINITY,
             interval_start: None,
             reports: 0,
             congested: 0,
+            decreased_at: None,
             config,
         })
     }
@@ -106,8 +124,8 @@ impl Ssvp {
         let beta = match self.decrease {
             SsvpDecrease::Fixed { beta, .. } => beta,
             SsvpDecrease::Adaptive => {
-                let rtt = self.srtt_s.unwrap_or(self.rtt_min_s);
-                // Papadimitriou & Zhang (20): β = RTT_min/RTT.
+                let rtt = self.rtt_s.unwrap_or(self.rtt_min_s);
+                // Papadimitriou & Zhang (20): β = RTT_min/RTT(t), RTT(t) the current RTT.
                 let beta = (self.rtt_min_s / rtt).clamp(ADP_BETA_MIN, ADP_BETA_MAX);
                 self.alpha = friendly_alpha_yang(beta); // Papadimitriou & Zhang (2)
                 beta
@@ -134,11 +152,13 @@ impl Controller for Ssvp {
         if let Some(rtt) = report.rtt {
             let s = rtt.secs().max(1e-6);
             self.srtt_s = Some(ewma(self.srtt_s, s, RTT_GAIN));
+            self.rtt_s = Some(s);
             self.rtt_min_s = self.rtt_min_s.min(s);
         }
         let Some(srtt) = self.srtt_s else { return };
         self.reports += 1;
-        self.congested += (report.lost_pkts > 0.0) as u64;
+        // Only losses of packets sent after the last decrease indicate congestion (module docs).
+        self.congested += (report.lost_pkts > 0.0 && !report.loss_predates(self.decreased_at)) as u64;
         let start = *self.interval_start.get_or_insert(report.now);
         if report.now.secs() - start.secs() < srtt {
             return;
@@ -146,6 +166,7 @@ impl Controller for Ssvp {
         let ratio = self.congested as f64 / self.reports as f64;
         if ratio > self.level {
             self.reduce();
+            self.decreased_at = Some(report.now);
         } else if self.congested == 0 {
             self.increase(srtt);
         }
@@ -157,6 +178,7 @@ impl Controller for Ssvp {
     fn on_round(&mut self, round: &RoundSample) {
         let rtt = round.interval.secs().max(1e-6);
         self.srtt_s = Some(rtt);
+        self.rtt_s = Some(rtt);
         self.rtt_min_s = self.rtt_min_s.min(rtt);
         if round.loss_fraction > self.level || (round.congested && self.level == 0.0) {
             self.reduce();
@@ -229,16 +251,41 @@ mod tests {
     }
 
     #[test]
-    fn adp_reduces_to_the_knee_and_retunes_alpha() {
+    fn adp_takes_beta_from_the_current_rtt_and_retunes_alpha() {
         let mut s = Ssvp::new(SsvpDecrease::Adaptive, 0.005, config()).unwrap();
         let t = feed(&mut s, 0, 11, 0, 100);
-        // A persistent RTT of 150 ms (queue half the BDP) drives the smoothed RTT up.
         let t = feed(&mut s, t, 200, 0, 150);
+        // The queue fills further: the current RTT (180 ms) is ahead of the smoothed one.
         let before = rate(&s);
-        let srtt = s.srtt_s.unwrap();
-        feed(&mut s, t, 16, 1, 150);
-        let beta = 0.1 / srtt;
+        feed(&mut s, t, 16, 1, 180);
+        assert!(s.srtt_s.unwrap() < 0.178);
+        let beta = 0.1 / 0.18; // Papadimitriou & Zhang (20) with RTT(t) the current sample
         assert_close(rate(&s), before * beta, 1e-6);
         assert_close(s.alpha, 4.0 * (1.0 - beta * beta) / 3.0, 1e-9);
+    }
+
+    #[test]
+    fn losses_of_packets_sent_before_a_decrease_do_not_decrease_again() {
+        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config()).unwrap();
+        let t = feed(&mut s, 0, 11, 0, 100);
+        let t = feed(&mut s, t, 10, 1, 100); // decision at t − 10 ms: a decrease
+        let cut_ms = t - 10;
+        let report = |now_ms: u64, sent_ms: u64| ReportSample {
+            now: SimTime::from_ms(now_ms),
+            rtt: Some(SimTime::from_ms(100)),
+            lost_pkts: 1.0,
+            loss_sent_at: Some(SimTime::from_ms(sent_ms)),
+            ..ReportSample::default()
+        };
+        // The next interval reports a packet sent before the cut: no second decrease.
+        let before = rate(&s);
+        s.on_report(&report(t, cut_ms - 20));
+        let t = feed(&mut s, t + 10, 10, 0, 100);
+        assert!(rate(&s) > before);
+        // A packet sent after the cut is new congestion.
+        let before = rate(&s);
+        s.on_report(&report(t, cut_ms + 20));
+        feed(&mut s, t + 10, 10, 0, 100);
+        assert_close(rate(&s), before * 0.875, 1e-9);
     }
 }
