@@ -210,7 +210,8 @@ class RoundResult:
 
     - ``loss_rate``: packets lost over packets sent (Loguinov & Radha's p_n);
     - ``utilization``: packets served over what the link could serve (the efficiency);
-    - ``flows``: one row per flow: name, totals, mean load (packets per step) and rate;
+    - ``flows``: one row per flow: name, totals, mean load (packets per control interval,
+      i.e. per RTT0 step times ``run.substeps``) and rate;
     - ``series``: the aggregate at the recorded steps (time, capacity, load, queue,
       utilization, loss fraction, Jain's index, congested flows);
     - :meth:`flow_series`: each flow's load at the recorded steps (``record.flows``).
@@ -222,6 +223,7 @@ class RoundResult:
         self.seed: int = raw["seed"]
         self.steps: int = raw["steps"]
         self.measured_steps: int = raw["steps"] - raw["warmup_steps"]
+        self.substeps: int = scenario.run.substeps
         self.measured_s: float = raw["measured_s"]
         self.loss_rate: float = raw["lost_pkts"] / raw["sent_pkts"] if raw["sent_pkts"] else 0.0
         self.utilization: float = raw["served_pkts"] / raw["service_pkts"]
@@ -234,7 +236,7 @@ class RoundResult:
             "sent_pkts": f["sent_pkts"],
             "lost_pkts": f["lost_pkts"],
             "congestion_events": f["congestion_events"],
-            "mean_load_pkts": f["sent_pkts"] / self.measured_steps,
+            "mean_load_pkts": f["sent_pkts"] * self.substeps / self.measured_steps,
             "mean_rate_bps": f["sent_pkts"] * bits / self.measured_s,
         })
         self.series = pd.DataFrame(raw["series"])
@@ -244,13 +246,13 @@ class RoundResult:
         return len(self.flows)
 
     def flow_series(self) -> pd.DataFrame:
-        """A (recorded step × flow) table of each flow's load in packets per step (its window,
-        for window flows)."""
+        """A (recorded step × flow) table of each flow's load in packets per control interval
+        (its window, for window flows)."""
         loads = np.asarray(self.raw["flow_load_pkts"])
         if loads.size == 0:
             raise ScenarioError("per-flow series were not recorded; set record.flows = true "
                                 "and record.every >= 1", "record.flows", "false", "true")
-        table = loads.reshape(-1, self.n_flows)
+        table = loads.reshape(-1, self.n_flows) * self.substeps
         return pd.DataFrame(table, index=pd.Index(self.series["step"], name="step"))
 
     def fairness(self) -> dict[str, float]:

@@ -444,7 +444,8 @@ class Rate(_Model):
     min_rate: BitRate | None = None
     bunch: Annotated[int, Field(ge=0, le=64)] = 0
     jitter: Annotated[float, Field(ge=0, lt=1, allow_inf_nan=False)] = 0.0
-    feedback: Literal["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tfrc-2000", "tear"] | None = None
+    feedback: (Literal["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tfrc-2000", "tear"]
+               | None) = None
 
     @model_validator(mode="after")
     def _feedback(self) -> Rate:
