@@ -11,15 +11,23 @@
 //!
 //! C comes from an exact oracle (a parameter) or from the receiver's packet-bunch estimate
 //! carried in each report (`capacity_bps`; [`super::capacity`]). Until an estimate arrives the
-//! controller holds its starting rate. One control interval is one receiver report (once per RTT)
-//! or one round of the round model, and every interval with a loss decreases (Loguinov & Radha
-//! (2)): unlike rate AIMD, ISCC keeps no once-per-RTT guard, because its decrease (at most r/m_D,
-//! often far less at r ≪ C) needs several back-to-back steps to relieve congestion (§VI-A).
+//! controller holds its starting rate. One control interval is one receiver report (once per RTT,
+//! and at once when the receiver NACKs a loss) or one round of the round model.
+//!
+//! One decrease per congestion event, as in rate AIMD: a loss of a packet sent before the last
+//! decrease was caused by the rate that decrease already answered, so it neither decreases nor
+//! increases (Loguinov & Radha (2) takes one control action per loop delay R, §II-A; a flow
+//! learns whether its decrease relieved congestion one R later). Congestion that outlasts a
+//! decrease (a loss of a packet sent after it) decreases again, so the back-to-back decreases
+//! §VI-A describes for l > 1 at r ≪ C still happen, at most once per loop delay. Without the
+//! guard, every NACK of one overflow (tens of packets at a T1 with many flows) would take another
+//! step of up to r/m_D.
 
 use super::rate_binomial::DEFAULT_INITIAL_PKTS_PER_S;
 use super::rate_catalog::RateConfig;
 use super::{Controller, ReportSample, RoundSample};
 use crate::error::{check_positive, check_range, Error, Result};
+use crate::time::SimTime;
 
 /// ISCC(k, l) with m_I and m_D.
 #[derive(Clone, Debug)]
@@ -39,6 +47,8 @@ pub struct Iscc {
     /// Sending rate (bits/s), within the config's bounds and, once C is known, at most one
     /// increase step above C: ≤ C·(1 + 1/m_I).
     rate_bps: f64,
+    /// When the last decrease happened (reports only; the round model has no send times).
+    last_decrease: Option<SimTime>,
     config: RateConfig,
 }
 
@@ -63,6 +73,7 @@ impl Iscc {
             oracle_bps,
             estimate_bps: None,
             rate_bps: config.initial_rate(DEFAULT_INITIAL_PKTS_PER_S * config.packet_bits()),
+            last_decrease: None,
             config,
         })
     }
@@ -71,11 +82,18 @@ impl Iscc {
         self.oracle_bps.or(self.estimate_bps)
     }
 
-    fn step(&mut self, congested: bool) {
+    /// One control interval at `now`; `loss_sent_at`: send time of the earliest packet the
+    /// interval found lost, when known.
+    fn step(&mut self, now: SimTime, congested: bool, loss_sent_at: Option<SimTime>) {
         let Some(c) = self.capacity() else { return };
         // Loguinov & Radha §V-D: the control law acts on a rate limited by C.
         let r = self.rate_bps.min(c);
         if congested {
+            // One decrease per congestion event (module doc).
+            if loss_sent_at.zip(self.last_decrease).is_some_and(|(s, d)| s < d) {
+                return;
+            }
+            self.last_decrease = Some(now);
             let sigma = 1.0 / (self.m_d * c.powf(self.l - 1.0)); // Loguinov & Radha (39)
             self.rate_bps = r - sigma * r.powf(self.l); // (2), (3)
         } else {
@@ -95,14 +113,14 @@ impl Controller for Iscc {
         if let Some(c) = report.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
             self.estimate_bps = Some(c);
         }
-        self.step(report.lost_pkts > 0.0);
+        self.step(report.now, report.lost_pkts > 0.0, report.loss_sent_at);
     }
 
     fn on_round(&mut self, round: &RoundSample) {
         if let Some(c) = round.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
             self.estimate_bps = Some(c);
         }
-        self.step(round.congested);
+        self.step(round.now, round.congested, None);
     }
 
     fn pacing_rate_bps(&self) -> Option<f64> {
@@ -159,6 +177,32 @@ mod tests {
             ..ReportSample::default()
         });
         assert!(blind.pacing_rate_bps() > before);
+    }
+
+    #[test]
+    fn one_decrease_per_congestion_event_but_persisting_congestion_decreases_again() {
+        let c = 1.544e6;
+        let mut x = iscc(c);
+        let report = |now_ms: u64, lost: f64, sent_ms: u64| ReportSample {
+            now: SimTime::from_ms(now_ms),
+            lost_pkts: lost,
+            loss_sent_at: (lost > 0.0).then(|| SimTime::from_ms(sent_ms)),
+            ..ReportSample::default()
+        };
+        x.on_report(&report(1000, 1.0, 900));
+        assert_close(x.pacing_rate_bps().unwrap(), c / 2.0, 1e-12);
+        // More NACKs of packets sent before that decrease: the same event, no step either way.
+        x.on_report(&report(1010, 1.0, 950));
+        x.on_report(&report(1020, 3.0, 999));
+        assert_close(x.pacing_rate_bps().unwrap(), c / 2.0, 1e-12);
+        // A loss of a packet sent after it: congestion persists, decrease again (§VI-A).
+        x.on_report(&report(1200, 1.0, 1100));
+        let r = c / 2.0;
+        assert_close(x.pacing_rate_bps().unwrap(), r - r * (r / c) / 2.0, 1e-12);
+        // A loss-free interval increases.
+        let before = x.pacing_rate_bps().unwrap();
+        x.on_report(&report(1300, 0.0, 0));
+        assert!(x.pacing_rate_bps().unwrap() > before);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //!
 //! MTU/RTT is either fixed (Loguinov & Radha §V-B and §VI-C fix it: 5, 30, 50 or 100 kb/s) or
 //! the packet size over the RTT the sender measures. A control interval is one receiver report
-//! (the rate transport reports once per RTT) or one round of the round model. A loss of a packet
+//! (once per RTT, and at once when the receiver NACKs a loss) or one round of the round model. A loss of a packet
 //! sent before the last decrease belongs to the same congestion event and gives no second
 //! decrease; that interval neither increases nor decreases.
 

@@ -357,7 +357,12 @@ impl LossIntervals {
 pub enum ReportEvery {
     /// One report per data packet: an ACK-like control packet (RAP, SSVP).
     Packet,
-    /// One report per sender RTT (Loguinov & Radha's control interval R).
+    /// One report per sender RTT (Loguinov & Radha's control interval R), and one at once when a
+    /// gap reveals a loss. Loguinov & Radha's client finds losses from sequence gaps and NACKs
+    /// them at once for retransmission (§VI-C: "our retransmission scheme"); the analysis assumes
+    /// immediate feedback (§II-A) and names delayed feedback as a cause of extra loss (§VI-C).
+    /// Holding a loss back until the next per-RTT report would add up to one RTT to the
+    /// feedback delay, during which the overshoot keeps being sent.
     Rtt,
 }
 
@@ -418,7 +423,8 @@ impl Receiver for LossCounter {
         }
         match self.every {
             ReportEvery::Packet => true,
-            ReportEvery::Rtt => self.last_report.is_none_or(|t| pkt.now >= t + self.rtt),
+            // A newly found loss is NACKed at once (see `ReportEvery::Rtt`).
+            ReportEvery::Rtt => !lost.is_empty() || self.last_report.is_none_or(|t| pkt.now >= t + self.rtt),
         }
     }
 
@@ -549,5 +555,32 @@ mod tests {
         assert_eq!(rep.loss_sent_at, Some(SimTime::from_ms(10)));
         let rep = r.report(SimTime::from_ms(80));
         assert_eq!((rep.lost_pkts, rep.loss_sent_at), (0, None));
+    }
+
+    #[test]
+    fn per_rtt_counter_nacks_a_loss_at_once() {
+        // Loguinov & Radha §VI-C: the client NACKs a gap as soon as it sees it.
+        let mut r = LossCounter::new(ReportEvery::Rtt);
+        let arrival = |seq: u64| DataArrival {
+            now: SimTime::from_ms(10 * seq + 50),
+            seq,
+            sent_at: SimTime::from_ms(10 * seq),
+            size_bytes: 1000,
+            sender_rtt: Some(SimTime::from_ms(100)),
+            ecn_ce: false,
+        };
+        assert!(r.on_data(&arrival(0)));
+        r.report(SimTime::from_ms(50));
+        // Within the RTT and no loss: no report.
+        assert!(!r.on_data(&arrival(1)));
+        // Packet 2 missing: 3 reveals it, a report goes out long before the RTT is over.
+        assert!(r.on_data(&arrival(3)));
+        let rep = r.report(SimTime::from_ms(80));
+        assert_eq!((rep.lost_pkts, rep.loss_sent_at), (1, Some(SimTime::from_ms(20))));
+        for seq in 4..13 {
+            assert!(!r.on_data(&arrival(seq)), "{seq}");
+        }
+        // One RTT after the last report (180 ms): the periodic report.
+        assert!(r.on_data(&arrival(13)));
     }
 }
