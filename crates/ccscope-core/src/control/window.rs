@@ -213,7 +213,7 @@ fn clamp_window(w: f64) -> f64 {
     }
 }
 
-impl<R: WindowRule> Controller for Window<R> {
+impl<R: WindowRule + 'static> Controller for Window<R> {
     fn name(&self) -> String {
         self.rule.name()
     }

@@ -1,7 +1,6 @@
 //! Stepping the round model: one pass over the flows per step.
 
-use rand::Rng as _;
-
+use super::group::{bad_offer, Book, Group, Signal, Step, Sums};
 use super::{Feedback, FlowGroup, RoundConfig};
 use crate::control::{catalog, rate_catalog};
 use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
@@ -147,113 +146,53 @@ fn within(e: Error, index: usize) -> Error {
     }
 }
 
-/// One flow: its controller, how the engine reads it and its totals, in one record so that the
-/// step's pass reads memory in order.
-struct Flow {
-    controller: Box<dyn Controller>,
-    /// Read as a rate (bits/s) rather than a window (packets).
-    rate_based: bool,
-    /// What the flow offers in the coming step: a window (packets) or a rate (bits/s), finite
-    /// and ≥ 0.
-    offer: f64,
-    /// Packets sent and lost, and steps with congestion, over the measured steps.
-    sent_pkts: f64,
-    lost_pkts: f64,
-    events: u64,
-    /// Steps left in which the flow ignores congestion: it reduces at most once per RTT.
-    deaf: u32,
-}
-
-impl Flow {
-    /// Sets what the flow offers next: `x`, its window in packets (whole packets when
-    /// `integer`) or its rate in bits/s.
-    #[inline]
-    fn offer(&mut self, x: f64, integer: bool) -> Result<()> {
-        let x = if integer && !self.rate_based {
-            x.floor()
-        } else {
-            x
-        };
-        if !(0.0..f64::INFINITY).contains(&x) {
-            return Err(self.bad_offer(x));
-        }
-        self.offer = x;
-        Ok(())
-    }
-
-    /// What the controller offers now, without a round.
-    fn current(&self) -> f64 {
-        self.controller
-            .pacing_rate_bps()
-            .unwrap_or_else(|| self.controller.window())
-    }
-
-    #[cold]
-    fn bad_offer(&self, x: f64) -> Error {
-        Error::invalid(
-            format!("controller {}", self.controller.name()),
-            x,
-            "a controller must offer a finite window or rate ≥ 0 (please report)",
-        )
-    }
-}
-
-/// How each flow learns about the step's congestion.
-enum Signal {
-    /// Nobody is congested.
-    None,
-    /// Everybody is congested.
-    All,
-    /// Flow i is congested with probability min(1, k·load_i).
-    Share(f64),
-    /// Flow i is congested with probability 1 − exp(ln_keep·load_i).
-    PerPacket(f64),
-}
-
 /// Runs the round model.
 pub fn run(config: &RoundConfig) -> Result<RoundResult> {
     config.validate()?;
-    let mut flows = Vec::with_capacity(config.n_flows());
+    let mut groups: Vec<Box<dyn Group>> = Vec::new();
     for (g, group) in config.flows.iter().enumerate() {
         for _ in 0..group.count {
-            let controller = build(group, g, config.packet_bytes)?;
+            let mut controller = build(group, g, config.packet_bytes)?;
             let rate_based = controller.pacing_rate_bps().is_some();
-            let mut flow = Flow {
-                controller,
-                rate_based,
-                offer: 0.0,
-                sent_pkts: 0.0,
-                lost_pkts: 0.0,
-                events: 0,
-                deaf: 0,
-            };
             if rate_based && config.substeps > 1 {
                 return Err(Error::invalid(
                     format!("round.flows[{g}].controller"),
-                    flow.controller.name(),
+                    controller.name(),
                     "round.substeps > 1 needs window controllers",
                 ));
             }
-            if (config.integer_windows || config.substeps > 1) && !flow.rate_based {
+            if (config.integer_windows || config.substeps > 1) && !rate_based {
                 // The window must follow `set_window`: try one packet more, then the start.
-                let w = flow.controller.window();
-                flow.controller.set_window(w + 1.0);
-                let followed = flow.controller.window() == w + 1.0;
-                flow.controller.set_window(w.floor());
-                if !followed || flow.controller.window() != w.floor() {
+                let w = controller.window();
+                controller.set_window(w + 1.0);
+                let followed = controller.window() == w + 1.0;
+                controller.set_window(w.floor());
+                if !followed || controller.window() != w.floor() {
                     return Err(Error::invalid(
                         format!("round.flows[{g}].controller"),
-                        flow.controller.name(),
+                        controller.name(),
                         "round.integer_windows and round.substeps > 1 need controllers that \
                          accept a set window",
                     ));
                 }
             }
-            flow.offer(flow.current(), config.integer_windows)?;
-            flows.push(flow);
+            let mut book = Book::new(rate_based);
+            let now = controller
+                .pacing_rate_bps()
+                .unwrap_or_else(|| controller.window());
+            if !book.set_offer(now, config.integer_windows) {
+                return Err(bad_offer(controller.name(), book.offer));
+            }
+            let mut flow = controller.into_group(book);
+            if !groups
+                .last_mut()
+                .is_some_and(|last| last.absorb(&mut *flow))
+            {
+                groups.push(flow);
+            }
         }
     }
-    let n = flows.len();
+    let n = config.n_flows();
     let random = !matches!(config.feedback, Feedback::Synchronized);
     let mut rngs: Vec<Rng> = if random {
         (0..n as u64)
@@ -262,14 +201,13 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
     } else {
         Vec::new()
     };
-    let integer = config.integer_windows;
     let substeps = config.substeps;
     // The share of a control interval one step covers.
     let slice = 1.0 / substeps as f64;
     // What the window flows (index 0) and the rate flows (1) offer in the coming step.
     let mut sums = [0.0; 2];
-    for f in &flows {
-        sums[f.rate_based as usize] += f.offer;
+    for g in &groups {
+        g.add_offers(&mut sums);
     }
 
     let pkt_bits = 8.0 * config.packet_bytes as f64;
@@ -344,69 +282,27 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         };
         let measured = step >= config.warmup_steps;
         let recording = every > 0 && step % every == 0;
-        let record_flows = recording && config.record.flows;
-
-        let mut next = [0.0; 2];
-        let (mut sum_sq, mut congested_flows) = (0.0, 0u64);
-        for (i, flow) in flows.iter_mut().enumerate() {
-            let pkts = flow.offer * to_pkts[flow.rate_based as usize];
-            if recording {
-                sum_sq += pkts * pkts;
-            }
-            let signalled = match signal {
-                Signal::None => false,
-                Signal::All => true,
-                Signal::Share(k) => {
-                    let p = k * pkts;
-                    p >= 1.0 || (p > 0.0 && rngs[i].gen::<f64>() < p)
-                }
-                Signal::PerPacket(ln_keep) => {
-                    let p = 1.0 - (ln_keep * pkts).exp();
-                    p > 0.0 && rngs[i].gen::<f64>() < p
-                }
-            };
-            let mut congested = signalled;
-            if substeps > 1 {
-                congested &= flow.deaf == 0;
-                flow.deaf = if congested {
-                    substeps - 1
-                } else {
-                    flow.deaf.saturating_sub(1)
-                };
-            }
-            congested_flows += congested as u64;
-            if measured {
-                flow.sent_pkts += pkts;
-                flow.lost_pkts += pkts * loss_fraction;
-                flow.events += congested as u64;
-            }
-            if record_flows {
-                out.flow_load_pkts.push(pkts);
-            }
-            let x = if congested {
-                flow.controller.round_offer(&hit)
-            } else if substeps > 1 && !flow.rate_based {
-                // One slice of the RTT's increase (forward Euler).
-                let before = flow.controller.window();
-                let after = flow.controller.round_offer(&clear);
-                if after != before {
-                    flow.controller
-                        .set_window(before + (after - before) * slice);
-                }
-                flow.controller.window()
-            } else {
-                flow.controller.round_offer(&clear)
-            };
-            let x = if integer && congested && !flow.rate_based {
-                // Cai et al. §III-C.2: the window is rounded down to whole packets.
-                flow.controller.set_window(x.floor().max(1.0));
-                flow.controller.window()
-            } else {
-                x
-            };
-            flow.offer(x, integer)?;
-            next[flow.rate_based as usize] += flow.offer;
+        let pass = Step {
+            signal,
+            to_pkts,
+            loss_fraction,
+            measured,
+            recording,
+            record_flows: recording && config.record.flows,
+            integer: config.integer_windows,
+            substeps,
+            clear,
+            hit,
+        };
+        let mut totals = Sums::default();
+        let mut first = 0;
+        for g in groups.iter_mut() {
+            let len = g.len();
+            let streams = rngs.get_mut(first..first + len).unwrap_or(&mut []);
+            g.step(&pass, streams, &mut totals, &mut out.flow_load_pkts)?;
+            first += len;
         }
+        let (sum_sq, congested_flows) = (totals.sum_sq, totals.congested);
 
         if measured {
             out.measured_s += interval_s;
@@ -434,19 +330,12 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
         }
         queue = queue_after;
         now_s += interval_s;
-        sums = next;
+        sums = totals.next;
     }
 
-    out.flows = flows
-        .iter()
-        .map(|f| FlowReport {
-            name: f.controller.name(),
-            rate_based: f.rate_based,
-            sent_pkts: f.sent_pkts,
-            lost_pkts: f.lost_pkts,
-            congestion_events: f.events,
-        })
-        .collect();
+    for g in &groups {
+        g.reports(&mut out.flows);
+    }
     Ok(out)
 }
 
@@ -568,6 +457,27 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("round.substeps"));
+    }
+
+    #[test]
+    fn mixed_populations_keep_flow_order() {
+        // Flows are stepped in groups of one controller type; their reports and recorded loads
+        // stay in the configured order, and a window flow behind a rate flow starts a new group.
+        let mut c = tcp(2, 3.0, 100.0, 5);
+        let group = |controller: &str, count| FlowGroup {
+            controller: controller.into(),
+            params: Default::default(),
+            count,
+            initial_window_pkts: Some(4.0),
+            initial_rate_bps: None,
+        };
+        c.flows.push(group("rate-aimd", 1));
+        c.flows.push(group("tcp", 1));
+        let r = run(&c).unwrap();
+        let names: Vec<&str> = r.flows.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names[..2], ["TCP", "TCP"]);
+        assert!(r.flows[2].rate_based && names[3] == "TCP");
+        assert_eq!(r.flow_load_pkts[..4], [3.0, 3.0, r.flow_load_pkts[2], 4.0]);
     }
 
     #[test]

@@ -18,8 +18,10 @@
 //! measures flow-steps per second.
 
 mod engine;
+mod group;
 
 pub use engine::{run, FlowReport, RoundResult, Series};
+pub use group::IntoGroup;
 
 use std::collections::BTreeMap;
 
