@@ -82,15 +82,15 @@ impl Iscc {
         self.oracle_bps.or(self.estimate_bps)
     }
 
-    /// One control interval at `now`; `loss_sent_at`: send time of the earliest packet the
-    /// interval found lost, when known.
-    fn step(&mut self, now: SimTime, congested: bool, loss_sent_at: Option<SimTime>) {
+    /// One control interval at `now`; `answered`: its losses are of packets sent before the
+    /// last decrease, which already answered them.
+    fn step(&mut self, now: SimTime, congested: bool, answered: bool) {
         let Some(c) = self.capacity() else { return };
         // Loguinov & Radha §V-D: the control law acts on a rate limited by C.
         let r = self.rate_bps.min(c);
         if congested {
             // One decrease per congestion event (module doc).
-            if loss_sent_at.zip(self.last_decrease).is_some_and(|(s, d)| s < d) {
+            if answered {
                 return;
             }
             self.last_decrease = Some(now);
@@ -113,14 +113,14 @@ impl Controller for Iscc {
         if let Some(c) = report.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
             self.estimate_bps = Some(c);
         }
-        self.step(report.now, report.lost_pkts > 0.0, report.loss_sent_at);
+        self.step(report.now, report.lost_pkts > 0.0, report.loss_predates(self.last_decrease));
     }
 
     fn on_round(&mut self, round: &RoundSample) {
         if let Some(c) = round.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
             self.estimate_bps = Some(c);
         }
-        self.step(round.now, round.congested, None);
+        self.step(round.now, round.congested, false);
     }
 
     fn pacing_rate_bps(&self) -> Option<f64> {

@@ -84,12 +84,13 @@ impl RateBinomial {
             .or_else(|| self.srtt_s.map(|r| self.config.packet_bits() / r))
     }
 
-    /// One control interval.
-    fn step(&mut self, now: SimTime, congested: bool, loss_sent_at: Option<SimTime>) {
+    /// One control interval at `now`; `answered`: its losses are of packets sent before the
+    /// last decrease, which already answered them.
+    fn step(&mut self, now: SimTime, congested: bool, answered: bool) {
         let Some(unit) = self.unit() else { return };
         let r = self.rate_bps;
         if congested {
-            if loss_sent_at.zip(self.last_decrease).is_some_and(|(s, d)| s < d) {
+            if answered {
                 return;
             }
             let sigma = self.beta * unit.powf(1.0 - self.l); // Loguinov & Radha (4)
@@ -115,14 +116,14 @@ impl Controller for RateBinomial {
         if let Some(rtt) = report.rtt {
             self.srtt_s = Some(ewma(self.srtt_s, rtt.secs().max(1e-6), RTT_GAIN));
         }
-        self.step(report.now, report.lost_pkts > 0.0, report.loss_sent_at);
+        self.step(report.now, report.lost_pkts > 0.0, report.loss_predates(self.last_decrease));
     }
 
     fn on_round(&mut self, round: &RoundSample) {
         if self.unit_bps.is_none() {
             self.srtt_s = Some(round.interval.secs().max(1e-6));
         }
-        self.step(round.now, round.congested, None);
+        self.step(round.now, round.congested, false);
     }
 
     fn pacing_rate_bps(&self) -> Option<f64> {
