@@ -177,10 +177,10 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
                 }
             }
             let mut book = Book::new(rate_based);
-            let now = controller
+            let start = controller
                 .pacing_rate_bps()
                 .unwrap_or_else(|| controller.window());
-            if !book.set_offer(now, config.integer_windows) {
+            if !book.set_offer(start, config.integer_windows) {
                 return Err(bad_offer(controller.name(), book.offer));
             }
             let mut flow = controller.into_group(book);
