@@ -262,21 +262,10 @@ fn tfrc_aggressiveness_matches_yang() {
 /// ms, DropTail half the BDP (4 packets), 1000-byte packets, 200 s measured after 2 s. Each
 /// flow's sending rate averaged over 150-ms intervals (§VI: "the transmission rate is averaged
 /// over 150 ms intervals"; §V-B samples throughput_i(t) every 150 ms and averages the flows'
-/// CoVs): SSVP-ADP's mean CoV is lower than SSVP's (paper: 0.0581 vs 0.0868) and its
-/// utilization (delivered / capacity) higher.
-///
-/// Measured (seed 4): SSVP CoV 0.151, utilization 1.0000; SSVP-ADP 0.221, 0.9998 (seeds 1–3
-/// alike; both lose about 12 % of their packets at ≈ 4 packets per RTT per flow). The paper's
-/// argument (18) is about a window: k_i packets per RTT keep their throughput when the queue
-/// drains. A paced sender's rate is S/IPG (9), and (21) multiplies it by RTT_min/RTT (0.74 on
-/// average here, 0.69 at a full queue) where SSVP multiplies by 0.875, and α rises from 0.31 to about
-/// 0.6 packets per RTT: every flow's sawtooth is deeper. The 4-packet queue never empties after
-/// one flow's 12.5 % cut, so SSVP loses no capacity either. The paper's sources are TES MPEG-4
-/// video (§V-A), ours greedy.
-#[test]
-#[ignore = "diverges from the paper (SSVP-ADP CoV 0.221 > SSVP 0.151; utilization 0.9998 vs 1.0000): runs under make validate"]
-fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
-    let topology = || TopologySpec::Dumbbell {
+/// CoVs). Returns the flows' mean CoV, the utilization (delivered / capacity) and Yang et al.'s
+/// eq. (4) factor (1 − β)/(1 + β) averaged over every decrease the flows took.
+fn papadimitriou_fig3(name: &str) -> (f64, f64, f64) {
+    let topology = TopologySpec::Dumbbell {
         bottleneck: link(1_000_000, 22 * MS, 4),
         reverse: None,
         access: link(100_000_000, 5 * MS, 1000),
@@ -284,18 +273,56 @@ fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
     // Whole 150-ms bins from 2 s to 202 s; all packets are 1000 bytes.
     let bin = 150 * MS;
     let (from, to) = ((2 * S).div_ceil(bin) as usize, (202 * S / bin) as usize);
-    let mut out = Vec::new();
-    for name in ["ssvp", "ssvp-adp"] {
-        let specs: Vec<RateSourceSpec> = (0..3).map(|_| spec(name, 0.1)).collect();
-        let (r, _) = run_rate(topology(), &specs, 202 * S, 4, bin);
-        let covs: Vec<f64> = (0..3).map(|f| cov(&sent_series(&r, f, from, to))).collect();
-        let bytes: f64 = (0..3).map(|f| delivered_series(&r, f, from)[..to - from].iter().sum::<f64>()).sum();
-        let util = 8.0 * bytes / (1e6 * ((to - from) as u64 * bin) as f64 / S as f64);
-        eprintln!("Papadimitriou Fig. 3: {name} CoV {:.4} (flows {covs:.3?}), utilization {util:.4}", mean(&covs));
-        out.push((mean(&covs), util));
-    }
-    assert!(out[1].0 < out[0].0, "CoV: SSVP-ADP {} vs SSVP {}", out[1].0, out[0].0);
-    assert!(out[1].1 > out[0].1, "utilization: SSVP-ADP {} vs SSVP {}", out[1].1, out[0].1);
+    let specs: Vec<RateSourceSpec> = (0..3).map(|_| spec(name, 0.1)).collect();
+    let (r, probes) = run_rate(topology, &specs, 202 * S, 4, bin);
+    let covs: Vec<f64> = (0..3).map(|f| cov(&sent_series(&r, f, from, to))).collect();
+    let bytes: f64 = (0..3).map(|f| delivered_series(&r, f, from)[..to - from].iter().sum::<f64>()).sum();
+    let util = 8.0 * bytes / (1e6 * ((to - from) as u64 * bin) as f64 / S as f64);
+    let cuts: Vec<f64> = probes
+        .iter()
+        .flat_map(|p| {
+            let log = p.lock().unwrap();
+            log.rates.windows(2).map(|w| w[1].1 / w[0].1).filter(|&b| b < 0.999).collect::<Vec<f64>>()
+        })
+        .map(|b| (1.0 - b) / (1.0 + b))
+        .collect();
+    let factor = mean(&cuts);
+    eprintln!("Papadimitriou Fig. 3: {name} CoV {:.4} (flows {covs:.3?}), utilization {util:.4}, {} decreases, mean (1-β)/(1+β) {factor:.4}", mean(&covs), cuts.len());
+    (mean(&covs), util, factor)
+}
+
+/// Papadimitriou & Zhang Fig. 3: SSVP-ADP's mean CoV is lower than SSVP's (paper: 0.0581 vs
+/// 0.0868) and its utilization higher.
+///
+/// Measured (seed 4): SSVP CoV 0.151, utilization 1.0000; SSVP-ADP 0.221, 0.9998 (seeds 1–3
+/// alike; both lose about 12 % of their packets at ≈ 4 packets per RTT per flow). With losses
+/// that hit one flow at a time, Yang et al.'s smoothness result (4), CoV ∝ √((1 − β)/(1 + β)),
+/// says a deeper cut makes a rougher flow, and (21) cuts a paced rate by RTT_min/RTT ≈ 0.74
+/// where SSVP cuts by 0.875 (`papadimitriou_fig3_smoothness_follows_yang_eq4` checks the
+/// ratio). The paper's argument (18) is about a window: k_i packets per RTT keep their
+/// throughput while the queue drains, which needs every flow to cut at the same overflow; a
+/// paced sender's rate is S/IPG (9) and falls with each cut. Rescaling the IPG with the RTT
+/// (holding k_i: 0.135 vs 0.225) or cutting again on every loss (0.194 vs 0.289) did not change
+/// the order. The 4-packet queue
+/// never empties after one flow's 12.5 % cut, so SSVP loses no capacity either. The paper's
+/// sources are TES MPEG-4 video (§V-A), ours greedy.
+#[test]
+#[ignore = "diverges from the paper (SSVP-ADP CoV 0.221 > SSVP 0.151; utilization 0.9998 vs 1.0000): runs under make validate"]
+fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
+    let (ssvp, adp) = (papadimitriou_fig3("ssvp"), papadimitriou_fig3("ssvp-adp"));
+    assert!(adp.0 < ssvp.0, "CoV: SSVP-ADP {} vs SSVP {}", adp.0, ssvp.0);
+    assert!(adp.1 > ssvp.1, "utilization: SSVP-ADP {} vs SSVP {}", adp.1, ssvp.1);
+}
+
+/// In the Fig. 3 set-up the two flows' smoothness follows Yang et al.'s eq. (4): the ratio of
+/// their CoVs is √ of the ratio of their mean (1 − β)/(1 + β) over the decreases they took,
+/// within 30 % (Yang's own simulations sit 12–16 % from (4) for each of TCP and GAIMD, Fig. 6).
+#[test]
+fn papadimitriou_fig3_smoothness_follows_yang_eq4() {
+    let (ssvp, adp) = (papadimitriou_fig3("ssvp"), papadimitriou_fig3("ssvp-adp"));
+    let (measured, theory) = (adp.0 / ssvp.0, (adp.2 / ssvp.2).sqrt());
+    eprintln!("SSVP-ADP / SSVP CoV: measured {measured:.3}, Yang (4) {theory:.3}");
+    assert!((measured / theory - 1.0).abs() <= 0.3, "measured {measured}, Yang (4) {theory}");
 }
 
 /// Loguinov & Radha's Cisco set-up (Fig. 6) as far as it is given: every flow from one server
