@@ -392,22 +392,21 @@ fn loguinov_fig7_packet_bunches_find_the_t1_capacity() {
 /// and rate AIMD(0.19, 1/2) (MTU/RTT = 100 kb/s) with n = 2 … 32 flows. Paper (T1): AIMD
 /// scales as n^1.31, ISCC(−1.5, 2) as n^0.49.
 ///
-/// On the T1 no loss-driven control can reproduce Table I's ISCC numbers. A flow takes one step
-/// per control interval (an RTT R), and at its fair share x = C/n its rate only holds still if
-/// a fraction f = I/(I + D) of its steps are decreases, where I and D are the increase and
-/// decrease steps at x. Each decrease costs at least one lost packet of its own, so the loss
-/// rate is at least about n·f/(n·f + C·R). For ISCC, I/D = √n/10, which gives f = 0.12 at n = 2
-/// and f = 0.36 at n = 32. With C·R ≈ 13–53 packets (100 ms, plus up to 311 ms of queue), the
-/// bound is already 18–47 % at n = 32. For Table I's n = 50 (f = 0.41) and the paper's RTTs of
-/// 50–200 ms, it is above 40 %, against the 2.3 % Table I reports. Seed 6, 10–300 s, T1:
+/// On the T1 no loss-driven control that steps once per RTT can reproduce Table I's ISCC
+/// numbers. At its fair share x = C/n a flow's rate holds still only if a fraction
+/// f = I/(I + D) of its steps are decreases, where I and D are the increase and decrease steps
+/// at x. Each decrease costs a lost packet of the flow's own, so a flow that steps once per k
+/// packets loses at least f/(k + f). For ISCC, I/D = √n/10: f = 0.12 at n = 2, 0.36 at n = 32
+/// and 0.41 at n = 50. Table I's 2.3 % at n = 50 needs k ≥ 18, one step per 7 s at the 30 kb/s
+/// fair share; at n = 32 our flows send 2.4 packets per report. Seed 6, 10–300 s, T1:
 /// AIMD 2.6 / 5.0 / 9.2 / 15.5 / 32.3 % at n = 2 / 4 / 8 / 16 / 32 (n^0.89), ISCC 3.5 / 2.4 /
 /// 6.4 / 17.7 / 34.3 % (n^0.94).
 ///
 /// The claim is checked where that bound is small. The same path scaled to a T3 (44.736 Mb/s,
 /// access links 100 Mb/s) keeps every time constant, the queue included (1159 packets, 311 ms);
-/// only C·R grows, 29-fold. There: AIMD 0.042 / 0.105 / 0.29 / 0.67 / 1.5 % (n^1.31, the
-/// paper's exponent), ISCC 3.0 / 1.8 / 1.1 / 0.85 / 2.0 % (n^−0.23, §VI-A's "slowly decaying"
-/// s_n in simulation). Seeds 7 and 8 give the same exponents within 0.01. ISCC's p_2 is 5× the
+/// only C·R grows, 29-fold, and with it the packets a flow sends per step. There: AIMD 0.042 /
+/// 0.105 / 0.29 / 0.67 / 1.5 % (n^1.31, the paper's exponent), ISCC 3.0 / 1.8 / 1.1 / 0.85 /
+/// 2.0 % (n^−0.23, §VI-A's "slowly decaying" s_n in simulation). Seeds 7 and 8 give the same exponents within 0.01. ISCC's p_2 is 5× the
 /// 0.57 % of Table I: a rate-based sender keeps increasing while the 311 ms queue fills, so the
 /// first loss of a cycle comes well above C.
 #[test]
