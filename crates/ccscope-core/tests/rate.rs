@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::sync::OnceLock;
+
 use ccscope_core::config::{CustomLink, FlowSpec, Scenario, TopologySpec, TraceSpec};
 use ccscope_core::control::receiver::{DataArrival, Receiver};
 use ccscope_core::control::{Controller, ReportSample, TearReceiver, TearSender, Tfrc, TfrcReceiver, TfrcVariant};
@@ -231,14 +233,19 @@ fn aggressiveness(from: f64, to: f64) -> [f64; 3] {
     })
 }
 
+/// `aggressiveness(0.10, 0.0)`, computed once for the tests that read it.
+fn aggressiveness_10_to_0() -> [f64; 3] {
+    static I: OnceLock<[f64; 3]> = OnceLock::new();
+    *I.get_or_init(|| aggressiveness(0.10, 0.0))
+}
+
 /// Yang et al. §5 and Table 1: TEAR is the least aggressive, after 4% → 1% and after 10% → 0%;
 /// TFRC is faster with history discounting than without; and Yang's I are upper bounds
 /// ("what we derive is an upper bound"): TFRC 0.12 without and 0.22 with discounting (from
 /// Floyd et al.), TEAR 1/12, so no measured I exceeds its bound by more than 30%.
 #[test]
 fn aggressiveness_orders_as_yang_reports() {
-    for (from, to) in [(0.04, 0.01), (0.10, 0.0)] {
-        let i = aggressiveness(from, to);
+    for ((from, to), i) in [((0.04, 0.01), aggressiveness(0.04, 0.01)), ((0.10, 0.0), aggressiveness_10_to_0())] {
         assert!(i[2] < i[0] && i[2] < i[1], "{from}→{to}: TEAR is not the slowest: {i:?}");
         assert!(i[1] > i[0], "{from}→{to}: discounting is not faster: {i:?}");
         for (x, bound) in i.iter().zip([0.12, 0.22, 1.0 / 12.0]) {
@@ -257,7 +264,7 @@ fn aggressiveness_orders_as_yang_reports() {
 #[test]
 #[should_panic(expected = "TFRC I")]
 fn tfrc_aggressiveness_matches_yang() {
-    let i = aggressiveness(0.10, 0.0);
+    let i = aggressiveness_10_to_0();
     assert!((i[0] / 0.12 - 1.0).abs() <= 0.3 && (i[1] / 0.22 - 1.0).abs() <= 0.3, "TFRC I {i:?}");
 }
 
@@ -267,7 +274,7 @@ fn tfrc_aggressiveness_matches_yang() {
 /// over 150 ms intervals"; §V-B samples throughput_i(t) every 150 ms and averages the flows'
 /// CoVs). Returns the flows' mean CoV, the utilization (delivered / capacity) and Yang et al.'s
 /// eq. (4) factor (1 − β)/(1 + β) averaged over every decrease the flows took.
-fn papadimitriou_fig3(name: &str) -> (f64, f64, f64) {
+fn papadimitriou_fig3_run(name: &str) -> (f64, f64, f64) {
     let topology = TopologySpec::Dumbbell {
         bottleneck: link(1_000_000, 22 * MS, 4),
         reverse: None,
@@ -294,6 +301,12 @@ fn papadimitriou_fig3(name: &str) -> (f64, f64, f64) {
     (mean(&covs), util, factor)
 }
 
+/// [`papadimitriou_fig3_run`] for SSVP and SSVP-ADP, computed once for the tests that read it.
+fn papadimitriou_fig3() -> [(f64, f64, f64); 2] {
+    static RUNS: OnceLock<[(f64, f64, f64); 2]> = OnceLock::new();
+    *RUNS.get_or_init(|| ["ssvp", "ssvp-adp"].map(papadimitriou_fig3_run))
+}
+
 /// Strict expected failure. Papadimitriou & Zhang Fig. 3: SSVP-ADP's mean CoV is lower than
 /// SSVP's (paper: 0.0581 vs 0.0868) and its utilization higher.
 ///
@@ -312,7 +325,7 @@ fn papadimitriou_fig3(name: &str) -> (f64, f64, f64) {
 #[test]
 #[should_panic(expected = "CoV: SSVP-ADP")]
 fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
-    let (ssvp, adp) = (papadimitriou_fig3("ssvp"), papadimitriou_fig3("ssvp-adp"));
+    let [ssvp, adp] = papadimitriou_fig3();
     assert!(adp.0 < ssvp.0, "CoV: SSVP-ADP {} vs SSVP {}", adp.0, ssvp.0);
     assert!(adp.1 > ssvp.1, "utilization: SSVP-ADP {} vs SSVP {}", adp.1, ssvp.1);
 }
@@ -322,7 +335,7 @@ fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
 /// within 30 % (Yang's own simulations sit 12–16 % from (4) for each of TCP and GAIMD, Fig. 6).
 #[test]
 fn papadimitriou_fig3_smoothness_follows_yang_eq4() {
-    let (ssvp, adp) = (papadimitriou_fig3("ssvp"), papadimitriou_fig3("ssvp-adp"));
+    let [ssvp, adp] = papadimitriou_fig3();
     let (measured, theory) = (adp.0 / ssvp.0, (adp.2 / ssvp.2).sqrt());
     eprintln!("SSVP-ADP / SSVP CoV: measured {measured:.3}, Yang (4) {theory:.3}");
     assert!((measured / theory - 1.0).abs() <= 0.3, "measured {measured}, Yang (4) {theory}");
