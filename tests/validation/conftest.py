@@ -12,6 +12,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import ccscope
+from ccscope import metrics
+
 # pytest runs in importlib mode, where a test module cannot import this conftest by name; it is
 # registered as `validation_setups` so that the tests can `from validation_setups import ...`.
 sys.modules.setdefault("validation_setups", sys.modules[__name__])
@@ -22,6 +25,35 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 def tcp(controller: dict, **extra) -> dict:
     """A TCP/SACK source with a catalogued window controller (ns-2 defaults otherwise)."""
     return {"kind": "tcp", "variant": "sack", "controller": controller, **extra}
+
+
+# --- Yang et al. §3.3.1 smoothness set-up (issue 3 check e, issue 5 check a) ------------------
+
+YANG_BIN_S = 0.104  # one RTT: 100 ms of propagation plus serialization
+
+
+def yang_cov(source: str, seed: int):
+    """CoV_time of one flow's per-RTT sending rate in Yang et al.'s §3.3.1 set-up (2.5 Mb/s,
+    30 ms bottleneck with 1% Bernoulli loss, 10 ms access links, DropTail 50 packets, 1000 s
+    measured after 10 s), and the run's per-flow table. `source` is the flow's source as a TOML
+    inline table."""
+    r = ccscope.run(ccscope.loads(f'''
+[run]
+duration = "1000s"
+warmup = "10s"
+seed = {seed}
+[topology]
+kind = "dumbbell"
+bottleneck = {{ rate = "2.5Mbps", delay = "30ms", queue = {{ kind = "droptail", limit = "50pkts" }}, loss = {{ kind = "bernoulli", p = 0.01 }} }}
+access = {{ rate = "100Mbps", delay = "10ms" }}
+[[flows]]
+source = {source}
+[trace]
+interval = "{YANG_BIN_S * 1000:g}ms"
+queues = false
+'''))
+    fl = r.trace.flows
+    return metrics.cov(fl[fl.time_s >= 10].sent_pkts.to_numpy()), r.flows
 
 
 # --- check d: SIMD window shape ----------------------------------------------------------------

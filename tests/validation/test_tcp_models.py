@@ -5,6 +5,7 @@ Measured numbers are printed (``pytest -s``) for the validation page.
 
 import numpy as np
 import pytest
+from validation_setups import YANG_BIN_S, yang_cov
 
 import ccscope
 from ccscope import metrics, theory
@@ -68,38 +69,17 @@ start_jitter = "1s"
     assert jain >= 0.95
 
 
-def yang_cov(controller: str, seed: int) -> float:
-    """Yang et al. §3.3.1 set-up: 2.5 Mb/s, 30 ms bottleneck with 1% Bernoulli loss, 10 ms
-    access links, DropTail 50 packets; the rate sampled once per RTT (104 ms: 100 ms of
-    propagation plus serialization)."""
-    r = ccscope.run(ccscope.loads(f'''
-[run]
-duration = "1000s"
-warmup = "10s"
-seed = {seed}
-[topology]
-kind = "dumbbell"
-bottleneck = {{ rate = "2.5Mbps", delay = "30ms", queue = {{ kind = "droptail", limit = "50pkts" }}, loss = {{ kind = "bernoulli", p = 0.01 }} }}
-access = {{ rate = "100Mbps", delay = "10ms" }}
-[[flows]]
-source = {{ kind = "tcp", controller = {controller} }}
-[trace]
-interval = "104ms"
-queues = false
-'''))
-    rtt = r.flows.mean_rtt_s[0]
-    assert rtt == pytest.approx(0.104, rel=0.02), "bins must be one RTT long"
-    fl = r.trace.flows
-    return metrics.cov(fl[fl.time_s >= 10].sent_pkts.to_numpy())
-
-
 @pytest.mark.parametrize(
     ("controller", "beta", "paper"),
     # Yang et al. Fig. 6 at 1% loss: TCP 0.51, GAIMD 0.30 (eq. (4) predicts 0.58 and 0.26).
     [('"tcp"', 0.5, 0.51), (GAIMD, 0.875, 0.30)],
 )
 def test_e_smoothness_matches_yang_fig6(controller, beta, paper):
-    covs = [yang_cov(controller, seed) for seed in (1, 2)]
+    covs = []
+    for seed in (1, 2):
+        cov, flows = yang_cov(f'{{ kind = "tcp", controller = {controller} }}', seed)
+        assert flows.mean_rtt_s[0] == pytest.approx(YANG_BIN_S, rel=0.02), "bins must be one RTT"
+        covs.append(cov)
     eq4 = theory.yang_aimd_cov_time(beta)
     print(f"\ne {controller}: CoV_time {np.round(covs, 3)}, paper {paper}, eq. (4) {eq4:.3f}")
     for c in covs:
