@@ -30,6 +30,7 @@ def tcp(controller: dict, **extra) -> dict:
 # --- Yang et al. §3.3.1 smoothness set-up (issue 3 check e, issue 5 check a) ------------------
 
 YANG_BIN_S = 0.104  # one RTT: 100 ms of propagation plus serialization
+GAIMD = '{ name = "gaimd", alpha = 0.31, beta = 0.875 }'  # Yang & Lam's TCP-friendly pair
 
 
 def yang_cov(source: str, seed: int):

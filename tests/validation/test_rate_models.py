@@ -12,7 +12,7 @@ a: smoothness at 1% Bernoulli loss in Yang et al.'s set-up, TFRC and TEAR agains
 from __future__ import annotations
 
 import pytest
-from validation_setups import SCENARIOS, yang_cov
+from validation_setups import GAIMD, SCENARIOS, yang_cov
 
 import ccscope
 
@@ -51,10 +51,7 @@ def test_a_tfrc_and_tear_are_smoother_than_tcp_and_gaimd_at_one_percent_loss():
             ("tfrc", '{ kind = "rate", controller = "tfrc-2000", jitter = 0.1 }'),
             ("tear", '{ kind = "rate", controller = "tear", jitter = 0.1 }'),
             ("tcp", '{ kind = "tcp", controller = "tcp" }'),
-            (
-                "gaimd",
-                '{ kind = "tcp", controller = { name = "gaimd", alpha = 0.31, beta = 0.875 } }',
-            ),
+            ("gaimd", f'{{ kind = "tcp", controller = {GAIMD} }}'),
         ]
     }
     print(f"\na: CoV_time {covs}")

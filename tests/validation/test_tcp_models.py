@@ -5,12 +5,10 @@ Measured numbers are printed (``pytest -s``) for the validation page.
 
 import numpy as np
 import pytest
-from validation_setups import YANG_BIN_S, yang_cov
+from validation_setups import GAIMD, YANG_BIN_S, yang_cov
 
 import ccscope
 from ccscope import metrics, theory
-
-GAIMD = '{ name = "gaimd", alpha = 0.31, beta = 0.875 }'
 
 
 def fat_link(p: float, controller: str = '"tcp"', seconds: int = 1000, seed: int = 1):

@@ -319,9 +319,8 @@ fn papadimitriou_fig3() -> [(f64, f64, f64); 2] {
 /// throughput while the queue drains, which needs every flow to cut at the same overflow; a
 /// paced sender's rate is S/IPG (9) and falls with each cut. Rescaling the IPG with the RTT
 /// (holding k_i: 0.135 vs 0.225) or cutting again on every loss (0.194 vs 0.289) did not change
-/// the order. The 4-packet queue
-/// never empties after one flow's 12.5 % cut, so SSVP loses no capacity either. The paper's
-/// sources are TES MPEG-4 video (§V-A), ours greedy.
+/// the order. The 4-packet queue never empties after one flow's 12.5 % cut, so SSVP loses no
+/// capacity either. The paper's sources are TES MPEG-4 video (§V-A), ours greedy.
 #[test]
 #[should_panic(expected = "CoV: SSVP-ADP")]
 fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
@@ -419,9 +418,9 @@ fn loguinov_fig7_packet_bunches_find_the_t1_capacity() {
 /// access links 100 Mb/s) keeps every time constant, the queue included (1159 packets, 311 ms);
 /// only C·R grows, 29-fold, and with it the packets a flow sends per step. There: AIMD 0.042 /
 /// 0.105 / 0.29 / 0.67 / 1.5 % (n^1.31, the paper's exponent), ISCC 3.0 / 1.8 / 1.1 / 0.85 /
-/// 2.0 % (n^−0.23, §VI-A's "slowly decaying" s_n in simulation). Seeds 7 and 8 give the same exponents within 0.01. ISCC's p_2 is 5× the
-/// 0.57 % of Table I: a rate-based sender keeps increasing while the 311 ms queue fills, so the
-/// first loss of a cycle comes well above C.
+/// 2.0 % (n^−0.23, §VI-A's "slowly decaying" s_n in simulation). Seeds 7 and 8 give the same
+/// exponents within 0.01. ISCC's p_2 is 5× the 0.57 % of Table I: a rate-based sender keeps
+/// increasing while the 311 ms queue fills, so the first loss of a cycle comes well above C.
 #[test]
 fn loguinov_fig8_iscc_loss_grows_slower_than_aimd() {
     let (aimd, iscc) = fig8_exponents(1_544_000, 40, 10_000_000);
