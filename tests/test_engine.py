@@ -98,15 +98,15 @@ def test_every_topology_runs():
 
 
 def test_a_scenario_can_be_built_in_python():
-    from ccscope.scenario import Cbr, Dumbbell, Flow, Link, Run, Scenario, Tcp
-
-    sc = Scenario(
-        run=Run(duration="5s", seed=2),
-        topology=Dumbbell(kind="dumbbell", bottleneck=Link(rate="4Mbps", delay="10ms")),
-        flows=[Flow(source=Tcp(kind="tcp"), count=2), Flow(source=Cbr(kind="cbr", rate="1Mbps"))],
-    )
+    sc = ccscope.Scenario.from_dict({
+        "run": {"duration": "5s", "seed": 2},
+        "topology": {"kind": "dumbbell", "bottleneck": {"rate": "4Mbps", "delay": "10ms"}},
+        "flows": [{"source": {"kind": "tcp"}, "count": 2},
+                  {"source": {"kind": "cbr", "rate": "1Mbps"}}],
+    })
     r = ccscope.run(sc)
     assert len(r.flows) == 3
     assert r.bottlenecks.utilization[0] > 0.9
-    with pytest.raises(ValueError):
-        Link(rate="4Mbps", delay="0ms")
+    with pytest.raises(ScenarioError) as info:
+        sc.replace("topology.bottleneck.delay", "0ms")
+    assert info.value.path == "topology.bottleneck.delay"

@@ -6,13 +6,13 @@ import ccscope
 from ccscope.errors import ScenarioError
 
 
-def test_example_scenario_loads_and_expands_counts():
+def test_example_scenario_loads_with_defaults_filled_in():
     sc = ccscope.load("scenarios/dumbbell-cbr.toml")
-    core = sc.to_core()
-    assert len(core["flows"]) == 12
-    assert core["topology"]["bottleneck"]["rate_bps"] == 10_000_000
-    assert core["topology"]["bottleneck"]["delay_ns"] == 20_000_000
-    assert sc.echo()["topology"]["bottleneck"]["rate"] == "10Mbps"
+    assert sc.engine == "packet" and sc.n_flows == 12
+    bottleneck = sc.echo()["topology"]["bottleneck"]
+    assert bottleneck["rate"] == "10Mbps"
+    assert sc.table["topology"]["access"]["delay"] == "1ms"  # the core's default
+    assert ccscope.Scenario.from_dict(sc.echo()) == sc  # normalizing twice changes nothing
 
 
 def break_(toml: str, old: str, new: str) -> str:
@@ -30,18 +30,21 @@ def break_(toml: str, old: str, new: str) -> str:
         ('delay = "10ms"', 'delay = "-1ms"', "topology.bottleneck.delay", "must be > 0"),
         ('rate = "2Mbps"', 'rate = 2000000', "topology.bottleneck.rate", "with its unit"),
         ('{ kind = "droptail", limit = "20pkts" }', '{ kind = "red", min_th = 15, max_th = 5 }',
-         "topology.bottleneck.queue", "min_th = 15.0 must be less than max_th = 5.0"),
+         "topology.bottleneck.queue.min_th", "min_th = 15.0: must be less than max_th = 5.0"),
         ('{ kind = "droptail", limit = "20pkts" }', '{ kind = "red", max_p = 1.5 }',
-         "topology.bottleneck.queue.max_p", "less than or equal to 1"),
+         "topology.bottleneck.queue.max_p", "max_p = 1.5: must be in (0, 1]"),
         ('queue = {', 'loss = { kind = "bernoulli", p = 1.2 }, queue = {',
-         "topology.bottleneck.loss.p", "less than or equal to 1"),
+         "topology.bottleneck.loss.p", "p = 1.2: must be in [0, 1]"),
         ('queue = {', 'loss = { kind = "bernoulli", p = -0.1 }, queue = {',
-         "topology.bottleneck.loss.p", "greater than or equal to 0"),
+         "topology.bottleneck.loss.p", "p = -0.1: must be in [0, 1]"),
+        ('queue = {', 'loss = { kind = "bernoulli", p = true }, queue = {',
+         "topology.bottleneck.loss.p", "p = true: must be a number"),
+        ('seed = 3', 'seed = 1e39', "run.seed", "run.seed = 1e39: must be a whole number"),
         ('kind = "dumbbell"', 'kind = "star"', "topology.kind",
          "expected one of: 'dumbbell', 'fat_link', 'parking_lot', 'custom'"),
         ('kind = "poisson"', 'kind = "ftp"', "flows[0].source.kind",
          "expected one of: 'cbr', 'poisson'"),
-        ('count = 2', 'count = 0', "flows[0].count", "greater than or equal to 1"),
+        ('count = 2', 'count = 0', "flows[0].count", "must be a whole number in [1, 1000000]"),
         ('duration = "5s"', 'duration = "5s"\nwarmup = "6s"', "run.warmup", "must be shorter"),
         ('count = 2', 'count = 2\nhops = [0, 1]', "flows[0].hops", "parking_lot topology only"),
     ],
@@ -58,6 +61,25 @@ def test_bad_fields_are_named(small_toml, old, new, field, needle):
 def test_malformed_toml_is_one_message(small_toml):
     with pytest.raises(ScenarioError, match="malformed TOML"):
         ccscope.loads(small_toml + "\n[[flows]\n")
+
+
+def test_errors_carry_the_file_path_value_and_allowed(tmp_path, small_toml):
+    path = tmp_path / "s.toml"
+    path.write_text(small_toml.replace('rate = "2Mbps"', 'rate = "1e300Tbps"', 1))
+    with pytest.raises(ScenarioError) as info:
+        ccscope.load(path)
+    err = info.value
+    assert (err.path, err.value, err.file) == ("topology.bottleneck.rate", "'1e300Tbps'",
+                                                str(path))
+    assert "too large" in err.allowed and str(err).startswith(f"{path}: ")
+
+
+def test_controller_errors_name_the_path_as_written(small_toml):
+    text = small_toml.replace('{ kind = "poisson", rate = "1.5Mbps" }',
+                              '{ kind = "tcp", controller = { name = "gaimd", beta = 1.5 } }', 1)
+    with pytest.raises(ccscope.ControllerError) as info:
+        ccscope.loads(text)
+    assert info.value.path == "flows[0].source.controller.beta"
 
 
 def test_missing_file(tmp_path):

@@ -72,16 +72,17 @@ def test_python_controller_errors_surface_after_the_run():
 
 
 @pytest.mark.parametrize(
-    ("controller", "needle"),
-    [('"cubic"', "is not known; expected one of: tcp, aimd"),
-     ('{ name = "gaimd", beta = 1.5 }', "controller.beta"),
-     ('{ name = "gaimd", gamma = 0.5 }', "gamma")],
+    ("controller", "below", "needle"),
+    [('"cubic"', "", "is not known; expected one of: tcp, aimd"),
+     ('{ name = "gaimd", beta = 1.5 }', ".beta", "beta = 1.5: must be in"),
+     ('{ name = "gaimd", gamma = 0.5 }', ".gamma", "not a parameter of gaimd; its parameters: "
+      "alpha, beta")],
 )
-def test_bad_controllers_are_named(controller, needle):
+def test_bad_controllers_are_named(controller, below, needle):
     text = TCP.replace('{ name = "gaimd", beta = 0.875 }', controller)
-    with pytest.raises(ScenarioError) as info:
+    with pytest.raises(ccscope.ControllerError) as info:
         ccscope.loads(text)
-    assert info.value.field == "flows[1].source.controller"
+    assert info.value.path == "flows[1].source.controller" + below
     assert needle in str(info.value)
 
 

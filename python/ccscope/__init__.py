@@ -23,10 +23,13 @@ _LAZY = {
     "load": "ccscope.scenario",
     "loads": "ccscope.scenario",
     "Scenario": "ccscope.scenario",
+    "validate": "ccscope.scenario",
+    "schema": "ccscope.scenario",
     "run": "ccscope.engine",
     "Result": "ccscope.engine",
     "ScenarioError": "ccscope.errors",
     "CcscopeError": "ccscope.errors",
+    "ControllerError": "ccscope.errors",
     "WindowController": "ccscope.controllers",
     "RateController": "ccscope.controllers",
 }

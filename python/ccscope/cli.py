@@ -62,18 +62,6 @@ def _print_summary(result) -> None:
               f"events: {result.events:,}   seed: {result.seed}")
 
 
-def _engine(path: Path) -> str:
-    """The engine a scenario file asks for: "packet" (default) or "round"."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return "packet"  # the packet loader reports the problem in full
-    run_table = data.get("run")
-    return run_table.get("engine", "packet") if isinstance(run_table, dict) else "packet"
-
-
 def _print_round_summary(result) -> None:
     flows = Table(title=f"round model: {result.n_flows} flows, {result.measured_steps} steps "
                   "measured", title_justify="left")
@@ -101,33 +89,22 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces."""
-    if _engine(scenario) == "round":
-        from . import roundmodel
-
-        try:
-            spec = roundmodel.load(scenario)
-            if seed is not None:
-                spec = spec.model_copy(update={"run": spec.run.model_copy(update={"seed": seed})})
-            result = roundmodel.run(spec)
-        except ScenarioError as e:
-            raise _fail(e) from None
-        written = result.write(out_dir)
-        if not quiet:
-            _print_round_summary(result)
-            out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
-        return
-
     from .engine import run as run_scenario
     from .scenario import load
 
     try:
         sc = load(scenario)
         if seed is not None:
-            sc = sc.model_copy(update={"run": sc.run.model_copy(update={"seed": seed})})
+            sc = sc.with_seed(seed)
         result = run_scenario(sc)
     except ScenarioError as e:
         raise _fail(e) from None
     written = result.write(out_dir)
+    if sc.engine == "round":
+        if not quiet:
+            _print_round_summary(result)
+            out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
+        return
     if plot:
         from .report import plot_run
 
@@ -142,27 +119,35 @@ def run(
 @app.command()
 def validate(scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")]) -> None:
     """Check a scenario file without running it; exit 2 with the first problem found."""
+    from .scenario import validate as check_scenario
+
     try:
-        if _engine(scenario) == "round":
-            from . import roundmodel
-
-            spec = roundmodel.load(scenario)
-            roundmodel.validate(spec)
-            summary = f"{sum(f.count for f in spec.flows)} flows, round model"
-        else:
-            from . import _core
-            from .scenario import load
-
-            sc = load(scenario)
-            try:
-                _core.validate_packet(sc.to_core_json())
-            except _core.CoreError as e:
-                raise ScenarioError(f"{scenario}: {e}") from None
-            summary = (f"{sum(f.count for f in sc.flows)} flows, {sc.topology.kind} topology, "
-                       f"{sc.run.duration}")
+        sc = check_scenario(scenario)
     except ScenarioError as e:
         raise _fail(e) from None
+    if sc.engine == "round":
+        summary = f"{sc.n_flows} flows, round model"
+    else:
+        summary = (f"{sc.n_flows} flows, {sc.table['topology']['kind']} topology, "
+                   f"{sc.table['run']['duration']}")
     out.print(f"{scenario}: ok ({summary})", highlight=False)
+
+
+@app.command()
+def schema(
+    engine: Annotated[str, typer.Argument(help="Which scenario files: packet or round.")]
+    = "packet",
+) -> None:
+    """Print the JSON Schema of scenario files (packet model or round model), for editors and
+    documentation. It is derived from the core's own scenario types."""
+    import json
+
+    from .scenario import schema as scenario_schema
+
+    try:
+        print(json.dumps(scenario_schema(engine), indent=2))
+    except ScenarioError as e:
+        raise _fail(e) from None
 
 
 @app.command()

@@ -18,7 +18,7 @@ import pandas as pd
 from . import __version__, metrics
 from .controllers import RateController, WindowController
 from .errors import ScenarioError
-from .scenario import Scenario
+from .scenario import Scenario, coerce
 
 
 def _core():
@@ -188,7 +188,7 @@ class Result:
             "ccscope_version": __version__,
             "git_commit": git_commit(),
             "seed": self.seed,
-            "engine": self.scenario.run.engine,
+            "engine": self.scenario.engine,
             "duration_s": self.duration_s,
             "warmup_s": self.warmup_s,
             "events": self.events,
@@ -236,22 +236,22 @@ def _jsonable(x):
 
 def run(scenario: Scenario | dict | str | Path,
         controllers: dict[str, WindowController | RateController] | None = None) -> Result:
-    """Runs a scenario (object, dict, or path to a TOML file) and returns its result.
+    """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
+    :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
+    scenario says ``run.engine = "round"``.
 
     `controllers` supplies controllers written in Python: a TCP flow whose controller is
     ``python:NAME`` runs the :class:`ccscope.WindowController` ``controllers[NAME]``, a rate
     flow the :class:`ccscope.RateController` of that name.
     """
-    if isinstance(scenario, (str, Path)):
-        from .scenario import load
+    sc = coerce(scenario)
+    if sc.engine == "round":
+        from . import roundmodel
 
-        scenario = load(scenario)
-    elif isinstance(scenario, dict):
-        scenario = Scenario.from_dict(scenario)
+        return roundmodel.run(sc)
     python = {key: (c.name, c) for key, c in (controllers or {}).items()}
-    core = _core()
     try:
-        raw = core.run_packet(scenario.to_core_json(), python)
-    except core.CoreError as e:
-        raise ScenarioError(str(e)) from None
-    return Result(scenario, raw)
+        raw = _core().run_packet(sc.to_json(), python)
+    except ScenarioError as e:
+        raise (e.in_file(sc.file) if sc.file else e) from None
+    return Result(sc, raw)

@@ -1,4 +1,17 @@
-"""The exceptions ccscope raises. Every message names the field, the value and what is allowed."""
+"""The exceptions ccscope raises on purpose, each naming what was wrong and what is allowed.
+
+Errors found by the core (``ccscope._core``) arrive as these classes with their fields set:
+
+- :class:`ScenarioError`: a scenario (file, dict or object) that cannot be run as given.
+  ``path`` is the entry as the user wrote it (``flows[0].source.controller.beta``,
+  ``topology.bottleneck.queue.min_th``), ``value`` what was written there (empty for a missing
+  or unknown key), ``allowed`` what would be accepted, and ``file`` the scenario file, when
+  there is one.
+- :class:`ControllerError`: a controller name or parameter the catalogue does not accept (a
+  :class:`ScenarioError` too, so one ``except ScenarioError`` catches both).
+
+An internal failure of the engine (a bug) is ``ccscope._core.CoreError``.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +21,33 @@ class CcscopeError(Exception):
 
 
 class ScenarioError(CcscopeError, ValueError):
-    """A scenario (file, dict or object) that cannot be run as given.
+    """A scenario (file, dict or object) that cannot be run as given."""
 
-    ``field`` is the dotted path of the offending entry (e.g. ``topology.bottleneck.rate``),
-    ``value`` what was given and ``allowed`` what would be accepted; any may be empty when
-    the problem is not about one field (a malformed file, say).
-    """
-
-    def __init__(self, message: str, field: str = "", value: str = "", allowed: str = ""):
+    def __init__(self, message: str, path: str = "", value: str = "", allowed: str = "",
+                 file: str = ""):
         super().__init__(message)
-        self.field = field
+        self.message = message
+        self.path = path
         self.value = value
         self.allowed = allowed
+        self.file = file
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.message}" if self.file else self.message
+
+    @property
+    def field(self) -> str:
+        """The same as :attr:`path`."""
+        return self.path
+
+    def in_file(self, file: object) -> ScenarioError:
+        """The same error, naming the scenario file it came from."""
+        return type(self)(self.message, self.path, self.value, self.allowed, str(file))
 
     @classmethod
-    def at(cls, field: str, value: object, allowed: str) -> ScenarioError:
-        return cls(f"{field} = {value!r}: {allowed}", field, repr(value), allowed)
+    def at(cls, path: str, value: object, allowed: str) -> ScenarioError:
+        return cls(f"{path} = {value!r}: {allowed}", path, repr(value), allowed)
+
+
+class ControllerError(ScenarioError):
+    """A controller name or parameter the catalogue does not accept."""

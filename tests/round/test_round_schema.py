@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import ccscope
 from ccscope import roundmodel
 from ccscope.errors import ScenarioError
+from ccscope.scenario import Scenario
 
 SCENARIO = Path(__file__).parents[2] / "scenarios" / "round-loguinov-fig5.toml"
 
@@ -23,20 +25,34 @@ def test_example_scenario_runs_and_writes(tmp_path):
     assert {p.name for p in written} >= {"summary.json", "round_series.parquet"}
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"link": {"rtt": "100ms"}}, "exactly one of capacity"),
-    ({"link": {"capacity": "1Mbps", "capacity_pkts": 10}}, "exactly one of capacity"),
-    ({"link": {"capacity": "fast"}}, "link.capacity"),
-    ({"run": {"engine": "round", "steps": 10, "warmup_steps": 10}}, "run.warmup_steps"),
-    ({"link": {"capacity": "1Mbps", "feedback": "psychic"}}, "link.feedback"),
-    ({"run": {"engine": "packet", "steps": 10}}, "run.engine"),
-    ({"record": {"every": 1, "flows": True, "extra": 1}}, "record.extra"),
+@pytest.mark.parametrize(("change", "path", "message"), [
+    ({"link": {"rtt": "100ms"}}, "link.capacity", "exactly one of capacity"),
+    ({"link": {"capacity": "1Mbps", "capacity_pkts": 10}}, "link.capacity",
+     "exactly one of capacity"),
+    ({"link": {"capacity": "fast"}}, "link.capacity", "cannot be read as a rate"),
+    ({"run": {"engine": "round", "steps": 10, "warmup_steps": 10}}, "run.warmup_steps",
+     "less than run.steps = 10"),
+    ({"link": {"capacity": "1Mbps", "feedback": "psychic"}}, "link.feedback",
+     "'psychic' is not known"),
+    ({"link": {"capacity": "1Mbps", "feedback": {"kind": "bernoulli", "p": 1.0}}},
+     "link.feedback.p", "[0, 1)"),
+    ({"run": {"engine": "fluid", "steps": 10}}, "run.engine", "'packet', 'round'"),
+    ({"record": {"every": 1, "flows": True, "extra": 1}}, "record.extra", "unknown key"),
+    ({"flows": [{"controller": "gaimd", "params": {"beta": 1.5}}]}, "flows[0].params.beta",
+     "beta = 1.5"),
 ])
-def test_schema_errors_name_the_field(change, message):
+def test_schema_errors_name_the_path_as_written(change, path, message):
     base = {"run": {"engine": "round", "steps": 10}, "link": {"capacity": "1Mbps"},
             "flows": [{"controller": "tcp"}]}
-    with pytest.raises(ScenarioError, match=message.replace(".", r"\.")):
-        roundmodel.RoundScenario.from_dict({**base, **change})
+    with pytest.raises(ScenarioError) as info:
+        Scenario.from_dict({**base, **change})
+    assert info.value.path == path, str(info.value)
+    assert message in str(info.value)
+
+
+def test_a_packet_scenario_is_not_run_as_a_round_one():
+    with pytest.raises(ScenarioError, match="packet-model scenario"):
+        roundmodel.load(SCENARIO.parent / "dumbbell-cbr.toml")
 
 
 def test_flow_series_needs_recording():
@@ -47,8 +63,7 @@ def test_flow_series_needs_recording():
 
 
 def test_validate_checks_controllers_without_running():
-    sc = roundmodel.RoundScenario.from_dict({
+    sc = Scenario.from_dict({
         "run": {"engine": "round", "steps": 10**9}, "link": {"capacity_pkts": 10},
-        "flows": [{"controller": "gaimd", "params": {"beta": 1.5}}]})
-    with pytest.raises(ScenarioError, match="controller.beta"):
-        roundmodel.validate(sc)
+        "flows": [{"controller": "gaimd", "params": {"beta": 0.5}, "count": 10**6}]})
+    assert ccscope.validate(sc) == sc

@@ -100,4 +100,4 @@ def test_scenario_file_is_the_tested_set_up():
 
     path = SCENARIOS / "jin-fig20-parkinglot.toml"
     built = Scenario.from_dict(jin_parking_lot(1, JIN_CONTROLLERS["SIMD"], DURATION_S["SIMD"]))
-    assert ccscope.load(path).to_core() == built.to_core()
+    assert ccscope.load(path) == built

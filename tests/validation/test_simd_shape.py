@@ -99,4 +99,4 @@ def test_scenario_file_is_the_tested_set_up():
     from ccscope.scenario import Scenario
 
     built = Scenario.from_dict(simd_fat_link())
-    assert ccscope.load(SCENARIOS / "simd-fat-link.toml").to_core() == built.to_core()
+    assert ccscope.load(SCENARIOS / "simd-fat-link.toml") == built

@@ -5,15 +5,16 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum Error {
-    /// A configuration value outside its allowed range.
-    #[error("{field} = {value}: {allowed}")]
+    /// A configuration value outside its allowed range. `value` is as the user wrote it (empty
+    /// when the problem is a missing or unknown key).
+    #[error("{field}{}: {allowed}", if value.is_empty() { String::new() } else { format!(" = {value}") })]
     InvalidField {
         field: String,
         value: String,
         allowed: String,
     },
     /// A name (controller, topology, source, queue...) that is not known.
-    #[error("{field} = {value:?} is not known; expected one of: {known}")]
+    #[error("{field} = '{value}' is not known; expected one of: {known}")]
     UnknownName {
         field: String,
         value: String,

@@ -6,14 +6,17 @@
 //! - [`net`]: the packet-level discrete-event engine.
 //! - [`config`]: the scenario a run is built from.
 
+pub mod build;
 pub mod config;
 pub mod control;
 pub mod error;
 pub mod net;
 pub mod rng;
+pub mod scenario;
 pub mod round;
 pub mod time;
 pub mod transport;
+pub mod units;
 
 pub use error::{Error, Result};
 pub use time::SimTime;

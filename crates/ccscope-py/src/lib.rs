@@ -1,6 +1,8 @@
-//! PyO3 glue between ccscope-core and the `ccscope` Python package. Glue only: a scenario comes
-//! in as JSON, results go out as dicts of numbers and numpy arrays, every core error becomes a
-//! `CoreError` (a `ValueError`), and a panic never crosses into Python.
+//! PyO3 glue between ccscope-core and the `ccscope` Python package. Glue only: a scenario table
+//! comes in as JSON text (the parsed TOML, read and validated by `ccscope_core::scenario`),
+//! results go out as dicts of numbers and numpy arrays, every core error becomes the
+//! `ccscope.errors` exception that names its path, value and what is allowed, and a panic never
+//! crosses into Python.
 
 mod round;
 use std::collections::HashMap;
@@ -8,6 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::{build, scenario};
 use ccscope_core::control::{catalog, rate_catalog, Controller, ReportSample, Window, WindowRule};
 use ccscope_core::net::Endpoint;
 use ccscope_core::time::SimTime;
@@ -21,17 +24,48 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-create_exception!(_core, CoreError, PyValueError, "A scenario or parameter the core rejects.");
+create_exception!(_core, CoreError, PyValueError, "An internal engine failure (a bug: please report it).");
 
-fn core_err(e: ccscope_core::Error) -> PyErr {
-    CoreError::new_err(e.to_string())
+/// The `ccscope.errors` exception for a core error: `ScenarioError` (or its `ControllerError`)
+/// with the path as the user wrote it, the value as written and what is allowed.
+fn core_err(py: Python<'_>, e: ccscope_core::Error) -> PyErr {
+    use ccscope_core::Error;
+    let message = e.to_string();
+    let (path, value, allowed) = match e {
+        Error::InvalidField { field, value, allowed } => (field, value, allowed),
+        Error::UnknownName { field, value, known } => (field, format!("'{value}'"), format!("expected one of: {known}")),
+        Error::NoRoute { flow, .. } => (format!("flows[{flow}]"), String::new(), "a route between its end nodes".to_string()),
+        Error::Malformed(_) => (String::new(), String::new(), String::new()),
+    };
+    let controller = path.contains("controller") || path.contains("params");
+    let class = if controller { "ControllerError" } else { "ScenarioError" };
+    let made = py
+        .import("ccscope.errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1((message.clone(), path, value, allowed)));
+    match made {
+        Ok(obj) => PyErr::from_value(obj),
+        Err(_) => CoreError::new_err(message),
+    }
+}
+
+/// A `ccscope.errors.ControllerError` for a Python controller that misbehaved.
+fn controller_error(py: Python<'_>, message: String) -> PyErr {
+    let made = py
+        .import("ccscope.errors")
+        .and_then(|m| m.getattr("ControllerError"))
+        .and_then(|c| c.call1((message.clone(),)));
+    match made {
+        Ok(obj) => PyErr::from_value(obj),
+        Err(_) => CoreError::new_err(message),
+    }
 }
 
 /// Runs `f` with the GIL released, turning a panic into a `CoreError` instead of an abort.
 fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> ccscope_core::Result<T> + Send) -> PyResult<T> {
     let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
     match out {
-        Ok(r) => r.map_err(core_err),
+        Ok(r) => r.map_err(|e| core_err(py, e)),
         Err(p) => {
             let msg = p
                 .downcast_ref::<String>()
@@ -41,6 +75,11 @@ fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> ccscope_core::Result<T> 
             Err(CoreError::new_err(format!("internal error in the engine (please report): {msg}")))
         }
     }
+}
+
+/// A scenario table given as JSON text (a parsed TOML file).
+fn table(text: &str) -> ccscope_core::Result<serde_json::Value> {
+    serde_json::from_str(text).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
 }
 
 fn dir_dict<'py>(py: Python<'py>, d: &DirStats) -> PyResult<Bound<'py, PyDict>> {
@@ -204,7 +243,7 @@ impl PyRule {
         call_python(&self.name, &self.error, |py| {
             let v: f64 = self.obj.call_method1(py, method, (cwnd,))?.extract(py)?;
             if !v.is_finite() || v < 0.0 {
-                return Err(CoreError::new_err(format!(
+                return Err(controller_error(py, format!(
                     "{method}({cwnd}) returned {v}; it must return a finite number >= 0"
                 )));
             }
@@ -254,7 +293,7 @@ impl PyRateController {
         let rate = call_python(&self.name, &self.error, |py| {
             let v: f64 = self.obj.call_method0(py, "rate_bps")?.extract(py)?;
             if !v.is_finite() || v <= 0.0 {
-                return Err(CoreError::new_err(format!("rate_bps() returned {v}; it must be a finite number > 0")));
+                return Err(controller_error(py, format!("rate_bps() returned {v}; it must be a finite number > 0")));
             }
             Ok(v)
         });
@@ -350,21 +389,21 @@ fn make_endpoints(
     }
 }
 
-/// Runs a packet-level scenario given as JSON (normalized units) and returns its results.
+/// Runs a packet-model scenario table (JSON text of the parsed TOML) and returns its results.
 /// `python_controllers` maps names used as `python:NAME` to (display name, rule object).
 #[pyfunction]
-#[pyo3(signature = (scenario_json, python_controllers=None))]
+#[pyo3(signature = (table_json, python_controllers=None))]
 fn run_packet<'py>(
     py: Python<'py>,
-    scenario_json: &str,
+    table_json: &str,
     python_controllers: Option<HashMap<String, (String, Py<PyAny>)>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let text = scenario_json.to_owned();
+    let text = table_json.to_owned();
     let python = python_controllers.unwrap_or_default();
     let error: ErrorSlot = Arc::default();
     let slot = Arc::clone(&error);
     let result = guarded(py, move || {
-        let s = Scenario::from_json(&text)?;
+        let s = build::packet(&scenario::read_packet(table(&text)?)?)?;
         let sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &python, &slot))?;
         Ok(sim.run())
     })?;
@@ -374,15 +413,53 @@ fn run_packet<'py>(
     result_dict(py, result)
 }
 
-/// Checks a scenario JSON without running it.
+/// Reads and validates a scenario table of either engine (JSON text of the parsed TOML);
+/// returns its engine ("packet" or "round") and the scenario with every default filled in, as
+/// JSON text.
 #[pyfunction]
-fn validate_packet(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
-    let text = scenario_json.to_owned();
+fn read_scenario(py: Python<'_>, table_json: &str) -> PyResult<(String, String)> {
+    let text = table_json.to_owned();
     guarded(py, move || {
-        let s = Scenario::from_json(&text)?;
+        let s = scenario::read(table(&text)?)?;
+        // What only the engines know: controller names and parameters against the catalogue.
+        let engine = match &s {
+            scenario::AnyScenario::Packet(p) => build::packet(p).map(|_| "packet")?,
+            scenario::AnyScenario::Round(r) => build::check_round(&build::round(r)?).map(|_| "round")?,
+        };
+        Ok((engine.to_string(), s.normalized().to_string()))
+    })
+}
+
+/// Checks a packet-model scenario table as far as running it would, without running it:
+/// the schema, then what only the engine knows (controllers, routes).
+#[pyfunction]
+fn validate_packet(py: Python<'_>, table_json: &str) -> PyResult<()> {
+    let text = table_json.to_owned();
+    guarded(py, move || {
+        let s = build::packet(&scenario::read_packet(table(&text)?)?)?;
         let none = HashMap::new();
         let error = Arc::default();
         ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &none, &error)).map(|_| ())
+    })
+}
+
+/// The JSON Schema of a scenario file of `engine` ("packet" or "round"), as JSON text.
+#[pyfunction]
+fn scenario_schema(py: Python<'_>, engine: &str) -> PyResult<String> {
+    let engine = engine.to_owned();
+    guarded(py, move || {
+        let engine = match engine.as_str() {
+            "round" => scenario::Engine::Round,
+            "packet" => scenario::Engine::Packet,
+            other => {
+                return Err(ccscope_core::Error::UnknownName {
+                    field: "engine".into(),
+                    value: other.into(),
+                    known: "'packet', 'round'".into(),
+                })
+            }
+        };
+        serde_json::to_string_pretty(&scenario::json_schema(engine)).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
     })
 }
 
@@ -427,8 +504,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add_function(wrap_pyfunction!(run_packet, m)?)?;
     m.add_function(wrap_pyfunction!(validate_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
     round::register(m)?;
     Ok(())
 }
+

@@ -2,14 +2,22 @@
 //! of numbers and numpy arrays.
 
 use ccscope_core::round::{run, RoundConfig, RoundResult};
+use ccscope_core::{build, scenario};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::guarded;
+use super::{guarded, table};
 
-fn result_dict(py: Python<'_>, r: RoundResult) -> PyResult<Bound<'_, PyDict>> {
+/// The round model's parameters of a scenario table (JSON text).
+fn config(text: &str) -> ccscope_core::Result<RoundConfig> {
+    build::round(&scenario::read_round(table(text)?)?)
+}
+
+fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
+    out.set_item("packet_bytes", c.packet_bytes)?;
+    out.set_item("substeps", c.substeps)?;
     out.set_item("seed", r.seed)?;
     out.set_item("steps", r.steps)?;
     out.set_item("warmup_steps", r.warmup_steps)?;
@@ -60,25 +68,23 @@ fn result_dict(py: Python<'_>, r: RoundResult) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
-/// Runs a round-model configuration given as JSON (normalized units) and returns its results.
+/// Runs a round-model scenario table (JSON text of the parsed TOML) and returns its results.
 #[pyfunction]
-fn run_round<'py>(py: Python<'py>, config_json: &str) -> PyResult<Bound<'py, PyDict>> {
-    let text = config_json.to_owned();
-    let result = guarded(py, move || run(&RoundConfig::from_json(&text)?))?;
-    result_dict(py, result)
+fn run_round<'py>(py: Python<'py>, table_json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let text = table_json.to_owned();
+    let (result, config) = guarded(py, move || {
+        let config = config(&text)?;
+        Ok((run(&config).map_err(build::round_error)?, config))
+    })?;
+    result_dict(py, result, &config)
 }
 
-/// Checks a round-model configuration JSON without running it.
+/// Checks a round-model scenario table without running it.
 #[pyfunction]
-fn validate_round(py: Python<'_>, config_json: &str) -> PyResult<()> {
-    let text = config_json.to_owned();
+fn validate_round(py: Python<'_>, table_json: &str) -> PyResult<()> {
+    let text = table_json.to_owned();
     guarded(py, move || {
-        let mut config = RoundConfig::from_json(&text)?;
-        // Building every controller is the rest of the check: run a single step.
-        config.steps = 1;
-        config.warmup_steps = 0;
-        config.record = Default::default();
-        run(&config).map(|_| ())
+        build::check_round(&config(&text)?)
     })
 }
 

@@ -493,12 +493,12 @@ mod tests {
     fn unknown_parameters_are_named_with_the_allowed_ones() {
         let msg = error("gaimd", &[("gamma", 1.0)]).to_string();
         assert!(
-            msg.contains("\"gamma\"") && msg.contains("alpha, beta"),
+            msg.contains("'gamma'") && msg.contains("alpha, beta"),
             "{msg}"
         );
         let msg = error("tcp", &[("alpha", 1.0)]).to_string();
         assert!(
-            msg.contains("\"alpha\"") && msg.contains("no parameters"),
+            msg.contains("'alpha'") && msg.contains("no parameters"),
             "{msg}"
         );
     }

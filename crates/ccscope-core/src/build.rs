@@ -1,0 +1,315 @@
+//! Scenario → simulation: the only place that knows both the schema ([`crate::scenario`]) and
+//! the engines. It turns a validated scenario into each engine's parameters in its own units
+//! (nanoseconds, bits/s, whole bytes), expands flow counts, and checks what only the engines
+//! can (controller names and parameters against the catalogue), naming the scenario's paths.
+
+use crate::config::{self, CapacityChange as EngineChange, CustomLink as EngineCustomLink, FlowSpec, LinkParams, SourceSpec, TopologySpec, TraceSpec};
+use crate::error::{Error, Result};
+use crate::net::loss::{LossSpec, LossStep as EngineStep};
+use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
+use crate::round as engine_round;
+use crate::scenario::packet::{self, Auto, Loss, Queue, RedMode, Source, TcpVariant, Topology};
+use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
+use crate::scenario::Scenario;
+use crate::transport::rate::RateSourceSpec;
+use crate::transport::tcp::{TcpSpec, Variant};
+use crate::units::{Limit, Time};
+
+/// Whole nanoseconds of a validated time.
+fn ns(t: &Time) -> u64 {
+    t.ns().unwrap_or(u64::MAX)
+}
+
+/// Whole bytes, rounded to nearest (ties to even) as every size is.
+fn bytes(b: f64) -> u32 {
+    b.round_ties_even() as u32
+}
+
+/// A link's rate in whole bits/s.
+fn whole_bps(bps: f64) -> u64 {
+    bps.round_ties_even() as u64
+}
+
+/// The packet engine's form of a validated scenario, flow counts expanded.
+pub fn packet(s: &Scenario) -> Result<config::Scenario> {
+    let engine = config::Scenario {
+        seed: s.run.seed,
+        duration_ns: ns(&s.run.duration),
+        warmup_ns: ns(&s.run.warmup),
+        topology: topology(&s.topology),
+        flows: s.expanded_flows().map(|(_, f)| flow(f)).collect(),
+        trace: match &s.trace {
+            None => TraceSpec::default(),
+            Some(t) => TraceSpec {
+                interval_ns: Some(ns(&t.interval)),
+                flows: t.flows,
+                queues: t.queues,
+                events: t.events,
+            },
+        },
+    };
+    // What only the engine can check: every flow's controller against the catalogue.
+    for i in 0..s.flows.len() {
+        let source = &engine.flows[s.flows[..i].iter().map(|g| g.count as usize).sum::<usize>()].source;
+        source.validate("source").map_err(|e| e.under(&format!("flows[{i}]")))?;
+    }
+    Ok(engine)
+}
+
+fn topology(t: &Topology) -> TopologySpec {
+    match t {
+        Topology::Dumbbell(d) => TopologySpec::Dumbbell {
+            bottleneck: link(&d.bottleneck),
+            reverse: d.reverse.as_ref().map(link),
+            access: link(&d.access),
+        },
+        Topology::FatLink(f) => topology(&Topology::Dumbbell(f.dumbbell())),
+        Topology::ParkingLot(p) => TopologySpec::ParkingLot {
+            hops: p.hops.iter().map(link).collect(),
+            access: link(&p.access),
+        },
+        Topology::Custom(c) => TopologySpec::Custom {
+            nodes: c.nodes.clone(),
+            links: c
+                .links
+                .iter()
+                .map(|l| EngineCustomLink {
+                    from: l.from.clone(),
+                    to: l.to.clone(),
+                    params: link(&l.link()),
+                    duplex: l.duplex,
+                    monitor: l.monitor,
+                })
+                .collect(),
+        },
+    }
+}
+
+fn link(l: &packet::Link) -> LinkParams {
+    LinkParams {
+        rate_bps: whole_bps(l.rate.bps()),
+        delay_ns: ns(&l.delay),
+        queue: queue(&l.queue),
+        loss: l.loss.as_ref().map(loss),
+        capacity_changes: l
+            .capacity_changes
+            .iter()
+            .map(|c| EngineChange {
+                at_ns: ns(&c.at),
+                rate_bps: whole_bps(c.rate.bps()),
+            })
+            .collect(),
+    }
+}
+
+fn queue(q: &Queue) -> QueueSpec {
+    match q {
+        Queue::DropTail(d) => match &d.limit {
+            Limit::Packets { packets, .. } => QueueSpec::DropTail {
+                limit_packets: Some(*packets as u64),
+                limit_bytes: None,
+            },
+            Limit::Bytes(s) => QueueSpec::DropTail {
+                limit_packets: None,
+                limit_bytes: Some(s.bytes().round_ties_even() as u64),
+            },
+        },
+        Queue::Red(r) => QueueSpec::Red {
+            limit_packets: r.limit,
+            min_th: r.min_th.value(),
+            max_th: r.max_th.value(),
+            max_p: r.max_p,
+            w_q: Auto::value(r.w_q),
+            gentle: r.gentle,
+            wait: r.wait,
+            ecn: r.ecn,
+            mode: match r.mode {
+                RedMode::Packets => EngineRedMode::Packets,
+                RedMode::Bytes => EngineRedMode::Bytes,
+            },
+            mean_packet_bytes: bytes(r.mean_packet_size.bytes()),
+        },
+    }
+}
+
+fn loss(l: &Loss) -> LossSpec {
+    match l {
+        Loss::Bernoulli(b) => LossSpec::Bernoulli { p: b.p },
+        Loss::Periodic(p) => LossSpec::Periodic { every: p.every },
+        Loss::Schedule(s) => LossSpec::Schedule {
+            steps: s.steps.iter().map(|x| EngineStep { at_ns: ns(&x.at), p: x.p }).collect(),
+        },
+    }
+}
+
+fn flow(f: &packet::Flow) -> FlowSpec {
+    let opt = |t: &Option<Time>| t.as_ref().map(ns);
+    FlowSpec {
+        source: source(&f.source),
+        start_ns: ns(&f.start),
+        start_jitter_ns: ns(&f.start_jitter),
+        stop_ns: opt(&f.stop),
+        ecn: f.ecn,
+        reverse: f.reverse,
+        left_delay_ns: opt(&f.left_delay),
+        right_delay_ns: opt(&f.right_delay),
+        hops: f.hops.map(|[a, b]| [a as usize, b as usize]),
+        from: f.from.clone(),
+        to: f.to.clone(),
+    }
+}
+
+fn source(s: &Source) -> SourceSpec {
+    match s {
+        Source::Cbr(p) => SourceSpec::Cbr {
+            rate_bps: p.rate.bps(),
+            packet_bytes: bytes(p.packet_size.bytes()),
+        },
+        Source::Poisson(p) => SourceSpec::Poisson {
+            rate_bps: p.rate.bps(),
+            packet_bytes: bytes(p.packet_size.bytes()),
+        },
+        Source::Tcp(t) => SourceSpec::Tcp(TcpSpec {
+            variant: match t.variant {
+                TcpVariant::Reno => Variant::Reno,
+                TcpVariant::NewReno => Variant::NewReno,
+                TcpVariant::Sack => Variant::Sack,
+            },
+            controller: t.controller.name.clone(),
+            params: t.controller.pairs(),
+            packet_bytes: bytes(t.packet_size.bytes()),
+            ack_bytes: bytes(t.ack_size.bytes()),
+            max_window_pkts: t.max_window,
+            initial_window_pkts: t.initial_window,
+            min_rto_ns: ns(&t.min_rto),
+            initial_rto_ns: ns(&t.initial_rto),
+            max_rto_ns: ns(&t.max_rto),
+            tick_ns: ns(&t.tick),
+            max_backoff: t.max_backoff as u32,
+            limited_transmit: t.limited_transmit,
+            delayed_ack: t.delayed_ack,
+            delack_ns: ns(&t.delack),
+            transfer_pkts: t.transfer_pkts(),
+            integer_window: t.integer_window,
+        }),
+        Source::Rate(r) => SourceSpec::Rate(RateSourceSpec {
+            controller: r.controller.name.clone(),
+            params: r.controller.params.clone(),
+            packet_bytes: bytes(r.packet_size.bytes()),
+            initial_rate_bps: r.initial_rate.as_ref().map(|x| x.bps()),
+            min_rate_bps: r.min_rate.as_ref().map(|x| x.bps()),
+            bunch: r.bunch as u32,
+            jitter: r.jitter,
+            feedback: r.feedback.map(|f| f.name().to_string()),
+        }),
+    }
+}
+
+/// The round model's form of a validated round scenario.
+pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
+    let link = &s.link;
+    let config = engine_round::RoundConfig {
+        seed: s.run.seed,
+        steps: s.run.steps,
+        warmup_steps: s.run.warmup_steps,
+        capacity_bps: link.capacity_bps(&link.capacity, link.capacity_pkts),
+        capacity_changes: link
+            .capacity_changes
+            .iter()
+            .map(|c| engine_round::CapacityStep {
+                step: c.step,
+                capacity_bps: link.capacity_bps(&c.capacity, c.capacity_pkts),
+            })
+            .collect(),
+        rtt0_ns: ns(&link.rtt),
+        packet_bytes: bytes(link.packet_size.bytes()),
+        buffer_pkts: link.buffer_pkts(),
+        feedback: match link.feedback {
+            Feedback::Shared(Sharing::Synchronized) => engine_round::Feedback::Synchronized,
+            Feedback::Shared(Sharing::Proportional) => engine_round::Feedback::Proportional,
+            Feedback::Random(RandomLoss::Bernoulli(b)) => engine_round::Feedback::Bernoulli { p: b.p },
+        },
+        integer_windows: link.integer_windows,
+        capacity_oracle: link.capacity_oracle,
+        substeps: s.run.substeps as u32,
+        flows: s
+            .flows
+            .iter()
+            .map(|g| engine_round::FlowGroup {
+                controller: g.controller.clone(),
+                params: g.params.clone(),
+                count: g.count as usize,
+                initial_window_pkts: g.initial_window,
+                initial_rate_bps: g.initial_rate.as_ref().map(|r| r.bps()),
+            })
+            .collect(),
+        record: engine_round::Record {
+            every: s.record.every,
+            flows: s.record.flows,
+        },
+    };
+    Ok(config)
+}
+
+impl Error {
+    /// A flow's error named by its path in the scenario: `controller.beta` of a TCP source
+    /// becomes `flows[0].source.controller.beta`.
+    fn under(self, flow: &str) -> Error {
+        let path = |field: String| match field.as_str() {
+            "controller.name" => format!("{flow}.source.controller"),
+            f if f.starts_with("source") => format!("{flow}.{f}"),
+            f => format!("{flow}.source.{f}"),
+        };
+        match self {
+            Error::InvalidField { field, value, allowed } => Error::InvalidField { field: path(field), value, allowed },
+            // An unknown parameter: the catalogue names the controller, the user the parameter.
+            Error::UnknownName { field, value, known } if field.starts_with("controller.params") => Error::InvalidField {
+                field: path(format!("controller.{value}")),
+                value: String::new(),
+                allowed: format!("not a parameter of {}; its parameters: {known}", field.trim_start_matches("controller.params").trim_matches([' ', '(', ')'])),
+            },
+            Error::UnknownName { field, value, known } => Error::UnknownName { field: path(field), value, known },
+            other => other,
+        }
+    }
+}
+
+/// Checks what only the round model knows (each group's controller against the catalogue) by
+/// running one step with one flow per group; errors name the scenario's paths.
+pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
+    let mut one = config.clone();
+    one.steps = 1;
+    one.warmup_steps = 0;
+    one.capacity_changes.clear();
+    one.record = engine_round::Record::default();
+    for g in &mut one.flows {
+        g.count = 1;
+    }
+    engine_round::run(&one).map(|_| ()).map_err(round_error)
+}
+
+/// A round-model engine error named by the scenario's paths: the engine names a group's
+/// controller `round.flows[0].controller.beta`, the scenario file `flows[0].params.beta`.
+pub fn round_error(e: Error) -> Error {
+    let rename = |field: String| -> String {
+        let Some(rest) = field.strip_prefix("round.") else { return field };
+        if let Some((group, below)) = rest.split_once("].controller") {
+            let param = below.trim_start_matches('.');
+            return match param {
+                "" | "name" => format!("{group}].controller"),
+                p if p.starts_with("params") => format!("{group}].params"),
+                p => format!("{group}].params.{p}"),
+            };
+        }
+        match rest {
+            "substeps" | "steps" | "warmup_steps" | "seed" => format!("run.{rest}"),
+            "flows" => rest.to_string(),
+            other => format!("link.{other}"),
+        }
+    };
+    match e {
+        Error::InvalidField { field, value, allowed } => Error::InvalidField { field: rename(field), value, allowed },
+        Error::UnknownName { field, value, known } => Error::UnknownName { field: rename(field), value, known },
+        other => other,
+    }
+}

@@ -1,0 +1,993 @@
+//! A packet-model scenario: `[run]`, `[topology]`, `[[flows]]`, `[trace]`.
+//!
+//! Defaults follow ns-2.35 where the papers ran it (`tcp.cc`, `red.cc`, `tcp-sink.cc`), except
+//! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge).
+
+use std::collections::BTreeSet;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Engine};
+use crate::error::{Error, Result};
+use crate::units::{Limit, Rate, Size, Time};
+
+/// Most flows one scenario expands to.
+pub const MAX_FLOWS: u64 = 1_000_000;
+
+/// Most series cells (bins × flows or bins × links) a trace may hold.
+pub const MAX_TRACE_CELLS: u64 = 200_000_000;
+
+/// Largest TCP window (packets).
+pub const MAX_WINDOW_PKTS: f64 = 1e9;
+
+/// Most packets a rate source sends back to back in one bunch.
+pub const MAX_BUNCH_PKTS: u64 = 64;
+
+/// A whole packet-model run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub run: Run,
+    pub topology: Topology,
+    /// One or more flows; `count` repeats a flow.
+    pub flows: Vec<Flow>,
+    /// Series and event traces; none when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Trace>,
+}
+
+/// `[run]`: how long, from which seed, on which engine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// Simulated time, > 0.
+    pub duration: Time,
+    /// Summary statistics cover [warmup, duration).
+    #[serde(default = "zero")]
+    pub warmup: Time,
+    #[serde(default = "one")]
+    pub seed: u64,
+    #[serde(default)]
+    pub engine: Engine,
+}
+
+fn zero() -> Time {
+    lit("0s")
+}
+fn one() -> u64 {
+    1
+}
+
+// --- topology ------------------------------------------------------------------------------------
+
+/// The network's shape.
+// Read once per run: the size spread of the members is harmless.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Topology {
+    Dumbbell(Dumbbell),
+    FatLink(FatLink),
+    ParkingLot(ParkingLot),
+    Custom(Custom),
+}
+tagged_union!(Topology { "dumbbell" => Dumbbell, "fat_link" => FatLink, "parking_lot" => ParkingLot, "custom" => Custom });
+
+/// Senders and receivers on either side of one bottleneck L → R, each flow with its own access
+/// links; flows may run either way (`reverse`), with their own access delays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dumbbell {
+    pub bottleneck: Link,
+    /// The R → L direction; default the bottleneck mirrored (same rate, delay, queue; no loss).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse: Option<Link>,
+    #[serde(default = "access")]
+    pub access: Link,
+}
+
+/// One fat link with random loss shared by all flows (Jin et al. §6.1.1; Yang et al.'s
+/// high-multiplexing set-up): a dumbbell whose bottleneck never queues much.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FatLink {
+    #[serde(default = "fat_rate")]
+    pub rate: Rate,
+    #[serde(default = "fat_delay")]
+    pub delay: Time,
+    #[serde(default = "fat_buffer")]
+    pub buffer: Limit,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<Loss>,
+    #[serde(default = "access")]
+    pub access: Link,
+}
+
+fn fat_rate() -> Rate {
+    lit("10Gbps")
+}
+fn fat_delay() -> Time {
+    lit("1ms")
+}
+fn fat_buffer() -> Limit {
+    lit("100000pkts")
+}
+
+impl FatLink {
+    /// The dumbbell it stands for.
+    pub fn dumbbell(&self) -> Dumbbell {
+        Dumbbell {
+            bottleneck: Link {
+                rate: self.rate.clone(),
+                delay: self.delay.clone(),
+                queue: Queue::DropTail(DropTail { limit: self.buffer.clone() }),
+                loss: self.loss.clone(),
+                capacity_changes: Vec::new(),
+            },
+            reverse: None,
+            access: self.access.clone(),
+        }
+    }
+}
+
+/// A chain of bottlenecks b0 → b1 → … (parking lot); each flow crosses a range of `hops`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParkingLot {
+    pub hops: Vec<Link>,
+    #[serde(default = "access")]
+    pub access: Link,
+}
+
+/// Any graph of named nodes; flows name their end nodes; routes are fewest-hop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Custom {
+    pub nodes: Vec<String>,
+    pub links: Vec<CustomLink>,
+}
+
+/// One link direction: capacity, propagation delay, queue, optional loss module.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub rate: Rate,
+    pub delay: Time,
+    #[serde(default)]
+    pub queue: Queue,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<Loss>,
+    /// Capacity changes at given times, in increasing time order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capacity_changes: Vec<CapacityChange>,
+}
+
+/// The access links' default: 1 Gb/s, 1 ms, 10000 packets of buffer.
+fn access() -> Link {
+    Link {
+        rate: lit("1Gbps"),
+        delay: lit("1ms"),
+        queue: Queue::DropTail(DropTail { limit: lit("10000pkts") }),
+        loss: None,
+        capacity_changes: Vec::new(),
+    }
+}
+
+/// From `at` on, the link's capacity is `rate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapacityChange {
+    pub at: Time,
+    pub rate: Rate,
+}
+
+/// A link of a custom topology between named nodes: a [`Link`] with its ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CustomLink {
+    pub from: String,
+    pub to: String,
+    pub rate: Rate,
+    pub delay: Time,
+    #[serde(default)]
+    pub queue: Queue,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<Loss>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capacity_changes: Vec<CapacityChange>,
+    /// Also create the link in the other direction (mirrored: no loss module).
+    #[serde(default = "yes")]
+    pub duplex: bool,
+    /// Report this link in results and queue traces.
+    #[serde(default = "yes")]
+    pub monitor: bool,
+}
+
+impl CustomLink {
+    /// The link's own parameters.
+    pub fn link(&self) -> Link {
+        Link {
+            rate: self.rate.clone(),
+            delay: self.delay.clone(),
+            queue: self.queue.clone(),
+            loss: self.loss.clone(),
+            capacity_changes: self.capacity_changes.clone(),
+        }
+    }
+}
+
+// --- queues and loss -----------------------------------------------------------------------------
+
+/// A link's queue discipline.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Queue {
+    #[serde(rename = "droptail")]
+    DropTail(DropTail),
+    Red(Red),
+}
+tagged_union!(Queue { "droptail" => DropTail, "red" => Red });
+
+impl Default for Queue {
+    fn default() -> Self {
+        Queue::DropTail(DropTail::default())
+    }
+}
+
+/// First in, first out; arrivals beyond `limit` waiting packets (or bytes) are dropped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropTail {
+    #[serde(default = "droptail_limit")]
+    pub limit: Limit,
+}
+
+fn droptail_limit() -> Limit {
+    lit("100pkts")
+}
+
+impl Default for DropTail {
+    fn default() -> Self {
+        DropTail { limit: droptail_limit() }
+    }
+}
+
+/// RED (Floyd & Jacobson 1993) as in ns-2's `red.cc`, with gentle, wait, ECN and byte mode.
+/// Thresholds are in packets (times `mean_packet_size` in byte mode); "auto" applies ns-2's
+/// rules: min_th = max(5, 2.5 ms of link packets), max_th = 3·min_th, w_q with a time constant
+/// of about ten RTTs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Red {
+    /// Physical buffer (packets).
+    #[serde(default = "red_limit")]
+    pub limit: u64,
+    #[serde(default)]
+    pub min_th: Auto,
+    #[serde(default)]
+    pub max_th: Auto,
+    /// Drop probability at max_th, in (0, 1] (ns-2 `1/linterm_`).
+    #[serde(default = "red_max_p")]
+    pub max_p: f64,
+    /// EWMA weight of the average queue, in (0, 1].
+    #[serde(default)]
+    pub w_q: Auto,
+    #[serde(default = "yes")]
+    pub gentle: bool,
+    #[serde(default = "yes")]
+    pub wait: bool,
+    #[serde(default)]
+    pub ecn: bool,
+    #[serde(default)]
+    pub mode: RedMode,
+    #[serde(default = "packet_size")]
+    pub mean_packet_size: Size,
+}
+
+fn red_limit() -> u64 {
+    1000
+}
+fn red_max_p() -> f64 {
+    0.1
+}
+
+/// A number, or "auto" for ns-2's automatic rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Auto {
+    Value(f64),
+    #[default]
+    Auto,
+}
+
+impl Auto {
+    pub fn value(self) -> Option<f64> {
+        match self {
+            Auto::Value(x) => Some(x),
+            Auto::Auto => None,
+        }
+    }
+}
+
+impl Serialize for Auto {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Auto::Value(x) => s.serialize_f64(*x),
+            Auto::Auto => s.serialize_str("auto"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Auto {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) if s == "auto" => Ok(Auto::Auto),
+            serde_json::Value::Number(n) if n.as_f64().is_some() => Ok(Auto::Value(n.as_f64().unwrap_or_default())),
+            other => Err(crate::units::refusal(&super::render(&other), "must be a number or \"auto\"")),
+        }
+    }
+}
+
+impl JsonSchema for Auto {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Auto".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"anyOf": [{"type": "number"}, {"const": "auto"}], "default": "auto"})
+    }
+}
+
+/// Whether RED measures the queue in packets or bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RedMode {
+    #[default]
+    Packets,
+    Bytes,
+}
+
+/// A link's loss module.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Loss {
+    Bernoulli(Bernoulli),
+    Periodic(Periodic),
+    Schedule(Schedule),
+}
+tagged_union!(Loss { "bernoulli" => Bernoulli, "periodic" => Periodic, "schedule" => Schedule });
+
+/// Each packet is lost independently with probability `p`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Bernoulli {
+    pub p: f64,
+}
+
+/// Every `every`-th packet is lost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Periodic {
+    pub every: u64,
+}
+
+/// Bernoulli loss whose probability changes at the given times (none before the first; Yang et
+/// al. §4–5 step changes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Schedule {
+    pub steps: Vec<LossStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LossStep {
+    pub at: Time,
+    pub p: f64,
+}
+
+// --- flows and sources ---------------------------------------------------------------------------
+
+/// One flow (or `count` identical ones).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Flow {
+    pub source: Source,
+    #[serde(default = "one")]
+    pub count: u64,
+    #[serde(default = "zero")]
+    pub start: Time,
+    /// The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream.
+    #[serde(default = "zero")]
+    pub start_jitter: Time,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Time>,
+    /// Packets are ECN-capable.
+    #[serde(default)]
+    pub ecn: bool,
+    /// Dumbbell / parking lot: the sender is on the right and sends leftwards.
+    #[serde(default)]
+    pub reverse: bool,
+    /// Dumbbell / parking lot: one-way delay of this flow's left access link (default: `access`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left_delay: Option<Time>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_delay: Option<Time>,
+    /// Parking lot: first and last hop crossed (0-based, inclusive); default all hops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hops: Option<[u64; 2]>,
+    /// Custom topology: sender and receiver node names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+/// A flow's traffic source, with its matching receiver.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    Cbr(Paced),
+    Poisson(Paced),
+    Tcp(Tcp),
+    Rate(RateSource),
+}
+tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate });
+
+/// UDP at a mean rate: constant gaps (CBR) or exponential ones (Poisson).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Paced {
+    pub rate: Rate,
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+}
+
+fn packet_size() -> Size {
+    lit("1000B")
+}
+
+/// TCP's loss recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpVariant {
+    /// Fast retransmit and fast recovery; any new ACK ends recovery (ns-2 `Agent/TCP/Reno`).
+    Reno,
+    /// Partial ACKs keep recovery going (RFC 6582; ns-2 `Agent/TCP/Newreno`).
+    #[serde(rename = "newreno")]
+    NewReno,
+    /// SACK scoreboard and pipe (RFC 6675; ns-2 `Agent/TCP/Sack1`).
+    #[default]
+    Sack,
+}
+
+/// TCP whose window comes from a window controller of the catalogue. Defaults follow ns-2.35
+/// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tcp {
+    #[serde(default)]
+    pub variant: TcpVariant,
+    #[serde(default = "tcp_controller")]
+    pub controller: ControllerRef,
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+    #[serde(default = "ack_size")]
+    pub ack_size: Size,
+    /// Receiver window: the most packets outstanding (ns-2 `window_`), in [1, 1e9].
+    #[serde(default = "max_window")]
+    pub max_window: f64,
+    /// Congestion window at the start (ns-2 `windowInit_`), in [1, 1e9].
+    #[serde(default = "one_f64")]
+    pub initial_window: f64,
+    /// Lowest RTO (ns-2 `minrto_`).
+    #[serde(default = "min_rto")]
+    pub min_rto: Time,
+    /// RTO before the first RTT sample (ns-2 `rtxcur_init_`; RFC 6298 says 1 s).
+    #[serde(default = "initial_rto")]
+    pub initial_rto: Time,
+    #[serde(default = "max_rto")]
+    pub max_rto: Time,
+    /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
+    #[serde(default = "tick")]
+    pub tick: Time,
+    /// Largest backoff multiplier of the RTO, in [1, 65536].
+    #[serde(default = "max_backoff")]
+    pub max_backoff: u64,
+    /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
+    #[serde(default = "yes")]
+    pub limited_transmit: bool,
+    /// Delayed ACKs: every second packet, or after `delack` (ns-2 `TCPSink/DelAck`).
+    #[serde(default)]
+    pub delayed_ack: bool,
+    #[serde(default = "delack")]
+    pub delack: Time,
+    /// Data to transfer (packets or bytes); absent: a bulk transfer that never ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfer: Option<Limit>,
+    /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
+    #[serde(default = "yes")]
+    pub integer_window: bool,
+}
+
+fn tcp_controller() -> ControllerRef {
+    ControllerRef::named("tcp")
+}
+fn ack_size() -> Size {
+    lit("40B")
+}
+fn max_window() -> f64 {
+    10_000.0
+}
+fn one_f64() -> f64 {
+    1.0
+}
+fn min_rto() -> Time {
+    lit("200ms")
+}
+fn initial_rto() -> Time {
+    lit("3s")
+}
+fn max_rto() -> Time {
+    lit("60s")
+}
+fn tick() -> Time {
+    lit("10ms")
+}
+fn max_backoff() -> u64 {
+    64
+}
+fn delack() -> Time {
+    lit("100ms")
+}
+
+impl Default for Tcp {
+    fn default() -> Self {
+        Tcp {
+            variant: TcpVariant::default(),
+            controller: tcp_controller(),
+            packet_size: packet_size(),
+            ack_size: ack_size(),
+            max_window: max_window(),
+            initial_window: 1.0,
+            min_rto: min_rto(),
+            initial_rto: initial_rto(),
+            max_rto: max_rto(),
+            tick: tick(),
+            max_backoff: max_backoff(),
+            limited_transmit: true,
+            delayed_ack: false,
+            delack: delack(),
+            transfer: None,
+            integer_window: true,
+        }
+    }
+}
+
+/// Which receiver reports to a rate controller written outside the catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Feedback {
+    /// Loss and receive counts once per RTT (Loguinov & Radha §VI-C).
+    #[serde(rename = "per-rtt")]
+    PerRtt,
+    /// A report per packet (RAP, SSVP).
+    #[serde(rename = "per-packet")]
+    PerPacket,
+    /// TFRC's receiver (RFC 5348 §6).
+    #[serde(rename = "tfrc")]
+    Tfrc,
+    /// ns-2's TFRC receiver (`tfrc-sink.cc`).
+    #[serde(rename = "tfrc-ns2")]
+    TfrcNs2,
+    /// ns-2's TFRC receiver of June 2000.
+    #[serde(rename = "tfrc-2000")]
+    Tfrc2000,
+    /// TEAR's receiver (Rhee, Ozdemir & Yi 2000).
+    #[serde(rename = "tear")]
+    Tear,
+}
+
+impl Feedback {
+    /// The name scenario files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feedback::PerRtt => "per-rtt",
+            Feedback::PerPacket => "per-packet",
+            Feedback::Tfrc => "tfrc",
+            Feedback::TfrcNs2 => "tfrc-ns2",
+            Feedback::Tfrc2000 => "tfrc-2000",
+            Feedback::Tear => "tear",
+        }
+    }
+}
+
+/// A paced, rate-controlled flow: not ACK-clocked, no retransmissions; the receiver reports as
+/// its protocol defines (TFRC, TEAR, RAP, SSVP, ISCC, Loguinov & Radha's rate AIMD/binomial).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateSource {
+    pub controller: ControllerRef,
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+    /// Starting rate; default the protocol's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rate: Option<Rate>,
+    /// Lowest rate; default one packet per 64 s (RFC 5348's s/t_mbi).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rate: Option<Rate>,
+    /// Packets sent back to back per bunch, in [0, 64] (≥ 3 lets the receiver estimate the
+    /// bottleneck capacity, Loguinov & Radha §VI-B).
+    #[serde(default)]
+    pub bunch: u64,
+    /// Each gap is multiplied by a uniform draw in [1 − jitter, 1 + jitter], 0 ≤ jitter < 1
+    /// (ns-2's `overhead_` dither against phase effects, Yang et al. §2.2).
+    #[serde(default)]
+    pub jitter: f64,
+    /// The receiver a Python controller expects; catalogued controllers bring their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<Feedback>,
+}
+
+/// `[trace]`: series every `interval`, and an event log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Trace {
+    #[serde(default = "trace_interval")]
+    pub interval: Time,
+    /// Per-flow send / receive / loss series.
+    #[serde(default = "yes")]
+    pub flows: bool,
+    /// Per-monitored-link queue series.
+    #[serde(default = "yes")]
+    pub queues: bool,
+    /// Every drop, mark and loss-module loss as an event.
+    #[serde(default)]
+    pub events: bool,
+}
+
+fn trace_interval() -> Time {
+    lit("100ms")
+}
+
+// --- validation ----------------------------------------------------------------------------------
+
+impl Scenario {
+    /// Checks every field, naming the first bad one by its path as written.
+    pub fn validate(&self) -> Result<()> {
+        if self.run.engine != Engine::Packet {
+            return Err(Error::invalid("run.engine", "'round'", "a round-model scenario; run it with the round model"));
+        }
+        let duration = time_ns("run.duration", &self.run.duration, true)?;
+        let warmup = time_ns("run.warmup", &self.run.warmup, false)?;
+        if warmup >= duration {
+            return Err(Error::invalid("run.warmup", format!("'{}'", self.run.warmup), format!("must be shorter than run.duration = '{}'", self.run.duration)));
+        }
+        let nodes = self.topology.validate()?;
+        if self.flows.is_empty() {
+            return Err(Error::invalid("flows", "[]", "at least one flow is needed"));
+        }
+        let mut total = 0u64;
+        for (i, f) in self.flows.iter().enumerate() {
+            f.validate(&format!("flows[{i}]"), &self.topology, &nodes)?;
+            total = total.saturating_add(f.count);
+        }
+        if total > MAX_FLOWS {
+            return Err(Error::invalid("flows", format!("{total} flows"), format!("at most {MAX_FLOWS} flows in all (counts added up)")));
+        }
+        if let Some(t) = &self.trace {
+            let iv = time_ns("trace.interval", &t.interval, true)?;
+            let bins = duration / iv + 1;
+            let width = total * 2 + 64;
+            if bins.saturating_mul(width) > MAX_TRACE_CELLS {
+                return Err(Error::invalid(
+                    "trace.interval",
+                    format!("'{}'", t.interval),
+                    format!("gives {bins} samples per series; use a coarser interval (at most {MAX_TRACE_CELLS} cells)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The flows with `count` expanded, in order, each with the index of the entry it came from.
+    pub fn expanded_flows(&self) -> impl Iterator<Item = (usize, &Flow)> {
+        self.flows.iter().enumerate().flat_map(|(i, f)| std::iter::repeat_n((i, f), f.count as usize))
+    }
+}
+
+impl Topology {
+    /// Checks the topology; returns its node names (custom topologies).
+    fn validate(&self) -> Result<Vec<String>> {
+        match self {
+            Topology::Dumbbell(d) => {
+                d.bottleneck.validate("topology.bottleneck")?;
+                if let Some(r) = &d.reverse {
+                    r.validate("topology.reverse")?;
+                }
+                d.access.validate("topology.access")?;
+            }
+            Topology::FatLink(f) => {
+                positive("topology.rate", f.rate.bps()).map_err(|_| rate_error("topology.rate", &f.rate))?;
+                time_ns("topology.delay", &f.delay, true)?;
+                packets_limit("topology.buffer", &f.buffer)?;
+                if let Some(l) = &f.loss {
+                    l.validate("topology.loss")?;
+                }
+                f.access.validate("topology.access")?;
+            }
+            Topology::ParkingLot(p) => {
+                if p.hops.is_empty() {
+                    return Err(Error::invalid("topology.hops", "[]", "at least one hop is needed"));
+                }
+                for (i, h) in p.hops.iter().enumerate() {
+                    h.validate(&format!("topology.hops[{i}]"))?;
+                }
+                p.access.validate("topology.access")?;
+            }
+            Topology::Custom(c) => {
+                if c.nodes.len() < 2 {
+                    return Err(Error::invalid("topology.nodes", format!("{:?}", c.nodes), "at least two nodes are needed"));
+                }
+                let unique: BTreeSet<&String> = c.nodes.iter().collect();
+                if unique.len() != c.nodes.len() {
+                    return Err(Error::invalid("topology.nodes", format!("{:?}", c.nodes), "node names must be unique"));
+                }
+                if c.links.is_empty() {
+                    return Err(Error::invalid("topology.links", "[]", "at least one link is needed"));
+                }
+                for (i, l) in c.links.iter().enumerate() {
+                    let at = format!("topology.links[{i}]");
+                    for (name, end) in [("from", &l.from), ("to", &l.to)] {
+                        if !c.nodes.contains(end) {
+                            return Err(Error::invalid(format!("{at}.{name}"), format!("'{end}'"), format!("known nodes: {}", c.nodes.join(", "))));
+                        }
+                    }
+                    if l.from == l.to {
+                        return Err(Error::invalid(format!("{at}.to"), format!("'{}'", l.to), "a link joins two different nodes"));
+                    }
+                    l.link().validate(&at)?;
+                }
+                return Ok(c.nodes.clone());
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// Hops of a parking lot (0 for other topologies).
+    fn hops(&self) -> usize {
+        match self {
+            Topology::ParkingLot(p) => p.hops.len(),
+            _ => 0,
+        }
+    }
+}
+
+fn rate_error(at: &str, r: &Rate) -> Error {
+    Error::invalid(at, format!("'{r}'"), format!("must be > 0; expected {}", crate::units::RATE_EXAMPLE))
+}
+
+/// A rate > 0.
+fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
+    positive(at, r.bps()).map_err(|_| rate_error(at, r))
+}
+
+/// A size of at least one byte; returns whole bytes (rounded to nearest).
+fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
+    let b = s.bytes().round_ties_even();
+    if b >= 1.0 && b <= most {
+        Ok(b)
+    } else {
+        Err(Error::invalid(at, format!("'{s}'"), format!("must be at least 1 byte and at most {most} bytes")))
+    }
+}
+
+/// A buffer of at least one packet, whole packets when counted in packets.
+fn packets_limit(at: &str, l: &Limit) -> Result<()> {
+    let ok = match l {
+        Limit::Packets { packets, .. } => *packets >= 1.0 && packets.fract() == 0.0 && *packets <= u64::MAX as f64,
+        Limit::Bytes(s) => s.bytes() >= 1.0,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid(at, l.text(), "must hold at least one packet, in whole packets (e.g. '50pkts' or '64KB')"))
+    }
+}
+
+impl Link {
+    fn validate(&self, at: &str) -> Result<()> {
+        rate_bps(&format!("{at}.rate"), &self.rate)?;
+        time_ns(&format!("{at}.delay"), &self.delay, true)?;
+        self.queue.validate(&format!("{at}.queue"))?;
+        if let Some(l) = &self.loss {
+            l.validate(&format!("{at}.loss"))?;
+        }
+        let mut last = None;
+        for (i, c) in self.capacity_changes.iter().enumerate() {
+            let here = format!("{at}.capacity_changes[{i}]");
+            rate_bps(&format!("{here}.rate"), &c.rate)?;
+            let t = time_ns(&format!("{here}.at"), &c.at, false)?;
+            if last.is_some_and(|l| t <= l) {
+                return Err(Error::invalid(format!("{here}.at"), format!("'{}'", c.at), "must be later than the change before"));
+            }
+            last = Some(t);
+        }
+        Ok(())
+    }
+}
+
+impl Queue {
+    fn validate(&self, at: &str) -> Result<()> {
+        match self {
+            Queue::DropTail(d) => packets_limit(&format!("{at}.limit"), &d.limit),
+            Queue::Red(r) => {
+                count_in(&format!("{at}.limit"), r.limit, 1, u32::MAX as u64)?;
+                if let Some(lo) = r.min_th.value() {
+                    in_range(&format!("{at}.min_th"), lo, 0.0, f64::MAX)?;
+                }
+                if let Some(hi) = r.max_th.value() {
+                    positive(&format!("{at}.max_th"), hi)?;
+                }
+                if let (Some(lo), Some(hi)) = (r.min_th.value(), r.max_th.value()) {
+                    if lo >= hi {
+                        return Err(Error::invalid(format!("{at}.min_th"), format!("{lo:?}"), format!("must be less than max_th = {hi:?}")));
+                    }
+                }
+                let above_zero = |name: &str, x: f64| {
+                    if x > 0.0 && x <= 1.0 {
+                        Ok(())
+                    } else {
+                        Err(Error::invalid(format!("{at}.{name}"), format!("{x:?}"), "must be in (0, 1]"))
+                    }
+                };
+                above_zero("max_p", r.max_p)?;
+                if let Some(w) = r.w_q.value() {
+                    above_zero("w_q", w)?;
+                }
+                size_bytes(&format!("{at}.mean_packet_size"), &r.mean_packet_size, u32::MAX as f64)?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Loss {
+    fn validate(&self, at: &str) -> Result<()> {
+        match self {
+            Loss::Bernoulli(b) => in_range(&format!("{at}.p"), b.p, 0.0, 1.0).map(|_| ()),
+            Loss::Periodic(p) => count_in(&format!("{at}.every"), p.every, 1, u64::MAX).map(|_| ()),
+            Loss::Schedule(s) => {
+                if s.steps.is_empty() {
+                    return Err(Error::invalid(format!("{at}.steps"), "[]", "at least one step is needed"));
+                }
+                let mut last = None;
+                for (i, step) in s.steps.iter().enumerate() {
+                    in_range(&format!("{at}.steps[{i}].p"), step.p, 0.0, 1.0)?;
+                    let t = time_ns(&format!("{at}.steps[{i}].at"), &step.at, false)?;
+                    if last.is_some_and(|l| t <= l) {
+                        return Err(Error::invalid(format!("{at}.steps[{i}].at"), format!("'{}'", step.at), "must be later than the step before"));
+                    }
+                    last = Some(t);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Flow {
+    fn validate(&self, at: &str, topology: &Topology, nodes: &[String]) -> Result<()> {
+        count_in(&format!("{at}.count"), self.count, 1, MAX_FLOWS)?;
+        self.source.validate(&format!("{at}.source"))?;
+        let start = time_ns(&format!("{at}.start"), &self.start, false)?;
+        time_ns(&format!("{at}.start_jitter"), &self.start_jitter, false)?;
+        if let Some(stop) = &self.stop {
+            if time_ns(&format!("{at}.stop"), stop, false)? <= start {
+                return Err(Error::invalid(format!("{at}.stop"), format!("'{stop}'"), format!("must be later than start = '{}'", self.start)));
+            }
+        }
+        for (name, d) in [("left_delay", &self.left_delay), ("right_delay", &self.right_delay)] {
+            if let Some(d) = d {
+                time_ns(&format!("{at}.{name}"), d, true)?;
+            }
+        }
+        match topology {
+            Topology::Custom(_) => {
+                for (name, end) in [("from", &self.from), ("to", &self.to)] {
+                    match end {
+                        None => return Err(Error::invalid(format!("{at}.{name}"), "", "a custom topology needs both end nodes")),
+                        Some(n) if !nodes.contains(n) => {
+                            return Err(Error::invalid(format!("{at}.{name}"), format!("'{n}'"), format!("known nodes: {}", nodes.join(", "))))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {
+                if let Some(n) = self.from.as_ref().or(self.to.as_ref()) {
+                    let name = if self.from.is_some() { "from" } else { "to" };
+                    return Err(Error::invalid(format!("{at}.{name}"), format!("'{n}'"), "from/to name nodes of a custom topology only"));
+                }
+            }
+        }
+        if let Some([first, last]) = self.hops {
+            let n = topology.hops() as u64;
+            let value = format!("[{first}, {last}]");
+            if n == 0 {
+                return Err(Error::invalid(format!("{at}.hops"), value, "hops apply to a parking_lot topology only"));
+            }
+            if first > last || last >= n {
+                return Err(Error::invalid(format!("{at}.hops"), value, format!("first <= last, numbered 0..{}", n - 1)));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Source {
+    fn validate(&self, at: &str) -> Result<()> {
+        match self {
+            Source::Cbr(p) | Source::Poisson(p) => {
+                rate_bps(&format!("{at}.rate"), &p.rate)?;
+                size_bytes(&format!("{at}.packet_size"), &p.packet_size, u32::MAX as f64).map(|_| ())
+            }
+            Source::Tcp(t) => t.validate(at),
+            Source::Rate(r) => r.validate(at),
+        }
+    }
+}
+
+impl Tcp {
+    fn validate(&self, at: &str) -> Result<()> {
+        self.controller.validate(&format!("{at}.controller"))?;
+        size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        size_bytes(&format!("{at}.ack_size"), &self.ack_size, u32::MAX as f64)?;
+        in_range(&format!("{at}.max_window"), self.max_window, 1.0, MAX_WINDOW_PKTS)?;
+        in_range(&format!("{at}.initial_window"), self.initial_window, 1.0, MAX_WINDOW_PKTS)?;
+        let min = time_ns(&format!("{at}.min_rto"), &self.min_rto, false)?;
+        time_ns(&format!("{at}.initial_rto"), &self.initial_rto, true)?;
+        let max = time_ns(&format!("{at}.max_rto"), &self.max_rto, true)?;
+        if min > max {
+            return Err(Error::invalid(format!("{at}.min_rto"), format!("'{}'", self.min_rto), format!("must not exceed max_rto = '{}'", self.max_rto)));
+        }
+        time_ns(&format!("{at}.tick"), &self.tick, false)?;
+        count_in(&format!("{at}.max_backoff"), self.max_backoff, 1, 1 << 16)?;
+        time_ns(&format!("{at}.delack"), &self.delack, true)?;
+        if let Some(t) = &self.transfer {
+            packets_limit(&format!("{at}.transfer"), t)?;
+        }
+        Ok(())
+    }
+
+    /// Packets to transfer (a size rounds up to whole packets), `None` for a bulk transfer.
+    pub fn transfer_pkts(&self) -> Option<u64> {
+        self.transfer.as_ref().map(|t| match t {
+            Limit::Packets { packets, .. } => *packets as u64,
+            Limit::Bytes(s) => ((s.bytes() / self.packet_size.bytes()).ceil() as u64).max(1),
+        })
+    }
+}
+
+impl RateSource {
+    fn validate(&self, at: &str) -> Result<()> {
+        self.controller.validate(&format!("{at}.controller"))?;
+        size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        for (name, r) in [("initial_rate", &self.initial_rate), ("min_rate", &self.min_rate)] {
+            if let Some(r) = r {
+                rate_bps(&format!("{at}.{name}"), r)?;
+            }
+        }
+        count_in(&format!("{at}.bunch"), self.bunch, 0, MAX_BUNCH_PKTS)?;
+        if !(self.jitter.is_finite() && (0.0..1.0).contains(&self.jitter)) {
+            return Err(Error::invalid(format!("{at}.jitter"), format!("{:?}", self.jitter), "must be in [0, 1)"));
+        }
+        if self.controller.external().is_some() && self.feedback.is_none() {
+            return Err(Error::invalid(
+                format!("{at}.feedback"),
+                "",
+                "a Python rate controller needs `feedback` (per-rtt, per-packet, tfrc, tfrc-ns2, tfrc-2000 or tear): the receiver it expects",
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,306 @@
+//! A round-model scenario: `[run]` with `engine = "round"`, `[link]`, `[[flows]]`, `[record]`.
+//! n flows share one bottleneck and advance one control interval per step (Chiu & Jain's model;
+//! Loguinov & Radha §IV; Jin et al. App. C; Cai et al. §III).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{count_in, in_range, lit, positive, time_ns, tagged_union, Engine};
+use crate::error::{Error, Result};
+use crate::units::{Limit, Rate, Size, Time};
+
+/// Most flows one run accepts (memory: about 100 bytes per flow).
+pub const MAX_FLOWS: u64 = 10_000_000;
+/// Most per-flow values (flows × recorded steps) one run records (8 bytes each).
+pub const MAX_RECORDED_VALUES: u64 = 100_000_000;
+/// Most steps one run accepts.
+pub const MAX_STEPS: u64 = 10_000_000_000;
+/// Finest time resolution: steps per control interval.
+pub const MAX_SUBSTEPS: u64 = 10_000;
+
+/// A round-model run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundScenario {
+    pub run: RoundRun,
+    pub link: RoundLink,
+    /// Groups of flows, each running one controller.
+    pub flows: Vec<RoundFlows>,
+    #[serde(default)]
+    pub record: Record,
+}
+
+/// `[run]`: steps, warm-up, seed, time resolution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRun {
+    /// Must be "round".
+    pub engine: Engine,
+    /// Steps to run, in [1, 1e10]: control intervals, or slices of one when `substeps` > 1.
+    pub steps: u64,
+    /// Steps excluded from the totals (the series still show them).
+    #[serde(default)]
+    pub warmup_steps: u64,
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Steps per control interval, in [1, 10000]; more tends to the fluid model. Window
+    /// controllers only. Every step count (`steps`, `warmup_steps`, capacity changes,
+    /// `record.every`) is in these steps.
+    #[serde(default = "one")]
+    pub substeps: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// `[link]`: the shared bottleneck.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundLink {
+    /// Capacity C as a rate (give this or `capacity_pkts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<Rate>,
+    /// Capacity C in packets per RTT0 (give this or `capacity`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_pkts: Option<f64>,
+    /// RTT0, the round-trip time with an empty queue: the control interval.
+    #[serde(default = "rtt")]
+    pub rtt: Time,
+    /// The unit of windows and of the buffer.
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+    /// Buffer B in packets (a number, or "20pkts"): RTT = RTT0 + queue/C.
+    #[serde(default = "no_buffer")]
+    pub buffer: Limit,
+    /// How congestion reaches the flows.
+    #[serde(default)]
+    pub feedback: Feedback,
+    /// Window flows send whole packets and round down after a reduction (Cai et al. §III-C.2).
+    #[serde(default)]
+    pub integer_windows: bool,
+    /// Tell every flow the true capacity each step, as ISCC's "exact C" needs (Loguinov & Radha
+    /// §V-D).
+    #[serde(default)]
+    pub capacity_oracle: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capacity_changes: Vec<CapacityStep>,
+}
+
+fn rtt() -> Time {
+    lit("100ms")
+}
+fn packet_size() -> Size {
+    lit("1000B")
+}
+fn no_buffer() -> Limit {
+    Limit::Packets { text: "0".into(), packets: 0.0 }
+}
+
+/// How congestion reaches the flows in a step whose load exceeds capacity and buffer:
+/// "synchronized", "proportional", or `{ kind = "bernoulli", p = ... }`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Feedback {
+    /// "synchronized" (every flow backs off) or "proportional" (drops in proportion to load).
+    Shared(Sharing),
+    /// Every packet is lost independently with probability `p`, on top of the overshoot.
+    Random(RandomLoss),
+}
+
+impl Default for Feedback {
+    fn default() -> Self {
+        Feedback::Shared(Sharing::Synchronized)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Sharing {
+    Synchronized,
+    Proportional,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RandomLoss {
+    Bernoulli(Bernoulli),
+}
+tagged_union!(RandomLoss { "bernoulli" => Bernoulli });
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Bernoulli {
+    /// Per-packet loss probability, in [0, 1).
+    pub p: f64,
+}
+
+impl<'de> Deserialize<'de> for Feedback {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => match s.as_str() {
+                "synchronized" => Ok(Feedback::Shared(Sharing::Synchronized)),
+                "proportional" => Ok(Feedback::Shared(Sharing::Proportional)),
+                _ => Err(serde::de::Error::custom(format!("unknown variant `{s}`, expected one of `synchronized`, `proportional`, `bernoulli`"))),
+            },
+            table @ serde_json::Value::Object(_) => super::member(table).map(Feedback::Random),
+            other => Err(crate::units::refusal(&super::render(&other), "must be \"synchronized\", \"proportional\" or { kind = \"bernoulli\", p = ... }")),
+        }
+    }
+}
+
+/// A change of the capacity, effective from step `step` on (a rate or packets per RTT0).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapacityStep {
+    pub step: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_pkts: Option<f64>,
+}
+
+/// `count` flows running one controller.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundFlows {
+    /// A controller of `ccscope controllers`, or "python:NAME".
+    pub controller: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, f64>,
+    #[serde(default = "one")]
+    pub count: u64,
+    /// Starting window (packets, ≥ 1) of a window controller, in congestion avoidance; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_window: Option<f64>,
+    /// Starting rate of a rate controller; default the controller's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rate: Option<Rate>,
+}
+
+/// `[record]`: what to record beyond the per-flow totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Record the aggregate series every `every` steps (0: never).
+    #[serde(default)]
+    pub every: u64,
+    /// Also record every flow's load at those steps.
+    #[serde(default)]
+    pub flows: bool,
+}
+
+impl RoundLink {
+    /// The capacity in bits/s of a rate or a count of packets per RTT0.
+    pub fn capacity_bps(&self, rate: &Option<Rate>, pkts: Option<f64>) -> f64 {
+        match (rate, pkts) {
+            (Some(r), _) => r.bps(),
+            (None, Some(p)) => p * 8.0 * self.packet_size.bytes() / self.rtt.secs(),
+            (None, None) => 0.0,
+        }
+    }
+
+    /// The buffer in packets.
+    pub fn buffer_pkts(&self) -> f64 {
+        match &self.buffer {
+            Limit::Packets { packets, .. } => *packets,
+            Limit::Bytes(s) => s.bytes(),
+        }
+    }
+}
+
+impl RoundScenario {
+    /// Total number of flows.
+    pub fn n_flows(&self) -> u64 {
+        self.flows.iter().map(|g| g.count).fold(0, u64::saturating_add)
+    }
+
+    /// Checks every field, naming the first bad one by its path as written.
+    pub fn validate(&self) -> Result<()> {
+        let run = &self.run;
+        if run.engine != Engine::Round {
+            return Err(Error::invalid("run.engine", "'packet'", "a round-model scenario needs engine = \"round\""));
+        }
+        count_in("run.steps", run.steps, 1, MAX_STEPS)?;
+        if run.warmup_steps >= run.steps {
+            return Err(Error::invalid("run.warmup_steps", run.warmup_steps, format!("must be less than run.steps = {}", run.steps)));
+        }
+        count_in("run.substeps", run.substeps, 1, MAX_SUBSTEPS)?;
+        let link = &self.link;
+        exactly_one("link", &link.capacity, link.capacity_pkts)?;
+        time_ns("link.rtt", &link.rtt, true)?;
+        let b = link.packet_size.bytes().round_ties_even();
+        if !(1.0..=u32::MAX as f64).contains(&b) {
+            return Err(Error::invalid("link.packet_size", format!("'{}'", link.packet_size), "must be at least 1 byte"));
+        }
+        match &link.buffer {
+            Limit::Packets { packets, .. } if *packets >= 0.0 && packets.is_finite() => {}
+            Limit::Packets { text, .. } => return Err(Error::invalid("link.buffer", text, "must be >= 0 packets")),
+            Limit::Bytes(s) => return Err(Error::invalid("link.buffer", format!("'{s}'"), "the buffer is in packets, e.g. 20 or '20pkts'")),
+        }
+        if let Feedback::Random(RandomLoss::Bernoulli(Bernoulli { p })) = link.feedback {
+            if !(p.is_finite() && (0.0..1.0).contains(&p)) {
+                return Err(Error::invalid("link.feedback.p", format!("{p:?}"), "must be in [0, 1): with p = 1 no packet ever arrives"));
+            }
+        }
+        positive("link.capacity", link.capacity_bps(&link.capacity, link.capacity_pkts))?;
+        let mut last = None;
+        for (i, c) in link.capacity_changes.iter().enumerate() {
+            let at = format!("link.capacity_changes[{i}]");
+            exactly_one(&at, &c.capacity, c.capacity_pkts)?;
+            positive(&format!("{at}.capacity"), link.capacity_bps(&c.capacity, c.capacity_pkts))?;
+            if last.is_some_and(|l| c.step <= l) {
+                return Err(Error::invalid(format!("{at}.step"), c.step, "must be later than the step before"));
+            }
+            last = Some(c.step);
+        }
+        if self.flows.is_empty() {
+            return Err(Error::invalid("flows", "[]", "at least one flow group is needed"));
+        }
+        for (i, g) in self.flows.iter().enumerate() {
+            let at = format!("flows[{i}]");
+            count_in(&format!("{at}.count"), g.count, 1, MAX_FLOWS)?;
+            for (name, v) in &g.params {
+                if !v.is_finite() {
+                    return Err(Error::invalid(format!("{at}.params.{name}"), format!("{v:?}"), "must be a finite number"));
+                }
+            }
+            if let Some(w) = g.initial_window {
+                in_range(&format!("{at}.initial_window"), w, 1.0, crate::scenario::packet::MAX_WINDOW_PKTS)?;
+            }
+            if let Some(r) = &g.initial_rate {
+                if r.bps() <= 0.0 {
+                    return Err(Error::invalid(format!("{at}.initial_rate"), format!("'{r}'"), "must be > 0"));
+                }
+            }
+            if g.controller.starts_with(super::EXTERNAL_PREFIX) && !g.params.is_empty() {
+                return Err(Error::invalid(format!("{at}.params"), "", "a Python controller takes its parameters in Python, not here"));
+            }
+        }
+        let n = self.n_flows();
+        if n > MAX_FLOWS {
+            return Err(Error::invalid("flows", format!("{n} flows"), format!("at most {MAX_FLOWS} flows in all")));
+        }
+        if self.record.flows && self.record.every > 0 {
+            let values = run.steps.div_ceil(self.record.every).saturating_mul(n);
+            if values > MAX_RECORDED_VALUES {
+                return Err(Error::invalid(
+                    "record.every",
+                    self.record.every,
+                    format!("records {values} per-flow values; at most {MAX_RECORDED_VALUES}: record less often or not per flow"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn exactly_one(at: &str, rate: &Option<Rate>, pkts: Option<f64>) -> Result<()> {
+    if rate.is_some() == pkts.is_some() {
+        let at = if at == "link" { "link.capacity".to_string() } else { format!("{at}.capacity") };
+        return Err(Error::invalid(at, "", "give exactly one of capacity (a rate) and capacity_pkts (packets per RTT0)"));
+    }
+    Ok(())
+}

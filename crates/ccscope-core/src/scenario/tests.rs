@@ -1,0 +1,140 @@
+use serde_json::{json, Value};
+
+use super::*;
+
+fn small() -> Value {
+    json!({
+        "run": {"duration": "5s", "seed": 3},
+        "topology": {"kind": "dumbbell", "bottleneck": {"rate": "2Mbps", "delay": "10ms",
+                     "queue": {"kind": "droptail", "limit": "20pkts"}}},
+        "flows": [{"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}}, "count": 2}],
+    })
+}
+
+/// `small()` with the value at `path` (dotted keys, `[i]` for list items) replaced.
+fn with(path: &str, value: Value) -> Value {
+    let mut v = small();
+    let mut at = &mut v;
+    let keys: Vec<&str> = path.split('.').collect();
+    for (n, key) in keys.iter().enumerate() {
+        let (name, index) = match key.split_once('[') {
+            Some((k, i)) => (k, Some(i.trim_end_matches(']').parse::<usize>().unwrap())),
+            None => (*key, None),
+        };
+        if n + 1 == keys.len() && index.is_none() {
+            at[name] = value;
+            break;
+        }
+        at = &mut at[name];
+        if let Some(i) = index {
+            at = &mut at[i];
+        }
+    }
+    v
+}
+
+fn error(v: Value) -> Error {
+    read(v).map(|_| ()).unwrap_err()
+}
+
+fn field(e: &Error) -> &str {
+    match e {
+        Error::InvalidField { field, .. } | Error::UnknownName { field, .. } => field,
+        other => panic!("no field: {other}"),
+    }
+}
+
+#[test]
+fn a_valid_scenario_reads_and_normalizes_to_a_fixed_point() {
+    let s = read(small()).unwrap();
+    let normal = s.normalized();
+    assert_eq!(normal["flows"][0]["source"]["min_rto"], "200ms");
+    assert_eq!(normal["topology"]["access"]["rate"], "1Gbps");
+    assert_eq!(normal["run"]["warmup"], "0s");
+    assert_eq!(read(normal.clone()).unwrap(), s);
+    assert_eq!(read(normal.clone()).unwrap().normalized(), normal);
+}
+
+#[test]
+fn errors_name_the_path_the_value_as_written_and_what_is_allowed() {
+    let cases = [
+        (with("run.sped", json!(4)), "run.sped", "allowed keys: duration, warmup, seed, engine"),
+        (with("topology.bottleneck.rate", json!("-2Mbps")), "topology.bottleneck.rate", "'-2Mbps': must be > 0"),
+        (with("topology.bottleneck.rate", json!(2000000)), "topology.bottleneck.rate", "2000000: write it with its unit"),
+        (with("topology.bottleneck.delay", json!("1e300h")), "topology.bottleneck.delay", "at most 584 years"),
+        (with("topology.bottleneck.rate", json!("1e300Tbps")), "topology.bottleneck.rate", "too large"),
+        (with("topology.bottleneck.queue", json!({"kind": "red", "min_th": 15, "max_th": 5})), "topology.bottleneck.queue.min_th", "15.0: must be less than max_th = 5.0"),
+        (with("topology.bottleneck.queue", json!({"kind": "red", "max_p": 1.5})), "topology.bottleneck.queue.max_p", "1.5: must be in (0, 1]"),
+        (with("topology.bottleneck.queue", json!({"kind": "red", "colour": 1})), "topology.bottleneck.queue.colour", "unknown key"),
+        (with("topology.bottleneck.loss", json!({"kind": "bernoulli", "p": true})), "topology.bottleneck.loss.p", "true: must be a number"),
+        (with("topology.kind", json!("star")), "topology.kind", "'star' is not known; expected one of: 'dumbbell', 'fat_link'"),
+        (with("flows[0].count", json!(1e39)), "flows[0].count", "1e39: must be a whole number"),
+        (with("flows[0].count", json!(0)), "flows[0].count", "0: must be a whole number in [1, 1000000]"),
+        (with("flows[0].source.kind", json!("ftp")), "flows[0].source.kind", "expected one of: 'cbr', 'poisson', 'tcp', 'rate'"),
+        (with("flows[0].source.variant", json!("vegas")), "flows[0].source.variant", "'vegas' is not known"),
+        (with("flows[0].source.controller", json!({"name": "gaimd", "beta": "x"})), "flows[0].source.controller.beta", "'x': a controller parameter must be a finite number"),
+        (with("run.engine", json!("fluid")), "run.engine", "expected one of: 'packet', 'round'"),
+        (with("run.warmup", json!("6s")), "run.warmup", "'6s': must be shorter than run.duration = '5s'"),
+        (with("flows[0].hops", json!([0, 1])), "flows[0].hops", "parking_lot topology only"),
+    ];
+    for (input, path, needle) in cases {
+        let e = error(input);
+        assert_eq!(field(&e), path, "{e}");
+        assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
+        assert!(!e.to_string().contains("line 1"), "{e}");
+    }
+}
+
+#[test]
+fn missing_sections_and_keys_are_named() {
+    let e = error(json!({"run": {"duration": "1s"}}));
+    assert_eq!(field(&e), "topology");
+    let mut v = small();
+    v["topology"]["bottleneck"].as_object_mut().unwrap().remove("rate");
+    assert_eq!(field(&error(v)), "topology.bottleneck.rate");
+}
+
+#[test]
+fn custom_topologies_check_their_nodes() {
+    let custom = json!({"kind": "custom", "nodes": ["a", "b"],
+                        "links": [{"from": "a", "to": "a", "rate": "1Mbps", "delay": "5ms"}]});
+    let e = error(with("topology", custom));
+    assert_eq!(field(&e), "topology.links[0].to");
+    let custom = json!({"kind": "custom", "nodes": ["a", "b"],
+                        "links": [{"from": "a", "to": "b", "rate": "1Mbps", "delay": "5ms"}]});
+    let mut v = with("topology", custom);
+    v["flows"][0]["from"] = json!("a");
+    v["flows"][0]["to"] = json!("c");
+    let e = error(v);
+    assert_eq!(field(&e), "flows[0].to");
+    assert!(e.to_string().contains("known nodes: a, b"));
+}
+
+#[test]
+fn round_scenarios_are_told_apart_and_checked() {
+    let round = json!({"run": {"engine": "round", "steps": 10}, "link": {"capacity": "1Mbps"},
+                       "flows": [{"controller": "aimd", "params": {"beta": 0.5}}]});
+    assert!(matches!(read(round.clone()).unwrap(), AnyScenario::Round(_)));
+    let mut v = round.clone();
+    v["link"]["capacity_pkts"] = json!(10);
+    assert_eq!(field(&error(v)), "link.capacity");
+    let mut v = round.clone();
+    v["link"]["feedback"] = json!({"kind": "bernoulli", "p": 1.0});
+    let e = error(v);
+    assert_eq!(field(&e), "link.feedback.p");
+    assert!(e.to_string().contains("[0, 1)"));
+    let mut v = round;
+    v["link"]["feedback"] = json!("psychic");
+    assert_eq!(field(&error(v)), "link.feedback");
+}
+
+#[test]
+fn json_schemas_describe_both_engines() {
+    let packet = json_schema(Engine::Packet);
+    let text = packet.to_string();
+    for needle in ["\"topology\"", "\"fat_link\"", "\"droptail\"", "\"min_rto\"", "\"200ms\""] {
+        assert!(text.contains(needle), "packet schema lacks {needle}");
+    }
+    let round = json_schema(Engine::Round).to_string();
+    assert!(round.contains("\"capacity_pkts\"") && round.contains("\"substeps\""));
+}
