@@ -3,9 +3,11 @@
 //! - [`time`]: integer-nanosecond simulated time.
 //! - [`rng`]: seeded random streams, one per component.
 //! - [`control`]: engine-independent congestion controllers.
+//! - [`apps`]: applications above the transports: what is sent, and what receives it.
 //! - [`net`]: the packet-level discrete-event engine.
 //! - [`config`]: the scenario a run is built from.
 
+pub mod apps;
 pub mod config;
 pub mod control;
 pub mod error;
