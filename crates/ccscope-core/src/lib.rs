@@ -3,9 +3,12 @@
 //! - [`time`]: integer-nanosecond simulated time.
 //! - [`rng`]: seeded random streams, one per component.
 //! - [`control`]: engine-independent congestion controllers.
+//! - [`apps`]: applications above the transports: what is sent, and what receives it.
+//! - [`transport`]: TCP, the paced rate transport and UDP, between applications and network.
 //! - [`net`]: the packet-level discrete-event engine.
 //! - [`config`]: the scenario a run is built from.
 
+pub mod apps;
 pub mod build;
 pub mod config;
 pub mod control;

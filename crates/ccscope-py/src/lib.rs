@@ -14,7 +14,6 @@ use ccscope_core::{build, scenario};
 use ccscope_core::control::{catalog, rate_catalog, Controller, ReportSample, Window, WindowRule};
 use ccscope_core::net::Endpoint;
 use ccscope_core::time::SimTime;
-use ccscope_core::transport::tcp::{TcpReceiver, TcpSender};
 use ccscope_core::net::sim::{LinkReport, RunResult};
 use ccscope_core::net::stats::DirStats;
 use ccscope_core::net::trace::{EventKind, Trace};
@@ -360,7 +359,7 @@ fn make_endpoints(
         _ => None,
     };
     let Some((key, full)) = external else {
-        return ccscope_core::net::apps::endpoints(source);
+        return ccscope_core::apps::endpoints(source);
     };
     let (name, obj) = python.get(key).ok_or_else(|| {
         ccscope_core::Error::invalid(
@@ -378,14 +377,13 @@ fn make_endpoints(
                 error: Arc::clone(error),
             };
             let ctl = Box::new(Window::with_rule(rule).with_config(tcp.window_config())?);
-            let sender = TcpSender::with_controller(tcp.clone(), ctl)?;
-            Ok((Box::new(sender), Box::new(TcpReceiver::new(tcp))))
+            ccscope_core::transport::tcp::endpoints_with_controller(tcp, ctl)
         }
         SourceSpec::Rate(rate) => {
             let ctl = Box::new(PyRateController::new(name.clone(), obj, Arc::clone(error)));
             ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
         }
-        _ => ccscope_core::net::apps::endpoints(source),
+        _ => ccscope_core::apps::endpoints(source),
     }
 }
 

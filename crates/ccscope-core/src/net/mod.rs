@@ -1,6 +1,5 @@
 //! The packet model: links, queues, loss modules, topologies, the event loop and traces.
 
-pub mod apps;
 pub mod loss;
 pub mod packet;
 pub mod queue;
@@ -15,6 +14,6 @@ pub use sim::{Ctx, Endpoint, RunResult, Side, Simulation, Stat};
 
 /// Runs a scenario whose flows all use built-in sources.
 pub fn run(scenario: &Scenario) -> Result<RunResult> {
-    let sim = Simulation::new(scenario, |i| apps::endpoints(&scenario.flows[i].source))?;
+    let sim = Simulation::new(scenario, |i| crate::apps::endpoints(&scenario.flows[i].source))?;
     Ok(sim.run())
 }

@@ -10,6 +10,14 @@
 //! The sender measures the RTT from each report and hands it to the controller
 //! ([`Controller::on_report`]); a no-feedback timer calls [`Controller::on_no_feedback`].
 //!
+//! Data comes from the sender's application ([`crate::apps`]; bulk by default): each send slot
+//! takes up to a bunch of packets from what the application offered (gaps are reckoned in full
+//! packets of `packet_bytes`, so the short tail of an offer takes a whole slot). When it has
+//! offered nothing the slot passes unused and the next one follows a gap later; the controller
+//! is not told, it simply sees fewer packets reported (RFC 5348 §4.1 and §8.2 limit a
+//! data-limited sender's rate to twice the receive rate; that is not modelled). The receiver
+//! hands every data packet to its application as it arrives.
+//!
 //! Header mapping ([`crate::net::packet::Header`]):
 //!
 //! | field | data packet (sender → receiver) | report (receiver → sender) |
@@ -30,6 +38,7 @@ use std::sync::{Arc, Mutex};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
+use crate::apps::{Bulk, Delivery, Inbox, Outbox, ReceiveApp, SendApp, Sink, TransportView};
 use crate::control::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
 use crate::control::rate_catalog::{self, ewma, RateConfig};
 use crate::control::receiver::{DataArrival, Receiver, Report};
@@ -60,6 +69,8 @@ const SEND: usize = 0;
 const NO_FEEDBACK: usize = 1;
 /// Receiver timer.
 const REPORT: usize = 0;
+/// The application's wake-ups (sender and receiver).
+const APP: usize = 2;
 
 fn default_packet_bytes() -> u32 {
     1000
@@ -161,21 +172,39 @@ pub struct ProbeLog {
 /// A shared handle on a flow's [`ProbeLog`].
 pub type Probe = Arc<Mutex<ProbeLog>>;
 
-/// The endpoints of a rate-based flow.
-pub fn endpoints(spec: &RateSourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+/// A flow's sender and receiver endpoints.
+type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
+
+/// The endpoints of a rate-based flow carrying a bulk transfer.
+pub fn endpoints(spec: &RateSourceSpec) -> Result<Endpoints> {
     probed_endpoints(spec, None)
 }
 
-/// The endpoints of a rate-based flow that record into `probe`.
-pub fn probed_endpoints(
+/// The endpoints of a rate-based bulk flow that record into `probe`.
+pub fn probed_endpoints(spec: &RateSourceSpec, probe: Option<Probe>) -> Result<Endpoints> {
+    catalogued(spec, probe, Box::new(Bulk), Box::new(Sink::default()))
+}
+
+/// The endpoints of a rate-based flow carrying `app` to `sink`.
+pub fn endpoints_with_apps(
+    spec: &RateSourceSpec,
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Result<Endpoints> {
+    catalogued(spec, None, app, sink)
+}
+
+fn catalogued(
     spec: &RateSourceSpec,
     probe: Option<Probe>,
-) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Result<Endpoints> {
     spec.validate()?;
     let params = spec.params();
     let controller = rate_catalog::build_with(&spec.controller, &params, spec.config())?;
     let receiver = rate_catalog::build_receiver(&spec.controller, &params)?;
-    Ok(pair(spec, controller, receiver, probe))
+    Ok(pair(spec, controller, receiver, probe, app, sink))
 }
 
 /// The endpoints of a rate-based flow whose controller is built elsewhere (e.g. in Python);
@@ -193,7 +222,7 @@ pub fn endpoints_with_controller(
         )
     })?;
     let receiver = rate_catalog::feedback_receiver(kind)?;
-    Ok(pair(spec, controller, receiver, None))
+    Ok(pair(spec, controller, receiver, None, Box::new(Bulk), Box::new(Sink::default())))
 }
 
 fn pair(
@@ -201,7 +230,9 @@ fn pair(
     controller: Box<dyn Controller>,
     receiver: Box<dyn Receiver>,
     probe: Option<Probe>,
-) -> (Box<dyn Endpoint>, Box<dyn Endpoint>) {
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Endpoints {
     let bunch = if spec.bunch >= MIN_BUNCH_PKTS { spec.bunch } else { 1 };
     let sender = RateSender {
         controller,
@@ -217,6 +248,7 @@ fn pair(
         reports: 0,
         silences: 0,
         probe: probe.clone(),
+        outbox: Outbox::new(app),
     };
     let rx = RateReceiver {
         logic: receiver,
@@ -226,6 +258,7 @@ fn pair(
         timer_armed: false,
         reports: 0,
         probe,
+        inbox: Inbox::new(sink),
     };
     (Box::new(sender), Box::new(rx))
 }
@@ -251,6 +284,8 @@ struct RateSender {
     /// No-feedback timer expiries.
     silences: u64,
     probe: Option<Probe>,
+    /// The application and the data it offered and the sender has not sent yet.
+    outbox: Outbox,
 }
 
 impl RateSender {
@@ -281,7 +316,22 @@ impl RateSender {
         }
     }
 
+    /// What the application sees of the sender.
+    fn view(&self, now: SimTime) -> TransportView {
+        TransportView {
+            now,
+            rate_bps: self.controller.pacing_rate_bps().unwrap_or(0.0),
+            window_pkts: 0.0,
+            packet_bytes: self.packet_bytes,
+        }
+    }
+
+    /// One send slot: up to a bunch of the application's data; an empty slot passes unused.
     fn send(&mut self, ctx: &mut Ctx) {
+        self.last_send = ctx.now();
+        if !self.outbox.has_data() {
+            return;
+        }
         let bunch_id = if self.bunch > 1 {
             self.bunches += 1;
             self.bunches
@@ -289,8 +339,10 @@ impl RateSender {
             0
         };
         for index in 0..self.bunch {
+            let Some(chunk) = self.outbox.take(self.packet_bytes) else { break };
             let mut pkt = Packet {
-                size_bytes: self.packet_bytes,
+                size_bytes: chunk.bytes,
+                tag: chunk.tag,
                 ..Packet::default()
             };
             pkt.header.seq = self.next_seq;
@@ -301,8 +353,9 @@ impl RateSender {
             pkt.header.blocks[1] = self.bunch;
             ctx.send(pkt);
             self.next_seq += 1;
+            let view = self.view(ctx.now());
+            self.outbox.sent(ctx, view, &chunk);
         }
-        self.last_send = ctx.now();
     }
 
     fn record_rate(&self, now: SimTime) {
@@ -350,15 +403,20 @@ impl RateSender {
 impl Endpoint for RateSender {
     fn start(&mut self, ctx: &mut Ctx) {
         self.running = true;
+        let view = self.view(ctx.now());
+        self.outbox.start(ctx, view);
         self.send(ctx);
         self.schedule_send(ctx);
         self.arm_no_feedback(ctx);
+        self.outbox.arm(ctx, APP);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
         self.running = false;
         ctx.cancel_timer(SEND);
         ctx.cancel_timer(NO_FEEDBACK);
+        let view = self.view(ctx.now());
+        self.outbox.stop(ctx, view, APP);
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
@@ -371,19 +429,28 @@ impl Endpoint for RateSender {
         if !self.running {
             return;
         }
-        if timer == NO_FEEDBACK {
-            self.silences += 1;
-            self.controller.on_no_feedback(ctx.now());
-            self.record_rate(ctx.now());
-            self.arm_no_feedback(ctx);
-            if self.controller.ns2_send_timer() {
+        match timer {
+            NO_FEEDBACK => {
+                self.silences += 1;
+                self.controller.on_no_feedback(ctx.now());
+                self.record_rate(ctx.now());
+                self.arm_no_feedback(ctx);
+                if self.controller.ns2_send_timer() {
+                    self.send(ctx);
+                    self.schedule_send(ctx);
+                }
+            }
+            // The application's data waits for the next send slot.
+            APP => {
+                let view = self.view(ctx.now());
+                self.outbox.wake(ctx, view);
+            }
+            _ => {
                 self.send(ctx);
                 self.schedule_send(ctx);
             }
-            return;
         }
-        self.send(ctx);
-        self.schedule_send(ctx);
+        self.outbox.arm(ctx, APP);
     }
 
     fn label(&self) -> String {
@@ -417,6 +484,7 @@ struct RateReceiver {
     timer_armed: bool,
     reports: u64,
     probe: Option<Probe>,
+    inbox: Inbox,
 }
 
 impl RateReceiver {
@@ -459,6 +527,15 @@ impl RateReceiver {
 }
 
 impl Endpoint for RateReceiver {
+    fn start(&mut self, ctx: &mut Ctx) {
+        self.inbox.start(ctx);
+        self.inbox.arm(ctx, APP);
+    }
+
+    fn stop(&mut self, ctx: &mut Ctx) {
+        self.inbox.stop(ctx, APP);
+    }
+
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         let h = &pkt.header;
         let now = ctx.now();
@@ -488,13 +565,27 @@ impl Endpoint for RateReceiver {
             ctx.set_timer(REPORT, now + self.logic.report_interval().max(SimTime(1)));
             self.timer_armed = true;
         }
+        let data = Delivery {
+            seq: h.seq,
+            bytes: pkt.size_bytes,
+            tag: pkt.tag,
+            sent_at: pkt.sent_at,
+            arrived_at: now,
+        };
+        self.inbox.deliver(ctx, &data);
+        self.inbox.arm(ctx, APP);
     }
 
-    fn on_timer(&mut self, ctx: &mut Ctx, _timer: usize) {
-        self.timer_armed = false;
-        if self.data_since_report {
-            self.send_report(ctx);
+    fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
+        if timer == APP {
+            self.inbox.wake(ctx);
+        } else {
+            self.timer_armed = false;
+            if self.data_since_report {
+                self.send_report(ctx);
+            }
         }
+        self.inbox.arm(ctx, APP);
     }
 
     fn label(&self) -> String {

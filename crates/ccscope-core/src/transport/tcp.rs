@@ -3,6 +3,13 @@
 //! RFC 6675's scoreboard and pipe, the conservative form of Sack1), with the congestion
 //! window supplied by any window controller from the catalogue (TCP itself is AIMD(1, 1/2)).
 //!
+//! The sender sends only data its application offered ([`crate::apps`]): a bulk transfer by
+//! default, a finite one when `transfer_pkts` is set. It takes new data from the application's
+//! buffer when the window opens, keeps each packet's size and tag until it is acknowledged
+//! (retransmissions carry the same), and tells the application of sent and acknowledged data.
+//! With nothing to send it waits, window unchanged (no RFC 2861 window validation), until the
+//! application offers more. The receiver delivers data to its application in order.
+//!
 //! Sequence numbers count packets from 0. The receiver acknowledges cumulatively (`ack` = next
 //! packet expected) and reports up to three SACK blocks. What the transport owns: sequence
 //! state, duplicate-ACK counting, fast retransmit and recovery, the retransmission timer
@@ -16,11 +23,13 @@
 //!   [`ECE`] (that packet carried a CE mark) and [`RETX`] (it was a retransmission: no RTT
 //!   sample, Karn's rule); `blocks` = up to three SACK blocks as `[start, end)` pairs.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
+use crate::apps::TransportView;
 use crate::control::catalog;
 use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
 use crate::error::{check_range, Error, Result};
@@ -36,6 +45,8 @@ pub const RETX: u32 = 2;
 
 const RTO_TIMER: usize = 0;
 const DELACK_TIMER: usize = 1;
+/// The application's wake-ups (sender and receiver).
+const APP_TIMER: usize = 2;
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
 const DUPACK_THRESHOLD: u32 = 3;
 /// SACK blocks an ACK carries.
@@ -322,6 +333,15 @@ struct SenderStats {
     ecn_reductions: u64,
 }
 
+/// A packet sent and not yet acknowledged.
+#[derive(Clone, Copy, Debug)]
+struct Outstanding {
+    /// When it was last sent.
+    sent_at: SimTime,
+    /// The application data it carries.
+    chunk: Chunk,
+}
+
 /// The sending side of a TCP connection.
 pub struct TcpSender {
     spec: TcpSpec,
@@ -346,24 +366,18 @@ pub struct TcpSender {
     rexmitted: BTreeSet<u64>,
     /// SACK: where the search for the next hole to retransmit starts.
     rxt_next: u64,
-    /// Send time of every packet from `snd_una` to `snd_max` (front = `snd_una`).
-    sent_at: VecDeque<SimTime>,
-    /// When the last packet of a finite transfer was acknowledged.
+    /// Every packet from `snd_una` to `snd_max` (front = `snd_una`).
+    outstanding: VecDeque<Outstanding>,
+    /// When the application's data, once it closed it, was all acknowledged.
     completed: Option<SimTime>,
-    /// `snd_max` when the application stopped; nothing new is sent after it.
-    stopped_at: Option<u64>,
+    /// The application and the data it offered and the sender has not taken yet.
+    outbox: Outbox,
     stats: SenderStats,
 }
 
 impl TcpSender {
-    /// A sender whose controller comes from the catalogue.
-    pub fn new(spec: TcpSpec) -> Result<Self> {
-        let ctl = spec.controller()?;
-        Self::with_controller(spec, ctl)
-    }
-
-    /// A sender with a given controller (e.g. one written in Python).
-    pub fn with_controller(spec: TcpSpec, ctl: Box<dyn Controller>) -> Result<Self> {
+    /// A sender with window controller `ctl` that sends what `app` offers.
+    pub fn new(spec: TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Result<Self> {
         spec.validate("tcp")?;
         Ok(TcpSender {
             ctl,
@@ -380,18 +394,28 @@ impl TcpSender {
             sacked: BTreeSet::new(),
             rexmitted: BTreeSet::new(),
             rxt_next: 0,
-            sent_at: VecDeque::new(),
+            outstanding: VecDeque::new(),
             completed: None,
-            stopped_at: None,
+            outbox: Outbox::new(app),
             stats: SenderStats::default(),
         })
     }
 
-    /// Packets the application has offered (`u64::MAX` for a running bulk transfer).
-    fn available(&self) -> u64 {
-        match self.stopped_at {
-            Some(n) => n,
-            None => self.spec.transfer_pkts.unwrap_or(u64::MAX),
+    /// Whether there is a packet to send at `snd_nxt`: one sent before (go-back-N after a
+    /// timeout) or new data the application offered.
+    #[inline]
+    fn has_data(&self) -> bool {
+        self.snd_nxt < self.snd_max || self.outbox.has_data()
+    }
+
+    /// What the application sees of the sender.
+    fn view(&self, now: SimTime) -> TransportView {
+        let p = self.probe();
+        TransportView {
+            now,
+            rate_bps: p.rate_bps,
+            window_pkts: p.window_pkts,
+            packet_bytes: self.spec.packet_bytes,
         }
     }
 
@@ -400,11 +424,26 @@ impl TcpSender {
         self.ctl.window().min(self.spec.max_window_pkts)
     }
 
+    /// Sends packet `seq`: a retransmission below `snd_max`, else new data from the
+    /// application (callers check [`TcpSender::has_data`]).
     fn transmit(&mut self, ctx: &mut Ctx, seq: u64) {
         let now = ctx.now();
         let retx = seq < self.snd_max;
+        let chunk = if retx {
+            let held = self.outstanding.get((seq - self.snd_una) as usize).map(|o| o.chunk);
+            debug_assert!(held.is_some(), "retransmission of {seq} outside [snd_una, snd_max)");
+            held.unwrap_or_default()
+        } else {
+            debug_assert_eq!(seq, self.snd_max);
+            let Some(chunk) = self.outbox.take(self.spec.packet_bytes) else {
+                debug_assert!(false, "new data sent without data offered");
+                return;
+            };
+            chunk
+        };
         let mut pkt = Packet {
-            size_bytes: self.spec.packet_bytes,
+            size_bytes: chunk.bytes,
+            tag: chunk.tag,
             ..Packet::default()
         };
         pkt.ecn = Ecn {
@@ -418,14 +457,18 @@ impl TcpSender {
             self.stats.retransmits += 1;
         } else {
             self.snd_max = seq + 1;
-            self.sent_at.push_back(now);
+            self.outstanding.push_back(Outstanding { sent_at: now, chunk });
         }
-        if let Some(t) = self.sent_at.get_mut((seq - self.snd_una) as usize) {
-            *t = now;
+        if let Some(o) = self.outstanding.get_mut((seq - self.snd_una) as usize) {
+            o.sent_at = now;
         }
         ctx.send(pkt);
         if !ctx.timer_armed(RTO_TIMER) {
             self.arm_rto(ctx);
+        }
+        if !retx {
+            let view = self.view(now);
+            self.outbox.sent(ctx, view, &chunk);
         }
     }
 
@@ -434,9 +477,8 @@ impl TcpSender {
         ctx.set_timer(RTO_TIMER, at);
     }
 
-    /// Sends what the window allows.
+    /// Sends what the window and the application's data allow.
     fn send_more(&mut self, ctx: &mut Ctx) {
-        let limit = self.available();
         if self.spec.variant == Variant::Sack && self.in_recovery {
             // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
             // cwnd − pipe ≥ 1 packet.
@@ -446,7 +488,7 @@ impl TcpSender {
                     self.rexmitted.insert(hole);
                     self.rxt_next = hole + 1;
                     self.transmit(ctx, hole);
-                } else if self.snd_nxt < limit
+                } else if self.has_data()
                     && ((self.snd_nxt - self.snd_una) as f64) < self.spec.max_window_pkts
                 {
                     let seq = self.snd_nxt;
@@ -464,7 +506,7 @@ impl TcpSender {
             window += self.dupacks as f64;
         }
         let window = window.min(self.spec.max_window_pkts + self.dupwnd).floor() as u64;
-        while self.snd_nxt < limit && self.snd_nxt < self.snd_una + window.max(1) {
+        while self.has_data() && self.snd_nxt < self.snd_una + window.max(1) {
             let seq = self.snd_nxt;
             self.snd_nxt += 1;
             self.transmit(ctx, seq);
@@ -499,7 +541,7 @@ impl TcpSender {
     /// Send time of an outstanding packet.
     fn sent_time(&self, seq: u64, otherwise: SimTime) -> SimTime {
         let i = seq.saturating_sub(self.snd_una) as usize;
-        self.sent_at.get(i).copied().unwrap_or(otherwise)
+        self.outstanding.get(i).map_or(otherwise, |o| o.sent_at)
     }
 
     /// A congestion signal about a packet sent at `sent_at`.
@@ -525,13 +567,15 @@ impl TcpSender {
             }
         }
         let ack = h.ack.min(self.snd_max);
+        let mut newly_acked = 0;
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let rtt = (h.flags & RETX == 0).then(|| now - h.echo);
             if let Some(r) = rtt {
                 self.rto.sample(r.secs());
             }
-            self.sent_at.drain(..(acked as usize).min(self.sent_at.len()));
+            newly_acked = acked;
+            self.outstanding.drain(..(acked as usize).min(self.outstanding.len()));
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             forget_below(&mut self.sacked, ack);
@@ -555,7 +599,7 @@ impl TcpSender {
             if h.flags & ECE != 0 {
                 self.on_ecn(now, h.echo);
             }
-            if self.spec.transfer_pkts.is_some_and(|n| self.snd_una >= n) && self.completed.is_none() {
+            if self.outbox.drained() && self.snd_una == self.snd_max && self.completed.is_none() {
                 self.completed = Some(now);
             }
             if self.snd_una == self.snd_max {
@@ -579,6 +623,10 @@ impl TcpSender {
             } else if h.flags & ECE != 0 {
                 self.on_ecn(now, h.echo);
             }
+        }
+        if newly_acked > 0 {
+            let view = self.view(now);
+            self.outbox.acked(ctx, view, newly_acked);
         }
         self.send_more(ctx);
     }
@@ -650,12 +698,16 @@ impl TcpSender {
 
 impl Endpoint for TcpSender {
     fn start(&mut self, ctx: &mut Ctx) {
+        let view = self.view(ctx.now());
+        self.outbox.start(ctx, view);
         self.send_more(ctx);
+        self.outbox.arm(ctx, APP_TIMER);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
         // The application stops offering data: what is outstanding is still delivered.
-        self.stopped_at = Some(self.snd_max);
+        let view = self.view(ctx.now());
+        self.outbox.stop(ctx, view, APP_TIMER);
         if self.snd_una == self.snd_max {
             ctx.cancel_timer(RTO_TIMER);
         }
@@ -663,12 +715,20 @@ impl Endpoint for TcpSender {
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         self.on_ack(ctx, &pkt);
+        self.outbox.arm(ctx, APP_TIMER);
     }
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
-        if timer == RTO_TIMER {
-            self.on_timeout(ctx);
+        match timer {
+            RTO_TIMER => self.on_timeout(ctx),
+            APP_TIMER => {
+                let view = self.view(ctx.now());
+                self.outbox.wake(ctx, view);
+                self.send_more(ctx);
+            }
+            _ => {}
         }
+        self.outbox.arm(ctx, APP_TIMER);
     }
 
     fn label(&self) -> String {
@@ -719,29 +779,33 @@ fn forget_below(set: &mut BTreeSet<u64>, seq: u64) {
     }
 }
 
-/// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo.
+/// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo;
+/// in-order delivery to the application.
 pub struct TcpReceiver {
     ack_bytes: u32,
     delayed: Option<SimTime>,
     /// Next packet expected in order.
     rcv_nxt: u64,
-    /// Packets received above `rcv_nxt`.
-    above: BTreeSet<u64>,
+    /// Packets received above `rcv_nxt`, held for in-order delivery.
+    above: BTreeMap<u64, Delivery>,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
     /// Duplicate packets received (already delivered or held).
     duplicates: u64,
+    inbox: Inbox,
 }
 
 impl TcpReceiver {
-    pub fn new(spec: &TcpSpec) -> Self {
+    /// A receiver that delivers to `app`.
+    pub fn new(spec: &TcpSpec, app: Box<dyn ReceiveApp>) -> Self {
         TcpReceiver {
             ack_bytes: spec.ack_bytes,
             delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
             rcv_nxt: 0,
-            above: BTreeSet::new(),
+            above: BTreeMap::new(),
             held: None,
             duplicates: 0,
+            inbox: Inbox::new(app),
         }
     }
 
@@ -752,7 +816,7 @@ impl TcpReceiver {
             return out;
         }
         let mut blocks: Vec<(u64, u64)> = Vec::new();
-        for &s in &self.above {
+        for &s in self.above.keys() {
             match blocks.last_mut() {
                 Some((_, end)) if *end == s => *end += 1,
                 _ => blocks.push((s, s + 1)),
@@ -780,20 +844,38 @@ impl TcpReceiver {
 }
 
 impl Endpoint for TcpReceiver {
+    fn start(&mut self, ctx: &mut Ctx) {
+        self.inbox.start(ctx);
+        self.inbox.arm(ctx, APP_TIMER);
+    }
+
+    fn stop(&mut self, ctx: &mut Ctx) {
+        self.inbox.stop(ctx, APP_TIMER);
+    }
+
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         let seq = pkt.header.seq;
         let retx = pkt.header.flags & RETX != 0;
         let ce = pkt.ecn.congestion;
         let in_order = seq == self.rcv_nxt;
-        if seq < self.rcv_nxt || self.above.contains(&seq) {
+        let data = Delivery {
+            seq,
+            bytes: pkt.size_bytes,
+            tag: pkt.tag,
+            sent_at: pkt.sent_at,
+            arrived_at: ctx.now(),
+        };
+        if seq < self.rcv_nxt || self.above.contains_key(&seq) {
             self.duplicates += 1;
         } else if in_order {
             self.rcv_nxt += 1;
-            while self.above.remove(&self.rcv_nxt) {
+            self.inbox.deliver(ctx, &data);
+            while let Some(next) = self.above.remove(&self.rcv_nxt) {
                 self.rcv_nxt += 1;
+                self.inbox.deliver(ctx, &next);
             }
         } else {
-            self.above.insert(seq);
+            self.above.insert(seq, data);
         }
         match self.delayed {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
@@ -807,15 +889,21 @@ impl Endpoint for TcpReceiver {
                 self.send_ack(ctx, pkt.header.stamp, retx, ce, seq);
             }
         }
+        self.inbox.arm(ctx, APP_TIMER);
     }
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
-        if timer == DELACK_TIMER {
-            if let Some((stamp, retx, ce)) = self.held.take() {
-                let latest = self.rcv_nxt.saturating_sub(1);
-                self.send_ack(ctx, stamp, retx, ce, latest);
+        match timer {
+            DELACK_TIMER => {
+                if let Some((stamp, retx, ce)) = self.held.take() {
+                    let latest = self.rcv_nxt.saturating_sub(1);
+                    self.send_ack(ctx, stamp, retx, ce, latest);
+                }
             }
+            APP_TIMER => self.inbox.wake(ctx),
+            _ => {}
         }
+        self.inbox.arm(ctx, APP_TIMER);
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {
@@ -826,7 +914,41 @@ impl Endpoint for TcpReceiver {
     }
 }
 
-/// The endpoints of a TCP flow.
-pub fn endpoints(spec: &TcpSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
-    Ok((Box::new(TcpSender::new(spec.clone())?), Box::new(TcpReceiver::new(spec))))
+/// A flow's sender and receiver endpoints.
+type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
+
+/// The endpoints of a TCP flow: the catalogue's controller, the spec's application (a finite
+/// transfer of `transfer_pkts` packets, else bulk) and a [`Sink`].
+pub fn endpoints(spec: &TcpSpec) -> Result<Endpoints> {
+    endpoints_with_controller(spec, spec.controller()?)
+}
+
+/// The endpoints of a TCP flow with a given controller (e.g. one written in Python) and the
+/// spec's application.
+pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> Result<Endpoints> {
+    let app: Box<dyn SendApp> = match spec.transfer_pkts {
+        Some(n) => Box::new(Finite::packets(n, spec.packet_bytes)),
+        None => Box::new(Bulk),
+    };
+    build(spec, ctl, app, Box::new(Sink::default()))
+}
+
+/// The endpoints of a TCP flow with the catalogue's controller carrying `app` to `sink`
+/// (`transfer_pkts` is ignored: the application decides what is sent).
+pub fn endpoints_with_apps(
+    spec: &TcpSpec,
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Result<Endpoints> {
+    build(spec, spec.controller()?, app, sink)
+}
+
+fn build(
+    spec: &TcpSpec,
+    ctl: Box<dyn Controller>,
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Result<Endpoints> {
+    let sender = TcpSender::new(spec.clone(), ctl, app)?;
+    Ok((Box::new(sender), Box::new(TcpReceiver::new(spec, sink))))
 }

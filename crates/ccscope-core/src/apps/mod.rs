@@ -1,0 +1,557 @@
+//! Applications: what runs above a transport, as an ns-3 `Application` runs over any `Socket`.
+//!
+//! A sending application ([`SendApp`]) offers data to its transport; a receiving application
+//! ([`ReceiveApp`]) is handed the data the transport delivers. The same pair of traits serves
+//! every transport (TCP, the rate transport, plain UDP), so an application never knows which
+//! one carries it, and a transport never knows what its application is.
+//!
+//! Applications are sans-IO, like the controllers: they never read a clock, never send packets
+//! and never set timers of their own. Each hook gets a context ([`SendCtx`], [`RecvCtx`])
+//! holding `now`, the transport's state ([`TransportView`]), the endpoint's random stream, and
+//! the two things an application can do: offer data and ask to be woken at a later time.
+//!
+//! # Who calls what, when
+//!
+//! Sending side; every transport follows these rules:
+//! 1. At the flow's start the transport calls [`SendApp::on_start`], before it sends anything.
+//! 2. Data offered with [`SendCtx::offer`] waits in the transport's [`SendBuffer`]. The
+//!    transport sends only what is there (the flow is application-limited when it is empty)
+//!    and cuts it into packets of at most [`TransportView::packet_bytes`]; a packet never
+//!    carries bytes of two offers, and carries its offer's [`Tag`]. TCP takes data when its
+//!    window opens and keeps retransmitting what it took; the rate transport takes up to a
+//!    bunch at each send slot and lets the slot pass unused when the buffer is empty; UDP
+//!    sends all of it at once.
+//! 3. [`SendCtx::wake_at`] asks for one call of [`SendApp::on_wake`] at a given time (the
+//!    latest request replaces earlier ones). The transport arms the wake-up after it has
+//!    reacted to the hook (sent what it could), so a wake-up asked for `now` fires after
+//!    everything already scheduled for `now`, like ns-3's `Simulator::Schedule(Seconds(0))`.
+//!    This is how an application that has nothing now gets its transport going again later.
+//! 4. After every hook, TCP and UDP send what the buffer (and TCP's window) allows; the rate
+//!    transport sends at its next send slot.
+//! 5. At the flow's stop time the transport calls [`SendApp::on_stop`] and takes no more data
+//!    (TCP still delivers what it already took) and wakes the application no more.
+//!
+//! Receiving side: [`ReceiveApp::on_start`] at the flow's start, [`ReceiveApp::on_deliver`]
+//! for every data packet the transport delivers, [`ReceiveApp::on_wake`] as asked with
+//! [`RecvCtx::wake_at`], and [`ReceiveApp::on_stop`] at the flow's stop.
+//!
+//! Transports use only this interface; which application a flow runs is decided where its
+//! endpoints are built ([`endpoints`], `transport::tcp::endpoints`, ...).
+//!
+//! Applications draw randomness from their endpoint's stream ([`crate::rng::Stream::Source`]
+//! for senders, [`crate::rng::Stream::Sink`] for receivers), shared with the transport.
+//!
+//! # The applications
+//!
+//! - [`Bulk`]: greedy, never runs out (FTP; ns-3 `BulkSendApplication` without `MaxBytes`).
+//! - [`Finite`]: a transfer of a fixed size (ns-3 `BulkSendApplication` with `MaxBytes`).
+//! - [`Cbr`], [`Poisson`]: one packet at a time, evenly or exponentially spaced.
+//! - [`Sink`]: counts what it receives.
+//!
+//! Media applications are built on the same hooks: an ON/OFF source offers while ON and asks
+//! to be woken at the next switch; a frame source offers one frame per frame time with its
+//! frame number, layer and deadline as the [`Tag`]; a coder reads
+//! [`TransportView::rate_bps`] at each frame time to size the next frame; a playback buffer
+//! reads each [`Delivery`]'s tag and arrival time and wakes at playout times.
+
+mod bulk;
+mod cbr;
+mod finite;
+mod poisson;
+mod sink;
+
+use std::collections::VecDeque;
+
+pub use bulk::Bulk;
+pub use cbr::Cbr;
+pub use finite::Finite;
+pub use poisson::Poisson;
+pub use sink::Sink;
+
+pub use crate::net::packet::Tag;
+use crate::config::SourceSpec;
+use crate::error::Result;
+use crate::net::{Ctx, Endpoint};
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+/// What a transport tells its application about itself at a hook.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TransportView {
+    pub now: SimTime,
+    /// The rate the transport sends at (bits/s): the rate transport's pacing rate; TCP's
+    /// window × packet size / smoothed RTT (0 before the first RTT sample); `f64::INFINITY`
+    /// for a transport without congestion control.
+    pub rate_bps: f64,
+    /// TCP's congestion window (packets); 0 for transports without a window.
+    pub window_pkts: f64,
+    /// The largest packet the transport cuts offered data into (bytes on the wire).
+    pub packet_bytes: u32,
+}
+
+/// One packet's worth of application data as the transport takes it from the buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Chunk {
+    /// Size of the packet that carries it (bytes on the wire), ≥ 1.
+    pub bytes: u32,
+    pub tag: Tag,
+}
+
+/// Offer size of a source that never runs out.
+pub const UNLIMITED: u64 = u64::MAX;
+
+/// Data offered and not yet sent, in order: one entry per offer (bytes left, its tag).
+#[derive(Clone, Debug, Default)]
+pub struct SendBuffer {
+    offers: VecDeque<(u64, Tag)>,
+}
+
+impl SendBuffer {
+    /// Appends `bytes` of data tagged `tag`; [`UNLIMITED`] bytes never run out. Zero bytes
+    /// offer nothing.
+    pub fn offer(&mut self, bytes: u64, tag: Tag) {
+        if bytes > 0 {
+            self.offers.push_back((bytes, tag));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offers.is_empty()
+    }
+
+    /// Bytes waiting ([`UNLIMITED`] when an unlimited offer is among them).
+    pub fn bytes(&self) -> u64 {
+        self.offers.iter().fold(0u64, |sum, &(b, _)| sum.saturating_add(b))
+    }
+
+    /// The next packet's worth of data, at most `max_bytes` (≥ 1) of the oldest offer.
+    #[inline]
+    pub fn take(&mut self, max_bytes: u32) -> Option<Chunk> {
+        let (left, tag) = self.offers.front_mut()?;
+        let bytes = (*left).min(max_bytes.max(1) as u64);
+        let chunk = Chunk { bytes: bytes as u32, tag: *tag };
+        if *left != UNLIMITED {
+            *left -= bytes;
+            if *left == 0 {
+                self.offers.pop_front();
+            }
+        }
+        Some(chunk)
+    }
+}
+
+/// What a sending application can see and do during a hook.
+pub struct SendCtx<'a> {
+    view: TransportView,
+    rng: &'a mut Rng,
+    buffer: &'a mut SendBuffer,
+    closed: &'a mut bool,
+    wake: &'a mut Option<SimTime>,
+}
+
+impl SendCtx<'_> {
+    pub fn now(&self) -> SimTime {
+        self.view.now
+    }
+    /// The transport's current state.
+    pub fn view(&self) -> &TransportView {
+        &self.view
+    }
+    /// The endpoint's random stream.
+    pub fn rng(&mut self) -> &mut Rng {
+        self.rng
+    }
+    /// Hands `bytes` of data tagged `tag` to the transport ([`UNLIMITED`]: never runs out).
+    /// Ignored after [`SendCtx::close`].
+    pub fn offer(&mut self, bytes: u64, tag: Tag) {
+        if !*self.closed {
+            self.buffer.offer(bytes, tag);
+        }
+    }
+    /// Bytes offered and not yet sent.
+    pub fn buffered_bytes(&self) -> u64 {
+        self.buffer.bytes()
+    }
+    /// Ends the data: nothing more will be offered (a finite transfer is complete once what
+    /// was offered is acknowledged).
+    pub fn close(&mut self) {
+        *self.closed = true;
+    }
+    /// Asks for [`SendApp::on_wake`] at `at` (at once if `at` ≤ now, after the transport has
+    /// reacted to this hook); replaces any earlier request.
+    pub fn wake_at(&mut self, at: SimTime) {
+        *self.wake = Some(at);
+    }
+}
+
+/// An application that offers data to a transport. Every hook defaults to doing nothing; see
+/// the module documentation for the order the transport calls them in.
+pub trait SendApp: Send {
+    /// Fires once, at the flow's start, before the transport sends anything.
+    fn on_start(&mut self, _cx: &mut SendCtx) {}
+
+    /// Fires at the time last asked for with [`SendCtx::wake_at`], unless the flow stopped.
+    fn on_wake(&mut self, _cx: &mut SendCtx) {}
+
+    /// Fires after a packet carrying new data of this application was handed to the network
+    /// (not for retransmissions).
+    fn on_sent(&mut self, _cx: &mut SendCtx, _chunk: &Chunk) {}
+
+    /// Fires when the receiver acknowledges `pkts` more packets of data, in order (TCP's
+    /// cumulative ACK advanced). Transports without acknowledgement of data never call it.
+    fn on_acked(&mut self, _cx: &mut SendCtx, _pkts: u64) {}
+
+    /// Fires once, at the flow's stop time; the transport takes no more data after it.
+    fn on_stop(&mut self, _cx: &mut SendCtx) {}
+
+    /// Name in results for a flow whose transport has none of its own (UDP), e.g. `CBR 1Mb/s`.
+    fn label(&self) -> String {
+        String::new()
+    }
+
+    /// The fixed rate (bits/s) the application generates data at, if it has one; a transport
+    /// without congestion control traces it as the flow's rate.
+    fn nominal_rate_bps(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// A transport's hold on its sending application: the application, the data it offered and
+/// not yet sent, and its pending wake-up.
+pub struct Outbox {
+    app: Box<dyn SendApp>,
+    buffer: SendBuffer,
+    /// The application closed its data.
+    closed: bool,
+    /// The flow stopped: nothing more is taken or offered.
+    stopped: bool,
+    /// A wake-up asked for and not yet armed.
+    wake: Option<SimTime>,
+}
+
+impl Outbox {
+    pub fn new(app: Box<dyn SendApp>) -> Self {
+        Outbox {
+            app,
+            buffer: SendBuffer::default(),
+            closed: false,
+            stopped: false,
+            wake: None,
+        }
+    }
+
+    fn with(&mut self, ctx: &mut Ctx, view: TransportView, f: impl FnOnce(&mut dyn SendApp, &mut SendCtx)) {
+        let mut cx = SendCtx {
+            view,
+            rng: ctx.rng(),
+            buffer: &mut self.buffer,
+            closed: &mut self.closed,
+            wake: &mut self.wake,
+        };
+        f(self.app.as_mut(), &mut cx);
+    }
+
+    /// Calls [`SendApp::on_start`].
+    pub fn start(&mut self, ctx: &mut Ctx, view: TransportView) {
+        self.with(ctx, view, |a, cx| a.on_start(cx));
+    }
+
+    /// Calls [`SendApp::on_wake`] (the transport's wake-up timer fired).
+    pub fn wake(&mut self, ctx: &mut Ctx, view: TransportView) {
+        if !self.stopped {
+            self.with(ctx, view, |a, cx| a.on_wake(cx));
+        }
+    }
+
+    /// Calls [`SendApp::on_sent`].
+    #[inline]
+    pub fn sent(&mut self, ctx: &mut Ctx, view: TransportView, chunk: &Chunk) {
+        self.with(ctx, view, |a, cx| a.on_sent(cx, chunk));
+    }
+
+    /// Calls [`SendApp::on_acked`].
+    #[inline]
+    pub fn acked(&mut self, ctx: &mut Ctx, view: TransportView, pkts: u64) {
+        self.with(ctx, view, |a, cx| a.on_acked(cx, pkts));
+    }
+
+    /// The flow stops: calls [`SendApp::on_stop`], drops any wake-up; nothing more is taken.
+    pub fn stop(&mut self, ctx: &mut Ctx, view: TransportView, wake_timer: usize) {
+        self.with(ctx, view, |a, cx| a.on_stop(cx));
+        self.stopped = true;
+        self.wake = None;
+        ctx.cancel_timer(wake_timer);
+    }
+
+    /// Whether there is data to take.
+    #[inline]
+    pub fn has_data(&self) -> bool {
+        !self.stopped && !self.buffer.is_empty()
+    }
+
+    /// The next packet's worth of data, at most `max_bytes`.
+    #[inline]
+    pub fn take(&mut self, max_bytes: u32) -> Option<Chunk> {
+        if self.stopped {
+            return None;
+        }
+        self.buffer.take(max_bytes)
+    }
+
+    /// The application closed its data and all of it has been taken.
+    pub fn drained(&self) -> bool {
+        self.closed && self.buffer.is_empty()
+    }
+
+    /// Arms timer `timer` for the wake-up the application asked for, if any. Transports call
+    /// it when they have reacted to a hook.
+    #[inline]
+    pub fn arm(&mut self, ctx: &mut Ctx, timer: usize) {
+        if let Some(at) = self.wake.take() {
+            if !self.stopped {
+                ctx.set_timer(timer, at);
+            }
+        }
+    }
+
+    pub fn label(&self) -> String {
+        self.app.label()
+    }
+
+    pub fn nominal_rate_bps(&self) -> Option<f64> {
+        self.app.nominal_rate_bps()
+    }
+}
+
+/// One packet delivered to a receiving application.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Delivery {
+    /// The transport's sequence number of the packet.
+    pub seq: u64,
+    /// Size on the wire (bytes).
+    pub bytes: u32,
+    pub tag: Tag,
+    /// When the sender handed this copy of the packet to the network.
+    pub sent_at: SimTime,
+    /// When it reached the receiver (before the delivery time for data TCP held back until
+    /// a hole below it was filled).
+    pub arrived_at: SimTime,
+}
+
+/// What a receiving application can see and do during a hook.
+pub struct RecvCtx<'a> {
+    now: SimTime,
+    rng: &'a mut Rng,
+    wake: &'a mut Option<SimTime>,
+}
+
+impl RecvCtx<'_> {
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    /// The endpoint's random stream.
+    pub fn rng(&mut self) -> &mut Rng {
+        self.rng
+    }
+    /// Asks for [`ReceiveApp::on_wake`] at `at`; replaces any earlier request.
+    pub fn wake_at(&mut self, at: SimTime) {
+        *self.wake = Some(at);
+    }
+}
+
+/// An application that receives what a transport delivers. Every hook defaults to nothing.
+pub trait ReceiveApp: Send {
+    /// Fires once, at the flow's start.
+    fn on_start(&mut self, _cx: &mut RecvCtx) {}
+
+    /// Fires for every data packet the transport delivers, at its delivery time (`cx.now()`):
+    /// TCP delivers in order, once per packet, when the packet and all before it have arrived;
+    /// the rate transport and UDP deliver every packet as it arrives.
+    fn on_deliver(&mut self, _cx: &mut RecvCtx, _packet: &Delivery) {}
+
+    /// Fires at the time last asked for with [`RecvCtx::wake_at`], unless the flow stopped.
+    fn on_wake(&mut self, _cx: &mut RecvCtx) {}
+
+    /// Fires once, at the flow's stop time.
+    fn on_stop(&mut self, _cx: &mut RecvCtx) {}
+}
+
+/// A transport's hold on its receiving application.
+pub struct Inbox {
+    app: Box<dyn ReceiveApp>,
+    stopped: bool,
+    wake: Option<SimTime>,
+}
+
+impl Inbox {
+    pub fn new(app: Box<dyn ReceiveApp>) -> Self {
+        Inbox {
+            app,
+            stopped: false,
+            wake: None,
+        }
+    }
+
+    fn with(&mut self, ctx: &mut Ctx, f: impl FnOnce(&mut dyn ReceiveApp, &mut RecvCtx)) {
+        let mut cx = RecvCtx {
+            now: ctx.now(),
+            rng: ctx.rng(),
+            wake: &mut self.wake,
+        };
+        f(self.app.as_mut(), &mut cx);
+    }
+
+    /// Calls [`ReceiveApp::on_start`].
+    pub fn start(&mut self, ctx: &mut Ctx) {
+        self.with(ctx, |a, cx| a.on_start(cx));
+    }
+
+    /// Calls [`ReceiveApp::on_deliver`].
+    #[inline]
+    pub fn deliver(&mut self, ctx: &mut Ctx, packet: &Delivery) {
+        self.with(ctx, |a, cx| a.on_deliver(cx, packet));
+    }
+
+    /// Calls [`ReceiveApp::on_wake`] (the transport's wake-up timer fired).
+    pub fn wake(&mut self, ctx: &mut Ctx) {
+        if !self.stopped {
+            self.with(ctx, |a, cx| a.on_wake(cx));
+        }
+    }
+
+    /// The flow stops: calls [`ReceiveApp::on_stop`] and drops any wake-up.
+    pub fn stop(&mut self, ctx: &mut Ctx, wake_timer: usize) {
+        self.with(ctx, |a, cx| a.on_stop(cx));
+        self.stopped = true;
+        self.wake = None;
+        ctx.cancel_timer(wake_timer);
+    }
+
+    /// Arms timer `timer` for the wake-up the application asked for, if any.
+    #[inline]
+    pub fn arm(&mut self, ctx: &mut Ctx, timer: usize) {
+        if let Some(at) = self.wake.take() {
+            if !self.stopped {
+                ctx.set_timer(timer, at);
+            }
+        }
+    }
+}
+
+/// A rate the way people write it: `1.5Mb/s`, `500kb/s`, up to six significant digits.
+fn format_rate(bps: f64) -> String {
+    let (scale, unit) = [(1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s")]
+        .into_iter()
+        .find(|&(s, _)| bps >= s)
+        .unwrap_or((1.0, "b/s"));
+    let digits = format!("{:.6}", bps / scale);
+    let digits = digits.trim_end_matches('0').trim_end_matches('.');
+    format!("{digits}{unit}")
+}
+
+/// The endpoints of a flow with the given source (the catalogue of sources and transports):
+/// CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows run their spec's
+/// application (see their `endpoints`).
+pub fn endpoints(source: &SourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    use crate::transport::{rate, tcp, udp};
+    let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
+        SourceSpec::Cbr { rate_bps, packet_bytes } => (Box::new(Cbr::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Poisson { rate_bps, packet_bytes } => {
+            (Box::new(Poisson::new(rate_bps, packet_bytes)?), packet_bytes)
+        }
+        SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
+        SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
+    };
+    Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
+}
+
+/// Drives applications without a network, for the unit tests of each application.
+#[cfg(test)]
+pub(crate) mod harness {
+    use super::*;
+    use crate::rng::{stream, Stream};
+
+    /// A sending application with its buffer, wake-up and random stream.
+    pub struct SendHarness<A: SendApp> {
+        pub app: A,
+        pub buffer: SendBuffer,
+        pub closed: bool,
+        pub wake: Option<SimTime>,
+        pub rng: Rng,
+        pub packet_bytes: u32,
+    }
+
+    impl<A: SendApp> SendHarness<A> {
+        pub fn new(app: A) -> Self {
+            SendHarness {
+                app,
+                buffer: SendBuffer::default(),
+                closed: false,
+                wake: None,
+                rng: stream(1, Stream::Source, 0),
+                packet_bytes: 1000,
+            }
+        }
+
+        /// Runs `f` on the application with a context at time `now`.
+        pub fn at(&mut self, now: SimTime, f: impl FnOnce(&mut A, &mut SendCtx)) {
+            let view = TransportView {
+                now,
+                rate_bps: f64::INFINITY,
+                window_pkts: 0.0,
+                packet_bytes: self.packet_bytes,
+            };
+            let mut cx = SendCtx {
+                view,
+                rng: &mut self.rng,
+                buffer: &mut self.buffer,
+                closed: &mut self.closed,
+                wake: &mut self.wake,
+            };
+            f(&mut self.app, &mut cx);
+        }
+
+        /// Takes everything buffered as packets of at most `packet_bytes`.
+        pub fn drain(&mut self) -> Vec<Chunk> {
+            std::iter::from_fn(|| self.buffer.take(self.packet_bytes)).collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_format_compactly() {
+        assert_eq!(format_rate(1.5e6), "1.5Mb/s");
+        assert_eq!(format_rate(5e5), "500kb/s");
+        assert_eq!(format_rate(1e10), "10Gb/s");
+        assert_eq!(format_rate(64.0), "64b/s");
+    }
+
+    #[test]
+    fn the_buffer_cuts_offers_into_packets_and_never_mixes_two() {
+        let mut b = SendBuffer::default();
+        let frame = |n| Tag::new(n, 0);
+        b.offer(2500, frame(1));
+        b.offer(0, frame(2));
+        b.offer(400, frame(3));
+        assert_eq!(b.bytes(), 2900);
+        let got: Vec<(u32, u32)> =
+            std::iter::from_fn(|| b.take(1000)).map(|c| (c.bytes, c.tag.frame)).collect();
+        assert_eq!(got, [(1000, 1), (1000, 1), (500, 1), (400, 3)]);
+        assert!(b.is_empty() && b.take(1000).is_none());
+    }
+
+    #[test]
+    fn an_unlimited_offer_never_runs_out() {
+        let mut b = SendBuffer::default();
+        b.offer(UNLIMITED, Tag::default());
+        b.offer(10, Tag::default());
+        for _ in 0..10_000 {
+            assert_eq!(b.take(1500).map(|c| c.bytes), Some(1500));
+        }
+        assert_eq!(b.bytes(), UNLIMITED);
+    }
+}
