@@ -2,8 +2,8 @@
 
 use super::group::{bad_offer, Book, Group, Signal, Step, Sums};
 use super::{Feedback, FlowGroup, RoundConfig};
-use crate::control::{catalog, rate_catalog};
-use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
+use crate::control::catalog::{ControllerConfig, Start};
+use crate::control::{RateConfig, RoundSample, WindowConfig};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::SimTime;
@@ -84,41 +84,17 @@ impl RoundResult {
     }
 }
 
-/// Builds one flow's controller from its group: a rate controller (`rate_catalog`) starting at
-/// the group's initial rate, or a window controller (`catalog`) starting in congestion avoidance
-/// at its initial window.
-fn build(group: &FlowGroup, index: usize, packet_bytes: u32) -> Result<Box<dyn Controller>> {
-    let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let name = &group.controller;
-    let built = if rate_catalog::is_rate_controller(name) {
-        let start = RateConfig {
+/// How a flow of `group` starts: a window controller in congestion avoidance at the group's
+/// initial window, a rate controller at its initial rate.
+fn start(group: &FlowGroup, packet_bytes: u32) -> Start {
+    Start {
+        window: WindowConfig::avoidance_at(group.initial_window_pkts.unwrap_or(1.0)),
+        rate: RateConfig {
             packet_bytes,
             initial_rate_bps: group.initial_rate_bps,
             min_rate_bps: None,
-        };
-        rate_catalog::build_with(name, &params, start)
-    } else {
-        let start = WindowConfig::avoidance_at(group.initial_window_pkts.unwrap_or(1.0));
-        catalog::build_with(name, &params, start).map_err(|e| match e {
-            Error::UnknownName {
-                field,
-                value,
-                known,
-            } => {
-                let rate = rate_catalog::catalogue()
-                    .iter()
-                    .map(|c| c.name)
-                    .collect::<Vec<_>>();
-                Error::UnknownName {
-                    field,
-                    value,
-                    known: format!("{known}, {}", rate.join(", ")),
-                }
-            }
-            other => other,
-        })
-    };
-    built.map_err(|e| within(e, index))
+        },
+    }
 }
 
 /// Places a controller error under the flow group it came from.
@@ -151,8 +127,11 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
     config.validate()?;
     let mut groups: Vec<Box<dyn Group>> = Vec::new();
     for (g, group) in config.flows.iter().enumerate() {
+        let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let controller_config = ControllerConfig::resolve(&group.controller, &params).map_err(|e| within(e, g))?;
+        let start = start(group, config.packet_bytes);
         for _ in 0..group.count {
-            let mut controller = build(group, g, config.packet_bytes)?;
+            let mut controller = controller_config.build(&start).map_err(|e| within(e, g))?;
             let rate_based = controller.pacing_rate_bps().is_some();
             if rate_based && config.substeps > 1 {
                 return Err(Error::invalid(

@@ -71,7 +71,7 @@ pub struct CapacityStep {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowGroup {
-    /// A catalogued controller name (`control::catalog`, `control::rate_catalog`).
+    /// A catalogued controller name (`control::catalog`), window or rate.
     pub controller: String,
     /// Its parameters by name.
     #[serde(default)]
