@@ -126,7 +126,7 @@ impl ReportSample {
 }
 
 /// What a controller tells its engine to do.
-pub trait Controller: Send + crate::round::IntoGroup {
+pub trait Controller: Send {
     /// Name in the papers' notation, e.g. `GAIMD(0.31,0.875)`.
     fn name(&self) -> String;
 
