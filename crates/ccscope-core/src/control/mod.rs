@@ -9,7 +9,7 @@
 //! One dispatch style: engines hold `Box<dyn Controller>`; every hook has a default that does
 //! nothing, so a controller implements only what it reacts to.
 //!
-//! Layers, each importing only those above it in this list:
+//! Layers, each importing only those above it in this list (`tests/layers.rs` checks it):
 //! - this module: the [`Controller`] trait and the samples it is fed;
 //! - [`window`]: window state ([`Window`]) and the papers' window rules, one per file;
 //! - [`rate`]: rate-based senders, one per file, and how they start ([`RateConfig`]);
