@@ -10,8 +10,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::control::catalog::{self, ControllerConfig, Family, Start};
+use ccscope_core::control::{Controller, ReportSample, Window, WindowRule};
 use ccscope_core::{build, scenario};
-use ccscope_core::control::{catalog, rate_catalog, Controller, ReportSample, Window, WindowRule};
 use ccscope_core::net::Endpoint;
 use ccscope_core::time::SimTime;
 use ccscope_core::net::sim::{LinkReport, RunResult};
@@ -462,23 +463,13 @@ fn scenario_schema(py: Python<'_>, engine: &str) -> PyResult<String> {
 }
 
 /// The controller catalogue as JSON: window controllers (run by TCP) and rate controllers (run
-/// by the rate transport), each tagged with its `family`.
+/// by the rate transport), each with its `family`, keys in sorted order.
 #[pyfunction]
 fn controllers_json(py: Python<'_>) -> PyResult<String> {
     guarded(py, || {
-        let tag = |family: &str, infos: Vec<catalog::ControllerInfo>| -> ccscope_core::Result<Vec<serde_json::Value>> {
-            infos
-                .into_iter()
-                .map(|info| {
-                    let mut v = serde_json::to_value(info).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))?;
-                    v["family"] = family.into();
-                    Ok(v)
-                })
-                .collect()
-        };
-        let mut all = tag("window", catalog::catalogue())?;
-        all.extend(tag("rate", rate_catalog::catalogue())?);
-        serde_json::to_string(&all).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
+        let malformed = |e: serde_json::Error| ccscope_core::Error::Malformed(e.to_string());
+        let all = serde_json::to_value(catalog::catalogue()).map_err(malformed)?;
+        serde_json::to_string(&all).map_err(malformed)
     })
 }
 
@@ -488,11 +479,9 @@ fn controllers_json(py: Python<'_>) -> PyResult<String> {
 fn controller_name(py: Python<'_>, family: &str, name: &str, params: Vec<(String, f64)>) -> PyResult<String> {
     let (family, name) = (family.to_owned(), name.to_owned());
     guarded(py, move || {
-        let built = match family.as_str() {
-            "window" => catalog::build(&name, &params),
-            _ => rate_catalog::build(&name, &params),
-        };
-        built.map(|c| c.name())
+        let family = if family == "window" { Family::Window } else { Family::Rate };
+        let config = ControllerConfig::resolve_in(family, &name, &params)?;
+        config.build(&Start::default()).map(|c| c.name())
     })
 }
 

@@ -1,38 +1,155 @@
-//! The named catalogue of the papers' window controllers: what `ccscope controllers` lists and
-//! what scenario files name. Names are case-insensitive; each entry says which β convention its
-//! parameters use.
+//! The one catalogue of the papers' controllers, window and rate alike: what `ccscope
+//! controllers` lists and what scenario files name.
+//!
+//! Each entry's parameter table is the only place where its parameters' names, ranges, defaults
+//! and β convention are declared. Resolving a name and parameters against it gives a
+//! [`ControllerConfig`], checked once, here; the config is then the factory of every flow that
+//! runs the controller (the config type is the factory, as quinn's `NewRenoConfig::build`), and
+//! of the receiver a rate controller needs. The constructors it calls trust their arguments.
+//!
+//! Names are case-insensitive and may carry the paper's positional notation: `ISCC(-1.5,2)`,
+//! `GAIMD(0.31,0.875)`, `SIMD(1/16)`, `rate-AIMD(1,1/2)` set the first parameters in order.
+
+use std::fmt;
+use std::ops::Index;
 
 use serde::Serialize;
 
-use super::aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd};
-use super::binomial::{Binomial, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
-use super::history::{History, MIN_HISTORY_K};
-use super::taimd::Taimd;
-use super::window::{Window, WindowConfig, WindowRule, MAX_ALPHA};
+use super::rate::{
+    Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant, MAX_RATE_BPS,
+};
+use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
+use super::window::{
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd, Window,
+    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+};
 use super::Controller;
 use crate::error::{Error, Result};
 
+/// Which engine-side machinery runs a controller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// A congestion window, run by TCP (packet engine) or read as a window (round model).
+    Window,
+    /// A pacing rate, run by the rate transport with its receiver (packet engine) or read as a
+    /// rate (round model).
+    Rate,
+}
+
+/// The values a parameter may take: from `min` to `max`, each end included or excluded.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    /// Whether `min` itself is excluded (see the parameter's `meaning`).
+    #[serde(skip)]
+    pub min_excluded: bool,
+    /// Whether `max` itself is excluded.
+    #[serde(skip)]
+    pub max_excluded: bool,
+}
+
+impl Range {
+    /// `[min, max]`.
+    pub const fn closed(min: f64, max: f64) -> Self {
+        Range {
+            min,
+            max,
+            min_excluded: false,
+            max_excluded: false,
+        }
+    }
+
+    /// `(min, max)`.
+    pub const fn open(min: f64, max: f64) -> Self {
+        Range {
+            min_excluded: true,
+            max_excluded: true,
+            ..Range::closed(min, max)
+        }
+    }
+
+    /// `(min, max]`.
+    pub const fn open_closed(min: f64, max: f64) -> Self {
+        Range {
+            min_excluded: true,
+            ..Range::closed(min, max)
+        }
+    }
+
+    /// `[min, max)`.
+    pub const fn closed_open(min: f64, max: f64) -> Self {
+        Range {
+            max_excluded: true,
+            ..Range::closed(min, max)
+        }
+    }
+
+    /// Whether `x` is finite and within the range.
+    pub fn contains(&self, x: f64) -> bool {
+        let above = if self.min_excluded { x > self.min } else { x >= self.min };
+        let below = if self.max_excluded { x < self.max } else { x <= self.max };
+        x.is_finite() && above && below
+    }
+
+    /// `x` when it is within the range, else an error naming `field` and the range.
+    pub fn check(&self, field: &str, x: f64) -> Result<f64> {
+        if self.contains(x) {
+            Ok(x)
+        } else {
+            Err(Error::invalid(field, x, format!("must be in {self}")))
+        }
+    }
+}
+
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let open = if self.min_excluded { '(' } else { '[' };
+        let close = if self.max_excluded { ')' } else { ']' };
+        write!(f, "{open}{}, {}{close}", self.min, self.max)
+    }
+}
+
 /// One parameter of a catalogued controller.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct ParamInfo {
     pub name: &'static str,
-    /// Value used when the parameter is omitted; `None` when it is required or derived from the
-    /// others (see `meaning`).
+    /// Value used when the parameter is omitted; `None` when it is required, derived from the
+    /// others (`derive`) or left unset (see `meaning`).
     pub default: Option<f64>,
     /// Whether the parameter must be given.
     pub required: bool,
-    /// Lower bound (see `meaning` for whether it is excluded).
-    pub min: f64,
-    /// Upper bound (see `meaning` for whether it is excluded).
-    pub max: f64,
+    #[serde(flatten)]
+    pub range: Range,
+    /// A switch: only the range's ends are allowed, `min` (off) and `max` (on).
+    #[serde(skip)]
+    pub switch: bool,
+    /// The default when it follows from the other parameters (`default` is then `None`).
+    #[serde(skip)]
+    pub derive: Option<fn(&Values) -> f64>,
     pub meaning: &'static str,
 }
 
+impl ParamInfo {
+    /// `x` when this parameter may take it, else an error naming the field.
+    fn check(&self, x: f64) -> Result<f64> {
+        let field = format!("controller.{}", self.name);
+        let x = self.range.check(&field, x)?;
+        if self.switch && x != self.range.min && x != self.range.max {
+            let (off, on) = (self.range.min, self.range.max);
+            return Err(Error::invalid(field, x, format!("must be {off} (off) or {on} (on)")));
+        }
+        Ok(x)
+    }
+}
+
 /// One catalogued controller.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ControllerInfo {
-    /// The name [`build`] accepts (any case).
+    /// The name [`ControllerConfig::resolve`] accepts (any case).
     pub name: &'static str,
+    pub family: Family,
     pub summary: &'static str,
     /// Which β convention the parameters use.
     pub convention: &'static str,
@@ -41,341 +158,873 @@ pub struct ControllerInfo {
     pub params: Vec<ParamInfo>,
 }
 
-const BETA_KEPT: &str = "β kept: a reduction sets w ← β·w (Yang & Lam, Cai et al.)";
-const BETA_REMOVED: &str =
-    "β removed: a reduction sets w ← w − β·w^l (Jin et al., Loguinov & Radha, Bansal & Balakrishnan)";
-
-fn alpha(default: Option<f64>, meaning: &'static str) -> ParamInfo {
-    ParamInfo {
-        name: "alpha",
-        default,
-        required: false,
-        min: 0.0,
-        max: MAX_ALPHA,
-        meaning,
-    }
-}
-
-fn beta(default: Option<f64>, meaning: &'static str) -> ParamInfo {
-    ParamInfo {
-        name: "beta",
-        default,
-        required: default.is_none(),
-        min: 0.0,
-        max: 1.0,
-        meaning,
-    }
-}
-
-fn exponent(name: &'static str, min: f64, max: f64, meaning: &'static str) -> ParamInfo {
-    ParamInfo {
-        name,
-        default: None,
-        required: true,
-        min,
-        max,
-        meaning,
-    }
-}
-
-/// Builds one controller from resolved parameter values.
-type Builder = fn(&Values, WindowConfig) -> Result<Box<dyn Controller>>;
-
-struct Entry {
-    info: ControllerInfo,
-    build: Builder,
-}
-
-/// The parameters of one [`build`] call after defaults: (name, value) pairs. Shared with the
-/// rate catalogue.
-pub(crate) struct Values {
-    controller: &'static str,
-    values: Vec<(&'static str, f64)>,
-}
+/// A controller's parameter values after [`ControllerConfig::resolve`]: given, defaulted or
+/// derived, each checked, in the order of its table. Unset optional parameters are absent.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Values(Vec<(&'static str, f64)>);
 
 impl Values {
-    pub(crate) fn get(&self, name: &str) -> Option<f64> {
-        self.values
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
 
-    /// The value given or defaulted; an error naming the field when a required one is missing.
-    pub(crate) fn value(&self, name: &str) -> Result<f64> {
-        self.get(name).ok_or_else(|| {
-            Error::invalid(
-                format!("controller.{name}"),
-                "(missing)",
-                format!("required by {}", self.controller),
-            )
-        })
+    /// (name, value) pairs in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, f64)> + '_ {
+        self.0.iter().copied()
     }
+}
 
-    /// A 0/1 switch.
-    pub(crate) fn flag(&self, name: &str) -> Result<bool> {
-        let v = self.value(name)?;
-        if v == 0.0 || v == 1.0 {
-            Ok(v == 1.0)
-        } else {
-            Err(Error::invalid(format!("controller.{name}"), v, "must be 0 (off) or 1 (on)"))
+impl Index<&str> for Values {
+    type Output = f64;
+
+    /// The value of a parameter that resolution guarantees (required, or with a default).
+    fn index(&self, name: &str) -> &f64 {
+        match self.0.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => v,
+            None => panic!("controller parameter {name:?} is not resolved"),
         }
     }
 }
 
-fn boxed<R: WindowRule + 'static>(
-    controller: Result<Window<R>>,
-    config: WindowConfig,
-) -> Result<Box<dyn Controller>> {
-    Ok(Box::new(controller?.with_config(config)?))
+/// How a built controller starts: a window controller reads `window`, a rate controller `rate`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Start {
+    pub window: WindowConfig,
+    pub rate: RateConfig,
 }
 
-fn entries() -> Vec<Entry> {
+/// What to make of a catalogued controller. [`Make::make`] receives a factory of the
+/// controller's concrete type `C`, so that the caller can keep `C` (the round model steps a
+/// vector of one controller type without dynamic dispatch) or box it ([`Boxed`]).
+pub trait Make {
+    type Output;
+
+    /// Called once per build with `new`, which builds a fresh controller per call.
+    fn make<C: Controller + 'static>(self, new: impl Fn() -> C) -> Self::Output;
+}
+
+/// [`Make`]s one `Box<dyn Controller>`.
+pub struct Boxed;
+
+impl Make for Boxed {
+    type Output = Box<dyn Controller>;
+
+    fn make<C: Controller + 'static>(self, new: impl Fn() -> C) -> Box<dyn Controller> {
+        Box::new(new())
+    }
+}
+
+/// A catalogued controller resolved from its name and parameters: checked once, then the
+/// factory of every flow that runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControllerConfig {
+    /// Position of the entry in the catalogue.
+    index: usize,
+    family: Family,
+    name: &'static str,
+    values: Values,
+}
+
+impl ControllerConfig {
+    /// Resolves the controller `name` (any case, paper notation allowed) of either family with
+    /// `params`: unknown names and parameters, values outside their ranges and relations the
+    /// paper requires between them are errors naming the field.
+    pub fn resolve(name: &str, params: &[(String, f64)]) -> Result<Self> {
+        resolve(None, name, params)
+    }
+
+    /// [`ControllerConfig::resolve`] among the controllers of `family` only (the error for any
+    /// other name lists that family's names).
+    pub fn resolve_in(family: Family, name: &str, params: &[(String, f64)]) -> Result<Self> {
+        resolve(Some(family), name, params)
+    }
+
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// The catalogue name (lower case).
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    pub fn values(&self) -> &Values {
+        &self.values
+    }
+
+    /// Builds the controller starting as `start` says (its family's part of it, which is
+    /// checked; the parameters were checked by the resolution).
+    pub fn build(&self, start: &Start) -> Result<Box<dyn Controller>> {
+        self.build_with(start, Boxed)
+    }
+
+    /// Hands `make` a factory of the controller's concrete type, starting as `start` says
+    /// (checked once here; the parameters were checked by the resolution).
+    pub fn build_with<M: Make>(&self, start: &Start, make: M) -> Result<M::Output> {
+        match self.family {
+            Family::Window => start.window.validate()?,
+            Family::Rate => start.rate.validate()?,
+        }
+        let entries = entries::<M>();
+        Ok((entries[self.index].build)(&self.values, start, make))
+    }
+
+    /// The receiver-side logic a rate controller needs; `None` for a window controller.
+    pub fn receiver(&self) -> Option<Box<dyn Receiver>> {
+        entries::<Boxed>()[self.index].receiver.map(|r| r(&self.values))
+    }
+}
+
+/// Every catalogued controller with its family, parameters, conventions and sources: the window
+/// controllers, then the rate controllers.
+pub fn catalogue() -> Vec<ControllerInfo> {
+    entries::<Boxed>().into_iter().map(|e| e.info).collect()
+}
+
+/// Builds the window controller `name` (any case) with `params`, starting as `start` says (the
+/// packet engine's TCP).
+pub fn build_window(name: &str, params: &[(String, f64)], start: WindowConfig) -> Result<Box<dyn Controller>> {
+    let start = Start {
+        window: start,
+        ..Start::default()
+    };
+    ControllerConfig::resolve_in(Family::Window, name, params)?.build(&start)
+}
+
+/// Builds the sender side of the rate controller `name` (any case) with `params`, starting as
+/// `start` says.
+pub fn build_rate(name: &str, params: &[(String, f64)], start: RateConfig) -> Result<Box<dyn Controller>> {
+    let start = Start {
+        rate: start,
+        ..Start::default()
+    };
+    ControllerConfig::resolve_in(Family::Rate, name, params)?.build(&start)
+}
+
+/// Builds the receiver side of the rate controller `name` (any case) with `params`.
+pub fn build_receiver(name: &str, params: &[(String, f64)]) -> Result<Box<dyn Receiver>> {
+    let config = ControllerConfig::resolve_in(Family::Rate, name, params)?;
+    Ok(config.receiver().expect("a rate controller has a receiver"))
+}
+
+/// Feedback styles a controller written outside the catalogue (e.g. in Python) can ask for.
+pub const FEEDBACK_KINDS: [&str; 6] = ["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tfrc-2000", "tear"];
+
+/// The receiver of feedback style `kind` (one of [`FEEDBACK_KINDS`], any case).
+pub fn feedback_receiver(kind: &str) -> Result<Box<dyn Receiver>> {
+    let name = match kind.to_ascii_lowercase().as_str() {
+        "per-rtt" => "rate-aimd",
+        "per-packet" => "rap",
+        k @ ("tfrc" | "tfrc-ns2" | "tfrc-2000" | "tear") => return build_receiver(k, &[]),
+        _ => {
+            return Err(Error::UnknownName {
+                field: "source.feedback".into(),
+                value: kind.into(),
+                known: FEEDBACK_KINDS.join(", "),
+            })
+        }
+    };
+    build_receiver(name, &[])
+}
+
+/// Builds the receiver a rate controller needs from its checked values.
+type ReceiverBuilder = fn(&Values) -> Box<dyn Receiver>;
+
+/// One entry of the catalogue, for builds that [`Make`] an `M`.
+struct Entry<M: Make> {
+    info: ControllerInfo,
+    /// Relations between the parameters that their ranges cannot state, checked after them.
+    relation: Option<fn(&Values) -> Result<()>>,
+    /// Hands `M` the controller's factory, from checked values and a checked start.
+    build: fn(&Values, &Start, M) -> M::Output,
+    /// The receiver a rate controller needs.
+    receiver: Option<ReceiverBuilder>,
+}
+
+const BETA_KEPT: &str = "β kept: a reduction sets w ← β·w (Yang & Lam, Cai et al.)";
+const BETA_REMOVED: &str =
+    "β removed: a reduction sets w ← w − β·w^l (Jin et al., Loguinov & Radha, Bansal & Balakrishnan)";
+const RATE_REMOVED: &str = "rate-based: β is removed (r ← r − σ·r^l), as in Loguinov & Radha";
+const RATE_KEPT: &str = "rate-based: β is kept (rate ← β·rate)";
+const EQUATION: &str = "equation-based (no α, β)";
+
+/// An optional parameter with a fixed default (or none: left unset).
+fn param(name: &'static str, default: Option<f64>, range: Range, meaning: &'static str) -> ParamInfo {
+    ParamInfo {
+        name,
+        default,
+        required: false,
+        range,
+        switch: false,
+        derive: None,
+        meaning,
+    }
+}
+
+/// A parameter that must be given.
+fn required(name: &'static str, range: Range, meaning: &'static str) -> ParamInfo {
+    ParamInfo {
+        required: true,
+        ..param(name, None, range, meaning)
+    }
+}
+
+/// A parameter whose default follows from the others.
+fn derived(name: &'static str, range: Range, derive: fn(&Values) -> f64, meaning: &'static str) -> ParamInfo {
+    ParamInfo {
+        derive: Some(derive),
+        ..param(name, None, range, meaning)
+    }
+}
+
+/// A window controller's additive-increase constant.
+const ALPHA: Range = Range::open_closed(0.0, MAX_ALPHA);
+/// A window controller's β, kept or removed.
+const BETA: Range = Range::open(0.0, 1.0);
+
+fn alpha(default: f64, meaning: &'static str) -> ParamInfo {
+    param("alpha", Some(default), ALPHA, meaning)
+}
+
+fn friendly_alpha(derive: fn(&Values) -> f64, meaning: &'static str) -> ParamInfo {
+    derived("alpha", ALPHA, derive, meaning)
+}
+
+/// β with a default, or required without one.
+fn beta(default: Option<f64>, meaning: &'static str) -> ParamInfo {
+    match default {
+        Some(_) => param("beta", default, BETA, meaning),
+        None => required("beta", BETA, meaning),
+    }
+}
+
+/// Loguinov & Radha's MTU/RTT of (4), fixed.
+fn mtu_per_rtt() -> ParamInfo {
+    param(
+        "mtu_per_rtt",
+        None,
+        Range::open_closed(0.0, MAX_RATE_BPS),
+        "fixed MTU/RTT of (4) in bits/s, > 0 (Loguinov & Radha fix 5–100 kb/s); default packet size / measured RTT",
+    )
+}
+
+fn discounting(default: f64) -> ParamInfo {
+    ParamInfo {
+        switch: true,
+        ..param(
+            "discounting",
+            Some(default),
+            Range::closed(0.0, 1.0),
+            "receiver's history discounting: 1 on, 0 off (RFC 5348 §5.5)",
+        )
+    }
+}
+
+fn level() -> ParamInfo {
+    param(
+        "level",
+        Some(0.005),
+        Range::closed_open(0.0, 1.0),
+        "congestion level: fraction of a RTT's control packets indicating loss that triggers a decrease",
+    )
+}
+
+/// Hands `make` a factory of window controllers built by `new` and started as `start` says.
+fn window<M: Make, R: WindowRule + 'static>(make: M, start: &Start, new: impl Fn() -> Window<R>) -> M::Output {
+    let config = start.window;
+    make.make(move || new().starting(config))
+}
+
+fn per_rtt(_: &Values) -> Box<dyn Receiver> {
+    Box::new(LossCounter::new(ReportEvery::Rtt))
+}
+
+fn per_packet(_: &Values) -> Box<dyn Receiver> {
+    Box::new(LossCounter::new(ReportEvery::Packet))
+}
+
+fn window_entry<M: Make>(info: ControllerInfo, build: fn(&Values, &Start, M) -> M::Output) -> Entry<M> {
+    Entry {
+        info,
+        relation: None,
+        build,
+        receiver: None,
+    }
+}
+
+fn rate_entry<M: Make>(
+    info: ControllerInfo,
+    build: fn(&Values, &Start, M) -> M::Output,
+    receiver: ReceiverBuilder,
+) -> Entry<M> {
+    Entry {
+        info,
+        relation: None,
+        build,
+        receiver: Some(receiver),
+    }
+}
+
+/// The catalogue: window controllers, then rate controllers.
+fn entries<M: Make>() -> Vec<Entry<M>> {
     vec![
-        Entry {
-            info: ControllerInfo {
+        window_entry(
+            ControllerInfo {
                 name: "tcp",
+                family: Family::Window,
                 summary: "TCP congestion avoidance: AIMD(1, 1/2), +1 packet per RTT, halve on loss",
                 convention: "no parameters",
                 paper: "Jacobson 1988; ns-2 as in SPECS §7",
                 params: vec![],
             },
-            build: |_, config| boxed(Ok(Aimd::tcp()), config),
-        },
-        Entry {
-            info: ControllerInfo {
+            |_, s, m| window(m, s, Aimd::tcp),
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "aimd",
+                family: Family::Window,
                 summary: "AIMD(α, β): +α packets per RTT, w ← w − β·w on congestion",
                 convention: BETA_REMOVED,
                 paper: "Jin et al. 2001 §2; Loguinov & Radha 2003 (5); Floyd et al. 2000",
                 params: vec![
-                    alpha(None, "packets per RTT, > 0; default the TCP-friendly 3β/(2 − β) (Loguinov & Radha (5))"),
+                    friendly_alpha(
+                        |v| friendly_alpha_jin(v["beta"]),
+                        "packets per RTT, > 0; default the TCP-friendly 3β/(2 − β) (Loguinov & Radha (5))",
+                    ),
                     beta(Some(0.5), "fraction of the window removed by a reduction, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let b = v.value("beta")?;
-                let a = v.get("alpha").unwrap_or_else(|| friendly_alpha_jin(b));
-                boxed(Aimd::jin(a, b), config)
+            |v, s, m| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                window(m, s, move || Aimd::jin(a, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "gaimd",
+                family: Family::Window,
                 summary: "GAIMD(α, β): +α packets per RTT, w ← β·w on congestion",
                 convention: BETA_KEPT,
                 paper: "Yang & Lam, ICNP 2000; Yang, Kim & Lam 2003 (GAIMD(0.31, 7/8))",
                 params: vec![
-                    alpha(None, "packets per RTT, > 0; default the TCP-friendly 4(1 − β²)/3 (Yang & Lam)"),
+                    friendly_alpha(
+                        |v| friendly_alpha_yang(v["beta"]),
+                        "packets per RTT, > 0; default the TCP-friendly 4(1 − β²)/3 (Yang & Lam)",
+                    ),
                     beta(Some(0.875), "fraction of the window kept by a reduction, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let b = v.value("beta")?;
-                let a = v.get("alpha").unwrap_or_else(|| friendly_alpha_yang(b));
-                boxed(Aimd::gaimd(a, b), config)
+            |v, s, m| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                window(m, s, move || Aimd::gaimd(a, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "binomial",
+                family: Family::Window,
                 summary: "Binomial(k, l, α, β): +α/w^k per RTT, w ← w − β·w^l on congestion",
                 convention: BETA_REMOVED,
                 paper: "Bansal & Balakrishnan 2001 (SPECS §3); Loguinov & Radha 2003 (3)",
                 params: vec![
-                    exponent("k", 0.0, MAX_K, "increase exponent, 0 ≤ k ≤ 2; TCP-compatible iff k + l = 1"),
-                    exponent("l", 0.0, 1.0, "decrease exponent, 0 ≤ l ≤ 1"),
-                    alpha(Some(BANSAL_ALPHA), "increase constant (packets^(1+k) per RTT), > 0"),
-                    beta(Some(BANSAL_BETA), "decrease constant, removed, 0 < β < 1; α/β ≈ 3/2 is TCP-compatible"),
+                    required(
+                        "k",
+                        Range::closed(0.0, MAX_K),
+                        "increase exponent, 0 ≤ k ≤ 2; TCP-compatible iff k + l = 1",
+                    ),
+                    required("l", Range::closed(0.0, 1.0), "decrease exponent, 0 ≤ l ≤ 1"),
+                    alpha(BANSAL_ALPHA, "increase constant (packets^(1+k) per RTT), > 0"),
+                    beta(
+                        Some(BANSAL_BETA),
+                        "decrease constant, removed, 0 < β < 1; α/β ≈ 3/2 is TCP-compatible",
+                    ),
                 ],
             },
-            build: |v, config| {
-                let (k, l) = (v.value("k")?, v.value("l")?);
-                let a = v.value("alpha")?;
-                boxed(Binomial::new(k, l, a, v.value("beta")?), config)
+            |v, s, m| {
+                let (k, l, a, b) = (v["k"], v["l"], v["alpha"], v["beta"]);
+                window(m, s, move || Binomial::new(k, l, a, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "iiad",
+                family: Family::Window,
                 summary: "IIAD(α, β): binomial k = 1, l = 0; +α/w per RTT, w ← w − β on congestion",
                 convention: BETA_REMOVED,
                 paper: "Bansal & Balakrishnan 2001; Jin et al. 2001 §6 (IIAD(1, 2/3))",
                 params: vec![
-                    alpha(Some(BANSAL_ALPHA), "increase constant (packets² per RTT), > 0"),
+                    alpha(BANSAL_ALPHA, "increase constant (packets² per RTT), > 0"),
                     beta(Some(BANSAL_BETA), "packets removed by a reduction, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let a = v.value("alpha")?;
-                boxed(Binomial::iiad(a, v.value("beta")?), config)
+            |v, s, m| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                window(m, s, move || Binomial::iiad(a, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "sqrt",
+                family: Family::Window,
                 summary: "SQRT(α, β): binomial k = l = 1/2; +α/√w per RTT, w ← w − β√w on congestion",
                 convention: BETA_REMOVED,
                 paper: "Bansal & Balakrishnan 2001; ns-2 test-suite-aimd (SPECS §3)",
                 params: vec![
-                    alpha(Some(BANSAL_ALPHA), "increase constant (packets^1.5 per RTT), > 0"),
+                    alpha(BANSAL_ALPHA, "increase constant (packets^1.5 per RTT), > 0"),
                     beta(Some(BANSAL_BETA), "decrease constant, removed, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let a = v.value("alpha")?;
-                boxed(Binomial::sqrt(a, v.value("beta")?), config)
+            |v, s, m| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                window(m, s, move || Binomial::sqrt(a, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "simd",
+                family: Family::Window,
                 summary: "SIMD(β): window grows as w0 + c·t² after each loss, w ← w − β·w on congestion",
                 convention: BETA_REMOVED,
                 paper: "Jin, Guo, Matta & Bestavros 2001 (k = −1/2, l = 1; α from (4))",
                 params: vec![beta(Some(1.0 / 16.0), "fraction of the window removed by a reduction, 0 < β < 1")],
             },
-            build: |v, config| boxed(History::simd(v.value("beta")?), config),
-        },
-        Entry {
-            info: ControllerInfo {
+            |v, s, m| {
+                let b = v["beta"];
+                window(m, s, move || History::simd(b))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "aiad",
+                family: Family::Window,
                 summary: "AIAD(β): +3β/(2·w_max) per RTT (history-based), w ← w − β on congestion",
                 convention: BETA_REMOVED,
                 paper: "Jin, Guo, Matta & Bestavros 2001 (k = l = 0; α from (4))",
                 params: vec![beta(Some(2.0 / 3.0), "packets removed by a reduction, 0 < β < 1")],
             },
-            build: |v, config| boxed(History::aiad(v.value("beta")?), config),
-        },
-        Entry {
-            info: ControllerInfo {
+            |v, s, m| {
+                let b = v["beta"];
+                window(m, s, move || History::aiad(b))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "history",
+                family: Family::Window,
                 summary: "Jin et al.'s spectrum (k, l, β): +α/(w − w0)^k per RTT, w ← w − β·w^l; α from w_max",
                 convention: BETA_REMOVED,
                 paper: "Jin, Guo, Matta & Bestavros 2001 (3), (4), Table 1",
                 params: vec![
-                    exponent("k", MIN_HISTORY_K, MAX_K, "increase exponent, −1/2 ≤ k ≤ 2 (window ∝ t^(1/(k+1)))"),
-                    exponent("l", 0.0, 1.0, "decrease exponent, 0 ≤ l ≤ 1"),
+                    required(
+                        "k",
+                        Range::closed(MIN_HISTORY_K, MAX_K),
+                        "increase exponent, −1/2 ≤ k ≤ 2 (window ∝ t^(1/(k+1)))",
+                    ),
+                    required("l", Range::closed(0.0, 1.0), "decrease exponent, 0 ≤ l ≤ 1"),
                     beta(None, "decrease constant, removed, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let (k, l, b) = (v.value("k")?, v.value("l")?, v.value("beta")?);
-                boxed(History::new(k, l, b), config)
+            |v, s, m| {
+                let (k, l, b) = (v["k"], v["l"], v["beta"]);
+                window(m, s, move || History::new(k, l, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "taimd",
+                family: Family::Window,
                 summary: "TAIMD(α, β): AIMD with β kept, a reduction removes at least one packet",
                 convention: BETA_KEPT,
                 paper: "Cai, Shen, Pan & Mark 2005 §III (TAIMD(0.2, 0.875))",
                 params: vec![
-                    alpha(None, "packets per RTT, > 0; default the TCP-friendly 3(1 − β)/(1 + β) (Cai et al. (13))"),
+                    friendly_alpha(
+                        |v| friendly_alpha_cai(v["beta"]),
+                        "packets per RTT, > 0; default the TCP-friendly 3(1 − β)/(1 + β) (Cai et al. (13))",
+                    ),
                     beta(Some(0.875), "fraction of the window kept by a reduction, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let b = v.value("beta")?;
-                let a = v.get("alpha").unwrap_or_else(|| friendly_alpha_cai(b));
-                boxed(Taimd::taimd(a, b), config)
+            |v, s, m| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                window(m, s, move || Taimd::taimd(a, b))
             },
-        },
-        Entry {
-            info: ControllerInfo {
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "dtaimd",
+                family: Family::Window,
                 summary: "DTAIMD(α, β): TAIMD whose α follows the effective β' = 1 − 1/cwnd at small windows",
                 convention: BETA_KEPT,
                 paper: "Cai, Shen, Pan & Mark 2005 §III-C, pseudo-code L1–L6 (DTAIMD(0.2, 0.875))",
                 params: vec![
-                    alpha(None, "packets per RTT at large windows, > 0; default 3(1 − β)/(1 + β) (Cai et al. (13))"),
+                    friendly_alpha(
+                        |v| friendly_alpha_cai(v["beta"]),
+                        "packets per RTT at large windows, > 0; default 3(1 − β)/(1 + β) (Cai et al. (13))",
+                    ),
                     beta(Some(0.875), "fraction of the window kept by a reduction, 0 < β < 1"),
                 ],
             },
-            build: |v, config| {
-                let b = v.value("beta")?;
-                let a = v.get("alpha").unwrap_or_else(|| friendly_alpha_cai(b));
-                boxed(Taimd::dtaimd(a, b), config)
+            |v, s, m| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                window(m, s, move || Taimd::dtaimd(a, b))
             },
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "rate-aimd",
+                family: Family::Rate,
+                summary: "rate AIMD(α, β): r ← r + α·MTU/RTT per interval without loss, r ← r − β·r with loss",
+                convention: RATE_REMOVED,
+                paper: "Loguinov & Radha 2003 (2)–(4), §V-B, §VI-C (AIMD(1,1/2), AIMD(0.19,1/2))",
+                params: vec![
+                    param("alpha", Some(1.0), Range::open_closed(0.0, 1e3), "packets per RTT, > 0"),
+                    param(
+                        "beta",
+                        Some(0.5),
+                        Range::open(0.0, 1.0),
+                        "fraction of the rate removed on loss, 0 < β < 1",
+                    ),
+                    mtu_per_rtt(),
+                ],
+            },
+            |v, s, m| {
+                let (a, b, unit, config) = (v["alpha"], v["beta"], v.get("mtu_per_rtt"), s.rate);
+                m.make(move || RateBinomial::aimd(a, b, unit, config))
+            },
+            per_rtt,
+        ),
+        Entry {
+            relation: Some(|v| {
+                let (k, l) = (v["k"], v["l"]);
+                // Loguinov & Radha §II-A: convergence to fairness needs k + l > 0.
+                if k + l > 0.0 {
+                    Ok(())
+                } else {
+                    let allowed = format!("k + l must be > 0 to converge to fairness (l = {l})");
+                    Err(Error::invalid("controller.k", k, allowed))
+                }
+            }),
+            ..rate_entry(
+                ControllerInfo {
+                    name: "rate-binomial",
+                    family: Family::Rate,
+                    summary: "rate binomial(k, l, α, β): r ← r + λ·r^(−k) without loss, r ← r − σ·r^l with loss",
+                    convention: RATE_REMOVED,
+                    paper: "Loguinov & Radha 2003 (3), (4) (IIAD k = 1, l = 0; SQRT k = l = 1/2)",
+                    params: vec![
+                        required("k", Range::closed(-1.0, 2.0), "increase exponent; k + l > 0"),
+                        required("l", Range::closed(0.0, 1.0), "decrease exponent, 0 ≤ l ≤ 1"),
+                        param(
+                            "alpha",
+                            Some(1.0),
+                            Range::open_closed(0.0, 1e3),
+                            "window-domain increase constant, > 0",
+                        ),
+                        param(
+                            "beta",
+                            Some(0.5),
+                            Range::open(0.0, 1.0),
+                            "window-domain decrease constant, 0 < β < 1",
+                        ),
+                        mtu_per_rtt(),
+                    ],
+                },
+                |v, s, m| {
+                    let (k, l, a, b) = (v["k"], v["l"], v["alpha"], v["beta"]);
+                    let (unit, config) = (v.get("mtu_per_rtt"), s.rate);
+                    m.make(move || RateBinomial::new(k, l, a, b, unit, config))
+                },
+                per_rtt,
+            )
         },
+        Entry {
+            relation: Some(|v| {
+                let (l, m_d) = (v["l"], v["m_d"]);
+                // Loguinov & Radha (39): m_D ≥ l keeps the rate positive.
+                if m_d >= l {
+                    Ok(())
+                } else {
+                    Err(Error::invalid("controller.m_d", m_d, format!("must be at least l = {l}")))
+                }
+            }),
+            ..rate_entry(
+                ControllerInfo {
+                    name: "iscc",
+                    family: Family::Rate,
+                    summary: "ISCC(k, l): binomial with λ = C^(k+1)/m_I and σ = 1/(m_D·C^(l−1)), C from an oracle or packet bunches",
+                    convention: RATE_REMOVED,
+                    paper: "Loguinov & Radha 2003 §V-D (39), (41); §VI (ISCC(-1.5,2), m_I = 20, m_D = 2)",
+                    params: vec![
+                        param(
+                            "k",
+                            Some(-1.5),
+                            Range::closed_open(-3.0, 0.0),
+                            "increase exponent, < 0 (ideal scalability: l + 2k + 1 = 0)",
+                        ),
+                        param("l", Some(2.0), Range::open_closed(1.0, 4.0), "decrease exponent, > 1"),
+                        param("m_i", Some(20.0), Range::closed(1.0, 1e6), "an increase is at most r/m_I, ≥ 1"),
+                        param("m_d", Some(2.0), Range::closed(1.0, 1e6), "a decrease is at most r/m_D, ≥ l"),
+                        param(
+                            "capacity",
+                            None,
+                            Range::open_closed(0.0, MAX_RATE_BPS),
+                            "exact bottleneck capacity (bits/s); default the receiver's packet-bunch estimate (set source.bunch ≥ 3)",
+                        ),
+                    ],
+                },
+                |v, s, m| {
+                    let (k, l, m_i, m_d) = (v["k"], v["l"], v["m_i"], v["m_d"]);
+                    let (oracle, config) = (v.get("capacity"), s.rate);
+                    m.make(move || Iscc::new(k, l, m_i, m_d, oracle, config))
+                },
+                per_rtt,
+            )
+        },
+        rate_entry(
+            ControllerInfo {
+                name: "rap",
+                family: Family::Rate,
+                summary: "RAP(α, β): inter-packet-gap AIMD, +α packets per SRTT, gap ÷ β per loss cluster",
+                convention: RATE_KEPT,
+                paper: "Rejaie, Handley & Estrin 1999; ns-2 rap.cc (SPECS §5)",
+                params: vec![
+                    param("alpha", Some(1.0), Range::open_closed(0.0, 100.0), "packets per SRTT, > 0"),
+                    param(
+                        "beta",
+                        Some(0.5),
+                        Range::open(0.0, 1.0),
+                        "fraction of the rate kept on loss, 0 < β < 1",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let (a, b, config) = (v["alpha"], v["beta"], s.rate);
+                m.make(move || Rap::new(a, b, config))
+            },
+            per_packet,
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "ssvp",
+                family: Family::Rate,
+                summary: "SSVP(α, β): IPG ÷ β when a RTT's congestion ratio exceeds the level, +α packets per RTT without congestion",
+                convention: RATE_KEPT,
+                paper: "Papadimitriou & Zhang 2007 §III (4), (5) (SSVP(0.31,0.875), level 0.005; SPECS §6)",
+                params: vec![
+                    param("alpha", Some(0.31), Range::open_closed(0.0, 100.0), "packets per RTT, > 0"),
+                    param(
+                        "beta",
+                        Some(0.875),
+                        Range::open(0.0, 1.0),
+                        "fraction of the rate kept on congestion, 0 < β < 1",
+                    ),
+                    level(),
+                ],
+            },
+            |v, s, m| {
+                let decrease = SsvpDecrease::Fixed {
+                    alpha: v["alpha"],
+                    beta: v["beta"],
+                };
+                let (level, config) = (v["level"], s.rate);
+                m.make(move || Ssvp::new(decrease, level, config))
+            },
+            per_packet,
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "ssvp-adp",
+                family: Family::Rate,
+                summary: "SSVP-ADP: SSVP with β = RTT_min/RTT on congestion and α = 4(1 − β²)/3",
+                convention: RATE_KEPT,
+                paper: "Papadimitriou & Zhang 2007 §IV-B (20), (2)",
+                params: vec![level()],
+            },
+            |v, s, m| {
+                let (level, config) = (v["level"], s.rate);
+                m.make(move || Ssvp::new(SsvpDecrease::Adaptive, level, config))
+            },
+            per_packet,
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "tfrc",
+                family: Family::Rate,
+                summary: "TFRC as RFC 5348: equation-based rate from the receiver's loss event rate",
+                convention: EQUATION,
+                paper: "RFC 5348; SPECS §1",
+                params: vec![discounting(0.0)],
+            },
+            |_, s, m| {
+                let config = s.rate;
+                m.make(move || Tfrc::new(TfrcVariant::Rfc5348, config))
+            },
+            |v| Box::new(TfrcReceiver::new(TfrcVariant::Rfc5348, v["discounting"] == 1.0)),
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "tfrc-ns2",
+                family: Family::Rate,
+                summary: "TFRC as ns-2 / SIGCOMM 2000: +s/R per RTT increases, PFTK equation with tick-based t_RTO",
+                convention: EQUATION,
+                paper: "Floyd, Handley, Padhye & Widmer 2000; ns-2 tfrc.cc (SPECS §1.9); Yang et al. 2003",
+                params: vec![discounting(1.0)],
+            },
+            |_, s, m| {
+                let config = s.rate;
+                m.make(move || Tfrc::new(TfrcVariant::Ns2, config))
+            },
+            |v| Box::new(TfrcReceiver::new(TfrcVariant::Ns2, v["discounting"] == 1.0)),
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "tfrc-2000",
+                family: Family::Rate,
+                summary: "TFRC as ns-2's June 2000 snapshot: no-feedback timer 2R, +s/R per RTT uncapped, unsmoothed loss-interval weights",
+                convention: EQUATION,
+                paper: "ns-2 tfrc.cc / tfrc-sink.cc of 2000, as run by Yang, Kim & Lam 2003 §2 (SPECS §1.9)",
+                params: vec![discounting(0.0)],
+            },
+            |_, s, m| {
+                let config = s.rate;
+                m.make(move || Tfrc::new(TfrcVariant::Ns2June2000, config))
+            },
+            |v| Box::new(TfrcReceiver::new(TfrcVariant::Ns2June2000, v["discounting"] == 1.0)),
+        ),
+        rate_entry(
+            ControllerInfo {
+                name: "tear",
+                family: Family::Rate,
+                summary: "TEAR: the receiver emulates TCP's window per round and feeds back a rate smoothed over 8 epochs",
+                convention: "receiver-based (TCP's AIMD(1, 1/2) emulated)",
+                paper: "Rhee, Ozdemir & Yi 2000; timeout after Yang, Kim & Lam 2003 (SPECS §2, reconstructed)",
+                params: vec![],
+            },
+            |_, s, m| {
+                let config = s.rate;
+                m.make(move || TearSender::new(config))
+            },
+            |_| Box::new(TearReceiver::default()),
+        ),
     ]
 }
 
-/// Every catalogued controller with its parameters, conventions and sources.
-pub fn catalogue() -> Vec<ControllerInfo> {
-    entries().into_iter().map(|e| e.info).collect()
-}
-
-/// Builds the controller `name` (any case) with `params`, starting in slow start from one
-/// packet (the packet engine's start).
-pub fn build(name: &str, params: &[(String, f64)]) -> Result<Box<dyn Controller>> {
-    build_with(name, params, WindowConfig::default())
-}
-
-/// Builds the controller `name` (any case) with `params`, starting as `config` says (the round
-/// model starts in congestion avoidance at a given window).
-pub fn build_with(
-    name: &str,
-    params: &[(String, f64)],
-    config: WindowConfig,
-) -> Result<Box<dyn Controller>> {
-    let entries = entries();
-    let entry = entries
+/// Finds the entry of `name` (in `family`, or in either), then resolves its parameters.
+fn resolve(family: Option<Family>, name: &str, params: &[(String, f64)]) -> Result<ControllerConfig> {
+    let (base, positional) = split_notation(name).unwrap_or_else(|| (name.trim().to_string(), Vec::new()));
+    let entries = entries::<Boxed>();
+    let in_family = |e: &&Entry<Boxed>| family.is_none_or(|f| e.info.family == f);
+    let (index, entry) = entries
         .iter()
-        .find(|e| e.info.name.eq_ignore_ascii_case(name))
+        .enumerate()
+        .find(|(_, e)| in_family(e) && e.info.name.eq_ignore_ascii_case(&base))
         .ok_or_else(|| Error::UnknownName {
             field: "controller.name".to_string(),
             value: name.to_string(),
             known: entries
                 .iter()
+                .filter(in_family)
                 .map(|e| e.info.name)
                 .collect::<Vec<_>>()
                 .join(", "),
         })?;
-    let values = resolve(&entry.info, params)?;
-    (entry.build)(&values, config)
+    let info = &entry.info;
+    if positional.len() > info.params.len() {
+        return Err(Error::invalid(
+            "controller.name",
+            name,
+            format!("{} takes at most {} parameters", info.name, info.params.len()),
+        ));
+    }
+    let mut given: Vec<(String, f64)> = Vec::new();
+    for (p, text) in info.params.iter().zip(&positional) {
+        given.push((p.name.to_string(), parse_number(&format!("controller.{}", p.name), text)?));
+    }
+    given.extend(params.iter().cloned());
+    let values = resolve_values(info, &given)?;
+    if let Some(relation) = entry.relation {
+        relation(&values)?;
+    }
+    Ok(ControllerConfig {
+        index,
+        family: info.family,
+        name: info.name,
+        values,
+    })
 }
 
-/// Matches `params` to the entry's parameters (any case), rejecting unknown and repeated ones,
-/// and fills in fixed defaults.
-pub(crate) fn resolve(info: &ControllerInfo, params: &[(String, f64)]) -> Result<Values> {
-    let mut values: Vec<(&'static str, f64)> = Vec::new();
-    for (given, value) in params {
+/// Matches `given` to the entry's parameters (any case), rejecting unknown and repeated ones,
+/// fills in defaults (fixed, then derived), and checks every value against its range.
+fn resolve_values(info: &ControllerInfo, given: &[(String, f64)]) -> Result<Values> {
+    let mut named: Vec<(&'static str, f64)> = Vec::new();
+    for (name, value) in given {
         let param = info
             .params
             .iter()
-            .find(|p| p.name.eq_ignore_ascii_case(given))
+            .find(|p| p.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| Error::UnknownName {
                 field: format!("controller.params ({})", info.name),
-                value: given.clone(),
+                value: name.clone(),
                 known: if info.params.is_empty() {
                     "(none; it takes no parameters)".to_string()
                 } else {
-                    info.params
-                        .iter()
-                        .map(|p| p.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    info.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
                 },
             })?;
-        if values.iter().any(|(n, _)| *n == param.name) {
+        if named.iter().any(|(n, _)| *n == param.name) {
             return Err(Error::invalid(
                 format!("controller.{}", param.name),
                 value,
                 "given more than once",
             ));
         }
-        values.push((param.name, *value));
+        named.push((param.name, *value));
     }
+    let given = |name: &str| named.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+    let mut values = Values::default();
     for p in &info.params {
-        if let (Some(default), false) = (p.default, values.iter().any(|(n, _)| *n == p.name)) {
-            values.push((p.name, default));
+        match given(p.name).or(p.default) {
+            Some(x) => values.0.push((p.name, p.check(x)?)),
+            None if p.required => {
+                return Err(Error::invalid(
+                    format!("controller.{}", p.name),
+                    "(missing)",
+                    format!("required by {}", info.name),
+                ))
+            }
+            None => {}
         }
     }
-    Ok(Values {
-        controller: info.name,
-        values,
-    })
+    for p in &info.params {
+        if let (Some(derive), None) = (p.derive, values.get(p.name)) {
+            let x = p.check(derive(&values))?;
+            values.0.push((p.name, x));
+        }
+    }
+    let order = |name: &str| info.params.iter().position(|p| p.name == name);
+    values.0.sort_by_key(|(n, _)| order(n));
+    Ok(values)
+}
+
+/// `NAME(a,b)` → ("NAME", [a, b]); `a/b` fractions allowed. `None` without parentheses.
+fn split_notation(name: &str) -> Option<(String, Vec<String>)> {
+    let open = name.find('(')?;
+    let inner = name[open + 1..].strip_suffix(')')?;
+    let args = inner.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
+    Some((name[..open].trim().to_string(), args))
+}
+
+fn parse_number(field: &str, text: &str) -> Result<f64> {
+    let bad = || Error::invalid(field, text, "must be a number or a fraction a/b");
+    let v = match text.split_once('/') {
+        Some((a, b)) => a.trim().parse::<f64>().map_err(|_| bad())? / b.trim().parse::<f64>().map_err(|_| bad())?,
+        None => text.parse::<f64>().map_err(|_| bad())?,
+    };
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(bad())
+    }
 }
 
 #[cfg(test)]
@@ -386,6 +1035,12 @@ mod tests {
 
     fn params(list: &[(&str, f64)]) -> Vec<(String, f64)> {
         list.iter().map(|(n, v)| (n.to_string(), *v)).collect()
+    }
+
+    /// Builds `name` (either family) with the default start: one packet in slow start, or the
+    /// rate controller's own start.
+    fn build(name: &str, params: &[(String, f64)]) -> Result<Box<dyn Controller>> {
+        ControllerConfig::resolve(name, params)?.build(&Start::default())
     }
 
     /// The error `build` gives (`Box<dyn Controller>` is not `Debug`, so no `unwrap_err`).
@@ -399,12 +1054,16 @@ mod tests {
     /// A valid value for each required parameter.
     fn required_sample(p: &ParamInfo) -> Option<(String, f64)> {
         p.required
-            .then(|| (p.name.to_string(), 0.5 * (p.min + p.max)))
+            .then(|| (p.name.to_string(), 0.5 * (p.range.min + p.range.max)))
+    }
+
+    fn family(f: Family) -> Vec<ControllerInfo> {
+        catalogue().into_iter().filter(|i| i.family == f).collect()
     }
 
     #[test]
     fn every_entry_builds_with_defaults() {
-        for info in catalogue() {
+        for info in family(Family::Window) {
             let given: Vec<_> = info.params.iter().filter_map(required_sample).collect();
             let c = build(&info.name.to_uppercase(), &given)
                 .unwrap_or_else(|e| panic!("{}: {e}", info.name));
@@ -453,6 +1112,13 @@ mod tests {
         }
     }
 
+    #[test]
+    fn window_names_in_paper_notation_resolve_to_themselves() {
+        for name in ["GAIMD(0.31,0.875)", "AIMD(1/10,1/16)", "SIMD(1/16)", "IIAD(1,2/3)", "TAIMD(0.2,0.875)"] {
+            assert_eq!(build(name, &[]).unwrap().name(), name);
+        }
+    }
+
     /// One uncongested round, then one congested round: the window after each.
     fn grow_then_reduce(c: &mut dyn Controller) -> (f64, f64) {
         let round = |congested| RoundSample {
@@ -469,11 +1135,11 @@ mod tests {
     fn defaults_follow_each_papers_friendly_alpha() {
         let config = WindowConfig::avoidance_at(40.0);
         // gaimd: α = 4(1 − β²)/3 = 0.3125 at β = 7/8, and 7/8 of the window kept.
-        let (grown, reduced) = grow_then_reduce(&mut *build_with("gaimd", &[], config).unwrap());
+        let (grown, reduced) = grow_then_reduce(&mut *build_window("gaimd", &[], config).unwrap());
         assert_close(grown, 40.3125, 1e-15);
         assert_close(reduced, 40.3125 * 0.875, 1e-15);
         // aimd: β removed, α = 3β/(2 − β) = 0.2 at β = 1/8.
-        let mut c = build_with("aimd", &params(&[("beta", 0.125)]), config).unwrap();
+        let mut c = build_window("aimd", &params(&[("beta", 0.125)]), config).unwrap();
         let (grown, reduced) = grow_then_reduce(&mut *c);
         assert_close(grown, 40.2, 1e-15);
         assert_close(reduced, 40.2 * 0.875, 1e-15);
@@ -487,6 +1153,11 @@ mod tests {
         for known in ["tcp", "gaimd", "simd", "dtaimd", "history"] {
             assert!(msg.contains(known), "{msg}");
         }
+        // Within one family, only that family's names.
+        let msg = build_window("tfrc", &[], WindowConfig::default()).err().unwrap().to_string();
+        assert!(msg.contains("expected one of: tcp, aimd") && !msg.contains("rap"), "{msg}");
+        let msg = build_rate("tcp", &[], RateConfig::default()).err().unwrap().to_string();
+        assert!(msg.contains("expected one of: rate-aimd") && !msg.contains("gaimd"), "{msg}");
     }
 
     #[test]
@@ -529,16 +1200,54 @@ mod tests {
         }
     }
 
+    /// The cases the controllers' constructors rejected before the catalogue checked for them.
+    #[test]
+    fn parameters_outside_the_papers_conditions_are_rejected_naming_them() {
+        let nan = f64::NAN;
+        for (name, given, field) in [
+            ("gaimd", vec![("alpha", 0.31), ("beta", 1.0)], "controller.beta"),
+            ("gaimd", vec![("alpha", 0.0), ("beta", 0.5)], "controller.alpha"),
+            ("aimd", vec![("alpha", 1.0), ("beta", 0.0)], "controller.beta"),
+            ("aimd", vec![("alpha", nan), ("beta", 0.5)], "controller.alpha"),
+            ("binomial", vec![("k", -0.5), ("l", 1.0), ("alpha", 1.0), ("beta", 0.5)], "controller.k"),
+            ("binomial", vec![("k", 0.5), ("l", 1.5), ("alpha", 1.0), ("beta", 0.5)], "controller.l"),
+            ("binomial", vec![("k", 0.5), ("l", 0.5), ("alpha", -1.0), ("beta", 0.5)], "controller.alpha"),
+            ("iiad", vec![("alpha", 1.0), ("beta", 1.0)], "controller.beta"),
+            ("history", vec![("k", -0.75), ("l", 1.0), ("beta", 0.5)], "controller.k"),
+            ("history", vec![("k", 0.0), ("l", 1.5), ("beta", 0.5)], "controller.l"),
+            ("simd", vec![("beta", 1.0)], "controller.beta"),
+            ("aiad", vec![("beta", 0.0)], "controller.beta"),
+            ("taimd", vec![("alpha", 0.2), ("beta", 1.0)], "controller.beta"),
+            ("dtaimd", vec![("alpha", -0.2), ("beta", 0.875)], "controller.alpha"),
+            ("dtaimd", vec![("alpha", 0.2), ("beta", f64::INFINITY)], "controller.beta"),
+            // Loguinov & Radha (39), (41): m_D ≥ l, m_I ≥ 1, l > 1.
+            ("iscc", vec![("k", -1.5), ("l", 2.0), ("m_i", 20.0), ("m_d", 1.5)], "controller.m_d"),
+            ("iscc", vec![("k", -1.5), ("l", 2.0), ("m_i", 0.5), ("m_d", 2.0)], "controller.m_i"),
+            ("iscc", vec![("k", -1.5), ("l", 1.0), ("m_i", 20.0), ("m_d", 2.0)], "controller.l"),
+            // Loguinov & Radha §II-A: k + l > 0.
+            ("rate-binomial", vec![("k", -0.5), ("l", 0.0)], "controller.k"),
+            ("rate-aimd", vec![("alpha", 1.0), ("beta", 1.5)], "controller.beta"),
+        ] {
+            match error(name, &given) {
+                Error::InvalidField { field: f, .. } => assert_eq!(f, field, "{name} {given:?}"),
+                other => panic!("{name} {given:?}: {other}"),
+            }
+        }
+    }
+
     #[test]
     fn advertised_bounds_are_the_enforced_ones() {
-        for info in catalogue() {
-            for p in &info.params {
-                let eps = 1e-6 * (p.max - p.min);
+        // Every range, except where a relation between parameters or a switch narrows it.
+        for entry in entries::<Boxed>().iter().filter(|e| e.relation.is_none()) {
+            let info = &entry.info;
+            for p in info.params.iter().filter(|p| !p.switch) {
+                let (min, max) = (p.range.min, p.range.max);
+                let eps = 1e-6 * (max - min);
                 for (value, ok) in [
-                    (p.min + eps, true),
-                    (p.max - eps, true),
-                    (p.min - eps, false),
-                    (p.max + eps, false),
+                    (min + eps, true),
+                    (max - eps, true),
+                    (min - eps, false),
+                    (max + eps, false),
                 ] {
                     let mut given: Vec<_> = info
                         .params
@@ -555,9 +1264,84 @@ mod tests {
     }
 
     #[test]
+    fn ranges_name_the_field() {
+        assert!(Range::open(0.0, 1.0).check("controller.beta", 0.5).is_ok());
+        let err = Range::open(0.0, 1.0).check("controller.beta", 1.0).unwrap_err();
+        assert_eq!(err.to_string(), "controller.beta = 1: must be in (0, 1)");
+        let alpha = Range::open_closed(0.0, 100.0);
+        assert!(alpha.check("controller.alpha", 100.0).is_ok());
+        assert!(alpha.check("controller.alpha", 0.0).is_err());
+        assert!(alpha.check("controller.alpha", f64::NAN).is_err());
+        assert_eq!(Range::closed_open(-3.0, 0.0).to_string(), "[-3, 0)");
+    }
+
+    #[test]
     fn catalogue_serializes_for_the_cli() {
         let json = serde_json::to_string(&catalogue()).unwrap();
         assert!(json.contains("\"name\":\"dtaimd\""), "{json}");
         assert!(json.contains("β kept"), "{json}");
+        assert!(json.contains("\"family\":\"window\"") && json.contains("\"family\":\"rate\""), "{json}");
+        assert!(json.contains("\"min\":0.0,\"max\":100.0") && !json.contains("excluded"), "{json}");
+    }
+
+    #[test]
+    fn a_config_is_resolved_once_and_builds_many() {
+        let config = ControllerConfig::resolve("GAIMD", &params(&[("beta", 0.875)])).unwrap();
+        assert_eq!((config.family(), config.name()), (Family::Window, "gaimd"));
+        let values: Vec<_> = config.values().iter().collect();
+        assert_eq!(values, [("alpha", 0.3125), ("beta", 0.875)]);
+        let start = Start {
+            window: WindowConfig::avoidance_at(10.0),
+            ..Start::default()
+        };
+        let (a, b) = (config.build(&start).unwrap(), config.build(&start).unwrap());
+        assert_eq!((a.window(), b.window()), (10.0, 10.0));
+        assert!(config.receiver().is_none());
+        let bad = Start {
+            window: WindowConfig::avoidance_at(0.5),
+            ..Start::default()
+        };
+        let err = config.build(&bad).err().unwrap().to_string();
+        assert!(err.starts_with("controller.initial_window"), "{err}");
+    }
+
+    fn required_params(info: &ControllerInfo) -> Vec<(String, f64)> {
+        info.params
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| (p.name.to_string(), if p.name == "k" { 1.0 } else { 0.5 }))
+            .collect()
+    }
+
+    #[test]
+    fn every_entry_builds_both_sides() {
+        for info in family(Family::Rate) {
+            let params = required_params(&info);
+            let c = build(&info.name.to_uppercase(), &params).unwrap_or_else(|e| panic!("{}: {e}", info.name));
+            let r = c.pacing_rate_bps().unwrap();
+            assert!(r.is_finite() && r > 0.0, "{}", info.name);
+            build_receiver(info.name, &params).unwrap();
+        }
+    }
+
+    #[test]
+    fn paper_notation_sets_parameters_in_order() {
+        assert_eq!(build("ISCC(-1.5,2)", &[]).unwrap().name(), "ISCC(-1.5,2)");
+        assert_eq!(build("SSVP(0.31, 0.875)", &[]).unwrap().name(), "SSVP(0.31,0.875)");
+        assert_eq!(build("rate-AIMD(1,1/2)", &[]).unwrap().name(), "rate-AIMD(1,0.5)");
+        assert_eq!(build("SSVP-ADP", &[]).unwrap().name(), "SSVP-ADP");
+        let family = |name| ControllerConfig::resolve(name, &[]).unwrap().family();
+        assert!(family("tfrc-NS2") == Family::Rate && family("gaimd") == Family::Window);
+    }
+
+    #[test]
+    fn errors_name_the_field_and_what_is_allowed() {
+        let err = |r: Result<Box<dyn Controller>>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err(build("tfrcc", &[])).contains("tfrc-ns2"));
+        assert!(err(build("iscc", &[("m_d".into(), 1.0)])).contains("controller.m_d"));
+        assert!(err(build("ISCC(-1.5,2)", &[("k".into(), -1.2)])).contains("more than once"));
+        assert!(err(build("tear", &[("x".into(), 1.0)])).contains("no parameters"));
+        assert!(build_receiver("tfrc", &[("discounting".into(), 0.5)]).is_err());
+        assert!(feedback_receiver("per-RTT").is_ok() && feedback_receiver("acks").is_err());
     }
 }

@@ -8,39 +8,29 @@
 //!
 //! One dispatch style: engines hold `Box<dyn Controller>`; every hook has a default that does
 //! nothing, so a controller implements only what it reacts to.
+//!
+//! Layers, each importing only those above it in this list (`tests/layers.rs` checks it):
+//! - this module: the [`Controller`] trait and the samples it is fed;
+//! - [`window`]: window state ([`Window`]) and the papers' window rules, one per file;
+//! - [`rate`]: rate-based senders, one per file, and how they start ([`RateConfig`]);
+//! - [`receiver`]: the [`Receiver`](receiver::Receiver) trait and the receivers of rate-based
+//!   protocols, one per file;
+//! - [`catalog`]: the one catalogue of window and rate controllers by name; its
+//!   [`ControllerConfig`](catalog::ControllerConfig) is validated once and builds every flow's
+//!   controller (and, for rate controllers, its receiver).
 
-mod aimd;
-mod binomial;
 pub mod catalog;
-mod constant;
-mod history;
-mod taimd;
-mod window;
-
-pub mod capacity;
-mod iscc;
-mod rap;
-mod rate_binomial;
-pub mod rate_catalog;
+pub mod rate;
 pub mod receiver;
-mod ssvp;
-mod tear;
-mod tfrc;
+pub mod window;
 
-pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
-pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
-pub use constant::ConstantRate;
-pub use history::{History, HistoryRule, MIN_HISTORY_K};
-pub use taimd::{Taimd, TaimdRule};
-pub use window::{Window, WindowConfig, WindowRule, MAX_ALPHA, MAX_WINDOW_PKTS};
-
-pub use iscc::Iscc;
-pub use rap::Rap;
-pub use rate_binomial::RateBinomial;
-pub use rate_catalog::RateConfig;
-pub use ssvp::{Ssvp, SsvpDecrease};
-pub use tear::{TearReceiver, TearSender};
-pub use tfrc::{tfrc_throughput_bps, Tfrc, TfrcReceiver, TfrcVariant};
+pub use rate::{tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant};
+pub use receiver::{TearReceiver, TfrcReceiver};
+pub use window::{
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial, BinomialRule, History,
+    HistoryRule, Taimd, TaimdRule, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K,
+    MAX_WINDOW_PKTS, MIN_HISTORY_K,
+};
 
 use crate::time::SimTime;
 
@@ -136,7 +126,7 @@ impl ReportSample {
 }
 
 /// What a controller tells its engine to do.
-pub trait Controller: Send + crate::round::IntoGroup {
+pub trait Controller: Send {
     /// Name in the papers' notation, e.g. `GAIMD(0.31,0.875)`.
     fn name(&self) -> String;
 

@@ -1,8 +1,9 @@
 //! Stepping the round model: one pass over the flows per step.
 
-use super::group::{bad_offer, Book, Group, Signal, Step, Sums};
+use super::group::{bad_offer, build_group, Book, Group, Signal, Step, Sums};
+use super::report::{RoundResult, Series};
 use super::{Feedback, FlowGroup, RoundConfig};
-use crate::control::{catalog, rate_catalog};
+use crate::control::catalog::{ControllerConfig, Make, Start};
 use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -12,113 +13,69 @@ use crate::time::SimTime;
 /// congestion: loads that sum exactly to the capacity fill the link without loss.
 const TIE: f64 = 1e-9;
 
-/// The aggregate state at the recorded steps (`Record::every`), one entry per recorded step.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Series {
-    pub step: Vec<u64>,
-    /// Start of the step (s).
-    pub time_s: Vec<f64>,
-    /// Length of the step (s): the RTT, RTT0 + queue/C, over `substeps`.
-    pub interval_s: Vec<f64>,
-    pub capacity_bps: Vec<f64>,
-    /// Packets offered by all flows in the step.
-    pub load_pkts: Vec<f64>,
-    /// Queue at the end of the step (packets).
-    pub queue_pkts: Vec<f64>,
-    /// Packets served over packets the link could serve in the step, in [0, 1].
-    pub utilization: Vec<f64>,
-    /// Packets lost over packets offered in the step, in [0, 1].
-    pub loss_fraction: Vec<f64>,
-    /// Jain's fairness index of the flows' loads in the step, in [1/n, 1].
-    pub jain: Vec<f64>,
-    /// Flows that saw congestion in the step.
-    pub congested_flows: Vec<u64>,
-}
-
-/// One flow's totals over the measured steps (after the warm-up).
-#[derive(Clone, Debug, PartialEq)]
-pub struct FlowReport {
-    /// The controller's name in its paper's notation.
-    pub name: String,
-    /// Whether the flow is read as a rate (bits/s) rather than a window.
-    pub rate_based: bool,
-    pub sent_pkts: f64,
-    pub lost_pkts: f64,
-    /// Steps in which the flow saw congestion.
-    pub congestion_events: u64,
-}
-
-/// What a run produced.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoundResult {
-    pub seed: u64,
-    pub steps: u64,
-    pub warmup_steps: u64,
-    /// Simulated time of the measured steps (s).
-    pub measured_s: f64,
-    /// Packets offered, lost, served, and the link could serve, over the measured steps.
-    pub sent_pkts: f64,
-    pub lost_pkts: f64,
-    pub served_pkts: f64,
-    pub service_pkts: f64,
-    pub flows: Vec<FlowReport>,
-    pub series: Series,
-    /// Each flow's load (packets in the step) at the recorded steps, step-major: entry
-    /// `r * n + i` is flow i at recorded step r. Empty unless `Record::flows`.
-    pub flow_load_pkts: Vec<f64>,
-}
-
-impl RoundResult {
-    /// Packets lost over packets sent (Loguinov & Radha's p), 0 when nothing was sent.
-    pub fn loss_rate(&self) -> f64 {
-        if self.sent_pkts > 0.0 {
-            self.lost_pkts / self.sent_pkts
-        } else {
-            0.0
-        }
-    }
-
-    /// Packets served over packets the link could serve (the papers' efficiency).
-    pub fn utilization(&self) -> f64 {
-        self.served_pkts / self.service_pkts
-    }
-}
-
-/// Builds one flow's controller from its group: a rate controller (`rate_catalog`) starting at
-/// the group's initial rate, or a window controller (`catalog`) starting in congestion avoidance
-/// at its initial window.
-fn build(group: &FlowGroup, index: usize, packet_bytes: u32) -> Result<Box<dyn Controller>> {
-    let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let name = &group.controller;
-    let built = if rate_catalog::is_rate_controller(name) {
-        let start = RateConfig {
+/// How a flow of `group` starts: a window controller in congestion avoidance at the group's
+/// initial window, a rate controller at its initial rate.
+fn start(group: &FlowGroup, packet_bytes: u32) -> Start {
+    Start {
+        window: WindowConfig::avoidance_at(group.initial_window_pkts.unwrap_or(1.0)),
+        rate: RateConfig {
             packet_bytes,
             initial_rate_bps: group.initial_rate_bps,
             min_rate_bps: None,
-        };
-        rate_catalog::build_with(name, &params, start)
-    } else {
-        let start = WindowConfig::avoidance_at(group.initial_window_pkts.unwrap_or(1.0));
-        catalog::build_with(name, &params, start).map_err(|e| match e {
-            Error::UnknownName {
-                field,
-                value,
-                known,
-            } => {
-                let rate = rate_catalog::catalogue()
-                    .iter()
-                    .map(|c| c.name)
-                    .collect::<Vec<_>>();
-                Error::UnknownName {
-                    field,
-                    value,
-                    known: format!("{known}, {}", rate.join(", ")),
-                }
-            }
-            other => other,
-        })
-    };
-    built.map_err(|e| within(e, index))
+        },
+    }
+}
+
+/// Makes the flows of flow group `g` from its catalogued controller: one [`Group`] of the
+/// controller's concrete type, each flow checked against the run.
+struct Flows<'a> {
+    g: usize,
+    count: usize,
+    config: &'a RoundConfig,
+}
+
+impl Make for Flows<'_> {
+    type Output = Result<Box<dyn Group>>;
+
+    fn make<C: Controller + 'static>(self, new: impl Fn() -> C) -> Self::Output {
+        build_group(self.count, new, |c| admit(c, self.g, self.config))
+    }
+}
+
+/// Checks a new flow's controller against the run (flow group `g` of `config`) and returns the
+/// flow's bookkeeping.
+fn admit<C: Controller>(controller: &mut C, g: usize, config: &RoundConfig) -> Result<Book> {
+    let rate_based = controller.pacing_rate_bps().is_some();
+    if rate_based && config.substeps > 1 {
+        return Err(Error::invalid(
+            format!("round.flows[{g}].controller"),
+            controller.name(),
+            "round.substeps > 1 needs window controllers",
+        ));
+    }
+    if (config.integer_windows || config.substeps > 1) && !rate_based {
+        // The window must follow `set_window`: try one packet more, then the start.
+        let w = controller.window();
+        controller.set_window(w + 1.0);
+        let followed = controller.window() == w + 1.0;
+        controller.set_window(w.floor());
+        if !followed || controller.window() != w.floor() {
+            return Err(Error::invalid(
+                format!("round.flows[{g}].controller"),
+                controller.name(),
+                "round.integer_windows and round.substeps > 1 need controllers that \
+                 accept a set window",
+            ));
+        }
+    }
+    let mut book = Book::new(rate_based);
+    let start = controller
+        .pacing_rate_bps()
+        .unwrap_or_else(|| controller.window());
+    if !book.set_offer(start, config.integer_windows) {
+        return Err(bad_offer(controller.name(), book.offer));
+    }
+    Ok(book)
 }
 
 /// Places a controller error under the flow group it came from.
@@ -151,45 +108,20 @@ pub fn run(config: &RoundConfig) -> Result<RoundResult> {
     config.validate()?;
     let mut groups: Vec<Box<dyn Group>> = Vec::new();
     for (g, group) in config.flows.iter().enumerate() {
-        for _ in 0..group.count {
-            let mut controller = build(group, g, config.packet_bytes)?;
-            let rate_based = controller.pacing_rate_bps().is_some();
-            if rate_based && config.substeps > 1 {
-                return Err(Error::invalid(
-                    format!("round.flows[{g}].controller"),
-                    controller.name(),
-                    "round.substeps > 1 needs window controllers",
-                ));
-            }
-            if (config.integer_windows || config.substeps > 1) && !rate_based {
-                // The window must follow `set_window`: try one packet more, then the start.
-                let w = controller.window();
-                controller.set_window(w + 1.0);
-                let followed = controller.window() == w + 1.0;
-                controller.set_window(w.floor());
-                if !followed || controller.window() != w.floor() {
-                    return Err(Error::invalid(
-                        format!("round.flows[{g}].controller"),
-                        controller.name(),
-                        "round.integer_windows and round.substeps > 1 need controllers that \
-                         accept a set window",
-                    ));
-                }
-            }
-            let mut book = Book::new(rate_based);
-            let start = controller
-                .pacing_rate_bps()
-                .unwrap_or_else(|| controller.window());
-            if !book.set_offer(start, config.integer_windows) {
-                return Err(bad_offer(controller.name(), book.offer));
-            }
-            let mut flow = controller.into_group(book);
-            if !groups
-                .last_mut()
-                .is_some_and(|last| last.absorb(&mut *flow))
-            {
-                groups.push(flow);
-            }
+        let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let controller = ControllerConfig::resolve(&group.controller, &params).map_err(|e| within(e, g))?;
+        let flows = Flows {
+            g,
+            count: group.count,
+            config,
+        };
+        let start = start(group, config.packet_bytes);
+        let mut flows = controller.build_with(&start, flows).map_err(|e| within(e, g))??;
+        if !groups
+            .last_mut()
+            .is_some_and(|last| last.absorb(&mut *flows))
+        {
+            groups.push(flows);
         }
     }
     let n = config.n_flows();

@@ -2,15 +2,17 @@
 //! calls the controller directly (inlined) instead of through a trait object per flow, and reads
 //! the controllers' state from one contiguous block.
 //!
-//! Every [`Controller`] is an [`IntoGroup`] (a blanket implementation): the engine builds each
-//! flow's controller from the catalogue as a `Box<dyn Controller>`, turns it into a one-flow
-//! group of its concrete type, and appends it to the group before it when the types match.
+//! The engine hands each flow group's catalogued controller a [`Make`] of its own
+//! (`control::catalog`), which receives a factory of the controller's concrete type and calls
+//! [`build_group`]; a group is appended to the one before it when the types match.
 
 use std::any::Any;
 
 use rand::Rng as _;
 
-use super::engine::FlowReport;
+use super::report::FlowReport;
+#[cfg(doc)]
+use crate::control::catalog::Make;
 use crate::control::{Controller, RoundSample};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -136,21 +138,21 @@ pub(super) trait Group: Any + Send {
     fn reports(&self, out: &mut Vec<FlowReport>);
 }
 
-/// Turns a boxed controller into a one-flow [`Group`] of its concrete type.
-pub trait IntoGroup {
-    #[doc(hidden)]
-    #[allow(private_interfaces)]
-    fn into_group(self: Box<Self>, book: Book) -> Box<dyn Group>;
-}
-
-impl<C: Controller + 'static> IntoGroup for C {
-    #[allow(private_interfaces)]
-    fn into_group(self: Box<Self>, book: Book) -> Box<dyn Group> {
-        Box::new(Typed {
-            controllers: vec![*self],
-            books: vec![book],
-        })
+/// A [`Group`] of `count` flows of controller type `C`, each built by `new` and admitted by
+/// `admit`, which checks it and returns its bookkeeping.
+pub(super) fn build_group<C: Controller + 'static>(
+    count: usize,
+    new: impl Fn() -> C,
+    mut admit: impl FnMut(&mut C) -> Result<Book>,
+) -> Result<Box<dyn Group>> {
+    let mut controllers = Vec::with_capacity(count);
+    let mut books = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut controller = new();
+        books.push(admit(&mut controller)?);
+        controllers.push(controller);
     }
+    Ok(Box::new(Typed { controllers, books }))
 }
 
 struct Typed<C> {

@@ -13,15 +13,16 @@
 //! Loguinov & Radha's overshoot, counted as packets lost over packets sent. Feedback to the flows
 //! follows [`Feedback`].
 //!
-//! Speed: one record per flow (its `Box<dyn Controller>`, the single dispatch style of `control`,
-//! beside its offer and totals), stepped in one pass per step; `examples/bench_round.rs`
-//! measures flow-steps per second.
+//! Speed: the flows of one controller type are kept in a vector of that type, beside their
+//! offers and totals, and stepped in one pass per step without dynamic dispatch per flow
+//! (`group`); `examples/bench_round.rs` measures flow-steps per second.
 
 mod engine;
 mod group;
+mod report;
 
-pub use engine::{run, FlowReport, RoundResult, Series};
-pub use group::IntoGroup;
+pub use engine::run;
+pub use report::{FlowReport, RoundResult, Series};
 
 use std::collections::BTreeMap;
 
@@ -71,7 +72,7 @@ pub struct CapacityStep {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowGroup {
-    /// A catalogued controller name (`control::catalog`, `control::rate_catalog`).
+    /// A catalogued controller name (`control::catalog`), window or rate.
     pub controller: String,
     /// Its parameters by name.
     #[serde(default)]

@@ -268,8 +268,8 @@ macro_rules! tagged_union {
     ($name:ident { $($kind:literal => $variant:ident),+ $(,)? }) => {
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-                super::tagged(d, &[$($kind),+], |kind, v| match kind {
-                    $($kind => Some(super::member(v).map($name::$variant)),)+
+                $crate::scenario::tagged(d, &[$($kind),+], |kind, v| match kind {
+                    $($kind => Some($crate::scenario::member(v).map($name::$variant)),)+
                     _ => None,
                 })
             }

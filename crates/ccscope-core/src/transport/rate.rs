@@ -39,8 +39,9 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::apps::{Bulk, Delivery, Inbox, Outbox, ReceiveApp, SendApp, Sink, TransportView};
-use crate::control::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
-use crate::control::rate_catalog::{self, ewma, RateConfig};
+use crate::control::catalog;
+use crate::control::rate::{ewma, RateConfig};
+use crate::control::receiver::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
 use crate::control::receiver::{DataArrival, Receiver, Report};
 use crate::control::{Controller, ReportSample};
 use crate::error::{check_range, Error, Result};
@@ -103,7 +104,7 @@ pub struct RateSourceSpec {
     #[serde(default)]
     pub jitter: f64,
     /// Receiver feedback for a controller built outside the catalogue (one of
-    /// `rate_catalog::FEEDBACK_KINDS`); catalogued controllers bring their own.
+    /// `catalog::FEEDBACK_KINDS`); catalogued controllers bring their own.
     #[serde(default)]
     pub feedback: Option<String>,
 }
@@ -140,7 +141,7 @@ impl RateSourceSpec {
     pub fn validate_with_controller(&self) -> Result<()> {
         self.validate()?;
         if self.external_controller().is_none() {
-            rate_catalog::build_with(&self.controller, &self.params(), self.config())?;
+            catalog::build_rate(&self.controller, &self.params(), self.config())?;
         }
         Ok(())
     }
@@ -202,8 +203,8 @@ fn catalogued(
 ) -> Result<Endpoints> {
     spec.validate()?;
     let params = spec.params();
-    let controller = rate_catalog::build_with(&spec.controller, &params, spec.config())?;
-    let receiver = rate_catalog::build_receiver(&spec.controller, &params)?;
+    let controller = catalog::build_rate(&spec.controller, &params, spec.config())?;
+    let receiver = catalog::build_receiver(&spec.controller, &params)?;
     Ok(pair(spec, controller, receiver, probe, app, sink))
 }
 
@@ -218,10 +219,10 @@ pub fn endpoints_with_controller(
         Error::invalid(
             "source.feedback",
             "(missing)",
-            format!("required for a controller outside the catalogue; one of {}", rate_catalog::FEEDBACK_KINDS.join(", ")),
+            format!("required for a controller outside the catalogue; one of {}", catalog::FEEDBACK_KINDS.join(", ")),
         )
     })?;
-    let receiver = rate_catalog::feedback_receiver(kind)?;
+    let receiver = catalog::feedback_receiver(kind)?;
     Ok(pair(spec, controller, receiver, None, Box::new(Bulk), Box::new(Sink::default())))
 }
 
@@ -640,7 +641,7 @@ mod tests {
         let unknown = RateSourceSpec::new("tcp");
         assert!(endpoints(&unknown).is_err());
         let custom = RateSourceSpec::new("my-python-controller");
-        let c = rate_catalog::build("rap", &[]).unwrap();
+        let c = catalog::build_rate("rap", &[], RateConfig::default()).unwrap();
         assert!(endpoints_with_controller(&custom, c).is_err());
     }
 }

@@ -247,7 +247,7 @@ impl TcpSpec {
                 "no Python controller of that name was supplied to this run",
             ));
         }
-        catalog::build_with(&self.controller, &self.params, self.window_config())
+        catalog::build_window(&self.controller, &self.params, self.window_config())
     }
 }
 

@@ -11,15 +11,14 @@
 //! weighted classes, e.g. AIMD(3.2, 0.875)) scales L4 and L6 by α/α₁₃, which keeps
 //! α(1 + β')/(1 − β') equal to the class's constant as Cai et al. (16) requires.
 
-use super::aimd::friendly_alpha_cai;
-use super::window::{check_open, check_open_closed, decimal, Window, WindowRule, MAX_ALPHA};
-use crate::error::Result;
+use super::{decimal, friendly_alpha_cai, Window, WindowRule};
 
 /// AIMD with a decrease of at least one packet, and for DTAIMD an α that follows the effective
 /// decrease ratio.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaimdRule {
-    /// Preset increase (packets per RTT) used when the window is large, in (0, `MAX_ALPHA`].
+    /// Preset increase (packets per RTT) used when the window is large, in
+    /// (0, [`super::MAX_ALPHA`]].
     alpha: f64,
     /// Fraction of the window kept by a reduction, in (0, 1).
     beta_kept: f64,
@@ -63,25 +62,24 @@ impl WindowRule for TaimdRule {
 pub type Taimd = Window<TaimdRule>;
 
 impl Taimd {
-    /// TAIMD(α, β): AIMD with β kept and a decrease of at least one packet.
-    pub fn taimd(alpha: f64, beta_kept: f64) -> Result<Taimd> {
+    /// TAIMD(α, β): AIMD with β kept and a decrease of at least one packet. Trusts its
+    /// arguments: the catalogue ([`crate::control::catalog`]) checks them.
+    pub fn taimd(alpha: f64, beta_kept: f64) -> Taimd {
         Taimd::build(alpha, beta_kept, false)
     }
 
     /// DTAIMD(α, β): TAIMD whose α follows the effective decrease ratio at small windows
-    /// (Cai et al. L1–L6).
-    pub fn dtaimd(alpha: f64, beta_kept: f64) -> Result<Taimd> {
+    /// (Cai et al. L1–L6). Trusts its arguments, as [`Taimd::taimd`].
+    pub fn dtaimd(alpha: f64, beta_kept: f64) -> Taimd {
         Taimd::build(alpha, beta_kept, true)
     }
 
-    fn build(alpha: f64, beta_kept: f64, dynamic: bool) -> Result<Taimd> {
-        // β first: a default α is derived from β, so a bad β must be reported as such.
-        let beta_kept = check_open("controller.beta", beta_kept, 0.0, 1.0)?;
-        Ok(Window::with_rule(TaimdRule {
-            alpha: check_open_closed("controller.alpha", alpha, 0.0, MAX_ALPHA)?,
+    fn build(alpha: f64, beta_kept: f64, dynamic: bool) -> Taimd {
+        Window::with_rule(TaimdRule {
+            alpha,
             beta_kept,
             dynamic,
-        }))
+        })
     }
 }
 
@@ -89,7 +87,7 @@ impl Taimd {
 mod tests {
     use super::*;
     use crate::control::harness::{assert_close, ops, Driver};
-    use crate::control::window::WindowConfig;
+    use crate::control::window::{WindowConfig, MAX_ALPHA};
     use crate::control::Controller;
     use proptest::prelude::*;
 
@@ -100,7 +98,7 @@ mod tests {
     #[test]
     fn dtaimd_alpha_follows_l1_to_l6() {
         // DTAIMD(0.2, 0.875): 1/(1 − β) = 8.
-        let c = Taimd::dtaimd(0.2, 0.875).unwrap();
+        let c = Taimd::dtaimd(0.2, 0.875);
         for (cwnd, alpha) in [
             (1.0, 1.0),        // L4
             (1.5, 1.0),        // L4: one whole packet
@@ -117,7 +115,7 @@ mod tests {
     #[test]
     fn l6_is_eq_13_with_the_effective_beta() {
         // Cai et al. §III-C.3: α = 3(1 − β')/(1 + β') with β' = 1 − 1/cwnd is 3/(2cwnd − 1).
-        let c = Taimd::dtaimd(0.2, 0.875).unwrap();
+        let c = Taimd::dtaimd(0.2, 0.875);
         for w in 2..8 {
             let w = w as f64;
             assert_close(
@@ -133,7 +131,7 @@ mod tests {
         // Cai et al. §III-C.2: below 1/(1 − β) = 8 the effective ratio is β' = 1 − 1/cwnd.
         for (w, after) in [(2.0, 1.0), (4.0, 3.0), (7.5, 6.5), (8.0, 7.0), (16.0, 14.0)] {
             for c in [Taimd::taimd(0.2, 0.875), Taimd::dtaimd(0.2, 0.875)] {
-                let mut d = at(c.unwrap(), w);
+                let mut d = at(c, w);
                 d.loss();
                 assert_close(d.controller.window(), after, 1e-15);
             }
@@ -142,19 +140,19 @@ mod tests {
 
     #[test]
     fn dtaimd_recovers_faster_than_taimd_at_small_windows() {
-        let mut dynamic = at(Taimd::dtaimd(0.2, 0.875).unwrap(), 2.0);
+        let mut dynamic = at(Taimd::dtaimd(0.2, 0.875), 2.0);
         let trace = dynamic.round_trace(3);
         for (w, expected) in trace.iter().zip([3.0, 3.6, 4.2]) {
             assert_close(*w, expected, 1e-12);
         }
-        let mut fixed = at(Taimd::taimd(0.2, 0.875).unwrap(), 2.0);
+        let mut fixed = at(Taimd::taimd(0.2, 0.875), 2.0);
         assert_close(*fixed.round_trace(3).last().unwrap(), 2.6, 1e-12);
     }
 
     #[test]
     fn a_weighted_class_scales_l4_and_l6() {
-        let friendly = Taimd::dtaimd(0.2, 0.875).unwrap();
-        let double = Taimd::dtaimd(0.4, 0.875).unwrap();
+        let friendly = Taimd::dtaimd(0.2, 0.875);
+        let double = Taimd::dtaimd(0.4, 0.875);
         for w in [1.0, 3.0, 6.0, 9.0] {
             assert_close(
                 double.rule().increase(w),
@@ -167,27 +165,14 @@ mod tests {
     #[test]
     fn names_follow_cai_et_al() {
         assert_eq!(
-            Taimd::dtaimd(0.2, 0.875).unwrap().name(),
+            Taimd::dtaimd(0.2, 0.875).name(),
             "DTAIMD(0.2,0.875)"
         );
         assert_eq!(
             Taimd::taimd(friendly_alpha_cai(0.875), 0.875)
-                .unwrap()
                 .name(),
             "TAIMD(0.2,0.875)"
         );
-    }
-
-    #[test]
-    fn rejects_out_of_range_parameters_naming_them() {
-        for (result, field) in [
-            (Taimd::taimd(0.2, 1.0), "controller.beta"),
-            (Taimd::dtaimd(-0.2, 0.875), "controller.alpha"),
-            (Taimd::dtaimd(0.2, f64::INFINITY), "controller.beta"),
-        ] {
-            let err = result.unwrap_err().to_string();
-            assert!(err.starts_with(field), "{err}");
-        }
     }
 
     proptest! {
@@ -200,7 +185,6 @@ mod tests {
             ops in ops(),
         ) {
             let c = if dynamic { Taimd::dtaimd(alpha, beta) } else { Taimd::taimd(alpha, beta) };
-            let c = c.unwrap();
             let c = match start {
                 Some(w) => c.with_config(WindowConfig::avoidance_at(w)).unwrap(),
                 None => c,

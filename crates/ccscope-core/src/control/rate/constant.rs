@@ -1,6 +1,6 @@
 //! A constant-rate controller: what a CBR source runs. It ignores all feedback.
 
-use super::Controller;
+use crate::control::Controller;
 use crate::error::{check_positive, Result};
 
 /// Sends at a fixed rate whatever happens.

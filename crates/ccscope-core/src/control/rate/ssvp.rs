@@ -36,10 +36,9 @@
 //! with an empty queue) α → 0 and the flow would freeze, so the adaptive decrease is never
 //! gentler than SSVP's static β = 0.875 (our assumption; the paper gives no bounds).
 
-use super::rate_binomial::DEFAULT_INITIAL_PKTS_PER_S;
-use super::rate_catalog::{ewma, RateConfig};
-use super::{friendly_alpha_yang, Controller, ReportSample, RoundSample};
-use crate::error::{check_range, Result};
+use super::{ewma, RateConfig, DEFAULT_INITIAL_PKTS_PER_S};
+use crate::control::window::friendly_alpha_yang;
+use crate::control::{Controller, ReportSample, RoundSample};
 use crate::time::SimTime;
 
 /// Weight of a new RTT sample (TCP's 1/8, RFC 6298).
@@ -88,18 +87,15 @@ pub struct Ssvp {
 }
 
 impl Ssvp {
-    pub fn new(decrease: SsvpDecrease, level: f64, config: RateConfig) -> Result<Self> {
-        check_range("controller.level", level, 0.0, 1.0 - 1e-9)?;
+    /// SSVP with `decrease` and congestion `level`. Trusts its arguments: the catalogue
+    /// ([`crate::control::catalog`]) checks them.
+    pub fn new(decrease: SsvpDecrease, level: f64, config: RateConfig) -> Self {
         let alpha = match decrease {
-            SsvpDecrease::Fixed { alpha, beta } => {
-                check_range("controller.beta", beta, 1e-9, 1.0 - 1e-9)?;
-                check_range("controller.alpha", alpha, 1e-9, 100.0)?
-            }
+            SsvpDecrease::Fixed { alpha, .. } => alpha,
             SsvpDecrease::Adaptive => friendly_alpha_yang(ADP_BETA_MAX),
         };
-        config.validate()?;
         let rate = config.initial_rate(DEFAULT_INITIAL_PKTS_PER_S * config.packet_bits());
-        Ok(Ssvp {
+        Ssvp {
             decrease,
             level,
             alpha,
@@ -112,7 +108,7 @@ impl Ssvp {
             congested: 0,
             decreased_at: None,
             config,
-        })
+        }
     }
 
     fn set_ipg(&mut self, ipg_s: f64) {
@@ -231,7 +227,7 @@ mod tests {
 
     #[test]
     fn increases_by_alpha_packets_per_rtt_and_decreases_by_beta() {
-        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config()).unwrap();
+        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config());
         // RTT 100 ms: decisions every 100 ms; 11 reports cover the first interval.
         let t = feed(&mut s, 0, 11, 0, 100);
         assert_close(rate(&s), 800e3 + 0.31 * 8000.0 / 0.1, 1e-9);
@@ -242,7 +238,7 @@ mod tests {
 
     #[test]
     fn a_ratio_below_the_congestion_level_keeps_the_rate() {
-        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.2, config()).unwrap();
+        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.2, config());
         let t = feed(&mut s, 0, 11, 0, 100);
         let before = rate(&s);
         // 1 of 10 = 0.1 ≤ 0.2: transient loss.
@@ -252,7 +248,7 @@ mod tests {
 
     #[test]
     fn adp_takes_beta_from_the_current_rtt_and_retunes_alpha() {
-        let mut s = Ssvp::new(SsvpDecrease::Adaptive, 0.005, config()).unwrap();
+        let mut s = Ssvp::new(SsvpDecrease::Adaptive, 0.005, config());
         let t = feed(&mut s, 0, 11, 0, 100);
         let t = feed(&mut s, t, 200, 0, 150);
         // The queue fills further: the current RTT (180 ms) is ahead of the smoothed one.
@@ -266,7 +262,7 @@ mod tests {
 
     #[test]
     fn losses_of_packets_sent_before_a_decrease_do_not_decrease_again() {
-        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config()).unwrap();
+        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config());
         let t = feed(&mut s, 0, 11, 0, 100);
         let t = feed(&mut s, t, 10, 1, 100); // decision at t − 10 ms: a decrease
         let cut_ms = t - 10;

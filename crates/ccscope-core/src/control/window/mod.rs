@@ -18,9 +18,23 @@
 //!   al. §III-C.1), so timeouts are handled here and not by the rules;
 //! - one round (the round model): one reduction if congested, else one per-RTT increase (or a
 //!   doubling, capped at `ssthresh`, while in slow start).
+//!
+//! The rules, one per file: [`AimdRule`] (AIMD, GAIMD, TCP), [`BinomialRule`] (binomial, IIAD,
+//! SQRT), [`HistoryRule`] (Jin et al.'s SIMD, AIAD and the rest of their spectrum) and
+//! [`TaimdRule`] (Cai et al.'s TAIMD and DTAIMD).
 
-use super::{AckSample, Controller, LossEvent, LossKind, RoundSample};
-use crate::error::{check_range, Error, Result};
+mod aimd;
+mod binomial;
+mod history;
+mod taimd;
+
+pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
+pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
+pub use history::{History, HistoryRule, MIN_HISTORY_K};
+pub use taimd::{Taimd, TaimdRule};
+
+use crate::control::{AckSample, Controller, LossEvent, LossKind, RoundSample};
+use crate::error::{check_range, Result};
 use crate::time::SimTime;
 
 /// Largest congestion window any window controller reaches (packets). Far above any
@@ -80,6 +94,17 @@ impl WindowConfig {
             integer: false,
         }
     }
+
+    /// Checks the starting window, naming the field.
+    pub fn validate(&self) -> Result<()> {
+        check_range(
+            "controller.initial_window",
+            self.initial_window,
+            1.0,
+            MAX_WINDOW_PKTS,
+        )?;
+        Ok(())
+    }
 }
 
 impl Default for WindowConfig {
@@ -124,15 +149,15 @@ impl<R: WindowRule> Window<R> {
     }
 
     /// The same controller starting as `config` says.
-    pub fn with_config(mut self, config: WindowConfig) -> Result<Self> {
-        check_range(
-            "controller.initial_window",
-            config.initial_window,
-            1.0,
-            MAX_WINDOW_PKTS,
-        )?;
+    pub fn with_config(self, config: WindowConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(self.starting(config))
+    }
+
+    /// [`Window::with_config`] for a `config` already validated ([`WindowConfig::validate`]).
+    pub fn starting(mut self, config: WindowConfig) -> Self {
         self.restart(config);
-        Ok(self)
+        self
     }
 
     fn restart(&mut self, config: WindowConfig) {
@@ -272,24 +297,6 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
     }
 }
 
-/// Checks `lo < x < hi` (and finiteness), naming the field on failure.
-pub(crate) fn check_open(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
-    if x.is_finite() && x > lo && x < hi {
-        Ok(x)
-    } else {
-        Err(Error::invalid(field, x, format!("must be in ({lo}, {hi})")))
-    }
-}
-
-/// Checks `lo < x <= hi` (and finiteness), naming the field on failure.
-pub(crate) fn check_open_closed(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
-    if x.is_finite() && x > lo && x <= hi {
-        Ok(x)
-    } else {
-        Err(Error::invalid(field, x, format!("must be in ({lo}, {hi}]")))
-    }
-}
-
 /// Largest denominator [`fraction`] writes.
 const MAX_DENOMINATOR: i64 = 64;
 
@@ -421,7 +428,7 @@ mod tests {
             integer: true,
         };
         // 7/8 of 13 packets is 11.375; a whole-packet stack keeps 11.
-        let gaimd = crate::control::Aimd::gaimd(0.31, 0.875).unwrap();
+        let gaimd = Aimd::gaimd(0.31, 0.875);
         let mut d = Driver::started(gaimd.with_config(config).unwrap());
         d.loss();
         assert_eq!(d.controller.window(), 11.0);
@@ -458,15 +465,5 @@ mod tests {
         assert_eq!(decimal(3.0 * (1.0 - 0.875) / (1.0 + 0.875)), "0.2");
         assert_eq!(decimal(4.0 * (1.0 - 0.875f64.powi(2)) / 3.0), "0.3125");
         assert_eq!(decimal(12.0), "12");
-    }
-
-    #[test]
-    fn open_interval_checks_name_the_field() {
-        assert!(check_open("controller.beta", 0.5, 0.0, 1.0).is_ok());
-        let err = check_open("controller.beta", 1.0, 0.0, 1.0).unwrap_err();
-        assert_eq!(err.to_string(), "controller.beta = 1: must be in (0, 1)");
-        assert!(check_open_closed("controller.alpha", 100.0, 0.0, 100.0).is_ok());
-        assert!(check_open_closed("controller.alpha", 0.0, 0.0, 100.0).is_err());
-        assert!(check_open_closed("controller.alpha", f64::NAN, 0.0, 100.0).is_err());
     }
 }

@@ -13,9 +13,8 @@
 //!   RTT timer); RAP's "enough was sent" check always holds because the sender is never
 //!   data-limited; fine-grain adaptation (`useFineGrain_`) is off, as in ns-2's default.
 
-use super::rate_catalog::RateConfig;
-use super::{Controller, ReportSample, RoundSample};
-use crate::error::{check_range, Result};
+use super::RateConfig;
+use crate::control::{Controller, ReportSample, RoundSample};
 use crate::time::SimTime;
 
 /// ns-2 `ipg_` (s): the gap before the first RTT sample.
@@ -49,12 +48,10 @@ pub struct Rap {
 }
 
 impl Rap {
-    pub fn new(alpha: f64, beta: f64, config: RateConfig) -> Result<Self> {
-        check_range("controller.alpha", alpha, 1e-9, 100.0)?;
-        check_range("controller.beta", beta, 1e-9, 1.0 - 1e-9)?;
-        config.validate()?;
+    /// RAP(α, β). Trusts its arguments: the catalogue ([`crate::control::catalog`]) checks them.
+    pub fn new(alpha: f64, beta: f64, config: RateConfig) -> Self {
         let rate = config.initial_rate(config.packet_bits() / INITIAL_IPG_S);
-        Ok(Rap {
+        Rap {
             alpha,
             beta,
             ipg_s: config.packet_bits() / rate,
@@ -63,7 +60,7 @@ impl Rap {
             last_step: SimTime::ZERO,
             last_backoff: None,
             config,
-        })
+        }
     }
 
     fn srtt(&self) -> f64 {
@@ -162,7 +159,7 @@ mod tests {
 
     #[test]
     fn first_ack_sets_one_packet_per_rtt_then_adds_alpha_per_srtt() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default()).unwrap();
+        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
         assert_close(r.pacing_rate_bps().unwrap(), 8000.0 / 2.0, 1e-12);
         r.on_report(&ack(100, 0.0, 0));
         // ipg = srtt = 0.1 s, then one increase step (the RTT timer had expired): 2 packets/RTT.
@@ -175,7 +172,7 @@ mod tests {
 
     #[test]
     fn one_backoff_per_loss_cluster() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default()).unwrap();
+        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
         r.on_report(&ack(100, 0.0, 0));
         let before = r.pacing_rate_bps().unwrap();
         r.on_report(&ack(120, 1.0, 110));
@@ -189,7 +186,7 @@ mod tests {
 
     #[test]
     fn timeout_follows_mu_srtt_plus_phi_variance() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default()).unwrap();
+        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
         assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(2400)));
         r.on_report(&ack(100, 0.0, 0));
         let mut s = ack(200, 0.0, 0);

@@ -14,9 +14,7 @@
 //!   reaches after one RTT, `w0 + c`. Generalizing, `w − w0` is floored at `c`: within the first
 //!   RTT of an epoch the window grows at the rate (1) has at t = 1 RTT, `α/c^k = c/(k+1)`.
 
-use super::binomial::MAX_K;
-use super::window::{check_open, fraction, Window, WindowRule};
-use crate::error::{check_range, Result};
+use super::{fraction, Window, WindowRule};
 
 /// Smallest increase exponent k accepted: with l ≤ 1, Jin et al.'s convergence region
 /// −1 ≤ l − 1/(k+1) ≤ 0 (Fig. 2) needs k ≥ −1/2; SIMD is its most aggressive instance.
@@ -142,28 +140,28 @@ pub type History = Window<HistoryRule>;
 
 impl History {
     /// The spectrum instance (k, l) with decrease constant β (removed); α follows from Jin et
-    /// al. (4).
-    pub fn new(k: f64, l: f64, beta: f64) -> Result<History> {
+    /// al. (4). Trusts its arguments: the catalogue ([`crate::control::catalog`]) checks them.
+    pub fn new(k: f64, l: f64, beta: f64) -> History {
         let rule = HistoryRule {
-            k: check_range("controller.k", k, MIN_HISTORY_K, MAX_K)?,
-            l: check_range("controller.l", l, 0.0, 1.0)?,
-            beta: check_open("controller.beta", beta, 0.0, 1.0)?,
+            k,
+            l,
+            beta,
             // Set by `start` when the window is built.
             w_max: 1.0,
             w0: 1.0,
             alpha: 0.0,
             c: 0.0,
         };
-        Ok(Window::with_rule(rule))
+        Window::with_rule(rule)
     }
 
     /// SIMD(β): square increase (k = −1/2), multiplicative decrease (l = 1).
-    pub fn simd(beta: f64) -> Result<History> {
+    pub fn simd(beta: f64) -> History {
         History::new(-0.5, 1.0, beta)
     }
 
     /// AIAD(β): additive increase 3β/(2·w_max) per RTT (approximately), additive decrease β.
-    pub fn aiad(beta: f64) -> Result<History> {
+    pub fn aiad(beta: f64) -> History {
         History::new(0.0, 0.0, beta)
     }
 }
@@ -172,7 +170,7 @@ impl History {
 mod tests {
     use super::*;
     use crate::control::harness::{assert_close, ops, Driver};
-    use crate::control::window::WindowConfig;
+    use crate::control::window::{WindowConfig, MAX_K};
     use crate::control::Controller;
     use proptest::prelude::*;
     use std::f64::consts::PI;
@@ -275,7 +273,7 @@ mod tests {
             (-1.0 / 3.0, 1.0, 1.4 * b / w.sqrt(), 0.05 / 1.4),
             (0.0, 0.0, 3.0 * b / (2.0 * w), 1.4e-3),
         ] {
-            let mut d = at(History::new(k, l, b).unwrap(), w);
+            let mut d = at(History::new(k, l, b), w);
             d.loss();
             assert_close(d.controller.rule().c, table, tol);
         }
@@ -288,7 +286,7 @@ mod tests {
         // the w ACKs the continuous model assumes, a lag below 1/w0 ≈ 1 % per RTT; the first
         // RTT's floor adds at most 2c. Allowed: exponent 2 ± 0.2, c within 5 %.
         let (beta, w_max) = (1.0 / 16.0, 100.0);
-        let mut d = at(History::simd(beta).unwrap(), w_max);
+        let mut d = at(History::simd(beta), w_max);
         d.loss();
         let w0 = d.controller.window();
         assert_eq!(w0, w_max * (1.0 - beta));
@@ -305,7 +303,7 @@ mod tests {
         // the t⁴-weighted fit over t in [20, 200] is dominated by t > 100, where that is below
         // 10 %. For β = 1/256, (7) and (5) differ by 0.5 %.
         let (beta, w_max) = (1.0 / 256.0, 100.0);
-        let mut d = at(History::simd(beta).unwrap(), w_max);
+        let mut d = at(History::simd(beta), w_max);
         d.loss();
         let w0 = d.controller.window();
         let (exponent, c) = fit(&d.round_trace(200), w0, 20);
@@ -317,7 +315,7 @@ mod tests {
     #[test]
     fn history_is_updated_every_epoch() {
         let beta = 1.0 / 16.0;
-        let mut d = at(History::simd(beta).unwrap(), 64.0);
+        let mut d = at(History::simd(beta), 64.0);
         d.rounds(10, false);
         let w = d.controller.window();
         d.loss();
@@ -345,7 +343,6 @@ mod tests {
             (0.0, 0.5, 0.5),
         ] {
             let c = History::new(k, l, beta)
-                .unwrap()
                 .with_config(WindowConfig::avoidance_at(40.0))
                 .unwrap();
             let rule = c.rule();
@@ -359,7 +356,7 @@ mod tests {
         // Jin et al. (4) with k = l = 0: α = 3β/(2·w_max − β) per RTT, whatever the window
         // (Table 1's 3β/(2·w_max) up to the factor (1 − β/(2·w_max))⁻¹); decrease by β.
         let beta = 2.0 / 3.0;
-        let mut d = at(History::aiad(beta).unwrap(), 30.0);
+        let mut d = at(History::aiad(beta), 30.0);
         d.loss();
         assert_close(d.controller.window(), 30.0 - beta, 1e-15);
         let trace = d.round_trace(50);
@@ -371,25 +368,12 @@ mod tests {
 
     #[test]
     fn names_follow_jin_et_al() {
-        assert_eq!(History::simd(1.0 / 16.0).unwrap().name(), "SIMD(1/16)");
-        assert_eq!(History::aiad(2.0 / 3.0).unwrap().name(), "AIAD(2/3)");
+        assert_eq!(History::simd(1.0 / 16.0).name(), "SIMD(1/16)");
+        assert_eq!(History::aiad(2.0 / 3.0).name(), "AIAD(2/3)");
         assert_eq!(
-            History::new(-1.0 / 3.0, 1.0, 0.125).unwrap().name(),
+            History::new(-1.0 / 3.0, 1.0, 0.125).name(),
             "History(-1/3,1,1/8)"
         );
-    }
-
-    #[test]
-    fn rejects_out_of_range_parameters_naming_them() {
-        for (result, field) in [
-            (History::new(-0.75, 1.0, 0.5), "controller.k"),
-            (History::new(0.0, 1.5, 0.5), "controller.l"),
-            (History::simd(1.0), "controller.beta"),
-            (History::aiad(0.0), "controller.beta"),
-        ] {
-            let err = result.unwrap_err().to_string();
-            assert!(err.starts_with(field), "{err}");
-        }
     }
 
     proptest! {
@@ -401,7 +385,7 @@ mod tests {
             start in prop_oneof![Just(None), (1.0..1e4f64).prop_map(Some)],
             ops in ops(),
         ) {
-            let c = History::new(k, l, beta).unwrap();
+            let c = History::new(k, l, beta);
             let c = match start {
                 Some(w) => c.with_config(WindowConfig::avoidance_at(w)).unwrap(),
                 None => c,

@@ -1,17 +1,27 @@
 //! Receiver-side logic of rate-based protocols (STYLE item 3): what a receiver computes from the
 //! data packets it sees and feeds back to its sender.
 //!
-//! A [`Receiver`] is engine-independent like a [`super::Controller`]: it is handed each arriving
-//! data packet ([`DataArrival`]) and asked for a [`Report`] when the transport sends one. The rate
-//! transport (`transport::rate`) carries reports in packet headers and hands them to the sender's
-//! controller as a [`super::ReportSample`].
+//! A [`Receiver`] is engine-independent like a [`Controller`](crate::control::Controller): it is
+//! handed each arriving data packet ([`DataArrival`]) and asked for a [`Report`] when the
+//! transport sends one. The rate transport (`transport::rate`) carries reports in packet headers
+//! and hands them to the sender's controller as a
+//! [`ReportSample`](crate::control::ReportSample).
 //!
 //! Shared pieces used by several receivers live here: gap-based loss detection with interpolated
 //! send times ([`GapDetector`]), the receive-rate meter ([`ReceiveRate`]), TFRC's weighted
 //! average with the open-interval rule ([`max_weighted_mean`]) and the loss-interval estimator
-//! with history discounting ([`LossIntervals`]); and the plain loss-counting receiver
-//! ([`LossCounter`]) that binary-feedback rate controllers (rate AIMD/binomial, ISCC, RAP, SSVP)
-//! use.
+//! with history discounting ([`LossIntervals`]). One receiver per file: the plain loss counter
+//! of binary-feedback rate controllers ([`LossCounter`]), TFRC's ([`TfrcReceiver`]) and TEAR's
+//! ([`TearReceiver`]); [`capacity`] is the packet-bunch estimator of the bottleneck capacity.
+
+pub mod capacity;
+mod counter;
+mod tear;
+mod tfrc;
+
+pub use counter::{LossCounter, ReportEvery};
+pub use tear::TearReceiver;
+pub use tfrc::TfrcReceiver;
 
 use std::collections::VecDeque;
 
@@ -352,104 +362,6 @@ impl LossIntervals {
     }
 }
 
-/// How often a [`LossCounter`] reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReportEvery {
-    /// One report per data packet: an ACK-like control packet (RAP, SSVP).
-    Packet,
-    /// One report per sender RTT (Loguinov & Radha's control interval R), and one at once when a
-    /// gap reveals a loss. Loguinov & Radha's client finds losses from sequence gaps and NACKs
-    /// them at once for retransmission (§VI-C: "our retransmission scheme"); the analysis assumes
-    /// immediate feedback (§II-A) and names delayed feedback as a cause of extra loss (§VI-C).
-    /// Holding a loss back until the next per-RTT report would add up to one RTT to the
-    /// feedback delay, during which the overshoot keeps being sent.
-    Rtt,
-}
-
-/// The receiver of binary-feedback rate controllers: counts packets received and found lost
-/// (gap detection after one later packet) and reports them.
-#[derive(Clone, Debug)]
-pub struct LossCounter {
-    every: ReportEvery,
-    gaps: GapDetector,
-    rate: ReceiveRate,
-    /// Sender RTT last seen (or `DEFAULT_RTT`).
-    rtt: SimTime,
-    last_report: Option<SimTime>,
-    lost: u64,
-    received: u64,
-    loss_sent_at: Option<SimTime>,
-}
-
-impl LossCounter {
-    pub fn new(every: ReportEvery) -> Self {
-        LossCounter {
-            every,
-            gaps: GapDetector::new(1),
-            rate: ReceiveRate::default(),
-            rtt: DEFAULT_RTT,
-            last_report: None,
-            lost: 0,
-            received: 0,
-            loss_sent_at: None,
-        }
-    }
-}
-
-impl Receiver for LossCounter {
-    fn name(&self) -> String {
-        match self.every {
-            ReportEvery::Packet => "loss counter (per packet)".into(),
-            ReportEvery::Rtt => "loss counter (per RTT)".into(),
-        }
-    }
-
-    fn on_data(&mut self, pkt: &DataArrival) -> bool {
-        if let Some(r) = pkt.sender_rtt {
-            self.rtt = r;
-        }
-        self.rate.on_packet(pkt.now, pkt.size_bytes, self.rtt);
-        self.received += 1;
-        let mut lost = self.gaps.on_packet(pkt.seq, pkt.sent_at);
-        if pkt.ecn_ce {
-            lost.push(Lost {
-                seq: pkt.seq,
-                sent_at: pkt.sent_at,
-            });
-        }
-        for l in &lost {
-            self.lost += 1;
-            self.loss_sent_at = Some(self.loss_sent_at.map_or(l.sent_at, |t| t.min(l.sent_at)));
-        }
-        match self.every {
-            ReportEvery::Packet => true,
-            // A newly found loss is NACKed at once (see `ReportEvery::Rtt`).
-            ReportEvery::Rtt => !lost.is_empty() || self.last_report.is_none_or(|t| pkt.now >= t + self.rtt),
-        }
-    }
-
-    fn report_interval(&self) -> SimTime {
-        self.rtt
-    }
-
-    fn report(&mut self, now: SimTime) -> Report {
-        self.last_report = Some(now);
-        let r = Report {
-            recv_rate_bps: self.rate.take(now, self.rtt),
-            loss_event_rate: 0.0,
-            lost_pkts: self.lost,
-            received_pkts: self.received,
-            loss_sent_at: self.loss_sent_at,
-            new_loss_event: self.lost > 0,
-            rate_bps: None,
-        };
-        self.lost = 0;
-        self.received = 0;
-        self.loss_sent_at = None;
-        r
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,53 +446,5 @@ mod tests {
         // The discount persists for the old intervals when the next event starts.
         disc.start_event(471, SimTime::from_ms(9000), 0.0);
         assert!(disc.mult.iter().skip(1).all(|&m| (m - 0.5).abs() < 1e-12));
-    }
-
-    #[test]
-    fn loss_counter_reports_losses_once() {
-        let mut r = LossCounter::new(ReportEvery::Packet);
-        let arrival = |seq: u64| DataArrival {
-            now: SimTime::from_ms(10 * seq + 50),
-            seq,
-            sent_at: SimTime::from_ms(10 * seq),
-            size_bytes: 1000,
-            sender_rtt: Some(SimTime::from_ms(50)),
-            ecn_ce: false,
-        };
-        assert!(r.on_data(&arrival(0)));
-        r.report(SimTime::from_ms(50));
-        assert!(r.on_data(&arrival(2)));
-        let rep = r.report(SimTime::from_ms(70));
-        assert_eq!((rep.lost_pkts, rep.received_pkts), (1, 1));
-        assert_eq!(rep.loss_sent_at, Some(SimTime::from_ms(10)));
-        let rep = r.report(SimTime::from_ms(80));
-        assert_eq!((rep.lost_pkts, rep.loss_sent_at), (0, None));
-    }
-
-    #[test]
-    fn per_rtt_counter_nacks_a_loss_at_once() {
-        // Loguinov & Radha §VI-C: the client NACKs a gap as soon as it sees it.
-        let mut r = LossCounter::new(ReportEvery::Rtt);
-        let arrival = |seq: u64| DataArrival {
-            now: SimTime::from_ms(10 * seq + 50),
-            seq,
-            sent_at: SimTime::from_ms(10 * seq),
-            size_bytes: 1000,
-            sender_rtt: Some(SimTime::from_ms(100)),
-            ecn_ce: false,
-        };
-        assert!(r.on_data(&arrival(0)));
-        r.report(SimTime::from_ms(50));
-        // Within the RTT and no loss: no report.
-        assert!(!r.on_data(&arrival(1)));
-        // Packet 2 missing: 3 reveals it, a report goes out long before the RTT is over.
-        assert!(r.on_data(&arrival(3)));
-        let rep = r.report(SimTime::from_ms(80));
-        assert_eq!((rep.lost_pkts, rep.loss_sent_at), (1, Some(SimTime::from_ms(20))));
-        for seq in 4..13 {
-            assert!(!r.on_data(&arrival(seq)), "{seq}");
-        }
-        // One RTT after the last report (180 ms): the periodic report.
-        assert!(r.on_data(&arrival(13)));
     }
 }

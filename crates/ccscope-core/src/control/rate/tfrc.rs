@@ -1,4 +1,4 @@
-//! TFRC, TCP-Friendly Rate Control: the sender ([`Tfrc`]) and its receiver ([`TfrcReceiver`]),
+//! TFRC, TCP-Friendly Rate Control: the sender ([`Tfrc`]) and its receiver ([`TfrcReceiver`](crate::control::TfrcReceiver)),
 //! in three named behaviours (SPECS §1.9):
 //!
 //! | item | [`TfrcVariant::Rfc5348`] | [`TfrcVariant::Ns2`] (ns-2.35) | [`TfrcVariant::Ns2June2000`] (what Yang et al. ran) |
@@ -27,7 +27,7 @@
 //! next wait: the collapse Yang et al. Fig. 5 shows.
 //!
 //! Common to all: the receiver's loss-event rate from 8 weighted intervals with the
-//! open-interval rule ([`super::receiver::LossIntervals`]), the first loss event seeded by
+//! open-interval rule ([`LossIntervals`](crate::control::receiver::LossIntervals)), the first loss event seeded by
 //! inverting the equation at the receive rate (with t_RTO = 4R at the receiver, which does not
 //! know the sender's t_RTO), reports on the first packet and at least once per RTT. All floor
 //! the rate at the config's minimum (RFC 5348's s/t_mbi by default; ns-2 has none). Not
@@ -36,10 +36,8 @@
 //! sender is never data-limited), ns-2's `PreciseLoss_` round-id test, and the 2000 receiver's
 //! start-up quirk of adding the synthetic first interval to the slow-start packets.
 
-use super::rate_catalog::{ewma, RateConfig};
-use super::receiver::{DataArrival, GapDetector, LossIntervals, ReceiveRate, Receiver, Report, DEFAULT_RTT};
-use super::{Controller, ReportSample};
-use crate::error::Result;
+use super::{ewma, RateConfig};
+use crate::control::{Controller, ReportSample};
 use crate::time::SimTime;
 
 /// Which TFRC.
@@ -125,13 +123,13 @@ pub struct Tfrc {
 }
 
 impl Tfrc {
-    pub fn new(variant: TfrcVariant, config: RateConfig) -> Result<Self> {
-        config.validate()?;
+    /// A TFRC sender. Trusts `config`: the catalogue ([`crate::control::catalog`]) checks it.
+    pub fn new(variant: TfrcVariant, config: RateConfig) -> Self {
         let default_rate = match variant {
             TfrcVariant::Rfc5348 => config.packet_bits(), // RFC 5348 §4.2: s bytes/s
             _ => 8.0 * 300.0,                             // ns-2 InitRate_ = 300 bytes/s
         };
-        Ok(Tfrc {
+        Tfrc {
             variant,
             rate_bps: config.initial_rate(default_rate),
             rtt_s: None,
@@ -142,7 +140,7 @@ impl Tfrc {
             slow_start: true,
             last_change: SimTime::ZERO,
             config,
-        })
+        }
     }
 
     /// t_RTO used in the equation (s).
@@ -375,133 +373,6 @@ impl Controller for Tfrc {
     }
 }
 
-/// TFRC receiver: loss events, the average loss interval and the receive rate (SPECS §1.4–1.7).
-#[derive(Clone, Debug)]
-pub struct TfrcReceiver {
-    variant: TfrcVariant,
-    gaps: GapDetector,
-    intervals: LossIntervals,
-    rate: ReceiveRate,
-    /// The sender's RTT (from the data packets), or `DEFAULT_RTT`.
-    rtt: SimTime,
-    last_report: Option<SimTime>,
-    /// A loss event started since the last report.
-    new_event: bool,
-    lost: u64,
-    received: u64,
-    loss_sent_at: Option<SimTime>,
-    /// Size of the latest data packet (bytes): the s of the equation inverted at the first loss.
-    packet_bytes: u32,
-}
-
-impl TfrcReceiver {
-    pub fn new(variant: TfrcVariant, discounting: bool) -> Self {
-        let ndupack = match variant {
-            TfrcVariant::Rfc5348 => 3, // RFC 5348 §5.1: NDUPACK
-            _ => 1,                    // tfrc-sink.cc numPkts_
-        };
-        let intervals = LossIntervals::new(discounting);
-        TfrcReceiver {
-            variant,
-            gaps: GapDetector::new(ndupack),
-            intervals: if variant == TfrcVariant::Ns2June2000 { intervals.unsmoothed() } else { intervals },
-            rate: ReceiveRate::default(),
-            rtt: DEFAULT_RTT,
-            last_report: None,
-            new_event: false,
-            lost: 0,
-            received: 0,
-            loss_sent_at: None,
-            packet_bytes: 1000,
-        }
-    }
-
-    /// Loss event rate p in [0, 1].
-    pub fn loss_event_rate(&self) -> f64 {
-        self.intervals.loss_event_rate()
-    }
-
-    fn on_loss(&mut self, seq: u64, sent_at: SimTime) {
-        self.lost += 1;
-        self.loss_sent_at = Some(self.loss_sent_at.map_or(sent_at, |t| t.min(sent_at)));
-        if !self.intervals.is_new_event(sent_at, self.rtt) {
-            return;
-        }
-        let first = if self.intervals.has_loss() {
-            0.0
-        } else {
-            // RFC 5348 §6.3.1: the interval whose equation rate equals the receive rate.
-            let r = self.rtt.secs();
-            let x = self.rate.window_rate(self.rtt);
-            1.0 / invert_throughput(x, r, 4.0 * r, self.packet_bytes)
-        };
-        self.intervals.start_event(seq, sent_at, first);
-        self.new_event = true;
-    }
-}
-
-impl Receiver for TfrcReceiver {
-    fn name(&self) -> String {
-        match self.variant {
-            TfrcVariant::Rfc5348 => "TFRC receiver".into(),
-            TfrcVariant::Ns2 => "TFRC-ns2 receiver".into(),
-            TfrcVariant::Ns2June2000 => "TFRC-2000 receiver".into(),
-        }
-    }
-
-    fn on_data(&mut self, pkt: &DataArrival) -> bool {
-        if let Some(r) = pkt.sender_rtt {
-            self.rtt = r;
-        }
-        self.rate.on_packet(pkt.now, pkt.size_bytes, self.rtt);
-        self.packet_bytes = pkt.size_bytes.max(1);
-        self.received += 1;
-        let had_event = self.new_event;
-        let had_loss = self.intervals.has_loss();
-        let old = self.variant == TfrcVariant::Ns2June2000;
-        for lost in self.gaps.on_packet(pkt.seq, pkt.sent_at) {
-            // The 2000 tfrc-sink.cc gives every packet of a gap the send time of the packet
-            // that revealed it (no interpolation) when grouping losses into events.
-            self.on_loss(lost.seq, if old { pkt.sent_at } else { lost.sent_at });
-        }
-        if pkt.ecn_ce {
-            self.on_loss(pkt.seq, pkt.sent_at);
-        }
-        self.intervals.on_received(pkt.seq);
-        let first = self.last_report.is_none();
-        let due = self.last_report.is_some_and(|t| pkt.now >= t + self.rtt);
-        // The 2000 receiver reports at once only the first loss event (leaving slow start);
-        // later loss events wait for the next due report.
-        let urgent = if old { !had_loss && self.intervals.has_loss() } else { self.new_event && !had_event };
-        first || due || urgent
-    }
-
-    fn report_interval(&self) -> SimTime {
-        match self.variant {
-            TfrcVariant::Rfc5348 => self.rtt,
-            _ => SimTime(self.rtt.ns() * 3 / 2), // tfrc-sink.cc: 1.5·rtt
-        }
-    }
-
-    fn report(&mut self, now: SimTime) -> Report {
-        self.last_report = Some(now);
-        let r = Report {
-            recv_rate_bps: self.rate.take(now, self.rtt),
-            loss_event_rate: self.intervals.loss_event_rate(),
-            lost_pkts: self.lost,
-            received_pkts: self.received,
-            loss_sent_at: self.loss_sent_at,
-            new_loss_event: self.new_event,
-            rate_bps: None,
-        };
-        self.new_event = false;
-        self.lost = 0;
-        self.received = 0;
-        self.loss_sent_at = None;
-        r
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,7 +382,7 @@ mod tests {
     /// ((2 << 3) + 8) >> 3 = 3 ticks = 0.3 s, not the 0.1 s a real-valued estimator tends to.
     #[test]
     fn ns2_t_rto_keeps_the_integer_rttvar_of_tfrc_cc() {
-        let mut tfrc = Tfrc::new(TfrcVariant::Ns2, RateConfig::default()).unwrap();
+        let mut tfrc = Tfrc::new(TfrcVariant::Ns2, RateConfig::default());
         for _ in 0..100 {
             tfrc.rtt_sample(0.1);
         }
@@ -534,8 +405,8 @@ mod tests {
     #[test]
     fn ns2_2000_no_feedback_timer_is_two_rtts_and_halves() {
         let config = RateConfig { min_rate_bps: Some(1.0), ..RateConfig::default() };
-        let mut old = Tfrc::new(TfrcVariant::Ns2June2000, config).unwrap();
-        let mut new = Tfrc::new(TfrcVariant::Ns2, config).unwrap();
+        let mut old = Tfrc::new(TfrcVariant::Ns2June2000, config);
+        let mut new = Tfrc::new(TfrcVariant::Ns2, config);
         assert_eq!(old.feedback_timeout(), None);
         for t in [&mut old, &mut new] {
             t.on_report(&report(0, 0.0, 0.0));
@@ -555,7 +426,7 @@ mod tests {
     #[test]
     fn ns2_2000_rtt_includes_the_receivers_hold() {
         let held = |variant| {
-            let mut t = Tfrc::new(variant, RateConfig::default()).unwrap();
+            let mut t = Tfrc::new(variant, RateConfig::default());
             t.on_report(&report(0, 0.0, 0.0));
             t.on_report(&ReportSample { hold: SimTime::from_ms(100), ..report(100, 0.0, 0.0) });
             t.rtt_s.unwrap()
@@ -568,7 +439,7 @@ mod tests {
     /// first loss halves max(rate, 2·X_recv) rather than jumping to X_calc.
     #[test]
     fn ns2_2000_slow_start_and_its_exit() {
-        let mut t = Tfrc::new(TfrcVariant::Ns2June2000, RateConfig::default()).unwrap();
+        let mut t = Tfrc::new(TfrcVariant::Ns2June2000, RateConfig::default());
         t.on_report(&report(0, 0.0, 0.0));
         assert!((t.rate_bps - 80e3).abs() < 1e-6, "{}", t.rate_bps);
         t.on_report(&report(150, 0.0, 1e6));
@@ -583,7 +454,7 @@ mod tests {
     /// a decrease sets X_calc and leaves the increase clock alone.
     #[test]
     fn ns2_2000_increases_by_one_packet_per_rtt_past_x_calc() {
-        let mut t = Tfrc::new(TfrcVariant::Ns2June2000, RateConfig::default()).unwrap();
+        let mut t = Tfrc::new(TfrcVariant::Ns2June2000, RateConfig::default());
         t.on_report(&report(0, 0.0, 0.0));
         t.on_report(&report(100, 0.02, 10e6));
         let x_calc = t.x_calc(t.rtt_s.unwrap());

@@ -1,0 +1,134 @@
+//! TFRC's receiver (RFC 5348 §5–6; ns-2 `tfrc-sink.cc`): loss events, the average loss interval
+//! with history discounting and the receive rate, reported to the sender
+//! ([`Tfrc`](crate::control::Tfrc), whose module documentation tabulates each [`TfrcVariant`]).
+
+use super::{DataArrival, GapDetector, LossIntervals, ReceiveRate, Receiver, Report, DEFAULT_RTT};
+use crate::control::rate::{invert_throughput, TfrcVariant};
+use crate::time::SimTime;
+
+/// TFRC receiver: loss events, the average loss interval and the receive rate (SPECS §1.4–1.7).
+#[derive(Clone, Debug)]
+pub struct TfrcReceiver {
+    variant: TfrcVariant,
+    gaps: GapDetector,
+    intervals: LossIntervals,
+    rate: ReceiveRate,
+    /// The sender's RTT (from the data packets), or `DEFAULT_RTT`.
+    rtt: SimTime,
+    last_report: Option<SimTime>,
+    /// A loss event started since the last report.
+    new_event: bool,
+    lost: u64,
+    received: u64,
+    loss_sent_at: Option<SimTime>,
+    /// Size of the latest data packet (bytes): the s of the equation inverted at the first loss.
+    packet_bytes: u32,
+}
+
+impl TfrcReceiver {
+    pub fn new(variant: TfrcVariant, discounting: bool) -> Self {
+        let ndupack = match variant {
+            TfrcVariant::Rfc5348 => 3, // RFC 5348 §5.1: NDUPACK
+            _ => 1,                    // tfrc-sink.cc numPkts_
+        };
+        let intervals = LossIntervals::new(discounting);
+        TfrcReceiver {
+            variant,
+            gaps: GapDetector::new(ndupack),
+            intervals: if variant == TfrcVariant::Ns2June2000 { intervals.unsmoothed() } else { intervals },
+            rate: ReceiveRate::default(),
+            rtt: DEFAULT_RTT,
+            last_report: None,
+            new_event: false,
+            lost: 0,
+            received: 0,
+            loss_sent_at: None,
+            packet_bytes: 1000,
+        }
+    }
+
+    /// Loss event rate p in [0, 1].
+    pub fn loss_event_rate(&self) -> f64 {
+        self.intervals.loss_event_rate()
+    }
+
+    fn on_loss(&mut self, seq: u64, sent_at: SimTime) {
+        self.lost += 1;
+        self.loss_sent_at = Some(self.loss_sent_at.map_or(sent_at, |t| t.min(sent_at)));
+        if !self.intervals.is_new_event(sent_at, self.rtt) {
+            return;
+        }
+        let first = if self.intervals.has_loss() {
+            0.0
+        } else {
+            // RFC 5348 §6.3.1: the interval whose equation rate equals the receive rate.
+            let r = self.rtt.secs();
+            let x = self.rate.window_rate(self.rtt);
+            1.0 / invert_throughput(x, r, 4.0 * r, self.packet_bytes)
+        };
+        self.intervals.start_event(seq, sent_at, first);
+        self.new_event = true;
+    }
+}
+
+impl Receiver for TfrcReceiver {
+    fn name(&self) -> String {
+        match self.variant {
+            TfrcVariant::Rfc5348 => "TFRC receiver".into(),
+            TfrcVariant::Ns2 => "TFRC-ns2 receiver".into(),
+            TfrcVariant::Ns2June2000 => "TFRC-2000 receiver".into(),
+        }
+    }
+
+    fn on_data(&mut self, pkt: &DataArrival) -> bool {
+        if let Some(r) = pkt.sender_rtt {
+            self.rtt = r;
+        }
+        self.rate.on_packet(pkt.now, pkt.size_bytes, self.rtt);
+        self.packet_bytes = pkt.size_bytes.max(1);
+        self.received += 1;
+        let had_event = self.new_event;
+        let had_loss = self.intervals.has_loss();
+        let old = self.variant == TfrcVariant::Ns2June2000;
+        for lost in self.gaps.on_packet(pkt.seq, pkt.sent_at) {
+            // The 2000 tfrc-sink.cc gives every packet of a gap the send time of the packet
+            // that revealed it (no interpolation) when grouping losses into events.
+            self.on_loss(lost.seq, if old { pkt.sent_at } else { lost.sent_at });
+        }
+        if pkt.ecn_ce {
+            self.on_loss(pkt.seq, pkt.sent_at);
+        }
+        self.intervals.on_received(pkt.seq);
+        let first = self.last_report.is_none();
+        let due = self.last_report.is_some_and(|t| pkt.now >= t + self.rtt);
+        // The 2000 receiver reports at once only the first loss event (leaving slow start);
+        // later loss events wait for the next due report.
+        let urgent = if old { !had_loss && self.intervals.has_loss() } else { self.new_event && !had_event };
+        first || due || urgent
+    }
+
+    fn report_interval(&self) -> SimTime {
+        match self.variant {
+            TfrcVariant::Rfc5348 => self.rtt,
+            _ => SimTime(self.rtt.ns() * 3 / 2), // tfrc-sink.cc: 1.5·rtt
+        }
+    }
+
+    fn report(&mut self, now: SimTime) -> Report {
+        self.last_report = Some(now);
+        let r = Report {
+            recv_rate_bps: self.rate.take(now, self.rtt),
+            loss_event_rate: self.intervals.loss_event_rate(),
+            lost_pkts: self.lost,
+            received_pkts: self.received,
+            loss_sent_at: self.loss_sent_at,
+            new_loss_event: self.new_event,
+            rate_bps: None,
+        };
+        self.new_event = false;
+        self.lost = 0;
+        self.received = 0;
+        self.loss_sent_at = None;
+        r
+    }
+}
