@@ -32,7 +32,7 @@ pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use constant::ConstantRate;
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
-pub use window::{Window, WindowConfig, WindowRule, MAX_ALPHA, MAX_WINDOW_PKTS};
+pub use window::{BinomialForm, Window, WindowConfig, WindowRule, MAX_ALPHA, MAX_WINDOW_PKTS};
 
 pub use iscc::Iscc;
 pub use rap::Rap;
@@ -164,6 +164,12 @@ pub trait Controller: Send + crate::round::IntoGroup {
 
     /// Pacing rate in bits/s, when the controller is rate-based.
     fn pacing_rate_bps(&self) -> Option<f64> {
+        None
+    }
+
+    /// The binomial control a window controller runs ([`WindowRule::binomial`]); `None` for
+    /// rules with memory and for rate controllers.
+    fn binomial(&self) -> Option<BinomialForm> {
         None
     }
 
