@@ -3,6 +3,7 @@
 //! `CoreError` (a `ValueError`), and a panic never crosses into Python.
 
 mod round;
+mod theory;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -430,5 +431,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
     round::register(m)?;
+    theory::register(m)?;
     Ok(())
 }
