@@ -45,11 +45,17 @@ class WindowController:
 
     ``increase(w)`` is the congestion-avoidance growth per RTT at window ``w`` (packets), spread
     over the ACKs of a window as TCP does; ``decrease(w)`` is the window after a congestion
-    event. Slow start, the once-per-RTT reduction, timeouts and loss recovery are TCP's.
+    event (the new window, not the amount removed; both finite and >= 0). Slow start, the
+    once-per-RTT reduction, timeouts and loss recovery are TCP's.
+
+    The same object goes to :func:`ccscope.run` and to :func:`ccscope.check.check`, which
+    reads it as Loguinov & Radha's R_I(w) = increase(w) and R_D(w) = w − decrease(w).
 
     >>> aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2,
     ...                         decrease=lambda w: w * 7 / 8)
     >>> ccscope.run(scenario, controllers={"aimd": aimd})   # scenario names "python:aimd"
+    >>> from ccscope import check
+    >>> check.check(aimd)                                   # the theory's verdict on it
 
     Subclasses may override the two methods instead of passing callables.
     """
