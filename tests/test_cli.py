@@ -73,3 +73,31 @@ def test_help_is_complete(cmd):
     if cmd == ["run"]:
         for opt in ("--out", "--seed", "--plot", "--quiet"):
             assert opt in p.stdout
+
+
+@pytest.mark.parametrize(("binomial", "needle"), [
+    ("1,1,1,1.5", "binomial.beta = 1.5: must be in (0, 1)"),
+    ("1,1,-1,0.5", "binomial.alpha = -1.0: must be finite and > 0"),
+    ("0,1,1,0", "binomial.beta = 0.0: must be in (0, 1)"),
+    ("nan,1,1,0.5", "binomial.k = nan: must be a finite number"),
+    ("-400,1,1,0.5", "binomial.k = -400.0: the increase"),
+    ("0,300,1,0.5", "binomial.l = 300.0: the decrease"),
+    ("1,2", "four numbers k,l,alpha,beta"),
+])
+def test_check_binomial_errors_name_the_field_in_one_line(binomial, needle):
+    p = ccscope("check", f"--binomial={binomial}")
+    assert p.returncode == 2 and p.stdout == ""
+    message = " ".join(p.stderr.split())  # rich wraps long lines
+    assert message.startswith("error: ") and needle in message, p.stderr
+    for internal in ("lam", "r_d", "r_i", "sigma", "Warning", "Traceback", "np.float64"):
+        assert internal not in message, p.stderr
+
+
+def test_check_efficiency_outside_its_domain_is_explained_without_internals():
+    # Loguinov & Radha (29): at U = 100 a decrease 0.5·U² takes more than the window, so (28)
+    # has no value; the report says why in the papers' symbols.
+    p = ccscope("check", "--binomial=0,2,1,0.5")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    text = " ".join(p.stdout.split())
+    assert "n/a: a reduction at the fair share U = 100 removes beta·U^l = 5000" in text
+    assert "sigma" not in text and "np.float64" not in text

@@ -1,18 +1,29 @@
 """`ccscope check`: what the theory says about an increase/decrease control.
 
-For a catalogued controller, a binomial (k, l, α, β) or Python functions ``increase(x)`` /
-``decrease(x)`` (the per-interval step R_I(x) and the reduction R_D(x), in window units), it
-checks Loguinov & Radha's monotonic-convergence conditions (15), (19), (21), (22) numerically
-over a range of x, and for binomial controls: convergence iff k + l > 0 (Bansal & Balakrishnan,
-Loguinov & Radha §IV-B), TCP-friendliness, the packet-loss scalability exponent l + 2k + 1
-(37), the efficiency (28) at n flows and the feasibility of ideal scalability (38).
+``check`` takes what :func:`ccscope.run` takes: a catalogued window controller by name (with
+params), or a :class:`ccscope.WindowController` (or a pair of callables) with the same
+convention, ``increase(w)`` the growth per RTT and ``decrease(w)`` the window after a loss, at
+window (or rate) w. It also takes a :class:`Binomial` in Loguinov & Radha's notation. In their
+terms the control adds R_I(x) = increase(x) per interval and removes R_D(x) = x − decrease(x)
+on congestion. A catalogued name resolves through the core: the core reports the binomial
+(k, l, α, β removed) the built controller runs (``_core.binomial_form``), so no default or
+friendly-α rule of a controller is re-derived here.
+
+``check`` evaluates Loguinov & Radha's monotonic-convergence conditions (15), (19), (21), (22)
+numerically over a range of x. For binomial controls it also reports convergence iff k + l > 0
+(Bansal & Balakrishnan, Loguinov & Radha §IV-B), TCP-friendliness, the packet-loss scalability
+exponent l + 2k + 1 (37), the efficiency (28) at n flows and the feasibility of ideal
+scalability (38).
 
 >>> from ccscope.check import check, format_report
 >>> print(format_report(check("aimd", {"beta": 0.5})))
+>>> from ccscope import WindowController
+>>> check(WindowController("AIMD(1/5,1/8)", lambda w: 0.2, lambda w: w * 7 / 8))
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,62 +38,85 @@ POINTS = 400
 #: Relative step of the central differences for derivatives of Python functions.
 _H = 1e-6
 
+Step = Callable[[float], float]
+
 
 @dataclass(frozen=True)
 class Binomial:
     """A binomial control in window notation, β removed: ``w ← w + α/w^k``, ``w ← w − β·w^l``
-    (Loguinov & Radha (3); Bansal & Balakrishnan)."""
+    (Loguinov & Radha (3); Bansal & Balakrishnan). ``from_window``: the controller runs this
+    binomial at windows ≥ it only (1: at every window)."""
 
     k: float
     l: float  # noqa: E741
     alpha: float
     beta: float
     name: str
-
-
-def _catalogue() -> dict[str, dict]:
-    from .controllers import catalogue
-
-    return {e["name"]: e for e in catalogue() if e["family"] == "window"}
+    from_window: float = 1.0
 
 
 def binomial_of(name: str, params: dict[str, float] | None = None) -> Binomial:
-    """The binomial (k, l, α, β removed) a catalogued window controller runs, with the
-    catalogue's defaults; raises :class:`ScenarioError` for controllers that are no
-    memoryless binomial control."""
-    from .controllers import paper_name
+    """The binomial (k, l, α, β removed) the catalogued window controller ``name`` runs with
+    ``params`` and the catalogue's defaults, as the core builds it. Raises
+    :class:`ScenarioError` for unknown names, bad parameters and controllers with memory
+    (no binomial form)."""
+    from .controllers import _core, paper_name
 
-    params = dict(params or {})
-    key = name.lower()
-    entries = _catalogue()
-    if key not in entries:
-        raise ScenarioError.at("controller", name, "known: " + ", ".join(entries))
+    form = _core().binomial_form(name, sorted((params or {}).items()))
+    if form is None:
+        raise ScenarioError.at(
+            "controller", name, f"{paper_name(name, params)} has no binomial form: its "
+            "increase depends on the last congestion epoch (Jin et al.); check a "
+            "ccscope.WindowController with its increase/decrease functions instead")
+    return Binomial(form["k"], form["l"], form["alpha"], form["beta_removed"],
+                    form["paper_name"], form["from_window_pkts"])
+
+
+def _number(v: object) -> float:
+    """``v`` as a float; NaN when it is no number."""
     try:
-        label = paper_name(key, params, "window")
-    except ValueError as e:
-        raise ScenarioError(str(e)) from None
-    values = {p["name"]: p["default"] for p in entries[key]["params"]}
-    values.update({k.lower(): v for k, v in params.items()})
-    beta = values.get("beta")
-    if key == "tcp":
-        return Binomial(0.0, 1.0, 1.0, 0.5, label)
-    if key == "aimd":
-        alpha = values["alpha"] or theory.aimd_friendly_alpha_beta_removed(beta)
-        return Binomial(0.0, 1.0, alpha, beta, label)
-    if key in ("gaimd", "taimd", "dtaimd"):
-        rule = (theory.gaimd_friendly_alpha if key == "gaimd"
-                else theory.aimd_friendly_alpha_beta_kept)
-        alpha = values["alpha"] or rule(beta)
-        return Binomial(0.0, 1.0, alpha, 1.0 - beta, label)
-    if key == "iiad":
-        return Binomial(1.0, 0.0, values["alpha"], beta, label)
-    if key == "sqrt":
-        return Binomial(0.5, 0.5, values["alpha"], beta, label)
-    if key == "binomial":
-        return Binomial(values["k"], values["l"], values["alpha"], beta, label)
-    raise ScenarioError.at(
-        "controller", name, "a history-based control (its increase depends on the last "
-        "congestion epoch, Jin et al.); give its increase/decrease functions instead")
+        return float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _checked(b: Binomial) -> Binomial:
+    """``b`` if its fields are in range, else a :class:`ScenarioError` naming the field, its
+    value and the allowed range."""
+    for name in ("k", "l"):
+        if not math.isfinite(_number(getattr(b, name))):
+            raise ScenarioError.at(f"binomial.{name}", _plain(getattr(b, name)),
+                                   "must be a finite number")
+    alpha, beta = _number(b.alpha), _number(b.beta)
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise ScenarioError.at("binomial.alpha", _plain(b.alpha),
+                               "must be finite and > 0 (the increase alpha/x^k per interval)")
+    if not 0 < beta < 1:
+        raise ScenarioError.at(
+            "binomial.beta", _plain(b.beta),
+            "must be in (0, 1) (beta removed: a reduction takes beta·x^l, less than the whole "
+            "window at x = 1 packet; Loguinov & Radha (3))")
+    return b
+
+
+def _plain(v: object) -> object:
+    """A number as a Python float, so that messages show ``1.5`` and not ``np.float64(1.5)``."""
+    n = _number(v)
+    return v if math.isnan(n) and not isinstance(v, (float, np.floating)) else n
+
+
+def parse_binomial(text: str) -> Binomial:
+    """The binomial ``k,l,alpha,beta`` (β removed) of ``text``, e.g. ``ccscope check
+    --binomial 0.5,0.5,1,0.5``; a :class:`ScenarioError` naming the bad field otherwise."""
+    parts = text.split(",")
+    try:
+        values = [float(v) for v in parts]
+    except ValueError:
+        values = []
+    if len(values) != 4:
+        raise ScenarioError.at("--binomial", text, "four numbers k,l,alpha,beta (beta removed)")
+    k, l, alpha, beta = values  # noqa: E741
+    return _checked(Binomial(k, l, alpha, beta, f"Binomial({text})"))
 
 
 def iscc(k: float = -1.5, l: float = 2.0, m_i: float = 20.0, m_d: float = 2.0,  # noqa: E741
@@ -94,9 +128,91 @@ def iscc(k: float = -1.5, l: float = 2.0, m_i: float = 20.0, m_d: float = 2.0,  
                     f"ISCC({k:g},{l:g})")
 
 
-def _derivative(f: Callable[[float], float], x: np.ndarray) -> np.ndarray:
+def _derivative(f: Step, x: np.ndarray) -> np.ndarray:
     h = _H * x
     return (np.array([f(v) for v in x + h]) - np.array([f(v) for v in x - h])) / (2 * h)
+
+
+def _rule(controller: object) -> tuple[str, Step, Step]:
+    """(name, increase, decrease) of a :class:`ccscope.WindowController` (or any object with
+    ``increase`` and ``decrease`` methods, as :func:`ccscope.run` takes) or of a pair of
+    callables (named "functions")."""
+    if isinstance(controller, tuple) and len(controller) == 2 and all(map(callable, controller)):
+        return "functions", controller[0], controller[1]
+    increase = getattr(controller, "increase", None)
+    decrease = getattr(controller, "decrease", None)
+    if callable(increase) and callable(decrease):
+        return str(getattr(controller, "name", type(controller).__name__)), increase, decrease
+    raise ScenarioError.at(
+        "controller", type(controller).__name__, "a catalogued window controller's name, a "
+        "ccscope.WindowController, a pair (increase, decrease) of callables, or a Binomial")
+
+
+def _first_bad(bad: np.ndarray, x: np.ndarray, values: np.ndarray) -> tuple[float, float]:
+    i = int(np.argmax(bad))
+    return float(x[i]), float(values[i])
+
+
+def _function_steps(name: str, increase: Step, decrease: Step, x: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """R_I, R_I', R_D, R_D' of a window rule in ccscope's convention (``decrease`` returns the
+    new window): R_I(x) = increase(x), R_D(x) = x − decrease(x)."""
+    span = f"over x in [{x[0]:g}, {x[-1]:g}]"
+
+    def removed(v: float) -> float:
+        return v - float(decrease(v))
+
+    try:
+        r_i = np.array([float(increase(v)) for v in x])
+        after = np.array([float(decrease(v)) for v in x])
+        with np.errstate(all="ignore"):
+            r_i_slope = _derivative(increase, x)
+            r_d_slope = _derivative(removed, x)
+    except (TypeError, ValueError, ArithmeticError) as e:
+        raise ScenarioError(f"{name}: increase/decrease functions failed: {e}") from None
+    bad = ~np.isfinite(r_i) | (r_i <= 0)
+    if bad.any():
+        v, got = _first_bad(bad, x, r_i)
+        raise ScenarioError(
+            f"{name}: increase({v:g}) = {got!r}: increase(w), the growth per RTT, must be finite "
+            f"and > 0 {span}", "increase", repr(got), "finite and > 0")
+    bad = ~np.isfinite(after) | (after < 0) | (after >= x)
+    if bad.any():
+        v, got = _first_bad(bad, x, after)
+        raise ScenarioError(
+            f"{name}: decrease({v:g}) = {got!r}: decrease(w) is the window after a loss (not the "
+            f"amount removed) and must be finite and in [0, w) {span}", "decrease", repr(got),
+            "finite and in [0, w)")
+    if not np.isfinite(np.concatenate([r_i_slope, r_d_slope])).all():
+        raise ScenarioError(f"{name}: increase/decrease functions must be differentiable {span}",
+                            "increase/decrease", "functions", "finite slopes")
+    r_d = x - after
+    # Central differences are exact to ~1e-8 only: a slope that equals R(x)/x within that
+    # is the equality of (15) / (21), e.g. for a linear R_D.
+    r_i_slope = np.where(np.isclose(r_i_slope, r_i / x, rtol=1e-6), r_i / x, r_i_slope)
+    r_d_slope = np.where(np.isclose(r_d_slope, r_d / x, rtol=1e-6), r_d / x, r_d_slope)
+    return r_i, r_i_slope, r_d, r_d_slope
+
+
+def _binomial_steps(b: Binomial, x: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """R_I, R_I', R_D, R_D' of a binomial (Loguinov & Radha (3)), refused with the field to
+    blame when a power leaves the floating-point range over ``x``."""
+    span = f"over x in [{x[0]:g}, {x[-1]:g}]"
+    with np.errstate(all="ignore"):
+        r_i = np.asarray(theory.binomial_increase(x, b.alpha, b.k))
+        r_i_slope = np.asarray(theory.binomial_increase_slope(x, b.alpha, b.k))
+        r_d = np.asarray(theory.binomial_decrease(x, b.beta, b.l))
+        r_d_slope = np.asarray(theory.binomial_decrease_slope(x, b.beta, b.l))
+    for field, value, what, steps in (
+        ("k", b.k, "the increase alpha/x^k", (r_i, r_i_slope)),
+        ("l", b.l, "the decrease beta·x^l", (r_d, r_d_slope)),
+    ):
+        if not (np.isfinite(steps[0]).all() and np.isfinite(steps[1]).all()
+                and (steps[0] > 0).all()):
+            raise ScenarioError.at(f"binomial.{field}", _plain(value),
+                                   f"{what} must be finite and > 0 {span}")
+    return r_i, r_i_slope, r_d, r_d_slope
 
 
 def _condition(holds: np.ndarray, x: np.ndarray, equation: str, meaning: str) -> dict:
@@ -121,7 +237,7 @@ def _conditions(x: np.ndarray, r_i: np.ndarray, r_i_slope: np.ndarray, r_d: np.n
 
 
 def check(
-    controller: str | Binomial | tuple[Callable[[float], float], Callable[[float], float]],
+    controller: str | Binomial | object,
     params: dict[str, float] | None = None,
     *,
     x_min: float = 1.0,
@@ -131,11 +247,19 @@ def check(
 ) -> dict:
     """The theory's verdict on one control, as a dict (what ``--json`` prints).
 
-    ``controller`` is a catalogue name (with ``params``), a :class:`Binomial`, or a pair of
-    callables ``(increase, decrease)``: R_I(x) > 0 added per interval and R_D(x) > 0 removed on
-    congestion, at window (or rate) x. Conditions are evaluated at ``POINTS`` log-spaced x in
-    [x_min, x_max]; the efficiency (28) uses a link of ``window`` packets per RTT shared by
-    ``flows`` flows (Loguinov & Radha Fig. 4: W = 100).
+    ``controller`` is what :func:`ccscope.run` takes:
+
+    - a catalogued window controller's name, with ``params``: the core reports the binomial
+      it runs (:func:`binomial_of`);
+    - a :class:`ccscope.WindowController`, or a pair of callables ``(increase, decrease)`` in
+      the same convention: ``increase(x)`` > 0 added per interval, ``decrease(x)`` the window
+      after a loss, in [0, x). In Loguinov & Radha's terms R_I(x) = increase(x) and
+      R_D(x) = x − decrease(x);
+    - or a :class:`Binomial` (e.g. :func:`iscc`, :func:`parse_binomial`).
+
+    Conditions are evaluated at ``POINTS`` log-spaced x in [x_min, x_max]; the efficiency (28)
+    uses a link of ``window`` packets per RTT shared by ``flows`` flows (Loguinov & Radha
+    Fig. 4: W = 100).
     """
     if not (0 < x_min < x_max) or not np.isfinite(x_max):
         raise ScenarioError.at("x_range", [x_min, x_max], "need 0 < x_min < x_max < inf")
@@ -143,44 +267,34 @@ def check(
         raise ScenarioError.at("flows/window", [flows, window], "need flows >= 1, window > 0")
     if isinstance(controller, str):
         controller = binomial_of(controller, params)
+    elif params:
+        raise ScenarioError.at("params", params, "only for a catalogued controller's name")
     x = np.geomspace(x_min, x_max, POINTS)
     if isinstance(controller, Binomial):
-        b = controller
-        r_i = theory.binomial_increase(x, b.alpha, b.k)
-        r_i_slope = theory.binomial_increase_slope(x, b.alpha, b.k)
-        r_d = theory.binomial_decrease(x, b.beta, b.l)
-        r_d_slope = theory.binomial_decrease_slope(x, b.beta, b.l)
+        name = controller.name
+        r_i, r_i_slope, r_d, r_d_slope = _binomial_steps(_checked(controller), x)
     else:
-        increase, decrease = controller
-        try:
-            r_i = np.array([float(increase(v)) for v in x])
-            r_d = np.array([float(decrease(v)) for v in x])
-            r_i_slope = _derivative(increase, x)
-            r_d_slope = _derivative(decrease, x)
-        except (TypeError, ValueError, ArithmeticError) as e:
-            raise ScenarioError(f"increase/decrease functions failed: {e}") from None
-        # Central differences are exact to ~1e-8 only: a slope that equals R(x)/x within that
-        # is the equality of (15) / (21), e.g. for a linear R_D.
-        r_i_slope = np.where(np.isclose(r_i_slope, r_i / x, rtol=1e-6), r_i / x, r_i_slope)
-        r_d_slope = np.where(np.isclose(r_d_slope, r_d / x, rtol=1e-6), r_d / x, r_d_slope)
-        finite = np.isfinite(np.concatenate([r_i, r_d, r_i_slope, r_d_slope]))
-        if not finite.all() or (r_i <= 0).any() or (r_d <= 0).any():
-            raise ScenarioError.at("increase/decrease", "functions",
-                                   f"must be finite and > 0 over [{x_min:g}, {x_max:g}]")
+        name, increase, decrease = _rule(controller)
+        r_i, r_i_slope, r_d, r_d_slope = _function_steps(name, increase, decrease, x)
     conditions = _conditions(x, r_i, r_i_slope, r_d, r_d_slope)
     report: dict = {
-        "controller": controller.name if isinstance(controller, Binomial) else "functions",
+        "controller": name,
         "range": [x_min, x_max],
         "conditions": conditions,
         "monotonic": all(c["holds"] for c in conditions),
     }
     if isinstance(controller, Binomial):
         report.update(_binomial_report(controller, window, flows))
+        if controller.from_window > x_min:
+            report["binomial"]["note"] = (
+                f"{name} runs this binomial at windows >= {controller.from_window:.4g} packets "
+                f"only; the conditions above assume it over the whole range")
     return report
 
 
 def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
-    out: dict = {"binomial": {"k": b.k, "l": b.l, "alpha": b.alpha, "beta_removed": b.beta}}
+    out: dict = {"binomial": {"k": b.k, "l": b.l, "alpha": b.alpha, "beta_removed": b.beta,
+                              "from_window": b.from_window}}
     # Bansal & Balakrishnan; Loguinov & Radha §IV-B: converges iff k + l > 0.
     out["converges"] = b.k + b.l > 0
     # TCP-friendly iff k + l = 1 (Bansal & Balakrishnan) with α = 3β/(2 − β) for AIMD
@@ -198,12 +312,23 @@ def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
     out["loss_exponent"] = b.l + 2 * b.k + 1  # Loguinov & Radha (37): s_n = O(n^(l+2k+1))
     out["ideal_scalability"] = bool(theory.ideal_scalability_condition(b.k, b.l))  # (38)
     u = window / flows
+    efficiency: dict = {"window": window, "flows": flows, "value": None}
     try:
-        e = theory.binomial_efficiency(b.k, b.l, b.beta, u)  # Loguinov & Radha (28), U = W/n
-        out["efficiency"] = {"window": window, "flows": flows, "value": float(e)}
-    except ValueError as err:
-        out["efficiency"] = {"window": window, "flows": flows, "value": None,
-                             "note": str(err)}
+        with np.errstate(all="ignore"):
+            e = float(theory.binomial_efficiency(b.k, b.l, b.beta, u))  # (28), U = W/n
+    except ValueError:
+        e = math.nan
+    if math.isfinite(e):
+        efficiency["value"] = e
+    elif b.k in (-1.0, -2.0):
+        efficiency["note"] = f"(28) has no value at k = {b.k:g}"
+    else:
+        with np.errstate(all="ignore"):
+            removed = b.beta * u ** b.l
+        efficiency["note"] = (
+            f"a reduction at the fair share U = {u:g} removes beta·U^l = {removed:.4g}; (28) "
+            f"needs it to leave L = U - beta·U^l >= 0 (Loguinov & Radha (29); > 0 for k < -1)")
+    out["efficiency"] = efficiency
     return out
 
 
@@ -220,6 +345,8 @@ def format_report(report: dict) -> str:
     if b is not None:
         lines.append(f"binomial k = {b['k']:g}, l = {b['l']:g}, alpha = {b['alpha']:.4g}, "
                      f"beta = {b['beta_removed']:.4g} (removed)")
+        if b.get("note"):
+            lines.append(f"  note: {b['note']}")
         lines.append(f"  converges to fairness (k + l > 0): "
                      f"{'yes' if report['converges'] else 'no'}")
         f = report["tcp_friendly"]

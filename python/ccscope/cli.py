@@ -157,7 +157,8 @@ def check(
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
     binomial: Annotated[str | None, typer.Option(
-        help="Check a binomial control k,l,alpha,beta (beta removed) instead of a name.")] = None,
+        help="Check a binomial control k,l,alpha,beta instead of a name: w <- w + alpha/w^k "
+        "per RTT, w <- w - beta*w^l on congestion (beta removed, 0 < beta < 1).")] = None,
     x_min: Annotated[float, typer.Option(help="Low end of the rate range checked.")] = 1.0,
     x_max: Annotated[float, typer.Option(help="High end of the rate range checked.")] = 1000.0,
     window: Annotated[float, typer.Option(help="Link capacity W (packets per RTT) for the "
@@ -167,20 +168,20 @@ def check(
 ) -> None:
     """Analyse a controller with the papers' theory: monotonic convergence (Loguinov (15),
     (19), (21), (22)), convergence iff k + l > 0, TCP-friendliness, the packet-loss scalability
-    exponent l + 2k + 1, efficiency at n flows (28) and ideal scalability (38)."""
+    exponent l + 2k + 1, efficiency at n flows (28) and ideal scalability (38). A name is
+    resolved by the core to the binomial it runs; from Python, ccscope.check.check also takes a
+    ccscope.WindowController (increase(w) per RTT, decrease(w) the window after a loss)."""
     import json
 
-    from .check import Binomial, format_report
     from .check import check as run_check
+    from .check import format_report, parse_binomial
 
     try:
         if binomial is not None:
-            try:
-                k, l_, a, b = (float(v) for v in binomial.split(","))
-            except ValueError:
-                raise ScenarioError.at("--binomial", binomial,
-                                       "four numbers k,l,alpha,beta") from None
-            target: object = Binomial(k, l_, a, b, f"Binomial({binomial})")
+            if controller is not None or param:
+                raise ScenarioError("give either a CONTROLLER name (with --param) or "
+                                    "--binomial k,l,alpha,beta, not both")
+            target: object = parse_binomial(binomial)
         elif controller is not None:
             target = controller
         else:

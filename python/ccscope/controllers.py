@@ -30,13 +30,10 @@ def catalogue() -> list[dict]:
 def paper_name(name: str, params: dict[str, float] | None = None,
                family: str = "window") -> str:
     """The controller's name in its paper's notation, e.g. ``GAIMD(0.31,0.875)``; raises
-    ValueError naming the problem when the name or a parameter is not allowed. `family` is
-    "window" (run by TCP) or "rate" (run by the rate transport)."""
-    core = _core()
-    try:
-        return core.controller_name(family, name, sorted((params or {}).items()))
-    except core.CoreError as e:
-        raise ValueError(str(e)) from None
+    :class:`ccscope.ControllerError` (a ValueError) naming the problem when the name or a
+    parameter is not allowed. `family` is "window" (run by TCP) or "rate" (run by the rate
+    transport)."""
+    return _core().controller_name(family, name, sorted((params or {}).items()))
 
 
 @dataclass
@@ -45,11 +42,17 @@ class WindowController:
 
     ``increase(w)`` is the congestion-avoidance growth per RTT at window ``w`` (packets), spread
     over the ACKs of a window as TCP does; ``decrease(w)`` is the window after a congestion
-    event. Slow start, the once-per-RTT reduction, timeouts and loss recovery are TCP's.
+    event (the new window, not the amount removed; both finite and >= 0). Slow start, the
+    once-per-RTT reduction, timeouts and loss recovery are TCP's.
+
+    The same object goes to :func:`ccscope.run` and to :func:`ccscope.check.check`, which
+    reads it as Loguinov & Radha's R_I(w) = increase(w) and R_D(w) = w − decrease(w).
 
     >>> aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2,
     ...                         decrease=lambda w: w * 7 / 8)
     >>> ccscope.run(scenario, controllers={"aimd": aimd})   # scenario names "python:aimd"
+    >>> from ccscope import check
+    >>> check.check(aimd)                                   # the theory's verdict on it
 
     Subclasses may override the two methods instead of passing callables.
     """

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from ccscope import WindowController
 from ccscope.check import Binomial, check, format_report, iscc
 from ccscope.errors import ScenarioError
 
@@ -72,3 +73,89 @@ def test_report_formats_every_section():
     for part in ("(15)", "(19)", "(21)", "(22)", "O(n^2)", "eq. (28)", "(38)"):
         assert part in text
     assert math.isfinite(check("tcp")["efficiency"]["value"])
+
+
+# --- what `run` takes: catalogued names resolved by the core, WindowController objects ----------
+
+
+def _holds(report):
+    return {c["equation"]: c["holds"] for c in report["conditions"]}
+
+
+def test_a_window_controller_gets_the_verdict_of_the_catalogued_control():
+    # AIMD(1/5, 1/8) written as ccscope.run takes it: decrease(w) is the window after a loss,
+    # so R_D(w) = w − 7w/8 = w/8, the binomial k = 0, l = 1, β = 1/8 (Loguinov & Radha (3)).
+    aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2,
+                            decrease=lambda w: w * 7 / 8)
+    by_object, by_name = check(aimd), check("aimd", {"beta": 1 / 8})
+    assert by_object["controller"] == "AIMD(1/5,1/8)" == by_name["controller"]
+    assert _holds(by_object) == _holds(by_name) == dict.fromkeys(_holds(by_name), True)
+    # IIAD(1, 2/3): +1/w per RTT, w − 2/3 after a loss; (15) fails at every w as for the name.
+    # From w = 2: at w = 1 its R_I' = −1 sits on the edge of (22), which a numerical slope
+    # cannot decide.
+    iiad = WindowController("iiad", increase=lambda w: 1 / w, decrease=lambda w: w - 2 / 3)
+    by_object, by_name = check(iiad, x_min=2.0), check("iiad", x_min=2.0)
+    assert _holds(by_object) == _holds(by_name)
+    assert not _holds(by_object)["(15)"]
+
+
+def test_functions_take_the_new_window_as_run_does():
+    # A pair (increase, decrease) uses the same convention: decrease(w) = w − 1/2 removes a
+    # constant 1/2 (additive decrease, R_D' = 0 < R_D/w: (15) fails, (19) holds). Read as "the
+    # amount removed" it would be R_D = w − 1/2, whose slope 1 breaks (19) instead.
+    r = _holds(check((lambda w: 1.0, lambda w: w - 0.5)))
+    assert not r["(15)"] and r["(19)"]
+
+
+def test_a_subclass_overriding_the_methods_is_checked():
+    class Mimd(WindowController):
+        def increase(self, w):
+            return 0.1 * w
+
+        def decrease(self, w):
+            return 0.5 * w
+
+    r = check(Mimd("MIMD"))
+    assert r["controller"] == "MIMD" and not _holds(r)["(21)"]  # §III-C: (21) is strict
+
+
+def test_a_decrease_that_is_no_reduction_is_refused_naming_it():
+    # decrease(w) must be the window after a loss, in [0, w): w itself removes nothing.
+    with pytest.raises(ScenarioError, match=r"decrease\(1\) = 1\.0.*window after a loss"):
+        check(WindowController("none", increase=lambda w: 1.0, decrease=lambda w: w))
+    with pytest.raises(ScenarioError, match=r"decrease\(1\) = -1\.0"):
+        check((lambda w: 1.0, lambda w: -1.0))
+    with pytest.raises(ScenarioError, match="give increase="):
+        check(WindowController("half"))
+    with pytest.raises(ScenarioError, match="only for a catalogued"):
+        check(WindowController("x", lambda w: 1.0, lambda w: w / 2), {"beta": 0.5})
+
+
+def test_names_resolve_through_the_core():
+    # The core's defaults: GAIMD's α = 4(1 − β²)/3 = 0.3125 at β = 7/8 kept (Yang & Lam), as a
+    # binomial β removed = 1/8.
+    r = check("gaimd")
+    assert r["controller"] == "GAIMD(0.3125,0.875)"
+    assert r["binomial"]["alpha"] == 0.3125 and r["binomial"]["beta_removed"] == 0.125
+    with pytest.raises(ScenarioError, match=r"controller\.beta = 1\.5"):
+        check("gaimd", {"beta": 1.5})
+    with pytest.raises(ScenarioError, match="cubic"):
+        check("cubic")
+
+
+def test_taimd_says_where_its_binomial_holds():
+    # Cai et al. §III-C.2: TAIMD(0.2, 0.875) is AIMD only at windows >= 1/(1 − β) = 8.
+    r = check("taimd")
+    assert r["binomial"]["from_window"] == 8 and "windows >= 8 packets" in r["binomial"]["note"]
+    assert "note" not in check("taimd", x_min=8.0)["binomial"]
+
+
+@pytest.mark.parametrize(("fields", "named"), [
+    ((1.0, 1.0, 1.0, 1.5), r"binomial\.beta = 1\.5: must be in \(0, 1\)"),
+    ((1.0, 1.0, -1.0, 0.5), r"binomial\.alpha = -1\.0: must be finite and > 0"),
+    ((math.nan, 1.0, 1.0, 0.5), r"binomial\.k = nan: must be a finite number"),
+    ((-400.0, 1.0, 1.0, 0.5), r"binomial\.k = -400\.0: the increase .* over x in \[1, 1000\]"),
+])
+def test_binomial_fields_out_of_range_are_named(fields, named):
+    with pytest.raises(ScenarioError, match=named):
+        check(Binomial(*fields, "b"))

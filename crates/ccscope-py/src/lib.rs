@@ -5,6 +5,7 @@
 //! crosses into Python.
 
 mod round;
+mod theory;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -496,6 +497,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
     round::register(m)?;
+    theory::register(m)?;
     Ok(())
 }
 

@@ -27,7 +27,7 @@ pub mod window;
 pub use rate::{tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant};
 pub use receiver::{TearReceiver, TfrcReceiver};
 pub use window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial, BinomialRule, History,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial, BinomialForm, BinomialRule, History,
     HistoryRule, Taimd, TaimdRule, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K,
     MAX_WINDOW_PKTS, MIN_HISTORY_K,
 };
@@ -154,6 +154,12 @@ pub trait Controller: Send {
 
     /// Pacing rate in bits/s, when the controller is rate-based.
     fn pacing_rate_bps(&self) -> Option<f64> {
+        None
+    }
+
+    /// The binomial control a window controller runs ([`WindowRule::binomial`]); `None` for
+    /// rules with memory and for rate controllers.
+    fn binomial(&self) -> Option<BinomialForm> {
         None
     }
 

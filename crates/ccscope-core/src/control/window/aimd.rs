@@ -89,6 +89,17 @@ impl WindowRule for AimdRule {
     fn decrease(&self, cwnd: f64) -> f64 {
         self.beta_kept * cwnd // Yang et al. §1: w ← βw (β kept)
     }
+
+    fn binomial(&self) -> Option<crate::control::BinomialForm> {
+        // Loguinov & Radha (3) with k = 0, l = 1: w ← βw keeps β, so removes (1 − β)·w.
+        Some(crate::control::BinomialForm {
+            k: 0.0,
+            l: 1.0,
+            alpha: self.alpha,
+            beta_removed: self.beta_removed(),
+            from_window_pkts: 1.0,
+        })
+    }
 }
 
 /// An AIMD window controller.

@@ -49,6 +49,16 @@ impl WindowRule for BinomialRule {
     fn decrease(&self, cwnd: f64) -> f64 {
         cwnd - self.beta * cwnd.powf(self.l) // Loguinov & Radha (3): W_D(w) = β·w^l
     }
+
+    fn binomial(&self) -> Option<crate::control::BinomialForm> {
+        Some(crate::control::BinomialForm {
+            k: self.k,
+            l: self.l,
+            alpha: self.alpha,
+            beta_removed: self.beta,
+            from_window_pkts: 1.0,
+        })
+    }
 }
 
 /// A binomial window controller.

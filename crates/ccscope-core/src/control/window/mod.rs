@@ -48,6 +48,22 @@ pub const MAX_ALPHA: f64 = 100.0;
 /// Smallest window after a timeout's reduction before slow start resumes (packets), SPECS §7.2.
 const MIN_SSTHRESH_PKTS: f64 = 2.0;
 
+/// A rule as the binomial control it runs, in window notation with β removed (Loguinov & Radha
+/// (3); Bansal & Balakrishnan): per RTT `w ← w + α/w^k`, on congestion `w ← w − β·w^l`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BinomialForm {
+    /// Increase exponent k (dimensionless).
+    pub k: f64,
+    /// Decrease exponent l (dimensionless).
+    pub l: f64,
+    /// Increase constant α (packets^(1+k) per RTT), > 0.
+    pub alpha: f64,
+    /// Decrease constant β, removed (packets^(1−l)), > 0.
+    pub beta_removed: f64,
+    /// The rule is this form at every window ≥ this (packets); 1 when it is at every window.
+    pub from_window_pkts: f64,
+}
+
 /// How a controller's window grows and shrinks: the part that differs between papers.
 pub trait WindowRule: Send {
     /// Name in the paper's notation, e.g. `GAIMD(0.31,0.875)`.
@@ -68,6 +84,12 @@ pub trait WindowRule: Send {
     /// A congestion epoch ended: the window was `w_max` just before the reduction and congestion
     /// avoidance resumes from `w0`.
     fn end_epoch(&mut self, _w_max: f64, _w0: f64) {}
+
+    /// The binomial control this rule runs, when its step depends on the window alone; `None`
+    /// (the default) for rules with memory, such as Jin et al.'s history-based ones.
+    fn binomial(&self) -> Option<BinomialForm> {
+        None
+    }
 }
 
 /// How a window controller starts.
@@ -288,6 +310,10 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
 
     fn window(&self) -> f64 {
         self.cwnd
+    }
+
+    fn binomial(&self) -> Option<BinomialForm> {
+        self.rule.binomial()
     }
 
     fn set_window(&mut self, cwnd_pkts: f64) {

@@ -56,6 +56,20 @@ impl WindowRule for TaimdRule {
         // Cai et al. §III-C.2: w ← βw, but by at least one packet (β' = 1 − 1/cwnd).
         (self.beta_kept * cwnd).min(cwnd - 1.0)
     }
+
+    fn binomial(&self) -> Option<crate::control::BinomialForm> {
+        // AIMD(α, β) once βw ≤ w − 1, i.e. w ≥ 1/(1 − β) (Cai et al. §III-C.2); DTAIMD's α is
+        // the preset one once ⌊w⌋ reaches that bound too (L1–L2).
+        let bound = 1.0 / (1.0 - self.beta_kept);
+        let from_window_pkts = if self.dynamic { bound.ceil() } else { bound };
+        Some(crate::control::BinomialForm {
+            k: 0.0,
+            l: 1.0,
+            alpha: self.alpha,
+            beta_removed: 1.0 - self.beta_kept,
+            from_window_pkts,
+        })
+    }
 }
 
 /// A TAIMD or DTAIMD window controller.
