@@ -66,8 +66,24 @@ def test_a_python_rate_controller_runs():
     mine = HalveOnLoss()
     r = ccscope.run(ccscope.loads(text), controllers={"mine": mine})
     assert r.flows.label[0] == "rate-AIMD-py"
-    assert mine.reports > 100
+    assert mine.reports == 0  # the object given is a template: each flow runs its own copy
+    assert r.controllers[0].reports > 100
     assert r.flows.throughput_bps[:2].min() > 100e3
+
+
+@pytest.mark.parametrize("given", [HalveOnLoss, HalveOnLoss(), lambda: HalveOnLoss()])
+def test_each_flow_gets_its_own_python_controller(given):
+    text = RATE.replace('warmup = "10s"', 'warmup = "0s"').replace('controller = "tfrc" }\ncount = 2',
+                        'controller = "python:mine", feedback = "per-rtt" }\ncount = 3')
+    r = ccscope.run(ccscope.loads(text), controllers={"mine": given})
+    mine = [r.controllers[i] for i in range(3)]
+    assert len({id(c) for c in mine}) == 3 and 3 not in r.controllers
+    # Each object saw exactly the reports of its own flow, none of the others'.
+    assert [c.reports for c in mine] == list(r.flows.reports[:3])
+    summary = r.summary()["python_controllers"]
+    assert summary["0"]["class"] == "HalveOnLoss" and summary["0"]["module"] == __name__
+    assert summary["0"]["params"] == {"rate": 200e3, "reports": 0}
+    assert len(summary["0"]["source_sha256"]) == 64
 
 
 def test_rate_scenarios_name_bad_controllers():
@@ -114,3 +130,11 @@ def test_check_command():
     assert human.returncode == 0 and "(15)" in human.stdout
     assert cli("check", "cubic").returncode == 2
     assert cli("check", "--binomial", "1,2").returncode == 2
+
+
+def test_a_window_controller_is_refused_by_a_rate_source():
+    text = RATE.replace('controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }')
+    window = ccscope.WindowController("w", increase=lambda w: 1.0, decrease=lambda w: w / 2)
+    with pytest.raises(ccscope.ControllerError, match="a rate source runs a RateController") as e:
+        ccscope.run(ccscope.loads(text), controllers={"mine": window})
+    assert e.value.path == "flows[0].source.controller"

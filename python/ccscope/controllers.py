@@ -8,10 +8,16 @@ name (``controller = "gaimd"`` or ``controller = { name = "gaimd", beta = 0.875 
 
 from __future__ import annotations
 
+import copy
 import functools
+import hashlib
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from .errors import ControllerError
 
 
 def _core():
@@ -109,3 +115,106 @@ class RateController:
 
     def on_no_feedback(self, now_s: float) -> None:
         return None
+
+    def on_round(self, sample: dict) -> None:
+        """The round model's step (``now_s``, ``interval_s``, ``congested``,
+        ``loss_fraction``, ``capacity_bps``): override it to run in the round model."""
+        raise TypeError(f"{type(self).__name__}: override on_round(sample) to run in the round "
+                        "model")
+
+
+#: What ``controllers={...}`` maps a name to: a controller class or a factory (called once per
+#: flow), or an instance (deep-copied once per flow).
+ControllerSpec = Any
+
+
+def _make(key: str, spec: ControllerSpec) -> Any:
+    """A fresh controller object for one flow."""
+    if isinstance(spec, type) or (callable(spec) and not _is_controller(spec)):
+        obj = spec()
+    else:
+        obj = copy.deepcopy(spec)
+    if not _is_controller(obj):
+        raise ControllerError(
+            f"controllers[{key!r}]: {type(obj).__name__} is not a controller", "controllers",
+            repr(key), "a WindowController or RateController (or its class, or a factory "
+            "returning one)")
+    return obj
+
+
+def _is_window(obj: object) -> bool:
+    return hasattr(obj, "increase") and hasattr(obj, "decrease")
+
+
+def _is_rate(obj: object) -> bool:
+    return hasattr(obj, "rate_bps") and hasattr(obj, "on_report")
+
+
+def _is_controller(obj: object) -> bool:
+    return _is_window(obj) or _is_rate(obj)
+
+
+def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
+             key: str = "source") -> dict[int, tuple[str, Any]]:
+    """One controller object per flow that names ``python:NAME``, keyed by the flow's index
+    (counts expanded, as in results): a flow never shares state with another. `table` is a
+    normalized scenario; each flow's controller is at ``flows[i].<key>.controller`` (or
+    ``flows[i].controller`` when `key` is empty, as in the round model)."""
+    supplied = supplied or {}
+    out: dict[int, tuple[str, Any]] = {}
+    index = 0
+    for i, flow in enumerate(table["flows"]):
+        holder = flow.get(key, {}) if key else flow
+        ref = holder.get("controller") if isinstance(holder, dict) else None
+        name = ref if isinstance(ref, str) else None
+        count = flow.get("count", 1)
+        if name and name.startswith("python:"):
+            wanted = name.removeprefix("python:")
+            if wanted not in supplied:
+                path = f"flows[{i}].{key}.controller" if key else f"flows[{i}].controller"
+                raise ControllerError(
+                    f"{path} = {name!r}: no Python controller of that name was supplied "
+                    f"(controllers={{{wanted!r}: ...}})", path, repr(name),
+                    f"one of the names given: {', '.join(supplied) or '(none given)'}")
+            kind = holder.get("kind") if key else None
+            for j in range(count):
+                obj = _make(wanted, supplied[wanted])
+                wrong = (kind == "tcp" and not _is_window(obj)) or (
+                    kind == "rate" and not _is_rate(obj))
+                if wrong:
+                    need = "WindowController" if kind == "tcp" else "RateController"
+                    raise ControllerError(
+                        f"flows[{i}].{key}.controller = {name!r}: a {kind} source runs a {need}, "
+                        f"not {type(obj).__name__}", f"flows[{i}].{key}.controller", repr(name),
+                        f"a {need}")
+                out[index + j] = (str(getattr(obj, "name", wanted)), obj)
+        index += count
+    return out
+
+
+def _source(obj: object) -> str:
+    try:
+        return inspect.getsource(obj)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return ""
+
+
+def describe(obj: Any) -> dict:
+    """Where a Python controller comes from, for results: its name, class and module, its
+    parameters (public numbers, strings and booleans it holds) and a SHA-256 of its source
+    (the class, and the functions a WindowController was given)."""
+    cls = type(obj)
+    sources = [_source(cls)]
+    for attr in ("increase_fn", "decrease_fn"):
+        fn = getattr(obj, attr, None)
+        if fn is not None:
+            sources.append(_source(fn))
+    params = {k: v for k, v in vars(obj).items()
+              if not k.startswith("_") and isinstance(v, (bool, int, float, str))}
+    return {
+        "name": str(getattr(obj, "name", cls.__name__)),
+        "class": cls.__qualname__,
+        "module": cls.__module__,
+        "params": params,
+        "source_sha256": hashlib.sha256("\n".join(sources).encode()).hexdigest(),
+    }

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, metrics
-from .controllers import RateController, WindowController
+from .controllers import ControllerSpec, describe, per_flow
 from .errors import ScenarioError
 from .scenario import Scenario, coerce
 
@@ -63,9 +63,14 @@ class Trace:
 class Result:
     """What one run produced: summaries per flow and per link, traces, and provenance."""
 
-    def __init__(self, scenario: Scenario, raw: dict):
+    def __init__(self, scenario: Scenario, raw: dict, controllers: dict[int, object] | None = None,
+                 provenance: dict[int, dict] | None = None):
         self.scenario = scenario
         self.raw = raw
+        #: The Python controller object each flow ran, by flow index (its own instance).
+        self.controllers: dict[int, object] = controllers or {}
+        #: Where each flow's Python controller came from, as it was before the run.
+        self.provenance: dict[int, dict] = provenance or {}
         self.seed: int = raw["seed"]
         self.events: int = raw["events"]
         self.duration_s = raw["duration_ns"] * 1e-9
@@ -196,6 +201,8 @@ class Result:
             "flows": flows,
             "links": links,
             "scenario": self.scenario.echo(),
+            **({"python_controllers": {str(i): d for i, d in self.provenance.items()}}
+               if self.provenance else {}),
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -235,23 +242,26 @@ def _jsonable(x):
 
 
 def run(scenario: Scenario | dict | str | Path,
-        controllers: dict[str, WindowController | RateController] | None = None) -> Result:
+        controllers: dict[str, ControllerSpec] | None = None) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
     scenario says ``run.engine = "round"``.
 
     `controllers` supplies controllers written in Python: a TCP flow whose controller is
-    ``python:NAME`` runs the :class:`ccscope.WindowController` ``controllers[NAME]``, a rate
-    flow the :class:`ccscope.RateController` of that name.
+    ``python:NAME`` runs a :class:`ccscope.WindowController` made from ``controllers[NAME]``, a
+    rate flow a :class:`ccscope.RateController`. Every flow gets its own object: a class or a
+    factory is called once per flow, an instance is deep-copied once per flow, so flows never
+    share state; ``result.controllers[i]`` is the object flow i ran.
     """
     sc = coerce(scenario)
     if sc.engine == "round":
         from . import roundmodel
 
-        return roundmodel.run(sc)
-    python = {key: (c.name, c) for key, c in (controllers or {}).items()}
+        return roundmodel.run(sc, controllers)
+    python = per_flow(sc.table, controllers)
+    provenance = {i: describe(obj) for i, (_, obj) in python.items()}
     try:
         raw = _core().run_packet(sc.to_json(), python)
     except ScenarioError as e:
         raise (e.in_file(sc.file) if sc.file else e) from None
-    return Result(sc, raw)
+    return Result(sc, raw, {i: obj for i, (_, obj) in python.items()}, provenance)

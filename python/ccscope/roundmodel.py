@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, metrics
+from .controllers import ControllerSpec, describe, per_flow
 from .errors import ScenarioError
 from .scenario import Scenario, coerce
 from .scenario import load as _load
@@ -73,9 +74,14 @@ class RoundResult:
     - :meth:`flow_series`: each flow's load at the recorded steps (``record.flows``).
     """
 
-    def __init__(self, scenario: Scenario, raw: dict):
+    def __init__(self, scenario: Scenario, raw: dict, controllers: dict[int, object] | None = None,
+                 provenance: dict[int, dict] | None = None):
         self.scenario = scenario
         self.raw = raw
+        #: The Python controller object each flow ran, by flow index (its own instance).
+        self.controllers: dict[int, object] = controllers or {}
+        #: Where each flow's Python controller came from, as it was before the run.
+        self.provenance: dict[int, dict] = provenance or {}
         self.seed: int = raw["seed"]
         self.steps: int = raw["steps"]
         self.measured_steps: int = raw["steps"] - raw["warmup_steps"]
@@ -134,6 +140,8 @@ class RoundResult:
             "fairness": self.fairness(),
             "flows": self.flows.drop(columns=["flow"]).to_dict(orient="records"),
             "scenario": self.scenario.echo(),
+            **({"python_controllers": {str(i): d for i, d in self.provenance.items()}}
+               if self.provenance else {}),
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -153,16 +161,22 @@ class RoundResult:
         return written
 
 
-def run(spec: Scenario | dict | str | Path) -> RoundResult:
-    """Runs a round-model scenario (object, dict, or path to a TOML file)."""
+def run(spec: Scenario | dict | str | Path,
+        controllers: dict[str, ControllerSpec] | None = None) -> RoundResult:
+    """Runs a round-model scenario (object, dict, or path to a TOML file). A flow group whose
+    controller is ``python:NAME`` runs ``controllers[NAME]`` as :func:`ccscope.run` does, one
+    object per flow: a :class:`ccscope.WindowController` (its increase and decrease, once per
+    control interval) or a :class:`ccscope.RateController` that implements ``on_round``."""
     sc = _round(coerce(spec))
     from . import _core
 
+    python = per_flow(sc.table, controllers, key="")
+    provenance = {i: describe(obj) for i, (_, obj) in python.items()}
     try:
-        raw = _core.run_round(sc.to_json())
+        raw = _core.run_round(sc.to_json(), python)
     except ScenarioError as e:
         raise (e.in_file(sc.file) if sc.file else e) from None
-    return RoundResult(sc, raw)
+    return RoundResult(sc, raw, {i: obj for i, (_, obj) in python.items()}, provenance)
 
 
 def run_file(path: str | Path) -> RoundResult:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import ccscope
 from ccscope import roundmodel, theory
 from ccscope.errors import ScenarioError
 
@@ -138,3 +139,55 @@ def test_engine_errors_name_the_field_as_written(change, field):
 def test_unknown_controller_lists_both_catalogues():
     with pytest.raises(ScenarioError, match=r"tcp.*rate-aimd.*iscc"):
         roundmodel.run(scenario([{"controller": "vegas"}]))
+
+
+def test_a_python_window_controller_runs_in_the_round_model_as_its_catalogued_twin():
+    twin = ccscope.WindowController("AIMD-py(1,1/2)", increase=lambda w: 1.0,
+                                    decrease=lambda w: w / 2)
+    base = scenario([{"controller": "tcp", "count": 5, "initial_window": 3}], steps=3000)
+    python = scenario([{"controller": "python:aimd", "count": 5, "initial_window": 3}],
+                      steps=3000)
+    catalogued = roundmodel.run(base)
+    mine = roundmodel.run(python, controllers={"aimd": twin})
+    assert list(mine.flows["name"]) == ["AIMD-py(1,1/2)"] * 5
+    # The same rule, so the same windows step by step (Chiu & Jain's synchronized model).
+    np.testing.assert_allclose(mine.flows["sent_pkts"], catalogued.flows["sent_pkts"],
+                               rtol=1e-12)
+    assert mine.summary()["python_controllers"]["0"]["class"] == "WindowController"
+
+
+class RateAimd(ccscope.RateController):
+    """Loguinov & Radha's rate AIMD(1, 1/2) per control interval, in Python."""
+
+    name = "rate-AIMD-py"
+
+    def __init__(self):
+        self.rate = 50e3
+        self.rounds = 0
+
+    def rate_bps(self):
+        return self.rate
+
+    def on_report(self, report):
+        raise AssertionError("the round model reports once per interval, through on_round")
+
+    def on_round(self, sample):
+        self.rounds += 1
+        self.rate = self.rate / 2 if sample["congested"] else self.rate + 8e3 / 0.1
+
+
+def test_python_rate_controllers_run_in_the_round_model_one_per_flow():
+    sc = scenario([{"controller": "python:aimd", "count": 4}], steps=2000)
+    r = roundmodel.run(sc, controllers={"aimd": RateAimd})
+    assert len({id(c) for c in r.controllers.values()}) == 4
+    assert all(c.rounds == 2000 for c in r.controllers.values())
+    assert r.flows["rate_based"].all() and 0.5 < r.utilization <= 1
+
+
+def test_a_rate_controller_without_on_round_is_refused_in_the_round_model():
+    class ReportsOnly(RateAimd):
+        on_round = ccscope.RateController.on_round
+
+    with pytest.raises(TypeError, match="override on_round"):
+        roundmodel.run(scenario([{"controller": "python:x"}], steps=10),
+                       controllers={"x": ReportsOnly})

@@ -45,7 +45,7 @@ pub fn check_range(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
     if x.is_finite() && x >= lo && x <= hi {
         Ok(x)
     } else {
-        Err(Error::invalid(field, x, format!("must be in [{lo}, {hi}]")))
+        Err(Error::invalid(field, format!("{x:?}"), format!("must be in [{lo}, {hi}]")))
     }
 }
 
@@ -54,6 +54,6 @@ pub fn check_positive(field: &str, x: f64) -> Result<f64> {
     if x.is_finite() && x > 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(field, x, "must be a finite number > 0"))
+        Err(Error::invalid(field, format!("{x:?}"), "must be a finite number > 0"))
     }
 }

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use ccscope_core::config::{Scenario, SourceSpec};
 use ccscope_core::control::catalog::{self, ControllerConfig, Family, Start};
-use ccscope_core::control::{Controller, ReportSample, Window, WindowRule};
+use ccscope_core::control::{Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule};
 use ccscope_core::{build, scenario};
 use ccscope_core::net::Endpoint;
 use ccscope_core::time::SimTime;
@@ -211,7 +211,7 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
 }
 
 /// The first error a Python controller raised in a run; the run is reported as failed with it.
-type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
+pub(crate) type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
 /// Calls `f` with the GIL unless an earlier call already failed; keeps the first error.
 fn call_python<T>(name: &str, error: &ErrorSlot, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Option<T> {
@@ -340,6 +340,20 @@ impl Controller for PyRateController {
         self.refresh();
     }
 
+    /// The round model's step: `on_round(sample)` with the interval's aggregate feedback.
+    fn on_round(&mut self, r: &RoundSample) {
+        call_python(&self.name, &self.error, |py| {
+            let d = PyDict::new(py);
+            d.set_item("now_s", r.now.secs())?;
+            d.set_item("interval_s", r.interval.secs())?;
+            d.set_item("congested", r.congested)?;
+            d.set_item("loss_fraction", r.loss_fraction)?;
+            d.set_item("capacity_bps", r.capacity_bps)?;
+            self.obj.call_method1(py, "on_round", (d,)).map(|_| ())
+        });
+        self.refresh();
+    }
+
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.rate_bps)
     }
@@ -347,11 +361,43 @@ impl Controller for PyRateController {
 
 type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// Each flow's endpoints; TCP and rate flows naming `python:NAME` get the Python controller NAME.
+/// Python controller objects by flow index (counts expanded): (display name, the flow's own
+/// object).
+pub(crate) type PythonControllers = HashMap<usize, (String, Py<PyAny>)>;
+
+/// Flow `i`'s Python controller: a window rule (an object with `increase`) wrapped in TCP's
+/// window state starting as `window` says, or a rate controller.
+pub(crate) fn python_controller(
+    python: &PythonControllers,
+    i: usize,
+    window: WindowConfig,
+    error: &ErrorSlot,
+) -> ccscope_core::Result<Box<dyn Controller>> {
+    let (name, obj) = python.get(&i).ok_or_else(|| {
+        ccscope_core::Error::invalid("controllers", format!("flow {i}"), "no Python controller was supplied for this flow")
+    })?;
+    let (obj, is_window) = Python::attach(|py| {
+        let obj = obj.clone_ref(py);
+        let is_window = obj.bind(py).hasattr("increase").unwrap_or(false);
+        (obj, is_window)
+    });
+    if is_window {
+        let rule = PyRule {
+            name: name.clone(),
+            obj,
+            error: Arc::clone(error),
+        };
+        return Ok(Box::new(Window::with_rule(rule).with_config(window)?));
+    }
+    Ok(Box::new(PyRateController::new(name.clone(), obj, Arc::clone(error))))
+}
+
+/// Each flow's endpoints; a TCP or rate flow naming `python:NAME` gets its own Python
+/// controller object, `python[i]` for flow `i` (counts expanded).
 fn make_endpoints(
     s: &Scenario,
     i: usize,
-    python: &HashMap<String, (String, Py<PyAny>)>,
+    python: &PythonControllers,
     error: &ErrorSlot,
 ) -> ccscope_core::Result<Endpoints> {
     let source = &s.flows[i].source;
@@ -360,29 +406,16 @@ fn make_endpoints(
         SourceSpec::Rate(rate) => rate.external_controller().map(|k| (k, &rate.controller)),
         _ => None,
     };
-    let Some((key, full)) = external else {
+    if external.is_none() {
         return ccscope_core::apps::endpoints(source);
-    };
-    let (name, obj) = python.get(key).ok_or_else(|| {
-        ccscope_core::Error::invalid(
-            format!("flows[{i}].source.controller"),
-            full,
-            "no Python controller of that name was supplied to this run",
-        )
-    })?;
-    let obj = Python::attach(|py| obj.clone_ref(py));
+    }
     match source {
         SourceSpec::Tcp(tcp) => {
-            let rule = PyRule {
-                name: name.clone(),
-                obj,
-                error: Arc::clone(error),
-            };
-            let ctl = Box::new(Window::with_rule(rule).with_config(tcp.window_config())?);
+            let ctl = python_controller(python, i, tcp.window_config(), error)?;
             ccscope_core::transport::tcp::endpoints_with_controller(tcp, ctl)
         }
         SourceSpec::Rate(rate) => {
-            let ctl = Box::new(PyRateController::new(name.clone(), obj, Arc::clone(error)));
+            let ctl = python_controller(python, i, WindowConfig::default(), error)?;
             ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
         }
         _ => ccscope_core::apps::endpoints(source),
@@ -390,13 +423,14 @@ fn make_endpoints(
 }
 
 /// Runs a packet-model scenario table (JSON text of the parsed TOML) and returns its results.
-/// `python_controllers` maps names used as `python:NAME` to (display name, rule object).
+/// `python_controllers` maps the index of each flow naming `python:NAME` (counts expanded) to
+/// (display name, the flow's own controller object).
 #[pyfunction]
 #[pyo3(signature = (table_json, python_controllers=None))]
 fn run_packet<'py>(
     py: Python<'py>,
     table_json: &str,
-    python_controllers: Option<HashMap<String, (String, Py<PyAny>)>>,
+    python_controllers: Option<PythonControllers>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let python = python_controllers.unwrap_or_default();

@@ -1,13 +1,16 @@
 //! Bindings of the round model: a `RoundConfig` comes in as JSON, the result goes out as a dict
 //! of numbers and numpy arrays.
 
-use ccscope_core::round::{run, RoundConfig, RoundResult};
+use std::sync::Arc;
+
+use ccscope_core::control::catalog::Start;
+use ccscope_core::round::{run_with, RoundConfig, RoundResult};
 use ccscope_core::{build, scenario};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{guarded, table};
+use super::{guarded, python_controller, table, ErrorSlot, PythonControllers};
 
 /// The round model's parameters of a scenario table (JSON text).
 fn config(text: &str) -> ccscope_core::Result<RoundConfig> {
@@ -69,13 +72,27 @@ fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResul
 }
 
 /// Runs a round-model scenario table (JSON text of the parsed TOML) and returns its results.
+/// `python_controllers` gives each flow of a `python:NAME` group its own controller object.
 #[pyfunction]
-fn run_round<'py>(py: Python<'py>, table_json: &str) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (table_json, python_controllers=None))]
+fn run_round<'py>(
+    py: Python<'py>,
+    table_json: &str,
+    python_controllers: Option<PythonControllers>,
+) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
-    let (result, config) = guarded(py, move || {
+    let python = python_controllers.unwrap_or_default();
+    let error: ErrorSlot = Arc::default();
+    let slot = Arc::clone(&error);
+    let outcome = guarded(py, move || {
         let config = config(&text)?;
-        Ok((run(&config).map_err(build::round_error)?, config))
-    })?;
+        let mut external = |i: usize, start: &Start| python_controller(&python, i, start.window, &slot);
+        Ok((run_with(&config, &mut external).map_err(build::round_error)?, config))
+    });
+    if let Some(e) = error.lock().ok().and_then(|mut e| e.take()) {
+        return Err(e);
+    }
+    let (result, config) = outcome?;
     result_dict(py, result, &config)
 }
 

@@ -197,3 +197,47 @@ pub trait Controller: Send {
 
 #[cfg(test)]
 pub(crate) mod harness;
+
+/// A boxed controller is a controller: engines that take controllers built elsewhere (written in
+/// Python, say) hold them this way.
+impl Controller for Box<dyn Controller> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn on_ack(&mut self, ack: &AckSample) {
+        (**self).on_ack(ack)
+    }
+    fn on_loss(&mut self, loss: &LossEvent) {
+        (**self).on_loss(loss)
+    }
+    fn on_round(&mut self, round: &RoundSample) {
+        (**self).on_round(round)
+    }
+    fn round_offer(&mut self, round: &RoundSample) -> f64 {
+        (**self).round_offer(round)
+    }
+    fn window(&self) -> f64 {
+        (**self).window()
+    }
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        (**self).pacing_rate_bps()
+    }
+    fn binomial(&self) -> Option<BinomialForm> {
+        (**self).binomial()
+    }
+    fn set_window(&mut self, cwnd_pkts: f64) {
+        (**self).set_window(cwnd_pkts)
+    }
+    fn on_report(&mut self, report: &ReportSample) {
+        (**self).on_report(report)
+    }
+    fn feedback_timeout(&self) -> Option<SimTime> {
+        (**self).feedback_timeout()
+    }
+    fn on_no_feedback(&mut self, now: SimTime) {
+        (**self).on_no_feedback(now)
+    }
+    fn ns2_send_timer(&self) -> bool {
+        (**self).ns2_send_timer()
+    }
+}

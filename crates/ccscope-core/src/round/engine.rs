@@ -4,6 +4,7 @@ use super::group::{bad_offer, build_group, Book, Group, Signal, Step, Sums};
 use super::report::{RoundResult, Series};
 use super::{Feedback, FlowGroup, RoundConfig};
 use crate::control::catalog::{ControllerConfig, Make, Start};
+use crate::scenario::EXTERNAL_PREFIX;
 use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -103,11 +104,38 @@ fn within(e: Error, index: usize) -> Error {
     }
 }
 
-/// Runs the round model.
+/// Builds, for flow `i` (counts expanded) of a group whose controller names one outside the
+/// catalogue (`python:NAME`), its controller starting as the [`Start`] says.
+pub type External<'a> = dyn FnMut(usize, &Start) -> Result<Box<dyn Controller>> + 'a;
+
+/// Runs the round model with catalogued controllers only.
 pub fn run(config: &RoundConfig) -> Result<RoundResult> {
+    run_with(config, &mut |i, _| {
+        Err(Error::invalid(format!("round.flows[{i}].controller"), "python:", "no controller outside the catalogue was supplied"))
+    })
+}
+
+/// Runs the round model; a group whose controller is `python:NAME` gets each flow's
+/// controller from `external`, in flow order.
+pub fn run_with(config: &RoundConfig, external: &mut External<'_>) -> Result<RoundResult> {
     config.validate()?;
     let mut groups: Vec<Box<dyn Group>> = Vec::new();
+    let mut first = 0;
     for (g, group) in config.flows.iter().enumerate() {
+        first += group.count;
+        if group.controller.starts_with(EXTERNAL_PREFIX) {
+            let start = start(group, config.packet_bytes);
+            let mut built = Vec::with_capacity(group.count);
+            for i in first - group.count..first {
+                built.push(external(i, &start)?);
+            }
+            let mut built = built.into_iter();
+            let mut flows = build_group(group.count, || built.next().unwrap_or_else(|| unreachable!("one controller per flow")), |c| admit(c, g, config))?;
+            if !groups.last_mut().is_some_and(|last| last.absorb(&mut *flows)) {
+                groups.push(flows);
+            }
+            continue;
+        }
         let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
         let controller = ControllerConfig::resolve(&group.controller, &params).map_err(|e| within(e, g))?;
         let flows = Flows {

@@ -142,7 +142,7 @@ pub(super) trait Group: Any + Send {
 /// `admit`, which checks it and returns its bookkeeping.
 pub(super) fn build_group<C: Controller + 'static>(
     count: usize,
-    new: impl Fn() -> C,
+    mut new: impl FnMut() -> C,
     mut admit: impl FnMut(&mut C) -> Result<Book>,
 ) -> Result<Box<dyn Group>> {
     let mut controllers = Vec::with_capacity(count);
