@@ -98,7 +98,7 @@ impl Range {
         if self.contains(x) {
             Ok(x)
         } else {
-            Err(Error::invalid(field, x, format!("must be in {self}")))
+            Err(Error::invalid(field, format!("{x:?}"), format!("must be in {self}")))
         }
     }
 }
@@ -138,7 +138,7 @@ impl ParamInfo {
         let x = self.range.check(&field, x)?;
         if self.switch && x != self.range.min && x != self.range.max {
             let (off, on) = (self.range.min, self.range.max);
-            return Err(Error::invalid(field, x, format!("must be {off} (off) or {on} (on)")));
+            return Err(Error::invalid(field, format!("{x:?}"), format!("must be {off} (off) or {on} (on)")));
         }
         Ok(x)
     }
@@ -701,7 +701,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                     Ok(())
                 } else {
                     let allowed = format!("k + l must be > 0 to converge to fairness (l = {l})");
-                    Err(Error::invalid("controller.k", k, allowed))
+                    Err(Error::invalid("controller.k", format!("{k:?}"), allowed))
                 }
             }),
             ..rate_entry(
@@ -744,7 +744,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 if m_d >= l {
                     Ok(())
                 } else {
-                    Err(Error::invalid("controller.m_d", m_d, format!("must be at least l = {l}")))
+                    Err(Error::invalid("controller.m_d", format!("{m_d:?}"), format!("must be at least l = {l}")))
                 }
             }),
             ..rate_entry(
@@ -1267,7 +1267,7 @@ mod tests {
     fn ranges_name_the_field() {
         assert!(Range::open(0.0, 1.0).check("controller.beta", 0.5).is_ok());
         let err = Range::open(0.0, 1.0).check("controller.beta", 1.0).unwrap_err();
-        assert_eq!(err.to_string(), "controller.beta = 1: must be in (0, 1)");
+        assert_eq!(err.to_string(), "controller.beta = 1.0: must be in (0, 1)");
         let alpha = Range::open_closed(0.0, 100.0);
         assert!(alpha.check("controller.alpha", 100.0).is_ok());
         assert!(alpha.check("controller.alpha", 0.0).is_err());
