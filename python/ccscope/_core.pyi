@@ -1,0 +1,73 @@
+"""Typed stubs of ``ccscope._core``, the Rust extension (crates/ccscope-py).
+
+Scenario tables cross as JSON text of the parsed TOML; the core validates them (the schema is
+``ccscope-core``'s ``scenario`` module) and raises ``ccscope.errors.ScenarioError`` or
+``ccscope.errors.ControllerError`` naming the path as written, the value and what is allowed.
+``CoreError`` is an internal failure of the engine (a bug).
+"""
+
+from typing import Any
+
+__version__: str
+
+class CoreError(ValueError): ...
+
+#: Python controller objects by flow index (counts expanded): (display name, the flow's own
+#: object, a WindowController-like or RateController-like object).
+PythonControllers = dict[int, tuple[str, Any]]
+
+# --- scenarios -----------------------------------------------------------------------------------
+
+def read_scenario(table_json: str) -> tuple[str, str]:
+    """Validates a scenario table of either engine; returns (engine, normalized table as
+    JSON text), every default filled in, units as written."""
+
+def scenario_schema(engine: str) -> str:
+    """The JSON Schema of "packet" or "round" scenario files, as JSON text."""
+
+def validate_packet(table_json: str) -> None:
+    """Checks a packet-model table as far as running it would (controllers, routes)."""
+
+def validate_round(table_json: str) -> None:
+    """Checks a round-model table as far as running it would (controllers)."""
+
+# --- runs ----------------------------------------------------------------------------------------
+
+def run_packet(table_json: str,
+               python_controllers: PythonControllers | None = None) -> dict[str, Any]:
+    """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays."""
+
+def run_round(table_json: str,
+              python_controllers: PythonControllers | None = None) -> dict[str, Any]:
+    """Runs a round-model table: totals, per-flow columns and series as numpy arrays."""
+
+# --- the controller catalogue --------------------------------------------------------------------
+
+def controllers_json() -> str:
+    """Every catalogued controller (window and rate families) with its parameters, as JSON."""
+
+def controller_name(family: str, name: str, params: list[tuple[str, float]]) -> str:
+    """The paper name of a catalogued controller of `family` ("window" or "rate")."""
+
+# --- closed forms the core shares with ccscope.theory --------------------------------------------
+
+def binomial_form(name: str, params: list[tuple[str, float]]) -> dict[str, Any] | None:
+    """The binomial (k, l, alpha, beta_removed, from_window_pkts, paper_name) a catalogued
+    window controller runs; None for history-based controls."""
+
+def window_round_steps(name: str, params: list[tuple[str, float]],
+                       windows_pkts: list[float]) -> tuple[list[float], list[float]]:
+    """The windows after one uncongested and after one congested round from each window."""
+
+def tfrc_throughput_bps(p: float, rtt_s: float, t_rto_s: float, packet_bytes: int,
+                        pftk_clip: bool = False) -> float:
+    """TFRC's throughput equation (RFC 5348 §3.1, b = 1), bits/s."""
+
+def friendly_alpha_jin(beta_removed: float) -> float:
+    """3β/(2 − β) (Loguinov & Radha (5))."""
+
+def friendly_alpha_yang(beta_kept: float) -> float:
+    """4(1 − β²)/3 (Yang & Lam)."""
+
+def friendly_alpha_cai(beta_kept: float) -> float:
+    """3(1 − β)/(1 + β) (Cai et al. (13))."""
