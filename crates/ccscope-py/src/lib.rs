@@ -179,6 +179,16 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
     Ok(out)
 }
 
+/// A transport's named numbers as a dict in the transport's own order (a hash map's order
+/// would differ from run to run and so would summary.json).
+fn stats_dict<'py>(py: Python<'py>, stats: &[(&'static str, f64)]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, value) in stats {
+        d.set_item(*name, *value)?;
+    }
+    Ok(d)
+}
+
 fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("seed", r.seed)?;
@@ -192,8 +202,8 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
         d.set_item("data", dir_dict(py, &f.stats.dir[0])?)?;
         d.set_item("feedback", dir_dict(py, &f.stats.dir[1])?)?;
         d.set_item("in_flight", f.in_flight)?;
-        d.set_item("sender", f.sender.iter().cloned().collect::<HashMap<_, _>>())?;
-        d.set_item("receiver", f.receiver.iter().cloned().collect::<HashMap<_, _>>())?;
+        d.set_item("sender", stats_dict(py, &f.sender)?)?;
+        d.set_item("receiver", stats_dict(py, &f.receiver)?)?;
         d.set_item("path", f.path.clone())?;
         flows.append(d)?;
     }
