@@ -169,6 +169,14 @@ fn explain(path: &str, message: &str) -> Error {
         let known = backticked(expected).iter().map(|k| format!("'{k}'")).collect::<Vec<_>>();
         return Error::UnknownName { field: path, value: value.to_string(), known: known.join(", ") };
     }
+    if let Some(rest) = message.strip_prefix("invalid length ") {
+        let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
+        if expected.starts_with("struct") {
+            return Error::invalid(path, "a list", "must be a table");
+        }
+        let size = expected.rsplit(' ').next().unwrap_or("");
+        return Error::invalid(path, format!("a list of {found}"), format!("must be a list of {size}"));
+    }
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(prefix) {
             let (found, expected) = rest.rsplit_once(", expected ").unwrap_or((rest, ""));

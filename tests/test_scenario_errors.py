@@ -1,0 +1,48 @@
+"""Any value put anywhere in a scenario gives either a valid scenario or one ScenarioError that
+names a path, in the user's terms: no parser internals, no traceback."""
+
+import copy
+from pathlib import Path
+
+import pytest
+
+import ccscope
+from ccscope.errors import ScenarioError
+
+ROOT = Path(__file__).parents[1]
+WRONG = [None, True, "x", "1e300Tbps", -1, 0, 1e39, 2**70, [], {}, [1, 2], {"kind": "zzz"},
+         "nan", float("nan"), 1.5, "-5ms"]
+INTERNALS = ["invalid type", "invalid length", "struct ", "u64", "f64", "u32", "usize",
+             "line 1", "column", "serde", "Value"]
+
+
+def entries(x, path=()):
+    if path:
+        yield path
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from entries(v, (*path, k))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from entries(v, (*path, i))
+
+
+@pytest.mark.parametrize("name", ["dumbbell-mix", "jin-fig20-parkinglot", "round-loguinov-fig5"])
+def test_every_wrong_value_anywhere_is_named_cleanly(name):
+    base = ccscope.load(ROOT / "scenarios" / f"{name}.toml").echo()
+    refused = 0
+    for path in entries(base):
+        for value in WRONG:
+            table = copy.deepcopy(base)
+            at = table
+            for key in path[:-1]:
+                at = at[key]
+            at[path[-1]] = value
+            try:
+                ccscope.Scenario.from_dict(table)
+            except ScenarioError as e:
+                refused += 1
+                message = str(e)
+                assert e.path and "\n" not in message, (path, value, message)
+                assert not any(s in message for s in INTERNALS), (path, value, message)
+    assert refused > 100
