@@ -375,6 +375,23 @@ type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 /// object).
 pub(crate) type PythonControllers = HashMap<usize, (String, Py<PyAny>)>;
 
+/// Runs `f` as [`guarded`] does, handing it the flows' Python controllers and the slot their
+/// first exception goes to; that exception, when there is one, is what the run raises.
+pub(crate) fn with_python<T: Send>(
+    py: Python<'_>,
+    python: Option<PythonControllers>,
+    f: impl FnOnce(&PythonControllers, &ErrorSlot) -> ccscope_core::Result<T> + Send,
+) -> PyResult<T> {
+    let python = python.unwrap_or_default();
+    let error: ErrorSlot = Arc::default();
+    let slot = Arc::clone(&error);
+    let outcome = guarded(py, move || f(&python, &slot));
+    if let Some(e) = error.lock().ok().and_then(|mut e| e.take()) {
+        return Err(e);
+    }
+    outcome
+}
+
 /// Flow `i`'s Python controller: a window rule (an object with `increase`) wrapped in TCP's
 /// window state starting as `window` says, or a rate controller.
 pub(crate) fn python_controller(
@@ -443,17 +460,11 @@ fn run_packet<'py>(
     python_controllers: Option<PythonControllers>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
-    let python = python_controllers.unwrap_or_default();
-    let error: ErrorSlot = Arc::default();
-    let slot = Arc::clone(&error);
-    let result = guarded(py, move || {
+    let result = with_python(py, python_controllers, move |python, error| {
         let s = build::packet(&scenario::read_packet(table(&text)?)?)?;
-        let sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &python, &slot))?;
+        let sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
         Ok(sim.run())
     })?;
-    if let Some(e) = error.lock().ok().and_then(|mut e| e.take()) {
-        return Err(e);
-    }
     result_dict(py, result)
 }
 

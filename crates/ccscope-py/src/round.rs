@@ -1,8 +1,6 @@
 //! Bindings of the round model: a `RoundConfig` comes in as JSON, the result goes out as a dict
 //! of numbers and numpy arrays.
 
-use std::sync::Arc;
-
 use ccscope_core::control::catalog::Start;
 use ccscope_core::round::{run_with, RoundConfig, RoundResult};
 use ccscope_core::{build, scenario};
@@ -10,7 +8,7 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{guarded, python_controller, table, ErrorSlot, PythonControllers};
+use super::{guarded, python_controller, table, with_python, PythonControllers};
 
 /// The round model's parameters of a scenario table (JSON text).
 fn config(text: &str) -> ccscope_core::Result<RoundConfig> {
@@ -81,18 +79,11 @@ fn run_round<'py>(
     python_controllers: Option<PythonControllers>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
-    let python = python_controllers.unwrap_or_default();
-    let error: ErrorSlot = Arc::default();
-    let slot = Arc::clone(&error);
-    let outcome = guarded(py, move || {
+    let (result, config) = with_python(py, python_controllers, move |python, error| {
         let config = config(&text)?;
-        let mut external = |i: usize, start: &Start| python_controller(&python, i, start.window, &slot);
+        let mut external = |i: usize, start: &Start| python_controller(python, i, start.window, error);
         Ok((run_with(&config, &mut external).map_err(build::round_error)?, config))
-    });
-    if let Some(e) = error.lock().ok().and_then(|mut e| e.take()) {
-        return Err(e);
-    }
-    let (result, config) = outcome?;
+    })?;
     result_dict(py, result, &config)
 }
 

@@ -762,6 +762,16 @@ impl Topology {
     }
 }
 
+/// A time ≥ 0 later than `last`, the time of the entry before it in a list; moves `last` on.
+fn later(at: &str, t: &Time, last: &mut Option<u64>) -> Result<()> {
+    let ns = time_ns(at, t, false)?;
+    if last.is_some_and(|l| ns <= l) {
+        return Err(Error::invalid(at, format!("'{t}'"), "must be later than the entry before"));
+    }
+    *last = Some(ns);
+    Ok(())
+}
+
 fn rate_error(at: &str, r: &Rate) -> Error {
     Error::invalid(at, format!("'{r}'"), format!("must be > 0; expected {}", crate::units::RATE_EXAMPLE))
 }
@@ -806,11 +816,7 @@ impl Link {
         for (i, c) in self.capacity_changes.iter().enumerate() {
             let here = format!("{at}.capacity_changes[{i}]");
             rate_bps(&format!("{here}.rate"), &c.rate)?;
-            let t = time_ns(&format!("{here}.at"), &c.at, false)?;
-            if last.is_some_and(|l| t <= l) {
-                return Err(Error::invalid(format!("{here}.at"), format!("'{}'", c.at), "must be later than the change before"));
-            }
-            last = Some(t);
+            later(&format!("{here}.at"), &c.at, &mut last)?;
         }
         Ok(())
     }
@@ -863,11 +869,7 @@ impl Loss {
                 let mut last = None;
                 for (i, step) in s.steps.iter().enumerate() {
                     in_range(&format!("{at}.steps[{i}].p"), step.p, 0.0, 1.0)?;
-                    let t = time_ns(&format!("{at}.steps[{i}].at"), &step.at, false)?;
-                    if last.is_some_and(|l| t <= l) {
-                        return Err(Error::invalid(format!("{at}.steps[{i}].at"), format!("'{}'", step.at), "must be later than the step before"));
-                    }
-                    last = Some(t);
+                    later(&format!("{at}.steps[{i}].at"), &step.at, &mut last)?;
                 }
                 Ok(())
             }
