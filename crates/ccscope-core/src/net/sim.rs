@@ -529,8 +529,7 @@ impl Simulation {
         scenario: &Scenario,
         mut make_endpoints: impl FnMut(usize) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)>,
     ) -> Result<Simulation> {
-        scenario.validate()?;
-        let network = Network::build(&scenario.topology, &scenario.flows)?;
+        let network = Network::build(&scenario.topology, &scenario.flows);
         let seed = scenario.seed;
         let end = SimTime(scenario.duration_ns);
         let monitored: Vec<u32> = (0..network.links.len() as u32)

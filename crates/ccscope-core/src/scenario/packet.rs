@@ -302,6 +302,23 @@ fn red_max_p() -> f64 {
     0.1
 }
 
+impl Default for Red {
+    fn default() -> Self {
+        Red {
+            limit: red_limit(),
+            min_th: Auto::Auto,
+            max_th: Auto::Auto,
+            max_p: red_max_p(),
+            w_q: Auto::Auto,
+            gentle: true,
+            wait: true,
+            ecn: false,
+            mode: RedMode::default(),
+            mean_packet_size: packet_size(),
+        }
+    }
+}
+
 /// A number, or "auto" for ns-2's automatic rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Auto {
@@ -638,6 +655,21 @@ pub struct RateSource {
     pub feedback: Option<Feedback>,
 }
 
+impl RateSource {
+    /// A rate source running `controller`, every other setting its default.
+    pub fn new(controller: ControllerRef) -> Self {
+        RateSource {
+            controller,
+            packet_size: packet_size(),
+            initial_rate: None,
+            min_rate: None,
+            bunch: 0,
+            jitter: 0.0,
+            feedback: None,
+        }
+    }
+}
+
 /// `[trace]`: series every `interval`, and an event log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -697,11 +729,6 @@ impl Scenario {
             }
         }
         Ok(())
-    }
-
-    /// The flows with `count` expanded, in order, each with the index of the entry it came from.
-    pub fn expanded_flows(&self) -> impl Iterator<Item = (usize, &Flow)> {
-        self.flows.iter().enumerate().flat_map(|(i, f)| std::iter::repeat_n((i, f), f.count as usize))
     }
 }
 

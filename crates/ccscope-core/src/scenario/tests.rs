@@ -152,6 +152,9 @@ fn round_scenarios_are_told_apart_and_checked() {
     v["run"]["warmup_steps"] = json!(10);
     assert_eq!(field(&error(v)), "run.warmup_steps");
     let mut v = round.clone();
+    v["run"]["substeps"] = json!(0);
+    assert_eq!(field(&error(v)), "run.substeps");
+    let mut v = round.clone();
     v["link"]["rtt"] = json!("0.2ns");
     assert_eq!(field(&error(v)), "link.rtt");
     let mut v = round;
