@@ -6,17 +6,20 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
+use crate::apps::{Cbr, Poisson, SendApp, Sink};
 use crate::config::{self, CapacityChange as EngineChange, CustomLink as EngineCustomLink, FlowSpec, LinkParams, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep};
 use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
+use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::packet::{self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology};
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
-use crate::transport::rate::RateSourceSpec;
-use crate::transport::tcp::{TcpSpec, Variant};
+use crate::transport::rate::{self, RateSourceSpec};
+use crate::transport::tcp::{self, TcpSpec, Variant};
+use crate::transport::udp;
 use crate::units::{Limit, Time};
 
 /// Whole nanoseconds of a validated time.
@@ -254,6 +257,28 @@ impl QueueSpec {
             ..Red::default()
         }))
     }
+}
+
+/// A flow's sender and receiver endpoints.
+pub type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
+
+/// The endpoints of a flow with the given source (the catalogue of sources and transports):
+/// CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows build their controller and
+/// run their spec's application (see their `endpoints`).
+pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
+    let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
+        SourceSpec::Cbr { rate_bps, packet_bytes } => (Box::new(Cbr::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Poisson { rate_bps, packet_bytes } => (Box::new(Poisson::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
+        SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
+    };
+    Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
+}
+
+/// Runs a packet-model run whose flows all use the catalogue's sources and controllers.
+pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
+    let sim = Simulation::new(scenario, |i| endpoints(&scenario.flows[i].source))?;
+    Ok(sim.run())
 }
 
 /// The round model's form of a validated round scenario.

@@ -5,7 +5,7 @@ mod common;
 use ccscope_core::config::{Scenario, SourceSpec};
 use ccscope_core::{build, scenario};
 use ccscope_core::net::loss::LossSpec;
-use ccscope_core::net::run;
+use ccscope_core::build::run;
 use ccscope_core::transport::tcp::{TcpSpec, Variant};
 use common::*;
 use serde_json::json;

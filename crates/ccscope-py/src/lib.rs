@@ -410,7 +410,7 @@ fn make_endpoints(
             let ctl = python_controller(python, i, WindowConfig::default(), error)?;
             ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
         }
-        _ => ccscope_core::apps::endpoints(source),
+        _ => build::endpoints(source),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::config::{FlowSpec, LinkParams, TopologySpec};
+use super::config::{FlowSpec, LinkParams, TopologySpec};
 
 /// One simplex link of the expanded graph.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,7 +50,7 @@ impl Network {
     }
 
     /// Hosts for a flow attached to routers `left` and `right`, with the flow's access delays.
-    fn attach(&mut self, i: usize, f: &FlowSpec, access: &LinkParams, left: usize, right: usize) {
+    fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: &LinkParams, left: usize, right: usize) {
         let lh = self.node(format!("flow{i}.left"));
         let rh = self.node(format!("flow{i}.right"));
         let with_delay = |d: Option<u64>| LinkParams {
@@ -66,7 +66,7 @@ impl Network {
 
     /// Expands a topology for the given flows, whose placement suits it (the scenario checked
     /// that: hop ranges within the parking lot, end nodes of a custom topology).
-    pub fn build(topology: &TopologySpec, flows: &[FlowSpec]) -> Network {
+    pub fn build<S>(topology: &TopologySpec, flows: &[FlowSpec<S>]) -> Network {
         let mut net = Network {
             nodes: Vec::new(),
             links: Vec::new(),
@@ -159,18 +159,15 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::SourceSpec;
     use crate::net::queue::QueueSpec;
 
     fn link(ms: u64) -> LinkParams {
         LinkParams::new(10_000_000, ms * 1_000_000, QueueSpec::droptail_packets(100))
     }
 
-    fn flow() -> FlowSpec {
-        FlowSpec::new(SourceSpec::Cbr {
-            rate_bps: 1e6,
-            packet_bytes: 1000,
-        })
+    /// A flow; the topology never reads its source.
+    fn flow() -> FlowSpec<()> {
+        FlowSpec::new(())
     }
 
     #[test]
