@@ -368,23 +368,21 @@ pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
     engine_round::run(&one).map(|_| ()).map_err(round_error)
 }
 
-/// A round-model engine error named by the scenario's paths: the engine names a group's
-/// controller `round.flows[0].controller.beta`, the scenario file `flows[0].params.beta`.
+/// A round-model engine error named by the scenario's paths. The engine names what it finds
+/// by its flow group: a group's controller `round.flows[0].controller.beta` (the scenario file
+/// `flows[0].params.beta`), its start `round.flows[0].source.initial_rate` (`flows[0].initial_rate`).
 pub fn round_error(e: Error) -> Error {
     let rename = |field: String| -> String {
         let Some(rest) = field.strip_prefix("round.") else { return field };
-        if let Some((group, below)) = rest.split_once("].controller") {
-            let param = below.trim_start_matches('.');
-            return match param {
-                "" | "name" => format!("{group}].controller"),
-                p if p.starts_with("params") => format!("{group}].params"),
-                p => format!("{group}].params.{p}"),
-            };
-        }
-        match rest {
-            "substeps" | "steps" | "warmup_steps" | "seed" => format!("run.{rest}"),
-            "flows" => rest.to_string(),
-            other => format!("link.{other}"),
+        let Some((group, below)) = rest.split_once("].") else { return rest.to_string() };
+        let param = below.strip_prefix("controller").map(|p| p.trim_start_matches('.'));
+        match (param, below.strip_prefix("source.")) {
+            (Some("" | "name"), _) => format!("{group}].controller"),
+            (Some("initial_window"), _) => format!("{group}].initial_window"),
+            (Some(p), _) if p.starts_with("params") => format!("{group}].params"),
+            (Some(p), _) => format!("{group}].params.{p}"),
+            (None, Some(start)) => format!("{group}].{start}"),
+            (None, None) => rest.to_string(),
         }
     };
     match e {
@@ -470,5 +468,24 @@ mod tests {
         assert_eq!((c.n_flows(), c.rtt0_ns, c.packet_bytes), (3, 100_000_000, 1000));
         assert_eq!(c.feedback, engine_round::Feedback::Bernoulli { p: 0.01 });
         assert!(check_round(&c).is_ok());
+    }
+
+    #[test]
+    fn round_engine_errors_name_the_group_by_its_path() {
+        let group = |g: serde_json::Value| {
+            let s = read_round(json!({"run": {"engine": "round", "steps": 10}, "link": {"capacity": "1Mbps"}, "flows": [g]})).unwrap();
+            check_round(&round(&s).unwrap()).unwrap_err()
+        };
+        let cases = [
+            (json!({"controller": "vegas"}), "flows[0].controller", "is not known"),
+            (json!({"controller": "aimd", "params": {"beta": 1.5}}), "flows[0].params.beta", "must be in"),
+            (json!({"controller": "aimd", "params": {"gamma": 1}}), "flows[0].params", "gamma"),
+            (json!({"controller": "tfrc", "initial_rate": "1bps"}), "flows[0].initial_rate", "must be in"),
+        ];
+        for (g, path, needle) in cases {
+            let e = group(g);
+            assert_eq!(field(&e), path, "{e}");
+            assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
+        }
     }
 }
