@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use ccscope_core::config::{FlowSpec, LinkParams, Scenario, SourceSpec, TopologySpec, TraceSpec};
 use ccscope_core::net::queue::QueueSpec;
-use ccscope_core::net::run;
+use ccscope_core::build::run;
 use ccscope_core::transport::tcp::TcpSpec;
 
 const MS: u64 = 1_000_000;

@@ -1,18 +1,25 @@
 //! Scenario → simulation: the only place that knows both the schema ([`crate::scenario`]) and
 //! the engines. It turns a validated scenario into each engine's parameters in its own units
-//! (nanoseconds, bits/s, whole bytes), expands flow counts, and checks what only the engines
-//! can (controller names and parameters against the catalogue), naming the scenario's paths.
+//! (nanoseconds, bits/s, whole bytes), expands flow counts, and resolves each flow's controller
+//! against the catalogue, once per scenario entry: the one check only the catalogue can make,
+//! named by the scenario's paths. The engine forms declare no defaults of their own: their
+//! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
+//! the scenario's defaults lowered here.
 
+use crate::apps::{Cbr, Poisson, SendApp, Sink};
 use crate::config::{self, CapacityChange as EngineChange, CustomLink as EngineCustomLink, FlowSpec, LinkParams, SourceSpec, TopologySpec, TraceSpec};
+use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep};
 use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
+use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
-use crate::scenario::packet::{self, Auto, Loss, Queue, RedMode, Source, TcpVariant, Topology};
+use crate::scenario::packet::{self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology};
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
-use crate::scenario::Scenario;
-use crate::transport::rate::RateSourceSpec;
-use crate::transport::tcp::{TcpSpec, Variant};
+use crate::scenario::{ControllerRef, Scenario};
+use crate::transport::rate::{self, RateSourceSpec};
+use crate::transport::tcp::{self, TcpSpec, Variant};
+use crate::transport::udp;
 use crate::units::{Limit, Time};
 
 /// Whole nanoseconds of a validated time.
@@ -30,14 +37,20 @@ fn whole_bps(bps: f64) -> u64 {
     bps.round_ties_even() as u64
 }
 
-/// The packet engine's form of a validated scenario, flow counts expanded.
+/// The packet engine's form of a validated scenario, flow counts expanded. Each entry's
+/// controller is resolved once, for all its flows; an error names the entry's path.
 pub fn packet(s: &Scenario) -> Result<config::Scenario> {
-    let engine = config::Scenario {
+    let mut flows = Vec::new();
+    for (i, f) in s.flows.iter().enumerate() {
+        let source = source(&f.source).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
+    }
+    Ok(config::Scenario {
         seed: s.run.seed,
         duration_ns: ns(&s.run.duration),
         warmup_ns: ns(&s.run.warmup),
         topology: topology(&s.topology),
-        flows: s.expanded_flows().map(|(_, f)| flow(f)).collect(),
+        flows,
         trace: match &s.trace {
             None => TraceSpec::default(),
             Some(t) => TraceSpec {
@@ -47,13 +60,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
                 events: t.events,
             },
         },
-    };
-    // What only the engine can check: every flow's controller against the catalogue.
-    for i in 0..s.flows.len() {
-        let source = &engine.flows[s.flows[..i].iter().map(|g| g.count as usize).sum::<usize>()].source;
-        source.validate("source").map_err(|e| e.under(&format!("flows[{i}]")))?;
-    }
-    Ok(engine)
+    })
 }
 
 fn topology(t: &Topology) -> TopologySpec {
@@ -142,10 +149,10 @@ fn loss(l: &Loss) -> LossSpec {
     }
 }
 
-fn flow(f: &packet::Flow) -> FlowSpec {
+fn flow(f: &packet::Flow, source: SourceSpec) -> FlowSpec {
     let opt = |t: &Option<Time>| t.as_ref().map(ns);
     FlowSpec {
-        source: source(&f.source),
+        source,
         start_ns: ns(&f.start),
         start_jitter_ns: ns(&f.start_jitter),
         stop_ns: opt(&f.stop),
@@ -159,8 +166,8 @@ fn flow(f: &packet::Flow) -> FlowSpec {
     }
 }
 
-fn source(s: &Source) -> SourceSpec {
-    match s {
+fn source(s: &Source) -> Result<SourceSpec> {
+    Ok(match s {
         Source::Cbr(p) => SourceSpec::Cbr {
             rate_bps: p.rate.bps(),
             packet_bytes: bytes(p.packet_size.bytes()),
@@ -169,40 +176,109 @@ fn source(s: &Source) -> SourceSpec {
             rate_bps: p.rate.bps(),
             packet_bytes: bytes(p.packet_size.bytes()),
         },
-        Source::Tcp(t) => SourceSpec::Tcp(TcpSpec {
-            variant: match t.variant {
-                TcpVariant::Reno => Variant::Reno,
-                TcpVariant::NewReno => Variant::NewReno,
-                TcpVariant::Sack => Variant::Sack,
-            },
-            controller: t.controller.name.clone(),
-            params: t.controller.pairs(),
-            packet_bytes: bytes(t.packet_size.bytes()),
-            ack_bytes: bytes(t.ack_size.bytes()),
-            max_window_pkts: t.max_window,
-            initial_window_pkts: t.initial_window,
-            min_rto_ns: ns(&t.min_rto),
-            initial_rto_ns: ns(&t.initial_rto),
-            max_rto_ns: ns(&t.max_rto),
-            tick_ns: ns(&t.tick),
-            max_backoff: t.max_backoff as u32,
-            limited_transmit: t.limited_transmit,
-            delayed_ack: t.delayed_ack,
-            delack_ns: ns(&t.delack),
-            transfer_pkts: t.transfer_pkts(),
-            integer_window: t.integer_window,
-        }),
-        Source::Rate(r) => SourceSpec::Rate(RateSourceSpec {
-            controller: r.controller.name.clone(),
-            params: r.controller.params.clone(),
-            packet_bytes: bytes(r.packet_size.bytes()),
-            initial_rate_bps: r.initial_rate.as_ref().map(|x| x.bps()),
-            min_rate_bps: r.min_rate.as_ref().map(|x| x.bps()),
-            bunch: r.bunch as u32,
-            jitter: r.jitter,
-            feedback: r.feedback.map(|f| f.name().to_string()),
-        }),
+        Source::Tcp(t) => SourceSpec::Tcp(tcp(t, controller(Family::Window, &t.controller)?)),
+        Source::Rate(r) => SourceSpec::Rate(rate(r, controller(Family::Rate, &r.controller)?)),
+    })
+}
+
+/// A flow's controller: resolved from the catalogue among the controllers its source runs, or
+/// the name of one written in Python (`python:NAME`).
+fn controller(family: Family, c: &ControllerRef) -> Result<ControllerChoice> {
+    match c.external() {
+        Some(name) => Ok(ControllerChoice::External(name.to_string())),
+        None => ControllerConfig::resolve_in(family, &c.name, &c.pairs()).map(ControllerChoice::Catalogued),
     }
+}
+
+fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
+    TcpSpec {
+        variant: match t.variant {
+            TcpVariant::Reno => Variant::Reno,
+            TcpVariant::NewReno => Variant::NewReno,
+            TcpVariant::Sack => Variant::Sack,
+        },
+        controller,
+        packet_bytes: bytes(t.packet_size.bytes()),
+        ack_bytes: bytes(t.ack_size.bytes()),
+        max_window_pkts: t.max_window,
+        initial_window_pkts: t.initial_window,
+        min_rto_ns: ns(&t.min_rto),
+        initial_rto_ns: ns(&t.initial_rto),
+        max_rto_ns: ns(&t.max_rto),
+        tick_ns: ns(&t.tick),
+        max_backoff: t.max_backoff as u32,
+        limited_transmit: t.limited_transmit,
+        delayed_ack: t.delayed_ack,
+        delack_ns: ns(&t.delack),
+        transfer_pkts: t.transfer_pkts(),
+        integer_window: t.integer_window,
+    }
+}
+
+fn rate(r: &RateSource, controller: ControllerChoice) -> RateSourceSpec {
+    RateSourceSpec {
+        controller,
+        packet_bytes: bytes(r.packet_size.bytes()),
+        initial_rate_bps: r.initial_rate.as_ref().map(|x| x.bps()),
+        min_rate_bps: r.min_rate.as_ref().map(|x| x.bps()),
+        bunch: r.bunch as u32,
+        jitter: r.jitter,
+        feedback: r.feedback.map(|f| f.name().to_string()),
+    }
+}
+
+impl Default for TcpSpec {
+    /// The scenario's default TCP source ([`Tcp::default`]): SACK running TCP's own window
+    /// controller, with ns-2.35's settings.
+    fn default() -> Self {
+        let t = Tcp::default();
+        let controller = controller(Family::Window, &t.controller).expect("the default controller is catalogued");
+        tcp(&t, controller)
+    }
+}
+
+impl RateSourceSpec {
+    /// A rate source running `controller`, every other setting the scenario's default
+    /// ([`RateSource`]).
+    pub fn new(controller: impl Into<ControllerChoice>) -> Self {
+        rate(&RateSource::new(ControllerRef::default()), controller.into())
+    }
+}
+
+impl QueueSpec {
+    /// RED with the given physical buffer, thresholds (packets) and weight, every other setting
+    /// the scenario's default ([`Red`]): gentle, wait, max_p = 0.1, no ECN, packet mode.
+    pub fn red(limit_packets: u64, min_th: f64, max_th: f64, w_q: f64) -> Self {
+        queue(&Queue::Red(Red {
+            limit: limit_packets,
+            min_th: Auto::Value(min_th),
+            max_th: Auto::Value(max_th),
+            w_q: Auto::Value(w_q),
+            ..Red::default()
+        }))
+    }
+}
+
+/// A flow's sender and receiver endpoints.
+pub type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
+
+/// The endpoints of a flow with the given source (the catalogue of sources and transports):
+/// CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows build their controller and
+/// run their spec's application (see their `endpoints`).
+pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
+    let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
+        SourceSpec::Cbr { rate_bps, packet_bytes } => (Box::new(Cbr::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Poisson { rate_bps, packet_bytes } => (Box::new(Poisson::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
+        SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
+    };
+    Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
+}
+
+/// Runs a packet-model run whose flows all use the catalogue's sources and controllers.
+pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
+    let sim = Simulation::new(scenario, |i| endpoints(&scenario.flows[i].source))?;
+    Ok(sim.run())
 }
 
 /// The round model's form of a validated round scenario.
@@ -252,12 +328,11 @@ pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
 }
 
 impl Error {
-    /// A flow's error named by its path in the scenario: `controller.beta` of a TCP source
-    /// becomes `flows[0].source.controller.beta`.
+    /// A flow's controller error named by its path in the scenario: `controller.beta` becomes
+    /// `flows[0].source.controller.beta`.
     fn under(self, flow: &str) -> Error {
         let path = |field: String| match field.as_str() {
             "controller.name" => format!("{flow}.source.controller"),
-            f if f.starts_with("source") => format!("{flow}.{f}"),
             f => format!("{flow}.source.{f}"),
         };
         match self {
@@ -293,28 +368,124 @@ pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
     engine_round::run(&one).map(|_| ()).map_err(round_error)
 }
 
-/// A round-model engine error named by the scenario's paths: the engine names a group's
-/// controller `round.flows[0].controller.beta`, the scenario file `flows[0].params.beta`.
+/// A round-model engine error named by the scenario's paths. The engine names what it finds
+/// by its flow group: a group's controller `round.flows[0].controller.beta` (the scenario file
+/// `flows[0].params.beta`), its start `round.flows[0].source.initial_rate` (`flows[0].initial_rate`).
 pub fn round_error(e: Error) -> Error {
     let rename = |field: String| -> String {
         let Some(rest) = field.strip_prefix("round.") else { return field };
-        if let Some((group, below)) = rest.split_once("].controller") {
-            let param = below.trim_start_matches('.');
-            return match param {
-                "" | "name" => format!("{group}].controller"),
-                p if p.starts_with("params") => format!("{group}].params"),
-                p => format!("{group}].params.{p}"),
-            };
-        }
-        match rest {
-            "substeps" | "steps" | "warmup_steps" | "seed" => format!("run.{rest}"),
-            "flows" => rest.to_string(),
-            other => format!("link.{other}"),
+        let Some((group, below)) = rest.split_once("].") else { return rest.to_string() };
+        let param = below.strip_prefix("controller").map(|p| p.trim_start_matches('.'));
+        match (param, below.strip_prefix("source.")) {
+            (Some("" | "name"), _) => format!("{group}].controller"),
+            (Some("initial_window"), _) => format!("{group}].initial_window"),
+            (Some(p), _) if p.starts_with("params") => format!("{group}].params"),
+            (Some(p), _) => format!("{group}].params.{p}"),
+            (None, Some(start)) => format!("{group}].{start}"),
+            (None, None) => rest.to_string(),
         }
     };
     match e {
         Error::InvalidField { field, value, allowed } => Error::InvalidField { field: rename(field), value, allowed },
         Error::UnknownName { field, value, known } => Error::UnknownName { field: rename(field), value, known },
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::scenario::{read_packet, read_round};
+
+    fn one_flow(source: serde_json::Value) -> serde_json::Value {
+        json!({
+            "run": {"duration": "5s"},
+            "topology": {"kind": "dumbbell", "bottleneck": {"rate": "2Mbps", "delay": "10ms"}},
+            "flows": [{"source": {"kind": "cbr", "rate": "1Mbps"}}, {"source": source, "count": 2}],
+        })
+    }
+
+    fn field(e: &Error) -> &str {
+        match e {
+            Error::InvalidField { field, .. } | Error::UnknownName { field, .. } => field,
+            other => panic!("no field: {other}"),
+        }
+    }
+
+    #[test]
+    fn controller_errors_name_the_entry_by_its_path() {
+        let cases = [
+            (json!({"kind": "tcp", "controller": "cubic"}), "flows[1].source.controller", "'cubic' is not known; expected one of: tcp, aimd"),
+            (json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}), "flows[1].source.controller.beta", "beta = 1.5: must be in"),
+            (json!({"kind": "tcp", "controller": {"name": "gaimd", "gamma": 0.5}}), "flows[1].source.controller.gamma", "not a parameter of gaimd; its parameters: alpha, beta"),
+            (json!({"kind": "rate", "controller": "tcp"}), "flows[1].source.controller", "tfrc"),
+        ];
+        for (source, path, needle) in cases {
+            let e = packet(&read_packet(one_flow(source)).unwrap()).unwrap_err();
+            assert_eq!(field(&e), path, "{e}");
+            assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
+        }
+    }
+
+    #[test]
+    fn each_entry_resolves_its_controller_for_all_its_flows() {
+        let s = packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "ISCC(-1.5,2)"}))).unwrap()).unwrap();
+        assert_eq!(s.flows.len(), 3);
+        let SourceSpec::Rate(r) = &s.flows[2].source else { panic!("not a rate source") };
+        let ControllerChoice::Catalogued(c) = &r.controller else { panic!("not catalogued") };
+        assert_eq!((c.name(), c.values()["k"]), ("iscc", -1.5));
+        assert_eq!(s.flows[1], s.flows[2]);
+        let s = packet(&read_packet(one_flow(json!({"kind": "tcp", "controller": "python:mine"}))).unwrap()).unwrap();
+        let SourceSpec::Tcp(t) = &s.flows[1].source else { panic!("not tcp") };
+        assert_eq!(t.controller, ControllerChoice::External("mine".into()));
+    }
+
+    #[test]
+    fn engine_defaults_are_the_scenarios() {
+        let s = packet(&read_packet(one_flow(json!({"kind": "tcp"}))).unwrap()).unwrap();
+        assert_eq!(s.flows[1].source, SourceSpec::Tcp(TcpSpec::default()));
+        let tfrc = ControllerConfig::resolve("tfrc", &[]).unwrap();
+        let s = packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "tfrc"}))).unwrap()).unwrap();
+        assert_eq!(s.flows[1].source, SourceSpec::Rate(RateSourceSpec::new(tfrc)));
+        let mut table = one_flow(json!({"kind": "tcp"}));
+        table["topology"]["bottleneck"]["queue"] = json!({"kind": "red", "limit": 60, "min_th": 5, "max_th": 15, "w_q": 0.002});
+        let s = packet(&read_packet(table).unwrap()).unwrap();
+        let TopologySpec::Dumbbell { bottleneck, .. } = &s.topology else { panic!("not a dumbbell") };
+        assert_eq!(bottleneck.queue, QueueSpec::red(60, 5.0, 15.0, 0.002));
+    }
+
+    #[test]
+    fn round_scenarios_lower_to_the_round_model() {
+        let s = read_round(json!({
+            "run": {"engine": "round", "steps": 10},
+            "link": {"capacity": "1Mbps", "feedback": {"kind": "bernoulli", "p": 0.01}},
+            "flows": [{"controller": "aimd", "params": {"beta": 0.125}, "count": 3}],
+        }))
+        .unwrap();
+        let c = round(&s).unwrap();
+        assert_eq!((c.n_flows(), c.rtt0_ns, c.packet_bytes), (3, 100_000_000, 1000));
+        assert_eq!(c.feedback, engine_round::Feedback::Bernoulli { p: 0.01 });
+        assert!(check_round(&c).is_ok());
+    }
+
+    #[test]
+    fn round_engine_errors_name_the_group_by_its_path() {
+        let group = |g: serde_json::Value| {
+            let s = read_round(json!({"run": {"engine": "round", "steps": 10}, "link": {"capacity": "1Mbps"}, "flows": [g]})).unwrap();
+            check_round(&round(&s).unwrap()).unwrap_err()
+        };
+        let cases = [
+            (json!({"controller": "vegas"}), "flows[0].controller", "is not known"),
+            (json!({"controller": "aimd", "params": {"beta": 1.5}}), "flows[0].params.beta", "must be in"),
+            (json!({"controller": "aimd", "params": {"gamma": 1}}), "flows[0].params", "gamma"),
+            (json!({"controller": "tfrc", "initial_rate": "1bps"}), "flows[0].initial_rate", "must be in"),
+        ];
+        for (g, path, needle) in cases {
+            let e = group(g);
+            assert_eq!(field(&e), path, "{e}");
+            assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
+        }
     }
 }

@@ -1,33 +1,39 @@
 //! ccscope-core: the engines and controllers of ccscope, in pure Rust.
 //!
-//! The modules, lowest layer first; each imports only from its own layer and those before it
+//! The modules, lowest layer first; each imports only from the layers before it
 //! (`tests/layers.rs` checks it):
 //! - [`error`]: the one error type; every variant names what was wrong.
 //! - [`time`]: integer-nanosecond simulated time.
 //! - [`rng`]: seeded random streams, one per component.
+//! - [`units`]: unit strings ("10Mbps", "20ms", "1000B") and their values.
+//! - [`scenario`]: the scenario schema of both engines: types, defaults and all validation,
+//!   errors by the path as written.
 //! - [`control`]: engine-independent congestion controllers: the trait and its samples, then
 //!   the layers [`control::window`] (window rules), [`control::rate`] (rate-based senders),
 //!   [`control::receiver`] (their receivers) and [`control::catalog`] (the one catalogue, whose
 //!   configs build the controllers).
-//! - [`config`]: the scenario a packet-model run is built from.
-//! - [`net`]: the packet-level discrete-event engine: links, queues, loss, topologies, traces.
-//! - [`transport`]: TCP and the paced rate transport, the endpoints that run the controllers.
+//! - [`net`]: the packet-level discrete-event engine: links, queues, loss, topologies, traces,
+//!   and the run description it executes (flow sources are a type parameter it never reads).
+//! - [`apps`]: the applications above the transports, sending and receiving.
+//! - [`transport`]: TCP, the paced rate transport and UDP, the endpoints that run the
+//!   controllers and carry the applications' data.
+//! - [`config`]: the packet engine's run with the sources the flow catalogue knows.
 //! - [`round`]: the round model, one step per control interval.
-//!
-//! `config`, `net` and `transport` are one layer: they still import one another.
+//! - [`build`]: scenario -> engine parameters, the flow catalogue and the packet-model run; the
+//!   only module that knows all of the above.
 
-pub mod apps;
-pub mod build;
-pub mod config;
-pub mod control;
 pub mod error;
-pub mod net;
-pub mod rng;
-pub mod scenario;
-pub mod round;
 pub mod time;
-pub mod transport;
+pub mod rng;
 pub mod units;
+pub mod scenario;
+pub mod control;
+pub mod net;
+pub mod apps;
+pub mod transport;
+pub mod config;
+pub mod round;
+pub mod build;
 
 pub use error::{Error, Result};
 pub use time::SimTime;

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use ccscope_core::apps::{Delivery, ReceiveApp, RecvCtx, SendApp, SendCtx, Tag};
 use ccscope_core::config::{FlowSpec, Scenario, SourceSpec};
+use ccscope_core::control::catalog::ControllerConfig;
 use ccscope_core::net::loss::LossSpec;
 use ccscope_core::net::{Endpoint, RunResult, Simulation};
 use ccscope_core::time::{serialization_time, SimTime};
@@ -106,7 +107,10 @@ fn run_script(transport: Transport, batches: &[(SimTime, u64)], loss: Option<f64
         let sink = Box::new(recorder.clone());
         match transport {
             Transport::Tcp => tcp::endpoints_with_apps(&TcpSpec::default(), app, sink),
-            Transport::Rate => rate::endpoints_with_apps(&RateSourceSpec::new("tfrc"), app, sink),
+            Transport::Rate => {
+                let tfrc = ControllerConfig::resolve("tfrc", &[]).unwrap();
+                rate::endpoints_with_apps(&RateSourceSpec::new(tfrc), app, sink)
+            }
             Transport::Udp => Ok(udp::endpoints(1000, app, sink)),
         }
     };

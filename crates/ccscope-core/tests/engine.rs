@@ -6,7 +6,7 @@ mod common;
 use ccscope_core::config::{CapacityChange, TraceSpec};
 use ccscope_core::net::loss::{LossSpec, LossStep};
 use ccscope_core::net::queue::QueueSpec;
-use ccscope_core::net::run;
+use ccscope_core::build::run;
 use ccscope_core::time::serialization_time;
 use common::*;
 use proptest::prelude::*;

@@ -17,8 +17,10 @@ const LAYERS: &[&[&str]] = &[
     &["control/rate"],
     &["control/receiver"],
     &["control/catalog"],
-    // The packet engine, its transports and applications still import one another.
-    &["config", "net", "transport", "apps"],
+    &["net"],
+    &["apps"],
+    &["transport"],
+    &["config"],
     &["round"],
     &["build"],
 ];

@@ -8,7 +8,7 @@ mod common;
 use std::sync::OnceLock;
 
 use ccscope_core::config::{CustomLink, FlowSpec, Scenario, TopologySpec, TraceSpec};
-use ccscope_core::control::catalog::Family;
+use ccscope_core::control::catalog::{ControllerConfig, Family};
 use ccscope_core::control::receiver::{DataArrival, Receiver};
 use ccscope_core::control::{Controller, ReportSample, TearReceiver, TearSender, Tfrc, TfrcReceiver, TfrcVariant};
 use ccscope_core::control::RateConfig;
@@ -90,10 +90,16 @@ fn yang(loss: LossSpec) -> TopologySpec {
     }
 }
 
+/// A rate source running the catalogue's rate controller `name` with `params`.
+fn source(name: &str, params: &[(&str, f64)]) -> RateSourceSpec {
+    let params: Vec<(String, f64)> = params.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+    RateSourceSpec::new(ControllerConfig::resolve_in(Family::Rate, name, &params).unwrap())
+}
+
 fn spec(name: &str, jitter: f64) -> RateSourceSpec {
     RateSourceSpec {
         jitter,
-        ..RateSourceSpec::new(name)
+        ..source(name, &[])
     }
 }
 
@@ -216,13 +222,14 @@ fn aggressiveness(from: f64, to: f64) -> [f64; 3] {
     };
     let bin0 = (step_at / RTT_NS) as usize;
     [("tfrc-2000", 0.0), ("tfrc-2000", 1.0), ("tear", -1.0)].map(|(name, disc)| {
-        let mut s = spec(name, 0.1);
-        if disc >= 0.0 {
-            s.params.insert("discounting".into(), disc);
-        }
+        let discounting = [("discounting", disc)];
+        let s = RateSourceSpec {
+            jitter: 0.1,
+            ..source(name, if disc >= 0.0 { &discounting } else { &[] })
+        };
         let slopes: Vec<f64> = (1..=6)
             .map(|seed| {
-                let (r, _) = run_rate(yang(schedule.clone()), &[s.clone()], step_at + 30 * S, seed, RTT_NS);
+                let (r, _) = run_rate(yang(schedule.clone()), std::slice::from_ref(&s), step_at + 30 * S, seed, RTT_NS);
                 let ys = sent_series(&r, 0, bin0, bin0 + 30);
                 let xs: Vec<f64> = (0..ys.len()).map(|i| i as f64).collect();
                 slope(&xs, &ys)
@@ -369,17 +376,13 @@ fn cisco(capacity_bps: u64, queue_pkts: u64, access_bps: u64) -> TopologySpec {
 }
 
 fn bunched(name: &str, params: &[(&str, f64)]) -> RateSourceSpec {
-    let mut s = RateSourceSpec {
+    RateSourceSpec {
         packet_bytes: 1500,
         bunch: 3,
         jitter: 0.1,
         initial_rate_bps: Some(48e3),
-        ..RateSourceSpec::new(name)
-    };
-    for (k, v) in params {
-        s.params.insert(k.to_string(), *v);
+        ..source(name, params)
     }
-    s
 }
 
 /// Loguinov & Radha Fig. 7: packet-bunch estimates with AIMD(1, 1/2) flows (λ = MTU/RTT =
@@ -472,11 +475,8 @@ fn fig8_exponents(capacity_bps: u64, queue_pkts: u64, access_bps: u64) -> (f64, 
 fn every_rate_controller_runs_in_the_engine() {
     let rate = ccscope_core::control::catalog::catalogue().into_iter().filter(|i| i.family == Family::Rate);
     for info in rate {
-        let mut s = spec(info.name, 0.0);
-        if info.name == "rate-binomial" {
-            s.params.insert("k".into(), 0.5);
-            s.params.insert("l".into(), 0.5);
-        }
+        let params: &[(&str, f64)] = if info.name == "rate-binomial" { &[("k", 0.5), ("l", 0.5)] } else { &[] };
+        let mut s = source(info.name, params);
         if info.name == "iscc" {
             s.bunch = 3;
         }

@@ -3,10 +3,12 @@
 mod common;
 
 use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::{build, scenario};
 use ccscope_core::net::loss::LossSpec;
-use ccscope_core::net::run;
+use ccscope_core::build::run;
 use ccscope_core::transport::tcp::{TcpSpec, Variant};
 use common::*;
+use serde_json::json;
 
 fn stat(r: &ccscope_core::net::RunResult, flow: usize, name: &str) -> f64 {
     let f = &r.flows[flow];
@@ -34,25 +36,22 @@ fn a_finite_transfer_completes_over_a_lossy_path_with_every_variant() {
 }
 
 #[test]
-fn json_scenario_names_tcp_and_its_controller() {
-    let text = r#"{
-        "seed": 1, "duration_ns": 1000000000,
+fn a_scenario_names_tcp_and_its_controller() {
+    let table = json!({
+        "run": {"duration": "1s"},
         "topology": {"kind": "dumbbell",
-            "bottleneck": {"rate_bps": 10000000, "delay_ns": 10000000,
-                           "queue": {"kind": "drop_tail", "limit_packets": 50}},
-            "access": {"rate_bps": 1000000000, "delay_ns": 1000000,
-                       "queue": {"kind": "drop_tail", "limit_packets": 1000}}},
-        "flows": [{"source": {"kind": "tcp", "controller": "gaimd",
-                              "params": [["beta", 0.875]], "variant": "new_reno"}}]
-    }"#;
-    let s = Scenario::from_json(text).unwrap();
+            "bottleneck": {"rate": "10Mbps", "delay": "10ms", "queue": {"kind": "droptail", "limit": "50pkts"}}},
+        "flows": [{"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}, "variant": "newreno"}}]
+    });
+    let s = build::packet(&scenario::read_packet(table.clone()).unwrap()).unwrap();
     let SourceSpec::Tcp(spec) = &s.flows[0].source else { panic!("not tcp") };
     assert_eq!(spec.variant, Variant::NewReno);
     let r = run(&s).unwrap();
     assert_eq!(r.flows[0].label, "GAIMD(0.3125,0.875) (NewReno)");
-    let bad = text.replace("gaimd", "cubic");
-    let err = Scenario::from_json(&bad).unwrap_err().to_string();
-    assert!(err.contains("controller.name") && err.contains("cubic"), "{err}");
+    let mut bad = table;
+    bad["flows"][0]["source"]["controller"]["name"] = json!("cubic");
+    let err = build::packet(&scenario::read_packet(bad).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("flows[0].source.controller") && err.contains("cubic"), "{err}");
 }
 
 /// Slow start from one packet doubles the window every RTT until the first loss.

@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use ccscope_core::config::{Scenario, SourceSpec};
-use ccscope_core::control::catalog::{self, ControllerConfig, Family, Start};
+use ccscope_core::control::catalog::{self, ControllerChoice, ControllerConfig, Family, Start};
 use ccscope_core::control::{Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule};
 use ccscope_core::{build, scenario};
 use ccscope_core::net::Endpoint;
@@ -428,24 +428,16 @@ fn make_endpoints(
     error: &ErrorSlot,
 ) -> ccscope_core::Result<Endpoints> {
     let source = &s.flows[i].source;
-    let external = match source {
-        SourceSpec::Tcp(tcp) => tcp.external_controller().map(|k| (k, &tcp.controller)),
-        SourceSpec::Rate(rate) => rate.external_controller().map(|k| (k, &rate.controller)),
-        _ => None,
-    };
-    if external.is_none() {
-        return ccscope_core::apps::endpoints(source);
-    }
     match source {
-        SourceSpec::Tcp(tcp) => {
+        SourceSpec::Tcp(tcp) if matches!(tcp.controller, ControllerChoice::External(_)) => {
             let ctl = python_controller(python, i, tcp.window_config(), error)?;
-            ccscope_core::transport::tcp::endpoints_with_controller(tcp, ctl)
+            Ok(ccscope_core::transport::tcp::endpoints_with_controller(tcp, ctl))
         }
-        SourceSpec::Rate(rate) => {
+        SourceSpec::Rate(rate) if matches!(rate.controller, ControllerChoice::External(_)) => {
             let ctl = python_controller(python, i, WindowConfig::default(), error)?;
             ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
         }
-        _ => ccscope_core::apps::endpoints(source),
+        _ => build::endpoints(source),
     }
 }
 

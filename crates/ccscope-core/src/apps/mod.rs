@@ -36,7 +36,7 @@
 //! [`RecvCtx::wake_at`], and [`ReceiveApp::on_stop`] at the flow's stop.
 //!
 //! Transports use only this interface; which application a flow runs is decided where its
-//! endpoints are built ([`endpoints`], `transport::tcp::endpoints`, ...).
+//! endpoints are built (`build::endpoints`, the flow catalogue; `transport::tcp::endpoints`, ...).
 //!
 //! Applications draw randomness from their endpoint's stream ([`crate::rng::Stream::Source`]
 //! for senders, [`crate::rng::Stream::Sink`] for receivers), shared with the transport.
@@ -69,9 +69,7 @@ pub use poisson::Poisson;
 pub use sink::Sink;
 
 pub use crate::net::packet::Tag;
-use crate::config::SourceSpec;
-use crate::error::Result;
-use crate::net::{Ctx, Endpoint};
+use crate::net::Ctx;
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -447,22 +445,6 @@ fn format_rate(bps: f64) -> String {
     let digits = format!("{:.6}", bps / scale);
     let digits = digits.trim_end_matches('0').trim_end_matches('.');
     format!("{digits}{unit}")
-}
-
-/// The endpoints of a flow with the given source (the catalogue of sources and transports):
-/// CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows run their spec's
-/// application (see their `endpoints`).
-pub fn endpoints(source: &SourceSpec) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
-    use crate::transport::{rate, tcp, udp};
-    let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
-        SourceSpec::Cbr { rate_bps, packet_bytes } => (Box::new(Cbr::new(rate_bps, packet_bytes)?), packet_bytes),
-        SourceSpec::Poisson { rate_bps, packet_bytes } => {
-            (Box::new(Poisson::new(rate_bps, packet_bytes)?), packet_bytes)
-        }
-        SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
-        SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
-    };
-    Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
 }
 
 /// Drives applications without a network, for the unit tests of each application.

@@ -275,6 +275,21 @@ impl ControllerConfig {
     }
 }
 
+/// A flow's controller as the packet engine's transports take it: resolved from the catalogue
+/// (once per scenario entry, when the scenario is built), or supplied from outside it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControllerChoice {
+    Catalogued(ControllerConfig),
+    /// Written in Python and handed over per flow by the bindings: the name after `python:`.
+    External(String),
+}
+
+impl From<ControllerConfig> for ControllerChoice {
+    fn from(config: ControllerConfig) -> Self {
+        ControllerChoice::Catalogued(config)
+    }
+}
+
 /// Every catalogued controller with its family, parameters, conventions and sources: the window
 /// controllers, then the rate controllers.
 pub fn catalogue() -> Vec<ControllerInfo> {

@@ -4,23 +4,20 @@
 //! models inserted with `lossmodel`): a lost packet has used the link's capacity.
 
 use rand::Rng as _;
-use serde::{Deserialize, Serialize};
 
-use crate::error::{check_range, Error, Result};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
 /// One step of a loss-rate schedule: from `at` on, packets are lost with probability `p`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LossStep {
     pub at_ns: u64,
     pub p: f64,
 }
 
-/// Loss module configuration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// A loss module's configuration, as the scenario's loss (`scenario::packet::Loss`, where the
+/// values are checked) lowers to.
+#[derive(Clone, Debug, PartialEq)]
 pub enum LossSpec {
     /// Each packet lost independently with probability `p`.
     Bernoulli { p: f64 },
@@ -29,34 +26,6 @@ pub enum LossSpec {
     /// Bernoulli loss whose rate changes at given times (Yang et al. §4–5 step changes);
     /// no loss before the first step.
     Schedule { steps: Vec<LossStep> },
-}
-
-impl LossSpec {
-    pub fn validate(&self, field: &str) -> Result<()> {
-        match self {
-            LossSpec::Bernoulli { p } => check_range(&format!("{field}.p"), *p, 0.0, 1.0).map(|_| ()),
-            LossSpec::Periodic { every } => {
-                if *every == 0 {
-                    Err(Error::invalid(format!("{field}.every"), 0, "must be >= 1"))
-                } else {
-                    Ok(())
-                }
-            }
-            LossSpec::Schedule { steps } => {
-                for (i, s) in steps.iter().enumerate() {
-                    check_range(&format!("{field}.steps[{i}].p"), s.p, 0.0, 1.0)?;
-                    if i > 0 && s.at_ns <= steps[i - 1].at_ns {
-                        return Err(Error::invalid(
-                            format!("{field}.steps[{i}].at"),
-                            format!("{} ns", s.at_ns),
-                            "steps must be in strictly increasing time order",
-                        ));
-                    }
-                }
-                Ok(())
-            }
-        }
-    }
 }
 
 /// A loss module's running state.
@@ -118,14 +87,5 @@ mod tests {
         let mut rng = stream(1, Stream::LinkLoss, 0);
         let lost: Vec<bool> = (0..8).map(|_| m.lose(SimTime::ZERO, &mut rng)).collect();
         assert_eq!(lost, [false, false, false, true, false, false, false, true]);
-    }
-
-    #[test]
-    fn schedule_rejects_unordered_steps() {
-        let s = LossSpec::Schedule {
-            steps: vec![LossStep { at_ns: 5, p: 0.1 }, LossStep { at_ns: 5, p: 0.2 }],
-        };
-        assert!(s.validate("loss").unwrap_err().to_string().contains("loss.steps[1].at"));
-        assert!(LossSpec::Bernoulli { p: 1.5 }.validate("loss").is_err());
     }
 }

@@ -1,5 +1,8 @@
-//! The packet model: links, queues, loss modules, topologies, the event loop and traces.
+//! The packet model: links, queues, loss modules, topologies, the event loop and traces. It
+//! knows nothing of what the flows carry: each flow's endpoints (transports and applications,
+//! [`Endpoint`]) come from the factory handed to [`Simulation::new`].
 
+pub mod config;
 pub mod loss;
 pub mod packet;
 pub mod queue;
@@ -8,12 +11,5 @@ pub mod stats;
 pub mod topology;
 pub mod trace;
 
-use crate::config::Scenario;
-use crate::error::Result;
+pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Scenario, TopologySpec, TraceSpec};
 pub use sim::{Ctx, Endpoint, RunResult, Side, Simulation, Stat};
-
-/// Runs a scenario whose flows all use built-in sources.
-pub fn run(scenario: &Scenario) -> Result<RunResult> {
-    let sim = Simulation::new(scenario, |i| crate::apps::endpoints(&scenario.flows[i].source))?;
-    Ok(sim.run())
-}

@@ -6,10 +6,8 @@
 use std::collections::VecDeque;
 
 use rand::Rng as _;
-use serde::{Deserialize, Serialize};
 
 use super::packet::Packet;
-use crate::error::{check_positive, check_range, Error, Result};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -26,21 +24,20 @@ pub enum Admit {
 }
 
 /// Whether RED measures the queue in packets or bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RedMode {
-    #[default]
     Packets,
     Bytes,
 }
 
-/// Queue configuration, as it arrives from a scenario.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// A queue's configuration, as the scenario's queue (`scenario::packet::Queue`, where the
+/// defaults are declared and the values checked) lowers to. `QueueSpec::red` gives RED with the
+/// scenario's defaults (see `build`).
+#[derive(Clone, Debug, PartialEq)]
 pub enum QueueSpec {
     /// First in, first out; arrivals beyond the limit are dropped.
     DropTail {
-        /// Waiting packets at most (exclusive with `limit_bytes`).
+        /// Waiting packets at most (takes precedence over `limit_bytes`; neither: no limit).
         limit_packets: Option<u64>,
         /// Waiting bytes at most.
         limit_bytes: Option<u64>,
@@ -74,74 +71,6 @@ impl QueueSpec {
         QueueSpec::DropTail {
             limit_packets: Some(limit),
             limit_bytes: None,
-        }
-    }
-
-    /// RED with the classic parameters most papers use: gentle, wait, max_p = 0.1.
-    pub fn red(limit_packets: u64, min_th: f64, max_th: f64, w_q: f64) -> Self {
-        QueueSpec::Red {
-            limit_packets,
-            min_th: Some(min_th),
-            max_th: Some(max_th),
-            max_p: 0.1,
-            w_q: Some(w_q),
-            gentle: true,
-            wait: true,
-            ecn: false,
-            mode: RedMode::Packets,
-            mean_packet_bytes: 1000,
-        }
-    }
-
-    pub fn validate(&self, field: &str) -> Result<()> {
-        match *self {
-            QueueSpec::DropTail {
-                limit_packets,
-                limit_bytes,
-            } => match (limit_packets, limit_bytes) {
-                (Some(_), None) | (None, Some(_)) => Ok(()),
-                _ => Err(Error::invalid(
-                    format!("{field}.limit"),
-                    format!("packets={limit_packets:?}, bytes={limit_bytes:?}"),
-                    "give exactly one of limit_packets and limit_bytes",
-                )),
-            },
-            QueueSpec::Red {
-                limit_packets,
-                min_th,
-                max_th,
-                max_p,
-                w_q,
-                mean_packet_bytes,
-                ..
-            } => {
-                if limit_packets == 0 {
-                    return Err(Error::invalid(format!("{field}.limit_packets"), 0, "must be >= 1"));
-                }
-                if let Some(m) = min_th {
-                    check_range(&format!("{field}.min_th"), m, 0.0, f64::MAX)?;
-                }
-                if let Some(m) = max_th {
-                    check_positive(&format!("{field}.max_th"), m)?;
-                }
-                if let (Some(lo), Some(hi)) = (min_th, max_th) {
-                    if lo >= hi {
-                        return Err(Error::invalid(
-                            format!("{field}.min_th"),
-                            lo,
-                            format!("must be < max_th = {hi}"),
-                        ));
-                    }
-                }
-                check_range(&format!("{field}.max_p"), max_p, f64::MIN_POSITIVE, 1.0)?;
-                if let Some(w) = w_q {
-                    check_range(&format!("{field}.w_q"), w, f64::MIN_POSITIVE, 1.0)?;
-                }
-                if mean_packet_bytes == 0 {
-                    return Err(Error::invalid(format!("{field}.mean_packet_bytes"), 0, "must be >= 1"));
-                }
-                Ok(())
-            }
         }
     }
 }
@@ -603,11 +532,5 @@ mod tests {
         q.enqueue(pkt(1000), SimTime::from_ms(1), &mut rng);
         let after = q.red().unwrap().average();
         assert!((after - 0.81 * before).abs() < 1e-12, "{before} -> {after}");
-    }
-
-    #[test]
-    fn red_rejects_inverted_thresholds() {
-        let err = QueueSpec::red(50, 15.0, 5.0, 0.002).validate("bottleneck.queue").unwrap_err();
-        assert!(err.to_string().contains("bottleneck.queue.min_th"));
     }
 }

@@ -14,13 +14,13 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use rand::Rng as _;
 
+use super::config::{CapacityChange, Scenario};
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
 use super::topology::Network;
 use super::trace::{EventKind, Probe, Trace};
-use crate::config::{CapacityChange, Scenario};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::{serialization_time, SimTime};
@@ -524,13 +524,13 @@ struct Baseline {
 }
 
 impl Simulation {
-    /// Builds a simulation; `make_endpoints` supplies each flow's (sender, receiver).
-    pub fn new(
-        scenario: &Scenario,
+    /// Builds a simulation; `make_endpoints` supplies each flow's (sender, receiver), from
+    /// whatever its source `S` is.
+    pub fn new<S>(
+        scenario: &Scenario<S>,
         mut make_endpoints: impl FnMut(usize) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)>,
     ) -> Result<Simulation> {
-        scenario.validate()?;
-        let network = Network::build(&scenario.topology, &scenario.flows)?;
+        let network = Network::build(&scenario.topology, &scenario.flows);
         let seed = scenario.seed;
         let end = SimTime(scenario.duration_ns);
         let monitored: Vec<u32> = (0..network.links.len() as u32)

@@ -437,14 +437,18 @@ fn count_in(at: &str, n: u64, lo: u64, hi: u64) -> Result<u64> {
     }
 }
 
-/// A time ≥ 0 (or > 0 when `strict`) that fits the engine's nanosecond clock; returns ns.
+/// A time ≥ 0 (or ≥ 1 ns when `strict`) that fits the engine's nanosecond clock; returns ns.
 fn time_ns(at: &str, t: &Time, strict: bool) -> Result<u64> {
     let secs = t.secs();
     if secs < 0.0 || (strict && secs == 0.0) {
         let rule = if strict { "must be > 0" } else { "must be >= 0" };
         return Err(Error::invalid(at, format!("'{t}'"), format!("{rule}; expected {}", crate::units::TIME_EXAMPLE)));
     }
-    t.ns().ok_or_else(|| Error::invalid(at, format!("'{t}'"), "must be at most 584 years (2^64 ns)"))
+    let ns = t.ns().ok_or_else(|| Error::invalid(at, format!("'{t}'"), "must be at most 584 years (2^64 ns)"))?;
+    if strict && ns == 0 {
+        return Err(Error::invalid(at, format!("'{t}'"), "must be at least 1 ns (the engines count whole nanoseconds)"));
+    }
+    Ok(ns)
 }
 
 #[cfg(test)]

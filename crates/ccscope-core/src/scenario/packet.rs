@@ -24,6 +24,16 @@ pub const MAX_WINDOW_PKTS: f64 = 1e9;
 /// Most packets a rate source sends back to back in one bunch.
 pub const MAX_BUNCH_PKTS: u64 = 64;
 
+/// Largest jitter of a rate source's gaps: each gap keeps at least 0.1 % of its length.
+pub const MAX_JITTER: f64 = 0.999;
+
+/// Highest rate a rate source starts at or is held above (bits/s): the rate controllers'
+/// ceiling, which only keeps their arithmetic finite.
+pub const MAX_RATE_BPS: f64 = 1e12;
+
+/// A rate source's default floor is one packet per `T_MBI_S` seconds (RFC 5348 §4.3, t_mbi).
+pub const T_MBI_S: f64 = 64.0;
+
 /// A whole packet-model run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -290,6 +300,23 @@ fn red_limit() -> u64 {
 }
 fn red_max_p() -> f64 {
     0.1
+}
+
+impl Default for Red {
+    fn default() -> Self {
+        Red {
+            limit: red_limit(),
+            min_th: Auto::Auto,
+            max_th: Auto::Auto,
+            max_p: red_max_p(),
+            w_q: Auto::Auto,
+            gentle: true,
+            wait: true,
+            ecn: false,
+            mode: RedMode::default(),
+            mean_packet_size: packet_size(),
+        }
+    }
 }
 
 /// A number, or "auto" for ns-2's automatic rule.
@@ -619,13 +646,28 @@ pub struct RateSource {
     /// bottleneck capacity, Loguinov & Radha §VI-B).
     #[serde(default)]
     pub bunch: u64,
-    /// Each gap is multiplied by a uniform draw in [1 − jitter, 1 + jitter], 0 ≤ jitter < 1
+    /// Each gap is multiplied by a uniform draw in [1 − jitter, 1 + jitter], 0 ≤ jitter ≤ 0.999
     /// (ns-2's `overhead_` dither against phase effects, Yang et al. §2.2).
     #[serde(default)]
     pub jitter: f64,
     /// The receiver a Python controller expects; catalogued controllers bring their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<Feedback>,
+}
+
+impl RateSource {
+    /// A rate source running `controller`, every other setting its default.
+    pub fn new(controller: ControllerRef) -> Self {
+        RateSource {
+            controller,
+            packet_size: packet_size(),
+            initial_rate: None,
+            min_rate: None,
+            bunch: 0,
+            jitter: 0.0,
+            feedback: None,
+        }
+    }
 }
 
 /// `[trace]`: series every `interval`, and an event log.
@@ -688,11 +730,6 @@ impl Scenario {
         }
         Ok(())
     }
-
-    /// The flows with `count` expanded, in order, each with the index of the entry it came from.
-    pub fn expanded_flows(&self) -> impl Iterator<Item = (usize, &Flow)> {
-        self.flows.iter().enumerate().flat_map(|(i, f)| std::iter::repeat_n((i, f), f.count as usize))
-    }
 }
 
 impl Topology {
@@ -707,7 +744,7 @@ impl Topology {
                 d.access.validate("topology.access")?;
             }
             Topology::FatLink(f) => {
-                positive("topology.rate", f.rate.bps()).map_err(|_| rate_error("topology.rate", &f.rate))?;
+                link_rate("topology.rate", &f.rate)?;
                 time_ns("topology.delay", &f.delay, true)?;
                 packets_limit("topology.buffer", &f.buffer)?;
                 if let Some(l) = &f.loss {
@@ -781,6 +818,14 @@ fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
     positive(at, r.bps()).map_err(|_| rate_error(at, r))
 }
 
+/// A link's rate: > 0, and at least 1 b/s in the whole bits/s the engine runs links at.
+fn link_rate(at: &str, r: &Rate) -> Result<()> {
+    if rate_bps(at, r)?.round_ties_even() < 1.0 {
+        return Err(Error::invalid(at, format!("'{r}'"), "a link runs at least 1 b/s"));
+    }
+    Ok(())
+}
+
 /// A size of at least one byte; returns whole bytes (rounded to nearest).
 fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
     let b = s.bytes().round_ties_even();
@@ -806,7 +851,7 @@ fn packets_limit(at: &str, l: &Limit) -> Result<()> {
 
 impl Link {
     fn validate(&self, at: &str) -> Result<()> {
-        rate_bps(&format!("{at}.rate"), &self.rate)?;
+        link_rate(&format!("{at}.rate"), &self.rate)?;
         time_ns(&format!("{at}.delay"), &self.delay, true)?;
         self.queue.validate(&format!("{at}.queue"))?;
         if let Some(l) = &self.loss {
@@ -815,7 +860,7 @@ impl Link {
         let mut last = None;
         for (i, c) in self.capacity_changes.iter().enumerate() {
             let here = format!("{at}.capacity_changes[{i}]");
-            rate_bps(&format!("{here}.rate"), &c.rate)?;
+            link_rate(&format!("{here}.rate"), &c.rate)?;
             later(&format!("{here}.at"), &c.at, &mut last)?;
         }
         Ok(())
@@ -973,16 +1018,29 @@ impl Tcp {
 impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
         self.controller.validate(&format!("{at}.controller"))?;
-        size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
-        for (name, r) in [("initial_rate", &self.initial_rate), ("min_rate", &self.min_rate)] {
-            if let Some(r) = r {
-                rate_bps(&format!("{at}.{name}"), r)?;
+        let bytes = size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        let floor = match &self.min_rate {
+            Some(r) => {
+                let bps = rate_bps(&format!("{at}.min_rate"), r)?;
+                if bps > MAX_RATE_BPS {
+                    return Err(Error::invalid(format!("{at}.min_rate"), format!("'{r}'"), format!("must be at most {MAX_RATE_BPS:e} b/s")));
+                }
+                bps
+            }
+            None => 8.0 * bytes / T_MBI_S,
+        };
+        if let Some(r) = &self.initial_rate {
+            let bps = rate_bps(&format!("{at}.initial_rate"), r)?;
+            if !(floor..=MAX_RATE_BPS).contains(&bps) {
+                return Err(Error::invalid(
+                    format!("{at}.initial_rate"),
+                    format!("'{r}'"),
+                    format!("must be in [{floor} b/s, {MAX_RATE_BPS:e} b/s]: at least min_rate (default one packet per {T_MBI_S} s)"),
+                ));
             }
         }
         count_in(&format!("{at}.bunch"), self.bunch, 0, MAX_BUNCH_PKTS)?;
-        if !(self.jitter.is_finite() && (0.0..1.0).contains(&self.jitter)) {
-            return Err(Error::invalid(format!("{at}.jitter"), format!("{:?}", self.jitter), "must be in [0, 1)"));
-        }
+        in_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
         if self.controller.external().is_some() && self.feedback.is_none() {
             return Err(Error::invalid(
                 format!("{at}.feedback"),

@@ -76,6 +76,28 @@ fn errors_name_the_path_the_value_as_written_and_what_is_allowed() {
         (with("run.engine", json!("fluid")), "run.engine", "expected one of: 'packet', 'round'"),
         (with("run.warmup", json!("6s")), "run.warmup", "'6s': must be shorter than run.duration = '5s'"),
         (with("flows[0].hops", json!([0, 1])), "flows[0].hops", "parking_lot topology only"),
+        // Below the engines' resolution: whole nanoseconds, whole bits/s on links.
+        (with("topology.bottleneck.delay", json!("0.4ns")), "topology.bottleneck.delay", "'0.4ns': must be at least 1 ns"),
+        (with("trace", json!({"interval": "0.1ns"})), "trace.interval", "at least 1 ns"),
+        (with("topology.bottleneck.rate", json!("0.4bps")), "topology.bottleneck.rate", "'0.4bps': a link runs at least 1 b/s"),
+        (with("topology.bottleneck.loss", json!({"kind": "bernoulli", "p": 1.5})), "topology.bottleneck.loss.p", "1.5: must be in [0, 1]"),
+        (
+            with("topology.bottleneck.loss", json!({"kind": "schedule", "steps": [{"at": "5s", "p": 0.1}, {"at": "5s", "p": 0.2}]})),
+            "topology.bottleneck.loss.steps[1].at",
+            "must be later than the entry before",
+        ),
+        (with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "jitter": 0.9995})), "flows[0].source.jitter", "must be in [0, 0.999]"),
+        (
+            with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "initial_rate": "100bps"})),
+            "flows[0].source.initial_rate",
+            "'100bps': must be in [125 b/s, 1e12 b/s]",
+        ),
+        (
+            with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "min_rate": "1kbps", "initial_rate": "999bps"})),
+            "flows[0].source.initial_rate",
+            "must be in [1000 b/s",
+        ),
+        (with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "min_rate": "2Tbps"})), "flows[0].source.min_rate", "at most 1e12 b/s"),
     ];
     for (input, path, needle) in cases {
         let e = error(input);
@@ -123,9 +145,25 @@ fn round_scenarios_are_told_apart_and_checked() {
     let e = error(v);
     assert_eq!(field(&e), "link.feedback.p");
     assert!(e.to_string().contains("[0, 1)"));
-    let mut v = round;
+    let mut v = round.clone();
     v["link"]["feedback"] = json!("psychic");
     assert_eq!(field(&error(v)), "link.feedback");
+    let mut v = round.clone();
+    v["run"]["warmup_steps"] = json!(10);
+    assert_eq!(field(&error(v)), "run.warmup_steps");
+    let mut v = round.clone();
+    v["run"]["substeps"] = json!(0);
+    assert_eq!(field(&error(v)), "run.substeps");
+    let mut v = round.clone();
+    v["link"]["rtt"] = json!("0.2ns");
+    assert_eq!(field(&error(v)), "link.rtt");
+    let mut v = round;
+    v["run"]["steps"] = json!(1_000_000);
+    v["flows"][0]["count"] = json!(1000);
+    v["record"] = json!({"every": 1, "flows": true});
+    let e = error(v);
+    assert_eq!(field(&e), "record.every");
+    assert!(e.to_string().contains("record less often or not per flow"), "{e}");
 }
 
 #[test]

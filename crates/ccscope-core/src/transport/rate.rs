@@ -32,22 +32,21 @@
 //! | `value` | — | [receive rate (bits/s), loss event rate p] |
 //! | `flags` | — | `HAS_RATE`, `HAS_CAPACITY`, `HAS_LOSS_TIME`, `NEW_LOSS_EVENT` |
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use rand::Rng as _;
-use serde::{Deserialize, Serialize};
 
 use crate::apps::{Bulk, Delivery, Inbox, Outbox, ReceiveApp, SendApp, Sink, TransportView};
-use crate::control::catalog;
+use crate::control::catalog::{self, ControllerChoice, Start};
 use crate::control::rate::{ewma, RateConfig};
 use crate::control::receiver::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
 use crate::control::receiver::{DataArrival, Receiver, Report};
 use crate::control::{Controller, ReportSample};
-use crate::error::{check_range, Error, Result};
+use crate::error::{Error, Result};
 use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::Probe as TraceProbe;
+use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
 
 /// Report flags.
@@ -58,9 +57,6 @@ const NEW_LOSS_EVENT: u32 = 8;
 
 /// Size of a report packet on the wire (bytes): ns-2 TFRC's 40-byte control packet.
 pub const REPORT_BYTES: u32 = 40;
-
-/// Largest bunch (packets).
-pub const MAX_BUNCH_PKTS: u32 = 64;
 
 /// Weight of a new RTT sample in the RTT the sender stamps in data packets (RFC 5348 §4.3 q = 0.9).
 const STAMP_RTT_GAIN: f64 = 0.1;
@@ -73,91 +69,40 @@ const REPORT: usize = 0;
 /// The application's wake-ups (sender and receiver).
 const APP: usize = 2;
 
-fn default_packet_bytes() -> u32 {
-    1000
-}
-
-/// A rate-based flow: the controller and how the sender paces.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A rate-based flow: the controller and how the sender paces, in the engine's units. Its values
+/// come from the scenario (`scenario::packet::RateSource`, where the defaults are declared) and
+/// are taken as they are: the scenario checked them. `RateSourceSpec::new` gives the scenario's
+/// defaults for a controller (see `build`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct RateSourceSpec {
-    /// A rate controller of `ccscope controllers` (any case, paper notation allowed).
-    pub controller: String,
-    /// The controller's parameters by name.
-    #[serde(default)]
-    pub params: BTreeMap<String, f64>,
+    /// The rate controller, resolved from the catalogue when the scenario was built, or one
+    /// supplied from outside it.
+    pub controller: ControllerChoice,
     /// Data packet size on the wire (bytes), ≥ 1.
-    #[serde(default = "default_packet_bytes")]
     pub packet_bytes: u32,
     /// Starting rate (bits/s); default the protocol's own.
-    #[serde(default)]
     pub initial_rate_bps: Option<f64>,
-    /// Lowest rate (bits/s); default one packet per 64 s (RFC 5348's s/t_mbi).
-    #[serde(default)]
+    /// Lowest rate (bits/s); default one packet per `T_MBI_S`.
     pub min_rate_bps: Option<f64>,
     /// Packets sent back to back per bunch (0 or 1: evenly paced; ≥ 3 lets the receiver
     /// estimate the bottleneck capacity, Loguinov & Radha §VI-B).
-    #[serde(default)]
     pub bunch: u32,
     /// Each gap is multiplied by a uniform draw in [1 − jitter, 1 + jitter] (ns-2's `overhead_`
-    /// dither against phase effects, Yang et al. §2.2), 0 ≤ jitter < 1.
-    #[serde(default)]
+    /// dither against phase effects, Yang et al. §2.2).
     pub jitter: f64,
-    /// Receiver feedback for a controller built outside the catalogue (one of
+    /// Receiver feedback for a controller supplied from outside the catalogue (one of
     /// `catalog::FEEDBACK_KINDS`); catalogued controllers bring their own.
-    #[serde(default)]
     pub feedback: Option<String>,
 }
 
 impl RateSourceSpec {
-    /// A spec with the defaults for controller `name`.
-    pub fn new(name: &str) -> Self {
-        RateSourceSpec {
-            controller: name.to_string(),
-            params: BTreeMap::new(),
-            packet_bytes: default_packet_bytes(),
-            initial_rate_bps: None,
-            min_rate_bps: None,
-            bunch: 0,
-            jitter: 0.0,
-            feedback: None,
-        }
-    }
-
-    fn config(&self) -> RateConfig {
+    /// How the rate controller starts.
+    pub fn config(&self) -> RateConfig {
         RateConfig {
             packet_bytes: self.packet_bytes,
             initial_rate_bps: self.initial_rate_bps,
             min_rate_bps: self.min_rate_bps,
         }
-    }
-
-    fn params(&self) -> Vec<(String, f64)> {
-        self.params.iter().map(|(k, v)| (k.clone(), *v)).collect()
-    }
-
-    /// Checks the spec as part of a scenario: the transport's settings and, unless the controller
-    /// is supplied from outside (`python:NAME`), that the catalogue can build it.
-    pub fn validate_with_controller(&self) -> Result<()> {
-        self.validate()?;
-        if self.external_controller().is_none() {
-            catalog::build_rate(&self.controller, &self.params(), self.config())?;
-        }
-        Ok(())
-    }
-
-    /// The name after `python:` when the controller is supplied from outside the catalogue.
-    pub fn external_controller(&self) -> Option<&str> {
-        self.controller.strip_prefix(crate::transport::tcp::EXTERNAL_PREFIX)
-    }
-
-    pub fn validate(&self) -> Result<()> {
-        self.config().validate()?;
-        check_range("source.jitter", self.jitter, 0.0, 0.999)?;
-        if self.bunch > MAX_BUNCH_PKTS {
-            return Err(Error::invalid("source.bunch", self.bunch, format!("must be in [0, {MAX_BUNCH_PKTS}]")));
-        }
-        Ok(())
     }
 }
 
@@ -195,16 +140,30 @@ pub fn endpoints_with_apps(
     catalogued(spec, None, app, sink)
 }
 
+/// The flow's catalogued controller and its receiver, built here once for the flow.
 fn catalogued(
     spec: &RateSourceSpec,
     probe: Option<Probe>,
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Result<Endpoints> {
-    spec.validate()?;
-    let params = spec.params();
-    let controller = catalog::build_rate(&spec.controller, &params, spec.config())?;
-    let receiver = catalog::build_receiver(&spec.controller, &params)?;
+    let config = match &spec.controller {
+        ControllerChoice::Catalogued(config) => config,
+        ControllerChoice::External(name) => {
+            return Err(Error::invalid(
+                "controller.name",
+                format!("{EXTERNAL_PREFIX}{name}"),
+                "no Python controller of that name was supplied to this run",
+            ))
+        }
+    };
+    let receiver = config.receiver().ok_or_else(|| {
+        Error::invalid("controller.name", config.name(), "a rate source runs a rate controller, not a window controller")
+    })?;
+    let controller = config.build(&Start {
+        rate: spec.config(),
+        ..Start::default()
+    })?;
     Ok(pair(spec, controller, receiver, probe, app, sink))
 }
 
@@ -214,7 +173,6 @@ pub fn endpoints_with_controller(
     spec: &RateSourceSpec,
     controller: Box<dyn Controller>,
 ) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
-    spec.validate()?;
     let kind = spec.feedback.as_deref().ok_or_else(|| {
         Error::invalid(
             "source.feedback",
@@ -627,21 +585,17 @@ mod tests {
     }
 
     #[test]
-    fn specs_parse_and_validate() {
-        let s: RateSourceSpec =
-            serde_json::from_str(r#"{"controller": "ISCC(-1.5,2)", "params": {"m_i": 20}, "bunch": 3}"#).unwrap();
-        assert_eq!(s.packet_bytes, 1000);
-        assert!(endpoints(&s).is_ok());
-        assert!(serde_json::from_str::<RateSourceSpec>(r#"{"controller": "tfrc", "rate": 1}"#).is_err());
-        let bad = RateSourceSpec {
-            jitter: 1.5,
-            ..RateSourceSpec::new("tfrc")
-        };
-        assert!(endpoints(&bad).is_err());
-        let unknown = RateSourceSpec::new("tcp");
-        assert!(endpoints(&unknown).is_err());
-        let custom = RateSourceSpec::new("my-python-controller");
+    fn a_rate_flow_runs_a_rate_controller_and_one_from_outside_names_its_feedback() {
+        let resolve = |name: &str| catalog::ControllerConfig::resolve(name, &[]).unwrap();
+        assert!(endpoints(&RateSourceSpec::new(resolve("ISCC(-1.5,2)"))).is_ok());
+        let window = endpoints(&RateSourceSpec::new(resolve("tcp"))).err().unwrap();
+        assert!(window.to_string().contains("not a window controller"), "{window}");
+        let mut outside = RateSourceSpec::new(ControllerChoice::External("mine".into()));
+        assert!(endpoints(&outside).is_err());
         let c = catalog::build_rate("rap", &[], RateConfig::default()).unwrap();
-        assert!(endpoints_with_controller(&custom, c).is_err());
+        assert!(endpoints_with_controller(&outside, c).is_err());
+        outside.feedback = Some("per-rtt".into());
+        let c = catalog::build_rate("rap", &[], RateConfig::default()).unwrap();
+        assert!(endpoints_with_controller(&outside, c).is_ok());
     }
 }

@@ -26,16 +26,15 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
 use crate::apps::TransportView;
-use crate::control::catalog;
+use crate::control::catalog::{ControllerChoice, Start};
 use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
-use crate::error::{check_range, Error, Result};
+use crate::error::{Error, Result};
 use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::Probe;
 use crate::net::{Ctx, Endpoint, Stat};
+use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
 
 /// ACK flag: the acknowledged packet carried a congestion mark (RFC 3168 ECN-Echo).
@@ -53,15 +52,13 @@ const DUPACK_THRESHOLD: u32 = 3;
 const SACK_BLOCKS: usize = 3;
 
 /// Loss recovery flavour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     /// Fast retransmit and fast recovery; any new ACK ends recovery.
     Reno,
     /// Partial ACKs retransmit the next hole and keep recovery going (RFC 6582).
     NewReno,
     /// SACK scoreboard; in recovery send while the pipe estimate is below cwnd (RFC 6675).
-    #[default]
     Sack,
 }
 
@@ -75,154 +72,43 @@ impl fmt::Display for Variant {
     }
 }
 
-fn default_controller() -> String {
-    "tcp".into()
-}
-fn default_packet() -> u32 {
-    1000
-}
-fn default_ack() -> u32 {
-    40
-}
-fn default_max_window() -> f64 {
-    10_000.0
-}
-fn default_initial_window() -> f64 {
-    1.0
-}
-fn default_min_rto() -> u64 {
-    200_000_000
-}
-fn default_initial_rto() -> u64 {
-    3_000_000_000
-}
-fn default_max_rto() -> u64 {
-    60_000_000_000
-}
-fn default_tick() -> u64 {
-    10_000_000
-}
-fn default_backoff() -> u32 {
-    64
-}
-fn default_delack() -> u64 {
-    100_000_000
-}
-fn yes() -> bool {
-    true
-}
-
-/// A TCP flow's configuration. Defaults follow ns-2.35 (SPECS §7.1) except the receiver window,
-/// which is large enough not to limit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A TCP flow's configuration in the engine's units. Its values come from the scenario
+/// (`scenario::packet::Tcp`, where the defaults are declared, after ns-2.35) and are taken as
+/// they are: the scenario checked them. `TcpSpec::default()` is the scenario's default TCP
+/// source (see `build`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TcpSpec {
-    #[serde(default)]
     pub variant: Variant,
-    /// Window controller from the catalogue (`ccscope controllers`), e.g. "tcp", "gaimd".
-    #[serde(default = "default_controller")]
-    pub controller: String,
-    #[serde(default)]
-    pub params: Vec<(String, f64)>,
+    /// The window controller, resolved from the catalogue when the scenario was built, or one
+    /// supplied from outside it.
+    pub controller: ControllerChoice,
     /// Data packet size on the wire (bytes).
-    #[serde(default = "default_packet")]
     pub packet_bytes: u32,
-    #[serde(default = "default_ack")]
     pub ack_bytes: u32,
     /// Receiver (advertised) window: the most packets outstanding (ns-2 `window_`).
-    #[serde(default = "default_max_window")]
     pub max_window_pkts: f64,
     /// Congestion window at the start (ns-2 `windowInit_`).
-    #[serde(default = "default_initial_window")]
     pub initial_window_pkts: f64,
-    #[serde(default = "default_min_rto")]
     pub min_rto_ns: u64,
     /// RTO before the first RTT sample (ns-2 `rtxcur_init_`; RFC 6298 says 1 s).
-    #[serde(default = "default_initial_rto")]
     pub initial_rto_ns: u64,
-    #[serde(default = "default_max_rto")]
     pub max_rto_ns: u64,
     /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
-    #[serde(default = "default_tick")]
     pub tick_ns: u64,
     /// Largest backoff multiplier of the RTO.
-    #[serde(default = "default_backoff")]
     pub max_backoff: u32,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
-    #[serde(default = "yes")]
     pub limited_transmit: bool,
     /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
-    #[serde(default)]
     pub delayed_ack: bool,
-    #[serde(default = "default_delack")]
     pub delack_ns: u64,
     /// Packets to transfer; `None` is a bulk (FTP-like) transfer that never ends.
-    #[serde(default)]
     pub transfer_pkts: Option<u64>,
     /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
-    #[serde(default = "yes")]
     pub integer_window: bool,
 }
 
-impl Default for TcpSpec {
-    fn default() -> Self {
-        TcpSpec {
-            variant: Variant::default(),
-            controller: default_controller(),
-            params: Vec::new(),
-            packet_bytes: default_packet(),
-            ack_bytes: default_ack(),
-            max_window_pkts: default_max_window(),
-            initial_window_pkts: default_initial_window(),
-            min_rto_ns: default_min_rto(),
-            initial_rto_ns: default_initial_rto(),
-            max_rto_ns: default_max_rto(),
-            tick_ns: default_tick(),
-            max_backoff: default_backoff(),
-            limited_transmit: true,
-            delayed_ack: false,
-            delack_ns: default_delack(),
-            transfer_pkts: None,
-            integer_window: true,
-        }
-    }
-}
-
 impl TcpSpec {
-    pub fn validate(&self, field: &str) -> Result<()> {
-        let positive = |name: &str, v: u64| {
-            if v == 0 {
-                Err(Error::invalid(format!("{field}.{name}"), 0, "must be > 0"))
-            } else {
-                Ok(())
-            }
-        };
-        positive("packet_size", self.packet_bytes as u64)?;
-        positive("ack_size", self.ack_bytes as u64)?;
-        positive("initial_rto", self.initial_rto_ns)?;
-        positive("max_rto", self.max_rto_ns)?;
-        positive("delack", self.delack_ns)?;
-        if let Some(n) = self.transfer_pkts {
-            positive("transfer", n)?;
-        }
-        check_range(&format!("{field}.max_window"), self.max_window_pkts, 1.0, 1e9)?;
-        check_range(&format!("{field}.initial_window"), self.initial_window_pkts, 1.0, 1e9)?;
-        if self.min_rto_ns > self.max_rto_ns {
-            return Err(Error::invalid(
-                format!("{field}.min_rto"),
-                format!("{} ns", self.min_rto_ns),
-                format!("must not exceed max_rto = {} ns", self.max_rto_ns),
-            ));
-        }
-        if !(1..=1 << 16).contains(&self.max_backoff) {
-            return Err(Error::invalid(format!("{field}.max_backoff"), self.max_backoff, "must be in [1, 65536]"));
-        }
-        if self.external_controller().is_none() {
-            self.controller()?;
-        }
-        Ok(())
-    }
-
     /// How the window controller starts: slow start from the initial window, whole-packet
     /// reductions unless asked otherwise.
     pub fn window_config(&self) -> WindowConfig {
@@ -233,26 +119,21 @@ impl TcpSpec {
         }
     }
 
-    /// The name after `python:`, when the controller is supplied from outside the catalogue
-    /// (written in Python and handed over by the bindings).
-    pub fn external_controller(&self) -> Option<&str> {
-        self.controller.strip_prefix(EXTERNAL_PREFIX)
-    }
-
+    /// Builds the flow's catalogued controller (once per flow).
     fn controller(&self) -> Result<Box<dyn Controller>> {
-        if let Some(name) = self.external_controller() {
-            return Err(Error::invalid(
+        match &self.controller {
+            ControllerChoice::Catalogued(config) => config.build(&Start {
+                window: self.window_config(),
+                ..Start::default()
+            }),
+            ControllerChoice::External(name) => Err(Error::invalid(
                 "controller.name",
                 format!("{EXTERNAL_PREFIX}{name}"),
                 "no Python controller of that name was supplied to this run",
-            ));
+            )),
         }
-        catalog::build_window(&self.controller, &self.params, self.window_config())
     }
 }
-
-/// Prefix of controller names supplied from outside the catalogue.
-pub const EXTERNAL_PREFIX: &str = "python:";
 
 /// RTT estimation and the retransmission timeout (RFC 6298; SPECS §7.4).
 #[derive(Clone, Debug)]
@@ -377,9 +258,8 @@ pub struct TcpSender {
 
 impl TcpSender {
     /// A sender with window controller `ctl` that sends what `app` offers.
-    pub fn new(spec: TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Result<Self> {
-        spec.validate("tcp")?;
-        Ok(TcpSender {
+    pub fn new(spec: TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Self {
+        TcpSender {
             ctl,
             rto: RtoEstimator::new(&spec),
             spec,
@@ -398,7 +278,7 @@ impl TcpSender {
             completed: None,
             outbox: Outbox::new(app),
             stats: SenderStats::default(),
-        })
+        }
     }
 
     /// Whether there is a packet to send at `snd_nxt`: one sent before (go-back-N after a
@@ -917,15 +797,15 @@ impl Endpoint for TcpReceiver {
 /// A flow's sender and receiver endpoints.
 type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// The endpoints of a TCP flow: the catalogue's controller, the spec's application (a finite
-/// transfer of `transfer_pkts` packets, else bulk) and a [`Sink`].
+/// The endpoints of a TCP flow: the catalogue's controller, built here once for the flow, the
+/// spec's application (a finite transfer of `transfer_pkts` packets, else bulk) and a [`Sink`].
 pub fn endpoints(spec: &TcpSpec) -> Result<Endpoints> {
-    endpoints_with_controller(spec, spec.controller()?)
+    Ok(endpoints_with_controller(spec, spec.controller()?))
 }
 
 /// The endpoints of a TCP flow with a given controller (e.g. one written in Python) and the
 /// spec's application.
-pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> Result<Endpoints> {
+pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> Endpoints {
     let app: Box<dyn SendApp> = match spec.transfer_pkts {
         Some(n) => Box::new(Finite::packets(n, spec.packet_bytes)),
         None => Box::new(Bulk),
@@ -940,7 +820,7 @@ pub fn endpoints_with_apps(
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Result<Endpoints> {
-    build(spec, spec.controller()?, app, sink)
+    Ok(build(spec, spec.controller()?, app, sink))
 }
 
 fn build(
@@ -948,7 +828,7 @@ fn build(
     ctl: Box<dyn Controller>,
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
-) -> Result<Endpoints> {
-    let sender = TcpSender::new(spec.clone(), ctl, app)?;
-    Ok((Box::new(sender), Box::new(TcpReceiver::new(spec, sink))))
+) -> Endpoints {
+    let sender = TcpSender::new(spec.clone(), ctl, app);
+    (Box::new(sender), Box::new(TcpReceiver::new(spec, sink)))
 }

@@ -33,12 +33,10 @@ use crate::error::{check_positive, check_range, Error, Result};
 /// Default starting rate of binary-feedback rate controllers (packets per second).
 pub const DEFAULT_INITIAL_PKTS_PER_S: f64 = 10.0;
 
-/// Highest rate any rate controller reaches (bits/s); it only keeps the arithmetic finite.
-pub const MAX_RATE_BPS: f64 = 1e12;
-
-/// Longest a rate-based sender backs off to (s): the floor rate is one packet per 64 s
-/// (RFC 5348 §4.3, t_mbi).
-pub const T_MBI_S: f64 = 64.0;
+/// The highest rate any rate controller reaches (bits/s), and the longest a rate-based sender
+/// backs off to (s): the floor rate is one packet per `T_MBI_S` (RFC 5348 §4.3, t_mbi). Declared
+/// with the scenario schema, whose rate sources start within these bounds.
+pub use crate::scenario::packet::{MAX_RATE_BPS, T_MBI_S};
 
 /// How a rate controller starts and what bounds its rate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
