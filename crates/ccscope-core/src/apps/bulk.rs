@@ -10,6 +10,10 @@ use super::{SendApp, SendCtx, Tag, UNLIMITED};
 pub struct Bulk;
 
 impl SendApp for Bulk {
+    fn watches_progress(&self) -> bool {
+        false
+    }
+
     fn on_start(&mut self, cx: &mut SendCtx) {
         cx.offer(UNLIMITED, Tag::default());
     }

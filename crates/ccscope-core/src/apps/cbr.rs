@@ -40,6 +40,10 @@ impl Cbr {
 }
 
 impl SendApp for Cbr {
+    fn watches_progress(&self) -> bool {
+        false
+    }
+
     fn on_start(&mut self, cx: &mut SendCtx) {
         self.started = cx.now();
         cx.wake_at(cx.now());

@@ -25,6 +25,10 @@ impl Finite {
 }
 
 impl SendApp for Finite {
+    fn watches_progress(&self) -> bool {
+        false
+    }
+
     fn on_start(&mut self, cx: &mut SendCtx) {
         cx.offer(self.bytes, Tag::default());
         cx.close();

@@ -199,6 +199,13 @@ pub trait SendApp: Send {
     /// cumulative ACK advanced). Transports without acknowledgement of data never call it.
     fn on_acked(&mut self, _cx: &mut SendCtx, _pkts: u64) {}
 
+    /// Whether [`SendApp::on_sent`] and [`SendApp::on_acked`] do anything. Asked once, when
+    /// the transport takes the application; an application that leaves both hooks empty
+    /// returns `false` so the transport skips them (and building their view) per packet.
+    fn watches_progress(&self) -> bool {
+        true
+    }
+
     /// Fires once, at the flow's stop time; the transport takes no more data after it.
     fn on_stop(&mut self, _cx: &mut SendCtx) {}
 
@@ -225,11 +232,14 @@ pub struct Outbox {
     stopped: bool,
     /// A wake-up asked for and not yet armed.
     wake: Option<SimTime>,
+    /// [`SendApp::watches_progress`], asked once.
+    progress: bool,
 }
 
 impl Outbox {
     pub fn new(app: Box<dyn SendApp>) -> Self {
         Outbox {
+            progress: app.watches_progress(),
             app,
             buffer: SendBuffer::default(),
             closed: false,
@@ -261,16 +271,27 @@ impl Outbox {
         }
     }
 
-    /// Calls [`SendApp::on_sent`].
+    /// Whether the application watches progress ([`SendApp::watches_progress`]): transports
+    /// need not build a view for [`Outbox::sent`] and [`Outbox::acked`] when it does not.
     #[inline]
-    pub fn sent(&mut self, ctx: &mut Ctx, view: TransportView, chunk: &Chunk) {
-        self.with(ctx, view, |a, cx| a.on_sent(cx, chunk));
+    pub fn watches_progress(&self) -> bool {
+        self.progress
     }
 
-    /// Calls [`SendApp::on_acked`].
+    /// Calls [`SendApp::on_sent`] (if the application watches progress).
+    #[inline]
+    pub fn sent(&mut self, ctx: &mut Ctx, view: TransportView, chunk: &Chunk) {
+        if self.progress {
+            self.with(ctx, view, |a, cx| a.on_sent(cx, chunk));
+        }
+    }
+
+    /// Calls [`SendApp::on_acked`] (if the application watches progress).
     #[inline]
     pub fn acked(&mut self, ctx: &mut Ctx, view: TransportView, pkts: u64) {
-        self.with(ctx, view, |a, cx| a.on_acked(cx, pkts));
+        if self.progress {
+            self.with(ctx, view, |a, cx| a.on_acked(cx, pkts));
+        }
     }
 
     /// The flow stops: calls [`SendApp::on_stop`], drops any wake-up; nothing more is taken.

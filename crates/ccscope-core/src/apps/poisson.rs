@@ -40,6 +40,10 @@ impl Poisson {
 }
 
 impl SendApp for Poisson {
+    fn watches_progress(&self) -> bool {
+        false
+    }
+
     fn on_start(&mut self, cx: &mut SendCtx) {
         self.schedule(cx);
     }

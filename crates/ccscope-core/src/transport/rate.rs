@@ -312,8 +312,10 @@ impl RateSender {
             pkt.header.blocks[1] = self.bunch;
             ctx.send(pkt);
             self.next_seq += 1;
-            let view = self.view(ctx.now());
-            self.outbox.sent(ctx, view, &chunk);
+            if self.outbox.watches_progress() {
+                let view = self.view(ctx.now());
+                self.outbox.sent(ctx, view, &chunk);
+            }
         }
     }
 

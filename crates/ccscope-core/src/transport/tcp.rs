@@ -214,13 +214,47 @@ struct SenderStats {
     ecn_reductions: u64,
 }
 
-/// A packet sent and not yet acknowledged.
-#[derive(Clone, Copy, Debug)]
-struct Outstanding {
-    /// When it was last sent.
-    sent_at: SimTime,
-    /// The application data it carries.
-    chunk: Chunk,
+/// The application data of the packets sent and not yet acknowledged, run-length coded:
+/// runs of consecutive packets carrying equal chunks (bulk data is one run), front = `snd_una`.
+#[derive(Clone, Debug, Default)]
+struct Chunks {
+    runs: VecDeque<(u64, Chunk)>,
+}
+
+impl Chunks {
+    /// Appends the chunk of the next packet.
+    #[inline]
+    fn push(&mut self, chunk: Chunk) {
+        match self.runs.back_mut() {
+            Some((n, c)) if *c == chunk => *n += 1,
+            _ => self.runs.push_back((1, chunk)),
+        }
+    }
+
+    /// The chunk of the `i`-th packet from the front.
+    fn get(&self, mut i: u64) -> Option<Chunk> {
+        for &(n, c) in &self.runs {
+            if i < n {
+                return Some(c);
+            }
+            i -= n;
+        }
+        None
+    }
+
+    /// Forgets the first `k` packets.
+    #[inline]
+    fn drop_front(&mut self, mut k: u64) {
+        while k > 0 {
+            let Some((n, _)) = self.runs.front_mut() else { return };
+            if *n > k {
+                *n -= k;
+                return;
+            }
+            k -= *n;
+            self.runs.pop_front();
+        }
+    }
 }
 
 /// The sending side of a TCP connection.
@@ -247,8 +281,10 @@ pub struct TcpSender {
     rexmitted: BTreeSet<u64>,
     /// SACK: where the search for the next hole to retransmit starts.
     rxt_next: u64,
-    /// Every packet from `snd_una` to `snd_max` (front = `snd_una`).
-    outstanding: VecDeque<Outstanding>,
+    /// When each packet from `snd_una` to `snd_max` was last sent (front = `snd_una`).
+    outstanding: VecDeque<SimTime>,
+    /// The application data of the same packets.
+    chunks: Chunks,
     /// When the application's data, once it closed it, was all acknowledged.
     completed: Option<SimTime>,
     /// The application and the data it offered and the sender has not taken yet.
@@ -275,6 +311,7 @@ impl TcpSender {
             rexmitted: BTreeSet::new(),
             rxt_next: 0,
             outstanding: VecDeque::new(),
+            chunks: Chunks::default(),
             completed: None,
             outbox: Outbox::new(app),
             stats: SenderStats::default(),
@@ -310,7 +347,7 @@ impl TcpSender {
         let now = ctx.now();
         let retx = seq < self.snd_max;
         let chunk = if retx {
-            let held = self.outstanding.get((seq - self.snd_una) as usize).map(|o| o.chunk);
+            let held = self.chunks.get(seq - self.snd_una);
             debug_assert!(held.is_some(), "retransmission of {seq} outside [snd_una, snd_max)");
             held.unwrap_or_default()
         } else {
@@ -337,16 +374,17 @@ impl TcpSender {
             self.stats.retransmits += 1;
         } else {
             self.snd_max = seq + 1;
-            self.outstanding.push_back(Outstanding { sent_at: now, chunk });
+            self.outstanding.push_back(now);
+            self.chunks.push(chunk);
         }
-        if let Some(o) = self.outstanding.get_mut((seq - self.snd_una) as usize) {
-            o.sent_at = now;
+        if let Some(sent_at) = self.outstanding.get_mut((seq - self.snd_una) as usize) {
+            *sent_at = now;
         }
         ctx.send(pkt);
         if !ctx.timer_armed(RTO_TIMER) {
             self.arm_rto(ctx);
         }
-        if !retx {
+        if !retx && self.outbox.watches_progress() {
             let view = self.view(now);
             self.outbox.sent(ctx, view, &chunk);
         }
@@ -421,7 +459,7 @@ impl TcpSender {
     /// Send time of an outstanding packet.
     fn sent_time(&self, seq: u64, otherwise: SimTime) -> SimTime {
         let i = seq.saturating_sub(self.snd_una) as usize;
-        self.outstanding.get(i).map_or(otherwise, |o| o.sent_at)
+        self.outstanding.get(i).copied().unwrap_or(otherwise)
     }
 
     /// A congestion signal about a packet sent at `sent_at`.
@@ -456,6 +494,7 @@ impl TcpSender {
             }
             newly_acked = acked;
             self.outstanding.drain(..(acked as usize).min(self.outstanding.len()));
+            self.chunks.drop_front(acked);
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             forget_below(&mut self.sacked, ack);
@@ -504,7 +543,7 @@ impl TcpSender {
                 self.on_ecn(now, h.echo);
             }
         }
-        if newly_acked > 0 {
+        if newly_acked > 0 && self.outbox.watches_progress() {
             let view = self.view(now);
             self.outbox.acked(ctx, view, newly_acked);
         }
