@@ -192,7 +192,9 @@ pub struct CapacityChange {
     pub rate: Rate,
 }
 
-/// A link of a custom topology between named nodes: a [`Link`] with its ends.
+/// A link of a custom topology between named nodes: a [`Link`] with its ends. Link's fields
+/// are repeated rather than `#[serde(flatten)]`ed: flattening buffers the table and would lose
+/// the path of an error below it (and cannot deny unknown keys).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CustomLink {
