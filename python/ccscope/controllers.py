@@ -154,8 +154,29 @@ def _is_controller(obj: object) -> bool:
     return _is_window(obj) or _is_rate(obj)
 
 
+@dataclass(frozen=True)
+class FlowControllers:
+    """The Python controller objects of one run's flows, by flow index (counts expanded)."""
+
+    #: (display name, object) per flow, as the core receives them.
+    by_flow: dict[int, tuple[str, Any]]
+    #: :func:`describe` of each object, taken before the run.
+    provenance: dict[int, dict]
+
+    @property
+    def objects(self) -> dict[int, Any]:
+        """The object each flow runs."""
+        return {i: obj for i, (_, obj) in self.by_flow.items()}
+
+    def summary(self) -> dict:
+        """What summary.json records of them (nothing when the run has none)."""
+        if not self.provenance:
+            return {}
+        return {"python_controllers": {str(i): d for i, d in self.provenance.items()}}
+
+
 def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
-             key: str = "source") -> dict[int, tuple[str, Any]]:
+             key: str = "source") -> FlowControllers:
     """One controller object per flow that names ``python:NAME``, keyed by the flow's index
     (counts expanded, as in results): a flow never shares state with another. `table` is a
     normalized scenario; each flow's controller is at ``flows[i].<key>.controller`` (or
@@ -170,8 +191,8 @@ def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
         count = flow.get("count", 1)
         if name and name.startswith("python:"):
             wanted = name.removeprefix("python:")
+            path = f"flows[{i}].{key}.controller" if key else f"flows[{i}].controller"
             if wanted not in supplied:
-                path = f"flows[{i}].{key}.controller" if key else f"flows[{i}].controller"
                 raise ControllerError(
                     f"{path} = {name!r}: no Python controller of that name was supplied "
                     f"(controllers={{{wanted!r}: ...}})", path, repr(name),
@@ -184,12 +205,11 @@ def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
                 if wrong:
                     need = "WindowController" if kind == "tcp" else "RateController"
                     raise ControllerError(
-                        f"flows[{i}].{key}.controller = {name!r}: a {kind} source runs a {need}, "
-                        f"not {type(obj).__name__}", f"flows[{i}].{key}.controller", repr(name),
-                        f"a {need}")
+                        f"{path} = {name!r}: a {kind} source runs a {need}, not "
+                        f"{type(obj).__name__}", path, repr(name), f"a {need}")
                 out[index + j] = (str(getattr(obj, "name", wanted)), obj)
         index += count
-    return out
+    return FlowControllers(out, {i: describe(obj) for i, (_, obj) in out.items()})
 
 
 def _source(obj: object) -> str:

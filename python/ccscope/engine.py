@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, metrics
-from .controllers import ControllerSpec, describe, per_flow
+from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import ScenarioError
 from .scenario import Scenario, coerce
 
@@ -63,14 +63,12 @@ class Trace:
 class Result:
     """What one run produced: summaries per flow and per link, traces, and provenance."""
 
-    def __init__(self, scenario: Scenario, raw: dict, controllers: dict[int, object] | None = None,
-                 provenance: dict[int, dict] | None = None):
+    def __init__(self, scenario: Scenario, raw: dict, python: FlowControllers | None = None):
         self.scenario = scenario
         self.raw = raw
+        self.python = python or FlowControllers({}, {})
         #: The Python controller object each flow ran, by flow index (its own instance).
-        self.controllers: dict[int, object] = controllers or {}
-        #: Where each flow's Python controller came from, as it was before the run.
-        self.provenance: dict[int, dict] = provenance or {}
+        self.controllers: dict[int, object] = self.python.objects
         self.seed: int = raw["seed"]
         self.events: int = raw["events"]
         self.duration_s = raw["duration_ns"] * 1e-9
@@ -201,8 +199,7 @@ class Result:
             "flows": flows,
             "links": links,
             "scenario": self.scenario.echo(),
-            **({"python_controllers": {str(i): d for i, d in self.provenance.items()}}
-               if self.provenance else {}),
+            **self.python.summary(),
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -259,9 +256,8 @@ def run(scenario: Scenario | dict | str | Path,
 
         return roundmodel.run(sc, controllers)
     python = per_flow(sc.table, controllers)
-    provenance = {i: describe(obj) for i, (_, obj) in python.items()}
     try:
-        raw = _core().run_packet(sc.to_json(), python)
+        raw = _core().run_packet(sc.to_json(), python.by_flow)
     except ScenarioError as e:
-        raise (e.in_file(sc.file) if sc.file else e) from None
-    return Result(sc, raw, {i: obj for i, (_, obj) in python.items()}, provenance)
+        raise e.in_file(sc.file) from None
+    return Result(sc, raw, python)

@@ -41,7 +41,10 @@ class ScenarioError(CcscopeError, ValueError):
         return self.path
 
     def in_file(self, file: object) -> ScenarioError:
-        """The same error, naming the scenario file it came from."""
+        """The same error, naming the scenario file it came from (itself when `file` is
+        empty: the scenario came from no file)."""
+        if not file:
+            return self
         return type(self)(self.message, self.path, self.value, self.allowed, str(file))
 
     @classmethod

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, metrics
-from .controllers import ControllerSpec, describe, per_flow
+from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import ScenarioError
 from .scenario import Scenario, coerce
 from .scenario import load as _load
@@ -74,14 +74,12 @@ class RoundResult:
     - :meth:`flow_series`: each flow's load at the recorded steps (``record.flows``).
     """
 
-    def __init__(self, scenario: Scenario, raw: dict, controllers: dict[int, object] | None = None,
-                 provenance: dict[int, dict] | None = None):
+    def __init__(self, scenario: Scenario, raw: dict, python: FlowControllers | None = None):
         self.scenario = scenario
         self.raw = raw
+        self.python = python or FlowControllers({}, {})
         #: The Python controller object each flow ran, by flow index (its own instance).
-        self.controllers: dict[int, object] = controllers or {}
-        #: Where each flow's Python controller came from, as it was before the run.
-        self.provenance: dict[int, dict] = provenance or {}
+        self.controllers: dict[int, object] = self.python.objects
         self.seed: int = raw["seed"]
         self.steps: int = raw["steps"]
         self.measured_steps: int = raw["steps"] - raw["warmup_steps"]
@@ -140,8 +138,7 @@ class RoundResult:
             "fairness": self.fairness(),
             "flows": self.flows.drop(columns=["flow"]).to_dict(orient="records"),
             "scenario": self.scenario.echo(),
-            **({"python_controllers": {str(i): d for i, d in self.provenance.items()}}
-               if self.provenance else {}),
+            **self.python.summary(),
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -171,12 +168,11 @@ def run(spec: Scenario | dict | str | Path,
     from . import _core
 
     python = per_flow(sc.table, controllers, key="")
-    provenance = {i: describe(obj) for i, (_, obj) in python.items()}
     try:
-        raw = _core.run_round(sc.to_json(), python)
+        raw = _core.run_round(sc.to_json(), python.by_flow)
     except ScenarioError as e:
-        raise (e.in_file(sc.file) if sc.file else e) from None
-    return RoundResult(sc, raw, {i: obj for i, (_, obj) in python.items()}, provenance)
+        raise e.in_file(sc.file) from None
+    return RoundResult(sc, raw, python)
 
 
 def run_file(path: str | Path) -> RoundResult:

@@ -76,7 +76,7 @@ class Scenario:
         try:
             engine, normalized = _core().read_scenario(_to_json(data))
         except ScenarioError as e:
-            raise (e.in_file(file) if file else e) from None
+            raise e.in_file(file) from None
         return cls(json.loads(normalized), engine, str(file))
 
     def to_json(self) -> str:
@@ -173,7 +173,7 @@ def validate(scenario: Scenario | dict | str | Path) -> Scenario:
     try:
         check(sc.to_json())
     except ScenarioError as e:
-        raise (e.in_file(sc.file) if sc.file else e) from None
+        raise e.in_file(sc.file) from None
     return sc
 
 

@@ -336,15 +336,13 @@ impl Error {
             f => format!("{flow}.source.{f}"),
         };
         match self {
-            Error::InvalidField { field, value, allowed } => Error::InvalidField { field: path(field), value, allowed },
             // An unknown parameter: the catalogue names the controller, the user the parameter.
             Error::UnknownName { field, value, known } if field.starts_with("controller.params") => Error::InvalidField {
                 field: path(format!("controller.{value}")),
                 value: String::new(),
                 allowed: format!("not a parameter of {}; its parameters: {known}", field.trim_start_matches("controller.params").trim_matches([' ', '(', ')'])),
             },
-            Error::UnknownName { field, value, known } => Error::UnknownName { field: path(field), value, known },
-            other => other,
+            other => other.renamed(path),
         }
     }
 }
@@ -385,11 +383,7 @@ pub fn round_error(e: Error) -> Error {
             (None, None) => rest.to_string(),
         }
     };
-    match e {
-        Error::InvalidField { field, value, allowed } => Error::InvalidField { field: rename(field), value, allowed },
-        Error::UnknownName { field, value, known } => Error::UnknownName { field: rename(field), value, known },
-        other => other,
-    }
+    e.renamed(rename)
 }
 
 #[cfg(test)]

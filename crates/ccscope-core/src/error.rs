@@ -31,6 +31,24 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// The same error with its field renamed by `rename`, e.g. placed under the entry it came
+    /// from; errors that name no field are unchanged.
+    pub fn renamed(self, rename: impl FnOnce(String) -> String) -> Error {
+        match self {
+            Error::InvalidField { field, value, allowed } => Error::InvalidField {
+                field: rename(field),
+                value,
+                allowed,
+            },
+            Error::UnknownName { field, value, known } => Error::UnknownName {
+                field: rename(field),
+                value,
+                known,
+            },
+            other => other,
+        }
+    }
+
     pub fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> Self {
         Error::InvalidField {
             field: field.into(),

@@ -237,10 +237,6 @@ impl Rate {
     pub fn bps(&self) -> f64 {
         self.value
     }
-    /// A rate of `bps` bits/s, written in bits/s.
-    pub fn from_bps(bps: f64) -> Self {
-        Rate { text: format!("{bps}bps"), value: bps }
-    }
 }
 
 impl Time {
@@ -251,10 +247,6 @@ impl Time {
     pub fn ns(&self) -> Option<u64> {
         let ns = (self.value * 1e9).round_ties_even();
         (0.0..=MAX_NS).contains(&ns).then_some(ns as u64)
-    }
-    /// A time written in seconds.
-    pub fn from_secs(secs: f64) -> Self {
-        Time { text: format!("{secs}s"), value: secs }
     }
 }
 
@@ -279,11 +271,6 @@ impl Limit {
         } else {
             Size::parse(text).map(Limit::Bytes)
         }
-    }
-
-    /// A limit of `n` packets, written as a bare count.
-    pub fn packets(n: u64) -> Self {
-        Limit::Packets { text: n.to_string(), packets: n as f64 }
     }
 
     /// The text as written.

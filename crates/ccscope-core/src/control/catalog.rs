@@ -489,7 +489,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Window,
                 summary: "TCP congestion avoidance: AIMD(1, 1/2), +1 packet per RTT, halve on loss",
                 convention: "no parameters",
-                paper: "Jacobson 1988; ns-2 as in SPECS §7",
+                paper: "Jacobson 1988; RFC 5681; ns-2.35 tcp.cc / tcp-sack1.cc",
                 params: vec![],
             },
             |_, s, m| window(m, s, Aimd::tcp),
@@ -540,7 +540,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Window,
                 summary: "Binomial(k, l, α, β): +α/w^k per RTT, w ← w − β·w^l on congestion",
                 convention: BETA_REMOVED,
-                paper: "Bansal & Balakrishnan 2001 (SPECS §3); Loguinov & Radha 2003 (3)",
+                paper: "Bansal & Balakrishnan 2001; Loguinov & Radha 2003 (3)",
                 params: vec![
                     required(
                         "k",
@@ -583,7 +583,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Window,
                 summary: "SQRT(α, β): binomial k = l = 1/2; +α/√w per RTT, w ← w − β√w on congestion",
                 convention: BETA_REMOVED,
-                paper: "Bansal & Balakrishnan 2001; ns-2 test-suite-aimd (SPECS §3)",
+                paper: "Bansal & Balakrishnan 2001; ns-2 tcl/test/test-suite-aimd.tcl",
                 params: vec![
                     alpha(BANSAL_ALPHA, "increase constant (packets^1.5 per RTT), > 0"),
                     beta(Some(BANSAL_BETA), "decrease constant, removed, 0 < β < 1"),
@@ -801,7 +801,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Rate,
                 summary: "RAP(α, β): inter-packet-gap AIMD, +α packets per SRTT, gap ÷ β per loss cluster",
                 convention: RATE_KEPT,
-                paper: "Rejaie, Handley & Estrin 1999; ns-2 rap.cc (SPECS §5)",
+                paper: "Rejaie, Handley & Estrin 1999; ns-2 rap/rap.cc",
                 params: vec![
                     param("alpha", Some(1.0), Range::open_closed(0.0, 100.0), "packets per SRTT, > 0"),
                     param(
@@ -824,7 +824,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Rate,
                 summary: "SSVP(α, β): IPG ÷ β when a RTT's congestion ratio exceeds the level, +α packets per RTT without congestion",
                 convention: RATE_KEPT,
-                paper: "Papadimitriou & Zhang 2007 §III (4), (5) (SSVP(0.31,0.875), level 0.005; SPECS §6)",
+                paper: "Papadimitriou & Zhang 2007 §III (4), (5) (SSVP(0.31,0.875), level 0.005)",
                 params: vec![
                     param("alpha", Some(0.31), Range::open_closed(0.0, 100.0), "packets per RTT, > 0"),
                     param(
@@ -867,7 +867,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Rate,
                 summary: "TFRC as RFC 5348: equation-based rate from the receiver's loss event rate",
                 convention: EQUATION,
-                paper: "RFC 5348; SPECS §1",
+                paper: "RFC 5348",
                 params: vec![discounting(0.0)],
             },
             |_, s, m| {
@@ -882,7 +882,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Rate,
                 summary: "TFRC as ns-2 / SIGCOMM 2000: +s/R per RTT increases, PFTK equation with tick-based t_RTO",
                 convention: EQUATION,
-                paper: "Floyd, Handley, Padhye & Widmer 2000; ns-2 tfrc.cc (SPECS §1.9); Yang et al. 2003",
+                paper: "Floyd, Handley, Padhye & Widmer 2000; ns-2.35 tfrc.cc, tfrc-sink.cc; Yang et al. 2003",
                 params: vec![discounting(1.0)],
             },
             |_, s, m| {
@@ -897,7 +897,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Rate,
                 summary: "TFRC as ns-2's June 2000 snapshot: no-feedback timer 2R, +s/R per RTT uncapped, unsmoothed loss-interval weights",
                 convention: EQUATION,
-                paper: "ns-2 tfrc.cc / tfrc-sink.cc of 2000, as run by Yang, Kim & Lam 2003 §2 (SPECS §1.9)",
+                paper: "ns-2 tfrc.cc / tfrc-sink.cc of 2000, as run by Yang, Kim & Lam 2003 §2",
                 params: vec![discounting(0.0)],
             },
             |_, s, m| {
@@ -912,7 +912,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 family: Family::Rate,
                 summary: "TEAR: the receiver emulates TCP's window per round and feeds back a rate smoothed over 8 epochs",
                 convention: "receiver-based (TCP's AIMD(1, 1/2) emulated)",
-                paper: "Rhee, Ozdemir & Yi 2000; timeout after Yang, Kim & Lam 2003 (SPECS §2, reconstructed)",
+                paper: "Rhee, Ozdemir & Yi 2000 (reconstructed); timeout after Yang, Kim & Lam 2003 §2.2",
                 params: vec![],
             },
             |_, s, m| {

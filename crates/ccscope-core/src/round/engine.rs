@@ -81,27 +81,7 @@ fn admit<C: Controller>(controller: &mut C, g: usize, config: &RoundConfig) -> R
 
 /// Places a controller error under the flow group it came from.
 fn within(e: Error, index: usize) -> Error {
-    match e {
-        Error::InvalidField {
-            field,
-            value,
-            allowed,
-        } => Error::InvalidField {
-            field: format!("round.flows[{index}].{field}"),
-            value,
-            allowed,
-        },
-        Error::UnknownName {
-            field,
-            value,
-            known,
-        } => Error::UnknownName {
-            field: format!("round.flows[{index}].{field}"),
-            value,
-            known,
-        },
-        other => other,
-    }
+    e.renamed(|field| format!("round.flows[{index}].{field}"))
 }
 
 /// Builds, for flow `i` (counts expanded) of a group whose controller names one outside the

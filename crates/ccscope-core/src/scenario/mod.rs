@@ -62,7 +62,7 @@ pub fn read(table: Value) -> Result<AnyScenario> {
     let engine = table.get("run").and_then(|r| r.get("engine")).cloned();
     let engine = match engine {
         None => Engine::Packet,
-        Some(e) => from_value::<Engine>(e).map_err(|e| e.within("run.engine"))?,
+        Some(e) => from_value::<Engine>(e).map_err(|e| e.renamed(|f| join("run.engine", &f)))?,
     };
     Ok(match engine {
         Engine::Packet => AnyScenario::Packet(read_packet(table)?),
@@ -220,17 +220,6 @@ fn expectation(expected: &str) -> String {
         e if e.starts_with("struct ") || e == "a map" => "must be a table".into(),
         e if e.starts_with("an array of length") || e.starts_with("a tuple of size") => format!("must be {}", e.replace("an array", "a list")),
         e => format!("expected {e}"),
-    }
-}
-
-impl Error {
-    /// The same error for a value read on its own at `path`.
-    fn within(self, path: &str) -> Error {
-        match self {
-            Error::InvalidField { field, value, allowed } => Error::InvalidField { field: join(path, &field), value, allowed },
-            Error::UnknownName { field, value, known } => Error::UnknownName { field: join(path, &field), value, known },
-            other => other,
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! TEAR, TCP Emulation At Receivers (Rhee, Ozdemir & Yi 2000), with the timeout Yang, Kim & Lam
-//! added (2003 §2.2). No TEAR code or full report text was available (SPECS §2, Appendix A.1):
-//! this is SPECS §2's reconstruction, and every choice below is ours.
+//! added (2003 §2.2). No TEAR code or full report text was available to us: this is a
+//! reconstruction from the paper's description, and every choice below is ours.
 //!
 //! Receiver ([`TearReceiver`](crate::control::TearReceiver)):
 //! - it emulates a TCP sender's window: `cwnd` starts at 1 packet in slow start, `ssthresh` at ∞;
@@ -17,7 +17,7 @@
 //!   rounds (the mean of its per-round rates cwnd/R weighted by round length);
 //! - the reported rate is the weighted mean of the last 8 epoch rates with TFRC's weights,
 //!   the open epoch (including the round in progress) counting only if it raises the mean
-//!   (SPECS §2; [`max_weighted_mean`](crate::control::receiver::max_weighted_mean)); before the first loss, the open epoch;
+//!   (RFC 5348 §5.4's rule; [`max_weighted_mean`](crate::control::receiver::max_weighted_mean)); before the first loss, the open epoch;
 //! - reports go out on the first packet and then at least once per RTT (R is the sender's RTT
 //!   carried in the data packets).
 //!

@@ -95,7 +95,7 @@ impl TearReceiver {
         if lost_seq < self.reduced_below {
             return;
         }
-        // TCP fast recovery (SPECS §2): ssthresh = cwnd/2, cwnd = ssthresh.
+        // TCP fast recovery (RFC 5681 §3.2): ssthresh = cwnd/2, cwnd = ssthresh.
         self.ssthresh = (self.cwnd / 2.0).max(1.0);
         self.cwnd = self.ssthresh;
         self.end_epoch(seq, 0.0);

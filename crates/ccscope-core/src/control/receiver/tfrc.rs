@@ -6,7 +6,7 @@ use super::{DataArrival, GapDetector, LossIntervals, ReceiveRate, Receiver, Repo
 use crate::control::rate::{invert_throughput, TfrcVariant};
 use crate::time::SimTime;
 
-/// TFRC receiver: loss events, the average loss interval and the receive rate (SPECS §1.4–1.7).
+/// TFRC receiver: loss events, the average loss interval and the receive rate (RFC 5348 §5–6).
 #[derive(Clone, Debug)]
 pub struct TfrcReceiver {
     variant: TfrcVariant,
