@@ -106,11 +106,21 @@ class Result:
         if "goodput_pkts" in out:
             size = f["data"]["sent_bytes"] / max(f["data"]["sent_pkts"], 1)
             out["goodput_bps"] = out["goodput_pkts"] * size * 8 / self.measured_s
+        if "jitter_free_pkts" in out:
+            out.update(_media(out, f["data"]))
         samples = out.pop("rtt_samples", 0)
         total = out.pop("rtt_sum_s", 0.0)
         if samples:
             out["mean_rtt_s"] = total / samples
         return out
+
+    @property
+    def media(self) -> pd.DataFrame:
+        """The flows with a playback receiver and their media columns (empty when none)."""
+        if "interruptions" not in self.flows:
+            return pd.DataFrame()
+        cols = ["flow", "label", "throughput_bps", *MEDIA_COLUMNS]
+        return self.flows.loc[self.flows["interruptions"].notna(), cols].reset_index(drop=True)
 
     def _link_table(self) -> pd.DataFrame:
         ns = self.measured_s * 1e9
@@ -216,6 +226,25 @@ class Result:
                     frame.to_parquet(path, index=False)
                     written.append(path)
         return written
+
+
+#: Per-flow columns of a flow with a playback receiver (see ccscope.apps::playback and
+#: ccscope.metrics): consumption rate, interruptions (buffer underruns, Cai et al. §V-B),
+#: frozen time and its fraction of the session, the largest receiver buffer, Papadimitriou &
+#: Zhang's Video Delivery Index and delayed-packet rate (§V).
+MEDIA_COLUMNS = ("playback_rate_bps", "interruptions", "frozen_s", "frozen_fraction",
+                 "max_receiver_queue_bytes", "vdi", "delayed_pkt_rate")
+
+
+def _media(receiver: dict, data: dict) -> dict:
+    """A playback receiver's derived columns."""
+    session = receiver["session_s"]
+    delivered = receiver["jitter_free_pkts"] + receiver["delayed_pkts"]
+    return {
+        "frozen_fraction": receiver["frozen_s"] / session if session > 0 else 0.0,
+        "vdi": metrics.video_delivery_index(receiver["jitter_free_pkts"], data["sent_pkts"]),
+        "delayed_pkt_rate": metrics.delayed_packet_rate(receiver["delayed_pkts"], delivered),
+    }
 
 
 def write_summary(out: Path, summary: dict) -> Path:

@@ -46,7 +46,10 @@
 //! - [`Bulk`]: greedy, never runs out (FTP; ns-3 `BulkSendApplication` without `MaxBytes`).
 //! - [`Finite`]: a transfer of a fixed size (ns-3 `BulkSendApplication` with `MaxBytes`).
 //! - [`Cbr`], [`Poisson`]: one packet at a time, evenly or exponentially spaced.
+//! - [`OnOff`]: Pareto or exponential ON/OFF and the CBR square wave, paced or as transfers.
 //! - [`Sink`]: counts what it receives.
+//! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
+//!   receiver queue, Video Delivery Index.
 //!
 //! Media applications are built on the same hooks: an ON/OFF source offers while ON and asks
 //! to be woken at the next switch; a frame source offers one frame per frame time with its
@@ -57,6 +60,8 @@
 mod bulk;
 mod cbr;
 mod finite;
+mod onoff;
+mod playback;
 mod poisson;
 mod sink;
 
@@ -65,11 +70,13 @@ use std::collections::VecDeque;
 pub use bulk::Bulk;
 pub use cbr::Cbr;
 pub use finite::Finite;
+pub use onoff::{OnMode, OnOff, Period};
+pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
 pub use poisson::Poisson;
 pub use sink::Sink;
 
 pub use crate::net::packet::Tag;
-use crate::net::Ctx;
+use crate::net::{Ctx, Stat};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -393,6 +400,12 @@ pub trait ReceiveApp: Send {
 
     /// Fires once, at the flow's stop time.
     fn on_stop(&mut self, _cx: &mut RecvCtx) {}
+
+    /// The application's own summary numbers for results (e.g. a playback receiver's
+    /// interruptions); the transport's receiver reports them beside its own.
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        Vec::new()
+    }
 }
 
 /// A transport's hold on its receiving application.
@@ -454,6 +467,11 @@ impl Inbox {
                 ctx.set_timer(timer, at);
             }
         }
+    }
+
+    /// The application's summary numbers ([`ReceiveApp::stats`]).
+    pub fn stats(&self) -> Vec<(&'static str, Stat)> {
+        self.app.stats()
     }
 }
 

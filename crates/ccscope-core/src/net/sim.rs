@@ -585,16 +585,24 @@ impl Simulation {
             if paths.iter().any(|p| p.len() > u16::MAX as usize) {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
             }
+            let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
-                stream(seed, Stream::FlowStart, i as u64).gen_range(0..=f.start_jitter_ns)
+                start_rng.gen_range(0..=f.start_jitter_ns)
             } else {
                 0
+            };
+            let start = f.start_ns.saturating_add(jitter);
+            // An exponential lifetime: −mean · ln(1 − U), 1 − U in (0, 1].
+            let died = f.lifetime_ns.map(|mean| start.saturating_add(((-(mean as f64) * (1.0 - start_rng.gen::<f64>()).ln()) as u64).max(1)));
+            let stop = match (f.stop_ns, died) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             };
             flows.push(FlowRt {
                 paths,
                 stats: FlowStats::default(),
-                start: SimTime(f.start_ns.saturating_add(jitter)),
-                stop: f.stop_ns.map(SimTime),
+                start: SimTime(start),
+                stop: stop.map(SimTime),
                 ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;

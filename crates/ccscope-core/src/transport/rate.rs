@@ -552,6 +552,10 @@ impl Endpoint for RateReceiver {
     fn label(&self) -> String {
         self.logic.name()
     }
+
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        self.inbox.stats()
+    }
 }
 
 fn finite_or_zero(x: f64) -> f64 {

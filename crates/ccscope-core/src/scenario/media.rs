@@ -1,0 +1,152 @@
+//! Workloads and media in a packet-model scenario: the application a flow runs over its
+//! transport (`source.app`, or a `udp` source's `app`) and the playback receiver a flow's
+//! data goes into (`flows[i].playback`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::packet::rate_bps;
+use super::{in_range, lit, tagged_union, time_ns};
+use crate::error::{Error, Result};
+use crate::units::{Rate, Size, Time};
+
+/// An application that offers data to its flow's transport.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum App {
+    /// Pareto (or exponential) ON/OFF: `rate` while ON (ns-2 `Application/Traffic/Pareto`;
+    /// Yang et al. §3.1's defaults).
+    Onoff(OnOff),
+    /// CBR square wave: `rate` for `on`, nothing for `off`, repeating (Jin et al. §6.2.4).
+    Square(Square),
+}
+tagged_union!(App { "onoff" => Onoff, "square" => Square });
+
+/// How ON and OFF period lengths are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Distribution {
+    #[default]
+    Pareto,
+    Exponential,
+}
+
+/// Pareto or exponential ON/OFF periods with the given means.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnOff {
+    /// Rate while ON.
+    pub rate: Rate,
+    /// Mean ON period.
+    #[serde(default = "one_s")]
+    pub on: Time,
+    /// Mean OFF period.
+    #[serde(default = "two_s")]
+    pub off: Time,
+    #[serde(default)]
+    pub distribution: Distribution,
+    /// Pareto shape, > 1.
+    #[serde(default = "shape")]
+    pub shape: f64,
+    /// Each ON period is one transfer of its data, offered at once; the OFF period (think time)
+    /// starts when it is acknowledged: web-like transfers over TCP. Default: paced at `rate`.
+    #[serde(default)]
+    pub transfers: bool,
+}
+
+fn one_s() -> Time {
+    lit("1s")
+}
+fn two_s() -> Time {
+    lit("2s")
+}
+fn thirty_s() -> Time {
+    lit("30s")
+}
+fn shape() -> f64 {
+    1.5
+}
+
+/// A square wave: `rate` for `on`, silent for `off`, starting ON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Square {
+    pub rate: Rate,
+    #[serde(default = "thirty_s")]
+    pub on: Time,
+    #[serde(default = "thirty_s")]
+    pub off: Time,
+}
+
+/// A datagram flow without congestion control carrying an application.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Udp {
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+    pub app: App,
+}
+
+fn packet_size() -> Size {
+    lit("1000B")
+}
+
+/// A receiver that buffers and plays out at a constant rate (Cai et al. §IV-A, §V-B).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Playback {
+    /// Playback starts this long after the first delivery.
+    #[serde(default = "three_s")]
+    pub startup: Time,
+    /// After an underrun, playback resumes once the buffer holds this much playback time;
+    /// default the start-up delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuffer: Option<Time>,
+    /// Consumption rate; default the flow's mean throughput over the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// Largest gap between deliveries of a jitter-free packet (Papadimitriou & Zhang §V).
+    #[serde(default = "vdi_threshold")]
+    pub vdi_threshold: Time,
+}
+
+fn three_s() -> Time {
+    lit("3s")
+}
+fn vdi_threshold() -> Time {
+    lit("75ms")
+}
+
+impl App {
+    pub(super) fn validate(&self, at: &str) -> Result<()> {
+        match self {
+            App::Onoff(o) => {
+                rate_bps(&format!("{at}.rate"), &o.rate)?;
+                time_ns(&format!("{at}.on"), &o.on, true)?;
+                time_ns(&format!("{at}.off"), &o.off, true)?;
+                if !(o.shape.is_finite() && o.shape > 1.0) {
+                    return Err(Error::invalid(format!("{at}.shape"), format!("{:?}", o.shape), "must be > 1 (a Pareto period with a finite mean)"));
+                }
+                in_range(&format!("{at}.shape"), o.shape, 1.0, 1e6).map(|_| ())
+            }
+            App::Square(s) => {
+                rate_bps(&format!("{at}.rate"), &s.rate)?;
+                time_ns(&format!("{at}.on"), &s.on, true)?;
+                time_ns(&format!("{at}.off"), &s.off, true).map(|_| ())
+            }
+        }
+    }
+}
+
+impl Playback {
+    pub(super) fn validate(&self, at: &str) -> Result<()> {
+        time_ns(&format!("{at}.startup"), &self.startup, false)?;
+        if let Some(r) = &self.rebuffer {
+            time_ns(&format!("{at}.rebuffer"), r, false)?;
+        }
+        if let Some(r) = &self.rate {
+            rate_bps(&format!("{at}.rate"), r)?;
+        }
+        time_ns(&format!("{at}.vdi_threshold"), &self.vdi_threshold, true).map(|_| ())
+    }
+}
