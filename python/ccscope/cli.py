@@ -124,11 +124,12 @@ def run(
             out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
         return
     if plot:
-        from .report import plot_run
+        from .report import plot_playback, plot_run
 
-        png = plot_run(result, out_dir / "overview.png")
-        if png is not None:
-            written.append(png)
+        for png in (plot_run(result, out_dir / "overview.png"),
+                    plot_playback(result, out_dir / "playback.png")):
+            if png is not None:
+                written.append(png)
     if not quiet:
         _print_summary(result)
         out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)

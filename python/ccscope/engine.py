@@ -77,6 +77,7 @@ class Result:
         self.flows = self._flow_table()
         self.links = self._link_table()
         self.trace = self._trace()
+        self.playback = self._playback()
 
     def _flow_table(self) -> pd.DataFrame:
         rows = []
@@ -113,6 +114,15 @@ class Result:
         if samples:
             out["mean_rtt_s"] = total / samples
         return out
+
+    def _playback(self) -> pd.DataFrame:
+        """Playback receivers' buffer levels: one row per (flow, 100 ms interval with a
+        delivery), the level after the interval's last delivery."""
+        frames = [pd.DataFrame({"flow": i, "time_s": f["series"]["playback_time_s"],
+                                "buffer_bytes": f["series"]["playback_buffer_bytes"]})
+                  for i, f in enumerate(self.raw["flows"])
+                  if "playback_time_s" in f.get("series", {})]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     @property
     def media(self) -> pd.DataFrame:
@@ -213,11 +223,15 @@ class Result:
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
-        """Writes summary.json and the traces as Parquet files into `out_dir`."""
+        """Writes summary.json, the traces and the playback buffers (playback.parquet) as
+        Parquet files into `out_dir`."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "summary.json"]
         written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
+        if not self.playback.empty:
+            written.append(out / "playback.parquet")
+            self.playback.to_parquet(written[-1], index=False)
         if self.trace is not None:
             for name in ("flows", "queues", "events"):
                 frame = getattr(self.trace, name)

@@ -6,7 +6,7 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
-use crate::apps::{Bulk, Cbr, Consumption, Finite, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
+use crate::apps::{Bulk, Cbr, Consumption, Finite, FrameStats, Mpeg4, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
 use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
@@ -249,6 +249,18 @@ fn app(a: &App) -> AppSpec {
                 mode: if o.transfers { OnMode::Transfers } else { OnMode::Paced },
             }
         }
+        App::Mpeg4(m) => {
+            let stats = |t: &media::FrameType| FrameStats {
+                mean_bytes: t.mean.bytes(),
+                cov: t.cov,
+                lag1: t.lag1,
+            };
+            AppSpec::Mpeg4 {
+                gop: m.gop.clone(),
+                fps: m.fps,
+                stats: [stats(&m.i), stats(&m.p), stats(&m.b)],
+            }
+        }
         App::Square(q) => AppSpec::OnOff {
             rate_bps: q.rate.bps(),
             on: Period::Fixed { secs: q.on.secs() },
@@ -372,14 +384,15 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         Carrier::Tcp(t) => t.packet_bytes,
         Carrier::Rate(r) => r.packet_bytes,
     };
-    let app: Box<dyn SendApp> = match m.app {
+    let app: Box<dyn SendApp> = match &m.app {
         AppSpec::Default => match &m.carrier {
             Carrier::Tcp(TcpSpec { transfer_pkts: Some(n), .. }) => Box::new(Finite::packets(*n, packet_bytes)),
             _ => Box::new(Bulk),
         },
-        AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(rate_bps, packet_bytes)?),
-        AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(rate_bps, packet_bytes)?),
-        AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(rate_bps, packet_bytes, on, off, mode)?),
+        AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
+        AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
+        AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
+        AppSpec::Mpeg4 { gop, fps, stats } => Box::new(Mpeg4::new(gop, *fps, *stats)?),
     };
     let sink: Box<dyn ReceiveApp> = match m.playback {
         Some(p) => Box::new(Playback::new(p)),

@@ -3,7 +3,7 @@
 //! validated [`crate::scenario::Scenario`] to. It declares no defaults and checks nothing: the
 //! scenario did.
 
-use crate::apps::{OnMode, Period, PlaybackSpec};
+use crate::apps::{FrameStats, OnMode, Period, PlaybackSpec};
 pub use crate::net::config::{CapacityChange, CustomLink, LinkParams, TopologySpec, TraceSpec};
 use crate::transport::rate::RateSourceSpec;
 use crate::transport::tcp::TcpSpec;
@@ -49,6 +49,8 @@ pub enum AppSpec {
         off: Period,
         mode: OnMode,
     },
+    /// MPEG-4 frames of a GOP pattern at `fps`, sizes from TES models of I, P and B frames.
+    Mpeg4 { gop: String, fps: f64, stats: [FrameStats; 3] },
 }
 
 /// A flow with a chosen application and receiver.

@@ -47,6 +47,7 @@
 //! - [`Finite`]: a transfer of a fixed size (ns-3 `BulkSendApplication` with `MaxBytes`).
 //! - [`Cbr`], [`Poisson`]: one packet at a time, evenly or exponentially spaced.
 //! - [`OnOff`]: Pareto or exponential ON/OFF and the CBR square wave, paced or as transfers.
+//! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
 //! - [`Sink`]: counts what it receives.
 //! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
 //!   receiver queue, Video Delivery Index.
@@ -64,6 +65,7 @@ mod onoff;
 mod playback;
 mod poisson;
 mod sink;
+mod video;
 
 use std::collections::VecDeque;
 
@@ -74,6 +76,7 @@ pub use onoff::{OnMode, OnOff, Period};
 pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
 pub use poisson::Poisson;
 pub use sink::Sink;
+pub use video::{autocorrelation, FrameStats, Mpeg4, Tes};
 
 pub use crate::net::packet::Tag;
 use crate::net::{Ctx, Stat};
@@ -406,6 +409,11 @@ pub trait ReceiveApp: Send {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
     }
+
+    /// The application's series for results, read once at the end of the run.
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        Vec::new()
+    }
 }
 
 /// A transport's hold on its receiving application.
@@ -472,6 +480,11 @@ impl Inbox {
     /// The application's summary numbers ([`ReceiveApp::stats`]).
     pub fn stats(&self) -> Vec<(&'static str, Stat)> {
         self.app.stats()
+    }
+
+    /// The application's series ([`ReceiveApp::series`]).
+    pub fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.app.series()
     }
 }
 

@@ -28,6 +28,9 @@ use super::{Delivery, ReceiveApp, RecvCtx};
 use crate::net::Stat;
 use crate::time::SimTime;
 
+/// Resolution of the buffer series in results.
+const SERIES_STEP: SimTime = SimTime::from_ms(100);
+
 /// The consumption rate of a playback receiver.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Consumption {
@@ -64,6 +67,11 @@ pub struct Outcome {
 /// Plays `log` (delivery time, bytes; in time order) out at `rate_bps` after `startup`,
 /// re-buffering `rebuffer` seconds of playback after an underrun.
 pub fn play(log: &[(SimTime, u32)], rate_bps: f64, startup: SimTime, rebuffer: SimTime) -> Outcome {
+    play_with(log, rate_bps, startup, rebuffer, |_, _| {})
+}
+
+/// [`play`], calling `level(t, bytes)` with the buffer level after each delivery.
+fn play_with(log: &[(SimTime, u32)], rate_bps: f64, startup: SimTime, rebuffer: SimTime, mut level: impl FnMut(SimTime, f64)) -> Outcome {
     let (Some(&(first, _)), Some(&(last, _))) = (log.first(), log.last()) else {
         return Outcome::default();
     };
@@ -100,6 +108,7 @@ pub fn play(log: &[(SimTime, u32)], rate_bps: f64, startup: SimTime, rebuffer: S
         now = t;
         buffer += bytes as f64;
         out.max_queue_bytes = out.max_queue_bytes.max(buffer);
+        level(t, buffer);
         if started && !playing && buffer >= c * rebuffer.secs() {
             playing = true;
             out.frozen_s += (t - frozen_since).secs();
@@ -133,7 +142,12 @@ impl Playback {
 
     /// The playout of what was delivered so far.
     pub fn outcome(&self) -> Outcome {
-        let rate_bps = match self.spec.consumption {
+        play(&self.log, self.rate_bps(), SimTime(self.spec.startup_ns), SimTime(self.spec.rebuffer_ns))
+    }
+
+    /// The consumption rate (bits/s).
+    fn rate_bps(&self) -> f64 {
+        match self.spec.consumption {
             Consumption::Rate(bps) => bps,
             Consumption::MeanThroughput => {
                 let bytes: u64 = self.log.iter().map(|&(_, b)| b as u64).sum();
@@ -142,8 +156,7 @@ impl Playback {
                     _ => 0.0,
                 }
             }
-        };
-        play(&self.log, rate_bps, SimTime(self.spec.startup_ns), SimTime(self.spec.rebuffer_ns))
+        }
     }
 }
 
@@ -168,6 +181,25 @@ impl ReceiveApp for Playback {
             ("jitter_free_pkts", Stat::Level(self.jitter_free as f64)),
             ("delayed_pkts", Stat::Level(self.delayed as f64)),
         ]
+    }
+
+    /// The buffer level (bytes) after the last delivery of every `SERIES_STEP` interval that
+    /// has one, with its time (s).
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        let (mut times, mut levels) = (Vec::new(), Vec::new());
+        let mut cell = u64::MAX;
+        play_with(&self.log, self.rate_bps(), SimTime(self.spec.startup_ns), SimTime(self.spec.rebuffer_ns), |t, b| {
+            let here = t.ns() / SERIES_STEP.ns();
+            if here == cell {
+                *levels.last_mut().expect("a cell has a level") = b;
+                *times.last_mut().expect("a cell has a time") = t.secs();
+            } else {
+                cell = here;
+                times.push(t.secs());
+                levels.push(b);
+            }
+        });
+        vec![("playback_time_s", times), ("playback_buffer_bytes", levels)]
     }
 }
 

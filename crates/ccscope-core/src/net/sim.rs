@@ -57,6 +57,11 @@ pub trait Endpoint: Send {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
     }
+    /// Named series of equal length for results, read once at the end of the run (e.g. a
+    /// playback receiver's buffer over time).
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        Vec::new()
+    }
 }
 
 /// A transport's summary number: counts are reported over the measurement window (the value at
@@ -464,6 +469,8 @@ pub struct FlowReport {
     /// The sender's and the receiver's own summary numbers.
     pub sender: Vec<(&'static str, f64)>,
     pub receiver: Vec<(&'static str, f64)>,
+    /// The receiver's series ([`Endpoint::series`]).
+    pub series: Vec<(&'static str, Vec<f64>)>,
     pub stats: FlowStats,
     /// Packets of this flow in queues, on wires or propagating at the end of the run.
     pub in_flight: u64,
@@ -774,6 +781,7 @@ impl Simulation {
                 label: self.endpoints[2 * i].label(),
                 sender: stats(2 * i),
                 receiver: stats(2 * i + 1),
+                series: self.endpoints[2 * i + 1].series(),
                 stats: *e - b,
                 in_flight: in_flight[i],
                 path: self.core.flows[i].paths[0].clone(),

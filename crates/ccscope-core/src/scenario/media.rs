@@ -5,9 +5,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::packet::rate_bps;
+use super::packet::{rate_bps, size_bytes};
 use super::{in_range, lit, tagged_union, time_ns};
 use crate::error::{Error, Result};
+
+/// Largest lag-1 autocorrelation of a frame type (a TES+ model's innovations vanish at 1).
+pub const MAX_LAG1: f64 = 0.99;
 use crate::units::{Rate, Size, Time};
 
 /// An application that offers data to its flow's transport.
@@ -19,8 +22,43 @@ pub enum App {
     Onoff(OnOff),
     /// CBR square wave: `rate` for `on`, nothing for `off`, repeating (Jin et al. §6.2.4).
     Square(Square),
+    /// MPEG-4 frames with TES-modelled sizes per frame type (Papadimitriou & Zhang §V).
+    Mpeg4(Mpeg4),
 }
-tagged_union!(App { "onoff" => Onoff, "square" => Square });
+tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4 });
+
+/// An MPEG-4 source: a GOP pattern at a frame rate, each frame type's sizes from a TES model
+/// with the type's statistics (`ccscope.video.fit_trace` fits them to a frame-size trace).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mpeg4 {
+    /// Frame types in order, starting with I (letters I, P, B).
+    #[serde(default = "gop")]
+    pub gop: String,
+    /// Frames per second, > 0.
+    #[serde(default = "fps")]
+    pub fps: f64,
+    pub i: FrameType,
+    pub p: FrameType,
+    pub b: FrameType,
+}
+
+fn gop() -> String {
+    "IBBPBBPBBPBB".to_string()
+}
+fn fps() -> f64 {
+    25.0
+}
+
+/// One frame type's sizes: mean, coefficient of variation, lag-1 autocorrelation between
+/// successive frames of the type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrameType {
+    pub mean: Size,
+    pub cov: f64,
+    pub lag1: f64,
+}
 
 /// How ON and OFF period lengths are drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -133,6 +171,22 @@ impl App {
                 rate_bps(&format!("{at}.rate"), &s.rate)?;
                 time_ns(&format!("{at}.on"), &s.on, true)?;
                 time_ns(&format!("{at}.off"), &s.off, true).map(|_| ())
+            }
+            App::Mpeg4(m) => {
+                let ok = m.gop.starts_with(['I', 'i']) && m.gop.chars().all(|c| "IPBipb".contains(c));
+                if !ok {
+                    return Err(Error::invalid(format!("{at}.gop"), format!("'{}'", m.gop), "letters I, P and B, starting with I"));
+                }
+                in_range(&format!("{at}.fps"), m.fps, 1e-3, 1e4)?;
+                for (name, t) in [("i", &m.i), ("p", &m.p), ("b", &m.b)] {
+                    let here = format!("{at}.{name}");
+                    size_bytes(&format!("{here}.mean"), &t.mean, 1e9)?;
+                    if !(t.cov.is_finite() && t.cov > 0.0 && t.cov <= 10.0) {
+                        return Err(Error::invalid(format!("{here}.cov"), format!("{:?}", t.cov), "must be in (0, 10]"));
+                    }
+                    in_range(&format!("{here}.lag1"), t.lag1, 0.0, MAX_LAG1)?;
+                }
+                Ok(())
             }
         }
     }

@@ -846,7 +846,7 @@ fn link_rate(at: &str, r: &Rate) -> Result<()> {
 }
 
 /// A size of at least one byte; returns whole bytes (rounded to nearest).
-fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
+pub(super) fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
     let b = s.bytes().round_ties_even();
     if b >= 1.0 && b <= most {
         Ok(b)

@@ -556,6 +556,10 @@ impl Endpoint for RateReceiver {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         self.inbox.stats()
     }
+
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.inbox.series()
+    }
 }
 
 fn finite_or_zero(x: f64) -> f64 {

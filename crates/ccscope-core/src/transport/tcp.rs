@@ -833,6 +833,10 @@ impl Endpoint for TcpReceiver {
         out.extend(self.inbox.stats());
         out
     }
+
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.inbox.series()
+    }
 }
 
 /// A flow's sender and receiver endpoints.

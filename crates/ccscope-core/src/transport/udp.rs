@@ -141,4 +141,8 @@ impl Endpoint for UdpReceiver {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         self.inbox.stats()
     }
+
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.inbox.series()
+    }
 }
