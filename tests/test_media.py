@@ -202,3 +202,22 @@ def test_an_mpeg4_source_fitted_to_a_trace_sends_its_mean_rate(tmp_path):
                              trace=False))
     assert r.flows.loc[0, "send_rate_bps"] == pytest.approx(expected, rel=0.07)
     assert r.flows.loc[0, "label"].startswith("MPEG-4")
+
+
+MPEG4 = {"kind": "mpeg4", "i": {"mean": "12KB", "cov": 0.4, "lag1": 0.8},
+         "p": {"mean": "6KB", "cov": 0.5, "lag1": 0.7}, "b": {"mean": "2KB", "cov": 0.6,
+                                                              "lag1": 0.5}}
+
+
+@pytest.mark.parametrize(("rate", "freezes"), [("100Mbps", False), ("300kbps", True)])
+def test_video_frames_freeze_when_their_data_is_late(rate, freezes):
+    # 767 kb/s of MPEG-4 (8 · 46 kB per 12 frames at 25 frames/s) with a 3 s start-up: on
+    # 100 Mb/s every frame is complete at its decoding time; on 300 kb/s at most 40% of the
+    # bytes get through, so frames freeze. Frames decoded before the end of a 60 s run: those
+    # captured by 57 s, 57 · 25 + 1 of them.
+    flow = {"source": {"kind": "udp", "app": MPEG4}, "playback": {"startup": "3s"}}
+    m = ccscope.run(one_link(flow, rate=rate, trace=False)).media.iloc[0]
+    assert m.frames == 57 * 25 + 1
+    assert (m.freeze_frames > 0) == freezes
+    if freezes:
+        assert m.freeze_fraction > 0.5

@@ -65,18 +65,25 @@ def _print_summary(result) -> None:
 
 def _print_media(result) -> None:
     """The playback receivers' table, when the run has any."""
+    import pandas as pd
+
     media = result.media
     if media.empty:
         return
     table = Table(title="media flows (playback receivers)", title_justify="left")
+    video = "freeze_fraction" in media
     for col in ("flow", "source", "playback rate", "interruptions", "frozen", "max rx queue",
-                "VDI", "delayed"):
+                "VDI", "delayed", *(["freeze frames"] if video else [])):
         table.add_column(col, justify="right" if col != "source" else "left")
     for _, f in media.iterrows():
+        frames = []
+        if video:
+            frames = ["-" if pd.isna(f.freeze_fraction)
+                      else f"{f.freeze_frames:.0f}/{f.frames:.0f} ({f.freeze_fraction:.1%})"]
         table.add_row(str(f.flow), f.label, _si(f.playback_rate_bps, "b/s"),
                       f"{f.interruptions:.0f}", f"{f.frozen_s:.2f} s ({f.frozen_fraction:.1%})",
                       _si(f.max_receiver_queue_bytes, "B"), f"{f.vdi:.4f}",
-                      f"{f.delayed_pkt_rate:.2%}")
+                      f"{f.delayed_pkt_rate:.2%}", *frames)
     out.print(table)
 
 

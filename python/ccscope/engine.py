@@ -129,7 +129,8 @@ class Result:
         """The flows with a playback receiver and their media columns (empty when none)."""
         if "interruptions" not in self.flows:
             return pd.DataFrame()
-        cols = ["flow", "label", "throughput_bps", *MEDIA_COLUMNS]
+        cols = ["flow", "label", "throughput_bps", *MEDIA_COLUMNS,
+                *[c for c in VIDEO_COLUMNS if c in self.flows]]
         return self.flows.loc[self.flows["interruptions"].notna(), cols].reset_index(drop=True)
 
     def _link_table(self) -> pd.DataFrame:
@@ -249,12 +250,22 @@ class Result:
 MEDIA_COLUMNS = ("playback_rate_bps", "interruptions", "frozen_s", "frozen_fraction",
                  "max_receiver_queue_bytes", "vdi", "delayed_pkt_rate")
 
+#: Per-flow columns of a video flow with a playback receiver: frames decoded before the end,
+#: freeze frames (base layer incomplete at decoding time, Loguinov & Radha §VI-C) and their
+#: fraction.
+VIDEO_COLUMNS = ("frames", "freeze_frames", "freeze_fraction")
+
 
 def _media(receiver: dict, data: dict) -> dict:
     """A playback receiver's derived columns."""
     session = receiver["session_s"]
     delivered = receiver["jitter_free_pkts"] + receiver["delayed_pkts"]
+    video = {}
+    if "frames" in receiver:
+        frames = receiver["frames"]
+        video["freeze_fraction"] = receiver["freeze_frames"] / frames if frames else 0.0
     return {
+        **video,
         "frozen_fraction": receiver["frozen_s"] / session if session > 0 else 0.0,
         "vdi": metrics.video_delivery_index(receiver["jitter_free_pkts"], data["sent_pkts"]),
         "delayed_pkt_rate": metrics.delayed_packet_rate(receiver["delayed_pkts"], delivered),

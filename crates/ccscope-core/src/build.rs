@@ -6,7 +6,7 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
-use crate::apps::{Bulk, Cbr, Consumption, Finite, FrameStats, Mpeg4, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
+use crate::apps::{Bulk, Cbr, Consumption, Finite, FrameLedger, FrameStats, Mpeg4, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
 use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
@@ -43,7 +43,8 @@ fn whole_bps(bps: f64) -> u64 {
 pub fn packet(s: &Scenario) -> Result<config::Scenario> {
     let mut flows = Vec::new();
     for (i, f) in s.flows.iter().enumerate() {
-        let source = flow_source(f).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        let end = f.stop.as_ref().map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
+        let source = flow_source(f, end).map_err(|e| e.under(&format!("flows[{i}]")))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -192,7 +193,7 @@ fn source(s: &Source) -> Result<SourceSpec> {
 
 /// A flow's source with its application and receiver: the plain source unless the flow names
 /// an application or a playback receiver.
-fn flow_source(f: &packet::Flow) -> Result<SourceSpec> {
+fn flow_source(f: &packet::Flow, end_ns: u64) -> Result<SourceSpec> {
     let base = source(&f.source)?;
     let named = match &f.source {
         Source::Tcp(t) => t.app.as_ref(),
@@ -228,7 +229,7 @@ fn flow_source(f: &packet::Flow) -> Result<SourceSpec> {
     if let Some(a) = named {
         spec.app = app(a);
     }
-    spec.playback = f.playback.as_ref().map(playback);
+    spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns));
     Ok(SourceSpec::Media(spec))
 }
 
@@ -270,8 +271,9 @@ fn app(a: &App) -> AppSpec {
     }
 }
 
-fn playback(p: &media::Playback) -> PlaybackSpec {
+fn playback(p: &media::Playback, end_ns: u64) -> PlaybackSpec {
     PlaybackSpec {
+        end_ns,
         startup_ns: ns(&p.startup),
         rebuffer_ns: ns(p.rebuffer.as_ref().unwrap_or(&p.startup)),
         consumption: match &p.rate {
@@ -379,6 +381,7 @@ pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
 
 /// The endpoints of a flow with a chosen application and receiver.
 fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
+    let ledger = FrameLedger::default();
     let packet_bytes = match &m.carrier {
         Carrier::Udp { packet_bytes } => *packet_bytes,
         Carrier::Tcp(t) => t.packet_bytes,
@@ -392,11 +395,18 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
         AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
         AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
-        AppSpec::Mpeg4 { gop, fps, stats } => Box::new(Mpeg4::new(gop, *fps, *stats)?),
+        AppSpec::Mpeg4 { gop, fps, stats } => {
+            let source = Mpeg4::new(gop, *fps, *stats)?;
+            match m.playback {
+                Some(_) => Box::new(source.with_ledger(ledger.clone())),
+                None => Box::new(source),
+            }
+        }
     };
-    let sink: Box<dyn ReceiveApp> = match m.playback {
-        Some(p) => Box::new(Playback::new(p)),
-        None => Box::new(Sink::default()),
+    let sink: Box<dyn ReceiveApp> = match (m.playback, &m.app) {
+        (Some(p), AppSpec::Mpeg4 { .. }) => Box::new(Playback::new(p).with_frames(ledger)),
+        (Some(p), _) => Box::new(Playback::new(p)),
+        (None, _) => Box::new(Sink::default()),
     };
     match &m.carrier {
         Carrier::Udp { packet_bytes } => Ok(udp::endpoints(*packet_bytes, app, sink)),

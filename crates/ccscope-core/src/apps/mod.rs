@@ -76,7 +76,7 @@ pub use onoff::{OnMode, OnOff, Period};
 pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
 pub use poisson::Poisson;
 pub use sink::Sink;
-pub use video::{autocorrelation, FrameStats, Mpeg4, Tes};
+pub use video::{autocorrelation, FrameLedger, FrameStats, Mpeg4, Tes};
 
 pub use crate::net::packet::Tag;
 use crate::net::{Ctx, Stat};

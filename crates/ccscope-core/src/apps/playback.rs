@@ -22,8 +22,16 @@
 //!   engine's count of the flow's sent packets, applied in Python); the delayed-packet rate =
 //!   delayed packets / packets delivered.
 //!
+//! - Video (packets tagged with a frame number and a capture time, [`super::Mpeg4`]): frame f
+//!   is decoded at its capture time plus the start-up delay; a frame whose base layer has not
+//!   fully arrived by then is a freeze frame (Loguinov & Radha 2003 §VI-C: an underflow of the
+//!   base layer "results in a freeze-frame"), and the freeze fraction is the share of the
+//!   frames decoded before the run ends that froze. Frame sizes come from the source's
+//!   [`FrameLedger`] (a video packet's header).
+//!
 //! Hooks: [`ReceiveApp::on_deliver`] logs the delivery; nothing else.
 
+use super::video::FrameLedger;
 use super::{Delivery, ReceiveApp, RecvCtx};
 use crate::net::Stat;
 use crate::time::SimTime;
@@ -47,6 +55,9 @@ pub struct PlaybackSpec {
     pub rebuffer_ns: u64,
     pub consumption: Consumption,
     pub vdi_threshold_ns: u64,
+    /// When the flow's session ends (its stop or the end of the run): frames due later are
+    /// not counted.
+    pub end_ns: u64,
 }
 
 /// What a playout of a delivery log came to.
@@ -128,6 +139,10 @@ pub struct Playback {
     log: Vec<(SimTime, u32)>,
     jitter_free: u64,
     delayed: u64,
+    /// Video: base-layer bytes of each frame that arrived by its decoding time, and the
+    /// source's frame sizes.
+    on_time: Vec<u64>,
+    ledger: Option<FrameLedger>,
 }
 
 impl Playback {
@@ -137,7 +152,30 @@ impl Playback {
             log: Vec::new(),
             jitter_free: 0,
             delayed: 0,
+            on_time: Vec::new(),
+            ledger: None,
         }
+    }
+
+    /// A receiver that also decodes frames, their sizes read from `ledger`.
+    pub fn with_frames(self, ledger: FrameLedger) -> Self {
+        Playback { ledger: Some(ledger), ..self }
+    }
+
+    /// Frames decoded before the session's end and how many of them froze.
+    pub fn frames(&self) -> Option<(u64, u64)> {
+        let ledger = self.ledger.as_ref()?.lock().expect("frame ledger lock");
+        let (mut decoded, mut frozen) = (0, 0);
+        for (f, &(captured, size)) in ledger.iter().enumerate() {
+            if captured + SimTime(self.spec.startup_ns) > SimTime(self.spec.end_ns) {
+                continue;
+            }
+            decoded += 1;
+            if self.on_time.get(f).copied().unwrap_or(0) < size {
+                frozen += 1;
+            }
+        }
+        Some((decoded, frozen))
     }
 
     /// The playout of what was delivered so far.
@@ -168,11 +206,20 @@ impl ReceiveApp for Playback {
             _ => self.jitter_free += 1,
         }
         self.log.push((now, packet.bytes));
+        if let (Some(captured), 0) = (packet.tag.deadline(), packet.tag.layer) {
+            if now <= captured + SimTime(self.spec.startup_ns) {
+                let f = packet.tag.frame as usize;
+                if self.on_time.len() <= f {
+                    self.on_time.resize(f + 1, 0);
+                }
+                self.on_time[f] += packet.bytes as u64;
+            }
+        }
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         let o = self.outcome();
-        vec![
+        let mut out = vec![
             ("playback_rate_bps", Stat::Level(o.rate_bps)),
             ("interruptions", Stat::Level(o.interruptions as f64)),
             ("frozen_s", Stat::Level(o.frozen_s)),
@@ -180,7 +227,12 @@ impl ReceiveApp for Playback {
             ("session_s", Stat::Level(o.session_s)),
             ("jitter_free_pkts", Stat::Level(self.jitter_free as f64)),
             ("delayed_pkts", Stat::Level(self.delayed as f64)),
-        ]
+        ];
+        if let Some((decoded, frozen)) = self.frames() {
+            out.push(("frames", Stat::Level(decoded as f64)));
+            out.push(("freeze_frames", Stat::Level(frozen as f64)));
+        }
+        out
     }
 
     /// The buffer level (bytes) after the last delivery of every `SERIES_STEP` interval that
@@ -246,6 +298,7 @@ mod tests {
             rebuffer_ns: 3_000_000_000,
             consumption: Consumption::MeanThroughput,
             vdi_threshold_ns: 75_000_000,
+            end_ns: u64::MAX,
         });
         let mut rng = crate::rng::stream(1, crate::rng::Stream::Sink, 0);
         let mut wake = None;

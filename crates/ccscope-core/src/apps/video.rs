@@ -26,12 +26,19 @@
 //! Hooks: [`SendApp::on_start`] asks to be woken at once; each [`SendApp::on_wake`] offers one
 //! frame and asks to be woken at the next frame time (`start + k / fps`, without drift).
 
+use std::sync::{Arc, Mutex};
+
 use rand::Rng as _;
 
 use super::{format_rate, SendApp, SendCtx, Tag};
 use crate::error::{check_positive, Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::SimTime;
+
+/// Each frame's capture time and base-layer size (bytes), by frame number, as the source
+/// offered them: what a video packet's header (its frame's length) tells the receiver, shared
+/// by the two ends of a flow because a [`Tag`] has no room for it.
+pub type FrameLedger = Arc<Mutex<Vec<(SimTime, u64)>>>;
 
 /// A frame type's statistics: mean size (bytes), coefficient of variation, and the lag-1
 /// autocorrelation between successive frames of the type.
@@ -171,6 +178,8 @@ pub struct Mpeg4 {
     started: SimTime,
     /// Frames offered so far.
     frames: u64,
+    /// Where offered frame sizes are recorded for the receiver, if it plays frames.
+    ledger: Option<FrameLedger>,
 }
 
 impl Mpeg4 {
@@ -202,7 +211,13 @@ impl Mpeg4 {
             means: stats.map(|s| s.mean_bytes),
             started: SimTime::ZERO,
             frames: 0,
+            ledger: None,
         })
+    }
+
+    /// The same source, recording each frame's size in `ledger`.
+    pub fn with_ledger(self, ledger: FrameLedger) -> Mpeg4 {
+        Mpeg4 { ledger: Some(ledger), ..self }
     }
 
     /// The mean rate (bits/s): the GOP's mean size per GOP duration.
@@ -233,6 +248,9 @@ impl SendApp for Mpeg4 {
         let now = cx.now();
         let frame = self.frames as u32;
         let (_, bytes) = self.next_frame(cx.rng());
+        if let Some(ledger) = &self.ledger {
+            ledger.lock().expect("frame ledger lock").push((now, bytes));
+        }
         cx.offer(bytes, Tag::new(frame, 0).with_deadline(now));
         cx.wake_at(self.started + SimTime::from_secs_f64(self.frames as f64 / self.fps));
     }
