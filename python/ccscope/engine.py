@@ -250,10 +250,11 @@ class Result:
 MEDIA_COLUMNS = ("playback_rate_bps", "interruptions", "frozen_s", "frozen_fraction",
                  "max_receiver_queue_bytes", "vdi", "delayed_pkt_rate")
 
-#: Per-flow columns of a video flow with a playback receiver: frames decoded before the end,
-#: freeze frames (base layer incomplete at decoding time, Loguinov & Radha §VI-C) and their
-#: fraction.
-VIDEO_COLUMNS = ("frames", "freeze_frames", "freeze_fraction")
+#: Per-flow columns of a playback receiver whose packets carry production times: the longest
+#: wait of a packet in the sender (Cai et al. §IV-B's d_q) and, for video, the frames decoded
+#: before the end, the freeze frames (base layer incomplete at decoding time, Loguinov & Radha
+#: §VI-C) and their fraction.
+VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fraction")
 
 
 def _media(receiver: dict, data: dict) -> dict:

@@ -6,7 +6,7 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
-use crate::apps::{Bulk, Cbr, Consumption, Finite, FrameLedger, FrameStats, Mpeg4, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
+use crate::apps::{Bulk, Cbr, Consumption, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
 use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
@@ -21,6 +21,7 @@ use crate::scenario::{ControllerRef, Scenario};
 use crate::transport::rate::{self, RateSourceSpec};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
+use crate::time::SimTime;
 use crate::units::{Limit, Time};
 
 /// Whole nanoseconds of a validated time.
@@ -44,7 +45,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
     let mut flows = Vec::new();
     for (i, f) in s.flows.iter().enumerate() {
         let end = f.stop.as_ref().map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
-        let source = flow_source(f, end).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        let source = flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(&format!("flows[{i}]")))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -193,7 +194,7 @@ fn source(s: &Source) -> Result<SourceSpec> {
 
 /// A flow's source with its application and receiver: the plain source unless the flow names
 /// an application or a playback receiver.
-fn flow_source(f: &packet::Flow, end_ns: u64) -> Result<SourceSpec> {
+fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSpec> {
     let base = source(&f.source)?;
     let named = match &f.source {
         Source::Tcp(t) => t.app.as_ref(),
@@ -229,7 +230,7 @@ fn flow_source(f: &packet::Flow, end_ns: u64) -> Result<SourceSpec> {
     if let Some(a) = named {
         spec.app = app(a);
     }
-    spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns));
+    spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns, warmup_ns));
     Ok(SourceSpec::Media(spec))
 }
 
@@ -250,6 +251,10 @@ fn app(a: &App) -> AppSpec {
                 mode: if o.transfers { OnMode::Transfers } else { OnMode::Paced },
             }
         }
+        App::Multirate(m) => AppSpec::Multirate {
+            tau_ns: ns(&m.tau),
+            initial_bps: m.initial_rate.bps(),
+        },
         App::Mpeg4(m) => {
             let stats = |t: &media::FrameType| FrameStats {
                 mean_bytes: t.mean.bytes(),
@@ -271,9 +276,10 @@ fn app(a: &App) -> AppSpec {
     }
 }
 
-fn playback(p: &media::Playback, end_ns: u64) -> PlaybackSpec {
+fn playback(p: &media::Playback, end_ns: u64, warmup_ns: u64) -> PlaybackSpec {
     PlaybackSpec {
         end_ns,
+        warmup_ns,
         startup_ns: ns(&p.startup),
         rebuffer_ns: ns(p.rebuffer.as_ref().unwrap_or(&p.startup)),
         consumption: match &p.rate {
@@ -395,6 +401,7 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
         AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
         AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
+        AppSpec::Multirate { tau_ns, initial_bps } => Box::new(Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?),
         AppSpec::Mpeg4 { gop, fps, stats } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
             match m.playback {

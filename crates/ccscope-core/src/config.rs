@@ -49,6 +49,8 @@ pub enum AppSpec {
         off: Period,
         mode: OnMode,
     },
+    /// A coder that codes at the sender's rate of `tau_ns` ago.
+    Multirate { tau_ns: u64, initial_bps: f64 },
     /// MPEG-4 frames of a GOP pattern at `fps`, sizes from TES models of I, P and B frames.
     Mpeg4 { gop: String, fps: f64, stats: [FrameStats; 3] },
 }

@@ -47,6 +47,7 @@
 //! - [`Finite`]: a transfer of a fixed size (ns-3 `BulkSendApplication` with `MaxBytes`).
 //! - [`Cbr`], [`Poisson`]: one packet at a time, evenly or exponentially spaced.
 //! - [`OnOff`]: Pareto or exponential ON/OFF and the CBR square wave, paced or as transfers.
+//! - [`Multirate`]: a coder that follows its sender's rate after a delay τ.
 //! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
 //! - [`Sink`]: counts what it receives.
 //! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
@@ -61,6 +62,7 @@
 mod bulk;
 mod cbr;
 mod finite;
+mod multirate;
 mod onoff;
 mod playback;
 mod poisson;
@@ -72,6 +74,7 @@ use std::collections::VecDeque;
 pub use bulk::Bulk;
 pub use cbr::Cbr;
 pub use finite::Finite;
+pub use multirate::Multirate;
 pub use onoff::{OnMode, OnOff, Period};
 pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
 pub use poisson::Poisson;

@@ -29,6 +29,10 @@
 //!   frames decoded before the run ends that froze. Frame sizes come from the source's
 //!   [`FrameLedger`] (a video packet's header).
 //!
+//! - For packets tagged with their production time (video frames, [`super::Multirate`]), the
+//!   longest time one produced after the warm-up waited in the sender before the copy that
+//!   arrived was sent (Cai et al. §IV-B's d_q).
+//!
 //! Hooks: [`ReceiveApp::on_deliver`] logs the delivery; nothing else.
 
 use super::video::FrameLedger;
@@ -58,6 +62,8 @@ pub struct PlaybackSpec {
     /// When the flow's session ends (its stop or the end of the run): frames due later are
     /// not counted.
     pub end_ns: u64,
+    /// The run's warm-up: the sender delay counts packets produced from then on.
+    pub warmup_ns: u64,
 }
 
 /// What a playout of a delivery log came to.
@@ -143,6 +149,8 @@ pub struct Playback {
     /// source's frame sizes.
     on_time: Vec<u64>,
     ledger: Option<FrameLedger>,
+    /// Longest wait in the sender of a packet tagged with its production time (s).
+    sender_delay_s: Option<f64>,
 }
 
 impl Playback {
@@ -154,6 +162,7 @@ impl Playback {
             delayed: 0,
             on_time: Vec::new(),
             ledger: None,
+            sender_delay_s: None,
         }
     }
 
@@ -206,6 +215,10 @@ impl ReceiveApp for Playback {
             _ => self.jitter_free += 1,
         }
         self.log.push((now, packet.bytes));
+        if let Some(made) = packet.tag.deadline().filter(|&t| t >= SimTime(self.spec.warmup_ns)) {
+            let wait = (packet.sent_at - made.min(packet.sent_at)).secs();
+            self.sender_delay_s = Some(self.sender_delay_s.map_or(wait, |w| w.max(wait)));
+        }
         if let (Some(captured), 0) = (packet.tag.deadline(), packet.tag.layer) {
             if now <= captured + SimTime(self.spec.startup_ns) {
                 let f = packet.tag.frame as usize;
@@ -228,6 +241,9 @@ impl ReceiveApp for Playback {
             ("jitter_free_pkts", Stat::Level(self.jitter_free as f64)),
             ("delayed_pkts", Stat::Level(self.delayed as f64)),
         ];
+        if let Some(wait) = self.sender_delay_s {
+            out.push(("max_sender_delay_s", Stat::Level(wait)));
+        }
         if let Some((decoded, frozen)) = self.frames() {
             out.push(("frames", Stat::Level(decoded as f64)));
             out.push(("freeze_frames", Stat::Level(frozen as f64)));
@@ -299,6 +315,7 @@ mod tests {
             consumption: Consumption::MeanThroughput,
             vdi_threshold_ns: 75_000_000,
             end_ns: u64::MAX,
+            warmup_ns: 0,
         });
         let mut rng = crate::rng::stream(1, crate::rng::Stream::Sink, 0);
         let mut wake = None;

@@ -256,7 +256,7 @@ impl SendApp for Mpeg4 {
     }
 
     fn label(&self) -> String {
-        format!("MPEG-4 {}", format_rate(self.mean_rate_bps()))
+        format!("MPEG-4 {}", format_rate((self.mean_rate_bps() / 1e3).round() * 1e3))
     }
 
     fn nominal_rate_bps(&self) -> Option<f64> {

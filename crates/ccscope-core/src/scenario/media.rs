@@ -24,8 +24,24 @@ pub enum App {
     Square(Square),
     /// MPEG-4 frames with TES-modelled sizes per frame type (Papadimitriou & Zhang §V).
     Mpeg4(Mpeg4),
+    /// A coder that follows its sender's rate after a delay `tau` (Cai et al. §IV-B).
+    Multirate(Multirate),
 }
-tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4 });
+tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "multirate" => Multirate });
+
+/// A multirate coder: codes at the sender's rate of `tau` ago, at `initial_rate` before the
+/// sender has one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Multirate {
+    pub tau: Time,
+    #[serde(default = "initial_rate")]
+    pub initial_rate: Rate,
+}
+
+fn initial_rate() -> Rate {
+    lit("100kbps")
+}
 
 /// An MPEG-4 source: a GOP pattern at a frame rate, each frame type's sizes from a TES model
 /// with the type's statistics (`ccscope.video.fit_trace` fits them to a frame-size trace).
@@ -171,6 +187,10 @@ impl App {
                 rate_bps(&format!("{at}.rate"), &s.rate)?;
                 time_ns(&format!("{at}.on"), &s.on, true)?;
                 time_ns(&format!("{at}.off"), &s.off, true).map(|_| ())
+            }
+            App::Multirate(m) => {
+                time_ns(&format!("{at}.tau"), &m.tau, false)?;
+                rate_bps(&format!("{at}.initial_rate"), &m.initial_rate).map(|_| ())
             }
             App::Mpeg4(m) => {
                 let ok = m.gop.starts_with(['I', 'i']) && m.gop.chars().all(|c| "IPBipb".contains(c));
