@@ -5,10 +5,10 @@ against TCP, eqs. (9)–(13).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
-
-from pathlib import Path
 
 from .. import roundmodel, theory
 from .claims import Claim
