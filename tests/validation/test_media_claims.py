@@ -5,7 +5,7 @@ A claim that does not reproduce is a strict expected failure with the reason its
 
 import pytest
 
-from ccscope.experiments import cai, jin
+from ccscope.experiments import cai, jin, yang
 
 JIN_MISSES = {"AIAD(2/3)": "the run's window before the step is about 13 packets, not the "
                             "W = 11 the analysis column assumes; AIAD's time grows as W²"}
@@ -47,3 +47,21 @@ def test_cai_eq35_sender_delay(eq35_claims, index):
 def test_claims_that_miss_say_why(jin_claims, eq35_claims):
     for c in [*jin_claims.values(), *eq35_claims]:
         assert c.holds or "W" in c.why or "τ" in c.why, c
+
+
+YANG_MISSES = {"TCP": "at the same loss rate the ON/OFF run queues (RTT about 175 ms against "
+                      "105 ms): a window spreads over more 104-ms bins and TCP's CoV per bin "
+                      "falls"}
+
+
+@pytest.fixture(scope="module", params=[False, pytest.param(True, marks=pytest.mark.slow)],
+                ids=["quick", "full"])
+def yang_claims(request):
+    return {c.quantity.split(": ")[1].split(" CoV")[0]: c
+            for c in yang.onoff(quick=not request.param)}
+
+
+@pytest.mark.parametrize("name", rows(yang.PROTOCOLS, YANG_MISSES))
+def test_yang_onoff_loss_is_rougher_than_bernoulli(yang_claims, name):
+    c = yang_claims[name]
+    assert c.holds, c
