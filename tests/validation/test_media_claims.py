@@ -18,23 +18,28 @@ def rows(names, misses):
             if n in misses else n for n in names]
 
 
-@pytest.fixture(scope="module", params=[False, pytest.param(True, marks=pytest.mark.slow)],
-                ids=["quick", "full"])
-def jin_claims(request):
-    return {c.quantity.split(" of ")[1].split(" (RTTs")[0]: c
-            for c in jin.table5(quick=not request.param)}
+def claims_fixture(experiment, name=None):
+    """A module fixture running `experiment` quick (in `make test`) and in full (slow): its
+    claims as a list, or by name when `name(claim)` names each."""
+
+    @pytest.fixture(scope="module", params=[False, pytest.param(True, marks=pytest.mark.slow)],
+                    ids=["quick", "full"])
+    def claims(request):
+        found = experiment(quick=not request.param)
+        return {name(c): c for c in found} if name else found
+
+    return claims
+
+
+jin_claims = claims_fixture(jin.table5, lambda c: c.quantity.split(" of ")[1].split(" (RTTs")[0])
+eq35_claims = claims_fixture(cai.eq35)
+yang_claims = claims_fixture(yang.onoff, lambda c: c.quantity.split(": ")[1].split(" CoV")[0])
 
 
 @pytest.mark.parametrize("name", rows(jin.TABLE5, JIN_MISSES))
 def test_jin_table5_aggressiveness(jin_claims, name):
     c = jin_claims[name]
     assert c.holds, c
-
-
-@pytest.fixture(scope="module", params=[False, pytest.param(True, marks=pytest.mark.slow)],
-                ids=["quick", "full"])
-def eq35_claims(request):
-    return cai.eq35(quick=not request.param)
 
 
 @pytest.mark.parametrize("index", [pytest.param(i, marks=pytest.mark.xfail(
@@ -52,13 +57,6 @@ def test_claims_that_miss_say_why(jin_claims, eq35_claims):
 YANG_MISSES = {"TCP": "at the same loss rate the ON/OFF run queues (RTT about 175 ms against "
                       "105 ms): a window spreads over more 104-ms bins and TCP's CoV per bin "
                       "falls"}
-
-
-@pytest.fixture(scope="module", params=[False, pytest.param(True, marks=pytest.mark.slow)],
-                ids=["quick", "full"])
-def yang_claims(request):
-    return {c.quantity.split(": ")[1].split(" CoV")[0]: c
-            for c in yang.onoff(quick=not request.param)}
 
 
 @pytest.mark.parametrize("name", rows(yang.PROTOCOLS, YANG_MISSES))
