@@ -331,7 +331,7 @@ mod tests {
             let d = Delivery {
                 seq: k,
                 bytes: 1000,
-                tag: super::super::Tag::default(),
+                tag: crate::apps::Tag::default(),
                 sent_at: SimTime::ZERO,
                 arrived_at: s(t),
             };
