@@ -174,3 +174,17 @@ def fig17_full():
 def test_cai_fig17_service_differentiation(fig17_full, index):
     c = fig17_full[index]
     assert c.holds, c
+
+
+FIG4_8_MISS = ("with network-limited video another protocol leads (TFRC in CoV, fairness and "
+               "VDI; a static SSVP in throughput)")
+
+
+fig4_8_claims = claims_fixture(papadimitriou.fig4_8)
+
+
+@pytest.mark.parametrize("index", [pytest.param(i, marks=pytest.mark.xfail(
+    strict=True, reason=FIG4_8_MISS)) for i in range(len(papadimitriou.FIG4_8_METRICS))])
+def test_papadimitriou_fig4_8_orderings(fig4_8_claims, index):
+    c = fig4_8_claims[index]
+    assert c.holds, c

@@ -20,7 +20,8 @@
 //!   Papadimitriou §V) after the packet delivered before it (the first packet is jitter-free);
 //!   otherwise it is delayed. Video Delivery Index = jitter-free packets / packets sent (the
 //!   engine's count of the flow's sent packets, applied in Python); the delayed-packet rate =
-//!   delayed packets / packets delivered.
+//!   delayed packets / packets delivered. Both counts cover the run's measurement window, as
+//!   the packets sent do; the playout numbers cover the whole session.
 //!
 //! - Video (packets tagged with a frame number and a capture time, [`super::Mpeg4`]): frame f
 //!   is decoded at its capture time plus the start-up delay; a frame whose base layer has not
@@ -238,8 +239,9 @@ impl ReceiveApp for Playback {
             ("frozen_s", Stat::Level(o.frozen_s)),
             ("max_receiver_queue_bytes", Stat::Level(o.max_queue_bytes)),
             ("session_s", Stat::Level(o.session_s)),
-            ("jitter_free_pkts", Stat::Level(self.jitter_free as f64)),
-            ("delayed_pkts", Stat::Level(self.delayed as f64)),
+            // Counts over the measurement window, as the engine counts the packets sent.
+            ("jitter_free_pkts", Stat::Count(self.jitter_free as f64)),
+            ("delayed_pkts", Stat::Count(self.delayed as f64)),
         ];
         if let Some(wait) = self.sender_delay_s {
             out.push(("max_sender_delay_s", Stat::Level(wait)));
