@@ -176,8 +176,8 @@ def test_cai_fig17_service_differentiation(fig17_full, index):
     assert c.holds, c
 
 
-FIG4_8_MISS = ("with network-limited video another protocol leads (TFRC in CoV, fairness and "
-               "VDI; a static SSVP in throughput)")
+FIG4_8_MISS = ("with network-limited video another protocol leads; which one changes with n "
+               "(the claim's measured column names it)")
 
 
 fig4_8_claims = claims_fixture(papadimitriou.fig4_8)
