@@ -188,3 +188,15 @@ fig4_8_claims = claims_fixture(papadimitriou.fig4_8)
 def test_papadimitriou_fig4_8_orderings(fig4_8_claims, index):
     c = fig4_8_claims[index]
     assert c.holds, c
+
+
+def test_every_media_reproduction_resolves_to_a_quick_claims_function():
+    import importlib
+    import inspect
+
+    from ccscope import experiments
+
+    for key, target in experiments.MEDIA.items():
+        module, name = target.split(".")
+        fn = getattr(importlib.import_module(f"ccscope.experiments.{module}"), name)
+        assert inspect.signature(fn).parameters["quick"].default is False, key
