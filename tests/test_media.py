@@ -221,3 +221,35 @@ def test_video_frames_freeze_when_their_data_is_late(rate, freezes):
     assert (m.freeze_frames > 0) == freezes
     if freezes:
         assert m.freeze_fraction > 0.5
+
+
+def test_ccscope_run_prints_the_media_table_and_writes_the_playback_files(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    scenario = tmp_path / "m.toml"
+    scenario.write_text('''
+[run]
+duration = "20s"
+[topology]
+kind = "dumbbell"
+bottleneck = { rate = "2Mbps", delay = "10ms" }
+[[flows]]
+source = { kind = "tcp" }
+playback = { startup = "3s" }
+[[flows]]
+source = { kind = "udp", app = { kind = "square", rate = "1Mbps", on = "5s", off = "5s" } }
+[trace]
+interval = "100ms"
+''')
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "ccscope", "run", str(scenario), "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "media flows" in p.stdout and "interruptions" in p.stdout
+    flows = json.loads((out / "summary.json").read_text())["flows"]
+    assert "interruptions" in flows[0] and "interruptions" not in flows[1]
+    assert (out / "playback.png").stat().st_size > 10_000
+    pb = pd.read_parquet(out / "playback.parquet")
+    assert set(pb["flow"]) == {0} and (pb["buffer_bytes"] >= 0).all()
