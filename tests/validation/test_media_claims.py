@@ -31,6 +31,16 @@ def claims_fixture(experiment, name=None):
     return claims
 
 
+def run_once(experiment, **kwargs):
+    """A module fixture: `experiment(**kwargs)`'s claims, computed once."""
+
+    @pytest.fixture(scope="module")
+    def claims():
+        return experiment(**kwargs)
+
+    return claims
+
+
 jin_claims = claims_fixture(jin.table5, lambda c: c.quantity.split(" of ")[1].split(" (RTTs")[0])
 eq35_claims = claims_fixture(cai.eq35)
 yang_claims = claims_fixture(yang.onoff, lambda c: c.quantity.split(": ")[1].split(" CoV")[0])
@@ -70,9 +80,7 @@ CAI_TABLE1_MISS = ("playback at the exact mean rate interrupts on any below-mean
                    "and 8.7 of 10 TCP flows")
 
 
-@pytest.fixture(scope="module")
-def table1_claims():
-    return cai.table1()
+table1_claims = run_once(cai.table1)
 
 
 @pytest.mark.parametrize("index", [
@@ -106,9 +114,7 @@ PAPADIMITRIOU_MISS = ("the 770 kb/s video exceeds each flow's 333 kb/s share, so
                       "rougher flow (Yang et al.'s (4))")
 
 
-@pytest.fixture(scope="module")
-def fig3_claims():
-    return papadimitriou.fig3()
+fig3_claims = run_once(papadimitriou.fig3)
 
 
 @pytest.mark.parametrize("index", [pytest.param(i, marks=pytest.mark.xfail(
@@ -120,65 +126,38 @@ def test_papadimitriou_fig3_with_mpeg4_sources(fig3_claims, index):
 
 FIG16_MISS = ("at 1-8 kb/s beside the mice one seed's noise decides the order, which flips "
               "between neighbouring n")
-
-
-@pytest.fixture(scope="module")
-def fig16_quick():
-    return cai.fig16(quick=True)
-
-
-@pytest.mark.parametrize("index", range(3))
-def test_cai_fig16_dtaimd_at_or_above_tcp_quick(fig16_quick, index):
-    c = fig16_quick[index]
-    assert c.holds, c
-
-
-@pytest.fixture(scope="module")
-def fig16_full():
-    return cai.fig16()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("n", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=FIG16_MISS))
-    if n in (2, 3, 4, 7) else n for n in range(11)])
-def test_cai_fig16_dtaimd_at_or_above_tcp(fig16_full, n):
-    c = fig16_full[n]
-    assert c.holds, c
-
-
 FIG17_MISS = ("at 96 flows a data flow has about 2 packets of window, both classes lose about "
               "18% and timeouts, not AIMD cycles, set the rates")
 
-
-@pytest.fixture(scope="module")
-def fig17_quick():
-    return cai.fig17(quick=True)
-
-
-@pytest.mark.parametrize("index", range(4))
-def test_cai_fig17_service_differentiation_quick(fig17_quick, index):
-    c = fig17_quick[index]
-    assert c.holds, c
+fig16_quick = run_once(cai.fig16, quick=True)
+fig16_full = run_once(cai.fig16)
+fig17_quick = run_once(cai.fig17, quick=True)
+fig17_full = run_once(cai.fig17)
 
 
-@pytest.fixture(scope="module")
-def fig17_full():
-    return cai.fig17()
+def cases(fixture, count, misses=(), reason="", slow=False):
+    """(fixture, index) parameters for claims 0..count-1 of a fixture's list; the indices in
+    `misses` are strict expected failures, and `slow` marks them all slow."""
+    out = []
+    for i in range(count):
+        marks = [pytest.mark.slow] if slow else []
+        if i in misses:
+            marks.append(pytest.mark.xfail(strict=True, reason=reason))
+        out.append(pytest.param(fixture, i, marks=marks, id=f"{fixture}-{i}"))
+    return out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("index", [
-    pytest.param(i, marks=pytest.mark.xfail(strict=True, reason=FIG17_MISS)) if i == 11 else i
-    for i in range(12)])
-def test_cai_fig17_service_differentiation(fig17_full, index):
-    c = fig17_full[index]
+@pytest.mark.parametrize(("fixture", "index"), [
+    *cases("fig16_quick", 3), *cases("fig16_full", 11, (2, 3, 4, 7), FIG16_MISS, slow=True),
+    *cases("fig17_quick", 4), *cases("fig17_full", 12, (11,), FIG17_MISS, slow=True)])
+def test_cai_fig16_and_fig17(request, fixture, index):
+    """Fig. 16: DTAIMD at or above TCP at each n; Fig. 17: the class ratio within 20% of k."""
+    c = request.getfixturevalue(fixture)[index]
     assert c.holds, c
 
 
 FIG4_8_MISS = ("with network-limited video another protocol leads; which one changes with n "
                "(the claim's measured column names it)")
-
 
 fig4_8_claims = claims_fixture(papadimitriou.fig4_8)
 
