@@ -253,3 +253,23 @@ interval = "100ms"
     assert (out / "playback.png").stat().st_size > 10_000
     pb = pd.read_parquet(out / "playback.parquet")
     assert set(pb["flow"]) == {0} and (pb["buffer_bytes"] >= 0).all()
+
+
+def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
+    # Loguinov & Radha's layers (14 kb/s base, 1190 kb/s in all) at 10 frames/s over a rate
+    # AIMD flow on a fat link with 5% Bernoulli loss: each frame's 175-byte base layer is one
+    # packet, lost with probability 0.05, and nothing is retransmitted, so the freeze fraction
+    # is 0.05 within 4 standard errors of 2970 frames (0.016); without loss, none freeze.
+    def run(p):
+        topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
+        if p:
+            topo["loss"] = {"kind": "bernoulli", "p": p}
+        flow = {"source": {"kind": "rate", "controller": "rate-aimd", "app": {"kind": "fgs"}},
+                "playback": {"startup": "3s"}}
+        t = {"run": {"duration": "300s", "seed": 3}, "topology": topo, "flows": [flow]}
+        return ccscope.run(t).media.iloc[0]
+
+    lossy = run(0.05)
+    assert lossy.frames == 297 * 10 + 1
+    assert lossy.freeze_fraction == pytest.approx(0.05, abs=0.016)
+    assert run(0.0).freeze_frames == 0

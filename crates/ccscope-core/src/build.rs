@@ -6,7 +6,7 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
-use crate::apps::{Bulk, Cbr, Consumption, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
+use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
 use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
@@ -251,6 +251,11 @@ fn app(a: &App) -> AppSpec {
                 mode: if o.transfers { OnMode::Transfers } else { OnMode::Paced },
             }
         }
+        App::Fgs(f) => AppSpec::Fgs {
+            base_bps: f.base.bps(),
+            max_bps: f.max.bps(),
+            fps: f.fps,
+        },
         App::Multirate(m) => AppSpec::Multirate {
             tau_ns: ns(&m.tau),
             initial_bps: m.initial_rate.bps(),
@@ -401,6 +406,13 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
         AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
         AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
+        AppSpec::Fgs { base_bps, max_bps, fps } => {
+            let server = Fgs::new(*base_bps, *max_bps, *fps)?;
+            match m.playback {
+                Some(_) => Box::new(server.with_ledger(ledger.clone())),
+                None => Box::new(server),
+            }
+        }
         AppSpec::Multirate { tau_ns, initial_bps } => Box::new(Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?),
         AppSpec::Mpeg4 { gop, fps, stats } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
@@ -411,7 +423,7 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         }
     };
     let sink: Box<dyn ReceiveApp> = match (m.playback, &m.app) {
-        (Some(p), AppSpec::Mpeg4 { .. }) => Box::new(Playback::new(p).with_frames(ledger)),
+        (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => Box::new(Playback::new(p).with_frames(ledger)),
         (Some(p), _) => Box::new(Playback::new(p)),
         (None, _) => Box::new(Sink::default()),
     };

@@ -48,6 +48,7 @@
 //! - [`Cbr`], [`Poisson`]: one packet at a time, evenly or exponentially spaced.
 //! - [`OnOff`]: Pareto or exponential ON/OFF and the CBR square wave, paced or as transfers.
 //! - [`Multirate`]: a coder that follows its sender's rate after a delay τ.
+//! - [`Fgs`]: layered (FGS) video at the transport's rate clipped to [b0, R_max].
 //! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
 //! - [`Sink`]: counts what it receives.
 //! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
@@ -61,6 +62,7 @@
 
 mod bulk;
 mod cbr;
+mod fgs;
 mod finite;
 mod multirate;
 mod onoff;
@@ -73,6 +75,7 @@ use std::collections::VecDeque;
 
 pub use bulk::Bulk;
 pub use cbr::Cbr;
+pub use fgs::Fgs;
 pub use finite::Finite;
 pub use multirate::Multirate;
 pub use onoff::{OnMode, OnOff, Period};

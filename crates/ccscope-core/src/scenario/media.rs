@@ -26,8 +26,34 @@ pub enum App {
     Mpeg4(Mpeg4),
     /// A coder that follows its sender's rate after a delay `tau` (Cai et al. §IV-B).
     Multirate(Multirate),
+    /// Layered FGS video at the sender's rate clipped to [base, max] (Loguinov & Radha §VI-C).
+    Fgs(Fgs),
 }
-tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "multirate" => Multirate });
+tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "multirate" => Multirate, "fgs" => Fgs });
+
+/// FGS video: a base layer at `base`, an enhancement layer up to a total of `max`, `fps`
+/// frames per second (defaults: Loguinov & Radha's 14 kb/s and 1190 kb/s; 10 frames/s
+/// assumed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fgs {
+    #[serde(default = "fgs_base")]
+    pub base: Rate,
+    #[serde(default = "fgs_max")]
+    pub max: Rate,
+    #[serde(default = "fgs_fps")]
+    pub fps: f64,
+}
+
+fn fgs_base() -> Rate {
+    lit("14kbps")
+}
+fn fgs_max() -> Rate {
+    lit("1190kbps")
+}
+fn fgs_fps() -> f64 {
+    10.0
+}
 
 /// A multirate coder: codes at the sender's rate of `tau` ago, at `initial_rate` before the
 /// sender has one.
@@ -187,6 +213,13 @@ impl App {
                 rate_bps(&format!("{at}.rate"), &s.rate)?;
                 time_ns(&format!("{at}.on"), &s.on, true)?;
                 time_ns(&format!("{at}.off"), &s.off, true).map(|_| ())
+            }
+            App::Fgs(f) => {
+                let base = rate_bps(&format!("{at}.base"), &f.base)?;
+                if rate_bps(&format!("{at}.max"), &f.max)? < base {
+                    return Err(Error::invalid(format!("{at}.max"), format!("'{}'", f.max), format!("must be at least base = '{}'", f.base)));
+                }
+                in_range(&format!("{at}.fps"), f.fps, 1e-3, 1e4).map(|_| ())
             }
             App::Multirate(m) => {
                 time_ns(&format!("{at}.tau"), &m.tau, false)?;
