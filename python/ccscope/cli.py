@@ -233,6 +233,48 @@ def controllers(
 
 
 @app.command()
+def sweep(
+    file: Annotated[Path, typer.Argument(help="Sweep file: a base scenario, [axes] (dotted "
+                                         "path = [values]) and seeds.")],
+    store: Annotated[Path, typer.Option(help="DuckDB results store (created if missing).")],
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
+                                             help="Parallel runs (default: the cores).")] = None,
+    executor: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local "
+                                                "Ray instance).")] = None,
+    show: Annotated[bool, typer.Option(help="Print mean and 95% CI over seeds per point "
+                                       "instead of running.")] = False,
+    metric: Annotated[list[str] | None, typer.Option("--metric", "-m", help="Metric(s) to "
+                                                     "show or plot (repeatable).")] = None,
+    axis: Annotated[str | None, typer.Option(help="Axis to plot against.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="With --show: write a PNG of the first "
+                                              "--metric against --axis.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
+    recorded with its error; --show summarizes the sweep's runs over seeds."""
+    from . import sweep as sweeps
+
+    try:
+        spec = sweeps.load_sweep(file)
+        if show:
+            ids = [t.run_id for t in spec.tasks()]
+            out.print(sweeps.summary_table(sweeps.summarize(store, metric, ids)))
+            if plot is not None:
+                first = metric[0] if metric else "throughput_bps"
+                out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}",
+                          highlight=False)
+            return
+        done = sweeps.run(spec, store, jobs, executor, address, progress=progress)
+    except (ScenarioError, FileNotFoundError) as e:
+        raise _fail(e) from None
+    out.print(f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
+              f"{done.failed} failed", highlight=False)
+    for run_id, error in list(done.errors.items())[:5]:
+        out.print(f"  {run_id}: {error}", highlight=False)
+
+
+@app.command()
 def version() -> None:
     """Print the ccscope version."""
     out.print(f"ccscope {__version__}")
