@@ -275,6 +275,48 @@ def sweep(
 
 
 @app.command()
+def reproduce(
+    id: Annotated[str | None, typer.Argument(help="A reproduction id (see --list).")] = None,  # noqa: A002
+    list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="Run every reproduction.")] = False,
+    quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
+) -> None:
+    """Reproduce the papers' results: for each quantity the published value, ccscope's, the
+    tolerance and whether it holds, and where it does not, why."""
+    import json
+
+    from . import reproduce as reproductions
+
+    if list_:
+        entries = reproductions.listing()
+        if as_json:
+            print(json.dumps(entries, indent=2))
+        for e in [] if as_json else entries:
+            out.print(f"[bold]{e['id']:<16}[/] {e['title']} ({e['source']})", highlight=False)
+        return
+    try:
+        if all_ == (id is not None):
+            raise ScenarioError("give one reproduction ID, --all or --list")
+        ids = list(reproductions.REGISTRY) if all_ else [reproductions.get(id).id]
+    except ScenarioError as e:
+        raise _fail(e) from None
+    reports = []
+    for rid in ids:
+        if all_ and not as_json and not markdown:
+            err.print(f"running {rid} ...", highlight=False)
+        reports.append(reproductions.run(rid, quick=quick))
+    if as_json:
+        print(json.dumps(reports if all_ else reports[0], indent=2, ensure_ascii=False))
+    elif markdown:
+        print(reproductions.markdown(reports), end="")
+    else:
+        for report in reports:
+            out.print(reproductions.table(report))
+
+
+@app.command()
 def version() -> None:
     """Print the ccscope version."""
     out.print(f"ccscope {__version__}")

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .. import roundmodel, theory
+from .claims import Claim, within
 
 #: Cai et al. Fig. 14: "link capacity 20 packets/rtt"; (a): "gains 35% of total link capacity".
 R = 20.0
@@ -69,7 +70,7 @@ def fig14a(r: float = R, integer: bool = False, substeps: int = 1) -> pd.DataFra
     return pd.DataFrame([share_speed(b, r, integer, substeps) for b in BETAS])
 
 
-def friendliness(beta: float, r: float, steps: int = 200_000) -> dict[str, float]:
+def friendliness(beta: float = 0.875, r: float = R, steps: int = 200_000) -> dict[str, float]:
     """One TCP and one AIMD(3(1−β)/(1+β), β) with synchronized feedback on r packets per RTT:
     mean windows over the second half, beside eqs. (11)–(12)."""
     alpha = theory.aimd_friendly_alpha_beta_kept(beta)  # Cai et al. (13)
@@ -84,3 +85,32 @@ def friendliness(beta: float, r: float, steps: int = 200_000) -> dict[str, float
     return {"beta": beta, "r": r, "tcp": tcp, "aimd": aimd, "ratio": aimd / tcp,
             "eq11": theory.cai_aimd_mean_window(alpha, beta, r),
             "eq12": theory.cai_tcp_mean_window(alpha, beta, r)}
+
+
+def fig14_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 14(a): the share speed c against (30), per β in the fluid limit (100 slices per
+    RTT) within 5%; with one step per RTT on r = 200 within 5% at the worst β; with integer
+    windows below (30) at every β (§V-A.3: "slightly lower"). The same in both modes."""
+    claims = [within(f"β = {row.beta:g}: c, continuous time, against (30)", row.eq30,
+                     row.measured, 0.05)
+              for row in fig14a(r=R, substeps=FLUID_SUBSTEPS).itertuples()]
+    coarse = fig14a(r=200)
+    worst = coarse.loc[(coarse.measured / coarse.eq30 - 1).abs().idxmax()]
+    claims.append(within(f"one step per RTT, r = 200, worst β ({worst.beta:g}): c against (30)",
+                         worst.eq30, worst.measured, 0.05))
+    integer = fig14a(r=R, integer=True)
+    ratio = float((integer.measured / integer.eq30).max())
+    claims.append(Claim("integer windows: c / (30), largest over β", "below 1", ratio,
+                        "below 1", ratio < 1, "" if ratio < 1 else "unexpected: at or above 1"))
+    return claims
+
+
+def eq13_claims(quick: bool = False) -> list[Claim]:
+    """(9)–(13): one TCP and one AIMD(3(1−β)/(1+β), β) under synchronized feedback have equal
+    mean windows (the ratio 1) within 2%, for β = 0.5, 0.75, 0.875 on r = 20 and 50 packets per
+    RTT; 50 000 steps (quick) or 200 000."""
+    steps = 50_000 if quick else 200_000
+    return [within(f"β = {beta:g}, r = {r:g}: AIMD / TCP mean window", 1.0,
+                   row["ratio"], 0.02)
+            for beta in (0.5, 0.75, 0.875) for r in (20.0, 50.0)
+            for row in [friendliness(beta, r, steps)]]
