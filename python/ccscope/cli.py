@@ -90,15 +90,24 @@ def run(
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces."""
     from .engine import run as run_scenario
+    from .errors import Interrupted
+    from .progress import RunProgress
     from .scenario import load
 
     try:
         sc = load(scenario)
         if seed is not None:
             sc = sc.with_seed(seed)
-        result = run_scenario(sc)
+        progress = False if quiet else RunProgress(
+            "s" if sc.engine == "packet" else "steps", delay=2.0)
+        result = run_scenario(sc, progress=progress)
     except ScenarioError as e:
         raise _fail(e) from None
+    except Interrupted as e:
+        written = e.result.write(out_dir)
+        err.print("interrupted: wrote what was measured so far, marked partial: "
+                  + ", ".join(str(p) for p in written), highlight=False)
+        raise typer.Exit(code=130) from None
     written = result.write(out_dir)
     if sc.engine == "round":
         if not quiet:
