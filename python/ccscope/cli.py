@@ -326,6 +326,24 @@ def reproduce(
 
 
 @app.command()
+def report(
+    path: Annotated[Path, typer.Argument(help="A run directory (ccscope run --out DIR) or a "
+                                         "sweep store (.duckdb).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")]
+    = Path("report.html"),
+) -> None:
+    """Write a self-contained HTML report: scenario, provenance, summary tables and figures
+    (for a sweep, every metric against each axis with its 95% band)."""
+    from .htmlreport import write
+
+    try:
+        written = write(path, output)
+    except FileNotFoundError as e:
+        raise _fail(e) from None
+    out.print(f"wrote {written}", highlight=False)
+
+
+@app.command()
 def version() -> None:
     """Print the ccscope version."""
     out.print(f"ccscope {__version__}")
