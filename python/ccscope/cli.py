@@ -291,6 +291,8 @@ def reproduce(
     quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
+    figures: Annotated[Path | None, typer.Option(help="Draw the papers' figures with "
+                                                 "ccscope's curves into this folder.")] = None,
 ) -> None:
     """Reproduce the papers' results: for each quantity the published value, ccscope's, the
     tolerance and whether it holds, and where it does not, why."""
@@ -315,7 +317,7 @@ def reproduce(
     for rid in ids:
         if all_ and not as_json and not markdown:
             err.print(f"running {rid} ...", highlight=False)
-        reports.append(reproductions.run(rid, quick=quick))
+        reports.append(reproductions.run(rid, quick=quick, figures=figures))
     if as_json:
         print(json.dumps(reports if all_ else reports[0], indent=2, ensure_ascii=False))
     elif markdown:
@@ -323,6 +325,8 @@ def reproduce(
     else:
         for report in reports:
             out.print(reproductions.table(report))
+            if "figure" in report:
+                out.print(f"wrote {report['figure']}", highlight=False)
 
 
 @app.command()

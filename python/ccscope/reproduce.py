@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .errors import ScenarioError
@@ -28,10 +29,20 @@ class Reproduction:
     title: str
     source: str
     function: str
+    #: ``"module:function"`` drawing the paper's figure with ccscope's curve, called with
+    #: ``(quick, path)``; None where the result is a table.
+    figure: str | None = None
 
     def claims(self, quick: bool = False) -> list:
-        module, _, name = self.function.partition(":")
-        return getattr(importlib.import_module(module), name)(quick)
+        return _resolve(self.function)(quick)
+
+    def draw(self, quick: bool, path: Path) -> Path | None:
+        return None if self.figure is None else _resolve(self.figure)(quick, path)
+
+
+def _resolve(ref: str):
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 _E = "ccscope.experiments."
@@ -40,13 +51,15 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("loguinov-fig4", "Efficiency of binomial controls, round model",
                  "Loguinov & Radha 2003, Fig. 4, eq. (28)", _E + "loguinov:fig4_claims"),
     Reproduction("loguinov-fig5", "Packet-loss scalability of rate AIMD and IIAD, round model",
-                 "Loguinov & Radha 2003, Fig. 5, §V-B", _E + "loguinov:fig5_claims"),
+                 "Loguinov & Radha 2003, Fig. 5, §V-B", _E + "loguinov:fig5_claims",
+                 _E + "loguinov:fig5_figure"),
     Reproduction("loguinov-eq42", "ISCC's constant loss in n and a lone flow's loss (42)",
                  "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)", _E + "loguinov:eq42_claims"),
     Reproduction("jin-table6", "Convergence to efficiency and fairness, analysis columns, "
                  "round model", "Jin et al. 2001, Table 6, App. C", _E + "jin:table6_claims"),
     Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
-                 "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims"),
+                 "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims",
+                 _E + "cai:fig14_figure"),
     Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
                  "Cai et al. 2005, eqs. (9)–(13)", _E + "cai:eq13_claims"),
 ]}
@@ -65,14 +78,20 @@ def listing() -> list[dict[str, str]]:
     return [{"id": r.id, "title": r.title, "source": r.source} for r in REGISTRY.values()]
 
 
-def run(id: str, quick: bool = False) -> dict[str, Any]:  # noqa: A002
+def run(id: str, quick: bool = False, figures: str | Path | None = None  # noqa: A002
+        ) -> dict[str, Any]:
     """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
-    row per claim: ``quantity, published, measured, tolerance, holds, why``."""
+    row per claim: ``quantity, published, measured, tolerance, holds, why``. With `figures` (a
+    folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
     r = get(id)
     start = time.perf_counter()
     rows = [c.to_dict() for c in r.claims(quick)]
-    return {"id": r.id, "title": r.title, "source": r.source, "quick": quick,
-            "wall_s": time.perf_counter() - start, "rows": rows}
+    report = {"id": r.id, "title": r.title, "source": r.source, "quick": quick,
+              "wall_s": time.perf_counter() - start, "rows": rows}
+    if figures is not None and r.figure is not None:
+        Path(figures).mkdir(parents=True, exist_ok=True)
+        report["figure"] = str(r.draw(quick, Path(figures) / f"{r.id}.png"))
+    return report
 
 
 def _number(x: Any) -> str:

@@ -69,3 +69,13 @@ def test_registering_is_one_entry(monkeypatch):
     monkeypatch.setitem(reproduce.REGISTRY, entry.id, entry)
     assert reproduce.run("demo-fig1", quick=True)["rows"]
     assert "demo-fig1" in [e["id"] for e in reproduce.listing()]
+
+
+def test_figures_are_drawn_where_asked(tmp_path):
+    done = runner.invoke(app, ["reproduce", "cai-fig14", "--quick", "--json",
+                               "--figures", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    figure = Path(json.loads(done.stdout)["figure"])
+    assert figure == tmp_path / "cai-fig14.png"
+    assert figure.read_bytes()[:4] == b"\x89PNG"
+    assert "figure" not in reproduce.run("jin-table6", quick=True, figures=tmp_path)

@@ -5,6 +5,8 @@ against TCP, eqs. (9)–(13).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -114,3 +116,29 @@ def eq13_claims(quick: bool = False) -> list[Claim]:
                    row["ratio"], 0.02)
             for beta in (0.5, 0.75, 0.875) for r in (20.0, 50.0)
             for row in [friendliness(beta, r, steps)]]
+
+
+def fig14_figure(quick: bool, path: Path) -> Path:
+    """Fig. 14(a) redrawn: (30)'s share speed c against β as a curve, ccscope's in continuous
+    time (100 slices per RTT) and with integer windows as points."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = np.linspace(BETAS[0], BETAS[-1], 100)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(grid, theory.cai_time_to_share_speed(grid, SHARE), "k-", lw=1, label="(30)")
+    fluid = fig14a(r=R, substeps=FLUID_SUBSTEPS)
+    integer = fig14a(r=R, integer=True)
+    ax.plot(fluid.beta, fluid.measured, "o", label="ccscope, continuous time")
+    ax.plot(integer.beta, integer.measured, "s", label="ccscope, integer windows")
+    ax.set_xlabel("β")
+    ax.set_ylabel("c (packets per RTT²)")
+    ax.set_title("Cai et al. Fig. 14(a): speed of gaining 35% of a 20-packet link", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return Path(path)

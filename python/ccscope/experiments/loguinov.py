@@ -5,6 +5,8 @@ and IIAD), ISCC's constant loss (§V-D, eq. (42)) and the efficiency of binomial
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -62,14 +64,25 @@ def scalability_exponent(n: np.ndarray, s: np.ndarray) -> dict[str, float]:
             "fit": float(np.polyfit(np.log(n), np.log(s), 1)[0])}
 
 
-def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
-    """Fig. 5 in the round model: one row per scheme with p_1, p_N, s_N and the exponents
-    beside the published values (N = the largest n)."""
+def fig5_curves(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
+    """Fig. 5's curves in the round model: one row per scheme and n with p_n and
+    s_n = p_n/p_1 (the first n is the reference: give 1 first)."""
     n = list(range(1, 101)) if n is None else n
     rows = []
     for scheme, (controller, params) in FIG5.items():
         p = np.array([loss_rate(controller, params, k, steps) for k in n])
-        s = p / p[0]
+        rows += [{"scheme": scheme, "n": k, "p": pk, "s": pk / p[0]}
+                 for k, pk in zip(n, p, strict=True)]
+    return pd.DataFrame(rows)
+
+
+def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
+    """Fig. 5 in the round model: one row per scheme with p_1, p_N, s_N and the exponents
+    beside the published values (N = the largest n)."""
+    curves = fig5_curves(n, steps)
+    rows = []
+    for scheme, curve in curves.groupby("scheme", sort=False):
+        n, p, s = curve["n"].to_numpy(), curve["p"].to_numpy(), curve["s"].to_numpy()
         published = FIG5_PUBLISHED[scheme]
         rows.append({"scheme": scheme, "p_1": p[0], "p_N": p[-1], "s_N": s[-1],
                      **{f"exponent_{k}": v for k, v in scalability_exponent(n, s).items()},
@@ -196,3 +209,32 @@ def fig4_claims(quick: bool = False) -> list[Claim]:
         claims.append(within(f"n = {n}: utilization, worst l ({worst['l']:g}), against (28)",
                              worst["eq28"], worst["measured"], 0.01))
     return claims
+
+
+def fig5_figure(quick: bool, path: Path) -> Path:
+    """Fig. 5 redrawn: s_n against n (log-log) per scheme, the published s_100 as crosses and
+    (37)'s n^(l + 2k + 1) from s_1 = 1 dashed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = [1, 2, 5, 10, 20, 50, 100] if quick else list(range(1, 101))
+    curves = fig5_curves(n, 50_000 if quick else 200_000)
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for scheme, curve in curves.groupby("scheme", sort=False):
+        line, = ax.loglog(curve["n"], curve["s"], marker=".", label=f"{scheme} (ccscope)")
+        ax.loglog([100], [FIG5_PUBLISHED[scheme]["s_100"]], "x", ms=10,
+                  color=line.get_color(), label=f"{scheme}: s_100 published")
+    grid = np.array([1.0, 100.0])
+    for e in (2.0, 3.0):
+        ax.loglog(grid, grid**e, "k--", lw=0.6)
+    ax.set_xlabel("n (flows)")
+    ax.set_ylabel("s_n = p_n / p_1")
+    ax.set_title("Loguinov & Radha Fig. 5 (dashed: n^2, n^3 by (37))", fontsize=9)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return Path(path)
