@@ -159,6 +159,18 @@ def schema(
         raise _fail(e) from None
 
 
+def _params(items: list[str] | None) -> dict[str, float]:
+    """--param NAME=VALUE options as a dict."""
+    params = {}
+    for item in items or []:
+        name, _, value = item.partition("=")
+        try:
+            params[name.strip()] = float(value)
+        except ValueError:
+            raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
+    return params
+
+
 @app.command()
 def check(
     controller: Annotated[str | None, typer.Argument(
@@ -195,14 +207,7 @@ def check(
             target = controller
         else:
             raise ScenarioError("give a CONTROLLER name or --binomial k,l,alpha,beta")
-        params = {}
-        for item in param or []:
-            name, _, value = item.partition("=")
-            try:
-                params[name.strip()] = float(value)
-            except ValueError:
-                raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
-        report = run_check(target, params, x_min=x_min, x_max=x_max, window=window,
+        report = run_check(target, _params(param), x_min=x_min, x_max=x_max, window=window,
                            flows=flows)
     except (ScenarioError, ValueError) as e:
         raise _fail(e) from None
@@ -345,6 +350,37 @@ def report(
     except FileNotFoundError as e:
         raise _fail(e) from None
     out.print(f"wrote {written}", highlight=False)
+
+
+@app.command()
+def scorecard(
+    controller: Annotated[str, typer.Argument(help="A window controller of `ccscope "
+                                              "controllers` (e.g. gaimd, iiad).")],
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
+    quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
+    store: Annotated[Path | None, typer.Option(help="Store caching the packet runs (default: "
+                                               "~/.cache/ccscope/scorecard.duckdb).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
+                                             help="Parallel runs (default: the cores).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """One table for one controller beside TCP and beside theory: the theory's verdicts, the
+    round model's efficiency, loss scalability and convergence, and the packet model's
+    TCP-friendliness and smoothness (mean and 95% CI over seeds)."""
+    import json
+
+    from .scorecard import scorecard as make
+    from .scorecard import table
+
+    try:
+        card = make(controller, _params(param), quick=quick, store=store, jobs=jobs)
+    except ScenarioError as e:
+        raise _fail(e) from None
+    if as_json:
+        print(json.dumps(card, indent=2, ensure_ascii=False))
+    else:
+        out.print(table(card))
 
 
 @app.command()

@@ -287,8 +287,10 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
     with Store(store_path) as db:
         kinds = db.declare_axes(sw.axes)
         done = db.finished()
-        todo = [t for t in tasks if t.run_id not in done]
-        outcome = Outcome(len(tasks), skipped=len(tasks) - len(todo))
+        # A run met twice (two points giving one scenario) runs once.
+        todo = list({t.run_id: t for t in tasks if t.run_id not in done}.values())
+        total = len({t.run_id for t in tasks})
+        outcome = Outcome(total, skipped=total - len(todo))
         by_id = {t.run_id: t for t in todo}
         runs = (_ray(todo, jobs, address) if executor == "ray"
                 else _local(todo, max(min(jobs, len(todo)), 1)))
