@@ -63,10 +63,26 @@ def _plots():
     return plt
 
 
+def _lines(curves: list[tuple], xlabel: str, ylabel: str, caption: str,
+           step: bool = False) -> str:
+    """One figure of (x, y, label) curves."""
+    plt = _plots()
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    for x, y, label in curves:
+        if step:
+            ax.step(x, y, where="post", lw=0.8, label=label)
+        else:
+            ax.plot(x, y, lw=0.8, label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=4)
+    return _figure(fig, caption)
+
+
 def _series_figures(out: Path) -> list[str]:
     """The figures of a run directory's traces: throughput, window and rate per flow, queue;
-    for the round model utilization, loss and the flows' load."""
-    plt = _plots()
+    for the round model utilization, loss and the flows' load (at most 16 flows drawn)."""
     figures = []
     flows = out / "trace_flows.parquet"
     if flows.exists():
@@ -74,48 +90,28 @@ def _series_figures(out: Path) -> list[str]:
         for column, label, scale in (("throughput_bps", "throughput (Mb/s)", 1e-6),
                                      ("window_pkts", "window (packets)", 1.0),
                                      ("rate_bps", "sending rate (Mb/s)", 1e-6)):
-            if column not in trace or not trace[column].notna().any():
-                continue
-            fig, ax = plt.subplots(figsize=(9, 3.2))
-            for flow, series in list(trace.groupby("flow"))[:16]:
-                ax.plot(series["time_s"], series[column] * scale, lw=0.8, label=f"flow {flow}")
-            ax.set_xlabel("time (s)")
-            ax.set_ylabel(label)
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize=7, ncol=4)
-            figures.append(_figure(fig, f"{label} per flow (first 16 flows)"))
+            if column in trace and trace[column].notna().any():
+                curves = [(f["time_s"], f[column] * scale, f"flow {flow}")
+                          for flow, f in list(trace.groupby("flow"))[:16]]
+                figures.append(_lines(curves, "time (s)", label, f"{label} per flow"))
     queues = out / "trace_queues.parquet"
     if queues.exists():
-        trace = pd.read_parquet(queues)
-        fig, ax = plt.subplots(figsize=(9, 3.2))
-        for name, q in trace.groupby("name", sort=False):
-            ax.step(q["time_s"], q["queue_pkts"], where="post", lw=0.8, label=name)
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-        figures.append(_figure(fig, "queue length at the end of each interval"))
+        curves = [(q["time_s"], q["queue_pkts"], name)
+                  for name, q in pd.read_parquet(queues).groupby("name", sort=False)]
+        figures.append(_lines(curves, "time (s)", "packets",
+                              "queue length at the end of each interval", step=True))
     series = out / "round_series.parquet"
     if series.exists():
         s = pd.read_parquet(series)
-        fig, ax = plt.subplots(figsize=(9, 3.2))
-        ax.plot(s["step"], s["utilization"], lw=0.8, label="utilization")
-        ax.plot(s["step"], s["loss_fraction"], lw=0.8, label="loss fraction")
-        ax.set_xlabel("step")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-        figures.append(_figure(fig, "round model: utilization and loss per step"))
+        figures.append(_lines([(s["step"], s[c], c.replace("_", " "))
+                               for c in ("utilization", "loss_fraction")], "step", "",
+                              "round model: utilization and loss per step"))
     loads = out / "round_flows.parquet"
     if loads.exists():
         table = pd.read_parquet(loads).set_index("step")
-        fig, ax = plt.subplots(figsize=(9, 3.2))
-        for column in table.columns[:16]:
-            ax.plot(table.index, table[column], lw=0.8, label=f"flow {column}")
-        ax.set_xlabel("step")
-        ax.set_ylabel("load (packets per control interval)")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=4)
-        figures.append(_figure(fig, "round model: each flow's load (first 16 flows)"))
+        figures.append(_lines([(table.index, table[c], f"flow {c}") for c in table.columns[:16]],
+                              "step", "load (packets per control interval)",
+                              "round model: each flow's load"))
     return figures
 
 
