@@ -193,3 +193,28 @@ def test_cli_sweep_and_show(tmp_path):
     assert (tmp_path / "p.png").exists()
     bad = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--executor", "mpi"])
     assert bad.exit_code == 2 and "executor" in bad.output
+
+
+def test_ctrl_c_keeps_the_finished_runs(tmp_path):
+    file = tmp_path / "sweep.toml"
+    file.write_text(
+        'seeds = [1, 2, 3, 4, 5, 6]\ntraces = true\n'
+        '[base]\nrun = { duration = "60s", warmup = "5s" }\n'
+        'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
+        'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n')
+    store = tmp_path / "s.duckdb"
+    command = [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(store),
+               "-j", "1", "--no-progress"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    traces = tmp_path / "s.duckdb.traces"
+    # One process runs and records one run after the other: once the second run's traces
+    # exist, the first is in the store.
+    while proc.poll() is None and not (traces.exists() and len(list(traces.iterdir())) >= 2):
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    kept = sweep.load(store)
+    assert 1 <= len(kept) < 6 and (kept["status"] == "ok").all()
+    again = sweep.run(sweep.load_sweep(file), store, jobs=1)
+    assert again.skipped == len(kept) and again.ran == 6 - len(kept)
