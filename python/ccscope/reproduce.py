@@ -60,6 +60,10 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
                  "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims",
                  _E + "cai:fig14_figure"),
+    Reproduction("cai-fig10", "Utilization of one AIMD flow against the buffer, packet level",
+                 "Cai et al. 2005, Fig. 10, eqs. (24), (25)", _E + "cai:fig10_claims"),
+    Reproduction("yang-fig6", "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",
+                 "Yang et al. 2003, Fig. 6, §3.3.1", _E + "yang:fig6_claims"),
     Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
                  "Cai et al. 2005, eqs. (9)–(13)", _E + "cai:eq13_claims"),
 ]}

@@ -12,9 +12,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import ccscope
-from ccscope import metrics
-
 # pytest runs in importlib mode, where a test module cannot import this conftest by name; it is
 # registered as `validation_setups` so that the tests can `from validation_setups import ...`.
 sys.modules.setdefault("validation_setups", sys.modules[__name__])
@@ -27,34 +24,7 @@ def tcp(controller: dict, **extra) -> dict:
     return {"kind": "tcp", "variant": "sack", "controller": controller, **extra}
 
 
-# --- Yang et al. §3.3.1 smoothness set-up (issue 3 check e, issue 5 check a) ------------------
-
-YANG_BIN_S = 0.104  # one RTT: 100 ms of propagation plus serialization
 GAIMD = '{ name = "gaimd", alpha = 0.31, beta = 0.875 }'  # Yang & Lam's TCP-friendly pair
-
-
-def yang_cov(source: str, seed: int):
-    """CoV_time of one flow's per-RTT sending rate in Yang et al.'s §3.3.1 set-up (2.5 Mb/s,
-    30 ms bottleneck with 1% Bernoulli loss, 10 ms access links, DropTail 50 packets, 1000 s
-    measured after 10 s), and the run's per-flow table. `source` is the flow's source as a TOML
-    inline table."""
-    r = ccscope.run(ccscope.loads(f'''
-[run]
-duration = "1000s"
-warmup = "10s"
-seed = {seed}
-[topology]
-kind = "dumbbell"
-bottleneck = {{ rate = "2.5Mbps", delay = "30ms", queue = {{ kind = "droptail", limit = "50pkts" }}, loss = {{ kind = "bernoulli", p = 0.01 }} }}
-access = {{ rate = "100Mbps", delay = "10ms" }}
-[[flows]]
-source = {source}
-[trace]
-interval = "{YANG_BIN_S * 1000:g}ms"
-queues = false
-'''))
-    fl = r.trace.flows
-    return metrics.cov(fl[fl.time_s >= 10].sent_pkts.to_numpy()), r.flows
 
 
 # --- check d: SIMD window shape ----------------------------------------------------------------
@@ -74,38 +44,6 @@ def simd_fat_link(duration_s: float = 300.0, seed: int = 1) -> dict:
         "flows": [{"source": tcp({"name": "simd", "beta": SIMD_BETA})}],
         # One sample per RTT, as the issue asks.
         "trace": {"interval": "100ms", "queues": False},
-    }
-
-
-# --- check f: Cai Fig. 10, one AIMD flow on a 3 Mb/s DropTail link -----------------------------
-
-CAI_F10_RATE_BPS = 3e6  # Cai et al. §V-A2a: "a 3 Mbps link with a Drop-Tail queue"
-CAI_PKT_BYTES = 1000  # Cai et al. §V: "MSS is 1000 bytes"
-CAI_F10_DELAY_S = 0.017  # bottleneck one-way delay; with 2 × 1 ms access each way the base RTT
-# (propagation + one packet's serialization) is 2(17 + 2) ms + 2.67 ms ≈ 40.7 ms:
-# "The rtt is around 40 ms" (Cai et al. §V-A2a).
-CAI_F10_PAIRS = [(0.2, 0.875), (0.4, 0.765), (0.6, 0.667), (1.0, 0.5)]  # Cai et al. §V-A2, Fig. 10
-CAI_F10_BUFFERS = [2, 5, 10, 20]  # packets; Cai et al. §V-A2a
-
-
-def cai_base_rtt_s() -> float:
-    """τ0 of Cai et al. (24): the RTT with an empty queue (propagation of the bottleneck and the
-    two default 1 Gb/s, 1 ms access links each way, plus serialization of one data packet at
-    each link and of a 40 B ACK on the way back)."""
-    prop = 2 * (CAI_F10_DELAY_S + 2 * 0.001)
-    data = CAI_PKT_BYTES * 8 * (1 / CAI_F10_RATE_BPS + 2 / 1e9)
-    ack = 40 * 8 * (1 / CAI_F10_RATE_BPS + 2 / 1e9)
-    return prop + data + ack
-
-
-def cai_single_flow(alpha: float, beta: float, buffer_pkts: int, seed: int = 1) -> dict:
-    """Cai et al. §V-A2a: each run lasts 30 s, results collected after the first 5 s."""
-    return {
-        "run": {"duration": "30s", "warmup": "5s", "seed": seed},
-        "topology": {"kind": "dumbbell", "bottleneck": {
-            "rate": "3Mbps", "delay": f"{CAI_F10_DELAY_S * 1e3:g}ms",
-            "queue": {"kind": "droptail", "limit": f"{buffer_pkts}pkts"}}},
-        "flows": [{"source": tcp({"name": "gaimd", "alpha": alpha, "beta": beta})}],
     }
 
 

@@ -142,3 +142,68 @@ def fig14_figure(quick: bool, path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return Path(path)
+
+
+# --- Fig. 10 at packet level: one AIMD flow on a 3 Mb/s DropTail link ---------------------
+
+#: Cai et al. §V-A2a: "a 3 Mbps link with a Drop-Tail queue"; §V: "MSS is 1000 bytes".
+FIG10_RATE_BPS = 3e6
+FIG10_PKT_BYTES = 1000
+#: The bottleneck's one-way delay: with 2 × 1 ms access each way the base RTT (propagation and
+#: one packet's serialization) is 2(17 + 2) ms + 2.67 ms ≈ 40.7 ms, "around 40 ms" (§V-A2a).
+FIG10_DELAY_S = 0.017
+#: Cai et al. §V-A2, Fig. 10: the (α, β) pairs (β kept) and the buffers in packets.
+FIG10_PAIRS = ((0.2, 0.875), (0.4, 0.765), (0.6, 0.667), (1.0, 0.5))
+FIG10_BUFFERS = (2, 5, 10, 20)
+#: "the simulation results match the analytical calculation": held to 5 utilization points.
+FIG10_POINTS = 0.05
+
+
+def fig10_base_rtt_s() -> float:
+    """τ0 of Cai et al. (24): the RTT with an empty queue (propagation of the bottleneck and the
+    two default 1 Gb/s, 1 ms access links each way, plus serialization of one data packet at
+    each link and of a 40 B ACK on the way back)."""
+    prop = 2 * (FIG10_DELAY_S + 2 * 0.001)
+    data = FIG10_PKT_BYTES * 8 * (1 / FIG10_RATE_BPS + 2 / 1e9)
+    ack = 40 * 8 * (1 / FIG10_RATE_BPS + 2 / 1e9)
+    return prop + data + ack
+
+
+def fig10_scenario(alpha: float, beta: float, buffer_pkts: int, seed: int = 1) -> dict:
+    """Cai et al. §V-A2a: one AIMD(α, β) TCP/SACK flow; each run lasts 30 s, results collected
+    after the first 5 s."""
+    return {
+        "run": {"duration": "30s", "warmup": "5s", "seed": seed},
+        "topology": {"kind": "dumbbell", "bottleneck": {
+            "rate": "3Mbps", "delay": f"{FIG10_DELAY_S * 1e3:g}ms",
+            "queue": {"kind": "droptail", "limit": f"{buffer_pkts}pkts"}}},
+        "flows": [{"source": {"kind": "tcp", "variant": "sack",
+                              "controller": {"name": "gaimd", "alpha": alpha, "beta": beta}}}],
+    }
+
+
+def fig10() -> pd.DataFrame:
+    """Fig. 10: one row per (α, β) and buffer, the measured utilization beside (24)."""
+    from ..engine import run
+
+    r = FIG10_RATE_BPS * fig10_base_rtt_s() / (FIG10_PKT_BYTES * 8)  # r of (24), per τ0
+    return pd.DataFrame([
+        {"alpha": a, "beta": b, "buffer": n,
+         "measured": float(run(fig10_scenario(a, b, n)).bottlenecks.loc[0, "utilization"]),
+         "eq24": float(theory.cai_single_flow_utilization(a, b, r, n))}
+        for a, b in FIG10_PAIRS for n in FIG10_BUFFERS])
+
+
+def fig10_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 10: per (α, β), the buffer where the measured utilization is farthest from (24)
+    ((25) at B = 0), within 5 points. The same in both modes (16 runs of 30 s)."""
+    table = fig10()
+    claims = []
+    for (a, b), rows in table.groupby(["alpha", "beta"], sort=False):
+        worst = rows.loc[(rows.measured - rows.eq24).abs().idxmax()]
+        holds = abs(worst.measured - worst.eq24) <= FIG10_POINTS
+        claims.append(Claim(f"AIMD({a:g}, {b:g}): utilization, worst buffer ({worst.buffer:g} "
+                            "pkts), against (24)", worst.eq24, worst.measured,
+                            f"± {FIG10_POINTS:g}", holds,
+                            "" if holds else "unexpected: more than 5 points from (24)"))
+    return claims
