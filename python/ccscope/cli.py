@@ -273,7 +273,11 @@ def sweep(
         spec = sweeps.load_sweep(file)
         if show:
             ids = [t.run_id for t in spec.tasks()]
-            out.print(sweeps.summary_table(sweeps.summarize(store, metric, ids)))
+            table = sweeps.summarize(store, metric, ids)
+            if table.empty:
+                out.print(f"{store} holds no finished run of {file}", highlight=False)
+                return
+            out.print(sweeps.summary_table(table))
             if plot is not None:
                 first = metric[0] if metric else "throughput_bps"
                 out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}",

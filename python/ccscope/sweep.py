@@ -370,7 +370,9 @@ def summarize(store: str | Path, metrics: list[str] | None = None,
     for m in metrics:
         if m not in known:
             raise ScenarioError.at("metric", m, "one of " + ", ".join(known))
-    axes = [a for a in axes if runs[a].notna().any()] if not runs.empty else []
+    axes = [a for a in axes if runs[a].notna().any()]
+    if runs.empty:
+        return pd.DataFrame(columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
     rows = []
     for point, group in (runs.groupby(axes, sort=True, dropna=False) if axes
                          else [((), runs)]):

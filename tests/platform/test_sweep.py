@@ -191,6 +191,11 @@ def test_cli_sweep_and_show(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "topology.loss.p" in shown.output and "loss_rate" in shown.output
     assert (tmp_path / "p.png").exists()
+    empty = tmp_path / "empty.duckdb"
+    sweep.run(sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]}),
+              empty, jobs=1)
+    nothing = runner.invoke(app, ["sweep", str(file), "--store", str(empty), "--show"])
+    assert nothing.exit_code == 0 and "holds no finished run" in nothing.output
     bad = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--executor", "mpi"])
     assert bad.exit_code == 2 and "executor" in bad.output
 
