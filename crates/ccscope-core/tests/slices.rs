@@ -31,7 +31,7 @@ fn a_run_in_uneven_slices_is_the_whole_run() {
     let mut t = SimTime::ZERO;
     let mut step = 1;
     while sim.now() < sim.end() {
-        t = t + SimTime::from_us(step);
+        t += SimTime::from_us(step);
         step = step * 7 % 100_003 + 1;
         sim.run_until(t);
     }
