@@ -146,31 +146,38 @@ def test_summary_is_the_t_interval_over_seeds(tmp_path):
         sweep.summarize(store, ["nonsense"])
 
 
-def test_a_sweep_killed_with_sigkill_resumes_to_the_same_store(tmp_path):
+def sweep_in_background(tmp_path, seeds: int, runs_seen: int):
+    """Starts `ccscope sweep -j 1` on a traced sweep of `seeds` runs and returns once
+    `runs_seen` runs have written their traces (written just before the store records each
+    run), or the sweep has ended: (process, command, sweep file, store)."""
     file = tmp_path / "sweep.toml"
     file.write_text(
-        'seeds = [1, 2, 3, 4]\ntraces = true\n[axes]\n"topology.loss.p" = [0.01, 0.02]\n'
+        f'seeds = {list(range(1, seeds + 1))}\ntraces = true\n'
         '[base]\nrun = { duration = "30s", warmup = "5s" }\n'
         'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
-        'trace = { interval = "1s" }\n'
-        'flows = [{ source = { kind = "tcp" } }]\n')
-    store = tmp_path / "killed.duckdb"
+        'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n')
+    store = tmp_path / "s.duckdb"
     command = [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(store),
                "-j", "1", "--no-progress"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    traces = tmp_path / "killed.duckdb.traces"
-    # Kill it as soon as its first run has finished (its traces are written just before
-    # the store records it).
-    while proc.poll() is None and not (traces.exists() and any(traces.iterdir())):
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    traces = tmp_path / "s.duckdb.traces"
+    while proc.poll() is None and not (traces.exists()
+                                       and len(list(traces.iterdir())) >= runs_seen):
         time.sleep(0.01)
+    return proc, command, file, store
+
+
+def test_a_sweep_killed_with_sigkill_resumes_to_the_same_store(tmp_path):
+    proc, command, file, store = sweep_in_background(tmp_path, seeds=8, runs_seen=1)
     killed_midway = proc.poll() is None
     proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc.communicate()
     assert killed_midway
     assert subprocess.run(command, capture_output=True).returncode == 0
     whole = tmp_path / "whole.duckdb"
     sweep.run(sweep.load_sweep(file), whole, jobs=1)
     pd.testing.assert_frame_equal(comparable(store), comparable(whole))
+    traces = store.with_name(store.name + ".traces")
     assert sorted(p.name for p in traces.iterdir()) == sorted(sweep.load(store)["run_id"])
 
 
@@ -201,21 +208,9 @@ def test_cli_sweep_and_show(tmp_path):
 
 
 def test_ctrl_c_keeps_the_finished_runs(tmp_path):
-    file = tmp_path / "sweep.toml"
-    file.write_text(
-        'seeds = [1, 2, 3, 4, 5, 6]\ntraces = true\n'
-        '[base]\nrun = { duration = "60s", warmup = "5s" }\n'
-        'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
-        'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n')
-    store = tmp_path / "s.duckdb"
-    command = [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(store),
-               "-j", "1", "--no-progress"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    traces = tmp_path / "s.duckdb.traces"
     # One process runs and records one run after the other: once the second run's traces
     # exist, the first is in the store.
-    while proc.poll() is None and not (traces.exists() and len(list(traces.iterdir())) >= 2):
-        time.sleep(0.01)
+    proc, _, file, store = sweep_in_background(tmp_path, seeds=6, runs_seen=2)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
