@@ -55,6 +55,9 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
                  _E + "loguinov:fig5_figure"),
     Reproduction("loguinov-eq42", "ISCC's constant loss in n and a lone flow's loss (42)",
                  "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)", _E + "loguinov:eq42_claims"),
+    Reproduction("loguinov-fig8", "ISCC against rate AIMD on the Cisco path scaled to a T3, "
+                 "packet level", "Loguinov & Radha 2003, Fig. 8, Table I, §VI-A",
+                 _E + "loguinov:fig8_claims"),
     Reproduction("jin-table6", "Convergence to efficiency and fairness, analysis columns, "
                  "round model", "Jin et al. 2001, Table 6, App. C", _E + "jin:table6_claims"),
     Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
