@@ -3,9 +3,10 @@ the verdict, for every quantity (:class:`ccscope.experiments.claims.Claim`).
 
 >>> ccscope.reproduce.run("loguinov-fig5", quick=True)["rows"][0]
 
-Registering a reproduction is one line in :data:`REGISTRY`: an id, a title, the source in the
+Registering a reproduction is one entry in :data:`REGISTRY`: an id, a title, the source in the
 paper, and the function (``"module:function"``) that runs it, takes ``quick: bool`` and
-returns a list of claims. The validation tests (``tests/validation/test_reproduce.py``) and
+returns a list of claims (for ``cai-table1`` written as ``table1`` in
+``ccscope/experiments/cai.py``: ``_E + "cai:table1"``); optionally a figure function. The validation tests (``tests/validation/test_reproduce.py``) and
 the README's validation table (``ccscope reproduce --all --quick --markdown``) come from here.
 """
 
