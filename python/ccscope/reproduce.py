@@ -6,8 +6,9 @@ the verdict, for every quantity (:class:`ccscope.experiments.claims.Claim`).
 Registering a reproduction is one entry in :data:`REGISTRY`: an id, a title, the source in the
 paper, and the function (``"module:function"``) that runs it, takes ``quick: bool`` and
 returns a list of claims (for ``cai-table1`` written as ``table1`` in
-``ccscope/experiments/cai.py``: ``_E + "cai:table1"``); optionally a figure function. The validation tests (``tests/validation/test_reproduce.py``) and
-the README's validation table (``ccscope reproduce --all --quick --markdown``) come from here.
+``ccscope/experiments/cai.py``: ``_E + "cai:table1"``); optionally a figure function. The
+validation tests (``tests/validation/test_reproduce.py``) and the README's validation table
+(``ccscope reproduce --all --quick --markdown``) come from here.
 """
 
 from __future__ import annotations

@@ -194,6 +194,10 @@ def execute(task: Task) -> dict[str, Any]:
         flows = result.flows.drop(columns=["flow"]).to_dict(orient="records")
         record["flows"] = [{"flow": i, **{k: _plain(v) for k, v in f.items() if not pd.isna(v)}}
                            for i, f in enumerate(flows)]
+        for row in (record["metrics"], *record["flows"]):
+            bad = [k for k, v in row.items() if isinstance(v, float) and not np.isfinite(v)]
+            if bad:
+                raise ValueError(f"{bad[0]} is not finite ({row[bad[0]]})")
         if task.trace_dir is not None:
             final = Path(task.trace_dir)
             partial = final.with_name(final.name + ".partial")
