@@ -190,8 +190,9 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
     flows = sweep.load(store, "flows")
     rows = []
     mine_theory = check(name, params)
+    yang = _yang_friendly(mine_theory)
     friendly_theory = (1.0 if mine_theory.get("tcp_friendly", {}).get("holds")
-                       else "not TCP-friendly by (5)")
+                       or (yang is not None and yang[1]) else "not TCP-friendly")
     tasks = friendly.tasks()
     for queue, shown in (("red", "RED"), ("droptail", "DropTail")):
         ratios = []
@@ -233,6 +234,17 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
     return rows
 
 
+def _yang_friendly(report: dict) -> tuple[float, bool] | None:
+    """For an AIMD (k = 0, l = 1): Yang & Lam's TCP-friendly α and whether the controller's is
+    within 1% of it. Their rule (random loss) differs from Loguinov & Radha's (5) (a
+    deterministic sawtooth), so the scorecard shows both."""
+    b = report.get("binomial") or {}
+    if not (b.get("k") == 0 and b.get("l") == 1):
+        return None
+    alpha = float(theory.gaimd_friendly_alpha(1 - b["beta_removed"]))
+    return alpha, abs(b["alpha"] - alpha) <= 0.01 * alpha
+
+
 def scorecard(controller: str, params: dict[str, float] | None = None, quick: bool = False,
               store: str | Path | None = None, jobs: int | None = None) -> dict[str, Any]:
     """The scorecard of a window controller of the catalogue with `params`: ``{"controller",
@@ -261,6 +273,11 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
                  friendly.get("friendly_alpha", "—"),
                  "yes" if friendly.get("holds") else "no", "yes",
                  "Loguinov & Radha (5); Jin Table 1")]
+    yang = _yang_friendly(report)
+    if yang is not None:
+        rows.append(_row("theory", "TCP-friendly by Yang & Lam: α that makes it so, and "
+                         "whether it holds (within 1%)", yang[0], "yes" if yang[1] else "no",
+                         "yes", "Yang & Lam, GAIMD: α = 4(1 − β²)/3"))
     rows += round_rows(controller, params, quick)
     rows += packet_rows(controller, params, quick, path, jobs)
     return {"controller": report["controller"], "params": params, "quick": quick,
