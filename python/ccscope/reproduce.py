@@ -62,6 +62,8 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
                  _E + "loguinov:fig8_claims"),
     Reproduction("jin-table6", "Convergence to efficiency and fairness, analysis columns, "
                  "round model", "Jin et al. 2001, Table 6, App. C", _E + "jin:table6_claims"),
+    Reproduction("jin-fig20", "Convergence of two flows on the parking lot, packet level",
+                 "Jin et al. 2001, Fig. 20, Table 6, §6.3", _E + "jin:fig20_claims"),
     Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
                  "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims",
                  _E + "cai:fig14_figure"),
