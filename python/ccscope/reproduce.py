@@ -67,6 +67,8 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
                  "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims",
                  _E + "cai:fig14_figure"),
+    Reproduction("cai-fig8-9", "TAIMD against DTAIMD beside TCP at small windows, packet level",
+                 "Cai et al. 2005, Figs. 8, 9, §III-C", _E + "cai:fig8_9_claims"),
     Reproduction("cai-fig10", "Utilization of one AIMD flow against the buffer, packet level",
                  "Cai et al. 2005, Fig. 10, eqs. (24), (25)", _E + "cai:fig10_claims"),
     Reproduction("yang-fig6", "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",

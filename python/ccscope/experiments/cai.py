@@ -207,3 +207,79 @@ def fig10_claims(quick: bool = False) -> list[Claim]:
                             f"± {FIG10_POINTS:g}", holds,
                             "" if holds else "unexpected: more than 5 points from (24)"))
     return claims
+
+
+# --- Figs. 8 and 9 at packet level: n TCP + n (D)TAIMD on a 15 Mb/s RED link -------------
+
+#: 1/(1 − β) = 8 packets for β = 0.875: below it a reduction removes a whole packet and TAIMD's
+#: effective β' = 1 − 1/cwnd is smaller than β (Cai et al. §III-C.2), which DTAIMD corrects.
+FIG8_SMALL_WINDOW_PKTS = 1 / (1 - 0.875)
+
+
+def fig8_scenario(n: int, kind: str, duration_s: float = 100.0, warmup_s: float = 20.0,
+                  seed: int = 1) -> dict:
+    """n TCP and n `kind` ("taimd" or "dtaimd") flows, AIMD(0.2, 0.875), on 15 Mb/s RED.
+
+    From Cai et al. §V: bottleneck 20 ms propagation delay, RED, MSS 1000 B, "the rtt of each
+    flow is made slightly different"; §V-A2c: RED thresholds 25 and 125 packets (stated for the
+    same 15 Mb/s experiment group, Fig. 13). Assumed (not in the paper): max_p 0.1, gentle and
+    w_q automatic (ns-2.35 defaults), queue limit 250 packets (2 × max_th), access delays spread
+    over 1–5 ms (golden-ratio sequence, the classes interleaved so neither gets the short ones),
+    starts jittered over 1 s, 100 s runs measured after 20 s.
+    """
+    flows = []
+    for i in range(2 * n):
+        ctl = {"name": "tcp"} if i % 2 == 0 else {"name": kind, "alpha": 0.2, "beta": 0.875}
+        delay_ms = 1 + 4 * ((i * 0.6180339887) % 1)
+        flows.append({"source": {"kind": "tcp", "variant": "sack", "controller": ctl},
+                      "left_delay": f"{delay_ms:.3f}ms", "start_jitter": "1s"})
+    return {
+        "run": {"duration": f"{duration_s:g}s", "warmup": f"{warmup_s:g}s", "seed": seed},
+        "topology": {"kind": "dumbbell", "bottleneck": {
+            "rate": "15Mbps", "delay": "20ms",
+            "queue": {"kind": "red", "min_th": 25, "max_th": 125, "limit": 250, "max_p": 0.1}}},
+        "flows": flows,
+    }
+
+
+def fig8_mix(n: int, kind: str, seed: int = 1) -> dict[str, float]:
+    """One run of :func:`fig8_scenario`: each class's throughput over the fair share (Fig. 8;
+    the classes sum to 2), Jain's index of all 2n flows (Fig. 9), and the window per flow the
+    link sustains, (pipe + queue)/flows."""
+    from .. import metrics
+    from ..engine import run
+
+    res = run(fig8_scenario(n, kind, seed=seed))
+    x = res.flows["throughput_bps"].to_numpy()
+    link = res.bottlenecks.iloc[0]
+    rtt = float(res.flows["mean_rtt_s"].mean())
+    return {"tcp": x[0::2].mean() / x.mean(), "other": x[1::2].mean() / x.mean(),
+            "jain": metrics.jain_index(x),
+            "window": (link["rate_bps"] * rtt / (8 * FIG10_PKT_BYTES)) / (2 * n)}
+
+
+def fig8_9_claims(quick: bool = False) -> list[Claim]:
+    """Figs. 8 and 9: where windows are below 1/(1 − β), DTAIMD's normalized throughput is
+    closer to 1 than TAIMD's (Fig. 8(b) against 8(a)) and its fairness index with TCP at least
+    TAIMD's (Fig. 9). n = 1 and 32 (quick) or 1, 2, 4, …, 64 (§V-A2c: "n ranges from 1 to
+    64")."""
+    ns = (1, 32) if quick else (1, 2, 4, 8, 16, 32, 64)
+    claims = []
+    for n in ns:
+        t, d = fig8_mix(n, "taimd"), fig8_mix(n, "dtaimd")
+        if t["window"] >= FIG8_SMALL_WINDOW_PKTS:
+            continue
+        closer = abs(d["other"] - 1) <= abs(t["other"] - 1)
+        claims.append(Claim(f"n = {n} (window {t['window']:.1f} pkts): normalized throughput, "
+                            "DTAIMD against TAIMD", "DTAIMD closer to 1",
+                            f"DTAIMD {d['other']:.3f}, TAIMD {t['other']:.3f}", "closer to 1",
+                            closer, "" if closer else "unexpected: TAIMD is closer to 1"))
+        fairer = d["jain"] >= t["jain"]
+        claims.append(Claim(f"n = {n}: Jain's index with TCP, DTAIMD against TAIMD",
+                            "DTAIMD at least TAIMD", f"DTAIMD {d['jain']:.4f}, TAIMD "
+                            f"{t['jain']:.4f}", "at least", fairer,
+                            "" if fairer else "unexpected: TAIMD is fairer"))
+    if not claims:
+        claims.append(Claim("windows below 1/(1 − β) reached", "yes", "no", "reached", False,
+                            "unexpected: no n gave windows below 8 packets"))
+    return claims
