@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .. import roundmodel, theory
+from . import figure
 from .claims import Claim, within
 
 #: Cai et al. Fig. 14: "link capacity 20 packets/rtt"; (a): "gains 35% of total link capacity".
@@ -121,13 +122,8 @@ def eq13_claims(quick: bool = False) -> list[Claim]:
 def fig14_figure(quick: bool, path: Path) -> Path:
     """Fig. 14(a) redrawn: (30)'s share speed c against β as a curve, ccscope's in continuous
     time (100 slices per RTT) and with integer windows as points."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     grid = np.linspace(BETAS[0], BETAS[-1], 100)
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = figure.new()
     ax.plot(grid, theory.cai_time_to_share_speed(grid, SHARE), "k-", lw=1, label="(30)")
     fluid = fig14a(r=R, substeps=FLUID_SUBSTEPS)
     integer = fig14a(r=R, integer=True)
@@ -135,13 +131,8 @@ def fig14_figure(quick: bool, path: Path) -> Path:
     ax.plot(integer.beta, integer.measured, "s", label="ccscope, integer windows")
     ax.set_xlabel("β")
     ax.set_ylabel("c (packets per RTT²)")
-    ax.set_title("Cai et al. Fig. 14(a): speed of gaining 35% of a 20-packet link", fontsize=9)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return Path(path)
+    return figure.save(fig, ax, "Cai et al. Fig. 14(a): speed of gaining 35% of a 20-packet "
+                       "link", path)
 
 
 # --- Fig. 10 at packet level: one AIMD flow on a 3 Mb/s DropTail link ---------------------

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .. import roundmodel, theory
+from . import figure
 from .claims import Claim, below, within, within_abs, within_factor
 
 #: Loguinov & Radha §V-B: "a T1 bottleneck link (i.e., C = 1544 kb/s)".
@@ -214,14 +215,9 @@ def fig4_claims(quick: bool = False) -> list[Claim]:
 def fig5_figure(quick: bool, path: Path) -> Path:
     """Fig. 5 redrawn: s_n against n (log-log) per scheme, the published s_100 as crosses and
     (37)'s n^(l + 2k + 1) from s_1 = 1 dashed."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     n = [1, 2, 5, 10, 20, 50, 100] if quick else list(range(1, 101))
     curves = fig5_curves(n, 50_000 if quick else 200_000)
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = figure.new((6, 4.5))
     for scheme, curve in curves.groupby("scheme", sort=False):
         line, = ax.loglog(curve["n"], curve["s"], marker=".", label=f"{scheme} (ccscope)")
         ax.loglog([100], [FIG5_PUBLISHED[scheme]["s_100"]], "x", ms=10,
@@ -231,13 +227,7 @@ def fig5_figure(quick: bool, path: Path) -> Path:
         ax.loglog(grid, grid**e, "k--", lw=0.6)
     ax.set_xlabel("n (flows)")
     ax.set_ylabel("s_n = p_n / p_1")
-    ax.set_title("Loguinov & Radha Fig. 5 (dashed: n^2, n^3 by (37))", fontsize=9)
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return Path(path)
+    return figure.save(fig, ax, "Loguinov & Radha Fig. 5 (dashed: n^2, n^3 by (37))", path, 7)
 
 
 # --- Fig. 8 / Table I at packet level: ISCC against rate AIMD on the Cisco path -------------
