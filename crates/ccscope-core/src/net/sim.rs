@@ -19,7 +19,7 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::topology::Network;
+use super::topology::{Network, Routes};
 use super::trace::{EventKind, Probe, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -572,10 +572,11 @@ impl Simulation {
         let mut flows = Vec::with_capacity(scenario.flows.len());
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut endpoint_rngs = Vec::with_capacity(2 * scenario.flows.len());
+        let mut routes = Routes::new(&network);
         for (i, f) in scenario.flows.iter().enumerate() {
             let (s, d) = network.ends[i];
-            let route = |a: usize, b: usize| {
-                network.route(a, b).ok_or_else(|| Error::NoRoute {
+            let mut route = |a: usize, b: usize| {
+                routes.route(a, b).ok_or_else(|| Error::NoRoute {
                     flow: i,
                     from: network.nodes[a].clone(),
                     to: network.nodes[b].clone(),
