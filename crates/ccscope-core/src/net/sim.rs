@@ -5,8 +5,8 @@
 //!
 //! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
 //! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
-//! "pipe" (propagation delay is constant per link, so arrivals leave it in order; the packets
-//! themselves sit in one store shared by all links, so an idle link holds none), and queues and
+//! "pipe" (propagation delay is constant per link, so arrivals leave it in order; queued and
+//! propagating packets sit in one store shared by all links, so an idle link holds none), and queues and
 //! loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
 //! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
 
@@ -197,7 +197,7 @@ struct Link {
     queue_rng: Rng,
     /// The packet being serialized and when its serialization started.
     on_wire: Option<(Packet, SimTime)>,
-    /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::propagating`].
+    /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::stored`].
     pipe: VecDeque<(SimTime, u32)>,
     stats: LinkStats,
     /// When the queue length last changed (for the time integrals).
@@ -222,7 +222,8 @@ impl Link {
     }
 }
 
-/// The packets propagating on all links, in reusable slots.
+/// The packets waiting in queues and propagating on links, in reusable slots: queues and pipes
+/// hold slots, so an idle link holds no packet.
 #[derive(Default)]
 struct Slots {
     packets: Vec<Packet>,
@@ -265,7 +266,8 @@ struct Core {
     seq: u64,
     heap: BinaryHeap<Event>,
     links: Vec<Link>,
-    propagating: Slots,
+    /// Every packet in a queue or a pipe.
+    stored: Slots,
     flows: Vec<FlowRt>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
     trace: Option<Trace>,
@@ -349,12 +351,15 @@ impl Core {
     }
 
     /// A packet arrives at a link's queue.
-    fn offer(&mut self, link: u32, pkt: Packet) {
+    fn offer(&mut self, link: u32, mut pkt: Packet) {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.stats.arrivals += 1;
         l.account_queue(now);
-        let (admit, dropped) = l.queue.enqueue(pkt, now, &mut l.queue_rng);
+        let admit = l.queue.admit(&mut pkt, now, &mut l.queue_rng);
+        if matches!(admit, Admit::Queued | Admit::Marked) {
+            l.queue.push(self.stored.insert(pkt), pkt.size_bytes);
+        }
         l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
         match admit {
             Admit::Queued => {}
@@ -376,9 +381,7 @@ impl Core {
                     l.stats.early_drops += 1;
                     EventKind::EarlyDrop
                 };
-                if let Some(p) = dropped {
-                    self.record_drop(link, &p, kind);
-                }
+                self.record_drop(link, &pkt, kind);
                 return;
             }
         }
@@ -392,8 +395,9 @@ impl Core {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.account_queue(now);
-        match l.queue.dequeue(now) {
-            Some(pkt) => {
+        match l.queue.pop(now) {
+            Some(slot) => {
+                let pkt = self.stored.remove(slot);
                 let done = now + serialization_time(pkt.size_bytes, l.rate_bps);
                 l.on_wire = Some((pkt, now));
                 self.schedule(done, Kind::TxDone(link));
@@ -423,7 +427,7 @@ impl Core {
             // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
-            l.pipe.push_back((at, self.propagating.insert(pkt)));
+            l.pipe.push_back((at, self.stored.insert(pkt)));
             if idle {
                 self.schedule(at, Kind::Arrive(link));
             }
@@ -443,7 +447,7 @@ impl Core {
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         let l = &mut self.links[link as usize];
         let (at, slot) = l.pipe.pop_front()?;
-        let mut pkt = self.propagating.remove(slot);
+        let mut pkt = self.stored.remove(slot);
         debug_assert_eq!(at, self.now);
         l.stats.exits += 1;
         if let Some(&(next_at, _)) = l.pipe.front() {
@@ -649,7 +653,7 @@ impl Simulation {
             seq: 0,
             heap: BinaryHeap::with_capacity(1024),
             links,
-            propagating: Slots::default(),
+            stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
             flows,
             trace,
@@ -807,8 +811,8 @@ impl Simulation {
         let link_base = base.as_ref().map_or_else(|| vec![LinkStats::default(); link_end.len()], |b| b.links.clone());
         let mut in_flight = vec![0u64; flow_end.len()];
         for l in &self.core.links {
-            let propagating = l.pipe.iter().map(|&(_, k)| &self.core.propagating.packets[k as usize]);
-            let waiting = l.queue.iter().chain(l.on_wire.iter().map(|(p, _)| p)).chain(propagating);
+            let stored = l.queue.slots().chain(l.pipe.iter().map(|&(_, k)| k));
+            let waiting = stored.map(|k| &self.core.stored.packets[k as usize]).chain(l.on_wire.iter().map(|(p, _)| p));
             for p in waiting {
                 in_flight[p.flow as usize] += 1;
             }
