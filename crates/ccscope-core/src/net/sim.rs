@@ -195,8 +195,8 @@ struct Link {
     /// The loss module and its random stream, on the few links that have one.
     loss: Option<Box<(LossModule, Rng)>>,
     queue_rng: Rng,
-    /// The packet being serialized and when its serialization started.
-    on_wire: Option<(Packet, SimTime)>,
+    /// The packet being serialized (its slot in [`Core::stored`]) and when its serialization started.
+    on_wire: Option<(u32, SimTime)>,
     /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::stored`].
     pipe: VecDeque<(SimTime, u32)>,
     stats: LinkStats,
@@ -222,8 +222,8 @@ impl Link {
     }
 }
 
-/// The packets waiting in queues and propagating on links, in reusable slots: queues and pipes
-/// hold slots, so an idle link holds no packet.
+/// The packets waiting in queues, on the wire and propagating, in reusable slots: links hold
+/// slots, so an idle link holds no packet and a packet is not copied from queue to wire to pipe.
 #[derive(Default)]
 struct Slots {
     packets: Vec<Packet>,
@@ -397,9 +397,9 @@ impl Core {
         l.account_queue(now);
         match l.queue.pop(now) {
             Some(slot) => {
-                let pkt = self.stored.remove(slot);
-                let done = now + serialization_time(pkt.size_bytes, l.rate_bps);
-                l.on_wire = Some((pkt, now));
+                let size = self.stored.packets[slot as usize].size_bytes;
+                let done = now + serialization_time(size, l.rate_bps);
+                l.on_wire = Some((slot, now));
                 self.schedule(done, Kind::TxDone(link));
             }
             None => l.on_wire = None,
@@ -409,10 +409,11 @@ impl Core {
     fn tx_done(&mut self, link: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        let Some((pkt, started)) = l.on_wire.take() else {
+        let Some((stored, started)) = l.on_wire.take() else {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
+        let pkt = self.stored.packets[stored as usize];
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
         l.stats.busy_ns += (now - started).ns();
@@ -423,11 +424,12 @@ impl Core {
         };
         if lost {
             l.stats.losses += 1;
+            self.stored.remove(stored);
         } else {
             // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
-            l.pipe.push_back((at, self.stored.insert(pkt)));
+            l.pipe.push_back((at, stored));
             if idle {
                 self.schedule(at, Kind::Arrive(link));
             }
@@ -811,10 +813,9 @@ impl Simulation {
         let link_base = base.as_ref().map_or_else(|| vec![LinkStats::default(); link_end.len()], |b| b.links.clone());
         let mut in_flight = vec![0u64; flow_end.len()];
         for l in &self.core.links {
-            let stored = l.queue.slots().chain(l.pipe.iter().map(|&(_, k)| k));
-            let waiting = stored.map(|k| &self.core.stored.packets[k as usize]).chain(l.on_wire.iter().map(|(p, _)| p));
-            for p in waiting {
-                in_flight[p.flow as usize] += 1;
+            let slots = l.queue.slots().chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter().map(|&(_, k)| k));
+            for k in slots {
+                in_flight[self.core.stored.packets[k as usize].flow as usize] += 1;
             }
         }
         let endpoints = std::mem::take(&mut self.endpoints);
