@@ -38,7 +38,8 @@ def scenario(n: int, rate_mbps: float, queue: str, seed: int = 1) -> ccscope.Sce
     return ccscope.loads(scenario_toml(n, rate_mbps, queue, seed))
 
 
-def scenario_toml(n: int, rate_mbps: float, queue: str, seed: int = 1) -> str:
+def scenario_toml(n: int, rate_mbps: float, queue: str, seed: int = 1,
+                  seconds: int = SECONDS) -> str:
     """The scenario file: N flows on a RATE_MBPS bottleneck with a DropTail or RED queue."""
     bdp = bdp_packets(rate_mbps)
     if queue == "DropTail":
@@ -48,7 +49,7 @@ def scenario_toml(n: int, rate_mbps: float, queue: str, seed: int = 1) -> str:
              'mean_packet_size = "500B" }')
     return f'''
 [run]
-duration = "{SECONDS}s"
+duration = "{seconds}s"
 seed = {seed}
 [topology]
 kind = "dumbbell"

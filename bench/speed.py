@@ -10,10 +10,11 @@ speed table is made from that file by bench/readme_speed.py.
 - whole process: `ccscope run FILE --no-plot -q` against `ns bench/ns2_dumbbell.tcl`, on the
   anchor dumbbell (bench/anchors.py): 8 and 64 TCP SACK flows, 10 and 100 Mb/s, 60 s, DropTail
   at the bandwidth-delay product. Bottleneck packets per wall-second.
-- engine: the same runs inside one Python process (ccscope.run, result tables included) against
+- engine: the same dumbbells run for 600 s (10 Mb/s) or 60 s (100 Mb/s), about 750 000
+  bottleneck packets, inside one Python process (ccscope.run, result tables included) against
   ns-2's time less its time to build the scenario and stop after 1 ms; events per second too.
 - scale: bench_scale (100 / 1000 / 10 000 TCP flows at 1 Gb/s, 5 s): CPU time relative to
-  100 flows, and memory per flow from the peak resident sets.
+  100 flows, and memory per flow from the peak resident sets; then 100 000 flows.
 - round: bench_round, flow-steps per second.
 
 Timings are the best of --repeat runs; the machine is shared, so compare ratios taken here.
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -41,6 +41,10 @@ CCSCOPE = str(Path(PYTHON).with_name("ccscope"))
 NS2_SCRIPT = Path(__file__).resolve().parent / "ns2_dumbbell.tcl"
 # Simulated time of an ns-2 run that measures its start-up and set-up (0 divides by zero).
 SET_UP_ONLY_S = 0.001
+# Simulated seconds of the engine comparison per bottleneck Mb/s: about 750 000 bottleneck
+# packets, so that start-up is a few percent of ns-2's time.
+ENGINE_SECONDS = {10: 600, 100: 60}
+GNU_TIME = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
 
 # What `ccscope run` does before it calls the engine (python/ccscope/cli.py `run`).
 BEFORE_RUN = """
@@ -55,19 +59,18 @@ print(",".join(m for m in heavy if m in sys.modules))
 """
 
 
-def run_child(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Runs `cmd` and reaps it with wait4: (wall seconds, peak resident MB, stdout)."""
-    with tempfile.TemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as errs:
-        t = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=errs)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        errs.seek(0)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed: {errs.read().strip()}")
-        return wall, usage.ru_maxrss / 1024, out.read()
+def run_child(cmd: list[str], cwd: Path | None = None) -> tuple[float, float | None, str]:
+    """Runs `cmd`: (wall seconds, peak resident MB, stdout). The peak comes from GNU time when
+    installed: Linux carries a process's peak across exec, so a child forked from this (large)
+    Python process would report at least this process's size."""
+    wrap = [GNU_TIME, "-f", "%M"] if GNU_TIME else []
+    t = time.perf_counter()
+    p = subprocess.run(wrap + cmd, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {p.stderr.strip()}")
+    rss = int(p.stderr.strip().splitlines()[-1]) / 1024 if GNU_TIME else None
+    return wall, rss, p.stdout
 
 
 def best_of(repeat: int, cmd: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
@@ -114,30 +117,41 @@ def anchor_runs(repeat: int, files: dict, have_ns2: bool) -> list[dict]:
                                             "--no-plot", "-q"])
             summary = json.loads((Path(out) / "summary.json").read_text())
         pkts = next(x["departures"] for x in summary["links"] if x["name"] == "bottleneck")
-        sc = ccscope.load(path)
-        engine = float("inf")
-        for _ in range(repeat):
-            t = time.perf_counter()
-            result = ccscope.run(sc)
-            engine = min(engine, time.perf_counter() - t)
-        ns2 = ns2_zero = None
-        if have_ns2:
-            ns2 = best_of(repeat, ns2_command(n, rate, anchors.SECONDS))
-            ns2_zero = best_of(repeat, ns2_command(n, rate, SET_UP_ONLY_S))[0]
+        ns2 = best_of(repeat, ns2_command(n, rate, anchors.SECONDS)) if have_ns2 else None
         ns2_pkts = json.loads(ns2[2].strip().splitlines()[-1])["departures"] if ns2 else 0
         whole = record("whole process", name, "bottleneck packets per wall-second", pkts / wall,
                        ns2_pkts / ns2[0] if ns2 else None, goal=">= 3x ns-2", rss=rss,
                        ns2_rss=ns2[1] if ns2 else None, ccscope_wall_s=wall,
                        ns2_wall_s=ns2[0] if ns2 else None)
         whole["met"] = whole["ratio"] is not None and whole["ratio"] >= 3
-        ns2_engine = ns2[0] - ns2_zero if ns2 else None
-        inside = record("engine", name, "bottleneck packets per wall-second", pkts / engine,
-                        ns2_pkts / ns2_engine if ns2_engine else None, goal=">= 5x ns-2",
-                        events=result.events, events_per_s=result.events / engine,
-                        ccscope_wall_s=engine, ns2_wall_s=ns2_engine)
-        inside["met"] = inside["ratio"] is not None and inside["ratio"] >= 5
-        rows += [whole, inside]
+        rows += [whole, engine_run(n, rate, repeat, have_ns2)]
     return rows
+
+
+def engine_run(n: int, rate: int, repeat: int, have_ns2: bool) -> dict:
+    """The anchor run long enough for start-up not to count, inside one process for ccscope and
+    less its start-up and set-up time for ns-2."""
+    import ccscope
+
+    seconds = ENGINE_SECONDS[rate]
+    sc = ccscope.loads(anchors.scenario_toml(n, rate, "DropTail", seconds=seconds))
+    engine = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = ccscope.run(sc)
+        engine = min(engine, time.perf_counter() - t)
+    pkts = int(result.bottlenecks.departures.iloc[0])
+    ns2_engine = ns2_pkts = None
+    if have_ns2:
+        wall, _, out = best_of(repeat, ns2_command(n, rate, seconds))
+        ns2_engine = wall - best_of(repeat, ns2_command(n, rate, SET_UP_ONLY_S))[0]
+        ns2_pkts = json.loads(out.strip().splitlines()[-1])["departures"] / ns2_engine
+    inside = record("engine", f"{n} TCP SACK flows, {rate} Mb/s, {seconds} s, DropTail (BDP)",
+                    "bottleneck packets per wall-second", pkts / engine, ns2_pkts,
+                    goal=">= 5x ns-2", events=result.events, events_per_s=result.events / engine,
+                    ccscope_wall_s=engine, ns2_wall_s=ns2_engine)
+    inside["met"] = inside["ratio"] is not None and inside["ratio"] >= 5
+    return inside
 
 
 def cargo_example(name: str, *args: str) -> list[dict]:
@@ -166,6 +180,14 @@ def scale(counts: list[str]) -> list[dict]:
     return rows
 
 
+def scale_limit(flows: int) -> dict:
+    """That `flows` TCP flows run at all on this machine, in how long and how much memory."""
+    [r] = cargo_example("bench_scale", str(flows))
+    return record("scale", f"{flows} TCP flows, 1 Gb/s, 5 s", "CPU seconds", r["cpu_s"],
+                  goal="completes", met=True, rss=r["peak_rss_kb"] / 1024, wall_s=r["wall_s"],
+                  events=r["events"], bottleneck_pkts=r["bottleneck_pkts"])
+
+
 def engine_cbr() -> list[dict]:
     return [record("engine", f"CBR dumbbell, {r['flows']} flows, {r['rate_mbps']} Mb/s, 60 s",
                    "events per wall-second", r["events"] / r["wall_s"], events=r["events"],
@@ -190,7 +212,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "bench.json")
     ap.add_argument("--quick", action="store_true",
-                    help="scale at 100 and 1000 flows only, and skip the round model")
+                    help="scale at 100 and 1000 flows only (not 10 000 and 100 000), and skip "
+                    "the round model")
     args = ap.parse_args()
     have_ns2 = shutil.which("ns") is not None
     if not have_ns2:
@@ -207,6 +230,7 @@ def main() -> None:
     rows += engine_cbr()
     rows += scale(["100", "1000"] if args.quick else ["100", "1000", "10000"])
     if not args.quick:
+        rows.append(scale_limit(100_000))
         rows += round_model()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n")
