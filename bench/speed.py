@@ -51,6 +51,8 @@ BEFORE_RUN = """
 import sys
 import ccscope.cli
 from ccscope.engine import run
+from ccscope.errors import Interrupted
+from ccscope.progress import RunProgress
 from ccscope.scenario import load
 from ccscope import _core
 load(sys.argv[1])

@@ -6,6 +6,7 @@ Scenario tables cross as JSON text of the parsed TOML; the core validates them (
 ``CoreError`` is an internal failure of the engine (a bug).
 """
 
+from collections.abc import Callable
 from typing import Any
 
 __version__: str
@@ -34,12 +35,18 @@ def validate_round(table_json: str) -> None:
 # --- runs ----------------------------------------------------------------------------------------
 
 def run_packet(table_json: str,
-               python_controllers: PythonControllers | None = None) -> dict[str, Any]:
-    """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays."""
+               python_controllers: PythonControllers | None = None,
+               progress: Callable[[float, float], object] | None = None) -> dict[str, Any]:
+    """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays.
+    ``progress(done_s, total_s)`` is called as it goes; Ctrl-C stops it early with
+    ``partial`` set."""
 
 def run_round(table_json: str,
-              python_controllers: PythonControllers | None = None) -> dict[str, Any]:
-    """Runs a round-model table: totals, per-flow columns and series as numpy arrays."""
+              python_controllers: PythonControllers | None = None,
+              progress: Callable[[float, float], object] | None = None) -> dict[str, Any]:
+    """Runs a round-model table: totals, per-flow columns and series as numpy arrays.
+    ``progress(done_steps, total_steps)`` is called as it goes; Ctrl-C stops it early with
+    ``partial`` set."""
 
 # --- the controller catalogue --------------------------------------------------------------------
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
 from .controllers import ControllerSpec, FlowControllers, per_flow
-from .errors import ScenarioError
+from .errors import Interrupted, ScenarioError
 from .scenario import Scenario, coerce
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ class Result:
         #: The Python controller object each flow ran, by flow index (its own instance).
         self.controllers: dict[int, object] = self.python.objects
         self.seed: int = raw["seed"]
+        #: True when Ctrl-C stopped the run: the numbers cover the time it had reached.
+        self.partial: bool = raw.get("partial", False)
         self.events: int = raw["events"]
         self.duration_s = raw["duration_ns"] * 1e-9
         self.warmup_s = raw["warmup_ns"] * 1e-9
@@ -236,6 +239,7 @@ class Result:
             "links": links,
             "scenario": self.scenario.echo(),
             **self.python.summary(),
+            **({"partial": True} if self.partial else {}),
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -298,7 +302,8 @@ def _jsonable(x):
 
 
 def run(scenario: Scenario | dict | str | Path,
-        controllers: dict[str, ControllerSpec] | None = None) -> Result:
+        controllers: dict[str, ControllerSpec] | None = None,
+        progress: bool | Callable[[float, float], None] = False) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
     scenario says ``run.engine = "round"``.
@@ -308,15 +313,40 @@ def run(scenario: Scenario | dict | str | Path,
     rate flow a :class:`ccscope.RateController`. Every flow gets its own object: a class or a
     factory is called once per flow, an instance is deep-copied once per flow, so flows never
     share state; ``result.controllers[i]`` is the object flow i ran.
+
+    `progress` shows a bar of simulated time (True) or is called as ``progress(done_s,
+    total_s)``. Ctrl-C stops the run within a fraction of a second and raises
+    :class:`ccscope.errors.Interrupted`, whose ``result`` is what was measured so far
+    (``result.partial``).
     """
     sc = coerce(scenario)
     if sc.engine == "round":
         from . import roundmodel
 
-        return roundmodel.run(sc, controllers)
+        return roundmodel.run(sc, controllers, progress)
     python = per_flow(sc.table, controllers)
+    raw = _watched(sc, lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch),
+                   progress, "s")
+    return _checked(Result(sc, raw, python))
+
+
+def _watched(sc: Scenario, run_core: Callable, progress, unit: str) -> dict:
+    """Runs the core with the progress callback `progress` asks for, naming the scenario file
+    in errors."""
+    from .progress import callback
+
+    watch = callback(progress, unit)
     try:
-        raw = _core().run_packet(sc.to_json(), python.by_flow)
+        return run_core(watch)
     except ScenarioError as e:
         raise e.in_file(sc.file) from None
-    return Result(sc, raw, python)
+    finally:
+        if hasattr(watch, "close"):
+            watch.close()
+
+
+def _checked(result):
+    """`result`, or :class:`Interrupted` carrying it when Ctrl-C stopped the run."""
+    if result.partial:
+        raise Interrupted(result)
+    return result
