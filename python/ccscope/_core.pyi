@@ -25,20 +25,32 @@ def read_scenario(table_json: str) -> tuple[str, str]:
 def scenario_schema(engine: str) -> str:
     """The JSON Schema of "packet" or "round" scenario files, as JSON text."""
 
-def validate_packet(table_json: str) -> None:
-    """Checks a packet-model table as far as running it would (controllers, routes)."""
+def validate_packet(table_json: str, force: bool = False) -> None:
+    """Checks a packet-model table as far as running it would (what it costs unless `force`,
+    controllers, routes)."""
 
-def validate_round(table_json: str) -> None:
-    """Checks a round-model table as far as running it would (controllers)."""
+def validate_round(table_json: str, force: bool = False) -> None:
+    """Checks a round-model table as far as running it would (what it costs unless `force`,
+    controllers)."""
+
+def scenario_cost(table_json: str) -> tuple[float, str, float, str]:
+    """What running a table of either engine would cost: (events or flow-steps, which of the
+    two, bytes of memory, a short description)."""
+
+def build_info() -> tuple[str, str, str]:
+    """(version, commit of the source tree built, "true"/"false"/"unknown": uncommitted
+    changes in it at build time)."""
 
 # --- runs ----------------------------------------------------------------------------------------
 
 def run_packet(table_json: str,
-               python_controllers: PythonControllers | None = None) -> dict[str, Any]:
+               python_controllers: PythonControllers | None = None,
+               force: bool = False) -> dict[str, Any]:
     """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays."""
 
 def run_round(table_json: str,
-              python_controllers: PythonControllers | None = None) -> dict[str, Any]:
+              python_controllers: PythonControllers | None = None,
+              force: bool = False) -> dict[str, Any]:
     """Runs a round-model table: totals, per-flow columns and series as numpy arrays."""
 
 # --- the controller catalogue --------------------------------------------------------------------

@@ -6,18 +6,16 @@
 
 from __future__ import annotations
 
-import functools
-import json
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import __version__, metrics
+from . import metrics
 from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import ScenarioError
+from .output import moved, output_dir, provenance, scenario_hash, write_json, write_parquet
 from .scenario import Scenario, coerce
 
 
@@ -25,18 +23,6 @@ def _core():
     from . import _core
 
     return _core
-
-
-@functools.cache
-def git_commit() -> str:
-    """The commit of the ccscope source tree, when it is a git checkout."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
-            text=True, timeout=5, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.stdout.strip() if out.returncode == 0 else "unknown"
 
 
 @dataclass(frozen=True)
@@ -188,9 +174,9 @@ class Result:
                  for row in self.flows.drop(columns=["flow"]).to_dict(orient="records")]
         links = self.bottlenecks.drop(columns=["link", "monitor"]).to_dict(orient="records")
         return {
-            "ccscope_version": __version__,
-            "git_commit": git_commit(),
+            **provenance(),
             "seed": self.seed,
+            "scenario_sha256": scenario_hash(self.scenario.table),
             "engine": self.scenario.engine,
             "duration_s": self.duration_s,
             "warmup_s": self.warmup_s,
@@ -202,44 +188,36 @@ class Result:
             **self.python.summary(),
         }
 
-    def write(self, out_dir: str | Path) -> list[Path]:
-        """Writes summary.json and the traces as Parquet files into `out_dir`."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        written = [out / "summary.json"]
-        written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
+    def parquet_metadata(self) -> dict:
+        """What every Parquet file of the run carries (key ``ccscope``): provenance, seed,
+        scenario hash and the flows' labels by index."""
+        return {**provenance(), "seed": self.seed,
+                "scenario_sha256": scenario_hash(self.scenario.table),
+                "flow_labels": self.flows["label"].tolist()}
+
+    def write_files(self, folder: Path) -> list[Path]:
+        """Writes summary.json and the traces as Parquet files into an existing `folder`."""
+        written = [write_json(folder / "summary.json", self.summary())]
         if self.trace is not None:
+            meta = self.parquet_metadata()
             for name in ("flows", "queues", "events"):
                 frame = getattr(self.trace, name)
                 if not frame.empty:
-                    path = out / f"trace_{name}.parquet"
-                    frame.to_parquet(path, index=False)
-                    written.append(path)
+                    written.append(write_parquet(frame, folder / f"trace_{name}.parquet", meta))
         return written
 
-
-def write_summary(out: Path, summary: dict) -> Path:
-    """Writes `summary` as out/summary.json (creating `out`); refuses non-finite numbers."""
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "summary.json"
-    path.write_text(json.dumps(_jsonable(summary), indent=2) + "\n")
-    return path
-
-
-def _jsonable(x):
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, np.generic):
-        x = x.item()
-    if isinstance(x, float) and not np.isfinite(x):
-        raise ValueError("a result value is not finite")
-    return x
+    def write(self, out_dir: str | Path) -> list[Path]:
+        """Writes summary.json and the traces as Parquet files into `out_dir`, all at once: a
+        previous run there is replaced whole, and on failure `out_dir` is left as it was
+        (:mod:`ccscope.output`)."""
+        with output_dir(out_dir) as tmp:
+            written = self.write_files(tmp)
+        return moved(written, tmp, out_dir)
 
 
 def run(scenario: Scenario | dict | str | Path,
-        controllers: dict[str, ControllerSpec] | None = None) -> Result:
+        controllers: dict[str, ControllerSpec] | None = None,
+        force: bool = False) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
     scenario says ``run.engine = "round"``.
@@ -249,15 +227,19 @@ def run(scenario: Scenario | dict | str | Path,
     rate flow a :class:`ccscope.RateController`. Every flow gets its own object: a class or a
     factory is called once per flow, an instance is deep-copied once per flow, so flows never
     share state; ``result.controllers[i]`` is the object flow i ran.
+
+    A scenario whose run would take more than about half an hour or 8 GiB (estimated from the
+    scenario, see ``ccscope.scenario.cost``) raises :class:`ccscope.CostError` with the
+    estimate, unless `force` is true.
     """
     sc = coerce(scenario)
     if sc.engine == "round":
         from . import roundmodel
 
-        return roundmodel.run(sc, controllers)
+        return roundmodel.run(sc, controllers, force)
     python = per_flow(sc.table, controllers)
     try:
-        raw = _core().run_packet(sc.to_json(), python.by_flow)
+        raw = _core().run_packet(sc.to_json(), python.by_flow, force)
     except ScenarioError as e:
         raise e.in_file(sc.file) from None
     return Result(sc, raw, python)

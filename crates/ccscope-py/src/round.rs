@@ -8,11 +8,14 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{guarded, python_controller, table, with_python, PythonControllers};
+use super::{afford, guarded, python_controller, table, with_python, PythonControllers};
 
-/// The round model's parameters of a scenario table (JSON text).
-fn config(text: &str) -> ccscope_core::Result<RoundConfig> {
-    build::round(&scenario::read_round(table(text)?)?)
+/// The round model's parameters of a scenario table (JSON text), unless what the run would
+/// cost is beyond what runs unforced.
+fn config(text: &str, force: bool) -> ccscope_core::Result<RoundConfig> {
+    let s = scenario::read_round(table(text)?)?;
+    afford(s.cost(), force)?;
+    build::round(&s)
 }
 
 fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResult<Bound<'py, PyDict>> {
@@ -72,15 +75,16 @@ fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResul
 /// Runs a round-model scenario table (JSON text of the parsed TOML) and returns its results.
 /// `python_controllers` gives each flow of a `python:NAME` group its own controller object.
 #[pyfunction]
-#[pyo3(signature = (table_json, python_controllers=None))]
+#[pyo3(signature = (table_json, python_controllers=None, force=false))]
 fn run_round<'py>(
     py: Python<'py>,
     table_json: &str,
     python_controllers: Option<PythonControllers>,
+    force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let (result, config) = with_python(py, python_controllers, move |python, error| {
-        let config = config(&text)?;
+        let config = config(&text, force)?;
         let mut external = |i: usize, start: &Start| python_controller(python, i, start.window, error);
         Ok((run_with(&config, &mut external).map_err(build::round_error)?, config))
     })?;
@@ -89,10 +93,11 @@ fn run_round<'py>(
 
 /// Checks a round-model scenario table without running it.
 #[pyfunction]
-fn validate_round(py: Python<'_>, table_json: &str) -> PyResult<()> {
+#[pyo3(signature = (table_json, force=false))]
+fn validate_round(py: Python<'_>, table_json: &str, force: bool) -> PyResult<()> {
     let text = table_json.to_owned();
     guarded(py, move || {
-        build::check_round(&config(&text)?)
+        build::check_round(&config(&text, force)?)
     })
 }
 

@@ -9,6 +9,7 @@
 //!
 //! Imports nothing of the crate but [`crate::units`] and [`crate::error`].
 
+pub mod cost;
 pub mod packet;
 pub mod round;
 
@@ -23,6 +24,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::units::{Time, MARK};
 
+pub use cost::Cost;
 pub use packet::Scenario;
 pub use round::RoundScenario;
 
@@ -47,6 +49,14 @@ pub enum AnyScenario {
 }
 
 impl AnyScenario {
+    /// What running it would cost (see [`cost`]).
+    pub fn cost(&self) -> Cost {
+        match self {
+            AnyScenario::Packet(s) => s.cost(),
+            AnyScenario::Round(s) => s.cost(),
+        }
+    }
+
     /// The scenario with every default filled in, units as written.
     pub fn normalized(&self) -> Value {
         match self {
@@ -72,9 +82,21 @@ pub fn read(table: Value) -> Result<AnyScenario> {
 
 /// Reads and validates a packet-model scenario table.
 pub fn read_packet(table: Value) -> Result<Scenario> {
-    let s: Scenario = from_value(table)?;
+    let round_like = table.get("link").is_some() && table.get("topology").is_none();
+    let s: Scenario = from_value(table).map_err(|e| if round_like { round_hint(e) } else { e })?;
     s.validate()?;
     Ok(s)
+}
+
+/// The error of a table read as a packet-model scenario that looks like a round-model one
+/// (`[link]`, no `[topology]`), saying so.
+fn round_hint(e: Error) -> Error {
+    const HINT: &str = "; this looks like a round-model scenario ([link], no [topology]): set run.engine = \"round\"";
+    match e {
+        Error::InvalidField { field, value, allowed } => Error::InvalidField { field, value, allowed: format!("{allowed}{HINT}") },
+        Error::UnknownName { field, value, known } => Error::UnknownName { field, value, known: format!("{known}{HINT}") },
+        other => other,
+    }
 }
 
 /// Reads and validates a round-model scenario table.
@@ -211,7 +233,7 @@ fn written(found: &str) -> String {
 /// What serde expected, in the user's terms.
 fn expectation(expected: &str) -> String {
     match expected {
-        "u64" | "usize" => "must be a whole number >= 0".into(),
+        "u64" | "usize" => format!("must be a whole number in [0, {}]", u64::MAX),
         "u32" => format!("must be a whole number in [0, {}]", u32::MAX),
         "f64" => "must be a number".into(),
         "a boolean" => "must be true or false".into(),

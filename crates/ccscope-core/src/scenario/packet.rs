@@ -820,10 +820,29 @@ fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
     positive(at, r.bps()).map_err(|_| rate_error(at, r))
 }
 
-/// A link's rate: > 0, and at least 1 b/s in the whole bits/s the engine runs links at.
+/// A link's rate: > 0, and between 1 b/s and 2^64 b/s in the whole bits/s the engine runs
+/// links at.
 fn link_rate(at: &str, r: &Rate) -> Result<()> {
-    if rate_bps(at, r)?.round_ties_even() < 1.0 {
+    let bps = rate_bps(at, r)?.round_ties_even();
+    if bps < 1.0 {
         return Err(Error::invalid(at, format!("'{r}'"), "a link runs at least 1 b/s"));
+    }
+    if bps >= u64::MAX as f64 {
+        return Err(Error::invalid(at, format!("'{r}'"), "a link runs at most 2^64 b/s (about 1.8e7 Tbps)"));
+    }
+    Ok(())
+}
+
+/// A paced source's rate: its gap between packets, 8·size/rate, must be at least the engine's
+/// clock tick of 1 ns, or packets would all leave at the same instant and time would stand still.
+fn paced_rate(at: &str, r: &Rate, bps: f64, bytes: f64) -> Result<()> {
+    let most = 8.0 * bytes * 1e9;
+    if bps > most {
+        return Err(Error::invalid(
+            at,
+            format!("'{r}'"),
+            format!("must be at most {most:e} b/s: a {bytes} B packet then leaves every 1 ns, the engine's clock tick"),
+        ));
     }
     Ok(())
 }
@@ -977,8 +996,9 @@ impl Source {
     fn validate(&self, at: &str) -> Result<()> {
         match self {
             Source::Cbr(p) | Source::Poisson(p) => {
-                rate_bps(&format!("{at}.rate"), &p.rate)?;
-                size_bytes(&format!("{at}.packet_size"), &p.packet_size, u32::MAX as f64).map(|_| ())
+                let bps = rate_bps(&format!("{at}.rate"), &p.rate)?;
+                let bytes = size_bytes(&format!("{at}.packet_size"), &p.packet_size, u32::MAX as f64)?;
+                paced_rate(&format!("{at}.rate"), &p.rate, bps, bytes)
             }
             Source::Tcp(t) => t.validate(at),
             Source::Rate(r) => r.validate(at),

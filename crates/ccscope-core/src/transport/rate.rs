@@ -257,7 +257,9 @@ impl RateSender {
         } else {
             1.0
         };
-        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither)
+        // At least one tick: a zero gap would send every packet at the same instant and stop
+        // simulated time.
+        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither).max(SimTime(1))
     }
 
     fn schedule_send(&mut self, ctx: &mut Ctx) {
