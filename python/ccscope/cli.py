@@ -269,6 +269,9 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except usage_error as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # `ccscope` alone: the help
+            print(e.format_message())
+            sys.exit(0)
         # One line: what was wrong, and where help is.
         ctx = getattr(e, "ctx", None)
         command = ctx.command_path if ctx else "ccscope"

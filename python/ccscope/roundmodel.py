@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__, metrics
+from . import metrics
 from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import ScenarioError
 from .scenario import Scenario, coerce
