@@ -340,3 +340,67 @@ impl RoundScenario {
         Cost { work, unit: "flow-steps", bytes, blame }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::scenario::read;
+
+    fn cost(v: serde_json::Value) -> Cost {
+        read(v).unwrap().cost()
+    }
+
+    fn cbr(rate: &str, count: u64, duration: &str) -> serde_json::Value {
+        json!({
+            "run": {"duration": duration},
+            "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+            "flows": [{"source": {"kind": "cbr", "rate": rate}, "count": count}],
+        })
+    }
+
+    #[test]
+    fn an_open_loop_source_costs_a_send_per_packet_and_two_events_per_link_carried() {
+        // 1 Mb/s of 1000 B packets for 10 s: 1250 sends, all carried over 3 links.
+        let c = cost(cbr("1Mbps", 1, "10s"));
+        assert_eq!(c.work, 1250.0 * (1.0 + 2.0 * 3.0));
+        assert!(c.check().is_ok());
+    }
+
+    #[test]
+    fn what_cannot_finish_is_refused_naming_the_entry_and_the_estimate() {
+        let e = cost(cbr("8Tbps", 1, "100s")).check().unwrap_err();
+        let Error::TooCostly { field, value, estimate } = e else { panic!("{e:?}") };
+        assert_eq!((field.as_str(), value.as_str()), ("flows[0].source.rate", "'8Tbps'"));
+        assert!(estimate.contains("1.0e11 events"), "{estimate}");
+        let e = cost(cbr("1Mbps", 1_000_000, "60s")).check().unwrap_err();
+        assert!(matches!(e, Error::TooCostly { ref field, .. } if field == "flows[0].count"), "{e:?}");
+    }
+
+    #[test]
+    fn closed_loop_flows_together_send_at_most_twice_their_bottleneck() {
+        // 1000 TCP flows on 10 Mb/s for 100 s: at most 2 × 1250 packets/s between them.
+        let v = json!({
+            "run": {"duration": "100s"},
+            "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+            "flows": [{"source": {"kind": "tcp"}, "count": 1000}],
+        });
+        let per_packet = 1.0 + 2.0 * 3.0 * 2.0 + 1.0;
+        assert!(cost(v).work <= 2.0 * 1250.0 * 100.0 * per_packet * (1.0 + 1e-9));
+    }
+
+    #[test]
+    fn the_round_model_costs_flow_steps_and_its_records() {
+        let v = json!({
+            "run": {"engine": "round", "steps": 10_000_000_000u64},
+            "link": {"capacity": "1Mbps", "rtt": "100ms"},
+            "flows": [{"controller": "rate-aimd"}],
+            "record": {"every": 1},
+        });
+        let c = cost(v);
+        assert_eq!(c.work, 1e10);
+        assert!(c.bytes > 1e11);
+        assert!(matches!(c.check(), Err(Error::TooCostly { ref field, .. }) if field == "record.every"));
+    }
+}
