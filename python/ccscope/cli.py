@@ -48,8 +48,9 @@ def _print_summary(result) -> None:
                       f"{f.mean_delay_s * 1e3:.2f} ms")
     out.print(flows)
     links = Table(title="bottleneck links", title_justify="left")
-    for col in ("link", "capacity", "util", "mean q", "max q", "drops", "marks", "losses",
-                "drop rate"):
+    # The engine's maximum covers the whole run; every other column [warmup, duration).
+    for col in ("link", "capacity", "util", "mean q", "max q (whole run)", "drops", "marks",
+                "losses", "drop rate"):
         links.add_column(col, justify="right" if col != "link" else "left")
     for _, link in result.bottlenecks.iterrows():
         links.add_row(link["name"], _si(link.rate_bps, "b/s").replace(".000", ""),
@@ -57,9 +58,15 @@ def _print_summary(result) -> None:
                       str(link.max_queue_pkts), str(link.drops), str(link.marks),
                       str(link.losses), f"{link.drop_rate:.2%}")
     out.print(links)
-    fair = result.fairness()
-    out.print(f"fairness: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   "
-              f"events: {result.events:,}   seed: {result.seed}")
+    classes = result.fairness_by_class()
+    out.print("fairness per class: " + ", ".join(
+        f"{c} ({f['flows']}) Jain {f['jain']:.4f}, min/max {f['min_max']:.4f}"
+        for c, f in classes.items()), highlight=False)
+    if len(classes) > 1:
+        fair = result.fairness()
+        out.print(f"all flows together: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}",
+                  highlight=False)
+    out.print(f"events: {result.events:,}   seed: {result.seed}")
 
 
 def _print_round_summary(result) -> None:

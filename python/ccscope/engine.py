@@ -162,10 +162,21 @@ class Result:
 
     def fairness(self) -> dict[str, float]:
         """Jain's index and min/max of the flows' throughputs over the measurement window."""
+        return _fairness(self.flows["throughput_bps"].to_numpy())
+
+    def flow_classes(self) -> list[str]:
+        """Each flow's class, by flow index: its source kind ("tcp", "rate", "cbr",
+        "poisson"): flows of one class answer congestion alike, or not at all."""
+        return [f["source"]["kind"] for f in self.scenario.table["flows"]
+                for _ in range(f.get("count", 1))]
+
+    def fairness_by_class(self) -> dict[str, dict[str, float]]:
+        """:meth:`fairness` among the flows of each class (:meth:`flow_classes`), with their
+        number: an unresponsive CBR flow does not weigh on the TCP flows' index."""
+        classes = np.array(self.flow_classes())
         x = self.flows["throughput_bps"].to_numpy()
-        if not np.any(x > 0):
-            return {"jain": 0.0, "min_max": 0.0}
-        return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
+        return {c: {**_fairness(x[classes == c]), "flows": int(np.sum(classes == c))}
+                for c in dict.fromkeys(classes)}
 
     def summary(self) -> dict:
         """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
@@ -182,6 +193,7 @@ class Result:
             "warmup_s": self.warmup_s,
             "events": self.events,
             "fairness": self.fairness(),
+            "fairness_by_class": self.fairness_by_class(),
             "flows": flows,
             "links": links,
             "scenario": self.scenario.echo(),
@@ -213,6 +225,12 @@ class Result:
         with output_dir(out_dir) as tmp:
             written = self.write_files(tmp)
         return moved(written, tmp, out_dir)
+
+
+def _fairness(x: np.ndarray) -> dict[str, float]:
+    if not np.any(x > 0):
+        return {"jain": 0.0, "min_max": 0.0}
+    return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
 
 
 def run(scenario: Scenario | dict | str | Path,
