@@ -159,6 +159,7 @@ fn closed_loop(rx: &mut dyn Receiver, tx: &mut dyn Controller, rounds: usize, lo
                     size_bytes: 1000,
                     sender_rtt: Some(rtt),
                     ecn_ce: false,
+                    sender_round: 0,
                 });
             }
             seq += 1;

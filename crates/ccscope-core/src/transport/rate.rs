@@ -312,6 +312,7 @@ impl RateSender {
             pkt.header.ack = bunch_id;
             pkt.header.blocks[0] = index;
             pkt.header.blocks[1] = self.bunch;
+            pkt.header.blocks[2] = (self.reports + self.silences) as u32;
             ctx.send(pkt);
             self.next_seq += 1;
             if self.outbox.watches_progress() {
@@ -509,6 +510,7 @@ impl Endpoint for RateReceiver {
             size_bytes: pkt.size_bytes,
             sender_rtt: (h.echo > SimTime::ZERO).then_some(h.echo),
             ecn_ce: pkt.ecn.congestion,
+            sender_round: h.blocks[2],
         };
         if let (Some(est), true) = (self.capacity.as_mut(), h.ack > 0) {
             let mark = BunchMark {
