@@ -65,7 +65,7 @@ def test_python_controller_errors_surface_after_the_run():
     with pytest.raises(ZeroDivisionError):
         ccscope.run(ccscope.loads(text), controllers={"bad": bad})
     nan = ccscope.WindowController("nan", increase=lambda w: float("nan"), decrease=lambda w: w)
-    with pytest.raises(ScenarioError, match="must return a finite number"):
+    with pytest.raises(ScenarioError, match="returned nan; it must return a number of packets in \\[0, 1e9\\]"):
         ccscope.run(ccscope.loads(text), controllers={"bad": nan})
     with pytest.raises(ScenarioError, match="no Python controller"):
         ccscope.run(ccscope.loads(text))

@@ -1,7 +1,9 @@
 //! A packet-model scenario: `[run]`, `[topology]`, `[[flows]]`, `[trace]`.
 //!
 //! Defaults follow ns-2.35 where the papers ran it (`tcp.cc`, `red.cc`, `tcp-sink.cc`), except
-//! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge).
+//! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge), its
+//! `initial_window` (ns-2.35's `windowInit_` is 2) and `integer_window` (ns-2.35 keeps
+//! fractional windows after a cut).
 
 use std::collections::BTreeSet;
 
@@ -491,7 +493,8 @@ pub enum TcpVariant {
 }
 
 /// TCP whose window comes from a window controller of the catalogue. Defaults follow ns-2.35
-/// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20).
+/// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20), `initial_window`
+/// (its `windowInit_` is 2) and `integer_window` (its `precisionReduce_` keeps fractions).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Tcp {
@@ -506,7 +509,8 @@ pub struct Tcp {
     /// Receiver window: the most packets outstanding (ns-2 `window_`), in [1, 1e9].
     #[serde(default = "max_window")]
     pub max_window: f64,
-    /// Congestion window at the start (ns-2 `windowInit_`), in [1, 1e9].
+    /// Congestion window at the start, in [1, 1e9] (ns-2 `windowInit_`, whose ns-2.35 default
+    /// is 2).
     #[serde(default = "one_f64")]
     pub initial_window: f64,
     /// Lowest RTO (ns-2 `minrto_`).
@@ -534,7 +538,8 @@ pub struct Tcp {
     /// Data to transfer (packets or bytes); absent: a bulk transfer that never ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer: Option<Limit>,
-    /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
+    /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C); ns-2.35
+    /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
 }
