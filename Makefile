@@ -8,7 +8,7 @@ STAMP := $(VENV)/.ccscope-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 OUT ?= out/main
 
-.PHONY: run test test-rust test-python validate bench lint clean install ns2
+.PHONY: run test test-rust test-python validate bench lint clean install ns2 chromium
 
 install: $(STAMP)
 
@@ -29,8 +29,13 @@ test: $(STAMP) test-rust test-python
 test-rust:
 	cargo test -p ccscope-core --quiet
 
-test-python: $(STAMP)
+test-python: $(STAMP) chromium
 	$(BIN)/python -m pytest -q -m "not slow"
+
+# `ccscope report` is tested in headless Chromium (Debian package chromium); the test fails,
+# never skips, without it.
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
 # The long reproductions of the papers' results (pytest -m slow).
 validate: $(STAMP) ns2

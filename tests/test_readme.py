@@ -15,6 +15,7 @@ def test_the_readme_has_python_blocks():
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_readme_python_block_runs(block, tmp_path, monkeypatch):
-    (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
+    for folder in ("scenarios", "sweeps"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
     monkeypatch.chdir(tmp_path)
     exec(compile(block, "README.md", "exec"), {"__name__": "readme"})

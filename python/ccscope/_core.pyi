@@ -6,6 +6,7 @@ Scenario tables cross as JSON text of the parsed TOML; the core validates them (
 ``CoreError`` is an internal failure of the engine (a bug).
 """
 
+from collections.abc import Callable
 from typing import Any
 
 __version__: str
@@ -45,13 +46,19 @@ def build_info() -> tuple[str, str, str]:
 
 def run_packet(table_json: str,
                python_controllers: PythonControllers | None = None,
+               progress: Callable[[float, float], object] | None = None,
                force: bool = False) -> dict[str, Any]:
-    """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays."""
+    """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays.
+    ``progress(done_s, total_s)`` is called as it goes; Ctrl-C stops it early with
+    ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
 
 def run_round(table_json: str,
               python_controllers: PythonControllers | None = None,
+              progress: Callable[[float, float], object] | None = None,
               force: bool = False) -> dict[str, Any]:
-    """Runs a round-model table: totals, per-flow columns and series as numpy arrays."""
+    """Runs a round-model table: totals, per-flow columns and series as numpy arrays.
+    ``progress(done_steps, total_steps)`` is called as it goes; Ctrl-C stops it early with
+    ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
 
 # --- the controller catalogue --------------------------------------------------------------------
 

@@ -104,7 +104,9 @@ def run(
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
     The destination is checked before the run; the files appear together when it ends."""
     from .engine import run as run_scenario
+    from .errors import Interrupted
     from .output import check_destination, moved, output_dir
+    from .progress import RunProgress
     from .scenario import load
 
     try:
@@ -112,7 +114,17 @@ def run(
         if seed is not None:
             sc = sc.with_seed(seed)
         check_destination(out_dir)
-        result = run_scenario(sc, force=force)
+        progress = False if quiet else RunProgress(
+            "s" if sc.engine == "packet" else "steps", delay=2.0)
+        result = run_scenario(sc, progress=progress, force=force)
+    except Interrupted as e:
+        written = e.result.write(out_dir)
+        err.print("interrupted: wrote what was measured so far, marked partial: "
+                  + ", ".join(str(p) for p in written), highlight=False)
+        raise typer.Exit(code=130) from None
+    except CcscopeError as e:
+        raise _fail(e) from None
+    try:
         with output_dir(out_dir) as tmp:
             written = result.write_files(tmp)
             if plot and sc.engine != "round":
@@ -174,6 +186,18 @@ def schema(
         raise _fail(e) from None
 
 
+def _params(items: list[str] | None) -> dict[str, float]:
+    """--param NAME=VALUE options as a dict."""
+    params = {}
+    for item in items or []:
+        name, _, value = item.partition("=")
+        try:
+            params[name.strip()] = float(value)
+        except ValueError:
+            raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
+    return params
+
+
 @app.command()
 def check(
     controller: Annotated[str | None, typer.Argument(
@@ -210,14 +234,7 @@ def check(
             target = controller
         else:
             raise ScenarioError("give a CONTROLLER name or --binomial k,l,alpha,beta")
-        params = {}
-        for item in param or []:
-            name, _, value = item.partition("=")
-            try:
-                params[name.strip()] = float(value)
-            except ValueError:
-                raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
-        report = run_check(target, params, x_min=x_min, x_max=x_max, window=window,
+        report = run_check(target, _params(param), x_min=x_min, x_max=x_max, window=window,
                            flows=flows)
     except (ScenarioError, ValueError) as e:
         raise _fail(e) from None
@@ -254,6 +271,147 @@ def controllers(
               'controller = { name = "gaimd", beta = 0.875 } }; rate controllers in rate '
               'sources, source = { kind = "rate", controller = "tfrc" }; Python controllers '
               'as "python:NAME".', highlight=False)
+
+
+@app.command()
+def sweep(
+    file: Annotated[Path, typer.Argument(help="Sweep file: a base scenario, [axes] (dotted "
+                                         "path = [values]) and seeds.")],
+    store: Annotated[Path, typer.Option(help="DuckDB results store (created if missing).")],
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
+                                             help="Parallel runs (default: the cores).")] = None,
+    executor: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local "
+                                                "Ray instance).")] = None,
+    show: Annotated[bool, typer.Option(help="Print mean and 95% CI over seeds per point "
+                                       "instead of running.")] = False,
+    metric: Annotated[list[str] | None, typer.Option("--metric", "-m", help="Metric(s) to "
+                                                     "show or plot (repeatable).")] = None,
+    axis: Annotated[str | None, typer.Option(help="Axis to plot against.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="With --show: write a PNG of the first "
+                                              "--metric against --axis.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
+    recorded with its error; --show summarizes the sweep's runs over seeds."""
+    from . import sweep as sweeps
+
+    try:
+        spec = sweeps.load_sweep(file)
+        if show:
+            ids = [t.run_id for t in spec.tasks()]
+            table = sweeps.summarize(store, metric, ids)
+            if table.empty:
+                out.print(f"{store} holds no finished run of {file}", highlight=False)
+                return
+            out.print(sweeps.summary_table(table))
+            if plot is not None:
+                first = metric[0] if metric else "throughput_bps"
+                out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}",
+                          highlight=False)
+            return
+        done = sweeps.run(spec, store, jobs, executor, address, progress=progress)
+    except (ScenarioError, FileNotFoundError) as e:
+        raise _fail(e) from None
+    out.print(f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
+              f"{done.failed} failed", highlight=False)
+    for run_id, error in list(done.errors.items())[:5]:
+        out.print(f"  {run_id}: {error}", highlight=False)
+
+
+@app.command()
+def reproduce(
+    id: Annotated[str | None, typer.Argument(help="A reproduction id (see --list).")] = None,  # noqa: A002
+    list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="Run every reproduction.")] = False,
+    quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
+    figures: Annotated[Path | None, typer.Option(help="Draw the papers' figures with "
+                                                 "ccscope's curves into this folder.")] = None,
+) -> None:
+    """Reproduce the papers' results: for each quantity the published value, ccscope's, the
+    tolerance and whether it holds, and where it does not, why."""
+    import json
+
+    from . import reproduce as reproductions
+
+    if list_:
+        entries = reproductions.listing()
+        if as_json:
+            print(json.dumps(entries, indent=2))
+        for e in [] if as_json else entries:
+            out.print(f"[bold]{e['id']:<16}[/] {e['title']} ({e['source']})", highlight=False)
+        return
+    try:
+        if all_ == (id is not None):
+            raise ScenarioError("give one reproduction ID, --all or --list")
+        ids = list(reproductions.REGISTRY) if all_ else [reproductions.get(id).id]
+    except ScenarioError as e:
+        raise _fail(e) from None
+    reports = []
+    for rid in ids:
+        if all_ and not as_json and not markdown:
+            err.print(f"running {rid} ...", highlight=False)
+        reports.append(reproductions.run(rid, quick=quick, figures=figures))
+    if as_json:
+        print(json.dumps(reports if all_ else reports[0], indent=2, ensure_ascii=False))
+    elif markdown:
+        print(reproductions.markdown(reports), end="")
+    else:
+        for report in reports:
+            out.print(reproductions.table(report))
+            if "figure" in report:
+                out.print(f"wrote {report['figure']}", highlight=False)
+
+
+@app.command()
+def report(
+    path: Annotated[Path, typer.Argument(help="A run directory (ccscope run --out DIR) or a "
+                                         "sweep store (.duckdb).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")]
+    = Path("report.html"),
+) -> None:
+    """Write a self-contained HTML report: scenario, provenance, summary tables and figures
+    (for a sweep, every metric against each axis with its 95% band)."""
+    from .htmlreport import write
+
+    try:
+        written = write(path, output)
+    except FileNotFoundError as e:
+        raise _fail(e) from None
+    out.print(f"wrote {written}", highlight=False)
+
+
+@app.command()
+def scorecard(
+    controller: Annotated[str, typer.Argument(help="A window controller of `ccscope "
+                                              "controllers` (e.g. gaimd, iiad).")],
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
+    quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
+    store: Annotated[Path | None, typer.Option(help="Store caching the packet runs (default: "
+                                               "~/.cache/ccscope/scorecard.duckdb).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
+                                             help="Parallel runs (default: the cores).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """One table for one controller beside TCP and beside theory: the theory's verdicts, the
+    round model's efficiency, loss scalability and convergence, and the packet model's
+    TCP-friendliness and smoothness (mean and 95% CI over seeds)."""
+    import json
+
+    from .scorecard import scorecard as make
+    from .scorecard import table
+
+    try:
+        card = make(controller, _params(param), quick=quick, store=store, jobs=jobs)
+    except ScenarioError as e:
+        raise _fail(e) from None
+    if as_json:
+        print(json.dumps(card, indent=2, ensure_ascii=False))
+    else:
+        out.print(table(card))
 
 
 @app.command()

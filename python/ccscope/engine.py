@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pandas as pd
 
 from . import metrics
 from .controllers import ControllerSpec, FlowControllers, per_flow
-from .errors import ScenarioError
+from .errors import Interrupted, ScenarioError
 from .output import moved, output_dir, provenance, scenario_hash, write_json, write_parquet
 from .scenario import Scenario, coerce
 
@@ -56,6 +57,8 @@ class Result:
         #: The Python controller object each flow ran, by flow index (its own instance).
         self.controllers: dict[int, object] = self.python.objects
         self.seed: int = raw["seed"]
+        #: True when Ctrl-C stopped the run: the numbers cover the time it had reached.
+        self.partial: bool = raw.get("partial", False)
         self.events: int = raw["events"]
         self.duration_s = raw["duration_ns"] * 1e-9
         self.warmup_s = raw["warmup_ns"] * 1e-9
@@ -198,6 +201,7 @@ class Result:
             "links": links,
             "scenario": self.scenario.echo(),
             **self.python.summary(),
+            **({"partial": True} if self.partial else {}),
         }
 
     def parquet_metadata(self) -> dict:
@@ -235,6 +239,7 @@ def _fairness(x: np.ndarray) -> dict[str, float]:
 
 def run(scenario: Scenario | dict | str | Path,
         controllers: dict[str, ControllerSpec] | None = None,
+        progress: bool | Callable[[float, float], None] = False,
         force: bool = False) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
@@ -246,7 +251,12 @@ def run(scenario: Scenario | dict | str | Path,
     factory is called once per flow, an instance is deep-copied once per flow, so flows never
     share state; ``result.controllers[i]`` is the object flow i ran.
 
-    A scenario whose run would take more than about half an hour or 8 GiB (estimated from the
+    `progress` shows a bar of simulated time (True) or is called as ``progress(done_s,
+    total_s)``. Ctrl-C stops the run within a fraction of a second and raises
+    :class:`ccscope.errors.Interrupted`, whose ``result`` is what was measured so far
+    (``result.partial``).
+
+    A scenario whose run would take more than about half an hour or 8 GB (estimated from the
     scenario, see ``ccscope.scenario.cost``) raises :class:`ccscope.CostError` with the
     estimate, unless `force` is true.
     """
@@ -254,10 +264,30 @@ def run(scenario: Scenario | dict | str | Path,
     if sc.engine == "round":
         from . import roundmodel
 
-        return roundmodel.run(sc, controllers, force)
+        return roundmodel.run(sc, controllers, progress, force)
     python = per_flow(sc.table, controllers)
+    raw = _watched(sc, lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch,
+                                                        force), progress, "s")
+    return _checked(Result(sc, raw, python))
+
+
+def _watched(sc: Scenario, run_core: Callable, progress, unit: str) -> dict:
+    """Runs the core with the progress callback `progress` asks for, naming the scenario file
+    in errors."""
+    from .progress import callback
+
+    watch = callback(progress, unit)
     try:
-        raw = _core().run_packet(sc.to_json(), python.by_flow, force)
+        return run_core(watch)
     except ScenarioError as e:
         raise e.in_file(sc.file) from None
-    return Result(sc, raw, python)
+    finally:
+        if hasattr(watch, "close"):
+            watch.close()
+
+
+def _checked(result):
+    """`result`, or :class:`Interrupted` carrying it when Ctrl-C stopped the run."""
+    if result.partial:
+        raise Interrupted(result)
+    return result

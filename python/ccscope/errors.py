@@ -61,3 +61,12 @@ class CostError(ScenarioError):
 
 class ControllerError(ScenarioError):
     """A controller name or parameter the catalogue does not accept."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C. ``result`` holds what it measured up to then, marked
+    ``partial`` (its summary says so); uncaught, it ends the program as Ctrl-C does."""
+
+    def __init__(self, result):
+        super().__init__("interrupted: what was measured so far is in .result (partial)")
+        self.result = result

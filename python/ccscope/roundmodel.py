@@ -31,6 +31,7 @@ The engine is :mod:`ccscope-core`'s ``round`` module; see its documentation for 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -85,10 +86,16 @@ class RoundResult:
         self.measured_steps: int = raw["steps"] - raw["warmup_steps"]
         self.substeps: int = raw["substeps"]
         self.measured_s: float = raw["measured_s"]
+        #: True when Ctrl-C stopped the run: the numbers cover the steps it had run.
+        self.partial: bool = raw.get("partial", False)
         self.loss_rate: float = raw["lost_pkts"] / raw["sent_pkts"] if raw["sent_pkts"] else 0.0
-        self.utilization: float = raw["served_pkts"] / raw["service_pkts"]
+        self.utilization: float = (raw["served_pkts"] / raw["service_pkts"]
+                                   if raw["service_pkts"] else 0.0)
         f = raw["flows"]
         bits = 8.0 * raw["packet_bytes"]
+        # Stopped by Ctrl-C before the warm-up ended, a run has measured nothing.
+        per_step = self.substeps / self.measured_steps if self.measured_steps else 0.0
+        per_s = bits / self.measured_s if self.measured_s else 0.0
         self.flows = pd.DataFrame({
             "flow": np.arange(len(f["name"])),
             "name": f["name"],
@@ -96,8 +103,8 @@ class RoundResult:
             "sent_pkts": f["sent_pkts"],
             "lost_pkts": f["lost_pkts"],
             "congestion_events": f["congestion_events"],
-            "mean_load_pkts": f["sent_pkts"] * self.substeps / self.measured_steps,
-            "mean_rate_bps": f["sent_pkts"] * bits / self.measured_s,
+            "mean_load_pkts": f["sent_pkts"] * per_step,
+            "mean_rate_bps": f["sent_pkts"] * per_s,
         })
         self.series = pd.DataFrame(raw["series"])
 
@@ -139,6 +146,7 @@ class RoundResult:
             "flows": self.flows.drop(columns=["flow"]).to_dict(orient="records"),
             "scenario": self.scenario.echo(),
             **self.python.summary(),
+            **({"partial": True} if self.partial else {}),
         }
 
     def write_files(self, folder: Path) -> list[Path]:
@@ -170,21 +178,22 @@ class RoundResult:
 
 def run(spec: Scenario | dict | str | Path,
         controllers: dict[str, ControllerSpec] | None = None,
+        progress: bool | Callable[[float, float], None] = False,
         force: bool = False) -> RoundResult:
     """Runs a round-model scenario (object, dict, or path to a TOML file). A flow group whose
     controller is ``python:NAME`` runs ``controllers[NAME]`` as :func:`ccscope.run` does, one
     object per flow: a :class:`ccscope.WindowController` (its increase and decrease, once per
     control interval) or a :class:`ccscope.RateController` that implements ``on_round``.
-    `force` runs it even when its estimated cost is beyond what runs by default."""
+    `progress` and Ctrl-C behave as in :func:`ccscope.run` (progress in steps); `force` runs
+    it even when its estimated cost is beyond what runs by default."""
     sc = _round(coerce(spec))
     from . import _core
+    from .engine import _checked, _watched
 
     python = per_flow(sc.table, controllers, key="")
-    try:
-        raw = _core.run_round(sc.to_json(), python.by_flow, force)
-    except ScenarioError as e:
-        raise e.in_file(sc.file) from None
-    return RoundResult(sc, raw, python)
+    raw = _watched(sc, lambda watch: _core.run_round(sc.to_json(), python.by_flow, watch,
+                                                     force), progress, "steps")
+    return _checked(RoundResult(sc, raw, python))
 
 
 def run_file(path: str | Path) -> RoundResult:

@@ -6,6 +6,7 @@
 
 mod round;
 mod theory;
+mod watch;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -469,26 +470,42 @@ fn make_endpoints(
     }
 }
 
+/// Simulated time between two looks for Ctrl-C and progress (each look is a clock read; the
+/// GIL is taken only every 50 ms of wall time).
+const SLICE: SimTime = SimTime::from_ms(1);
+
 /// Runs a packet-model scenario table (JSON text of the parsed TOML) and returns its results.
 /// `python_controllers` maps the index of each flow naming `python:NAME` (counts expanded) to
-/// (display name, the flow's own controller object).
+/// (display name, the flow's own controller object). `progress(done_s, total_s)` is called as
+/// simulated time passes; Ctrl-C stops the run and returns what it measured, with `partial`.
 #[pyfunction]
-#[pyo3(signature = (table_json, python_controllers=None, force=false))]
+#[pyo3(signature = (table_json, python_controllers=None, progress=None, force=false))]
 fn run_packet<'py>(
     py: Python<'py>,
     table_json: &str,
     python_controllers: Option<PythonControllers>,
+    progress: Option<Py<PyAny>>,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
-    let result = with_python(py, python_controllers, move |python, error| {
+    let mut watch = watch::Watch::new(progress);
+    let (result, partial) = with_python(py, python_controllers, move |python, error| {
         let s = scenario::read_packet(table(&text)?)?;
         afford(s.cost(), force)?;
         let s = build::packet(&s)?;
-        let sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
-        Ok(sim.run())
+        let mut sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
+        let end = sim.end();
+        while sim.now() < end {
+            sim.run_until(SimTime::from_ns(sim.now().ns().saturating_add(SLICE.ns())));
+            if !watch.go_on(sim.now().secs(), end.secs(), error) {
+                break;
+            }
+        }
+        Ok((sim.finish(), watch.interrupted))
     })?;
-    result_dict(py, result)
+    let out = result_dict(py, result)?;
+    out.set_item("partial", partial)?;
+    Ok(out)
 }
 
 /// Reads and validates a scenario table of either engine (JSON text of the parsed TOML);

@@ -8,6 +8,7 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::watch::Watch;
 use super::{afford, guarded, python_controller, table, with_python, PythonControllers};
 
 /// The round model's parameters of a scenario table (JSON text), unless what the run would
@@ -74,21 +75,30 @@ fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResul
 
 /// Runs a round-model scenario table (JSON text of the parsed TOML) and returns its results.
 /// `python_controllers` gives each flow of a `python:NAME` group its own controller object.
+/// `progress(done_steps, total_steps)` is called as the run goes; Ctrl-C stops it and returns
+/// the steps run, with `partial`.
 #[pyfunction]
-#[pyo3(signature = (table_json, python_controllers=None, force=false))]
+#[pyo3(signature = (table_json, python_controllers=None, progress=None, force=false))]
 fn run_round<'py>(
     py: Python<'py>,
     table_json: &str,
     python_controllers: Option<PythonControllers>,
+    progress: Option<Py<PyAny>>,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
-    let (result, config) = with_python(py, python_controllers, move |python, error| {
+    let mut watch = Watch::new(progress);
+    let (result, config, partial) = with_python(py, python_controllers, move |python, error| {
         let config = config(&text, force)?;
         let mut external = |i: usize, start: &Start| python_controller(python, i, start.window, error);
-        Ok((run_with(&config, &mut external).map_err(build::round_error)?, config))
+        let total = config.steps as f64;
+        let mut go_on = |step: u64| watch.go_on(step as f64, total, error);
+        let result = run_with(&config, &mut external, &mut go_on).map_err(build::round_error)?;
+        Ok((result, config, watch.interrupted))
     })?;
-    result_dict(py, result, &config)
+    let out = result_dict(py, result, &config)?;
+    out.set_item("partial", partial)?;
+    Ok(out)
 }
 
 /// Checks a round-model scenario table without running it.

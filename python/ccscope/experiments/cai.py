@@ -5,10 +5,14 @@ against TCP, eqs. (9)–(13).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from .. import roundmodel, theory
+from . import figure
+from .claims import Claim, within
 
 #: Cai et al. Fig. 14: "link capacity 20 packets/rtt"; (a): "gains 35% of total link capacity".
 R = 20.0
@@ -69,7 +73,7 @@ def fig14a(r: float = R, integer: bool = False, substeps: int = 1) -> pd.DataFra
     return pd.DataFrame([share_speed(b, r, integer, substeps) for b in BETAS])
 
 
-def friendliness(beta: float, r: float, steps: int = 200_000) -> dict[str, float]:
+def friendliness(beta: float = 0.875, r: float = R, steps: int = 200_000) -> dict[str, float]:
     """One TCP and one AIMD(3(1−β)/(1+β), β) with synchronized feedback on r packets per RTT:
     mean windows over the second half, beside eqs. (11)–(12)."""
     alpha = theory.aimd_friendly_alpha_beta_kept(beta)  # Cai et al. (13)
@@ -84,3 +88,189 @@ def friendliness(beta: float, r: float, steps: int = 200_000) -> dict[str, float
     return {"beta": beta, "r": r, "tcp": tcp, "aimd": aimd, "ratio": aimd / tcp,
             "eq11": theory.cai_aimd_mean_window(alpha, beta, r),
             "eq12": theory.cai_tcp_mean_window(alpha, beta, r)}
+
+
+def fig14_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 14(a): the share speed c against (30), per β in the fluid limit (100 slices per
+    RTT) within 5%; with one step per RTT on r = 200 within 5% at the worst β; with integer
+    windows below (30) at every β (§V-A.3: "slightly lower"). The same in both modes."""
+    claims = [within(f"β = {row.beta:g}: c, continuous time, against (30)", row.eq30,
+                     row.measured, 0.05)
+              for row in fig14a(r=R, substeps=FLUID_SUBSTEPS).itertuples()]
+    coarse = fig14a(r=200)
+    worst = coarse.loc[(coarse.measured / coarse.eq30 - 1).abs().idxmax()]
+    claims.append(within(f"one step per RTT, r = 200, worst β ({worst.beta:g}): c against (30)",
+                         worst.eq30, worst.measured, 0.05))
+    integer = fig14a(r=R, integer=True)
+    ratio = float((integer.measured / integer.eq30).max())
+    claims.append(Claim("integer windows: c / (30), largest over β", "below 1", ratio,
+                        "below 1", ratio < 1, "" if ratio < 1 else "unexpected: at or above 1"))
+    return claims
+
+
+def eq13_claims(quick: bool = False) -> list[Claim]:
+    """(9)–(13): one TCP and one AIMD(3(1−β)/(1+β), β) under synchronized feedback have equal
+    mean windows (the ratio 1) within 2%, for β = 0.5, 0.75, 0.875 on r = 20 and 50 packets per
+    RTT; 50 000 steps (quick) or 200 000."""
+    steps = 50_000 if quick else 200_000
+    return [within(f"β = {beta:g}, r = {r:g}: AIMD / TCP mean window", 1.0,
+                   row["ratio"], 0.02)
+            for beta in (0.5, 0.75, 0.875) for r in (20.0, 50.0)
+            for row in [friendliness(beta, r, steps)]]
+
+
+def fig14_figure(quick: bool, path: Path) -> Path:
+    """Fig. 14(a) redrawn: (30)'s share speed c against β as a curve, ccscope's in continuous
+    time (100 slices per RTT) and with integer windows as points."""
+    grid = np.linspace(BETAS[0], BETAS[-1], 100)
+    fig, ax = figure.new()
+    ax.plot(grid, theory.cai_time_to_share_speed(grid, SHARE), "k-", lw=1, label="(30)")
+    fluid = fig14a(r=R, substeps=FLUID_SUBSTEPS)
+    integer = fig14a(r=R, integer=True)
+    ax.plot(fluid.beta, fluid.measured, "o", label="ccscope, continuous time")
+    ax.plot(integer.beta, integer.measured, "s", label="ccscope, integer windows")
+    ax.set_xlabel("β")
+    ax.set_ylabel("c (packets per RTT²)")
+    return figure.save(fig, ax, "Cai et al. Fig. 14(a): speed of gaining 35% of a 20-packet "
+                       "link", path)
+
+
+# --- Fig. 10 at packet level: one AIMD flow on a 3 Mb/s DropTail link ---------------------
+
+#: Cai et al. §V-A2a: "a 3 Mbps link with a Drop-Tail queue"; §V: "MSS is 1000 bytes".
+FIG10_RATE_BPS = 3e6
+FIG10_PKT_BYTES = 1000
+#: The bottleneck's one-way delay: with 2 × 1 ms access each way the base RTT (propagation and
+#: one packet's serialization) is 2(17 + 2) ms + 2.67 ms ≈ 40.7 ms, "around 40 ms" (§V-A2a).
+FIG10_DELAY_S = 0.017
+#: Cai et al. §V-A2, Fig. 10: the (α, β) pairs (β kept) and the buffers in packets.
+FIG10_PAIRS = ((0.2, 0.875), (0.4, 0.765), (0.6, 0.667), (1.0, 0.5))
+FIG10_BUFFERS = (2, 5, 10, 20)
+#: "the simulation results match the analytical calculation": held to 5 utilization points.
+FIG10_POINTS = 0.05
+
+
+def fig10_base_rtt_s() -> float:
+    """τ0 of Cai et al. (24): the RTT with an empty queue (propagation of the bottleneck and the
+    two default 1 Gb/s, 1 ms access links each way, plus serialization of one data packet at
+    each link and of a 40 B ACK on the way back)."""
+    prop = 2 * (FIG10_DELAY_S + 2 * 0.001)
+    data = FIG10_PKT_BYTES * 8 * (1 / FIG10_RATE_BPS + 2 / 1e9)
+    ack = 40 * 8 * (1 / FIG10_RATE_BPS + 2 / 1e9)
+    return prop + data + ack
+
+
+def fig10_scenario(alpha: float, beta: float, buffer_pkts: int, seed: int = 1) -> dict:
+    """Cai et al. §V-A2a: one AIMD(α, β) TCP/SACK flow; each run lasts 30 s, results collected
+    after the first 5 s."""
+    return {
+        "run": {"duration": "30s", "warmup": "5s", "seed": seed},
+        "topology": {"kind": "dumbbell", "bottleneck": {
+            "rate": "3Mbps", "delay": f"{FIG10_DELAY_S * 1e3:g}ms",
+            "queue": {"kind": "droptail", "limit": f"{buffer_pkts}pkts"}}},
+        "flows": [{"source": {"kind": "tcp", "variant": "sack",
+                              "controller": {"name": "gaimd", "alpha": alpha, "beta": beta}}}],
+    }
+
+
+def fig10() -> pd.DataFrame:
+    """Fig. 10: one row per (α, β) and buffer, the measured utilization beside (24)."""
+    from ..engine import run
+
+    r = FIG10_RATE_BPS * fig10_base_rtt_s() / (FIG10_PKT_BYTES * 8)  # r of (24), per τ0
+    return pd.DataFrame([
+        {"alpha": a, "beta": b, "buffer": n,
+         "measured": float(run(fig10_scenario(a, b, n)).bottlenecks.loc[0, "utilization"]),
+         "eq24": float(theory.cai_single_flow_utilization(a, b, r, n))}
+        for a, b in FIG10_PAIRS for n in FIG10_BUFFERS])
+
+
+def fig10_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 10: per (α, β), the buffer where the measured utilization is farthest from (24)
+    ((25) at B = 0), within 5 points. The same in both modes (16 runs of 30 s)."""
+    table = fig10()
+    claims = []
+    for (a, b), rows in table.groupby(["alpha", "beta"], sort=False):
+        worst = rows.loc[(rows.measured - rows.eq24).abs().idxmax()]
+        holds = abs(worst.measured - worst.eq24) <= FIG10_POINTS
+        claims.append(Claim(f"AIMD({a:g}, {b:g}): utilization, worst buffer ({worst.buffer:g} "
+                            "pkts), against (24)", worst.eq24, worst.measured,
+                            f"± {FIG10_POINTS:g}", holds,
+                            "" if holds else "unexpected: more than 5 points from (24)"))
+    return claims
+
+
+# --- Figs. 8 and 9 at packet level: n TCP + n (D)TAIMD on a 15 Mb/s RED link -------------
+
+#: 1/(1 − β) = 8 packets for β = 0.875: below it a reduction removes a whole packet and TAIMD's
+#: effective β' = 1 − 1/cwnd is smaller than β (Cai et al. §III-C.2), which DTAIMD corrects.
+FIG8_SMALL_WINDOW_PKTS = 1 / (1 - 0.875)
+
+
+def fig8_scenario(n: int, kind: str, duration_s: float = 100.0, warmup_s: float = 20.0,
+                  seed: int = 1) -> dict:
+    """n TCP and n `kind` ("taimd" or "dtaimd") flows, AIMD(0.2, 0.875), on 15 Mb/s RED.
+
+    From Cai et al. §V: bottleneck 20 ms propagation delay, RED, MSS 1000 B, "the rtt of each
+    flow is made slightly different"; §V-A2c: RED thresholds 25 and 125 packets (stated for the
+    same 15 Mb/s experiment group, Fig. 13). Assumed (not in the paper): max_p 0.1, gentle and
+    w_q automatic (ns-2.35 defaults), queue limit 250 packets (2 × max_th), access delays spread
+    over 1–5 ms (golden-ratio sequence, the classes interleaved so neither gets the short ones),
+    starts jittered over 1 s, 100 s runs measured after 20 s.
+    """
+    flows = []
+    for i in range(2 * n):
+        ctl = {"name": "tcp"} if i % 2 == 0 else {"name": kind, "alpha": 0.2, "beta": 0.875}
+        delay_ms = 1 + 4 * ((i * 0.6180339887) % 1)
+        flows.append({"source": {"kind": "tcp", "variant": "sack", "controller": ctl},
+                      "left_delay": f"{delay_ms:.3f}ms", "start_jitter": "1s"})
+    return {
+        "run": {"duration": f"{duration_s:g}s", "warmup": f"{warmup_s:g}s", "seed": seed},
+        "topology": {"kind": "dumbbell", "bottleneck": {
+            "rate": "15Mbps", "delay": "20ms",
+            "queue": {"kind": "red", "min_th": 25, "max_th": 125, "limit": 250, "max_p": 0.1}}},
+        "flows": flows,
+    }
+
+
+def fig8_mix(n: int, kind: str, seed: int = 1) -> dict[str, float]:
+    """One run of :func:`fig8_scenario`: each class's throughput over the fair share (Fig. 8;
+    the classes sum to 2), Jain's index of all 2n flows (Fig. 9), and the window per flow the
+    link sustains, (pipe + queue)/flows."""
+    from .. import metrics
+    from ..engine import run
+
+    res = run(fig8_scenario(n, kind, seed=seed))
+    x = res.flows["throughput_bps"].to_numpy()
+    link = res.bottlenecks.iloc[0]
+    rtt = float(res.flows["mean_rtt_s"].mean())
+    return {"tcp": x[0::2].mean() / x.mean(), "other": x[1::2].mean() / x.mean(),
+            "jain": metrics.jain_index(x),
+            "window": (link["rate_bps"] * rtt / (8 * FIG10_PKT_BYTES)) / (2 * n)}
+
+
+def fig8_9_claims(quick: bool = False) -> list[Claim]:
+    """Figs. 8 and 9: where windows are below 1/(1 − β), DTAIMD's normalized throughput is
+    closer to 1 than TAIMD's (Fig. 8(b) against 8(a)) and its fairness index with TCP at least
+    TAIMD's (Fig. 9). n = 1 and 32 (quick) or 1, 2, 4, …, 64 (§V-A2c: "n ranges from 1 to
+    64")."""
+    ns = (1, 32) if quick else (1, 2, 4, 8, 16, 32, 64)
+    claims = []
+    for n in ns:
+        t, d = fig8_mix(n, "taimd"), fig8_mix(n, "dtaimd")
+        if t["window"] >= FIG8_SMALL_WINDOW_PKTS:
+            continue
+        closer = abs(d["other"] - 1) <= abs(t["other"] - 1)
+        claims.append(Claim(f"n = {n} (window {t['window']:.1f} pkts): normalized throughput, "
+                            "DTAIMD against TAIMD", "DTAIMD closer to 1",
+                            f"DTAIMD {d['other']:.3f}, TAIMD {t['other']:.3f}", "closer to 1",
+                            closer, "" if closer else "unexpected: TAIMD is closer to 1"))
+        fairer = d["jain"] >= t["jain"]
+        claims.append(Claim(f"n = {n}: Jain's index with TCP, DTAIMD against TAIMD",
+                            "DTAIMD at least TAIMD", f"DTAIMD {d['jain']:.4f}, TAIMD "
+                            f"{t['jain']:.4f}", "at least", fairer,
+                            "" if fairer else "unexpected: TAIMD is fairer"))
+    if not claims:
+        claims.append(Claim("windows below 1/(1 − β) reached", "yes", "no", "reached", False,
+                            "unexpected: no n gave windows below 8 packets"))
+    return claims

@@ -5,10 +5,14 @@ and IIAD), ISCC's constant loss (§V-D, eq. (42)) and the efficiency of binomial
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from .. import roundmodel, theory
+from . import figure
+from .claims import Claim, below, within, within_abs, within_factor
 
 #: Loguinov & Radha §V-B: "a T1 bottleneck link (i.e., C = 1544 kb/s)".
 T1 = "1544kbps"
@@ -61,14 +65,25 @@ def scalability_exponent(n: np.ndarray, s: np.ndarray) -> dict[str, float]:
             "fit": float(np.polyfit(np.log(n), np.log(s), 1)[0])}
 
 
-def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
-    """Fig. 5 in the round model: one row per scheme with p_1, p_N, s_N and the exponents
-    beside the published values (N = the largest n)."""
+def fig5_curves(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
+    """Fig. 5's curves in the round model: one row per scheme and n with p_n and
+    s_n = p_n/p_1 (the first n is the reference: give 1 first)."""
     n = list(range(1, 101)) if n is None else n
     rows = []
     for scheme, (controller, params) in FIG5.items():
         p = np.array([loss_rate(controller, params, k, steps) for k in n])
-        s = p / p[0]
+        rows += [{"scheme": scheme, "n": k, "p": pk, "s": pk / p[0]}
+                 for k, pk in zip(n, p, strict=True)]
+    return pd.DataFrame(rows)
+
+
+def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
+    """Fig. 5 in the round model: one row per scheme with p_1, p_N, s_N and the exponents
+    beside the published values (N = the largest n)."""
+    curves = fig5_curves(n, steps)
+    rows = []
+    for scheme, curve in curves.groupby("scheme", sort=False):
+        n, p, s = curve["n"].to_numpy(), curve["p"].to_numpy(), curve["s"].to_numpy()
         published = FIG5_PUBLISHED[scheme]
         rows.append({"scheme": scheme, "p_1": p[0], "p_N": p[-1], "s_N": s[-1],
                      **{f"exponent_{k}": v for k, v in scalability_exponent(n, s).items()},
@@ -79,7 +94,11 @@ def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def iscc_table(n: list[int], steps: int = 100_000) -> pd.DataFrame:
+#: The flow counts of the ISCC table: enough to fit an exponent, few enough to run in seconds.
+ISCC_N = (10, 20, 50, 100)
+
+
+def iscc_table(n: list[int] | None = None, steps: int = 100_000) -> pd.DataFrame:
     """ISCC(−1.5, 2), ISCC(−1.2, 2) with exact C (an oracle) and AIMD1: p_n for each n, the
     fitted exponent of p_n in n, the loss p_1 of a lone flow and eq. (42) beside it (for AIMD:
     none; its exponent is l + 2k + 1 = 2 by (37)).
@@ -87,6 +106,7 @@ def iscc_table(n: list[int], steps: int = 100_000) -> pd.DataFrame:
     (42) is (34) at its worst case, one full increase step C/m_I past C per cycle, over the
     fluid cycle (27); the discrete control overshoots by what its last step happens to take it
     past C, so its p_1 stays below (42)."""
+    n = list(ISCC_N) if n is None else n
     rows = []
     schemes = {**ISCC, "AIMD1": FIG5["AIMD1"]}
     for scheme, (controller, params) in schemes.items():
@@ -127,3 +147,152 @@ def efficiency(l: float, n: int, k: float = 0.5, beta: float = 0.5, window: floa
     })
     return {"l": l, "n": n, "measured": result.utilization,
             "eq28": theory.binomial_efficiency(k, l, beta, u)}
+
+
+def fig5_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 5 and §V-B's numbers as claims. Quick: n = 1 and 100 at 50 000 steps, the two
+    AIMDs; full: n = 1…100 at 200 000 steps, with IIAD (looser: its p_1 is tiny) and the
+    least-squares exponent, which (37)'s l + 2k + 1 bounds from above."""
+    table = (fig5([1, 100], steps=50_000) if quick else fig5(steps=200_000)).set_index("scheme")
+    tolerances = {"AIMD1": (1.3, 0.1), "AIMD2": (1.3, 0.1), "IIAD": (3.0, 0.25)}
+    claims = []
+    for scheme, (factor, tol) in tolerances.items():
+        if quick and scheme == "IIAD":
+            continue
+        row, published = table.loc[scheme], FIG5_PUBLISHED[scheme]
+        claims.append(within_factor(f"{scheme}: s_100 = p_100/p_1", published["s_100"],
+                                    row.s_N, factor))
+        claims.append(within_abs(f"{scheme}: exponent log s_100 / log 100",
+                                 published["exponent"], row.exponent_equivalent, tol))
+        if published["p_100"] is not None:
+            claims.append(within_abs(f"{scheme}: p_100", published["p_100"], row.p_N, 0.02))
+        if not quick:
+            claims.append(below(f"{scheme}: fitted exponent of s_n, below l + 2k + 1 (37)",
+                                row.theory_exponent, row.exponent_fit))
+    return claims
+
+
+#: Why ISCC's p_1 stays below (42) rather than near it.
+WHY_EQ42 = ("(42) is (34)'s fluid cycle with the largest overshoot, one increase step C/m_I "
+            "past C, every cycle; stepped once per R the last step overshoots by what it "
+            "happens to take it past C, so a faithful stepped run stays below (42)")
+
+
+def eq42_claims(quick: bool = False) -> list[Claim]:
+    """§V-D/§VI-A: ISCC(k, 2) keeps p_n constant in n where rate AIMD's grows as n^2 (37),
+    and a lone ISCC flow knowing C loses (42). n = 10, 20, 50, 100 at 50 000 steps (quick)
+    or 200 000."""
+    table = iscc_table(steps=50_000 if quick else 200_000).set_index("scheme")
+    claims = []
+    for scheme in ISCC:
+        row = table.loc[scheme]
+        claims.append(within_abs(f"{scheme}: exponent of p_n in n (constant loss)", 0.0,
+                                 row.exponent_fit, 0.15))
+        claims.append(within(f"{scheme}: p_1 against (42)", row.eq42, row.p_1, 0.10,
+                             why=WHY_EQ42))
+        claims.append(Claim(f"{scheme}: 0 < p_1 <= (42), the worst case of (34)", row.eq42,
+                            row.p_1, "in (0, (42)]", 0 < row.p_1 <= row.eq42,
+                            "" if 0 < row.p_1 <= row.eq42 else "unexpected: outside (0, (42)]"))
+    fit = table.loc["AIMD1"].exponent_fit
+    claims.append(Claim("AIMD1: exponent of p_n in n, l + 2k + 1 (37)", 2.0, fit,
+                        "above 1.5", fit > 1.5, "" if fit > 1.5 else "unexpected: at most 1.5"))
+    return claims
+
+
+def fig4_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 4 (k = 1/2, W = 100, β = 1/2): the round model's utilization against the exact
+    efficiency (28) at U = W/n, for l = 0, 1/4, 1/2, 3/4, 1; one claim per n, at the l where
+    they differ most. The same in both modes (seconds)."""
+    claims = []
+    for n in (1, 50, 150):
+        rows = [efficiency(ell, n) for ell in (0.0, 0.25, 0.5, 0.75, 1.0)]
+        worst = max(rows, key=lambda r: abs(r["measured"] / r["eq28"] - 1))
+        claims.append(within(f"n = {n}: utilization, worst l ({worst['l']:g}), against (28)",
+                             worst["eq28"], worst["measured"], 0.01))
+    return claims
+
+
+def fig5_figure(quick: bool, path: Path) -> Path:
+    """Fig. 5 redrawn: s_n against n (log-log) per scheme, the published s_100 as crosses and
+    (37)'s n^(l + 2k + 1) from s_1 = 1 dashed."""
+    n = [1, 2, 5, 10, 20, 50, 100] if quick else list(range(1, 101))
+    curves = fig5_curves(n, 50_000 if quick else 200_000)
+    fig, ax = figure.new((6, 4.5))
+    for scheme, curve in curves.groupby("scheme", sort=False):
+        line, = ax.loglog(curve["n"], curve["s"], marker=".", label=f"{scheme} (ccscope)")
+        ax.loglog([100], [FIG5_PUBLISHED[scheme]["s_100"]], "x", ms=10,
+                  color=line.get_color(), label=f"{scheme}: s_100 published")
+    grid = np.array([1.0, 100.0])
+    for e in (2.0, 3.0):
+        ax.loglog(grid, grid**e, "k--", lw=0.6)
+    ax.set_xlabel("n (flows)")
+    ax.set_ylabel("s_n = p_n / p_1")
+    return figure.save(fig, ax, "Loguinov & Radha Fig. 5 (dashed: n^2, n^3 by (37))", path, 7)
+
+
+# --- Fig. 8 / Table I at packet level: ISCC against rate AIMD on the Cisco path -------------
+
+#: Fig. 6's Cisco path, server -> router -> router -> client, one way 5 + 40 + 5 ms, 1500 B
+#: packets, scaled from a T1 to a T3 with every time constant kept: the DropTail queue holds
+#: 1159 packets = 311 ms, as 40 packets do at 1.544 Mb/s (scenarios/loguinov-fig8-iscc-t3.toml
+#: is the same set-up as a file). On the T1 itself ISCC's small decrease steps need more loss
+#: signals than the link can carry (README, "Loguinov Fig. 8 on the T1").
+T3_BPS = 44.736e6
+FIG8 = {
+    "ISCC(-1.5,2)": {"name": "iscc", "k": -1.5, "l": 2, "m_i": 20, "m_d": 2},
+    "AIMD(0.19,1/2)": {"name": "rate-aimd", "alpha": 0.19, "beta": 0.5, "mtu_per_rtt": 100000},
+}
+#: Table I's exponents of p_n in n: ISCC n^0.49, AIMD n^1.31.
+FIG8_PUBLISHED = {"ISCC(-1.5,2)": 0.49, "AIMD(0.19,1/2)": 1.31}
+
+
+def fig8_scenario(controller: dict, n: int, seed: int = 6) -> dict:
+    """n flows of `controller` (C estimated from packet bunches of 3) on the scaled Cisco path,
+    each starting at its fair share C/n; 300 s measured after 10 s (the paper measures from
+    10 s after the last slow start)."""
+    def hop(a: str, b: str, rate: str, delay: str, limit: int) -> dict:
+        return {"from": a, "to": b, "rate": rate, "delay": delay,
+                "queue": {"kind": "droptail", "limit": f"{limit}pkts"}}
+
+    return {
+        "run": {"duration": "300s", "warmup": "10s", "seed": seed},
+        "topology": {"kind": "custom", "nodes": ["server", "r1", "r2", "client"],
+                     "links": [hop("server", "r1", "100Mbps", "5ms", 1000),
+                               hop("r1", "r2", "44.736Mbps", "40ms", 1159),
+                               hop("r2", "client", "100Mbps", "5ms", 1000)]},
+        "flows": [{"source": {"kind": "rate", "controller": controller,
+                              "packet_size": "1500B", "bunch": 3, "jitter": 0.1,
+                              "initial_rate": f"{T3_BPS / n:.0f}bps"},
+                   "count": n, "from": "server", "to": "client"}],
+    }
+
+
+def fig8_exponent(controller: dict, seed: int = 6) -> float:
+    """The exponent of the loss rate in n between n = 2 and 32 flows."""
+    from ..engine import run
+
+    def loss(n: int) -> float:
+        f = run(fig8_scenario(controller, n, seed)).flows
+        return f.dropped_pkts.sum() / f.sent_pkts.sum()
+
+    return float(np.log(loss(32) / loss(2)) / np.log(16))
+
+
+def fig8_claims(quick: bool = False) -> list[Claim]:
+    """Fig. 8 / Table I: AIMD's loss grows with n (n^1.31; held to above n^1) and ISCC's
+    markedly slower, its exponent below half AIMD's (Table I: 0.49 vs 1.31; §VI-A: in
+    simulation ISCC's s_n "slowly decaying"). n = 2 and 32, seed 6 (quick) or seeds 6–8."""
+    seeds = (6,) if quick else (6, 7, 8)
+    claims = []
+    for seed in seeds:
+        e = {name: fig8_exponent(c, seed) for name, c in FIG8.items()}
+        aimd, iscc = e["AIMD(0.19,1/2)"], e["ISCC(-1.5,2)"]
+        claims.append(Claim(f"seed {seed}: AIMD(0.19,1/2) exponent of p_n, n = 2…32",
+                            FIG8_PUBLISHED["AIMD(0.19,1/2)"], aimd, "above 1", aimd > 1.0,
+                            "" if aimd > 1.0 else "unexpected: at most 1"))
+        ratio = FIG8_PUBLISHED["ISCC(-1.5,2)"] / FIG8_PUBLISHED["AIMD(0.19,1/2)"]
+        holds = iscc < 0.5 * aimd
+        claims.append(Claim(f"seed {seed}: ISCC(-1.5,2) exponent over AIMD's", ratio,
+                            iscc / aimd, "below 0.5", holds,
+                            "" if holds else "unexpected: at least half AIMD's"))
+    return claims

@@ -697,8 +697,26 @@ impl Simulation {
 
     /// Runs to the end and reports.
     pub fn run(mut self) -> RunResult {
+        self.run_until(self.end);
+        self.finish()
+    }
+
+    /// The simulated time the run ends at.
+    pub fn end(&self) -> SimTime {
+        self.end
+    }
+
+    /// The simulated time reached so far.
+    pub fn now(&self) -> SimTime {
+        self.core.now
+    }
+
+    /// Processes every event before `until` (at most the end of the run). Running in slices
+    /// this way and then [`Simulation::finish`] gives exactly what [`Simulation::run`] gives.
+    pub fn run_until(&mut self, until: SimTime) {
+        let until = until.min(self.end);
         while let Some(&ev) = self.core.heap.peek() {
-            if ev.at >= self.end {
+            if ev.at >= until {
                 break;
             }
             self.core.heap.pop();
@@ -739,7 +757,18 @@ impl Simulation {
                 Kind::Warmup => self.baseline = Some(self.snapshot()),
             }
         }
-        self.core.now = self.end;
+        self.core.now = until;
+    }
+
+    /// Reports at the time reached. A run stopped early reports [warm-up, now), or
+    /// [0, now) when it stopped before the warm-up ended.
+    pub fn finish(mut self) -> RunResult {
+        if self.core.now < self.end {
+            self.end = self.core.now;
+            if self.baseline.is_none() {
+                self.warmup = SimTime::ZERO;
+            }
+        }
         self.sample(self.end);
         self.report()
     }

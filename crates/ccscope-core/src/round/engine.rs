@@ -88,16 +88,22 @@ fn within(e: Error, index: usize) -> Error {
 /// catalogue (`python:NAME`), its controller starting as the [`Start`] says.
 pub type External<'a> = dyn FnMut(usize, &Start) -> Result<Box<dyn Controller>> + 'a;
 
+/// Called before each step with its index; returning false stops the run there, and the
+/// result covers the steps run.
+pub type Watch<'a> = dyn FnMut(u64) -> bool + 'a;
+
 /// Runs the round model with catalogued controllers only.
 pub fn run(config: &RoundConfig) -> Result<RoundResult> {
-    run_with(config, &mut |i, _| {
-        Err(Error::invalid(format!("round.flows[{i}].controller"), "python:", "no controller outside the catalogue was supplied"))
-    })
+    run_with(
+        config,
+        &mut |i, _| Err(Error::invalid(format!("round.flows[{i}].controller"), "python:", "no controller outside the catalogue was supplied")),
+        &mut |_| true,
+    )
 }
 
 /// Runs the round model; a group whose controller is `python:NAME` gets each flow's
-/// controller from `external`, in flow order.
-pub fn run_with(config: &RoundConfig, external: &mut External<'_>) -> Result<RoundResult> {
+/// controller from `external`, in flow order; `watch` may stop it early.
+pub fn run_with(config: &RoundConfig, external: &mut External<'_>, watch: &mut Watch<'_>) -> Result<RoundResult> {
     let mut groups: Vec<Box<dyn Group>> = Vec::new();
     let mut first = 0;
     for (g, group) in config.flows.iter().enumerate() {
@@ -172,6 +178,11 @@ pub fn run_with(config: &RoundConfig, external: &mut External<'_>) -> Result<Rou
     };
 
     for step in 0..config.steps {
+        if !watch(step) {
+            out.steps = step;
+            out.warmup_steps = out.warmup_steps.min(step);
+            break;
+        }
         while let Some(c) = changes.next_if(|c| c.step <= step) {
             capacity_bps = c.capacity_bps;
         }

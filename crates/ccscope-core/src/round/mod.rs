@@ -21,7 +21,7 @@ mod engine;
 mod group;
 mod report;
 
-pub use engine::{run, run_with, External};
+pub use engine::{run, run_with, External, Watch};
 pub use report::{FlowReport, RoundResult, Series};
 
 use std::collections::BTreeMap;

@@ -1,0 +1,149 @@
+"""One entry per reproduced paper result: the published value, ccscope's, the tolerance and
+the verdict, for every quantity (:class:`ccscope.experiments.claims.Claim`).
+
+>>> ccscope.reproduce.run("loguinov-fig5", quick=True)["rows"][0]
+
+Registering a reproduction is one entry in :data:`REGISTRY`: an id, a title, the source in the
+paper, and the function (``"module:function"``) that runs it, takes ``quick: bool`` and
+returns a list of claims (for ``cai-table1`` written as ``table1`` in
+``ccscope/experiments/cai.py``: ``_E + "cai:table1"``); optionally a figure function. The
+validation tests (``tests/validation/test_reproduce.py``) and the README's validation table
+(``ccscope reproduce --all --quick --markdown``) come from here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ScenarioError
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A paper result ccscope reproduces; `function` is ``"module:function"``, called with
+    ``quick`` (True: seconds, for CI; False: the paper's full set-up) and returning claims."""
+
+    id: str
+    title: str
+    source: str
+    function: str
+    #: ``"module:function"`` drawing the paper's figure with ccscope's curve, called with
+    #: ``(quick, path)``; None where the result is a table.
+    figure: str | None = None
+
+    def claims(self, quick: bool = False) -> list:
+        return _resolve(self.function)(quick)
+
+    def draw(self, quick: bool, path: Path) -> Path | None:
+        return None if self.figure is None else _resolve(self.figure)(quick, path)
+
+
+def _resolve(ref: str):
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+_E = "ccscope.experiments."
+
+REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
+    Reproduction("loguinov-fig4", "Efficiency of binomial controls, round model",
+                 "Loguinov & Radha 2003, Fig. 4, eq. (28)", _E + "loguinov:fig4_claims"),
+    Reproduction("loguinov-fig5", "Packet-loss scalability of rate AIMD and IIAD, round model",
+                 "Loguinov & Radha 2003, Fig. 5, §V-B", _E + "loguinov:fig5_claims",
+                 _E + "loguinov:fig5_figure"),
+    Reproduction("loguinov-eq42", "ISCC's constant loss in n and a lone flow's loss (42)",
+                 "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)", _E + "loguinov:eq42_claims"),
+    Reproduction("loguinov-fig8", "ISCC against rate AIMD on the Cisco path scaled to a T3, "
+                 "packet level", "Loguinov & Radha 2003, Fig. 8, Table I, §VI-A",
+                 _E + "loguinov:fig8_claims"),
+    Reproduction("jin-table6", "Convergence to efficiency and fairness, analysis columns, "
+                 "round model", "Jin et al. 2001, Table 6, App. C", _E + "jin:table6_claims"),
+    Reproduction("jin-fig20", "Convergence of two flows on the parking lot, packet level",
+                 "Jin et al. 2001, Fig. 20, Table 6, §6.3", _E + "jin:fig20_claims"),
+    Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
+                 "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims",
+                 _E + "cai:fig14_figure"),
+    Reproduction("cai-fig8-9", "TAIMD against DTAIMD beside TCP at small windows, packet level",
+                 "Cai et al. 2005, Figs. 8, 9, §III-C", _E + "cai:fig8_9_claims"),
+    Reproduction("cai-fig10", "Utilization of one AIMD flow against the buffer, packet level",
+                 "Cai et al. 2005, Fig. 10, eqs. (24), (25)", _E + "cai:fig10_claims"),
+    Reproduction("yang-fig6", "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",
+                 "Yang et al. 2003, Fig. 6, §3.3.1", _E + "yang:fig6_claims"),
+    Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
+                 "Cai et al. 2005, eqs. (9)–(13)", _E + "cai:eq13_claims"),
+]}
+
+
+def get(id: str) -> Reproduction:  # noqa: A002
+    """The reproduction `id`; an unknown id is a :class:`ScenarioError` listing the known."""
+    try:
+        return REGISTRY[id]
+    except KeyError:
+        raise ScenarioError.at("id", id, "one of " + ", ".join(REGISTRY)) from None
+
+
+def listing() -> list[dict[str, str]]:
+    """Every reproduction: id, title and source."""
+    return [{"id": r.id, "title": r.title, "source": r.source} for r in REGISTRY.values()]
+
+
+def run(id: str, quick: bool = False, figures: str | Path | None = None  # noqa: A002
+        ) -> dict[str, Any]:
+    """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
+    row per claim: ``quantity, published, measured, tolerance, holds, why``. With `figures` (a
+    folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
+    r = get(id)
+    start = time.perf_counter()
+    rows = [c.to_dict() for c in r.claims(quick)]
+    report = {"id": r.id, "title": r.title, "source": r.source, "quick": quick,
+              "wall_s": time.perf_counter() - start, "rows": rows}
+    if figures is not None and r.figure is not None:
+        Path(figures).mkdir(parents=True, exist_ok=True)
+        report["figure"] = str(r.draw(quick, Path(figures) / f"{r.id}.png"))
+    return report
+
+
+def _number(x: Any) -> str:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return str(x)
+    return f"{x:.4g}"
+
+
+def markdown(reports: list[dict[str, Any]]) -> str:
+    """The reports as one Markdown table (the README's), with the reasons after it."""
+    lines = ["| id | quantity | paper | ccscope | tolerance | holds |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    reasons = []
+    for report in reports:
+        for row in report["rows"]:
+            mark = "yes" if row["holds"] else f"no ({len(reasons) + 1})"
+            if not row["holds"]:
+                reasons.append(f"({len(reasons) + 1}) {report['id']}, {row['quantity']}: "
+                               f"{row['why']}.")
+            lines.append(f"| `{report['id']}` | {row['quantity']} | "
+                         f"{_number(row['published'])} | {_number(row['measured'])} | "
+                         f"{row['tolerance']} | {mark} |")
+    return "\n".join(lines + ([""] + reasons if reasons else [])) + "\n"
+
+
+def table(report: dict[str, Any]):
+    """One report for the terminal (a rich table, the reasons in its caption)."""
+    from rich.table import Table
+
+    out = Table(title=f"{report['id']}: {report['title']} ({report['source']})",
+                title_justify="left", caption_justify="left")
+    for col in ("quantity", "paper", "ccscope", "tolerance", "holds"):
+        out.add_column(col, justify="left" if col == "quantity" else "right")
+    reasons = []
+    for row in report["rows"]:
+        out.add_row(row["quantity"], _number(row["published"]), _number(row["measured"]),
+                    row["tolerance"], "yes" if row["holds"] else "no")
+        if not row["holds"]:
+            reasons.append(f"{row['quantity']}: {row['why']}")
+    if reasons:
+        out.caption = "why not:\n" + "\n".join(reasons)
+    return out

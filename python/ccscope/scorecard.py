@@ -1,0 +1,309 @@
+"""One table for one window controller, beside TCP and beside theory, in the papers' terms.
+
+>>> card = ccscope.scorecard.scorecard("gaimd", {"beta": 0.875}, quick=True)
+>>> card["rows"][0]   # section, quantity, theory, controller, tcp, source
+
+Rows:
+
+- theory (``ccscope check``): the binomial form, TCP-friendliness and the loss-scalability
+  exponent l + 2k + 1 (Loguinov & Radha (5), (37));
+- round model: efficiency of 10 synchronized flows on 100 packets per RTT beside (28); the
+  loss-scalability exponent of p_n over n = 10…100 flows beside (37); Jin et al.'s convergence
+  times T1 (to efficiency) and T2 (to fairness) from Table 6's starting points, beside App. C
+  where it has a formula;
+- packet model, through the sweep machinery (parallel, cached in a store): the
+  TCP-friendliness ratio (the controller's mean throughput over TCP's, two flows each) on a RED
+  and a DropTail dumbbell; Yang et al.'s CoV_time at 2% and 20% Bernoulli loss beside their
+  (4) and (B.2), each with the mean and 95% CI over seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import roundmodel, theory
+from .check import check
+from .errors import ScenarioError
+
+
+def default_store() -> Path:
+    """Where scorecards cache their runs: $XDG_CACHE_HOME/ccscope/scorecard.duckdb."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "ccscope" / "scorecard.duckdb"
+
+
+def _row(section: str, quantity: str, theory_value: Any, mine: Any, tcp: Any,
+         source: str) -> dict[str, Any]:
+    def plain(x):
+        return x.item() if isinstance(x, np.generic) else x
+
+    return {"section": section, "quantity": quantity, "theory": plain(theory_value),
+            "controller": plain(mine), "tcp": plain(tcp), "source": source}
+
+
+# --- round model ---------------------------------------------------------------------------
+
+def _round_flows(name: str, params: dict, count: int, capacity: float, steps: int,
+                 start: list[float] | None = None, record: bool = False):
+    flows = ([{"controller": name, "params": params, "initial_window": w} for w in start]
+             if start else [{"controller": name, "params": params, "count": count}])
+    return roundmodel.run({
+        "run": {"engine": "round", "steps": steps, "warmup_steps": 0 if record else steps // 4},
+        "link": {"capacity_pkts": capacity},
+        "flows": flows,
+        "record": {"every": 1 if record else 0, "flows": record},
+    })
+
+
+#: Loguinov & Radha Fig. 4's link, W = 100 packets per RTT, shared by 10 flows.
+EFFICIENCY_W, EFFICIENCY_N = 100.0, 10
+#: Flow counts over which p_n's exponent is fitted, on a link of 1000 packets per RTT.
+SCALING_N, SCALING_W = (10, 20, 50, 100), 1000.0
+#: Jin et al. §6.3: W ≈ 110; Table 6's starting points of TCP (Exp. 2 for T1, Exp. 1 for T2)
+#: and ε = 10 packets.
+JIN_W, JIN_T1_START, JIN_T2_START, JIN_EPS = 110.0, (8.8, 13.8), (6.1, 99.6), 10.0
+#: App. C's formulas: the catalogue names they cover and their β (removed).
+JIN_APP_C = {"tcp": "tcp", "aimd": "aimd", "iiad": "iiad", "simd": "simd"}
+
+
+def _convergence(name: str, params: dict, steps: int) -> tuple[float, float]:
+    """T1: steps until the first congestion from Exp. 2's start; T2: steps until |w1 − w2|
+    stays below ε from Exp. 1's (Jin et al. §4.2, App. C)."""
+    r = _round_flows(name, params, 2, JIN_W, steps, list(JIN_T1_START), record=True)
+    congested = r.series["loss_fraction"].to_numpy() > 0
+    t1 = float(np.argmax(congested)) if congested.any() else float("inf")
+    w = _round_flows(name, params, 2, JIN_W, steps, list(JIN_T2_START),
+                     record=True).flow_series().to_numpy()
+    apart = np.flatnonzero(np.abs(w[:, 1] - w[:, 0]) >= JIN_EPS)
+    t2 = float(apart[-1] + 1) if apart.size else 0.0
+    return t1, (t2 if t2 < steps else float("inf"))
+
+
+def _jin_theory(name: str, params: dict, start: tuple[float, float]) -> float | str:
+    if name not in JIN_APP_C:
+        return "—"
+    beta = params.get("beta", 1 / 16 if name in ("aimd", "simd") else 2 / 3)
+    return float(theory.jin_convergence_t1(JIN_APP_C[name], JIN_W, *start,
+                                           None if name == "tcp" else beta))
+
+
+def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
+    steps = 20_000 if quick else 100_000
+    mine = check(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
+    rows = [_row("round model", f"efficiency, {EFFICIENCY_N} flows on W = {EFFICIENCY_W:g}",
+                 mine["efficiency"]["value"] if mine.get("efficiency") else "—",
+                 _round_flows(name, params, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
+                 _round_flows("tcp", {}, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
+                 "Loguinov & Radha (28), Fig. 4")]
+    exponents = []
+    for n_, p_ in ((name, params), ("tcp", {})):
+        p = np.array([_round_flows(n_, p_, n, SCALING_W, steps).loss_rate for n in SCALING_N])
+        exponents.append(float(np.polyfit(np.log(SCALING_N), np.log(p), 1)[0])
+                         if (p > 0).all() else float("nan"))
+    rows.append(_row("round model", "loss-scalability exponent of p_n, n = 10…100",
+                     mine.get("loss_exponent", "—"), *exponents,
+                     "Loguinov & Radha (37), Fig. 5"))
+    t_mine = _convergence(name, params, steps)
+    t_tcp = _convergence("tcp", {}, steps)
+    rows.append(_row("round model", "T1: RTTs to efficiency from (8.8, 13.8), W = 110",
+                     _jin_theory(name, params, JIN_T1_START), t_mine[0], t_tcp[0],
+                     "Jin et al. Table 6, App. C.1"))
+    rows.append(_row("round model", "T2: RTTs to fairness (ε = 10) from (6.1, 99.6)",
+                     "—", t_mine[1], t_tcp[1], "Jin et al. Table 6, §6.3.1"))
+    return rows
+
+
+# --- packet model, through sweeps ----------------------------------------------------------
+
+def _controller(name: str, params: dict) -> dict:
+    return {"name": name, **params}
+
+
+def _friendliness_sweep(name: str, params: dict, quick: bool):
+    from .sweep import Sweep
+
+    base = {
+        "run": {"duration": "100s" if quick else "300s", "warmup": "20s"},
+        "topology": {"kind": "dumbbell", "bottleneck": {
+            "rate": "10Mbps", "delay": "20ms",
+            "queue": {"kind": "droptail", "limit": "50pkts"}}},
+        "flows": [{"source": {"kind": "tcp", "controller": _controller(name, params)},
+                   "count": 2, "start_jitter": "1s"},
+                  {"source": {"kind": "tcp"}, "count": 2, "start_jitter": "1s"}],
+    }
+    queues = [{"kind": "red", "limit": 100, "min_th": 5, "max_th": 15},
+              {"kind": "droptail", "limit": "50pkts"}]
+    return Sweep.from_dict({"base": base, "axes": {"topology.bottleneck.queue": queues},
+                            "seeds": [1, 2] if quick else [1, 2, 3, 4, 5]})
+
+
+#: Yang et al. §3.3.1's set-up: 2.5 Mb/s, 30 ms bottleneck with Bernoulli loss, DropTail 50
+#: packets, 10 ms access links; CoV_time over per-RTT bins (about 104 ms).
+YANG_BIN = "104ms"
+
+
+def _cov_sweep(name: str, params: dict, quick: bool):
+    from .sweep import Sweep
+
+    base = {
+        "run": {"duration": "300s" if quick else "1000s", "warmup": "10s"},
+        "topology": {"kind": "dumbbell",
+                     "bottleneck": {"rate": "2.5Mbps", "delay": "30ms",
+                                    "queue": {"kind": "droptail", "limit": "50pkts"},
+                                    "loss": {"kind": "bernoulli", "p": 0.02}},
+                     "access": {"rate": "100Mbps", "delay": "10ms"}},
+        "flows": [{"source": {"kind": "tcp", "controller": _controller(name, params)}}],
+        "trace": {"interval": YANG_BIN, "queues": False},
+    }
+    return Sweep.from_dict({
+        "base": base, "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
+        "axes": {"topology.bottleneck.loss.p": [0.02, 0.2],
+                 "flows[0].source.controller": [_controller(name, params),
+                                                _controller("tcp", {})]}})
+
+
+def _mean_ci(x: np.ndarray) -> dict[str, float]:
+    from scipy import stats
+
+    mean = float(np.mean(x))
+    half = float(stats.t.ppf(0.975, len(x) - 1) * stats.sem(x)) if len(x) > 1 else float("nan")
+    return {"mean": mean, "ci95": half}
+
+
+def packet_rows(name: str, params: dict, quick: bool, store: Path,
+                jobs: int | None) -> list[dict[str, Any]]:
+    from . import metrics, sweep
+
+    friendly, smooth = _friendliness_sweep(name, params, quick), _cov_sweep(name, params, quick)
+    for sw in (friendly, smooth):
+        done = sweep.run(sw, store, jobs)
+        if done.failed:
+            raise ScenarioError(f"{done.failed} scorecard runs failed: "
+                                f"{next(iter(done.errors.values()))}")
+    runs = sweep.load(store).set_index("run_id")
+    flows = sweep.load(store, "flows")
+    rows = []
+    mine_theory = check(name, params)
+    yang = _yang_friendly(mine_theory)
+    friendly_theory = (1.0 if mine_theory.get("tcp_friendly", {}).get("holds")
+                       or (yang is not None and yang[1]) else "not TCP-friendly")
+    tasks = friendly.tasks()
+    for queue, shown in (("red", "RED"), ("droptail", "DropTail")):
+        ratios = []
+        for t in tasks:
+            if json.loads(runs.loc[t.run_id, "topology.bottleneck.queue"])["kind"] != queue:
+                continue
+            x = flows[flows["run_id"] == t.run_id].sort_values("flow")["throughput_bps"]
+            ratios.append(x.iloc[:2].mean() / x.iloc[2:].mean())
+        rows.append(_row("packet model", f"TCP-friendliness ratio on {shown} "
+                         "(2 flows + 2 TCP, 10 Mb/s)", friendly_theory,
+                         _mean_ci(np.array(ratios)), 1.0,
+                         "Loguinov & Radha (5); Yang & Lam"))
+    b = mine_theory.get("binomial") or {}
+    def key(controller: dict) -> str:
+        return json.dumps(controller, sort_keys=True)
+
+    mine_key, tcp_key = key(_controller(name, params)), key(_controller("tcp", {}))
+    for p in (0.02, 0.2):
+        by_controller: dict[str, dict[str, float]] = {}
+        for t in smooth.tasks():
+            if t.point["topology.bottleneck.loss.p"] != p:
+                continue
+            trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+            by_controller.setdefault(key(t.point["flows[0].source.controller"]), {})[t.run_id] = (
+                metrics.cov(trace[trace.time_s >= 10].sent_pkts.to_numpy()))
+        covs = {"mine": list(by_controller[mine_key].values()),
+                "tcp": list(by_controller[tcp_key].values())}
+        if p == 0.02:
+            eq4 = (float(theory.yang_aimd_cov_time(1 - b["beta_removed"]))
+                   if b.get("k") == 0 and b.get("l") == 1 else "—")
+            rows.append(_row("packet model", "CoV_time at 2% loss (per-RTT sending rate)",
+                             eq4, _mean_ci(np.array(covs["mine"])),
+                             _mean_ci(np.array(covs["tcp"])), "Yang et al. (4), Table 1"))
+        else:
+            rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)",
+                             float(theory.yang_aimd_timeout_cov_time(0.2, 4)),
+                             _mean_ci(np.array(covs["mine"])), _mean_ci(np.array(covs["tcp"])),
+                             "Yang et al. (7)/(B.2), t = 4, Table 1"))
+    return rows
+
+
+def _yang_friendly(report: dict) -> tuple[float, bool] | None:
+    """For an AIMD (k = 0, l = 1): Yang & Lam's TCP-friendly α and whether the controller's is
+    within 1% of it. Their rule (random loss) differs from Loguinov & Radha's (5) (a
+    deterministic sawtooth), so the scorecard shows both."""
+    b = report.get("binomial") or {}
+    if not (b.get("k") == 0 and b.get("l") == 1):
+        return None
+    alpha = float(theory.gaimd_friendly_alpha(1 - b["beta_removed"]))
+    return alpha, abs(b["alpha"] - alpha) <= 0.01 * alpha
+
+
+def scorecard(controller: str, params: dict[str, float] | None = None, quick: bool = False,
+              store: str | Path | None = None, jobs: int | None = None) -> dict[str, Any]:
+    """The scorecard of a window controller of the catalogue with `params`: ``{"controller",
+    "params", "quick", "store", "rows"}``, each row ``section, quantity, theory, controller,
+    tcp, source``; packet-model values are ``{"mean", "ci95"}`` over seeds."""
+    from .controllers import catalogue
+
+    params = dict(params or {})
+    families = {e["name"]: e["family"] for e in catalogue()}
+    if families.get(controller) != "window":
+        raise ScenarioError.at("controller", controller, "a window controller of the "
+                               "catalogue: " + ", ".join(n for n, f in families.items()
+                                                         if f == "window"))
+    report = check(controller, params)
+    path = Path(store) if store is not None else default_store()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    def binomial(r: dict) -> str:
+        b = r.get("binomial")
+        return "—" if not b else "({k:g}, {l:g}, {alpha:.4g}, {beta_removed:.4g})".format(**b)
+
+    tcp = check("tcp")
+    friendly = report.get("tcp_friendly") or {}
+    rows = [_row("theory", "binomial form (k, l, α, β removed)", "—", binomial(report),
+                 binomial(tcp), "Loguinov & Radha (3)"),
+            _row("theory", "TCP-friendly: α that makes it so, and whether it holds",
+                 friendly.get("friendly_alpha", "—"),
+                 "yes" if friendly.get("holds") else "no", "yes",
+                 "Loguinov & Radha (5); Jin Table 1")]
+    yang = _yang_friendly(report)
+    if yang is not None:
+        rows.append(_row("theory", "TCP-friendly by Yang & Lam: α that makes it so, and "
+                         "whether it holds (within 1%)", yang[0], "yes" if yang[1] else "no",
+                         "yes", "Yang & Lam, GAIMD: α = 4(1 − β²)/3"))
+    rows += round_rows(controller, params, quick)
+    rows += packet_rows(controller, params, quick, path, jobs)
+    return {"controller": report["controller"], "params": params, "quick": quick,
+            "store": str(path), "rows": rows}
+
+
+def _cell(x: Any) -> str:
+    if isinstance(x, dict):
+        return (f"{x['mean']:.4g}" if np.isnan(x["ci95"])
+                else f"{x['mean']:.4g} ± {x['ci95']:.2g}")
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def table(card: dict[str, Any]):
+    """The scorecard for the terminal (a rich table)."""
+    from rich.table import Table
+
+    out = Table(title=f"scorecard: {card['controller']}" + (" (quick)" if card["quick"] else ""),
+                title_justify="left", caption=f"runs cached in {card['store']}; ± is the 95% "
+                "CI over seeds", caption_justify="left")
+    for col in ("section", "quantity", "theory", card["controller"], "TCP", "source"):
+        out.add_column(col, justify="left" if col in ("section", "quantity", "source")
+                       else "right")
+    for r in card["rows"]:
+        out.add_row(r["section"], r["quantity"], _cell(r["theory"]), _cell(r["controller"]),
+                    _cell(r["tcp"]), r["source"])
+    return out

@@ -1,0 +1,148 @@
+"""The results store of sweeps: one DuckDB file.
+
+Tables:
+
+- ``runs``: one row per run: ``run_id`` (a hash of the normalized scenario, the seed and the
+  ccscope version), ``seed``, one column per sweep axis named by its dotted path, every summary
+  metric, ``status`` ("ok" or "error"), ``error``, ``wall_s``, ``ccscope_version``, ``engine``,
+  ``scenario`` (the normalized scenario as JSON) and ``trace_dir`` (the folder of the run's
+  Parquet traces, when the sweep keeps them);
+- ``flows``: one row per (run, flow) with the flow's own numbers;
+- ``axes``: the axis columns of ``runs``, in the order the sweeps declared them.
+
+A run's rows are written in one transaction, so a process killed at any moment leaves each run
+either wholly recorded or absent. Columns are added as new axes and metrics appear.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+RUN_COLUMNS = {
+    "run_id": "VARCHAR PRIMARY KEY",
+    "seed": "BIGINT",
+    "status": "VARCHAR",
+    "error": "VARCHAR",
+    "wall_s": "DOUBLE",
+    "ccscope_version": "VARCHAR",
+    "engine": "VARCHAR",
+    "scenario": "VARCHAR",
+    "trace_dir": "VARCHAR",
+}
+
+
+def sql_type(values: list[Any]) -> str:
+    """The column type that holds every one of `values` without loss."""
+    if all(isinstance(v, bool) for v in values):
+        return "BOOLEAN"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "BIGINT"
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return "DOUBLE"
+    return "VARCHAR"
+
+
+def cell(value: Any, kind: str) -> Any:
+    """`value` as a column of type `kind` stores it: tables and lists as JSON text."""
+    if kind == "VARCHAR" and not isinstance(value, str):
+        return json.dumps(value)
+    if kind == "DOUBLE":
+        return float(value)
+    return value
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+class Store:
+    """A DuckDB results store, opened for writing (one writer at a time)."""
+
+    def __init__(self, path: str | Path, read_only: bool = False):
+        import duckdb
+
+        self.path = Path(path)
+        if read_only and not self.path.exists():
+            raise FileNotFoundError(f"{self.path}: no such results store")
+        self.con = duckdb.connect(str(self.path), read_only=read_only)
+        if not read_only:
+            columns = ", ".join(f"{_quote(k)} {v}" for k, v in RUN_COLUMNS.items())
+            self.con.execute(f"CREATE TABLE IF NOT EXISTS runs ({columns})")
+            self.con.execute("CREATE TABLE IF NOT EXISTS flows (run_id VARCHAR, flow BIGINT)")
+            self.con.execute("CREATE TABLE IF NOT EXISTS axes (position BIGINT, name VARCHAR, "
+                             "type VARCHAR)")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _columns(self, table: str) -> dict[str, str]:
+        rows = self.con.execute(f"PRAGMA table_info({_quote(table)})").fetchall()
+        return {r[1]: r[2] for r in rows}
+
+    def _ensure(self, table: str, kinds: dict[str, str]) -> dict[str, str]:
+        have = self._columns(table)
+        for name, kind in kinds.items():
+            if name not in have:
+                self.con.execute(f"ALTER TABLE {_quote(table)} ADD COLUMN {_quote(name)} {kind}")
+                have[name] = kind
+        return have
+
+    def declare_axes(self, axes: dict[str, list]) -> dict[str, str]:
+        """Adds a column to ``runs`` per axis (typed to hold all its values); returns the types."""
+        known = dict(self.con.execute("SELECT name, type FROM axes").fetchall())
+        kinds = {}
+        for name, values in axes.items():
+            kinds[name] = known.get(name) or sql_type(values)
+            if name not in known:
+                self.con.execute("INSERT INTO axes VALUES (?, ?, ?)",
+                                 [len(known) + len(kinds), name, kinds[name]])
+        self._ensure("runs", kinds)
+        return kinds
+
+    def axes(self) -> list[str]:
+        return [r[0] for r in self.con.execute("SELECT name FROM axes ORDER BY position")
+                .fetchall()]
+
+    def finished(self) -> set[str]:
+        """The run ids recorded as finished without error."""
+        return {r[0] for r in self.con.execute("SELECT run_id FROM runs WHERE status = 'ok'")
+                .fetchall()}
+
+    def _insert(self, table: str, row: dict[str, Any]) -> None:
+        kinds = self._ensure(table, {k: sql_type([v]) for k, v in row.items()
+                                     if v is not None})
+        names = [k for k in row if k in kinds]
+        values = [cell(row[k], kinds[k]) if row[k] is not None else None for k in names]
+        self.con.execute(
+            f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, names))}) "
+            f"VALUES ({', '.join('?' * len(names))})", values)
+
+    def record(self, run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
+        """Replaces the rows of run ``run["run_id"]`` with `run` and its `flows`, atomically."""
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            self.con.execute("DELETE FROM runs WHERE run_id = ?", [run["run_id"]])
+            self.con.execute("DELETE FROM flows WHERE run_id = ?", [run["run_id"]])
+            self._insert("runs", run)
+            for flow in flows:
+                self._insert("flows", {"run_id": run["run_id"], **flow})
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+
+    def table(self, name: str = "runs") -> pd.DataFrame:
+        if name not in ("runs", "flows"):
+            raise ValueError(f"table {name!r}: expected 'runs' or 'flows'")
+        return self.con.execute(f"SELECT * FROM {name} ORDER BY run_id"
+                                + (", flow" if name == "flows" else "")).df()

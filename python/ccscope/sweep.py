@@ -1,0 +1,455 @@
+"""Sweeps: runs over a grid of values at dotted paths into one base scenario, times a set of
+seeds, executed by local processes or Ray, recorded in a DuckDB store (:mod:`ccscope.store`).
+
+A sweep file (TOML)::
+
+    base = "../scenarios/dumbbell-cbr.toml"   # a path, relative to this file, or a [base] table
+    seeds = [1, 2, 3]
+    mode = "grid"                             # every combination; "zip": the i-th values together
+    traces = false                            # keep each run's traces as Parquet beside the store
+
+    [axes]
+    "topology.bottleneck.loss.p" = [0.005, 0.01, 0.02]
+    "flows[1].source.controller.beta" = [0.5, 0.875]
+
+>>> report = ccscope.sweep.run("sweep.toml", "results.duckdb", jobs=2)
+>>> ccscope.sweep.summarize("results.duckdb")     # mean and 95% CI over seeds per point
+
+A run is identified by a hash of its normalized scenario (seed included), its seed and the
+ccscope version, so running a sweep again skips what the store already holds, whichever
+executor ran it: every executor calls :func:`execute` on the same task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import shutil
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .errors import ScenarioError
+from .scenario import Scenario, coerce
+from .store import RUN_COLUMNS, Store, cell
+
+MODES = ("grid", "zip")
+EXECUTORS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of a sweep: what :func:`execute` needs, and nothing that depends on where."""
+
+    run_id: str
+    seed: int
+    point: dict[str, Any]
+    engine: str
+    scenario: str
+    trace_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A base scenario, axes (dotted path -> values), seeds and how to combine the axes."""
+
+    base: Scenario
+    axes: dict[str, list[Any]]
+    seeds: list[int]
+    mode: str = "grid"
+    traces: bool = False
+    file: str = field(default="", compare=False)
+
+    @classmethod
+    def from_dict(cls, data: dict, root: str | Path = ".", file: str = "") -> Sweep:
+        """Reads a sweep table; a path ``base`` is relative to `root`."""
+        def bad(key: str, value: Any, allowed: str) -> ScenarioError:
+            return ScenarioError.at(key, value, allowed)
+
+        unknown = set(data) - {"base", "axes", "seeds", "mode", "traces"}
+        if unknown:
+            key = sorted(unknown)[0]
+            raise bad(key, data[key], "one of base, axes, seeds, mode, traces")
+        if "base" not in data:
+            raise bad("base", None, "the path of a scenario file, or a [base] table")
+        base = data["base"]
+        if isinstance(base, str):
+            base = Path(root) / base
+        elif not isinstance(base, dict):
+            raise bad("base", base, "the path of a scenario file, or a [base] table")
+        axes = data.get("axes", {})
+        if not isinstance(axes, dict):
+            raise bad("axes", axes, "a table of dotted path = [values]")
+        for path, values in axes.items():
+            if not isinstance(values, list) or not values:
+                raise bad(f"axes.{path}", values, "a non-empty list of values")
+        seeds = data.get("seeds", [1])
+        if (not isinstance(seeds, list) or not seeds
+                or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
+                           for s in seeds) or len(set(seeds)) != len(seeds)):
+            raise bad("seeds", seeds, "a non-empty list of distinct integers >= 0")
+        mode = data.get("mode", "grid")
+        if mode not in MODES:
+            raise bad("mode", mode, "\"grid\" or \"zip\"")
+        if mode == "zip" and len({len(v) for v in axes.values()}) > 1:
+            raise bad("axes", {k: len(v) for k, v in axes.items()},
+                      "lists of one length with mode = \"zip\"")
+        traces = data.get("traces", False)
+        if not isinstance(traces, bool):
+            raise bad("traces", traces, "true or false")
+        return cls(coerce(base), dict(axes), list(seeds), mode, traces, file)
+
+    def points(self) -> list[dict[str, Any]]:
+        """The axes' combinations, in order."""
+        names = list(self.axes)
+        combine = itertools.product if self.mode == "grid" else zip
+        return [dict(zip(names, values, strict=True))
+                for values in combine(*self.axes.values())]
+
+    def tasks(self, trace_root: Path | None = None) -> list[Task]:
+        """Every run: each point with each seed. The core validates every scenario here."""
+        tasks = []
+        for point in self.points():
+            sc = self.base
+            for path, value in point.items():
+                sc = sc.replace(path, value)
+            for seed in self.seeds:
+                run = sc.with_seed(seed)
+                rid = run_id(run, seed)
+                trace = str(trace_root / rid) if self.traces and trace_root else None
+                tasks.append(Task(rid, seed, point, run.engine, run.to_json(), trace))
+        return tasks
+
+
+def run_id(scenario: Scenario, seed: int) -> str:
+    """The identity of a run: a hash of the normalized scenario, the seed and the version."""
+    text = json.dumps({"scenario": scenario.table, "seed": seed, "version": __version__},
+                      sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Reads a sweep file; errors name the file and the entry."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(f"{p}: no such sweep file") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ScenarioError(f"{p}: cannot read the sweep file ({e})") from None
+    try:
+        return Sweep.from_dict(data, p.parent, str(p))
+    except ScenarioError as e:
+        raise e.in_file(p) from None
+
+
+def _plain(x: Any) -> Any:
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def metrics_of(result) -> dict[str, float | int]:
+    """The summary metrics of a run, the columns of ``runs``: for the packet model the
+    flows' total throughput and loss rate, Jain's index, min/max, events, and the first
+    bottleneck's utilization, mean queue and drop rate; for the round model loss rate,
+    utilization, Jain's index and min/max."""
+    from . import metrics
+
+    fair = result.fairness()
+    out: dict[str, float | int] = {"jain": fair["jain"], "min_max": fair["min_max"]}
+    if result.scenario.engine == "round":
+        out.update(loss_rate=result.loss_rate, utilization=result.utilization)
+        return {k: float(v) for k, v in out.items()}
+    flows = result.flows
+    out.update(throughput_bps=flows["throughput_bps"].sum(),
+               loss_rate=metrics.loss_rate(flows["dropped_pkts"].sum(), flows["sent_pkts"].sum()))
+    links = result.bottlenecks
+    if not links.empty:
+        first = links.iloc[0]
+        out.update(utilization=first["utilization"], mean_queue_pkts=first["mean_queue_pkts"],
+                   drop_rate=first["drop_rate"])
+    out = {k: float(v) for k, v in out.items()}
+    out["events"] = int(result.events)
+    return out
+
+
+def execute(task: Task) -> dict[str, Any]:
+    """Runs one task and returns its record (never raises for a failed run: the error is
+    recorded). Every executor calls this, so the numbers do not depend on the executor."""
+    from .engine import run
+
+    start = time.perf_counter()
+    record: dict[str, Any] = {"run_id": task.run_id, "status": "ok", "error": None,
+                              "metrics": {}, "flows": [], "trace_dir": None}
+    try:
+        result = run(Scenario(json.loads(task.scenario), task.engine))
+        record["metrics"] = metrics_of(result)
+        flows = result.flows.drop(columns=["flow"]).to_dict(orient="records")
+        record["flows"] = [{"flow": i, **{k: _plain(v) for k, v in f.items() if not pd.isna(v)}}
+                           for i, f in enumerate(flows)]
+        for row in (record["metrics"], *record["flows"]):
+            bad = [k for k, v in row.items() if isinstance(v, float) and not np.isfinite(v)]
+            if bad:
+                raise ValueError(f"{bad[0]} is not finite ({row[bad[0]]})")
+        if task.trace_dir is not None:
+            final = Path(task.trace_dir)
+            partial = final.with_name(final.name + ".partial")
+            shutil.rmtree(partial, ignore_errors=True)
+            result.write(partial)
+            shutil.rmtree(final, ignore_errors=True)
+            partial.rename(final)
+            record["trace_dir"] = str(final)
+    except Exception as e:  # a failed run is recorded, the sweep goes on
+        record.update(status="error", error=f"{type(e).__name__}: {e}", metrics={}, flows=[])
+    record["wall_s"] = time.perf_counter() - start
+    return record
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _local(tasks: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
+    if jobs == 1:
+        for task in tasks:
+            yield execute(task)
+        return
+    import multiprocessing
+
+    # Workers are started fresh (spawn): the parent holds DuckDB's threads, which fork would
+    # copy in an unknown state. Ctrl-C reaches the parent only; it stops the workers at once.
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(execute, tasks)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ray(tasks: list[Task], jobs: int, address: str | None) -> Iterator[dict[str, Any]]:
+    try:
+        import ray
+    except ImportError:
+        raise ScenarioError("--executor ray needs Ray: pip install 'ccscope[ray]'",
+                            "executor", "'ray'", "\"local\", or install ray") from None
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"address": address, "include_dashboard": False,
+                                   "log_to_driver": False, "configure_logging": False}
+        if address is None:
+            options["num_cpus"] = jobs
+        ray.init(**options)
+    remote = ray.remote(execute)
+    pending = [remote.remote(t) for t in tasks]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+
+
+@dataclass
+class Outcome:
+    """What :func:`run` did: runs in the sweep, skipped (already in the store), run, failed."""
+
+    total: int
+    skipped: int = 0
+    ran: int = 0
+    failed: int = 0
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
+        executor: str = "local", address: str | None = None,
+        progress: bool | Callable[[Outcome], None] = False) -> Outcome:
+    """Runs every run of `sweep` that `store` does not hold finished, and records each as it
+    ends (a failed run with its error). Interrupting it (Ctrl-C) keeps what finished; running
+    it again does the rest. `jobs` defaults to the machine's cores; `executor` is "local"
+    (processes) or "ray" (``address`` of a cluster, or a local Ray instance). `progress` shows
+    a progress bar (True) or is called after each run."""
+    import os
+
+    sw = sweep if isinstance(sweep, Sweep) else load_sweep(sweep)
+    if executor not in EXECUTORS:
+        raise ScenarioError.at("executor", executor, "\"local\" or \"ray\"")
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise ScenarioError.at("jobs", jobs, "at least 1")
+    store_path = Path(store)
+    tasks = sw.tasks(store_path.with_name(store_path.name + ".traces"))
+    with Store(store_path) as db:
+        kinds = db.declare_axes(sw.axes)
+        done = db.finished()
+        # A run met twice (two points giving one scenario) runs once.
+        todo = list({t.run_id: t for t in tasks if t.run_id not in done}.values())
+        total = len({t.run_id for t in tasks})
+        outcome = Outcome(total, skipped=total - len(todo))
+        by_id = {t.run_id: t for t in todo}
+        runs = (_ray(todo, jobs, address) if executor == "ray"
+                else _local(todo, max(min(jobs, len(todo)), 1)))
+        with _progress(progress, outcome) as advance:
+            for record in runs:
+                task = by_id[record["run_id"]]
+                row = {"run_id": task.run_id, "seed": task.seed,
+                       **{k: cell(v, kinds[k]) for k, v in task.point.items()},
+                       **record["metrics"], "status": record["status"], "error": record["error"],
+                       "wall_s": record["wall_s"], "ccscope_version": __version__,
+                       "engine": task.engine, "scenario": task.scenario,
+                       "trace_dir": record["trace_dir"]}
+                db.record(row, record["flows"])
+                outcome.ran += 1
+                if record["status"] != "ok":
+                    outcome.failed += 1
+                    outcome.errors[task.run_id] = record["error"]
+                advance()
+    return outcome
+
+
+class _progress:
+    """A rich progress bar with counts and ETA (or a callback) for :func:`run`."""
+
+    def __init__(self, progress: bool | Callable[[Outcome], None], outcome: Outcome):
+        self.progress = progress
+        self.outcome = outcome
+        self.bar = None
+
+    def __enter__(self) -> Callable[[], None]:
+        if self.progress is True and self.outcome.total > self.outcome.skipped:
+            import rich.progress as rp
+            from rich.console import Console
+
+            self.bar = rp.Progress(rp.TextColumn("sweep"), rp.BarColumn(),
+                                   rp.MofNCompleteColumn(),
+                                   rp.TextColumn("{task.fields[failed]} failed"),
+                                   rp.TimeElapsedColumn(), rp.TextColumn("ETA"),
+                                   rp.TimeRemainingColumn(), console=Console(stderr=True))
+            self.bar.start()
+            self.task = self.bar.add_task("sweep", total=self.outcome.total - self.outcome.skipped,
+                                          failed=0)
+        return self.advance
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, failed=self.outcome.failed)
+        elif callable(self.progress):
+            self.progress(self.outcome)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def load(store: str | Path, table: str = "runs") -> pd.DataFrame:
+    """The store's ``runs`` (one row per run) or ``flows`` (one row per run and flow) table."""
+    with Store(store, read_only=True) as db:
+        return db.table(table)
+
+
+def summarize(store: str | Path, metrics: list[str] | None = None,
+              run_ids: list[str] | None = None) -> pd.DataFrame:
+    """Per point (one row per combination of the axes' values) and metric: the number of
+    finished seeds ``n``, the ``mean`` and the 95% confidence interval of the mean over seeds
+    (Student's t; ``ci_low``, ``ci_high``; NaN with a single seed)."""
+    from scipy import stats
+
+    with Store(store, read_only=True) as db:
+        runs = db.table("runs")
+        axes = db.axes()
+    if run_ids is not None:
+        runs = runs[runs["run_id"].isin(run_ids)]
+    runs = runs[runs["status"] == "ok"]
+    known = metric_columns(runs, axes)
+    metrics = metrics or known
+    for m in metrics:
+        if m not in known:
+            raise ScenarioError.at("metric", m, "one of " + ", ".join(known))
+    axes = [a for a in axes if runs[a].notna().any()]
+    if runs.empty:
+        return pd.DataFrame(columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
+    rows = []
+    for point, group in (runs.groupby(axes, sort=True, dropna=False) if axes
+                         else [((), runs)]):
+        point = point if isinstance(point, tuple) else (point,)
+        for m in metrics:
+            x = group[m].dropna().to_numpy(dtype=float)
+            n = len(x)
+            mean = float(x.mean()) if n else float("nan")
+            half = (float(stats.t.ppf(0.975, n - 1) * stats.sem(x)) if n > 1
+                    else float("nan"))
+            rows.append({**dict(zip(axes, point, strict=True)), "metric": m, "n": n,
+                         "mean": mean, "ci_low": mean - half, "ci_high": mean + half})
+    return pd.DataFrame(rows, columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
+
+
+def metric_columns(runs: pd.DataFrame, axes: list[str]) -> list[str]:
+    """The summary-metric columns of a ``runs`` table whose axis columns are `axes`."""
+    skip = {*RUN_COLUMNS, *axes}
+    return [c for c in runs.columns if c not in skip
+            and pd.api.types.is_numeric_dtype(runs[c]) and runs[c].notna().any()]
+
+
+def plot(store: str | Path, metric: str, axis: str | None = None,
+         path: str | Path = "sweep.png", run_ids: list[str] | None = None) -> Path:
+    """`metric`'s mean against `axis` (default: the first) with its 95% band, one line per
+    combination of the other axes' values; written to `path` (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = summarize(store, [metric], run_ids)
+    axes = [c for c in table.columns if c not in ("metric", "n", "mean", "ci_low", "ci_high")]
+    if not axes:
+        raise ScenarioError.at("axis", axis, "a sweep with at least one axis")
+    axis = axis or axes[0]
+    if axis not in axes:
+        raise ScenarioError.at("axis", axis, "one of " + ", ".join(axes))
+    others = [a for a in axes if a != axis]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, group in (table.groupby(others, sort=True) if others else [((), table)]):
+        key = key if isinstance(key, tuple) else (key,)
+        group = group.sort_values(axis)
+        label = ", ".join(f"{a} = {v}" for a, v in zip(others, key, strict=True)) or metric
+        line, = ax.plot(group[axis], group["mean"], marker="o", lw=1.2, label=label)
+        ax.fill_between(group[axis], group["ci_low"], group["ci_high"], alpha=0.2,
+                        color=line.get_color())
+    ax.set_xlabel(axis)
+    ax.set_ylabel(f"{metric} (mean, 95% CI over seeds)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def summary_table(table: pd.DataFrame):
+    """A :func:`summarize` table for the terminal: one row per point, one column per metric
+    with its mean and the 95% interval."""
+    from rich.table import Table
+
+    axes = [c for c in table.columns if c not in ("metric", "n", "mean", "ci_low", "ci_high")]
+    metrics = list(dict.fromkeys(table["metric"]))
+    out = Table(title="mean [95% CI] over seeds", title_justify="left")
+    for col in (*axes, "seeds", *metrics):
+        out.add_column(col, justify="right")
+    for point, group in (table.groupby(axes, sort=True, dropna=False) if axes
+                         else [((), table)]):
+        point = point if isinstance(point, tuple) else (point,)
+        cells = {r.metric: (f"{r.mean:.4g}" if np.isnan(r.ci_low)
+                            else f"{r.mean:.4g} [{r.ci_low:.4g}, {r.ci_high:.4g}]")
+                 for r in group.itertuples()}
+        out.add_row(*map(str, point), str(group["n"].max()), *(cells[m] for m in metrics))
+    return out

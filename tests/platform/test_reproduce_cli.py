@@ -1,0 +1,81 @@
+"""`ccscope reproduce`: the registry, its outputs, and the README table generated from it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ccscope import reproduce
+from ccscope.cli import app
+from ccscope.experiments.claims import Claim
+
+ROOT = Path(__file__).parents[2]
+BEGIN = "<!-- ccscope reproduce --all --quick --markdown: begin -->\n"
+END = "<!-- ccscope reproduce --all --quick --markdown: end -->"
+runner = CliRunner()
+
+
+def test_the_readme_table_is_the_output_of_reproduce_all():
+    readme = (ROOT / "README.md").read_text()
+    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), readme, re.S)
+    assert pasted, "the README has no generated validation table"
+    done = runner.invoke(app, ["reproduce", "--all", "--quick", "--markdown"])
+    assert done.exit_code == 0, done.output
+    assert pasted.group(1) == done.stdout, (
+        "README's validation table is stale: paste the output of "
+        "`ccscope reproduce --all --quick --markdown` between its markers")
+
+
+def test_list_names_every_entry():
+    done = runner.invoke(app, ["reproduce", "--list", "--json"])
+    assert done.exit_code == 0
+    assert [e["id"] for e in json.loads(done.stdout)] == list(reproduce.REGISTRY)
+    text = runner.invoke(app, ["reproduce", "--list"])
+    assert all(rid in text.stdout for rid in reproduce.REGISTRY)
+
+
+def test_one_reproduction_as_json_has_the_documented_shape():
+    done = runner.invoke(app, ["reproduce", "jin-table6", "--quick", "--json"])
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert {"id", "title", "source", "rows"} <= set(report)
+    assert report["id"] == "jin-table6"
+    for row in report["rows"]:
+        assert set(row) == {"quantity", "published", "measured", "tolerance", "holds", "why"}
+        assert isinstance(row["holds"], bool)
+    text = runner.invoke(app, ["reproduce", "jin-table6", "--quick"])
+    assert "T2 ranking" in text.stdout and "why not" in text.stdout
+
+
+@pytest.mark.parametrize("args", [["nope"], [], ["jin-table6", "--all"]])
+def test_bad_requests_exit_2(args):
+    done = runner.invoke(app, ["reproduce", *args])
+    assert done.exit_code == 2
+
+
+def test_a_claim_that_fails_must_say_why():
+    with pytest.raises(ValueError, match="gives no reason"):
+        Claim("x", 1.0, 2.0, "within 1%", False)
+    assert Claim("x", 1.0, 1.0, "within 1%", True).to_dict()["holds"] is True
+
+
+def test_registering_is_one_entry(monkeypatch):
+    entry = reproduce.Reproduction("demo-fig1", "demo", "nobody 2024, Fig. 1",
+                                   "ccscope.experiments.jin:table6_claims")
+    monkeypatch.setitem(reproduce.REGISTRY, entry.id, entry)
+    assert reproduce.run("demo-fig1", quick=True)["rows"]
+    assert "demo-fig1" in [e["id"] for e in reproduce.listing()]
+
+
+def test_figures_are_drawn_where_asked(tmp_path):
+    done = runner.invoke(app, ["reproduce", "cai-fig14", "--quick", "--json",
+                               "--figures", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    figure = Path(json.loads(done.stdout)["figure"])
+    assert figure == tmp_path / "cai-fig14.png"
+    assert figure.read_bytes()[:4] == b"\x89PNG"
+    assert "figure" not in reproduce.run("jin-table6", quick=True, figures=tmp_path)

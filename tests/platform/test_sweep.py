@@ -1,0 +1,220 @@
+"""Sweeps: expansion of the axes, the DuckDB store, resuming, executors, failures, the summary."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from ccscope import sweep
+from ccscope.cli import app
+from ccscope.errors import ScenarioError
+
+BASE = {
+    "run": {"duration": "20s", "warmup": "5s"},
+    "topology": {"kind": "fat_link", "loss": {"kind": "bernoulli", "p": 0.01}},
+    "flows": [{"source": {"kind": "tcp"}},
+              {"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}}}],
+}
+AXES = {"topology.loss.p": [0.01, 0.02], "flows[1].source.controller.beta": [0.5, 0.875]}
+
+
+def spec(**changes) -> sweep.Sweep:
+    return sweep.Sweep.from_dict({"base": BASE, "axes": AXES, "seeds": [1, 2], **changes})
+
+
+def comparable(store: Path) -> pd.DataFrame:
+    """The runs table without what depends on the machine (wall time, trace folder)."""
+    return sweep.load(store).drop(columns=["wall_s", "trace_dir"])
+
+
+def test_grid_and_zip_points():
+    assert len(spec().points()) == 4
+    assert spec(mode="zip").points() == [
+        {"topology.loss.p": 0.01, "flows[1].source.controller.beta": 0.5},
+        {"topology.loss.p": 0.02, "flows[1].source.controller.beta": 0.875}]
+    tasks = spec().tasks()
+    assert len(tasks) == 8 and len({t.run_id for t in tasks}) == 8
+    # The id is a function of the scenario and seed alone: the same run in another sweep.
+    again = sweep.Sweep.from_dict({"base": BASE, "axes": {"topology.loss.p": [0.02]},
+                                   "seeds": [2]}).tasks()[0]
+    assert again.run_id in {t.run_id for t in tasks}
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"mode": "diagonal"}, "mode"),
+    ({"seeds": [1, 1]}, "seeds"),
+    ({"seeds": [-1]}, "seeds"),
+    ({"axes": {"topology.loss.p": []}}, "axes.topology.loss.p"),
+    ({"mode": "zip", "axes": {"topology.loss.p": [0.1], "run.seed": [1, 2]}}, "axes"),
+    ({"repeat": 3}, "repeat"),
+])
+def test_bad_sweeps_name_the_entry(changes, field):
+    with pytest.raises(ScenarioError) as e:
+        spec(**changes)
+    assert e.value.path == field
+
+
+def test_an_axis_value_the_core_refuses_stops_the_sweep_before_running():
+    bad = spec(axes={"flows[1].source.controller.beta": [0.5, 1.5]})
+    with pytest.raises(ScenarioError, match=r"flows\[1\]\.source\.controller\.beta = 1\.5"):
+        bad.tasks()
+
+
+def test_a_sweep_fills_the_store_and_running_it_again_skips_everything(tmp_path):
+    store = tmp_path / "r.duckdb"
+    first = sweep.run(spec(), store, jobs=1)
+    assert (first.total, first.ran, first.skipped, first.failed) == (8, 8, 0, 0)
+    runs = sweep.load(store)
+    assert len(runs) == 8 and (runs["status"] == "ok").all()
+    for column in ("run_id", "seed", *AXES, "throughput_bps", "loss_rate", "jain",
+                   "utilization", "wall_s", "ccscope_version", "error"):
+        assert column in runs.columns, column
+    assert sorted(runs["topology.loss.p"].unique()) == [0.01, 0.02]
+    # Bernoulli loss on the fat link: the measured loss rate is the configured p (within
+    # 5 binomial standard deviations of the packets sent).
+    sent = sweep.load(store, "flows").groupby("run_id")["sent_pkts"].sum()
+    p = runs.set_index("run_id")["topology.loss.p"]
+    sd = np.sqrt(p * (1 - p) / sent[p.index])
+    assert (abs(runs.set_index("run_id")["loss_rate"] - p) < 5 * sd).all()
+    flows = sweep.load(store, "flows")
+    assert len(flows) == 16 and set(flows["flow"]) == {0, 1}
+    second = sweep.run(spec(), store, jobs=1)
+    assert (second.ran, second.skipped) == (0, 8)
+    # A new seed runs only its own runs.
+    third = sweep.run(spec(seeds=[1, 2, 3]), store, jobs=1)
+    assert (third.ran, third.skipped) == (4, 8)
+
+
+def test_every_executor_gives_the_same_rows(tmp_path):
+    one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
+    sweep.run(spec(), one, jobs=1)
+    sweep.run(spec(), two, jobs=2)
+    pd.testing.assert_frame_equal(comparable(one), comparable(two))
+
+
+def test_the_ray_executor_gives_the_same_rows(tmp_path):
+    # Ray is in the test extra: CI runs this against a local Ray instance, never skips it.
+    import ray
+
+    one, remote = tmp_path / "one.duckdb", tmp_path / "ray.duckdb"
+    small = spec(axes={"topology.loss.p": [0.01, 0.02]})
+    sweep.run(small, one, jobs=1)
+    try:
+        sweep.run(small, remote, jobs=2, executor="ray")
+    finally:
+        ray.shutdown()
+    pd.testing.assert_frame_equal(comparable(one), comparable(remote))
+
+
+def test_a_failed_run_is_recorded_and_the_sweep_goes_on(tmp_path):
+    store = tmp_path / "r.duckdb"
+    failing = spec(axes={"flows[1].source.controller": ["tcp", "python:missing"]}, seeds=[1])
+    outcome = sweep.run(failing, store, jobs=1)
+    assert (outcome.ran, outcome.failed) == (2, 1)
+    runs = sweep.load(store).set_index("flows[1].source.controller")
+    assert runs.loc["tcp", "status"] == "ok"
+    assert runs.loc["python:missing", "status"] == "error"
+    assert "no Python controller" in runs.loc["python:missing", "error"]
+
+
+def test_summary_is_the_t_interval_over_seeds(tmp_path):
+    store = tmp_path / "r.duckdb"
+    sweep.run(spec(seeds=[1, 2, 3, 4]), store, jobs=1)
+    table = sweep.summarize(store, ["throughput_bps"])
+    assert len(table) == 4 and (table["n"] == 4).all()
+    runs = sweep.load(store)
+    point = runs[(runs["topology.loss.p"] == 0.02)
+                 & (runs["flows[1].source.controller.beta"] == 0.5)]["throughput_bps"]
+    row = table[(table["topology.loss.p"] == 0.02)
+                & (table["flows[1].source.controller.beta"] == 0.5)].iloc[0]
+    # Student's t with 3 degrees of freedom: t_0.975 = 3.182446.
+    half = 3.182446 * point.std(ddof=1) / 2
+    assert row["mean"] == pytest.approx(point.mean())
+    assert row["ci_high"] - row["mean"] == pytest.approx(half, rel=1e-5)
+    assert row["mean"] - row["ci_low"] == pytest.approx(half, rel=1e-5)
+    png = sweep.plot(store, "throughput_bps", "topology.loss.p", tmp_path / "p.png")
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ScenarioError, match="metric"):
+        sweep.summarize(store, ["nonsense"])
+
+
+def sweep_in_background(tmp_path, seeds: int, runs_seen: int):
+    """Starts `ccscope sweep -j 1` on a traced sweep of `seeds` runs and returns once
+    `runs_seen` runs have written their traces (written just before the store records each
+    run), or the sweep has ended: (process, command, sweep file, store)."""
+    file = tmp_path / "sweep.toml"
+    file.write_text(
+        f'seeds = {list(range(1, seeds + 1))}\ntraces = true\n'
+        '[base]\nrun = { duration = "30s", warmup = "5s" }\n'
+        'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
+        'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n')
+    store = tmp_path / "s.duckdb"
+    command = [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(store),
+               "-j", "1", "--no-progress"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    traces = tmp_path / "s.duckdb.traces"
+    while proc.poll() is None and not (traces.exists()
+                                       and len(list(traces.iterdir())) >= runs_seen):
+        time.sleep(0.01)
+    return proc, command, file, store
+
+
+def test_a_sweep_killed_with_sigkill_resumes_to_the_same_store(tmp_path):
+    proc, command, file, store = sweep_in_background(tmp_path, seeds=8, runs_seen=1)
+    killed_midway = proc.poll() is None
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    assert killed_midway
+    assert subprocess.run(command, capture_output=True).returncode == 0
+    whole = tmp_path / "whole.duckdb"
+    sweep.run(sweep.load_sweep(file), whole, jobs=1)
+    pd.testing.assert_frame_equal(comparable(store), comparable(whole))
+    traces = store.with_name(store.name + ".traces")
+    assert sorted(p.name for p in traces.iterdir()) == sorted(sweep.load(store)["run_id"])
+
+
+def test_cli_sweep_and_show(tmp_path):
+    file = tmp_path / "sweep.toml"
+    file.write_text('seeds = [1, 2]\n[axes]\n"topology.loss.p" = [0.01, 0.02]\n'
+                    '[base]\nrun = { duration = "10s", warmup = "2s" }\n'
+                    'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
+                    'flows = [{ source = { kind = "tcp" } }]\n')
+    store = tmp_path / "r.duckdb"
+    runner = CliRunner()
+    done = runner.invoke(app, ["sweep", str(file), "--store", str(store), "-j", "1",
+                               "--no-progress"])
+    assert done.exit_code == 0, done.output
+    assert "4 runs: 4 run, 0 already" in done.output
+    shown = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--show",
+                                "-m", "loss_rate", "--plot", str(tmp_path / "p.png")])
+    assert shown.exit_code == 0, shown.output
+    assert "topology.loss.p" in shown.output and "loss_rate" in shown.output
+    assert (tmp_path / "p.png").exists()
+    empty = tmp_path / "empty.duckdb"
+    sweep.run(sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]}),
+              empty, jobs=1)
+    nothing = runner.invoke(app, ["sweep", str(file), "--store", str(empty), "--show"])
+    assert nothing.exit_code == 0 and "holds no finished run" in nothing.output
+    bad = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--executor", "mpi"])
+    assert bad.exit_code == 2 and "executor" in bad.output
+
+
+def test_ctrl_c_keeps_the_finished_runs(tmp_path):
+    # One process runs and records one run after the other: once the second run's traces
+    # exist, the first is in the store.
+    proc, _, file, store = sweep_in_background(tmp_path, seeds=6, runs_seen=2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    kept = sweep.load(store)
+    assert 1 <= len(kept) < 6 and (kept["status"] == "ok").all()
+    again = sweep.run(sweep.load_sweep(file), store, jobs=1)
+    assert again.skipped == len(kept) and again.ran == 6 - len(kept)
