@@ -72,6 +72,10 @@ def output_dir(out: str | Path) -> Iterator[Path]:
     without an error it replaces `out` (a previous run there is removed whole), otherwise it
     is removed and `out` is left as it was."""
     out = check_destination(out).absolute()
+    # What a writer killed outright (SIGKILL) left beside the destination.
+    for suffix in ("partial", "old"):
+        for stale in out.parent.glob(f".{out.name}.*.{suffix}"):
+            shutil.rmtree(stale, ignore_errors=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     try:
         yield tmp
