@@ -245,3 +245,12 @@ def test_cli_errors_are_one_line_without_traceback(args):
     assert p.returncode == 2, p.stdout
     assert p.stderr.strip().count("\n") == 0, p.stderr
     assert "Traceback" not in p.stderr and "Warning" not in p.stderr
+
+
+def test_a_key_with_a_newline_is_named_on_one_line():
+    # Found by the 10 000-example fuzz: the key as written went into the message raw.
+    table = scenario()
+    table["run"]["\n"] = 0.0
+    with pytest.raises(ScenarioError) as e:
+        ccscope.Scenario.from_dict(table)
+    assert "\n" not in str(e.value) and "run.\\n" in str(e.value)

@@ -140,7 +140,8 @@ fn path_of(path: &serde_path_to_error::Path) -> String {
     for segment in path.iter() {
         match segment {
             serde_path_to_error::Segment::Seq { index } => out.push_str(&format!("[{index}]")),
-            serde_path_to_error::Segment::Map { key } => out = join(&out, key),
+            // A key as written, control characters escaped: a message stays on one line.
+            serde_path_to_error::Segment::Map { key } => out = join(&out, &key.escape_debug().to_string()),
             _ => {}
         }
     }
@@ -173,7 +174,8 @@ fn explain(path: &str, message: &str) -> Error {
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (key, expected) = rest.split_once('`').unwrap_or((rest, ""));
-        let field = if path.ends_with(key) { path.clone() } else { join(&path, key) };
+        let key = key.escape_debug().to_string();
+        let field = if path.ends_with(&key) { path.clone() } else { join(&path, &key) };
         let keys = backticked(expected);
         let allowed = if keys.is_empty() {
             "unknown key; this table takes no keys".to_string()
