@@ -28,9 +28,10 @@ def test_run_writes_summary_traces_and_plot(tmp_path, small_toml):
 def test_seed_override(tmp_path, small_toml):
     scenario = tmp_path / "s.toml"
     scenario.write_text(small_toml)
-    p = ccscope("run", str(scenario), "--out", str(tmp_path), "--seed", "9", "-q", "--no-plot")
+    out = tmp_path / "out"
+    p = ccscope("run", str(scenario), "--out", str(out), "--seed", "9", "-q", "--no-plot")
     assert p.returncode == 0, p.stderr
-    assert json.loads((tmp_path / "summary.json").read_text())["seed"] == 9
+    assert json.loads((out / "summary.json").read_text())["seed"] == 9
 
 
 @pytest.mark.parametrize(

@@ -110,3 +110,25 @@ def test_a_scenario_can_be_built_in_python():
     with pytest.raises(ScenarioError) as info:
         sc.replace("topology.bottleneck.delay", "0ms")
     assert info.value.path == "topology.bottleneck.delay"
+
+
+def test_fairness_is_reported_per_class_of_flows():
+    sc = ccscope.loads("""
+[run]
+duration = "5s"
+[topology]
+kind = "dumbbell"
+bottleneck = { rate = "5Mbps", delay = "10ms" }
+[[flows]]
+source = { kind = "tcp" }
+count = 2
+[[flows]]
+source = { kind = "cbr", rate = "1Mbps" }
+""")
+    r = ccscope.run(sc)
+    assert r.flow_classes() == ["tcp", "tcp", "cbr"]
+    by_class = r.fairness_by_class()
+    assert by_class["cbr"] == {"jain": 1.0, "min_max": 1.0, "flows": 1}  # one flow: fair
+    tcp = r.flows["throughput_bps"].to_numpy()[:2]
+    assert by_class["tcp"]["jain"] == pytest.approx(tcp.sum() ** 2 / (2 * (tcp**2).sum()))
+    assert r.summary()["fairness_by_class"] == by_class

@@ -30,6 +30,7 @@ _LAZY = {
     "ScenarioError": "ccscope.errors",
     "CcscopeError": "ccscope.errors",
     "ControllerError": "ccscope.errors",
+    "CostError": "ccscope.errors",
     "WindowController": "ccscope.controllers",
     "RateController": "ccscope.controllers",
 }

@@ -26,27 +26,39 @@ def read_scenario(table_json: str) -> tuple[str, str]:
 def scenario_schema(engine: str) -> str:
     """The JSON Schema of "packet" or "round" scenario files, as JSON text."""
 
-def validate_packet(table_json: str) -> None:
-    """Checks a packet-model table as far as running it would (controllers, routes)."""
+def validate_packet(table_json: str, force: bool = False) -> None:
+    """Checks a packet-model table as far as running it would (what it costs unless `force`,
+    controllers, routes)."""
 
-def validate_round(table_json: str) -> None:
-    """Checks a round-model table as far as running it would (controllers)."""
+def validate_round(table_json: str, force: bool = False) -> None:
+    """Checks a round-model table as far as running it would (what it costs unless `force`,
+    controllers)."""
+
+def scenario_cost(table_json: str) -> tuple[float, str, float, str]:
+    """What running a table of either engine would cost: (events or flow-steps, which of the
+    two, bytes of memory, a short description)."""
+
+def build_info() -> tuple[str, str, str]:
+    """(version, commit of the source tree built, "true"/"false"/"unknown": uncommitted
+    changes in it at build time)."""
 
 # --- runs ----------------------------------------------------------------------------------------
 
 def run_packet(table_json: str,
                python_controllers: PythonControllers | None = None,
-               progress: Callable[[float, float], object] | None = None) -> dict[str, Any]:
+               progress: Callable[[float, float], object] | None = None,
+               force: bool = False) -> dict[str, Any]:
     """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays.
     ``progress(done_s, total_s)`` is called as it goes; Ctrl-C stops it early with
-    ``partial`` set."""
+    ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
 
 def run_round(table_json: str,
               python_controllers: PythonControllers | None = None,
-              progress: Callable[[float, float], object] | None = None) -> dict[str, Any]:
+              progress: Callable[[float, float], object] | None = None,
+              force: bool = False) -> dict[str, Any]:
     """Runs a round-model table: totals, per-flow columns and series as numpy arrays.
     ``progress(done_steps, total_steps)`` is called as it goes; Ctrl-C stops it early with
-    ``partial`` set."""
+    ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
 
 # --- the controller catalogue --------------------------------------------------------------------
 

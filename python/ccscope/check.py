@@ -218,7 +218,9 @@ def _binomial_steps(b: Binomial, x: np.ndarray
 def _condition(holds: np.ndarray, x: np.ndarray, equation: str, meaning: str) -> dict:
     bad = x[~holds]
     return {"equation": equation, "meaning": meaning, "holds": bool(holds.all()),
-            "first_violation_x": float(bad[0]) if bad.size else None}
+            "first_violation_x": float(bad[0]) if bad.size else None,
+            "last_violation_x": float(bad[-1]) if bad.size else None,
+            "violations": int(bad.size), "points": int(x.size)}
 
 
 def _conditions(x: np.ndarray, r_i: np.ndarray, r_i_slope: np.ndarray, r_d: np.ndarray,
@@ -265,7 +267,10 @@ def check(
         raise ScenarioError.at("x_range", [x_min, x_max], "need 0 < x_min < x_max < inf")
     if flows < 1 or not window > 0:
         raise ScenarioError.at("flows/window", [flows, window], "need flows >= 1, window > 0")
+    default_rule = None
     if isinstance(controller, str):
+        if not (params or {}).get("alpha"):
+            default_rule = default_alpha_rule(controller)
         controller = binomial_of(controller, params)
     elif params:
         raise ScenarioError.at("params", params, "only for a catalogued controller's name")
@@ -285,6 +290,7 @@ def check(
     }
     if isinstance(controller, Binomial):
         report.update(_binomial_report(controller, window, flows))
+        report["tcp_friendly"]["default_alpha"] = default_rule
         if controller.from_window > x_min:
             report["binomial"]["note"] = (
                 f"{name} runs this binomial at windows >= {controller.from_window:.4g} packets "
@@ -297,17 +303,13 @@ def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
                               "from_window": b.from_window}}
     # Bansal & Balakrishnan; Loguinov & Radha §IV-B: converges iff k + l > 0.
     out["converges"] = b.k + b.l > 0
-    # TCP-friendly iff k + l = 1 (Bansal & Balakrishnan) with α = 3β/(2 − β) for AIMD
-    # (Loguinov & Radha (5)); for l < 1, α/β = 3/2 (Bansal & Balakrishnan's small-β rule).
-    if np.isclose(b.l, 1.0) and np.isclose(b.k, 0.0):
-        friendly_alpha = theory.aimd_friendly_alpha_beta_removed(b.beta)
-    else:
-        friendly_alpha = 1.5 * b.beta
+    rules = friendly_rules(b)
+    k_plus_l = bool(np.isclose(b.k + b.l, 1.0))
     out["tcp_friendly"] = {
-        "k_plus_l_is_1": bool(np.isclose(b.k + b.l, 1.0)),
-        "friendly_alpha": float(friendly_alpha),
-        "holds": bool(np.isclose(b.k + b.l, 1.0) and np.isclose(b.alpha, friendly_alpha,
-                                                                 rtol=1e-3)),
+        "k_plus_l_is_1": k_plus_l,
+        "rules": rules,
+        "friendly_alpha": rules[0]["alpha"],
+        "holds": k_plus_l and any(r["holds"] for r in rules),
     }
     out["loss_exponent"] = b.l + 2 * b.k + 1  # Loguinov & Radha (37): s_n = O(n^(l+2k+1))
     out["ideal_scalability"] = bool(theory.ideal_scalability_condition(b.k, b.l))  # (38)
@@ -332,15 +334,66 @@ def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
     return out
 
 
+def friendly_rules(b: Binomial) -> list[dict]:
+    """The TCP-friendly α of a binomial by each model that gives one, with whether ``b.alpha``
+    meets it. A binomial is TCP-friendly only with k + l = 1 (Bansal & Balakrishnan); the α
+    that matches TCP then depends on the model of TCP it is equated with:
+
+    - AIMD, TCP as a periodic sawtooth without timeouts: α = 3β/(2 − β), β removed
+      (Loguinov & Radha (5), Jin et al. (4); Cai et al. (13) write it 3(1 − b)/(1 + b) with
+      b = 1 − β kept);
+    - AIMD, TCP as Padhye et al.'s model with timeouts: α = 4(1 − b²)/3, b = 1 − β kept
+      (Yang & Lam, chosen for GAIMD; Cai et al. (15));
+    - l < 1: α/β = 3/2 (Bansal & Balakrishnan, small β).
+    """
+    if np.isclose(b.l, 1.0) and np.isclose(b.k, 0.0):
+        kept = 1.0 - b.beta
+        rules = [
+            ("3β/(2 − β)", "Loguinov & Radha (5), Jin et al. (4), Cai et al. (13)",
+             "sawtooth model, no timeouts",
+             theory.aimd_friendly_alpha_beta_removed(b.beta)),
+            ("4(1 − b²)/3, b = 1 − β", "Yang & Lam (GAIMD), Cai et al. (15)",
+             "Padhye et al.'s model, timeouts", 4.0 * (1.0 - kept * kept) / 3.0),
+        ]
+    else:
+        rules = [("3β/2", "Bansal & Balakrishnan", "k + l = 1, small β",
+                  1.5 * b.beta)]
+    return [{"rule": rule, "source": source, "model": model, "alpha": float(alpha),
+             "holds": bool(np.isclose(b.alpha, alpha, rtol=1e-3))}
+            for rule, source, model, alpha in rules]
+
+
+def default_alpha_rule(name: str) -> str | None:
+    """What the catalogue says a controller's default α is (e.g. "default the TCP-friendly
+    4(1 − β²)/3 (Yang & Lam)"), or None."""
+    from .controllers import catalogue
+
+    for entry in catalogue():
+        if entry["name"] == name:
+            for p in entry["params"]:
+                if p["name"] == "alpha" and "default" in p["meaning"]:
+                    return p["meaning"][p["meaning"].index("default"):]
+    return None
+
+
+def _verdict(c: dict) -> str:
+    """'holds', or where a condition fails: the range of x and how many of the points."""
+    if c["holds"]:
+        return "holds"
+    lo, hi = c["first_violation_x"], c["last_violation_x"]
+    where = f"at x = {lo:.4g}" if lo == hi else f"for x in [{lo:.4g}, {hi:.4g}]"
+    return f"FAILS {where} ({c['violations']} of {c['points']} points)"
+
+
 def format_report(report: dict) -> str:
     """The report as text for people."""
     lo, hi = report["range"]
     lines = [f"{report['controller']}: conditions for monotonic convergence to fairness "
              f"(Loguinov & Radha §III), x in [{lo:g}, {hi:g}]"]
     for c in report["conditions"]:
-        verdict = "holds" if c["holds"] else f"FAILS (first at x = {c['first_violation_x']:.4g})"
-        lines.append(f"  {c['equation']:>5}  {c['meaning']}: {verdict}")
-    lines.append(f"  monotonic convergence: {'yes' if report['monotonic'] else 'no'}")
+        lines.append(f"  {c['equation']:>5}  {c['meaning']}: {_verdict(c)}")
+    lines.append(f"  monotonic convergence: {'yes' if report['monotonic'] else 'no'} (every "
+                 "step moves the flows toward fairness, §III)")
     b = report.get("binomial")
     if b is not None:
         lines.append(f"binomial k = {b['k']:g}, l = {b['l']:g}, alpha = {b['alpha']:.4g}, "
@@ -348,11 +401,17 @@ def format_report(report: dict) -> str:
         if b.get("note"):
             lines.append(f"  note: {b['note']}")
         lines.append(f"  converges to fairness (k + l > 0): "
-                     f"{'yes' if report['converges'] else 'no'}")
+                     f"{'yes' if report['converges'] else 'no'} (in the end, possibly "
+                     "overshooting on the way, §IV-B)")
         f = report["tcp_friendly"]
         lines.append(f"  TCP-friendly: {'yes' if f['holds'] else 'no'} (k + l = 1: "
-                     f"{'yes' if f['k_plus_l_is_1'] else 'no'}; friendly alpha = "
-                     f"{f['friendly_alpha']:.4g})")
+                     f"{'yes' if f['k_plus_l_is_1'] else 'no'}; alpha = {b['alpha']:.4g} "
+                     "against each model's friendly alpha:)")
+        for r in f["rules"]:
+            lines.append(f"    {r['rule']} = {r['alpha']:.4g}: {'met' if r['holds'] else 'not met'}"
+                         f" ({r['model']}: {r['source']})")
+        if f.get("default_alpha"):
+            lines.append(f"    this controller's alpha is by {f['default_alpha']}")
         lines.append(f"  packet-loss scalability: s_n = O(n^{report['loss_exponent']:g}) "
                      f"(l + 2k + 1, eq. (37))")
         e = report["efficiency"]

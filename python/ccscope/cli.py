@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from . import __version__
-from .errors import ScenarioError
+from .errors import CcscopeError, ScenarioError
 
 app = typer.Typer(
     help="ccscope: a laboratory for end-to-end congestion control. Run scenarios at packet "
@@ -66,8 +66,9 @@ def _print_summary(result) -> None:
                       f"{f.mean_delay_s * 1e3:.2f} ms")
     out.print(flows)
     links = Table(title="bottleneck links", title_justify="left")
-    for col in ("link", "capacity", "util", "mean q", "max q", "drops", "marks", "losses",
-                "drop rate"):
+    # The engine's maximum covers the whole run; every other column [warmup, duration).
+    for col in ("link", "capacity", "util", "mean q", "max q (whole run)", "drops", "marks",
+                "losses", "drop rate"):
         links.add_column(col, justify="right" if col != "link" else "left")
     for _, link in result.bottlenecks.iterrows():
         links.add_row(link["name"], _si(link.rate_bps, "b/s").replace(".000", ""),
@@ -76,9 +77,15 @@ def _print_summary(result) -> None:
                       str(link.losses), f"{link.drop_rate:.2%}")
     out.print(links)
     _print_media(result)
-    fair = result.fairness()
-    out.print(f"fairness: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   "
-              f"events: {result.events:,}   seed: {result.seed}")
+    classes = result.fairness_by_class()
+    out.print("fairness per class: " + ", ".join(
+        f"{c} ({f['flows']}) Jain {f['jain']:.4f}, min/max {f['min_max']:.4f}"
+        for c, f in classes.items()), highlight=False)
+    if len(classes) > 1:
+        fair = result.fairness()
+        out.print(f"all flows together: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}",
+                  highlight=False)
+    out.print(f"events: {result.events:,}   seed: {result.seed}")
 
 
 def _print_media(result) -> None:
@@ -124,19 +131,27 @@ def _print_round_summary(result) -> None:
               f"Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   seed {result.seed}")
 
 
+FORCE_HELP = "Run even when the estimated cost (events, memory) is beyond what runs by default."
+
+
 @app.command()
 def run(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file (packet model, or "
-                                             "the round model with run.engine = \"round\").")],
+                                             "the round model with run.engine = \"round\"), "
+                                             "or a run's summary.json to run it again.")],
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for summary.json, "
-                                          "traces (Parquet) and the plot.")] = Path("out"),
+                                          "traces (Parquet) and the plot; a previous run "
+                                          "there is replaced whole.")] = Path("out"),
     seed: Annotated[int | None, typer.Option(help="Override run.seed.", min=0)] = None,
     plot: Annotated[bool, typer.Option(help="Write overview.png when the run is traced.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
-    """Run a scenario, print a summary table, and write DIR/summary.json and the traces."""
+    """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
+    The destination is checked before the run; the files appear together when it ends."""
     from .engine import run as run_scenario
     from .errors import Interrupted
+    from .output import check_destination, moved, output_dir
     from .progress import RunProgress
     from .scenario import load
 
@@ -144,41 +159,52 @@ def run(
         sc = load(scenario)
         if seed is not None:
             sc = sc.with_seed(seed)
+        check_destination(out_dir)
         progress = False if quiet else RunProgress(
             "s" if sc.engine == "packet" else "steps", delay=2.0)
-        result = run_scenario(sc, progress=progress)
-    except ScenarioError as e:
-        raise _fail(e) from None
+        result = run_scenario(sc, progress=progress, force=force)
     except Interrupted as e:
         written = e.result.write(out_dir)
         err.print("interrupted: wrote what was measured so far, marked partial: "
                   + ", ".join(str(p) for p in written), highlight=False)
         raise typer.Exit(code=130) from None
-    written = result.write(out_dir)
+    except CcscopeError as e:
+        raise _fail(e) from None
+    try:
+        with output_dir(out_dir) as tmp:
+            written = result.write_files(tmp)
+            if plot and sc.engine != "round":
+                from .report import plot_playback, plot_run
+
+                for png in (plot_run(result, tmp / "overview.png"),
+                            plot_playback(result, tmp / "playback.png")):
+                    if png is not None:
+                        written.append(png)
+    except CcscopeError as e:
+        raise _fail(e) from None
+    written = moved(written, tmp, out_dir)
     if sc.engine == "round":
         if not quiet:
             _print_round_summary(result)
             out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
         return
-    if plot:
-        from .report import plot_playback, plot_run
-
-        for png in (plot_run(result, out_dir / "overview.png"),
-                    plot_playback(result, out_dir / "playback.png")):
-            if png is not None:
-                written.append(png)
     if not quiet:
         _print_summary(result)
         out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
 
 
 @app.command()
-def validate(scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")]) -> None:
-    """Check a scenario file without running it; exit 2 with the first problem found."""
+def validate(
+    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+) -> None:
+    """Check a scenario file without running it, what running it would cost included; exit 2
+    with the first problem found."""
+    from .scenario import cost
     from .scenario import validate as check_scenario
 
     try:
-        sc = check_scenario(scenario)
+        sc = check_scenario(scenario, force=force)
     except ScenarioError as e:
         raise _fail(e) from None
     if sc.engine == "round":
@@ -186,6 +212,7 @@ def validate(scenario: Annotated[Path, typer.Argument(help="Scenario TOML file."
     else:
         summary = (f"{sc.n_flows} flows, {sc.table['topology']['kind']} topology, "
                    f"{sc.table['run']['duration']}")
+    summary += f"; {cost(sc)['text']}"
     out.print(f"{scenario}: ok ({summary})", highlight=False)
 
 
@@ -440,8 +467,32 @@ def version() -> None:
     out.print(f"ccscope {__version__}")
 
 
-def main() -> None:
+def _usage_error() -> type[Exception]:
+    """Click's UsageError: typer vendors click from 0.17 on, depends on it before."""
     try:
-        app()
+        from typer._click.exceptions import UsageError
+    except ImportError:
+        from click.exceptions import UsageError
+    return UsageError
+
+
+def main() -> None:
+    usage_error = _usage_error()
+    try:
+        code = app(standalone_mode=False)
+    except usage_error as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # `ccscope` alone: the help
+            print(e.format_message())
+            sys.exit(0)
+        # One line: what was wrong, and where help is.
+        ctx = getattr(e, "ctx", None)
+        command = ctx.command_path if ctx else "ccscope"
+        err.print(f"[bold red]error:[/] {e.format_message()} (see '{command} --help')",
+                  highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except typer.Abort:
+        sys.exit(130)
     except KeyboardInterrupt:
         sys.exit(130)
+    if isinstance(code, int):
+        sys.exit(code)

@@ -131,7 +131,14 @@ ControllerSpec = Any
 def _make(key: str, spec: ControllerSpec) -> Any:
     """A fresh controller object for one flow."""
     if isinstance(spec, type) or (callable(spec) and not _is_controller(spec)):
-        obj = spec()
+        try:
+            obj = spec()
+        except TypeError as e:
+            raise ControllerError(
+                f"controllers[{key!r}]: calling {getattr(spec, '__name__', spec)!r} with no "
+                f"arguments failed ({e})", "controllers", repr(key),
+                "a class or factory that takes no arguments, or an instance (copied per "
+                "flow)") from None
     else:
         obj = copy.deepcopy(spec)
     if not _is_controller(obj):

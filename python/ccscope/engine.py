@@ -7,16 +7,14 @@
 from __future__ import annotations
 
 import functools
-import json
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
 from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import Interrupted, ScenarioError
+from .output import moved, output_dir, provenance, scenario_hash, write_json, write_parquet
 from .scenario import Scenario, coerce
 
 if TYPE_CHECKING:
@@ -30,18 +28,6 @@ def _core():
     from . import _core
 
     return _core
-
-
-@functools.cache
-def git_commit() -> str:
-    """The commit of the ccscope source tree, when it is a git checkout."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
-            text=True, timeout=5, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.stdout.strip() if out.returncode == 0 else "unknown"
 
 
 @dataclass(frozen=True)
@@ -237,12 +223,23 @@ class Result:
         """Jain's index and min/max of the flows' throughputs over the measurement window."""
         import numpy as np
 
-        from . import metrics
+        return _fairness(np.array([f["throughput_bps"] for f in self._flow_rows], dtype=float))
 
+    def flow_classes(self) -> list[str]:
+        """Each flow's class, by flow index: its source kind ("tcp", "rate", "cbr",
+        "poisson", ...): flows of one class answer congestion alike, or not at all."""
+        return [f["source"]["kind"] for f in self.scenario.table["flows"]
+                for _ in range(f.get("count", 1))]
+
+    def fairness_by_class(self) -> dict[str, dict[str, float]]:
+        """:meth:`fairness` among the flows of each class (:meth:`flow_classes`), with their
+        number: an unresponsive CBR flow does not weigh on the TCP flows' index."""
+        import numpy as np
+
+        classes = np.array(self.flow_classes())
         x = np.array([f["throughput_bps"] for f in self._flow_rows], dtype=float)
-        if not np.any(x > 0):
-            return {"jain": 0.0, "min_max": 0.0}
-        return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
+        return {c: {**_fairness(x[classes == c]), "flows": int(np.sum(classes == c))}
+                for c in dict.fromkeys(classes)}
 
     def summary(self) -> dict:
         """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
@@ -252,14 +249,15 @@ class Result:
         links = [{k: v for k, v in row.items() if k not in ("link", "monitor")}
                  for row in _as_table_rows(self._link_rows) if row["monitor"]]
         return {
-            "ccscope_version": __version__,
-            "git_commit": git_commit(),
+            **provenance(),
             "seed": self.seed,
+            "scenario_sha256": scenario_hash(self.scenario.table),
             "engine": self.scenario.engine,
             "duration_s": self.duration_s,
             "warmup_s": self.warmup_s,
             "events": self.events,
             "fairness": self.fairness(),
+            "fairness_by_class": self.fairness_by_class(),
             "flows": flows,
             "links": links,
             "scenario": self.scenario.echo(),
@@ -267,24 +265,37 @@ class Result:
             **({"partial": True} if self.partial else {}),
         }
 
-    def write(self, out_dir: str | Path) -> list[Path]:
+    def parquet_metadata(self) -> dict:
+        """What every Parquet file of the run carries (key ``ccscope``): provenance, seed,
+        scenario hash and the flows' labels by index."""
+        return {**provenance(), "seed": self.seed,
+                "scenario_sha256": scenario_hash(self.scenario.table),
+                "flow_labels": [f["label"] for f in self._flow_rows]}
+
+    def write_files(self, folder: Path) -> list[Path]:
         """Writes summary.json, the traces and the playback buffers (playback.parquet) as
-        Parquet files into `out_dir`."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        written = [out / "summary.json"]
-        written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
+        Parquet files into an existing `folder`."""
+        written = [write_json(folder / "summary.json", self.summary())]
+        meta = self.parquet_metadata()
         if any("playback_time_s" in f.get("series", {}) for f in self.raw["flows"]):
-            written.append(out / "playback.parquet")
-            self.playback.to_parquet(written[-1], index=False)
+            written.append(write_parquet(self.playback, folder / "playback.parquet", meta))
         if self.trace is not None:
+            meta = self.parquet_metadata()
             for name in ("flows", "queues", "events"):
                 frame = getattr(self.trace, name)
                 if not frame.empty:
-                    path = out / f"trace_{name}.parquet"
-                    frame.to_parquet(path, index=False)
-                    written.append(path)
+                    written.append(write_parquet(frame, folder / f"trace_{name}.parquet", meta))
         return written
+
+    def write(self, out_dir: str | Path) -> list[Path]:
+        """Writes summary.json, the traces and the playback buffers into `out_dir`, all at once: a
+        previous run there is replaced whole, and on failure `out_dir` is left as it was
+        (:mod:`ccscope.output`)."""
+        with output_dir(out_dir) as tmp:
+            written = self.write_files(tmp)
+        return moved(written, tmp, out_dir)
+
+
 
 
 #: Per-flow columns of a flow with a playback receiver (see ccscope.apps::playback and
@@ -340,31 +351,21 @@ def _as_table_rows(rows: list[dict]) -> list[dict]:
              for c in columns} for row in rows]
 
 
-def write_summary(out: Path, summary: dict) -> Path:
-    """Writes `summary` as out/summary.json (creating `out`); refuses non-finite numbers."""
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "summary.json"
-    path.write_text(json.dumps(_jsonable(summary), indent=2) + "\n")
-    return path
-
-
-def _jsonable(x):
+def _fairness(x) -> dict[str, float]:
+    """Jain's index and min/max of throughputs `x` (numpy), zero when none is positive."""
     import numpy as np
 
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, np.generic):
-        x = x.item()
-    if isinstance(x, float) and not np.isfinite(x):
-        raise ValueError("a result value is not finite")
-    return x
+    from . import metrics
+
+    if not np.any(x > 0):
+        return {"jain": 0.0, "min_max": 0.0}
+    return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
 
 
 def run(scenario: Scenario | dict | str | Path,
         controllers: dict[str, ControllerSpec] | None = None,
-        progress: bool | Callable[[float, float], None] = False) -> Result:
+        progress: bool | Callable[[float, float], None] = False,
+        force: bool = False) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
     scenario says ``run.engine = "round"``.
@@ -379,15 +380,19 @@ def run(scenario: Scenario | dict | str | Path,
     total_s)``. Ctrl-C stops the run within a fraction of a second and raises
     :class:`ccscope.errors.Interrupted`, whose ``result`` is what was measured so far
     (``result.partial``).
+
+    A scenario whose run would take more than about half an hour or 8 GB (estimated from the
+    scenario, see ``ccscope.scenario.cost``) raises :class:`ccscope.CostError` with the
+    estimate, unless `force` is true.
     """
     sc = coerce(scenario)
     if sc.engine == "round":
         from . import roundmodel
 
-        return roundmodel.run(sc, controllers, progress)
+        return roundmodel.run(sc, controllers, progress, force)
     python = per_flow(sc.table, controllers)
-    raw = _watched(sc, lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch),
-                   progress, "s")
+    raw = _watched(sc, lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch,
+                                                        force), progress, "s")
     return _checked(Result(sc, raw, python))
 
 

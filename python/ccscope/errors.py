@@ -7,6 +7,8 @@ Errors found by the core (``ccscope._core``) arrive as these classes with their 
   ``topology.bottleneck.queue.min_th``), ``value`` what was written there (empty for a missing
   or unknown key), ``allowed`` what would be accepted, and ``file`` the scenario file, when
   there is one.
+- :class:`CostError`: a scenario whose run would take more time or memory than ccscope runs
+  unless told to go on (``force=True``, ``--force``); the message has the estimate.
 - :class:`ControllerError`: a controller name or parameter the catalogue does not accept (a
   :class:`ScenarioError` too, so one ``except ScenarioError`` catches both).
 
@@ -50,6 +52,11 @@ class ScenarioError(CcscopeError, ValueError):
     @classmethod
     def at(cls, path: str, value: object, allowed: str) -> ScenarioError:
         return cls(f"{path} = {value!r}: {allowed}", path, repr(value), allowed)
+
+
+class CostError(ScenarioError):
+    """A run that would take more time or memory than ccscope runs without ``force=True``
+    (CLI ``--force``); :attr:`allowed` holds the estimate."""
 
 
 class ControllerError(ScenarioError):

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__, metrics
+from . import metrics
 from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import ScenarioError
 from .scenario import Scenario, coerce
@@ -130,13 +130,13 @@ class RoundResult:
         return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
 
     def summary(self) -> dict:
-        from .engine import git_commit
+        from .output import provenance, scenario_hash
 
         return {
-            "ccscope_version": __version__,
-            "git_commit": git_commit(),
+            **provenance(),
             "engine": "round",
             "seed": self.seed,
+            "scenario_sha256": scenario_hash(self.scenario.table),
             "steps": self.steps,
             "measured_steps": self.measured_steps,
             "measured_s": self.measured_s,
@@ -149,38 +149,50 @@ class RoundResult:
             **({"partial": True} if self.partial else {}),
         }
 
-    def write(self, out_dir: str | Path) -> list[Path]:
-        """Writes summary.json, and the series as Parquet files when recorded."""
-        from .engine import write_summary
+    def write_files(self, folder: Path) -> list[Path]:
+        """Writes summary.json, and the series as Parquet files when recorded, into an existing
+        `folder`."""
+        from .output import provenance, scenario_hash, write_json, write_parquet
 
-        out = Path(out_dir)
-        written = [write_summary(out, self.summary())]
+        meta = {**provenance(), "seed": self.seed,
+                "scenario_sha256": scenario_hash(self.scenario.table),
+                "flow_labels": self.flows["name"].tolist()}
+        written = [write_json(folder / "summary.json", self.summary())]
         if not self.series.empty:
-            written.append(out / "round_series.parquet")
-            self.series.to_parquet(written[-1], index=False)
+            written.append(write_parquet(self.series, folder / "round_series.parquet", meta))
         if len(self.raw["flow_load_pkts"]):
-            written.append(out / "round_flows.parquet")
             table = self.flow_series()
             table.columns = [str(c) for c in table.columns]
-            table.reset_index().to_parquet(written[-1], index=False)
+            written.append(write_parquet(table.reset_index(), folder / "round_flows.parquet",
+                                         meta))
         return written
+
+    def write(self, out_dir: str | Path) -> list[Path]:
+        """Writes the run's files into `out_dir` at once, as :meth:`ccscope.Result.write`."""
+        from .output import moved, output_dir
+
+        with output_dir(out_dir) as tmp:
+            written = self.write_files(tmp)
+        return moved(written, tmp, out_dir)
 
 
 def run(spec: Scenario | dict | str | Path,
         controllers: dict[str, ControllerSpec] | None = None,
-        progress: bool | Callable[[float, float], None] = False) -> RoundResult:
+        progress: bool | Callable[[float, float], None] = False,
+        force: bool = False) -> RoundResult:
     """Runs a round-model scenario (object, dict, or path to a TOML file). A flow group whose
     controller is ``python:NAME`` runs ``controllers[NAME]`` as :func:`ccscope.run` does, one
     object per flow: a :class:`ccscope.WindowController` (its increase and decrease, once per
     control interval) or a :class:`ccscope.RateController` that implements ``on_round``.
-    `progress` and Ctrl-C behave as in :func:`ccscope.run` (progress in steps)."""
+    `progress` and Ctrl-C behave as in :func:`ccscope.run` (progress in steps); `force` runs
+    it even when its estimated cost is beyond what runs by default."""
     sc = _round(coerce(spec))
     from . import _core
     from .engine import _checked, _watched
 
     python = per_flow(sc.table, controllers, key="")
-    raw = _watched(sc, lambda watch: _core.run_round(sc.to_json(), python.by_flow, watch),
-                   progress, "steps")
+    raw = _watched(sc, lambda watch: _core.run_round(sc.to_json(), python.by_flow, watch,
+                                                     force), progress, "steps")
     return _checked(RoundResult(sc, raw, python))
 
 

@@ -135,15 +135,33 @@ def loads(text: str) -> Scenario:
     return Scenario.from_dict(data)
 
 
+def _recorded(p: Path, text: str) -> dict:
+    """The scenario a run's summary.json recorded (normalized, every default filled in)."""
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ScenarioError(f"malformed JSON: {e}", file=str(p)) from None
+    if not (isinstance(data, dict) and "ccscope_version" in data
+            and isinstance(data.get("scenario"), dict)):
+        raise ScenarioError("a .json scenario is the summary.json of a ccscope run, with its "
+                            "'scenario'; this file is not one", file=str(p))
+    return data["scenario"]
+
+
 def load(path: str | Path) -> Scenario:
-    """Reads and validates a scenario TOML file; every error names the file."""
+    """Reads and validates a scenario TOML file, or the scenario a run recorded in its
+    summary.json (to run it again); every error names the file."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScenarioError(f"{p}: no such scenario file") from None
+    except IsADirectoryError:
+        raise ScenarioError(f"{p}: is a folder, not a scenario file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ScenarioError(f"{p}: cannot read scenario file ({e})") from None
+    if p.suffix == ".json":
+        return Scenario.from_dict(_recorded(p, text), p)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -164,17 +182,27 @@ def coerce(scenario: Scenario | dict | str | Path) -> Scenario:
                         "a Scenario, a dict or a path")
 
 
-def validate(scenario: Scenario | dict | str | Path) -> Scenario:
-    """Checks a scenario as far as running it would (controllers, routes), without running
-    it; raises :class:`ScenarioError`."""
+def validate(scenario: Scenario | dict | str | Path, force: bool = False) -> Scenario:
+    """Checks a scenario as far as running it would (what it costs, controllers, routes),
+    without running it; raises :class:`ScenarioError`, or :class:`ccscope.errors.CostError`
+    when the run would take more time or memory than runs without `force`."""
     sc = coerce(scenario)
     core = _core()
     check = core.validate_round if sc.engine == "round" else core.validate_packet
     try:
-        check(sc.to_json())
+        check(sc.to_json(), force)
     except ScenarioError as e:
         raise e.in_file(sc.file) from None
     return sc
+
+
+def cost(scenario: Scenario | dict | str | Path) -> dict:
+    """What running a scenario would cost, estimated from the scenario alone (upper bounds):
+    ``work`` events (packet model) or flow-steps (round model), ``unit`` which of the two,
+    ``bytes`` of memory and a short ``text``."""
+    sc = coerce(scenario)
+    work, unit, size, text = _core().scenario_cost(sc.to_json())
+    return {"work": work, "unit": unit, "bytes": size, "text": text}
 
 
 def schema(engine: str = "packet") -> dict:

@@ -57,7 +57,7 @@ def test_an_exception_in_the_progress_callback_stops_the_run():
         raise RuntimeError("stop here")
 
     with pytest.raises(RuntimeError, match="stop here"):
-        ccscope.run(ccscope.loads(LONG), progress=fail)
+        ccscope.run(ccscope.loads(LONG), progress=fail, force=True)
 
 
 @pytest.mark.parametrize("scenario, unit", [(LONG, "s"), (LONG_ROUND, "steps")])
@@ -68,7 +68,7 @@ def test_ctrl_c_in_python_raises_interrupted_with_the_partial_result(scenario, u
         def tick(done, total):
             print("running", flush=True)
         try:
-            ccscope.run(ccscope.loads({scenario!r}), progress=tick)
+            ccscope.run(ccscope.loads({scenario!r}), progress=tick, force=True)
         except ccscope.errors.Interrupted as e:
             s = e.result.summary()
             print(json.dumps({{"partial": s.get("partial"), "summary": s}}, default=str))
@@ -92,7 +92,7 @@ def test_ctrl_c_on_the_cli_writes_a_partial_summary_and_exits_130(tmp_path):
     file.write_text(LONG)
     out = tmp_path / "out"
     done = interrupt_when_it_reports([sys.executable, "-m", "ccscope", "run", str(file),
-                                      "--out", str(out)])
+                                      "--out", str(out), "--force"])
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
     assert "simulated" in done.stderr  # the progress line that told us it was running

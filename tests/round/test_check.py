@@ -159,3 +159,28 @@ def test_taimd_says_where_its_binomial_holds():
 def test_binomial_fields_out_of_range_are_named(fields, named):
     with pytest.raises(ScenarioError, match=named):
         check(Binomial(*fields, "b"))
+
+
+def test_every_friendly_alpha_rule_is_shown_with_its_model():
+    # GAIMD's default α = 4(1 − b²)/3 = 0.3125 at b = 7/8 (Yang & Lam); the sawtooth rule
+    # 3β/(2 − β) gives 0.2 at β = 1/8 removed (Loguinov & Radha (5)).
+    r = check("gaimd")
+    rules = {x["rule"]: x for x in r["tcp_friendly"]["rules"]}
+    assert rules["3β/(2 − β)"]["alpha"] == pytest.approx(3 * 0.125 / (2 - 0.125))
+    assert not rules["3β/(2 − β)"]["holds"]
+    assert rules["4(1 − b²)/3, b = 1 − β"]["alpha"] == pytest.approx(4 * (1 - 0.875**2) / 3)
+    assert rules["4(1 − b²)/3, b = 1 − β"]["holds"]
+    assert r["tcp_friendly"]["holds"] and "Yang & Lam" in r["tcp_friendly"]["default_alpha"]
+    assert "Yang & Lam" in format_report(r)
+
+
+def test_iiad_fails_22_only_where_the_paper_says():
+    # IIAD, R_I(x) = α/x with α = 1: R_I'(x) = −1/x² > −1 iff x > 1 (Loguinov & Radha (22)),
+    # so over [1, 1000] only x = 1 fails; (15) fails everywhere (R_D constant, §IV-B).
+    r = check("iiad")
+    c22 = next(c for c in r["conditions"] if c["equation"] == "(22)")
+    assert c22["first_violation_x"] == c22["last_violation_x"] == 1.0
+    assert c22["violations"] == 1
+    assert check("iiad", x_min=1.01)["conditions"][3]["holds"]
+    text = format_report(r)
+    assert "FAILS at x = 1 (1 of 400 points)" in text and "§IV-B" in text

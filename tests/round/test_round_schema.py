@@ -66,4 +66,7 @@ def test_validate_checks_controllers_without_running():
     sc = Scenario.from_dict({
         "run": {"engine": "round", "steps": 10**9}, "link": {"capacity_pkts": 10},
         "flows": [{"controller": "gaimd", "params": {"beta": 0.5}, "count": 10**6}]})
-    assert ccscope.validate(sc) == sc
+    # 1e15 flow-steps: refused unless forced, and forced it is checked, not run.
+    with pytest.raises(ccscope.CostError, match=r"1\.0e15 flow-steps"):
+        ccscope.validate(sc)
+    assert ccscope.validate(sc, force=True) == sc

@@ -23,6 +23,10 @@ pub enum Error {
     /// The configuration could not be parsed at all.
     #[error("malformed configuration: {0}")]
     Malformed(String),
+    /// A run that would take more time or memory than is run without being told to go on;
+    /// `estimate` says how much (see `scenario::cost`).
+    #[error("{field} = {value}: {estimate}")]
+    TooCostly { field: String, value: String, estimate: String },
     /// The network has no route between two nodes a flow needs.
     #[error("no route from node {from} to node {to} for flow {flow}")]
     NoRoute { flow: usize, from: String, to: String },
@@ -44,6 +48,11 @@ impl Error {
                 field: rename(field),
                 value,
                 known,
+            },
+            Error::TooCostly { field, value, estimate } => Error::TooCostly {
+                field: rename(field),
+                value,
+                estimate,
             },
             other => other,
         }

@@ -159,6 +159,7 @@ fn closed_loop(rx: &mut dyn Receiver, tx: &mut dyn Controller, rounds: usize, lo
                     size_bytes: 1000,
                     sender_rtt: Some(rtt),
                     ecn_ce: false,
+                    sender_round: 0,
                 });
             }
             seq += 1;
@@ -322,8 +323,8 @@ fn papadimitriou_fig3() -> [(f64, f64, f64); 2] {
 /// alike; both lose about 12 % of their packets at ≈ 4 packets per RTT per flow). With losses
 /// that hit one flow at a time, Yang et al.'s smoothness result (4), CoV ∝ √((1 − β)/(1 + β)),
 /// says a deeper cut makes a rougher flow, and (21) cuts a paced rate by RTT_min/RTT ≈ 0.74
-/// where SSVP cuts by 0.875 (`papadimitriou_fig3_smoothness_follows_yang_eq4` checks the
-/// ratio). The paper's argument (18) is about a window: k_i packets per RTT keep their
+/// where SSVP cuts by 0.875 (`consistency_papadimitriou_fig3_cov_ratio_is_yang_eq4_at_the_cuts_taken`
+/// checks the ratio). The paper's argument (18) is about a window: k_i packets per RTT keep their
 /// throughput while the queue drains, which needs every flow to cut at the same overflow; a
 /// paced sender's rate is S/IPG (9) and falls with each cut. Rescaling the IPG with the RTT
 /// (holding k_i: 0.135 vs 0.225) or cutting again on every loss (0.194 vs 0.289) did not change
@@ -337,14 +338,18 @@ fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
     assert!(adp.1 > ssvp.1, "utilization: SSVP-ADP {} vs SSVP {}", adp.1, ssvp.1);
 }
 
-/// In the Fig. 3 set-up the two flows' smoothness follows Yang et al.'s eq. (4): the ratio of
-/// their CoVs is √ of the ratio of their mean (1 − β)/(1 + β) over the decreases they took,
-/// within 30 % (Yang's own simulations sit 12–16 % from (4) for each of TCP and GAIMD, Fig. 6).
+/// Consistency check, not the paper's claim (that one is
+/// `papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth`, a strict expected
+/// failure): given the cut depths the two flows actually took in the run, their CoV ratio is
+/// what Yang et al.'s eq. (4) predicts from those depths, √ of the ratio of their mean
+/// (1 − β)/(1 + β), within 30 % (Yang's own simulations sit 12–16 % from (4) for each of TCP
+/// and GAIMD, Fig. 6). It checks the simulator's smoothness against a model fed with the run's
+/// own β, so it explains the expected failure rather than grading the paper.
 #[test]
-fn papadimitriou_fig3_smoothness_follows_yang_eq4() {
+fn consistency_papadimitriou_fig3_cov_ratio_is_yang_eq4_at_the_cuts_taken() {
     let [ssvp, adp] = papadimitriou_fig3();
     let (measured, theory) = (adp.0 / ssvp.0, (adp.2 / ssvp.2).sqrt());
-    eprintln!("SSVP-ADP / SSVP CoV: measured {measured:.3}, Yang (4) {theory:.3}");
+    eprintln!("SSVP-ADP / SSVP CoV: measured {measured:.3}, Yang (4) at the run's cut depths {theory:.3}");
     assert!((measured / theory - 1.0).abs() <= 0.3, "measured {measured}, Yang (4) {theory}");
 }
 

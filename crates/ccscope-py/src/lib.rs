@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use ccscope_core::config::{Scenario, SourceSpec};
 use ccscope_core::control::catalog::{self, ControllerChoice, ControllerConfig, Family, Start};
 use ccscope_core::control::{Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule};
+use ccscope_core::scenario::packet::{MAX_RATE_BPS, MAX_WINDOW_PKTS};
 use ccscope_core::{build, scenario};
 use ccscope_core::net::Endpoint;
 use ccscope_core::time::SimTime;
@@ -32,15 +33,25 @@ create_exception!(_core, CoreError, PyValueError, "An internal engine failure (a
 /// with the path as the user wrote it, the value as written and what is allowed.
 fn core_err(py: Python<'_>, e: ccscope_core::Error) -> PyErr {
     use ccscope_core::Error;
+    enum Kind {
+        Cost,
+        Other,
+    }
     let message = e.to_string();
+    let e_kind = if matches!(e, Error::TooCostly { .. }) { Kind::Cost } else { Kind::Other };
     let (path, value, allowed) = match e {
         Error::InvalidField { field, value, allowed } => (field, value, allowed),
         Error::UnknownName { field, value, known } => (field, format!("'{value}'"), format!("expected one of: {known}")),
+        Error::TooCostly { field, value, estimate } => (field, value, estimate),
         Error::NoRoute { flow, .. } => (format!("flows[{flow}]"), String::new(), "a route between its end nodes".to_string()),
         Error::Malformed(_) => (String::new(), String::new(), String::new()),
     };
     let controller = path.contains("controller") || path.contains("params");
-    let class = if controller { "ControllerError" } else { "ScenarioError" };
+    let class = match e_kind {
+        Kind::Cost => "CostError",
+        Kind::Other if controller => "ControllerError",
+        Kind::Other => "ScenarioError",
+    };
     let made = py
         .import("ccscope.errors")
         .and_then(|m| m.getattr(class))
@@ -246,6 +257,22 @@ fn call_python<T>(name: &str, error: &ErrorSlot, f: impl FnOnce(Python<'_>) -> P
     .ok()
 }
 
+/// Largest no-feedback timeout a Python rate controller may ask for (s): a day.
+const MAX_TIMEOUT_S: f64 = 86_400.0;
+
+/// A number a Python controller returned from `call`, checked to be a real number in
+/// [lo, hi]; anything else is a `ControllerError` that says what came back and what is
+/// `allowed`.
+fn number(py: Python<'_>, v: &Py<PyAny>, call: &str, lo: f64, hi: f64, allowed: &str) -> PyResult<f64> {
+    let bound = v.bind(py);
+    let shown = bound.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    let x = if bound.is_instance_of::<pyo3::types::PyBool>() { None } else { bound.extract::<f64>().ok() };
+    match x {
+        Some(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
+        _ => Err(controller_error(py, format!("{call} returned {shown}; it must return {allowed}"))),
+    }
+}
+
 /// A window rule written in Python: an object with `increase(cwnd)` (packets per RTT) and
 /// `decrease(cwnd)` (the window after a loss) methods. The first exception or bad value it
 /// produces is kept and raised when the run ends; until then the window holds still.
@@ -258,12 +285,8 @@ struct PyRule {
 impl PyRule {
     fn call(&self, method: &str, cwnd: f64, fallback: f64) -> f64 {
         call_python(&self.name, &self.error, |py| {
-            let v: f64 = self.obj.call_method1(py, method, (cwnd,))?.extract(py)?;
-            if !v.is_finite() || v < 0.0 {
-                return Err(controller_error(py, format!(
-                    "{method}({cwnd}) returned {v}; it must return a finite number >= 0"
-                )));
-            }
+            let v = self.obj.call_method1(py, method, (cwnd,))?;
+            let v = number(py, &v, &format!("{method}({cwnd})"), 0.0, MAX_WINDOW_PKTS, "a number of packets in [0, 1e9]")?;
             Ok(v)
         })
         .unwrap_or(fallback)
@@ -308,9 +331,10 @@ impl PyRateController {
     /// Reads `rate_bps()` back; keeps the old rate when the call fails.
     fn refresh(&mut self) {
         let rate = call_python(&self.name, &self.error, |py| {
-            let v: f64 = self.obj.call_method0(py, "rate_bps")?.extract(py)?;
-            if !v.is_finite() || v <= 0.0 {
-                return Err(controller_error(py, format!("rate_bps() returned {v}; it must be a finite number > 0")));
+            let v = self.obj.call_method0(py, "rate_bps")?;
+            let v = number(py, &v, "rate_bps()", 0.0, MAX_RATE_BPS, "a rate in b/s, > 0 and at most 1e12")?;
+            if v == 0.0 {
+                return Err(controller_error(py, "rate_bps() returned 0.0; it must return a rate in b/s, > 0 and at most 1e12".to_string()));
             }
             Ok(v)
         });
@@ -345,8 +369,12 @@ impl Controller for PyRateController {
 
     fn feedback_timeout(&self) -> Option<SimTime> {
         call_python(&self.name, &self.error, |py| {
-            let t: Option<f64> = self.obj.call_method0(py, "feedback_timeout_s")?.extract(py)?;
-            Ok(t.filter(|t| t.is_finite() && *t > 0.0).map(SimTime::from_secs_f64))
+            let t = self.obj.call_method0(py, "feedback_timeout_s")?;
+            if t.is_none(py) {
+                return Ok(None);
+            }
+            let t = number(py, &t, "feedback_timeout_s()", 1e-9, MAX_TIMEOUT_S, "None or a time in s in [1e-9, 86400]")?;
+            Ok(Some(SimTime::from_secs_f64(t)))
         })
         .flatten()
     }
@@ -456,17 +484,20 @@ const SLICE: SimTime = SimTime::from_ms(1);
 /// (display name, the flow's own controller object). `progress(done_s, total_s)` is called as
 /// simulated time passes; Ctrl-C stops the run and returns what it measured, with `partial`.
 #[pyfunction]
-#[pyo3(signature = (table_json, python_controllers=None, progress=None))]
+#[pyo3(signature = (table_json, python_controllers=None, progress=None, force=false))]
 fn run_packet<'py>(
     py: Python<'py>,
     table_json: &str,
     python_controllers: Option<PythonControllers>,
     progress: Option<Py<PyAny>>,
+    force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let mut watch = watch::Watch::new(progress);
     let (result, partial) = with_python(py, python_controllers, move |python, error| {
-        let s = build::packet(&scenario::read_packet(table(&text)?)?)?;
+        let s = scenario::read_packet(table(&text)?)?;
+        afford(s.cost(), force)?;
+        let s = build::packet(&s)?;
         let mut sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
         let end = sim.end();
         while sim.now() < end {
@@ -499,13 +530,37 @@ fn read_scenario(py: Python<'_>, table_json: &str) -> PyResult<(String, String)>
     })
 }
 
-/// Checks a packet-model scenario table as far as running it would, without running it:
-/// the schema, then what only the engine knows (controllers, routes).
+/// Refuses a run whose cost is beyond what runs unforced (`scenario::cost`), unless `force`.
+pub(crate) fn afford(cost: scenario::Cost, force: bool) -> ccscope_core::Result<()> {
+    if force {
+        Ok(())
+    } else {
+        cost.check()
+    }
+}
+
+/// What running a scenario table of either engine would cost: (work, its unit, bytes, a
+/// short description).
 #[pyfunction]
-fn validate_packet(py: Python<'_>, table_json: &str) -> PyResult<()> {
+fn scenario_cost(py: Python<'_>, table_json: &str) -> PyResult<(f64, String, f64, String)> {
     let text = table_json.to_owned();
     guarded(py, move || {
-        let s = build::packet(&scenario::read_packet(table(&text)?)?)?;
+        let c = scenario::read(table(&text)?)?.cost();
+        Ok((c.work, c.unit.to_string(), c.bytes, c.describe()))
+    })
+}
+
+/// Checks a packet-model scenario table as far as running it would, without running it:
+/// the schema, what the run would cost (unless `force`), then what only the engine knows
+/// (controllers, routes).
+#[pyfunction]
+#[pyo3(signature = (table_json, force=false))]
+fn validate_packet(py: Python<'_>, table_json: &str, force: bool) -> PyResult<()> {
+    let text = table_json.to_owned();
+    guarded(py, move || {
+        let s = scenario::read_packet(table(&text)?)?;
+        afford(s.cost(), force)?;
+        let s = build::packet(&s)?;
         let none = HashMap::new();
         let error = Arc::default();
         ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &none, &error)).map(|_| ())
@@ -555,6 +610,13 @@ fn controller_name(py: Python<'_>, family: &str, name: &str, params: Vec<(String
     })
 }
 
+/// Where this build comes from: ccscope's version, the commit of the source tree it was built
+/// from and whether that tree had uncommitted changes ("true", "false" or "unknown").
+#[pyfunction]
+fn build_info() -> (String, String, String) {
+    (ccscope_core::VERSION.to_string(), env!("CCSCOPE_GIT_COMMIT").to_string(), env!("CCSCOPE_GIT_DIRTY").to_string())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", ccscope_core::VERSION)?;
@@ -563,6 +625,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_packet, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
     round::register(m)?;

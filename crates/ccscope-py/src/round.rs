@@ -9,11 +9,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::watch::Watch;
-use super::{guarded, python_controller, table, with_python, PythonControllers};
+use super::{afford, guarded, python_controller, table, with_python, PythonControllers};
 
-/// The round model's parameters of a scenario table (JSON text).
-fn config(text: &str) -> ccscope_core::Result<RoundConfig> {
-    build::round(&scenario::read_round(table(text)?)?)
+/// The round model's parameters of a scenario table (JSON text), unless what the run would
+/// cost is beyond what runs unforced.
+fn config(text: &str, force: bool) -> ccscope_core::Result<RoundConfig> {
+    let s = scenario::read_round(table(text)?)?;
+    afford(s.cost(), force)?;
+    build::round(&s)
 }
 
 fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResult<Bound<'py, PyDict>> {
@@ -75,17 +78,18 @@ fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResul
 /// `progress(done_steps, total_steps)` is called as the run goes; Ctrl-C stops it and returns
 /// the steps run, with `partial`.
 #[pyfunction]
-#[pyo3(signature = (table_json, python_controllers=None, progress=None))]
+#[pyo3(signature = (table_json, python_controllers=None, progress=None, force=false))]
 fn run_round<'py>(
     py: Python<'py>,
     table_json: &str,
     python_controllers: Option<PythonControllers>,
     progress: Option<Py<PyAny>>,
+    force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let mut watch = Watch::new(progress);
     let (result, config, partial) = with_python(py, python_controllers, move |python, error| {
-        let config = config(&text)?;
+        let config = config(&text, force)?;
         let mut external = |i: usize, start: &Start| python_controller(python, i, start.window, error);
         let total = config.steps as f64;
         let mut go_on = |step: u64| watch.go_on(step as f64, total, error);
@@ -99,10 +103,11 @@ fn run_round<'py>(
 
 /// Checks a round-model scenario table without running it.
 #[pyfunction]
-fn validate_round(py: Python<'_>, table_json: &str) -> PyResult<()> {
+#[pyo3(signature = (table_json, force=false))]
+fn validate_round(py: Python<'_>, table_json: &str, force: bool) -> PyResult<()> {
     let text = table_json.to_owned();
     guarded(py, move || {
-        build::check_round(&config(&text)?)
+        build::check_round(&config(&text, force)?)
     })
 }
 

@@ -9,6 +9,7 @@
 //!
 //! Imports nothing of the crate but [`crate::units`] and [`crate::error`].
 
+pub mod cost;
 pub mod media;
 pub mod packet;
 pub mod round;
@@ -24,6 +25,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::units::{Time, MARK};
 
+pub use cost::Cost;
 pub use packet::Scenario;
 pub use round::RoundScenario;
 
@@ -48,6 +50,14 @@ pub enum AnyScenario {
 }
 
 impl AnyScenario {
+    /// What running it would cost (see [`cost`]).
+    pub fn cost(&self) -> Cost {
+        match self {
+            AnyScenario::Packet(s) => s.cost(),
+            AnyScenario::Round(s) => s.cost(),
+        }
+    }
+
     /// The scenario with every default filled in, units as written.
     pub fn normalized(&self) -> Value {
         match self {
@@ -73,9 +83,21 @@ pub fn read(table: Value) -> Result<AnyScenario> {
 
 /// Reads and validates a packet-model scenario table.
 pub fn read_packet(table: Value) -> Result<Scenario> {
-    let s: Scenario = from_value(table)?;
+    let round_like = table.get("link").is_some() && table.get("topology").is_none();
+    let s: Scenario = from_value(table).map_err(|e| if round_like { round_hint(e) } else { e })?;
     s.validate()?;
     Ok(s)
+}
+
+/// The error of a table read as a packet-model scenario that looks like a round-model one
+/// (`[link]`, no `[topology]`), saying so.
+fn round_hint(e: Error) -> Error {
+    const HINT: &str = "; this looks like a round-model scenario ([link], no [topology]): set run.engine = \"round\"";
+    match e {
+        Error::InvalidField { field, value, allowed } => Error::InvalidField { field, value, allowed: format!("{allowed}{HINT}") },
+        Error::UnknownName { field, value, known } => Error::UnknownName { field, value, known: format!("{known}{HINT}") },
+        other => other,
+    }
 }
 
 /// Reads and validates a round-model scenario table.
@@ -119,7 +141,8 @@ fn path_of(path: &serde_path_to_error::Path) -> String {
     for segment in path.iter() {
         match segment {
             serde_path_to_error::Segment::Seq { index } => out.push_str(&format!("[{index}]")),
-            serde_path_to_error::Segment::Map { key } => out = join(&out, key),
+            // A key as written, control characters escaped: a message stays on one line.
+            serde_path_to_error::Segment::Map { key } => out = join(&out, &key.escape_debug().to_string()),
             _ => {}
         }
     }
@@ -152,7 +175,8 @@ fn explain(path: &str, message: &str) -> Error {
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (key, expected) = rest.split_once('`').unwrap_or((rest, ""));
-        let field = if path.ends_with(key) { path.clone() } else { join(&path, key) };
+        let key = key.escape_debug().to_string();
+        let field = if path.ends_with(&key) { path.clone() } else { join(&path, &key) };
         let keys = backticked(expected);
         let allowed = if keys.is_empty() {
             "unknown key; this table takes no keys".to_string()
@@ -212,7 +236,7 @@ fn written(found: &str) -> String {
 /// What serde expected, in the user's terms.
 fn expectation(expected: &str) -> String {
     match expected {
-        "u64" | "usize" => "must be a whole number >= 0".into(),
+        "u64" | "usize" => format!("must be a whole number in [0, {}]", u64::MAX),
         "u32" => format!("must be a whole number in [0, {}]", u32::MAX),
         "f64" => "must be a number".into(),
         "a boolean" => "must be true or false".into(),

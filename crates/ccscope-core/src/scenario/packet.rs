@@ -1,7 +1,9 @@
 //! A packet-model scenario: `[run]`, `[topology]`, `[[flows]]`, `[trace]`.
 //!
 //! Defaults follow ns-2.35 where the papers ran it (`tcp.cc`, `red.cc`, `tcp-sink.cc`), except
-//! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge).
+//! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge), its
+//! `initial_window` (ns-2.35's `windowInit_` is 2) and `integer_window` (ns-2.35 keeps
+//! fractional windows after a cut).
 
 use std::collections::BTreeSet;
 
@@ -500,7 +502,8 @@ pub enum TcpVariant {
 }
 
 /// TCP whose window comes from a window controller of the catalogue. Defaults follow ns-2.35
-/// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20).
+/// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20), `initial_window`
+/// (its `windowInit_` is 2) and `integer_window` (its `precisionReduce_` keeps fractions).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Tcp {
@@ -515,7 +518,8 @@ pub struct Tcp {
     /// Receiver window: the most packets outstanding (ns-2 `window_`), in [1, 1e9].
     #[serde(default = "max_window")]
     pub max_window: f64,
-    /// Congestion window at the start (ns-2 `windowInit_`), in [1, 1e9].
+    /// Congestion window at the start, in [1, 1e9] (ns-2 `windowInit_`, whose ns-2.35 default
+    /// is 2).
     #[serde(default = "one_f64")]
     pub initial_window: f64,
     /// Lowest RTO (ns-2 `minrto_`).
@@ -543,7 +547,8 @@ pub struct Tcp {
     /// Data to transfer (packets or bytes); absent: a bulk transfer that never ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer: Option<Limit>,
-    /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
+    /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C); ns-2.35
+    /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
     /// The application; default bulk (or `transfer`).
@@ -837,10 +842,29 @@ pub(super) fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
     positive(at, r.bps()).map_err(|_| rate_error(at, r))
 }
 
-/// A link's rate: > 0, and at least 1 b/s in the whole bits/s the engine runs links at.
+/// A link's rate: > 0, and between 1 b/s and 2^64 b/s in the whole bits/s the engine runs
+/// links at.
 fn link_rate(at: &str, r: &Rate) -> Result<()> {
-    if rate_bps(at, r)?.round_ties_even() < 1.0 {
+    let bps = rate_bps(at, r)?.round_ties_even();
+    if bps < 1.0 {
         return Err(Error::invalid(at, format!("'{r}'"), "a link runs at least 1 b/s"));
+    }
+    if bps >= u64::MAX as f64 {
+        return Err(Error::invalid(at, format!("'{r}'"), "a link runs at most 2^64 b/s (about 1.8e7 Tbps)"));
+    }
+    Ok(())
+}
+
+/// A paced source's rate: its gap between packets, 8·size/rate, must be at least the engine's
+/// clock tick of 1 ns, or packets would all leave at the same instant and time would stand still.
+fn paced_rate(at: &str, r: &Rate, bps: f64, bytes: f64) -> Result<()> {
+    let most = 8.0 * bytes * 1e9;
+    if bps > most {
+        return Err(Error::invalid(
+            at,
+            format!("'{r}'"),
+            format!("must be at most {most:e} b/s: a {bytes} B packet then leaves every 1 ns, the engine's clock tick"),
+        ));
     }
     Ok(())
 }
@@ -1000,8 +1024,9 @@ impl Source {
     fn validate(&self, at: &str) -> Result<()> {
         match self {
             Source::Cbr(p) | Source::Poisson(p) => {
-                rate_bps(&format!("{at}.rate"), &p.rate)?;
-                size_bytes(&format!("{at}.packet_size"), &p.packet_size, u32::MAX as f64).map(|_| ())
+                let bps = rate_bps(&format!("{at}.rate"), &p.rate)?;
+                let bytes = size_bytes(&format!("{at}.packet_size"), &p.packet_size, u32::MAX as f64)?;
+                paced_rate(&format!("{at}.rate"), &p.rate, bps, bytes)
             }
             Source::Tcp(t) => t.validate(at),
             Source::Rate(r) => r.validate(at),

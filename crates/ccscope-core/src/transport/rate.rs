@@ -257,7 +257,9 @@ impl RateSender {
         } else {
             1.0
         };
-        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither)
+        // At least one tick: a zero gap would send every packet at the same instant and stop
+        // simulated time.
+        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither).max(SimTime(1))
     }
 
     fn schedule_send(&mut self, ctx: &mut Ctx) {
@@ -310,6 +312,7 @@ impl RateSender {
             pkt.header.ack = bunch_id;
             pkt.header.blocks[0] = index;
             pkt.header.blocks[1] = self.bunch;
+            pkt.header.blocks[2] = (self.reports + self.silences) as u32;
             ctx.send(pkt);
             self.next_seq += 1;
             if self.outbox.watches_progress() {
@@ -507,6 +510,7 @@ impl Endpoint for RateReceiver {
             size_bytes: pkt.size_bytes,
             sender_rtt: (h.echo > SimTime::ZERO).then_some(h.echo),
             ecn_ce: pkt.ecn.congestion,
+            sender_round: h.blocks[2],
         };
         if let (Some(est), true) = (self.capacity.as_mut(), h.ack > 0) {
             let mark = BunchMark {

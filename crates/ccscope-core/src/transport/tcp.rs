@@ -427,6 +427,12 @@ impl TcpSender {
         while self.has_data() && self.snd_nxt < self.snd_una + window.max(1) {
             let seq = self.snd_nxt;
             self.snd_nxt += 1;
+            // RFC 6675 §5.1: after a timeout the sender uses the SACK information that arrives
+            // during the recovery that follows: what the receiver reports holding is not sent
+            // again by go-back-N.
+            if seq < self.snd_max && self.sacked.contains(&seq) {
+                continue;
+            }
             self.transmit(ctx, seq);
         }
     }

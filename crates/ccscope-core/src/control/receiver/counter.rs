@@ -116,6 +116,7 @@ mod tests {
             size_bytes: 1000,
             sender_rtt: Some(SimTime::from_ms(50)),
             ecn_ce: false,
+            sender_round: 0,
         };
         assert!(r.on_data(&arrival(0)));
         r.report(SimTime::from_ms(50));
@@ -138,6 +139,7 @@ mod tests {
             size_bytes: 1000,
             sender_rtt: Some(SimTime::from_ms(100)),
             ecn_ce: false,
+            sender_round: 0,
         };
         assert!(r.on_data(&arrival(0)));
         r.report(SimTime::from_ms(50));

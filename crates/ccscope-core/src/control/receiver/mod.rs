@@ -40,6 +40,9 @@ pub struct DataArrival {
     pub sender_rtt: Option<SimTime>,
     /// The packet carries an ECN congestion-experienced mark (counted like a loss).
     pub ecn_ce: bool,
+    /// The sender's round when it sent the packet: the reports it had received plus the times
+    /// its no-feedback timer had expired (ns-2 `tfrc.cc` `round_id`, wrapping).
+    pub sender_round: u32,
 }
 
 /// What a receiver reports; the transport adds the timestamp echo and the capacity estimate.

@@ -182,6 +182,7 @@ mod tests {
                 size_bytes: 1000,
                 sender_rtt: Some(SimTime::from_ms(100)),
                 ecn_ce: false,
+                sender_round: 0,
             });
         }
     }

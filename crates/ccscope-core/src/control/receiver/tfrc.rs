@@ -23,6 +23,8 @@ pub struct TfrcReceiver {
     loss_sent_at: Option<SimTime>,
     /// Size of the latest data packet (bytes): the s of the equation inverted at the first loss.
     packet_bytes: u32,
+    /// The sender's round at the start of the current loss event (ns-2 `lastloss_round_id`).
+    event_round: Option<u32>,
 }
 
 impl TfrcReceiver {
@@ -44,6 +46,7 @@ impl TfrcReceiver {
             received: 0,
             loss_sent_at: None,
             packet_bytes: 1000,
+            event_round: None,
         }
     }
 
@@ -52,12 +55,21 @@ impl TfrcReceiver {
         self.intervals.loss_event_rate()
     }
 
-    fn on_loss(&mut self, seq: u64, sent_at: SimTime) {
+    /// A loss of packet `seq` sent at `sent_at`, found by a packet the sender sent in `round`.
+    fn on_loss(&mut self, seq: u64, sent_at: SimTime, round: u32) {
         self.lost += 1;
         self.loss_sent_at = Some(self.loss_sent_at.map_or(sent_at, |t| t.min(sent_at)));
         if !self.intervals.is_new_event(sent_at, self.rtt) {
             return;
         }
+        // ns-2.35 tfrc-sink.cc new_loss() with PreciseLoss_ = 1 (its default): a loss starts a
+        // new event only if the sender has also moved to a new round (a report or a
+        // no-feedback expiry) since the current event began, so that losses closer than the
+        // sender's feedback loop (below about a packet per RTT) stay one event.
+        if self.variant == TfrcVariant::Ns2 && self.event_round.is_some_and(|r| round <= r) {
+            return;
+        }
+        self.event_round = Some(round);
         let first = if self.intervals.has_loss() {
             0.0
         } else {
@@ -93,10 +105,10 @@ impl Receiver for TfrcReceiver {
         for lost in self.gaps.on_packet(pkt.seq, pkt.sent_at) {
             // The 2000 tfrc-sink.cc gives every packet of a gap the send time of the packet
             // that revealed it (no interpolation) when grouping losses into events.
-            self.on_loss(lost.seq, if old { pkt.sent_at } else { lost.sent_at });
+            self.on_loss(lost.seq, if old { pkt.sent_at } else { lost.sent_at }, pkt.sender_round);
         }
         if pkt.ecn_ce {
-            self.on_loss(pkt.seq, pkt.sent_at);
+            self.on_loss(pkt.seq, pkt.sent_at, pkt.sender_round);
         }
         self.intervals.on_received(pkt.seq);
         let first = self.last_report.is_none();
@@ -130,5 +142,40 @@ impl Receiver for TfrcReceiver {
         self.received = 0;
         self.loss_sent_at = None;
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Loss events a receiver of `variant` counts when a sender at one packet per 300 ms (RTT
+    /// 100 ms) loses packets 1 and 2 of 0..=6, packet `seq` carrying the sender round
+    /// `round(seq)`.
+    fn events(variant: TfrcVariant, round: impl Fn(u64) -> u32) -> usize {
+        let mut r = TfrcReceiver::new(variant, true);
+        for seq in [0, 3, 4, 5, 6] {
+            r.on_data(&DataArrival {
+                now: SimTime::from_ms(300 * seq + 50),
+                seq,
+                sent_at: SimTime::from_ms(300 * seq),
+                size_bytes: 1000,
+                sender_rtt: Some(SimTime::from_ms(100)),
+                ecn_ce: false,
+                sender_round: round(seq),
+            });
+        }
+        // Each event closes an interval (the first one the seeded interval).
+        r.intervals.closed.len()
+    }
+
+    #[test]
+    fn adjacent_losses_in_one_sender_round_are_one_event_in_ns2() {
+        // Both losses are found together (packet 3, or 5 with RFC 5348's three): sent 300 ms apart, more than an RTT, so RFC 5348's
+        // rule (§5.2) makes two events; ns-2.35's PreciseLoss_ rule also wants a new sender
+        // round, and packet 3 carries one round for both (tfrc-sink.cc new_loss()).
+        assert_eq!(events(TfrcVariant::Rfc5348, |_| 0), 2);
+        assert_eq!(events(TfrcVariant::Ns2, |_| 0), 1);
+        assert_eq!(events(TfrcVariant::Ns2, |s| s as u32), 1);
     }
 }

@@ -1,0 +1,49 @@
+# ns-2.35 counterpart of the SACK loss-recovery comparison (tests/validation/test_ns2_sack_loss.py):
+# N Agent/TCP/Sack1 bulk flows (window_ 10000, 1000-byte packets, ns-2.35 defaults otherwise)
+# over a 100 Mb/s, 20 ms link whose packets are lost independently with probability P
+# (ErrorModel after the queue, as ccscope's loss modules), 1 Gb/s 1 ms access links.
+# usage: ns ns2_sack_loss.tcl N P SIM_S SEED
+# prints one JSON line: data packets sent (retransmissions included), retransmitted packets and
+# retransmission timeouts, summed over the flows and the whole run; every data packet crosses
+# the lossy link, so p times the packets sent is the expected number lost.
+set n [lindex $argv 0]; set p [lindex $argv 1]; set simt [lindex $argv 2]
+set seed [lindex $argv 3]
+set ns [new Simulator]
+global defaultRNG
+$defaultRNG seed $seed
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 10000
+set L [$ns node]; set R [$ns node]
+$ns duplex-link $L $R 100Mb 20ms DropTail
+$ns queue-limit $L $R 100000
+set em [new ErrorModel]
+$em unit pkt
+$em set rate_ $p
+set u [new RandomVariable/Uniform]
+$u use-rng [new RNG]
+$em ranvar $u
+$em drop-target [new Agent/Null]
+$ns lossmodel $em $L $R
+for {set i 0} {$i < $n} {incr i} {
+  set s($i) [$ns node]; set d($i) [$ns node]
+  $ns duplex-link $s($i) $L 1000Mb 1ms DropTail
+  $ns duplex-link $R $d($i) 1000Mb 1ms DropTail
+  set src($i) [new Agent/TCP/Sack1]; set snk($i) [new Agent/TCPSink/Sack1]
+  set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
+  $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
+  $ns connect $src($i) $snk($i)
+  $ns at [expr 0.01 * $i] "$ftp($i) start"
+}
+proc finish {} {
+  global n src p
+  set sent 0; set rx 0; set to 0
+  for {set i 0} {$i < $n} {incr i} {
+    incr sent [$src($i) set ndatapack_]
+    incr rx [$src($i) set nrexmitpack_]
+    incr to [$src($i) set nrexmit_]
+  }
+  puts [format "{\"sim\":\"ns-2.35\",\"p\":%s,\"sent\":%d,\"retransmits\":%d,\"timeouts\":%d}" $p $sent $rx $to]
+  exit 0
+}
+$ns at $simt "finish"
+$ns run

@@ -1,0 +1,39 @@
+# ns-2.35 counterpart of the TFRC loss-event comparison (tests/validation/test_ns2_tfrc_loss.py):
+# one Agent/TFRC + Agent/TFRCSink flow (ns-2.35 defaults: PreciseLoss_ 1, numPkts_ 1) over a
+# 10 Mb/s, 50 ms link whose packets are lost independently with probability P (ErrorModel,
+# uniform), 1000-byte packets, 1 Gb/s 1 ms access links.
+# usage: ns ns2_tfrc_loss.tcl P SIM_S WARMUP_S SEED
+# prints one JSON line: the flow's Mb/s delivered to the sink over [WARMUP_S, SIM_S].
+set p [lindex $argv 0]; set simt [lindex $argv 1]; set warm [lindex $argv 2]
+set seed [lindex $argv 3]
+set ns [new Simulator]
+global defaultRNG
+$defaultRNG seed $seed
+Agent/TFRC set packetSize_ 1000
+set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
+$ns duplex-link $s $L 1000Mb 1ms DropTail
+$ns duplex-link $L $R 10Mb 50ms DropTail
+$ns duplex-link $R $d 1000Mb 1ms DropTail
+$ns queue-limit $L $R 1000
+set em [new ErrorModel]
+$em unit pkt
+$em set rate_ $p
+set u [new RandomVariable/Uniform]
+$u use-rng [new RNG]
+$em ranvar $u
+$em drop-target [new Agent/Null]
+$ns lossmodel $em $L $R
+set src [new Agent/TFRC]; set snk [new Agent/TFRCSink]
+$ns attach-agent $s $src; $ns attach-agent $d $snk; $ns connect $src $snk
+set out [$ns monitor-queue $R $d ""]
+$ns at 0 "$src start"
+proc mark {} { global out b0; set b0 [$out set bdepartures_] }
+proc finish {} {
+  global out b0 simt warm p
+  puts [format "{\"sim\":\"ns-2.35\",\"p\":%s,\"mbps\":%.5f}" $p \
+    [expr ([$out set bdepartures_] - $b0) * 8.0 / ($simt - $warm) / 1e6]]
+  exit 0
+}
+$ns at $warm "mark"
+$ns at $simt "finish"
+$ns run

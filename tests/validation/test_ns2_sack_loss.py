@@ -1,0 +1,84 @@
+"""TCP SACK loss recovery against ns-2.35's Sack1 under random loss, side by side (make validate).
+
+Four bulk SACK flows cross a 100 Mb/s, 20 ms link that loses each packet with probability p;
+ns-2.35 runs bench/ns2_sack_loss.tcl on the same set-up. Under independent losses a sender
+that retransmits only what is lost (RFC 6675's IsLost, ns-2's scoreboard) sends one
+retransmission per lost packet, lost retransmissions counted as losses too, so the ratio is
+1 up to the losses still unrepaired when the run ends; ns-2's is measured in the same command
+(its losses estimated as p times the data packets sent, every one of which crosses the link).
+ccscope's sack used to retransmit 1.03 / 1.06 per loss at p = 0.02 / 0.05 (against ns-2's 0.99 /
+1.00): after a timeout, go-back-N resent data the receiver had SACKed since (RFC 6675 §5.1).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import ccscope
+
+TCL = Path(__file__).resolve().parents[2] / "bench" / "ns2_sack_loss.tcl"
+FLOWS, SECONDS = 4, 200
+
+
+def ccscope_recovery(p: float, seed: int) -> dict:
+    f = ccscope.run({
+        "run": {"duration": f"{SECONDS}s", "seed": seed},
+        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "100Mbps", "delay": "20ms",
+                                    "queue": {"kind": "droptail", "limit": "100000pkts"},
+                                    "loss": {"kind": "bernoulli", "p": p}}},
+        "flows": [{"source": {"kind": "tcp", "variant": "sack"}, "count": FLOWS}]}).flows
+    return {"lost": f["dropped_pkts"].sum(), "retransmits": f["retransmits"].sum(),
+            "timeouts": f["timeouts"].sum()}
+
+
+def ns2_recovery(p: float, seed: int) -> dict:
+    out = subprocess.run(["ns", str(TCL), str(FLOWS), str(p), str(SECONDS), str(seed)],
+                         capture_output=True, text=True, timeout=600, check=True)
+    j = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"lost": p * j["sent"], "retransmits": j["retransmits"], "timeouts": j["timeouts"]}
+
+
+def both(p: float, capsys) -> tuple[dict, dict]:
+    ours, theirs = ccscope_recovery(p, 1), ns2_recovery(p, 1)
+    with capsys.disabled():
+        for name, r in (("ccscope", ours), ("ns-2.35", theirs)):
+            print(f"\nSACK at p = {p}, {name}: {r['retransmits'] / r['lost']:.3f} retransmits "
+                  f"and {r['timeouts'] / r['lost']:.4f} timeouts per loss ({r['timeouts']} "
+                  "timeouts)", end="")
+        print()
+    return ours, theirs
+
+
+needs_ns2 = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed")
+
+
+@pytest.mark.slow
+@needs_ns2
+@pytest.mark.parametrize("p", [0.02, 0.05])
+def test_sack_retransmits_one_packet_per_loss_as_ns2(p, capsys):
+    ours, theirs = both(p, capsys)
+    assert abs(ours["retransmits"] / ours["lost"] - theirs["retransmits"] / theirs["lost"]) <= 0.02
+
+
+@pytest.mark.slow
+@needs_ns2
+@pytest.mark.parametrize("p", [
+    0.02,
+    pytest.param(0.05, marks=pytest.mark.xfail(strict=True, reason=(
+        "at p = 0.05 ccscope's sack times out 287 times in 200 s where ns-2's Sack1 times "
+        "out 228 (0.081 vs 0.059 per loss); not explained yet"))),
+])
+def test_sack_times_out_as_often_as_ns2(p, capsys):
+    # Timeouts are rare events: their counts differ by chance with a standard error of about
+    # sqrt(1/a + 1/b) in ratio; three of them are allowed.
+    ours, theirs = both(p, capsys)
+    a, b = ours["timeouts"], theirs["timeouts"]
+    ratio = (a / ours["lost"]) / (b / theirs["lost"])
+    assert abs(ratio - 1) <= 3 * math.sqrt(1 / a + 1 / b)
