@@ -14,6 +14,8 @@ NOT_REPRODUCED = {
     ("loguinov-eq42", "ISCC(-1.5,2): p_1 against (42)"),
     ("loguinov-eq42", "ISCC(-1.2,2): p_1 against (42)"),
     ("jin-table6", "TCP: Δ (pkts)"),
+    *(("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
+      for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR") for seeds in ("1–2", "1–5")),
 }
 
 
