@@ -1,9 +1,13 @@
-"""One table for one window controller, beside TCP and beside theory, in the papers' terms.
+"""One table for one controller, beside TCP and beside theory, in the papers' terms.
 
 >>> card = ccscope.scorecard.scorecard("gaimd", {"beta": 0.875}, quick=True)
 >>> card["rows"][0]   # section, quantity, theory, controller, tcp, source
 
-Rows:
+The controller is a window or rate controller of the catalogue, or ``python:module:object``: a
+:class:`ccscope.WindowController` or :class:`ccscope.RateController` (an instance, class or
+factory) importable as ``module.object``. Theory and round-model rows need a catalogued window
+controller (the round model's rows also run a Python window controller's theory); the packet
+rows run every controller. Rows:
 
 - theory (``ccscope check``): the binomial form, TCP-friendliness and the loss-scalability
   exponent l + 2k + 1 (Loguinov & Radha (5), (37));
@@ -14,7 +18,9 @@ Rows:
 - packet model, through the sweep machinery (parallel, cached in a store): the
   TCP-friendliness ratio (the controller's mean throughput over TCP's, two flows each) on a RED
   and a DropTail dumbbell; Yang et al.'s CoV_time at 2% and 20% Bernoulli loss beside their
-  (4) and (B.2), each with the mean and 95% CI over seeds.
+  (4) and (B.2); Yang et al.'s aggressiveness I, the slope of the per-RTT sending rate over
+  the 30 RTTs after Bernoulli loss steps from 10% to 0% (§5.2), beside their bound (§5.1,
+  Table 1); each with the mean and 95% CI over seeds.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ import pandas as pd
 
 from . import roundmodel, theory
 from .check import check
+from .controllers import RateController, WindowController, importable
 from .errors import ScenarioError
+from .experiments import yang
 
 
 def default_store() -> Path:
@@ -121,11 +129,24 @@ def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
 
 # --- packet model, through sweeps ----------------------------------------------------------
 
-def _controller(name: str, params: dict) -> dict:
-    return {"name": name, **params}
+def _controller(name: str, params: dict) -> dict | str:
+    return name if name.startswith("python:") else {"name": name, **params}
 
 
-def _friendliness_sweep(name: str, params: dict, quick: bool):
+def _source(name: str, params: dict, family: str) -> dict:
+    """The packet source running the controller: TCP for a window controller, the rate
+    transport (with Yang et al.'s 10% send-time jitter, as yang.FIG6) for a rate controller;
+    a Python rate controller hears per-RTT reports."""
+    if family == "window":
+        return {"kind": "tcp", "controller": _controller(name, params)}
+    python = {"feedback": "per-rtt"} if name.startswith("python:") else {}
+    return {"kind": "rate", "controller": _controller(name, params), "jitter": 0.1, **python}
+
+
+TCP_SOURCE = {"kind": "tcp", "controller": {"name": "tcp"}}
+
+
+def _friendliness_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
     base = {
@@ -133,8 +154,7 @@ def _friendliness_sweep(name: str, params: dict, quick: bool):
         "topology": {"kind": "dumbbell", "bottleneck": {
             "rate": "10Mbps", "delay": "20ms",
             "queue": {"kind": "droptail", "limit": "50pkts"}}},
-        "flows": [{"source": {"kind": "tcp", "controller": _controller(name, params)},
-                   "count": 2, "start_jitter": "1s"},
+        "flows": [{"source": source, "count": 2, "start_jitter": "1s"},
                   {"source": {"kind": "tcp"}, "count": 2, "start_jitter": "1s"}],
     }
     queues = [{"kind": "red", "limit": 100, "min_th": 5, "max_th": 15},
@@ -148,7 +168,7 @@ def _friendliness_sweep(name: str, params: dict, quick: bool):
 YANG_BIN = "104ms"
 
 
-def _cov_sweep(name: str, params: dict, quick: bool):
+def _cov_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
     base = {
@@ -158,14 +178,22 @@ def _cov_sweep(name: str, params: dict, quick: bool):
                                     "queue": {"kind": "droptail", "limit": "50pkts"},
                                     "loss": {"kind": "bernoulli", "p": 0.02}},
                      "access": {"rate": "100Mbps", "delay": "10ms"}},
-        "flows": [{"source": {"kind": "tcp", "controller": _controller(name, params)}}],
+        "flows": [{"source": source}],
         "trace": {"interval": YANG_BIN, "queues": False},
     }
     return Sweep.from_dict({
         "base": base, "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
         "axes": {"topology.bottleneck.loss.p": [0.02, 0.2],
-                 "flows[0].source.controller": [_controller(name, params),
-                                                _controller("tcp", {})]}})
+                 "flows[0].source": [source, TCP_SOURCE]}})
+
+
+def _aggressiveness_sweep(source: dict, quick: bool):
+    from .sweep import Sweep
+
+    return Sweep.from_dict({
+        "base": yang.aggressiveness_scenario(source, 1), "traces": True,
+        "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
+        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
 
 
 def _mean_ci(x: np.ndarray) -> dict[str, float]:
@@ -176,12 +204,25 @@ def _mean_ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": mean, "ci95": half}
 
 
-def packet_rows(name: str, params: dict, quick: bool, store: Path,
+def _aggressiveness_bound(name: str, params: dict, report: dict) -> float | str:
+    """Yang et al.'s I (§5.1, Table 1): α for an AIMD (TCP: 1), TFRC's 0.12 without and 0.22
+    with history discounting, TEAR's 1/12."""
+    b = report.get("binomial") or {}
+    if b.get("k") == 0 and b.get("l") == 1:
+        return float(b["alpha"])
+    if name in ("tfrc", "tfrc-2000", "tfrc-ns2"):
+        return 0.22 if params.get("discounting", 0) else 0.12
+    return 1 / 12 if name == "tear" else "—"
+
+
+def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                 jobs: int | None) -> list[dict[str, Any]]:
     from . import metrics, sweep
 
-    friendly, smooth = _friendliness_sweep(name, params, quick), _cov_sweep(name, params, quick)
-    for sw in (friendly, smooth):
+    source = _source(name, params, family)
+    friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
+    steps = _aggressiveness_sweep(source, quick)
+    for sw in (friendly, smooth, steps):
         done = sweep.run(sw, store, jobs)
         if done.failed:
             raise ScenarioError(f"{done.failed} scorecard runs failed: "
@@ -189,10 +230,11 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
     runs = sweep.load(store).set_index("run_id")
     flows = sweep.load(store, "flows")
     rows = []
-    mine_theory = check(name, params)
-    yang = _yang_friendly(mine_theory)
+    mine_theory = _theory(name, params, family)
+    gaimd = _yang_friendly(mine_theory)
     friendly_theory = (1.0 if mine_theory.get("tcp_friendly", {}).get("holds")
-                       or (yang is not None and yang[1]) else "not TCP-friendly")
+                       or (gaimd is not None and gaimd[1]) else
+                       "not TCP-friendly" if mine_theory else "—")
     tasks = friendly.tasks()
     for queue, shown in (("red", "RED"), ("droptail", "DropTail")):
         ratios = []
@@ -206,17 +248,17 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
                          _mean_ci(np.array(ratios)), 1.0,
                          "Loguinov & Radha (5); Yang & Lam"))
     b = mine_theory.get("binomial") or {}
-    def key(controller: dict) -> str:
-        return json.dumps(controller, sort_keys=True)
+    def key(src: dict) -> str:
+        return json.dumps(src, sort_keys=True)
 
-    mine_key, tcp_key = key(_controller(name, params)), key(_controller("tcp", {}))
+    mine_key, tcp_key = key(source), key(TCP_SOURCE)
     for p in (0.02, 0.2):
         by_controller: dict[str, dict[str, float]] = {}
         for t in smooth.tasks():
             if t.point["topology.bottleneck.loss.p"] != p:
                 continue
             trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
-            by_controller.setdefault(key(t.point["flows[0].source.controller"]), {})[t.run_id] = (
+            by_controller.setdefault(key(t.point["flows[0].source"]), {})[t.run_id] = (
                 metrics.cov(trace[trace.time_s >= 10].sent_pkts.to_numpy()))
         covs = {"mine": list(by_controller[mine_key].values()),
                 "tcp": list(by_controller[tcp_key].values())}
@@ -227,10 +269,20 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
                              eq4, _mean_ci(np.array(covs["mine"])),
                              _mean_ci(np.array(covs["tcp"])), "Yang et al. (4), Table 1"))
         else:
-            rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)",
-                             float(theory.yang_aimd_timeout_cov_time(0.2, 4)),
+            b20 = (float(theory.yang_aimd_timeout_cov_time(0.2, 4))
+                   if b.get("k") == 0 and b.get("l") == 1 else "—")
+            rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)", b20,
                              _mean_ci(np.array(covs["mine"])), _mean_ci(np.array(covs["tcp"])),
                              "Yang et al. (7)/(B.2), t = 4, Table 1"))
+    slopes: dict[str, list[float]] = {}
+    for t in steps.tasks():
+        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+        slopes.setdefault(key(t.point["flows[0].source"]), []).append(
+            yang.aggressiveness_of(trace.sent_pkts.to_numpy()))
+    rows.append(_row("packet model", "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
+                     _aggressiveness_bound(name, params, mine_theory),
+                     _mean_ci(np.array(slopes[mine_key])), _mean_ci(np.array(slopes[tcp_key])),
+                     "Yang et al. §5, Table 1 (an upper bound)"))
     return rows
 
 
@@ -250,15 +302,9 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
     """The scorecard of a window controller of the catalogue with `params`: ``{"controller",
     "params", "quick", "store", "rows"}``, each row ``section, quantity, theory, controller,
     tcp, source``; packet-model values are ``{"mean", "ci95"}`` over seeds."""
-    from .controllers import catalogue
-
     params = dict(params or {})
-    families = {e["name"]: e["family"] for e in catalogue()}
-    if families.get(controller) != "window":
-        raise ScenarioError.at("controller", controller, "a window controller of the "
-                               "catalogue: " + ", ".join(n for n, f in families.items()
-                                                         if f == "window"))
-    report = check(controller, params)
+    family = _family(controller, params)
+    report = _theory(controller, params, family)
     path = Path(store) if store is not None else default_store()
     path.parent.mkdir(parents=True, exist_ok=True)
     def binomial(r: dict) -> str:
@@ -267,21 +313,70 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
 
     tcp = check("tcp")
     friendly = report.get("tcp_friendly") or {}
-    rows = [_row("theory", "binomial form (k, l, α, β removed)", "—", binomial(report),
-                 binomial(tcp), "Loguinov & Radha (3)"),
-            _row("theory", "TCP-friendly: α that makes it so, and whether it holds",
-                 friendly.get("friendly_alpha", "—"),
-                 "yes" if friendly.get("holds") else "no", "yes",
-                 "Loguinov & Radha (5); Jin Table 1")]
-    yang = _yang_friendly(report)
-    if yang is not None:
+    rows = []
+    if report:
+        rows += [_row("theory", "binomial form (k, l, α, β removed)", "—", binomial(report),
+                      binomial(tcp), "Loguinov & Radha (3)"),
+                 _row("theory", "TCP-friendly: α that makes it so, and whether it holds",
+                      friendly.get("friendly_alpha", "—"),
+                      "yes" if friendly.get("holds") else "no", "yes",
+                      "Loguinov & Radha (5); Jin Table 1")]
+    gaimd = _yang_friendly(report)
+    if gaimd is not None:
         rows.append(_row("theory", "TCP-friendly by Yang & Lam: α that makes it so, and "
-                         "whether it holds (within 1%)", yang[0], "yes" if yang[1] else "no",
+                         "whether it holds (within 1%)", gaimd[0], "yes" if gaimd[1] else "no",
                          "yes", "Yang & Lam, GAIMD: α = 4(1 − β²)/3"))
-    rows += round_rows(controller, params, quick)
-    rows += packet_rows(controller, params, quick, path, jobs)
-    return {"controller": report["controller"], "params": params, "quick": quick,
-            "store": str(path), "rows": rows}
+    if family == "window" and not controller.startswith("python:"):
+        rows += round_rows(controller, params, quick)
+    rows += packet_rows(controller, params, family, quick, path, jobs)
+    return {"controller": report.get("controller", _display(controller, params, family)),
+            "family": family, "params": params, "quick": quick, "store": str(path),
+            "rows": rows}
+
+
+def _instance(obj: Any) -> Any:
+    return obj() if isinstance(obj, type) or (callable(obj) and not isinstance(
+        obj, (WindowController, RateController))) else obj
+
+
+def _family(controller: str, params: dict) -> str:
+    """"window" or "rate"; a bad name or parameter is a ScenarioError naming it."""
+    from .controllers import catalogue, paper_name
+
+    if controller.startswith("python:"):
+        if params:
+            raise ScenarioError.at("param", ", ".join(params), "none: a Python controller "
+                                   "holds its own parameters")
+        obj = _instance(importable(controller))
+        if isinstance(obj, WindowController):
+            return "window"
+        if isinstance(obj, RateController):
+            return "rate"
+        raise ScenarioError.at("controller", controller, "a WindowController or "
+                               f"RateController, not {type(obj).__name__}")
+    families = {e["name"]: e["family"] for e in catalogue()}
+    if controller not in families:
+        raise ScenarioError.at("controller", controller, "a controller of the catalogue ("
+                               + ", ".join(families) + ") or python:module:object")
+    paper_name(controller, params, families[controller])
+    return families[controller]
+
+
+def _theory(controller: str, params: dict, family: str) -> dict:
+    """`ccscope check`'s verdict for a window controller; {} for a rate controller."""
+    if family != "window":
+        return {}
+    if controller.startswith("python:"):
+        return check(_instance(importable(controller)))
+    return check(controller, params)
+
+
+def _display(controller: str, params: dict, family: str) -> str:
+    if controller.startswith("python:"):
+        return str(getattr(_instance(importable(controller)), "name", controller))
+    from .controllers import paper_name
+
+    return paper_name(controller, params, family)
 
 
 def _cell(x: Any) -> str:

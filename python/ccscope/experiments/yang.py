@@ -102,19 +102,29 @@ COV_20_WHY = {
 }
 
 
-def aggressiveness(source: dict, seed: int) -> float:
-    """I: the least-squares slope (packets/RTT per RTT) of one flow's per-RTT sending rate over
-    the 30 RTTs after the loss rate steps from 10% to 0% (Yang et al. §5)."""
-    from ..engine import run
-
+def aggressiveness_scenario(source: dict, seed: int) -> dict:
+    """§5.2's step (Figs. 23, 25): Bernoulli loss 10% until 400 s, then none; traced per RTT
+    until 30 RTTs after the step."""
     sc = smoothness_scenario(source, seed)
     sc["topology"]["bottleneck"]["loss"] = {"kind": "schedule", "steps": [
         {"at": "0s", "p": STEP_FROM}, {"at": f"{STEP_S:g}s", "p": STEP_TO}]}
     sc["run"]["duration"] = f"{STEP_S + (STEP_RTTS + 2) * BIN_S:g}s"
-    sent = run(sc).trace.flows.sent_pkts.to_numpy()
+    return sc
+
+
+def aggressiveness_of(sent: np.ndarray) -> float:
+    """I: the least-squares slope (packets/RTT per RTT) of the per-RTT packets sent over the 30
+    RTTs after the step (Yang et al. §5), from one flow's per-RTT trace."""
     first = int(round(STEP_S / BIN_S))
-    y = sent[first:first + STEP_RTTS]
+    y = np.asarray(sent, dtype=float)[first:first + STEP_RTTS]
     return float(np.polyfit(np.arange(y.size), y, 1)[0])
+
+
+def aggressiveness(source: dict, seed: int) -> float:
+    """I of one flow in :func:`aggressiveness_scenario`."""
+    from ..engine import run
+
+    return aggressiveness_of(run(aggressiveness_scenario(source, seed)).trace.flows.sent_pkts)
 
 
 def table1_claims(quick: bool = False) -> list[Claim]:
@@ -136,7 +146,7 @@ def table1_claims(quick: bool = False) -> list[Claim]:
         claims.append(below(f"{name}: aggressiveness I after 10% → 0% (pkts/RTT per RTT)",
                             printed["I"], slopes[name]))
     order = list(slopes.values())
-    ordered = all(a > b for a, b in zip(order, order[1:]))
+    ordered = bool(np.all(np.diff(order) < 0))
     claims.append(Claim("aggressiveness ordered TCP > GAIMD > TFRC > TEAR",
                         "TCP > GAIMD > TFRC > TEAR",
                         " > ".join(f"{x:.3f}" for x in order), "strict order", ordered,
