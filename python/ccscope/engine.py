@@ -81,6 +81,14 @@ class Result:
         self.links = self._link_table()
         self.trace = self._trace()
 
+    def capacity_samples(self) -> dict[int, np.ndarray]:
+        """The packet-bunch capacity samples (bits/s) each rate flow's receiver took over the
+        whole run, warm-up included, by flow index: flows whose source sets ``bunch >= 3``
+        (Loguinov & Radha §VI-A)."""
+        return {i: np.asarray(f["receiver_series"]["capacity_bps"])
+                for i, f in enumerate(self.raw["flows"])
+                if "capacity_bps" in f.get("receiver_series", {})}
+
     def _flow_table(self) -> pd.DataFrame:
         rows = []
         for i, f in enumerate(self.raw["flows"]):

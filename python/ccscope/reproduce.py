@@ -55,6 +55,9 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("loguinov-fig5", "Packet-loss scalability of rate AIMD and IIAD, round model",
                  "Loguinov & Radha 2003, Fig. 5, §V-B", _E + "loguinov:fig5_claims",
                  _E + "loguinov:fig5_figure"),
+    Reproduction("loguinov-fig7", "Packet-bunch estimates of a T1's capacity with 2 and 32 "
+                 "AIMD(1, 1/2) flows, packet level", "Loguinov & Radha 2003, Fig. 7, §VI-A",
+                 _E + "loguinov:fig7_claims"),
     Reproduction("loguinov-eq42", "ISCC's constant loss in n and a lone flow's loss (42)",
                  "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)", _E + "loguinov:eq42_claims"),
     Reproduction("loguinov-fig8", "ISCC against rate AIMD on the Cisco path scaled to a T3, "

@@ -57,6 +57,11 @@ pub trait Endpoint: Send {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
     }
+    /// Transport-specific series of values taken over the whole run, warm-up included, e.g.
+    /// `("capacity_bps", samples)` for a receiver's packet-bunch capacity samples.
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        Vec::new()
+    }
 }
 
 /// A transport's summary number: counts are reported over the measurement window (the value at
@@ -469,6 +474,8 @@ pub struct FlowReport {
     pub in_flight: u64,
     /// Links of the forward path.
     pub path: Vec<u32>,
+    /// The receiver's own series over the whole run (see [`Endpoint::series`]).
+    pub receiver_series: Vec<(&'static str, Vec<f64>)>,
 }
 
 /// Summary of one link over the measurement window.
@@ -798,6 +805,7 @@ impl Simulation {
                 stats: *e - b,
                 in_flight: in_flight[i],
                 path: self.core.flows[i].paths[0].clone(),
+                receiver_series: self.endpoints[2 * i + 1].series(),
             })
             .collect();
         let links = self

@@ -111,8 +111,6 @@ impl RateSourceSpec {
 pub struct ProbeLog {
     /// (time, pacing rate in bits/s) after every report and no-feedback expiry.
     pub rates: Vec<(SimTime, f64)>,
-    /// Every packet-bunch capacity sample (bits/s) the receiver took.
-    pub capacity_samples: Vec<f64>,
 }
 
 /// A shared handle on a flow's [`ProbeLog`].
@@ -206,17 +204,17 @@ fn pair(
         running: false,
         reports: 0,
         silences: 0,
-        probe: probe.clone(),
+        probe,
         outbox: Outbox::new(app),
     };
     let rx = RateReceiver {
         logic: receiver,
         capacity: (bunch >= MIN_BUNCH_PKTS).then(PacketBunch::default),
+        capacity_samples: Vec::new(),
         last_data: None,
         data_since_report: false,
         timer_armed: false,
         reports: 0,
-        probe,
         inbox: Inbox::new(sink),
     };
     (Box::new(sender), Box::new(rx))
@@ -439,12 +437,13 @@ impl Endpoint for RateSender {
 struct RateReceiver {
     logic: Box<dyn Receiver>,
     capacity: Option<PacketBunch>,
+    /// Every capacity sample (bits/s) the estimator took, in order.
+    capacity_samples: Vec<f64>,
     /// Send time and arrival time of the last data packet.
     last_data: Option<(SimTime, SimTime)>,
     data_since_report: bool,
     timer_armed: bool,
     reports: u64,
-    probe: Option<Probe>,
     inbox: Inbox,
 }
 
@@ -497,6 +496,13 @@ impl Endpoint for RateReceiver {
         self.inbox.stop(ctx, APP);
     }
 
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        match self.capacity {
+            Some(_) => vec![("capacity_bps", self.capacity_samples.clone())],
+            None => Vec::new(),
+        }
+    }
+
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         let h = &pkt.header;
         let now = ctx.now();
@@ -514,8 +520,8 @@ impl Endpoint for RateReceiver {
                 index: h.blocks[0],
                 len: h.blocks[1],
             };
-            if let (Some(c), Some(p)) = (est.on_packet(mark, pkt.size_bytes, now), &self.probe) {
-                p.lock().expect("probe lock").capacity_samples.push(c);
+            if let Some(c) = est.on_packet(mark, pkt.size_bytes, now) {
+                self.capacity_samples.push(c);
             }
         }
         self.last_data = Some((h.stamp, now));
