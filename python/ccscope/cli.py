@@ -57,9 +57,34 @@ def _print_summary(result) -> None:
                       str(link.max_queue_pkts), str(link.drops), str(link.marks),
                       str(link.losses), f"{link.drop_rate:.2%}")
     out.print(links)
+    _print_media(result)
     fair = result.fairness()
     out.print(f"fairness: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   "
               f"events: {result.events:,}   seed: {result.seed}")
+
+
+def _print_media(result) -> None:
+    """The playback receivers' table, when the run has any."""
+    import pandas as pd
+
+    media = result.media
+    if media.empty:
+        return
+    table = Table(title="media flows (playback receivers)", title_justify="left")
+    video = "freeze_fraction" in media
+    for col in ("flow", "source", "playback rate", "interruptions", "frozen", "max rx queue",
+                "VDI", "delayed", *(["freeze frames"] if video else [])):
+        table.add_column(col, justify="right" if col != "source" else "left")
+    for _, f in media.iterrows():
+        frames = []
+        if video:
+            frames = ["-" if pd.isna(f.freeze_fraction)
+                      else f"{f.freeze_frames:.0f}/{f.frames:.0f} ({f.freeze_fraction:.1%})"]
+        table.add_row(str(f.flow), f.label, _si(f.playback_rate_bps, "b/s"),
+                      f"{f.interruptions:.0f}", f"{f.frozen_s:.2f} s ({f.frozen_fraction:.1%})",
+                      _si(f.max_receiver_queue_bytes, "B"), f"{f.vdi:.4f}",
+                      f"{f.delayed_pkt_rate:.2%}", *frames)
+    out.print(table)
 
 
 def _print_round_summary(result) -> None:
@@ -115,11 +140,12 @@ def run(
             out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
         return
     if plot:
-        from .report import plot_run
+        from .report import plot_playback, plot_run
 
-        png = plot_run(result, out_dir / "overview.png")
-        if png is not None:
-            written.append(png)
+        for png in (plot_run(result, out_dir / "overview.png"),
+                    plot_playback(result, out_dir / "playback.png")):
+            if png is not None:
+                written.append(png)
     if not quiet:
         _print_summary(result)
         out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)

@@ -80,14 +80,15 @@ class Result:
         self.flows = self._flow_table()
         self.links = self._link_table()
         self.trace = self._trace()
+        self.playback = self._playback()
 
     def capacity_samples(self) -> dict[int, np.ndarray]:
         """The packet-bunch capacity samples (bits/s) each rate flow's receiver took over the
         whole run, warm-up included, by flow index: flows whose source sets ``bunch >= 3``
         (Loguinov & Radha §VI-A)."""
-        return {i: np.asarray(f["receiver_series"]["capacity_bps"])
+        return {i: np.asarray(f["series"]["capacity_bps"])
                 for i, f in enumerate(self.raw["flows"])
-                if "capacity_bps" in f.get("receiver_series", {})}
+                if "capacity_bps" in f.get("series", {})}
 
     def _flow_table(self) -> pd.DataFrame:
         rows = []
@@ -117,11 +118,31 @@ class Result:
         if "goodput_pkts" in out:
             size = f["data"]["sent_bytes"] / max(f["data"]["sent_pkts"], 1)
             out["goodput_bps"] = out["goodput_pkts"] * size * 8 / self.measured_s
+        if "jitter_free_pkts" in out:
+            out.update(_media(out, f["data"]))
         samples = out.pop("rtt_samples", 0)
         total = out.pop("rtt_sum_s", 0.0)
         if samples:
             out["mean_rtt_s"] = total / samples
         return out
+
+    def _playback(self) -> pd.DataFrame:
+        """Playback receivers' buffer levels: one row per (flow, 100 ms interval with a
+        delivery), the level after the interval's last delivery."""
+        frames = [pd.DataFrame({"flow": i, "time_s": f["series"]["playback_time_s"],
+                                "buffer_bytes": f["series"]["playback_buffer_bytes"]})
+                  for i, f in enumerate(self.raw["flows"])
+                  if "playback_time_s" in f.get("series", {})]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    @property
+    def media(self) -> pd.DataFrame:
+        """The flows with a playback receiver and their media columns (empty when none)."""
+        if "interruptions" not in self.flows:
+            return pd.DataFrame()
+        cols = ["flow", "label", "throughput_bps", *MEDIA_COLUMNS,
+                *[c for c in VIDEO_COLUMNS if c in self.flows]]
+        return self.flows.loc[self.flows["interruptions"].notna(), cols].reset_index(drop=True)
 
     def _link_table(self) -> pd.DataFrame:
         ns = self.measured_s * 1e9
@@ -215,11 +236,15 @@ class Result:
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
-        """Writes summary.json and the traces as Parquet files into `out_dir`."""
+        """Writes summary.json, the traces and the playback buffers (playback.parquet) as
+        Parquet files into `out_dir`."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "summary.json"]
         written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
+        if not self.playback.empty:
+            written.append(out / "playback.parquet")
+            self.playback.to_parquet(written[-1], index=False)
         if self.trace is not None:
             for name in ("flows", "queues", "events"):
                 frame = getattr(self.trace, name)
@@ -228,6 +253,36 @@ class Result:
                     frame.to_parquet(path, index=False)
                     written.append(path)
         return written
+
+
+#: Per-flow columns of a flow with a playback receiver (see ccscope.apps::playback and
+#: ccscope.metrics): consumption rate, interruptions (buffer underruns, Cai et al. §V-B),
+#: frozen time and its fraction of the session, the largest receiver buffer, Papadimitriou &
+#: Zhang's Video Delivery Index and delayed-packet rate (§V).
+MEDIA_COLUMNS = ("playback_rate_bps", "interruptions", "frozen_s", "frozen_fraction",
+                 "max_receiver_queue_bytes", "vdi", "delayed_pkt_rate")
+
+#: Per-flow columns of a playback receiver whose packets carry production times: the longest
+#: wait of a packet in the sender (Cai et al. §IV-B's d_q) and, for video, the frames decoded
+#: before the end, the freeze frames (base layer incomplete at decoding time, Loguinov & Radha
+#: §VI-C) and their fraction.
+VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fraction")
+
+
+def _media(receiver: dict, data: dict) -> dict:
+    """A playback receiver's derived columns."""
+    session = receiver["session_s"]
+    delivered = receiver["jitter_free_pkts"] + receiver["delayed_pkts"]
+    video = {}
+    if "frames" in receiver:
+        frames = receiver["frames"]
+        video["freeze_fraction"] = receiver["freeze_frames"] / frames if frames else 0.0
+    return {
+        **video,
+        "frozen_fraction": receiver["frozen_s"] / session if session > 0 else 0.0,
+        "vdi": metrics.video_delivery_index(receiver["jitter_free_pkts"], data["sent_pkts"]),
+        "delayed_pkt_rate": metrics.delayed_packet_rate(receiver["delayed_pkts"], delivered),
+    }
 
 
 def write_summary(out: Path, summary: dict) -> Path:

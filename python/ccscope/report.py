@@ -50,3 +50,25 @@ def plot_run(result: Result, path: str | Path) -> Path | None:
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
+
+
+def plot_playback(result: Result, path: str | Path) -> Path | None:
+    """The playback receivers' buffer levels over time; None when the run has none."""
+    pb = result.playback
+    if pb.empty:
+        return None
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    labels = result.flows.set_index("flow")["label"]
+    for flow, rows in list(pb.groupby("flow"))[:MAX_FLOW_LINES]:
+        ax.plot(rows["time_s"], rows["buffer_bytes"] / 1e3, lw=0.8,
+                label=f"{flow}: {labels[flow]}")
+    ax.set_title("playback buffer per media flow")
+    ax.set_ylabel("kB buffered")
+    ax.set_xlabel("time (s)")
+    ax.legend(fontsize=7, ncol=2, loc="upper right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

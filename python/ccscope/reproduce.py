@@ -81,6 +81,25 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
                  _E + "yang:table1_claims"),
     Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
                  "Cai et al. 2005, eqs. (9)–(13)", _E + "cai:eq13_claims"),
+    Reproduction("cai-table1", "Playback of DTAIMD and TCP elephants beside mice, packet level",
+                 "Cai et al. 2005, Table I, §V-B2", _E + "cai:table1"),
+    Reproduction("cai-fig16", "DTAIMD against TCP on a 56 kb/s access line with mice",
+                 "Cai et al. 2005, Fig. 16, §V-B1", _E + "cai:fig16"),
+    Reproduction("cai-fig17", "Service differentiation by (α, β) pairs, packet level",
+                 "Cai et al. 2005, Fig. 17, eq. (40), §V-B3", _E + "cai:fig17"),
+    Reproduction("cai-eq35", "Sender queueing delay of a multirate coder after a cut",
+                 "Cai et al. 2005, eq. (35), §IV-B", _E + "cai:eq35"),
+    Reproduction("papadimitriou-fig3", "SSVP and SSVP-ADP smoothness with MPEG-4 sources",
+                 "Papadimitriou & Zhang 2007, Fig. 3, §VI", _E + "papadimitriou:fig3"),
+    Reproduction("papadimitriou-fig4-8", "SSVP-ADP against SSVP, TFRC and GAIMD with MPEG-4 "
+                 "sources", "Papadimitriou & Zhang 2007, Figs. 4-8, §VI",
+                 _E + "papadimitriou:fig4_8"),
+    Reproduction("jin-table5", "Aggressiveness beside a CBR square wave, packet level",
+                 "Jin et al. 2001, Table 5, §6.2.4", _E + "jin:table5"),
+    Reproduction("yang-onoff", "Smoothness under ON/OFF loss against Bernoulli loss",
+                 "Yang et al. 2003, §2.1, §3.3", _E + "yang:onoff"),
+    Reproduction("yang-fig27-29", "Refilling the queue after 16 -> 8 flows",
+                 "Yang et al. 2003, Figs. 27-29, §5.2", _E + "yang:fig27_29"),
 ]}
 
 

@@ -16,6 +16,27 @@ NOT_REPRODUCED = {
     ("jin-table6", "TCP: Δ (pkts)"),
     *(("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
       for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR") for seeds in ("1–2", "1–5")),
+    # The media reproductions (workloads and video); each Claim says why.
+    ("cai-eq35", "Cai eq. (35): longest sender wait after a cut, beta = 0.5, tau = 0.2 s"),
+    ("cai-eq35", "Cai eq. (35): longest sender wait after a cut, beta = 0.875, tau = 0.2 s"),
+    *(("cai-fig16", f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP "
+       "(b/s)") for n in (2, 3, 4, 7)),
+    ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 96 flows"),
+    ("cai-table1", "Cai Table I: DTAIMD interruptions, over 1 seed(s)"),
+    ("cai-table1", "Cai Table I: DTAIMD interruptions, over 3 seed(s)"),
+    ("cai-table1", "Cai Table I: TCP elephants interrupted (of 10), mean over 3 seed(s)"),
+    ("jin-table5", "Jin Table 5: 1/aggressiveness of AIAD(2/3) (RTTs; analysis 121.0)"),
+    ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp"),
+    ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp-adp"),
+    ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): SSVP-ADP smoother than SSVP"),
+    *(("papadimitriou-fig4-8", f"Papadimitriou {fig} (MPEG-4, n = {n}): SSVP-ADP best in "
+       f"{metric}") for n in (30, 50) for fig, metric in (
+           ("Figs. 4a, 6a", "throughput_bps"), ("Figs. 4b, 6b", "cov"),
+           ("Fig. 7a", "fairness_index"), ("Fig. 7b", "worst_case_fairness"),
+           ("Fig. 8a", "vdi"), ("Fig. 8b", "delayed_pkt_rate"))),
+    ("yang-fig27-29", "Yang Fig. 29: RTTs for TCP to refill the queue after 16 -> 8 flows"),
+    ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),
+    ("yang-onoff", "Yang §3.3: TCP CoV_time, ON/OFF loss vs Bernoulli at its loss rate"),
 }
 
 

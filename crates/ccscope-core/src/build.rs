@@ -6,20 +6,22 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
-use crate::apps::{Cbr, Poisson, SendApp, Sink};
-use crate::config::{self, CapacityChange as EngineChange, CustomLink as EngineCustomLink, FlowSpec, LinkParams, SourceSpec, TopologySpec, TraceSpec};
+use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
+use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep};
 use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
+use crate::scenario::media::{self, App, Distribution};
 use crate::scenario::packet::{self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology};
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
 use crate::transport::rate::{self, RateSourceSpec};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
+use crate::time::SimTime;
 use crate::units::{Limit, Time};
 
 /// Whole nanoseconds of a validated time.
@@ -42,7 +44,8 @@ fn whole_bps(bps: f64) -> u64 {
 pub fn packet(s: &Scenario) -> Result<config::Scenario> {
     let mut flows = Vec::new();
     for (i, f) in s.flows.iter().enumerate() {
-        let source = source(&f.source).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        let end = f.stop.as_ref().map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
+        let source = flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(&format!("flows[{i}]")))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -156,6 +159,7 @@ fn flow(f: &packet::Flow, source: SourceSpec) -> FlowSpec {
         start_ns: ns(&f.start),
         start_jitter_ns: ns(&f.start_jitter),
         stop_ns: opt(&f.stop),
+        lifetime_ns: opt(&f.lifetime),
         ecn: f.ecn,
         reverse: f.reverse,
         left_delay_ns: opt(&f.left_delay),
@@ -178,7 +182,117 @@ fn source(s: &Source) -> Result<SourceSpec> {
         },
         Source::Tcp(t) => SourceSpec::Tcp(tcp(t, controller(Family::Window, &t.controller)?)),
         Source::Rate(r) => SourceSpec::Rate(rate(r, controller(Family::Rate, &r.controller)?)),
+        Source::Udp(u) => SourceSpec::Media(MediaSpec {
+            carrier: Carrier::Udp {
+                packet_bytes: bytes(u.packet_size.bytes()),
+            },
+            app: app(&u.app),
+            playback: None,
+        }),
     })
+}
+
+/// A flow's source with its application and receiver: the plain source unless the flow names
+/// an application or a playback receiver.
+fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSpec> {
+    let base = source(&f.source)?;
+    let named = match &f.source {
+        Source::Tcp(t) => t.app.as_ref(),
+        Source::Rate(r) => r.app.as_ref(),
+        _ => None,
+    };
+    if named.is_none() && f.playback.is_none() {
+        return Ok(base);
+    }
+    let mut spec = match base {
+        SourceSpec::Media(m) => m,
+        SourceSpec::Cbr { rate_bps, packet_bytes } => MediaSpec {
+            carrier: Carrier::Udp { packet_bytes },
+            app: AppSpec::Cbr { rate_bps },
+            playback: None,
+        },
+        SourceSpec::Poisson { rate_bps, packet_bytes } => MediaSpec {
+            carrier: Carrier::Udp { packet_bytes },
+            app: AppSpec::Poisson { rate_bps },
+            playback: None,
+        },
+        SourceSpec::Tcp(t) => MediaSpec {
+            carrier: Carrier::Tcp(t),
+            app: AppSpec::Default,
+            playback: None,
+        },
+        SourceSpec::Rate(r) => MediaSpec {
+            carrier: Carrier::Rate(r),
+            app: AppSpec::Default,
+            playback: None,
+        },
+    };
+    if let Some(a) = named {
+        spec.app = app(a);
+    }
+    spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns, warmup_ns));
+    Ok(SourceSpec::Media(spec))
+}
+
+fn app(a: &App) -> AppSpec {
+    match a {
+        App::Onoff(o) => {
+            let period = |t: &Time| match o.distribution {
+                Distribution::Pareto => Period::Pareto {
+                    mean_s: t.secs(),
+                    shape: o.shape,
+                },
+                Distribution::Exponential => Period::Exponential { mean_s: t.secs() },
+            };
+            AppSpec::OnOff {
+                rate_bps: o.rate.bps(),
+                on: period(&o.on),
+                off: period(&o.off),
+                mode: if o.transfers { OnMode::Transfers } else { OnMode::Paced },
+            }
+        }
+        App::Fgs(f) => AppSpec::Fgs {
+            base_bps: f.base.bps(),
+            max_bps: f.max.bps(),
+            fps: f.fps,
+        },
+        App::Multirate(m) => AppSpec::Multirate {
+            tau_ns: ns(&m.tau),
+            initial_bps: m.initial_rate.bps(),
+        },
+        App::Mpeg4(m) => {
+            let stats = |t: &media::FrameType| FrameStats {
+                mean_bytes: t.mean.bytes(),
+                cov: t.cov,
+                lag1: t.lag1,
+            };
+            AppSpec::Mpeg4 {
+                gop: m.gop.clone(),
+                fps: m.fps,
+                stats: [stats(&m.i), stats(&m.p), stats(&m.b)],
+            }
+        }
+        App::Square(q) => AppSpec::OnOff {
+            rate_bps: q.rate.bps(),
+            on: Period::Fixed { secs: q.on.secs() },
+            off: Period::Fixed { secs: q.off.secs() },
+            mode: OnMode::Paced,
+        },
+    }
+}
+
+fn playback(p: &media::Playback, end_ns: u64, warmup_ns: u64) -> PlaybackSpec {
+    PlaybackSpec {
+        end_ns,
+        warmup_ns,
+        startup_ns: ns(&p.startup),
+        rebuffer_ns: ns(p.rebuffer.as_ref().unwrap_or(&p.startup)),
+        consumption: match &p.rate {
+            Some(r) => Consumption::Rate(r.bps()),
+            None => Consumption::MeanThroughput,
+        },
+        vdi_threshold_ns: ns(&p.vdi_threshold),
+    }
 }
 
 /// A flow's controller: resolved from the catalogue among the controllers its source runs, or
@@ -271,8 +385,53 @@ pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
         SourceSpec::Poisson { rate_bps, packet_bytes } => (Box::new(Poisson::new(rate_bps, packet_bytes)?), packet_bytes),
         SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
         SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
+        SourceSpec::Media(ref m) => return media_endpoints(m),
     };
     Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
+}
+
+/// The endpoints of a flow with a chosen application and receiver.
+fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
+    let ledger = FrameLedger::default();
+    let packet_bytes = match &m.carrier {
+        Carrier::Udp { packet_bytes } => *packet_bytes,
+        Carrier::Tcp(t) => t.packet_bytes,
+        Carrier::Rate(r) => r.packet_bytes,
+    };
+    let app: Box<dyn SendApp> = match &m.app {
+        AppSpec::Default => match &m.carrier {
+            Carrier::Tcp(TcpSpec { transfer_pkts: Some(n), .. }) => Box::new(Finite::packets(*n, packet_bytes)),
+            _ => Box::new(Bulk),
+        },
+        AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
+        AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
+        AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
+        AppSpec::Fgs { base_bps, max_bps, fps } => {
+            let server = Fgs::new(*base_bps, *max_bps, *fps)?;
+            match m.playback {
+                Some(_) => Box::new(server.with_ledger(ledger.clone())),
+                None => Box::new(server),
+            }
+        }
+        AppSpec::Multirate { tau_ns, initial_bps } => Box::new(Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?),
+        AppSpec::Mpeg4 { gop, fps, stats } => {
+            let source = Mpeg4::new(gop, *fps, *stats)?;
+            match m.playback {
+                Some(_) => Box::new(source.with_ledger(ledger.clone())),
+                None => Box::new(source),
+            }
+        }
+    };
+    let sink: Box<dyn ReceiveApp> = match (m.playback, &m.app) {
+        (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => Box::new(Playback::new(p).with_frames(ledger)),
+        (Some(p), _) => Box::new(Playback::new(p)),
+        (None, _) => Box::new(Sink::default()),
+    };
+    match &m.carrier {
+        Carrier::Udp { packet_bytes } => Ok(udp::endpoints(*packet_bytes, app, sink)),
+        Carrier::Tcp(t) => tcp::endpoints_with_apps(t, app, sink),
+        Carrier::Rate(r) => rate::endpoints_with_apps(r, app, sink),
+    }
 }
 
 /// Runs a packet-model run whose flows all use the catalogue's sources and controllers.

@@ -3,6 +3,7 @@
 //! validated [`crate::scenario::Scenario`] to. It declares no defaults and checks nothing: the
 //! scenario did.
 
+use crate::apps::{FrameStats, OnMode, Period, PlaybackSpec};
 pub use crate::net::config::{CapacityChange, CustomLink, LinkParams, TopologySpec, TraceSpec};
 use crate::transport::rate::RateSourceSpec;
 use crate::transport::tcp::TcpSpec;
@@ -18,6 +19,51 @@ pub enum SourceSpec {
     Tcp(TcpSpec),
     /// A paced, rate-controlled flow (TFRC, TEAR, RAP, SSVP, ISCC, rate AIMD/binomial).
     Rate(RateSourceSpec),
+    /// A transport carrying a workload or media application, optionally into a playback
+    /// receiver.
+    Media(MediaSpec),
+}
+
+/// The transport under a [`MediaSpec`]'s application.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Carrier {
+    /// Datagrams of at most `packet_bytes`, no congestion control.
+    Udp { packet_bytes: u32 },
+    Tcp(TcpSpec),
+    Rate(RateSourceSpec),
+}
+
+/// What a flow's application does (its transport's default is bulk data).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppSpec {
+    /// Bulk data (TCP's finite transfer when its spec asks for one).
+    Default,
+    /// Constant bit rate at `rate_bps`.
+    Cbr { rate_bps: f64 },
+    /// Poisson arrivals at a mean of `rate_bps`.
+    Poisson { rate_bps: f64 },
+    /// ON/OFF or square wave.
+    OnOff {
+        rate_bps: f64,
+        on: Period,
+        off: Period,
+        mode: OnMode,
+    },
+    /// Layered video: base layer at `base_bps`, all of it up to `max_bps`, `fps` frames/s.
+    Fgs { base_bps: f64, max_bps: f64, fps: f64 },
+    /// A coder that codes at the sender's rate of `tau_ns` ago.
+    Multirate { tau_ns: u64, initial_bps: f64 },
+    /// MPEG-4 frames of a GOP pattern at `fps`, sizes from TES models of I, P and B frames.
+    Mpeg4 { gop: String, fps: f64, stats: [FrameStats; 3] },
+}
+
+/// A flow with a chosen application and receiver.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediaSpec {
+    pub carrier: Carrier,
+    pub app: AppSpec,
+    /// A playback receiver; `None`: a counting sink.
+    pub playback: Option<PlaybackSpec>,
 }
 
 /// One flow of a packet-model run.

@@ -205,12 +205,12 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
         d.set_item("in_flight", f.in_flight)?;
         d.set_item("sender", stats_dict(py, &f.sender)?)?;
         d.set_item("receiver", stats_dict(py, &f.receiver)?)?;
-        d.set_item("path", f.path.clone())?;
         let series = PyDict::new(py);
-        for (name, values) in &f.receiver_series {
+        for (name, values) in &f.series {
             series.set_item(*name, values.clone().into_pyarray(py))?;
         }
-        d.set_item("receiver_series", series)?;
+        d.set_item("series", series)?;
+        d.set_item("path", f.path.clone())?;
         flows.append(d)?;
     }
     out.set_item("flows", flows)?;

@@ -46,7 +46,13 @@
 //! - [`Bulk`]: greedy, never runs out (FTP; ns-3 `BulkSendApplication` without `MaxBytes`).
 //! - [`Finite`]: a transfer of a fixed size (ns-3 `BulkSendApplication` with `MaxBytes`).
 //! - [`Cbr`], [`Poisson`]: one packet at a time, evenly or exponentially spaced.
+//! - [`OnOff`]: Pareto or exponential ON/OFF and the CBR square wave, paced or as transfers.
+//! - [`Multirate`]: a coder that follows its sender's rate after a delay τ.
+//! - [`Fgs`]: layered (FGS) video at the transport's rate clipped to [b0, R_max].
+//! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
 //! - [`Sink`]: counts what it receives.
+//! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
+//!   receiver queue, Video Delivery Index.
 //!
 //! Media applications are built on the same hooks: an ON/OFF source offers while ON and asks
 //! to be woken at the next switch; a frame source offers one frame per frame time with its
@@ -56,20 +62,30 @@
 
 mod bulk;
 mod cbr;
+mod fgs;
 mod finite;
+mod multirate;
+mod onoff;
+mod playback;
 mod poisson;
 mod sink;
+mod video;
 
 use std::collections::VecDeque;
 
 pub use bulk::Bulk;
 pub use cbr::Cbr;
+pub use fgs::Fgs;
 pub use finite::Finite;
+pub use multirate::Multirate;
+pub use onoff::{OnMode, OnOff, Period};
+pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
 pub use poisson::Poisson;
 pub use sink::Sink;
+pub use video::{autocorrelation, FrameLedger, FrameStats, Mpeg4, Tes};
 
 pub use crate::net::packet::Tag;
-use crate::net::Ctx;
+use crate::net::{Ctx, Stat};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -393,6 +409,17 @@ pub trait ReceiveApp: Send {
 
     /// Fires once, at the flow's stop time.
     fn on_stop(&mut self, _cx: &mut RecvCtx) {}
+
+    /// The application's own summary numbers for results (e.g. a playback receiver's
+    /// interruptions); the transport's receiver reports them beside its own.
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        Vec::new()
+    }
+
+    /// The application's series for results, read once at the end of the run.
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        Vec::new()
+    }
 }
 
 /// A transport's hold on its receiving application.
@@ -454,6 +481,16 @@ impl Inbox {
                 ctx.set_timer(timer, at);
             }
         }
+    }
+
+    /// The application's summary numbers ([`ReceiveApp::stats`]).
+    pub fn stats(&self) -> Vec<(&'static str, Stat)> {
+        self.app.stats()
+    }
+
+    /// The application's series ([`ReceiveApp::series`]).
+    pub fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.app.series()
     }
 }
 

@@ -84,6 +84,10 @@ pub struct FlowSpec<S> {
     /// The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream.
     pub start_jitter_ns: u64,
     pub stop_ns: Option<u64>,
+    /// The flow leaves after an exponentially distributed lifetime of this mean, counted from
+    /// its start (Cai et al. §V-B's mice); drawn from the flow's start stream after the start
+    /// jitter. With `stop_ns` too, the earlier of the two ends it.
+    pub lifetime_ns: Option<u64>,
     /// Packets are ECN-capable.
     pub ecn: bool,
     /// Dumbbell / parking lot: the sender is on the right and sends leftwards.
@@ -107,6 +111,7 @@ impl<S> FlowSpec<S> {
             start_ns: 0,
             start_jitter_ns: 0,
             stop_ns: None,
+            lifetime_ns: None,
             ecn: false,
             reverse: false,
             left_delay_ns: None,

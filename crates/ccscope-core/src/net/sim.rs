@@ -57,8 +57,9 @@ pub trait Endpoint: Send {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
     }
-    /// Transport-specific series of values taken over the whole run, warm-up included, e.g.
-    /// `("capacity_bps", samples)` for a receiver's packet-bunch capacity samples.
+    /// Named series for results, read once at the end of the run (e.g. a playback receiver's
+    /// buffer over time, its series of equal length; a rate receiver's packet-bunch capacity
+    /// samples over the whole run).
     fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
         Vec::new()
     }
@@ -469,13 +470,13 @@ pub struct FlowReport {
     /// The sender's and the receiver's own summary numbers.
     pub sender: Vec<(&'static str, f64)>,
     pub receiver: Vec<(&'static str, f64)>,
+    /// The receiver's series ([`Endpoint::series`]).
+    pub series: Vec<(&'static str, Vec<f64>)>,
     pub stats: FlowStats,
     /// Packets of this flow in queues, on wires or propagating at the end of the run.
     pub in_flight: u64,
     /// Links of the forward path.
     pub path: Vec<u32>,
-    /// The receiver's own series over the whole run (see [`Endpoint::series`]).
-    pub receiver_series: Vec<(&'static str, Vec<f64>)>,
 }
 
 /// Summary of one link over the measurement window.
@@ -592,16 +593,24 @@ impl Simulation {
             if paths.iter().any(|p| p.len() > u16::MAX as usize) {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
             }
+            let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
-                stream(seed, Stream::FlowStart, i as u64).gen_range(0..=f.start_jitter_ns)
+                start_rng.gen_range(0..=f.start_jitter_ns)
             } else {
                 0
+            };
+            let start = f.start_ns.saturating_add(jitter);
+            // An exponential lifetime: −mean · ln(1 − U), 1 − U in (0, 1].
+            let died = f.lifetime_ns.map(|mean| start.saturating_add(((-(mean as f64) * (1.0 - start_rng.gen::<f64>()).ln()) as u64).max(1)));
+            let stop = match (f.stop_ns, died) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             };
             flows.push(FlowRt {
                 paths,
                 stats: FlowStats::default(),
-                start: SimTime(f.start_ns.saturating_add(jitter)),
-                stop: f.stop_ns.map(SimTime),
+                start: SimTime(start),
+                stop: stop.map(SimTime),
                 ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;
@@ -802,10 +811,10 @@ impl Simulation {
                 label: self.endpoints[2 * i].label(),
                 sender: stats(2 * i),
                 receiver: stats(2 * i + 1),
+                series: self.endpoints[2 * i + 1].series(),
                 stats: *e - b,
                 in_flight: in_flight[i],
                 path: self.core.flows[i].paths[0].clone(),
-                receiver_series: self.endpoints[2 * i + 1].series(),
             })
             .collect();
         let links = self

@@ -9,6 +9,7 @@
 //!
 //! Imports nothing of the crate but [`crate::units`] and [`crate::error`].
 
+pub mod media;
 pub mod packet;
 pub mod round;
 

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::media::{App, Playback, Udp};
 use super::{count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Engine};
 use crate::error::{Error, Result};
 use crate::units::{Limit, Rate, Size, Time};
@@ -430,6 +431,13 @@ pub struct Flow {
     pub start_jitter: Time,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Time>,
+    /// The flow leaves after an exponentially distributed lifetime of this mean from its start
+    /// (Cai et al. §V-B's mice: mean 5 s); with `stop`, the earlier ends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifetime: Option<Time>,
+    /// The receiver plays the data out (interruptions, frozen time, receiver queue, VDI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playback: Option<Playback>,
     /// Packets are ECN-capable.
     #[serde(default)]
     pub ecn: bool,
@@ -460,8 +468,9 @@ pub enum Source {
     Poisson(Paced),
     Tcp(Tcp),
     Rate(RateSource),
+    Udp(Udp),
 }
-tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate });
+tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp });
 
 /// UDP at a mean rate: constant gaps (CBR) or exponential ones (Poisson).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -537,6 +546,9 @@ pub struct Tcp {
     /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
     #[serde(default = "yes")]
     pub integer_window: bool,
+    /// The application; default bulk (or `transfer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<App>,
 }
 
 fn tcp_controller() -> ControllerRef {
@@ -589,6 +601,7 @@ impl Default for Tcp {
             delack: delack(),
             transfer: None,
             integer_window: true,
+            app: None,
         }
     }
 }
@@ -655,6 +668,9 @@ pub struct RateSource {
     /// The receiver a Python controller expects; catalogued controllers bring their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<Feedback>,
+    /// The application; default bulk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<App>,
 }
 
 impl RateSource {
@@ -668,6 +684,7 @@ impl RateSource {
             bunch: 0,
             jitter: 0.0,
             feedback: None,
+            app: None,
         }
     }
 }
@@ -816,7 +833,7 @@ fn rate_error(at: &str, r: &Rate) -> Error {
 }
 
 /// A rate > 0.
-fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
+pub(super) fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
     positive(at, r.bps()).map_err(|_| rate_error(at, r))
 }
 
@@ -829,7 +846,7 @@ fn link_rate(at: &str, r: &Rate) -> Result<()> {
 }
 
 /// A size of at least one byte; returns whole bytes (rounded to nearest).
-fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
+pub(super) fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
     let b = s.bytes().round_ties_even();
     if b >= 1.0 && b <= most {
         Ok(b)
@@ -935,6 +952,12 @@ impl Flow {
                 return Err(Error::invalid(format!("{at}.stop"), format!("'{stop}'"), format!("must be later than start = '{}'", self.start)));
             }
         }
+        if let Some(l) = &self.lifetime {
+            time_ns(&format!("{at}.lifetime"), l, true)?;
+        }
+        if let Some(p) = &self.playback {
+            p.validate(&format!("{at}.playback"))?;
+        }
         for (name, d) in [("left_delay", &self.left_delay), ("right_delay", &self.right_delay)] {
             if let Some(d) = d {
                 time_ns(&format!("{at}.{name}"), d, true)?;
@@ -982,6 +1005,19 @@ impl Source {
             }
             Source::Tcp(t) => t.validate(at),
             Source::Rate(r) => r.validate(at),
+            Source::Udp(u) => {
+                size_bytes(&format!("{at}.packet_size"), &u.packet_size, u32::MAX as f64)?;
+                u.app.validate(&format!("{at}.app"))
+            }
+        }?;
+        let app = match self {
+            Source::Tcp(t) => t.app.as_ref(),
+            Source::Rate(r) => r.app.as_ref(),
+            _ => None,
+        };
+        match app {
+            Some(a) => a.validate(&format!("{at}.app")),
+            None => Ok(()),
         }
     }
 }

@@ -496,13 +496,6 @@ impl Endpoint for RateReceiver {
         self.inbox.stop(ctx, APP);
     }
 
-    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
-        match self.capacity {
-            Some(_) => vec![("capacity_bps", self.capacity_samples.clone())],
-            None => Vec::new(),
-        }
-    }
-
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         let h = &pkt.header;
         let now = ctx.now();
@@ -557,6 +550,18 @@ impl Endpoint for RateReceiver {
 
     fn label(&self) -> String {
         self.logic.name()
+    }
+
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        self.inbox.stats()
+    }
+
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        let mut out = self.inbox.series();
+        if self.capacity.is_some() {
+            out.push(("capacity_bps", self.capacity_samples.clone()));
+        }
+        out
     }
 }
 

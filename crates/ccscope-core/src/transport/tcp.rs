@@ -826,10 +826,16 @@ impl Endpoint for TcpReceiver {
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {
-        vec![
+        let mut out = vec![
             ("goodput_pkts", Stat::Count(self.rcv_nxt as f64)),
             ("duplicate_pkts", Stat::Count(self.duplicates as f64)),
-        ]
+        ];
+        out.extend(self.inbox.stats());
+        out
+    }
+
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.inbox.series()
     }
 }
 

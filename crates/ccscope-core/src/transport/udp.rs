@@ -10,7 +10,7 @@
 use crate::apps::{Delivery, Inbox, Outbox, ReceiveApp, SendApp, TransportView};
 use crate::net::packet::Packet;
 use crate::net::trace::Probe;
-use crate::net::{Ctx, Endpoint};
+use crate::net::{Ctx, Endpoint, Stat};
 
 /// Timer of the application's wake-ups (sender and receiver).
 const WAKE: usize = 0;
@@ -136,5 +136,13 @@ impl Endpoint for UdpReceiver {
     fn on_timer(&mut self, ctx: &mut Ctx, _timer: usize) {
         self.inbox.wake(ctx);
         self.inbox.arm(ctx, WAKE);
+    }
+
+    fn stats(&self) -> Vec<(&'static str, Stat)> {
+        self.inbox.stats()
+    }
+
+    fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
+        self.inbox.series()
     }
 }

@@ -1,0 +1,259 @@
+//! Workloads and media in a packet-model scenario: the application a flow runs over its
+//! transport (`source.app`, or a `udp` source's `app`) and the playback receiver a flow's
+//! data goes into (`flows[i].playback`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::packet::{rate_bps, size_bytes};
+use super::{in_range, lit, tagged_union, time_ns};
+use crate::error::{Error, Result};
+
+/// Largest lag-1 autocorrelation of a frame type (a TES+ model's innovations vanish at 1).
+pub const MAX_LAG1: f64 = 0.99;
+use crate::units::{Rate, Size, Time};
+
+/// An application that offers data to its flow's transport.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum App {
+    /// Pareto (or exponential) ON/OFF: `rate` while ON (ns-2 `Application/Traffic/Pareto`;
+    /// Yang et al. §3.1's defaults).
+    Onoff(OnOff),
+    /// CBR square wave: `rate` for `on`, nothing for `off`, repeating (Jin et al. §6.2.4).
+    Square(Square),
+    /// MPEG-4 frames with TES-modelled sizes per frame type (Papadimitriou & Zhang §V).
+    Mpeg4(Mpeg4),
+    /// A coder that follows its sender's rate after a delay `tau` (Cai et al. §IV-B).
+    Multirate(Multirate),
+    /// Layered FGS video at the sender's rate clipped to [base, max] (Loguinov & Radha §VI-C).
+    Fgs(Fgs),
+}
+tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "multirate" => Multirate, "fgs" => Fgs });
+
+/// FGS video: a base layer at `base`, an enhancement layer up to a total of `max`, `fps`
+/// frames per second (defaults: Loguinov & Radha's 14 kb/s and 1190 kb/s; 10 frames/s
+/// assumed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fgs {
+    #[serde(default = "fgs_base")]
+    pub base: Rate,
+    #[serde(default = "fgs_max")]
+    pub max: Rate,
+    #[serde(default = "fgs_fps")]
+    pub fps: f64,
+}
+
+fn fgs_base() -> Rate {
+    lit("14kbps")
+}
+fn fgs_max() -> Rate {
+    lit("1190kbps")
+}
+fn fgs_fps() -> f64 {
+    10.0
+}
+
+/// A multirate coder: codes at the sender's rate of `tau` ago, at `initial_rate` before the
+/// sender has one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Multirate {
+    pub tau: Time,
+    #[serde(default = "initial_rate")]
+    pub initial_rate: Rate,
+}
+
+fn initial_rate() -> Rate {
+    lit("100kbps")
+}
+
+/// An MPEG-4 source: a GOP pattern at a frame rate, each frame type's sizes from a TES model
+/// with the type's statistics (`ccscope.video.fit_trace` fits them to a frame-size trace).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mpeg4 {
+    /// Frame types in order, starting with I (letters I, P, B).
+    #[serde(default = "gop")]
+    pub gop: String,
+    /// Frames per second, > 0.
+    #[serde(default = "fps")]
+    pub fps: f64,
+    pub i: FrameType,
+    pub p: FrameType,
+    pub b: FrameType,
+}
+
+fn gop() -> String {
+    "IBBPBBPBBPBB".to_string()
+}
+fn fps() -> f64 {
+    25.0
+}
+
+/// One frame type's sizes: mean, coefficient of variation, lag-1 autocorrelation between
+/// successive frames of the type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrameType {
+    pub mean: Size,
+    pub cov: f64,
+    pub lag1: f64,
+}
+
+/// How ON and OFF period lengths are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Distribution {
+    #[default]
+    Pareto,
+    Exponential,
+}
+
+/// Pareto or exponential ON/OFF periods with the given means.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnOff {
+    /// Rate while ON.
+    pub rate: Rate,
+    /// Mean ON period.
+    #[serde(default = "one_s")]
+    pub on: Time,
+    /// Mean OFF period.
+    #[serde(default = "two_s")]
+    pub off: Time,
+    #[serde(default)]
+    pub distribution: Distribution,
+    /// Pareto shape, > 1.
+    #[serde(default = "shape")]
+    pub shape: f64,
+    /// Each ON period is one transfer of its data, offered at once; the OFF period (think time)
+    /// starts when it is acknowledged: web-like transfers over TCP. Default: paced at `rate`.
+    #[serde(default)]
+    pub transfers: bool,
+}
+
+fn one_s() -> Time {
+    lit("1s")
+}
+fn two_s() -> Time {
+    lit("2s")
+}
+fn thirty_s() -> Time {
+    lit("30s")
+}
+fn shape() -> f64 {
+    1.5
+}
+
+/// A square wave: `rate` for `on`, silent for `off`, starting ON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Square {
+    pub rate: Rate,
+    #[serde(default = "thirty_s")]
+    pub on: Time,
+    #[serde(default = "thirty_s")]
+    pub off: Time,
+}
+
+/// A datagram flow without congestion control carrying an application.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Udp {
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+    pub app: App,
+}
+
+fn packet_size() -> Size {
+    lit("1000B")
+}
+
+/// A receiver that buffers and plays out at a constant rate (Cai et al. §IV-A, §V-B).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Playback {
+    /// Playback starts this long after the first delivery.
+    #[serde(default = "three_s")]
+    pub startup: Time,
+    /// After an underrun, playback resumes once the buffer holds this much playback time;
+    /// default the start-up delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuffer: Option<Time>,
+    /// Consumption rate; default the flow's mean throughput over the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// Largest gap between deliveries of a jitter-free packet (Papadimitriou & Zhang §V).
+    #[serde(default = "vdi_threshold")]
+    pub vdi_threshold: Time,
+}
+
+fn three_s() -> Time {
+    lit("3s")
+}
+fn vdi_threshold() -> Time {
+    lit("75ms")
+}
+
+impl App {
+    pub(super) fn validate(&self, at: &str) -> Result<()> {
+        match self {
+            App::Onoff(o) => {
+                rate_bps(&format!("{at}.rate"), &o.rate)?;
+                time_ns(&format!("{at}.on"), &o.on, true)?;
+                time_ns(&format!("{at}.off"), &o.off, true)?;
+                if !(o.shape.is_finite() && o.shape > 1.0) {
+                    return Err(Error::invalid(format!("{at}.shape"), format!("{:?}", o.shape), "must be > 1 (a Pareto period with a finite mean)"));
+                }
+                in_range(&format!("{at}.shape"), o.shape, 1.0, 1e6).map(|_| ())
+            }
+            App::Square(s) => {
+                rate_bps(&format!("{at}.rate"), &s.rate)?;
+                time_ns(&format!("{at}.on"), &s.on, true)?;
+                time_ns(&format!("{at}.off"), &s.off, true).map(|_| ())
+            }
+            App::Fgs(f) => {
+                let base = rate_bps(&format!("{at}.base"), &f.base)?;
+                if rate_bps(&format!("{at}.max"), &f.max)? < base {
+                    return Err(Error::invalid(format!("{at}.max"), format!("'{}'", f.max), format!("must be at least base = '{}'", f.base)));
+                }
+                in_range(&format!("{at}.fps"), f.fps, 1e-3, 1e4).map(|_| ())
+            }
+            App::Multirate(m) => {
+                time_ns(&format!("{at}.tau"), &m.tau, false)?;
+                rate_bps(&format!("{at}.initial_rate"), &m.initial_rate).map(|_| ())
+            }
+            App::Mpeg4(m) => {
+                let ok = m.gop.starts_with(['I', 'i']) && m.gop.chars().all(|c| "IPBipb".contains(c));
+                if !ok {
+                    return Err(Error::invalid(format!("{at}.gop"), format!("'{}'", m.gop), "letters I, P and B, starting with I"));
+                }
+                in_range(&format!("{at}.fps"), m.fps, 1e-3, 1e4)?;
+                for (name, t) in [("i", &m.i), ("p", &m.p), ("b", &m.b)] {
+                    let here = format!("{at}.{name}");
+                    size_bytes(&format!("{here}.mean"), &t.mean, 1e9)?;
+                    if !(t.cov.is_finite() && t.cov > 0.0 && t.cov <= 10.0) {
+                        return Err(Error::invalid(format!("{here}.cov"), format!("{:?}", t.cov), "must be in (0, 10]"));
+                    }
+                    in_range(&format!("{here}.lag1"), t.lag1, 0.0, MAX_LAG1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Playback {
+    pub(super) fn validate(&self, at: &str) -> Result<()> {
+        time_ns(&format!("{at}.startup"), &self.startup, false)?;
+        if let Some(r) = &self.rebuffer {
+            time_ns(&format!("{at}.rebuffer"), r, false)?;
+        }
+        if let Some(r) = &self.rate {
+            rate_bps(&format!("{at}.rate"), r)?;
+        }
+        time_ns(&format!("{at}.vdi_threshold"), &self.vdi_threshold, true).map(|_| ())
+    }
+}
