@@ -37,7 +37,7 @@ from . import roundmodel, theory
 from .check import check
 from .controllers import RateController, WindowController, importable
 from .errors import ScenarioError
-from .experiments import yang
+from .experiments import jin, yang
 
 
 def default_store() -> Path:
@@ -93,17 +93,28 @@ def _convergence(name: str, params: dict, steps: int) -> tuple[float, float]:
     return t1, (t2 if t2 < steps else float("inf"))
 
 
+def _jin_beta(name: str, params: dict) -> float | None:
+    """β (removed) as Jin et al. write it: the parameter, else the catalogue's default."""
+    from .controllers import catalogue
+
+    if name == "tcp":
+        return None
+    if "beta" in params:
+        return params["beta"]
+    entry = next(e for e in catalogue() if e["name"] == name)
+    return next(p["default"] for p in entry["params"] if p["name"] == "beta")
+
+
 def _jin_theory(name: str, params: dict, start: tuple[float, float]) -> float | str:
     if name not in JIN_APP_C:
         return "—"
-    beta = params.get("beta", 1 / 16 if name in ("aimd", "simd") else 2 / 3)
     return float(theory.jin_convergence_t1(JIN_APP_C[name], JIN_W, *start,
-                                           None if name == "tcp" else beta))
+                                           _jin_beta(name, params)))
 
 
 def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
     steps = 20_000 if quick else 100_000
-    mine = check(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
+    mine = _verdict(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
     rows = [_row("round model", f"efficiency, {EFFICIENCY_N} flows on W = {EFFICIENCY_W:g}",
                  mine["efficiency"]["value"] if mine.get("efficiency") else "—",
                  _round_flows(name, params, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
@@ -204,6 +215,41 @@ def _mean_ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": mean, "ci95": half}
 
 
+def _square_wave_sweep(source: dict, quick: bool):
+    from .scenario import load
+    from .sweep import Sweep
+
+    base = (load(Path(__file__).resolve().parents[2] / "scenarios"
+                 / "jin-table5-square-wave.toml")
+            .replace("run.duration", "330s" if quick else "1230s").table)
+    return Sweep.from_dict({"base": base, "traces": True,
+                            "seeds": [1, 2] if quick else [1, 2, 3],
+                            "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+
+
+def _square_wave(trace: pd.DataFrame) -> dict[str, float]:
+    """Jin et al.'s 1/aggressiveness (RTTs) and 1/responsiveness (loss events) of flow 0 beside
+    the square wave, from its window (a rate flow's: packets of 1000 bytes per 100 ms RTT)."""
+    from . import metrics
+
+    w = trace[trace["flow"] == 0]
+    window = w["window_pkts"].to_numpy()
+    if not window.any():
+        window = w["rate_bps"].to_numpy() * jin.RTT_S / 8000
+    return metrics.square_wave_response(w["time_s"].to_numpy(), window, jin.SQUARE_ON_S,
+                                        jin.SQUARE_OFF_S, jin.RTT_S)
+
+
+def _jin_square_theory(name: str, params: dict) -> tuple[float | str, float | str]:
+    """Jin et al. Table 3 at Table 5's W = 11 packets and m = 2: 1/aggressiveness (RTTs) and
+    1/responsiveness (loss events), for the controls it covers."""
+    if name not in JIN_APP_C and name != "aiad":
+        return "—", "—"
+    algorithm, beta = JIN_APP_C.get(name, name), _jin_beta(name, params)
+    return (float(theory.jin_aggressiveness_time(algorithm, jin.TABLE5_W, 2.0, beta)),
+            float(theory.jin_responsiveness_losses(algorithm, 2.0, beta, jin.TABLE5_W)))
+
+
 def _aggressiveness_bound(name: str, params: dict, report: dict) -> float | str:
     """Yang et al.'s I (§5.1, Table 1): α for an AIMD (TCP: 1), TFRC's 0.12 without and 0.22
     with history discounting, TEAR's 1/12."""
@@ -222,7 +268,8 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
     source = _source(name, params, family)
     friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
     steps = _aggressiveness_sweep(source, quick)
-    for sw in (friendly, smooth, steps):
+    square = _square_wave_sweep(source, quick)
+    for sw in (friendly, smooth, steps, square):
         done = sweep.run(sw, store, jobs)
         if done.failed:
             raise ScenarioError(f"{done.failed} scorecard runs failed: "
@@ -283,6 +330,18 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                      _aggressiveness_bound(name, params, mine_theory),
                      _mean_ci(np.array(slopes[mine_key])), _mean_ci(np.array(slopes[tcp_key])),
                      "Yang et al. §5, Table 1 (an upper bound)"))
+    waves: dict[str, list[dict[str, float]]] = {}
+    for t in square.tasks():
+        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+        waves.setdefault(key(t.point["flows[0].source"]), []).append(_square_wave(trace))
+    predicted = _jin_square_theory(name, params)
+    for i, (column, quantity) in enumerate((
+            ("inv_aggressiveness_rtts", "1/aggressiveness beside a square wave (RTTs)"),
+            ("inv_responsiveness_losses", "1/responsiveness beside a square wave (losses)"))):
+        rows.append(_row("packet model", quantity, predicted[i],
+                         _mean_ci(np.array([w[column] for w in waves[mine_key]])),
+                         _mean_ci(np.array([w[column] for w in waves[tcp_key]])),
+                         "Jin et al. Table 3 (W = 11, m = 2), Table 5, §6.2.4"))
     return rows
 
 
@@ -368,7 +427,18 @@ def _theory(controller: str, params: dict, family: str) -> dict:
         return {}
     if controller.startswith("python:"):
         return check(_instance(importable(controller)))
-    return check(controller, params)
+    return _verdict(controller, params)
+
+
+def _verdict(controller: str, params: dict, **link: float) -> dict:
+    """`ccscope check`'s verdict; {} for a control without a binomial form (SIMD, whose increase
+    depends on its last congestion epoch)."""
+    try:
+        return check(controller, params, **link)
+    except ScenarioError as e:
+        if "no binomial form" in str(e):
+            return {}
+        raise
 
 
 def _display(controller: str, params: dict, family: str) -> str:

@@ -139,3 +139,12 @@ def test_sweeps_import_only_python_controllers(python_controllers):
                        {"source": {"controller": "tcp"}},
                        {"source": {"controller": "python:scorecard_controllers:aimd"}}]}
     assert list(importables(table)) == ["scorecard_controllers:aimd"]
+
+
+def test_tcp_beside_the_square_wave(tcp_card):
+    card, _ = tcp_card
+    row = rows(card)["1/aggressiveness beside a square wave (RTTs)"]
+    # Jin et al. Table 3 at Table 5's W = 11, m = 2: (m − 1)/β · 2W/3 = 14.7 RTTs for TCP.
+    assert row["theory"] == pytest.approx(44 / 3)
+    # Table 5's simulation interval for TCP, 12.8–14.1 RTTs, held within 25% as jin-table5.
+    assert 0.75 * 12.8 <= row["controller"]["mean"] <= 1.25 * 14.1
