@@ -62,6 +62,25 @@ def test_a_run_report_renders_in_chromium(tmp_path):
     assert "Provenance" in text and "TCP/SACK" in text and "git_commit" in text
 
 
+def test_a_media_run_report_draws_the_playback_buffers(tmp_path):
+    out = tmp_path / "media"
+    media = RUN.replace('source = { kind = "tcp" }\ncount = 2\n',
+                        'source = { kind = "tcp" }\ncount = 2\nplayback = { startup = "3s" }\n')
+    assert media != RUN
+    ccscope.run(ccscope.loads(media)).write(out)
+    assert (out / "playback.parquet").exists()
+    page = tmp_path / "media.html"
+    done = CliRunner().invoke(app, ["report", str(out), "-o", str(page)])
+    assert done.exit_code == 0, done.output
+    seen = load_in_browser(page)
+    assert seen["errors"] == []
+    # The run's four figures and the playback buffers.
+    assert len(seen["images"]) == 5
+    assert all(complete and width > 0 for complete, width in seen["images"])
+    assert "playback buffer per media flow" in page.read_text()
+    assert "interruptions" in page.read_text()
+
+
 def test_a_sweep_report_renders_in_chromium(tmp_path):
     store = tmp_path / "s.duckdb"
     spec = sweep.Sweep.from_dict({
