@@ -20,7 +20,10 @@ rows run every controller. Rows:
   and a DropTail dumbbell; Yang et al.'s CoV_time at 2% and 20% Bernoulli loss beside their
   (4) and (B.2); Yang et al.'s aggressiveness I, the slope of the per-RTT sending rate over
   the 30 RTTs after Bernoulli loss steps from 10% to 0% (§5.2), beside their bound (§5.1,
-  Table 1); each with the mean and 95% CI over seeds.
+  Table 1); Jin et al.'s 1/aggressiveness and 1/responsiveness beside a CBR square wave
+  (§6.2.4) beside Table 3; playback interruptions and Papadimitriou & Zhang's VDI of the
+  controller's media flow in Cai et al.'s Table I set-up, beside the TCP elephants' of the same
+  runs; each with the mean and 95% CI over seeds.
 """
 
 from __future__ import annotations
@@ -215,16 +218,30 @@ def _mean_ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": mean, "ci95": half}
 
 
-def _square_wave_sweep(source: dict, quick: bool):
+def _scenario(name: str, duration: str) -> dict:
     from .scenario import load
+
+    return (load(Path(__file__).resolve().parents[2] / "scenarios" / name)
+            .replace("run.duration", duration).table)
+
+
+def _square_wave_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
-    base = (load(Path(__file__).resolve().parents[2] / "scenarios"
-                 / "jin-table5-square-wave.toml")
-            .replace("run.duration", "330s" if quick else "1230s").table)
-    return Sweep.from_dict({"base": base, "traces": True,
-                            "seeds": [1, 2] if quick else [1, 2, 3],
+    return Sweep.from_dict({"base": _scenario("jin-table5-square-wave.toml",
+                                              "330s" if quick else "1230s"),
+                            "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
                             "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+
+
+def _playback_sweep(source: dict, quick: bool):
+    """Cai et al. Table I's set-up (scenarios/cai-table1-playback.toml) with the controller as
+    its media flow (flow 0) beside ten TCP elephants that play back and twenty TCP mice."""
+    from .sweep import Sweep
+
+    base = _scenario("cai-table1-playback.toml", "200s" if quick else "600s")
+    base["flows"][0]["source"] = source
+    return Sweep.from_dict({"base": base, "seeds": [1, 2] if quick else [1, 2, 3]})
 
 
 def _square_wave(trace: pd.DataFrame) -> dict[str, float]:
@@ -269,7 +286,8 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
     friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
     steps = _aggressiveness_sweep(source, quick)
     square = _square_wave_sweep(source, quick)
-    for sw in (friendly, smooth, steps, square):
+    playback = _playback_sweep(source, quick)
+    for sw in (friendly, smooth, steps, square, playback):
         done = sweep.run(sw, store, jobs)
         if done.failed:
             raise ScenarioError(f"{done.failed} scorecard runs failed: "
@@ -342,6 +360,16 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                          _mean_ci(np.array([w[column] for w in waves[mine_key]])),
                          _mean_ci(np.array([w[column] for w in waves[tcp_key]])),
                          "Jin et al. Table 3 (W = 11, m = 2), Table 5, §6.2.4"))
+    media = flows[flows["run_id"].isin([t.run_id for t in playback.tasks()])]
+    elephants = media[(media["flow"] >= 1) & (media["flow"] <= 10)].groupby("run_id")
+    for column, quantity, source_ in (
+            ("interruptions", "playback interruptions beside 10 TCP elephants and 20 mice",
+             "Cai et al. Table I (DTAIMD: 0), §V-B2"),
+            ("vdi", "Video Delivery Index of the same playback",
+             "Papadimitriou & Zhang §V, Fig. 8")):
+        rows.append(_row("packet model", quantity, "—",
+                         _mean_ci(media[media["flow"] == 0][column].to_numpy()),
+                         _mean_ci(elephants[column].mean().to_numpy()), source_))
     return rows
 
 

@@ -148,3 +148,14 @@ def test_tcp_beside_the_square_wave(tcp_card):
     assert row["theory"] == pytest.approx(44 / 3)
     # Table 5's simulation interval for TCP, 12.8–14.1 RTTs, held within 25% as jin-table5.
     assert 0.75 * 12.8 <= row["controller"]["mean"] <= 1.25 * 14.1
+
+
+def test_playback_rows_compare_with_the_elephants_of_the_same_runs(tcp_card):
+    card, _ = tcp_card
+    by = rows(card)
+    for quantity in ("playback interruptions beside 10 TCP elephants and 20 mice",
+                     "Video Delivery Index of the same playback"):
+        row = by[quantity]
+        assert row["controller"]["mean"] >= 0 and row["tcp"]["mean"] >= 0
+    # VDI is the fraction of the video delivered in time (Papadimitriou & Zhang §V): in [0, 1].
+    assert by["Video Delivery Index of the same playback"]["controller"]["mean"] <= 1
