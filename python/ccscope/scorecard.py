@@ -23,7 +23,8 @@ rows run every controller. Rows:
   Table 1); Jin et al.'s 1/aggressiveness and 1/responsiveness beside a CBR square wave
   (§6.2.4) beside Table 3; playback interruptions and Papadimitriou & Zhang's VDI of the
   controller's media flow in Cai et al.'s Table I set-up, beside the TCP elephants' of the same
-  runs; each with the mean and 95% CI over seeds.
+  runs (not for python: controllers, which the engine runs on greedy flows only); each with
+  the mean and 95% CI over seeds.
 """
 
 from __future__ import annotations
@@ -286,8 +287,11 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
     friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
     steps = _aggressiveness_sweep(source, quick)
     square = _square_wave_sweep(source, quick)
-    playback = _playback_sweep(source, quick)
+    # The engine runs python: controllers on greedy flows only, not on playback flows.
+    playback = None if name.startswith("python:") else _playback_sweep(source, quick)
     for sw in (friendly, smooth, steps, square, playback):
+        if sw is None:
+            continue
         done = sweep.run(sw, store, jobs)
         if done.failed:
             raise ScenarioError(f"{done.failed} scorecard runs failed: "
@@ -360,6 +364,8 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                          _mean_ci(np.array([w[column] for w in waves[mine_key]])),
                          _mean_ci(np.array([w[column] for w in waves[tcp_key]])),
                          "Jin et al. Table 3 (W = 11, m = 2), Table 5, §6.2.4"))
+    if playback is None:
+        return rows
     media = flows[flows["run_id"].isin([t.run_id for t in playback.tasks()])]
     elephants = media[(media["flow"] >= 1) & (media["flow"] <= 10)].groupby("run_id")
     for column, quantity, source_ in (
