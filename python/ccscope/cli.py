@@ -432,8 +432,8 @@ def report(
 
 @app.command()
 def scorecard(
-    controller: Annotated[str, typer.Argument(help="A window controller of `ccscope "
-                                              "controllers` (e.g. gaimd, iiad).")],
+    controller: Annotated[str, typer.Argument(help="A controller of `ccscope controllers` "
+                                              "(e.g. gaimd, tfrc), or python:module:object.")],
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
     quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
@@ -445,7 +445,7 @@ def scorecard(
 ) -> None:
     """One table for one controller beside TCP and beside theory: the theory's verdicts, the
     round model's efficiency, loss scalability and convergence, and the packet model's
-    TCP-friendliness and smoothness (mean and 95% CI over seeds)."""
+    TCP-friendliness, smoothness and aggressiveness (mean and 95% CI over seeds)."""
     import json
 
     from .scorecard import scorecard as make

@@ -219,6 +219,29 @@ def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
     return FlowControllers(out, {i: describe(obj) for i, (_, obj) in out.items()})
 
 
+def importable(name: str) -> Any:
+    """The object ``python:module:object`` names (module imported, object looked up), for runs
+    that cannot be handed objects, such as a sweep's workers."""
+    import importlib
+
+    module, _, attr = name.removeprefix("python:").partition(":")
+    allowed = "python:module:object, naming an importable WindowController or RateController"
+    if not module or not attr:
+        raise ControllerError.at("controller", name, allowed)
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ControllerError.at("controller", name, f"{allowed} ({e})") from None
+
+
+def importables(table: dict) -> dict[str, Any]:
+    """Every ``python:module:object`` controller a normalized packet scenario names, by the
+    name :func:`per_flow` looks up."""
+    names = [f.get("source", {}).get("controller") for f in table.get("flows", [])]
+    return {n.removeprefix("python:"): importable(n) for n in names
+            if isinstance(n, str) and n.startswith("python:") and n.count(":") == 2}
+
+
 def _source(obj: object) -> str:
     try:
         return inspect.getsource(obj)  # type: ignore[arg-type]

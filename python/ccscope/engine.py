@@ -18,6 +18,7 @@ from .output import moved, output_dir, provenance, scenario_hash, write_json, wr
 from .scenario import Scenario, coerce
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 # numpy, pandas and ccscope.metrics load when a result is read, not before a run: `ccscope
@@ -88,6 +89,16 @@ class Result:
     def trace(self) -> Trace | None:
         """The traced series, if the scenario traced any."""
         return self._trace()
+
+    def capacity_samples(self) -> dict[int, np.ndarray]:
+        """The packet-bunch capacity samples (bits/s) each rate flow's receiver took over the
+        whole run, warm-up included, by flow index: flows whose source sets ``bunch >= 3``
+        (Loguinov & Radha §VI-A)."""
+        import numpy as np
+
+        return {i: np.asarray(f["series"]["capacity_bps"])
+                for i, f in enumerate(self.raw["flows"])
+                if "capacity_bps" in f.get("series", {})}
 
     @functools.cached_property
     def _flow_rows(self) -> list[dict]:

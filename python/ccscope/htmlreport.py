@@ -81,8 +81,9 @@ def _lines(curves: list[tuple], xlabel: str, ylabel: str, caption: str,
 
 
 def _series_figures(out: Path) -> list[str]:
-    """The figures of a run directory's traces: throughput, window and rate per flow, queue;
-    for the round model utilization, loss and the flows' load (at most 16 flows drawn)."""
+    """The figures of a run directory's traces: throughput, window and rate per flow, queue,
+    playback buffers of media flows; for the round model utilization, loss and the flows' load
+    (at most 16 flows drawn)."""
     figures = []
     flows = out / "trace_flows.parquet"
     if flows.exists():
@@ -100,6 +101,13 @@ def _series_figures(out: Path) -> list[str]:
                   for name, q in pd.read_parquet(queues).groupby("name", sort=False)]
         figures.append(_lines(curves, "time (s)", "packets",
                               "queue length at the end of each interval", step=True))
+    playback = out / "playback.parquet"
+    if playback.exists():
+        curves = [(f["time_s"], f["buffer_bytes"] * 1e-3, f"flow {flow}")
+                  for flow, f in list(pd.read_parquet(playback).groupby("flow"))[:16]]
+        figures.append(_lines(curves, "time (s)", "receiver buffer (kB)",
+                              "playback buffer per media flow (an interruption each time it "
+                              "runs dry)", step=True))
     series = out / "round_series.parquet"
     if series.exists():
         s = pd.read_parquet(series)

@@ -55,6 +55,9 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("loguinov-fig5", "Packet-loss scalability of rate AIMD and IIAD, round model",
                  "Loguinov & Radha 2003, Fig. 5, §V-B", _E + "loguinov:fig5_claims",
                  _E + "loguinov:fig5_figure"),
+    Reproduction("loguinov-fig7", "Packet-bunch estimates of a T1's capacity with 2 and 32 "
+                 "AIMD(1, 1/2) flows, packet level", "Loguinov & Radha 2003, Fig. 7, §VI-A",
+                 _E + "loguinov:fig7_claims"),
     Reproduction("loguinov-eq42", "ISCC's constant loss in n and a lone flow's loss (42)",
                  "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)", _E + "loguinov:eq42_claims"),
     Reproduction("loguinov-fig8", "ISCC against rate AIMD on the Cisco path scaled to a T3, "
@@ -73,6 +76,9 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
                  "Cai et al. 2005, Fig. 10, eqs. (24), (25)", _E + "cai:fig10_claims"),
     Reproduction("yang-fig6", "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",
                  "Yang et al. 2003, Fig. 6, §3.3.1", _E + "yang:fig6_claims"),
+    Reproduction("yang-table1", "Smoothness at 2% and 20% loss and aggressiveness: TCP, GAIMD, "
+                 "TFRC, TEAR, packet level", "Yang et al. 2003, Table 1, §3.3.1, §5",
+                 _E + "yang:table1_claims"),
     Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
                  "Cai et al. 2005, eqs. (9)–(13)", _E + "cai:eq13_claims"),
     Reproduction("cai-table1", "Playback of DTAIMD and TCP elephants beside mice, packet level",

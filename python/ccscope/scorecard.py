@@ -1,9 +1,13 @@
-"""One table for one window controller, beside TCP and beside theory, in the papers' terms.
+"""One table for one controller, beside TCP and beside theory, in the papers' terms.
 
 >>> card = ccscope.scorecard.scorecard("gaimd", {"beta": 0.875}, quick=True)
 >>> card["rows"][0]   # section, quantity, theory, controller, tcp, source
 
-Rows:
+The controller is a window or rate controller of the catalogue, or ``python:module:object``: a
+:class:`ccscope.WindowController` or :class:`ccscope.RateController` (an instance, class or
+factory) importable as ``module.object``. Theory and round-model rows need a catalogued window
+controller (the round model's rows also run a Python window controller's theory); the packet
+rows run every controller. Rows:
 
 - theory (``ccscope check``): the binomial form, TCP-friendliness and the loss-scalability
   exponent l + 2k + 1 (Loguinov & Radha (5), (37));
@@ -14,7 +18,13 @@ Rows:
 - packet model, through the sweep machinery (parallel, cached in a store): the
   TCP-friendliness ratio (the controller's mean throughput over TCP's, two flows each) on a RED
   and a DropTail dumbbell; Yang et al.'s CoV_time at 2% and 20% Bernoulli loss beside their
-  (4) and (B.2), each with the mean and 95% CI over seeds.
+  (4) and (B.2); Yang et al.'s aggressiveness I, the slope of the per-RTT sending rate over
+  the 30 RTTs after Bernoulli loss steps from 10% to 0% (§5.2), beside their bound (§5.1,
+  Table 1); Jin et al.'s 1/aggressiveness and 1/responsiveness beside a CBR square wave
+  (§6.2.4) beside Table 3; playback interruptions and Papadimitriou & Zhang's VDI of the
+  controller's media flow in Cai et al.'s Table I set-up, beside the TCP elephants' of the same
+  runs (not for python: controllers, which the engine runs on greedy flows only); each with
+  the mean and 95% CI over seeds.
 """
 
 from __future__ import annotations
@@ -29,7 +39,9 @@ import pandas as pd
 
 from . import roundmodel, theory
 from .check import check
+from .controllers import RateController, WindowController, importable
 from .errors import ScenarioError
+from .experiments import jin, yang
 
 
 def default_store() -> Path:
@@ -85,17 +97,28 @@ def _convergence(name: str, params: dict, steps: int) -> tuple[float, float]:
     return t1, (t2 if t2 < steps else float("inf"))
 
 
+def _jin_beta(name: str, params: dict) -> float | None:
+    """β (removed) as Jin et al. write it: the parameter, else the catalogue's default."""
+    from .controllers import catalogue
+
+    if name == "tcp":
+        return None
+    if "beta" in params:
+        return params["beta"]
+    entry = next(e for e in catalogue() if e["name"] == name)
+    return next(p["default"] for p in entry["params"] if p["name"] == "beta")
+
+
 def _jin_theory(name: str, params: dict, start: tuple[float, float]) -> float | str:
     if name not in JIN_APP_C:
         return "—"
-    beta = params.get("beta", 1 / 16 if name in ("aimd", "simd") else 2 / 3)
     return float(theory.jin_convergence_t1(JIN_APP_C[name], JIN_W, *start,
-                                           None if name == "tcp" else beta))
+                                           _jin_beta(name, params)))
 
 
 def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
     steps = 20_000 if quick else 100_000
-    mine = check(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
+    mine = _verdict(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
     rows = [_row("round model", f"efficiency, {EFFICIENCY_N} flows on W = {EFFICIENCY_W:g}",
                  mine["efficiency"]["value"] if mine.get("efficiency") else "—",
                  _round_flows(name, params, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
@@ -121,11 +144,24 @@ def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
 
 # --- packet model, through sweeps ----------------------------------------------------------
 
-def _controller(name: str, params: dict) -> dict:
-    return {"name": name, **params}
+def _controller(name: str, params: dict) -> dict | str:
+    return name if name.startswith("python:") else {"name": name, **params}
 
 
-def _friendliness_sweep(name: str, params: dict, quick: bool):
+def _source(name: str, params: dict, family: str) -> dict:
+    """The packet source running the controller: TCP for a window controller, the rate
+    transport (with Yang et al.'s 10% send-time jitter, as yang.FIG6) for a rate controller;
+    a Python rate controller hears per-RTT reports."""
+    if family == "window":
+        return {"kind": "tcp", "controller": _controller(name, params)}
+    python = {"feedback": "per-rtt"} if name.startswith("python:") else {}
+    return {"kind": "rate", "controller": _controller(name, params), "jitter": 0.1, **python}
+
+
+TCP_SOURCE = {"kind": "tcp", "controller": {"name": "tcp"}}
+
+
+def _friendliness_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
     base = {
@@ -133,8 +169,7 @@ def _friendliness_sweep(name: str, params: dict, quick: bool):
         "topology": {"kind": "dumbbell", "bottleneck": {
             "rate": "10Mbps", "delay": "20ms",
             "queue": {"kind": "droptail", "limit": "50pkts"}}},
-        "flows": [{"source": {"kind": "tcp", "controller": _controller(name, params)},
-                   "count": 2, "start_jitter": "1s"},
+        "flows": [{"source": source, "count": 2, "start_jitter": "1s"},
                   {"source": {"kind": "tcp"}, "count": 2, "start_jitter": "1s"}],
     }
     queues = [{"kind": "red", "limit": 100, "min_th": 5, "max_th": 15},
@@ -148,7 +183,7 @@ def _friendliness_sweep(name: str, params: dict, quick: bool):
 YANG_BIN = "104ms"
 
 
-def _cov_sweep(name: str, params: dict, quick: bool):
+def _cov_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
     base = {
@@ -158,14 +193,22 @@ def _cov_sweep(name: str, params: dict, quick: bool):
                                     "queue": {"kind": "droptail", "limit": "50pkts"},
                                     "loss": {"kind": "bernoulli", "p": 0.02}},
                      "access": {"rate": "100Mbps", "delay": "10ms"}},
-        "flows": [{"source": {"kind": "tcp", "controller": _controller(name, params)}}],
+        "flows": [{"source": source}],
         "trace": {"interval": YANG_BIN, "queues": False},
     }
     return Sweep.from_dict({
         "base": base, "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
         "axes": {"topology.bottleneck.loss.p": [0.02, 0.2],
-                 "flows[0].source.controller": [_controller(name, params),
-                                                _controller("tcp", {})]}})
+                 "flows[0].source": [source, TCP_SOURCE]}})
+
+
+def _aggressiveness_sweep(source: dict, quick: bool):
+    from .sweep import Sweep
+
+    return Sweep.from_dict({
+        "base": yang.aggressiveness_scenario(source, 1), "traces": True,
+        "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
+        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
 
 
 def _mean_ci(x: np.ndarray) -> dict[str, float]:
@@ -176,12 +219,79 @@ def _mean_ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": mean, "ci95": half}
 
 
-def packet_rows(name: str, params: dict, quick: bool, store: Path,
+def _scenario(name: str, duration: str) -> dict:
+    from .scenario import load
+
+    return (load(Path(__file__).resolve().parents[2] / "scenarios" / name)
+            .replace("run.duration", duration).table)
+
+
+def _square_wave_sweep(source: dict, quick: bool):
+    from .sweep import Sweep
+
+    return Sweep.from_dict({"base": _scenario("jin-table5-square-wave.toml",
+                                              "330s" if quick else "1230s"),
+                            "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
+                            "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+
+
+def _playback_sweep(source: dict, quick: bool):
+    """Cai et al. Table I's set-up (scenarios/cai-table1-playback.toml) with the controller as
+    its media flow (flow 0) beside ten TCP elephants that play back and twenty TCP mice."""
+    from .sweep import Sweep
+
+    base = _scenario("cai-table1-playback.toml", "200s" if quick else "600s")
+    base["flows"][0]["source"] = source
+    return Sweep.from_dict({"base": base, "seeds": [1, 2] if quick else [1, 2, 3]})
+
+
+def _square_wave(trace: pd.DataFrame) -> dict[str, float]:
+    """Jin et al.'s 1/aggressiveness (RTTs) and 1/responsiveness (loss events) of flow 0 beside
+    the square wave, from its window (a rate flow's: packets of 1000 bytes per 100 ms RTT)."""
+    from . import metrics
+
+    w = trace[trace["flow"] == 0]
+    window = w["window_pkts"].to_numpy()
+    if not window.any():
+        window = w["rate_bps"].to_numpy() * jin.RTT_S / 8000
+    return metrics.square_wave_response(w["time_s"].to_numpy(), window, jin.SQUARE_ON_S,
+                                        jin.SQUARE_OFF_S, jin.RTT_S)
+
+
+def _jin_square_theory(name: str, params: dict) -> tuple[float | str, float | str]:
+    """Jin et al. Table 3 at Table 5's W = 11 packets and m = 2: 1/aggressiveness (RTTs) and
+    1/responsiveness (loss events), for the controls it covers."""
+    if name not in JIN_APP_C and name != "aiad":
+        return "—", "—"
+    algorithm, beta = JIN_APP_C.get(name, name), _jin_beta(name, params)
+    return (float(theory.jin_aggressiveness_time(algorithm, jin.TABLE5_W, 2.0, beta)),
+            float(theory.jin_responsiveness_losses(algorithm, 2.0, beta, jin.TABLE5_W)))
+
+
+def _aggressiveness_bound(name: str, params: dict, report: dict) -> float | str:
+    """Yang et al.'s I (§5.1, Table 1): α for an AIMD (TCP: 1), TFRC's 0.12 without and 0.22
+    with history discounting, TEAR's 1/12."""
+    b = report.get("binomial") or {}
+    if b.get("k") == 0 and b.get("l") == 1:
+        return float(b["alpha"])
+    if name in ("tfrc", "tfrc-2000", "tfrc-ns2"):
+        return 0.22 if params.get("discounting", 0) else 0.12
+    return 1 / 12 if name == "tear" else "—"
+
+
+def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                 jobs: int | None) -> list[dict[str, Any]]:
     from . import metrics, sweep
 
-    friendly, smooth = _friendliness_sweep(name, params, quick), _cov_sweep(name, params, quick)
-    for sw in (friendly, smooth):
+    source = _source(name, params, family)
+    friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
+    steps = _aggressiveness_sweep(source, quick)
+    square = _square_wave_sweep(source, quick)
+    # The engine runs python: controllers on greedy flows only, not on playback flows.
+    playback = None if name.startswith("python:") else _playback_sweep(source, quick)
+    for sw in (friendly, smooth, steps, square, playback):
+        if sw is None:
+            continue
         done = sweep.run(sw, store, jobs)
         if done.failed:
             raise ScenarioError(f"{done.failed} scorecard runs failed: "
@@ -189,10 +299,11 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
     runs = sweep.load(store).set_index("run_id")
     flows = sweep.load(store, "flows")
     rows = []
-    mine_theory = check(name, params)
-    yang = _yang_friendly(mine_theory)
+    mine_theory = _theory(name, params, family)
+    gaimd = _yang_friendly(mine_theory)
     friendly_theory = (1.0 if mine_theory.get("tcp_friendly", {}).get("holds")
-                       or (yang is not None and yang[1]) else "not TCP-friendly")
+                       or (gaimd is not None and gaimd[1]) else
+                       "not TCP-friendly" if mine_theory else "—")
     tasks = friendly.tasks()
     for queue, shown in (("red", "RED"), ("droptail", "DropTail")):
         ratios = []
@@ -206,17 +317,17 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
                          _mean_ci(np.array(ratios)), 1.0,
                          "Loguinov & Radha (5); Yang & Lam"))
     b = mine_theory.get("binomial") or {}
-    def key(controller: dict) -> str:
-        return json.dumps(controller, sort_keys=True)
+    def key(src: dict) -> str:
+        return json.dumps(src, sort_keys=True)
 
-    mine_key, tcp_key = key(_controller(name, params)), key(_controller("tcp", {}))
+    mine_key, tcp_key = key(source), key(TCP_SOURCE)
     for p in (0.02, 0.2):
         by_controller: dict[str, dict[str, float]] = {}
         for t in smooth.tasks():
             if t.point["topology.bottleneck.loss.p"] != p:
                 continue
             trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
-            by_controller.setdefault(key(t.point["flows[0].source.controller"]), {})[t.run_id] = (
+            by_controller.setdefault(key(t.point["flows[0].source"]), {})[t.run_id] = (
                 metrics.cov(trace[trace.time_s >= 10].sent_pkts.to_numpy()))
         covs = {"mine": list(by_controller[mine_key].values()),
                 "tcp": list(by_controller[tcp_key].values())}
@@ -227,10 +338,44 @@ def packet_rows(name: str, params: dict, quick: bool, store: Path,
                              eq4, _mean_ci(np.array(covs["mine"])),
                              _mean_ci(np.array(covs["tcp"])), "Yang et al. (4), Table 1"))
         else:
-            rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)",
-                             float(theory.yang_aimd_timeout_cov_time(0.2, 4)),
+            b20 = (float(theory.yang_aimd_timeout_cov_time(0.2, 4))
+                   if b.get("k") == 0 and b.get("l") == 1 else "—")
+            rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)", b20,
                              _mean_ci(np.array(covs["mine"])), _mean_ci(np.array(covs["tcp"])),
                              "Yang et al. (7)/(B.2), t = 4, Table 1"))
+    slopes: dict[str, list[float]] = {}
+    for t in steps.tasks():
+        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+        slopes.setdefault(key(t.point["flows[0].source"]), []).append(
+            yang.aggressiveness_of(trace.sent_pkts.to_numpy()))
+    rows.append(_row("packet model", "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
+                     _aggressiveness_bound(name, params, mine_theory),
+                     _mean_ci(np.array(slopes[mine_key])), _mean_ci(np.array(slopes[tcp_key])),
+                     "Yang et al. §5, Table 1 (an upper bound)"))
+    waves: dict[str, list[dict[str, float]]] = {}
+    for t in square.tasks():
+        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+        waves.setdefault(key(t.point["flows[0].source"]), []).append(_square_wave(trace))
+    predicted = _jin_square_theory(name, params)
+    for i, (column, quantity) in enumerate((
+            ("inv_aggressiveness_rtts", "1/aggressiveness beside a square wave (RTTs)"),
+            ("inv_responsiveness_losses", "1/responsiveness beside a square wave (losses)"))):
+        rows.append(_row("packet model", quantity, predicted[i],
+                         _mean_ci(np.array([w[column] for w in waves[mine_key]])),
+                         _mean_ci(np.array([w[column] for w in waves[tcp_key]])),
+                         "Jin et al. Table 3 (W = 11, m = 2), Table 5, §6.2.4"))
+    if playback is None:
+        return rows
+    media = flows[flows["run_id"].isin([t.run_id for t in playback.tasks()])]
+    elephants = media[(media["flow"] >= 1) & (media["flow"] <= 10)].groupby("run_id")
+    for column, quantity, source_ in (
+            ("interruptions", "playback interruptions beside 10 TCP elephants and 20 mice",
+             "Cai et al. Table I (DTAIMD: 0), §V-B2"),
+            ("vdi", "Video Delivery Index of the same playback",
+             "Papadimitriou & Zhang §V, Fig. 8")):
+        rows.append(_row("packet model", quantity, "—",
+                         _mean_ci(media[media["flow"] == 0][column].to_numpy()),
+                         _mean_ci(elephants[column].mean().to_numpy()), source_))
     return rows
 
 
@@ -250,15 +395,9 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
     """The scorecard of a window controller of the catalogue with `params`: ``{"controller",
     "params", "quick", "store", "rows"}``, each row ``section, quantity, theory, controller,
     tcp, source``; packet-model values are ``{"mean", "ci95"}`` over seeds."""
-    from .controllers import catalogue
-
     params = dict(params or {})
-    families = {e["name"]: e["family"] for e in catalogue()}
-    if families.get(controller) != "window":
-        raise ScenarioError.at("controller", controller, "a window controller of the "
-                               "catalogue: " + ", ".join(n for n, f in families.items()
-                                                         if f == "window"))
-    report = check(controller, params)
+    family = _family(controller, params)
+    report = _theory(controller, params, family)
     path = Path(store) if store is not None else default_store()
     path.parent.mkdir(parents=True, exist_ok=True)
     def binomial(r: dict) -> str:
@@ -267,21 +406,81 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
 
     tcp = check("tcp")
     friendly = report.get("tcp_friendly") or {}
-    rows = [_row("theory", "binomial form (k, l, α, β removed)", "—", binomial(report),
-                 binomial(tcp), "Loguinov & Radha (3)"),
-            _row("theory", "TCP-friendly: α that makes it so, and whether it holds",
-                 friendly.get("friendly_alpha", "—"),
-                 "yes" if friendly.get("holds") else "no", "yes",
-                 "Loguinov & Radha (5); Jin Table 1")]
-    yang = _yang_friendly(report)
-    if yang is not None:
+    rows = []
+    if report:
+        rows += [_row("theory", "binomial form (k, l, α, β removed)", "—", binomial(report),
+                      binomial(tcp), "Loguinov & Radha (3)"),
+                 _row("theory", "TCP-friendly: α that makes it so, and whether it holds",
+                      friendly.get("friendly_alpha", "—"),
+                      "yes" if friendly.get("holds") else "no", "yes",
+                      "Loguinov & Radha (5); Jin Table 1")]
+    gaimd = _yang_friendly(report)
+    if gaimd is not None:
         rows.append(_row("theory", "TCP-friendly by Yang & Lam: α that makes it so, and "
-                         "whether it holds (within 1%)", yang[0], "yes" if yang[1] else "no",
+                         "whether it holds (within 1%)", gaimd[0], "yes" if gaimd[1] else "no",
                          "yes", "Yang & Lam, GAIMD: α = 4(1 − β²)/3"))
-    rows += round_rows(controller, params, quick)
-    rows += packet_rows(controller, params, quick, path, jobs)
-    return {"controller": report["controller"], "params": params, "quick": quick,
-            "store": str(path), "rows": rows}
+    if family == "window" and not controller.startswith("python:"):
+        rows += round_rows(controller, params, quick)
+    rows += packet_rows(controller, params, family, quick, path, jobs)
+    return {"controller": report.get("controller", _display(controller, params, family)),
+            "family": family, "params": params, "quick": quick, "store": str(path),
+            "rows": rows}
+
+
+def _instance(obj: Any) -> Any:
+    return obj() if isinstance(obj, type) or (callable(obj) and not isinstance(
+        obj, (WindowController, RateController))) else obj
+
+
+def _family(controller: str, params: dict) -> str:
+    """"window" or "rate"; a bad name or parameter is a ScenarioError naming it."""
+    from .controllers import catalogue, paper_name
+
+    if controller.startswith("python:"):
+        if params:
+            raise ScenarioError.at("param", ", ".join(params), "none: a Python controller "
+                                   "holds its own parameters")
+        obj = _instance(importable(controller))
+        if isinstance(obj, WindowController):
+            return "window"
+        if isinstance(obj, RateController):
+            return "rate"
+        raise ScenarioError.at("controller", controller, "a WindowController or "
+                               f"RateController, not {type(obj).__name__}")
+    families = {e["name"]: e["family"] for e in catalogue()}
+    if controller not in families:
+        raise ScenarioError.at("controller", controller, "a controller of the catalogue ("
+                               + ", ".join(families) + ") or python:module:object")
+    paper_name(controller, params, families[controller])
+    return families[controller]
+
+
+def _theory(controller: str, params: dict, family: str) -> dict:
+    """`ccscope check`'s verdict for a window controller; {} for a rate controller."""
+    if family != "window":
+        return {}
+    if controller.startswith("python:"):
+        return check(_instance(importable(controller)))
+    return _verdict(controller, params)
+
+
+def _verdict(controller: str, params: dict, **link: float) -> dict:
+    """`ccscope check`'s verdict; {} for a control without a binomial form (SIMD, whose increase
+    depends on its last congestion epoch)."""
+    try:
+        return check(controller, params, **link)
+    except ScenarioError as e:
+        if "no binomial form" in str(e):
+            return {}
+        raise
+
+
+def _display(controller: str, params: dict, family: str) -> str:
+    if controller.startswith("python:"):
+        return str(getattr(_instance(importable(controller)), "name", controller))
+    from .controllers import paper_name
+
+    return paper_name(controller, params, family)
 
 
 def _cell(x: Any) -> str:

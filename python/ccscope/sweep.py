@@ -183,13 +183,15 @@ def metrics_of(result) -> dict[str, float | int]:
 def execute(task: Task) -> dict[str, Any]:
     """Runs one task and returns its record (never raises for a failed run: the error is
     recorded). Every executor calls this, so the numbers do not depend on the executor."""
+    from .controllers import importables
     from .engine import run
 
     start = time.perf_counter()
     record: dict[str, Any] = {"run_id": task.run_id, "status": "ok", "error": None,
                               "metrics": {}, "flows": [], "trace_dir": None}
     try:
-        result = run(Scenario(json.loads(task.scenario), task.engine))
+        table = json.loads(task.scenario)
+        result = run(Scenario(table, task.engine), controllers=importables(table))
         record["metrics"] = metrics_of(result)
         flows = result.flows.drop(columns=["flow"]).to_dict(orient="records")
         record["flows"] = [{"flow": i, **{k: _plain(v) for k, v in f.items() if not pd.isna(v)}}

@@ -47,19 +47,34 @@ def load_in_browser(page_path) -> dict:
     return {"errors": errors, "images": images, "title": title}
 
 
-def test_a_run_report_renders_in_chromium(tmp_path):
+def run_report(scenario: str, tmp_path, figures: int) -> str:
+    """Runs `scenario`, writes its report and opens it: no console errors and `figures`
+    figures that render; returns the page's text."""
     out = tmp_path / "run"
-    ccscope.run(ccscope.loads(RUN)).write(out)
+    ccscope.run(ccscope.loads(scenario)).write(out)
     page = tmp_path / "run.html"
     done = CliRunner().invoke(app, ["report", str(out), "-o", str(page)])
     assert done.exit_code == 0, done.output
     seen = load_in_browser(page)
     assert seen["errors"] == []
-    # Throughput, window and rate per flow, and the queue.
-    assert len(seen["images"]) == 4
+    assert len(seen["images"]) == figures
     assert all(complete and width > 0 for complete, width in seen["images"])
-    text = page.read_text()
+    return page.read_text()
+
+
+def test_a_run_report_renders_in_chromium(tmp_path):
+    # Throughput, window and rate per flow, and the queue.
+    text = run_report(RUN, tmp_path, 4)
     assert "Provenance" in text and "TCP/SACK" in text and "git_commit" in text
+
+
+def test_a_media_run_report_draws_the_playback_buffers(tmp_path):
+    media = RUN.replace('source = { kind = "tcp" }\ncount = 2\n',
+                        'source = { kind = "tcp" }\ncount = 2\nplayback = { startup = "3s" }\n')
+    assert media != RUN
+    # The run's four figures and the playback buffers; the media columns in the flow table.
+    text = run_report(media, tmp_path, 5)
+    assert "playback buffer per media flow" in text and "interruptions" in text
 
 
 def test_a_sweep_report_renders_in_chromium(tmp_path):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from ccscope import scorecard, sweep
 from ccscope.cli import app
+from ccscope.errors import ScenarioError
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +62,100 @@ def test_cli_scorecard(tcp_card):
     assert json.loads(done.stdout)["controller"] == "TCP"
     text = runner.invoke(app, ["scorecard", "tcp", "--quick", "--store", str(store)])
     assert "CoV_time at 2% loss" in text.stdout
-    bad = runner.invoke(app, ["scorecard", "tfrc", "--store", str(store)])
-    assert bad.exit_code == 2 and "window controller" in bad.output
+    bad = runner.invoke(app, ["scorecard", "nosuch", "--store", str(store)])
+    assert bad.exit_code == 2 and "catalogue" in bad.output
+    bad = runner.invoke(app, ["scorecard", "python:nosuch_module:x", "--store", str(store)])
+    assert bad.exit_code == 2 and "python:module:object" in bad.output
     bad = runner.invoke(app, ["scorecard", "gaimd", "-p", "beta=2", "--store", str(store)])
     assert bad.exit_code == 2 and "beta" in bad.output
+
+
+def test_tcp_aggressiveness_is_within_yang_bound(tcp_card):
+    card, _ = tcp_card
+    i = rows(card)["aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)"]
+    # Yang et al. §5.1: TCP's I is 1 packet per RTT per RTT, an upper bound.
+    assert i["theory"] == 1.0
+    assert 0 < i["controller"]["mean"] <= i["theory"]
+
+
+CONTROLLERS = """
+from ccscope import RateController, WindowController
+
+aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2, decrease=lambda w: w * 7 / 8)
+
+
+class Aimd(RateController):
+    name = "rate-AIMD-py"
+
+    def __init__(self):
+        self.rate = 100e3
+
+    def rate_bps(self):
+        return self.rate
+
+    def on_report(self, r):
+        self.rate = self.rate / 2 if r["lost_pkts"] else self.rate + 10e3
+"""
+
+
+@pytest.fixture
+def python_controllers(tmp_path, monkeypatch):
+    (tmp_path / "scorecard_controllers.py").write_text(CONTROLLERS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize(("controller", "family"), [
+    ("tfrc-2000", "rate"),
+    ("python:scorecard_controllers:aimd", "window"),
+    ("python:scorecard_controllers:Aimd", "rate"),
+])
+def test_rate_and_python_controllers(controller, family, python_controllers):
+    card = scorecard.scorecard(controller, quick=True, store=python_controllers / "s.duckdb",
+                               jobs=2)
+    assert card["family"] == family
+    by = rows(card)
+    assert ("T2: RTTs to fairness (ε = 10) from (6.1, 99.6)" in by) is False
+    i = by["aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)"]
+    if controller == "tfrc-2000":
+        # Yang et al. §5.1: TFRC without history discounting increases by at most 0.12.
+        assert i["theory"] == 0.12 and 0 < i["controller"]["mean"] <= 0.12
+    for r in card["rows"]:
+        if r["section"] == "packet model":
+            assert np.isfinite(r["controller"]["mean"]), r
+
+
+def test_a_python_controller_takes_no_parameters(python_controllers):
+    with pytest.raises(ScenarioError, match="param"):
+        scorecard.scorecard("python:scorecard_controllers:aimd", {"alpha": 1.0},
+                            store=python_controllers / "s.duckdb")
+
+
+def test_sweeps_import_only_python_controllers(python_controllers):
+    from ccscope.controllers import importables
+
+    table = {"flows": [{"source": {"controller": {"name": "gaimd", "beta": 0.875}}},
+                       {"source": {"controller": "tcp"}},
+                       {"source": {"controller": "python:scorecard_controllers:aimd"}}]}
+    assert list(importables(table)) == ["scorecard_controllers:aimd"]
+
+
+def test_tcp_beside_the_square_wave(tcp_card):
+    card, _ = tcp_card
+    row = rows(card)["1/aggressiveness beside a square wave (RTTs)"]
+    # Jin et al. Table 3 at Table 5's W = 11, m = 2: (m − 1)/β · 2W/3 = 14.7 RTTs for TCP.
+    assert row["theory"] == pytest.approx(44 / 3)
+    # Table 5's simulation interval for TCP, 12.8–14.1 RTTs, held within 25% as jin-table5.
+    assert 0.75 * 12.8 <= row["controller"]["mean"] <= 1.25 * 14.1
+
+
+def test_playback_rows_compare_with_the_elephants_of_the_same_runs(tcp_card):
+    card, _ = tcp_card
+    by = rows(card)
+    for quantity in ("playback interruptions beside 10 TCP elephants and 20 mice",
+                     "Video Delivery Index of the same playback"):
+        row = by[quantity]
+        assert row["controller"]["mean"] >= 0 and row["tcp"]["mean"] >= 0
+    # VDI is the fraction of the video delivered in time (Papadimitriou & Zhang §V): in [0, 1].
+    assert by["Video Delivery Index of the same playback"]["controller"]["mean"] <= 1

@@ -159,13 +159,20 @@ def table1(quick: bool = False) -> list[Claim]:
         Claim(f"Cai Table I: share of TCP elephants with a larger max receiver queue than "
               f"DTAIMD, mean {seeds}", "0.8", round(float(np.mean(below)), 2),
               "at least half", float(np.mean(below)) >= 0.5,
-              "" if float(np.mean(below)) >= 0.5 else CAI_TABLE1_WHY),
+              "" if float(np.mean(below)) >= 0.5 else CAI_TABLE1_QUEUE_WHY),
         Claim(f"Cai Table I: DTAIMD rate / TCP mean rate, {seeds}", round(paper_ratio, 3),
               round(float(np.mean(ratio)), 3), "within 15% of 1",
               abs(float(np.mean(ratio)) - 1) <= 0.15,
               "" if abs(float(np.mean(ratio)) - 1) <= 0.15 else CAI_TABLE1_WHY),
     ]
 
+
+#: Why the receiver-queue claim does not hold in the one-seed quick run (not diagnosed).
+CAI_TABLE1_QUEUE_WHY = ("not diagnosed: with seed 1 alone, 3 of the 10 TCP elephants' largest "
+                        "receiver queues stay below DTAIMD's; the share was 0.8 before the SACK "
+                        "sender stopped resending after a timeout what the receiver had SACKed "
+                        "(RFC 6675 §5.1), so the elephants' queues are sensitive to how TCP "
+                        "recovers, and one seed is too few to say more")
 
 #: Why a Table I interruption claim does not hold in this set-up.
 CAI_TABLE1_WHY = ("playback at exactly a flow's mean rate is interrupted whenever the flow "

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import engine, metrics
 from ..scenario import load
-from .claims import Claim, within
+from .claims import Claim, below, within
 
 #: One RTT: 100 ms of propagation plus serialization; the bin CoV_time is taken over.
 BIN_S = 0.104
@@ -75,6 +75,86 @@ def fig6_claims(quick: bool = False) -> list[Claim]:
     claims.append(Claim("TFRC and TEAR smoother than TCP and GAIMD (mean CoV_time)",
                         "TFRC, TEAR < TCP, GAIMD", f"{smooth:.3f} < {rough:.3f}", "below",
                         smooth < rough, "" if smooth < rough else "unexpected: not smoother"))
+    return claims
+
+
+#: Table 1 as printed: CoV_time at 2% and 20% Bernoulli loss (§3.3.1) and the aggressiveness
+#: bound I (packets/RTT per RTT, §5.1; TFRC's is without history discounting, its default).
+TABLE1 = {
+    "TCP": {"cov_2": 0.58, "cov_20": 1.7, "I": 1.0},
+    "GAIMD(0.31,0.875)": {"cov_2": 0.26, "cov_20": 1.7, "I": 0.31},
+    "TFRC": {"cov_2": 0.22, "cov_20": 2.0, "I": 0.12},
+    "TEAR": {"cov_2": 0.2, "cov_20": 0.4, "I": 1 / 12},
+}
+
+#: Aggressiveness (§5.2, Figs. 23 and 25): Bernoulli loss steps from 10% to 0% at 400 s; I is
+#: the slope of the per-RTT sending rate over the next 30 RTTs.
+STEP_S, STEP_FROM, STEP_TO, STEP_RTTS = 400.0, 0.10, 0.0, 30
+
+#: Why a Table 1 smoothness value at 20% loss does not reproduce: what was measured (mean of
+#: seeds 1–5) and what is known of the cause.
+COV_20_WHY = {
+    "TCP": "ccscope's TCP at 20% Bernoulli loss measures CoV_time 0.98, the analysis (B.2) at "
+           "t = 4 gives 1.87 and Table 1 prints 1.7; the gap is not diagnosed yet (at 20% "
+           "timeouts dominate, so the RTO's minimum and back-off set how many bins stay empty)",
+    "GAIMD(0.31,0.875)": "0.89 measured against 1.7, not diagnosed yet; GAIMD shares TCP's "
+                         "timeouts, which dominate at 20%",
+    "TFRC": "TFRC-2000 collapses below one packet per RTT as Yang et al. report, but its "
+            "CoV_time is 1.05, half of the printed 2; not diagnosed yet",
+    "TEAR": "TEAR stays smooth at 20% as Yang et al. report, but smoother than printed: "
+            "CoV_time 0.19 against 0.4; not diagnosed yet",
+}
+
+
+def aggressiveness_scenario(source: dict, seed: int) -> dict:
+    """§5.2's step (Figs. 23, 25): Bernoulli loss 10% until 400 s, then none; traced per RTT
+    until 30 RTTs after the step."""
+    sc = smoothness_scenario(source, seed)
+    sc["topology"]["bottleneck"]["loss"] = {"kind": "schedule", "steps": [
+        {"at": "0s", "p": STEP_FROM}, {"at": f"{STEP_S:g}s", "p": STEP_TO}]}
+    sc["run"]["duration"] = f"{STEP_S + (STEP_RTTS + 2) * BIN_S:g}s"
+    return sc
+
+
+def aggressiveness_of(sent: np.ndarray) -> float:
+    """I: the least-squares slope (packets/RTT per RTT) of the per-RTT packets sent over the 30
+    RTTs after the step (Yang et al. §5), from one flow's per-RTT trace."""
+    first = int(round(STEP_S / BIN_S))
+    y = np.asarray(sent, dtype=float)[first:first + STEP_RTTS]
+    return float(np.polyfit(np.arange(y.size), y, 1)[0])
+
+
+def aggressiveness(source: dict, seed: int) -> float:
+    """I of one flow in :func:`aggressiveness_scenario`."""
+    from ..engine import run
+
+    return aggressiveness_of(run(aggressiveness_scenario(source, seed)).trace.flows.sent_pkts)
+
+
+def table1_claims(quick: bool = False) -> list[Claim]:
+    """Table 1's smoothness and aggressiveness rows for TCP, GAIMD, TFRC and TEAR: CoV_time at
+    2% within 25% of the printed value and at 20% likewise (mean over seeds 1–2, or 1–5); I at
+    most its printed bound (§5.1: "what we derive is an upper bound", mean over seeds 1–3, or
+    1–6) and ordered TCP > GAIMD > TFRC > TEAR (§5.2, Table 1)."""
+    seeds = (1, 2) if quick else (1, 2, 3, 4, 5)
+    step_seeds = (1, 2, 3) if quick else (1, 2, 3, 4, 5, 6)
+    claims, slopes = [], {}
+    for name, (source, _) in FIG6.items():
+        printed = TABLE1[name]
+        for p, key in ((0.02, "cov_2"), (0.2, "cov_20")):
+            measured = float(np.mean([cov_time(source, s, p)[0] for s in seeds]))
+            claims.append(within(f"{name}: CoV_time at {p:.0%}, mean of seeds "
+                                 f"{seeds[0]}–{seeds[-1]}", printed[key], measured, 0.25,
+                                 COV_20_WHY[name] if key == "cov_20" else ""))
+        slopes[name] = float(np.mean([aggressiveness(source, s) for s in step_seeds]))
+        claims.append(below(f"{name}: aggressiveness I after 10% → 0% (pkts/RTT per RTT)",
+                            printed["I"], slopes[name]))
+    order = list(slopes.values())
+    ordered = bool(np.all(np.diff(order) < 0))
+    claims.append(Claim("aggressiveness ordered TCP > GAIMD > TFRC > TEAR",
+                        "TCP > GAIMD > TFRC > TEAR",
+                        " > ".join(f"{x:.3f}" for x in order), "strict order", ordered,
+                        "" if ordered else "unexpected: not in the published order"))
     return claims
 
 

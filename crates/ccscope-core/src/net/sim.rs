@@ -58,8 +58,9 @@ pub trait Endpoint: Send {
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
     }
-    /// Named series of equal length for results, read once at the end of the run (e.g. a
-    /// playback receiver's buffer over time).
+    /// Named series for results, read once at the end of the run (e.g. a playback receiver's
+    /// buffer over time, its series of equal length; a rate receiver's packet-bunch capacity
+    /// samples over the whole run).
     fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
         Vec::new()
     }

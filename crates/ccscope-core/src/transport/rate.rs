@@ -111,8 +111,6 @@ impl RateSourceSpec {
 pub struct ProbeLog {
     /// (time, pacing rate in bits/s) after every report and no-feedback expiry.
     pub rates: Vec<(SimTime, f64)>,
-    /// Every packet-bunch capacity sample (bits/s) the receiver took.
-    pub capacity_samples: Vec<f64>,
 }
 
 /// A shared handle on a flow's [`ProbeLog`].
@@ -206,17 +204,17 @@ fn pair(
         running: false,
         reports: 0,
         silences: 0,
-        probe: probe.clone(),
+        probe,
         outbox: Outbox::new(app),
     };
     let rx = RateReceiver {
         logic: receiver,
         capacity: (bunch >= MIN_BUNCH_PKTS).then(PacketBunch::default),
+        capacity_samples: Vec::new(),
         last_data: None,
         data_since_report: false,
         timer_armed: false,
         reports: 0,
-        probe,
         inbox: Inbox::new(sink),
     };
     (Box::new(sender), Box::new(rx))
@@ -442,12 +440,13 @@ impl Endpoint for RateSender {
 struct RateReceiver {
     logic: Box<dyn Receiver>,
     capacity: Option<PacketBunch>,
+    /// Every capacity sample (bits/s) the estimator took, in order.
+    capacity_samples: Vec<f64>,
     /// Send time and arrival time of the last data packet.
     last_data: Option<(SimTime, SimTime)>,
     data_since_report: bool,
     timer_armed: bool,
     reports: u64,
-    probe: Option<Probe>,
     inbox: Inbox,
 }
 
@@ -518,8 +517,8 @@ impl Endpoint for RateReceiver {
                 index: h.blocks[0],
                 len: h.blocks[1],
             };
-            if let (Some(c), Some(p)) = (est.on_packet(mark, pkt.size_bytes, now), &self.probe) {
-                p.lock().expect("probe lock").capacity_samples.push(c);
+            if let Some(c) = est.on_packet(mark, pkt.size_bytes, now) {
+                self.capacity_samples.push(c);
             }
         }
         self.last_data = Some((h.stamp, now));
@@ -562,7 +561,11 @@ impl Endpoint for RateReceiver {
     }
 
     fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
-        self.inbox.series()
+        let mut out = self.inbox.series();
+        if self.capacity.is_some() {
+            out.push(("capacity_bps", self.capacity_samples.clone()));
+        }
+        out
     }
 }
 
