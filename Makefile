@@ -41,9 +41,10 @@ chromium:
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 
+# Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
 bench: $(STAMP) ns2
-	cargo run --release -p ccscope-core --example bench_engine --quiet
-	cargo run --release -p ccscope-core --example bench_round --quiet
+	$(BIN)/python bench/speed.py
+	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py
 

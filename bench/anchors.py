@@ -1,11 +1,10 @@
 """The anchor dumbbell in ccscope and, when installed, in ns-2: speed and fidelity side by side.
 
-Scenario (../shared/anchors/README.md): N TCP SACK bulk flows, 1000-byte packets, a 10 or
-100 Mb/s bottleneck with 20 ms one-way delay, 1 Gb/s 1 ms access links, DropTail at the
-bandwidth-delay product or gentle RED, flows starting at random in [0, 1] s, 60 s. ns-2 runs
-../shared/anchors/ns2/dumbbell.tcl; ccscope runs the same scenario with ns-2's TCP and RED
-defaults (windowInit 2, tick 10 ms, min RTO 200 ms; RED in byte mode with 500-byte mean
-packets, automatic thresholds and weight, queue limit 1.5 BDP).
+Scenario: N TCP SACK bulk flows, 1000-byte packets, a 10 or 100 Mb/s bottleneck with 20 ms
+one-way delay, 1 Gb/s 1 ms access links, DropTail at the bandwidth-delay product or gentle RED,
+flows starting at random in [0, 1] s, 60 s. ns-2 runs bench/ns2_dumbbell.tcl; ccscope runs the
+same scenario with ns-2's TCP and RED defaults (windowInit 2, tick 10 ms, min RTO 200 ms; RED in
+byte mode with 500-byte mean packets, automatic thresholds and weight, queue limit 1.5 BDP).
 
 Timings are whole calls: ccscope.run() including building its result tables, and the ns
 process including its start-up (about 0.1 s, which weighs on the short 10 Mb/s runs).
@@ -26,25 +25,31 @@ from pathlib import Path
 import ccscope
 from ccscope import metrics
 
-ANCHOR = Path(__file__).resolve().parents[1].parent / "shared" / "anchors" / "ns2" / "dumbbell.tcl"
+ANCHOR = Path(__file__).resolve().parent / "ns2_dumbbell.tcl"
 SECONDS = 60
 
 
 def bdp_packets(rate_mbps: float) -> int:
-    # ns-2 dumbbell.tcl: int(bw * 1e6 * rtt / 8000) with rtt = 2 (delay + 2 ms).
+    # bench/ns2_dumbbell.tcl: int(bw * 1e6 * rtt / 8000) with rtt = 2 (delay + 2 ms).
     return int(rate_mbps * 1e6 * 2 * (20 + 2) / 1000 / 8000)
 
 
 def scenario(n: int, rate_mbps: float, queue: str, seed: int = 1) -> ccscope.Scenario:
+    return ccscope.loads(scenario_toml(n, rate_mbps, queue, seed))
+
+
+def scenario_toml(n: int, rate_mbps: float, queue: str, seed: int = 1,
+                  seconds: int = SECONDS) -> str:
+    """The scenario file: N flows on a RATE_MBPS bottleneck with a DropTail or RED queue."""
     bdp = bdp_packets(rate_mbps)
     if queue == "DropTail":
         q = f'{{ kind = "droptail", limit = "{bdp}pkts" }}'
     else:
         q = (f'{{ kind = "red", limit = {int(1.5 * bdp)}, mode = "bytes", '
              'mean_packet_size = "500B" }')
-    return ccscope.loads(f'''
+    return f'''
 [run]
-duration = "{SECONDS}s"
+duration = "{seconds}s"
 seed = {seed}
 [topology]
 kind = "dumbbell"
@@ -58,7 +63,7 @@ queue = {{ kind = "droptail", limit = "50pkts" }}
 source = {{ kind = "tcp", variant = "sack", initial_window = 2 }}
 count = {n}
 start_jitter = "1s"
-''')
+'''
 
 
 def run_ccscope(n: int, rate: float, queue: str, repeat: int) -> dict:

@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from . import __version__
 from .errors import ScenarioError
@@ -21,9 +19,27 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-# Pipes and CI logs get 120 columns rather than rich's 80, so tables do not wrap.
-out = Console(width=None if sys.stdout.isatty() else 120)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else 120)
+
+
+class _Console:
+    """A rich console made on first use, so that `ccscope run -q` never loads rich. Pipes and
+    CI logs get 120 columns rather than rich's 80, so tables do not wrap."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console = None
+
+    def __getattr__(self, name: str):
+        if self._console is None:
+            from rich.console import Console
+
+            tty = (sys.stderr if self._stderr else sys.stdout).isatty()
+            self._console = Console(stderr=self._stderr, width=None if tty else 120)
+        return getattr(self._console, name)
+
+
+out = _Console()
+err = _Console(stderr=True)
 
 
 def _fail(e: Exception) -> typer.Exit:
@@ -39,6 +55,8 @@ def _si(x: float, unit: str) -> str:
 
 
 def _print_summary(result) -> None:
+    from rich.table import Table
+
     flows = Table(title=f"flows (measured over {result.measured_s:g} s)", title_justify="left")
     for col in ("flow", "source", "throughput", "send rate", "loss rate", "mean delay"):
         flows.add_column(col, justify="right" if col != "source" else "left")
@@ -66,6 +84,7 @@ def _print_summary(result) -> None:
 def _print_media(result) -> None:
     """The playback receivers' table, when the run has any."""
     import pandas as pd
+    from rich.table import Table
 
     media = result.media
     if media.empty:
@@ -93,6 +112,8 @@ def _print_media(result) -> None:
 
 
 def _print_round_summary(result) -> None:
+    from rich.table import Table
+
     flows = Table(title=f"round model: {result.n_flows} flows, {result.measured_steps} steps "
                   "measured", title_justify="left")
     for col in ("flow", "controller", "mean load", "mean rate"):

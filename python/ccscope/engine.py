@@ -12,14 +12,18 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from . import __version__, metrics
+from . import __version__
 from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import Interrupted, ScenarioError
 from .scenario import Scenario, coerce
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# numpy, pandas and ccscope.metrics load when a result is read, not before a run: `ccscope
+# run` reaches the simulation sooner.
 
 
 def _core():
@@ -77,12 +81,32 @@ class Result:
         self.duration_s = raw["duration_ns"] * 1e-9
         self.warmup_s = raw["warmup_ns"] * 1e-9
         self.measured_s = self.duration_s - self.warmup_s
-        self.flows = self._flow_table()
-        self.links = self._link_table()
-        self.trace = self._trace()
-        self.playback = self._playback()
 
-    def _flow_table(self) -> pd.DataFrame:
+    # The tables are built on first use: `ccscope run` writes summary.json from the rows, so a
+    # run that neither plots nor traces never loads pandas.
+    @functools.cached_property
+    def flows(self) -> pd.DataFrame:
+        """One row per flow (see `_flow_rows`)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._flow_rows)
+
+    @functools.cached_property
+    def links(self) -> pd.DataFrame:
+        """One row per link (see `_link_rows`)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._link_rows)
+
+    @functools.cached_property
+    def trace(self) -> Trace | None:
+        """The traced series, if the scenario traced any."""
+        return self._trace()
+
+    @functools.cached_property
+    def _flow_rows(self) -> list[dict]:
+        from . import metrics
+
         rows = []
         for i, f in enumerate(self.raw["flows"]):
             d = f["data"]
@@ -102,7 +126,7 @@ class Result:
                 "feedback_pkts": f["feedback"]["sent_pkts"],
                 **self._transport(f),
             })
-        return pd.DataFrame(rows)
+        return rows
 
     def _transport(self, f: dict) -> dict:
         """A transport's own numbers (TCP: goodput, RTT, RTO, timeouts...), where it has them."""
@@ -118,9 +142,12 @@ class Result:
             out["mean_rtt_s"] = total / samples
         return out
 
-    def _playback(self) -> pd.DataFrame:
+    @functools.cached_property
+    def playback(self) -> pd.DataFrame:
         """Playback receivers' buffer levels: one row per (flow, 100 ms interval with a
         delivery), the level after the interval's last delivery."""
+        import pandas as pd
+
         frames = [pd.DataFrame({"flow": i, "time_s": f["series"]["playback_time_s"],
                                 "buffer_bytes": f["series"]["playback_buffer_bytes"]})
                   for i, f in enumerate(self.raw["flows"])
@@ -130,13 +157,18 @@ class Result:
     @property
     def media(self) -> pd.DataFrame:
         """The flows with a playback receiver and their media columns (empty when none)."""
+        import pandas as pd
+
         if "interruptions" not in self.flows:
             return pd.DataFrame()
         cols = ["flow", "label", "throughput_bps", *MEDIA_COLUMNS,
                 *[c for c in VIDEO_COLUMNS if c in self.flows]]
         return self.flows.loc[self.flows["interruptions"].notna(), cols].reset_index(drop=True)
 
-    def _link_table(self) -> pd.DataFrame:
+    @functools.cached_property
+    def _link_rows(self) -> list[dict]:
+        from . import metrics
+
         ns = self.measured_s * 1e9
         rows = []
         for i, link in enumerate(self.raw["links"]):
@@ -162,12 +194,15 @@ class Result:
                 "losses": link["losses"],
                 "drop_rate": metrics.loss_rate(drops + link["losses"], link["arrivals"]),
             })
-        return pd.DataFrame(rows)
+        return rows
 
     def _trace(self) -> Trace | None:
         t = self.raw.get("trace")
         if t is None:
             return None
+        import numpy as np
+        import pandas as pd
+
         dt = t["interval_ns"] * 1e-9
         flows = pd.DataFrame(t.get("flows", {}))
         if not flows.empty:
@@ -200,7 +235,11 @@ class Result:
 
     def fairness(self) -> dict[str, float]:
         """Jain's index and min/max of the flows' throughputs over the measurement window."""
-        x = self.flows["throughput_bps"].to_numpy()
+        import numpy as np
+
+        from . import metrics
+
+        x = np.array([f["throughput_bps"] for f in self._flow_rows], dtype=float)
         if not np.any(x > 0):
             return {"jain": 0.0, "min_max": 0.0}
         return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
@@ -208,9 +247,10 @@ class Result:
     def summary(self) -> dict:
         """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
         A flow lists only the transport numbers its transport has."""
-        flows = [{k: v for k, v in row.items() if not pd.isna(v)}
-                 for row in self.flows.drop(columns=["flow"]).to_dict(orient="records")]
-        links = self.bottlenecks.drop(columns=["link", "monitor"]).to_dict(orient="records")
+        flows = [{k: v for k, v in row.items() if k != "flow" and _present(v)}
+                 for row in _as_table_rows(self._flow_rows)]
+        links = [{k: v for k, v in row.items() if k not in ("link", "monitor")}
+                 for row in _as_table_rows(self._link_rows) if row["monitor"]]
         return {
             "ccscope_version": __version__,
             "git_commit": git_commit(),
@@ -234,7 +274,7 @@ class Result:
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "summary.json"]
         written[0].write_text(json.dumps(_jsonable(self.summary()), indent=2) + "\n")
-        if not self.playback.empty:
+        if any("playback_time_s" in f.get("series", {}) for f in self.raw["flows"]):
             written.append(out / "playback.parquet")
             self.playback.to_parquet(written[-1], index=False)
         if self.trace is not None:
@@ -265,6 +305,8 @@ VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fracti
 
 def _media(receiver: dict, data: dict) -> dict:
     """A playback receiver's derived columns."""
+    from . import metrics
+
     session = receiver["session_s"]
     delivered = receiver["jitter_free_pkts"] + receiver["delayed_pkts"]
     video = {}
@@ -279,6 +321,27 @@ def _media(receiver: dict, data: dict) -> dict:
     }
 
 
+def _present(v) -> bool:
+    """Not a gap: neither None nor NaN."""
+    return v is not None and v == v
+
+
+def _as_table_rows(rows: list[dict]) -> list[dict]:
+    """The rows as a table of them would give them back (pandas' `DataFrame(rows)` then
+    `to_dict("records")`): every row has every column, in order of first appearance, a missing
+    value is None, and a numeric column with a gap or a float in it holds floats."""
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    widened = set()
+    for c in columns:
+        values = [row.get(c) for row in rows]
+        numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+        if len(numbers) == len(values) - sum(v is None for v in values) and (
+                any(isinstance(v, float) for v in numbers) or len(numbers) < len(values)):
+            widened.add(c)
+    return [{c: float(row[c]) if c in widened and row.get(c) is not None else row.get(c)
+             for c in columns} for row in rows]
+
+
 def write_summary(out: Path, summary: dict) -> Path:
     """Writes `summary` as out/summary.json (creating `out`); refuses non-finite numbers."""
     out.mkdir(parents=True, exist_ok=True)
@@ -288,6 +351,8 @@ def write_summary(out: Path, summary: dict) -> Path:
 
 
 def _jsonable(x):
+    import numpy as np
+
     if isinstance(x, dict):
         return {k: _jsonable(v) for k, v in x.items()}
     if isinstance(x, list):

@@ -4,7 +4,7 @@
 //! of ../shared/anchors/ (N TCP SACK bulk flows starting in [0, 1] s; `bench/anchors.py` runs it
 //! against ns-2 too). Both: 20 ms bottleneck with a bandwidth-delay-product DropTail buffer,
 //! 1 Gb/s 1 ms access links, 1000-byte packets, 60 simulated seconds. Reports events and
-//! bottleneck packets per wall-second, best of three runs.
+//! bottleneck packets per wall-second, best of three runs; one JSON line per run with `--json`.
 
 use std::time::Instant;
 
@@ -57,12 +57,15 @@ fn scenario(load: Load, flows: usize, rate_bps: u64) -> Scenario {
 }
 
 fn main() {
+    let json = std::env::args().any(|a| a == "--json");
     for (load, name) in [(Load::Cbr, "CBR"), (Load::Tcp, "TCP SACK")] {
-        println!("packet engine, {name} dumbbell, 60 simulated seconds (best of 3)");
-        println!(
-            "{:>6} {:>10} {:>12} {:>10} {:>14} {:>16}",
-            "flows", "bottleneck", "events", "wall s", "events/s", "bn pkts/wall-s"
-        );
+        if !json {
+            println!("packet engine, {name} dumbbell, 60 simulated seconds (best of 3)");
+            println!(
+                "{:>6} {:>10} {:>12} {:>10} {:>14} {:>16}",
+                "flows", "bottleneck", "events", "wall s", "events/s", "bn pkts/wall-s"
+            );
+        }
         for rate in [10_000_000u64, 100_000_000] {
             for flows in [8usize, 64] {
                 let s = scenario(load, flows, rate);
@@ -76,6 +79,15 @@ fn main() {
                 }
                 let r = last.expect("ran");
                 let bn = r.links.iter().find(|l| l.name == "bottleneck").expect("bottleneck");
+                if json {
+                    println!(
+                        "{{\"load\":\"{name}\",\"flows\":{flows},\"rate_mbps\":{},\"events\":{},\"bottleneck_pkts\":{},\"wall_s\":{best:.5}}}",
+                        rate / 1_000_000,
+                        r.events,
+                        bn.stats.departures
+                    );
+                    continue;
+                }
                 println!(
                     "{:>6} {:>7} Mb/s {:>12} {:>10.3} {:>14.3e} {:>16.3e}",
                     flows,
@@ -87,6 +99,8 @@ fn main() {
                 );
             }
         }
-        println!();
+        if !json {
+            println!();
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! n = 10^3 and 10^5 TCP flows (AIMD(1, 1/2) windows) share a link of 10 packets per RTT per
 //! flow (1000-byte packets, RTT0 = 100 ms, no buffer) with synchronized feedback, and n = 10^5
 //! with proportional feedback (one random draw per flow and step); 10^8 flow-steps per run.
-//! Reports the best of three runs.
+//! Reports the best of three runs; one JSON line per run with `--json`.
 
 use std::time::Instant;
 
@@ -35,6 +35,7 @@ fn config(n: usize, feedback: Feedback) -> RoundConfig {
 }
 
 fn main() {
+    let json = std::env::args().any(|a| a == "--json");
     for (n, feedback, label) in [
         (1_000, Feedback::Synchronized, "synchronized"),
         (100_000, Feedback::Synchronized, "synchronized"),
@@ -50,6 +51,10 @@ fn main() {
             loss = r.loss_rate();
         }
         let flow_steps = (n as u64 * c.steps) as f64;
+        if json {
+            println!("{{\"flows\":{n},\"feedback\":\"{label}\",\"flow_steps\":{flow_steps},\"wall_s\":{best:.5}}}");
+            continue;
+        }
         println!(
             "round model, n = {n:>6} TCP flows, {label:<12}: {:>6.1} M flow-steps/s \
              ({flow_steps:.0} flow-steps in {best:.2} s; loss rate {loss:.4})",

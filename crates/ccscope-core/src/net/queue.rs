@@ -1,7 +1,9 @@
 //! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`; SPECS §8).
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
-//! ns-2. Lengths and limits therefore count waiting packets only.
+//! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and keeps
+//! the order; the packets themselves live in the engine's packet store, and the queue holds
+//! their slots there (8 bytes a packet rather than a whole packet).
 
 use std::collections::VecDeque;
 
@@ -143,7 +145,8 @@ enum Discipline {
 /// A link's queue: the packets waiting plus the discipline that admits them.
 #[derive(Clone, Debug)]
 pub struct Queue {
-    packets: VecDeque<Packet>,
+    /// Store slot and size (bytes) of each waiting packet, head first.
+    packets: VecDeque<(u32, u32)>,
     bytes: u64,
     discipline: Discipline,
 }
@@ -227,9 +230,9 @@ impl Queue {
             _ => None,
         }
     }
-    /// The packets waiting, head first.
-    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.packets.iter()
+    /// Store slots of the packets waiting, head first.
+    pub fn slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.packets.iter().map(|&(k, _)| k)
     }
 
     /// The link's capacity changed: RED's idle correction counts packets at the new rate.
@@ -239,8 +242,9 @@ impl Queue {
         }
     }
 
-    /// Offers a packet; on `Queued` or `Marked` it is stored, otherwise the caller drops it.
-    pub fn enqueue(&mut self, mut pkt: Packet, now: SimTime, rng: &mut Rng) -> (Admit, Option<Packet>) {
+    /// Offers a packet: on `Queued` or `Marked` (which sets its CE bit) the caller stores it and
+    /// [`push`](Self::push)es its slot; otherwise the caller drops it.
+    pub fn admit(&mut self, pkt: &mut Packet, now: SimTime, rng: &mut Rng) -> Admit {
         let admit = match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
                 if self.packets.len() as u64 >= *limit {
@@ -256,33 +260,34 @@ impl Queue {
                     Admit::Queued
                 }
             }
-            Discipline::Red(red) => red.admit(&pkt, self.packets.len(), self.bytes, now, rng),
+            Discipline::Red(red) => red.admit(pkt, self.packets.len(), self.bytes, now, rng),
         };
-        match admit {
-            Admit::Queued | Admit::Marked => {
-                if admit == Admit::Marked {
-                    pkt.ecn.congestion = true;
-                }
-                self.bytes += pkt.size_bytes as u64;
-                self.packets.push_back(pkt);
-                (admit, None)
-            }
-            Admit::DroppedForced | Admit::DroppedEarly => (admit, Some(pkt)),
+        if admit == Admit::Marked {
+            pkt.ecn.congestion = true;
         }
+        admit
     }
 
-    /// Takes the head packet for transmission.
-    pub fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
-        let pkt = self.packets.pop_front();
-        match &pkt {
-            Some(p) => self.bytes -= p.size_bytes as u64,
+    /// Appends an admitted packet of `size_bytes`, kept in store slot `slot`.
+    pub fn push(&mut self, slot: u32, size_bytes: u32) {
+        self.bytes += size_bytes as u64;
+        self.packets.push_back((slot, size_bytes));
+    }
+
+    /// Takes the head packet's slot for transmission.
+    pub fn pop(&mut self, now: SimTime) -> Option<u32> {
+        match self.packets.pop_front() {
+            Some((slot, size)) => {
+                self.bytes -= size as u64;
+                Some(slot)
+            }
             None => {
                 if let Discipline::Red(r) = &mut self.discipline {
                     r.idle_since.get_or_insert(now);
                 }
+                None
             }
         }
-        pkt
     }
 }
 
@@ -391,6 +396,17 @@ mod tests {
         }
     }
 
+    impl Queue {
+        /// Offers a packet and keeps it if admitted (slot 0: these tests never read it back).
+        fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut Rng) -> (Admit, ()) {
+            let admit = self.admit(&mut p, now, rng);
+            if matches!(admit, Admit::Queued | Admit::Marked) {
+                self.push(0, p.size_bytes);
+            }
+            (admit, ())
+        }
+    }
+
     #[test]
     fn droptail_limits_packets_and_bytes() {
         let mut rng = stream(1, Stream::Queue, 0);
@@ -456,13 +472,13 @@ mod tests {
         let mut rng = stream(3, Stream::Queue, 0);
         let now = SimTime::ZERO;
         for _ in 0..q {
-            queue.packets.push_back(pkt(1000));
+            queue.push(0, 1000);
         }
         let mut drops = 0;
         for _ in 0..arrivals {
             match queue.enqueue(pkt(1000), now, &mut rng).0 {
                 Admit::Queued | Admit::Marked => {
-                    queue.dequeue(now);
+                    queue.pop(now);
                 }
                 _ => drops += 1,
             }
@@ -526,7 +542,7 @@ mod tests {
         for _ in 0..40 {
             q.enqueue(pkt(1000), t0, &mut rng);
         }
-        while q.dequeue(t0).is_some() {}
+        while q.pop(t0).is_some() {}
         let before = q.red().unwrap().average();
         // 1 ms idle at 1000 mean-size packets/s is m = 1: avg <- (1 - w)^2 avg + w * 0.
         q.enqueue(pkt(1000), SimTime::from_ms(1), &mut rng);

@@ -5,7 +5,8 @@
 //!
 //! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
 //! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
-//! "pipe" (propagation delay is constant per link, so arrivals leave it in order), and queues and
+//! "pipe" (propagation delay is constant per link, so arrivals leave it in order; queued and
+//! propagating packets sit in one store shared by all links, so an idle link holds none), and queues and
 //! loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
 //! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
 
@@ -14,12 +15,12 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use rand::Rng as _;
 
-use super::config::{CapacityChange, Scenario};
+use super::config::Scenario;
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::topology::Network;
+use super::topology::{Network, Routes};
 use super::trace::{EventKind, Probe, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -152,7 +153,8 @@ enum Kind {
     Timer { ep: u32, slot: u8, gen: u32 },
     Start(u32),
     Stop(u32),
-    Capacity { link: u32, idx: u32 },
+    /// A scheduled capacity change (bits/s).
+    Capacity { link: u32, rate_bps: u64 },
     /// End of a trace bin: sample the queues and the senders' probes.
     Sample,
     /// End of the warm-up: snapshot the counters.
@@ -195,14 +197,13 @@ struct Link {
     rate_bps: u64,
     delay: SimTime,
     queue: Queue,
-    loss: Option<LossModule>,
+    /// The loss module and its random stream, on the few links that have one.
+    loss: Option<Box<(LossModule, Rng)>>,
     queue_rng: Rng,
-    loss_rng: Rng,
-    /// The packet being serialized and when its serialization started.
-    on_wire: Option<(Packet, SimTime)>,
-    /// Packets propagating, with their arrival times (non-decreasing).
-    pipe: VecDeque<(SimTime, Packet)>,
-    capacity_changes: Vec<CapacityChange>,
+    /// The packet being serialized (its slot in [`Core::stored`]) and when its serialization started.
+    on_wire: Option<(u32, SimTime)>,
+    /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::stored`].
+    pipe: VecDeque<(SimTime, u32)>,
     stats: LinkStats,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
@@ -226,6 +227,36 @@ impl Link {
     }
 }
 
+/// The packets waiting in queues, on the wire and propagating, in reusable slots: links hold
+/// slots, so an idle link holds no packet and a packet is not copied from queue to wire to pipe.
+#[derive(Default)]
+struct Slots {
+    packets: Vec<Packet>,
+    free: Vec<u32>,
+}
+
+impl Slots {
+    #[inline]
+    fn insert(&mut self, pkt: Packet) -> u32 {
+        match self.free.pop() {
+            Some(k) => {
+                self.packets[k as usize] = pkt;
+                k
+            }
+            None => {
+                self.packets.push(pkt);
+                (self.packets.len() - 1) as u32
+            }
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, k: u32) -> Packet {
+        self.free.push(k);
+        self.packets[k as usize]
+    }
+}
+
 struct FlowRt {
     paths: [Vec<u32>; 2],
     stats: FlowStats,
@@ -240,6 +271,8 @@ struct Core {
     seq: u64,
     heap: BinaryHeap<Event>,
     links: Vec<Link>,
+    /// Every packet in a queue or a pipe.
+    stored: Slots,
     flows: Vec<FlowRt>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
     trace: Option<Trace>,
@@ -323,12 +356,15 @@ impl Core {
     }
 
     /// A packet arrives at a link's queue.
-    fn offer(&mut self, link: u32, pkt: Packet) {
+    fn offer(&mut self, link: u32, mut pkt: Packet) {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.stats.arrivals += 1;
         l.account_queue(now);
-        let (admit, dropped) = l.queue.enqueue(pkt, now, &mut l.queue_rng);
+        let admit = l.queue.admit(&mut pkt, now, &mut l.queue_rng);
+        if matches!(admit, Admit::Queued | Admit::Marked) {
+            l.queue.push(self.stored.insert(pkt), pkt.size_bytes);
+        }
         l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
         match admit {
             Admit::Queued => {}
@@ -350,9 +386,7 @@ impl Core {
                     l.stats.early_drops += 1;
                     EventKind::EarlyDrop
                 };
-                if let Some(p) = dropped {
-                    self.record_drop(link, &p, kind);
-                }
+                self.record_drop(link, &pkt, kind);
                 return;
             }
         }
@@ -366,10 +400,11 @@ impl Core {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.account_queue(now);
-        match l.queue.dequeue(now) {
-            Some(pkt) => {
-                let done = now + serialization_time(pkt.size_bytes, l.rate_bps);
-                l.on_wire = Some((pkt, now));
+        match l.queue.pop(now) {
+            Some(slot) => {
+                let size = self.stored.packets[slot as usize].size_bytes;
+                let done = now + serialization_time(size, l.rate_bps);
+                l.on_wire = Some((slot, now));
                 self.schedule(done, Kind::TxDone(link));
             }
             None => l.on_wire = None,
@@ -379,25 +414,27 @@ impl Core {
     fn tx_done(&mut self, link: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        let Some((pkt, started)) = l.on_wire.take() else {
+        let Some((stored, started)) = l.on_wire.take() else {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
+        let pkt = self.stored.packets[stored as usize];
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
         l.stats.busy_ns += (now - started).ns();
         let slot = l.trace_slot;
-        let lost = match &mut l.loss {
-            Some(m) => m.lose(now, &mut l.loss_rng),
+        let lost = match l.loss.as_deref_mut() {
+            Some((m, rng)) => m.lose(now, rng),
             None => false,
         };
         if lost {
             l.stats.losses += 1;
+            self.stored.remove(stored);
         } else {
             // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
-            l.pipe.push_back((at, pkt));
+            l.pipe.push_back((at, stored));
             if idle {
                 self.schedule(at, Kind::Arrive(link));
             }
@@ -416,7 +453,8 @@ impl Core {
     /// Schedules the arrival of the next packet in the pipe, if any.
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         let l = &mut self.links[link as usize];
-        let (at, mut pkt) = l.pipe.pop_front()?;
+        let (at, slot) = l.pipe.pop_front()?;
+        let mut pkt = self.stored.remove(slot);
         debug_assert_eq!(at, self.now);
         l.stats.exits += 1;
         if let Some(&(next_at, _)) = l.pipe.front() {
@@ -515,11 +553,21 @@ pub struct Simulation {
     core: Core,
     endpoints: Vec<Box<dyn Endpoint>>,
     endpoint_rngs: Vec<Rng>,
-    network: Network,
+    /// Node names, and per link what the report says of it besides its counters (the rest of
+    /// the topology is not kept once links and paths are built: it would cost memory per flow).
+    nodes: Vec<String>,
+    link_names: Vec<LinkName>,
     seed: u64,
     end: SimTime,
     warmup: SimTime,
     baseline: Option<Baseline>,
+}
+
+struct LinkName {
+    name: String,
+    from: usize,
+    to: usize,
+    monitor: bool,
 }
 
 /// Everything counted up to the end of the warm-up.
@@ -565,12 +613,10 @@ impl Simulation {
                 rate_bps: d.params.rate_bps,
                 delay: SimTime(d.params.delay_ns),
                 queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns)),
-                loss: d.params.loss.clone().map(LossModule::new),
+                loss: d.params.loss.clone().map(|spec| Box::new((LossModule::new(spec), stream(seed, Stream::LinkLoss, k as u64)))),
                 queue_rng: stream(seed, Stream::Queue, k as u64),
-                loss_rng: stream(seed, Stream::LinkLoss, k as u64),
                 on_wire: None,
                 pipe: VecDeque::new(),
-                capacity_changes: d.params.capacity_changes.clone(),
                 stats: LinkStats::default(),
                 queue_since: SimTime::ZERO,
                 trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32) } else { None },
@@ -579,10 +625,11 @@ impl Simulation {
         let mut flows = Vec::with_capacity(scenario.flows.len());
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut endpoint_rngs = Vec::with_capacity(2 * scenario.flows.len());
+        let mut routes = Routes::new(&network);
         for (i, f) in scenario.flows.iter().enumerate() {
             let (s, d) = network.ends[i];
-            let route = |a: usize, b: usize| {
-                network.route(a, b).ok_or_else(|| Error::NoRoute {
+            let mut route = |a: usize, b: usize| {
+                routes.route(a, b).ok_or_else(|| Error::NoRoute {
                     flow: i,
                     from: network.nodes[a].clone(),
                     to: network.nodes[b].clone(),
@@ -623,6 +670,7 @@ impl Simulation {
             seq: 0,
             heap: BinaryHeap::with_capacity(1024),
             links,
+            stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
             flows,
             trace,
@@ -637,9 +685,8 @@ impl Simulation {
             }
         }
         for k in 0..core.links.len() {
-            for idx in 0..core.links[k].capacity_changes.len() {
-                let at = SimTime(core.links[k].capacity_changes[idx].at_ns);
-                core.schedule(at, Kind::Capacity { link: k as u32, idx: idx as u32 });
+            for c in &network.links[k].params.capacity_changes {
+                core.schedule(SimTime(c.at_ns), Kind::Capacity { link: k as u32, rate_bps: c.rate_bps });
             }
         }
         let warmup = SimTime(scenario.warmup_ns);
@@ -650,11 +697,24 @@ impl Simulation {
             let iv = core.trace.as_ref().map_or(end, |t| t.interval);
             core.schedule(iv, Kind::Sample);
         }
+        let mut link_names: Vec<LinkName> = network
+            .links
+            .into_iter()
+            .map(|d| LinkName {
+                name: d.name,
+                from: d.from,
+                to: d.to,
+                monitor: d.monitor,
+            })
+            .collect();
+        // The collection reuses the links' larger allocation: give the rest back.
+        link_names.shrink_to_fit();
         Ok(Simulation {
             core,
             endpoints,
             endpoint_rngs,
-            network,
+            nodes: network.nodes,
+            link_names,
             seed,
             end,
             warmup,
@@ -758,11 +818,10 @@ impl Simulation {
                     self.callback(2 * flow as usize, |e, c| e.stop(c));
                     self.callback(2 * flow as usize + 1, |e, c| e.stop(c));
                 }
-                Kind::Capacity { link, idx } => {
+                Kind::Capacity { link, rate_bps } => {
                     let l = &mut self.core.links[link as usize];
-                    l.rate_bps = l.capacity_changes[idx as usize].rate_bps;
-                    let r = l.rate_bps;
-                    l.queue.set_rate(r);
+                    l.rate_bps = rate_bps;
+                    l.queue.set_rate(rate_bps);
                 }
                 Kind::Sample => {
                     self.sample(ev.at);
@@ -788,44 +847,47 @@ impl Simulation {
         self.report()
     }
 
-    fn report(self) -> RunResult {
+    /// The summary; frees the endpoints and the links' packets as soon as it has read them,
+    /// so that reporting on many flows needs little more memory than running them.
+    fn report(mut self) -> RunResult {
         let end = self.snapshot();
         let (flow_end, link_end) = (end.flows, end.links);
-        let base = self.baseline.clone();
+        let base = self.baseline.take();
         let flow_base = base.as_ref().map_or_else(|| vec![FlowStats::default(); flow_end.len()], |b| b.flows.clone());
         let link_base = base.as_ref().map_or_else(|| vec![LinkStats::default(); link_end.len()], |b| b.links.clone());
-        let stats = |ep: usize| windowed(self.endpoints[ep].stats(), base.as_ref().map(|b| &b.endpoints[ep]));
         let mut in_flight = vec![0u64; flow_end.len()];
         for l in &self.core.links {
-            let waiting = l.queue.iter().chain(l.on_wire.iter().map(|(p, _)| p)).chain(l.pipe.iter().map(|(_, p)| p));
-            for p in waiting {
-                in_flight[p.flow as usize] += 1;
+            let slots = l.queue.slots().chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter().map(|&(_, k)| k));
+            for k in slots {
+                in_flight[self.core.stored.packets[k as usize].flow as usize] += 1;
             }
         }
+        let endpoints = std::mem::take(&mut self.endpoints);
+        let stats = |ep: usize| windowed(endpoints[ep].stats(), base.as_ref().map(|b| &b.endpoints[ep]));
         let flows = flow_end
             .iter()
             .zip(flow_base)
             .enumerate()
             .map(|(i, (e, b))| FlowReport {
-                label: self.endpoints[2 * i].label(),
+                label: endpoints[2 * i].label(),
                 sender: stats(2 * i),
                 receiver: stats(2 * i + 1),
-                series: self.endpoints[2 * i + 1].series(),
+                series: endpoints[2 * i + 1].series(),
                 stats: *e - b,
                 in_flight: in_flight[i],
-                path: self.core.flows[i].paths[0].clone(),
+                path: std::mem::take(&mut self.core.flows[i].paths[0]),
             })
             .collect();
-        let links = self
-            .core
-            .links
-            .iter()
-            .zip(&self.network.links)
+        drop(endpoints);
+        let nodes = &self.nodes;
+        let links = std::mem::take(&mut self.core.links)
+            .into_iter()
+            .zip(std::mem::take(&mut self.link_names))
             .zip(link_end.iter().zip(link_base))
             .map(|((l, d), (e, b))| LinkReport {
-                name: d.name.clone(),
-                from: self.network.nodes[d.from].clone(),
-                to: self.network.nodes[d.to].clone(),
+                name: d.name,
+                from: nodes[d.from].clone(),
+                to: nodes[d.to].clone(),
                 monitor: d.monitor,
                 rate_bps: l.rate_bps,
                 delay: l.delay,
@@ -843,7 +905,19 @@ impl Simulation {
             events: self.core.events,
             flows,
             links,
-            trace: self.core.trace,
+            trace: self.core.trace.take(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_and_pipe_entries_stay_small() {
+        // The heap moves events on every push and pop, and every link keeps a pipe buffer.
+        assert_eq!(std::mem::size_of::<Event>(), 32);
+        assert_eq!(std::mem::size_of::<(SimTime, u32)>(), 16);
     }
 }

@@ -1,0 +1,72 @@
+"""Rewrites the README's speed table from out/bench.json (written by bench/speed.py).
+
+The table sits between the lines `<!-- speed:begin -->` and `<!-- speed:end -->`; everything
+else in the README is left as it is.
+
+Usage: python bench/readme_speed.py [--bench out/bench.json] [--readme README.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BEGIN, END = "<!-- speed:begin -->", "<!-- speed:end -->"
+
+
+def number(x: float | None, metric: str = "") -> str:
+    """Three significant digits, with k / M / G for large figures."""
+    if x is None:
+        return "–"
+    if "seconds" in metric:
+        return f"{x:.3f} s"
+    for scale, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def memory(r: dict) -> str:
+    ours, ns2 = r["ccscope_peak_rss_mb"], r["ns2_peak_rss_mb"]
+    if ours is None:
+        return ""
+    return f"{ours:.0f} / {ns2:.0f} MB" if ns2 else f"{ours:.0f} MB"
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| what | scenario | measure | ccscope | ns-2.35 | ratio | peak RSS (ccscope / ns-2) "
+             "| goal | holds |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        extra = ""
+        if "events_per_s" in r:
+            extra = f" ({number(r['events_per_s'])} events/s)"
+        elif "growth" in r:
+            extra = f" ({r['growth']:.2f}× the first row)"
+        ratio = f"{r['ratio']:.2f}×" if r["ratio"] else ""
+        holds = {True: "yes", False: "**no**", None: ""}[r["met"]]
+        lines.append(f"| {r['group']} | {r['scenario']} | {r['metric']} | "
+                     f"{number(r['ccscope'], r['metric'])}{extra} | "
+                     f"{number(r['ns2'], r['metric'])} | {ratio} | {memory(r)} | {r['goal']} | "
+                     f"{holds} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench", type=Path, default=ROOT / "out" / "bench.json")
+    ap.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    args = ap.parse_args()
+    rows = json.loads(args.bench.read_text())
+    text = args.readme.read_text()
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{args.readme}: no {BEGIN} ... {END} section to rewrite")
+    args.readme.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table(rows)}\n{END}", text))
+    print(f"rewrote the speed table of {args.readme} from {args.bench}")
+
+
+if __name__ == "__main__":
+    main()

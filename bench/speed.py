@@ -1,0 +1,249 @@
+"""`make bench`: ccscope's speed, with ns-2.35 run side by side in the same command.
+
+Writes one record per measurement to out/bench.json (scenario, ccscope's figure, ns-2's figure
+when it has one, their ratio, peak resident memory, the goal and whether it holds); the README's
+speed table is made from that file by bench/readme_speed.py.
+
+- start-up: what `ccscope run` does before the simulation begins (interpreter, imports, reading
+  the scenario) and which heavy modules that loads, against ns-2 building the 8-flow dumbbell
+  and stopping after 1 ms of simulated time.
+- whole process: `ccscope run FILE --no-plot -q` against `ns bench/ns2_dumbbell.tcl`, on the
+  anchor dumbbell (bench/anchors.py): 8 and 64 TCP SACK flows, 10 and 100 Mb/s, 60 s, DropTail
+  at the bandwidth-delay product. Bottleneck packets per wall-second.
+- engine: the same dumbbells run for 600 s (10 Mb/s) or 60 s (100 Mb/s), about 750 000
+  bottleneck packets, inside one Python process (ccscope.run, result tables included) against
+  ns-2's time less its time to build the scenario and stop after 1 ms; events per second too.
+- scale: bench_scale (100 / 1000 / 10 000 TCP flows at 1 Gb/s, 5 s): CPU time relative to
+  100 flows, and memory per flow from the peak resident sets; then 100 000 flows.
+- round: bench_round, flow-steps per second.
+
+Timings are the best of --repeat runs; the machine is shared, so compare ratios taken here.
+
+Usage: python bench/speed.py [--repeat N] [--out out/bench.json] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anchors
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+CCSCOPE = str(Path(PYTHON).with_name("ccscope"))
+NS2_SCRIPT = Path(__file__).resolve().parent / "ns2_dumbbell.tcl"
+# Simulated time of an ns-2 run that measures its start-up and set-up (0 divides by zero).
+SET_UP_ONLY_S = 0.001
+# Simulated seconds of the engine comparison per bottleneck Mb/s: about 750 000 bottleneck
+# packets, so that start-up is a few percent of ns-2's time.
+ENGINE_SECONDS = {10: 600, 100: 60}
+GNU_TIME = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
+
+# What `ccscope run` does before it calls the engine (python/ccscope/cli.py `run`).
+BEFORE_RUN = """
+import sys
+import ccscope.cli
+from ccscope.engine import run
+from ccscope.errors import Interrupted
+from ccscope.progress import RunProgress
+from ccscope.scenario import load
+from ccscope import _core
+load(sys.argv[1])
+heavy = ("numpy", "pandas", "pyarrow", "matplotlib", "scipy", "rich")
+print(",".join(m for m in heavy if m in sys.modules))
+"""
+
+
+def run_child(cmd: list[str], cwd: Path | None = None) -> tuple[float, float | None, str]:
+    """Runs `cmd`: (wall seconds, peak resident MB, stdout). The peak comes from GNU time when
+    installed: Linux carries a process's peak across exec, so a child forked from this (large)
+    Python process would report at least this process's size."""
+    wrap = [GNU_TIME, "-f", "%M"] if GNU_TIME else []
+    t = time.perf_counter()
+    p = subprocess.run(wrap + cmd, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {p.stderr.strip()}")
+    rss = int(p.stderr.strip().splitlines()[-1]) / 1024 if GNU_TIME else None
+    return wall, rss, p.stdout
+
+
+def best_of(repeat: int, cmd: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
+    """The fastest of `repeat` runs: (wall seconds, its peak resident MB, its stdout)."""
+    return min((run_child(cmd, cwd) for _ in range(repeat)), key=lambda r: r[0])
+
+
+def record(group: str, scenario: str, metric: str, ours: float, ns2: float | None = None, *,
+           higher_is_better: bool = True, goal: str = "", met: bool | None = None,
+           rss: float | None = None, ns2_rss: float | None = None, **extra) -> dict:
+    ratio = None
+    if ns2:
+        ratio = ours / ns2 if higher_is_better else ns2 / ours
+    return {"group": group, "scenario": scenario, "metric": metric, "ccscope": ours,
+            "ns2": ns2, "ratio": ratio, "ccscope_peak_rss_mb": rss, "ns2_peak_rss_mb": ns2_rss,
+            "goal": goal, "met": met, **extra}
+
+
+def ns2_command(n: int, rate: int, seconds: float) -> list[str]:
+    return ["ns", str(NS2_SCRIPT), str(n), str(rate), "20", "DropTail", str(seconds), "1"]
+
+
+def startup(repeat: int, scenario_file: Path, have_ns2: bool) -> list[dict]:
+    bare, _, _ = best_of(repeat, [PYTHON, "-c", "pass"])
+    wall, rss, loaded = best_of(repeat, [PYTHON, "-c", BEFORE_RUN, str(scenario_file)])
+    ns2 = best_of(repeat, ns2_command(8, 10, SET_UP_ONLY_S)) if have_ns2 else None
+    return [record(
+        "start-up", "ccscope run, before the simulation (8 flows, 10 Mb/s)", "seconds", wall,
+        ns2[0] if ns2 else None, higher_is_better=False, goal="<= 0.15 s, no pandas/matplotlib",
+        met=wall <= 0.15 and "pandas" not in loaded and "matplotlib" not in loaded,
+        rss=rss, ns2_rss=ns2[1] if ns2 else None, python_bare_s=bare,
+        heavy_modules_loaded=loaded.strip())]
+
+
+def anchor_runs(repeat: int, files: dict, have_ns2: bool) -> list[dict]:
+    import ccscope
+
+    rows = []
+    ccscope.run(ccscope.load(files[(8, 10)]))  # load the extension before timing in-process
+    for (n, rate), path in files.items():
+        name = f"{n} TCP SACK flows, {rate} Mb/s, 60 s, DropTail (BDP)"
+        with tempfile.TemporaryDirectory() as out:
+            wall, rss, _ = best_of(repeat, [CCSCOPE, "run", str(path), "--out", out,
+                                            "--no-plot", "-q"])
+            summary = json.loads((Path(out) / "summary.json").read_text())
+        pkts = next(x["departures"] for x in summary["links"] if x["name"] == "bottleneck")
+        ns2 = best_of(repeat, ns2_command(n, rate, anchors.SECONDS)) if have_ns2 else None
+        ns2_pkts = json.loads(ns2[2].strip().splitlines()[-1])["departures"] if ns2 else 0
+        whole = record("whole process", name, "bottleneck packets per wall-second", pkts / wall,
+                       ns2_pkts / ns2[0] if ns2 else None, goal=">= 3x ns-2", rss=rss,
+                       ns2_rss=ns2[1] if ns2 else None, ccscope_wall_s=wall,
+                       ns2_wall_s=ns2[0] if ns2 else None)
+        whole["met"] = whole["ratio"] is not None and whole["ratio"] >= 3
+        rows += [whole, engine_run(n, rate, repeat, have_ns2)]
+    return rows
+
+
+def engine_run(n: int, rate: int, repeat: int, have_ns2: bool) -> dict:
+    """The anchor run long enough for start-up not to count, inside one process for ccscope and
+    less its start-up and set-up time for ns-2."""
+    import ccscope
+
+    seconds = ENGINE_SECONDS[rate]
+    sc = ccscope.loads(anchors.scenario_toml(n, rate, "DropTail", seconds=seconds))
+    engine = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = ccscope.run(sc)
+        engine = min(engine, time.perf_counter() - t)
+    pkts = int(result.bottlenecks.departures.iloc[0])
+    ns2_engine = ns2_pkts = None
+    if have_ns2:
+        wall, _, out = best_of(repeat, ns2_command(n, rate, seconds))
+        ns2_engine = wall - best_of(repeat, ns2_command(n, rate, SET_UP_ONLY_S))[0]
+        ns2_pkts = json.loads(out.strip().splitlines()[-1])["departures"] / ns2_engine
+    inside = record("engine", f"{n} TCP SACK flows, {rate} Mb/s, {seconds} s, DropTail (BDP)",
+                    "bottleneck packets per wall-second", pkts / engine, ns2_pkts,
+                    goal=">= 5x ns-2", events=result.events, events_per_s=result.events / engine,
+                    ccscope_wall_s=engine, ns2_wall_s=ns2_engine)
+    inside["met"] = inside["ratio"] is not None and inside["ratio"] >= 5
+    return inside
+
+
+def cargo_example(name: str, *args: str) -> list[dict]:
+    out = subprocess.run(["cargo", "run", "--release", "--quiet", "-p", "ccscope-core",
+                          "--example", name, "--", "--json", *args], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def scale(counts: list[str]) -> list[dict]:
+    runs = cargo_example("bench_scale", *counts)
+    base = runs[0]
+    rows = []
+    for r in runs:
+        growth = r["cpu_s"] / base["cpu_s"]
+        row = record("scale", f"{r['flows']} TCP flows, 1 Gb/s, 5 s", "CPU seconds", r["cpu_s"],
+                     goal=f"<= 2x the {base['flows']}-flow run", met=growth <= 2,
+                     rss=r["peak_rss_kb"] / 1024, growth=growth, wall_s=r["wall_s"],
+                     events=r["events"], bottleneck_pkts=r["bottleneck_pkts"])
+        rows.append(row)
+    top = runs[-1]
+    per_flow = (top["peak_rss_kb"] - base["peak_rss_kb"]) / (top["flows"] - base["flows"])
+    rows.append(record("scale", f"{base['flows']} -> {top['flows']} TCP flows",
+                       "peak RSS per added flow (KB)", per_flow, higher_is_better=False,
+                       goal="<= 2 KB", met=per_flow <= 2, rss=top["peak_rss_kb"] / 1024))
+    return rows
+
+
+def scale_limit(flows: int) -> dict:
+    """That `flows` TCP flows run at all on this machine, in how long and how much memory."""
+    [r] = cargo_example("bench_scale", str(flows))
+    return record("scale", f"{flows} TCP flows, 1 Gb/s, 5 s", "CPU seconds", r["cpu_s"],
+                  goal="completes", met=True, rss=r["peak_rss_kb"] / 1024, wall_s=r["wall_s"],
+                  events=r["events"], bottleneck_pkts=r["bottleneck_pkts"])
+
+
+def engine_cbr() -> list[dict]:
+    return [record("engine", f"CBR dumbbell, {r['flows']} flows, {r['rate_mbps']} Mb/s, 60 s",
+                   "events per wall-second", r["events"] / r["wall_s"], events=r["events"],
+                   bottleneck_pkts_per_s=r["bottleneck_pkts"] / r["wall_s"])
+            for r in cargo_example("bench_engine") if r["load"] == "CBR"]
+
+
+def round_model() -> list[dict]:
+    goals = {"synchronized": 2e8, "proportional": 1e8}
+    rows = []
+    for r in cargo_example("bench_round"):
+        rate = r["flow_steps"] / r["wall_s"]
+        goal = goals[r["feedback"]] if r["flows"] >= 100_000 else None
+        rows.append(record("round", f"{r['flows']} TCP flows, {r['feedback']} feedback",
+                           "flow-steps per wall-second", rate, goal=f">= {goal:.0e}" if goal
+                           else "", met=rate >= goal if goal else None))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    ap.add_argument("--out", type=Path, default=ROOT / "out" / "bench.json")
+    ap.add_argument("--quick", action="store_true",
+                    help="scale at 100 and 1000 flows only (not 10 000 and 100 000), and skip "
+                    "the round model")
+    args = ap.parse_args()
+    have_ns2 = shutil.which("ns") is not None
+    if not have_ns2:
+        print("ns-2 not found (apt-get install -y ns2): ccscope figures only", file=sys.stderr)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for rate in (10, 100):
+            for n in (8, 64):
+                files[(n, rate)] = Path(tmp) / f"anchor-{n}x{rate}.toml"
+                files[(n, rate)].write_text(anchors.scenario_toml(n, rate, "DropTail"))
+        rows += startup(args.repeat * 2, files[(8, 10)], have_ns2)
+        rows += anchor_runs(args.repeat, files, have_ns2)
+    rows += engine_cbr()
+    rows += scale(["100", "1000"] if args.quick else ["100", "1000", "10000"])
+    if not args.quick:
+        rows.append(scale_limit(100_000))
+        rows += round_model()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(rows, indent=1) + "\n")
+    for r in rows:
+        ns2 = f"{r['ns2']:.4g}" if r["ns2"] else "-"
+        ratio = f"{r['ratio']:.2f}x" if r["ratio"] else ""
+        met = {True: "yes", False: "NO", None: ""}[r["met"]]
+        print(f"{r['group']:<13} {r['scenario']:<52} {r['ccscope']:>11.4g} {ns2:>10} "
+              f"{ratio:>7} {r['goal']:<24} {met}")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
