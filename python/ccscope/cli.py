@@ -98,14 +98,19 @@ def _print_media(result) -> None:
         return
     table = Table(title="media flows (playback receivers)", title_justify="left")
     video = "freeze_fraction" in media
+    resent = "retransmissions_sent" in media
     for col in ("flow", "source", "playback rate", "interruptions", "frozen", "max rx queue",
-                "VDI", "delayed", *(["freeze frames"] if video else [])):
+                "VDI", "delayed", *(["freeze frames"] if video else []),
+                *(["resent (useful)"] if resent else [])):
         table.add_column(col, justify="right" if col != "source" else "left")
     for _, f in media.iterrows():
         frames = []
         if video:
             frames = ["-" if pd.isna(f.freeze_fraction)
                       else f"{f.freeze_frames:.0f}/{f.frames:.0f} ({f.freeze_fraction:.1%})"]
+        if resent:
+            frames.append("-" if pd.isna(f.retransmissions_sent) else
+                          f"{f.retransmissions_sent:.0f} ({f.retransmissions_useful:.0f})")
         table.add_row(str(f.flow), f.label, _si(f.playback_rate_bps, "b/s"),
                       f"{f.interruptions:.0f}", f"{f.frozen_s:.2f} s ({f.frozen_fraction:.1%})",
                       _si(f.max_receiver_queue_bytes, "B"), f"{f.vdi:.4f}",

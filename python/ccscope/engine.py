@@ -319,8 +319,10 @@ MEDIA_COLUMNS = ("playback_rate_bps", "interruptions", "frozen_s", "frozen_fract
 #: Per-flow columns of a playback receiver whose packets carry production times: the longest
 #: wait of a packet in the sender (Cai et al. §IV-B's d_q) and, for video, the frames decoded
 #: before the end, the freeze frames (base layer incomplete at decoding time, Loguinov & Radha
-#: §VI-C) and their fraction.
-VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fraction")
+#: §VI-C) and their fraction; with FGS retransmission (`retransmit = true`), the base-layer
+#: packets resent on NACK, those received and those received before their frame's decoding.
+VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fraction",
+                 "retransmissions_sent", "retransmissions_received", "retransmissions_useful")
 
 
 def _media(receiver: dict, data: dict) -> dict:

@@ -255,6 +255,7 @@ fn app(a: &App) -> AppSpec {
             base_bps: f.base.bps(),
             max_bps: f.max.bps(),
             fps: f.fps,
+            retransmit: f.retransmit,
         },
         App::Multirate(m) => AppSpec::Multirate {
             tau_ns: ns(&m.tau),
@@ -406,9 +407,10 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
         AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
         AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
-        AppSpec::Fgs { base_bps, max_bps, fps } => {
+        AppSpec::Fgs { base_bps, max_bps, fps, retransmit } => {
             let server = Fgs::new(*base_bps, *max_bps, *fps)?;
             match m.playback {
+                Some(p) if *retransmit => Box::new(server.with_ledger(ledger.clone()).with_retransmission(SimTime(p.startup_ns))),
                 Some(_) => Box::new(server.with_ledger(ledger.clone())),
                 None => Box::new(server),
             }
@@ -423,6 +425,7 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         }
     };
     let sink: Box<dyn ReceiveApp> = match (m.playback, &m.app) {
+        (Some(p), AppSpec::Fgs { retransmit: true, .. }) => Box::new(Playback::new(p).with_frames(ledger).with_nacks()),
         (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => Box::new(Playback::new(p).with_frames(ledger)),
         (Some(p), _) => Box::new(Playback::new(p)),
         (None, _) => Box::new(Sink::default()),

@@ -49,8 +49,9 @@ pub enum AppSpec {
         off: Period,
         mode: OnMode,
     },
-    /// Layered video: base layer at `base_bps`, all of it up to `max_bps`, `fps` frames/s.
-    Fgs { base_bps: f64, max_bps: f64, fps: f64 },
+    /// Layered video: base layer at `base_bps`, all of it up to `max_bps`, `fps` frames/s;
+    /// `retransmit`: lost base-layer packets resent on NACK.
+    Fgs { base_bps: f64, max_bps: f64, fps: f64, retransmit: bool },
     /// A coder that codes at the sender's rate of `tau_ns` ago.
     Multirate { tau_ns: u64, initial_bps: f64 },
     /// MPEG-4 frames of a GOP pattern at `fps`, sizes from TES models of I, P and B frames.

@@ -8,15 +8,20 @@
 //! receiver's freeze frames count base layers incomplete at their decoding time; enhancement
 //! layers may arrive partly.
 //!
-//! Not modelled: the paper's retransmission of lost base-layer packets on NACK (the receiving
-//! application has no path back to the sender here), so every base-layer loss freezes its
-//! frame.
+//! Retransmission (§VI-C: "our retransmission scheme was able to recover all base-layer
+//! packets before their deadlines"; [`Fgs::with_retransmission`]): when the receiver NACKs a
+//! packet of a frame's base layer, the server sends it again, ahead of new data and inside
+//! its transport's rate, if it can still arrive in time: if now + one smoothed RTT is no later
+//! than the frame's decoding time, its capture time plus the receiver's start-up delay (the
+//! RTT stands for the one-way trip plus the wait for a send slot). Enhancement-layer packets
+//! are not retransmitted. Without it every base-layer loss freezes its frame.
 //!
 //! Hooks: [`SendApp::on_start`] asks to be woken at once; each [`SendApp::on_wake`] offers one
-//! frame and asks to be woken at the next frame time (`start + k / fps`, without drift).
+//! frame and asks to be woken at the next frame time (`start + k / fps`, without drift);
+//! [`SendApp::on_nack`] resends as above.
 
 use super::video::FrameLedger;
-use super::{format_rate, SendApp, SendCtx, Tag};
+use super::{format_rate, Chunk, SendApp, SendCtx, Tag};
 use crate::error::{check_positive, Error, Result};
 use crate::time::SimTime;
 
@@ -29,6 +34,8 @@ pub struct Fgs {
     started: SimTime,
     frames: u64,
     ledger: Option<FrameLedger>,
+    /// With retransmission: the receiver's start-up delay (capture to decoding).
+    startup: Option<SimTime>,
 }
 
 impl Fgs {
@@ -44,12 +51,19 @@ impl Fgs {
             started: SimTime::ZERO,
             frames: 0,
             ledger: None,
+            startup: None,
         })
     }
 
     /// The same server, recording each frame's base-layer size in `ledger`.
     pub fn with_ledger(self, ledger: FrameLedger) -> Fgs {
         Fgs { ledger: Some(ledger), ..self }
+    }
+
+    /// The same server, resending NACKed base-layer packets that can still arrive before their
+    /// frame's decoding time, `startup` after its capture.
+    pub fn with_retransmission(self, startup: SimTime) -> Fgs {
+        Fgs { startup: Some(startup), ..self }
     }
 
     /// The frame's base and enhancement bytes at the transport's rate `rate_bps`.
@@ -64,6 +78,17 @@ impl Fgs {
 impl SendApp for Fgs {
     fn watches_progress(&self) -> bool {
         false
+    }
+
+    fn retransmits(&self) -> bool {
+        self.startup.is_some()
+    }
+
+    fn on_nack(&mut self, cx: &mut SendCtx, chunk: &Chunk, rtt: SimTime) {
+        let (Some(startup), Some(captured)) = (self.startup, chunk.tag.deadline()) else { return };
+        if chunk.tag.layer == 0 && cx.now() + rtt <= captured + startup {
+            cx.resend(*chunk);
+        }
     }
 
     fn on_start(&mut self, cx: &mut SendCtx) {
@@ -114,5 +139,23 @@ mod tests {
         assert_eq!(frame_at(1e9), [(0, 175), (1, 14875 - 175)], "above R_max: R_max");
         assert!(Fgs::new(14e3, 10e3, 10.0).is_err());
         assert_eq!(Fgs::new(14e3, 1190e3, 10.0).unwrap().label(), "FGS 14kb/s-1.19Mb/s");
+    }
+
+    #[test]
+    fn only_base_layer_packets_that_can_still_arrive_in_time_are_resent() {
+        let server = Fgs::new(14e3, 1190e3, 10.0).unwrap();
+        assert!(!server.retransmits());
+        let mut h = SendHarness::new(server.with_retransmission(SimTime::from_secs_f64(3.0)));
+        assert!(h.app.retransmits());
+        let rtt = SimTime::from_ms(100);
+        let captured = SimTime::from_secs_f64(1.0);
+        let chunk = |layer| Chunk { bytes: 175, tag: Tag::new(10, layer).with_deadline(captured), resent: false };
+        // Decoding at 4 s: a NACK at 3.9 s leaves exactly one RTT, at 3.95 s less than one.
+        for (now, layer, resent) in [(3.9, 0, true), (3.95, 0, false), (2.0, 1, false)] {
+            h.at(SimTime::from_secs_f64(now), |a, cx| a.on_nack(cx, &chunk(layer), rtt));
+            let got = h.drain();
+            assert_eq!(got.len(), resent as usize, "NACK at {now} s, layer {layer}");
+            assert!(got.iter().all(|c| c.resent && c.tag == chunk(0).tag));
+        }
     }
 }

@@ -35,6 +35,14 @@
 //! for every data packet the transport delivers, [`ReceiveApp::on_wake`] as asked with
 //! [`RecvCtx::wake_at`], and [`ReceiveApp::on_stop`] at the flow's stop.
 //!
+//! Retransmission on NACK (layered video, Loguinov & Radha 2003 §VI-C), over the rate
+//! transport: a receiving application names a missing packet by its transport sequence
+//! number with [`RecvCtx::nack`]; the transport carries the NACK back to the sender as a small
+//! reverse packet, looks up what that packet carried and hands it to [`SendApp::on_nack`] with
+//! its RTT estimate; the application may queue it again with [`SendCtx::resend`]. Resent data
+//! goes ahead of new data and is sent in the transport's send slots, inside its rate. The
+//! sender keeps what it sent only for an application whose [`SendApp::retransmits`] is true.
+//!
 //! Transports use only this interface; which application a flow runs is decided where its
 //! endpoints are built (`build::endpoints`, the flow catalogue; `transport::tcp::endpoints`, ...).
 //!
@@ -109,15 +117,19 @@ pub struct Chunk {
     /// Size of the packet that carries it (bytes on the wire), ≥ 1.
     pub bytes: u32,
     pub tag: Tag,
+    /// Sent again on the application's request ([`SendCtx::resend`]).
+    pub resent: bool,
 }
 
 /// Offer size of a source that never runs out.
 pub const UNLIMITED: u64 = u64::MAX;
 
-/// Data offered and not yet sent, in order: one entry per offer (bytes left, its tag).
+/// Data offered and not yet sent, in order: one entry per offer (bytes left, its tag), and
+/// ahead of it the packets the application asked to send again.
 #[derive(Clone, Debug, Default)]
 pub struct SendBuffer {
     offers: VecDeque<(u64, Tag)>,
+    resend: VecDeque<Chunk>,
 }
 
 impl SendBuffer {
@@ -129,21 +141,31 @@ impl SendBuffer {
         }
     }
 
+    /// Queues `chunk` to be sent again, after other resent packets and ahead of new data.
+    pub fn resend(&mut self, chunk: Chunk) {
+        self.resend.push_back(Chunk { resent: true, ..chunk });
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.offers.is_empty()
+        self.offers.is_empty() && self.resend.is_empty()
     }
 
     /// Bytes waiting ([`UNLIMITED`] when an unlimited offer is among them).
     pub fn bytes(&self) -> u64 {
-        self.offers.iter().fold(0u64, |sum, &(b, _)| sum.saturating_add(b))
+        let resend = self.resend.iter().map(|c| c.bytes as u64).sum::<u64>();
+        self.offers.iter().fold(resend, |sum, &(b, _)| sum.saturating_add(b))
     }
 
-    /// The next packet's worth of data, at most `max_bytes` (≥ 1) of the oldest offer.
+    /// The next packet's worth of data: the oldest packet to resend (whole), else at most
+    /// `max_bytes` (≥ 1) of the oldest offer.
     #[inline]
     pub fn take(&mut self, max_bytes: u32) -> Option<Chunk> {
+        if let Some(chunk) = self.resend.pop_front() {
+            return Some(chunk);
+        }
         let (left, tag) = self.offers.front_mut()?;
         let bytes = (*left).min(max_bytes.max(1) as u64);
-        let chunk = Chunk { bytes: bytes as u32, tag: *tag };
+        let chunk = Chunk { bytes: bytes as u32, tag: *tag, resent: false };
         if *left != UNLIMITED {
             *left -= bytes;
             if *left == 0 {
@@ -181,6 +203,11 @@ impl SendCtx<'_> {
         if !*self.closed {
             self.buffer.offer(bytes, tag);
         }
+    }
+    /// Queues `chunk` (one the transport handed to [`SendApp::on_nack`]) to be sent again,
+    /// ahead of new data.
+    pub fn resend(&mut self, chunk: Chunk) {
+        self.buffer.resend(chunk);
     }
     /// Bytes offered and not yet sent.
     pub fn buffered_bytes(&self) -> u64 {
@@ -222,6 +249,17 @@ pub trait SendApp: Send {
         true
     }
 
+    /// Whether the application retransmits on NACK: the transport then keeps what each packet
+    /// carried and calls [`SendApp::on_nack`]. Asked once, when the transport takes it.
+    fn retransmits(&self) -> bool {
+        false
+    }
+
+    /// Fires when the receiver reports missing the packet that carried `chunk`; `rtt` is the
+    /// transport's smoothed RTT (zero before the first sample). [`SendCtx::resend`] sends it
+    /// again.
+    fn on_nack(&mut self, _cx: &mut SendCtx, _chunk: &Chunk, _rtt: SimTime) {}
+
     /// Fires once, at the flow's stop time; the transport takes no more data after it.
     fn on_stop(&mut self, _cx: &mut SendCtx) {}
 
@@ -250,12 +288,19 @@ pub struct Outbox {
     wake: Option<SimTime>,
     /// [`SendApp::watches_progress`], asked once.
     progress: bool,
+    /// What each packet sent carried, by sequence number, oldest first; kept only for an
+    /// application that retransmits ([`SendApp::retransmits`]).
+    sent: Option<VecDeque<(u64, Chunk)>>,
+    /// Packets sent again.
+    resent: u64,
 }
 
 impl Outbox {
     pub fn new(app: Box<dyn SendApp>) -> Self {
         Outbox {
             progress: app.watches_progress(),
+            sent: app.retransmits().then(VecDeque::new),
+            resent: 0,
             app,
             buffer: SendBuffer::default(),
             closed: false,
@@ -307,6 +352,40 @@ impl Outbox {
     pub fn acked(&mut self, ctx: &mut Ctx, view: TransportView, pkts: u64) {
         if self.progress {
             self.with(ctx, view, |a, cx| a.on_acked(cx, pkts));
+        }
+    }
+
+    /// Whether the application retransmits on NACK ([`SendApp::retransmits`]).
+    pub fn retransmits(&self) -> bool {
+        self.sent.is_some()
+    }
+
+    /// Packets sent again on the application's request.
+    pub fn resent(&self) -> u64 {
+        self.resent
+    }
+
+    /// The transport sent `chunk` as packet `seq` (call for every packet it takes): kept for
+    /// NACKs if the application retransmits; counted if it was resent.
+    #[inline]
+    pub fn record(&mut self, seq: u64, chunk: Chunk) {
+        if let Some(sent) = &mut self.sent {
+            sent.push_back((seq, chunk));
+            self.resent += chunk.resent as u64;
+        }
+    }
+
+    /// The receiver misses packet `seq`: calls [`SendApp::on_nack`] with what it carried.
+    /// NACKs come in sequence order (the receiver finds gaps in order and the reverse path
+    /// keeps order), so what was sent before `seq` is forgotten.
+    pub fn nack(&mut self, ctx: &mut Ctx, view: TransportView, seq: u64, rtt: SimTime) {
+        let Some(sent) = &mut self.sent else { return };
+        while sent.front().is_some_and(|&(s, _)| s < seq) {
+            sent.pop_front();
+        }
+        match sent.front() {
+            Some(&(s, chunk)) if s == seq && !self.stopped => self.with(ctx, view, |a, cx| a.on_nack(cx, &chunk, rtt)),
+            _ => {}
         }
     }
 
@@ -371,6 +450,8 @@ pub struct Delivery {
     /// When it reached the receiver (before the delivery time for data TCP held back until
     /// a hole below it was filled).
     pub arrived_at: SimTime,
+    /// A copy its application sent again on NACK ([`SendCtx::resend`]).
+    pub resent: bool,
 }
 
 /// What a receiving application can see and do during a hook.
@@ -378,6 +459,7 @@ pub struct RecvCtx<'a> {
     now: SimTime,
     rng: &'a mut Rng,
     wake: &'a mut Option<SimTime>,
+    nacks: &'a mut Vec<u64>,
 }
 
 impl RecvCtx<'_> {
@@ -391,6 +473,11 @@ impl RecvCtx<'_> {
     /// Asks for [`ReceiveApp::on_wake`] at `at`; replaces any earlier request.
     pub fn wake_at(&mut self, at: SimTime) {
         *self.wake = Some(at);
+    }
+    /// Reports packet `seq` (the transport's sequence number) missing to the sender, in
+    /// sequence order; transports that do not carry NACKs (TCP, UDP) drop it.
+    pub fn nack(&mut self, seq: u64) {
+        self.nacks.push(seq);
     }
 }
 
@@ -427,6 +514,8 @@ pub struct Inbox {
     app: Box<dyn ReceiveApp>,
     stopped: bool,
     wake: Option<SimTime>,
+    /// NACKs the application asked for, not yet sent.
+    nacks: Vec<u64>,
 }
 
 impl Inbox {
@@ -435,6 +524,7 @@ impl Inbox {
             app,
             stopped: false,
             wake: None,
+            nacks: Vec::new(),
         }
     }
 
@@ -443,6 +533,7 @@ impl Inbox {
             now: ctx.now(),
             rng: ctx.rng(),
             wake: &mut self.wake,
+            nacks: &mut self.nacks,
         };
         f(self.app.as_mut(), &mut cx);
     }
@@ -481,6 +572,11 @@ impl Inbox {
                 ctx.set_timer(timer, at);
             }
         }
+    }
+
+    /// The NACKs the application asked for since the last call, in order.
+    pub fn take_nacks(&mut self) -> std::vec::Drain<'_, u64> {
+        self.nacks.drain(..)
     }
 
     /// The application's summary numbers ([`ReceiveApp::stats`]).
@@ -582,6 +678,16 @@ mod tests {
             std::iter::from_fn(|| b.take(1000)).map(|c| (c.bytes, c.tag.frame)).collect();
         assert_eq!(got, [(1000, 1), (1000, 1), (500, 1), (400, 3)]);
         assert!(b.is_empty() && b.take(1000).is_none());
+    }
+
+    #[test]
+    fn resent_packets_go_whole_ahead_of_new_data() {
+        let mut b = SendBuffer::default();
+        b.offer(UNLIMITED, Tag::new(1, 1));
+        let old = Chunk { bytes: 175, tag: Tag::new(0, 0), resent: false };
+        b.resend(old);
+        assert_eq!(b.take(100), Some(Chunk { resent: true, ..old }), "whole, even above max_bytes");
+        assert_eq!(b.take(100), Some(Chunk { bytes: 100, tag: Tag::new(1, 1), resent: false }));
     }
 
     #[test]

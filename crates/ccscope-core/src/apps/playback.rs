@@ -34,7 +34,13 @@
 //!   longest time one produced after the warm-up waited in the sender before the copy that
 //!   arrived was sent (Cai et al. §IV-B's d_q).
 //!
-//! Hooks: [`ReceiveApp::on_deliver`] logs the delivery; nothing else.
+//! - With NACKs on ([`Playback::with_nacks`], for a sender that retransmits, Loguinov & Radha
+//!   2003 §VI-C): a delivery whose sequence number skips some reports each skipped one missing
+//!   ([`RecvCtx::nack`]; the transport's sequence numbers are consecutive and its path keeps
+//!   order, so a gap is a loss). A resent base-layer packet that arrives by its frame's
+//!   decoding time is a useful retransmission.
+//!
+//! Hooks: [`ReceiveApp::on_deliver`] logs the delivery (and NACKs gaps); nothing else.
 
 use super::video::FrameLedger;
 use super::{Delivery, ReceiveApp, RecvCtx};
@@ -152,6 +158,11 @@ pub struct Playback {
     ledger: Option<FrameLedger>,
     /// Longest wait in the sender of a packet tagged with its production time (s).
     sender_delay_s: Option<f64>,
+    /// With NACKs: the next sequence number expected, and resent packets delivered and those
+    /// of them that were base-layer data in time for decoding.
+    nacks: Option<u64>,
+    resent: u64,
+    resent_useful: u64,
 }
 
 impl Playback {
@@ -164,7 +175,15 @@ impl Playback {
             on_time: Vec::new(),
             ledger: None,
             sender_delay_s: None,
+            nacks: None,
+            resent: 0,
+            resent_useful: 0,
         }
+    }
+
+    /// A receiver that NACKs every packet missing from the sequence.
+    pub fn with_nacks(self) -> Self {
+        Playback { nacks: Some(0), ..self }
     }
 
     /// A receiver that also decodes frames, their sizes read from `ledger`.
@@ -216,6 +235,13 @@ impl ReceiveApp for Playback {
             _ => self.jitter_free += 1,
         }
         self.log.push((now, packet.bytes));
+        if let Some(next) = &mut self.nacks {
+            for seq in *next..packet.seq {
+                cx.nack(seq);
+            }
+            *next = (*next).max(packet.seq + 1);
+            self.resent += packet.resent as u64;
+        }
         if let Some(made) = packet.tag.deadline().filter(|&t| t >= SimTime(self.spec.warmup_ns)) {
             let wait = (packet.sent_at - made.min(packet.sent_at)).secs();
             self.sender_delay_s = Some(self.sender_delay_s.map_or(wait, |w| w.max(wait)));
@@ -227,6 +253,7 @@ impl ReceiveApp for Playback {
                     self.on_time.resize(f + 1, 0);
                 }
                 self.on_time[f] += packet.bytes as u64;
+                self.resent_useful += packet.resent as u64;
             }
         }
     }
@@ -245,6 +272,10 @@ impl ReceiveApp for Playback {
         ];
         if let Some(wait) = self.sender_delay_s {
             out.push(("max_sender_delay_s", Stat::Level(wait)));
+        }
+        if self.nacks.is_some() {
+            out.push(("retransmissions_received", Stat::Level(self.resent as f64)));
+            out.push(("retransmissions_useful", Stat::Level(self.resent_useful as f64)));
         }
         if let Some((decoded, frozen)) = self.frames() {
             out.push(("frames", Stat::Level(decoded as f64)));
@@ -329,6 +360,7 @@ mod tests {
                 now: s(t),
                 rng: &mut rng,
                 wake: &mut wake,
+                nacks: &mut Vec::new(),
             };
             let d = Delivery {
                 seq: k,
@@ -336,6 +368,7 @@ mod tests {
                 tag: crate::apps::Tag::default(),
                 sent_at: SimTime::ZERO,
                 arrived_at: s(t),
+                resent: false,
             };
             p.on_deliver(&mut cx, &d);
         }

@@ -43,6 +43,7 @@ mod tests {
                 now,
                 rng: &mut rng,
                 wake: &mut wake,
+                nacks: &mut Vec::new(),
             };
             let d = Delivery {
                 seq: k as u64,
@@ -50,6 +51,7 @@ mod tests {
                 tag: Tag::default(),
                 sent_at: SimTime::ZERO,
                 arrived_at: now,
+                resent: false,
             };
             sink.on_deliver(&mut cx, &d);
         }

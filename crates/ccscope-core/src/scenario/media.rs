@@ -33,7 +33,7 @@ tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "mul
 
 /// FGS video: a base layer at `base`, an enhancement layer up to a total of `max`, `fps`
 /// frames per second (defaults: Loguinov & Radha's 14 kb/s and 1190 kb/s; 10 frames/s
-/// assumed).
+/// assumed), base-layer retransmission on NACK with `retransmit`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fgs {
@@ -43,6 +43,10 @@ pub struct Fgs {
     pub max: Rate,
     #[serde(default = "fgs_fps")]
     pub fps: f64,
+    /// Resend lost base-layer packets on the receiver's NACK while they can arrive before
+    /// their frame's decoding time (§VI-C); needs a rate source and a playback receiver.
+    #[serde(default)]
+    pub retransmit: bool,
 }
 
 fn fgs_base() -> Rate {

@@ -982,6 +982,7 @@ impl Flow {
         if let Some(p) = &self.playback {
             p.validate(&format!("{at}.playback"))?;
         }
+        self.validate_retransmit(at)?;
         for (name, d) in [("left_delay", &self.left_delay), ("right_delay", &self.right_delay)] {
             if let Some(d) = d {
                 time_ns(&format!("{at}.{name}"), d, true)?;
@@ -1017,6 +1018,24 @@ impl Flow {
             }
         }
         Ok(())
+    }
+}
+
+impl Flow {
+    /// FGS retransmission needs a rate source (its receiver carries the NACKs back) and a
+    /// playback receiver (which finds the losses).
+    fn validate_retransmit(&self, at: &str) -> Result<()> {
+        let (fgs, rate) = match &self.source {
+            Source::Tcp(Tcp { app: Some(App::Fgs(f)), .. }) | Source::Udp(Udp { app: App::Fgs(f), .. }) => (f, false),
+            Source::Rate(RateSource { app: Some(App::Fgs(f)), .. }) => (f, true),
+            _ => return Ok(()),
+        };
+        let field = format!("{at}.source.app.retransmit");
+        match (fgs.retransmit, rate, &self.playback) {
+            (true, false, _) => Err(Error::invalid(field, "true", "needs a rate source (its receiver carries the NACKs back)")),
+            (true, true, None) => Err(Error::invalid(field, "true", "needs a playback receiver (playback = { startup = ... }) to find the losses")),
+            _ => Ok(()),
+        }
     }
 }
 

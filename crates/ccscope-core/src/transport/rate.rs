@@ -18,6 +18,13 @@
 //! data-limited sender's rate to twice the receive rate; that is not modelled). The receiver
 //! hands every data packet to its application as it arrives.
 //!
+//! NACKs ([`crate::apps`], retransmission on NACK): each packet the receiving application
+//! reports missing goes back as a reverse packet of its own, the size of a report, flagged
+//! `NACK` with the missing sequence number in `ack`; the sender hands what that packet carried
+//! to its application, which may queue it again ahead of new data. A resent packet takes a
+//! new sequence number and a send slot like any other, so it is sent inside the rate; it is
+//! flagged `RESENT`. Neither packet reaches the congestion controller.
+//!
 //! Header mapping ([`crate::net::packet::Header`]):
 //!
 //! | field | data packet (sender → receiver) | report (receiver → sender) |
@@ -25,12 +32,12 @@
 //! | `seq` | sequence number, from 0 | report number, from 0 |
 //! | `stamp` | send time | send time of the last data packet received (echo) |
 //! | `echo` | sender's smoothed RTT (0: none yet) | hold time: now − arrival of that packet |
-//! | `ack` | bunch number (0: not in a bunch) | send time (ns) of the earliest packet found lost |
+//! | `ack` | bunch number (0: not in a bunch) | send time (ns) of the earliest packet found lost; NACK: the missing sequence number |
 //! | `blocks[0..2]` | position in the bunch, bunch length | packets lost, received since the last report |
 //! | `blocks[2..4]` | — | receiver-computed rate (f64 bits, high word first) |
 //! | `blocks[4..6]` | — | capacity estimate (f64 bits, high word first) |
 //! | `value` | — | [receive rate (bits/s), loss event rate p] |
-//! | `flags` | — | `HAS_RATE`, `HAS_CAPACITY`, `HAS_LOSS_TIME`, `NEW_LOSS_EVENT` |
+//! | `flags` | `RESENT` | `HAS_RATE`, `HAS_CAPACITY`, `HAS_LOSS_TIME`, `NEW_LOSS_EVENT`; `NACK` |
 
 use std::sync::{Arc, Mutex};
 
@@ -54,6 +61,10 @@ const HAS_RATE: u32 = 1;
 const HAS_CAPACITY: u32 = 2;
 const HAS_LOSS_TIME: u32 = 4;
 const NEW_LOSS_EVENT: u32 = 8;
+/// A NACK, not a report (receiver → sender).
+const NACK: u32 = 16;
+/// Data flag: the application sent this packet again on NACK.
+const RESENT: u32 = 1;
 
 /// Size of a report packet on the wire (bytes): ns-2 TFRC's 40-byte control packet.
 pub const REPORT_BYTES: u32 = 40;
@@ -311,9 +322,13 @@ impl RateSender {
             pkt.header.blocks[0] = index;
             pkt.header.blocks[1] = self.bunch;
             pkt.header.blocks[2] = (self.reports + self.silences) as u32;
+            if chunk.resent {
+                pkt.header.flags |= RESENT;
+            }
             ctx.send(pkt);
+            self.outbox.record(self.next_seq, chunk);
             self.next_seq += 1;
-            if self.outbox.watches_progress() {
+            if self.outbox.watches_progress() && !chunk.resent {
                 let view = self.view(ctx.now());
                 self.outbox.sent(ctx, view, &chunk);
             }
@@ -382,7 +397,15 @@ impl Endpoint for RateSender {
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
-        if self.running {
+        if !self.running {
+            return;
+        }
+        if pkt.header.flags & NACK != 0 {
+            let view = self.view(ctx.now());
+            let rtt = self.srtt_s.map_or(SimTime::ZERO, SimTime::from_secs_f64);
+            self.outbox.nack(ctx, view, pkt.header.ack, rtt);
+            self.outbox.arm(ctx, APP);
+        } else {
             self.on_report(ctx, &pkt);
         }
     }
@@ -427,12 +450,16 @@ impl Endpoint for RateSender {
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {
-        vec![
+        let mut out = vec![
             ("rate_bps", Stat::Level(self.controller.pacing_rate_bps().unwrap_or(0.0))),
             ("srtt_s", Stat::Level(self.srtt_s.unwrap_or(0.0))),
             ("reports", Stat::Count(self.reports as f64)),
             ("no_feedback_expiries", Stat::Count(self.silences as f64)),
-        ]
+        ];
+        if self.outbox.retransmits() {
+            out.push(("retransmissions_sent", Stat::Level(self.outbox.resent() as f64)));
+        }
+        out
     }
 }
 
@@ -487,6 +514,19 @@ impl RateReceiver {
         ctx.set_timer(REPORT, now + self.logic.report_interval().max(SimTime(1)));
         self.timer_armed = true;
     }
+
+    /// Sends the NACKs the application asked for, one reverse packet each.
+    fn send_nacks(&mut self, ctx: &mut Ctx) {
+        for seq in self.inbox.take_nacks() {
+            let mut pkt = Packet {
+                size_bytes: REPORT_BYTES,
+                ..Packet::default()
+            };
+            pkt.header.flags = NACK;
+            pkt.header.ack = seq;
+            ctx.send(pkt);
+        }
+    }
 }
 
 impl Endpoint for RateReceiver {
@@ -535,8 +575,10 @@ impl Endpoint for RateReceiver {
             tag: pkt.tag,
             sent_at: pkt.sent_at,
             arrived_at: now,
+            resent: h.flags & RESENT != 0,
         };
         self.inbox.deliver(ctx, &data);
+        self.send_nacks(ctx);
         self.inbox.arm(ctx, APP);
     }
 

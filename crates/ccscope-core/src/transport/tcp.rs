@@ -789,6 +789,7 @@ impl Endpoint for TcpReceiver {
             tag: pkt.tag,
             sent_at: pkt.sent_at,
             arrived_at: ctx.now(),
+            resent: false,
         };
         if seq < self.rcv_nxt || self.above.contains_key(&seq) {
             self.duplicates += 1;

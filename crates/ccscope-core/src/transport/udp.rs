@@ -128,6 +128,7 @@ impl Endpoint for UdpReceiver {
             tag: pkt.tag,
             sent_at: pkt.sent_at,
             arrived_at: ctx.now(),
+            resent: false,
         };
         self.inbox.deliver(ctx, &d);
         self.inbox.arm(ctx, WAKE);
