@@ -132,3 +132,31 @@ source = { kind = "cbr", rate = "1Mbps" }
     tcp = r.flows["throughput_bps"].to_numpy()[:2]
     assert by_class["tcp"]["jain"] == pytest.approx(tcp.sum() ** 2 / (2 * (tcp**2).sum()))
     assert r.summary()["fairness_by_class"] == by_class
+
+
+def test_max_queue_covers_only_the_measurement_window():
+    """Every link number covers [warmup, duration): a queue built by a burst that ends and
+    drains during the warm-up does not show in max_queue_pkts (it would as the run's maximum)."""
+    toml = """
+[run]
+duration = "10s"
+warmup = "5s"
+[topology]
+kind = "dumbbell"
+[topology.bottleneck]
+rate = "1Mbps"
+delay = "10ms"
+queue = { kind = "droptail", limit = 50 }
+[topology.access]
+rate = "100Mbps"
+delay = "1ms"
+[[flows]]
+source = { kind = "cbr", rate = "2Mbps" }
+stop = "1s"
+[[flows]]
+source = { kind = "cbr", rate = "100kbps" }
+"""
+    link = ccscope.run(ccscope.loads(toml)).bottlenecks.iloc[0]
+    # 2 Mb/s into 1 Mb/s for 1 s fills the 50-packet queue; it drains in 0.4 s. After the
+    # warm-up only the 100 kb/s flow remains: a packet every 80 ms, served in 8 ms.
+    assert link.max_queue_pkts <= 1

@@ -66,8 +66,7 @@ def _print_summary(result) -> None:
                       f"{f.mean_delay_s * 1e3:.2f} ms")
     out.print(flows)
     links = Table(title="bottleneck links", title_justify="left")
-    # The engine's maximum covers the whole run; every other column [warmup, duration).
-    for col in ("link", "capacity", "util", "mean q", "max q (whole run)", "drops", "marks",
+    for col in ("link", "capacity", "util", "mean q", "max q", "drops", "marks",
                 "losses", "drop rate"):
         links.add_column(col, justify="right" if col != "link" else "left")
     for _, link in result.bottlenecks.iterrows():

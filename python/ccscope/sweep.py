@@ -22,6 +22,7 @@ executor ran it: every executor calls :func:`execute` on the same task.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -309,13 +310,35 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
                        "wall_s": record["wall_s"], "ccscope_version": __version__,
                        "engine": task.engine, "scenario": task.scenario,
                        "trace_dir": record["trace_dir"]}
-                db.record(row, record["flows"])
+                with _sigint_deferred():
+                    db.record(row, record["flows"])
                 outcome.ran += 1
                 if record["status"] != "ok":
                     outcome.failed += 1
                     outcome.errors[task.run_id] = record["error"]
                 advance()
     return outcome
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Holds Ctrl-C back while a run is recorded, then raises it: DuckDB turns an interrupt
+    during a statement into its own error, or drops it, and the run must be stored whole or
+    not at all."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 class _progress:

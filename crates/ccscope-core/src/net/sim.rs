@@ -829,7 +829,14 @@ impl Simulation {
                     let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
                     self.core.schedule(ev.at + iv, Kind::Sample);
                 }
-                Kind::Warmup => self.baseline = Some(self.snapshot()),
+                Kind::Warmup => {
+                    self.baseline = Some(self.snapshot());
+                    // From here the largest queue is the measurement window's, as every other
+                    // link number is.
+                    for l in &mut self.core.links {
+                        l.stats.max_queue_pkts = l.queue.len() as u64;
+                    }
+                }
             }
         }
         self.core.now = until;

@@ -102,7 +102,7 @@ impl Sub for LinkStats {
             busy_ns: self.busy_ns - b.busy_ns,
             queue_pkt_ns: self.queue_pkt_ns - b.queue_pkt_ns,
             queue_byte_ns: self.queue_byte_ns - b.queue_byte_ns,
-            // The maximum over the window is not recoverable from two snapshots; keep the run's.
+            // Reset when the warm-up ends (see `Simulation::run_until`): already the window's.
             max_queue_pkts: self.max_queue_pkts,
         }
     }
