@@ -46,3 +46,18 @@ def test_every_wrong_value_anywhere_is_named_cleanly(name):
                 assert e.path and "\n" not in message, (path, value, message)
                 assert not any(s in message for s in INTERNALS), (path, value, message)
     assert refused > 100
+
+
+@pytest.mark.parametrize(("step", "field", "says"), [
+    ({"at": "1s", "p": 0.1, "interval": "100ms"}, "steps[1]", "exactly one of p"),
+    ({"at": "1s"}, "steps[1]", "exactly one of p"),
+    ({"at": "1s", "interval": "0s"}, "steps[1].interval", "> 0"),
+])
+def test_a_loss_step_takes_p_or_interval(step, field, says):
+    table = {"run": {"duration": "2s"},
+             "topology": {"kind": "fat_link", "loss": {"kind": "schedule", "steps": [
+                 {"at": "0s", "p": 0.01}, step]}},
+             "flows": [{"source": {"kind": "tcp"}}]}
+    with pytest.raises(ScenarioError) as e:
+        ccscope.run(table)
+    assert e.value.field == f"topology.loss.{field}" and says in str(e.value)

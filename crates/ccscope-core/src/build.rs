@@ -10,7 +10,7 @@ use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, 
 use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::error::{Error, Result};
-use crate::net::loss::{LossSpec, LossStep as EngineStep};
+use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
 use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
@@ -147,7 +147,17 @@ fn loss(l: &Loss) -> LossSpec {
         Loss::Bernoulli(b) => LossSpec::Bernoulli { p: b.p },
         Loss::Periodic(p) => LossSpec::Periodic { every: p.every },
         Loss::Schedule(s) => LossSpec::Schedule {
-            steps: s.steps.iter().map(|x| EngineStep { at_ns: ns(&x.at), p: x.p }).collect(),
+            steps: s
+                .steps
+                .iter()
+                .map(|x| EngineStep {
+                    at_ns: ns(&x.at),
+                    loss: match &x.interval {
+                        Some(t) => StepLoss::OnePer { interval_ns: ns(t) },
+                        None => StepLoss::Bernoulli(x.p.unwrap_or(0.0)),
+                    },
+                })
+                .collect(),
         },
     }
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use ccscope_core::config::{CapacityChange, TraceSpec};
-use ccscope_core::net::loss::{LossSpec, LossStep};
+use ccscope_core::net::loss::{LossSpec, LossStep, StepLoss};
 use ccscope_core::net::queue::QueueSpec;
 use ccscope_core::build::run;
 use ccscope_core::time::serialization_time;
@@ -96,7 +96,7 @@ fn bernoulli_and_periodic_loss_rates_match_their_configuration() {
 fn scheduled_loss_step_changes_the_rate_at_the_given_time() {
     let step_at = 50 * S;
     let loss = LossSpec::Schedule {
-        steps: vec![LossStep { at_ns: 0, p: 0.01 }, LossStep { at_ns: step_at, p: 0.04 }],
+        steps: vec![LossStep { at_ns: 0, loss: StepLoss::Bernoulli(0.01) }, LossStep { at_ns: step_at, loss: StepLoss::Bernoulli(0.04) }],
     };
     let r = loss_run(loss, 10_000.0, 100);
     let tr = r.trace.unwrap();

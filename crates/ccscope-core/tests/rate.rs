@@ -12,7 +12,7 @@ use ccscope_core::control::catalog::{ControllerConfig, Family};
 use ccscope_core::control::receiver::{DataArrival, Receiver};
 use ccscope_core::control::{Controller, ReportSample, TearReceiver, TearSender, Tfrc, TfrcReceiver, TfrcVariant};
 use ccscope_core::control::RateConfig;
-use ccscope_core::net::loss::{LossSpec, LossStep};
+use ccscope_core::net::loss::{LossSpec, LossStep, StepLoss};
 use ccscope_core::net::{RunResult, Simulation};
 use ccscope_core::time::SimTime;
 use ccscope_core::transport::rate::{probed_endpoints, Probe, RateSourceSpec};
@@ -219,7 +219,7 @@ fn yang_responsiveness_tfrc_and_tear_halve_in_about_five_rtts() {
 fn aggressiveness(from: f64, to: f64) -> [f64; 3] {
     let step_at = 400 * S;
     let schedule = LossSpec::Schedule {
-        steps: vec![LossStep { at_ns: 0, p: from }, LossStep { at_ns: step_at, p: to }],
+        steps: vec![LossStep { at_ns: 0, loss: StepLoss::Bernoulli(from) }, LossStep { at_ns: step_at, loss: StepLoss::Bernoulli(to) }],
     };
     let bin0 = (step_at / RTT_NS) as usize;
     [("tfrc-2000", 0.0), ("tfrc-2000", 1.0), ("tear", -1.0)].map(|(name, disc)| {

@@ -84,8 +84,8 @@ fn rto_backs_off_up_to_the_cap() {
     let mut b = link(10_000_000, 10 * MS, 100);
     b.loss = Some(LossSpec::Schedule {
         steps: vec![
-            ccscope_core::net::loss::LossStep { at_ns: 0, p: 0.0 },
-            ccscope_core::net::loss::LossStep { at_ns: 2 * S, p: 1.0 },
+            ccscope_core::net::loss::LossStep { at_ns: 0, loss: ccscope_core::net::loss::StepLoss::Bernoulli(0.0) },
+            ccscope_core::net::loss::LossStep { at_ns: 2 * S, loss: ccscope_core::net::loss::StepLoss::Bernoulli(1.0) },
         ],
     });
     let spec = TcpSpec {

@@ -402,19 +402,25 @@ pub struct Periodic {
     pub every: u64,
 }
 
-/// Bernoulli loss whose probability changes at the given times (none before the first; Yang et
-/// al. §4–5 step changes).
+/// Loss that changes at the given times (none before the first; Yang et al. §4–5 step
+/// changes).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Schedule {
     pub steps: Vec<LossStep>,
 }
 
+/// From `at` on: Bernoulli loss with probability `p`, or, with `interval` instead, the first
+/// packet of every interval lost (Yang et al. §4's persistent congestion: one loss indication
+/// per RTT).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LossStep {
     pub at: Time,
-    pub p: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Time>,
 }
 
 // --- flows and sources ---------------------------------------------------------------------------
@@ -956,8 +962,16 @@ impl Loss {
                 }
                 let mut last = None;
                 for (i, step) in s.steps.iter().enumerate() {
-                    in_range(&format!("{at}.steps[{i}].p"), step.p, 0.0, 1.0)?;
-                    later(&format!("{at}.steps[{i}].at"), &step.at, &mut last)?;
+                    let here = format!("{at}.steps[{i}]");
+                    match (step.p, &step.interval) {
+                        (Some(p), None) => in_range(&format!("{here}.p"), p, 0.0, 1.0).map(|_| ())?,
+                        (None, Some(t)) => time_ns(&format!("{here}.interval"), t, true).map(|_| ())?,
+                        (p, _) => {
+                            let given = if p.is_some() { "both p and interval" } else { "neither p nor interval" };
+                            return Err(Error::invalid(here, given, "needs exactly one of p (Bernoulli loss) and interval (one loss per interval)"));
+                        }
+                    }
+                    later(&format!("{here}.at"), &step.at, &mut last)?;
                 }
                 Ok(())
             }
