@@ -153,6 +153,7 @@ def run(
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
     The destination is checked before the run; the files appear together when it ends."""
+    from .controllers import importables
     from .engine import run as run_scenario
     from .errors import Interrupted
     from .output import check_destination, moved, output_dir
@@ -166,7 +167,7 @@ def run(
         check_destination(out_dir)
         progress = False if quiet else RunProgress(
             "s" if sc.engine == "packet" else "steps", delay=2.0)
-        result = run_scenario(sc, progress=progress, force=force)
+        result = run_scenario(sc, importables(sc.table), progress=progress, force=force)
     except Interrupted as e:
         written = e.result.write(out_dir)
         err.print("interrupted: wrote what was measured so far, marked partial: "

@@ -104,3 +104,63 @@ def test_short_runs_stay_quiet():
     done = CliRunner().invoke(app, ["run", "scenarios/dumbbell-cbr.toml", "--out", "/dev/null",
                                     "--no-plot", "-q"])
     assert "simulated" not in done.output
+
+
+#: A window controller that sleeps in its callback, so Ctrl-C arrives while Python code of the
+#: controller runs; it says so on stderr first.
+SLOW_CONTROLLER = """
+import sys, time
+import ccscope
+
+said = []
+
+
+def increase(w):
+    if not said:
+        said.append(print("in the controller", file=sys.stderr, flush=True))
+    time.sleep(0.2)
+    return 1.0
+
+
+slow = ccscope.WindowController("slow", increase=increase, decrease=lambda w: w / 2)
+"""
+SLOW = LONG.replace('source = { kind = "tcp" }',
+                    'source = { kind = "tcp", controller = "python:slow_controller:slow" }')
+
+
+@pytest.fixture
+def slow_controller(tmp_path, monkeypatch):
+    (tmp_path / "slow_controller.py").write_text(SLOW_CONTROLLER)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    return tmp_path
+
+
+def test_ctrl_c_inside_a_python_controller_gives_the_partial_result(slow_controller):
+    script = textwrap.dedent(f"""
+        import json, sys
+        import ccscope
+        try:
+            from slow_controller import slow
+            ccscope.run(ccscope.loads({SLOW.replace("slow_controller:", "")!r}),
+                        controllers={{"slow": slow}}, force=True)
+        except ccscope.errors.Interrupted as e:
+            print(json.dumps(e.result.summary(), default=str))
+            sys.exit(3)
+    """)
+    done = interrupt_when_it_reports([sys.executable, "-c", script])
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["partial"] is True and 0 < summary["duration_s"] < 100000
+
+
+def test_ctrl_c_inside_a_python_controller_on_the_cli_exits_130(slow_controller):
+    file = slow_controller / "slow.toml"
+    file.write_text(SLOW)
+    out = slow_controller / "out"
+    done = interrupt_when_it_reports([sys.executable, "-m", "ccscope", "run", str(file),
+                                      "--out", str(out), "--force"])
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and 0 < summary["duration_s"] < 100000

@@ -237,7 +237,9 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
-/// The first error a Python controller raised in a run; the run is reported as failed with it.
+/// The first error a Python controller raised in a run; the run stops and is reported as
+/// failed with it, unless it is Ctrl-C (KeyboardInterrupt), which `watch::Watch` turns into a
+/// partial result.
 pub(crate) type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
 /// Calls `f` with the GIL unless an earlier call already failed; keeps the first error.
@@ -248,7 +250,9 @@ fn call_python<T>(name: &str, error: &ErrorSlot, f: impl FnOnce(Python<'_>) -> P
     Python::attach(|py| {
         f(py).map_err(|e| {
             // Keep the user's exception and traceback; say where it came from (PEP 678).
-            let _ = e.value(py).call_method1("add_note", (format!("raised in Python controller {name:?}"),));
+            if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                let _ = e.value(py).call_method1("add_note", (format!("raised in Python controller {name:?}"),));
+            }
             if let Ok(mut slot) = error.lock() {
                 slot.get_or_insert(e);
             }

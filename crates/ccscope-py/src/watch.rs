@@ -29,8 +29,17 @@ impl Watch {
 
     /// Whether the run goes on, having done `done` of `total` (simulated seconds, or steps).
     /// Cheap to call often: it takes the GIL only every [`EVERY`]. An exception of the
-    /// progress callback goes to `error` and stops the run.
+    /// progress callback goes to `error` and stops the run; so does one of a Python
+    /// controller, and Ctrl-C while a controller ran is taken out of `error` as an interrupt.
     pub(crate) fn go_on(&mut self, done: f64, total: f64, error: &ErrorSlot) -> bool {
+        if let Some(e) = error.lock().ok().and_then(|mut slot| slot.take()) {
+            if Python::attach(|py| e.is_instance_of::<PyKeyboardInterrupt>(py)) {
+                self.interrupted = true;
+            } else if let Ok(mut slot) = error.lock() {
+                *slot = Some(e);
+            }
+            return false;
+        }
         if self.last.elapsed() < EVERY {
             return true;
         }
