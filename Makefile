@@ -44,6 +44,7 @@ validate: $(STAMP) ns2
 # Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
 bench: $(STAMP) ns2
 	$(BIN)/python bench/speed.py
+	$(BIN)/python bench/sweep_speed.py
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py

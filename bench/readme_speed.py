@@ -45,6 +45,9 @@ def table(rows: list[dict]) -> str:
             extra = f" ({number(r['events_per_s'])} events/s)"
         elif "growth" in r:
             extra = f" ({r['growth']:.2f}× the first row)"
+        elif "wall_2_s" in r:
+            extra = (f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "
+                     f"{r['load_avg_5min']:.1f} on {r['cpus']} CPUs)")
         ratio = f"{r['ratio']:.2f}×" if r["ratio"] else ""
         holds = {True: "yes", False: "**no**", None: ""}[r["met"]]
         lines.append(f"| {r['group']} | {r['scenario']} | {r['metric']} | "

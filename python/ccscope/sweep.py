@@ -221,22 +221,22 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _local(tasks: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
-    if jobs == 1:
+def _pool(jobs: int):
+    """`jobs` worker processes, started fresh (spawn): the parent holds DuckDB's threads, which
+    fork would copy in an unknown state. Ctrl-C reaches the parent only; it stops the workers
+    at once."""
+    import multiprocessing
+
+    return multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
+
+
+def _local(tasks: list[Task], pool) -> Iterator[dict[str, Any]]:
+    """The tasks' records, from `pool` (in any order), or run here one by one without one."""
+    if pool is None:
         for task in tasks:
             yield execute(task)
         return
-    import multiprocessing
-
-    # Workers are started fresh (spawn): the parent holds DuckDB's threads, which fork would
-    # copy in an unknown state. Ctrl-C reaches the parent only; it stops the workers at once.
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
-    try:
-        yield from pool.imap_unordered(execute, tasks)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from pool.imap_unordered(execute, tasks)
 
 
 def _ray(tasks: list[Task], jobs: int, address: str | None) -> Iterator[dict[str, Any]]:
@@ -290,6 +290,20 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
     if jobs < 1:
         raise ScenarioError.at("jobs", jobs, "at least 1")
     store_path = Path(store)
+    # Local workers start (a Python with numpy and pandas each) while the core expands the
+    # tasks and the store opens; a sweep with nothing left to run just stops them.
+    most = len(sw.points()) * len(sw.seeds)
+    pool = _pool(min(jobs, most)) if executor == "local" and min(jobs, most) > 1 else None
+    try:
+        return _run(sw, store_path, jobs, executor, address, progress, pool)
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
+
+def _run(sw: Sweep, store_path: Path, jobs: int, executor: str, address: str | None,
+         progress: bool | Callable[[Outcome], None], pool) -> Outcome:
     tasks = sw.tasks(store_path.with_name(store_path.name + ".traces"))
     with Store(store_path) as db:
         kinds = db.declare_axes(sw.axes)
@@ -299,8 +313,7 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
         total = len({t.run_id for t in tasks})
         outcome = Outcome(total, skipped=total - len(todo))
         by_id = {t.run_id: t for t in todo}
-        runs = (_ray(todo, jobs, address) if executor == "ray"
-                else _local(todo, max(min(jobs, len(todo)), 1)))
+        runs = _ray(todo, jobs, address) if executor == "ray" else _local(todo, pool)
         with _progress(progress, outcome) as advance:
             for record in runs:
                 task = by_id[record["run_id"]]

@@ -1,0 +1,92 @@
+"""`make bench`: a 20-run sweep on two worker processes against one, in the same command.
+
+Runs `ccscope sweep FILE --store S -j N` for N = 1 and N = 2 on the same sweep (each into a
+fresh store, best of --repeat), and merges one record into out/bench.json (which bench/speed.py
+writes first): the wall-time speed-up of -j 2 over -j 1, with the goal of at least 1.8x (issue:
+two cores should almost halve a sweep). bench/readme_speed.py shows it in the README's table.
+
+Usage: python bench/sweep_speed.py [--repeat N] [--out out/bench.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CCSCOPE = str(Path(sys.executable).with_name("ccscope"))
+
+#: 20 runs (5 loss rates × 4 seeds) of 8 TCP flows on a 10 Mb/s, 20-ms dumbbell; each run
+#: takes about a second of engine time, so start-up and store writes are a small share.
+SWEEP = """
+seeds = [1, 2, 3, 4]
+
+[base.run]
+duration = "300s"
+warmup = "10s"
+
+[base.topology]
+kind = "dumbbell"
+bottleneck = { rate = "10Mbps", delay = "20ms", queue = { kind = "droptail", limit = "50pkts" } }
+
+[[base.flows]]
+source = { kind = "tcp" }
+count = 8
+start_jitter = "1s"
+
+[axes]
+"topology.bottleneck.loss" = [{ kind = "bernoulli", p = 0.0 }, { kind = "bernoulli", p = 0.001 },
+                              { kind = "bernoulli", p = 0.002 }, { kind = "bernoulli", p = 0.005 },
+                              { kind = "bernoulli", p = 0.01 }]
+"""
+RUNS = 20
+GOAL = 1.8
+
+
+def sweep_wall(file: Path, jobs: int, repeat: int, tmp: Path) -> float:
+    """Best wall time of `ccscope sweep FILE -j jobs` into a fresh store."""
+    best = float("inf")
+    for i in range(repeat):
+        store = tmp / f"j{jobs}-{i}.duckdb"
+        start = time.perf_counter()
+        subprocess.run([CCSCOPE, "sweep", str(file), "--store", str(store), "-j", str(jobs)],
+                       check=True, capture_output=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3, help="best of N sweeps (default 3)")
+    ap.add_argument("--out", type=Path, default=ROOT / "out" / "bench.json")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        file = Path(tmp) / "sweep.toml"
+        file.write_text(SWEEP)
+        one = sweep_wall(file, 1, args.repeat, Path(tmp))
+        two = sweep_wall(file, 2, args.repeat, Path(tmp))
+    speedup = one / two
+    # Two workers can only be twice as fast with two cores free: the machine's load over the
+    # last minutes says how far from that it was.
+    load = os.getloadavg()[1]
+    row = {"group": "sweep", "scenario": f"{RUNS} runs of 8 TCP flows, 10 Mb/s, 300 s: -j 2 "
+           "against -j 1", "metric": "wall-time speed-up", "ccscope": speedup, "ns2": None,
+           "ratio": None, "ccscope_peak_rss_mb": None, "ns2_peak_rss_mb": None,
+           "goal": f">= {GOAL}x", "met": speedup >= GOAL, "wall_1_s": one, "wall_2_s": two,
+           "load_avg_5min": load, "cpus": os.cpu_count()}
+    rows = json.loads(args.out.read_text()) if args.out.exists() else []
+    rows = [r for r in rows if r["group"] != "sweep"] + [row]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"sweep of {RUNS} runs: {one:.2f} s on 1 worker, {two:.2f} s on 2: "
+          f"{speedup:.2f}x (goal {GOAL}x; load {load:.1f} on {os.cpu_count()} CPUs) -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
