@@ -76,7 +76,8 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
                  "Cai et al. 2005, Fig. 10, eqs. (24), (25)", _E + "cai:fig10_claims"),
     Reproduction("yang-fig6", "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",
                  "Yang et al. 2003, Fig. 6, §3.3.1", _E + "yang:fig6_claims"),
-    Reproduction("yang-table1", "Smoothness at 2% and 20% loss and aggressiveness: TCP, GAIMD, "
+    Reproduction("yang-table1", "Fairness, smoothness at 2% and 20% loss, responsiveness and "
+                 "aggressiveness: TCP, GAIMD, "
                  "TFRC, TEAR, packet level", "Yang et al. 2003, Table 1, §3.3.1, §5",
                  _E + "yang:table1_claims"),
     Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",

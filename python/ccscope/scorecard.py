@@ -211,6 +211,24 @@ def _aggressiveness_sweep(source: dict, quick: bool):
         "axes": {"flows[0].source": [source, TCP_SOURCE]}})
 
 
+def _fairness_sweep(source: dict, quick: bool):
+    from .sweep import Sweep
+
+    return Sweep.from_dict({
+        "base": yang.fairness_scenario(source, 1, 300.0 if quick else 1000.0), "traces": True,
+        "seeds": [1, 2] if quick else [1, 2, 3],
+        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+
+
+def _responsiveness_sweep(source: dict, quick: bool):
+    from .sweep import Sweep
+
+    return Sweep.from_dict({
+        "base": yang.responsiveness_scenario(source, 1), "traces": True,
+        "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
+        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+
+
 def _mean_ci(x: np.ndarray) -> dict[str, float]:
     from scipy import stats
 
@@ -279,6 +297,40 @@ def _aggressiveness_bound(name: str, params: dict, report: dict) -> float | str:
     return 1 / 12 if name == "tear" else "—"
 
 
+def _aimd_beta(report: dict) -> float | None:
+    """β kept of an AIMD (k = 0, l = 1), else None."""
+    b = report.get("binomial") or {}
+    return 1 - b["beta_removed"] if b.get("k") == 0 and b.get("l") == 1 else None
+
+
+def _fairness_theory(report: dict) -> float | str:
+    """Yang et al.'s F for an AIMD: Eq. (3) of its CoV_time by Eq. (4)."""
+    beta = _aimd_beta(report)
+    return ("—" if beta is None else
+            float(theory.yang_fairness_index(theory.yang_aimd_cov_time(beta))))
+
+
+def _responsiveness_theory(name: str, report: dict) -> float | str:
+    """Yang et al. §4.1's D: log_β(1/2) for an AIMD, 5 for TFRC (from Floyd et al.) and for
+    TEAR (its history of 3W/4 entries)."""
+    beta = _aimd_beta(report)
+    if beta is not None:
+        return float(theory.yang_aimd_responsiveness(beta))
+    if name in ("tfrc", "tfrc-2000", "tfrc-ns2"):
+        return 5.0
+    return float(theory.yang_tear_responsiveness()) if name == "tear" else "—"
+
+
+def _by_source(sw, runs: pd.DataFrame, measure) -> dict[str, list]:
+    """`measure(trace_flows, run_id)` of each run of `sw`, grouped by its flows[0].source."""
+    out: dict[str, list] = {}
+    for t in sw.tasks():
+        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+        out.setdefault(json.dumps(t.point["flows[0].source"], sort_keys=True), []).append(
+            measure(trace, t.run_id))
+    return out
+
+
 def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                 jobs: int | None) -> list[dict[str, Any]]:
     from . import metrics, sweep
@@ -287,9 +339,10 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
     friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
     steps = _aggressiveness_sweep(source, quick)
     square = _square_wave_sweep(source, quick)
+    fair, halving = _fairness_sweep(source, quick), _responsiveness_sweep(source, quick)
     # The engine runs python: controllers on greedy flows only, not on playback flows.
     playback = None if name.startswith("python:") else _playback_sweep(source, quick)
-    for sw in (friendly, smooth, steps, square, playback):
+    for sw in (friendly, smooth, steps, square, fair, halving, playback):
         if sw is None:
             continue
         done = sweep.run(sw, store, jobs)
@@ -343,19 +396,28 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
             rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)", b20,
                              _mean_ci(np.array(covs["mine"])), _mean_ci(np.array(covs["tcp"])),
                              "Yang et al. (7)/(B.2), t = 4, Table 1"))
-    slopes: dict[str, list[float]] = {}
-    for t in steps.tasks():
-        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
-        slopes.setdefault(key(t.point["flows[0].source"]), []).append(
-            yang.aggressiveness_of(trace.sent_pkts.to_numpy()))
+    fairness = _by_source(fair, runs, lambda trace, run_id: yang.fairness_of(
+        trace, flows[flows["run_id"] == run_id])["F"])
+    rows.append(_row("packet model", "fairness F at low loss, 8 flows (per-RTT Jain's index)",
+                     _fairness_theory(mine_theory), _mean_ci(np.array(fairness[mine_key])),
+                     _mean_ci(np.array(fairness[tcp_key])),
+                     "Yang et al. (3), (4), §3.3.2, Table 1"))
+    halvings = _by_source(halving, runs,
+                          lambda trace, _: yang.responsiveness_of(trace.sent_pkts.to_numpy()))
+    def halved(d: list[float]) -> dict[str, float] | str:
+        return (_mean_ci(np.array(d)) if np.isfinite(d).all()
+                else f"not halved within {yang.D_RTTS} RTTs in {np.isinf(d).sum()} of {len(d)}")
+
+    rows.append(_row("packet model", "responsiveness D: RTTs to halve the rate, one loss per RTT",
+                     _responsiveness_theory(name, mine_theory), halved(halvings[mine_key]),
+                     halved(halvings[tcp_key]), "Yang et al. §4.1, Table 1"))
+    slopes = _by_source(steps, runs,
+                        lambda trace, _: yang.aggressiveness_of(trace.sent_pkts.to_numpy()))
     rows.append(_row("packet model", "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
                      _aggressiveness_bound(name, params, mine_theory),
                      _mean_ci(np.array(slopes[mine_key])), _mean_ci(np.array(slopes[tcp_key])),
                      "Yang et al. §5, Table 1 (an upper bound)"))
-    waves: dict[str, list[dict[str, float]]] = {}
-    for t in square.tasks():
-        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
-        waves.setdefault(key(t.point["flows[0].source"]), []).append(_square_wave(trace))
+    waves = _by_source(square, runs, lambda trace, _: _square_wave(trace))
     predicted = _jin_square_theory(name, params)
     for i, (column, quantity) in enumerate((
             ("inv_aggressiveness_rtts", "1/aggressiveness beside a square wave (RTTs)"),

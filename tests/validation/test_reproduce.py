@@ -20,6 +20,8 @@ NOT_REPRODUCED = {
     ("jin-fig20", "Exp. 1: T2 ranking, fastest first (RTTs)"),
     *(("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
       for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR") for seeds in ("1–2", "1–5")),
+    *(("yang-table1", f"{name}: fairness F, 8 flows, no loss module, mean of seeds {seeds}")
+      for name in ("TCP", "GAIMD(0.31,0.875)") for seeds in ("1–2", "1–5")),
     # The media reproductions (workloads and video); each Claim says why.
     ("cai-eq35", "Cai eq. (35): longest sender wait after a cut, beta = 0.5, tau = 0.2 s"),
     ("cai-eq35", "Cai eq. (35): longest sender wait after a cut, beta = 0.875, tau = 0.2 s"),
