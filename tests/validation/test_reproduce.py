@@ -5,6 +5,9 @@ The tolerances are the papers' or their theory's and live with each reproduction
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from ccscope import reproduce
@@ -63,7 +66,27 @@ def test_quick_reproduction(rid):
     check(reproduce.run(rid, quick=True))
 
 
+#: The full runs' reports, by id, as test_full_reproduction made them, for the README check.
+FULL: dict[str, dict] = {}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rid", list(reproduce.REGISTRY))
 def test_full_reproduction(rid):
-    check(reproduce.run(rid, quick=False))
+    FULL[rid] = reproduce.run(rid, quick=False)
+    check(FULL[rid])
+
+
+@pytest.mark.slow
+def test_the_readme_full_table_is_the_output_of_reproduce_all():
+    """The README's folded table is `ccscope reproduce --all --markdown`; the reports come from
+    the tests above when they ran in this session (the runs are deterministic), else here."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    begin = "<!-- ccscope reproduce --all --markdown: begin -->\n"
+    end = "<!-- ccscope reproduce --all --markdown: end -->"
+    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), readme, re.S)
+    assert pasted, "the README has no table of the full runs"
+    reports = [FULL.get(rid) or reproduce.run(rid, quick=False) for rid in reproduce.REGISTRY]
+    assert pasted.group(1) == reproduce.markdown(reports), (
+        "the README's table of the full runs is stale: paste the output of "
+        "`ccscope reproduce --all --markdown` between its markers")
