@@ -87,17 +87,24 @@ def test_ctrl_c_in_python_raises_interrupted_with_the_partial_result(scenario, u
         assert 0 < s["steps"] < 100_000_000 and 0 < s["loss_rate"] < 1
 
 
-def test_ctrl_c_on_the_cli_writes_a_partial_summary_and_exits_130(tmp_path):
-    file = tmp_path / "long.toml"
-    file.write_text(LONG)
-    out = tmp_path / "out"
+def ctrl_c_on_the_cli(folder, scenario: str) -> subprocess.CompletedProcess:
+    """`ccscope run` of `scenario` in `folder`, interrupted: exit 130, no traceback, and a
+    partial summary of part of the run."""
+    file = folder / "long.toml"
+    file.write_text(scenario)
+    out = folder / "out"
     done = interrupt_when_it_reports([sys.executable, "-m", "ccscope", "run", str(file),
                                       "--out", str(out), "--force"])
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
-    assert "simulated" in done.stderr  # the progress line that told us it was running
     summary = json.loads((out / "summary.json").read_text())
     assert summary["partial"] is True and 0 < summary["duration_s"] < 100000
+    return done
+
+
+def test_ctrl_c_on_the_cli_writes_a_partial_summary_and_exits_130(tmp_path):
+    done = ctrl_c_on_the_cli(tmp_path, LONG)
+    assert "simulated" in done.stderr  # the progress line that told us it was running
 
 
 def test_short_runs_stay_quiet():
@@ -155,12 +162,4 @@ def test_ctrl_c_inside_a_python_controller_gives_the_partial_result(slow_control
 
 
 def test_ctrl_c_inside_a_python_controller_on_the_cli_exits_130(slow_controller):
-    file = slow_controller / "slow.toml"
-    file.write_text(SLOW)
-    out = slow_controller / "out"
-    done = interrupt_when_it_reports([sys.executable, "-m", "ccscope", "run", str(file),
-                                      "--out", str(out), "--force"])
-    assert done.returncode == 130, done.stderr
-    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
-    summary = json.loads((out / "summary.json").read_text())
-    assert summary["partial"] is True and 0 < summary["duration_s"] < 100000
+    ctrl_c_on_the_cli(slow_controller, SLOW)
