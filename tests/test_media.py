@@ -257,11 +257,16 @@ interval = "100ms"
     assert set(pb["flow"]) == {0} and (pb["buffer_bytes"] >= 0).all()
 
 
+#: FGS over a rate source's default 1000-byte packets: 175-byte base layers (14 kb/s at 10
+#: frames/s), packed 5 to a decoding unit, one packet each (apps/fgs.rs).
+FGS_UNIT_FRAMES = 5
+
+
 def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
     # Loguinov & Radha's layers (14 kb/s base, 1190 kb/s in all) at 10 frames/s over a rate
-    # AIMD flow on a fat link with 5% Bernoulli loss: each frame's 175-byte base layer is one
+    # AIMD flow on a fat link with 5% Bernoulli loss: each unit of 5 frames' base layers is one
     # packet, lost with probability 0.05, and nothing is retransmitted, so the freeze fraction
-    # is 0.05 within 4 standard errors of 2970 frames (0.016); without loss, none freeze.
+    # is 0.05 within 4 standard errors of the 595 units (0.036); without loss, none freeze.
     def run(p):
         topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
         if p:
@@ -272,8 +277,10 @@ def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
         return ccscope.run(t).media.iloc[0]
 
     lossy = run(0.05)
-    assert lossy.frames == 297 * 10 + 1
-    assert lossy.freeze_fraction == pytest.approx(0.05, abs=0.016)
+    # Units captured at 0, 0.5, ..., 297 s are decoded by the end of the run.
+    assert lossy.frames == 595 * FGS_UNIT_FRAMES
+    assert lossy.freeze_frames % FGS_UNIT_FRAMES == 0, "a unit freezes all its frames"
+    assert lossy.freeze_fraction == pytest.approx(0.05, abs=4 * np.sqrt(0.05 * 0.95 / 595))
     assert run(0.0).freeze_frames == 0
 
 
@@ -291,17 +298,18 @@ def fgs_over_loss(p: float, retransmit: bool) -> pd.Series:
 
 def test_fgs_base_layer_retransmission_on_nack_removes_almost_every_freeze():
     # Loguinov & Radha §VI-C: lost base-layer packets are resent on NACK while their deadline
-    # allows. Each frame's base layer is one packet. Without retransmission a frame freezes
+    # allows. Each unit's base layer is one packet. Without retransmission a unit freezes
     # when it is lost: p = 0.05. With it, the RTT (40 ms) is far below the 3 s start-up, so a
-    # frame freezes only if the packet is lost and then its NACK or its one resent copy is
+    # unit freezes only if the packet is lost and then its NACK or its one resent copy is
     # too: at most p(1 - (1 - p)^2) = 0.0049 (further attempts only lower it). Bound: that
-    # plus 4 standard errors over 2971 frames (0.0051).
+    # plus 4 standard errors over the 595 units (0.011).
     p = 0.05
+    units = 595
     without, with_ = fgs_over_loss(p, False), fgs_over_loss(p, True)
     residual = p * (1 - (1 - p) ** 2)
-    assert without.freeze_fraction == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / 2971))
-    assert with_.frames == without.frames == 2971
-    assert with_.freeze_fraction < residual + 4 * np.sqrt(residual / 2971)
+    assert without.freeze_fraction == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / units))
+    assert with_.frames == without.frames == units * FGS_UNIT_FRAMES
+    assert with_.freeze_fraction < residual + 4 * np.sqrt(residual / units)
     assert "retransmissions_sent" not in without or pd.isna(without.retransmissions_sent)
     # A resent copy is itself lost with p; all that arrive do so long before the deadline.
     sent, received = with_.retransmissions_sent, with_.retransmissions_received
