@@ -318,6 +318,67 @@ def test_fgs_base_layer_retransmission_on_nack_removes_almost_every_freeze():
     assert with_.retransmissions_useful == received
 
 
+class ConstantRate(ccscope.RateController):
+    """A Python rate controller that holds 30 kb/s: Loguinov & Radha's share of a T1 at n = 50."""
+
+    name = "constant 30 kb/s"
+
+    def rate_bps(self):
+        return 30e3
+
+    def on_report(self, report):
+        pass
+
+
+def fgs_at_a_t1_share(loss: float) -> pd.Series:
+    """FGS over 1500-byte packets (§VI-C) at 30 kb/s, held there by a Python controller, with
+    base-layer retransmission, on a 40 ms path with Bernoulli loss `loss`, 120 s."""
+    flow = {"source": {"kind": "rate", "controller": "python:constant", "feedback": "per-rtt",
+                       "packet_size": "1500B", "app": {"kind": "fgs", "retransmit": True}},
+            "playback": {"startup": "3s"}}
+    topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
+    if loss:
+        topo["loss"] = {"kind": "bernoulli", "p": loss}
+    t = {"run": {"duration": "120s", "seed": 1}, "topology": topo, "flows": [flow]}
+    return ccscope.run(t, controllers={"constant": ConstantRate}).media.iloc[0]
+
+
+def test_a_python_rate_controller_drives_fgs_at_a_t1_share():
+    # At n = 50 a T1 gives each flow 30 kb/s, 2.5 packets of 1500 bytes a second. The server
+    # packs base layers 8 frames to a packet and cuts the enhancement layer into whole
+    # packets, so a flow held at 30 kb/s sends what its server offers: the longest wait in the
+    # sender stays within a unit of 8 frames (0.8 s) plus one packet's slot (0.4 s), and
+    # without loss no frame freezes. Units captured up to 117 s are decoded by 120 s: 147 x 8.
+    m = fgs_at_a_t1_share(0.0)
+    assert m.label == "constant 30 kb/s"
+    assert m.frames == 147 * 8 and m.freeze_frames == 0
+    assert m.max_sender_delay_s <= 0.8 + 1500 * 8 / 30e3
+    # With 5% loss the NACKed base-layer packets come back through the Python-driven sender.
+    lossy = fgs_at_a_t1_share(0.05)
+    assert lossy.retransmissions_useful > 0
+    assert lossy.retransmissions_useful == lossy.retransmissions_received
+
+
+def test_a_python_window_controller_plays_back_as_the_catalogued_one():
+    # The same AIMD(1, 1/2) rule written in Python and taken from the catalogue, each under a
+    # TCP flow carrying 2 Mb/s ON/OFF traffic into a playback receiver: same media numbers.
+    aimd = ccscope.WindowController("AIMD(1,1/2)", increase=lambda w: 1.0,
+                                    decrease=lambda w: w - 0.5 * w)
+
+    def media(controller):
+        flow = {"source": {"kind": "tcp", "controller": controller,
+                           "app": {"kind": "onoff", "rate": "2Mbps"}},
+                "playback": {"startup": "3s"}}
+        t = {"run": {"duration": "60s", "seed": 2},
+             "topology": {"kind": "fat_link", "rate": "10Mbps", "delay": "20ms",
+                          "loss": {"kind": "bernoulli", "p": 0.01}}, "flows": [flow]}
+        return ccscope.run(t, controllers={"aimd": aimd}).media
+
+    python = media("python:aimd")
+    assert python.interruptions.iloc[0] > 0, "the check needs a flow whose playback stalls"
+    pd.testing.assert_frame_equal(python, media({"name": "aimd", "alpha": 1, "beta": 0.5}))
+
+
 @pytest.mark.parametrize(("source", "playback", "needs"), [
     ({"kind": "udp", "app": {"kind": "fgs", "retransmit": True}}, {"startup": "3s"}, "rate source"),
     ({"kind": "rate", "controller": "rate-aimd", "app": {"kind": "fgs", "retransmit": True}},
