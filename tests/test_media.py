@@ -403,3 +403,24 @@ def test_fgs_retransmission_from_the_cli(tmp_path):
     assert "resent" in p.stdout and "(useful)" in p.stdout
     flow = json.loads((out / "summary.json").read_text())["flows"][0]
     assert flow["retransmissions_useful"] > 0
+
+
+def test_a_multirate_coder_learning_only_cuts_late_piles_up_more():
+    # Cai et al. Fig. 7's coder (lag = "cuts") codes at the sender's highest rate of the last
+    # tau, never below the rate of tau ago that the default coder takes. Behind a rate-AIMD
+    # sender cut by periodic loss the default coder, below the rising sender after each cut,
+    # drains what the cut left; Fig. 7's coder never produces less than the sender sends, so
+    # what each cut leaves stays queued and the longest wait is longer.
+    def wait(lag):
+        flow = {"source": {"kind": "rate", "controller": "rate-aimd",
+                           "app": {"kind": "multirate", "tau": "200ms", "lag": lag}},
+                "playback": {"startup": "1s"}}
+        t = {"run": {"duration": "30s", "seed": 1},
+             "topology": {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms",
+                          "loss": {"kind": "periodic", "every": 300}}, "flows": [flow]}
+        return ccscope.run(t).media.iloc[0].max_sender_delay_s
+
+    lagged, cuts = wait("all"), wait("cuts")
+    assert 0 < lagged < cuts
+    with pytest.raises(ScenarioError, match="lag"):
+        wait("sometimes")

@@ -261,6 +261,7 @@ fn app(a: &App) -> AppSpec {
         App::Multirate(m) => AppSpec::Multirate {
             tau_ns: ns(&m.tau),
             initial_bps: m.initial_rate.bps(),
+            cuts_only: m.lag == media::Lag::Cuts,
         },
         App::Mpeg4(m) => {
             let stats = |t: &media::FrameType| FrameStats {
@@ -439,7 +440,10 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
                 None => Box::new(server),
             }
         }
-        AppSpec::Multirate { tau_ns, initial_bps } => Box::new(Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?),
+        AppSpec::Multirate { tau_ns, initial_bps, cuts_only } => {
+            let coder = Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?;
+            Box::new(if *cuts_only { coder.learning_cuts_only() } else { coder })
+        }
         AppSpec::Mpeg4 { gop, fps, stats } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
             match m.playback {
