@@ -551,6 +551,16 @@ pub struct Tcp {
     /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
+    /// SACK: SACKed packets above a hole that make it lost, in [1, 65536]. RFC 6675's IsLost
+    /// takes DupThresh, 3; ns-2.35's Sack1 retransmits any hole below a SACKed packet
+    /// (`scoreboard-rq.cc` `GetNextRetran`): 1 runs as it does. Written only when not 3.
+    #[serde(default = "sack_lost_after", skip_serializing_if = "is_rfc6675_lost_after")]
+    pub sack_lost_after: u64,
+    /// Send jitter (ns-2 `overhead_`): packets the window lets go wait a uniform draw in
+    /// [0, overhead) from the flow's own random stream, then leave together; papers use it to
+    /// break phase effects. Default none (ns-2's 0: packets leave at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<Time>,
     /// The application; default bulk (or `transfer`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
@@ -583,6 +593,12 @@ fn tick() -> Time {
 fn max_backoff() -> u64 {
     64
 }
+fn sack_lost_after() -> u64 {
+    3
+}
+fn is_rfc6675_lost_after(n: &u64) -> bool {
+    *n == sack_lost_after()
+}
 fn delack() -> Time {
     lit("100ms")
 }
@@ -606,6 +622,8 @@ impl Default for Tcp {
             delack: delack(),
             transfer: None,
             integer_window: true,
+            sack_lost_after: sack_lost_after(),
+            overhead: None,
             app: None,
         }
     }
@@ -1081,6 +1099,10 @@ impl Tcp {
         }
         time_ns(&format!("{at}.tick"), &self.tick, false)?;
         count_in(&format!("{at}.max_backoff"), self.max_backoff, 1, 1 << 16)?;
+        count_in(&format!("{at}.sack_lost_after"), self.sack_lost_after, 1, 1 << 16)?;
+        if let Some(t) = &self.overhead {
+            time_ns(&format!("{at}.overhead"), t, false)?;
+        }
         time_ns(&format!("{at}.delack"), &self.delack, true)?;
         if let Some(t) = &self.transfer {
             packets_limit(&format!("{at}.transfer"), t)?;
