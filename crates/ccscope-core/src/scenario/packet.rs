@@ -2,8 +2,9 @@
 //!
 //! Defaults follow ns-2.35 where the papers ran it (`tcp.cc`, `red.cc`, `tcp-sink.cc`), except
 //! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge), its
-//! `initial_window` (ns-2.35's `windowInit_` is 2) and `integer_window` (ns-2.35 keeps
-//! fractional windows after a cut).
+//! `initial_window` (ns-2.35's `windowInit_` is 2), `integer_window` (ns-2.35 keeps
+//! fractional windows after a cut) and `sack_lost_after` (RFC 6675's 3; ns-2's Sack1 acts on
+//! 1), and RED's `limit` (ns-2: 50), `mode` (ns-2: bytes) and `mean_packet_size` (ns-2: 500 B).
 
 use std::collections::BTreeSet;
 
