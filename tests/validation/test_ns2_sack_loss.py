@@ -20,40 +20,26 @@ ccscope times out as often as ns-2 and sends as many packets.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
-import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-import ccscope
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from ns2_compare_tcp import loss_ccscope, loss_ns2  # noqa: E402  (the runs make validate prints)
 
-TCL = Path(__file__).resolve().parents[2] / "bench" / "ns2_sack_loss.tcl"
-FLOWS, SECONDS = 4, 200
 #: ccscope's sack with ns-2.35 Sack1's loss rule and fractional windows.
 NS2_RULES = {"sack_lost_after": 1, "integer_window": False}
 
 
 def ccscope_recovery(p: float, seed: int, rules: dict | None = None) -> dict:
-    f = ccscope.run({
-        "run": {"duration": f"{SECONDS}s", "seed": seed},
-        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
-                     "bottleneck": {"rate": "100Mbps", "delay": "20ms",
-                                    "queue": {"kind": "droptail", "limit": "100000pkts"},
-                                    "loss": {"kind": "bernoulli", "p": p}}},
-        "flows": [{"source": {"kind": "tcp", "variant": "sack", **(rules or {})},
-                   "count": FLOWS}]}).flows
-    return {"lost": f["dropped_pkts"].sum(), "retransmits": f["retransmits"].sum(),
-            "timeouts": f["timeouts"].sum()}
+    return loss_ccscope({"variant": "sack", **(rules or {})}, p, seed)
 
 
 def ns2_recovery(p: float, seed: int) -> dict:
-    out = subprocess.run(["ns", str(TCL), str(FLOWS), str(p), str(SECONDS), str(seed)],
-                         capture_output=True, text=True, timeout=600, check=True)
-    j = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"lost": p * j["sent"], "retransmits": j["retransmits"], "timeouts": j["timeouts"]}
+    return loss_ns2(["Sack1"], p, seed)
 
 
 def both(p: float, capsys, rules: dict | None = None) -> tuple[dict, dict]:
