@@ -165,7 +165,7 @@ def run(
             sc = sc.with_seed(seed)
         check_destination(out_dir)
         progress = False if quiet else RunProgress(
-            "s" if sc.engine == "packet" else "steps", delay=2.0)
+            "steps" if sc.engine == "round" else "s", delay=2.0)
         result = run_scenario(sc, progress=progress, force=force)
     except Interrupted as e:
         written = e.result.write(out_dir)

@@ -75,7 +75,7 @@ pub enum Stat {
 }
 
 /// Counts over the window [warmup, end) from the stats at both ends.
-fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, Stat)>>) -> Vec<(&'static str, f64)> {
+pub(crate) fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, Stat)>>) -> Vec<(&'static str, f64)> {
     end.into_iter()
         .map(|(k, v)| match v {
             Stat::Level(x) => (k, x),
@@ -92,16 +92,52 @@ fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, St
 }
 
 /// What an endpoint can do to the world during a callback.
+///
+/// Endpoints are sans-IO state machines: a callback gets the time and (for `on_packet`) the
+/// packet, and answers through the context with packets to send and timers to arm. The
+/// simulator puts them straight into its event queue; a driver on a real clock
+/// ([`HostIo`]) collects them and puts them on sockets.
 pub struct Ctx<'a> {
-    core: &'a mut Core,
+    io: Io<'a>,
     flow: u32,
     side: Side,
     rng: &'a mut Rng,
 }
 
+enum Io<'a> {
+    Sim(&'a mut Core),
+    Host(&'a mut HostIo),
+}
+
+/// The context of an endpoint driven by something other than the simulator, e.g. a real
+/// clock and a UDP socket: the driver sets `now`, calls the endpoint, then takes `sent` and
+/// reads `timers`.
+pub struct HostIo {
+    pub now: SimTime,
+    pub ecn: bool,
+    /// Packets the endpoint sent during the callback, in order.
+    pub sent: Vec<Packet>,
+    /// The endpoint's armed timers: deadline per timer.
+    pub timers: [Option<SimTime>; TIMERS_PER_ENDPOINT],
+}
+
+impl HostIo {
+    pub fn new(ecn: bool) -> HostIo {
+        HostIo { now: SimTime::ZERO, ecn, sent: Vec::new(), timers: [None; TIMERS_PER_ENDPOINT] }
+    }
+}
+
 impl Ctx<'_> {
+    /// A context for an endpoint driven through `io` (see [`HostIo`]).
+    pub fn host<'a>(io: &'a mut HostIo, flow: u32, side: Side, rng: &'a mut Rng) -> Ctx<'a> {
+        Ctx { io: Io::Host(io), flow, side, rng }
+    }
+    #[inline]
     pub fn now(&self) -> SimTime {
-        self.core.now
+        match &self.io {
+            Io::Sim(core) => core.now,
+            Io::Host(io) => io.now,
+        }
     }
     pub fn flow(&self) -> u32 {
         self.flow
@@ -119,25 +155,39 @@ impl Ctx<'_> {
             Side::Receiver => Dir::Reverse,
         };
         pkt.hop = 0;
-        pkt.sent_at = self.core.now;
-        self.core.inject(pkt);
+        pkt.sent_at = self.now();
+        match &mut self.io {
+            Io::Sim(core) => core.inject(pkt),
+            Io::Host(io) => io.sent.push(pkt),
+        }
     }
     /// Arms timer `timer` (< TIMERS_PER_ENDPOINT) to fire at `at`, replacing any earlier setting.
     pub fn set_timer(&mut self, timer: usize, at: SimTime) {
-        let ep = endpoint_index(self.flow, self.side);
-        self.core.set_timer(ep, timer, at.max(self.core.now));
+        let at = at.max(self.now());
+        match &mut self.io {
+            Io::Sim(core) => core.set_timer(endpoint_index(self.flow, self.side), timer, at),
+            Io::Host(io) => io.timers[timer] = Some(at),
+        }
     }
     pub fn cancel_timer(&mut self, timer: usize) {
-        let ep = endpoint_index(self.flow, self.side);
-        self.core.timers[ep][timer].deadline = None;
+        match &mut self.io {
+            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].deadline = None,
+            Io::Host(io) => io.timers[timer] = None,
+        }
     }
     /// Whether timer `timer` is armed.
     pub fn timer_armed(&self, timer: usize) -> bool {
-        self.core.timers[endpoint_index(self.flow, self.side)][timer].deadline.is_some()
+        match &self.io {
+            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].deadline.is_some(),
+            Io::Host(io) => io.timers[timer].is_some(),
+        }
     }
     /// Whether the flow's packets are ECN-capable (the scenario's `ecn`).
     pub fn ecn(&self) -> bool {
-        self.core.flows[self.flow as usize].ecn
+        match &self.io {
+            Io::Sim(core) => core.flows[self.flow as usize].ecn,
+            Io::Host(io) => io.ecn,
+        }
     }
 }
 
@@ -726,7 +776,7 @@ impl Simulation {
     fn callback(&mut self, ep: usize, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
         let side = if ep.is_multiple_of(2) { Side::Sender } else { Side::Receiver };
         let mut ctx = Ctx {
-            core: &mut self.core,
+            io: Io::Sim(&mut self.core),
             flow: (ep / 2) as u32,
             side,
             rng: &mut self.endpoint_rngs[ep],
@@ -840,6 +890,23 @@ impl Simulation {
             }
         }
         self.core.now = until;
+    }
+
+    /// When the next event is due, if any: a driver on a real clock sleeps until then.
+    pub fn next_event(&self) -> Option<SimTime> {
+        self.core.heap.peek().map(|e| e.at)
+    }
+
+    /// Calls the endpoint at `side` of flow `flow` now, e.g. to have it send a packet that
+    /// reached it from outside the simulation.
+    pub fn call(&mut self, flow: u32, side: Side, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
+        self.callback(endpoint_index(flow, side), f);
+    }
+
+    /// Flow `flow`'s start and stop times, as this run drew them.
+    pub fn flow_times(&self, flow: u32) -> (SimTime, Option<SimTime>) {
+        let f = &self.core.flows[flow as usize];
+        (f.start, f.stop)
     }
 
     /// Reports at the time reached. A run stopped early reports [warm-up, now), or

@@ -1,0 +1,63 @@
+"""The real-time engine (run.engine = "udp"): the packet engine's endpoints on real UDP
+datagrams over loopback through the emulated network. Bounds come from the link (capacity,
+propagation delay), with room for the scheduler of a shared machine."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ccscope
+from ccscope.errors import ScenarioError
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-two-flows.toml"
+
+
+@pytest.fixture(scope="module")
+def two_flows():
+    return ccscope.run(ccscope.load(SCENARIO))
+
+
+def test_two_flows_fill_the_emulated_bottleneck_in_real_time(two_flows):
+    r = two_flows
+    assert r.scenario.engine == "udp"
+    link = r.links.set_index("name").loc["bottleneck"]
+    # 2 Mb/s over the 4 s after the warm-up: the flows together deliver at least 90% of it.
+    delivered_bps = r.flows["throughput_bps"].sum()
+    assert delivered_bps > 0.9 * 2e6, r.flows[["label", "throughput_bps"]]
+    assert link["utilization"] > 0.9
+    # Both flows ran their own controllers on real packets.
+    assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
+
+
+def test_the_run_reports_how_closely_it_kept_time(two_flows):
+    flows = two_flows.flows
+    for column in ("timer_late_p99_ms", "arrival_late_p99_ms"):
+        assert column in flows.columns
+        assert (flows[column] >= 0).all()
+
+
+def test_the_same_file_runs_in_the_packet_engine():
+    sc = ccscope.load(SCENARIO).replace("run.engine", "packet")
+    assert sc.engine == "packet"
+    r = ccscope.run(sc)
+    assert r.flows["throughput_bps"].sum() > 0.9 * 2e6
+
+
+def test_a_real_time_run_is_bounded_in_time():
+    with pytest.raises(ScenarioError) as e:
+        ccscope.load(SCENARIO).replace("run.duration", "2h")
+    assert e.value.path == "run.duration"
+    assert "real time" in str(e.value)
+
+
+def test_the_cli_runs_it_and_writes_the_usual_files(tmp_path):
+    out = tmp_path / "udp"
+    p = subprocess.run([sys.executable, "-m", "ccscope", "run", str(SCENARIO), "--out", str(out),
+                        "--no-plot", "-q"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["scenario"]["run"]["engine"] == "udp"
+    assert len(summary["flows"]) == 2
