@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::wire;
-use super::{precise_timers, wait_readable, Clock};
+use super::{RealTime, wait_readable, Clock};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::packet::{Dir, Packet};
@@ -70,7 +70,7 @@ impl Emulator {
     /// Runs until the clock reaches the scenario's end or `stop` is set, then reports what it
     /// measured up to then.
     pub fn run(mut self, clock: &Clock, stop: &AtomicBool) -> Result<RunResult> {
-        precise_timers();
+        let _real_time = RealTime::enter();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let end = self.sim.end();
         let mut buf = vec![0u8; 65536];

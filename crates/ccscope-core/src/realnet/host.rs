@@ -10,7 +10,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
 use super::emulator::io_error;
-use super::{precise_timers, wait_readable, wire, Clock};
+use super::{RealTime, wait_readable, wire, Clock};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::Dir;
@@ -29,6 +29,8 @@ struct Station {
     /// How late, after the warm-up, its timers fired (sender: the pacing error) or its packets
     /// arrived after the emulator had them due (receiver: the emulation's delay error), in µs.
     late_us: Vec<u32>,
+    /// Bytes of datagrams handed to it after the warm-up (what the path achieved).
+    rx_bytes: u64,
 }
 
 /// The quantile `q` of `samples` (µs) in ms; 0 without samples.
@@ -92,6 +94,7 @@ impl Hosts {
                 flow: i,
                 side,
                 late_us: Vec::new(),
+                rx_bytes: 0,
             };
             stations.push(station(snd, Side::Sender, Stream::Source));
             stations.push(station(rcv, Side::Receiver, Stream::Sink));
@@ -172,7 +175,7 @@ impl Hosts {
     /// Runs the hosts until `end` on `clock`, or until `go_on(now)` says no (it is asked every
     /// few milliseconds); counts are taken over [warmup, the time stopped).
     pub fn run(mut self, clock: &Clock, warmup: SimTime, end: SimTime, mut go_on: impl FnMut(SimTime) -> bool) -> Result<Vec<HostReport>> {
-        precise_timers();
+        let _real_time = RealTime::enter();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
         let mut baseline: Option<Vec<Vec<(&'static str, Stat)>>> = None;
@@ -206,11 +209,13 @@ impl Hosts {
                     let now = clock.now();
                     if baseline.is_some() {
                         self.stations[k].late_us.push(late_us(now, pkt.sent_at));
+                        self.stations[k].rx_bytes += pkt.size_bytes as u64;
                     }
                     self.call(k, now, |e, c| e.on_packet(c, pkt))?;
                 }
             }
         }
+        let measured_s = clock.now().ns().min(end.ns()).saturating_sub(warmup.ns()) as f64 * 1e-9;
         let baseline = baseline.unwrap_or_default();
         let reports = self
             .stations
@@ -223,6 +228,8 @@ impl Hosts {
                 let mut receiver = windowed(pair[1].endpoint.stats(), baseline.get(2 * i + 1));
                 receiver.push(("arrival_late_p50_ms", quantile_ms(&mut pair[1].late_us, 0.5)));
                 receiver.push(("arrival_late_p99_ms", quantile_ms(&mut pair[1].late_us, 0.99)));
+                let rate = if measured_s > 0.0 { pair[1].rx_bytes as f64 * 8.0 / measured_s } else { 0.0 };
+                receiver.push(("host_rx_bps", rate));
                 HostReport { label: pair[0].endpoint.label(), sender, receiver, series: pair[1].endpoint.series() }
             })
             .collect();

@@ -70,11 +70,48 @@ fn wait_readable(socket: &UdpSocket, timeout: std::time::Duration) -> std::io::R
     }
 }
 
-/// Makes the calling thread's timed waits wake within about 1 µs of their deadline.
-fn precise_timers() {
-    // SAFETY: PR_SET_TIMERSLACK takes one integer argument and touches only this thread.
-    unsafe {
-        libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
+/// While alive, makes the calling thread's timed waits wake within about 1 µs of their
+/// deadline and, where the machine allows it (root, or an rtprio limit), gives the thread a
+/// real-time priority (`SCHED_FIFO`, `sched_setscheduler(2)`), so that other work on a busy
+/// machine does not delay its wake-ups. The loops block in `ppoll` between events, so they
+/// cannot starve the machine, and the kernel keeps 5% of every second for other work
+/// (`sched_rt_runtime_us`). Dropping it restores the thread's scheduling and timer slack: the
+/// hosts run on the caller's thread.
+struct RealTime {
+    slack: libc::c_int,
+    policy: libc::c_int,
+    param: libc::sched_param,
+    /// Whether the real-time priority was granted.
+    granted: bool,
+}
+
+impl RealTime {
+    fn enter() -> RealTime {
+        // SAFETY: prctl's PR_GET/SET_TIMERSLACK and sched_{get,set}scheduler/getparam with pid
+        // 0 read and write only this thread's settings, through valid pointers.
+        unsafe {
+            let slack = libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0);
+            let policy = libc::sched_getscheduler(0);
+            let mut param = libc::sched_param { sched_priority: 0 };
+            libc::sched_getparam(0, &mut param);
+            libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
+            let granted = libc::sched_setscheduler(0, libc::SCHED_FIFO, &libc::sched_param { sched_priority: 10 }) == 0;
+            RealTime { slack, policy, param, granted }
+        }
+    }
+}
+
+impl Drop for RealTime {
+    fn drop(&mut self) {
+        // SAFETY: as in `enter`, this thread's own settings back to what they were.
+        unsafe {
+            if self.granted {
+                libc::sched_setscheduler(0, self.policy, &self.param);
+            }
+            if self.slack > 0 {
+                libc::prctl(libc::PR_SET_TIMERSLACK, self.slack as libc::c_ulong, 0, 0, 0);
+            }
+        }
     }
 }
 
