@@ -106,3 +106,15 @@ def test_ctrl_c_stops_a_real_time_run_and_keeps_what_was_measured(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["partial"] is True
     assert all(f["throughput_bps"] > 0 for f in summary["flows"])
+
+
+def test_traces_carry_the_senders_state_from_the_hosts():
+    table = ccscope.load(SCENARIO).table
+    table["run"]["duration"] = "2s"
+    table["trace"] = {"interval": "500ms"}
+    flows = ccscope.run(ccscope.Scenario.from_dict(table)).trace.flows
+    tcp, rate = flows[flows["flow"] == 0], flows[flows["flow"] == 1]
+    assert len(tcp) == 4
+    # TCP starts from its initial window and grows; the rate flow paces at a positive rate.
+    assert (tcp["window_pkts"] >= 1).all()
+    assert (rate["rate_bps"] > 0).all()

@@ -15,6 +15,7 @@ use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::Dir;
 use crate::net::sim::windowed;
+use crate::net::trace::Probe;
 use crate::net::{Ctx, Endpoint, HostIo, Side, Stat};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::SimTime;
@@ -70,6 +71,11 @@ pub struct Hosts {
     emulator: SocketAddr,
     nonce: u32,
     buf: Vec<u8>,
+    /// The trace's bin width when flow series are traced: the senders' probes are sampled at
+    /// the end of every bin, as the packet engine samples them.
+    sample_every: Option<SimTime>,
+    /// The senders' probes at the end of each bin, bin by bin.
+    probes: Vec<Vec<Probe>>,
 }
 
 impl Hosts {
@@ -101,7 +107,34 @@ impl Hosts {
             times.push(t);
         }
         let n = times.len();
-        Hosts { stations, times, started: vec![false; n], stopped: vec![false; n], socket, emulator, nonce, buf: Vec::new() }
+        Hosts {
+            stations,
+            times,
+            started: vec![false; n],
+            stopped: vec![false; n],
+            socket,
+            emulator,
+            nonce,
+            buf: Vec::new(),
+            sample_every: None,
+            probes: Vec::new(),
+        }
+    }
+
+    /// Samples the senders' probes at the end of every `interval` (the trace's bins).
+    pub fn sampling(mut self, interval: SimTime) -> Hosts {
+        self.sample_every = (interval > SimTime::ZERO).then_some(interval);
+        self
+    }
+
+    /// Each sender's probe now, for the bin that ends now.
+    fn sample(&mut self) {
+        self.probes.push(self.stations.iter().step_by(2).map(|s| s.endpoint.probe()).collect());
+    }
+
+    /// When the current bin ends, if probes are sampled.
+    fn next_sample(&self) -> Option<SimTime> {
+        self.sample_every.map(|iv| SimTime(iv.ns() * (self.probes.len() as u64 + 1)))
     }
 
     /// Calls endpoint `k` at `now`, then sends what it sent.
@@ -174,7 +207,14 @@ impl Hosts {
 
     /// Runs the hosts until `end` on `clock`, or until `go_on(now)` says no (it is asked every
     /// few milliseconds); counts are taken over [warmup, the time stopped).
-    pub fn run(mut self, clock: &Clock, warmup: SimTime, end: SimTime, mut go_on: impl FnMut(SimTime) -> bool) -> Result<Vec<HostReport>> {
+    /// Returns each flow's report and the senders' probes per trace bin.
+    pub fn run(
+        mut self,
+        clock: &Clock,
+        warmup: SimTime,
+        end: SimTime,
+        mut go_on: impl FnMut(SimTime) -> bool,
+    ) -> Result<(Vec<HostReport>, Vec<Vec<Probe>>)> {
         let _real_time = RealTime::enter();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
@@ -184,11 +224,15 @@ impl Hosts {
             if baseline.is_none() && now >= warmup {
                 baseline = Some(self.stations.iter().map(|s| s.endpoint.stats()).collect());
             }
+            while self.next_sample().is_some_and(|t| t <= now.min(end)) {
+                self.sample();
+            }
             if now >= end || !go_on(now) {
                 break;
             }
             let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);
             let next = if baseline.is_none() { next.min(warmup) } else { next };
+            let next = self.next_sample().map_or(next, |t| next.min(t));
             let wait = Duration::from_nanos(next.ns().saturating_sub(clock.now().ns())).min(MAX_WAIT);
             if !wait_readable(&self.socket, wait).map_err(io_error)? {
                 continue;
@@ -215,6 +259,10 @@ impl Hosts {
                 }
             }
         }
+        if self.sample_every.is_some() {
+            // The last bin, at the time the run ended, as the packet engine's `finish` does.
+            self.sample();
+        }
         let measured_s = clock.now().ns().min(end.ns()).saturating_sub(warmup.ns()) as f64 * 1e-9;
         let baseline = baseline.unwrap_or_default();
         let reports = self
@@ -233,6 +281,6 @@ impl Hosts {
                 HostReport { label: pair[0].endpoint.label(), sender, receiver, series: pair[1].endpoint.series() }
             })
             .collect();
-        Ok(reports)
+        Ok((reports, self.probes))
     }
 }

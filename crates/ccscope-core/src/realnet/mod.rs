@@ -143,7 +143,11 @@ pub fn run_with(
         .enumerate()
         .map(|(i, f)| Ok((make(i)?, f.ecn, emulator.flow_times(i as u32))))
         .collect::<Result<Vec<_>>>()?;
-    let hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce);
+    let mut hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce);
+    let trace = &scenario.trace;
+    if trace.flows {
+        hosts = hosts.sampling(SimTime(trace.interval_ns.unwrap_or(scenario.duration_ns)));
+    }
     let (warmup, end) = (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns));
     let clock = Clock::start();
     let stop = AtomicBool::new(false);
@@ -155,7 +159,16 @@ pub fn run_with(
         (network, hosts)
     });
     let mut result = network?;
-    for (flow, report) in result.flows.iter_mut().zip(reports?) {
+    let (reports, probes) = reports?;
+    // The senders' state lives in the hosts: their probes fill the trace's flow bins.
+    if let Some(t) = result.trace.as_mut().filter(|t| !t.flows.is_empty()) {
+        for (bin, row) in probes.iter().enumerate().take(t.bins) {
+            for (flow, probe) in row.iter().enumerate() {
+                t.flows[bin * t.n_flows + flow].probe = *probe;
+            }
+        }
+    }
+    for (flow, report) in result.flows.iter_mut().zip(reports) {
         flow.label = report.label;
         flow.sender = report.sender;
         flow.receiver = report.receiver;
