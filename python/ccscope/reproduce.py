@@ -109,6 +109,9 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("loguinov-fig7-udp", "Packet-bunch estimates of an emulated T1's capacity "
                  "on real packets", "Loguinov & Radha 2003, Fig. 7, §VI-A",
                  _E + "realnet:fig7_udp_claims", real_time=True),
+    Reproduction("papadimitriou-fig3-udp", "Smoothness of SSVP and SSVP-ADP with MPEG-4 video "
+                 "on real packets", "Papadimitriou & Zhang 2007, Fig. 3, §III, §VI",
+                 _E + "realnet:fig3_udp_claims", real_time=True),
 ]}
 
 
