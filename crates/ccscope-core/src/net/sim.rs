@@ -277,6 +277,10 @@ struct Core {
     now: SimTime,
     seq: u64,
     heap: BinaryHeap<Event>,
+    /// Whether the heap's top is the event being handled, already copied out: the first event
+    /// the handler schedules takes its place (one sift down from the root, which stops early
+    /// for a near event), and the loop pops it only when the handler scheduled nothing.
+    top_done: bool,
     links: Vec<Link>,
     /// Every packet in a queue or a pipe.
     stored: Slots,
@@ -290,7 +294,23 @@ impl Core {
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
         self.seq += 1;
-        self.heap.push(Event { at, seq: self.seq, kind });
+        let ev = Event { at, seq: self.seq, kind };
+        if std::mem::take(&mut self.top_done) {
+            if let Some(mut top) = self.heap.peek_mut() {
+                *top = ev;
+                return;
+            }
+        }
+        self.heap.push(ev);
+    }
+
+    /// Pops the event handled last if nothing took its place.
+    #[inline]
+    fn drop_done(&mut self) {
+        if self.top_done {
+            self.top_done = false;
+            self.heap.pop();
+        }
     }
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
@@ -676,6 +696,7 @@ impl Simulation {
             now: SimTime::ZERO,
             seq: 0,
             heap: BinaryHeap::with_capacity(1024),
+            top_done: false,
             links,
             stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
@@ -784,11 +805,13 @@ impl Simulation {
     /// this way and then [`Simulation::finish`] gives exactly what [`Simulation::run`] gives.
     pub fn run_until(&mut self, until: SimTime) {
         let until = until.min(self.end);
-        while let Some(&ev) = self.core.heap.peek() {
+        loop {
+            self.core.drop_done();
+            let Some(&ev) = self.core.heap.peek() else { break };
             if ev.at >= until {
                 break;
             }
-            self.core.heap.pop();
+            self.core.top_done = true;
             self.core.now = ev.at;
             self.core.events += 1;
             match ev.kind {
