@@ -272,9 +272,15 @@ impl Link {
         self.queue_since = now;
     }
 
-    /// Busy time including the part of the current serialization done by `now`.
-    fn busy_until(&self, now: SimTime) -> u64 {
-        self.stats.busy_ns + self.on_wire.map_or(0, |(_, t)| (now - t).ns())
+    /// The counters as they stand at `now`: busy time including the part of the current
+    /// serialization done, queue integrals brought up to `now`.
+    fn stats_at(&self, now: SimTime) -> LinkStats {
+        let mut s = self.stats;
+        s.busy_ns += self.on_wire.map_or(0, |(_, t)| (now - t).ns());
+        let dt = (now - self.queue_since).ns() as u128;
+        s.queue_pkt_ns += self.queue.len() as u128 * dt;
+        s.queue_byte_ns += self.queue.bytes() as u128 * dt;
+        s
     }
 }
 
@@ -321,6 +327,10 @@ struct Core {
     now: SimTime,
     seq: u64,
     heap: BinaryHeap<Event>,
+    /// Whether the heap's top is the event being handled, already copied out: the first event
+    /// the handler schedules takes its place (one sift down from the root, which stops early
+    /// for a near event), and the loop pops it only when the handler scheduled nothing.
+    top_done: bool,
     links: Vec<Link>,
     /// Every packet in a queue or a pipe.
     stored: Slots,
@@ -334,7 +344,23 @@ impl Core {
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
         self.seq += 1;
-        self.heap.push(Event { at, seq: self.seq, kind });
+        let ev = Event { at, seq: self.seq, kind };
+        if std::mem::take(&mut self.top_done) {
+            if let Some(mut top) = self.heap.peek_mut() {
+                *top = ev;
+                return;
+            }
+        }
+        self.heap.push(ev);
+    }
+
+    /// Pops the event handled last if nothing took its place.
+    #[inline]
+    fn drop_done(&mut self) {
+        if self.top_done {
+            self.top_done = false;
+            self.heap.pop();
+        }
     }
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
@@ -720,6 +746,7 @@ impl Simulation {
             now: SimTime::ZERO,
             seq: 0,
             heap: BinaryHeap::with_capacity(1024),
+            top_done: false,
             links,
             stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
@@ -801,22 +828,9 @@ impl Simulation {
 
     fn snapshot(&self) -> Baseline {
         let now = self.core.now;
-        let links = self
-            .core
-            .links
-            .iter()
-            .map(|l| {
-                let mut s = l.stats;
-                s.busy_ns = l.busy_until(now);
-                let dt = (now - l.queue_since).ns() as u128;
-                s.queue_pkt_ns += l.queue.len() as u128 * dt;
-                s.queue_byte_ns += l.queue.bytes() as u128 * dt;
-                s
-            })
-            .collect();
         Baseline {
             flows: self.core.flows.iter().map(|f| f.stats).collect(),
-            links,
+            links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
             endpoints: self.endpoints.iter().map(|e| e.stats()).collect(),
         }
     }
@@ -841,11 +855,13 @@ impl Simulation {
     /// this way and then [`Simulation::finish`] gives exactly what [`Simulation::run`] gives.
     pub fn run_until(&mut self, until: SimTime) {
         let until = until.min(self.end);
-        while let Some(&ev) = self.core.heap.peek() {
+        loop {
+            self.core.drop_done();
+            let Some(&ev) = self.core.heap.peek() else { break };
             if ev.at >= until {
                 break;
             }
-            self.core.heap.pop();
+            self.core.top_done = true;
             self.core.now = ev.at;
             self.core.events += 1;
             match ev.kind {
@@ -922,15 +938,13 @@ impl Simulation {
         self.report()
     }
 
-    /// The summary; frees the endpoints and the links' packets as soon as it has read them,
-    /// so that reporting on many flows needs little more memory than running them.
+    /// The summary, one flow and one link at a time from the counters at the end and at the
+    /// end of the warm-up; frees the endpoints and the links as soon as it has read them, so
+    /// that reporting on many flows needs little more memory than running them.
     fn report(mut self) -> RunResult {
-        let end = self.snapshot();
-        let (flow_end, link_end) = (end.flows, end.links);
+        let now = self.core.now;
         let base = self.baseline.take();
-        let flow_base = base.as_ref().map_or_else(|| vec![FlowStats::default(); flow_end.len()], |b| b.flows.clone());
-        let link_base = base.as_ref().map_or_else(|| vec![LinkStats::default(); link_end.len()], |b| b.links.clone());
-        let mut in_flight = vec![0u64; flow_end.len()];
+        let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let slots = l.queue.slots().chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter().map(|&(_, k)| k));
             for k in slots {
@@ -939,18 +953,17 @@ impl Simulation {
         }
         let endpoints = std::mem::take(&mut self.endpoints);
         let stats = |ep: usize| windowed(endpoints[ep].stats(), base.as_ref().map(|b| &b.endpoints[ep]));
-        let flows = flow_end
-            .iter()
-            .zip(flow_base)
+        let flows = std::mem::take(&mut self.core.flows)
+            .into_iter()
             .enumerate()
-            .map(|(i, (e, b))| FlowReport {
+            .map(|(i, f)| FlowReport {
                 label: endpoints[2 * i].label(),
                 sender: stats(2 * i),
                 receiver: stats(2 * i + 1),
                 series: endpoints[2 * i + 1].series(),
-                stats: *e - b,
+                stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
-                path: std::mem::take(&mut self.core.flows[i].paths[0]),
+                path: f.paths.into_iter().next().unwrap_or_default(),
             })
             .collect();
         drop(endpoints);
@@ -958,15 +971,15 @@ impl Simulation {
         let links = std::mem::take(&mut self.core.links)
             .into_iter()
             .zip(std::mem::take(&mut self.link_names))
-            .zip(link_end.iter().zip(link_base))
-            .map(|((l, d), (e, b))| LinkReport {
+            .enumerate()
+            .map(|(k, (l, d))| LinkReport {
                 name: d.name,
                 from: nodes[d.from].clone(),
                 to: nodes[d.to].clone(),
                 monitor: d.monitor,
                 rate_bps: l.rate_bps,
                 delay: l.delay,
-                stats: *e - b,
+                stats: l.stats_at(now) - base.as_ref().map_or_else(LinkStats::default, |b| b.links[k]),
                 in_queue: l.queue.len() as u64,
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,
