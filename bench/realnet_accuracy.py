@@ -9,6 +9,9 @@ delay on this machine, and how closely senders keep their pacing.
   percentile (goal: 99th within 0.5 ms at 10 Mb/s).
 - pacing: how late the sender's timers fired after their deadlines, i.e. the error of each
   intended send time (50th and 99th percentile).
+- ceiling: two TCP flows on emulated links of 10 Mb/s, 100 Mb/s and 1 Gb/s (500 packets of
+  DropTail, 10 ms); the bottleneck's utilization shows up to which rate this machine's hosts
+  and emulator keep a link busy (the hosts run every endpoint on one thread).
 
 Real time depends on the machine's load: run it on a quiet machine, and read `load` in the
 output. Writes out/realnet.json.
@@ -28,7 +31,9 @@ import ccscope
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def scenario(cbr_mbps: float, seconds: float) -> ccscope.Scenario:
+def scenario(rate: str, delay: str, limit: int, flow: str, seconds: float) -> ccscope.Scenario:
+    """A dumbbell run in real time: one bottleneck of `rate`, `delay` and `limit` packets of
+    DropTail, and the flows of the TOML table `flow`."""
     return ccscope.loads(f"""
 [run]
 engine = "udp"
@@ -37,13 +42,22 @@ warmup = "1s"
 
 [topology]
 kind = "dumbbell"
-bottleneck.rate = "10Mbps"
-bottleneck.delay = "20ms"
-bottleneck.queue = {{ kind = "droptail", limit = "100pkts" }}
+bottleneck.rate = "{rate}"
+bottleneck.delay = "{delay}"
+bottleneck.queue = {{ kind = "droptail", limit = "{limit}pkts" }}
 
 [[flows]]
-source = {{ kind = "cbr", rate = "{cbr_mbps}Mbps", packet_size = "1000B" }}
+{flow}
 """)
+
+
+def cbr(mbps: float, seconds: float) -> ccscope.Scenario:
+    flow = f'source = {{ kind = "cbr", rate = "{mbps}Mbps", packet_size = "1000B" }}'
+    return scenario("10Mbps", "20ms", 100, flow, seconds)
+
+
+def two_tcp(rate: str, seconds: float) -> ccscope.Scenario:
+    return scenario(rate, "10ms", 500, 'source = { kind = "tcp" }\ncount = 2', seconds)
 
 
 def main() -> None:
@@ -51,8 +65,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "realnet.json")
     args = ap.parse_args()
-    full = ccscope.run(scenario(12, args.seconds)).flows.iloc[0]
-    light = ccscope.run(scenario(5, args.seconds)).flows.iloc[0]
+    full = ccscope.run(cbr(12, args.seconds)).flows.iloc[0]
+    light = ccscope.run(cbr(5, args.seconds)).flows.iloc[0]
     def record(measure: str, value: float, goal: str = "", holds: bool | None = None) -> dict:
         return {"measure": measure, "value": float(value), "goal": goal, "holds": holds}
 
@@ -66,10 +80,14 @@ def main() -> None:
         record("pacing: timer lateness p50 (ms)", light["timer_late_p50_ms"]),
         record("pacing: timer lateness p99 (ms)", light["timer_late_p99_ms"]),
     ]
+    for rate in ("10Mbps", "100Mbps", "1Gbps"):
+        links = ccscope.run(two_tcp(rate, min(args.seconds, 5.0))).links.set_index("name")
+        records.append(record(f"ceiling: bottleneck utilization, 2 TCP flows, {rate}",
+                              links.loc["bottleneck", "utilization"]))
     load = os.getloadavg()[0]
     for r in records:
         holds = "" if r["holds"] is None else ("holds" if r["holds"] else "MISSES")
-        print(f"{r['measure']:45s} {r['value']:10.4f}  {r['goal']:15s} {holds}")
+        print(f"{r['measure']:55s} {r['value']:10.4f}  {r['goal']:15s} {holds}")
     print(f"load average over the last minute: {load:.2f} on {os.cpu_count()} cores")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     summary = {"load": load, "seconds": args.seconds, "records": records}
