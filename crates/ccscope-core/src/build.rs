@@ -61,6 +61,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
                 flows: t.flows,
                 queues: t.queues,
                 events: t.events,
+                state: t.state,
             },
         },
     })

@@ -709,6 +709,10 @@ pub struct Trace {
     /// Every drop, mark and loss-module loss as an event.
     #[serde(default)]
     pub events: bool,
+    /// Every change of each sender's and receiver's control state (window, ssthresh, RTT
+    /// estimate, rate, TFRC's p and X_calc, ...), at the time it changed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub state: bool,
 }
 
 fn trace_interval() -> Time {

@@ -52,7 +52,7 @@ use crate::control::{Controller, ReportSample};
 use crate::error::{Error, Result};
 use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
-use crate::net::trace::Probe as TraceProbe;
+use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
 
@@ -449,6 +449,14 @@ impl Endpoint for RateSender {
         }
     }
 
+    fn state(&self, out: &mut StateFields) {
+        out.extend([
+            ("rate_bps", self.controller.pacing_rate_bps().unwrap_or(f64::NAN)),
+            ("stamp_rtt_s", self.srtt_s.unwrap_or(f64::NAN)),
+        ]);
+        self.controller.state(out);
+    }
+
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         let mut out = vec![
             ("rate_bps", Stat::Level(self.controller.pacing_rate_bps().unwrap_or(0.0))),
@@ -596,6 +604,10 @@ impl Endpoint for RateReceiver {
 
     fn label(&self) -> String {
         self.logic.name()
+    }
+
+    fn state(&self, out: &mut StateFields) {
+        self.logic.state(out);
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {

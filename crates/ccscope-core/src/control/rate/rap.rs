@@ -140,6 +140,10 @@ impl Controller for Rap {
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.config.packet_bits() / self.ipg_s)
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.extend([("ipg_s", self.ipg_s), ("srtt_s", self.srtt_s.unwrap_or(f64::NAN)), ("rtt_var_s", self.variance_s)]);
+    }
 }
 
 #[cfg(test)]

@@ -79,6 +79,11 @@ pub trait Receiver: Send {
 
     /// The report to send now; starts a new report interval.
     fn report(&mut self, now: SimTime) -> Report;
+
+    /// The receiver's internal state as named values, for the state trace (e.g. TFRC's loss
+    /// event rate as it stands after each packet, TEAR's emulated window): appended to `out`,
+    /// in the same order every time.
+    fn state(&self, _out: &mut Vec<(&'static str, f64)>) {}
 }
 
 /// RTT a receiver assumes until the sender stamps one (s): one second, as TFRC's initial

@@ -143,6 +143,10 @@ impl Receiver for TfrcReceiver {
         self.loss_sent_at = None;
         r
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.extend([("p", self.intervals.loss_event_rate()), ("rtt_s", self.rtt.secs())]);
+    }
 }
 
 #[cfg(test)]
