@@ -40,6 +40,7 @@ chromium:
 # The long reproductions of the papers' results (pytest -m slow).
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python bench/ns2_compare_rate.py
 
 # Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
 bench: $(STAMP) ns2

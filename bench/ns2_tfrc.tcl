@@ -46,22 +46,29 @@ proc delivered {i} {
   if {$i < $n} { return [$out($i) set bdepartures_] }
   return [expr [$src($i) set ack_] * 1000.0]
 }
+# Packets delivered: ns-2 data packets carry headers (TCP 40 bytes, TFRC 32, RAP none).
+proc packets {i} {
+  global n out src
+  if {$i < $n} { return [$out($i) set pdepartures_] }
+  return [$src($i) set ack_]
+}
 proc mark {} {
-  global n mon b0 m0
-  for {set i 0} {$i < 2*$n} {incr i} { set b0($i) [delivered $i] }
+  global n mon b0 k0 m0
+  for {set i 0} {$i < 2*$n} {incr i} { set b0($i) [delivered $i]; set k0($i) [packets $i] }
   set m0 [list [$mon set parrivals_] [$mon set pdrops_] [$mon set bdepartures_]]
 }
 proc finish {} {
-  global n mon b0 m0 simt warm
-  set rates {}
+  global n mon b0 k0 m0 simt warm
+  set rates {}; set pkts {}
   for {set i 0} {$i < 2*$n} {incr i} {
     lappend rates [format "%.4f" [expr ([delivered $i] - $b0($i)) * 8.0 / ($simt - $warm) / 1e6]]
+    lappend pkts [expr [packets $i] - $k0($i)]
   }
   set arr [expr [$mon set parrivals_] - [lindex $m0 0]]
   set drp [expr [$mon set pdrops_] - [lindex $m0 1]]
   set dep [expr [$mon set bdepartures_] - [lindex $m0 2]]
-  puts [format "{\"sim\":\"ns-2.35\",\"n\":%d,\"tfrcMbps\":\[%s\],\"tcpMbps\":\[%s\],\"arrivals\":%d,\"drops\":%d,\"departedBytes\":%.0f}" \
-    $n [join [lrange $rates 0 [expr $n-1]] ","] [join [lrange $rates $n end] ","] $arr $drp $dep]
+  puts [format "{\"sim\":\"ns-2.35\",\"n\":%d,\"tfrcMbps\":\[%s\],\"tcpMbps\":\[%s\],\"packets\":\[%s\],\"arrivals\":%d,\"drops\":%d,\"departedBytes\":%.0f}" \
+    $n [join [lrange $rates 0 [expr $n-1]] ","] [join [lrange $rates $n end] ","] [join $pkts ","] $arr $drp $dep]
   exit 0
 }
 $ns at $warm "mark"
