@@ -115,10 +115,9 @@ impl Receiver for LossCounter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn loss_counter_reports_losses_once() {
-        let mut r = LossCounter::new(ReportEvery::Packet);
-        let arrival = |seq: u64| DataArrival {
+    /// Packet `seq`, sent every 10 ms and arriving 50 ms later.
+    fn arrival(seq: u64) -> DataArrival {
+        DataArrival {
             now: SimTime::from_ms(10 * seq + 50),
             seq,
             sent_at: SimTime::from_ms(10 * seq),
@@ -126,7 +125,12 @@ mod tests {
             sender_rtt: Some(SimTime::from_ms(50)),
             ecn_ce: false,
             sender_round: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn loss_counter_reports_losses_once() {
+        let mut r = LossCounter::new(ReportEvery::Packet);
         assert!(r.on_data(&arrival(0)));
         r.report(SimTime::from_ms(50));
         assert!(r.on_data(&arrival(2)));
@@ -142,15 +146,7 @@ mod tests {
         // ns-2 rap.cc AckLostPacket(): packet 3 lost, found when 6 (lastRecv − 3 ≥ 3) arrives.
         let mut r = LossCounter::new(ReportEvery::Packet).revealed_at(3);
         let lost = |r: &mut LossCounter, seq: u64| {
-            r.on_data(&DataArrival {
-                now: SimTime::from_ms(10 * seq + 50),
-                seq,
-                sent_at: SimTime::from_ms(10 * seq),
-                size_bytes: 1000,
-                sender_rtt: Some(SimTime::from_ms(50)),
-                ecn_ce: false,
-                sender_round: 0,
-            });
+            r.on_data(&arrival(seq));
             r.report(SimTime::from_ms(10 * seq + 50)).lost_pkts
         };
         let found: Vec<u64> = [0, 1, 2, 4, 5, 6, 7].iter().map(|&s| lost(&mut r, s)).collect();
