@@ -257,11 +257,16 @@ interval = "100ms"
     assert set(pb["flow"]) == {0} and (pb["buffer_bytes"] >= 0).all()
 
 
+#: FGS over a rate source's default 1000-byte packets: 175-byte base layers (14 kb/s at 10
+#: frames/s), packed 5 to a decoding unit, one packet each (apps/fgs.rs).
+FGS_UNIT_FRAMES = 5
+
+
 def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
     # Loguinov & Radha's layers (14 kb/s base, 1190 kb/s in all) at 10 frames/s over a rate
-    # AIMD flow on a fat link with 5% Bernoulli loss: each frame's 175-byte base layer is one
+    # AIMD flow on a fat link with 5% Bernoulli loss: each unit of 5 frames' base layers is one
     # packet, lost with probability 0.05, and nothing is retransmitted, so the freeze fraction
-    # is 0.05 within 4 standard errors of 2970 frames (0.016); without loss, none freeze.
+    # is 0.05 within 4 standard errors of the 595 units (0.036); without loss, none freeze.
     def run(p):
         topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
         if p:
@@ -272,8 +277,10 @@ def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
         return ccscope.run(t).media.iloc[0]
 
     lossy = run(0.05)
-    assert lossy.frames == 297 * 10 + 1
-    assert lossy.freeze_fraction == pytest.approx(0.05, abs=0.016)
+    # Units captured at 0, 0.5, ..., 297 s are decoded by the end of the run.
+    assert lossy.frames == 595 * FGS_UNIT_FRAMES
+    assert lossy.freeze_frames % FGS_UNIT_FRAMES == 0, "a unit freezes all its frames"
+    assert lossy.freeze_fraction == pytest.approx(0.05, abs=4 * np.sqrt(0.05 * 0.95 / 595))
     assert run(0.0).freeze_frames == 0
 
 
@@ -291,23 +298,85 @@ def fgs_over_loss(p: float, retransmit: bool) -> pd.Series:
 
 def test_fgs_base_layer_retransmission_on_nack_removes_almost_every_freeze():
     # Loguinov & Radha §VI-C: lost base-layer packets are resent on NACK while their deadline
-    # allows. Each frame's base layer is one packet. Without retransmission a frame freezes
+    # allows. Each unit's base layer is one packet. Without retransmission a unit freezes
     # when it is lost: p = 0.05. With it, the RTT (40 ms) is far below the 3 s start-up, so a
-    # frame freezes only if the packet is lost and then its NACK or its one resent copy is
+    # unit freezes only if the packet is lost and then its NACK or its one resent copy is
     # too: at most p(1 - (1 - p)^2) = 0.0049 (further attempts only lower it). Bound: that
-    # plus 4 standard errors over 2971 frames (0.0051).
+    # plus 4 standard errors over the 595 units (0.011).
     p = 0.05
+    units = 595
     without, with_ = fgs_over_loss(p, False), fgs_over_loss(p, True)
     residual = p * (1 - (1 - p) ** 2)
-    assert without.freeze_fraction == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / 2971))
-    assert with_.frames == without.frames == 2971
-    assert with_.freeze_fraction < residual + 4 * np.sqrt(residual / 2971)
+    assert without.freeze_fraction == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / units))
+    assert with_.frames == without.frames == units * FGS_UNIT_FRAMES
+    assert with_.freeze_fraction < residual + 4 * np.sqrt(residual / units)
     assert "retransmissions_sent" not in without or pd.isna(without.retransmissions_sent)
     # A resent copy is itself lost with p; all that arrive do so long before the deadline.
     sent, received = with_.retransmissions_sent, with_.retransmissions_received
     assert sent > 0
     assert received >= sent * (1 - p) - 4 * np.sqrt(sent * p * (1 - p))
     assert with_.retransmissions_useful == received
+
+
+class ConstantRate(ccscope.RateController):
+    """A Python rate controller that holds 30 kb/s: Loguinov & Radha's share of a T1 at n = 50."""
+
+    name = "constant 30 kb/s"
+
+    def rate_bps(self):
+        return 30e3
+
+    def on_report(self, report):
+        pass
+
+
+def fgs_at_a_t1_share(loss: float) -> pd.Series:
+    """FGS over 1500-byte packets (§VI-C) at 30 kb/s, held there by a Python controller, with
+    base-layer retransmission, on a 40 ms path with Bernoulli loss `loss`, 120 s."""
+    flow = {"source": {"kind": "rate", "controller": "python:constant", "feedback": "per-rtt",
+                       "packet_size": "1500B", "app": {"kind": "fgs", "retransmit": True}},
+            "playback": {"startup": "3s"}}
+    topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
+    if loss:
+        topo["loss"] = {"kind": "bernoulli", "p": loss}
+    t = {"run": {"duration": "120s", "seed": 1}, "topology": topo, "flows": [flow]}
+    return ccscope.run(t, controllers={"constant": ConstantRate}).media.iloc[0]
+
+
+def test_a_python_rate_controller_drives_fgs_at_a_t1_share():
+    # At n = 50 a T1 gives each flow 30 kb/s, 2.5 packets of 1500 bytes a second. The server
+    # packs base layers 8 frames to a packet and cuts the enhancement layer into whole
+    # packets, so a flow held at 30 kb/s sends what its server offers: the longest wait in the
+    # sender stays within a unit of 8 frames (0.8 s) plus one packet's slot (0.4 s), and
+    # without loss no frame freezes. Units captured up to 117 s are decoded by 120 s: 147 x 8.
+    m = fgs_at_a_t1_share(0.0)
+    assert m.label == "constant 30 kb/s"
+    assert m.frames == 147 * 8 and m.freeze_frames == 0
+    assert m.max_sender_delay_s <= 0.8 + 1500 * 8 / 30e3
+    # With 5% loss the NACKed base-layer packets come back through the Python-driven sender.
+    lossy = fgs_at_a_t1_share(0.05)
+    assert lossy.retransmissions_useful > 0
+    assert lossy.retransmissions_useful == lossy.retransmissions_received
+
+
+def test_a_python_window_controller_plays_back_as_the_catalogued_one():
+    # The same AIMD(1, 1/2) rule written in Python and taken from the catalogue, each under a
+    # TCP flow carrying 2 Mb/s ON/OFF traffic into a playback receiver: same media numbers.
+    aimd = ccscope.WindowController("AIMD(1,1/2)", increase=lambda w: 1.0,
+                                    decrease=lambda w: w - 0.5 * w)
+
+    def media(controller):
+        flow = {"source": {"kind": "tcp", "controller": controller,
+                           "app": {"kind": "onoff", "rate": "2Mbps"}},
+                "playback": {"startup": "3s"}}
+        t = {"run": {"duration": "60s", "seed": 2},
+             "topology": {"kind": "fat_link", "rate": "10Mbps", "delay": "20ms",
+                          "loss": {"kind": "bernoulli", "p": 0.01}}, "flows": [flow]}
+        return ccscope.run(t, controllers={"aimd": aimd}).media
+
+    python = media("python:aimd")
+    assert python.interruptions.iloc[0] > 0, "the check needs a flow whose playback stalls"
+    pd.testing.assert_frame_equal(python, media({"name": "aimd", "alpha": 1, "beta": 0.5}))
 
 
 @pytest.mark.parametrize(("source", "playback", "needs"), [
@@ -334,3 +403,24 @@ def test_fgs_retransmission_from_the_cli(tmp_path):
     assert "resent" in p.stdout and "(useful)" in p.stdout
     flow = json.loads((out / "summary.json").read_text())["flows"][0]
     assert flow["retransmissions_useful"] > 0
+
+
+def test_a_multirate_coder_learning_only_cuts_late_piles_up_more():
+    # Cai et al. Fig. 7's coder (lag = "cuts") codes at the sender's highest rate of the last
+    # tau, never below the rate of tau ago that the default coder takes. Behind a rate-AIMD
+    # sender cut by periodic loss the default coder, below the rising sender after each cut,
+    # drains what the cut left; Fig. 7's coder never produces less than the sender sends, so
+    # what each cut leaves stays queued and the longest wait is longer.
+    def wait(lag):
+        flow = {"source": {"kind": "rate", "controller": "rate-aimd",
+                           "app": {"kind": "multirate", "tau": "200ms", "lag": lag}},
+                "playback": {"startup": "1s"}}
+        t = {"run": {"duration": "30s", "seed": 1},
+             "topology": {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms",
+                          "loss": {"kind": "periodic", "every": 300}}, "flows": [flow]}
+        return ccscope.run(t).media.iloc[0].max_sender_delay_s
+
+    lagged, cuts = wait("all"), wait("cuts")
+    assert 0 < lagged < cuts
+    with pytest.raises(ScenarioError, match="lag"):
+        wait("sometimes")

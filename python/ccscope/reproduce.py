@@ -63,6 +63,9 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("loguinov-fig8", "ISCC against rate AIMD on the Cisco path scaled to a T3, "
                  "packet level", "Loguinov & Radha 2003, Fig. 8, Table I, §VI-A",
                  _E + "loguinov:fig8_claims"),
+    Reproduction("loguinov-table1", "Freeze frames of FGS video streamed by AIMD, SQRT, IIAD, "
+                 "TFRC and ISCC at n = 50 on the T1 and the T3-scaled path, packet level",
+                 "Loguinov & Radha 2003, Table I, §VI-C", _E + "loguinov:table1"),
     Reproduction("jin-table6", "Convergence to efficiency and fairness, analysis columns, "
                  "round model", "Jin et al. 2001, Table 6, App. C", _E + "jin:table6_claims"),
     Reproduction("jin-fig20", "Convergence of two flows on the parking lot, packet level",

@@ -45,6 +45,16 @@ NOT_REPRODUCED = {
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TCP to refill the queue after 16 -> 8 flows"),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),
     ("yang-onoff", "Yang §3.3: TCP CoV_time, ON/OFF loss vs Bernoulli at its loss rate"),
+    # Loguinov Table I's freeze frames: on the T1 the loss-driven controls lose too much to
+    # recover (IIAD, ISCC; TFRC(180) in the quick run); on the T3-scaled path too little to freeze
+    # (TFRC(180) starves instead).
+    *(("loguinov-table1", f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the "
+       "session frozen") for runs, path, scheme in (
+           *((r, "T1", s) for r in ("60 s, seed 6", "600 s, seeds 6-8")
+             for s in ("IIAD(0.10,1/2)", "ISCC(-1.5,2)")),
+           ("60 s, seed 6", "T1", "TFRC(180)"),
+           *((r, "T3", s) for r in ("60 s, seed 6", "600 s, seeds 6-8")
+             for s in ("AIMD(0.19,1/2)", "SQRT(0.18,1/2)", "IIAD(0.10,1/2)", "TFRC(180)")))),
 }
 
 

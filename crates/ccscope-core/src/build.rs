@@ -9,6 +9,7 @@
 use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
 use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
+use crate::control::Controller;
 use crate::error::{Error, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep};
 use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
@@ -261,6 +262,7 @@ fn app(a: &App) -> AppSpec {
         App::Multirate(m) => AppSpec::Multirate {
             tau_ns: ns(&m.tau),
             initial_bps: m.initial_rate.bps(),
+            cuts_only: m.lag == media::Lag::Cuts,
         },
         App::Mpeg4(m) => {
             let stats = |t: &media::FrameType| FrameStats {
@@ -395,6 +397,29 @@ pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
 
 /// The endpoints of a flow with a chosen application and receiver.
 fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
+    let (app, sink) = media_apps(m)?;
+    match &m.carrier {
+        Carrier::Udp { packet_bytes } => Ok(udp::endpoints(*packet_bytes, app, sink)),
+        Carrier::Tcp(t) => tcp::endpoints_with_apps(t, app, sink),
+        Carrier::Rate(r) => rate::endpoints_with_apps(r, app, sink),
+    }
+}
+
+/// The endpoints of a TCP or rate flow with a chosen application and receiver whose
+/// controller is built elsewhere (e.g. in Python; a window controller for TCP, a rate
+/// controller for a rate source).
+pub fn media_endpoints_with_controller(m: &MediaSpec, ctl: Box<dyn Controller>) -> Result<Endpoints> {
+    let (app, sink) = media_apps(m)?;
+    match &m.carrier {
+        Carrier::Udp { .. } => Err(Error::invalid("source.controller", "(given)", "a udp source has no congestion control")),
+        Carrier::Tcp(t) => Ok(tcp::endpoints_with_controller_and_apps(t, ctl, app, sink)),
+        Carrier::Rate(r) => rate::endpoints_with_controller_and_apps(r, ctl, app, sink),
+    }
+}
+
+/// A media flow's sending application and its receiver (a playback receiver when the flow
+/// has `playback`, sharing the video source's frame ledger).
+fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> {
     let ledger = FrameLedger::default();
     let packet_bytes = match &m.carrier {
         Carrier::Udp { packet_bytes } => *packet_bytes,
@@ -417,7 +442,10 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
                 None => Box::new(server),
             }
         }
-        AppSpec::Multirate { tau_ns, initial_bps } => Box::new(Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?),
+        AppSpec::Multirate { tau_ns, initial_bps, cuts_only } => {
+            let coder = Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?;
+            Box::new(if *cuts_only { coder.learning_cuts_only() } else { coder })
+        }
         AppSpec::Mpeg4 { gop, fps, stats } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
             match m.playback {
@@ -432,11 +460,7 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
         (Some(p), _) => Box::new(Playback::new(p)),
         (None, _) => Box::new(Sink::default()),
     };
-    match &m.carrier {
-        Carrier::Udp { packet_bytes } => Ok(udp::endpoints(*packet_bytes, app, sink)),
-        Carrier::Tcp(t) => tcp::endpoints_with_apps(t, app, sink),
-        Carrier::Rate(r) => rate::endpoints_with_apps(r, app, sink),
-    }
+    Ok((app, sink))
 }
 
 /// Runs a packet-model run whose flows all use the catalogue's sources and controllers.

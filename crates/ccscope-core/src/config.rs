@@ -53,7 +53,7 @@ pub enum AppSpec {
     /// `retransmit`: lost base-layer packets resent on NACK.
     Fgs { base_bps: f64, max_bps: f64, fps: f64, retransmit: bool },
     /// A coder that codes at the sender's rate of `tau_ns` ago.
-    Multirate { tau_ns: u64, initial_bps: f64 },
+    Multirate { tau_ns: u64, initial_bps: f64, cuts_only: bool },
     /// MPEG-4 frames of a GOP pattern at `fps`, sizes from TES models of I, P and B frames.
     Mpeg4 { gop: String, fps: f64, stats: [FrameStats; 3] },
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
-use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::config::{Carrier, Scenario, SourceSpec};
 use ccscope_core::control::catalog::{self, ControllerChoice, ControllerConfig, Family, Start};
 use ccscope_core::control::{Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule};
 use ccscope_core::scenario::packet::{MAX_RATE_BPS, MAX_WINDOW_PKTS};
@@ -464,7 +464,8 @@ pub(crate) fn python_controller(
 }
 
 /// Each flow's endpoints; a TCP or rate flow naming `python:NAME` gets its own Python
-/// controller object, `python[i]` for flow `i` (counts expanded).
+/// controller object, `python[i]` for flow `i` (counts expanded), also under an application
+/// (video, FGS, playback, ON/OFF...).
 fn make_endpoints(
     s: &Scenario,
     i: usize,
@@ -481,6 +482,17 @@ fn make_endpoints(
             let ctl = python_controller(python, i, WindowConfig::default(), error)?;
             ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
         }
+        SourceSpec::Media(m) => match &m.carrier {
+            Carrier::Tcp(tcp) if matches!(tcp.controller, ControllerChoice::External(_)) => {
+                let ctl = python_controller(python, i, tcp.window_config(), error)?;
+                build::media_endpoints_with_controller(m, ctl)
+            }
+            Carrier::Rate(rate) if matches!(rate.controller, ControllerChoice::External(_)) => {
+                let ctl = python_controller(python, i, WindowConfig::default(), error)?;
+                build::media_endpoints_with_controller(m, ctl)
+            }
+            _ => build::endpoints(source),
+        },
         _ => build::endpoints(source),
     }
 }

@@ -90,7 +90,7 @@ pub use onoff::{OnMode, OnOff, Period};
 pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
 pub use poisson::Poisson;
 pub use sink::Sink;
-pub use video::{autocorrelation, FrameLedger, FrameStats, Mpeg4, Tes};
+pub use video::{autocorrelation, FrameLedger, FrameStats, Mpeg4, Tes, Unit};
 
 pub use crate::net::packet::Tag;
 use crate::net::{Ctx, Stat};

@@ -6,7 +6,14 @@
 //! The coder produces one packet at a time: at each production it reads the transport's rate
 //! ([`super::TransportView::rate_bps`]), keeps it with its time, and codes at the newest rate
 //! at least τ old (at `initial_bps` until there is one, or while the transport reports none),
-//! waiting 8 · packet / rate until the next packet. Each packet is offered tagged with its
+//! waiting 8 · packet / rate until the next packet.
+//!
+//! Fig. 7 draws another coder ([`Multirate::learning_cuts_only`]): "when the AIMD sender
+//! increases its cwnd, the video source increases its coding rate accordingly", and only the
+//! cut reaches it τ late. That coder codes at the highest rate the sender had over the last τ
+//! (the rate in force τ ago and every one read since): an increase at once, a cut τ later.
+//! (35) further takes the sender to stay at βW while the backlog drains; a sender that keeps
+//! increasing drains it sooner, which no coder changes. Each packet is offered tagged with its
 //! number and its production time as the deadline, so the receiver sees how long it waited in
 //! the sender (delivery `sent_at` minus the tag's time). As with every source here, the send
 //! buffer is unbounded and nothing is dropped at the sender.
@@ -34,6 +41,8 @@ pub struct Multirate {
     seen: VecDeque<(SimTime, f64)>,
     /// Packets produced.
     produced: u32,
+    /// Increases at once, cuts τ late (Fig. 7), instead of every change τ late.
+    cuts_only: bool,
 }
 
 impl Multirate {
@@ -44,14 +53,24 @@ impl Multirate {
             initial_bps: check_positive("initial_bps", initial_bps)?,
             seen: VecDeque::new(),
             produced: 0,
+            cuts_only: false,
         })
     }
 
-    /// The coding rate at `now`: the sender's newest rate at least τ old.
+    /// The same coder following the sender's increases at once and its cuts τ late.
+    pub fn learning_cuts_only(self) -> Self {
+        Multirate { cuts_only: true, ..self }
+    }
+
+    /// The coding rate at `now`: the sender's newest rate at least τ old, or with
+    /// `cuts_only` the highest of that one and those read since.
     fn coding_bps(&mut self, now: SimTime) -> f64 {
         let due = |t: SimTime| t + self.tau <= now;
         while self.seen.len() >= 2 && due(self.seen[1].0) {
             self.seen.pop_front();
+        }
+        if self.cuts_only {
+            return self.seen.iter().map(|&(_, bps)| bps).reduce(f64::max).unwrap_or(self.initial_bps);
         }
         match self.seen.front() {
             Some(&(t, bps)) if due(t) => bps,
@@ -93,15 +112,10 @@ mod tests {
     use crate::apps::harness::SendHarness;
     use crate::apps::TransportView;
 
-    #[test]
-    fn the_coder_follows_the_sender_after_tau_and_the_backlog_waits_tau_times_one_over_beta_minus_one() {
-        // A sender at 1 Mb/s cut to β = 0.5 at t = 1 s; τ = 200 ms. The coder keeps 1 Mb/s until
-        // 1.2 s, then codes at 0.5 Mb/s; the sender drains at 0.5 Mb/s. The packet produced at
-        // 1.2 s waits for the backlog of (1 − β)·1 Mb/s·τ = 12.5 kB at 0.5 Mb/s: τ(1/β − 1) =
-        // 200 ms (Cai eq. (35)), up to a packet's time.
-        let tau = SimTime::from_ms(200);
-        let mut h = SendHarness::new(Multirate::new(tau, 1000, 1e6).unwrap());
-        let rate = |t: SimTime| if t < SimTime::from_ms(1000) { 1e6 } else { 5e5 };
+    /// The longest wait (s) in a sender whose rate is `rate(t)` behind `coder`, over 3 s: the
+    /// backlog of what the coder produced beyond what the sender drained at its rate.
+    fn worst_wait(coder: Multirate, rate: impl Fn(SimTime) -> f64) -> f64 {
+        let mut h = SendHarness::new(coder);
         let (mut backlog, mut last, mut worst) = (0.0f64, SimTime::ZERO, 0.0f64);
         let mut at = SimTime::ZERO;
         h.at(at, |a, cx| a.on_start(cx));
@@ -116,7 +130,41 @@ mod tests {
             backlog += h.drain().iter().map(|c| c.bytes as f64).sum::<f64>();
             worst = worst.max(backlog / (rate(at) / 8.0));
         }
-        let expected = tau.secs() * (1.0 / 0.5 - 1.0);
-        assert!((worst - expected).abs() < 2.0 * 8000.0 / 5e5, "worst wait {worst} vs {expected}");
+        worst
+    }
+
+    const TAU: SimTime = SimTime::from_ms(200);
+    /// A packet's time at 0.5 Mb/s, the resolution of the waits.
+    const PACKET_S: f64 = 8000.0 / 5e5;
+
+    #[test]
+    fn the_coder_follows_the_sender_after_tau_and_the_backlog_waits_tau_times_one_over_beta_minus_one() {
+        // A sender at 1 Mb/s cut to β = 0.5 at t = 1 s; τ = 200 ms. The coder keeps 1 Mb/s until
+        // 1.2 s, then codes at 0.5 Mb/s; the sender drains at 0.5 Mb/s. The packet produced at
+        // 1.2 s waits for the backlog of (1 − β)·1 Mb/s·τ = 12.5 kB at 0.5 Mb/s: τ(1/β − 1) =
+        // 200 ms (Cai eq. (35)), up to a packet's time. Learning only cuts late is the same here.
+        let step = |t: SimTime| if t < SimTime::from_ms(1000) { 1e6 } else { 5e5 };
+        let expected = TAU.secs() * (1.0 / 0.5 - 1.0);
+        for coder in [Multirate::new(TAU, 1000, 1e6).unwrap(), Multirate::new(TAU, 1000, 1e6).unwrap().learning_cuts_only()] {
+            let worst = worst_wait(coder, step);
+            assert!((worst - expected).abs() < 2.0 * PACKET_S, "worst wait {worst} vs {expected}");
+        }
+    }
+
+    #[test]
+    fn a_coder_learning_only_cuts_late_keeps_up_with_a_rising_sender() {
+        // A sender rising from 0.5 Mb/s at 1 Mb/s per second: a coder τ late on every change
+        // produces less than the sender drains and nothing waits; one that follows increases
+        // at once (Fig. 7) keeps pace, so nothing waits either. A cut from W = 1 Mb/s to
+        // βW = 0.5 Mb/s at 1 s, then rising again at s = 1 Mb/s²: the Fig. 7 coder piles up
+        // τ(1 − β)W less the rise during τ, sτ²/2 (100 − 20 kb), which the sender, now at
+        // βW + sτ = 0.7 Mb/s, drains in 0.114 s where (35) gives 0.2 s; up to two packets.
+        let ramp = |t: SimTime| 5e5 + 1e6 * t.secs();
+        assert!(worst_wait(Multirate::new(TAU, 1000, 5e5).unwrap(), ramp) < 2.0 * PACKET_S);
+        assert!(worst_wait(Multirate::new(TAU, 1000, 5e5).unwrap().learning_cuts_only(), ramp) < 2.0 * PACKET_S);
+        let cut = |t: SimTime| if t < SimTime::from_ms(1000) { 1e6 } else { 5e5 + 1e6 * (t.secs() - 1.0) };
+        let worst = worst_wait(Multirate::new(TAU, 1000, 1e6).unwrap().learning_cuts_only(), cut);
+        let expected = (0.2 * 5e5 - 1e6 * 0.2 * 0.2 / 2.0) / 7e5;
+        assert!((worst - expected).abs() < 2.0 * PACKET_S, "worst wait {worst} vs {expected}");
     }
 }

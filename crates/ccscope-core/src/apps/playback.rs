@@ -23,12 +23,13 @@
 //!   delayed packets / packets delivered. Both counts cover the run's measurement window, as
 //!   the packets sent do; the playout numbers cover the whole session.
 //!
-//! - Video (packets tagged with a frame number and a capture time, [`super::Mpeg4`]): frame f
-//!   is decoded at its capture time plus the start-up delay; a frame whose base layer has not
-//!   fully arrived by then is a freeze frame (Loguinov & Radha 2003 §VI-C: an underflow of the
-//!   base layer "results in a freeze-frame"), and the freeze fraction is the share of the
-//!   frames decoded before the run ends that froze. Frame sizes come from the source's
-//!   [`FrameLedger`] (a video packet's header).
+//! - Video (packets tagged with a decoding unit and its capture time, [`super::Mpeg4`],
+//!   [`super::Fgs`]; a unit is one frame, or several whose base layers an FGS server packed
+//!   together): unit u is decoded at its capture time plus the start-up delay; if its base
+//!   layer has not fully arrived by then, each of its frames is a freeze frame (Loguinov &
+//!   Radha 2003 §VI-C: an underflow of the base layer "results in a freeze-frame"), and the
+//!   freeze fraction is the share of the frames decoded before the run ends that froze. Unit
+//!   sizes come from the source's [`FrameLedger`] (a video packet's header).
 //!
 //! - For packets tagged with their production time (video frames, [`super::Multirate`]), the
 //!   longest time one produced after the warm-up waited in the sender before the copy that
@@ -152,8 +153,8 @@ pub struct Playback {
     log: Vec<(SimTime, u32)>,
     jitter_free: u64,
     delayed: u64,
-    /// Video: base-layer bytes of each frame that arrived by its decoding time, and the
-    /// source's frame sizes.
+    /// Video: base-layer bytes of each decoding unit that arrived by its decoding time, and
+    /// the source's units.
     on_time: Vec<u64>,
     ledger: Option<FrameLedger>,
     /// Longest wait in the sender of a packet tagged with its production time (s).
@@ -191,17 +192,18 @@ impl Playback {
         Playback { ledger: Some(ledger), ..self }
     }
 
-    /// Frames decoded before the session's end and how many of them froze.
+    /// Frames decoded before the session's end and how many of them froze: all the frames
+    /// of a unit whose base layer is incomplete at the unit's decoding time.
     pub fn frames(&self) -> Option<(u64, u64)> {
         let ledger = self.ledger.as_ref()?.lock().expect("frame ledger lock");
         let (mut decoded, mut frozen) = (0, 0);
-        for (f, &(captured, size)) in ledger.iter().enumerate() {
-            if captured + SimTime(self.spec.startup_ns) > SimTime(self.spec.end_ns) {
+        for (u, unit) in ledger.iter().enumerate() {
+            if unit.captured + SimTime(self.spec.startup_ns) > SimTime(self.spec.end_ns) {
                 continue;
             }
-            decoded += 1;
-            if self.on_time.get(f).copied().unwrap_or(0) < size {
-                frozen += 1;
+            decoded += unit.frames as u64;
+            if self.on_time.get(u).copied().unwrap_or(0) < unit.base_bytes {
+                frozen += unit.frames as u64;
             }
         }
         Some((decoded, frozen))

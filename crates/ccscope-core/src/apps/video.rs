@@ -35,10 +35,21 @@ use crate::error::{check_positive, Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::SimTime;
 
-/// Each frame's capture time and base-layer size (bytes), by frame number, as the source
-/// offered them: what a video packet's header (its frame's length) tells the receiver, shared
-/// by the two ends of a flow because a [`Tag`] has no room for it.
-pub type FrameLedger = Arc<Mutex<Vec<(SimTime, u64)>>>;
+/// What a video source offered, by decoding unit (a packet's [`Tag::frame`]): what a video
+/// packet's header (its unit's length) tells the receiver, shared by the two ends of a flow
+/// because a [`Tag`] has no room for it.
+pub type FrameLedger = Arc<Mutex<Vec<Unit>>>;
+
+/// One decoding unit of a video source: `frames` consecutive frames, the first captured at
+/// `captured`, whose base layer is `base_bytes` long and decoded from `captured` plus the
+/// receiver's start-up delay. An MPEG-4 frame is a unit of its own; an FGS server packs the
+/// base layers of several frames into one unit ([`super::Fgs`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unit {
+    pub captured: SimTime,
+    pub base_bytes: u64,
+    pub frames: u32,
+}
 
 /// A frame type's statistics: mean size (bytes), coefficient of variation, and the lag-1
 /// autocorrelation between successive frames of the type.
@@ -249,7 +260,7 @@ impl SendApp for Mpeg4 {
         let frame = self.frames as u32;
         let (_, bytes) = self.next_frame(cx.rng());
         if let Some(ledger) = &self.ledger {
-            ledger.lock().expect("frame ledger lock").push((now, bytes));
+            ledger.lock().expect("frame ledger lock").push(Unit { captured: now, base_bytes: bytes, frames: 1 });
         }
         cx.offer(bytes, Tag::new(frame, 0).with_deadline(now));
         cx.wake_at(self.started + SimTime::from_secs_f64(self.frames as f64 / self.fps));

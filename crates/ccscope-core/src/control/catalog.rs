@@ -435,6 +435,16 @@ fn discounting(default: f64) -> ParamInfo {
     }
 }
 
+/// TFRC's s in the throughput equation, set apart from the packet size.
+fn equation_mtu() -> ParamInfo {
+    param(
+        "mtu",
+        None,
+        Range::closed(1.0, 65535.0),
+        "s in the throughput equation (bytes); default the packet size (Loguinov & Radha §VI-C: TFRC(180), 1500-byte packets)",
+    )
+}
+
 fn level() -> ParamInfo {
     param(
         "level",
@@ -884,11 +894,17 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 summary: "TFRC as RFC 5348: equation-based rate from the receiver's loss event rate",
                 convention: EQUATION,
                 paper: "RFC 5348",
-                params: vec![discounting(0.0)],
+                params: vec![discounting(0.0), equation_mtu()],
             },
-            |_, s, m| {
-                let config = s.rate;
-                m.make(move || Tfrc::new(TfrcVariant::Rfc5348, config))
+            |v, s, m| {
+                let (config, mtu) = (s.rate, v.get("mtu"));
+                m.make(move || {
+                    let tfrc = Tfrc::new(TfrcVariant::Rfc5348, config);
+                    match mtu {
+                        Some(bytes) => tfrc.with_equation_bytes(bytes.round() as u32),
+                        None => tfrc,
+                    }
+                })
             },
             |v| Box::new(TfrcReceiver::new(TfrcVariant::Rfc5348, v["discounting"] == 1.0)),
         ),

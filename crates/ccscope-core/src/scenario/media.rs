@@ -59,14 +59,28 @@ fn fgs_fps() -> f64 {
     10.0
 }
 
-/// A multirate coder: codes at the sender's rate of `tau` ago, at `initial_rate` before the
-/// sender has one.
+/// A multirate coder: codes at the sender's rate of `tau` ago (`lag = "all"`), or follows its
+/// increases at once and learns of its cuts `tau` late (`lag = "cuts"`, Cai et al. Fig. 7), at
+/// `initial_rate` before the sender has one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Multirate {
     pub tau: Time,
     #[serde(default = "initial_rate")]
     pub initial_rate: Rate,
+    #[serde(default)]
+    pub lag: Lag,
+}
+
+/// What a multirate coder learns of its sender's rate `tau` late.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Lag {
+    /// Every change: the coder codes at the sender's rate of `tau` ago.
+    #[default]
+    All,
+    /// Cuts only: the coder codes at the sender's highest rate of the last `tau`.
+    Cuts,
 }
 
 fn initial_rate() -> Rate {

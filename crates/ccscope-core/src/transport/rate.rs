@@ -178,11 +178,21 @@ fn catalogued(
     Ok(pair(spec, controller, receiver, probe, app, sink))
 }
 
-/// The endpoints of a rate-based flow whose controller is built elsewhere (e.g. in Python);
-/// `spec.feedback` names the receiver it needs.
+/// The endpoints of a rate-based bulk flow whose controller is built elsewhere (e.g. in
+/// Python); `spec.feedback` names the receiver it needs.
 pub fn endpoints_with_controller(
     spec: &RateSourceSpec,
     controller: Box<dyn Controller>,
+) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
+    endpoints_with_controller_and_apps(spec, controller, Box::new(Bulk), Box::new(Sink::default()))
+}
+
+/// As [`endpoints_with_controller`], carrying `app` to `sink`.
+pub fn endpoints_with_controller_and_apps(
+    spec: &RateSourceSpec,
+    controller: Box<dyn Controller>,
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
 ) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
     let kind = spec.feedback.as_deref().ok_or_else(|| {
         Error::invalid(
@@ -192,7 +202,7 @@ pub fn endpoints_with_controller(
         )
     })?;
     let receiver = catalog::feedback_receiver(kind)?;
-    Ok(pair(spec, controller, receiver, None, Box::new(Bulk), Box::new(Sink::default())))
+    Ok(pair(spec, controller, receiver, None, app, sink))
 }
 
 fn pair(

@@ -874,6 +874,17 @@ pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> En
     build(spec, ctl, app, Box::new(Sink::default()))
 }
 
+/// The endpoints of a TCP flow with a given controller carrying `app` to `sink`
+/// (`transfer_pkts` is ignored: the application decides what is sent).
+pub fn endpoints_with_controller_and_apps(
+    spec: &TcpSpec,
+    ctl: Box<dyn Controller>,
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Endpoints {
+    build(spec, ctl, app, sink)
+}
+
 /// The endpoints of a TCP flow with the catalogue's controller carrying `app` to `sink`
 /// (`transfer_pkts` is ignored: the application decides what is sent).
 pub fn endpoints_with_apps(

@@ -119,6 +119,8 @@ pub struct Tfrc {
     slow_start: bool,
     /// When the rate last changed (RFC 5348 t_ld, ns-2 `last_change_`).
     last_change: SimTime,
+    /// s in the throughput equation (bytes): the packet size unless set apart.
+    equation_bytes: u32,
     config: RateConfig,
 }
 
@@ -139,8 +141,15 @@ impl Tfrc {
             reports: 0,
             slow_start: true,
             last_change: SimTime::ZERO,
+            equation_bytes: config.packet_bytes,
             config,
         }
+    }
+
+    /// The same sender with s = `bytes` in its throughput equation, whatever the packets'
+    /// size (Loguinov & Radha 2003 §VI-C run "TFRC(180)": s = 180 bytes, 1500-byte packets).
+    pub fn with_equation_bytes(self, bytes: u32) -> Self {
+        Tfrc { equation_bytes: bytes, ..self }
     }
 
     /// t_RTO used in the equation (s).
@@ -155,7 +164,7 @@ impl Tfrc {
 
     fn x_calc(&self, rtt_s: f64) -> f64 {
         let clip = self.variant.is_ns2();
-        tfrc_throughput_bps(self.p, rtt_s, self.t_rto_s(rtt_s), self.config.packet_bytes, clip)
+        tfrc_throughput_bps(self.p, rtt_s, self.t_rto_s(rtt_s), self.equation_bytes, clip)
     }
 
     fn rtt_sample(&mut self, sample_s: f64) {
@@ -412,6 +421,22 @@ mod tests {
             loss_event_rate: p,
             ..ReportSample::default()
         }
+    }
+
+    /// TFRC(180) (Loguinov & Radha 2003 §VI-C): with 1500-byte packets and s = 180 B in the
+    /// equation, the rate after a loss report is 180/1500 of plain TFRC's, by (RFC 5348 §3.1).
+    #[test]
+    fn the_equation_can_use_its_own_packet_size() {
+        let config = RateConfig { packet_bytes: 1500, ..RateConfig::default() };
+        let after_loss = |t: Tfrc| {
+            let mut t = t;
+            t.on_report(&report(0, 0.0, 0.0));
+            t.on_report(&report(100, 0.01, 1e9));
+            t.rate_bps
+        };
+        let plain = after_loss(Tfrc::new(TfrcVariant::Rfc5348, config));
+        let small = after_loss(Tfrc::new(TfrcVariant::Rfc5348, config).with_equation_bytes(180));
+        assert!(plain > 0.0 && (small / plain - 0.12).abs() < 1e-12, "{small} vs {plain}");
     }
 
     /// The 2000 timer is a plain 2R, however long the packet gap 2s/X: at 0.5 packets/RTT
