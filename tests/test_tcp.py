@@ -1,5 +1,7 @@
 """TCP flows from scenario files and Python, and window controllers written in Python."""
 
+import math
+
 import pytest
 
 import ccscope
@@ -106,20 +108,75 @@ def test_controllers_command_lists_the_catalogue():
             "dtaimd"} <= names
 
 
-def test_sack_never_resends_what_the_receiver_reported_holding():
+@pytest.mark.parametrize("lost_after", [3, 1])
+def test_sack_never_resends_what_the_receiver_reported_holding(lost_after):
     # Independent losses, no reordering: an RFC 6675 sender retransmits each lost packet once
     # (lost retransmissions counted as losses) and, after a timeout, skips what the receiver
     # has SACKed since (§5.1), so the receiver sees almost no duplicates. Before that rule
-    # ccscope resent 0.8-1.8 packets the receiver held per timeout.
+    # ccscope resent 0.8-1.8 packets the receiver held per timeout. Without reordering a hole
+    # below any SACKed packet is lost, so ns-2's rule (lost after one SACK) resends no more.
     r = ccscope.run({
         "run": {"duration": "60s", "seed": 2},
         "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
                      "bottleneck": {"rate": "100Mbps", "delay": "20ms",
                                     "queue": {"kind": "droptail", "limit": "100000pkts"},
                                     "loss": {"kind": "bernoulli", "p": 0.05}}},
-        "flows": [{"source": {"kind": "tcp", "variant": "sack"}, "count": 4}]})
+        "flows": [{"source": {"kind": "tcp", "variant": "sack", "sack_lost_after": lost_after},
+                   "count": 4}]})
     f = r.flows
     lost = f["dropped_pkts"].sum()
     assert f["timeouts"].sum() > 20  # the rule is exercised
     assert f["duplicate_pkts"].sum() <= 0.005 * lost
     assert f["retransmits"].sum() / lost == pytest.approx(1.0, abs=0.01)
+
+
+def _window_one_flows(overhead: str | None, flows: int, seconds: float) -> "ccscope.Result":
+    source = {"kind": "tcp", "packet_size": "100B", "max_window": 1}
+    if overhead is not None:
+        source["overhead"] = overhead
+    return ccscope.run({
+        "run": {"duration": f"{seconds:g}s", "seed": 3},
+        "topology": {"kind": "dumbbell", "access": {"rate": "10Gbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "10Gbps", "delay": "10ms",
+                                    "queue": {"kind": "droptail", "limit": "1000pkts"}}},
+        "flows": [{"source": source, "count": flows}]})
+
+
+def test_send_jitter_delays_each_send_by_a_uniform_draw_per_flow():
+    # ns-2's overhead_ (tcp.cc send_much): each send waits U[0, o) before it leaves. With a
+    # window of one packet on an idle path every cycle is R + U, so by the renewal theorem a
+    # flow completes N ~ Normal(T / μ, T σ² / μ³) cycles in T, μ = R + o/2, σ² = o²/12. R comes
+    # from the same flows without jitter (then N = T / R exactly, up to one cycle).
+    flows, seconds, o = 60, 100.0, 0.02
+    plain = _window_one_flows(None, flows, seconds).flows["acked_pkts"]
+    assert plain.nunique() == 1
+    rtt = seconds / plain.iloc[0]
+    n = _window_one_flows("20ms", flows, seconds).flows["acked_pkts"]
+    mu, var = rtt + o / 2, o * o / 12
+    expected_mean, expected_var = seconds / mu, seconds * var / mu**3
+    # The mean of 60 flows within 4 standard errors (plus one cycle for the end of the run).
+    assert abs(n.mean() - expected_mean) <= 4 * math.sqrt(expected_var / flows) + 1
+    # Each flow draws from its own stream: the spread across flows is the renewal one, its
+    # sample variance a χ²(59)/59 multiple of it (0.5 to 1.7 at 99.99%); a constant delay would
+    # leave no spread, an exponential one three times as much.
+    assert 0.5 <= n.var(ddof=1) / expected_var <= 1.7
+
+
+def test_no_send_jitter_is_the_default():
+    a = _window_one_flows(None, 2, 5.0).flows
+    b = _window_one_flows("0s", 2, 5.0).flows
+    assert a.equals(b)
+
+
+def test_send_jitter_must_be_a_time():
+    with pytest.raises(ScenarioError) as info:
+        _window_one_flows("-1ms", 1, 1.0)
+    assert info.value.path == "flows[0].source.overhead"
+
+
+@pytest.mark.parametrize("value", [0, 65537])
+def test_sack_lost_after_is_a_count(value):
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', f'variant = "sack", sack_lost_after = {value} }}'))
+    assert info.value.path == "flows[0].source.sack_lost_after"
+    assert "[1, 65536]" in str(info.value)

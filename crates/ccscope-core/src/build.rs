@@ -330,6 +330,8 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         delack_ns: ns(&t.delack),
         transfer_pkts: t.transfer_pkts(),
         integer_window: t.integer_window,
+        sack_lost_after: t.sack_lost_after as u32,
+        overhead_ns: t.overhead.as_ref().map_or(0, ns),
     }
 }
 

@@ -2,8 +2,9 @@
 //!
 //! Defaults follow ns-2.35 where the papers ran it (`tcp.cc`, `red.cc`, `tcp-sink.cc`), except
 //! TCP's `max_window` (ns-2's `window_` is 20, too small to leave the network in charge), its
-//! `initial_window` (ns-2.35's `windowInit_` is 2) and `integer_window` (ns-2.35 keeps
-//! fractional windows after a cut).
+//! `initial_window` (ns-2.35's `windowInit_` is 2), `integer_window` (ns-2.35 keeps
+//! fractional windows after a cut) and `sack_lost_after` (RFC 6675's 3; ns-2's Sack1 acts on
+//! 1), and RED's `limit` (ns-2: 50), `mode` (ns-2: bytes) and `mean_packet_size` (ns-2: 500 B).
 
 use std::collections::BTreeSet;
 
@@ -551,6 +552,16 @@ pub struct Tcp {
     /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
+    /// SACK: SACKed packets above a hole that make it lost, in [1, 65536]. RFC 6675's IsLost
+    /// takes DupThresh, 3; ns-2.35's Sack1 retransmits any hole below a SACKed packet
+    /// (`scoreboard-rq.cc` `GetNextRetran`): 1 runs as it does. Written only when not 3.
+    #[serde(default = "sack_lost_after", skip_serializing_if = "is_rfc6675_lost_after")]
+    pub sack_lost_after: u64,
+    /// Send jitter (ns-2 `overhead_`): packets the window lets go wait a uniform draw in
+    /// [0, overhead) from the flow's own random stream, then leave together; papers use it to
+    /// break phase effects. Default none (ns-2's 0: packets leave at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<Time>,
     /// The application; default bulk (or `transfer`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
@@ -583,6 +594,12 @@ fn tick() -> Time {
 fn max_backoff() -> u64 {
     64
 }
+fn sack_lost_after() -> u64 {
+    3
+}
+fn is_rfc6675_lost_after(n: &u64) -> bool {
+    *n == sack_lost_after()
+}
 fn delack() -> Time {
     lit("100ms")
 }
@@ -606,6 +623,8 @@ impl Default for Tcp {
             delack: delack(),
             transfer: None,
             integer_window: true,
+            sack_lost_after: sack_lost_after(),
+            overhead: None,
             app: None,
         }
     }
@@ -1090,6 +1109,10 @@ impl Tcp {
         }
         time_ns(&format!("{at}.tick"), &self.tick, false)?;
         count_in(&format!("{at}.max_backoff"), self.max_backoff, 1, 1 << 16)?;
+        count_in(&format!("{at}.sack_lost_after"), self.sack_lost_after, 1, 1 << 16)?;
+        if let Some(t) = &self.overhead {
+            time_ns(&format!("{at}.overhead"), t, false)?;
+        }
         time_ns(&format!("{at}.delack"), &self.delack, true)?;
         if let Some(t) = &self.transfer {
             packets_limit(&format!("{at}.transfer"), t)?;

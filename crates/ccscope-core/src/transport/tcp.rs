@@ -26,6 +26,8 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 
+use rand::Rng as _;
+
 use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
 use crate::apps::TransportView;
 use crate::control::catalog::{ControllerChoice, Start};
@@ -46,6 +48,8 @@ const RTO_TIMER: usize = 0;
 const DELACK_TIMER: usize = 1;
 /// The application's wake-ups (sender and receiver).
 const APP_TIMER: usize = 2;
+/// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
+const SEND_TIMER: usize = 3;
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
 const DUPACK_THRESHOLD: u32 = 3;
 /// SACK blocks an ACK carries.
@@ -104,8 +108,16 @@ pub struct TcpSpec {
     pub delack_ns: u64,
     /// Packets to transfer; `None` is a bulk (FTP-like) transfer that never ends.
     pub transfer_pkts: Option<u64>,
-    /// Window reductions leave whole packets, as ns-2 and real stacks do (Cai et al. §III-C).
+    /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C).
     pub integer_window: bool,
+    /// SACK: SACKed packets above a hole that make it lost (RFC 6675 IsLost: DupThresh, 3);
+    /// ns-2.35's Sack1 retransmits any hole below a SACKed packet (`scoreboard-rq.cc`
+    /// `GetNextRetran`), which is 1.
+    pub sack_lost_after: u32,
+    /// Send jitter (ns-2 `overhead_`, `tcp.cc` `send_much`): when the window lets packets go,
+    /// they wait a uniform draw in [0, overhead) from the sender's own random stream and then
+    /// leave together; 0 sends at once.
+    pub overhead_ns: u64,
 }
 
 impl TcpSpec {
@@ -395,20 +407,47 @@ impl TcpSender {
         ctx.set_timer(RTO_TIMER, at);
     }
 
-    /// Sends what the window and the application's data allow.
+    /// Sends what the window and the application's data allow, after the send jitter.
     fn send_more(&mut self, ctx: &mut Ctx) {
+        self.send(ctx, false);
+    }
+
+    /// Whether a packet the window lets go must wait for the send jitter (ns-2 `overhead_`):
+    /// unless `force`d (the delayed send itself), it waits for the pending delayed send, or
+    /// arms one a uniform draw in [0, overhead) from now.
+    fn hold(&mut self, ctx: &mut Ctx, force: bool) -> bool {
+        if force || self.spec.overhead_ns == 0 {
+            return false;
+        }
+        if !ctx.timer_armed(SEND_TIMER) {
+            let delay = ctx.rng().gen_range(0..self.spec.overhead_ns);
+            let at = ctx.now() + SimTime(delay);
+            ctx.set_timer(SEND_TIMER, at);
+        }
+        true
+    }
+
+    /// Sends what the window and the application's data allow; `force`: now, without the
+    /// send jitter.
+    fn send(&mut self, ctx: &mut Ctx, force: bool) {
         if self.spec.variant == Variant::Sack && self.in_recovery {
             // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
             // cwnd − pipe ≥ 1 packet.
             let mut pipe = self.pipe();
             while pipe + 1.0 <= self.cwnd() {
                 if let Some(hole) = self.next_hole() {
+                    if self.hold(ctx, force) {
+                        return;
+                    }
                     self.rexmitted.insert(hole);
                     self.rxt_next = hole + 1;
                     self.transmit(ctx, hole);
                 } else if self.has_data()
                     && ((self.snd_nxt - self.snd_una) as f64) < self.spec.max_window_pkts
                 {
+                    if self.hold(ctx, force) {
+                        return;
+                    }
                     let seq = self.snd_nxt;
                     self.snd_nxt += 1;
                     self.transmit(ctx, seq);
@@ -426,21 +465,26 @@ impl TcpSender {
         let window = window.min(self.spec.max_window_pkts + self.dupwnd).floor() as u64;
         while self.has_data() && self.snd_nxt < self.snd_una + window.max(1) {
             let seq = self.snd_nxt;
-            self.snd_nxt += 1;
             // RFC 6675 §5.1: after a timeout the sender uses the SACK information that arrives
             // during the recovery that follows: what the receiver reports holding is not sent
             // again by go-back-N.
             if seq < self.snd_max && self.sacked.contains(&seq) {
+                self.snd_nxt += 1;
                 continue;
             }
+            if self.hold(ctx, force) {
+                return;
+            }
+            self.snd_nxt += 1;
             self.transmit(ctx, seq);
         }
     }
 
-    /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least DupThresh
-    /// SACKed packets lie above it, i.e. when it is below the DupThresh-th highest SACKed one.
+    /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least
+    /// `sack_lost_after` (DupThresh) SACKed packets lie above it, i.e. when it is below the
+    /// `sack_lost_after`-th highest SACKed one.
     fn lost_below(&self) -> u64 {
-        let n = DUPACK_THRESHOLD as usize;
+        let n = self.spec.sack_lost_after.max(1) as usize;
         self.sacked.iter().nth_back(n - 1).copied().unwrap_or(0)
     }
 
@@ -646,6 +690,7 @@ impl Endpoint for TcpSender {
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
         match timer {
             RTO_TIMER => self.on_timeout(ctx),
+            SEND_TIMER => self.send(ctx, true),
             APP_TIMER => {
                 let view = self.view(ctx.now());
                 self.outbox.wake(ctx, view);
