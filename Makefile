@@ -50,6 +50,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py
+	$(BIN)/python bench/realnet_accuracy.py
 
 # The reference simulator the papers used (Debian package ns2); bench and validate compare
 # against it when it can be installed, and say so when it cannot.

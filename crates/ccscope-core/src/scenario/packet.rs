@@ -745,13 +745,19 @@ fn trace_interval() -> Time {
 
 // --- validation ----------------------------------------------------------------------------------
 
+/// The longest real-time run (`run.engine = "udp"`): it takes its duration in wall time.
+const MAX_REAL_TIME_NS: u64 = 3600 * 1_000_000_000;
+
 impl Scenario {
     /// Checks every field, naming the first bad one by its path as written.
     pub fn validate(&self) -> Result<()> {
-        if self.run.engine != Engine::Packet {
+        if self.run.engine == Engine::Round {
             return Err(Error::invalid("run.engine", "'round'", "a round-model scenario; run it with the round model"));
         }
         let duration = time_ns("run.duration", &self.run.duration, true)?;
+        if self.run.engine == Engine::Udp && duration > MAX_REAL_TIME_NS {
+            return Err(Error::invalid("run.duration", format!("'{}'", self.run.duration), "at most 1h with run.engine = \"udp\", which runs in real time"));
+        }
         let warmup = time_ns("run.warmup", &self.run.warmup, false)?;
         if warmup >= duration {
             return Err(Error::invalid("run.warmup", format!("'{}'", self.run.warmup), format!("must be shorter than run.duration = '{}'", self.run.duration)));
