@@ -37,10 +37,12 @@ test-python: $(STAMP) chromium
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
-# The long reproductions of the papers' results (pytest -m slow), then TCP beside ns-2.35.
+# The long reproductions of the papers' results (pytest -m slow), then TCP and the rate-based
+# controls beside ns-2.35.
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 	$(BIN)/python bench/ns2_compare_tcp.py
+	$(BIN)/python bench/ns2_compare_rate.py
 
 # Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
 bench: $(STAMP) ns2

@@ -188,6 +188,16 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
         d.set_item("kind_names", EventKind::NAMES.to_vec())?;
         out.set_item("events", d)?;
     }
+    if let Some(st) = t.state {
+        let d = PyDict::new(py);
+        d.set_item("time_ns", st.time_ns.into_pyarray(py))?;
+        d.set_item("flow", st.flow.into_pyarray(py))?;
+        d.set_item("side", st.side.into_pyarray(py))?;
+        d.set_item("field", st.field.into_pyarray(py))?;
+        d.set_item("value", st.value.into_pyarray(py))?;
+        d.set_item("field_names", st.names)?;
+        out.set_item("state", d)?;
+    }
     Ok(out)
 }
 

@@ -21,7 +21,7 @@ use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
 use super::topology::{Network, Routes};
-use super::trace::{EventKind, Probe, Trace};
+use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::{serialization_time, SimTime};
@@ -54,6 +54,9 @@ pub trait Endpoint: Send {
     fn probe(&self) -> Probe {
         Probe::default()
     }
+    /// The control state the state log records after each callback (transport and controller
+    /// fields, see [`crate::net::trace::StateLog`]); read only when a trace asks for it.
+    fn state(&self, _out: &mut StateFields) {}
     /// Transport-specific summary numbers for results, e.g. `("timeouts", Stat::Count(3.0))`.
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
@@ -669,17 +672,8 @@ impl Simulation {
             .filter(|&k| network.links[k as usize].monitor)
             .collect();
         let spec = &scenario.trace;
-        let trace = (spec.flows || spec.queues || spec.events).then(|| {
-            Trace::new(
-                spec.interval_ns.map(SimTime),
-                end,
-                scenario.flows.len(),
-                spec.flows,
-                monitored.clone(),
-                spec.queues,
-                spec.events,
-            )
-        });
+        let trace = (spec.flows || spec.queues || spec.events || spec.state)
+            .then(|| Trace::new(spec, end, scenario.flows.len(), monitored.clone()));
         let queue_traced = trace.as_ref().is_some_and(|t| !t.queues.is_empty());
         let sampled = queue_traced || trace.as_ref().is_some_and(|t| !t.flows.is_empty());
         let links = network
@@ -809,6 +803,10 @@ impl Simulation {
             rng: &mut self.endpoint_rngs[ep],
         };
         f(self.endpoints[ep].as_mut(), &mut ctx);
+        if let Some(log) = self.core.trace.as_mut().and_then(|t| t.state.as_mut()) {
+            let endpoint = &self.endpoints[ep];
+            log.record(self.core.now, ep, |out| endpoint.state(out));
+        }
     }
 
     /// End of a trace bin at `at_bin_end`: queue lengths and the senders' probes.

@@ -692,6 +692,10 @@ pub struct RateSource {
     /// The receiver a Python controller expects; catalogued controllers bring their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<Feedback>,
+    /// Size of the receiver's reports (and NACKs) on the wire; default 40 B, ns-2 TFRC's
+    /// control packet (ns-2 RAP's ACK is 44 B, `rap_base_hdr_size_`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_size: Option<Size>,
     /// The application; default bulk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
@@ -708,6 +712,7 @@ impl RateSource {
             bunch: 0,
             jitter: 0.0,
             feedback: None,
+            report_size: None,
             app: None,
         }
     }
@@ -728,6 +733,10 @@ pub struct Trace {
     /// Every drop, mark and loss-module loss as an event.
     #[serde(default)]
     pub events: bool,
+    /// Every change of each sender's and receiver's control state (window, ssthresh, RTT
+    /// estimate, rate, TFRC's p and X_calc, ...), at the time it changed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub state: bool,
 }
 
 fn trace_interval() -> Time {
@@ -1130,6 +1139,9 @@ impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
         self.controller.validate(&format!("{at}.controller"))?;
         let bytes = size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        if let Some(s) = &self.report_size {
+            size_bytes(&format!("{at}.report_size"), s, u32::MAX as f64)?;
+        }
         let floor = match &self.min_rate {
             Some(r) => {
                 let bps = rate_bps(&format!("{at}.min_rate"), r)?;
