@@ -108,10 +108,14 @@ def test_ctrl_c_stops_a_real_time_run_and_keeps_what_was_measured(tmp_path):
 def test_traces_carry_the_senders_state_from_the_hosts():
     table = ccscope.load(SCENARIO).table
     table["run"]["duration"] = "2s"
-    table["trace"] = {"interval": "500ms"}
-    flows = ccscope.run(ccscope.Scenario.from_dict(table)).trace.flows
+    table["trace"] = {"interval": "500ms", "state": True}
+    trace = ccscope.run(ccscope.Scenario.from_dict(table)).trace
+    flows = trace.flows
     tcp, rate = flows[flows["flow"] == 0], flows[flows["flow"] == 1]
     assert len(tcp) == 4
     # TCP starts from its initial window and grows; the rate flow paces at a positive rate.
     assert (tcp["window_pkts"] >= 1).all()
     assert (rate["rate_bps"] > 0).all()
+    # The state log comes from the endpoints the hosts ran: TCP's window changes many times.
+    cwnd = trace.state[(trace.state["flow"] == 0) & (trace.state["field"] == "cwnd_pkts")]
+    assert len(cwnd) > 10 and (cwnd["value"] >= 1).all()

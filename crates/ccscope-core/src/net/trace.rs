@@ -95,7 +95,7 @@ pub struct StateLog {
 }
 
 impl StateLog {
-    fn new(endpoints: usize) -> StateLog {
+    pub(crate) fn new(endpoints: usize) -> StateLog {
         StateLog {
             last: vec![Vec::new(); endpoints],
             ..StateLog::default()

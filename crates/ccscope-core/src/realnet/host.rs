@@ -15,7 +15,7 @@ use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::Dir;
 use crate::net::sim::windowed;
-use crate::net::trace::Probe;
+use crate::net::trace::{Probe, StateLog};
 use crate::net::{Ctx, Endpoint, HostIo, Side, Stat};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::SimTime;
@@ -76,6 +76,8 @@ pub struct Hosts {
     sample_every: Option<SimTime>,
     /// The senders' probes at the end of each bin, bin by bin.
     probes: Vec<Vec<Probe>>,
+    /// The endpoints' control state after every call, when the trace asks for it.
+    state: Option<StateLog>,
 }
 
 impl Hosts {
@@ -118,7 +120,14 @@ impl Hosts {
             buf: Vec::new(),
             sample_every: None,
             probes: Vec::new(),
+            state: None,
         }
+    }
+
+    /// Records every endpoint's control state after each call (the trace's `state`).
+    pub fn logging_state(mut self) -> Hosts {
+        self.state = Some(StateLog::new(self.stations.len()));
+        self
     }
 
     /// Samples the senders' probes at the end of every `interval` (the trace's bins).
@@ -143,6 +152,10 @@ impl Hosts {
         st.io.now = now;
         let mut ctx = Ctx::host(&mut st.io, st.flow, st.side, &mut st.rng);
         f(st.endpoint.as_mut(), &mut ctx);
+        if let Some(log) = self.state.as_mut() {
+            let endpoint = &st.endpoint;
+            log.record(now, k, |out| endpoint.state(out));
+        }
         for pkt in st.io.sent.drain(..) {
             wire::encode(&pkt, self.nonce, &mut self.buf);
             match self.socket.send_to(&self.buf, self.emulator) {
@@ -207,14 +220,14 @@ impl Hosts {
 
     /// Runs the hosts until `end` on `clock`, or until `go_on(now)` says no (it is asked every
     /// few milliseconds); counts are taken over [warmup, the time stopped).
-    /// Returns each flow's report and the senders' probes per trace bin.
+    /// Returns each flow's report, the senders' probes per trace bin and the state log.
     pub fn run(
         mut self,
         clock: &Clock,
         warmup: SimTime,
         end: SimTime,
         mut go_on: impl FnMut(SimTime) -> bool,
-    ) -> Result<(Vec<HostReport>, Vec<Vec<Probe>>)> {
+    ) -> Result<(Vec<HostReport>, Vec<Vec<Probe>>, Option<StateLog>)> {
         let _real_time = RealTime::enter();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
@@ -281,6 +294,6 @@ impl Hosts {
                 HostReport { label: pair[0].endpoint.label(), sender, receiver, series: pair[1].endpoint.series() }
             })
             .collect();
-        Ok((reports, self.probes))
+        Ok((reports, self.probes, self.state))
     }
 }

@@ -148,6 +148,9 @@ pub fn run_with(
     if trace.flows {
         hosts = hosts.sampling(SimTime(trace.interval_ns.unwrap_or(scenario.duration_ns)));
     }
+    if trace.state {
+        hosts = hosts.logging_state();
+    }
     let (warmup, end) = (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns));
     let clock = Clock::start();
     let stop = AtomicBool::new(false);
@@ -159,14 +162,18 @@ pub fn run_with(
         (network, hosts)
     });
     let mut result = network?;
-    let (reports, probes) = reports?;
-    // The senders' state lives in the hosts: their probes fill the trace's flow bins.
-    if let Some(t) = result.trace.as_mut().filter(|t| !t.flows.is_empty()) {
-        for (bin, row) in probes.iter().enumerate().take(t.bins) {
-            for (flow, probe) in row.iter().enumerate() {
-                t.flows[bin * t.n_flows + flow].probe = *probe;
+    let (reports, probes, state) = reports?;
+    // The endpoints' state lives in the hosts: their probes fill the trace's flow bins, and
+    // their state log is the trace's (the emulator's proxies have none).
+    if let Some(t) = result.trace.as_mut() {
+        if !t.flows.is_empty() {
+            for (bin, row) in probes.iter().enumerate().take(t.bins) {
+                for (flow, probe) in row.iter().enumerate() {
+                    t.flows[bin * t.n_flows + flow].probe = *probe;
+                }
             }
         }
+        t.state = state;
     }
     for (flow, report) in result.flows.iter_mut().zip(reports) {
         flow.label = report.label;
