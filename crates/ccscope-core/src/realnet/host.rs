@@ -57,6 +57,14 @@ pub struct HostReport {
     pub series: Vec<(&'static str, Vec<f64>)>,
 }
 
+/// What the hosts measured: each flow's report, the senders' probes per trace bin, and the
+/// control-state log when the trace asked for one.
+pub struct HostsOutcome {
+    pub reports: Vec<HostReport>,
+    pub probes: Vec<Vec<Probe>>,
+    pub state: Option<StateLog>,
+}
+
 /// The longest the hosts block on their socket without looking at the clock.
 const MAX_WAIT: Duration = Duration::from_millis(5);
 
@@ -220,14 +228,13 @@ impl Hosts {
 
     /// Runs the hosts until `end` on `clock`, or until `go_on(now)` says no (it is asked every
     /// few milliseconds); counts are taken over [warmup, the time stopped).
-    /// Returns each flow's report, the senders' probes per trace bin and the state log.
     pub fn run(
         mut self,
         clock: &Clock,
         warmup: SimTime,
         end: SimTime,
         mut go_on: impl FnMut(SimTime) -> bool,
-    ) -> Result<(Vec<HostReport>, Vec<Vec<Probe>>, Option<StateLog>)> {
+    ) -> Result<HostsOutcome> {
         let _real_time = RealTime::enter();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
@@ -294,6 +301,6 @@ impl Hosts {
                 HostReport { label: pair[0].endpoint.label(), sender, receiver, series: pair[1].endpoint.series() }
             })
             .collect();
-        Ok((reports, self.probes, self.state))
+        Ok(HostsOutcome { reports, probes: self.probes, state: self.state })
     }
 }

@@ -162,7 +162,7 @@ pub fn run_with(
         (network, hosts)
     });
     let mut result = network?;
-    let (reports, probes, state) = reports?;
+    let host::HostsOutcome { reports, probes, state } = reports?;
     // The endpoints' state lives in the hosts: their probes fill the trace's flow bins, and
     // their state log is the trace's (the emulator's proxies have none).
     if let Some(t) = result.trace.as_mut() {
