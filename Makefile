@@ -37,10 +37,12 @@ test-python: $(STAMP) chromium
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
-# The long reproductions of the papers' results (pytest -m slow), then TCP beside ns-2.35.
+# The long reproductions of the papers' results (pytest -m slow), then TCP and the rate-based
+# controls beside ns-2.35.
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 	$(BIN)/python bench/ns2_compare_tcp.py
+	$(BIN)/python bench/ns2_compare_rate.py
 
 # Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
 bench: $(STAMP) ns2
@@ -49,6 +51,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py
+	$(BIN)/python bench/realnet_accuracy.py
 
 # The reference simulator the papers used (Debian package ns2); bench and validate compare
 # against it when it can be installed, and say so when it cannot.

@@ -3,7 +3,9 @@
 # 10 Mb/s, 50 ms link whose packets are lost independently with probability P (ErrorModel,
 # uniform), 1000-byte packets, 1 Gb/s 1 ms access links.
 # usage: ns ns2_tfrc_loss.tcl P SIM_S WARMUP_S SEED
-# prints one JSON line: the flow's Mb/s delivered to the sink over [WARMUP_S, SIM_S].
+# prints one JSON line: the flow's Mb/s delivered to the sink over [WARMUP_S, SIM_S] and the
+# packets delivered. ns-2.35's Agent/TFRC adds a 32-byte header to each 1000-byte packet
+# (useHeaders_ true, headersize_ 32): the Mb/s count 1032 bytes a packet.
 set p [lindex $argv 0]; set simt [lindex $argv 1]; set warm [lindex $argv 2]
 set seed [lindex $argv 3]
 set ns [new Simulator]
@@ -27,11 +29,12 @@ set src [new Agent/TFRC]; set snk [new Agent/TFRCSink]
 $ns attach-agent $s $src; $ns attach-agent $d $snk; $ns connect $src $snk
 set out [$ns monitor-queue $R $d ""]
 $ns at 0 "$src start"
-proc mark {} { global out b0; set b0 [$out set bdepartures_] }
+proc mark {} { global out b0 k0; set b0 [$out set bdepartures_]; set k0 [$out set pdepartures_] }
 proc finish {} {
-  global out b0 simt warm p
-  puts [format "{\"sim\":\"ns-2.35\",\"p\":%s,\"mbps\":%.5f}" $p \
-    [expr ([$out set bdepartures_] - $b0) * 8.0 / ($simt - $warm) / 1e6]]
+  global out b0 k0 simt warm p
+  puts [format "{\"sim\":\"ns-2.35\",\"p\":%s,\"mbps\":%.5f,\"packets\":%d}" $p \
+    [expr ([$out set bdepartures_] - $b0) * 8.0 / ($simt - $warm) / 1e6] \
+    [expr [$out set pdepartures_] - $k0]]
   exit 0
 }
 $ns at $warm "mark"

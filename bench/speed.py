@@ -6,7 +6,8 @@ speed table is made from that file by bench/readme_speed.py.
 
 - start-up: what `ccscope run` does before the simulation begins (interpreter, imports, reading
   the scenario) and which heavy modules that loads, against ns-2 building the 8-flow dumbbell
-  and stopping after 1 ms of simulated time.
+  and stopping after 1 ms of simulated time; and the floor of every run (interpreter, command
+  line, numpy) against ns-2's whole 8-flow, 10 Mb/s run.
 - whole process: `ccscope run FILE --no-plot -q` against `ns bench/ns2_dumbbell.tcl`, on the
   anchor dumbbell (bench/anchors.py): 8 and 64 TCP SACK flows, 10 and 100 Mb/s, 60 s, DropTail
   at the bandwidth-delay product. Bottleneck packets per wall-second.
@@ -46,17 +47,19 @@ SET_UP_ONLY_S = 0.001
 ENGINE_SECONDS = {10: 600, 100: 60}
 GNU_TIME = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
 
-# What `ccscope run` does before it calls the engine (python/ccscope/cli.py `run`).
+# What `ccscope run` does before it calls the engine (python/ccscope/cli.py `run`); typer
+# imports its pydantic adapters while it parses the command line.
 BEFORE_RUN = """
 import sys
 import ccscope.cli
+import typer._adapters
 from ccscope.engine import run
 from ccscope.errors import Interrupted
 from ccscope.progress import RunProgress
 from ccscope.scenario import load
 from ccscope import _core
 load(sys.argv[1])
-heavy = ("numpy", "pandas", "pyarrow", "matplotlib", "scipy", "rich")
+heavy = ("numpy", "pandas", "pyarrow", "matplotlib", "scipy", "rich", "pydantic")
 print(",".join(m for m in heavy if m in sys.modules))
 """
 
@@ -105,6 +108,21 @@ def startup(repeat: int, scenario_file: Path, have_ns2: bool) -> list[dict]:
         met=wall <= 0.15 and "pandas" not in loaded and "matplotlib" not in loaded,
         rss=rss, ns2_rss=ns2[1] if ns2 else None, python_bare_s=bare,
         heavy_modules_loaded=loaded.strip())]
+
+
+def process_floor(repeat: int, have_ns2: bool) -> dict:
+    """What any `ccscope run` spends outside the engine whatever the scenario: the interpreter
+    with the command line (typer, and the pydantic it parses parameters with) and numpy, which
+    summary.json's fairness numbers need; against ns-2's whole 8-flow, 10 Mb/s anchor run.
+    Goal 1 (3x ns-2's packets per wall-second) needs the whole process under a third of ns-2's
+    time, so this floor alone says whether it can hold."""
+    floor, rss, _ = best_of(repeat, [PYTHON, "-c", "import ccscope.cli, typer._adapters, numpy"])
+    ns2 = best_of(repeat, ns2_command(8, 10, anchors.SECONDS)) if have_ns2 else None
+    return record(
+        "start-up", "python + CLI (typer, pydantic) + numpy, before and after any run",
+        "seconds", floor, ns2[0] if ns2 else None, higher_is_better=False,
+        goal="<= 1/3 of ns-2's whole 8-flow 10 Mb/s run", met=bool(ns2) and floor <= ns2[0] / 3,
+        rss=rss, ns2_rss=ns2[1] if ns2 else None)
 
 
 def anchor_runs(repeat: int, files: dict, have_ns2: bool) -> list[dict]:
@@ -228,6 +246,7 @@ def main() -> None:
                 files[(n, rate)] = Path(tmp) / f"anchor-{n}x{rate}.toml"
                 files[(n, rate)].write_text(anchors.scenario_toml(n, rate, "DropTail"))
         rows += startup(args.repeat * 2, files[(8, 10)], have_ns2)
+        rows.append(process_floor(args.repeat * 2, have_ns2))
         rows += anchor_runs(args.repeat, files, have_ns2)
     rows += engine_cbr()
     rows += scale(["100", "1000"] if args.quick else ["100", "1000", "10000"])

@@ -4,7 +4,8 @@ installed, in ns-2.35 (Agent/TFRC + Agent/TFRCSink, SPECS §1), side by side.
 ccscope runs scenarios/tfrc-tcp-red.toml (4 TFRC-ns2 + 4 TCP SACK, 15 Mb/s, 20 ms, 300 s,
 measured after 20 s); ns-2 runs bench/ns2_tfrc.tcl on the same set-up. The table gives the
 TFRC/TCP throughput ratio (mean TFRC throughput over mean TCP goodput), each flow's Mb/s, the
-bottleneck drop rate and its utilization.
+bottleneck drop rate and its utilization. ns-2's flows are counted in packets delivered (its
+TFRC and TCP packets carry 32 and 40 header bytes on the wire).
 
 Usage: python bench/tfrc_anchor.py [--seed N]
 """
@@ -43,10 +44,13 @@ def run_ns2(seed: int) -> dict:
     out = subprocess.run(["ns", str(TCL), *map(str, args)], capture_output=True, text=True,
                          check=True).stdout
     d = json.loads(out.strip().splitlines()[-1])
+    # Packets delivered as Mb/s of 1000-byte packets: ns-2's TFRC and TCP packets carry 32 and
+    # 40 header bytes on the wire, ccscope's 1000-byte packets none.
+    mbps = [k * 8000 / (SECONDS - WARMUP_S) / 1e6 for k in d["packets"]]
     return {
         "sim": "ns-2.35",
-        "tfrc": d["tfrcMbps"],
-        "tcp": d["tcpMbps"],
+        "tfrc": mbps[:N],
+        "tcp": mbps[N:],
         "drop_rate": d["drops"] / d["arrivals"],
         "utilization": d["departedBytes"] * 8 / (RATE_MBPS * 1e6 * (SECONDS - WARMUP_S)),
     }

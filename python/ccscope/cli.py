@@ -166,7 +166,7 @@ def run(
             sc = sc.with_seed(seed)
         check_destination(out_dir)
         progress = False if quiet else RunProgress(
-            "s" if sc.engine == "packet" else "steps", delay=2.0)
+            "steps" if sc.engine == "round" else "s", delay=2.0)
         result = run_scenario(sc, importables(sc.table), progress=progress, force=force)
     except Interrupted as e:
         written = e.result.write(out_dir)
@@ -376,6 +376,9 @@ def reproduce(
     id: Annotated[str | None, typer.Argument(help="A reproduction id (see --list).")] = None,  # noqa: A002
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
     all_: Annotated[bool, typer.Option("--all", help="Run every reproduction.")] = False,
+    real_time: Annotated[bool, typer.Option(help="With --all, also the real-time ones on "
+                                            "real packets (their numbers vary run to run).")]
+    = False,
     quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
@@ -398,7 +401,7 @@ def reproduce(
     try:
         if all_ == (id is not None):
             raise ScenarioError("give one reproduction ID, --all or --list")
-        ids = list(reproductions.REGISTRY) if all_ else [reproductions.get(id).id]
+        ids = reproductions.ids(real_time) if all_ else [reproductions.get(id).id]
     except ScenarioError as e:
         raise _fail(e) from None
     reports = []

@@ -40,16 +40,31 @@ class Trace:
     - ``queues``: one row per (time bin, monitored link): queue length at the end of the bin,
       drops, marks and departures in the bin, and ``utilization`` over the bin.
     - ``events``: one row per drop, mark or loss: time, link, flow and kind.
+    - ``state`` (``[trace] state = true``): one row each time a value of a sender's or
+      receiver's control state changed: time, flow, side ("sender" or "receiver"), field and
+      the new value, which holds until the next row of that flow, side and field.
     """
 
     interval_s: float
     flows: pd.DataFrame
     queues: pd.DataFrame
     events: pd.DataFrame
+    state: pd.DataFrame
 
     def flow_series(self, column: str = "send_rate_bps") -> pd.DataFrame:
         """A (time x flow) table of one flow column."""
         return self.flows.pivot(index="time_s", columns="flow", values=column)
+
+    def state_series(self, flow: int = 0, side: str = "sender") -> pd.DataFrame:
+        """One flow's control state as a (time x field) table: a row for each time a value
+        changed, every field holding its latest value (missing before it was first defined)."""
+        rows = self.state[(self.state["flow"] == flow) & (self.state["side"] == side)]
+        wide = rows.pivot_table(index="time_s", columns="field", values="value", aggfunc="last",
+                                observed=True, sort=False)
+        wide = wide.sort_index().ffill()
+        wide.columns = wide.columns.astype(str)
+        wide.columns.name = None
+        return wide
 
 
 class Result:
@@ -223,7 +238,18 @@ class Result:
                 "flow": ev["flow"],
                 "kind": pd.Categorical.from_codes(ev["kind"].astype(int), categories=kinds),
             })
-        return Trace(dt, flows, queues, events)
+        st = t.get("state")
+        state = pd.DataFrame()
+        if st is not None:
+            code = pd.Categorical.from_codes
+            state = pd.DataFrame({
+                "time_s": st["time_ns"] * 1e-9,
+                "flow": st["flow"],
+                "side": code(st["side"].astype(int), categories=["sender", "receiver"]),
+                "field": code(st["field"].astype(int), categories=list(st["field_names"])),
+                "value": st["value"],
+            })
+        return Trace(dt, flows, queues, events, state)
 
     @property
     def bottlenecks(self) -> pd.DataFrame:
@@ -292,7 +318,7 @@ class Result:
             written.append(write_parquet(self.playback, folder / "playback.parquet", meta))
         if self.trace is not None:
             meta = self.parquet_metadata()
-            for name in ("flows", "queues", "events"):
+            for name in ("flows", "queues", "events", "state"):
                 frame = getattr(self.trace, name)
                 if not frame.empty:
                     written.append(write_parquet(frame, folder / f"trace_{name}.parquet", meta))

@@ -34,6 +34,9 @@ class Reproduction:
     #: ``"module:function"`` drawing the paper's figure with ccscope's curve, called with
     #: ``(quick, path)``; None where the result is a table.
     figure: str | None = None
+    #: Runs in real time on real packets (``run.engine = "udp"``): its numbers differ from
+    #: run to run, so ``--all`` leaves it out unless asked (``--real-time``).
+    real_time: bool = False
 
     def claims(self, quick: bool = False) -> list:
         return _resolve(self.function)(quick)
@@ -104,6 +107,15 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
                  "Yang et al. 2003, §2.1, §3.3", _E + "yang:onoff"),
     Reproduction("yang-fig27-29", "Refilling the queue after 16 -> 8 flows",
                  "Yang et al. 2003, Figs. 27-29, §5.2", _E + "yang:fig27_29"),
+    Reproduction("realnet-accuracy", "Two flows on real packets beside the packet engine",
+                 "the udp engine on a 2 Mb/s, 40 ms emulated path", _E + "realnet:accuracy_claims",
+                 real_time=True),
+    Reproduction("loguinov-fig7-udp", "Packet-bunch estimates of an emulated T1's capacity "
+                 "on real packets", "Loguinov & Radha 2003, Fig. 7, §VI-A",
+                 _E + "realnet:fig7_udp_claims", real_time=True),
+    Reproduction("papadimitriou-fig3-udp", "Smoothness of SSVP and SSVP-ADP with MPEG-4 video "
+                 "on real packets", "Papadimitriou & Zhang 2007, Fig. 3, §III, §VI",
+                 _E + "realnet:fig3_udp_claims", real_time=True),
 ]}
 
 
@@ -113,6 +125,11 @@ def get(id: str) -> Reproduction:  # noqa: A002
         return REGISTRY[id]
     except KeyError:
         raise ScenarioError.at("id", id, "one of " + ", ".join(REGISTRY)) from None
+
+
+def ids(real_time: bool = False) -> list[str]:
+    """The ids ``--all`` runs: the simulated reproductions, and the real-time ones if asked."""
+    return [r.id for r in REGISTRY.values() if real_time or not r.real_time]
 
 
 def listing() -> list[dict[str, str]]:

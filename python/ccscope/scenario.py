@@ -57,7 +57,8 @@ def _to_json(data: Any) -> str:
 
 class Scenario:
     """A validated scenario: :attr:`table` is what the user wrote with every default filled in
-    (units as written), :attr:`engine` is "packet" or "round", :attr:`file` where it came from.
+    (units as written), :attr:`engine` is "packet", "round" or "udp" (the packet scenario in real
+    time, see :mod:`ccscope.engine`), :attr:`file` where it came from.
 
     Build one with :func:`load`, :func:`loads` or :meth:`from_dict`; every change
     (:meth:`replace`, :meth:`with_seed`) is validated again by the core.

@@ -19,7 +19,7 @@ use crate::scenario::media::{self, App, Distribution};
 use crate::scenario::packet::{self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology};
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
-use crate::transport::rate::{self, RateSourceSpec};
+use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
 use crate::time::SimTime;
@@ -62,6 +62,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
                 flows: t.flows,
                 queues: t.queues,
                 events: t.events,
+                state: t.state,
             },
         },
     })
@@ -353,6 +354,7 @@ fn rate(r: &RateSource, controller: ControllerChoice) -> RateSourceSpec {
         bunch: r.bunch as u32,
         jitter: r.jitter,
         feedback: r.feedback.map(|f| f.name().to_string()),
+        report_bytes: r.report_size.as_ref().map_or(REPORT_BYTES, |s| bytes(s.bytes())),
     }
 }
 

@@ -21,6 +21,8 @@
 //! - [`round`]: the round model, one step per control interval.
 //! - [`build`]: scenario -> engine parameters, the flow catalogue and the packet-model run; the
 //!   only module that knows all of the above.
+//! - [`realnet`]: the same endpoints on real UDP datagrams through the packet engine's
+//!   network run against the wall clock.
 
 pub mod error;
 pub mod time;
@@ -34,6 +36,7 @@ pub mod transport;
 pub mod config;
 pub mod round;
 pub mod build;
+pub mod realnet;
 
 pub use error::{Error, Result};
 pub use time::SimTime;

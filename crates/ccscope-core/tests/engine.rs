@@ -70,6 +70,7 @@ fn loss_run(loss: LossSpec, rate_pps: f64, seconds: u64) -> ccscope_core::net::R
         flows: true,
         queues: false,
         events: true,
+        state: false,
     };
     run(&s).unwrap()
 }
@@ -137,6 +138,7 @@ fn traced(mut s: ccscope_core::config::Scenario) -> ccscope_core::config::Scenar
         flows: true,
         queues: true,
         events: true,
+        state: false,
     };
     s
 }

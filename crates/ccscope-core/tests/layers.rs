@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["config"],
     &["round"],
     &["build"],
+    &["realnet"],
 ];
 
 fn layer(unit: &str) -> usize {

@@ -40,6 +40,7 @@ fn run_rate(topology: TopologySpec, specs: &[RateSourceSpec], duration_ns: u64, 
             flows: true,
             queues: false,
             events: false,
+            state: false,
         },
     };
     let probes: Vec<Probe> = specs.iter().map(|_| Probe::default()).collect();

@@ -188,6 +188,16 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
         d.set_item("kind_names", EventKind::NAMES.to_vec())?;
         out.set_item("events", d)?;
     }
+    if let Some(st) = t.state {
+        let d = PyDict::new(py);
+        d.set_item("time_ns", st.time_ns.into_pyarray(py))?;
+        d.set_item("flow", st.flow.into_pyarray(py))?;
+        d.set_item("side", st.side.into_pyarray(py))?;
+        d.set_item("field", st.field.into_pyarray(py))?;
+        d.set_item("value", st.value.into_pyarray(py))?;
+        d.set_item("field_names", st.names)?;
+        out.set_item("state", d)?;
+    }
     Ok(out)
 }
 
@@ -513,7 +523,15 @@ fn run_packet<'py>(
     let (result, partial) = with_python(py, python_controllers, move |python, error| {
         let s = scenario::read_packet(table(&text)?)?;
         afford(s.cost(), force)?;
+        let real_time = s.run.engine == scenario::Engine::Udp;
         let s = build::packet(&s)?;
+        if real_time {
+            let end = SimTime::from_ns(s.duration_ns);
+            let result = ccscope_core::realnet::run_with(&s, |i| make_endpoints(&s, i, python, error), |now| {
+                watch.go_on(now.secs(), end.secs(), error)
+            })?;
+            return Ok((result, watch.interrupted));
+        }
         let mut sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
         let end = sim.end();
         while sim.now() < end {
@@ -539,6 +557,7 @@ fn read_scenario(py: Python<'_>, table_json: &str) -> PyResult<(String, String)>
         let s = scenario::read(table(&text)?)?;
         // What only the engines know: controller names and parameters against the catalogue.
         let engine = match &s {
+            scenario::AnyScenario::Packet(p) if p.run.engine == scenario::Engine::Udp => build::packet(p).map(|_| "udp")?,
             scenario::AnyScenario::Packet(p) => build::packet(p).map(|_| "packet")?,
             scenario::AnyScenario::Round(r) => build::check_round(&build::round(r)?).map(|_| "round")?,
         };

@@ -21,9 +21,13 @@ FIG3_COV = {"ssvp": 0.0868, "ssvp-adp": 0.0581}
 BIN_S, FROM_S = 0.15, 2.0
 
 
-def fig3_cov(controller: str) -> tuple[float, float]:
-    """The flows' mean CoV of the 150-ms sending rate and their mean sending rate (bits/s)."""
-    r = engine.run(load(SCENARIO).replace("flows[0].source.controller", controller))
+def fig3_cov(controller: str, run_engine: str = "packet",
+             duration: str | None = None) -> tuple[float, float]:
+    """The flows' mean CoV of the 150-ms sending rate and their mean sending rate (bits/s), on
+    `run_engine` ("packet", or "udp" for real packets), over the file's duration or `duration`."""
+    sc = load(SCENARIO).replace("flows[0].source.controller", controller)
+    sc = sc.replace("run.engine", run_engine)
+    r = engine.run(sc if duration is None else sc.replace("run.duration", duration))
     fl = r.trace.flows
     end = r.duration_s - BIN_S  # whole bins only
     covs = [metrics.cov(fl[(fl["flow"] == f) & (fl["time_s"] >= FROM_S)

@@ -805,29 +805,45 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 per_rtt,
             )
         },
-        rate_entry(
-            ControllerInfo {
-                name: "rap",
-                family: Family::Rate,
-                summary: "RAP(α, β): inter-packet-gap AIMD, +α packets per SRTT, gap ÷ β per loss cluster",
-                convention: RATE_KEPT,
-                paper: "Rejaie, Handley & Estrin 1999; ns-2 rap/rap.cc",
-                params: vec![
-                    param("alpha", Some(1.0), Range::open_closed(0.0, 100.0), "packets per SRTT, > 0"),
-                    param(
-                        "beta",
-                        Some(0.5),
-                        Range::open(0.0, 1.0),
-                        "fraction of the rate kept on loss, 0 < β < 1",
-                    ),
-                ],
-            },
-            |v, s, m| {
-                let (a, b, config) = (v["alpha"], v["beta"], s.rate);
-                m.make(move || Rap::new(a, b, config))
-            },
-            per_packet,
-        ),
+        Entry {
+            relation: Some(|v| {
+                let d = v["loss_after"];
+                if d.fract() == 0.0 {
+                    Ok(())
+                } else {
+                    Err(Error::invalid("controller.loss_after", format!("{d:?}"), "a whole number of packets, 1 to 64"))
+                }
+            }),
+            ..rate_entry(
+                ControllerInfo {
+                    name: "rap",
+                    family: Family::Rate,
+                    summary: "RAP(α, β): inter-packet-gap AIMD, +α packets per SRTT, gap ÷ β per loss cluster",
+                    convention: RATE_KEPT,
+                    paper: "Rejaie, Handley & Estrin 1999; ns-2 rap/rap.cc",
+                    params: vec![
+                        param("alpha", Some(1.0), Range::open_closed(0.0, 100.0), "packets per SRTT, > 0"),
+                        param(
+                            "beta",
+                            Some(0.5),
+                            Range::open(0.0, 1.0),
+                            "fraction of the rate kept on loss, 0 < β < 1",
+                        ),
+                        param(
+                            "loss_after",
+                            Some(1.0),
+                            Range::closed(1.0, 64.0),
+                            "the receiver counts a packet lost once one this many sequence numbers above it arrives (ns-2 rap.cc: 3)",
+                        ),
+                    ],
+                },
+                |v, s, m| {
+                    let (a, b, config) = (v["alpha"], v["beta"], s.rate);
+                    m.make(move || Rap::new(a, b, config))
+                },
+                |v| Box::new(LossCounter::new(ReportEvery::Packet).revealed_at(v["loss_after"] as u64)),
+            )
+        },
         rate_entry(
             ControllerInfo {
                 name: "ssvp",

@@ -193,6 +193,12 @@ pub trait Controller: Send {
     fn ns2_send_timer(&self) -> bool {
         false
     }
+
+    /// The controller's internal state as named values, for the state trace (e.g. TFRC's p and
+    /// X_calc): appended to `out`, in the same order every time. A value not defined yet may be
+    /// left out or given as non-finite; the window and the pacing rate are the transport's to
+    /// report.
+    fn state(&self, _out: &mut Vec<(&'static str, f64)>) {}
 }
 
 #[cfg(test)]
@@ -239,5 +245,8 @@ impl Controller for Box<dyn Controller> {
     }
     fn ns2_send_timer(&self) -> bool {
         (**self).ns2_send_timer()
+    }
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        (**self).state(out)
     }
 }

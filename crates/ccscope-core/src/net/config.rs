@@ -134,6 +134,8 @@ pub struct TraceSpec {
     pub queues: bool,
     /// Every drop, mark and loss-module loss as an event.
     pub events: bool,
+    /// Every change of the endpoints' control state ([`crate::net::trace::StateLog`]).
+    pub state: bool,
 }
 
 /// A whole run, flows with sources of type `S`.

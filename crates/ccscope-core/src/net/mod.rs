@@ -12,4 +12,4 @@ pub mod topology;
 pub mod trace;
 
 pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Scenario, TopologySpec, TraceSpec};
-pub use sim::{Ctx, Endpoint, RunResult, Side, Simulation, Stat};
+pub use sim::{Ctx, Endpoint, HostIo, RunResult, Side, Simulation, Stat};

@@ -21,7 +21,7 @@ use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
 use super::topology::{Network, Routes};
-use super::trace::{EventKind, Probe, Trace};
+use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::{serialization_time, SimTime};
@@ -54,6 +54,9 @@ pub trait Endpoint: Send {
     fn probe(&self) -> Probe {
         Probe::default()
     }
+    /// The control state the state log records after each callback (transport and controller
+    /// fields, see [`crate::net::trace::StateLog`]); read only when a trace asks for it.
+    fn state(&self, _out: &mut StateFields) {}
     /// Transport-specific summary numbers for results, e.g. `("timeouts", Stat::Count(3.0))`.
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         Vec::new()
@@ -75,7 +78,7 @@ pub enum Stat {
 }
 
 /// Counts over the window [warmup, end) from the stats at both ends.
-fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, Stat)>>) -> Vec<(&'static str, f64)> {
+pub(crate) fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, Stat)>>) -> Vec<(&'static str, f64)> {
     end.into_iter()
         .map(|(k, v)| match v {
             Stat::Level(x) => (k, x),
@@ -92,16 +95,52 @@ fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, St
 }
 
 /// What an endpoint can do to the world during a callback.
+///
+/// Endpoints are sans-IO state machines: a callback gets the time and (for `on_packet`) the
+/// packet, and answers through the context with packets to send and timers to arm. The
+/// simulator puts them straight into its event queue; a driver on a real clock
+/// ([`HostIo`]) collects them and puts them on sockets.
 pub struct Ctx<'a> {
-    core: &'a mut Core,
+    io: Io<'a>,
     flow: u32,
     side: Side,
     rng: &'a mut Rng,
 }
 
+enum Io<'a> {
+    Sim(&'a mut Core),
+    Host(&'a mut HostIo),
+}
+
+/// The context of an endpoint driven by something other than the simulator, e.g. a real
+/// clock and a UDP socket: the driver sets `now`, calls the endpoint, then takes `sent` and
+/// reads `timers`.
+pub struct HostIo {
+    pub now: SimTime,
+    pub ecn: bool,
+    /// Packets the endpoint sent during the callback, in order.
+    pub sent: Vec<Packet>,
+    /// The endpoint's armed timers: deadline per timer.
+    pub timers: [Option<SimTime>; TIMERS_PER_ENDPOINT],
+}
+
+impl HostIo {
+    pub fn new(ecn: bool) -> HostIo {
+        HostIo { now: SimTime::ZERO, ecn, sent: Vec::new(), timers: [None; TIMERS_PER_ENDPOINT] }
+    }
+}
+
 impl Ctx<'_> {
+    /// A context for an endpoint driven through `io` (see [`HostIo`]).
+    pub fn host<'a>(io: &'a mut HostIo, flow: u32, side: Side, rng: &'a mut Rng) -> Ctx<'a> {
+        Ctx { io: Io::Host(io), flow, side, rng }
+    }
+    #[inline]
     pub fn now(&self) -> SimTime {
-        self.core.now
+        match &self.io {
+            Io::Sim(core) => core.now,
+            Io::Host(io) => io.now,
+        }
     }
     pub fn flow(&self) -> u32 {
         self.flow
@@ -119,25 +158,39 @@ impl Ctx<'_> {
             Side::Receiver => Dir::Reverse,
         };
         pkt.hop = 0;
-        pkt.sent_at = self.core.now;
-        self.core.inject(pkt);
+        pkt.sent_at = self.now();
+        match &mut self.io {
+            Io::Sim(core) => core.inject(pkt),
+            Io::Host(io) => io.sent.push(pkt),
+        }
     }
     /// Arms timer `timer` (< TIMERS_PER_ENDPOINT) to fire at `at`, replacing any earlier setting.
     pub fn set_timer(&mut self, timer: usize, at: SimTime) {
-        let ep = endpoint_index(self.flow, self.side);
-        self.core.set_timer(ep, timer, at.max(self.core.now));
+        let at = at.max(self.now());
+        match &mut self.io {
+            Io::Sim(core) => core.set_timer(endpoint_index(self.flow, self.side), timer, at),
+            Io::Host(io) => io.timers[timer] = Some(at),
+        }
     }
     pub fn cancel_timer(&mut self, timer: usize) {
-        let ep = endpoint_index(self.flow, self.side);
-        self.core.timers[ep][timer].deadline = None;
+        match &mut self.io {
+            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].deadline = None,
+            Io::Host(io) => io.timers[timer] = None,
+        }
     }
     /// Whether timer `timer` is armed.
     pub fn timer_armed(&self, timer: usize) -> bool {
-        self.core.timers[endpoint_index(self.flow, self.side)][timer].deadline.is_some()
+        match &self.io {
+            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].deadline.is_some(),
+            Io::Host(io) => io.timers[timer].is_some(),
+        }
     }
     /// Whether the flow's packets are ECN-capable (the scenario's `ecn`).
     pub fn ecn(&self) -> bool {
-        self.core.flows[self.flow as usize].ecn
+        match &self.io {
+            Io::Sim(core) => core.flows[self.flow as usize].ecn,
+            Io::Host(io) => io.ecn,
+        }
     }
 }
 
@@ -222,9 +275,15 @@ impl Link {
         self.queue_since = now;
     }
 
-    /// Busy time including the part of the current serialization done by `now`.
-    fn busy_until(&self, now: SimTime) -> u64 {
-        self.stats.busy_ns + self.on_wire.map_or(0, |(_, t)| (now - t).ns())
+    /// The counters as they stand at `now`: busy time including the part of the current
+    /// serialization done, queue integrals brought up to `now`.
+    fn stats_at(&self, now: SimTime) -> LinkStats {
+        let mut s = self.stats;
+        s.busy_ns += self.on_wire.map_or(0, |(_, t)| (now - t).ns());
+        let dt = (now - self.queue_since).ns() as u128;
+        s.queue_pkt_ns += self.queue.len() as u128 * dt;
+        s.queue_byte_ns += self.queue.bytes() as u128 * dt;
+        s
     }
 }
 
@@ -271,6 +330,10 @@ struct Core {
     now: SimTime,
     seq: u64,
     heap: BinaryHeap<Event>,
+    /// Whether the heap's top is the event being handled, already copied out: the first event
+    /// the handler schedules takes its place (one sift down from the root, which stops early
+    /// for a near event), and the loop pops it only when the handler scheduled nothing.
+    top_done: bool,
     links: Vec<Link>,
     /// Every packet in a queue or a pipe.
     stored: Slots,
@@ -284,7 +347,23 @@ impl Core {
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
         self.seq += 1;
-        self.heap.push(Event { at, seq: self.seq, kind });
+        let ev = Event { at, seq: self.seq, kind };
+        if std::mem::take(&mut self.top_done) {
+            if let Some(mut top) = self.heap.peek_mut() {
+                *top = ev;
+                return;
+            }
+        }
+        self.heap.push(ev);
+    }
+
+    /// Pops the event handled last if nothing took its place.
+    #[inline]
+    fn drop_done(&mut self) {
+        if self.top_done {
+            self.top_done = false;
+            self.heap.pop();
+        }
     }
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
@@ -593,17 +672,8 @@ impl Simulation {
             .filter(|&k| network.links[k as usize].monitor)
             .collect();
         let spec = &scenario.trace;
-        let trace = (spec.flows || spec.queues || spec.events).then(|| {
-            Trace::new(
-                spec.interval_ns.map(SimTime),
-                end,
-                scenario.flows.len(),
-                spec.flows,
-                monitored.clone(),
-                spec.queues,
-                spec.events,
-            )
-        });
+        let trace = (spec.flows || spec.queues || spec.events || spec.state)
+            .then(|| Trace::new(spec, end, scenario.flows.len(), monitored.clone()));
         let queue_traced = trace.as_ref().is_some_and(|t| !t.queues.is_empty());
         let sampled = queue_traced || trace.as_ref().is_some_and(|t| !t.flows.is_empty());
         let links = network
@@ -670,6 +740,7 @@ impl Simulation {
             now: SimTime::ZERO,
             seq: 0,
             heap: BinaryHeap::with_capacity(1024),
+            top_done: false,
             links,
             stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
@@ -726,12 +797,16 @@ impl Simulation {
     fn callback(&mut self, ep: usize, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
         let side = if ep.is_multiple_of(2) { Side::Sender } else { Side::Receiver };
         let mut ctx = Ctx {
-            core: &mut self.core,
+            io: Io::Sim(&mut self.core),
             flow: (ep / 2) as u32,
             side,
             rng: &mut self.endpoint_rngs[ep],
         };
         f(self.endpoints[ep].as_mut(), &mut ctx);
+        if let Some(log) = self.core.trace.as_mut().and_then(|t| t.state.as_mut()) {
+            let endpoint = &self.endpoints[ep];
+            log.record(self.core.now, ep, |out| endpoint.state(out));
+        }
     }
 
     /// End of a trace bin at `at_bin_end`: queue lengths and the senders' probes.
@@ -751,22 +826,9 @@ impl Simulation {
 
     fn snapshot(&self) -> Baseline {
         let now = self.core.now;
-        let links = self
-            .core
-            .links
-            .iter()
-            .map(|l| {
-                let mut s = l.stats;
-                s.busy_ns = l.busy_until(now);
-                let dt = (now - l.queue_since).ns() as u128;
-                s.queue_pkt_ns += l.queue.len() as u128 * dt;
-                s.queue_byte_ns += l.queue.bytes() as u128 * dt;
-                s
-            })
-            .collect();
         Baseline {
             flows: self.core.flows.iter().map(|f| f.stats).collect(),
-            links,
+            links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
             endpoints: self.endpoints.iter().map(|e| e.stats()).collect(),
         }
     }
@@ -791,11 +853,13 @@ impl Simulation {
     /// this way and then [`Simulation::finish`] gives exactly what [`Simulation::run`] gives.
     pub fn run_until(&mut self, until: SimTime) {
         let until = until.min(self.end);
-        while let Some(&ev) = self.core.heap.peek() {
+        loop {
+            self.core.drop_done();
+            let Some(&ev) = self.core.heap.peek() else { break };
             if ev.at >= until {
                 break;
             }
-            self.core.heap.pop();
+            self.core.top_done = true;
             self.core.now = ev.at;
             self.core.events += 1;
             match ev.kind {
@@ -842,6 +906,23 @@ impl Simulation {
         self.core.now = until;
     }
 
+    /// When the next event is due, if any: a driver on a real clock sleeps until then.
+    pub fn next_event(&self) -> Option<SimTime> {
+        self.core.heap.peek().map(|e| e.at)
+    }
+
+    /// Calls the endpoint at `side` of flow `flow` now, e.g. to have it send a packet that
+    /// reached it from outside the simulation.
+    pub fn call(&mut self, flow: u32, side: Side, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
+        self.callback(endpoint_index(flow, side), f);
+    }
+
+    /// Flow `flow`'s start and stop times, as this run drew them.
+    pub fn flow_times(&self, flow: u32) -> (SimTime, Option<SimTime>) {
+        let f = &self.core.flows[flow as usize];
+        (f.start, f.stop)
+    }
+
     /// Reports at the time reached. A run stopped early reports [warm-up, now), or
     /// [0, now) when it stopped before the warm-up ended.
     pub fn finish(mut self) -> RunResult {
@@ -855,15 +936,13 @@ impl Simulation {
         self.report()
     }
 
-    /// The summary; frees the endpoints and the links' packets as soon as it has read them,
-    /// so that reporting on many flows needs little more memory than running them.
+    /// The summary, one flow and one link at a time from the counters at the end and at the
+    /// end of the warm-up; frees the endpoints and the links as soon as it has read them, so
+    /// that reporting on many flows needs little more memory than running them.
     fn report(mut self) -> RunResult {
-        let end = self.snapshot();
-        let (flow_end, link_end) = (end.flows, end.links);
+        let now = self.core.now;
         let base = self.baseline.take();
-        let flow_base = base.as_ref().map_or_else(|| vec![FlowStats::default(); flow_end.len()], |b| b.flows.clone());
-        let link_base = base.as_ref().map_or_else(|| vec![LinkStats::default(); link_end.len()], |b| b.links.clone());
-        let mut in_flight = vec![0u64; flow_end.len()];
+        let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let slots = l.queue.slots().chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter().map(|&(_, k)| k));
             for k in slots {
@@ -872,18 +951,17 @@ impl Simulation {
         }
         let endpoints = std::mem::take(&mut self.endpoints);
         let stats = |ep: usize| windowed(endpoints[ep].stats(), base.as_ref().map(|b| &b.endpoints[ep]));
-        let flows = flow_end
-            .iter()
-            .zip(flow_base)
+        let flows = std::mem::take(&mut self.core.flows)
+            .into_iter()
             .enumerate()
-            .map(|(i, (e, b))| FlowReport {
+            .map(|(i, f)| FlowReport {
                 label: endpoints[2 * i].label(),
                 sender: stats(2 * i),
                 receiver: stats(2 * i + 1),
                 series: endpoints[2 * i + 1].series(),
-                stats: *e - b,
+                stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
-                path: std::mem::take(&mut self.core.flows[i].paths[0]),
+                path: f.paths.into_iter().next().unwrap_or_default(),
             })
             .collect();
         drop(endpoints);
@@ -891,15 +969,15 @@ impl Simulation {
         let links = std::mem::take(&mut self.core.links)
             .into_iter()
             .zip(std::mem::take(&mut self.link_names))
-            .zip(link_end.iter().zip(link_base))
-            .map(|((l, d), (e, b))| LinkReport {
+            .enumerate()
+            .map(|(k, (l, d))| LinkReport {
                 name: d.name,
                 from: nodes[d.from].clone(),
                 to: nodes[d.to].clone(),
                 monitor: d.monitor,
                 rate_bps: l.rate_bps,
                 delay: l.delay,
-                stats: *e - b,
+                stats: l.stats_at(now) - base.as_ref().map_or_else(LinkStats::default, |b| b.links[k]),
                 in_queue: l.queue.len() as u64,
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,

@@ -1,8 +1,11 @@
-//! Opt-in traces: per-flow and per-queue series on a fixed sampling grid, and an event log.
+//! Opt-in traces: per-flow and per-queue series on a fixed sampling grid, an event log, and a
+//! log of the endpoints' control state.
 //!
 //! Series are preallocated for the whole run (no allocation on the hot path); bin `b` covers
-//! [b * interval, (b + 1) * interval).
+//! [b * interval, (b + 1) * interval). The state log is not on the grid: it records a value
+//! each time it changes (see [`StateLog`]).
 
+use super::config::TraceSpec;
 use crate::time::SimTime;
 
 /// What happened to a packet, in the event log.
@@ -61,6 +64,77 @@ pub struct EventLog {
     pub kind: Vec<u8>,
 }
 
+/// An endpoint's control state as named values (e.g. `("cwnd_pkts", 10.0)`), in a fixed order
+/// per endpoint; a value that is not defined yet (ssthresh before the first loss, p before the
+/// first loss event) is left out or non-finite, and is not recorded.
+pub type StateFields = Vec<(&'static str, f64)>;
+
+/// Which end of a flow a state value belongs to, in the state log.
+pub const SENDER: u8 = 0;
+pub const RECEIVER: u8 = 1;
+
+/// The endpoints' control state over time, one row per value that changed: after every callback
+/// (packet, timer, start, stop) the engine reads the endpoint's [`StateFields`] and records
+/// each finite value that differs from the last one recorded for that endpoint and name. A
+/// value holds from its row's time until the next row of the same flow, side and name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StateLog {
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    /// [`SENDER`] or [`RECEIVER`].
+    pub side: Vec<u8>,
+    /// Index into `names`.
+    pub field: Vec<u16>,
+    pub value: Vec<f64>,
+    /// The field names, in order of first appearance.
+    pub names: Vec<&'static str>,
+    /// Per endpoint (2·flow + side): the last value recorded for each of its names.
+    last: Vec<Vec<(u16, f64)>>,
+    /// Where an endpoint writes its fields (kept to allocate once).
+    buf: StateFields,
+}
+
+impl StateLog {
+    pub(crate) fn new(endpoints: usize) -> StateLog {
+        StateLog {
+            last: vec![Vec::new(); endpoints],
+            ..StateLog::default()
+        }
+    }
+
+    /// Records what changed in the fields `read` writes for endpoint `ep` (2·flow + side) at
+    /// `now`.
+    pub(crate) fn record(&mut self, now: SimTime, ep: usize, read: impl FnOnce(&mut StateFields)) {
+        let mut fields = std::mem::take(&mut self.buf);
+        fields.clear();
+        read(&mut fields);
+        for &(name, value) in &fields {
+            if !value.is_finite() {
+                continue;
+            }
+            let field = match self.names.iter().position(|n| *n == name) {
+                Some(i) => i as u16,
+                None => {
+                    self.names.push(name);
+                    (self.names.len() - 1) as u16
+                }
+            };
+            let last = &mut self.last[ep];
+            match last.iter_mut().find(|(f, _)| *f == field) {
+                Some((_, v)) if *v == value => continue,
+                Some((_, v)) => *v = value,
+                None => last.push((field, value)),
+            }
+            self.time_ns.push(now.ns());
+            self.flow.push((ep / 2) as u32);
+            self.side.push((ep % 2) as u8);
+            self.field.push(field);
+            self.value.push(value);
+        }
+        self.buf = fields;
+    }
+}
+
 /// Everything a traced run records.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
@@ -74,28 +148,25 @@ pub struct Trace {
     /// `queues[bin * links.len() + k]`; empty unless queue series were asked for.
     pub queues: Vec<QueueBin>,
     pub events: Option<EventLog>,
+    /// The endpoints' control state; `None` unless asked for.
+    pub state: Option<StateLog>,
 }
 
 impl Trace {
-    pub(crate) fn new(
-        interval: Option<SimTime>,
-        duration: SimTime,
-        n_flows: usize,
-        flows: bool,
-        links: Vec<u32>,
-        queues: bool,
-        events: bool,
-    ) -> Trace {
-        let interval = interval.unwrap_or(duration);
+    /// The trace `spec` asks for over a run of `duration` with `n_flows` flows, with queue
+    /// series for the `links` given.
+    pub(crate) fn new(spec: &TraceSpec, duration: SimTime, n_flows: usize, links: Vec<u32>) -> Trace {
+        let interval = spec.interval_ns.map_or(duration, SimTime);
         let bins = duration.ns().div_ceil(interval.ns().max(1)) as usize;
         Trace {
             interval,
             bins,
             n_flows,
-            flows: if flows { vec![FlowBin::default(); bins * n_flows] } else { Vec::new() },
-            queues: if queues { vec![QueueBin::default(); bins * links.len()] } else { Vec::new() },
+            flows: if spec.flows { vec![FlowBin::default(); bins * n_flows] } else { Vec::new() },
+            queues: if spec.queues { vec![QueueBin::default(); bins * links.len()] } else { Vec::new() },
             links,
-            events: events.then(EventLog::default),
+            events: spec.events.then(EventLog::default),
+            state: spec.state.then(|| StateLog::new(2 * n_flows)),
         }
     }
 
@@ -127,5 +198,26 @@ impl Trace {
             log.flow.push(flow);
             log.kind.push(kind as u8);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_log_records_changed_finite_values_only() {
+        let mut log = StateLog::new(4);
+        let t = SimTime::from_ms;
+        log.record(t(1), 2, |o| o.extend([("cwnd_pkts", 1.0), ("ssthresh_pkts", f64::INFINITY)]));
+        log.record(t(2), 2, |o| o.extend([("cwnd_pkts", 1.0), ("ssthresh_pkts", f64::INFINITY)]));
+        log.record(t(3), 3, |o| o.push(("p", 0.5)));
+        log.record(t(4), 2, |o| o.extend([("cwnd_pkts", 2.0), ("ssthresh_pkts", 4.0)]));
+        assert_eq!(log.time_ns, [1_000_000, 3_000_000, 4_000_000, 4_000_000]);
+        assert_eq!(log.flow, [1, 1, 1, 1]);
+        assert_eq!(log.side, [SENDER, RECEIVER, SENDER, SENDER]);
+        assert_eq!(log.names, ["cwnd_pkts", "p", "ssthresh_pkts"]);
+        assert_eq!(log.field, [0, 1, 0, 2]);
+        assert_eq!(log.value, [1.0, 0.5, 2.0, 4.0]);
     }
 }

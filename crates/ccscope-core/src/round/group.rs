@@ -233,6 +233,10 @@ impl<C: Controller> Typed<C> {
         let (integer, recording) = (!PLAIN && step.integer, !PLAIN && step.recording);
         let slice = step.to_pkts[0];
         let mut valid = true;
+        // The next offers add up in registers: an accumulator indexed by the flow's kind would
+        // live in memory, and each flow would wait for the previous one's store. Adding +0.0
+        // to the other sum leaves it as it is (the sums are never -0.0: offers are ≥ 0).
+        let [mut next_window, mut next_rate] = sums.next;
         for (i, (c, b)) in self.controllers.iter_mut().zip(&mut self.books).enumerate() {
             let pkts = b.offer * step.to_pkts[b.rate_based as usize];
             if recording {
@@ -289,8 +293,11 @@ impl<C: Controller> Typed<C> {
                 x
             };
             valid &= b.set_offer(x, integer);
-            sums.next[b.rate_based as usize] += b.offer;
+            let (window, rate) = if b.rate_based { (0.0, b.offer) } else { (b.offer, 0.0) };
+            next_window += window;
+            next_rate += rate;
         }
+        sums.next = [next_window, next_rate];
         if valid {
             return Ok(());
         }

@@ -42,6 +42,14 @@ const FLOW_BIN_BYTES: f64 = 3.0 * 72.0;
 const LINK_BIN_BYTES: f64 = 3.0 * 48.0;
 /// Bytes per traced drop event, counting the copies handed to Python.
 const EVENT_BYTES: f64 = 3.0 * 17.0;
+/// Bytes per state-trace row (time, flow, side, field, value), counting the copies handed to
+/// Python.
+const STATE_ROW_BYTES: f64 = 3.0 * 23.0;
+/// State-trace rows per event: a packet costs at least five events (a send, two per link over
+/// at least two links) and at most three endpoint callbacks (a send timer, its arrival, the
+/// reply's arrival), and a callback changes about three values (a TCP ACK: window, RTT, RTO;
+/// a TFRC receiver's packet: p; a rate sender's report: up to seven).
+const STATE_ROWS_PER_EVENT: f64 = 3.0 / 5.0 * 3.0;
 
 /// State one round-model flow keeps, bytes.
 const ROUND_FLOW_BYTES: f64 = 256.0;
@@ -332,6 +340,9 @@ impl Scenario {
             }
             if t.events {
                 bytes += drops * EVENT_BYTES;
+            }
+            if t.state {
+                bytes += work * STATE_ROWS_PER_EVENT * STATE_ROW_BYTES;
             }
         }
         let flow = &self.flows[blame.1];

@@ -38,6 +38,9 @@ pub enum Engine {
     Packet,
     /// The round model: one step per control interval.
     Round,
+    /// The packet engine's scenario in real time: the same endpoints on UDP datagrams over
+    /// loopback, through the packet engine's network run against the wall clock.
+    Udp,
 }
 
 /// A scenario of either engine.
@@ -76,7 +79,7 @@ pub fn read(table: Value) -> Result<AnyScenario> {
         Some(e) => from_value::<Engine>(e).map_err(|e| e.renamed(|f| join("run.engine", &f)))?,
     };
     Ok(match engine {
-        Engine::Packet => AnyScenario::Packet(read_packet(table)?),
+        Engine::Packet | Engine::Udp => AnyScenario::Packet(read_packet(table)?),
         Engine::Round => AnyScenario::Round(read_round(table)?),
     })
 }
@@ -110,7 +113,7 @@ pub fn read_round(table: Value) -> Result<RoundScenario> {
 /// The JSON Schema of a packet-model (`Engine::Packet`) or round-model scenario file.
 pub fn json_schema(engine: Engine) -> Value {
     let schema = match engine {
-        Engine::Packet => schemars::schema_for!(Scenario),
+        Engine::Packet | Engine::Udp => schemars::schema_for!(Scenario),
         Engine::Round => schemars::schema_for!(RoundScenario),
     };
     serde_json::to_value(schema).unwrap_or(Value::Null)

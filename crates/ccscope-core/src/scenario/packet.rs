@@ -698,6 +698,10 @@ pub struct RateSource {
     /// The receiver a Python controller expects; catalogued controllers bring their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<Feedback>,
+    /// Size of the receiver's reports (and NACKs) on the wire; default 40 B, ns-2 TFRC's
+    /// control packet (ns-2 RAP's ACK is 44 B, `rap_base_hdr_size_`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_size: Option<Size>,
     /// The application; default bulk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
@@ -714,6 +718,7 @@ impl RateSource {
             bunch: 0,
             jitter: 0.0,
             feedback: None,
+            report_size: None,
             app: None,
         }
     }
@@ -734,6 +739,10 @@ pub struct Trace {
     /// Every drop, mark and loss-module loss as an event.
     #[serde(default)]
     pub events: bool,
+    /// Every change of each sender's and receiver's control state (window, ssthresh, RTT
+    /// estimate, rate, TFRC's p and X_calc, ...), at the time it changed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub state: bool,
 }
 
 fn trace_interval() -> Time {
@@ -742,13 +751,19 @@ fn trace_interval() -> Time {
 
 // --- validation ----------------------------------------------------------------------------------
 
+/// The longest real-time run (`run.engine = "udp"`): it takes its duration in wall time.
+const MAX_REAL_TIME_NS: u64 = 3600 * 1_000_000_000;
+
 impl Scenario {
     /// Checks every field, naming the first bad one by its path as written.
     pub fn validate(&self) -> Result<()> {
-        if self.run.engine != Engine::Packet {
+        if self.run.engine == Engine::Round {
             return Err(Error::invalid("run.engine", "'round'", "a round-model scenario; run it with the round model"));
         }
         let duration = time_ns("run.duration", &self.run.duration, true)?;
+        if self.run.engine == Engine::Udp && duration > MAX_REAL_TIME_NS {
+            return Err(Error::invalid("run.duration", format!("'{}'", self.run.duration), "at most 1h with run.engine = \"udp\", which runs in real time"));
+        }
         let warmup = time_ns("run.warmup", &self.run.warmup, false)?;
         if warmup >= duration {
             return Err(Error::invalid("run.warmup", format!("'{}'", self.run.warmup), format!("must be shorter than run.duration = '{}'", self.run.duration)));
@@ -1138,6 +1153,9 @@ impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
         self.controller.validate(&format!("{at}.controller"))?;
         let bytes = size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        if let Some(s) = &self.report_size {
+            size_bytes(&format!("{at}.report_size"), s, u32::MAX as f64)?;
+        }
         let floor = match &self.min_rate {
             Some(r) => {
                 let bps = rate_bps(&format!("{at}.min_rate"), r)?;

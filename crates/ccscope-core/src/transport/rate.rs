@@ -52,7 +52,7 @@ use crate::control::{Controller, ReportSample};
 use crate::error::{Error, Result};
 use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
-use crate::net::trace::Probe as TraceProbe;
+use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
 
@@ -66,7 +66,7 @@ const NACK: u32 = 16;
 /// Data flag: the application sent this packet again on NACK.
 const RESENT: u32 = 1;
 
-/// Size of a report packet on the wire (bytes): ns-2 TFRC's 40-byte control packet.
+/// Default size of a report packet on the wire (bytes): ns-2 TFRC's 40-byte control packet.
 pub const REPORT_BYTES: u32 = 40;
 
 /// Weight of a new RTT sample in the RTT the sender stamps in data packets (RFC 5348 §4.3 q = 0.9).
@@ -104,6 +104,8 @@ pub struct RateSourceSpec {
     /// Receiver feedback for a controller supplied from outside the catalogue (one of
     /// `catalog::FEEDBACK_KINDS`); catalogued controllers bring their own.
     pub feedback: Option<String>,
+    /// Size of a report or NACK on the wire (bytes), ≥ 1; [`REPORT_BYTES`] by default.
+    pub report_bytes: u32,
 }
 
 impl RateSourceSpec {
@@ -232,6 +234,7 @@ fn pair(
         logic: receiver,
         capacity: (bunch >= MIN_BUNCH_PKTS).then(PacketBunch::default),
         capacity_samples: Vec::new(),
+        report_bytes: spec.report_bytes,
         last_data: None,
         data_since_report: false,
         timer_armed: false,
@@ -459,6 +462,14 @@ impl Endpoint for RateSender {
         }
     }
 
+    fn state(&self, out: &mut StateFields) {
+        out.extend([
+            ("rate_bps", self.controller.pacing_rate_bps().unwrap_or(f64::NAN)),
+            ("stamp_rtt_s", self.srtt_s.unwrap_or(f64::NAN)),
+        ]);
+        self.controller.state(out);
+    }
+
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         let mut out = vec![
             ("rate_bps", Stat::Level(self.controller.pacing_rate_bps().unwrap_or(0.0))),
@@ -479,6 +490,8 @@ struct RateReceiver {
     capacity: Option<PacketBunch>,
     /// Every capacity sample (bits/s) the estimator took, in order.
     capacity_samples: Vec<f64>,
+    /// Size of a report or NACK (bytes).
+    report_bytes: u32,
     /// Send time and arrival time of the last data packet.
     last_data: Option<(SimTime, SimTime)>,
     data_since_report: bool,
@@ -493,7 +506,7 @@ impl RateReceiver {
         let r: Report = self.logic.report(now);
         let (echo_sent, arrived) = self.last_data.unwrap_or((SimTime::ZERO, now));
         let mut pkt = Packet {
-            size_bytes: REPORT_BYTES,
+            size_bytes: self.report_bytes,
             ..Packet::default()
         };
         let h = &mut pkt.header;
@@ -529,7 +542,7 @@ impl RateReceiver {
     fn send_nacks(&mut self, ctx: &mut Ctx) {
         for seq in self.inbox.take_nacks() {
             let mut pkt = Packet {
-                size_bytes: REPORT_BYTES,
+                size_bytes: self.report_bytes,
                 ..Packet::default()
             };
             pkt.header.flags = NACK;
@@ -606,6 +619,10 @@ impl Endpoint for RateReceiver {
 
     fn label(&self) -> String {
         self.logic.name()
+    }
+
+    fn state(&self, out: &mut StateFields) {
+        self.logic.state(out);
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {

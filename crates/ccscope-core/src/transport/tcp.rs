@@ -34,7 +34,7 @@ use crate::control::catalog::{ControllerChoice, Start};
 use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
 use crate::error::{Error, Result};
 use crate::net::packet::{Ecn, Packet};
-use crate::net::trace::Probe;
+use crate::net::trace::{Probe, StateFields};
 use crate::net::{Ctx, Endpoint, Stat};
 use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
@@ -719,6 +719,15 @@ impl Endpoint for TcpSender {
             window_pkts: w,
             rate_bps: rate,
         }
+    }
+
+    fn state(&self, out: &mut StateFields) {
+        out.extend([
+            ("cwnd_pkts", self.cwnd()),
+            ("srtt_s", self.rto.srtt.unwrap_or(f64::NAN)),
+            ("rto_s", self.rto.timeout()),
+        ]);
+        self.ctl.state(out);
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {

@@ -111,6 +111,10 @@ impl Controller for RateBinomial {
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.rate_bps)
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("srtt_s", self.srtt_s.unwrap_or(f64::NAN)));
+    }
 }
 
 #[cfg(test)]

@@ -116,6 +116,10 @@ impl Controller for Iscc {
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.rate_bps)
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("capacity_bps", self.oracle_bps.or(self.estimate_bps).unwrap_or(f64::NAN)));
+    }
 }
 
 #[cfg(test)]

@@ -2,13 +2,20 @@
 //! AIMD on the inter-packet gap, one additive step per SRTT, one back-off per loss cluster.
 //!
 //! What the rate transport provides and what differs from ns-2's agent:
-//! - the receiver acknowledges every packet and reports the gaps it sees (a loss is declared
-//!   after one later packet; ns-2's sender declares it after 3, which only delays detection since
-//!   the engine never reorders a flow's packets);
+//! - the receiver acknowledges every packet and reports the gaps it sees: a loss is declared
+//!   once a packet `loss_after` sequence numbers later arrives (1 by default; ns-2's
+//!   `AckLostPacket` uses 3: lastRecv − seqno ≥ 3), which only delays detection since the
+//!   engine never reorders a flow's packets; the report's size is the source's `report_size`
+//!   (ns-2's ACK is `rap_base_hdr_size_` = 44 bytes);
 //! - a loss of a packet sent before the last back-off is ignored: ns-2 marks the whole
 //!   transmission history INACTIVE on a back-off, which has the same effect;
 //! - the sender's timeout (timer-based loss detection) is the rate transport's no-feedback
-//!   timer, armed for `timeout = μ·srtt + φ·variance`; it backs off at most once per SRTT;
+//!   timer, armed for `timeout = μ·srtt + φ·variance`; it backs off at most once per SRTT.
+//!   ns-2's `TimerLostPacket` instead declares lost, at each send, every packet sent more than
+//!   `timeout` ago and not acknowledged, even while ACKs of later packets arrive: not modelled;
+//! - ns-2's `UpdateTimeValues` keeps its first-sample flag in a `static`, shared by all RAP
+//!   agents of a run: only the first agent starts its SRTT from its first sample, the others
+//!   from `srtt_` = 2 s (a start-up difference only);
 //! - the increase runs when a report arrives at least one SRTT after the previous step (ns-2's
 //!   RTT timer); RAP's "enough was sent" check always holds because the sender is never
 //!   data-limited; fine-grain adaptation (`useFineGrain_`) is off, as in ns-2's default.
@@ -139,6 +146,10 @@ impl Controller for Rap {
 
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.config.packet_bits() / self.ipg_s)
+    }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.extend([("ipg_s", self.ipg_s), ("srtt_s", self.srtt_s.unwrap_or(f64::NAN)), ("rtt_var_s", self.variance_s)]);
     }
 }
 

@@ -194,6 +194,16 @@ impl Controller for Ssvp {
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.config.packet_bits() / self.ipg_s)
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.extend([
+            ("ipg_s", self.ipg_s),
+            ("alpha", self.alpha),
+            ("srtt_s", self.srtt_s.unwrap_or(f64::NAN)),
+            ("rtt_s", self.rtt_s.unwrap_or(f64::NAN)),
+            ("rtt_min_s", self.rtt_min_s),
+        ]);
+    }
 }
 
 #[cfg(test)]

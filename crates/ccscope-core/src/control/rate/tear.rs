@@ -77,6 +77,10 @@ impl Controller for TearSender {
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.rate_bps)
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("rtt_s", self.rtt_s.unwrap_or(f64::NAN)));
+    }
 }
 
 #[cfg(test)]

@@ -374,6 +374,20 @@ impl Controller for Tfrc {
         Some(self.rate_bps)
     }
 
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        let r = self.rtt_s.unwrap_or(f64::NAN);
+        out.extend([
+            ("rtt_s", r),
+            ("t_rto_s", self.t_rto_s(r)),
+            ("p", self.p),
+            ("x_calc_bps", self.x_calc(r)),
+            ("x_recv_bps", self.x_recv_bps),
+        ]);
+        if self.variant.is_ns2() {
+            out.push(("slow_start", f64::from(u8::from(self.slow_start))));
+        }
+    }
+
     /// The 2000 variant: with its plain 2R no-feedback timer a slow flow's packets are clocked
     /// by the expiries. (ns-2.35 has the same send timer; `Ns2` keeps the transport's default,
     /// where its max(2R, 2s/X) timer seldom fires in steady state.)

@@ -46,6 +46,15 @@ impl LossCounter {
             loss_sent_at: None,
         }
     }
+
+    /// The same receiver declaring a packet lost only once a packet `distance` sequence numbers
+    /// above it has arrived (ns-2 `rap.cc`: 3) instead of at the first later packet.
+    pub fn revealed_at(self, distance: u64) -> Self {
+        LossCounter {
+            gaps: GapDetector::by_distance(distance),
+            ..self
+        }
+    }
 }
 
 impl Receiver for LossCounter {
@@ -106,10 +115,9 @@ impl Receiver for LossCounter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn loss_counter_reports_losses_once() {
-        let mut r = LossCounter::new(ReportEvery::Packet);
-        let arrival = |seq: u64| DataArrival {
+    /// Packet `seq`, sent every 10 ms and arriving 50 ms later.
+    fn arrival(seq: u64) -> DataArrival {
+        DataArrival {
             now: SimTime::from_ms(10 * seq + 50),
             seq,
             sent_at: SimTime::from_ms(10 * seq),
@@ -117,7 +125,12 @@ mod tests {
             sender_rtt: Some(SimTime::from_ms(50)),
             ecn_ce: false,
             sender_round: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn loss_counter_reports_losses_once() {
+        let mut r = LossCounter::new(ReportEvery::Packet);
         assert!(r.on_data(&arrival(0)));
         r.report(SimTime::from_ms(50));
         assert!(r.on_data(&arrival(2)));
@@ -126,6 +139,18 @@ mod tests {
         assert_eq!(rep.loss_sent_at, Some(SimTime::from_ms(10)));
         let rep = r.report(SimTime::from_ms(80));
         assert_eq!((rep.lost_pkts, rep.loss_sent_at), (0, None));
+    }
+
+    #[test]
+    fn revealed_at_three_reports_a_loss_with_the_third_later_packet() {
+        // ns-2 rap.cc AckLostPacket(): packet 3 lost, found when 6 (lastRecv − 3 ≥ 3) arrives.
+        let mut r = LossCounter::new(ReportEvery::Packet).revealed_at(3);
+        let lost = |r: &mut LossCounter, seq: u64| {
+            r.on_data(&arrival(seq));
+            r.report(SimTime::from_ms(10 * seq + 50)).lost_pkts
+        };
+        let found: Vec<u64> = [0, 1, 2, 4, 5, 6, 7].iter().map(|&s| lost(&mut r, s)).collect();
+        assert_eq!(found, [0, 0, 0, 0, 0, 1, 0]);
     }
 
     #[test]

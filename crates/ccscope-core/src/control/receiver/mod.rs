@@ -79,6 +79,11 @@ pub trait Receiver: Send {
 
     /// The report to send now; starts a new report interval.
     fn report(&mut self, now: SimTime) -> Report;
+
+    /// The receiver's internal state as named values, for the state trace (e.g. TFRC's loss
+    /// event rate as it stands after each packet, TEAR's emulated window): appended to `out`,
+    /// in the same order every time.
+    fn state(&self, _out: &mut Vec<(&'static str, f64)>) {}
 }
 
 /// RTT a receiver assumes until the sender stamps one (s): one second, as TFRC's initial
@@ -95,12 +100,17 @@ pub struct Lost {
 }
 
 /// Gap-based loss detection: a packet is lost once `ndupack` packets with higher sequence
-/// numbers have arrived (RFC 5348 §5.1: 3; ns-2 `numPkts_`: 1). The engine never reorders the
+/// numbers have arrived (RFC 5348 §5.1: 3; ns-2 `numPkts_`: 1), or, built with
+/// [`GapDetector::by_distance`], once a packet `ndupack` or more sequence numbers above it has
+/// arrived (ns-2 `rap.cc` `AckLostPacket`: lastRecv − seqno ≥ 3). The engine never reorders the
 /// packets of a flow, so `ndupack` only delays the detection.
 #[derive(Clone, Debug)]
 pub struct GapDetector {
-    /// Packets with higher sequence numbers needed to declare a loss, ≥ 1.
+    /// Packets with higher sequence numbers (or the distance in sequence numbers) needed to
+    /// declare a loss, ≥ 1.
     ndupack: u64,
+    /// `ndupack` counts sequence numbers, not packets received.
+    by_distance: bool,
     /// Next sequence number expected (all below it were received or declared missing).
     next_seq: u64,
     /// Last packet received in order: (seq, send time).
@@ -115,10 +125,21 @@ impl GapDetector {
     pub fn new(ndupack: u64) -> Self {
         GapDetector {
             ndupack: ndupack.max(1),
+            by_distance: false,
             next_seq: 0,
             last: None,
             received: 0,
             pending: VecDeque::new(),
+        }
+    }
+
+    /// A detector that declares a packet lost once one `distance` or more sequence numbers
+    /// above it has arrived. With a single loss it waits for as many packets as `new(distance)`;
+    /// after a burst of losses the later packets count, so it declares them sooner.
+    pub fn by_distance(distance: u64) -> Self {
+        GapDetector {
+            by_distance: true,
+            ..GapDetector::new(distance)
         }
     }
 
@@ -153,7 +174,8 @@ impl GapDetector {
         self.last = Some((seq, sent_at));
         let mut out = Vec::new();
         while let Some(&(lost, at)) = self.pending.front() {
-            if self.received - at < self.ndupack {
+            let seen = if self.by_distance { seq - lost.seq } else { self.received - at };
+            if seen < self.ndupack {
                 break;
             }
             out.push(lost);
@@ -382,6 +404,18 @@ mod tests {
         // A late packet is ignored.
         assert!(g.on_packet(2, t(20)).is_empty());
         assert_eq!(g.highest(), Some(5));
+    }
+
+    #[test]
+    fn by_distance_a_loss_is_found_once_a_packet_three_above_it_arrives() {
+        // ns-2 rap.cc AckLostPacket(): lost when lastRecv − seqno ≥ 3.
+        let mut g = GapDetector::by_distance(3);
+        let t = |ms| SimTime::from_ms(ms);
+        assert!(g.on_packet(0, t(0)).is_empty());
+        // 1 and 2 missing: 3 is only two above 1.
+        assert!(g.on_packet(3, t(30)).is_empty());
+        assert_eq!(g.on_packet(4, t(40)), vec![Lost { seq: 1, sent_at: t(10) }]);
+        assert_eq!(g.on_packet(5, t(50)), vec![Lost { seq: 2, sent_at: t(20) }]);
     }
 
     #[test]

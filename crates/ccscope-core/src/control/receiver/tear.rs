@@ -165,6 +165,10 @@ impl Receiver for TearReceiver {
         self.received = 0;
         r
     }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.extend([("cwnd_pkts", self.cwnd), ("ssthresh_pkts", self.ssthresh), ("rtt_s", self.rtt.secs())]);
+    }
 }
 
 #[cfg(test)]

@@ -25,6 +25,8 @@ pub struct TfrcReceiver {
     packet_bytes: u32,
     /// The sender's round at the start of the current loss event (ns-2 `lastloss_round_id`).
     event_round: Option<u32>,
+    /// Loss events so far.
+    events: u64,
 }
 
 impl TfrcReceiver {
@@ -47,6 +49,7 @@ impl TfrcReceiver {
             loss_sent_at: None,
             packet_bytes: 1000,
             event_round: None,
+            events: 0,
         }
     }
 
@@ -80,6 +83,7 @@ impl TfrcReceiver {
         };
         self.intervals.start_event(seq, sent_at, first);
         self.new_event = true;
+        self.events += 1;
     }
 }
 
@@ -142,6 +146,14 @@ impl Receiver for TfrcReceiver {
         self.received = 0;
         self.loss_sent_at = None;
         r
+    }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.extend([
+            ("p", self.intervals.loss_event_rate()),
+            ("rtt_s", self.rtt.secs()),
+            ("loss_events", self.events as f64),
+        ]);
     }
 }
 

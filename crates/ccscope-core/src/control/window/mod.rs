@@ -316,6 +316,10 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
         self.rule.binomial()
     }
 
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("ssthresh_pkts", self.ssthresh));
+    }
+
     fn set_window(&mut self, cwnd_pkts: f64) {
         self.cwnd = clamp_window(cwnd_pkts);
         self.ssthresh = self.ssthresh.min(self.cwnd).max(1.0);

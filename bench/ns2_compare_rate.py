@@ -1,0 +1,135 @@
+"""Rate-based controls against ns-2.35 itself, side by side (`make validate`).
+
+Three set-ups, each run in ccscope and in ns-2.35 (the Debian package `ns2`) over the same
+seeds, means over the seeds printed in two columns:
+
+1. TFRC under Bernoulli loss: one `tfrc-ns2` flow over a 10 Mb/s, 50 ms link losing each packet
+   with probability p (bench/ns2_tfrc_loss.tcl: Agent/TFRC + Agent/TFRCSink): Mb/s delivered.
+2. TFRC + TCP on RED: scenarios/tfrc-tcp-red.toml (4 `tfrc-ns2` + 4 TCP SACK on a 15 Mb/s gentle
+   RED dumbbell; bench/ns2_tfrc.tcl): mean TFRC over mean TCP packets delivered, and the
+   bottleneck's drop rate.
+3. RAP + TCP on RED: the same with `rap` in place of TFRC (bench/ns2_rap.tcl: Agent/RAP), run
+   in ccscope with ns-2's receiver settings (`loss_after = 3`, `report_size = "44B"`, rap.cc's
+   defaults) and with ccscope's defaults.
+
+Packets are counted, not bytes: ns-2.35 adds headers to its data packets (a TCP packet of
+`packetSize_` 1000 takes 1040 bytes on the wire, a TFRC packet 1032: `useHeaders_`,
+`headersize_` 32; RAP none), and ccscope's packet size is the size on the wire. So set-up 1
+gives ns-2's delivered packets as Mb/s of 1000-byte packets, and in set-ups 2 and 3 ccscope's
+TCP and TFRC packets take ns-2's wire sizes (1040 and 1032 bytes).
+
+Usage: python bench/ns2_compare_rate.py [--seeds N] [--seconds S]
+Without `ns` on the PATH it says so and prints the ccscope column only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+from pathlib import Path
+
+import ccscope
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+RED = ROOT / "scenarios" / "tfrc-tcp-red.toml"
+LOSS_PS = (0.01, 0.05, 0.2)
+RAP_NS2 = {"name": "rap", "loss_after": 3}
+WARMUP_S = 20
+
+
+def ns2(script: str, *args) -> dict:
+    out = subprocess.run(["ns", str(BENCH / script), *map(str, args)], capture_output=True,
+                         text=True, timeout=1800, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def loss_ccscope(p: float, seconds: int, seed: int) -> float:
+    r = ccscope.run({
+        "run": {"duration": f"{seconds}s", "warmup": f"{WARMUP_S}s", "seed": seed},
+        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "10Mbps", "delay": "50ms",
+                                    "queue": {"kind": "droptail", "limit": "1000pkts"},
+                                    "loss": {"kind": "bernoulli", "p": p}}},
+        "flows": [{"source": {"kind": "rate", "controller": "tfrc-ns2"}}]})
+    return float(r.flows["throughput_bps"].iloc[0]) / 1e6
+
+
+def loss_ns2(p: float, seconds: int, seed: int) -> float:
+    d = ns2("ns2_tfrc_loss.tcl", p, seconds, WARMUP_S, seed)
+    return d["packets"] * 8000 / (seconds - WARMUP_S) / 1e6
+
+
+#: ns-2.35's data packets on the wire (bytes): TCP 1000 + 40, TFRC 1000 + 32, RAP 1000.
+WIRE = {"tcp": 1040, "tfrc-ns2": 1032, "rap": 1000}
+
+
+def red_ccscope(rate_source: dict, seconds: int, seed: int) -> tuple[float, float]:
+    name = rate_source["controller"]
+    name = name if isinstance(name, str) else name["name"]
+    sc = ccscope.load(RED).with_seed(seed).replace("run.duration", f"{seconds}s")
+    sc = sc.replace("flows[0].source", {**rate_source, "packet_size": f"{WIRE[name]}B"})
+    sc = sc.replace("flows[1].source.packet_size", f"{WIRE['tcp']}B")
+    r = ccscope.run(sc)
+    n = sc.table["flows"][0]["count"]
+    f, link = r.flows, r.bottlenecks.iloc[0]
+    ratio = (f.throughput_bps[:n].mean() / WIRE[name]) / (f.goodput_bps[n:].mean() / WIRE["tcp"])
+    return float(ratio), float(link.drop_rate)
+
+
+def red_ns2(script: str, seconds: int, seed: int) -> tuple[float, float]:
+    d = ns2(script, 4, 15, 20, seconds, WARMUP_S, seed)
+    pkts = d["packets"]
+    ratio = statistics.mean(pkts[: d["n"]]) / statistics.mean(pkts[d["n"]:])
+    return ratio, d["drops"] / d["arrivals"]
+
+
+def mean(xs) -> float:
+    return statistics.mean(xs)
+
+
+def rows(seeds: range, seconds: int, with_ns2: bool) -> list[tuple[str, str, float, float | None]]:
+    """(set-up, measure, ccscope, ns-2.35 or None), means over `seeds`."""
+    out = []
+    for p in LOSS_PS:
+        ours = mean(loss_ccscope(p, seconds, s) for s in seeds)
+        theirs = mean(loss_ns2(p, seconds, s) for s in seeds) if with_ns2 else None
+        out.append((f"TFRC, Bernoulli p = {p}", "Mb/s", ours, theirs))
+    setups = [
+        ("TFRC + TCP on RED", {"kind": "rate", "controller": "tfrc-ns2"}, "ns2_tfrc.tcl"),
+        ("RAP + TCP on RED, ns-2 settings",
+         {"kind": "rate", "controller": RAP_NS2, "report_size": "44B"}, "ns2_rap.tcl"),
+        ("RAP + TCP on RED, ccscope defaults",
+         {"kind": "rate", "controller": "rap"}, "ns2_rap.tcl"),
+    ]
+    for name, source, script in setups:
+        ours = [red_ccscope(source, seconds, s) for s in seeds]
+        theirs = [red_ns2(script, seconds, s) for s in seeds] if with_ns2 else None
+        for i, measure in enumerate(("rate/TCP", "drop rate")):
+            out.append((name, measure, mean(x[i] for x in ours),
+                        mean(x[i] for x in theirs) if theirs else None))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=10, help="seeds 1..N (default 10)")
+    ap.add_argument("--seconds", type=int, default=300, help="simulated seconds (default 300)")
+    a = ap.parse_args()
+    with_ns2 = shutil.which("ns") is not None
+    if not with_ns2:
+        print("ns-2 is not installed (make ns2): the ns-2.35 column is skipped")
+    print(f"{a.seeds} seeds, {a.seconds} s, measured after {WARMUP_S} s\n")
+    print(f"| {'set-up':<36} | {'measure':<9} | {'ccscope':>8} | {'ns-2.35':>8} | {'ratio':>6} |")
+    print(f"|{'-' * 38}|{'-' * 11}|{'-' * 10}|{'-' * 10}|{'-' * 8}|")
+    for name, measure, ours, theirs in rows(range(1, a.seeds + 1), a.seconds, with_ns2):
+        t = f"{theirs:8.4f}" if theirs is not None else f"{'-':>8}"
+        q = f"{ours / theirs:6.3f}" if theirs else f"{'-':>6}"
+        print(f"| {name:<36} | {measure:<9} | {ours:8.4f} | {t} | {q} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""How faithfully the real-time engine (run.engine = "udp") keeps the emulated link's rate and
+delay on this machine, and how closely senders keep their pacing.
+
+- rate: a 12 Mb/s CBR flow of 1000-byte datagrams into an emulated 10 Mb/s link (20 ms, 100
+  packets of DropTail), so the link is always busy; the rate the receiving host got, by its own
+  clock, over the configured rate (goal: within 1%).
+- delay: a 5 Mb/s CBR flow over the same link, so nothing queues; how late each datagram
+  reached the receiving host after the time the emulated network had it due, 50th and 99th
+  percentile (goal: 99th within 0.5 ms at 10 Mb/s).
+- pacing: how late the sender's timers fired after their deadlines, i.e. the error of each
+  intended send time (50th and 99th percentile).
+- ceiling: two TCP flows on emulated links of 10 Mb/s, 100 Mb/s and 1 Gb/s (500 packets of
+  DropTail, 10 ms); the bottleneck's utilization shows up to which rate this machine's hosts
+  and emulator keep a link busy (the hosts run every endpoint on one thread).
+
+Real time depends on the machine's load: run it on a quiet machine, and read `load` in the
+output. Writes out/realnet.json.
+
+Usage: python bench/realnet_accuracy.py [--seconds S] [--out out/realnet.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import ccscope
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def scenario(rate: str, delay: str, limit: int, flow: str, seconds: float) -> ccscope.Scenario:
+    """A dumbbell run in real time: one bottleneck of `rate`, `delay` and `limit` packets of
+    DropTail, and the flows of the TOML table `flow`."""
+    return ccscope.loads(f"""
+[run]
+engine = "udp"
+duration = "{seconds}s"
+warmup = "1s"
+
+[topology]
+kind = "dumbbell"
+bottleneck.rate = "{rate}"
+bottleneck.delay = "{delay}"
+bottleneck.queue = {{ kind = "droptail", limit = "{limit}pkts" }}
+
+[[flows]]
+{flow}
+""")
+
+
+def cbr(mbps: float, seconds: float) -> ccscope.Scenario:
+    flow = f'source = {{ kind = "cbr", rate = "{mbps}Mbps", packet_size = "1000B" }}'
+    return scenario("10Mbps", "20ms", 100, flow, seconds)
+
+
+def two_tcp(rate: str, seconds: float) -> ccscope.Scenario:
+    return scenario(rate, "10ms", 500, 'source = { kind = "tcp" }\ncount = 2', seconds)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--out", type=Path, default=ROOT / "out" / "realnet.json")
+    args = ap.parse_args()
+    full = ccscope.run(cbr(12, args.seconds)).flows.iloc[0]
+    light = ccscope.run(cbr(5, args.seconds)).flows.iloc[0]
+    def record(measure: str, value: float, goal: str = "", holds: bool | None = None) -> dict:
+        return {"measure": measure, "value": float(value), "goal": goal, "holds": holds}
+
+    achieved = full["host_rx_bps"] / 10e6
+    late_p99 = light["arrival_late_p99_ms"]
+    records = [
+        record("rate: achieved / configured, 10 Mb/s link", achieved, "within 1%",
+               bool(abs(achieved - 1) <= 0.01)),
+        record("delay: lateness p50 (ms)", light["arrival_late_p50_ms"]),
+        record("delay: lateness p99 (ms)", late_p99, "at most 0.5 ms", bool(late_p99 <= 0.5)),
+        record("pacing: timer lateness p50 (ms)", light["timer_late_p50_ms"]),
+        record("pacing: timer lateness p99 (ms)", light["timer_late_p99_ms"]),
+    ]
+    for rate in ("10Mbps", "100Mbps", "1Gbps"):
+        links = ccscope.run(two_tcp(rate, min(args.seconds, 5.0))).links.set_index("name")
+        records.append(record(f"ceiling: bottleneck utilization, 2 TCP flows, {rate}",
+                              links.loc["bottleneck", "utilization"]))
+    load = os.getloadavg()[0]
+    for r in records:
+        holds = "" if r["holds"] is None else ("holds" if r["holds"] else "MISSES")
+        print(f"{r['measure']:55s} {r['value']:10.4f}  {r['goal']:15s} {holds}")
+    print(f"load average over the last minute: {load:.2f} on {os.cpu_count()} cores")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    summary = {"load": load, "seconds": args.seconds, "records": records}
+    args.out.write_text(json.dumps(summary, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+//! The emulated network: the packet engine's own links, queues, loss modules and capacity
+//! changes, run against the wall clock, with real datagrams going in and out.
+//!
+//! The emulator is a [`Simulation`] whose endpoints are proxies. A datagram from a host is
+//! handed to the proxy at the sending end of its flow, which sends it into the simulated
+//! network at the current wall-clock time; a packet that reaches the far end of its path is
+//! handed to the proxy there, which puts it on the socket back to the host. Serialization,
+//! propagation, queueing (DropTail, RED), random loss and capacity changes are therefore the
+//! very code the packet engine runs, and the link and flow counters come out the same way.
+
+use std::io::ErrorKind;
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::wire;
+use super::{RealTime, wait_readable, Clock};
+use crate::config;
+use crate::error::{Error, Result};
+use crate::net::packet::{Dir, Packet};
+use crate::net::{Ctx, Endpoint, RunResult, Side, Simulation};
+use crate::time::SimTime;
+
+/// One end of a flow inside the emulator: what the network delivers here goes to the host.
+struct Proxy {
+    socket: Arc<UdpSocket>,
+    host: SocketAddr,
+    nonce: u32,
+    buf: Vec<u8>,
+}
+
+impl Endpoint for Proxy {
+    fn on_packet(&mut self, ctx: &mut Ctx, mut pkt: Packet) {
+        // The time the packet was due at the far end: the host measures how late it came.
+        pkt.sent_at = ctx.now();
+        wire::encode(&pkt, self.nonce, &mut self.buf);
+        // A full socket buffer at the host is a loss the host's transport sees, as on a
+        // real path: nothing to do here.
+        let _ = self.socket.send_to(&self.buf, self.host);
+    }
+}
+
+/// The longest the emulator blocks on its socket without looking at the clock.
+const MAX_WAIT: Duration = Duration::from_millis(5);
+
+/// A network emulator for `scenario`, serving datagrams that arrive on `socket` and delivering
+/// to `host`.
+pub struct Emulator {
+    sim: Simulation,
+    socket: Arc<UdpSocket>,
+    nonce: u32,
+}
+
+impl Emulator {
+    pub fn new(scenario: &config::Scenario, socket: UdpSocket, host: SocketAddr, nonce: u32) -> Result<Emulator> {
+        let socket = Arc::new(socket);
+        let sim = Simulation::new(scenario, |_| {
+            let proxy = || -> Box<dyn Endpoint> { Box::new(Proxy { socket: socket.clone(), host, nonce, buf: Vec::new() }) };
+            Ok((proxy(), proxy()))
+        })?;
+        Ok(Emulator { sim, socket, nonce })
+    }
+
+    /// Flow `flow`'s start and stop times as the run drew them (the hosts follow them).
+    pub fn flow_times(&self, flow: u32) -> (SimTime, Option<SimTime>) {
+        self.sim.flow_times(flow)
+    }
+
+    /// Runs until the clock reaches the scenario's end or `stop` is set, then reports what it
+    /// measured up to then.
+    pub fn run(mut self, clock: &Clock, stop: &AtomicBool) -> Result<RunResult> {
+        let _real_time = RealTime::enter();
+        self.socket.set_nonblocking(true).map_err(io_error)?;
+        let end = self.sim.end();
+        let mut buf = vec![0u8; 65536];
+        loop {
+            let now = clock.now();
+            self.sim.run_until(now);
+            if now >= end || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let due = self.sim.next_event().unwrap_or(end).min(end);
+            let wait = Duration::from_nanos(due.ns().saturating_sub(clock.now().ns())).min(MAX_WAIT);
+            if !wait_readable(&self.socket, wait).map_err(io_error)? {
+                continue;
+            }
+            // Every datagram waiting enters the network at the time it is read.
+            loop {
+                match self.socket.recv_from(&mut buf) {
+                    Ok((n, _)) => {
+                        self.sim.run_until(clock.now());
+                        if let Some(pkt) = wire::decode(&buf[..n], self.nonce) {
+                            self.inject(pkt);
+                        }
+                    }
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(e) => return Err(io_error(e)),
+                }
+            }
+        }
+        Ok(self.sim.finish())
+    }
+
+    /// A packet from a host enters the network at its flow's sending end.
+    fn inject(&mut self, pkt: Packet) {
+        let side = match pkt.dir {
+            Dir::Forward => Side::Sender,
+            Dir::Reverse => Side::Receiver,
+        };
+        self.sim.call(pkt.flow, side, |_, ctx| ctx.send(pkt));
+    }
+}
+
+pub(super) fn io_error(e: std::io::Error) -> Error {
+    Error::invalid("run.engine", "\"udp\"", format!("a working loopback UDP socket ({e})"))
+}

@@ -1,0 +1,306 @@
+//! The hosts: every flow's real sender and receiver (the same transport, controller and
+//! application objects the packet engine runs), driven by the wall clock and a UDP socket.
+//!
+//! Each endpoint is called as a sans-IO state machine through a [`HostIo`] context: the host
+//! sets the time, hands it a datagram or a due timer, then puts what it sent on the socket and
+//! remembers its timers. Between calls the host blocks on the socket until the earliest timer.
+
+use std::io::ErrorKind;
+use std::net::{SocketAddr, UdpSocket};
+use std::time::Duration;
+
+use super::emulator::io_error;
+use super::{RealTime, wait_readable, wire, Clock};
+use crate::build::Endpoints;
+use crate::error::Result;
+use crate::net::packet::Dir;
+use crate::net::sim::windowed;
+use crate::net::trace::{Probe, StateLog};
+use crate::net::{Ctx, Endpoint, HostIo, Side, Stat};
+use crate::rng::{stream, Rng, Stream};
+use crate::time::SimTime;
+
+/// One endpoint and its context.
+struct Station {
+    endpoint: Box<dyn Endpoint>,
+    io: HostIo,
+    rng: Rng,
+    flow: u32,
+    side: Side,
+    /// How late, after the warm-up, its timers fired (sender: the pacing error) or its packets
+    /// arrived after the emulator had them due (receiver: the emulation's delay error), in µs.
+    late_us: Vec<u32>,
+    /// Bytes of datagrams handed to it after the warm-up (what the path achieved).
+    rx_bytes: u64,
+}
+
+/// The quantile `q` of `samples` (µs) in ms; 0 without samples.
+fn quantile_ms(samples: &mut [u32], q: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples.sort_unstable();
+    let k = ((samples.len() - 1) as f64 * q).round() as usize;
+    samples[k] as f64 / 1e3
+}
+
+fn late_us(now: SimTime, due: SimTime) -> u32 {
+    (now.ns().saturating_sub(due.ns()) / 1000).min(u32::MAX as u64) as u32
+}
+
+/// What the hosts report per flow: label, sender and receiver numbers over [warm-up, end), and
+/// the receiver's series.
+pub struct HostReport {
+    pub label: String,
+    pub sender: Vec<(&'static str, f64)>,
+    pub receiver: Vec<(&'static str, f64)>,
+    pub series: Vec<(&'static str, Vec<f64>)>,
+}
+
+/// What the hosts measured: each flow's report, the senders' probes per trace bin, and the
+/// control-state log when the trace asked for one.
+pub struct HostsOutcome {
+    pub reports: Vec<HostReport>,
+    pub probes: Vec<Vec<Probe>>,
+    pub state: Option<StateLog>,
+}
+
+/// The longest the hosts block on their socket without looking at the clock.
+const MAX_WAIT: Duration = Duration::from_millis(5);
+
+pub struct Hosts {
+    /// Sender of flow i at 2i, receiver at 2i + 1, as in the packet engine.
+    stations: Vec<Station>,
+    /// Each flow's start and stop, and whether they have happened.
+    times: Vec<(SimTime, Option<SimTime>)>,
+    started: Vec<bool>,
+    stopped: Vec<bool>,
+    socket: UdpSocket,
+    emulator: SocketAddr,
+    nonce: u32,
+    buf: Vec<u8>,
+    /// The trace's bin width when flow series are traced: the senders' probes are sampled at
+    /// the end of every bin, as the packet engine samples them.
+    sample_every: Option<SimTime>,
+    /// The senders' probes at the end of each bin, bin by bin.
+    probes: Vec<Vec<Probe>>,
+    /// The endpoints' control state after every call, when the trace asks for it.
+    state: Option<StateLog>,
+}
+
+impl Hosts {
+    /// The hosts of `flows` (each flow's endpoints, ECN flag, start and stop), sending to the
+    /// emulator at `emulator` through `socket`, with the random streams the packet engine
+    /// would give the same endpoints under `seed`.
+    pub fn new(
+        flows: Vec<(Endpoints, bool, (SimTime, Option<SimTime>))>,
+        seed: u64,
+        socket: UdpSocket,
+        emulator: SocketAddr,
+        nonce: u32,
+    ) -> Hosts {
+        let mut stations = Vec::with_capacity(2 * flows.len());
+        let mut times = Vec::with_capacity(flows.len());
+        for (i, ((snd, rcv), ecn, t)) in flows.into_iter().enumerate() {
+            let i = i as u32;
+            let station = |endpoint, side, kind| Station {
+                endpoint,
+                io: HostIo::new(ecn),
+                rng: stream(seed, kind, i as u64),
+                flow: i,
+                side,
+                late_us: Vec::new(),
+                rx_bytes: 0,
+            };
+            stations.push(station(snd, Side::Sender, Stream::Source));
+            stations.push(station(rcv, Side::Receiver, Stream::Sink));
+            times.push(t);
+        }
+        let n = times.len();
+        Hosts {
+            stations,
+            times,
+            started: vec![false; n],
+            stopped: vec![false; n],
+            socket,
+            emulator,
+            nonce,
+            buf: Vec::new(),
+            sample_every: None,
+            probes: Vec::new(),
+            state: None,
+        }
+    }
+
+    /// Records every endpoint's control state after each call (the trace's `state`).
+    pub fn logging_state(mut self) -> Hosts {
+        self.state = Some(StateLog::new(self.stations.len()));
+        self
+    }
+
+    /// Samples the senders' probes at the end of every `interval` (the trace's bins).
+    pub fn sampling(mut self, interval: SimTime) -> Hosts {
+        self.sample_every = (interval > SimTime::ZERO).then_some(interval);
+        self
+    }
+
+    /// Each sender's probe now, for the bin that ends now.
+    fn sample(&mut self) {
+        self.probes.push(self.stations.iter().step_by(2).map(|s| s.endpoint.probe()).collect());
+    }
+
+    /// When the current bin ends, if probes are sampled.
+    fn next_sample(&self) -> Option<SimTime> {
+        self.sample_every.map(|iv| SimTime(iv.ns() * (self.probes.len() as u64 + 1)))
+    }
+
+    /// Calls endpoint `k` at `now`, then sends what it sent.
+    fn call(&mut self, k: usize, now: SimTime, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) -> Result<()> {
+        let st = &mut self.stations[k];
+        st.io.now = now;
+        let mut ctx = Ctx::host(&mut st.io, st.flow, st.side, &mut st.rng);
+        f(st.endpoint.as_mut(), &mut ctx);
+        if let Some(log) = self.state.as_mut() {
+            let endpoint = &st.endpoint;
+            log.record(now, k, |out| endpoint.state(out));
+        }
+        for pkt in st.io.sent.drain(..) {
+            wire::encode(&pkt, self.nonce, &mut self.buf);
+            match self.socket.send_to(&self.buf, self.emulator) {
+                Ok(_) => {}
+                // The socket's buffer is full: the packet is lost before the bottleneck, as
+                // a real host's would be. The emulator counts only what reaches it.
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                Err(e) => return Err(io_error(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts, stops and fires the timers due by `now`; returns the earliest thing still ahead.
+    /// Timer lateness is recorded when `measure`.
+    fn due(&mut self, now: SimTime, measure: bool) -> Result<Option<SimTime>> {
+        let mut next: Option<SimTime> = None;
+        let mut ahead = |t: SimTime| next = Some(next.map_or(t, |n: SimTime| n.min(t)));
+        for i in 0..self.times.len() {
+            let (start, stop) = self.times[i];
+            if !self.started[i] {
+                if start <= now {
+                    self.started[i] = true;
+                    // Receiver first, as the packet engine starts them.
+                    self.call(2 * i + 1, now, |e, c| e.start(c))?;
+                    self.call(2 * i, now, |e, c| e.start(c))?;
+                } else {
+                    ahead(start);
+                }
+            }
+            if let Some(stop) = stop {
+                if !self.stopped[i] && self.started[i] {
+                    if stop <= now {
+                        self.stopped[i] = true;
+                        self.call(2 * i, now, |e, c| e.stop(c))?;
+                        self.call(2 * i + 1, now, |e, c| e.stop(c))?;
+                    } else {
+                        ahead(stop);
+                    }
+                }
+            }
+        }
+        for k in 0..self.stations.len() {
+            for slot in 0..self.stations[k].io.timers.len() {
+                match self.stations[k].io.timers[slot] {
+                    Some(at) if at <= now => {
+                        self.stations[k].io.timers[slot] = None;
+                        if measure {
+                            self.stations[k].late_us.push(late_us(now, at));
+                        }
+                        self.call(k, now, |e, c| e.on_timer(c, slot))?;
+                    }
+                    _ => {}
+                }
+            }
+            for at in self.stations[k].io.timers.iter().flatten() {
+                ahead(*at);
+            }
+        }
+        Ok(next)
+    }
+
+    /// Runs the hosts until `end` on `clock`, or until `go_on(now)` says no (it is asked every
+    /// few milliseconds); counts are taken over [warmup, the time stopped).
+    pub fn run(
+        mut self,
+        clock: &Clock,
+        warmup: SimTime,
+        end: SimTime,
+        mut go_on: impl FnMut(SimTime) -> bool,
+    ) -> Result<HostsOutcome> {
+        let _real_time = RealTime::enter();
+        self.socket.set_nonblocking(true).map_err(io_error)?;
+        let mut datagram = vec![0u8; 65536];
+        let mut baseline: Option<Vec<Vec<(&'static str, Stat)>>> = None;
+        loop {
+            let now = clock.now();
+            if baseline.is_none() && now >= warmup {
+                baseline = Some(self.stations.iter().map(|s| s.endpoint.stats()).collect());
+            }
+            while self.next_sample().is_some_and(|t| t <= now.min(end)) {
+                self.sample();
+            }
+            if now >= end || !go_on(now) {
+                break;
+            }
+            let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);
+            let next = if baseline.is_none() { next.min(warmup) } else { next };
+            let next = self.next_sample().map_or(next, |t| next.min(t));
+            let wait = Duration::from_nanos(next.ns().saturating_sub(clock.now().ns())).min(MAX_WAIT);
+            if !wait_readable(&self.socket, wait).map_err(io_error)? {
+                continue;
+            }
+            loop {
+                let (n, _) = match self.socket.recv_from(&mut datagram) {
+                    Ok(got) => got,
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(e) => return Err(io_error(e)),
+                };
+                let Some(pkt) = wire::decode(&datagram[..n], self.nonce) else { continue };
+                let side = match pkt.dir {
+                    Dir::Forward => Side::Receiver,
+                    Dir::Reverse => Side::Sender,
+                };
+                let k = 2 * pkt.flow as usize + side as usize;
+                if k < self.stations.len() {
+                    let now = clock.now();
+                    if baseline.is_some() {
+                        self.stations[k].late_us.push(late_us(now, pkt.sent_at));
+                        self.stations[k].rx_bytes += pkt.size_bytes as u64;
+                    }
+                    self.call(k, now, |e, c| e.on_packet(c, pkt))?;
+                }
+            }
+        }
+        if self.sample_every.is_some() {
+            // The last bin, at the time the run ended, as the packet engine's `finish` does.
+            self.sample();
+        }
+        let measured_s = clock.now().ns().min(end.ns()).saturating_sub(warmup.ns()) as f64 * 1e-9;
+        let baseline = baseline.unwrap_or_default();
+        let reports = self
+            .stations
+            .chunks_mut(2)
+            .enumerate()
+            .map(|(i, pair)| {
+                let mut sender = windowed(pair[0].endpoint.stats(), baseline.get(2 * i));
+                sender.push(("timer_late_p50_ms", quantile_ms(&mut pair[0].late_us, 0.5)));
+                sender.push(("timer_late_p99_ms", quantile_ms(&mut pair[0].late_us, 0.99)));
+                let mut receiver = windowed(pair[1].endpoint.stats(), baseline.get(2 * i + 1));
+                receiver.push(("arrival_late_p50_ms", quantile_ms(&mut pair[1].late_us, 0.5)));
+                receiver.push(("arrival_late_p99_ms", quantile_ms(&mut pair[1].late_us, 0.99)));
+                let rate = if measured_s > 0.0 { pair[1].rx_bytes as f64 * 8.0 / measured_s } else { 0.0 };
+                receiver.push(("host_rx_bps", rate));
+                HostReport { label: pair[0].endpoint.label(), sender, receiver, series: pair[1].endpoint.series() }
+            })
+            .collect();
+        Ok(HostsOutcome { reports, probes: self.probes, state: self.state })
+    }
+}

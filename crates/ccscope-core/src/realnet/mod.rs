@@ -1,0 +1,185 @@
+//! The real-time engine: the packet engine's transports, controllers and applications on real
+//! UDP datagrams, through an emulated bottleneck on loopback.
+//!
+//! Two threads share one clock. [`host::Hosts`] runs every flow's sender and receiver, the very
+//! endpoint objects [`crate::build::endpoints`] makes for the packet engine, as sans-IO state
+//! machines on the wall clock, and sends their packets as datagrams ([`wire`]) to the emulator.
+//! [`emulator::Emulator`] is the packet engine's network (links, queues, loss, capacity
+//! changes) run against the same clock: each datagram enters at the sending end of its flow's
+//! path and leaves as a datagram to the hosts when it reaches the far end. The result has the
+//! packet engine's shape: the network's counters from the emulator, each endpoint's own
+//! numbers from the hosts.
+//!
+//! Unlike the packet engine, a real-time run is not reproducible to the bit: the scheduler,
+//! the socket buffers and the clock decide the exact timing of every packet.
+
+pub mod emulator;
+pub mod host;
+pub mod wire;
+
+use std::net::UdpSocket;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::build::{endpoints, Endpoints};
+use crate::config;
+use crate::error::{Error, Result};
+use crate::net::RunResult;
+use crate::time::SimTime;
+use emulator::{io_error, Emulator};
+use host::Hosts;
+
+/// The run's clock: time since the run began, as the engines count it.
+pub struct Clock(Instant);
+
+impl Clock {
+    pub fn start() -> Clock {
+        Clock(Instant::now())
+    }
+    pub fn now(&self) -> SimTime {
+        SimTime(self.0.elapsed().as_nanos() as u64)
+    }
+}
+
+/// Waits until `socket` has a datagram or `timeout` has passed; says which.
+///
+/// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
+/// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which sleeps on a
+/// high-resolution timer; the calling thread's timer slack is set to 1 µs (`prctl(2)`
+/// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
+fn wait_readable(socket: &UdpSocket, timeout: std::time::Duration) -> std::io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    let mut fd = libc::pollfd { fd: socket.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    let ts = libc::timespec {
+        tv_sec: timeout.as_secs() as libc::time_t,
+        tv_nsec: timeout.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: one valid pollfd for the duration of the call, a valid timespec, no signal mask.
+    let n = unsafe { libc::ppoll(&mut fd, 1, &ts, std::ptr::null()) };
+    match n {
+        n if n < 0 => {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                Ok(false)
+            } else {
+                Err(e)
+            }
+        }
+        0 => Ok(false),
+        _ => Ok(true),
+    }
+}
+
+/// While alive, makes the calling thread's timed waits wake within about 1 µs of their
+/// deadline and, where the machine allows it (root, or an rtprio limit), gives the thread a
+/// real-time priority (`SCHED_FIFO`, `sched_setscheduler(2)`), so that other work on a busy
+/// machine does not delay its wake-ups. The loops block in `ppoll` between events, so they
+/// cannot starve the machine, and the kernel keeps 5% of every second for other work
+/// (`sched_rt_runtime_us`). Dropping it restores the thread's scheduling and timer slack: the
+/// hosts run on the caller's thread.
+struct RealTime {
+    slack: libc::c_int,
+    policy: libc::c_int,
+    param: libc::sched_param,
+    /// Whether the real-time priority was granted.
+    granted: bool,
+}
+
+impl RealTime {
+    fn enter() -> RealTime {
+        // SAFETY: prctl's PR_GET/SET_TIMERSLACK and sched_{get,set}scheduler/getparam with pid
+        // 0 read and write only this thread's settings, through valid pointers.
+        unsafe {
+            let slack = libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0);
+            let policy = libc::sched_getscheduler(0);
+            let mut param = libc::sched_param { sched_priority: 0 };
+            libc::sched_getparam(0, &mut param);
+            libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
+            let granted = libc::sched_setscheduler(0, libc::SCHED_FIFO, &libc::sched_param { sched_priority: 10 }) == 0;
+            RealTime { slack, policy, param, granted }
+        }
+    }
+}
+
+impl Drop for RealTime {
+    fn drop(&mut self) {
+        // SAFETY: as in `enter`, this thread's own settings back to what they were.
+        unsafe {
+            if self.granted {
+                libc::sched_setscheduler(0, self.policy, &self.param);
+            }
+            if self.slack > 0 {
+                libc::prctl(libc::PR_SET_TIMERSLACK, self.slack as libc::c_ulong, 0, 0, 0);
+            }
+        }
+    }
+}
+
+/// Runs `scenario` in real time over loopback UDP through the emulated network, with the
+/// catalogue's endpoints.
+pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
+    run_with(scenario, |i| endpoints(&scenario.flows[i].source), |_| true)
+}
+
+/// Runs `scenario` in real time with flow i's endpoints from `make(i)`, until its end or until
+/// `go_on(now)` (asked every few milliseconds on the calling thread, which runs the hosts)
+/// says no; then reports what was measured up to then, as the packet engine's
+/// [`crate::net::Simulation::finish`] does.
+pub fn run_with(
+    scenario: &config::Scenario,
+    mut make: impl FnMut(usize) -> Result<Endpoints>,
+    go_on: impl FnMut(SimTime) -> bool,
+) -> Result<RunResult> {
+    let bind = || UdpSocket::bind("127.0.0.1:0").map_err(io_error);
+    let (emu_socket, host_socket) = (bind()?, bind()?);
+    let (emu_addr, host_addr) = (emu_socket.local_addr().map_err(io_error)?, host_socket.local_addr().map_err(io_error)?);
+    // Tells this run's datagrams from any other's on a reused port.
+    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let nonce = since_epoch.subsec_nanos() ^ std::process::id().rotate_left(16) ^ emu_addr.port() as u32;
+    let emulator = Emulator::new(scenario, emu_socket, host_addr, nonce)?;
+    let flows = scenario
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Ok((make(i)?, f.ecn, emulator.flow_times(i as u32))))
+        .collect::<Result<Vec<_>>>()?;
+    let mut hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce);
+    let trace = &scenario.trace;
+    if trace.flows {
+        hosts = hosts.sampling(SimTime(trace.interval_ns.unwrap_or(scenario.duration_ns)));
+    }
+    if trace.state {
+        hosts = hosts.logging_state();
+    }
+    let (warmup, end) = (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns));
+    let clock = Clock::start();
+    let stop = AtomicBool::new(false);
+    let (network, reports) = std::thread::scope(|s| {
+        let emu = s.spawn(|| emulator.run(&clock, &stop));
+        let hosts = hosts.run(&clock, warmup, end, go_on);
+        stop.store(true, Ordering::Relaxed);
+        let network = emu.join().unwrap_or_else(|_| Err(Error::invalid("run.engine", "\"udp\"", "an emulator that does not fail")));
+        (network, hosts)
+    });
+    let mut result = network?;
+    let host::HostsOutcome { reports, probes, state } = reports?;
+    // The endpoints' state lives in the hosts: their probes fill the trace's flow bins, and
+    // their state log is the trace's (the emulator's proxies have none).
+    if let Some(t) = result.trace.as_mut() {
+        if !t.flows.is_empty() {
+            for (bin, row) in probes.iter().enumerate().take(t.bins) {
+                for (flow, probe) in row.iter().enumerate() {
+                    t.flows[bin * t.n_flows + flow].probe = *probe;
+                }
+            }
+        }
+        t.state = state;
+    }
+    for (flow, report) in result.flows.iter_mut().zip(reports) {
+        flow.label = report.label;
+        flow.sender = report.sender;
+        flow.receiver = report.receiver;
+        flow.series = report.series;
+    }
+    Ok(result)
+}

@@ -1,0 +1,121 @@
+"""The real-time engine (run.engine = "udp"): the packet engine's endpoints on real UDP
+datagrams over loopback through the emulated network. Bounds come from the link (capacity,
+propagation delay), with room for the scheduler of a shared machine."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import ccscope
+from ccscope.errors import ScenarioError
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-two-flows.toml"
+
+
+@pytest.fixture(scope="module")
+def two_flows():
+    return ccscope.run(ccscope.load(SCENARIO))
+
+
+def test_two_flows_fill_the_emulated_bottleneck_in_real_time(two_flows):
+    r = two_flows
+    assert r.scenario.engine == "udp"
+    link = r.links.set_index("name").loc["bottleneck"]
+    # 2 Mb/s over the 4 s after the warm-up: the flows together deliver at least 90% of it.
+    delivered_bps = r.flows["throughput_bps"].sum()
+    assert delivered_bps > 0.9 * 2e6, r.flows[["label", "throughput_bps"]]
+    assert link["utilization"] > 0.9
+    # Both flows ran their own controllers on real packets.
+    assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
+
+
+def test_the_run_reports_how_closely_it_kept_time(two_flows):
+    flows = two_flows.flows
+    for column in ("timer_late_p99_ms", "arrival_late_p99_ms"):
+        assert column in flows.columns
+        assert (flows[column] >= 0).all()
+
+
+def test_the_same_file_runs_in_the_packet_engine():
+    sc = ccscope.load(SCENARIO).replace("run.engine", "packet")
+    assert sc.engine == "packet"
+    r = ccscope.run(sc)
+    assert r.flows["throughput_bps"].sum() > 0.9 * 2e6
+
+
+def test_a_real_time_run_is_bounded_in_time():
+    with pytest.raises(ScenarioError) as e:
+        ccscope.load(SCENARIO).replace("run.duration", "2h")
+    assert e.value.path == "run.duration"
+    assert "real time" in str(e.value)
+
+
+def test_the_cli_runs_it_and_writes_the_usual_files(tmp_path):
+    out = tmp_path / "udp"
+    p = subprocess.run([sys.executable, "-m", "ccscope", "run", str(SCENARIO), "--out", str(out),
+                        "--no-plot", "-q"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["scenario"]["run"]["engine"] == "udp"
+    assert len(summary["flows"]) == 2
+
+
+class Steady(ccscope.RateController):
+    """A constant 400 kb/s that counts the receiver's reports."""
+
+    name = "steady-py"
+    reports = 0
+
+    def rate_bps(self):
+        return 400e3
+
+    def on_report(self, r):
+        self.reports += 1
+
+
+def test_a_python_controller_runs_on_real_packets():
+    text = SCENARIO.read_text().replace('duration = "5s"', 'duration = "3s"').replace(
+        'controller = { name = "rate-aimd", alpha = 1, beta = 0.5 }',
+        'controller = "python:mine", feedback = "per-rtt"')
+    r = ccscope.run(ccscope.loads(text), controllers={"mine": Steady})
+    ctl = r.controllers[1]
+    # Per-RTT reports over 2 s after the warm-up on an RTT of about 90 ms: tens of them.
+    assert ctl.reports > 10
+    # 400 kb/s over the 2 s after the warm-up, less what the bottleneck dropped.
+    assert 0.5 * 400e3 < r.flows.loc[1, "send_rate_bps"] <= 1.05 * 400e3
+
+
+def test_ctrl_c_stops_a_real_time_run_and_keeps_what_was_measured(tmp_path):
+    long = tmp_path / "long.toml"
+    long.write_text(SCENARIO.read_text().replace('duration = "5s"', 'duration = "60s"'))
+    out = tmp_path / "out"
+    with subprocess.Popen([sys.executable, "-m", "ccscope", "run", str(long), "--out", str(out),
+                           "--no-plot", "-q"], stderr=subprocess.PIPE, text=True) as p:
+        time.sleep(3)
+        p.send_signal(signal.SIGINT)
+        _, stderr = p.communicate(timeout=20)
+    assert p.returncode == 130, stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True
+    assert all(f["throughput_bps"] > 0 for f in summary["flows"])
+
+
+def test_traces_carry_the_senders_state_from_the_hosts():
+    table = ccscope.load(SCENARIO).table
+    table["run"]["duration"] = "2s"
+    table["trace"] = {"interval": "500ms", "state": True}
+    trace = ccscope.run(ccscope.Scenario.from_dict(table)).trace
+    flows = trace.flows
+    tcp, rate = flows[flows["flow"] == 0], flows[flows["flow"] == 1]
+    assert len(tcp) == 4
+    # TCP starts from its initial window and grows; the rate flow paces at a positive rate.
+    assert (tcp["window_pkts"] >= 1).all()
+    assert (rate["rate_bps"] > 0).all()
+    # The state log comes from the endpoints the hosts ran: TCP's window changes many times.
+    cwnd = trace.state[(trace.state["flow"] == 0) & (trace.state["field"] == "cwnd_pkts")]
+    assert len(cwnd) > 10 and (cwnd["value"] >= 1).all()
