@@ -119,3 +119,16 @@ def test_traces_carry_the_senders_state_from_the_hosts():
     # The state log comes from the endpoints the hosts ran: TCP's window changes many times.
     cwnd = trace.state[(trace.state["flow"] == 0) & (trace.state["field"] == "cwnd_pkts")]
     assert len(cwnd) > 10 and (cwnd["value"] >= 1).all()
+
+
+def test_a_sweep_of_real_time_runs_says_how_long_it_takes(tmp_path):
+    from ccscope import sweep
+
+    (tmp_path / "udp.toml").write_text(SCENARIO.read_text().replace('duration = "5s"',
+                                                                    'duration = "2s"'))
+    (tmp_path / "sweep.toml").write_text('base = "udp.toml"\nseeds = [1, 2]\n\n'
+                                         '[axes]\n"topology.bottleneck.rate" = ["2Mbps"]\n')
+    outcome = sweep.run(tmp_path / "sweep.toml", tmp_path / "s.duckdb", jobs=1)
+    # Two runs of 2 s each, one after the other.
+    assert outcome.real_time_s == pytest.approx(4.0)
+    assert outcome.ran == 2 and outcome.failed == 0

@@ -34,9 +34,9 @@ def validate_round(table_json: str, force: bool = False) -> None:
     """Checks a round-model table as far as running it would (what it costs unless `force`,
     controllers)."""
 
-def scenario_cost(table_json: str) -> tuple[float, str, float, str]:
+def scenario_cost(table_json: str) -> tuple[float, str, float, str, float]:
     """What running a table of either engine would cost: (events or flow-steps, which of the
-    two, bytes of memory, a short description)."""
+    two, bytes of memory, a short description, wall seconds of a real-time run or 0)."""
 
 def build_info() -> tuple[str, str, str]:
     """(version, commit of the source tree built, "true"/"false"/"unknown": uncommitted

@@ -200,10 +200,11 @@ def validate(scenario: Scenario | dict | str | Path, force: bool = False) -> Sce
 def cost(scenario: Scenario | dict | str | Path) -> dict:
     """What running a scenario would cost, estimated from the scenario alone (upper bounds):
     ``work`` events (packet model) or flow-steps (round model), ``unit`` which of the two,
-    ``bytes`` of memory and a short ``text``."""
+    ``bytes`` of memory, ``wall_s`` the wall time a real-time run (``run.engine = "udp"``)
+    takes whatever the machine (0 for the simulated engines) and a short ``text``."""
     sc = coerce(scenario)
-    work, unit, size, text = _core().scenario_cost(sc.to_json())
-    return {"work": work, "unit": unit, "bytes": size, "text": text}
+    work, unit, size, text, wall_s = _core().scenario_cost(sc.to_json())
+    return {"work": work, "unit": unit, "bytes": size, "wall_s": wall_s, "text": text}
 
 
 def schema(engine: str = "packet") -> dict:

@@ -39,7 +39,7 @@ import pandas as pd
 
 from . import __version__
 from .errors import ScenarioError
-from .scenario import Scenario, coerce
+from .scenario import Scenario, coerce, cost
 from .store import RUN_COLUMNS, Store, cell
 
 MODES = ("grid", "zip")
@@ -271,6 +271,9 @@ class Outcome:
     ran: int = 0
     failed: int = 0
     errors: dict[str, str] = field(default_factory=dict)
+    #: Wall seconds the real-time runs to do (``run.engine = "udp"``) take at the least, on
+    #: the workers given: each lasts its duration whatever the machine.
+    real_time_s: float = 0.0
 
 
 def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
@@ -312,6 +315,17 @@ def _run(sw: Sweep, store_path: Path, jobs: int, executor: str, address: str | N
         todo = list({t.run_id: t for t in tasks if t.run_id not in done}.values())
         total = len({t.run_id for t in tasks})
         outcome = Outcome(total, skipped=total - len(todo))
+        real_time = [t for t in todo if t.engine == "udp"]
+        if real_time:
+            workers = min(jobs, len(real_time))
+            outcome.real_time_s = sum(
+                cost(Scenario.from_dict(json.loads(t.scenario)))["wall_s"]
+                for t in real_time) / workers
+            if progress is True:
+                import sys
+                print(f"{len(real_time)} real-time runs (run.engine = \"udp\") take about "
+                      f"{outcome.real_time_s:.0f} s of wall time on {workers} worker(s)",
+                      file=sys.stderr)
         by_id = {t.run_id: t for t in todo}
         runs = _ray(todo, jobs, address) if executor == "ray" else _local(todo, pool)
         with _progress(progress, outcome) as advance:

@@ -577,11 +577,11 @@ pub(crate) fn afford(cost: scenario::Cost, force: bool) -> ccscope_core::Result<
 /// What running a scenario table of either engine would cost: (work, its unit, bytes, a
 /// short description).
 #[pyfunction]
-fn scenario_cost(py: Python<'_>, table_json: &str) -> PyResult<(f64, String, f64, String)> {
+fn scenario_cost(py: Python<'_>, table_json: &str) -> PyResult<(f64, String, f64, String, f64)> {
     let text = table_json.to_owned();
     guarded(py, move || {
         let c = scenario::read(table(&text)?)?.cost();
-        Ok((c.work, c.unit.to_string(), c.bytes, c.describe()))
+        Ok((c.work, c.unit.to_string(), c.bytes, c.describe(), c.wall_s))
     })
 }
 

@@ -21,6 +21,7 @@
 use super::media::App;
 use super::packet::{Loss, Scenario, Source, Topology};
 use super::round::RoundScenario;
+use super::Engine;
 use crate::error::{Error, Result};
 use crate::units::Time;
 
@@ -67,6 +68,9 @@ pub struct Cost {
     pub bytes: f64,
     /// The entry that contributes most (path as written, value as written), named in a refusal.
     pub blame: (String, String),
+    /// Wall time the run takes whatever the machine: its duration when it runs in real time
+    /// (`run.engine = "udp"`), 0 for the simulated engines.
+    pub wall_s: f64,
 }
 
 impl Cost {
@@ -91,9 +95,10 @@ impl Cost {
         })
     }
 
-    /// A short description: "about 2.1e6 events, 12 MB".
+    /// A short description: "about 2.1e6 events, 12 MB" (and "in real time: 5 s").
     pub fn describe(&self) -> String {
-        format!("about {} {}, {}", sci(self.work), self.unit, size(self.bytes))
+        let real_time = if self.wall_s > 0.0 { format!(", in real time: {}", duration(self.wall_s)) } else { String::new() };
+        format!("about {} {}, {}{real_time}", sci(self.work), self.unit, size(self.bytes))
     }
 }
 
@@ -355,7 +360,8 @@ impl Scenario {
             Source::Cbr(x) | Source::Poisson(x) if flow.count == 1 => (format!("flows[{}].source.rate", blame.1), format!("'{}'", x.rate)),
             _ => (field, value),
         };
-        Cost { work, unit: "events", bytes, blame }
+        let wall_s = if self.run.engine == Engine::Udp { duration } else { 0.0 };
+        Cost { work, unit: "events", bytes, blame, wall_s }
     }
 }
 
@@ -378,7 +384,7 @@ impl RoundScenario {
         } else {
             ("run.steps".to_string(), self.run.steps.to_string())
         };
-        Cost { work, unit: "flow-steps", bytes, blame }
+        Cost { work, unit: "flow-steps", bytes, blame, wall_s: 0.0 }
     }
 }
 
