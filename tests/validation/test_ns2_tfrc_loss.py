@@ -10,48 +10,27 @@ within three standard errors of their difference over five seeds each.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import statistics
-import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-import ccscope
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from ns2_compare_rate import loss_ccscope, loss_ns2  # noqa: E402
 
-TCL = Path(__file__).resolve().parents[2] / "bench" / "ns2_tfrc_loss.tcl"
 SEEDS = range(1, 6)
-SECONDS, WARMUP = 300, 20
-
-
-def ccscope_mbps(p: float, seed: int) -> float:
-    r = ccscope.run({
-        "run": {"duration": f"{SECONDS}s", "warmup": f"{WARMUP}s", "seed": seed},
-        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
-                     "bottleneck": {"rate": "10Mbps", "delay": "50ms",
-                                    "queue": {"kind": "droptail", "limit": "1000pkts"},
-                                    "loss": {"kind": "bernoulli", "p": p}}},
-        "flows": [{"source": {"kind": "rate", "controller": "tfrc-ns2"}}]})
-    return float(r.flows["throughput_bps"].iloc[0]) / 1e6
-
-
-def ns2_mbps(p: float, seed: int) -> float:
-    """Packets delivered, as Mb/s of 1000-byte packets: ns-2.35 adds a 32-byte header to each
-    TFRC packet (`useHeaders_`, `headersize_`), ccscope's packet size is the size on the wire."""
-    out = subprocess.run(["ns", str(TCL), str(p), str(SECONDS), str(WARMUP), str(seed)],
-                         capture_output=True, text=True, timeout=600, check=True)
-    packets = json.loads(out.stdout.strip().splitlines()[-1])["packets"]
-    return packets * 8000 / (SECONDS - WARMUP) / 1e6
+SECONDS = 300
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (make ns2)")
 @pytest.mark.parametrize("p", [0.2, 0.3])
 def test_tfrc_ns2_throughput_under_heavy_loss_matches_ns2(p, capsys):
-    ours = [ccscope_mbps(p, s) for s in SEEDS]
-    theirs = [ns2_mbps(p, s) for s in SEEDS]
+    ours = [loss_ccscope(p, SECONDS, s) for s in SEEDS]
+    theirs = [loss_ns2(p, SECONDS, s) for s in SEEDS]
     se = math.sqrt((statistics.variance(ours) + statistics.variance(theirs)) / len(SEEDS))
     diff = statistics.mean(ours) - statistics.mean(theirs)
     with capsys.disabled():
