@@ -15,6 +15,15 @@ from .engine import Result  # noqa: E402
 MAX_FLOW_LINES = 16
 
 
+def write(fig, path: str | Path) -> Path:
+    """Lays out `fig`, writes it to `path` (PNG, 110 dpi) and closes it."""
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def plot_run(result: Result, path: str | Path) -> Path | None:
     """Per-flow throughput and bottleneck queue length over time; None without a trace."""
     trace = result.trace
@@ -45,11 +54,7 @@ def plot_run(result: Result, path: str | Path) -> Path | None:
             ax.legend(fontsize=7, loc="upper right")
         ax.grid(alpha=0.3)
     axes[-1, 0].set_xlabel("time (s)")
-    fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return write(fig, path)
 
 
 def plot_playback(result: Result, path: str | Path) -> Path | None:
@@ -67,8 +72,4 @@ def plot_playback(result: Result, path: str | Path) -> Path | None:
     ax.set_xlabel("time (s)")
     ax.legend(fontsize=7, ncol=2, loc="upper right")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return write(fig, path)

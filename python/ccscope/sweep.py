@@ -455,10 +455,7 @@ def plot(store: str | Path, metric: str, axis: str | None = None,
          path: str | Path = "sweep.png", run_ids: list[str] | None = None) -> Path:
     """`metric`'s mean against `axis` (default: the first) with its 95% band, one line per
     combination of the other axes' values; written to `path` (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .report import plt, write  # the Agg backend, set before pyplot loads
 
     table = summarize(store, [metric], run_ids)
     axes = [c for c in table.columns if c not in ("metric", "n", "mean", "ci_low", "ci_high")]
@@ -480,11 +477,7 @@ def plot(store: str | Path, metric: str, axis: str | None = None,
     ax.set_ylabel(f"{metric} (mean, 95% CI over seeds)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return write(fig, path)
 
 
 def summary_table(table: pd.DataFrame):

@@ -12,12 +12,10 @@ use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
-use super::wire;
-use super::{RealTime, wait_readable, Clock};
+use super::{io_error, wait_readable, wire, Clock, RealTime};
 use crate::config;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
 use crate::net::{Ctx, Endpoint, RunResult, Side, Simulation};
 use crate::time::SimTime;
@@ -41,8 +39,6 @@ impl Endpoint for Proxy {
     }
 }
 
-/// The longest the emulator blocks on its socket without looking at the clock.
-const MAX_WAIT: Duration = Duration::from_millis(5);
 
 /// A network emulator for `scenario`, serving datagrams that arrive on `socket` and delivering
 /// to `host`.
@@ -81,7 +77,7 @@ impl Emulator {
                 break;
             }
             let due = self.sim.next_event().unwrap_or(end).min(end);
-            let wait = Duration::from_nanos(due.ns().saturating_sub(clock.now().ns())).min(MAX_WAIT);
+            let wait = clock.wait_until(due);
             if !wait_readable(&self.socket, wait).map_err(io_error)? {
                 continue;
             }
@@ -110,8 +106,4 @@ impl Emulator {
         };
         self.sim.call(pkt.flow, side, |_, ctx| ctx.send(pkt));
     }
-}
-
-pub(super) fn io_error(e: std::io::Error) -> Error {
-    Error::invalid("run.engine", "\"udp\"", format!("a working loopback UDP socket ({e})"))
 }

@@ -7,10 +7,8 @@
 
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
-use std::time::Duration;
 
-use super::emulator::io_error;
-use super::{RealTime, wait_readable, wire, Clock};
+use super::{io_error, wait_readable, wire, Clock, RealTime};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::Dir;
@@ -65,8 +63,6 @@ pub struct HostsOutcome {
     pub state: Option<StateLog>,
 }
 
-/// The longest the hosts block on their socket without looking at the clock.
-const MAX_WAIT: Duration = Duration::from_millis(5);
 
 pub struct Hosts {
     /// Sender of flow i at 2i, receiver at 2i + 1, as in the packet engine.
@@ -253,7 +249,7 @@ impl Hosts {
             let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);
             let next = if baseline.is_none() { next.min(warmup) } else { next };
             let next = self.next_sample().map_or(next, |t| next.min(t));
-            let wait = Duration::from_nanos(next.ns().saturating_sub(clock.now().ns())).min(MAX_WAIT);
+            let wait = clock.wait_until(next);
             if !wait_readable(&self.socket, wait).map_err(io_error)? {
                 continue;
             }

@@ -19,14 +19,14 @@ pub mod wire;
 
 use std::net::UdpSocket;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::build::{endpoints, Endpoints};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::RunResult;
 use crate::time::SimTime;
-use emulator::{io_error, Emulator};
+use emulator::Emulator;
 use host::Hosts;
 
 /// The run's clock: time since the run began, as the engines count it.
@@ -39,7 +39,21 @@ impl Clock {
     pub fn now(&self) -> SimTime {
         SimTime(self.0.elapsed().as_nanos() as u64)
     }
+
+    /// How long to wait for a datagram before `due`: at most [`MAX_WAIT`], so that a loop
+    /// looks at the clock (and at Ctrl-C, or the other thread's stop) every few milliseconds.
+    pub fn wait_until(&self, due: SimTime) -> Duration {
+        Duration::from_nanos(due.ns().saturating_sub(self.now().ns())).min(MAX_WAIT)
+    }
 }
+
+/// A socket error, as the error of the setting that asked for sockets.
+fn io_error(e: std::io::Error) -> Error {
+    Error::invalid("run.engine", "\"udp\"", format!("a working loopback UDP socket ({e})"))
+}
+
+/// The longest a loop blocks on its socket without looking at the clock.
+const MAX_WAIT: Duration = Duration::from_millis(5);
 
 /// Waits until `socket` has a datagram or `timeout` has passed; says which.
 ///
@@ -47,7 +61,7 @@ impl Clock {
 /// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which sleeps on a
 /// high-resolution timer; the calling thread's timer slack is set to 1 µs (`prctl(2)`
 /// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
-fn wait_readable(socket: &UdpSocket, timeout: std::time::Duration) -> std::io::Result<bool> {
+fn wait_readable(socket: &UdpSocket, timeout: Duration) -> std::io::Result<bool> {
     use std::os::fd::AsRawFd;
     let mut fd = libc::pollfd { fd: socket.as_raw_fd(), events: libc::POLLIN, revents: 0 };
     let ts = libc::timespec {
