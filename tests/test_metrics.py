@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ccscope import metrics
+from ccscope import metrics, plainmetrics
 
 
 def test_jain_index_known_values():
@@ -52,3 +52,25 @@ def test_queue_stats():
 def test_metrics_refuse_empty_or_non_finite_input(bad):
     with pytest.raises(ValueError):
         metrics.jain_index(bad)
+
+
+# summary.json's fairness numbers come from plain Python (ccscope.plainmetrics): the same bits as
+# numpy's, whose pairwise summation (numpy/_core/src/umath/loops_utils.h.src) changes order
+# at 8 and 128 values and splits above 128.
+rates = st.floats(min_value=0.0, max_value=1e12, allow_subnormal=False)
+
+
+@given(st.lists(rates, min_size=1, max_size=700))
+def test_plain_fairness_is_numpy_bit_for_bit(x):
+    a = np.asarray(x, dtype=float)
+    assert plainmetrics.numpy_sum(x) == np.sum(a)
+    expected = ({"jain": metrics.jain_index(a), "min_max": metrics.min_max_ratio(a)}
+                if np.any(a > 0) else {"jain": 0.0, "min_max": 0.0})
+    assert plainmetrics.fairness(x) == expected
+
+
+@pytest.mark.parametrize("n", [127, 128, 129, 1000, 8192, 8193, 100_003])
+def test_plain_sum_is_numpy_bit_for_bit_for_many_flows(n):
+    x = np.random.default_rng(n).lognormal(15, 2, n)
+    assert plainmetrics.numpy_sum(x.tolist()) == np.sum(x)
+    assert plainmetrics.fairness(x.tolist())["jain"] == metrics.jain_index(x)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import plainmetrics
 from .controllers import ControllerSpec, FlowControllers, per_flow
 from .errors import Interrupted, ScenarioError
 from .output import moved, output_dir, provenance, scenario_hash, write_json, write_parquet
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-# numpy, pandas and ccscope.metrics load when a result is read, not before a run: `ccscope
-# run` reaches the simulation sooner.
+# numpy and pandas load when a result's tables are read, not before or after a run: `ccscope
+# run` computes summary.json from plain rows (ccscope.plainmetrics).
 
 
 def _core():
@@ -117,8 +118,6 @@ class Result:
 
     @functools.cached_property
     def _flow_rows(self) -> list[dict]:
-        from . import metrics
-
         rows = []
         for i, f in enumerate(self.raw["flows"]):
             d = f["data"]
@@ -132,7 +131,7 @@ class Result:
                 "marked_pkts": d["marked"],
                 "send_rate_bps": d["sent_bytes"] * 8 / self.measured_s,
                 "throughput_bps": d["delivered_bytes"] * 8 / self.measured_s,
-                "loss_rate": metrics.loss_rate(dropped, d["sent_pkts"]),
+                "loss_rate": plainmetrics.ratio(dropped, d["sent_pkts"]),
                 "mean_delay_s": (d["delay_sum_ns"] * 1e-9 / d["delivered_pkts"]
                                  if d["delivered_pkts"] else 0.0),
                 "feedback_pkts": f["feedback"]["sent_pkts"],
@@ -179,8 +178,6 @@ class Result:
 
     @functools.cached_property
     def _link_rows(self) -> list[dict]:
-        from . import metrics
-
         ns = self.measured_s * 1e9
         rows = []
         for i, link in enumerate(self.raw["links"]):
@@ -204,7 +201,7 @@ class Result:
                 "early_drops": link["early_drops"],
                 "marks": link["marks"],
                 "losses": link["losses"],
-                "drop_rate": metrics.loss_rate(drops + link["losses"], link["arrivals"]),
+                "drop_rate": plainmetrics.ratio(drops + link["losses"], link["arrivals"]),
             })
         return rows
 
@@ -258,9 +255,7 @@ class Result:
 
     def fairness(self) -> dict[str, float]:
         """Jain's index and min/max of the flows' throughputs over the measurement window."""
-        import numpy as np
-
-        return _fairness(np.array([f["throughput_bps"] for f in self._flow_rows], dtype=float))
+        return plainmetrics.fairness([f["throughput_bps"] for f in self._flow_rows])
 
     def flow_classes(self) -> list[str]:
         """Each flow's class, by flow index: its source kind ("tcp", "rate", "cbr",
@@ -271,20 +266,27 @@ class Result:
     def fairness_by_class(self) -> dict[str, dict[str, float]]:
         """:meth:`fairness` among the flows of each class (:meth:`flow_classes`), with their
         number: an unresponsive CBR flow does not weigh on the TCP flows' index."""
-        import numpy as np
+        by_class: dict[str, list[float]] = {}
+        for c, f in zip(self.flow_classes(), self._flow_rows, strict=True):
+            by_class.setdefault(c, []).append(f["throughput_bps"])
+        return {c: {**plainmetrics.fairness(x), "flows": len(x)} for c, x in by_class.items()}
 
-        classes = np.array(self.flow_classes())
-        x = np.array([f["throughput_bps"] for f in self._flow_rows], dtype=float)
-        return {c: {**_fairness(x[classes == c]), "flows": int(np.sum(classes == c))}
-                for c in dict.fromkeys(classes)}
+    def flow_records(self) -> list[dict]:
+        """One dict per flow, by index, without the index: :attr:`flows`' rows as plain
+        values, each with only the transport numbers its transport has (summary.json's
+        ``flows``)."""
+        return [{k: v for k, v in row.items() if k != "flow" and _present(v)}
+                for row in _as_table_rows(self._flow_rows)]
+
+    def link_records(self) -> list[dict]:
+        """One dict per monitored link (:attr:`bottlenecks`' rows as plain values, without the
+        index: summary.json's ``links``)."""
+        return [{k: v for k, v in row.items() if k not in ("link", "monitor")}
+                for row in _as_table_rows(self._link_rows) if row["monitor"]]
 
     def summary(self) -> dict:
         """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
         A flow lists only the transport numbers its transport has."""
-        flows = [{k: v for k, v in row.items() if k != "flow" and _present(v)}
-                 for row in _as_table_rows(self._flow_rows)]
-        links = [{k: v for k, v in row.items() if k not in ("link", "monitor")}
-                 for row in _as_table_rows(self._link_rows) if row["monitor"]]
         return {
             **provenance(),
             "seed": self.seed,
@@ -295,8 +297,8 @@ class Result:
             "events": self.events,
             "fairness": self.fairness(),
             "fairness_by_class": self.fairness_by_class(),
-            "flows": flows,
-            "links": links,
+            "flows": self.flow_records(),
+            "links": self.link_records(),
             "scenario": self.scenario.echo(),
             **self.python.summary(),
             **({"partial": True} if self.partial else {}),
@@ -353,8 +355,6 @@ VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fracti
 
 def _media(receiver: dict, data: dict) -> dict:
     """A playback receiver's derived columns."""
-    from . import metrics
-
     session = receiver["session_s"]
     delivered = receiver["jitter_free_pkts"] + receiver["delayed_pkts"]
     video = {}
@@ -364,8 +364,8 @@ def _media(receiver: dict, data: dict) -> dict:
     return {
         **video,
         "frozen_fraction": receiver["frozen_s"] / session if session > 0 else 0.0,
-        "vdi": metrics.video_delivery_index(receiver["jitter_free_pkts"], data["sent_pkts"]),
-        "delayed_pkt_rate": metrics.delayed_packet_rate(receiver["delayed_pkts"], delivered),
+        "vdi": plainmetrics.video_delivery_index(receiver["jitter_free_pkts"], data["sent_pkts"]),
+        "delayed_pkt_rate": plainmetrics.delayed_packet_rate(receiver["delayed_pkts"], delivered),
     }
 
 
@@ -388,17 +388,6 @@ def _as_table_rows(rows: list[dict]) -> list[dict]:
             widened.add(c)
     return [{c: float(row[c]) if c in widened and row.get(c) is not None else row.get(c)
              for c in columns} for row in rows]
-
-
-def _fairness(x) -> dict[str, float]:
-    """Jain's index and min/max of throughputs `x` (numpy), zero when none is positive."""
-    import numpy as np
-
-    from . import metrics
-
-    if not np.any(x > 0):
-        return {"jain": 0.0, "min_max": 0.0}
-    return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
 
 
 def run(scenario: Scenario | dict | str | Path,

@@ -9,6 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+# Media metrics of a run's totals, in plain floats (summary.json is written without numpy).
+from .plainmetrics import delayed_packet_rate, video_delivery_index  # noqa: F401
+
 
 def _values(x: ArrayLike, name: str) -> np.ndarray:
     a = np.asarray(x, dtype=float)
@@ -146,19 +149,6 @@ def loss_cov(lost: ArrayLike, sent: ArrayLike, factor: int = 1) -> float:
     sent_a = rebin(_values(sent, "sent"), factor) if factor > 1 else _values(sent, "sent")
     keep = sent_a > 0
     return cov(lost_a[keep] / sent_a[keep])
-
-
-def video_delivery_index(jitter_free_pkts: float, sent_pkts: float) -> float:
-    """Papadimitriou & Zhang's Video Delivery Index (2007 §V): packets that arrived within the
-    inter-arrival threshold (75 ms) of the packet before them, over the packets the sender sent;
-    at most 1. 0 when nothing was sent."""
-    return float(jitter_free_pkts) / sent_pkts if sent_pkts > 0 else 0.0
-
-
-def delayed_packet_rate(delayed_pkts: float, delivered_pkts: float) -> float:
-    """Papadimitriou & Zhang's delayed-packet rate (2007 §V): the proportion of delivered
-    packets that arrived more than the threshold after the packet before them."""
-    return float(delayed_pkts) / delivered_pkts if delivered_pkts > 0 else 0.0
 
 
 def _settle(t: np.ndarray, w: np.ndarray, since: float, until: float, rising: bool,
