@@ -1,5 +1,6 @@
-"""`ccscope run` reaches the engine without pandas or matplotlib, and writes summary.json from
-plain rows exactly as the pandas tables would give them."""
+"""`ccscope run` reaches the engine without pandas or matplotlib and writes summary.json from
+plain rows exactly as the pandas tables would give them, without numpy or pydantic; a sweep's
+worker runs its tasks without pandas or numpy."""
 
 import json
 import subprocess
@@ -33,9 +34,7 @@ def test_table_rows_are_what_pandas_gives_back(r):
     assert [list(row) for row in got] == [list(row) for row in expected]
 
 
-def test_run_without_plot_or_trace_loads_neither_pandas_nor_matplotlib(tmp_path):
-    scenario = tmp_path / "small.toml"
-    scenario.write_text("""
+SMALL = """
 [run]
 duration = "2s"
 [topology]
@@ -44,14 +43,35 @@ bottleneck = { rate = "1Mbps", delay = "10ms", queue = { kind = "droptail", limi
 access = { rate = "100Mbps", delay = "1ms", queue = { kind = "droptail", limit = "50pkts" } }
 [[flows]]
 source = { kind = "tcp" }
-""")
+"""
+HEAVY = ("numpy", "pandas", "matplotlib", "pydantic", "pyarrow")
+
+
+def test_run_without_plot_or_trace_loads_no_heavy_module(tmp_path):
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(SMALL)
     probe = ("import sys\nfrom ccscope.cli import main\n"
              f"sys.argv = ['ccscope', 'run', {str(scenario)!r}, '--out', {str(tmp_path / 'o')!r},"
              " '--no-plot', '-q']\n"
              "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-             "print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))")
+             f"print(sorted(m for m in {HEAVY} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout
     assert out.strip().splitlines()[-1] == "[]"
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert summary["flows"][0]["delivered_pkts"] > 0
+
+
+def test_sweep_task_runs_without_pandas_or_numpy(tmp_path):
+    (tmp_path / "small.toml").write_text(SMALL)
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('base = "small.toml"\nseeds = [1]\n')
+    probe = ("import sys\nfrom ccscope import sweep\n"
+             f"[task] = sweep.load_sweep({str(sweep)!r}).tasks()\n"
+             "record = sweep.execute(task)\n"
+             "assert record['status'] == 'ok', record['error']\n"
+             "print(record['metrics']['throughput_bps'] > 0, record['flows'][0]['flow'])\n"
+             f"print(sorted(m for m in {HEAVY} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    assert out.strip().splitlines() == ["True 0", "[]"]

@@ -112,6 +112,13 @@ class RoundResult:
     def n_flows(self) -> int:
         return len(self.flows)
 
+    def flow_records(self) -> list[dict]:
+        """One dict per flow, by index, without the index: :attr:`flows`' rows as plain
+        values (a sweep store's ``flows`` rows)."""
+        return [{k: v.item() if isinstance(v, np.generic) else v for k, v in row.items()
+                 if not pd.isna(v)}
+                for row in self.flows.drop(columns=["flow"]).to_dict(orient="records")]
+
     def flow_series(self) -> pd.DataFrame:
         """A (recorded step × flow) table of each flow's load in packets per control interval
         (its window, for window flows)."""

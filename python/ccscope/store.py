@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 RUN_COLUMNS = {
     "run_id": "VARCHAR PRIMARY KEY",
@@ -69,6 +70,8 @@ class Store:
         if read_only and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such results store")
         self.con = duckdb.connect(str(self.path), read_only=read_only)
+        # Each table's columns and types, read once: this store is the only writer.
+        self._known: dict[str, dict[str, str]] = {}
         if not read_only:
             columns = ", ".join(f"{_quote(k)} {v}" for k, v in RUN_COLUMNS.items())
             self.con.execute(f"CREATE TABLE IF NOT EXISTS runs ({columns})")
@@ -86,8 +89,10 @@ class Store:
         self.close()
 
     def _columns(self, table: str) -> dict[str, str]:
-        rows = self.con.execute(f"PRAGMA table_info({_quote(table)})").fetchall()
-        return {r[1]: r[2] for r in rows}
+        if table not in self._known:
+            rows = self.con.execute(f"PRAGMA table_info({_quote(table)})").fetchall()
+            self._known[table] = {r[1]: r[2] for r in rows}
+        return self._known[table]
 
     def _ensure(self, table: str, kinds: dict[str, str]) -> dict[str, str]:
         have = self._columns(table)
@@ -118,14 +123,20 @@ class Store:
         return {r[0] for r in self.con.execute("SELECT run_id FROM runs WHERE status = 'ok'")
                 .fetchall()}
 
-    def _insert(self, table: str, row: dict[str, Any]) -> None:
-        kinds = self._ensure(table, {k: sql_type([v]) for k, v in row.items()
-                                     if v is not None})
-        names = [k for k in row if k in kinds]
-        values = [cell(row[k], kinds[k]) if row[k] is not None else None for k in names]
-        self.con.execute(
-            f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, names))}) "
-            f"VALUES ({', '.join('?' * len(names))})", values)
+    def _insert(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """Inserts `rows` in one statement (a statement costs more than its rows), adding the
+        columns they bring, each typed by its first value."""
+        if not rows:
+            return
+        for row in rows:
+            kinds = self._ensure(table, {k: sql_type([v]) for k, v in row.items()
+                                         if v is not None})
+        names = list(dict.fromkeys(k for row in rows for k in row if k in kinds))
+        values = [cell(row[k], kinds[k]) if row.get(k) is not None else None
+                  for row in rows for k in names]
+        one = f"({', '.join('?' * len(names))})"
+        self.con.execute(f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, names))}) "
+                         f"VALUES {', '.join([one] * len(rows))}", values)
 
     def record(self, run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
         """Replaces the rows of run ``run["run_id"]`` with `run` and its `flows`, atomically."""
@@ -133,12 +144,12 @@ class Store:
         try:
             self.con.execute("DELETE FROM runs WHERE run_id = ?", [run["run_id"]])
             self.con.execute("DELETE FROM flows WHERE run_id = ?", [run["run_id"]])
-            self._insert("runs", run)
-            for flow in flows:
-                self._insert("flows", {"run_id": run["run_id"], **flow})
+            self._insert("runs", [run])
+            self._insert("flows", [{"run_id": run["run_id"], **flow} for flow in flows])
             self.con.execute("COMMIT")
         except BaseException:
             self.con.execute("ROLLBACK")
+            self._known.clear()  # columns added in the transaction are gone
             raise
 
     def table(self, name: str = "runs") -> pd.DataFrame:

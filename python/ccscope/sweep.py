@@ -26,21 +26,24 @@ import contextlib
 import hashlib
 import itertools
 import json
+import math
 import shutil
 import time
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
-from . import __version__
+from . import __version__, plainmetrics
 from .errors import ScenarioError
 from .scenario import Scenario, coerce, cost
 from .store import RUN_COLUMNS, Store, cell
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# numpy and pandas load only to summarize a store: a worker runs its tasks without them.
 
 MODES = ("grid", "zip")
 EXECUTORS = ("local", "ray")
@@ -152,28 +155,23 @@ def load_sweep(path: str | Path) -> Sweep:
         raise e.in_file(p) from None
 
 
-def _plain(x: Any) -> Any:
-    return x.item() if isinstance(x, np.generic) else x
-
-
 def metrics_of(result) -> dict[str, float | int]:
     """The summary metrics of a run, the columns of ``runs``: for the packet model the
     flows' total throughput and loss rate, Jain's index, min/max, events, and the first
     bottleneck's utilization, mean queue and drop rate; for the round model loss rate,
     utilization, Jain's index and min/max."""
-    from . import metrics
-
     fair = result.fairness()
     out: dict[str, float | int] = {"jain": fair["jain"], "min_max": fair["min_max"]}
     if result.scenario.engine == "round":
         out.update(loss_rate=result.loss_rate, utilization=result.utilization)
         return {k: float(v) for k, v in out.items()}
-    flows = result.flows
-    out.update(throughput_bps=flows["throughput_bps"].sum(),
-               loss_rate=metrics.loss_rate(flows["dropped_pkts"].sum(), flows["sent_pkts"].sum()))
-    links = result.bottlenecks
-    if not links.empty:
-        first = links.iloc[0]
+    flows = result.flow_records()
+    out.update(throughput_bps=plainmetrics.numpy_sum([f["throughput_bps"] for f in flows]),
+               loss_rate=plainmetrics.ratio(sum(f["dropped_pkts"] for f in flows),
+                                            sum(f["sent_pkts"] for f in flows)))
+    links = result.link_records()
+    if links:
+        first = links[0]
         out.update(utilization=first["utilization"], mean_queue_pkts=first["mean_queue_pkts"],
                    drop_rate=first["drop_rate"])
     out = {k: float(v) for k, v in out.items()}
@@ -194,11 +192,9 @@ def execute(task: Task) -> dict[str, Any]:
         table = json.loads(task.scenario)
         result = run(Scenario(table, task.engine), controllers=importables(table))
         record["metrics"] = metrics_of(result)
-        flows = result.flows.drop(columns=["flow"]).to_dict(orient="records")
-        record["flows"] = [{"flow": i, **{k: _plain(v) for k, v in f.items() if not pd.isna(v)}}
-                           for i, f in enumerate(flows)]
+        record["flows"] = [{"flow": i, **f} for i, f in enumerate(result.flow_records())]
         for row in (record["metrics"], *record["flows"]):
-            bad = [k for k, v in row.items() if isinstance(v, float) and not np.isfinite(v)]
+            bad = [k for k, v in row.items() if isinstance(v, float) and not math.isfinite(v)]
             if bad:
                 raise ValueError(f"{bad[0]} is not finite ({row[bad[0]]})")
         if task.trace_dir is not None:
@@ -413,6 +409,7 @@ def summarize(store: str | Path, metrics: list[str] | None = None,
     """Per point (one row per combination of the axes' values) and metric: the number of
     finished seeds ``n``, the ``mean`` and the 95% confidence interval of the mean over seeds
     (Student's t; ``ci_low``, ``ci_high``; NaN with a single seed)."""
+    import pandas as pd
     from scipy import stats
 
     with Store(store, read_only=True) as db:
@@ -446,6 +443,8 @@ def summarize(store: str | Path, metrics: list[str] | None = None,
 
 def metric_columns(runs: pd.DataFrame, axes: list[str]) -> list[str]:
     """The summary-metric columns of a ``runs`` table whose axis columns are `axes`."""
+    import pandas as pd
+
     skip = {*RUN_COLUMNS, *axes}
     return [c for c in runs.columns if c not in skip
             and pd.api.types.is_numeric_dtype(runs[c]) and runs[c].notna().any()]
@@ -493,7 +492,7 @@ def summary_table(table: pd.DataFrame):
     for point, group in (table.groupby(axes, sort=True, dropna=False) if axes
                          else [((), table)]):
         point = point if isinstance(point, tuple) else (point,)
-        cells = {r.metric: (f"{r.mean:.4g}" if np.isnan(r.ci_low)
+        cells = {r.metric: (f"{r.mean:.4g}" if math.isnan(r.ci_low)
                             else f"{r.mean:.4g} [{r.ci_low:.4g}, {r.ci_high:.4g}]")
                  for r in group.itertuples()}
         out.add_row(*map(str, point), str(group["n"].max()), *(cells[m] for m in metrics))
