@@ -41,7 +41,10 @@ def table(rows: list[dict]) -> str:
              "| goal | holds |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         extra = ""
-        if "events_per_s" in r:
+        if "ccscope_in_process_s" in r:
+            extra = (f" ({r['ccscope_wall_s']:.3f} s, {r['ccscope_in_process_s']:.3f} s of it in "
+                     "`ccscope.run`)")
+        elif "events_per_s" in r:
             extra = f" ({number(r['events_per_s'])} events/s)"
         elif "growth" in r:
             extra = f" ({r['growth']:.2f}× the first row)"

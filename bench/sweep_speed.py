@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from speed import CHILD_ENV
+
 ROOT = Path(__file__).resolve().parents[1]
 CCSCOPE = str(Path(sys.executable).with_name("ccscope"))
 
@@ -56,7 +58,7 @@ def sweep_wall(file: Path, jobs: int, repeat: int, tmp: Path) -> float:
         store = tmp / f"j{jobs}-{i}.duckdb"
         start = time.perf_counter()
         subprocess.run([CCSCOPE, "sweep", str(file), "--store", str(store), "-j", str(jobs)],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, env=CHILD_ENV)
         best = min(best, time.perf_counter() - start)
     return best
 
