@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,12 +48,14 @@ source = { kind = "tcp" }
 HEAVY = ("numpy", "pandas", "matplotlib", "pydantic", "pyarrow")
 
 
-def test_run_without_plot_or_trace_loads_no_heavy_module(tmp_path):
+@pytest.mark.parametrize("quiet", [True, False])
+def test_run_without_plot_or_trace_loads_no_heavy_module(tmp_path, quiet):
     scenario = tmp_path / "small.toml"
     scenario.write_text(SMALL)
+    argv = ["ccscope", "run", str(scenario), "--out", str(tmp_path / "o"), "--no-plot",
+            *(["-q"] if quiet else [])]
     probe = ("import sys\nfrom ccscope.cli import main\n"
-             f"sys.argv = ['ccscope', 'run', {str(scenario)!r}, '--out', {str(tmp_path / 'o')!r},"
-             " '--no-plot', '-q']\n"
+             f"sys.argv = {argv!r}\n"
              "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
              f"print(sorted(m for m in {HEAVY} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -58,27 +58,30 @@ def _si(x: float, unit: str) -> str:
 
 
 def _print_summary(result) -> None:
+    """The run's tables, from its plain rows (summary.json's), so that printing them loads
+    no pandas."""
     from rich.table import Table
 
+    rows = result.flow_records()
     flows = Table(title=f"flows (measured over {result.measured_s:g} s)", title_justify="left")
     for col in ("flow", "source", "throughput", "send rate", "loss rate", "mean delay"):
         flows.add_column(col, justify="right" if col != "source" else "left")
-    for _, f in result.flows.iterrows():
-        flows.add_row(str(f.flow), f.label, _si(f.throughput_bps, "b/s"),
-                      _si(f.send_rate_bps, "b/s"), f"{f.loss_rate:.4%}",
-                      f"{f.mean_delay_s * 1e3:.2f} ms")
+    for i, f in enumerate(rows):
+        flows.add_row(str(i), f["label"], _si(f["throughput_bps"], "b/s"),
+                      _si(f["send_rate_bps"], "b/s"), f"{f['loss_rate']:.4%}",
+                      f"{f['mean_delay_s'] * 1e3:.2f} ms")
     out.print(flows)
     links = Table(title="bottleneck links", title_justify="left")
     for col in ("link", "capacity", "util", "mean q", "max q", "drops", "marks",
                 "losses", "drop rate"):
         links.add_column(col, justify="right" if col != "link" else "left")
-    for _, link in result.bottlenecks.iterrows():
-        links.add_row(link["name"], _si(link.rate_bps, "b/s").replace(".000", ""),
-                      f"{link.utilization:.1%}", f"{link.mean_queue_pkts:.1f}",
-                      str(link.max_queue_pkts), str(link.drops), str(link.marks),
-                      str(link.losses), f"{link.drop_rate:.2%}")
+    for link in result.link_records():
+        links.add_row(link["name"], _si(link["rate_bps"], "b/s").replace(".000", ""),
+                      f"{link['utilization']:.1%}", f"{link['mean_queue_pkts']:.1f}",
+                      str(link["max_queue_pkts"]), str(link["drops"]), str(link["marks"]),
+                      str(link["losses"]), f"{link['drop_rate']:.2%}")
     out.print(links)
-    _print_media(result)
+    _print_media(rows)
     classes = result.fairness_by_class()
     out.print("fairness per class: " + ", ".join(
         f"{c} ({f['flows']}) Jain {f['jain']:.4f}, min/max {f['min_max']:.4f}"
@@ -90,33 +93,33 @@ def _print_summary(result) -> None:
     out.print(f"events: {result.events:,}   seed: {result.seed}")
 
 
-def _print_media(result) -> None:
-    """The playback receivers' table, when the run has any."""
-    import pandas as pd
+def _print_media(flows: list[dict]) -> None:
+    """The playback receivers' table, when the run has any (`flows`: its flow records)."""
     from rich.table import Table
 
-    media = result.media
-    if media.empty:
+    media = [(i, f) for i, f in enumerate(flows) if "interruptions" in f]
+    if not media:
         return
     table = Table(title="media flows (playback receivers)", title_justify="left")
-    video = "freeze_fraction" in media
-    resent = "retransmissions_sent" in media
+    video = any("freeze_fraction" in f for _, f in media)
+    resent = any("retransmissions_sent" in f for _, f in media)
     for col in ("flow", "source", "playback rate", "interruptions", "frozen", "max rx queue",
                 "VDI", "delayed", *(["freeze frames"] if video else []),
                 *(["resent (useful)"] if resent else [])):
         table.add_column(col, justify="right" if col != "source" else "left")
-    for _, f in media.iterrows():
+    for i, f in media:
         frames = []
         if video:
-            frames = ["-" if pd.isna(f.freeze_fraction)
-                      else f"{f.freeze_frames:.0f}/{f.frames:.0f} ({f.freeze_fraction:.1%})"]
+            frames = ["-" if "freeze_fraction" not in f else
+                      f"{f['freeze_frames']:.0f}/{f['frames']:.0f} ({f['freeze_fraction']:.1%})"]
         if resent:
-            frames.append("-" if pd.isna(f.retransmissions_sent) else
-                          f"{f.retransmissions_sent:.0f} ({f.retransmissions_useful:.0f})")
-        table.add_row(str(f.flow), f.label, _si(f.playback_rate_bps, "b/s"),
-                      f"{f.interruptions:.0f}", f"{f.frozen_s:.2f} s ({f.frozen_fraction:.1%})",
-                      _si(f.max_receiver_queue_bytes, "B"), f"{f.vdi:.4f}",
-                      f"{f.delayed_pkt_rate:.2%}", *frames)
+            frames.append("-" if "retransmissions_sent" not in f else
+                          f"{f['retransmissions_sent']:.0f} ({f['retransmissions_useful']:.0f})")
+        table.add_row(str(i), f["label"], _si(f["playback_rate_bps"], "b/s"),
+                      f"{f['interruptions']:.0f}",
+                      f"{f['frozen_s']:.2f} s ({f['frozen_fraction']:.1%})",
+                      _si(f["max_receiver_queue_bytes"], "B"), f"{f['vdi']:.4f}",
+                      f"{f['delayed_pkt_rate']:.2%}", *frames)
     out.print(table)
 
 
