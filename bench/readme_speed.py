@@ -57,6 +57,10 @@ def table(rows: list[dict]) -> str:
                      f"{number(r['ccscope'], r['metric'])}{extra} | "
                      f"{number(r['ns2'], r['metric'])} | {ratio} | {memory(r)} | {r['goal']} | "
                      f"{holds} |")
+    loads = [r["load_avg_1min"] for r in rows if "load_avg_1min" in r]
+    if loads:
+        lines += ["", f"Load average (1 min) while the rows were measured: {min(loads):.1f} to "
+                  f"{max(loads):.1f}."]
     return "\n".join(lines)
 
 

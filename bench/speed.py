@@ -98,7 +98,7 @@ def record(group: str, scenario: str, metric: str, ours: float, ns2: float | Non
         ratio = ours / ns2 if higher_is_better else ns2 / ours
     return {"group": group, "scenario": scenario, "metric": metric, "ccscope": ours,
             "ns2": ns2, "ratio": ratio, "ccscope_peak_rss_mb": rss, "ns2_peak_rss_mb": ns2_rss,
-            "goal": goal, "met": met, **extra}
+            "goal": goal, "met": met, "load_avg_1min": os.getloadavg()[0], **extra}
 
 
 def ns2_command(n: int, rate: int, seconds: float) -> list[str]:

@@ -81,7 +81,7 @@ def main() -> None:
            "against -j 1", "metric": "wall-time speed-up", "ccscope": speedup, "ns2": None,
            "ratio": None, "ccscope_peak_rss_mb": None, "ns2_peak_rss_mb": None,
            "goal": f">= {GOAL}x", "met": speedup >= GOAL, "wall_1_s": one, "wall_2_s": two,
-           "load_avg_5min": load, "cpus": os.cpu_count()}
+           "load_avg_5min": load, "load_avg_1min": os.getloadavg()[0], "cpus": os.cpu_count()}
     rows = json.loads(args.out.read_text()) if args.out.exists() else []
     rows = [r for r in rows if r["group"] != "sweep"] + [row]
     args.out.parent.mkdir(parents=True, exist_ok=True)
