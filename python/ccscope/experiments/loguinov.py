@@ -272,8 +272,8 @@ def cisco_path(path: str) -> dict:
 def fig8_scenario(controller: dict, n: int, seed: int = 6, path: str = "T3",
                   duration_s: float = 300.0) -> dict:
     """n flows of `controller` (C estimated from packet bunches of 3) on the Cisco `path`
-    (:func:`cisco_path`), each starting at its fair share C/n; `duration_s` (300 s) measured
-    after 10 s (the paper measures from 10 s after the last slow start)."""
+    (:func:`cisco_path`), each starting at its fair share C/n; a run of `duration_s`, measured
+    from 10 s on (the paper measures from 10 s after the last slow start)."""
     return {
         "run": {"duration": f"{duration_s:g}s", "warmup": "10s", "seed": seed},
         "topology": cisco_path(path),

@@ -166,11 +166,11 @@ def _loss(result, flows: range) -> float:
 def fig8_udp_claims(quick: bool = False) -> list[Claim]:
     """Loguinov & Radha Fig. 8 / Table I on real packets: ISCC(-1.5,2) with C estimated from
     packet bunches and rate AIMD(0.19,1/2), n = 2, 4, 8, 16 flows on an emulated T1 (Fig. 6's
-    path as ``loguinov-fig7`` builds it), 60 s each after 10 s (quick: n = 4 and 16, 20 s),
-    every (scheme, n) on a path of its own side by side in one real-time run, and the same
-    scenario in the packet engine. Each engine's least-squares exponent of p_n in n (§VI-C's
-    "Scales as") against Table I's, held to ``loguinov-fig8``'s criteria: AIMD's above 1,
-    ISCC's below half AIMD's."""
+    path as ``loguinov-fig7`` builds it), 60 s each measured from 10 s on (quick: n = 4 and
+    16, 20 s), every (scheme, n) on a path of its own side by side in one real-time run, and
+    the same scenario in the packet engine. Each engine's least-squares exponent of p_n in n
+    (§VI-C's "Scales as") against Table I's, held to ``loguinov-fig8``'s criteria: AIMD's
+    above 1, ISCC's below half AIMD's."""
     ns, duration = FIG8_UDP[quick]
     groups = [(scheme, n) for scheme in FIG8 for n in ns]
     table, parts = side_by_side([fig8_scenario(FIG8[scheme], n, path="T1", duration_s=duration)
