@@ -954,6 +954,11 @@ impl Simulation {
                 in_flight[self.core.stored.packets[k as usize].flow as usize] += 1;
             }
         }
+        // What the reports do not read goes before they are made.
+        self.endpoint_rngs = Vec::new();
+        self.core.timers = Vec::new();
+        self.core.heap = BinaryHeap::new();
+        self.core.stored = Slots::default();
         let stats = |ep: &dyn Endpoint, k: usize| windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]));
         // Each flow's endpoints are dropped once its report is made.
         let mut endpoints = std::mem::take(&mut self.endpoints).into_iter();
