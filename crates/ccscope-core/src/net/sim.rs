@@ -20,7 +20,7 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::topology::{Network, Routes};
+use super::topology::{Name, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -640,7 +640,7 @@ pub struct Simulation {
     endpoint_rngs: Vec<Rng>,
     /// Node names, and per link what the report says of it besides its counters (the rest of
     /// the topology is not kept once links and paths are built: it would cost memory per flow).
-    nodes: Vec<String>,
+    nodes: Vec<Name>,
     link_names: Vec<LinkName>,
     seed: u64,
     end: SimTime,
@@ -648,10 +648,11 @@ pub struct Simulation {
     baseline: Option<Baseline>,
 }
 
+/// Forty bytes a link, its names made only when the report is written.
 struct LinkName {
-    name: String,
-    from: usize,
-    to: usize,
+    name: Name,
+    from: u32,
+    to: u32,
     monitor: bool,
 }
 
@@ -707,8 +708,8 @@ impl Simulation {
             let mut route = |a: usize, b: usize| {
                 routes.route(a, b).ok_or_else(|| Error::NoRoute {
                     flow: i,
-                    from: network.nodes[a].clone(),
-                    to: network.nodes[b].clone(),
+                    from: network.nodes[a].to_string(),
+                    to: network.nodes[b].to_string(),
                 })
             };
             let paths = [route(s, d)?, route(d, s)?];
@@ -779,8 +780,8 @@ impl Simulation {
             .into_iter()
             .map(|d| LinkName {
                 name: d.name,
-                from: d.from,
-                to: d.to,
+                from: d.from as u32,
+                to: d.to as u32,
                 monitor: d.monitor,
             })
             .collect();
@@ -981,9 +982,9 @@ impl Simulation {
             .zip(std::mem::take(&mut self.link_names))
             .enumerate()
             .map(|(k, (l, d))| LinkReport {
-                name: d.name,
-                from: nodes[d.from].clone(),
-                to: nodes[d.to].clone(),
+                name: d.name.to_string(),
+                from: nodes[d.from as usize].to_string(),
+                to: nodes[d.to as usize].to_string(),
                 monitor: d.monitor,
                 rate_bps: l.rate_bps,
                 delay: l.delay,
@@ -1021,5 +1022,8 @@ mod tests {
     fn per_flow_state_stays_small() {
         // Eight timer slots per flow: at ten thousand flows every byte here is 80 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
+        // Four links and two hosts per flow on a dumbbell, whose names take no heap.
+        assert_eq!(std::mem::size_of::<LinkName>(), 40);
+        assert_eq!(std::mem::size_of::<Name>(), 24);
     }
 }
