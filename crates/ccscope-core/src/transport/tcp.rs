@@ -239,7 +239,14 @@ impl Chunks {
     fn push(&mut self, chunk: Chunk) {
         match self.runs.back_mut() {
             Some((n, c)) if *c == chunk => *n += 1,
-            _ => self.runs.push_back((1, chunk)),
+            _ => {
+                // Room for one run at first, not a deque's least of four (later growth
+                // doubles as usual): bulk data is one run.
+                if self.runs.capacity() == 0 {
+                    self.runs.reserve_exact(1);
+                }
+                self.runs.push_back((1, chunk));
+            }
         }
     }
 
