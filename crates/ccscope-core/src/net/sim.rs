@@ -15,7 +15,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use rand::Rng as _;
 
-use super::config::Scenario;
+use super::config::{CapacityChange, Scenario};
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
@@ -742,6 +742,27 @@ impl Simulation {
             endpoint_rngs.push(stream(seed, Stream::Source, i as u64));
             endpoint_rngs.push(stream(seed, Stream::Sink, i as u64));
         }
+        // The graph's link records go before the run's state is allocated: of them the run
+        // keeps the names and the capacity changes.
+        drop(routes);
+        let changes: Vec<(u32, CapacityChange)> = network
+            .links
+            .iter()
+            .enumerate()
+            .flat_map(|(k, d)| d.params.capacity_changes.iter().map(move |&c| (k as u32, c)))
+            .collect();
+        let mut link_names: Vec<LinkName> = network
+            .links
+            .into_iter()
+            .map(|d| LinkName {
+                name: d.name,
+                from: d.from as u32,
+                to: d.to as u32,
+                monitor: d.monitor,
+            })
+            .collect();
+        // The collection reuses the links' larger allocation: give the rest back.
+        link_names.shrink_to_fit();
         let mut core = Core {
             now: SimTime::ZERO,
             seq: 0,
@@ -762,10 +783,8 @@ impl Simulation {
                 core.schedule(stop, Kind::Stop(i as u32));
             }
         }
-        for k in 0..core.links.len() {
-            for c in &network.links[k].params.capacity_changes {
-                core.schedule(SimTime(c.at_ns), Kind::Capacity { link: k as u32, rate_bps: c.rate_bps });
-            }
+        for (link, c) in changes {
+            core.schedule(SimTime(c.at_ns), Kind::Capacity { link, rate_bps: c.rate_bps });
         }
         let warmup = SimTime(scenario.warmup_ns);
         if warmup > SimTime::ZERO {
@@ -775,18 +794,6 @@ impl Simulation {
             let iv = core.trace.as_ref().map_or(end, |t| t.interval);
             core.schedule(iv, Kind::Sample);
         }
-        let mut link_names: Vec<LinkName> = network
-            .links
-            .into_iter()
-            .map(|d| LinkName {
-                name: d.name,
-                from: d.from as u32,
-                to: d.to as u32,
-                monitor: d.monitor,
-            })
-            .collect();
-        // The collection reuses the links' larger allocation: give the rest back.
-        link_names.shrink_to_fit();
         Ok(Simulation {
             core,
             endpoints,

@@ -75,6 +75,13 @@ impl Network {
         });
     }
 
+    /// Room for the hosts and access links of `flows` flows, exactly: they are most of a
+    /// large graph, and it is at its largest while the run is being built.
+    fn reserve_hosts(&mut self, flows: usize) {
+        self.nodes.reserve_exact(2 * flows);
+        self.links.reserve_exact(4 * flows);
+    }
+
     /// Hosts for a flow attached to routers `left` and `right`, with the flow's access delays.
     fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: &LinkParams, left: usize, right: usize) {
         let part = |part: u8| Name::Flow { flow: i as u32, part };
@@ -109,6 +116,7 @@ impl Network {
                 let r = net.node(Name::Given("R".into()));
                 let rev = reverse.clone().unwrap_or_else(|| bottleneck.mirrored());
                 net.duplex("bottleneck", l, r, bottleneck.clone(), rev, true);
+                net.reserve_hosts(flows.len());
                 for (i, f) in flows.iter().enumerate() {
                     net.attach(i, f, access, l, r);
                 }
@@ -118,6 +126,7 @@ impl Network {
                 for (k, h) in hops.iter().enumerate() {
                     net.duplex(&format!("hop{k}"), routers[k], routers[k + 1], h.clone(), h.mirrored(), true);
                 }
+                net.reserve_hosts(flows.len());
                 for (i, f) in flows.iter().enumerate() {
                     let [first, last] = f.hops.unwrap_or([0, hops.len() - 1]);
                     net.attach(i, f, access, routers[first], routers[last + 1]);
