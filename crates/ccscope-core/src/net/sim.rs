@@ -322,7 +322,8 @@ impl Slots {
 }
 
 struct FlowRt {
-    paths: [Vec<u32>; 2],
+    /// The forward and the reverse path: `Core::hops[from..to]` each.
+    paths: [(u32, u32); 2],
     stats: FlowStats,
     start: SimTime,
     stop: Option<SimTime>,
@@ -342,12 +343,21 @@ struct Core {
     /// Every packet in a queue or a pipe.
     stored: Slots,
     flows: Vec<FlowRt>,
+    /// Every flow's paths (links in order), one after another: one allocation, not two a flow.
+    hops: Vec<u32>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
     trace: Option<Trace>,
     events: u64,
 }
 
 impl Core {
+    /// The links of a flow's path in direction `dir`.
+    #[inline]
+    fn path(&self, flow: u32, dir: Dir) -> &[u32] {
+        let (from, to) = self.flows[flow as usize].paths[dir.index()];
+        &self.hops[from as usize..to as usize]
+    }
+
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
         self.seq += 1;
@@ -414,7 +424,7 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
-        let link = flow.paths[pkt.dir.index()][0];
+        let link = self.path(pkt.flow, pkt.dir)[0];
         self.offer(link, pkt);
     }
 
@@ -545,9 +555,8 @@ impl Core {
         if let Some(&(next_at, _)) = l.pipe.front() {
             self.schedule(next_at, Kind::Arrive(link));
         }
-        let path = &self.flows[pkt.flow as usize].paths[pkt.dir.index()];
         let next = pkt.hop as usize + 1;
-        if let Some(&next_link) = path.get(next) {
+        if let Some(&next_link) = self.path(pkt.flow, pkt.dir).get(next) {
             pkt.hop = next as u16;
             self.offer(next_link, pkt);
             return None;
@@ -703,6 +712,7 @@ impl Simulation {
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut endpoint_rngs = Vec::with_capacity(2 * scenario.flows.len());
         let mut routes = Routes::new(&network);
+        let mut hops = Vec::new();
         for (i, f) in scenario.flows.iter().enumerate() {
             let (s, d) = network.ends[i];
             let mut route = |a: usize, b: usize| {
@@ -712,10 +722,17 @@ impl Simulation {
                     to: network.nodes[b].to_string(),
                 })
             };
-            let paths = [route(s, d)?, route(d, s)?];
-            if paths.iter().any(|p| p.len() > u16::MAX as usize) {
+            let (fwd, rev) = (route(s, d)?, route(d, s)?);
+            let fwd_len = fwd.len();
+            if fwd.len().max(rev.len()) > u16::MAX as usize {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
             }
+            let a = hops.len();
+            hops.extend(fwd.into_iter().chain(rev));
+            if hops.len() > u32::MAX as usize {
+                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 hops over all flows' paths"));
+            }
+            let (b, c) = (a + fwd_len, hops.len());
             let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
                 start_rng.gen_range(0..=f.start_jitter_ns)
@@ -730,7 +747,7 @@ impl Simulation {
                 (a, b) => a.or(b),
             };
             flows.push(FlowRt {
-                paths,
+                paths: [(a as u32, b as u32), (b as u32, c as u32)],
                 stats: FlowStats::default(),
                 start: SimTime(start),
                 stop: stop.map(SimTime),
@@ -772,6 +789,7 @@ impl Simulation {
             stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
             flows,
+            hops,
             trace,
             events: 0,
         };
@@ -980,7 +998,7 @@ impl Simulation {
                 series: rcv.series(),
                 stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
-                path: f.paths.into_iter().next().unwrap_or_default(),
+                path: self.core.hops[f.paths[0].0 as usize..f.paths[0].1 as usize].to_vec(),
             });
         }
         let nodes = &self.nodes;
@@ -1029,6 +1047,8 @@ mod tests {
     fn per_flow_state_stays_small() {
         // Eight timer slots per flow: at ten thousand flows every byte here is 80 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
+        // A flow's counters (128 bytes), times, and where its paths are among all hops.
+        assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
         assert_eq!(std::mem::size_of::<LinkName>(), 40);
         assert_eq!(std::mem::size_of::<Name>(), 24);
