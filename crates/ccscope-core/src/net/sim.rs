@@ -746,16 +746,15 @@ impl Simulation {
                 })
             };
             let (fwd, rev) = (route(s, d)?, route(d, s)?);
-            let fwd_len = fwd.len();
             if fwd.len().max(rev.len()) > u16::MAX as usize {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
             }
-            let a = hops.len();
+            let (first, turn) = (hops.len(), hops.len() + fwd.len());
             hops.extend(fwd.into_iter().chain(rev));
             if hops.len() > u32::MAX as usize {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 hops over all flows' paths"));
             }
-            let (b, c) = (a + fwd_len, hops.len());
+            let paths = [(first as u32, turn as u32), (turn as u32, hops.len() as u32)];
             let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
                 start_rng.gen_range(0..=f.start_jitter_ns)
@@ -770,7 +769,7 @@ impl Simulation {
                 (a, b) => a.or(b),
             };
             flows.push(FlowRt {
-                paths: [(a as u32, b as u32), (b as u32, c as u32)],
+                paths,
                 stats: FlowStats::default(),
                 start: SimTime(start),
                 stop: stop.map(SimTime),
