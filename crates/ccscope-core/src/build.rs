@@ -194,13 +194,13 @@ fn source(s: &Source) -> Result<SourceSpec> {
         },
         Source::Tcp(t) => SourceSpec::Tcp(tcp(t, controller(Family::Window, &t.controller)?)),
         Source::Rate(r) => SourceSpec::Rate(rate(r, controller(Family::Rate, &r.controller)?)),
-        Source::Udp(u) => SourceSpec::Media(MediaSpec {
+        Source::Udp(u) => SourceSpec::Media(Box::new(MediaSpec {
             carrier: Carrier::Udp {
                 packet_bytes: bytes(u.packet_size.bytes()),
             },
             app: app(&u.app),
             playback: None,
-        }),
+        })),
     })
 }
 
@@ -217,7 +217,7 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
         return Ok(base);
     }
     let mut spec = match base {
-        SourceSpec::Media(m) => m,
+        SourceSpec::Media(m) => *m,
         SourceSpec::Cbr { rate_bps, packet_bytes } => MediaSpec {
             carrier: Carrier::Udp { packet_bytes },
             app: AppSpec::Cbr { rate_bps },
@@ -243,7 +243,7 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
         spec.app = app(a);
     }
     spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns, warmup_ns));
-    Ok(SourceSpec::Media(spec))
+    Ok(SourceSpec::Media(Box::new(spec)))
 }
 
 fn app(a: &App) -> AppSpec {
@@ -648,6 +648,13 @@ mod tests {
         let s = packet(&read_packet(table).unwrap()).unwrap();
         let TopologySpec::Dumbbell { bottleneck, .. } = &s.topology else { panic!("not a dumbbell") };
         assert_eq!(bottleneck.queue, QueueSpec::red(60, 5.0, 15.0, 0.002));
+    }
+
+    #[test]
+    fn a_flows_spec_stays_small() {
+        // A run keeps one per flow while it runs; the rare large source is boxed.
+        assert!(std::mem::size_of::<config::FlowSpec>() <= 320, "{}", std::mem::size_of::<config::FlowSpec>());
+        assert!(std::mem::size_of::<SourceSpec>() <= std::mem::size_of::<TcpSpec>());
     }
 
     #[test]

@@ -20,8 +20,8 @@ pub enum SourceSpec {
     /// A paced, rate-controlled flow (TFRC, TEAR, RAP, SSVP, ISCC, rate AIMD/binomial).
     Rate(RateSourceSpec),
     /// A transport carrying a workload or media application, optionally into a playback
-    /// receiver.
-    Media(MediaSpec),
+    /// receiver. Boxed: the other sources are half its size, and a run keeps one per flow.
+    Media(Box<MediaSpec>),
 }
 
 /// The transport under a [`MediaSpec`]'s application.

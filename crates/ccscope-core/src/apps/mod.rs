@@ -137,6 +137,11 @@ impl SendBuffer {
     /// offer nothing.
     pub fn offer(&mut self, bytes: u64, tag: Tag) {
         if bytes > 0 {
+            // Room for one offer at first, not a deque's least of four (later growth doubles
+            // as usual): bulk data, in every flow, is one offer that never runs out.
+            if self.offers.capacity() == 0 {
+                self.offers.reserve_exact(1);
+            }
             self.offers.push_back((bytes, tag));
         }
     }

@@ -15,12 +15,12 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use rand::Rng as _;
 
-use super::config::Scenario;
+use super::config::{CapacityChange, Scenario};
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::topology::{Network, Routes};
+use super::topology::{Name, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -174,14 +174,14 @@ impl Ctx<'_> {
     }
     pub fn cancel_timer(&mut self, timer: usize) {
         match &mut self.io {
-            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].deadline = None,
+            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].armed = false,
             Io::Host(io) => io.timers[timer] = None,
         }
     }
     /// Whether timer `timer` is armed.
     pub fn timer_armed(&self, timer: usize) -> bool {
         match &self.io {
-            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].deadline.is_some(),
+            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].armed,
             Io::Host(io) => io.timers[timer].is_some(),
         }
     }
@@ -237,13 +237,17 @@ impl PartialOrd for Event {
 
 /// A timer's state. Moving a deadline later costs nothing: the pending heap event fires, sees
 /// the later deadline and re-arms itself. Moving it earlier pushes a new event and bumps `gen`,
-/// which makes the old event stale.
+/// which makes the old event stale. Flags rather than `Option`s keep a slot in 24 bytes
+/// (eight per flow).
 #[derive(Clone, Copy, Debug, Default)]
 struct TimerSlot {
-    deadline: Option<SimTime>,
-    /// Time of the live heap event, if any.
-    scheduled: Option<SimTime>,
+    /// When the timer expires, if `armed`.
+    deadline: SimTime,
+    /// Time of the live heap event, if `live`.
+    scheduled: SimTime,
     gen: u32,
+    armed: bool,
+    live: bool,
 }
 
 /// One simplex link: its queue, the packet on the wire, and the packets propagating.
@@ -332,7 +336,8 @@ impl Slots {
 }
 
 struct FlowRt {
-    paths: [Vec<u32>; 2],
+    /// The forward and the reverse path: `Core::hops[from..to]` each.
+    paths: [(u32, u32); 2],
     stats: FlowStats,
     start: SimTime,
     stop: Option<SimTime>,
@@ -352,12 +357,21 @@ struct Core {
     /// Every packet in a queue or a pipe.
     stored: Slots,
     flows: Vec<FlowRt>,
+    /// Every flow's paths (links in order), one after another: one allocation, not two a flow.
+    hops: Vec<u32>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
     trace: Option<Trace>,
     events: u64,
 }
 
 impl Core {
+    /// The links of a flow's path in direction `dir`.
+    #[inline]
+    fn path(&self, flow: u32, dir: Dir) -> &[u32] {
+        let (from, to) = self.flows[flow as usize].paths[dir.index()];
+        &self.hops[from as usize..to as usize]
+    }
+
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
         self.seq += 1;
@@ -382,10 +396,12 @@ impl Core {
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
         let t = &mut self.timers[ep][slot];
-        t.deadline = Some(at);
-        if t.scheduled.is_none_or(|s| at < s) {
+        t.deadline = at;
+        t.armed = true;
+        if !t.live || at < t.scheduled {
             t.gen = t.gen.wrapping_add(1);
-            t.scheduled = Some(at);
+            t.scheduled = at;
+            t.live = true;
             let gen = t.gen;
             self.schedule(at, Kind::Timer { ep: ep as u32, slot: slot as u8, gen });
         }
@@ -398,18 +414,17 @@ impl Core {
         if t.gen != gen {
             return false;
         }
-        t.scheduled = None;
-        match t.deadline {
-            Some(d) if d <= now => {
-                t.deadline = None;
-                true
-            }
-            Some(d) => {
-                self.set_timer(ep, slot, d);
-                false
-            }
-            None => false,
+        t.live = false;
+        if !t.armed {
+            return false;
         }
+        if t.deadline <= now {
+            t.armed = false;
+            return true;
+        }
+        let d = t.deadline;
+        self.set_timer(ep, slot, d);
+        false
     }
 
     fn inject(&mut self, pkt: Packet) {
@@ -423,7 +438,7 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
-        let link = flow.paths[pkt.dir.index()][0];
+        let link = self.path(pkt.flow, pkt.dir)[0];
         let slot = self.stored.insert(pkt);
         self.offer(link, slot);
     }
@@ -560,10 +575,10 @@ impl Core {
             self.schedule(next_at, Kind::Arrive(link));
         }
         // The packet keeps its store slot from hop to hop.
-        let pkt = &mut self.stored.packets[slot as usize];
-        let next = pkt.hop as usize + 1;
-        if let Some(&next_link) = self.flows[pkt.flow as usize].paths[pkt.dir.index()].get(next) {
-            pkt.hop = next as u16;
+        let pkt = &self.stored.packets[slot as usize];
+        let (flow, dir, next) = (pkt.flow, pkt.dir, pkt.hop as usize + 1);
+        if let Some(&next_link) = self.path(flow, dir).get(next) {
+            self.stored.packets[slot as usize].hop = next as u16;
             self.offer(next_link, slot);
             return None;
         }
@@ -656,7 +671,7 @@ pub struct Simulation {
     endpoint_rngs: Vec<Rng>,
     /// Node names, and per link what the report says of it besides its counters (the rest of
     /// the topology is not kept once links and paths are built: it would cost memory per flow).
-    nodes: Vec<String>,
+    nodes: Vec<Name>,
     link_names: Vec<LinkName>,
     seed: u64,
     end: SimTime,
@@ -664,10 +679,11 @@ pub struct Simulation {
     baseline: Option<Baseline>,
 }
 
+/// Forty bytes a link, its names made only when the report is written.
 struct LinkName {
-    name: String,
-    from: usize,
-    to: usize,
+    name: Name,
+    from: u32,
+    to: u32,
     monitor: bool,
 }
 
@@ -719,19 +735,26 @@ impl Simulation {
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut endpoint_rngs = Vec::with_capacity(2 * scenario.flows.len());
         let mut routes = Routes::new(&network);
+        let mut hops = Vec::new();
         for (i, f) in scenario.flows.iter().enumerate() {
             let (s, d) = network.ends[i];
             let mut route = |a: usize, b: usize| {
                 routes.route(a, b).ok_or_else(|| Error::NoRoute {
                     flow: i,
-                    from: network.nodes[a].clone(),
-                    to: network.nodes[b].clone(),
+                    from: network.nodes[a].to_string(),
+                    to: network.nodes[b].to_string(),
                 })
             };
-            let paths = [route(s, d)?, route(d, s)?];
-            if paths.iter().any(|p| p.len() > u16::MAX as usize) {
+            let (fwd, rev) = (route(s, d)?, route(d, s)?);
+            if fwd.len().max(rev.len()) > u16::MAX as usize {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
             }
+            let (first, turn) = (hops.len(), hops.len() + fwd.len());
+            hops.extend(fwd.into_iter().chain(rev));
+            if hops.len() > u32::MAX as usize {
+                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 hops over all flows' paths"));
+            }
+            let paths = [(first as u32, turn as u32), (turn as u32, hops.len() as u32)];
             let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
                 start_rng.gen_range(0..=f.start_jitter_ns)
@@ -758,6 +781,27 @@ impl Simulation {
             endpoint_rngs.push(stream(seed, Stream::Source, i as u64));
             endpoint_rngs.push(stream(seed, Stream::Sink, i as u64));
         }
+        // The graph's link records go before the run's state is allocated: of them the run
+        // keeps the names and the capacity changes.
+        drop(routes);
+        let changes: Vec<(u32, CapacityChange)> = network
+            .links
+            .iter()
+            .enumerate()
+            .flat_map(|(k, d)| d.params.capacity_changes.iter().map(move |&c| (k as u32, c)))
+            .collect();
+        let mut link_names: Vec<LinkName> = network
+            .links
+            .into_iter()
+            .map(|d| LinkName {
+                name: d.name,
+                from: d.from as u32,
+                to: d.to as u32,
+                monitor: d.monitor,
+            })
+            .collect();
+        // The collection reuses the links' larger allocation: give the rest back.
+        link_names.shrink_to_fit();
         let mut core = Core {
             now: SimTime::ZERO,
             seq: 0,
@@ -767,6 +811,7 @@ impl Simulation {
             stored: Slots::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
             flows,
+            hops,
             trace,
             events: 0,
         };
@@ -778,10 +823,8 @@ impl Simulation {
                 core.schedule(stop, Kind::Stop(i as u32));
             }
         }
-        for k in 0..core.links.len() {
-            for c in &network.links[k].params.capacity_changes {
-                core.schedule(SimTime(c.at_ns), Kind::Capacity { link: k as u32, rate_bps: c.rate_bps });
-            }
+        for (link, c) in changes {
+            core.schedule(SimTime(c.at_ns), Kind::Capacity { link, rate_bps: c.rate_bps });
         }
         let warmup = SimTime(scenario.warmup_ns);
         if warmup > SimTime::ZERO {
@@ -791,18 +834,6 @@ impl Simulation {
             let iv = core.trace.as_ref().map_or(end, |t| t.interval);
             core.schedule(iv, Kind::Sample);
         }
-        let mut link_names: Vec<LinkName> = network
-            .links
-            .into_iter()
-            .map(|d| LinkName {
-                name: d.name,
-                from: d.from,
-                to: d.to,
-                monitor: d.monitor,
-            })
-            .collect();
-        // The collection reuses the links' larger allocation: give the rest back.
-        link_names.shrink_to_fit();
         Ok(Simulation {
             core,
             endpoints,
@@ -972,31 +1003,36 @@ impl Simulation {
                 in_flight[self.core.stored.packets[k as usize].flow as usize] += 1;
             }
         }
-        let endpoints = std::mem::take(&mut self.endpoints);
-        let stats = |ep: usize| windowed(endpoints[ep].stats(), base.as_ref().map(|b| &b.endpoints[ep]));
-        let flows = std::mem::take(&mut self.core.flows)
-            .into_iter()
-            .enumerate()
-            .map(|(i, f)| FlowReport {
-                label: endpoints[2 * i].label(),
-                sender: stats(2 * i),
-                receiver: stats(2 * i + 1),
-                series: endpoints[2 * i + 1].series(),
+        // What the reports do not read goes before they are made.
+        self.endpoint_rngs = Vec::new();
+        self.core.timers = Vec::new();
+        self.core.heap = BinaryHeap::new();
+        self.core.stored = Slots::default();
+        let stats = |ep: &dyn Endpoint, k: usize| windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]));
+        // Each flow's endpoints are dropped once its report is made.
+        let mut endpoints = std::mem::take(&mut self.endpoints).into_iter();
+        let mut flows = Vec::with_capacity(self.core.flows.len());
+        for (i, f) in std::mem::take(&mut self.core.flows).into_iter().enumerate() {
+            let (Some(snd), Some(rcv)) = (endpoints.next(), endpoints.next()) else { break };
+            flows.push(FlowReport {
+                label: snd.label(),
+                sender: stats(snd.as_ref(), 2 * i),
+                receiver: stats(rcv.as_ref(), 2 * i + 1),
+                series: rcv.series(),
                 stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
-                path: f.paths.into_iter().next().unwrap_or_default(),
-            })
-            .collect();
-        drop(endpoints);
+                path: self.core.hops[f.paths[0].0 as usize..f.paths[0].1 as usize].to_vec(),
+            });
+        }
         let nodes = &self.nodes;
         let links = std::mem::take(&mut self.core.links)
             .into_iter()
             .zip(std::mem::take(&mut self.link_names))
             .enumerate()
             .map(|(k, (l, d))| LinkReport {
-                name: d.name,
-                from: nodes[d.from].clone(),
-                to: nodes[d.to].clone(),
+                name: d.name.to_string(),
+                from: nodes[d.from as usize].to_string(),
+                to: nodes[d.to as usize].to_string(),
                 monitor: d.monitor,
                 rate_bps: l.rate_bps,
                 delay: l.delay,
@@ -1028,5 +1064,16 @@ mod tests {
         // The heap moves events on every push and pop, and every link keeps a pipe buffer.
         assert_eq!(std::mem::size_of::<Event>(), 32);
         assert_eq!(std::mem::size_of::<(SimTime, u32)>(), 16);
+    }
+
+    #[test]
+    fn per_flow_state_stays_small() {
+        // Eight timer slots per flow: at ten thousand flows every byte here is 80 kB.
+        assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
+        // A flow's counters (128 bytes), times, and where its paths are among all hops.
+        assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
+        // Four links and two hosts per flow on a dumbbell, whose names take no heap.
+        assert_eq!(std::mem::size_of::<LinkName>(), 40);
+        assert_eq!(std::mem::size_of::<Name>(), 24);
     }
 }

@@ -1,13 +1,36 @@
 //! Topologies: the built-in shapes expand to one generic graph of nodes and simplex links, and
 //! every flow gets a fewest-hop path in each direction. The engine sees only the graph.
 
+use std::fmt;
+
 use super::config::{FlowSpec, LinkParams, TopologySpec};
+
+/// A node's or a link's name in results. A flow's own hosts and access links are named after
+/// the flow when the name is written, so that thousands of flows keep no strings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Name {
+    Given(String),
+    /// `flow{flow}` followed by [`FLOW_PARTS`]`[part]`.
+    Flow { flow: u32, part: u8 },
+}
+
+/// What follows `flow{i}` in the names of a flow's hosts (the first two) and access links.
+const FLOW_PARTS: [&str; 4] = [".left", ".right", ".left.reverse", ".right.reverse"];
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Name::Given(s) => f.write_str(s),
+            Name::Flow { flow, part } => write!(f, "flow{flow}{}", FLOW_PARTS[*part as usize]),
+        }
+    }
+}
 
 /// One simplex link of the expanded graph.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkDef {
     /// Stable name used in results, e.g. `bottleneck`, `hop1.reverse`, `flow3.left`.
-    pub name: String,
+    pub name: Name,
     pub from: usize,
     pub to: usize,
     pub params: LinkParams,
@@ -18,28 +41,33 @@ pub struct LinkDef {
 /// The expanded graph and, per flow, its sender and receiver nodes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    pub nodes: Vec<String>,
+    pub nodes: Vec<Name>,
     pub links: Vec<LinkDef>,
     /// (sender node, receiver node) of each flow.
     pub ends: Vec<(usize, usize)>,
 }
 
 impl Network {
-    fn node(&mut self, name: String) -> usize {
+    fn node(&mut self, name: Name) -> usize {
         self.nodes.push(name);
         self.nodes.len() - 1
     }
 
+    /// Links a -> b named `name` and b -> a named `name.reverse`.
     fn duplex(&mut self, name: &str, a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
+        self.duplex_named([Name::Given(name.to_string()), Name::Given(format!("{name}.reverse"))], a, b, fwd, rev, monitor);
+    }
+
+    fn duplex_named(&mut self, [name, reverse]: [Name; 2], a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
         self.links.push(LinkDef {
-            name: name.to_string(),
+            name,
             from: a,
             to: b,
             params: fwd,
             monitor,
         });
         self.links.push(LinkDef {
-            name: format!("{name}.reverse"),
+            name: reverse,
             from: b,
             to: a,
             params: rev,
@@ -47,18 +75,26 @@ impl Network {
         });
     }
 
+    /// Room for the hosts and access links of `flows` flows, exactly: they are most of a
+    /// large graph, and it is at its largest while the run is being built.
+    fn reserve_hosts(&mut self, flows: usize) {
+        self.nodes.reserve_exact(2 * flows);
+        self.links.reserve_exact(4 * flows);
+    }
+
     /// Hosts for a flow attached to routers `left` and `right`, with the flow's access delays.
     fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: &LinkParams, left: usize, right: usize) {
-        let lh = self.node(format!("flow{i}.left"));
-        let rh = self.node(format!("flow{i}.right"));
+        let part = |part: u8| Name::Flow { flow: i as u32, part };
+        let lh = self.node(part(0));
+        let rh = self.node(part(1));
         let with_delay = |d: Option<u64>| LinkParams {
             delay_ns: d.unwrap_or(access.delay_ns),
             ..access.mirrored()
         };
         let l = with_delay(f.left_delay_ns);
         let r = with_delay(f.right_delay_ns);
-        self.duplex(&format!("flow{i}.left"), lh, left, l.clone(), l, false);
-        self.duplex(&format!("flow{i}.right"), right, rh, r.clone(), r, false);
+        self.duplex_named([part(0), part(2)], lh, left, l.clone(), l, false);
+        self.duplex_named([part(1), part(3)], right, rh, r.clone(), r, false);
         self.ends.push(if f.reverse { (rh, lh) } else { (lh, rh) });
     }
 
@@ -76,26 +112,28 @@ impl Network {
                 reverse,
                 access,
             } => {
-                let l = net.node("L".into());
-                let r = net.node("R".into());
+                let l = net.node(Name::Given("L".into()));
+                let r = net.node(Name::Given("R".into()));
                 let rev = reverse.clone().unwrap_or_else(|| bottleneck.mirrored());
                 net.duplex("bottleneck", l, r, bottleneck.clone(), rev, true);
+                net.reserve_hosts(flows.len());
                 for (i, f) in flows.iter().enumerate() {
                     net.attach(i, f, access, l, r);
                 }
             }
             TopologySpec::ParkingLot { hops, access } => {
-                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(format!("b{k}"))).collect();
+                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(Name::Given(format!("b{k}")))).collect();
                 for (k, h) in hops.iter().enumerate() {
                     net.duplex(&format!("hop{k}"), routers[k], routers[k + 1], h.clone(), h.mirrored(), true);
                 }
+                net.reserve_hosts(flows.len());
                 for (i, f) in flows.iter().enumerate() {
                     let [first, last] = f.hops.unwrap_or([0, hops.len() - 1]);
                     net.attach(i, f, access, routers[first], routers[last + 1]);
                 }
             }
             TopologySpec::Custom { nodes, links } => {
-                net.nodes = nodes.clone();
+                net.nodes = nodes.iter().cloned().map(Name::Given).collect();
                 let index = |name: &str| nodes.iter().position(|n| n == name);
                 for l in links {
                     let (a, b) = (index(&l.from).unwrap_or(0), index(&l.to).unwrap_or(0));
@@ -104,7 +142,7 @@ impl Network {
                         net.duplex(&name, a, b, l.params.clone(), l.params.mirrored(), l.monitor);
                     } else {
                         net.links.push(LinkDef {
-                            name,
+                            name: Name::Given(name),
                             from: a,
                             to: b,
                             params: l.params.clone(),
@@ -297,7 +335,7 @@ mod tests {
         };
         let net = Network::build(&topo, &[flow(), rev]);
         let (s, d) = net.ends[0];
-        let names = |p: Vec<u32>| p.iter().map(|&k| net.links[k as usize].name.clone()).collect::<Vec<_>>();
+        let names = |p: Vec<u32>| p.iter().map(|&k| net.links[k as usize].name.to_string()).collect::<Vec<_>>();
         assert_eq!(names(net.route(s, d).unwrap()), ["flow0.left", "bottleneck", "flow0.right"]);
         let (s, d) = net.ends[1];
         assert_eq!(
@@ -342,7 +380,7 @@ mod tests {
         for _ in 0..300 {
             let nodes = rng.gen_range(1..9);
             let mut net = Network {
-                nodes: (0..nodes).map(|k| format!("n{k}")).collect(),
+                nodes: (0..nodes).map(|k| Name::Given(format!("n{k}"))).collect(),
                 links: vec![],
                 ends: vec![],
             };
@@ -351,14 +389,14 @@ mod tests {
             for _ in 0..rng.gen_range(0..3 * nodes) {
                 let (a, b) = (rng.gen_range(0..nodes), rng.gen_range(0..nodes));
                 if a != b {
-                    net.links.push(LinkDef { name: String::new(), from: a, to: b, params: link(1), monitor: false });
+                    net.links.push(LinkDef { name: Name::Given(String::new()), from: a, to: b, params: link(1), monitor: false });
                 }
             }
             for _ in 0..rng.gen_range(0..4) {
-                let (h, r) = (net.node(String::new()), rng.gen_range(0..nodes));
+                let (h, r) = (net.node(Name::Given(String::new())), rng.gen_range(0..nodes));
                 for _ in 0..rng.gen_range(1..3) {
                     let (a, b) = if rng.gen_bool(0.5) { (h, r) } else { (r, h) };
-                    net.links.push(LinkDef { name: String::new(), from: a, to: b, params: link(1), monitor: false });
+                    net.links.push(LinkDef { name: Name::Given(String::new()), from: a, to: b, params: link(1), monitor: false });
                 }
             }
             let mut routes = Routes::new(&net);
@@ -381,7 +419,7 @@ mod tests {
         let net = Network::build(&topo, &[f]);
         let (s, d) = net.ends[0];
         let path = net.route(s, d).unwrap();
-        let names: Vec<_> = path.iter().map(|&k| net.links[k as usize].name.as_str()).collect();
+        let names: Vec<_> = path.iter().map(|&k| net.links[k as usize].name.to_string()).collect();
         assert_eq!(names, ["flow0.left", "hop1", "hop2", "flow0.right"]);
     }
 }

@@ -239,7 +239,14 @@ impl Chunks {
     fn push(&mut self, chunk: Chunk) {
         match self.runs.back_mut() {
             Some((n, c)) if *c == chunk => *n += 1,
-            _ => self.runs.push_back((1, chunk)),
+            _ => {
+                // Room for one run at first, not a deque's least of four (later growth
+                // doubles as usual): bulk data is one run.
+                if self.runs.capacity() == 0 {
+                    self.runs.reserve_exact(1);
+                }
+                self.runs.push_back((1, chunk));
+            }
         }
     }
 
@@ -269,9 +276,21 @@ impl Chunks {
     }
 }
 
+/// What a sender reads of its [`TcpSpec`] once it runs: the rest went into its estimator and
+/// controller, and a whole spec per flow would cost 160 bytes.
+#[derive(Clone, Copy, Debug)]
+struct SenderSettings {
+    variant: Variant,
+    limited_transmit: bool,
+    packet_bytes: u32,
+    sack_lost_after: u32,
+    max_window_pkts: f64,
+    overhead_ns: u64,
+}
+
 /// The sending side of a TCP connection.
 pub struct TcpSender {
-    spec: TcpSpec,
+    spec: SenderSettings,
     ctl: Box<dyn Controller>,
     rto: RtoEstimator,
     /// Lowest unacknowledged packet.
@@ -306,11 +325,18 @@ pub struct TcpSender {
 
 impl TcpSender {
     /// A sender with window controller `ctl` that sends what `app` offers.
-    pub fn new(spec: TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Self {
+    pub fn new(spec: &TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Self {
         TcpSender {
             ctl,
-            rto: RtoEstimator::new(&spec),
-            spec,
+            rto: RtoEstimator::new(spec),
+            spec: SenderSettings {
+                variant: spec.variant,
+                limited_transmit: spec.limited_transmit,
+                packet_bytes: spec.packet_bytes,
+                sack_lost_after: spec.sack_lost_after,
+                max_window_pkts: spec.max_window_pkts,
+                overhead_ns: spec.overhead_ns,
+            },
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
@@ -756,6 +782,11 @@ fn forget_below(set: &mut BTreeSet<u64>, seq: u64) {
     while set.first().is_some_and(|&s| s < seq) {
         set.pop_first();
     }
+    // An emptied B-tree keeps its last node: give it back, or every flow that ever saw a
+    // loss would keep one.
+    if set.is_empty() {
+        *set = BTreeSet::new();
+    }
 }
 
 /// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo;
@@ -854,6 +885,10 @@ impl Endpoint for TcpReceiver {
                 self.rcv_nxt += 1;
                 self.inbox.deliver(ctx, &next);
             }
+            // The hole is filled: give back the node an emptied map keeps (as `forget_below`).
+            if self.above.is_empty() {
+                self.above = BTreeMap::new();
+            }
         } else {
             self.above.insert(seq, data);
         }
@@ -946,6 +981,19 @@ fn build(
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Endpoints {
-    let sender = TcpSender::new(spec.clone(), ctl, app);
+    let sender = TcpSender::new(spec, ctl, app);
     (Box::new(sender), Box::new(TcpReceiver::new(spec, sink)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn senders_and_receivers_stay_small() {
+        // One of each per flow: at ten thousand flows every byte here is 10 kB.
+        assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
+        assert!(std::mem::size_of::<TcpSender>() <= 488, "{}", std::mem::size_of::<TcpSender>());
+        assert!(std::mem::size_of::<TcpReceiver>() <= 144, "{}", std::mem::size_of::<TcpReceiver>());
+    }
 }
