@@ -98,29 +98,32 @@ fn sysctl(path: &str, value: &str) -> Result<()> {
 
 /// A UDP socket bound to `addr`, non-blocking, whose sends report a packet the queue dropped
 /// (`IP_RECVERR`: without it the kernel hides the qdisc's `ENOBUFS`), with buffers that hold
-/// whatever the queue holds (`SO_SNDBUFFORCE`: a queued datagram counts against its sender's
-/// buffer until it leaves).
+/// whatever the queue holds: a datagram waiting in the queue counts against its sender's
+/// buffer until it leaves (`SO_SNDBUFFORCE`, beyond the system's limit, which the kernel path's
+/// privilege allows).
 fn socket(addr: &str) -> Result<UdpSocket> {
     let s = UdpSocket::bind(addr).map_err(|e| unable(format_args!("bind {addr}: {e}")))?;
     s.set_nonblocking(true).map_err(|e| unable(format_args!("{addr}: {e}")))?;
-    let fd = s.as_raw_fd();
-    for (level, name, value) in [
-        (libc::SOL_IP, libc::IP_RECVERR, 1),
-        (libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, SOCKET_BUFFER),
-        (libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, SOCKET_BUFFER),
-    ] {
-        let value: libc::c_int = value;
-        // SAFETY: a valid socket and a pointer to a c_int of the size given.
-        let rc = unsafe { libc::setsockopt(fd, level, name, (&value as *const libc::c_int).cast(), std::mem::size_of::<libc::c_int>() as libc::socklen_t) };
-        if rc != 0 {
-            return Err(unable(format_args!("setsockopt on {addr}: {}", std::io::Error::last_os_error())));
-        }
-    }
+    set(&s, libc::SOL_IP, libc::IP_RECVERR, 1)?;
+    set(&s, libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, QUEUE_BUFFER)?;
+    set(&s, libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, QUEUE_BUFFER)?;
     Ok(s)
 }
 
-/// Each kernel socket's send and receive buffer (bytes of accounting, not memory taken).
-const SOCKET_BUFFER: libc::c_int = 256 << 20;
+/// Each veth-side socket's send and receive buffer (bytes of accounting, not memory taken).
+const QUEUE_BUFFER: libc::c_int = 256 << 20;
+
+/// Sets one integer socket option.
+fn set(socket: &UdpSocket, level: libc::c_int, name: libc::c_int, value: libc::c_int) -> Result<()> {
+    // SAFETY: a valid socket and a pointer to a c_int of the size given.
+    let rc = unsafe {
+        libc::setsockopt(socket.as_raw_fd(), level, name, (&value as *const libc::c_int).cast(), std::mem::size_of::<libc::c_int>() as libc::socklen_t)
+    };
+    if rc != 0 {
+        return Err(unable(format_args!("setsockopt: {}", std::io::Error::last_os_error())));
+    }
+    Ok(())
+}
 
 /// The largest datagram the run's endpoints send: the tbf bucket holds at least one.
 fn largest_packet(s: &config::Scenario) -> u32 {
@@ -138,7 +141,7 @@ fn largest_packet(s: &config::Scenario) -> u32 {
 ///
 /// tbf sends the next packet when a timer says its tokens are there; on a busy machine the
 /// timer fires some µs late, and with a bucket of one packet the tokens of that lateness are
-/// lost, the rate with them (2.9% at 10 Mb/s here). A bucket that also holds 1 ms of the rate
+/// lost, the rate with them (2.9% of it at 10 Mb/s on a busy 2-core machine). A bucket that also holds 1 ms of the rate
 /// keeps them. What leaves at once after an idle spell is spaced again by the user-space
 /// link's serialization, so it still reaches the far end when it would have; the kernel's
 /// queue can then hold up to that 1 ms more than its limit, for a moment.
