@@ -274,12 +274,12 @@ impl Queue {
         self.packets.push_back((slot, size_bytes));
     }
 
-    /// Takes the head packet's slot for transmission.
-    pub fn pop(&mut self, now: SimTime) -> Option<u32> {
+    /// Takes the head packet's slot and size for transmission.
+    pub fn pop(&mut self, now: SimTime) -> Option<(u32, u32)> {
         match self.packets.pop_front() {
             Some((slot, size)) => {
                 self.bytes -= size as u64;
-                Some(slot)
+                Some((slot, size))
             }
             None => {
                 if let Discipline::Red(r) = &mut self.discipline {

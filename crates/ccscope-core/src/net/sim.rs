@@ -256,6 +256,9 @@ struct Link {
     queue_rng: Rng,
     /// The packet being serialized (its slot in [`Core::stored`]) and when its serialization started.
     on_wire: Option<(u32, SimTime)>,
+    /// The serialization time of the last packet size seen (packets of one size follow each
+    /// other on most links; 0 bytes take no time at any rate).
+    serialization: (u32, SimTime),
     /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::stored`].
     pipe: VecDeque<(SimTime, u32)>,
     stats: LinkStats,
@@ -269,10 +272,21 @@ impl Link {
     /// Brings the queue-length integrals up to `now`.
     #[inline]
     fn account_queue(&mut self, now: SimTime) {
-        let dt = (now - self.queue_since).ns() as u128;
-        self.stats.queue_pkt_ns += self.queue.len() as u128 * dt;
-        self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
+        if !self.queue.is_empty() {
+            let dt = (now - self.queue_since).ns() as u128;
+            self.stats.queue_pkt_ns += self.queue.len() as u128 * dt;
+            self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
+        }
         self.queue_since = now;
+    }
+
+    /// How long a packet of `size_bytes` takes to serialize at the link's current rate.
+    #[inline]
+    fn serialization_time(&mut self, size_bytes: u32) -> SimTime {
+        if self.serialization.0 != size_bytes {
+            self.serialization = (size_bytes, serialization_time(size_bytes, self.rate_bps));
+        }
+        self.serialization.1
     }
 
     /// The counters as they stand at `now`: busy time including the part of the current
@@ -410,7 +424,8 @@ impl Core {
             }
         }
         let link = flow.paths[pkt.dir.index()][0];
-        self.offer(link, pkt);
+        let slot = self.stored.insert(pkt);
+        self.offer(link, slot);
     }
 
     fn record_drop(&mut self, link: u32, pkt: &Packet, kind: EventKind) {
@@ -435,24 +450,22 @@ impl Core {
         }
     }
 
-    /// A packet arrives at a link's queue.
-    fn offer(&mut self, link: u32, mut pkt: Packet) {
+    /// The packet in store slot `slot` arrives at a link's queue.
+    fn offer(&mut self, link: u32, slot: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.stats.arrivals += 1;
         l.account_queue(now);
-        let admit = l.queue.admit(&mut pkt, now, &mut l.queue_rng);
-        if matches!(admit, Admit::Queued | Admit::Marked) {
-            l.queue.push(self.stored.insert(pkt), pkt.size_bytes);
-        }
-        l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
+        let pkt = &mut self.stored.packets[slot as usize];
+        let admit = l.queue.admit(pkt, now, &mut l.queue_rng);
+        let (flow, size_bytes) = (pkt.flow, pkt.size_bytes);
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
                 l.stats.marks += 1;
                 let slot = l.trace_slot;
                 if let Some(t) = &mut self.trace {
-                    t.event(now, link, pkt.flow, EventKind::Mark);
+                    t.event(now, link, flow, EventKind::Mark);
                     if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
                         b.marks += 1;
                     }
@@ -466,12 +479,20 @@ impl Core {
                     l.stats.early_drops += 1;
                     EventKind::EarlyDrop
                 };
+                let pkt = self.stored.remove(slot);
                 self.record_drop(link, &pkt, kind);
                 return;
             }
         }
-        if self.links[link as usize].on_wire.is_none() {
-            self.start_tx(link);
+        if l.on_wire.is_some() {
+            l.queue.push(slot, size_bytes);
+            l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
+        } else {
+            // An idle link's queue is empty: the packet passes through it at once.
+            l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(1);
+            let done = now + l.serialization_time(size_bytes);
+            l.on_wire = Some((slot, now));
+            self.schedule(done, Kind::TxDone(link));
         }
     }
 
@@ -481,9 +502,8 @@ impl Core {
         let l = &mut self.links[link as usize];
         l.account_queue(now);
         match l.queue.pop(now) {
-            Some(slot) => {
-                let size = self.stored.packets[slot as usize].size_bytes;
-                let done = now + serialization_time(size, l.rate_bps);
+            Some((slot, size)) => {
+                let done = now + l.serialization_time(size);
                 l.on_wire = Some((slot, now));
                 self.schedule(done, Kind::TxDone(link));
             }
@@ -534,19 +554,20 @@ impl Core {
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         let l = &mut self.links[link as usize];
         let (at, slot) = l.pipe.pop_front()?;
-        let mut pkt = self.stored.remove(slot);
         debug_assert_eq!(at, self.now);
         l.stats.exits += 1;
         if let Some(&(next_at, _)) = l.pipe.front() {
             self.schedule(next_at, Kind::Arrive(link));
         }
-        let path = &self.flows[pkt.flow as usize].paths[pkt.dir.index()];
+        // The packet keeps its store slot from hop to hop.
+        let pkt = &mut self.stored.packets[slot as usize];
         let next = pkt.hop as usize + 1;
-        if let Some(&next_link) = path.get(next) {
+        if let Some(&next_link) = self.flows[pkt.flow as usize].paths[pkt.dir.index()].get(next) {
             pkt.hop = next as u16;
-            self.offer(next_link, pkt);
+            self.offer(next_link, slot);
             return None;
         }
+        let pkt = self.stored.remove(slot);
         let now = self.now;
         let s = &mut self.flows[pkt.flow as usize].stats.dir[pkt.dir.index()];
         s.delivered_pkts += 1;
@@ -687,6 +708,7 @@ impl Simulation {
                 loss: d.params.loss.clone().map(|spec| Box::new((LossModule::new(spec), stream(seed, Stream::LinkLoss, k as u64)))),
                 queue_rng: stream(seed, Stream::Queue, k as u64),
                 on_wire: None,
+                serialization: (0, SimTime::ZERO),
                 pipe: VecDeque::new(),
                 stats: LinkStats::default(),
                 queue_since: SimTime::ZERO,
@@ -886,6 +908,7 @@ impl Simulation {
                 Kind::Capacity { link, rate_bps } => {
                     let l = &mut self.core.links[link as usize];
                     l.rate_bps = rate_bps;
+                    l.serialization = (0, SimTime::ZERO);
                     l.queue.set_rate(rate_bps);
                 }
                 Kind::Sample => {
