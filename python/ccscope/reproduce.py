@@ -113,6 +113,13 @@ REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
     Reproduction("loguinov-fig7-udp", "Packet-bunch estimates of an emulated T1's capacity "
                  "on real packets", "Loguinov & Radha 2003, Fig. 7, §VI-A",
                  _E + "realnet:fig7_udp_claims", real_time=True),
+    Reproduction("loguinov-fig8-udp", "ISCC against rate AIMD as n grows on an emulated T1, "
+                 "on real packets", "Loguinov & Radha 2003, Fig. 8, Table I, §VI-C",
+                 _E + "realnet:fig8_udp_claims", real_time=True),
+    Reproduction("loguinov-table1-udp", "Freeze frames of FGS video streamed by AIMD, SQRT, "
+                 "IIAD, TFRC and ISCC at n = 50 on an emulated T1, on real packets",
+                 "Loguinov & Radha 2003, Table I, §VI-C", _E + "realnet:table1_udp_claims",
+                 real_time=True),
     Reproduction("papadimitriou-fig3-udp", "Smoothness of SSVP and SSVP-ADP with MPEG-4 video "
                  "on real packets", "Papadimitriou & Zhang 2007, Fig. 3, §III, §VI",
                  _E + "realnet:fig3_udp_claims", real_time=True),

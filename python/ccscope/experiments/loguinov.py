@@ -5,6 +5,7 @@ and IIAD), ISCC's constant loss (§V-D, eq. (42)) and the efficiency of binomial
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -246,23 +247,39 @@ FIG8 = {
 FIG8_PUBLISHED = {"ISCC(-1.5,2)": 0.49, "AIMD(0.19,1/2)": 1.31}
 
 
-def fig8_scenario(controller: dict, n: int, seed: int = 6) -> dict:
-    """n flows of `controller` (C estimated from packet bunches of 3) on the scaled Cisco path,
-    each starting at its fair share C/n; 300 s measured after 10 s (the paper measures from
-    10 s after the last slow start)."""
+#: The bottleneck's rate of each Cisco path (:func:`cisco_path`).
+CAPACITY_BPS = {"T1": T1_BPS, "T3": T3_BPS}
+
+
+def cisco_path(path: str) -> dict:
+    """Fig. 6's Cisco path as a custom topology, server -> r1 -> r2 -> client, one way
+    5 + 40 + 5 ms with DropTail queues. "T1": 10 Mb/s access links (Fig. 6's Ethernets) and the
+    T1 with 40 packets of queue (assumed: the paper does not give it); "T3": the same scaled to
+    a T3 behind 100 Mb/s access links, its queue 1159 packets (311 ms, as 40 at 1.544 Mb/s)."""
+    access, bottleneck, limit = {"T1": ("10Mbps", T1, 40),
+                                 "T3": ("100Mbps", "44.736Mbps", 1159)}[path]
+
     def hop(a: str, b: str, rate: str, delay: str, limit: int) -> dict:
         return {"from": a, "to": b, "rate": rate, "delay": delay,
                 "queue": {"kind": "droptail", "limit": f"{limit}pkts"}}
 
+    return {"kind": "custom", "nodes": ["server", "r1", "r2", "client"],
+            "links": [hop("server", "r1", access, "5ms", 1000),
+                      hop("r1", "r2", bottleneck, "40ms", limit),
+                      hop("r2", "client", access, "5ms", 1000)]}
+
+
+def fig8_scenario(controller: dict, n: int, seed: int = 6, path: str = "T3",
+                  duration_s: float = 300.0) -> dict:
+    """n flows of `controller` (C estimated from packet bunches of 3) on the Cisco `path`
+    (:func:`cisco_path`), each starting at its fair share C/n; a run of `duration_s`, measured
+    from 10 s on (the paper measures from 10 s after the last slow start)."""
     return {
-        "run": {"duration": "300s", "warmup": "10s", "seed": seed},
-        "topology": {"kind": "custom", "nodes": ["server", "r1", "r2", "client"],
-                     "links": [hop("server", "r1", "100Mbps", "5ms", 1000),
-                               hop("r1", "r2", "44.736Mbps", "40ms", 1159),
-                               hop("r2", "client", "100Mbps", "5ms", 1000)]},
+        "run": {"duration": f"{duration_s:g}s", "warmup": "10s", "seed": seed},
+        "topology": cisco_path(path),
         "flows": [{"source": {"kind": "rate", "controller": controller,
                               "packet_size": "1500B", "bunch": 3, "jitter": 0.1,
-                              "initial_rate": f"{T3_BPS / n:.0f}bps"},
+                              "initial_rate": f"{CAPACITY_BPS[path] / n:.0f}bps"},
                    "count": n, "from": "server", "to": "client"}],
     }
 
@@ -305,20 +322,13 @@ FIG7_AIMD = {"name": "rate-aimd", "mtu_per_rtt": 30e3}
 
 
 def fig7_scenario(n: int, seed: int = 5, duration_s: float = 120.0) -> dict:
-    """Fig. 6's Cisco path as far as it is given: every flow from one server over 10 Mb/s to a
-    router, the T1 to a second router and 10 Mb/s to the client, 1500-byte packets; RTT
-    100 ms (5 + 40 + 5 ms one way) and a 40-packet DropTail T1 queue are assumed. n AIMD(1, 1/2)
-    flows sending bunches of 3 from 48 kb/s."""
-    def hop(a: str, b: str, rate: str, delay: str, limit: int) -> dict:
-        return {"from": a, "to": b, "rate": rate, "delay": delay,
-                "queue": {"kind": "droptail", "limit": f"{limit}pkts"}}
-
+    """Fig. 6's Cisco path as far as it is given (:func:`cisco_path` "T1"): every flow from one
+    server over 10 Mb/s to a router, the T1 to a second router and 10 Mb/s to the client,
+    1500-byte packets; RTT 100 ms and a 40-packet DropTail T1 queue are assumed. n
+    AIMD(1, 1/2) flows sending bunches of 3 from 48 kb/s."""
     return {
         "run": {"duration": f"{duration_s:g}s", "seed": seed},
-        "topology": {"kind": "custom", "nodes": ["server", "r1", "r2", "client"],
-                     "links": [hop("server", "r1", "10Mbps", "5ms", 1000),
-                               hop("r1", "r2", T1, "40ms", 40),
-                               hop("r2", "client", "10Mbps", "5ms", 1000)]},
+        "topology": cisco_path("T1"),
         "flows": [{"source": {"kind": "rate", "controller": FIG7_AIMD,
                               "packet_size": "1500B", "bunch": 3, "jitter": 0.1,
                               "initial_rate": "48kbps"},
@@ -387,21 +397,39 @@ TABLE1_PATHS = {"T1": _SCENARIOS / "loguinov-table1-t1.toml",
                 "T3": _SCENARIOS / "loguinov-table1-t3.toml"}
 
 
-def frozen_share(scheme: str, path: str, duration_s: float, seed: int) -> dict[str, float]:
-    """One run of Table I's set-up (scenarios/loguinov-table1-*.toml): the share of all the
-    flows' frames that froze (a base layer incomplete at its decoding time) and the loss rate
-    at the bottleneck."""
-    from ..engine import run
+def table1_scenario(scheme: str, path: str, duration_s: float, seed: int):
+    """Table I's set-up (scenarios/loguinov-table1-*.toml) on `path` with `scheme`'s
+    controller, `duration_s` long."""
     from ..scenario import load
 
-    scenario = (load(TABLE1_PATHS[path])
-                .replace("flows[0].source.controller", TABLE1[scheme])
-                .replace("run.duration", f"{duration_s:g}s").replace("run.seed", seed))
-    result = run(scenario)
-    media, flows = result.media, result.flows
+    return (load(TABLE1_PATHS[path])
+            .replace("flows[0].source.controller", TABLE1[scheme])
+            .replace("run.duration", f"{duration_s:g}s").replace("run.seed", seed))
+
+
+def frozen_tally(result, flows: range | None = None) -> dict[str, float]:
+    """The frames and freeze frames (a base layer incomplete at its decoding time) of a run's
+    `flows` (all by default), and the packets they sent and lost."""
+    media, sent = result.media, result.flows
+    if flows is not None:
+        media, sent = media[media["flow"].isin(flows)], sent[sent["flow"].isin(flows)]
     return {"frames": float(media["frames"].sum()),
             "freeze_frames": float(media["freeze_frames"].sum()),
-            "dropped": float(flows["dropped_pkts"].sum()), "sent": float(flows["sent_pkts"].sum())}
+            "dropped": float(sent["dropped_pkts"].sum()), "sent": float(sent["sent_pkts"].sum())}
+
+
+def frozen_share(scheme: str, path: str, duration_s: float, seed: int) -> dict[str, float]:
+    """One run of Table I's set-up: :func:`frozen_tally` of all its flows."""
+    from ..engine import run
+
+    return frozen_tally(run(table1_scenario(scheme, path, duration_s, seed)))
+
+
+def frozen_and_loss(tallies: list[dict[str, float]]) -> dict[str, float]:
+    """The share of the frames that froze and the loss rate, pooled over `tallies`."""
+    total = {k: sum(t[k] for t in tallies) for k in tallies[0]}
+    return {"frozen": total["freeze_frames"] / total["frames"],
+            "loss": total["dropped"] / total["sent"]}
 
 
 #: The runs of Table I: 60 s of seed 6 (quick) or 600 s (the paper's 10-minute video) of
@@ -416,10 +444,8 @@ def table1_frozen(quick: bool = False) -> dict[tuple[str, str], dict[str, float]
     out = {}
     for path in TABLE1_PATHS:
         for scheme in TABLE1:
-            runs = [frozen_share(scheme, path, duration, s) for s in seeds]
-            total = {k: sum(r[k] for r in runs) for k in runs[0]}
-            out[path, scheme] = {"frozen": total["freeze_frames"] / total["frames"],
-                                 "loss": total["dropped"] / total["sent"]}
+            out[path, scheme] = frozen_and_loss([frozen_share(scheme, path, duration, s)
+                                                 for s in seeds])
     return out
 
 
@@ -446,6 +472,37 @@ WHY_TFRC = {
 }
 
 
+def table1_claims(path: str, runs: str, frozen: dict[str, dict[str, float]],
+                  why: Callable[[str], str] | None = None) -> list[Claim]:
+    """Table I's freeze-frame claims on `path` from each scheme's share of the session frozen
+    and loss rate (`frozen`, by scheme); `runs` names the runs in each quantity, `why(scheme)`
+    says why a scheme's claim does not hold (by default :data:`WHY_TABLE1`, :data:`WHY_TFRC`)."""
+    low, high = TABLE1_FROZEN
+    claims = []
+    for scheme in TABLE1:
+        got = frozen[scheme]
+        quantity = (f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the "
+                    "session frozen")
+        reason = (why(scheme) if why is not None else
+                  (WHY_TFRC if scheme == "TFRC(180)" else WHY_TABLE1)[path].format(
+                      loss=got["loss"]))
+        if scheme == "ISCC(-1.5,2)":
+            claims.append(below(quantity, TABLE1_NONE, got["frozen"], reason, published=0.0))
+        else:
+            holds = low <= got["frozen"] <= high
+            claims.append(Claim(quantity, "13-68%", got["frozen"], "in [0.13, 0.68]",
+                                holds, "" if holds else reason))
+    iscc = frozen["ISCC(-1.5,2)"]["frozen"]
+    others = min(frozen[s]["frozen"] for s in TABLE1 if s != "ISCC(-1.5,2)")
+    holds = iscc <= others + TABLE1_NONE
+    claims.append(Claim(f"Loguinov Table I, {path}, n = 50 ({runs}): ISCC(-1.5,2) freezes "
+                        "least",
+                        "none vs 13-68%", f"{iscc:.2g} vs at least {others:.2g}",
+                        "at most the others' + 1/6000", holds,
+                        "" if holds else "unexpected: a non-scalable scheme froze less"))
+    return claims
+
+
 def table1(quick: bool = False) -> list[Claim]:
     """Table I's freeze frames (§VI-C) at n = 50 on the T1 and on the T3-scaled path: each
     non-scalable scheme's share of the session frozen within the paper's 13-68%, ISCC(-1.5,2)
@@ -453,27 +510,6 @@ def table1(quick: bool = False) -> list[Claim]:
     session: :data:`TABLE1_NONE`)."""
     frozen = table1_frozen(quick)
     runs = TABLE1_RUNS[quick][2]
-    low, high = TABLE1_FROZEN
-    claims = []
-    for path in TABLE1_PATHS:
-        for scheme in TABLE1:
-            got = frozen[path, scheme]
-            quantity = (f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the "
-                        "session frozen")
-            why = (WHY_TFRC if scheme == "TFRC(180)" else WHY_TABLE1)[path].format(
-                loss=got["loss"])
-            if scheme == "ISCC(-1.5,2)":
-                claims.append(below(quantity, TABLE1_NONE, got["frozen"], why, published=0.0))
-            else:
-                holds = low <= got["frozen"] <= high
-                claims.append(Claim(quantity, "13-68%", got["frozen"], "in [0.13, 0.68]",
-                                    holds, "" if holds else why))
-        iscc = frozen[path, "ISCC(-1.5,2)"]["frozen"]
-        others = min(frozen[path, s]["frozen"] for s in TABLE1 if s != "ISCC(-1.5,2)")
-        holds = iscc <= others + TABLE1_NONE
-        claims.append(Claim(f"Loguinov Table I, {path}, n = 50 ({runs}): ISCC(-1.5,2) freezes "
-                            "least",
-                            "none vs 13-68%", f"{iscc:.2g} vs at least {others:.2g}",
-                            "at most the others' + 1/6000", holds,
-                            "" if holds else "unexpected: a non-scalable scheme froze less"))
-    return claims
+    return [claim for path in TABLE1_PATHS
+            for claim in table1_claims(path, runs, {scheme: frozen[path, scheme]
+                                                    for scheme in TABLE1})]
