@@ -7,6 +7,7 @@ mod common;
 use std::sync::Mutex;
 
 use ccscope_core::realnet;
+use ccscope_core::scenario::Emulation;
 use ccscope_core::transport::tcp::TcpSpec;
 use common::*;
 
@@ -18,7 +19,7 @@ fn a_cbr_flow_crosses_the_emulated_link_at_its_rate_and_delay() {
     // 1 Mb/s of 1000-byte packets over 2 Mb/s, 20 ms: nothing queues, so every packet takes
     // 2 access hops (1 ms + 8 µs each) and the bottleneck (20 ms + 4 ms serialization).
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let r = realnet::run(&dumbbell(link(2_000_000, 20 * MS, 100), vec![cbr(1e6)], 3 * S, 1)).unwrap();
+    let r = realnet::run(&dumbbell(link(2_000_000, 20 * MS, 100), vec![cbr(1e6)], 3 * S, 1), Emulation::User).unwrap();
     let f = &r.flows[0].stats.dir[0];
     assert!(f.sent_pkts >= 370, "sent {} of the 375 due in 3 s", f.sent_pkts);
     assert!(f.delivered_pkts + r.flows[0].in_flight >= f.sent_pkts, "nothing is lost");
@@ -33,7 +34,7 @@ fn two_tcp_flows_fill_the_emulated_bottleneck() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut s = dumbbell(link(2_000_000, 40 * MS, 20), vec![tcp(TcpSpec::default()), tcp(TcpSpec::default())], 5 * S, 1);
     s.warmup_ns = S;
-    let r = realnet::run(&s).unwrap();
+    let r = realnet::run(&s, Emulation::User).unwrap();
     let bottleneck = r.links.iter().find(|l| l.name == "bottleneck").expect("the dumbbell has a bottleneck");
     let utilization = bottleneck.stats.busy_ns as f64 / (4 * S) as f64;
     assert!(utilization > 0.9, "bottleneck {} busy {utilization:.3} of the time", bottleneck.name);

@@ -524,11 +524,11 @@ fn run_packet<'py>(
     let (result, partial) = with_python(py, python_controllers, move |python, error| {
         let s = scenario::read_packet(table(&text)?)?;
         afford(s.cost(), force)?;
-        let real_time = s.run.engine == scenario::Engine::Udp;
+        let (real_time, emulation) = (s.run.engine == scenario::Engine::Udp, s.run.emulator);
         let s = build::packet(&s)?;
         if real_time {
             let end = SimTime::from_ns(s.duration_ns);
-            let result = ccscope_core::realnet::run_with(&s, |i| make_endpoints(&s, i, python, error), |now| {
+            let result = ccscope_core::realnet::run_with(&s, emulation, |i| make_endpoints(&s, i, python, error), |now| {
                 watch.go_on(now.secs(), end.secs(), error)
             })?;
             return Ok((result, watch.interrupted));

@@ -13,6 +13,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use super::kernel::Bottleneck;
 use super::{io_error, wait_readable, wire, Clock, RealTime};
 use crate::config;
 use crate::error::Result;
@@ -46,6 +47,8 @@ pub struct Emulator {
     sim: Simulation,
     socket: Arc<UdpSocket>,
     nonce: u32,
+    /// The kernel's bottleneck queues, which a datagram crosses before it enters `sim`.
+    kernel: Option<Bottleneck>,
 }
 
 impl Emulator {
@@ -55,7 +58,13 @@ impl Emulator {
             let proxy = || -> Box<dyn Endpoint> { Box::new(Proxy { socket: socket.clone(), host, nonce, buf: Vec::new() }) };
             Ok((proxy(), proxy()))
         })?;
-        Ok(Emulator { sim, socket, nonce })
+        Ok(Emulator { sim, socket, nonce, kernel: None })
+    }
+
+    /// The same emulator behind the kernel's bottleneck queues (`sim` is then the network
+    /// [`Bottleneck::new`] left to user space).
+    pub fn behind(self, kernel: Bottleneck) -> Emulator {
+        Emulator { kernel: Some(kernel), ..self }
     }
 
     /// Flow `flow`'s start and stop times as the run drew them (the hosts follow them).
@@ -78,32 +87,52 @@ impl Emulator {
             }
             let due = self.sim.next_event().unwrap_or(end).min(end);
             let wait = clock.wait_until(due);
-            if !wait_readable(&self.socket, wait).map_err(io_error)? {
+            let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
+            let sockets: Vec<&UdpSocket> = std::iter::once(&*self.socket).chain(kernel_sockets.into_iter().flatten()).collect();
+            if !wait_readable(&sockets, wait).map_err(io_error)? {
                 continue;
             }
-            // Every datagram waiting enters the network at the time it is read.
+            // Every datagram waiting enters the network, or the kernel's queue, at the time it
+            // is read.
             loop {
                 match self.socket.recv_from(&mut buf) {
                     Ok((n, _)) => {
-                        self.sim.run_until(clock.now());
-                        if let Some(pkt) = wire::decode(&buf[..n], self.nonce) {
-                            self.inject(pkt);
+                        let now = clock.now();
+                        self.sim.run_until(now);
+                        match self.kernel.as_mut() {
+                            Some(kernel) => kernel.enter(&buf[..n], now)?,
+                            None => {
+                                if let Some(pkt) = wire::decode(&buf[..n], self.nonce) {
+                                    inject(&mut self.sim, pkt);
+                                }
+                            }
                         }
                     }
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                     Err(e) => return Err(io_error(e)),
                 }
             }
+            if let Some(kernel) = self.kernel.as_mut() {
+                let sim = &mut self.sim;
+                kernel.leave(&mut buf, || clock.now(), |now, pkt| {
+                    sim.run_until(now);
+                    inject(sim, pkt);
+                })?;
+            }
         }
-        Ok(self.sim.finish())
+        let mut result = self.sim.finish();
+        if let Some(kernel) = self.kernel {
+            kernel.report(&mut result, clock.now().min(end));
+        }
+        Ok(result)
     }
+}
 
-    /// A packet from a host enters the network at its flow's sending end.
-    fn inject(&mut self, pkt: Packet) {
-        let side = match pkt.dir {
-            Dir::Forward => Side::Sender,
-            Dir::Reverse => Side::Receiver,
-        };
-        self.sim.call(pkt.flow, side, |_, ctx| ctx.send(pkt));
-    }
+/// A packet from a host enters the network at its flow's sending end.
+fn inject(sim: &mut Simulation, pkt: Packet) {
+    let side = match pkt.dir {
+        Dir::Forward => Side::Sender,
+        Dir::Reverse => Side::Receiver,
+    };
+    sim.call(pkt.flow, side, |_, ctx| ctx.send(pkt));
 }

@@ -250,7 +250,7 @@ impl Hosts {
             let next = if baseline.is_none() { next.min(warmup) } else { next };
             let next = self.next_sample().map_or(next, |t| next.min(t));
             let wait = clock.wait_until(next);
-            if !wait_readable(&self.socket, wait).map_err(io_error)? {
+            if !wait_readable(&[&self.socket], wait).map_err(io_error)? {
                 continue;
             }
             loop {

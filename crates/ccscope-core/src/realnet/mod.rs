@@ -15,6 +15,7 @@
 
 pub mod emulator;
 pub mod host;
+pub mod kernel;
 pub mod wire;
 
 use std::net::UdpSocket;
@@ -25,6 +26,7 @@ use crate::build::{endpoints, Endpoints};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::RunResult;
+use crate::scenario::Emulation;
 use crate::time::SimTime;
 use emulator::Emulator;
 use host::Hosts;
@@ -55,21 +57,21 @@ fn io_error(e: std::io::Error) -> Error {
 /// The longest a loop blocks on its socket without looking at the clock.
 const MAX_WAIT: Duration = Duration::from_millis(5);
 
-/// Waits until `socket` has a datagram or `timeout` has passed; says which.
+/// Waits until one of `sockets` has a datagram or `timeout` has passed; says which.
 ///
 /// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
 /// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which sleeps on a
 /// high-resolution timer; the calling thread's timer slack is set to 1 µs (`prctl(2)`
 /// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
-fn wait_readable(socket: &UdpSocket, timeout: Duration) -> std::io::Result<bool> {
+fn wait_readable(sockets: &[&UdpSocket], timeout: Duration) -> std::io::Result<bool> {
     use std::os::fd::AsRawFd;
-    let mut fd = libc::pollfd { fd: socket.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    let mut fds: Vec<libc::pollfd> = sockets.iter().map(|s| libc::pollfd { fd: s.as_raw_fd(), events: libc::POLLIN, revents: 0 }).collect();
     let ts = libc::timespec {
         tv_sec: timeout.as_secs() as libc::time_t,
         tv_nsec: timeout.subsec_nanos() as libc::c_long,
     };
-    // SAFETY: one valid pollfd for the duration of the call, a valid timespec, no signal mask.
-    let n = unsafe { libc::ppoll(&mut fd, 1, &ts, std::ptr::null()) };
+    // SAFETY: valid pollfds for the duration of the call, a valid timespec, no signal mask.
+    let n = unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, &ts, std::ptr::null()) };
     match n {
         n if n < 0 => {
             let e = std::io::Error::last_os_error();
@@ -129,10 +131,11 @@ impl Drop for RealTime {
     }
 }
 
-/// Runs `scenario` in real time over loopback UDP through the emulated network, with the
+/// Runs `scenario` in real time over loopback UDP through the emulated network (its
+/// bottleneck queues in user space or, with [`Emulation::Kernel`], in the kernel), with the
 /// catalogue's endpoints.
-pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
-    run_with(scenario, |i| endpoints(&scenario.flows[i].source), |_| true)
+pub fn run(scenario: &config::Scenario, emulation: Emulation) -> Result<RunResult> {
+    run_with(scenario, emulation, |i| endpoints(&scenario.flows[i].source), |_| true)
 }
 
 /// Runs `scenario` in real time with flow i's endpoints from `make(i)`, until its end or until
@@ -141,6 +144,7 @@ pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
 /// [`crate::net::Simulation::finish`] does.
 pub fn run_with(
     scenario: &config::Scenario,
+    emulation: Emulation,
     mut make: impl FnMut(usize) -> Result<Endpoints>,
     go_on: impl FnMut(SimTime) -> bool,
 ) -> Result<RunResult> {
@@ -150,7 +154,13 @@ pub fn run_with(
     // Tells this run's datagrams from any other's on a reused port.
     let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let nonce = since_epoch.subsec_nanos() ^ std::process::id().rotate_left(16) ^ emu_addr.port() as u32;
-    let emulator = Emulator::new(scenario, emu_socket, host_addr, nonce)?;
+    let emulator = match emulation {
+        Emulation::User => Emulator::new(scenario, emu_socket, host_addr, nonce)?,
+        Emulation::Kernel => {
+            let (kernel, user) = kernel::Bottleneck::new(scenario, nonce)?;
+            Emulator::new(&user, emu_socket, host_addr, nonce)?.behind(kernel)
+        }
+    };
     let flows = scenario
         .flows
         .iter()

@@ -43,6 +43,19 @@ pub enum Engine {
     Udp,
 }
 
+/// Where a real-time run's bottleneck queues (`run.emulator`, with `run.engine = "udp"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Emulation {
+    /// The packet engine's network, links and queues alike, run on the wall clock in user space.
+    #[default]
+    User,
+    /// A dumbbell's bottleneck rate and DropTail queue in the kernel: `tc` tbf on a veth pair
+    /// between two network namespaces the run makes (root only); delays and loss stay in user
+    /// space.
+    Kernel,
+}
+
 /// A scenario of either engine.
 // Read once per run: the size spread of the members is harmless.
 #[allow(clippy::large_enum_variant)]

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::media::{App, Playback, Udp};
-use super::{count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Engine};
+use super::{count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine};
 use crate::error::{Error, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
@@ -64,6 +64,13 @@ pub struct Run {
     pub seed: u64,
     #[serde(default)]
     pub engine: Engine,
+    /// With `engine = "udp"`: where the bottleneck queues (default user space).
+    #[serde(default, skip_serializing_if = "is_user")]
+    pub emulator: Emulation,
+}
+
+fn is_user(e: &Emulation) -> bool {
+    *e == Emulation::User
 }
 
 fn zero() -> Time {
@@ -769,6 +776,9 @@ impl Scenario {
             return Err(Error::invalid("run.warmup", format!("'{}'", self.run.warmup), format!("must be shorter than run.duration = '{}'", self.run.duration)));
         }
         let nodes = self.topology.validate()?;
+        if self.run.emulator == Emulation::Kernel {
+            self.validate_kernel()?;
+        }
         if self.flows.is_empty() {
             return Err(Error::invalid("flows", "[]", "at least one flow is needed"));
         }
@@ -789,6 +799,45 @@ impl Scenario {
                     "trace.interval",
                     format!("'{}'", t.interval),
                     format!("gives {bins} samples per series; use a coarser interval (at most {MAX_TRACE_CELLS} cells)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a setting cannot run with `run.emulator = "kernel"`.
+const KERNEL: &str = "with run.emulator = \"kernel\"";
+
+impl Scenario {
+    /// What the kernel path can run: a dumbbell (or fat link) whose bottleneck, each way, has a
+    /// DropTail queue at a constant rate (`tc`'s tbf and fifo; this kernel has no red qdisc,
+    /// and a rate change would need `tc` in the middle of the run).
+    fn validate_kernel(&self) -> Result<()> {
+        if self.run.engine != Engine::Udp {
+            let engine = serde_json::to_value(self.run.engine).unwrap_or_default();
+            return Err(Error::invalid("run.emulator", "'kernel'", format!("needs run.engine = \"udp\" (here {engine}): the kernel path carries real datagrams")));
+        }
+        let (links, at) = match &self.topology {
+            Topology::Dumbbell(d) => ([Some(&d.bottleneck), d.reverse.as_ref()], ["topology.bottleneck", "topology.reverse"]),
+            Topology::FatLink(_) => return Ok(()),
+            Topology::ParkingLot(_) => return Err(Error::invalid("topology.kind", "'parking_lot'", format!("'dumbbell' or 'fat_link' {KERNEL}"))),
+            Topology::Custom(_) => return Err(Error::invalid("topology.kind", "'custom'", format!("'dumbbell' or 'fat_link' {KERNEL}"))),
+        };
+        for (link, at) in links.into_iter().zip(at) {
+            let Some(link) = link else { continue };
+            if let Queue::Red(_) = link.queue {
+                return Err(Error::invalid(
+                    format!("{at}.queue.kind"),
+                    "'red'",
+                    format!("'droptail' {KERNEL}: this kernel has no red qdisc; run.emulator = \"user\" runs RED"),
+                ));
+            }
+            if !link.capacity_changes.is_empty() {
+                return Err(Error::invalid(
+                    format!("{at}.capacity_changes"),
+                    format!("{} changes", link.capacity_changes.len()),
+                    format!("none {KERNEL}: tc sets the rate once; run.emulator = \"user\" changes it"),
                 ));
             }
         }

@@ -58,7 +58,7 @@ fn a_valid_scenario_reads_and_normalizes_to_a_fixed_point() {
 #[test]
 fn errors_name_the_path_the_value_as_written_and_what_is_allowed() {
     let cases = [
-        (with("run.sped", json!(4)), "run.sped", "allowed keys: duration, warmup, seed, engine"),
+        (with("run.sped", json!(4)), "run.sped", "allowed keys: duration, warmup, seed, engine, emulator"),
         (with("topology.bottleneck.rate", json!("-2Mbps")), "topology.bottleneck.rate", "'-2Mbps': must be > 0"),
         (with("topology.bottleneck.rate", json!(2000000)), "topology.bottleneck.rate", "2000000: write it with its unit"),
         (with("topology.bottleneck.delay", json!("1e300h")), "topology.bottleneck.delay", "at most 584 years"),
@@ -175,4 +175,34 @@ fn json_schemas_describe_both_engines() {
     }
     let round = json_schema(Engine::Round).to_string();
     assert!(round.contains("\"capacity_pkts\"") && round.contains("\"substeps\""));
+}
+
+#[test]
+fn the_kernel_path_takes_a_udp_dumbbell_with_droptail_queues_at_a_constant_rate() {
+    let kernel = |path: &str, value: Value| {
+        let mut v = with(path, value);
+        v["run"]["engine"] = json!("udp");
+        v["run"]["emulator"] = json!("kernel");
+        v
+    };
+    let ok = kernel("topology.bottleneck.loss", json!({"kind": "bernoulli", "p": 0.01}));
+    assert_eq!(read(ok.clone()).unwrap().normalized()["run"]["emulator"], "kernel");
+    assert!(read(small()).unwrap().normalized()["run"].get("emulator").is_none(), "the default is not written out");
+    let parking = json!({"kind": "parking_lot", "hops": [{"rate": "2Mbps", "delay": "10ms"}]});
+    let red = json!({"kind": "red"});
+    let changes = json!([{"at": "1s", "rate": "1Mbps"}]);
+    let reverse = json!({"rate": "2Mbps", "delay": "10ms", "queue": {"kind": "red"}});
+    let cases = [
+        (with("run.emulator", json!("kernel")), "run.emulator", "needs run.engine = \"udp\" (here \"packet\")"),
+        (with("run.emulator", json!("netns")), "run.emulator", "'netns' is not known; expected one of: 'user', 'kernel'"),
+        (kernel("topology", parking), "topology.kind", "'parking_lot': 'dumbbell' or 'fat_link' with run.emulator = \"kernel\""),
+        (kernel("topology.bottleneck.queue", red), "topology.bottleneck.queue.kind", "this kernel has no red qdisc"),
+        (kernel("topology.reverse", reverse), "topology.reverse.queue.kind", "'red': 'droptail'"),
+        (kernel("topology.bottleneck.capacity_changes", changes), "topology.bottleneck.capacity_changes", "tc sets the rate once"),
+    ];
+    for (input, path, needle) in cases {
+        let e = error(input);
+        assert_eq!(field(&e), path, "{e}");
+        assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
+    }
 }
