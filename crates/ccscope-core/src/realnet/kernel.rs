@@ -130,9 +130,13 @@ fn largest_packet(s: &config::Scenario) -> u32 {
     use config::{Carrier, SourceSpec};
     let sizes = s.flows.iter().flat_map(|f| match &f.source {
         SourceSpec::Cbr { packet_bytes, .. } | SourceSpec::Poisson { packet_bytes, .. } => [*packet_bytes, 0],
-        SourceSpec::Tcp(t) | SourceSpec::Media(config::MediaSpec { carrier: Carrier::Tcp(t), .. }) => [t.packet_bytes, t.ack_bytes],
-        SourceSpec::Rate(r) | SourceSpec::Media(config::MediaSpec { carrier: Carrier::Rate(r), .. }) => [r.packet_bytes, r.report_bytes],
-        SourceSpec::Media(config::MediaSpec { carrier: Carrier::Udp { packet_bytes }, .. }) => [*packet_bytes, 0],
+        SourceSpec::Tcp(t) => [t.packet_bytes, t.ack_bytes],
+        SourceSpec::Rate(r) => [r.packet_bytes, r.report_bytes],
+        SourceSpec::Media(m) => match &m.carrier {
+            Carrier::Tcp(t) => [t.packet_bytes, t.ack_bytes],
+            Carrier::Rate(r) => [r.packet_bytes, r.report_bytes],
+            Carrier::Udp { packet_bytes } => [*packet_bytes, 0],
+        },
     });
     sizes.fold(wire::LAYOUT_BYTES as u32, u32::max)
 }
