@@ -7,6 +7,7 @@
 
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{io_error, wait_readable, wire, Clock, RealTime};
 use crate::build::Endpoints;
@@ -222,15 +223,9 @@ impl Hosts {
         Ok(next)
     }
 
-    /// Runs the hosts until `end` on `clock`, or until `go_on(now)` says no (it is asked every
-    /// few milliseconds); counts are taken over [warmup, the time stopped).
-    pub fn run(
-        mut self,
-        clock: &Clock,
-        warmup: SimTime,
-        end: SimTime,
-        mut go_on: impl FnMut(SimTime) -> bool,
-    ) -> Result<HostsOutcome> {
+    /// Runs the hosts until `end` on `clock`, or until `stop` is set; counts are taken over
+    /// [warmup, the time stopped).
+    pub fn run(mut self, clock: &Clock, warmup: SimTime, end: SimTime, stop: &AtomicBool) -> Result<HostsOutcome> {
         let _real_time = RealTime::enter();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
@@ -243,7 +238,7 @@ impl Hosts {
             while self.next_sample().is_some_and(|t| t <= now.min(end)) {
                 self.sample();
             }
-            if now >= end || !go_on(now) {
+            if now >= end || stop.load(Ordering::Relaxed) {
                 break;
             }
             let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);

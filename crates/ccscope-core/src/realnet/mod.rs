@@ -138,15 +138,18 @@ pub fn run(scenario: &config::Scenario, emulation: Emulation) -> Result<RunResul
     run_with(scenario, emulation, |i| endpoints(&scenario.flows[i].source), |_| true)
 }
 
+/// How often the calling thread of a real-time run asks `go_on`.
+const WATCH_EVERY: Duration = Duration::from_millis(10);
+
 /// Runs `scenario` in real time with flow i's endpoints from `make(i)`, until its end or until
-/// `go_on(now)` (asked every few milliseconds on the calling thread, which runs the hosts)
-/// says no; then reports what was measured up to then, as the packet engine's
+/// `go_on(now)` (asked every few milliseconds on the calling thread, while the hosts and the
+/// emulator run on threads of their own) says no; then reports what was measured up to then, as the packet engine's
 /// [`crate::net::Simulation::finish`] does.
 pub fn run_with(
     scenario: &config::Scenario,
     emulation: Emulation,
     mut make: impl FnMut(usize) -> Result<Endpoints>,
-    go_on: impl FnMut(SimTime) -> bool,
+    mut go_on: impl FnMut(SimTime) -> bool,
 ) -> Result<RunResult> {
     let bind = || UdpSocket::bind("127.0.0.1:0").map_err(io_error);
     let (emu_socket, host_socket) = (bind()?, bind()?);
@@ -177,10 +180,20 @@ pub fn run_with(
     }
     let (warmup, end) = (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns));
     let clock = Clock::start();
-    let stop = AtomicBool::new(false);
+    let (stop, stop_hosts) = (AtomicBool::new(false), AtomicBool::new(false));
     let (network, reports) = std::thread::scope(|s| {
         let emu = s.spawn(|| emulator.run(&clock, &stop));
-        let hosts = hosts.run(&clock, warmup, end, go_on);
+        let hosts = s.spawn(|| hosts.run(&clock, warmup, end, &stop_hosts));
+        // The caller's thread only watches: `go_on` may wait (for Python's GIL, say) without
+        // holding up a real-time thread.
+        while !hosts.is_finished() {
+            std::thread::sleep(WATCH_EVERY);
+            if !go_on(clock.now()) {
+                stop_hosts.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        let hosts = hosts.join().unwrap_or_else(|_| Err(Error::invalid("run.engine", "\"udp\"", "hosts that do not fail")));
         stop.store(true, Ordering::Relaxed);
         let network = emu.join().unwrap_or_else(|_| Err(Error::invalid("run.engine", "\"udp\"", "an emulator that does not fail")));
         (network, hosts)
