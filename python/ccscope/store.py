@@ -129,8 +129,8 @@ class Store:
         if not rows:
             return
         for row in rows:
-            kinds = self._ensure(table, {k: sql_type([v]) for k, v in row.items()
-                                         if v is not None})
+            self._ensure(table, {k: sql_type([v]) for k, v in row.items() if v is not None})
+        kinds = self._columns(table)
         names = list(dict.fromkeys(k for row in rows for k in row if k in kinds))
         values = [cell(row[k], kinds[k]) if row.get(k) is not None else None
                   for row in rows for k in names]

@@ -368,7 +368,12 @@ impl Core {
     /// The links of a flow's path in direction `dir`.
     #[inline]
     fn path(&self, flow: u32, dir: Dir) -> &[u32] {
-        let (from, to) = self.flows[flow as usize].paths[dir.index()];
+        self.hops_of(self.flows[flow as usize].paths[dir.index()])
+    }
+
+    /// The links of a path kept as `(from, to)` in [`Core::hops`].
+    #[inline]
+    fn hops_of(&self, (from, to): (u32, u32)) -> &[u32] {
         &self.hops[from as usize..to as usize]
     }
 
@@ -1021,7 +1026,7 @@ impl Simulation {
                 series: rcv.series(),
                 stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
-                path: self.core.hops[f.paths[0].0 as usize..f.paths[0].1 as usize].to_vec(),
+                path: self.core.hops_of(f.paths[0]).to_vec(),
             });
         }
         let nodes = &self.nodes;

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::kernel::Bottleneck;
-use super::{io_error, wait_readable, wire, Clock, RealTime};
+use super::{io_error, real_time, wait_readable, wire, Clock};
 use crate::config;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -39,7 +39,6 @@ impl Endpoint for Proxy {
         let _ = self.socket.send_to(&self.buf, self.host);
     }
 }
-
 
 /// A network emulator for `scenario`, serving datagrams that arrive on `socket` and delivering
 /// to `host`.
@@ -75,7 +74,7 @@ impl Emulator {
     /// Runs until the clock reaches the scenario's end or `stop` is set, then reports what it
     /// measured up to then.
     pub fn run(mut self, clock: &Clock, stop: &AtomicBool) -> Result<RunResult> {
-        let _real_time = RealTime::enter();
+        real_time();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let end = self.sim.end();
         let mut buf = vec![0u8; 65536];

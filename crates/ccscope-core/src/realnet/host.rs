@@ -9,7 +9,7 @@ use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{io_error, wait_readable, wire, Clock, RealTime};
+use super::{io_error, real_time, wait_readable, wire, Clock};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::Dir;
@@ -64,7 +64,8 @@ pub struct HostsOutcome {
     pub state: Option<StateLog>,
 }
 
-
+/// Every flow's endpoints on the wall clock, with their timers, start and stop times, and what
+/// they measure.
 pub struct Hosts {
     /// Sender of flow i at 2i, receiver at 2i + 1, as in the packet engine.
     stations: Vec<Station>,
@@ -226,7 +227,7 @@ impl Hosts {
     /// Runs the hosts until `end` on `clock`, or until `stop` is set; counts are taken over
     /// [warmup, the time stopped).
     pub fn run(mut self, clock: &Clock, warmup: SimTime, end: SimTime, stop: &AtomicBool) -> Result<HostsOutcome> {
-        let _real_time = RealTime::enter();
+        real_time();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
         let mut baseline: Option<Vec<Vec<(&'static str, Stat)>>> = None;

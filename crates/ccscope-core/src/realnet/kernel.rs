@@ -3,8 +3,8 @@
 //!
 //! The run makes two network namespaces of its own, "left" and "right", joined by a veth pair.
 //! Each end's egress has a token bucket filter (`tc-tbf(8)`) at the link's rate, whose bucket
-//! holds one largest packet and 1 ms of the rate ([`SAVED_NS`]), with a `pfifo` (packet limit) or `bfifo` (byte limit) child as the
-//! queue; a size table (`tc-stab(8)`) takes the 42 bytes of Ethernet, IP and UDP headers off
+//! holds one largest packet and 1 ms of the rate ([`SAVED_NS`]), with a `pfifo` (packet limit)
+//! or `bfifo` (byte limit) child as the queue; a size table (`tc-stab(8)`) takes the 42 bytes of Ethernet, IP and UDP headers off
 //! every datagram, so the kernel counts a packet at its modelled size (datagrams never go below
 //! [`wire::LAYOUT_BYTES`], so a 40-byte ACK counts as that). The emulator puts every datagram
 //! from the hosts into the side of the veth pair its packet leaves from and reads it at the
@@ -31,9 +31,8 @@ use super::wire;
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::config::{LinkParams, TopologySpec};
-use crate::net::packet::Dir;
+use crate::net::packet::{Dir, Packet};
 use crate::net::queue::QueueSpec;
-use crate::net::packet::Packet;
 use crate::net::sim::LinkReport;
 use crate::net::RunResult;
 use crate::time::SimTime;
@@ -145,8 +144,8 @@ fn largest_packet(s: &config::Scenario) -> u32 {
 ///
 /// tbf sends the next packet when a timer says its tokens are there; on a busy machine the
 /// timer fires some µs late, and with a bucket of one packet the tokens of that lateness are
-/// lost, the rate with them (2.9% of it at 10 Mb/s on a busy 2-core machine). A bucket that also holds 1 ms of the rate
-/// keeps them. What leaves at once after an idle spell is spaced again by the user-space
+/// lost, the rate with them (2.9% of it at 10 Mb/s on a busy 2-core machine). A bucket that
+/// also holds 1 ms of the rate keeps them. What leaves at once after an idle spell is spaced again by the user-space
 /// link's serialization, so it still reaches the far end when it would have; the kernel's
 /// queue can then hold up to that 1 ms more than its limit, for a moment.
 const SAVED_NS: u64 = 1_000_000;

@@ -1,7 +1,8 @@
 //! The real-time engine: the packet engine's transports, controllers and applications on real
 //! UDP datagrams, through an emulated bottleneck on loopback.
 //!
-//! Two threads share one clock. [`host::Hosts`] runs every flow's sender and receiver, the very
+//! Two threads share one clock, and the caller's thread only watches them (for Ctrl-C and
+//! progress). [`host::Hosts`] runs every flow's sender and receiver, the very
 //! endpoint objects [`crate::build::endpoints`] makes for the packet engine, as sans-IO state
 //! machines on the wall clock, and sends their packets as datagrams ([`wire`]) to the emulator.
 //! [`emulator::Emulator`] is the packet engine's network (links, queues, loss, capacity
@@ -43,7 +44,7 @@ impl Clock {
     }
 
     /// How long to wait for a datagram before `due`: at most [`MAX_WAIT`], so that a loop
-    /// looks at the clock (and at Ctrl-C, or the other thread's stop) every few milliseconds.
+    /// looks at the clock (and at its stop flag) every few milliseconds.
     pub fn wait_until(&self, due: SimTime) -> Duration {
         Duration::from_nanos(due.ns().saturating_sub(self.now().ns())).min(MAX_WAIT)
     }
@@ -86,48 +87,19 @@ fn wait_readable(sockets: &[&UdpSocket], timeout: Duration) -> std::io::Result<b
     }
 }
 
-/// While alive, makes the calling thread's timed waits wake within about 1 µs of their
-/// deadline and, where the machine allows it (root, or an rtprio limit), gives the thread a
-/// real-time priority (`SCHED_FIFO`, `sched_setscheduler(2)`), so that other work on a busy
-/// machine does not delay its wake-ups. The loops block in `ppoll` between events, so they
-/// cannot starve the machine, and the kernel keeps 5% of every second for other work
-/// (`sched_rt_runtime_us`). Dropping it restores the thread's scheduling and timer slack: the
-/// hosts run on the caller's thread.
-struct RealTime {
-    slack: libc::c_int,
-    policy: libc::c_int,
-    param: libc::sched_param,
-    /// Whether the real-time priority was granted.
-    granted: bool,
-}
-
-impl RealTime {
-    fn enter() -> RealTime {
-        // SAFETY: prctl's PR_GET/SET_TIMERSLACK and sched_{get,set}scheduler/getparam with pid
-        // 0 read and write only this thread's settings, through valid pointers.
-        unsafe {
-            let slack = libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0);
-            let policy = libc::sched_getscheduler(0);
-            let mut param = libc::sched_param { sched_priority: 0 };
-            libc::sched_getparam(0, &mut param);
-            libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
-            let granted = libc::sched_setscheduler(0, libc::SCHED_FIFO, &libc::sched_param { sched_priority: 10 }) == 0;
-            RealTime { slack, policy, param, granted }
-        }
-    }
-}
-
-impl Drop for RealTime {
-    fn drop(&mut self) {
-        // SAFETY: as in `enter`, this thread's own settings back to what they were.
-        unsafe {
-            if self.granted {
-                libc::sched_setscheduler(0, self.policy, &self.param);
-            }
-            if self.slack > 0 {
-                libc::prctl(libc::PR_SET_TIMERSLACK, self.slack as libc::c_ulong, 0, 0, 0);
-            }
-        }
+/// Makes the calling thread's timed waits wake within about 1 µs of their deadline and, where
+/// the machine allows it (root, or an rtprio limit), gives the thread a real-time priority
+/// (`SCHED_FIFO`, `sched_setscheduler(2)`), so that other work on a busy machine does not delay
+/// its wake-ups. The loops block in `ppoll` between events, so they cannot starve the machine,
+/// and the kernel keeps 5% of every second for other work (`sched_rt_runtime_us`). For the
+/// rest of the thread's life: the hosts and the emulator each run on a thread that ends with
+/// the run.
+fn real_time() {
+    // SAFETY: prctl's PR_SET_TIMERSLACK and sched_setscheduler with pid 0 change only this
+    // thread's settings, through a valid pointer; a refused priority leaves it as it was.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
+        libc::sched_setscheduler(0, libc::SCHED_FIFO, &libc::sched_param { sched_priority: 10 });
     }
 }
 
@@ -143,8 +115,8 @@ const WATCH_EVERY: Duration = Duration::from_millis(10);
 
 /// Runs `scenario` in real time with flow i's endpoints from `make(i)`, until its end or until
 /// `go_on(now)` (asked every few milliseconds on the calling thread, while the hosts and the
-/// emulator run on threads of their own) says no; then reports what was measured up to then, as the packet engine's
-/// [`crate::net::Simulation::finish`] does.
+/// emulator run on threads of their own) says no; then reports what was measured up to then,
+/// as the packet engine's [`crate::net::Simulation::finish`] does.
 pub fn run_with(
     scenario: &config::Scenario,
     emulation: Emulation,
