@@ -8,6 +8,7 @@ pub mod packet;
 pub mod queue;
 pub mod sim;
 pub mod stats;
+pub mod store;
 pub mod topology;
 pub mod trace;
 

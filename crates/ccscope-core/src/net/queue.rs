@@ -2,14 +2,13 @@
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
 //! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and keeps
-//! the order; the packets themselves live in the engine's packet store, and the queue holds
-//! their slots there (8 bytes a packet rather than a whole packet).
-
-use std::collections::VecDeque;
+//! the order; the packets themselves live in the engine's packet store, chained in arrival
+//! order ([`Fifo`]), so a queue holds no buffer of its own.
 
 use rand::Rng as _;
 
 use super::packet::Packet;
+use super::store::{Fifo, Store};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -145,8 +144,8 @@ enum Discipline {
 /// A link's queue: the packets waiting plus the discipline that admits them.
 #[derive(Clone, Debug)]
 pub struct Queue {
-    /// Store slot and size (bytes) of each waiting packet, head first.
-    packets: VecDeque<(u32, u32)>,
+    /// The waiting packets' store slots, head first.
+    waiting: Fifo,
     bytes: u64,
     discipline: Discipline,
 }
@@ -209,17 +208,17 @@ impl Queue {
             }
         };
         Queue {
-            packets: VecDeque::new(),
+            waiting: Fifo::default(),
             bytes: 0,
             discipline,
         }
     }
 
     pub fn len(&self) -> usize {
-        self.packets.len()
+        self.waiting.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.packets.is_empty()
+        self.waiting.is_empty()
     }
     pub fn bytes(&self) -> u64 {
         self.bytes
@@ -231,8 +230,8 @@ impl Queue {
         }
     }
     /// Store slots of the packets waiting, head first.
-    pub fn slots(&self) -> impl Iterator<Item = u32> + '_ {
-        self.packets.iter().map(|&(k, _)| k)
+    pub fn slots<'a>(&self, store: &'a Store) -> impl Iterator<Item = u32> + 'a {
+        self.waiting.iter(store)
     }
 
     /// The link's capacity changed: RED's idle correction counts packets at the new rate.
@@ -247,7 +246,7 @@ impl Queue {
     pub fn admit(&mut self, pkt: &mut Packet, now: SimTime, rng: &mut Rng) -> Admit {
         let admit = match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
-                if self.packets.len() as u64 >= *limit {
+                if self.waiting.len() as u64 >= *limit {
                     Admit::DroppedForced
                 } else {
                     Admit::Queued
@@ -260,7 +259,7 @@ impl Queue {
                     Admit::Queued
                 }
             }
-            Discipline::Red(red) => red.admit(pkt, self.packets.len(), self.bytes, now, rng),
+            Discipline::Red(red) => red.admit(pkt, self.waiting.len(), self.bytes, now, rng),
         };
         if admit == Admit::Marked {
             pkt.ecn.congestion = true;
@@ -268,16 +267,17 @@ impl Queue {
         admit
     }
 
-    /// Appends an admitted packet of `size_bytes`, kept in store slot `slot`.
-    pub fn push(&mut self, slot: u32, size_bytes: u32) {
-        self.bytes += size_bytes as u64;
-        self.packets.push_back((slot, size_bytes));
+    /// Appends an admitted packet, kept in store slot `slot`.
+    pub fn push(&mut self, store: &mut Store, slot: u32) {
+        self.bytes += store.packet(slot).size_bytes as u64;
+        self.waiting.push_back(store, slot);
     }
 
     /// Takes the head packet's slot and size for transmission.
-    pub fn pop(&mut self, now: SimTime) -> Option<(u32, u32)> {
-        match self.packets.pop_front() {
-            Some((slot, size)) => {
+    pub fn pop(&mut self, store: &Store, now: SimTime) -> Option<(u32, u32)> {
+        match self.waiting.pop_front(store) {
+            Some(slot) => {
+                let size = store.packet(slot).size_bytes;
                 self.bytes -= size as u64;
                 Some((slot, size))
             }
@@ -396,41 +396,72 @@ mod tests {
         }
     }
 
-    impl Queue {
-        /// Offers a packet and keeps it if admitted (slot 0: these tests never read it back).
-        fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut Rng) -> (Admit, ()) {
-            let admit = self.admit(&mut p, now, rng);
+    /// A queue and the store its packets wait in.
+    struct Held {
+        queue: Queue,
+        store: Store,
+    }
+
+    impl Held {
+        fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime) -> Held {
+            Held { queue: Queue::new(spec, rate_bps, delay), store: Store::default() }
+        }
+
+        /// Offers a packet and keeps it if admitted.
+        fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut Rng) -> Admit {
+            let admit = self.queue.admit(&mut p, now, rng);
             if matches!(admit, Admit::Queued | Admit::Marked) {
-                self.push(0, p.size_bytes);
+                let k = self.store.insert(p);
+                self.queue.push(&mut self.store, k);
             }
-            (admit, ())
+            admit
+        }
+
+        /// Queues a packet of `size` bytes without asking the discipline.
+        fn push(&mut self, size: u32) {
+            let k = self.store.insert(pkt(size));
+            self.queue.push(&mut self.store, k);
+        }
+
+        /// Takes the head packet out of the queue and the store.
+        fn pop(&mut self, now: SimTime) -> Option<u32> {
+            let (k, size) = self.queue.pop(&self.store, now)?;
+            assert_eq!(self.store.remove(k).size_bytes, size);
+            Some(size)
+        }
+    }
+
+    impl std::ops::Deref for Held {
+        type Target = Queue;
+        fn deref(&self) -> &Queue {
+            &self.queue
         }
     }
 
     #[test]
     fn droptail_limits_packets_and_bytes() {
         let mut rng = stream(1, Stream::Queue, 0);
-        let mut q = Queue::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO);
+        let mut q = Held::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO);
         let t = SimTime::ZERO;
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::DroppedForced);
         assert_eq!(q.len(), 2);
         assert_eq!(q.bytes(), 200);
         let spec = QueueSpec::DropTail {
             limit_packets: None,
             limit_bytes: Some(250),
         };
-        let mut q = Queue::new(&spec, 1_000_000, SimTime::ZERO);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::DroppedForced);
-        assert_eq!(q.enqueue(pkt(50), t, &mut rng).0, Admit::Queued);
+        let mut q = Held::new(&spec, 1_000_000, SimTime::ZERO);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(50), t, &mut rng), Admit::Queued);
     }
 
     #[test]
     fn red_curve_is_piecewise_linear_with_gentle_part() {
-        let q = Queue::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO);
+        let q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO);
         let r = q.red().unwrap();
         assert_eq!(r.base_probability(4.0), 0.0);
         assert!((r.base_probability(10.0) - 0.05).abs() < 1e-12);
@@ -454,7 +485,7 @@ mod tests {
             mean_packet_bytes: 1000,
         };
         // 10 Mb/s, 1000 B: ptc = 1250 pkt/s; min_th = max(5, 0.0025*1250) = 5; max_th = 15.
-        let q = Queue::new(&spec, 10_000_000, SimTime::from_ms(20));
+        let q = Held::new(&spec, 10_000_000, SimTime::from_ms(20));
         let (lo, hi, _, w) = q.red().unwrap().parameters();
         assert_eq!((lo, hi), (5.0, 15.0));
         // rtt = max(0.1, 3*(0.02 + 0.0008)) = 0.1; w_q = 1 - exp(-1/(10*0.1*1250)).
@@ -468,15 +499,15 @@ mod tests {
         if let QueueSpec::Red { wait: w, .. } = &mut spec {
             *w = wait;
         }
-        let mut queue = Queue::new(&spec, 10_000_000, SimTime::ZERO);
+        let mut queue = Held::new(&spec, 10_000_000, SimTime::ZERO);
         let mut rng = stream(3, Stream::Queue, 0);
         let now = SimTime::ZERO;
         for _ in 0..q {
-            queue.push(0, 1000);
+            queue.push(1000);
         }
         let mut drops = 0;
         for _ in 0..arrivals {
-            match queue.enqueue(pkt(1000), now, &mut rng).0 {
+            match queue.enqueue(pkt(1000), now, &mut rng) {
                 Admit::Queued | Admit::Marked => {
                     queue.pop(now);
                 }
@@ -536,7 +567,7 @@ mod tests {
 
     #[test]
     fn red_idle_period_decays_the_average() {
-        let mut q = Queue::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO);
+        let mut q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO);
         let mut rng = stream(1, Stream::Queue, 0);
         let t0 = SimTime::ZERO;
         for _ in 0..40 {

@@ -6,12 +6,12 @@
 //! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
 //! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
 //! "pipe" (propagation delay is constant per link, so arrivals leave it in order; queued and
-//! propagating packets sit in one store shared by all links, so an idle link holds none), and queues and
-//! loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
+//! propagating packets sit in one store shared by all links, chained in order, so a link holds
+//! no buffer, [`super::store`]), and queues and loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
 //! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use rand::Rng as _;
 
@@ -20,6 +20,7 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
+use super::store::{Fifo, Store};
 use super::topology::{Name, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
@@ -263,8 +264,8 @@ struct Link {
     /// The serialization time of the last packet size seen (packets of one size follow each
     /// other on most links; 0 bytes take no time at any rate).
     serialization: (u32, SimTime),
-    /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::stored`].
-    pipe: VecDeque<(SimTime, u32)>,
+    /// Packets propagating, in [`Core::stored`]; their arrival times are non-decreasing.
+    pipe: Fifo,
     stats: LinkStats,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
@@ -305,36 +306,6 @@ impl Link {
     }
 }
 
-/// The packets waiting in queues, on the wire and propagating, in reusable slots: links hold
-/// slots, so an idle link holds no packet and a packet is not copied from queue to wire to pipe.
-#[derive(Default)]
-struct Slots {
-    packets: Vec<Packet>,
-    free: Vec<u32>,
-}
-
-impl Slots {
-    #[inline]
-    fn insert(&mut self, pkt: Packet) -> u32 {
-        match self.free.pop() {
-            Some(k) => {
-                self.packets[k as usize] = pkt;
-                k
-            }
-            None => {
-                self.packets.push(pkt);
-                (self.packets.len() - 1) as u32
-            }
-        }
-    }
-
-    #[inline]
-    fn remove(&mut self, k: u32) -> Packet {
-        self.free.push(k);
-        self.packets[k as usize]
-    }
-}
-
 struct FlowRt {
     /// The forward and the reverse path: `Core::hops[from..to]` each.
     paths: [(u32, u32); 2],
@@ -354,8 +325,9 @@ struct Core {
     /// for a near event), and the loop pops it only when the handler scheduled nothing.
     top_done: bool,
     links: Vec<Link>,
-    /// Every packet in a queue or a pipe.
-    stored: Slots,
+    /// Every packet in a queue, on a wire or in a pipe: links hold slots, so a packet is not
+    /// copied from queue to wire to pipe.
+    stored: Store,
     flows: Vec<FlowRt>,
     /// Every flow's paths (links in order), one after another: one allocation, not two a flow.
     hops: Vec<u32>,
@@ -476,7 +448,7 @@ impl Core {
         let l = &mut self.links[link as usize];
         l.stats.arrivals += 1;
         l.account_queue(now);
-        let pkt = &mut self.stored.packets[slot as usize];
+        let pkt = self.stored.packet_mut(slot);
         let admit = l.queue.admit(pkt, now, &mut l.queue_rng);
         let (flow, size_bytes) = (pkt.flow, pkt.size_bytes);
         match admit {
@@ -505,7 +477,7 @@ impl Core {
             }
         }
         if l.on_wire.is_some() {
-            l.queue.push(slot, size_bytes);
+            l.queue.push(&mut self.stored, slot);
             l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
         } else {
             // An idle link's queue is empty: the packet passes through it at once.
@@ -521,7 +493,7 @@ impl Core {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.account_queue(now);
-        match l.queue.pop(now) {
+        match l.queue.pop(&self.stored, now) {
             Some((slot, size)) => {
                 let done = now + l.serialization_time(size);
                 l.on_wire = Some((slot, now));
@@ -538,7 +510,7 @@ impl Core {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
-        let pkt = self.stored.packets[stored as usize];
+        let pkt = *self.stored.packet(stored);
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
         l.stats.busy_ns += (now - started).ns();
@@ -554,7 +526,8 @@ impl Core {
             // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
-            l.pipe.push_back((at, stored));
+            self.stored.set_arrival(stored, at);
+            l.pipe.push_back(&mut self.stored, stored);
             if idle {
                 self.schedule(at, Kind::Arrive(link));
             }
@@ -573,17 +546,18 @@ impl Core {
     /// Schedules the arrival of the next packet in the pipe, if any.
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         let l = &mut self.links[link as usize];
-        let (at, slot) = l.pipe.pop_front()?;
-        debug_assert_eq!(at, self.now);
+        let slot = l.pipe.pop_front(&self.stored)?;
+        debug_assert_eq!(self.stored.arrival(slot), self.now);
         l.stats.exits += 1;
-        if let Some(&(next_at, _)) = l.pipe.front() {
+        if let Some(next) = l.pipe.front() {
+            let next_at = self.stored.arrival(next);
             self.schedule(next_at, Kind::Arrive(link));
         }
         // The packet keeps its store slot from hop to hop.
-        let pkt = &self.stored.packets[slot as usize];
+        let pkt = self.stored.packet(slot);
         let (flow, dir, next) = (pkt.flow, pkt.dir, pkt.hop as usize + 1);
         if let Some(&next_link) = self.path(flow, dir).get(next) {
-            self.stored.packets[slot as usize].hop = next as u16;
+            self.stored.packet_mut(slot).hop = next as u16;
             self.offer(next_link, slot);
             return None;
         }
@@ -730,7 +704,7 @@ impl Simulation {
                 queue_rng: stream(seed, Stream::Queue, k as u64),
                 on_wire: None,
                 serialization: (0, SimTime::ZERO),
-                pipe: VecDeque::new(),
+                pipe: Fifo::default(),
                 stats: LinkStats::default(),
                 queue_since: SimTime::ZERO,
                 trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32) } else { None },
@@ -813,7 +787,7 @@ impl Simulation {
             heap: BinaryHeap::with_capacity(1024),
             top_done: false,
             links,
-            stored: Slots::default(),
+            stored: Store::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
             flows,
             hops,
@@ -1003,16 +977,17 @@ impl Simulation {
         let base = self.baseline.take();
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
-            let slots = l.queue.slots().chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter().map(|&(_, k)| k));
+            let store = &self.core.stored;
+            let slots = l.queue.slots(store).chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter(store));
             for k in slots {
-                in_flight[self.core.stored.packets[k as usize].flow as usize] += 1;
+                in_flight[store.packet(k).flow as usize] += 1;
             }
         }
         // What the reports do not read goes before they are made.
         self.endpoint_rngs = Vec::new();
         self.core.timers = Vec::new();
         self.core.heap = BinaryHeap::new();
-        self.core.stored = Slots::default();
+        self.core.stored = Store::default();
         let stats = |ep: &dyn Endpoint, k: usize| windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]));
         // Each flow's endpoints are dropped once its report is made.
         let mut endpoints = std::mem::take(&mut self.endpoints).into_iter();
@@ -1066,9 +1041,8 @@ mod tests {
 
     #[test]
     fn events_and_pipe_entries_stay_small() {
-        // The heap moves events on every push and pop, and every link keeps a pipe buffer.
+        // The heap moves events on every push and pop.
         assert_eq!(std::mem::size_of::<Event>(), 32);
-        assert_eq!(std::mem::size_of::<(SimTime, u32)>(), 16);
     }
 
     #[test]
