@@ -100,6 +100,8 @@ pub struct Red {
     count_bytes: u64,
     /// Whether avg was above min_th at the previous arrival (ns-2 `old`).
     above_min: bool,
+    /// The link's stream for the early-drop coin (only RED draws: a DropTail link keeps none).
+    rng: Rng,
     /// Start of the current idle period, if the queue is empty and the link idle.
     idle_since: Option<SimTime>,
 }
@@ -151,8 +153,9 @@ pub struct Queue {
 }
 
 impl Queue {
-    /// Builds a queue for a link of `rate_bps` and one-way `delay` (RED's automatic rules use them).
-    pub fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime) -> Queue {
+    /// Builds a queue for a link of `rate_bps` and one-way `delay` (RED's automatic rules use
+    /// them); RED keeps `rng`, the link's queue stream.
+    pub fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime, rng: Rng) -> Queue {
         let discipline = match *spec {
             QueueSpec::DropTail {
                 limit_packets: Some(n),
@@ -204,6 +207,7 @@ impl Queue {
                     count_bytes: 0,
                     above_min: false,
                     idle_since: Some(SimTime::ZERO),
+                    rng,
                 }))
             }
         };
@@ -243,7 +247,7 @@ impl Queue {
 
     /// Offers a packet: on `Queued` or `Marked` (which sets its CE bit) the caller stores it and
     /// [`push`](Self::push)es its slot; otherwise the caller drops it.
-    pub fn admit(&mut self, pkt: &mut Packet, now: SimTime, rng: &mut Rng) -> Admit {
+    pub fn admit(&mut self, pkt: &mut Packet, now: SimTime) -> Admit {
         let admit = match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
                 if self.waiting.len() as u64 >= *limit {
@@ -259,7 +263,7 @@ impl Queue {
                     Admit::Queued
                 }
             }
-            Discipline::Red(red) => red.admit(pkt, self.waiting.len(), self.bytes, now, rng),
+            Discipline::Red(red) => red.admit(pkt, self.waiting.len(), self.bytes, now),
         };
         if admit == Admit::Marked {
             pkt.ecn.congestion = true;
@@ -293,7 +297,7 @@ impl Queue {
 
 impl Red {
     /// The RED arrival procedure (SPECS §8 steps 1–6).
-    fn admit(&mut self, pkt: &Packet, qlen: usize, qbytes: u64, now: SimTime, rng: &mut Rng) -> Admit {
+    fn admit(&mut self, pkt: &Packet, qlen: usize, qbytes: u64, now: SimTime) -> Admit {
         let q = match self.mode {
             RedMode::Packets => qlen as f64,
             RedMode::Bytes => qbytes as f64,
@@ -334,7 +338,7 @@ impl Red {
                 self.above_min = true;
                 self.count = 1;
                 self.count_bytes = pkt.size_bytes as u64;
-            } else if self.early_test(pkt, rng) {
+            } else if self.early_test(pkt) {
                 verdict = if self.ecn && pkt.ecn.capable {
                     Admit::Marked
                 } else {
@@ -356,7 +360,7 @@ impl Red {
     }
 
     /// The early-drop coin, with ns-2's count-based spreading (`modify_p`).
-    fn early_test(&mut self, pkt: &Packet, rng: &mut Rng) -> bool {
+    fn early_test(&mut self, pkt: &Packet) -> bool {
         let p_b = self.base_probability(self.avg);
         let c = match self.mode {
             RedMode::Packets => self.count as f64,
@@ -380,7 +384,7 @@ impl Red {
             p_a *= pkt.size_bytes as f64 / self.mean_packet_bytes;
         }
         let p_a = p_a.min(1.0);
-        p_a > 0.0 && rng.gen::<f64>() <= p_a
+        p_a > 0.0 && self.rng.gen::<f64>() <= p_a
     }
 }
 
@@ -403,13 +407,15 @@ mod tests {
     }
 
     impl Held {
-        fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime) -> Held {
-            Held { queue: Queue::new(spec, rate_bps, delay), store: Store::default() }
+        /// RED draws from the queue stream of link 0 in a run seeded `seed`.
+        fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime, seed: u64) -> Held {
+            let rng = stream(seed, Stream::Queue, 0);
+            Held { queue: Queue::new(spec, rate_bps, delay, rng), store: Store::default() }
         }
 
         /// Offers a packet and keeps it if admitted.
-        fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut Rng) -> Admit {
-            let admit = self.queue.admit(&mut p, now, rng);
+        fn enqueue(&mut self, mut p: Packet, now: SimTime) -> Admit {
+            let admit = self.queue.admit(&mut p, now);
             if matches!(admit, Admit::Queued | Admit::Marked) {
                 let k = self.store.insert(p);
                 self.queue.push(&mut self.store, k);
@@ -440,28 +446,27 @@ mod tests {
 
     #[test]
     fn droptail_limits_packets_and_bytes() {
-        let mut rng = stream(1, Stream::Queue, 0);
-        let mut q = Held::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO);
+        let mut q = Held::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO, 1);
         let t = SimTime::ZERO;
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::DroppedForced);
         assert_eq!(q.len(), 2);
         assert_eq!(q.bytes(), 200);
         let spec = QueueSpec::DropTail {
             limit_packets: None,
             limit_bytes: Some(250),
         };
-        let mut q = Held::new(&spec, 1_000_000, SimTime::ZERO);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng), Admit::DroppedForced);
-        assert_eq!(q.enqueue(pkt(50), t, &mut rng), Admit::Queued);
+        let mut q = Held::new(&spec, 1_000_000, SimTime::ZERO, 1);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(50), t), Admit::Queued);
     }
 
     #[test]
     fn red_curve_is_piecewise_linear_with_gentle_part() {
-        let q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO);
+        let q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO, 1);
         let r = q.red().unwrap();
         assert_eq!(r.base_probability(4.0), 0.0);
         assert!((r.base_probability(10.0) - 0.05).abs() < 1e-12);
@@ -485,7 +490,7 @@ mod tests {
             mean_packet_bytes: 1000,
         };
         // 10 Mb/s, 1000 B: ptc = 1250 pkt/s; min_th = max(5, 0.0025*1250) = 5; max_th = 15.
-        let q = Held::new(&spec, 10_000_000, SimTime::from_ms(20));
+        let q = Held::new(&spec, 10_000_000, SimTime::from_ms(20), 1);
         let (lo, hi, _, w) = q.red().unwrap().parameters();
         assert_eq!((lo, hi), (5.0, 15.0));
         // rtt = max(0.1, 3*(0.02 + 0.0008)) = 0.1; w_q = 1 - exp(-1/(10*0.1*1250)).
@@ -499,15 +504,14 @@ mod tests {
         if let QueueSpec::Red { wait: w, .. } = &mut spec {
             *w = wait;
         }
-        let mut queue = Held::new(&spec, 10_000_000, SimTime::ZERO);
-        let mut rng = stream(3, Stream::Queue, 0);
+        let mut queue = Held::new(&spec, 10_000_000, SimTime::ZERO, 3);
         let now = SimTime::ZERO;
         for _ in 0..q {
             queue.push(1000);
         }
         let mut drops = 0;
         for _ in 0..arrivals {
-            match queue.enqueue(pkt(1000), now, &mut rng) {
+            match queue.enqueue(pkt(1000), now) {
                 Admit::Queued | Admit::Marked => {
                     queue.pop(now);
                 }
@@ -567,16 +571,15 @@ mod tests {
 
     #[test]
     fn red_idle_period_decays_the_average() {
-        let mut q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO);
-        let mut rng = stream(1, Stream::Queue, 0);
+        let mut q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO, 1);
         let t0 = SimTime::ZERO;
         for _ in 0..40 {
-            q.enqueue(pkt(1000), t0, &mut rng);
+            q.enqueue(pkt(1000), t0);
         }
         while q.pop(t0).is_some() {}
         let before = q.red().unwrap().average();
         // 1 ms idle at 1000 mean-size packets/s is m = 1: avg <- (1 - w)^2 avg + w * 0.
-        q.enqueue(pkt(1000), SimTime::from_ms(1), &mut rng);
+        q.enqueue(pkt(1000), SimTime::from_ms(1));
         let after = q.red().unwrap().average();
         assert!((after - 0.81 * before).abs() < 1e-12, "{before} -> {after}");
     }

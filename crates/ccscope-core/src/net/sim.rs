@@ -258,7 +258,6 @@ struct Link {
     queue: Queue,
     /// The loss module and its random stream, on the few links that have one.
     loss: Option<Box<(LossModule, Rng)>>,
-    queue_rng: Rng,
     /// The packet being serialized (its slot in [`Core::stored`]) and when its serialization started.
     on_wire: Option<(u32, SimTime)>,
     /// The serialization time of the last packet size seen (packets of one size follow each
@@ -270,7 +269,7 @@ struct Link {
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
     /// Slot in the trace's queue series, if monitored and traced.
-    trace_slot: Option<usize>,
+    trace_slot: Option<u32>,
 }
 
 impl Link {
@@ -428,7 +427,7 @@ impl Core {
             s.queue_drops += 1;
         }
         let now = self.now;
-        let slot = self.links[link as usize].trace_slot;
+        let slot = self.links[link as usize].trace_slot.map(|k| k as usize);
         if let Some(t) = &mut self.trace {
             t.event(now, link, pkt.flow, kind);
             if pkt.dir == Dir::Forward {
@@ -449,13 +448,13 @@ impl Core {
         l.stats.arrivals += 1;
         l.account_queue(now);
         let pkt = self.stored.packet_mut(slot);
-        let admit = l.queue.admit(pkt, now, &mut l.queue_rng);
+        let admit = l.queue.admit(pkt, now);
         let (flow, size_bytes) = (pkt.flow, pkt.size_bytes);
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
                 l.stats.marks += 1;
-                let slot = l.trace_slot;
+                let slot = l.trace_slot.map(|k| k as usize);
                 if let Some(t) = &mut self.trace {
                     t.event(now, link, flow, EventKind::Mark);
                     if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
@@ -514,7 +513,7 @@ impl Core {
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
         l.stats.busy_ns += (now - started).ns();
-        let slot = l.trace_slot;
+        let slot = l.trace_slot.map(|k| k as usize);
         let lost = match l.loss.as_deref_mut() {
             Some((m, rng)) => m.lose(now, rng),
             None => false,
@@ -699,15 +698,14 @@ impl Simulation {
             .map(|(k, d)| Link {
                 rate_bps: d.params.rate_bps,
                 delay: SimTime(d.params.delay_ns),
-                queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns)),
+                queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns), stream(seed, Stream::Queue, k as u64)),
                 loss: d.params.loss.clone().map(|spec| Box::new((LossModule::new(spec), stream(seed, Stream::LinkLoss, k as u64)))),
-                queue_rng: stream(seed, Stream::Queue, k as u64),
                 on_wire: None,
                 serialization: (0, SimTime::ZERO),
                 pipe: Fifo::default(),
                 stats: LinkStats::default(),
                 queue_since: SimTime::ZERO,
-                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32) } else { None },
+                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32).map(|p| p as u32) } else { None },
             })
             .collect();
         let mut flows = Vec::with_capacity(scenario.flows.len());
@@ -1004,12 +1002,15 @@ impl Simulation {
                 path: self.core.hops_of(f.paths[0]).to_vec(),
             });
         }
+        // A report is larger than a link's record: the records go as the reports are made, from
+        // the last link back, their room given back each time an eighth of it has emptied.
         let nodes = &self.nodes;
-        let links = std::mem::take(&mut self.core.links)
-            .into_iter()
-            .zip(std::mem::take(&mut self.link_names))
-            .enumerate()
-            .map(|(k, (l, d))| LinkReport {
+        let mut records = std::mem::take(&mut self.core.links);
+        let mut names = std::mem::take(&mut self.link_names);
+        let mut links = Vec::with_capacity(records.len());
+        while let (Some(l), Some(d)) = (records.pop(), names.pop()) {
+            let k = records.len();
+            links.push(LinkReport {
                 name: d.name.to_string(),
                 from: nodes[d.from as usize].to_string(),
                 to: nodes[d.to as usize].to_string(),
@@ -1021,8 +1022,13 @@ impl Simulation {
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,
                 red: l.queue.red().map(|r| r.parameters()),
-            })
-            .collect();
+            });
+            if k + k / 8 < records.capacity() {
+                records.shrink_to_fit();
+                names.shrink_to_fit();
+            }
+        }
+        links.reverse();
         RunResult {
             seed: self.seed,
             duration: self.end,
@@ -1051,6 +1057,9 @@ mod tests {
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
         assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
+        // Four links per flow on a dumbbell: a link's record holds no buffer and no random
+        // stream it does not draw from.
+        assert!(std::mem::size_of::<Link>() <= 256, "{}", std::mem::size_of::<Link>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
         assert_eq!(std::mem::size_of::<LinkName>(), 40);
         assert_eq!(std::mem::size_of::<Name>(), 24);
