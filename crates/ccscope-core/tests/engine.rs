@@ -246,7 +246,7 @@ fn arb_flow() -> impl Strategy<Value = ccscope_core::config::FlowSpec> {
         .prop_map(|(is_cbr, rate, size, start, stop, rev, ecn, delay)| {
             let mut f = if is_cbr { cbr(rate) } else { poisson(rate) };
             if let ccscope_core::config::SourceSpec::Cbr { packet_bytes, .. }
-            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } = &mut f.source
+            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } = std::sync::Arc::make_mut(&mut f.source)
             {
                 *packet_bytes = size;
             }

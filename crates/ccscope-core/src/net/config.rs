@@ -3,6 +3,8 @@
 //! ([`crate::scenario`]) to. It declares no defaults and checks nothing: the scenario did. A
 //! flow's source is a type parameter: the engine never reads it.
 
+use std::sync::Arc;
+
 use super::loss::LossSpec;
 use super::queue::QueueSpec;
 
@@ -76,10 +78,11 @@ pub enum TopologySpec {
 
 /// One flow: a source at a sender host, a receiver at a receiver host. The engine places the
 /// flow and times its start and stop; what `source` is, only the endpoint factory handed to
-/// [`Simulation::new`](super::Simulation::new) reads.
+/// [`Simulation::new`](super::Simulation::new) reads. Flows cloned from one another (a
+/// scenario entry's `count`) share their source rather than each keeping a copy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowSpec<S> {
-    pub source: S,
+    pub source: Arc<S>,
     pub start_ns: u64,
     /// The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream.
     pub start_jitter_ns: u64,
@@ -107,7 +110,7 @@ impl<S> FlowSpec<S> {
     /// A flow from time 0 to the end of the run, placed as its topology places flows by default.
     pub fn new(source: S) -> Self {
         FlowSpec {
-            source,
+            source: Arc::new(source),
             start_ns: 0,
             start_jitter_ns: 0,
             stop_ns: None,
