@@ -102,6 +102,9 @@ pub struct Red {
     above_min: bool,
     /// The link's stream for the early-drop coin (only RED draws: a DropTail link keeps none).
     rng: Rng,
+    /// Early drops and marks so far (only RED has them: a DropTail link counts neither).
+    early_drops: u64,
+    marks: u64,
     /// Start of the current idle period, if the queue is empty and the link idle.
     idle_since: Option<SimTime>,
 }
@@ -133,6 +136,11 @@ impl Red {
 
     pub fn average(&self) -> f64 {
         self.avg
+    }
+
+    /// Early drops and marks so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.early_drops, self.marks)
     }
 }
 
@@ -208,6 +216,8 @@ impl Queue {
                     above_min: false,
                     idle_since: Some(SimTime::ZERO),
                     rng,
+                    early_drops: 0,
+                    marks: 0,
                 }))
             }
         };
@@ -355,6 +365,11 @@ impl Red {
         if verdict != Admit::Queued {
             self.count = 0;
             self.count_bytes = 0;
+        }
+        match verdict {
+            Admit::DroppedEarly => self.early_drops += 1,
+            Admit::Marked => self.marks += 1,
+            _ => {}
         }
         verdict
     }

@@ -256,20 +256,43 @@ struct Link {
     rate_bps: u64,
     delay: SimTime,
     queue: Queue,
-    /// The loss module and its random stream, on the few links that have one.
-    loss: Option<Box<(LossModule, Rng)>>,
-    /// The packet being serialized (its slot in [`Core::stored`]) and when its serialization started.
-    on_wire: Option<(u32, SimTime)>,
+    /// The loss module, on the few links that have one.
+    loss: Option<Box<Loss>>,
+    /// The packet being serialized (its slot in [`Core::stored`]).
+    on_wire: Option<u32>,
+    /// When the serialization of the packet on the wire started.
+    started: SimTime,
     /// The serialization time of the last packet size seen (packets of one size follow each
     /// other on most links; 0 bytes take no time at any rate).
     serialization: (u32, SimTime),
     /// Packets propagating, in [`Core::stored`]; their arrival times are non-decreasing.
     pipe: Fifo,
-    stats: LinkStats,
+    stats: Counters,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
     /// Slot in the trace's queue series, if monitored and traced.
     trace_slot: Option<u32>,
+}
+
+/// A loss module, its random stream and the packets it took.
+struct Loss {
+    module: LossModule,
+    rng: Rng,
+    losses: u64,
+}
+
+/// What every link counts itself. The rest of its [`LinkStats`] follows from these and from
+/// what is in its queue, on its wire and in its pipe (arrivals, exits), or is counted by the few
+/// links that can have it: RED counts its early drops and marks, a loss module its losses.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counters {
+    departures: u64,
+    tx_bytes: u64,
+    forced_drops: u64,
+    busy_ns: u64,
+    max_queue_pkts: u64,
+    queue_pkt_ns: u128,
+    queue_byte_ns: u128,
 }
 
 impl Link {
@@ -296,12 +319,27 @@ impl Link {
     /// The counters as they stand at `now`: busy time including the part of the current
     /// serialization done, queue integrals brought up to `now`.
     fn stats_at(&self, now: SimTime) -> LinkStats {
-        let mut s = self.stats;
-        s.busy_ns += self.on_wire.map_or(0, |(_, t)| (now - t).ns());
+        let c = &self.stats;
+        let (early_drops, marks) = self.queue.red().map_or((0, 0), |r| r.counts());
+        let losses = self.loss.as_ref().map_or(0, |l| l.losses);
+        let on_wire = self.on_wire.is_some();
         let dt = (now - self.queue_since).ns() as u128;
-        s.queue_pkt_ns += self.queue.len() as u128 * dt;
-        s.queue_byte_ns += self.queue.bytes() as u128 * dt;
-        s
+        LinkStats {
+            // Every packet offered was dropped by the queue, or waits, or is on the wire, or left.
+            arrivals: c.forced_drops + early_drops + self.queue.len() as u64 + on_wire as u64 + c.departures,
+            departures: c.departures,
+            tx_bytes: c.tx_bytes,
+            forced_drops: c.forced_drops,
+            early_drops,
+            marks,
+            losses,
+            // Every packet that left the wire was lost, or propagates, or reached the far end.
+            exits: c.departures - losses - self.pipe.len() as u64,
+            busy_ns: c.busy_ns + if on_wire { (now - self.started).ns() } else { 0 },
+            queue_pkt_ns: c.queue_pkt_ns + self.queue.len() as u128 * dt,
+            queue_byte_ns: c.queue_byte_ns + self.queue.bytes() as u128 * dt,
+            max_queue_pkts: c.max_queue_pkts,
+        }
     }
 }
 
@@ -445,7 +483,6 @@ impl Core {
     fn offer(&mut self, link: u32, slot: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        l.stats.arrivals += 1;
         l.account_queue(now);
         let pkt = self.stored.packet_mut(slot);
         let admit = l.queue.admit(pkt, now);
@@ -453,7 +490,6 @@ impl Core {
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
-                l.stats.marks += 1;
                 let slot = l.trace_slot.map(|k| k as usize);
                 if let Some(t) = &mut self.trace {
                     t.event(now, link, flow, EventKind::Mark);
@@ -467,7 +503,6 @@ impl Core {
                     l.stats.forced_drops += 1;
                     EventKind::ForcedDrop
                 } else {
-                    l.stats.early_drops += 1;
                     EventKind::EarlyDrop
                 };
                 let pkt = self.stored.remove(slot);
@@ -482,7 +517,8 @@ impl Core {
             // An idle link's queue is empty: the packet passes through it at once.
             l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(1);
             let done = now + l.serialization_time(size_bytes);
-            l.on_wire = Some((slot, now));
+            l.on_wire = Some(slot);
+            l.started = now;
             self.schedule(done, Kind::TxDone(link));
         }
     }
@@ -495,7 +531,8 @@ impl Core {
         match l.queue.pop(&self.stored, now) {
             Some((slot, size)) => {
                 let done = now + l.serialization_time(size);
-                l.on_wire = Some((slot, now));
+                l.on_wire = Some(slot);
+                l.started = now;
                 self.schedule(done, Kind::TxDone(link));
             }
             None => l.on_wire = None,
@@ -505,21 +542,24 @@ impl Core {
     fn tx_done(&mut self, link: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        let Some((stored, started)) = l.on_wire.take() else {
+        let Some(stored) = l.on_wire.take() else {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
         let pkt = *self.stored.packet(stored);
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
-        l.stats.busy_ns += (now - started).ns();
+        l.stats.busy_ns += (now - l.started).ns();
         let slot = l.trace_slot.map(|k| k as usize);
         let lost = match l.loss.as_deref_mut() {
-            Some((m, rng)) => m.lose(now, rng),
+            Some(loss) => {
+                let lost = loss.module.lose(now, &mut loss.rng);
+                loss.losses += lost as u64;
+                lost
+            }
             None => false,
         };
         if lost {
-            l.stats.losses += 1;
             self.stored.remove(stored);
         } else {
             // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
@@ -547,7 +587,6 @@ impl Core {
         let l = &mut self.links[link as usize];
         let slot = l.pipe.pop_front(&self.stored)?;
         debug_assert_eq!(self.stored.arrival(slot), self.now);
-        l.stats.exits += 1;
         if let Some(next) = l.pipe.front() {
             let next_at = self.stored.arrival(next);
             self.schedule(next_at, Kind::Arrive(link));
@@ -699,11 +738,14 @@ impl Simulation {
                 rate_bps: d.params.rate_bps,
                 delay: SimTime(d.params.delay_ns),
                 queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns), stream(seed, Stream::Queue, k as u64)),
-                loss: d.params.loss.clone().map(|spec| Box::new((LossModule::new(spec), stream(seed, Stream::LinkLoss, k as u64)))),
+                loss: d.params.loss.clone().map(|spec| {
+                    Box::new(Loss { module: LossModule::new(spec), rng: stream(seed, Stream::LinkLoss, k as u64), losses: 0 })
+                }),
                 on_wire: None,
+                started: SimTime::ZERO,
                 serialization: (0, SimTime::ZERO),
                 pipe: Fifo::default(),
-                stats: LinkStats::default(),
+                stats: Counters::default(),
                 queue_since: SimTime::ZERO,
                 trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32).map(|p| p as u32) } else { None },
             })
@@ -976,7 +1018,7 @@ impl Simulation {
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let store = &self.core.stored;
-            let slots = l.queue.slots(store).chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter(store));
+            let slots = l.queue.slots(store).chain(l.on_wire).chain(l.pipe.iter(store));
             for k in slots {
                 in_flight[store.packet(k).flow as usize] += 1;
             }
@@ -1059,7 +1101,7 @@ mod tests {
         assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
         // Four links per flow on a dumbbell: a link's record holds no buffer and no random
         // stream it does not draw from.
-        assert!(std::mem::size_of::<Link>() <= 256, "{}", std::mem::size_of::<Link>());
+        assert!(std::mem::size_of::<Link>() <= 208, "{}", std::mem::size_of::<Link>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
         assert_eq!(std::mem::size_of::<LinkName>(), 40);
         assert_eq!(std::mem::size_of::<Name>(), 24);
