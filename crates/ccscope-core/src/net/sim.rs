@@ -734,11 +734,12 @@ impl Simulation {
             .links
             .iter()
             .enumerate()
-            .map(|(k, d)| Link {
-                rate_bps: d.params.rate_bps,
-                delay: SimTime(d.params.delay_ns),
-                queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns), stream(seed, Stream::Queue, k as u64)),
-                loss: d.params.loss.clone().map(|spec| {
+            .map(|(k, d)| (k, d, &network.params[d.params as usize]))
+            .map(|(k, d, p)| Link {
+                rate_bps: p.rate_bps,
+                delay: SimTime(d.delay_ns),
+                queue: Queue::new(&p.queue, p.rate_bps, SimTime(d.delay_ns), stream(seed, Stream::Queue, k as u64)),
+                loss: p.loss.clone().map(|spec| {
                     Box::new(Loss { module: LossModule::new(spec), rng: stream(seed, Stream::LinkLoss, k as u64), losses: 0 })
                 }),
                 on_wire: None,
@@ -807,7 +808,7 @@ impl Simulation {
             .links
             .iter()
             .enumerate()
-            .flat_map(|(k, d)| d.params.capacity_changes.iter().map(move |&c| (k as u32, c)))
+            .flat_map(|(k, d)| network.params[d.params as usize].capacity_changes.iter().map(move |&c| (k as u32, c)))
             .collect();
         let mut link_names: Vec<LinkName> = network
             .links
