@@ -27,8 +27,9 @@ use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::{serialization_time, SimTime};
 
-/// Timers an endpoint may have pending at once (e.g. TCP: retransmission and delayed ACK).
-pub const TIMERS_PER_ENDPOINT: usize = 4;
+/// Timers an endpoint may have pending at once (e.g. a TCP sender: retransmission, delayed
+/// send and its application's wake-up).
+pub const TIMERS_PER_ENDPOINT: usize = 3;
 
 /// Which end of a flow an endpoint sits at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -696,7 +697,7 @@ pub struct Simulation {
     baseline: Option<Baseline>,
 }
 
-/// Forty bytes a link, its names made only when the report is written.
+/// Thirty-two bytes a link, its names made only when the report is written.
 struct LinkName {
     name: Name,
     from: u32,
@@ -1096,7 +1097,7 @@ mod tests {
 
     #[test]
     fn per_flow_state_stays_small() {
-        // Eight timer slots per flow: at ten thousand flows every byte here is 80 kB.
+        // Six timer slots per flow: at ten thousand flows every byte here is 60 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
         assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
@@ -1104,7 +1105,7 @@ mod tests {
         // stream it does not draw from.
         assert!(std::mem::size_of::<Link>() <= 208, "{}", std::mem::size_of::<Link>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
-        assert_eq!(std::mem::size_of::<LinkName>(), 40);
-        assert_eq!(std::mem::size_of::<Name>(), 24);
+        assert_eq!(std::mem::size_of::<LinkName>(), 32);
+        assert_eq!(std::mem::size_of::<Name>(), 16);
     }
 }

@@ -9,7 +9,7 @@ use super::config::{FlowSpec, LinkParams, TopologySpec};
 /// the flow when the name is written, so that thousands of flows keep no strings.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Name {
-    Given(String),
+    Given(Box<str>),
     /// `flow{flow}` followed by [`FLOW_PARTS`]`[part]`.
     Flow { flow: u32, part: u8 },
 }
@@ -74,8 +74,8 @@ impl Network {
     /// Links a -> b named `name` and b -> a named `name.reverse`.
     fn duplex(&mut self, name: &str, a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
         let (fwd, rev) = (self.params(fwd), self.params(rev));
-        self.simplex(Name::Given(name.to_string()), a, b, fwd, None, monitor);
-        self.simplex(Name::Given(format!("{name}.reverse")), b, a, rev, None, monitor);
+        self.simplex(Name::Given(name.into()), a, b, fwd, None, monitor);
+        self.simplex(Name::Given(format!("{name}.reverse").into()), b, a, rev, None, monitor);
     }
 
     /// Room for the hosts and access links of `flows` flows, exactly: they are most of a
@@ -125,7 +125,7 @@ impl Network {
                 }
             }
             TopologySpec::ParkingLot { hops, access } => {
-                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(Name::Given(format!("b{k}")))).collect();
+                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(Name::Given(format!("b{k}").into()))).collect();
                 for (k, h) in hops.iter().enumerate() {
                     net.duplex(&format!("hop{k}"), routers[k], routers[k + 1], h.clone(), h.mirrored(), true);
                 }
@@ -137,7 +137,7 @@ impl Network {
                 }
             }
             TopologySpec::Custom { nodes, links } => {
-                net.nodes = nodes.iter().cloned().map(Name::Given).collect();
+                net.nodes = nodes.iter().map(|n| Name::Given(n.as_str().into())).collect();
                 let index = |name: &str| nodes.iter().position(|n| n == name);
                 for l in links {
                     let (a, b) = (index(&l.from).unwrap_or(0), index(&l.to).unwrap_or(0));
@@ -146,7 +146,7 @@ impl Network {
                         net.duplex(&name, a, b, l.params.clone(), l.params.mirrored(), l.monitor);
                     } else {
                         let params = net.params(l.params.clone());
-                        net.simplex(Name::Given(name), a, b, params, None, l.monitor);
+                        net.simplex(Name::Given(name.into()), a, b, params, None, l.monitor);
                     }
                 }
                 for f in flows {
@@ -394,7 +394,7 @@ mod tests {
         for _ in 0..300 {
             let nodes = rng.gen_range(1..9);
             let mut net = Network {
-                nodes: (0..nodes).map(|k| Name::Given(format!("n{k}"))).collect(),
+                nodes: (0..nodes).map(|k| Name::Given(format!("n{k}").into())).collect(),
                 links: vec![],
                 params: vec![],
                 ends: vec![],
@@ -404,14 +404,14 @@ mod tests {
             for _ in 0..rng.gen_range(0..3 * nodes) {
                 let (a, b) = (rng.gen_range(0..nodes), rng.gen_range(0..nodes));
                 if a != b {
-                    net.links.push(LinkDef { name: Name::Given(String::new()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
+                    net.links.push(LinkDef { name: Name::Given("".into()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
                 }
             }
             for _ in 0..rng.gen_range(0..4) {
-                let (h, r) = (net.node(Name::Given(String::new())), rng.gen_range(0..nodes));
+                let (h, r) = (net.node(Name::Given("".into())), rng.gen_range(0..nodes));
                 for _ in 0..rng.gen_range(1..3) {
                     let (a, b) = if rng.gen_bool(0.5) { (h, r) } else { (r, h) };
-                    net.links.push(LinkDef { name: Name::Given(String::new()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
+                    net.links.push(LinkDef { name: Name::Given("".into()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
                 }
             }
             let mut routes = Routes::new(&net);

@@ -44,12 +44,16 @@ pub const ECE: u32 = 1;
 /// Data flag: retransmission. ACK flag: the packet that triggered the ACK was one.
 pub const RETX: u32 = 2;
 
+// Each endpoint has its own timers: the sender's retransmission timer and the receiver's
+// delayed ACK share a number.
+/// The sender's retransmission timer.
 const RTO_TIMER: usize = 0;
-const DELACK_TIMER: usize = 1;
+/// The receiver's delayed ACK.
+const DELACK_TIMER: usize = 0;
+/// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
+const SEND_TIMER: usize = 1;
 /// The application's wake-ups (sender and receiver).
 const APP_TIMER: usize = 2;
-/// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
-const SEND_TIMER: usize = 3;
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
 const DUPACK_THRESHOLD: u32 = 3;
 /// SACK blocks an ACK carries.
