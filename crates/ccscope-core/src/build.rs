@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
-use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
+use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::control::Controller;
 use crate::error::{Error, Result};
@@ -168,6 +168,13 @@ fn loss(l: &Loss) -> LossSpec {
 
 fn flow(f: &packet::Flow, source: SourceSpec) -> FlowSpec {
     let opt = |t: &Option<Time>| t.as_ref().map(ns);
+    let placement = Placement {
+        left_delay_ns: opt(&f.left_delay),
+        right_delay_ns: opt(&f.right_delay),
+        hops: f.hops.map(|[a, b]| [a as usize, b as usize]),
+        from: f.from.clone(),
+        to: f.to.clone(),
+    };
     FlowSpec {
         source: Arc::new(source),
         start_ns: ns(&f.start),
@@ -176,11 +183,7 @@ fn flow(f: &packet::Flow, source: SourceSpec) -> FlowSpec {
         lifetime_ns: opt(&f.lifetime),
         ecn: f.ecn,
         reverse: f.reverse,
-        left_delay_ns: opt(&f.left_delay),
-        right_delay_ns: opt(&f.right_delay),
-        hops: f.hops.map(|[a, b]| [a as usize, b as usize]),
-        from: f.from.clone(),
-        to: f.to.clone(),
+        placement: (placement != Placement::DEFAULT).then(|| Box::new(placement)),
     }
 }
 
@@ -656,7 +659,7 @@ mod tests {
     fn a_flows_spec_stays_small() {
         // A run keeps one per flow while it runs; the flows of one entry share their source,
         // and the rare large source is boxed.
-        assert!(std::mem::size_of::<config::FlowSpec>() <= 168, "{}", std::mem::size_of::<config::FlowSpec>());
+        assert!(std::mem::size_of::<config::FlowSpec>() <= 72, "{}", std::mem::size_of::<config::FlowSpec>());
         assert!(std::mem::size_of::<SourceSpec>() <= std::mem::size_of::<TcpSpec>());
     }
 

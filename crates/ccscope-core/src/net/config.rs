@@ -95,6 +95,14 @@ pub struct FlowSpec<S> {
     pub ecn: bool,
     /// Dumbbell / parking lot: the sender is on the right and sends leftwards.
     pub reverse: bool,
+    /// Where the flow sits, when not where its topology puts flows by default (boxed: most
+    /// flows have no place of their own, and a run keeps every flow's spec).
+    pub placement: Option<Box<Placement>>,
+}
+
+/// A flow's own place in its topology.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Placement {
     /// Dumbbell / parking lot: one-way delay of this flow's left access link (default: `access`).
     pub left_delay_ns: Option<u64>,
     /// Dumbbell / parking lot: one-way delay of this flow's right access link.
@@ -104,6 +112,17 @@ pub struct FlowSpec<S> {
     /// Custom topology: sender and receiver node names.
     pub from: Option<String>,
     pub to: Option<String>,
+}
+
+impl Placement {
+    /// Where the topology puts a flow.
+    pub const DEFAULT: Placement = Placement {
+        left_delay_ns: None,
+        right_delay_ns: None,
+        hops: None,
+        from: None,
+        to: None,
+    };
 }
 
 impl<S> FlowSpec<S> {
@@ -117,12 +136,18 @@ impl<S> FlowSpec<S> {
             lifetime_ns: None,
             ecn: false,
             reverse: false,
-            left_delay_ns: None,
-            right_delay_ns: None,
-            hops: None,
-            from: None,
-            to: None,
+            placement: None,
         }
+    }
+
+    /// The flow's place in its topology.
+    pub fn placement(&self) -> &Placement {
+        self.placement.as_deref().unwrap_or(&Placement::DEFAULT)
+    }
+
+    /// The flow's place in its topology, to change.
+    pub fn placement_mut(&mut self) -> &mut Placement {
+        self.placement.get_or_insert_with(Box::default)
     }
 }
 

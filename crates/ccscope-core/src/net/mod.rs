@@ -12,5 +12,5 @@ pub mod store;
 pub mod topology;
 pub mod trace;
 
-pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Scenario, TopologySpec, TraceSpec};
+pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Placement, Scenario, TopologySpec, TraceSpec};
 pub use sim::{Ctx, Endpoint, HostIo, RunResult, Side, Simulation, Stat};

@@ -89,12 +89,13 @@ impl Network {
     /// parameters `access` and the flow's access delays.
     fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: u32, left: usize, right: usize) {
         let part = |part: u8| Name::Flow { flow: i as u32, part };
+        let place = f.placement();
         let lh = self.node(part(0));
         let rh = self.node(part(1));
-        self.simplex(part(0), lh, left, access, f.left_delay_ns, false);
-        self.simplex(part(2), left, lh, access, f.left_delay_ns, false);
-        self.simplex(part(1), right, rh, access, f.right_delay_ns, false);
-        self.simplex(part(3), rh, right, access, f.right_delay_ns, false);
+        self.simplex(part(0), lh, left, access, place.left_delay_ns, false);
+        self.simplex(part(2), left, lh, access, place.left_delay_ns, false);
+        self.simplex(part(1), right, rh, access, place.right_delay_ns, false);
+        self.simplex(part(3), rh, right, access, place.right_delay_ns, false);
         self.ends.push(if f.reverse { (rh, lh) } else { (lh, rh) });
     }
 
@@ -132,7 +133,7 @@ impl Network {
                 net.reserve_hosts(flows.len());
                 let access = net.params(access.mirrored());
                 for (i, f) in flows.iter().enumerate() {
-                    let [first, last] = f.hops.unwrap_or([0, hops.len() - 1]);
+                    let [first, last] = f.placement().hops.unwrap_or([0, hops.len() - 1]);
                     net.attach(i, f, access, routers[first], routers[last + 1]);
                 }
             }
@@ -151,7 +152,8 @@ impl Network {
                 }
                 for f in flows {
                     let end = |v: &Option<String>| v.as_deref().and_then(index).unwrap_or(0);
-                    net.ends.push((end(&f.from), end(&f.to)));
+                    let place = f.placement();
+                    net.ends.push((end(&place.from), end(&place.to)));
                 }
             }
         }
@@ -326,7 +328,7 @@ mod tests {
     #[test]
     fn a_flows_access_links_share_their_parameters() {
         let mut far = flow();
-        far.left_delay_ns = Some(7_000_000);
+        far.placement_mut().left_delay_ns = Some(7_000_000);
         let dumbbell = TopologySpec::Dumbbell { bottleneck: link(20), reverse: None, access: link(1) };
         let net = Network::build(&dumbbell, &[flow(), far, flow()]);
         // The bottleneck's two directions and one set for every access link.
@@ -430,7 +432,7 @@ mod tests {
             access: link(1),
         };
         let mut f = flow();
-        f.hops = Some([1, 2]);
+        f.placement_mut().hops = Some([1, 2]);
         let net = Network::build(&topo, &[f]);
         let (s, d) = net.ends[0];
         let path = net.route(s, d).unwrap();
