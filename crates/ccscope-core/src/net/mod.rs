@@ -3,6 +3,7 @@
 //! [`Endpoint`]) come from the factory handed to [`Simulation::new`].
 
 pub mod config;
+mod events;
 pub mod loss;
 pub mod packet;
 pub mod queue;

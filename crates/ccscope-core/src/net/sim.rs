@@ -10,12 +10,11 @@
 //! no buffer, [`super::store`]), and queues and loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
 //! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 use rand::Rng as _;
 
 use super::config::{CapacityChange, Scenario};
+use super::events::EventQueue;
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
@@ -217,27 +216,7 @@ enum Kind {
     Warmup,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Event {
-    at: SimTime,
-    seq: u64,
-    kind: Kind,
-}
-
-impl Ord for Event {
-    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest, then first-scheduled.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// A timer's state. Moving a deadline later costs nothing: the pending heap event fires, sees
+/// A timer's state. Moving a deadline later costs nothing: the pending event fires, sees
 /// the later deadline and re-arms itself. Moving it earlier pushes a new event and bumps `gen`,
 /// which makes the old event stale. Flags rather than `Option`s keep a slot in 24 bytes
 /// (eight per flow).
@@ -245,7 +224,7 @@ impl PartialOrd for Event {
 struct TimerSlot {
     /// When the timer expires, if `armed`.
     deadline: SimTime,
-    /// Time of the live heap event, if `live`.
+    /// Time of the live pending event, if `live`.
     scheduled: SimTime,
     gen: u32,
     armed: bool,
@@ -356,12 +335,8 @@ struct FlowRt {
 /// Everything but the endpoints, so that an endpoint callback can borrow it mutably.
 struct Core {
     now: SimTime,
-    seq: u64,
-    heap: BinaryHeap<Event>,
-    /// Whether the heap's top is the event being handled, already copied out: the first event
-    /// the handler schedules takes its place (one sift down from the root, which stops early
-    /// for a near event), and the loop pops it only when the handler scheduled nothing.
-    top_done: bool,
+    /// Pending events by time; equal times in the order they were scheduled.
+    queue: EventQueue<Kind>,
     links: Vec<Link>,
     /// Every packet in a queue, on a wire or in a pipe: links hold slots, so a packet is not
     /// copied from queue to wire to pipe.
@@ -389,24 +364,7 @@ impl Core {
 
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
-        self.seq += 1;
-        let ev = Event { at, seq: self.seq, kind };
-        if std::mem::take(&mut self.top_done) {
-            if let Some(mut top) = self.heap.peek_mut() {
-                *top = ev;
-                return;
-            }
-        }
-        self.heap.push(ev);
-    }
-
-    /// Pops the event handled last if nothing took its place.
-    #[inline]
-    fn drop_done(&mut self) {
-        if self.top_done {
-            self.top_done = false;
-            self.heap.pop();
-        }
+        self.queue.push(at.ns(), kind);
     }
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
@@ -563,7 +521,7 @@ impl Core {
         if lost {
             self.stored.remove(stored);
         } else {
-            // The pipe is FIFO (constant delay), so only its head needs an event in the heap.
+            // The pipe is FIFO (constant delay), so only its head needs a pending event.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
             self.stored.set_arrival(stored, at);
@@ -825,9 +783,7 @@ impl Simulation {
         link_names.shrink_to_fit();
         let mut core = Core {
             now: SimTime::ZERO,
-            seq: 0,
-            heap: BinaryHeap::with_capacity(1024),
-            top_done: false,
+            queue: EventQueue::new(),
             links,
             stored: Store::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
@@ -927,16 +883,11 @@ impl Simulation {
     /// this way and then [`Simulation::finish`] gives exactly what [`Simulation::run`] gives.
     pub fn run_until(&mut self, until: SimTime) {
         let until = until.min(self.end);
-        loop {
-            self.core.drop_done();
-            let Some(&ev) = self.core.heap.peek() else { break };
-            if ev.at >= until {
-                break;
-            }
-            self.core.top_done = true;
-            self.core.now = ev.at;
+        while let Some((at, kind)) = self.core.queue.pop_before(until.ns()) {
+            let at = SimTime(at);
+            self.core.now = at;
             self.core.events += 1;
-            match ev.kind {
+            match kind {
                 Kind::TxDone(link) => self.core.tx_done(link),
                 Kind::Arrive(link) => {
                     if let Some(pkt) = self.core.arrive(link) {
@@ -964,9 +915,9 @@ impl Simulation {
                     l.queue.set_rate(rate_bps);
                 }
                 Kind::Sample => {
-                    self.sample(ev.at);
+                    self.sample(at);
                     let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
-                    self.core.schedule(ev.at + iv, Kind::Sample);
+                    self.core.schedule(at + iv, Kind::Sample);
                 }
                 Kind::Warmup => {
                     self.baseline = Some(self.snapshot());
@@ -983,7 +934,7 @@ impl Simulation {
 
     /// When the next event is due, if any: a driver on a real clock sleeps until then.
     pub fn next_event(&self) -> Option<SimTime> {
-        self.core.heap.peek().map(|e| e.at)
+        self.core.queue.peek_time().map(SimTime)
     }
 
     /// Calls the endpoint at `side` of flow `flow` now, e.g. to have it send a packet that
@@ -1028,7 +979,7 @@ impl Simulation {
         // What the reports do not read goes before they are made.
         self.endpoint_rngs = Vec::new();
         self.core.timers = Vec::new();
-        self.core.heap = BinaryHeap::new();
+        self.core.queue = EventQueue::new();
         self.core.stored = Store::default();
         let stats = |ep: &dyn Endpoint, k: usize| windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]));
         // Each flow's endpoints are dropped once its report is made.
@@ -1091,8 +1042,8 @@ mod tests {
 
     #[test]
     fn events_and_pipe_entries_stay_small() {
-        // The heap moves events on every push and pop.
-        assert_eq!(std::mem::size_of::<Event>(), 32);
+        // The event queue moves events on every push and redistribution.
+        assert_eq!(std::mem::size_of::<(u64, Kind)>(), 24);
     }
 
     #[test]

@@ -2,5 +2,6 @@
 //! send what their application offers ([`crate::apps`]). TCP and the rate transport take their
 //! window or rate from a [`crate::control::Controller`]; UDP has no congestion control.
 pub mod rate;
+mod ranges;
 pub mod tcp;
 pub mod udp;

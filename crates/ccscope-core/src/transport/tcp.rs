@@ -35,6 +35,7 @@ use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
 use crate::error::{Error, Result};
 use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::{Probe, StateFields};
+use crate::transport::ranges::SeqRanges;
 use crate::net::{Ctx, Endpoint, Stat};
 use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
@@ -311,7 +312,7 @@ pub struct TcpSender {
     /// Reno/NewReno window inflation during recovery (packets).
     dupwnd: f64,
     /// SACK scoreboard: packets above `snd_una` the receiver holds.
-    sacked: BTreeSet<u64>,
+    sacked: SeqRanges,
     /// SACK: packets retransmitted in this recovery.
     rexmitted: BTreeSet<u64>,
     /// SACK: where the search for the next hole to retransmit starts.
@@ -349,7 +350,7 @@ impl TcpSender {
             in_recovery: false,
             dupacks: 0,
             dupwnd: 0.0,
-            sacked: BTreeSet::new(),
+            sacked: SeqRanges::default(),
             rexmitted: BTreeSet::new(),
             rxt_next: 0,
             outstanding: VecDeque::new(),
@@ -498,7 +499,7 @@ impl TcpSender {
             // RFC 6675 §5.1: after a timeout the sender uses the SACK information that arrives
             // during the recovery that follows: what the receiver reports holding is not sent
             // again by go-back-N.
-            if seq < self.snd_max && self.sacked.contains(&seq) {
+            if seq < self.snd_max && self.sacked.contains(seq) {
                 self.snd_nxt += 1;
                 continue;
             }
@@ -515,7 +516,7 @@ impl TcpSender {
     /// `sack_lost_after`-th highest SACKed one.
     fn lost_below(&self) -> u64 {
         let n = self.spec.sack_lost_after.max(1) as usize;
-        self.sacked.iter().nth_back(n - 1).copied().unwrap_or(0)
+        self.sacked.nth_highest(n as u64).unwrap_or(0)
     }
 
     /// RFC 6675 SetPipe: packets believed in the network. An unSACKed packet counts unless it
@@ -523,9 +524,9 @@ impl TcpSender {
     fn pipe(&self) -> f64 {
         let from = self.lost_below().max(self.snd_una);
         // Above `from` lie at most DupThresh SACKed packets (the highest ones).
-        let sacked_above = self.sacked.range(from..).count() as u64;
+        let sacked_above = self.sacked.count_from(from);
         let not_lost = self.snd_max.saturating_sub(from) - sacked_above;
-        let retransmitted = self.rexmitted.iter().filter(|s| !self.sacked.contains(s)).count() as u64;
+        let retransmitted = self.rexmitted.iter().filter(|&&s| !self.sacked.contains(s)).count() as u64;
         (not_lost + retransmitted) as f64
     }
 
@@ -533,7 +534,7 @@ impl TcpSender {
     /// Holes are retransmitted in order, so the search starts after the last one.
     fn next_hole(&self) -> Option<u64> {
         let lost_below = self.lost_below();
-        (self.rxt_next.max(self.snd_una)..lost_below).find(|s| !self.sacked.contains(s))
+        Some(self.sacked.next_absent(self.rxt_next.max(self.snd_una))).filter(|&s| s < lost_below)
     }
 
     /// Send time of an outstanding packet.
@@ -559,9 +560,7 @@ impl TcpSender {
         let h = &pkt.header;
         if self.spec.variant == Variant::Sack {
             for b in h.blocks.chunks(2) {
-                for s in (b[0] as u64).max(self.snd_una)..b[1] as u64 {
-                    self.sacked.insert(s);
-                }
+                self.sacked.insert((b[0] as u64).max(self.snd_una), b[1] as u64);
             }
         }
         let ack = h.ack.min(self.snd_max);
@@ -577,7 +576,7 @@ impl TcpSender {
             self.chunks.drop_front(acked);
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
-            forget_below(&mut self.sacked, ack);
+            self.sacked.forget_below(ack);
             forget_below(&mut self.rexmitted, ack);
             if self.in_recovery {
                 self.partial_or_full_ack(ctx, acked);
@@ -804,6 +803,8 @@ pub struct TcpReceiver {
     /// deque, not a map: most arrive in order behind a hole, and a map's first node alone
     /// takes 632 bytes).
     above: VecDeque<Delivery>,
+    /// The numbers of `above`, as the runs SACK blocks report.
+    above_runs: SeqRanges,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
     /// Duplicate packets received (already delivered or held).
@@ -819,6 +820,7 @@ impl TcpReceiver {
             delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
             rcv_nxt: 0,
             above: VecDeque::new(),
+            above_runs: SeqRanges::default(),
             held: None,
             duplicates: 0,
             inbox: Inbox::new(app),
@@ -828,18 +830,9 @@ impl TcpReceiver {
     /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
     fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
         let mut out = [0u32; 2 * SACK_BLOCKS];
-        if self.above.is_empty() {
-            return out;
-        }
-        let mut blocks: Vec<(u64, u64)> = Vec::new();
-        for s in self.above.iter().map(|d| d.seq) {
-            match blocks.last_mut() {
-                Some((_, end)) if *end == s => *end += 1,
-                _ => blocks.push((s, s + 1)),
-            }
-        }
-        blocks.sort_by_key(|&(start, end)| (!(start <= latest && latest < end), u64::MAX - start));
-        for (i, (a, b)) in blocks.into_iter().take(SACK_BLOCKS).enumerate() {
+        let first = self.above_runs.run_containing(latest);
+        let others = self.above_runs.runs_descending().filter(|&r| Some(r) != first);
+        for (i, (a, b)) in first.into_iter().chain(others).take(SACK_BLOCKS).enumerate() {
             out[2 * i] = a as u32;
             out[2 * i + 1] = b as u32;
         }
@@ -897,8 +890,10 @@ impl Endpoint for TcpReceiver {
             if self.above.is_empty() {
                 self.above = VecDeque::new();
             }
+            self.above_runs.forget_below(self.rcv_nxt);
         } else if let Err(i) = place {
             self.above.insert(i, data);
+            self.above_runs.insert(seq, seq + 1);
         }
         match self.delayed {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
@@ -1004,6 +999,6 @@ mod tests {
         assert!(std::mem::size_of::<TcpSender>() <= 488, "{}", std::mem::size_of::<TcpSender>());
         // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
         // a fraction of a map's first 632-byte node in its buffer).
-        assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
+        assert!(std::mem::size_of::<TcpReceiver>() <= 176, "{}", std::mem::size_of::<TcpReceiver>());
     }
 }

@@ -1,0 +1,152 @@
+//! A set of packet numbers kept as disjoint runs, for a SACK scoreboard: an ACK's SACK blocks
+//! (RFC 2018) are runs, and adding a block the scoreboard already holds costs one lookup, not
+//! one per packet of the block.
+
+use std::collections::BTreeMap;
+
+/// Packet numbers as half-open runs `start..end`, keyed by `start`; runs neither overlap nor
+/// touch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SeqRanges {
+    runs: BTreeMap<u64, u64>,
+}
+
+impl SeqRanges {
+    /// Adds the packets `start..end`.
+    pub(crate) fn insert(&mut self, mut start: u64, mut end: u64) {
+        if start >= end {
+            return;
+        }
+        // A run that begins at or before `start` and reaches it absorbs the new one.
+        if let Some((&s, &e)) = self.runs.range(..=start).next_back() {
+            if e >= end {
+                return;
+            }
+            if e >= start {
+                start = s;
+            }
+        }
+        // Runs beginning inside `start..=end` merge into it.
+        while let Some((&s, &e)) = self.runs.range(start..=end).next() {
+            self.runs.remove(&s);
+            end = end.max(e);
+        }
+        self.runs.insert(start, end);
+    }
+
+    pub(crate) fn contains(&self, seq: u64) -> bool {
+        self.runs.range(..=seq).next_back().is_some_and(|(_, &e)| seq < e)
+    }
+
+    /// The run holding `seq`, if any.
+    pub(crate) fn run_containing(&self, seq: u64) -> Option<(u64, u64)> {
+        self.runs.range(..=seq).next_back().filter(|(_, &e)| seq < e).map(|(&s, &e)| (s, e))
+    }
+
+    /// The runs, highest first.
+    pub(crate) fn runs_descending(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.runs.iter().rev().map(|(&s, &e)| (s, e))
+    }
+
+    /// The first number at or after `seq` not in the set.
+    pub(crate) fn next_absent(&self, seq: u64) -> u64 {
+        match self.runs.range(..=seq).next_back() {
+            Some((_, &e)) if seq < e => e,
+            _ => seq,
+        }
+    }
+
+    /// How many members are at or above `from`.
+    pub(crate) fn count_from(&self, from: u64) -> u64 {
+        self.runs.iter().rev().take_while(|(_, &e)| e > from).map(|(&s, &e)| e - s.max(from)).sum()
+    }
+
+    /// The `n`-th highest member (`n` ≥ 1), if there are that many.
+    pub(crate) fn nth_highest(&self, mut n: u64) -> Option<u64> {
+        for (&s, &e) in self.runs.iter().rev() {
+            if n <= e - s {
+                return Some(e - n);
+            }
+            n -= e - s;
+        }
+        None
+    }
+
+    /// Drops the members below `seq`. An emptied map gives back its node, or every flow that
+    /// ever saw a loss would keep one.
+    pub(crate) fn forget_below(&mut self, seq: u64) {
+        while let Some((&s, &e)) = self.runs.first_key_value() {
+            if s >= seq {
+                break;
+            }
+            self.runs.pop_first();
+            if e > seq {
+                self.runs.insert(seq, e);
+                break;
+            }
+        }
+        if self.runs.is_empty() {
+            self.runs = BTreeMap::new();
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.runs = BTreeMap::new();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    /// Against a set of single numbers: random blocks added, bottoms forgotten, every query
+    /// compared after each step.
+    #[test]
+    fn behaves_as_a_set_of_numbers() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut runs = SeqRanges::default();
+        let mut set = BTreeSet::new();
+        let mut floor = 0u64;
+        for _ in 0..5_000 {
+            if rng.gen_bool(0.1) {
+                floor += rng.gen_range(0..20);
+                runs.forget_below(floor);
+                set.retain(|&s| s >= floor);
+            } else {
+                let start = floor + rng.gen_range(0..60);
+                let end = start + rng.gen_range(0..12);
+                runs.insert(start, end);
+                set.extend(start..end);
+            }
+            let probe = floor + rng.gen_range(0..70);
+            assert_eq!(runs.contains(probe), set.contains(&probe));
+            assert_eq!(runs.run_containing(probe).is_some(), set.contains(&probe));
+            if let Some((s, e)) = runs.run_containing(probe) {
+                assert!((s..e).all(|x| set.contains(&x)) && !set.contains(&e));
+                assert!(s == 0 || !set.contains(&(s - 1)));
+            }
+            assert_eq!(runs.next_absent(probe), (probe..).find(|s| !set.contains(s)).unwrap());
+            assert_eq!(runs.count_from(probe), set.range(probe..).count() as u64);
+            let n = rng.gen_range(1..6);
+            assert_eq!(runs.nth_highest(n), set.iter().nth_back(n as usize - 1).copied());
+            // Runs stay disjoint and apart: a merged run is never split in two.
+            let mut r: Vec<_> = runs.runs_descending().collect();
+            r.reverse();
+            assert!(r.iter().all(|&(s, e)| s < e));
+            assert!(r.windows(2).all(|w| w[0].1 < w[1].0), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn an_emptied_set_holds_no_node() {
+        let mut runs = SeqRanges::default();
+        runs.insert(5, 9);
+        runs.forget_below(9);
+        assert_eq!(runs, SeqRanges::default());
+        assert_eq!(runs.nth_highest(1), None);
+    }
+}
