@@ -38,16 +38,6 @@ impl SeqRanges {
         self.runs.range(..=seq).next_back().is_some_and(|(_, &e)| seq < e)
     }
 
-    /// The run holding `seq`, if any.
-    pub(crate) fn run_containing(&self, seq: u64) -> Option<(u64, u64)> {
-        self.runs.range(..=seq).next_back().filter(|(_, &e)| seq < e).map(|(&s, &e)| (s, e))
-    }
-
-    /// The runs, highest first.
-    pub(crate) fn runs_descending(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.runs.iter().rev().map(|(&s, &e)| (s, e))
-    }
-
     /// The first number at or after `seq` not in the set.
     pub(crate) fn next_absent(&self, seq: u64) -> u64 {
         match self.runs.range(..=seq).next_back() {
@@ -124,18 +114,12 @@ mod tests {
             }
             let probe = floor + rng.gen_range(0..70);
             assert_eq!(runs.contains(probe), set.contains(&probe));
-            assert_eq!(runs.run_containing(probe).is_some(), set.contains(&probe));
-            if let Some((s, e)) = runs.run_containing(probe) {
-                assert!((s..e).all(|x| set.contains(&x)) && !set.contains(&e));
-                assert!(s == 0 || !set.contains(&(s - 1)));
-            }
             assert_eq!(runs.next_absent(probe), (probe..).find(|s| !set.contains(s)).unwrap());
             assert_eq!(runs.count_from(probe), set.range(probe..).count() as u64);
             let n = rng.gen_range(1..6);
             assert_eq!(runs.nth_highest(n), set.iter().nth_back(n as usize - 1).copied());
             // Runs stay disjoint and apart: a merged run is never split in two.
-            let mut r: Vec<_> = runs.runs_descending().collect();
-            r.reverse();
+            let r: Vec<(u64, u64)> = runs.runs.iter().map(|(&s, &e)| (s, e)).collect();
             assert!(r.iter().all(|&(s, e)| s < e));
             assert!(r.windows(2).all(|w| w[0].1 < w[1].0), "{r:?}");
         }

@@ -780,6 +780,19 @@ impl Endpoint for TcpSender {
     }
 }
 
+/// The first of the positions `lo..hi` where `pred` holds, or `hi`: `pred` is false, then true.
+fn first_where(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> usize {
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
 /// Drops the members of `set` below `seq` (without reallocating, unlike `split_off`).
 fn forget_below(set: &mut BTreeSet<u64>, seq: u64) {
     while set.first().is_some_and(|&s| s < seq) {
@@ -801,10 +814,8 @@ pub struct TcpReceiver {
     rcv_nxt: u64,
     /// Packets received above `rcv_nxt`, held for in-order delivery, in sequence order (a
     /// deque, not a map: most arrive in order behind a hole, and a map's first node alone
-    /// takes 632 bytes).
+    /// takes 632 bytes). Its runs of consecutive packets are what SACK blocks report.
     above: VecDeque<Delivery>,
-    /// The numbers of `above`, as the runs SACK blocks report.
-    above_runs: SeqRanges,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
     /// Duplicate packets received (already delivered or held).
@@ -820,7 +831,6 @@ impl TcpReceiver {
             delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
             rcv_nxt: 0,
             above: VecDeque::new(),
-            above_runs: SeqRanges::default(),
             held: None,
             duplicates: 0,
             inbox: Inbox::new(app),
@@ -830,13 +840,32 @@ impl TcpReceiver {
     /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
     fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
         let mut out = [0u32; 2 * SACK_BLOCKS];
-        let first = self.above_runs.run_containing(latest);
-        let others = self.above_runs.runs_descending().filter(|&r| Some(r) != first);
+        let first = self.above.binary_search_by_key(&latest, |d| d.seq).ok().map(|i| self.run_at(i));
+        let others = self.runs_descending().filter(|&r| Some(r) != first);
         for (i, (a, b)) in first.into_iter().chain(others).take(SACK_BLOCKS).enumerate() {
-            out[2 * i] = a as u32;
-            out[2 * i + 1] = b as u32;
+            out[2 * i] = self.above[a].seq as u32;
+            out[2 * i + 1] = (self.above[b - 1].seq + 1) as u32;
         }
         out
+    }
+
+    /// The run of consecutive packets held around position `i` of `above`, as positions
+    /// `[first, end)`. Within a run `seq - position` is constant, and it grows from one run to
+    /// the next (RFC 2018's blocks are these runs), so both ends are binary searches.
+    fn run_at(&self, i: usize) -> (usize, usize) {
+        let gap = |j: usize| self.above[j].seq - j as u64;
+        let g = gap(i);
+        (first_where(0, i, |j| gap(j) >= g), first_where(i, self.above.len(), |j| gap(j) > g))
+    }
+
+    /// The runs of `above`, highest first.
+    fn runs_descending(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut end = self.above.len();
+        std::iter::from_fn(move || {
+            let run = self.run_at(end.checked_sub(1)?);
+            end = run.0;
+            Some(run)
+        })
     }
 
     fn send_ack(&mut self, ctx: &mut Ctx, echo: SimTime, retx: bool, ce: bool, latest: u64) {
@@ -890,10 +919,8 @@ impl Endpoint for TcpReceiver {
             if self.above.is_empty() {
                 self.above = VecDeque::new();
             }
-            self.above_runs.forget_below(self.rcv_nxt);
         } else if let Err(i) = place {
             self.above.insert(i, data);
-            self.above_runs.insert(seq, seq + 1);
         }
         match self.delayed {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
@@ -993,12 +1020,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sack_blocks_are_the_runs_held_the_latest_first_then_the_highest() {
+        use rand::SeedableRng as _;
+        let mut rng = crate::rng::Rng::seed_from_u64(5);
+        for _ in 0..500 {
+            let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()));
+            r.rcv_nxt = 10;
+            let held: BTreeSet<u64> = (0..rng.gen_range(0..40)).map(|_| rng.gen_range(11..60)).collect();
+            r.above = held.iter().map(|&seq| Delivery { seq, bytes: 1, tag: Default::default(), sent_at: SimTime::ZERO, arrived_at: SimTime::ZERO, resent: false }).collect();
+            // The blocks by definition (RFC 2018 §4): maximal runs, the one holding the
+            // packet that triggered the ACK first, then the highest.
+            let mut runs: Vec<(u64, u64)> = Vec::new();
+            for &s in &held {
+                match runs.last_mut() {
+                    Some((_, end)) if *end == s => *end += 1,
+                    _ => runs.push((s, s + 1)),
+                }
+            }
+            let latest = rng.gen_range(9..61);
+            runs.sort_by_key(|&(a, b)| (!(a <= latest && latest < b), u64::MAX - a));
+            let mut want = [0u32; 2 * SACK_BLOCKS];
+            for (i, (a, b)) in runs.into_iter().take(SACK_BLOCKS).enumerate() {
+                want[2 * i] = a as u32;
+                want[2 * i + 1] = b as u32;
+            }
+            assert_eq!(r.sack_blocks(latest), want, "{held:?}, latest {latest}");
+        }
+    }
+
+    #[test]
     fn senders_and_receivers_stay_small() {
         // One of each per flow: at ten thousand flows every byte here is 10 kB.
         assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
         assert!(std::mem::size_of::<TcpSender>() <= 488, "{}", std::mem::size_of::<TcpSender>());
         // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
         // a fraction of a map's first 632-byte node in its buffer).
-        assert!(std::mem::size_of::<TcpReceiver>() <= 176, "{}", std::mem::size_of::<TcpReceiver>());
+        assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
     }
 }
