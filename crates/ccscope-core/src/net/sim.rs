@@ -7,9 +7,9 @@
 //! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
 //! "pipe" (propagation delay is constant per link, so arrivals leave it in order; queued and
 //! propagating packets sit in one store shared by all links, chained in order, so a link holds
-//! no buffer, [`super::store`]), and queues and loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
-//! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
-
+//! no buffer, [`super::store`]), and queues and loss modules are enums. Endpoints — the
+//! transports and applications at the ends of a flow — are trait objects behind [`Endpoint`],
+//! so a new transport plugs in without changing the engine.
 
 use rand::Rng as _;
 

@@ -1052,7 +1052,9 @@ mod tests {
     fn senders_and_receivers_stay_small() {
         // One of each per flow: at ten thousand flows every byte here is 10 kB.
         assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
-        assert!(std::mem::size_of::<TcpSender>() <= 488, "{}", std::mem::size_of::<TcpSender>());
+        // The SACK scoreboard's runs take a deque (8 bytes more than a map, and no 192-byte
+        // node after a loss).
+        assert!(std::mem::size_of::<TcpSender>() <= 496, "{}", std::mem::size_of::<TcpSender>());
         // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
         // a fraction of a map's first 632-byte node in its buffer).
         assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
