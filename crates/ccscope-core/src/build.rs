@@ -6,8 +6,10 @@
 //! default constructors (`TcpSpec::default()`, `RateSourceSpec::new`, `QueueSpec::red`) are
 //! the scenario's defaults lowered here.
 
+use std::sync::Arc;
+
 use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
-use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, SourceSpec, TopologySpec, TraceSpec};
+use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::control::Controller;
 use crate::error::{Error, Result};
@@ -166,19 +168,22 @@ fn loss(l: &Loss) -> LossSpec {
 
 fn flow(f: &packet::Flow, source: SourceSpec) -> FlowSpec {
     let opt = |t: &Option<Time>| t.as_ref().map(ns);
+    let placement = Placement {
+        left_delay_ns: opt(&f.left_delay),
+        right_delay_ns: opt(&f.right_delay),
+        hops: f.hops.map(|[a, b]| [a as usize, b as usize]),
+        from: f.from.clone(),
+        to: f.to.clone(),
+    };
     FlowSpec {
-        source,
+        source: Arc::new(source),
         start_ns: ns(&f.start),
         start_jitter_ns: ns(&f.start_jitter),
         stop_ns: opt(&f.stop),
         lifetime_ns: opt(&f.lifetime),
         ecn: f.ecn,
         reverse: f.reverse,
-        left_delay_ns: opt(&f.left_delay),
-        right_delay_ns: opt(&f.right_delay),
-        hops: f.hops.map(|[a, b]| [a as usize, b as usize]),
-        from: f.from.clone(),
-        to: f.to.clone(),
+        placement: (placement != Placement::DEFAULT).then(|| Box::new(placement)),
     }
 }
 
@@ -627,22 +632,22 @@ mod tests {
     fn each_entry_resolves_its_controller_for_all_its_flows() {
         let s = packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "ISCC(-1.5,2)"}))).unwrap()).unwrap();
         assert_eq!(s.flows.len(), 3);
-        let SourceSpec::Rate(r) = &s.flows[2].source else { panic!("not a rate source") };
+        let SourceSpec::Rate(r) = &*s.flows[2].source else { panic!("not a rate source") };
         let ControllerChoice::Catalogued(c) = &r.controller else { panic!("not catalogued") };
         assert_eq!((c.name(), c.values()["k"]), ("iscc", -1.5));
         assert_eq!(s.flows[1], s.flows[2]);
         let s = packet(&read_packet(one_flow(json!({"kind": "tcp", "controller": "python:mine"}))).unwrap()).unwrap();
-        let SourceSpec::Tcp(t) = &s.flows[1].source else { panic!("not tcp") };
+        let SourceSpec::Tcp(t) = &*s.flows[1].source else { panic!("not tcp") };
         assert_eq!(t.controller, ControllerChoice::External("mine".into()));
     }
 
     #[test]
     fn engine_defaults_are_the_scenarios() {
         let s = packet(&read_packet(one_flow(json!({"kind": "tcp"}))).unwrap()).unwrap();
-        assert_eq!(s.flows[1].source, SourceSpec::Tcp(TcpSpec::default()));
+        assert_eq!(*s.flows[1].source, SourceSpec::Tcp(TcpSpec::default()));
         let tfrc = ControllerConfig::resolve("tfrc", &[]).unwrap();
         let s = packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "tfrc"}))).unwrap()).unwrap();
-        assert_eq!(s.flows[1].source, SourceSpec::Rate(RateSourceSpec::new(tfrc)));
+        assert_eq!(*s.flows[1].source, SourceSpec::Rate(RateSourceSpec::new(tfrc)));
         let mut table = one_flow(json!({"kind": "tcp"}));
         table["topology"]["bottleneck"]["queue"] = json!({"kind": "red", "limit": 60, "min_th": 5, "max_th": 15, "w_q": 0.002});
         let s = packet(&read_packet(table).unwrap()).unwrap();
@@ -652,9 +657,17 @@ mod tests {
 
     #[test]
     fn a_flows_spec_stays_small() {
-        // A run keeps one per flow while it runs; the rare large source is boxed.
-        assert!(std::mem::size_of::<config::FlowSpec>() <= 320, "{}", std::mem::size_of::<config::FlowSpec>());
+        // A run keeps one per flow while it runs; the flows of one entry share their source,
+        // and the rare large source is boxed.
+        assert!(std::mem::size_of::<config::FlowSpec>() <= 72, "{}", std::mem::size_of::<config::FlowSpec>());
         assert!(std::mem::size_of::<SourceSpec>() <= std::mem::size_of::<TcpSpec>());
+    }
+
+    #[test]
+    fn the_flows_of_an_entry_share_one_source() {
+        let s = packet(&read_packet(one_flow(json!({"kind": "tcp"}))).unwrap()).unwrap();
+        assert!(Arc::ptr_eq(&s.flows[1].source, &s.flows[2].source));
+        assert!(!Arc::ptr_eq(&s.flows[0].source, &s.flows[1].source));
     }
 
     #[test]

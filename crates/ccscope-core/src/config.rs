@@ -4,7 +4,7 @@
 //! scenario did.
 
 use crate::apps::{FrameStats, OnMode, Period, PlaybackSpec};
-pub use crate::net::config::{CapacityChange, CustomLink, LinkParams, TopologySpec, TraceSpec};
+pub use crate::net::config::{CapacityChange, CustomLink, LinkParams, Placement, TopologySpec, TraceSpec};
 use crate::transport::rate::RateSourceSpec;
 use crate::transport::tcp::TcpSpec;
 

@@ -246,7 +246,7 @@ fn arb_flow() -> impl Strategy<Value = ccscope_core::config::FlowSpec> {
         .prop_map(|(is_cbr, rate, size, start, stop, rev, ecn, delay)| {
             let mut f = if is_cbr { cbr(rate) } else { poisson(rate) };
             if let ccscope_core::config::SourceSpec::Cbr { packet_bytes, .. }
-            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } = &mut f.source
+            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } = std::sync::Arc::make_mut(&mut f.source)
             {
                 *packet_bytes = size;
             }
@@ -254,7 +254,7 @@ fn arb_flow() -> impl Strategy<Value = ccscope_core::config::FlowSpec> {
             f.stop_ns = stop;
             f.reverse = rev;
             f.ecn = ecn;
-            f.left_delay_ns = delay;
+            f.placement_mut().left_delay_ns = delay;
             f
         })
 }
@@ -288,7 +288,7 @@ proptest! {
         let hops: Vec<_> = hops.into_iter().map(|(r, d, q)| ccscope_core::config::LinkParams::new(r, d, q)).collect();
         let flows = flows.into_iter().map(|(mut f, a, b)| {
             let (a, b) = (a % n, b % n);
-            f.hops = Some([a.min(b), a.max(b)]);
+            f.placement_mut().hops = Some([a.min(b), a.max(b)]);
             f
         }).collect();
         let s = ccscope_core::config::Scenario {

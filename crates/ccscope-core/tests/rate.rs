@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::OnceLock;
 
-use ccscope_core::config::{CustomLink, FlowSpec, Scenario, TopologySpec, TraceSpec};
+use ccscope_core::config::{CustomLink, FlowSpec, Placement, Scenario, TopologySpec, TraceSpec};
 use ccscope_core::control::catalog::{ControllerConfig, Family};
 use ccscope_core::control::receiver::{DataArrival, Receiver};
 use ccscope_core::control::{Controller, ReportSample, TearReceiver, TearSender, Tfrc, TfrcReceiver, TfrcVariant};
@@ -24,8 +24,13 @@ fn run_rate(topology: TopologySpec, specs: &[RateSourceSpec], duration_ns: u64, 
     let flows = specs
         .iter()
         .map(|_| FlowSpec {
-            from: custom.then(|| "server".to_string()),
-            to: custom.then(|| "client".to_string()),
+            placement: custom.then(|| {
+                Box::new(Placement {
+                    from: Some("server".to_string()),
+                    to: Some("client".to_string()),
+                    ..Placement::DEFAULT
+                })
+            }),
             ..cbr(1e3)
         })
         .collect::<Vec<FlowSpec>>();

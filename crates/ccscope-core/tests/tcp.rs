@@ -44,7 +44,7 @@ fn a_scenario_names_tcp_and_its_controller() {
         "flows": [{"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}, "variant": "newreno"}}]
     });
     let s = build::packet(&scenario::read_packet(table.clone()).unwrap()).unwrap();
-    let SourceSpec::Tcp(spec) = &s.flows[0].source else { panic!("not tcp") };
+    let SourceSpec::Tcp(spec) = &*s.flows[0].source else { panic!("not tcp") };
     assert_eq!(spec.variant, Variant::NewReno);
     let r = run(&s).unwrap();
     assert_eq!(r.flows[0].label, "GAIMD(0.3125,0.875) (NewReno)");

@@ -476,7 +476,7 @@ fn make_endpoints(
     python: &PythonControllers,
     error: &ErrorSlot,
 ) -> ccscope_core::Result<Endpoints> {
-    let source = &s.flows[i].source;
+    let source: &SourceSpec = &s.flows[i].source;
     match source {
         SourceSpec::Tcp(tcp) if matches!(tcp.controller, ControllerChoice::External(_)) => {
             let ctl = python_controller(python, i, tcp.window_config(), error)?;

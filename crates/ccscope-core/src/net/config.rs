@@ -3,6 +3,8 @@
 //! ([`crate::scenario`]) to. It declares no defaults and checks nothing: the scenario did. A
 //! flow's source is a type parameter: the engine never reads it.
 
+use std::sync::Arc;
+
 use super::loss::LossSpec;
 use super::queue::QueueSpec;
 
@@ -76,10 +78,11 @@ pub enum TopologySpec {
 
 /// One flow: a source at a sender host, a receiver at a receiver host. The engine places the
 /// flow and times its start and stop; what `source` is, only the endpoint factory handed to
-/// [`Simulation::new`](super::Simulation::new) reads.
+/// [`Simulation::new`](super::Simulation::new) reads. Flows cloned from one another (a
+/// scenario entry's `count`) share their source rather than each keeping a copy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowSpec<S> {
-    pub source: S,
+    pub source: Arc<S>,
     pub start_ns: u64,
     /// The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream.
     pub start_jitter_ns: u64,
@@ -92,6 +95,14 @@ pub struct FlowSpec<S> {
     pub ecn: bool,
     /// Dumbbell / parking lot: the sender is on the right and sends leftwards.
     pub reverse: bool,
+    /// Where the flow sits, when not where its topology puts flows by default (boxed: most
+    /// flows have no place of their own, and a run keeps every flow's spec).
+    pub placement: Option<Box<Placement>>,
+}
+
+/// A flow's own place in its topology.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Placement {
     /// Dumbbell / parking lot: one-way delay of this flow's left access link (default: `access`).
     pub left_delay_ns: Option<u64>,
     /// Dumbbell / parking lot: one-way delay of this flow's right access link.
@@ -103,23 +114,40 @@ pub struct FlowSpec<S> {
     pub to: Option<String>,
 }
 
+impl Placement {
+    /// Where the topology puts a flow.
+    pub const DEFAULT: Placement = Placement {
+        left_delay_ns: None,
+        right_delay_ns: None,
+        hops: None,
+        from: None,
+        to: None,
+    };
+}
+
 impl<S> FlowSpec<S> {
     /// A flow from time 0 to the end of the run, placed as its topology places flows by default.
     pub fn new(source: S) -> Self {
         FlowSpec {
-            source,
+            source: Arc::new(source),
             start_ns: 0,
             start_jitter_ns: 0,
             stop_ns: None,
             lifetime_ns: None,
             ecn: false,
             reverse: false,
-            left_delay_ns: None,
-            right_delay_ns: None,
-            hops: None,
-            from: None,
-            to: None,
+            placement: None,
         }
+    }
+
+    /// The flow's place in its topology.
+    pub fn placement(&self) -> &Placement {
+        self.placement.as_deref().unwrap_or(&Placement::DEFAULT)
+    }
+
+    /// The flow's place in its topology, to change.
+    pub fn placement_mut(&mut self) -> &mut Placement {
+        self.placement.get_or_insert_with(Box::default)
     }
 }
 

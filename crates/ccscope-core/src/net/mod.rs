@@ -9,8 +9,9 @@ pub mod packet;
 pub mod queue;
 pub mod sim;
 pub mod stats;
+pub mod store;
 pub mod topology;
 pub mod trace;
 
-pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Scenario, TopologySpec, TraceSpec};
+pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Placement, Scenario, TopologySpec, TraceSpec};
 pub use sim::{Ctx, Endpoint, HostIo, RunResult, Side, Simulation, Stat};

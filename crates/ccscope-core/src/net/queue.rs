@@ -2,14 +2,13 @@
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
 //! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and keeps
-//! the order; the packets themselves live in the engine's packet store, and the queue holds
-//! their slots there (8 bytes a packet rather than a whole packet).
-
-use std::collections::VecDeque;
+//! the order; the packets themselves live in the engine's packet store, chained in arrival
+//! order ([`Fifo`]), so a queue holds no buffer of its own.
 
 use rand::Rng as _;
 
 use super::packet::Packet;
+use super::store::{Fifo, Store};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -101,6 +100,11 @@ pub struct Red {
     count_bytes: u64,
     /// Whether avg was above min_th at the previous arrival (ns-2 `old`).
     above_min: bool,
+    /// The link's stream for the early-drop coin (only RED draws: a DropTail link keeps none).
+    rng: Rng,
+    /// Early drops and marks so far (only RED has them: a DropTail link counts neither).
+    early_drops: u64,
+    marks: u64,
     /// Start of the current idle period, if the queue is empty and the link idle.
     idle_since: Option<SimTime>,
 }
@@ -133,6 +137,11 @@ impl Red {
     pub fn average(&self) -> f64 {
         self.avg
     }
+
+    /// Early drops and marks so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.early_drops, self.marks)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -145,15 +154,16 @@ enum Discipline {
 /// A link's queue: the packets waiting plus the discipline that admits them.
 #[derive(Clone, Debug)]
 pub struct Queue {
-    /// Store slot and size (bytes) of each waiting packet, head first.
-    packets: VecDeque<(u32, u32)>,
+    /// The waiting packets' store slots, head first.
+    waiting: Fifo,
     bytes: u64,
     discipline: Discipline,
 }
 
 impl Queue {
-    /// Builds a queue for a link of `rate_bps` and one-way `delay` (RED's automatic rules use them).
-    pub fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime) -> Queue {
+    /// Builds a queue for a link of `rate_bps` and one-way `delay` (RED's automatic rules use
+    /// them); RED keeps `rng`, the link's queue stream.
+    pub fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime, rng: Rng) -> Queue {
         let discipline = match *spec {
             QueueSpec::DropTail {
                 limit_packets: Some(n),
@@ -205,21 +215,24 @@ impl Queue {
                     count_bytes: 0,
                     above_min: false,
                     idle_since: Some(SimTime::ZERO),
+                    rng,
+                    early_drops: 0,
+                    marks: 0,
                 }))
             }
         };
         Queue {
-            packets: VecDeque::new(),
+            waiting: Fifo::default(),
             bytes: 0,
             discipline,
         }
     }
 
     pub fn len(&self) -> usize {
-        self.packets.len()
+        self.waiting.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.packets.is_empty()
+        self.waiting.is_empty()
     }
     pub fn bytes(&self) -> u64 {
         self.bytes
@@ -231,8 +244,8 @@ impl Queue {
         }
     }
     /// Store slots of the packets waiting, head first.
-    pub fn slots(&self) -> impl Iterator<Item = u32> + '_ {
-        self.packets.iter().map(|&(k, _)| k)
+    pub fn slots<'a>(&self, store: &'a Store) -> impl Iterator<Item = u32> + 'a {
+        self.waiting.iter(store)
     }
 
     /// The link's capacity changed: RED's idle correction counts packets at the new rate.
@@ -244,10 +257,10 @@ impl Queue {
 
     /// Offers a packet: on `Queued` or `Marked` (which sets its CE bit) the caller stores it and
     /// [`push`](Self::push)es its slot; otherwise the caller drops it.
-    pub fn admit(&mut self, pkt: &mut Packet, now: SimTime, rng: &mut Rng) -> Admit {
+    pub fn admit(&mut self, pkt: &mut Packet, now: SimTime) -> Admit {
         let admit = match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
-                if self.packets.len() as u64 >= *limit {
+                if self.waiting.len() as u64 >= *limit {
                     Admit::DroppedForced
                 } else {
                     Admit::Queued
@@ -260,7 +273,7 @@ impl Queue {
                     Admit::Queued
                 }
             }
-            Discipline::Red(red) => red.admit(pkt, self.packets.len(), self.bytes, now, rng),
+            Discipline::Red(red) => red.admit(pkt, self.waiting.len(), self.bytes, now),
         };
         if admit == Admit::Marked {
             pkt.ecn.congestion = true;
@@ -268,16 +281,17 @@ impl Queue {
         admit
     }
 
-    /// Appends an admitted packet of `size_bytes`, kept in store slot `slot`.
-    pub fn push(&mut self, slot: u32, size_bytes: u32) {
-        self.bytes += size_bytes as u64;
-        self.packets.push_back((slot, size_bytes));
+    /// Appends an admitted packet, kept in store slot `slot`.
+    pub fn push(&mut self, store: &mut Store, slot: u32) {
+        self.bytes += store.packet(slot).size_bytes as u64;
+        self.waiting.push_back(store, slot);
     }
 
     /// Takes the head packet's slot and size for transmission.
-    pub fn pop(&mut self, now: SimTime) -> Option<(u32, u32)> {
-        match self.packets.pop_front() {
-            Some((slot, size)) => {
+    pub fn pop(&mut self, store: &Store, now: SimTime) -> Option<(u32, u32)> {
+        match self.waiting.pop_front(store) {
+            Some(slot) => {
+                let size = store.packet(slot).size_bytes;
                 self.bytes -= size as u64;
                 Some((slot, size))
             }
@@ -293,7 +307,7 @@ impl Queue {
 
 impl Red {
     /// The RED arrival procedure (SPECS §8 steps 1–6).
-    fn admit(&mut self, pkt: &Packet, qlen: usize, qbytes: u64, now: SimTime, rng: &mut Rng) -> Admit {
+    fn admit(&mut self, pkt: &Packet, qlen: usize, qbytes: u64, now: SimTime) -> Admit {
         let q = match self.mode {
             RedMode::Packets => qlen as f64,
             RedMode::Bytes => qbytes as f64,
@@ -334,7 +348,7 @@ impl Red {
                 self.above_min = true;
                 self.count = 1;
                 self.count_bytes = pkt.size_bytes as u64;
-            } else if self.early_test(pkt, rng) {
+            } else if self.early_test(pkt) {
                 verdict = if self.ecn && pkt.ecn.capable {
                     Admit::Marked
                 } else {
@@ -352,11 +366,16 @@ impl Red {
             self.count = 0;
             self.count_bytes = 0;
         }
+        match verdict {
+            Admit::DroppedEarly => self.early_drops += 1,
+            Admit::Marked => self.marks += 1,
+            _ => {}
+        }
         verdict
     }
 
     /// The early-drop coin, with ns-2's count-based spreading (`modify_p`).
-    fn early_test(&mut self, pkt: &Packet, rng: &mut Rng) -> bool {
+    fn early_test(&mut self, pkt: &Packet) -> bool {
         let p_b = self.base_probability(self.avg);
         let c = match self.mode {
             RedMode::Packets => self.count as f64,
@@ -380,7 +399,7 @@ impl Red {
             p_a *= pkt.size_bytes as f64 / self.mean_packet_bytes;
         }
         let p_a = p_a.min(1.0);
-        p_a > 0.0 && rng.gen::<f64>() <= p_a
+        p_a > 0.0 && self.rng.gen::<f64>() <= p_a
     }
 }
 
@@ -396,41 +415,73 @@ mod tests {
         }
     }
 
-    impl Queue {
-        /// Offers a packet and keeps it if admitted (slot 0: these tests never read it back).
-        fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut Rng) -> (Admit, ()) {
-            let admit = self.admit(&mut p, now, rng);
+    /// A queue and the store its packets wait in.
+    struct Held {
+        queue: Queue,
+        store: Store,
+    }
+
+    impl Held {
+        /// RED draws from the queue stream of link 0 in a run seeded `seed`.
+        fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime, seed: u64) -> Held {
+            let rng = stream(seed, Stream::Queue, 0);
+            Held { queue: Queue::new(spec, rate_bps, delay, rng), store: Store::default() }
+        }
+
+        /// Offers a packet and keeps it if admitted.
+        fn enqueue(&mut self, mut p: Packet, now: SimTime) -> Admit {
+            let admit = self.queue.admit(&mut p, now);
             if matches!(admit, Admit::Queued | Admit::Marked) {
-                self.push(0, p.size_bytes);
+                let k = self.store.insert(p);
+                self.queue.push(&mut self.store, k);
             }
-            (admit, ())
+            admit
+        }
+
+        /// Queues a packet of `size` bytes without asking the discipline.
+        fn push(&mut self, size: u32) {
+            let k = self.store.insert(pkt(size));
+            self.queue.push(&mut self.store, k);
+        }
+
+        /// Takes the head packet out of the queue and the store.
+        fn pop(&mut self, now: SimTime) -> Option<u32> {
+            let (k, size) = self.queue.pop(&self.store, now)?;
+            assert_eq!(self.store.remove(k).size_bytes, size);
+            Some(size)
+        }
+    }
+
+    impl std::ops::Deref for Held {
+        type Target = Queue;
+        fn deref(&self) -> &Queue {
+            &self.queue
         }
     }
 
     #[test]
     fn droptail_limits_packets_and_bytes() {
-        let mut rng = stream(1, Stream::Queue, 0);
-        let mut q = Queue::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO);
+        let mut q = Held::new(&QueueSpec::droptail_packets(2), 1_000_000, SimTime::ZERO, 1);
         let t = SimTime::ZERO;
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::DroppedForced);
         assert_eq!(q.len(), 2);
         assert_eq!(q.bytes(), 200);
         let spec = QueueSpec::DropTail {
             limit_packets: None,
             limit_bytes: Some(250),
         };
-        let mut q = Queue::new(&spec, 1_000_000, SimTime::ZERO);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::Queued);
-        assert_eq!(q.enqueue(pkt(100), t, &mut rng).0, Admit::DroppedForced);
-        assert_eq!(q.enqueue(pkt(50), t, &mut rng).0, Admit::Queued);
+        let mut q = Held::new(&spec, 1_000_000, SimTime::ZERO, 1);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
+        assert_eq!(q.enqueue(pkt(100), t), Admit::DroppedForced);
+        assert_eq!(q.enqueue(pkt(50), t), Admit::Queued);
     }
 
     #[test]
     fn red_curve_is_piecewise_linear_with_gentle_part() {
-        let q = Queue::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO);
+        let q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO, 1);
         let r = q.red().unwrap();
         assert_eq!(r.base_probability(4.0), 0.0);
         assert!((r.base_probability(10.0) - 0.05).abs() < 1e-12);
@@ -454,7 +505,7 @@ mod tests {
             mean_packet_bytes: 1000,
         };
         // 10 Mb/s, 1000 B: ptc = 1250 pkt/s; min_th = max(5, 0.0025*1250) = 5; max_th = 15.
-        let q = Queue::new(&spec, 10_000_000, SimTime::from_ms(20));
+        let q = Held::new(&spec, 10_000_000, SimTime::from_ms(20), 1);
         let (lo, hi, _, w) = q.red().unwrap().parameters();
         assert_eq!((lo, hi), (5.0, 15.0));
         // rtt = max(0.1, 3*(0.02 + 0.0008)) = 0.1; w_q = 1 - exp(-1/(10*0.1*1250)).
@@ -468,15 +519,14 @@ mod tests {
         if let QueueSpec::Red { wait: w, .. } = &mut spec {
             *w = wait;
         }
-        let mut queue = Queue::new(&spec, 10_000_000, SimTime::ZERO);
-        let mut rng = stream(3, Stream::Queue, 0);
+        let mut queue = Held::new(&spec, 10_000_000, SimTime::ZERO, 3);
         let now = SimTime::ZERO;
         for _ in 0..q {
-            queue.push(0, 1000);
+            queue.push(1000);
         }
         let mut drops = 0;
         for _ in 0..arrivals {
-            match queue.enqueue(pkt(1000), now, &mut rng).0 {
+            match queue.enqueue(pkt(1000), now) {
                 Admit::Queued | Admit::Marked => {
                     queue.pop(now);
                 }
@@ -536,16 +586,15 @@ mod tests {
 
     #[test]
     fn red_idle_period_decays_the_average() {
-        let mut q = Queue::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO);
-        let mut rng = stream(1, Stream::Queue, 0);
+        let mut q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO, 1);
         let t0 = SimTime::ZERO;
         for _ in 0..40 {
-            q.enqueue(pkt(1000), t0, &mut rng);
+            q.enqueue(pkt(1000), t0);
         }
         while q.pop(t0).is_some() {}
         let before = q.red().unwrap().average();
         // 1 ms idle at 1000 mean-size packets/s is m = 1: avg <- (1 - w)^2 avg + w * 0.
-        q.enqueue(pkt(1000), SimTime::from_ms(1), &mut rng);
+        q.enqueue(pkt(1000), SimTime::from_ms(1));
         let after = q.red().unwrap().average();
         assert!((after - 0.81 * before).abs() < 1e-12, "{before} -> {after}");
     }

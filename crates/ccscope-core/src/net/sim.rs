@@ -6,11 +6,10 @@
 //! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
 //! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
 //! "pipe" (propagation delay is constant per link, so arrivals leave it in order; queued and
-//! propagating packets sit in one store shared by all links, so an idle link holds none), and queues and
-//! loss modules are enums. Endpoints — the transports and applications at the ends of a flow —
-//! are trait objects behind [`Endpoint`], so a new transport plugs in without changing the engine.
-
-use std::collections::VecDeque;
+//! propagating packets sit in one store shared by all links, chained in order, so a link holds
+//! no buffer, [`super::store`]), and queues and loss modules are enums. Endpoints — the
+//! transports and applications at the ends of a flow — are trait objects behind [`Endpoint`],
+//! so a new transport plugs in without changing the engine.
 
 use rand::Rng as _;
 
@@ -20,14 +19,16 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
+use super::store::{Fifo, Store};
 use super::topology::{Name, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
 use crate::time::{serialization_time, SimTime};
 
-/// Timers an endpoint may have pending at once (e.g. TCP: retransmission and delayed ACK).
-pub const TIMERS_PER_ENDPOINT: usize = 4;
+/// Timers an endpoint may have pending at once (e.g. a TCP sender: retransmission, delayed
+/// send and its application's wake-up).
+pub const TIMERS_PER_ENDPOINT: usize = 3;
 
 /// Which end of a flow an endpoint sits at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,21 +236,43 @@ struct Link {
     rate_bps: u64,
     delay: SimTime,
     queue: Queue,
-    /// The loss module and its random stream, on the few links that have one.
-    loss: Option<Box<(LossModule, Rng)>>,
-    queue_rng: Rng,
-    /// The packet being serialized (its slot in [`Core::stored`]) and when its serialization started.
-    on_wire: Option<(u32, SimTime)>,
+    /// The loss module, on the few links that have one.
+    loss: Option<Box<Loss>>,
+    /// The packet being serialized (its slot in [`Core::stored`]).
+    on_wire: Option<u32>,
+    /// When the serialization of the packet on the wire started.
+    started: SimTime,
     /// The serialization time of the last packet size seen (packets of one size follow each
     /// other on most links; 0 bytes take no time at any rate).
     serialization: (u32, SimTime),
-    /// Packets propagating: arrival times (non-decreasing) and slots in [`Core::stored`].
-    pipe: VecDeque<(SimTime, u32)>,
-    stats: LinkStats,
+    /// Packets propagating, in [`Core::stored`]; their arrival times are non-decreasing.
+    pipe: Fifo,
+    stats: Counters,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
     /// Slot in the trace's queue series, if monitored and traced.
-    trace_slot: Option<usize>,
+    trace_slot: Option<u32>,
+}
+
+/// A loss module, its random stream and the packets it took.
+struct Loss {
+    module: LossModule,
+    rng: Rng,
+    losses: u64,
+}
+
+/// What every link counts itself. The rest of its [`LinkStats`] follows from these and from
+/// what is in its queue, on its wire and in its pipe (arrivals, exits), or is counted by the few
+/// links that can have it: RED counts its early drops and marks, a loss module its losses.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counters {
+    departures: u64,
+    tx_bytes: u64,
+    forced_drops: u64,
+    busy_ns: u64,
+    max_queue_pkts: u64,
+    queue_pkt_ns: u128,
+    queue_byte_ns: u128,
 }
 
 impl Link {
@@ -276,42 +299,27 @@ impl Link {
     /// The counters as they stand at `now`: busy time including the part of the current
     /// serialization done, queue integrals brought up to `now`.
     fn stats_at(&self, now: SimTime) -> LinkStats {
-        let mut s = self.stats;
-        s.busy_ns += self.on_wire.map_or(0, |(_, t)| (now - t).ns());
+        let c = &self.stats;
+        let (early_drops, marks) = self.queue.red().map_or((0, 0), |r| r.counts());
+        let losses = self.loss.as_ref().map_or(0, |l| l.losses);
+        let on_wire = self.on_wire.is_some();
         let dt = (now - self.queue_since).ns() as u128;
-        s.queue_pkt_ns += self.queue.len() as u128 * dt;
-        s.queue_byte_ns += self.queue.bytes() as u128 * dt;
-        s
-    }
-}
-
-/// The packets waiting in queues, on the wire and propagating, in reusable slots: links hold
-/// slots, so an idle link holds no packet and a packet is not copied from queue to wire to pipe.
-#[derive(Default)]
-struct Slots {
-    packets: Vec<Packet>,
-    free: Vec<u32>,
-}
-
-impl Slots {
-    #[inline]
-    fn insert(&mut self, pkt: Packet) -> u32 {
-        match self.free.pop() {
-            Some(k) => {
-                self.packets[k as usize] = pkt;
-                k
-            }
-            None => {
-                self.packets.push(pkt);
-                (self.packets.len() - 1) as u32
-            }
+        LinkStats {
+            // Every packet offered was dropped by the queue, or waits, or is on the wire, or left.
+            arrivals: c.forced_drops + early_drops + self.queue.len() as u64 + on_wire as u64 + c.departures,
+            departures: c.departures,
+            tx_bytes: c.tx_bytes,
+            forced_drops: c.forced_drops,
+            early_drops,
+            marks,
+            losses,
+            // Every packet that left the wire was lost, or propagates, or reached the far end.
+            exits: c.departures - losses - self.pipe.len() as u64,
+            busy_ns: c.busy_ns + if on_wire { (now - self.started).ns() } else { 0 },
+            queue_pkt_ns: c.queue_pkt_ns + self.queue.len() as u128 * dt,
+            queue_byte_ns: c.queue_byte_ns + self.queue.bytes() as u128 * dt,
+            max_queue_pkts: c.max_queue_pkts,
         }
-    }
-
-    #[inline]
-    fn remove(&mut self, k: u32) -> Packet {
-        self.free.push(k);
-        self.packets[k as usize]
     }
 }
 
@@ -330,8 +338,9 @@ struct Core {
     /// Pending events by time; equal times in the order they were scheduled.
     queue: EventQueue<Kind>,
     links: Vec<Link>,
-    /// Every packet in a queue or a pipe.
-    stored: Slots,
+    /// Every packet in a queue, on a wire or in a pipe: links hold slots, so a packet is not
+    /// copied from queue to wire to pipe.
+    stored: Store,
     flows: Vec<FlowRt>,
     /// Every flow's paths (links in order), one after another: one allocation, not two a flow.
     hops: Vec<u32>,
@@ -415,7 +424,7 @@ impl Core {
             s.queue_drops += 1;
         }
         let now = self.now;
-        let slot = self.links[link as usize].trace_slot;
+        let slot = self.links[link as usize].trace_slot.map(|k| k as usize);
         if let Some(t) = &mut self.trace {
             t.event(now, link, pkt.flow, kind);
             if pkt.dir == Dir::Forward {
@@ -433,16 +442,14 @@ impl Core {
     fn offer(&mut self, link: u32, slot: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        l.stats.arrivals += 1;
         l.account_queue(now);
-        let pkt = &mut self.stored.packets[slot as usize];
-        let admit = l.queue.admit(pkt, now, &mut l.queue_rng);
+        let pkt = self.stored.packet_mut(slot);
+        let admit = l.queue.admit(pkt, now);
         let (flow, size_bytes) = (pkt.flow, pkt.size_bytes);
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
-                l.stats.marks += 1;
-                let slot = l.trace_slot;
+                let slot = l.trace_slot.map(|k| k as usize);
                 if let Some(t) = &mut self.trace {
                     t.event(now, link, flow, EventKind::Mark);
                     if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
@@ -455,7 +462,6 @@ impl Core {
                     l.stats.forced_drops += 1;
                     EventKind::ForcedDrop
                 } else {
-                    l.stats.early_drops += 1;
                     EventKind::EarlyDrop
                 };
                 let pkt = self.stored.remove(slot);
@@ -464,13 +470,14 @@ impl Core {
             }
         }
         if l.on_wire.is_some() {
-            l.queue.push(slot, size_bytes);
+            l.queue.push(&mut self.stored, slot);
             l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
         } else {
             // An idle link's queue is empty: the packet passes through it at once.
             l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(1);
             let done = now + l.serialization_time(size_bytes);
-            l.on_wire = Some((slot, now));
+            l.on_wire = Some(slot);
+            l.started = now;
             self.schedule(done, Kind::TxDone(link));
         }
     }
@@ -480,10 +487,11 @@ impl Core {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.account_queue(now);
-        match l.queue.pop(now) {
+        match l.queue.pop(&self.stored, now) {
             Some((slot, size)) => {
                 let done = now + l.serialization_time(size);
-                l.on_wire = Some((slot, now));
+                l.on_wire = Some(slot);
+                l.started = now;
                 self.schedule(done, Kind::TxDone(link));
             }
             None => l.on_wire = None,
@@ -493,27 +501,31 @@ impl Core {
     fn tx_done(&mut self, link: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        let Some((stored, started)) = l.on_wire.take() else {
+        let Some(stored) = l.on_wire.take() else {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
-        let pkt = self.stored.packets[stored as usize];
+        let pkt = *self.stored.packet(stored);
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
-        l.stats.busy_ns += (now - started).ns();
-        let slot = l.trace_slot;
+        l.stats.busy_ns += (now - l.started).ns();
+        let slot = l.trace_slot.map(|k| k as usize);
         let lost = match l.loss.as_deref_mut() {
-            Some((m, rng)) => m.lose(now, rng),
+            Some(loss) => {
+                let lost = loss.module.lose(now, &mut loss.rng);
+                loss.losses += lost as u64;
+                lost
+            }
             None => false,
         };
         if lost {
-            l.stats.losses += 1;
             self.stored.remove(stored);
         } else {
             // The pipe is FIFO (constant delay), so only its head needs a pending event.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
-            l.pipe.push_back((at, stored));
+            self.stored.set_arrival(stored, at);
+            l.pipe.push_back(&mut self.stored, stored);
             if idle {
                 self.schedule(at, Kind::Arrive(link));
             }
@@ -532,17 +544,17 @@ impl Core {
     /// Schedules the arrival of the next packet in the pipe, if any.
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         let l = &mut self.links[link as usize];
-        let (at, slot) = l.pipe.pop_front()?;
-        debug_assert_eq!(at, self.now);
-        l.stats.exits += 1;
-        if let Some(&(next_at, _)) = l.pipe.front() {
+        let slot = l.pipe.pop_front(&self.stored)?;
+        debug_assert_eq!(self.stored.arrival(slot), self.now);
+        if let Some(next) = l.pipe.front() {
+            let next_at = self.stored.arrival(next);
             self.schedule(next_at, Kind::Arrive(link));
         }
         // The packet keeps its store slot from hop to hop.
-        let pkt = &self.stored.packets[slot as usize];
+        let pkt = self.stored.packet(slot);
         let (flow, dir, next) = (pkt.flow, pkt.dir, pkt.hop as usize + 1);
         if let Some(&next_link) = self.path(flow, dir).get(next) {
-            self.stored.packets[slot as usize].hop = next as u16;
+            self.stored.packet_mut(slot).hop = next as u16;
             self.offer(next_link, slot);
             return None;
         }
@@ -643,7 +655,7 @@ pub struct Simulation {
     baseline: Option<Baseline>,
 }
 
-/// Forty bytes a link, its names made only when the report is written.
+/// Thirty-two bytes a link, its names made only when the report is written.
 struct LinkName {
     name: Name,
     from: u32,
@@ -681,18 +693,21 @@ impl Simulation {
             .links
             .iter()
             .enumerate()
-            .map(|(k, d)| Link {
-                rate_bps: d.params.rate_bps,
-                delay: SimTime(d.params.delay_ns),
-                queue: Queue::new(&d.params.queue, d.params.rate_bps, SimTime(d.params.delay_ns)),
-                loss: d.params.loss.clone().map(|spec| Box::new((LossModule::new(spec), stream(seed, Stream::LinkLoss, k as u64)))),
-                queue_rng: stream(seed, Stream::Queue, k as u64),
+            .map(|(k, d)| (k, d, &network.params[d.params as usize]))
+            .map(|(k, d, p)| Link {
+                rate_bps: p.rate_bps,
+                delay: SimTime(d.delay_ns),
+                queue: Queue::new(&p.queue, p.rate_bps, SimTime(d.delay_ns), stream(seed, Stream::Queue, k as u64)),
+                loss: p.loss.clone().map(|spec| {
+                    Box::new(Loss { module: LossModule::new(spec), rng: stream(seed, Stream::LinkLoss, k as u64), losses: 0 })
+                }),
                 on_wire: None,
+                started: SimTime::ZERO,
                 serialization: (0, SimTime::ZERO),
-                pipe: VecDeque::new(),
-                stats: LinkStats::default(),
+                pipe: Fifo::default(),
+                stats: Counters::default(),
                 queue_since: SimTime::ZERO,
-                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32) } else { None },
+                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32).map(|p| p as u32) } else { None },
             })
             .collect();
         let mut flows = Vec::with_capacity(scenario.flows.len());
@@ -752,7 +767,7 @@ impl Simulation {
             .links
             .iter()
             .enumerate()
-            .flat_map(|(k, d)| d.params.capacity_changes.iter().map(move |&c| (k as u32, c)))
+            .flat_map(|(k, d)| network.params[d.params as usize].capacity_changes.iter().map(move |&c| (k as u32, c)))
             .collect();
         let mut link_names: Vec<LinkName> = network
             .links
@@ -770,7 +785,7 @@ impl Simulation {
             now: SimTime::ZERO,
             queue: EventQueue::new(),
             links,
-            stored: Slots::default(),
+            stored: Store::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
             flows,
             hops,
@@ -955,16 +970,17 @@ impl Simulation {
         let base = self.baseline.take();
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
-            let slots = l.queue.slots().chain(l.on_wire.map(|(k, _)| k)).chain(l.pipe.iter().map(|&(_, k)| k));
+            let store = &self.core.stored;
+            let slots = l.queue.slots(store).chain(l.on_wire).chain(l.pipe.iter(store));
             for k in slots {
-                in_flight[self.core.stored.packets[k as usize].flow as usize] += 1;
+                in_flight[store.packet(k).flow as usize] += 1;
             }
         }
         // What the reports do not read goes before they are made.
         self.endpoint_rngs = Vec::new();
         self.core.timers = Vec::new();
         self.core.queue = EventQueue::new();
-        self.core.stored = Slots::default();
+        self.core.stored = Store::default();
         let stats = |ep: &dyn Endpoint, k: usize| windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]));
         // Each flow's endpoints are dropped once its report is made.
         let mut endpoints = std::mem::take(&mut self.endpoints).into_iter();
@@ -981,12 +997,15 @@ impl Simulation {
                 path: self.core.hops_of(f.paths[0]).to_vec(),
             });
         }
+        // A report is larger than a link's record: the records go as the reports are made, from
+        // the last link back, their room given back each time an eighth of it has emptied.
         let nodes = &self.nodes;
-        let links = std::mem::take(&mut self.core.links)
-            .into_iter()
-            .zip(std::mem::take(&mut self.link_names))
-            .enumerate()
-            .map(|(k, (l, d))| LinkReport {
+        let mut records = std::mem::take(&mut self.core.links);
+        let mut names = std::mem::take(&mut self.link_names);
+        let mut links = Vec::with_capacity(records.len());
+        while let (Some(l), Some(d)) = (records.pop(), names.pop()) {
+            let k = records.len();
+            links.push(LinkReport {
                 name: d.name.to_string(),
                 from: nodes[d.from as usize].to_string(),
                 to: nodes[d.to as usize].to_string(),
@@ -998,8 +1017,13 @@ impl Simulation {
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,
                 red: l.queue.red().map(|r| r.parameters()),
-            })
-            .collect();
+            });
+            if k + k / 8 < records.capacity() {
+                records.shrink_to_fit();
+                names.shrink_to_fit();
+            }
+        }
+        links.reverse();
         RunResult {
             seed: self.seed,
             duration: self.end,
@@ -1018,20 +1042,21 @@ mod tests {
 
     #[test]
     fn events_and_pipe_entries_stay_small() {
-        // The event queue moves events on every push and redistribution, and every link keeps
-        // a pipe buffer.
+        // The event queue moves events on every push and redistribution.
         assert_eq!(std::mem::size_of::<(u64, Kind)>(), 24);
-        assert_eq!(std::mem::size_of::<(SimTime, u32)>(), 16);
     }
 
     #[test]
     fn per_flow_state_stays_small() {
-        // Eight timer slots per flow: at ten thousand flows every byte here is 80 kB.
+        // Six timer slots per flow: at ten thousand flows every byte here is 60 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
         assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
+        // Four links per flow on a dumbbell: a link's record holds no buffer and no random
+        // stream it does not draw from.
+        assert!(std::mem::size_of::<Link>() <= 208, "{}", std::mem::size_of::<Link>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
-        assert_eq!(std::mem::size_of::<LinkName>(), 40);
-        assert_eq!(std::mem::size_of::<Name>(), 24);
+        assert_eq!(std::mem::size_of::<LinkName>(), 32);
+        assert_eq!(std::mem::size_of::<Name>(), 16);
     }
 }

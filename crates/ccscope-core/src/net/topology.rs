@@ -9,7 +9,7 @@ use super::config::{FlowSpec, LinkParams, TopologySpec};
 /// the flow when the name is written, so that thousands of flows keep no strings.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Name {
-    Given(String),
+    Given(Box<str>),
     /// `flow{flow}` followed by [`FLOW_PARTS`]`[part]`.
     Flow { flow: u32, part: u8 },
 }
@@ -33,7 +33,11 @@ pub struct LinkDef {
     pub name: Name,
     pub from: usize,
     pub to: usize,
-    pub params: LinkParams,
+    /// Its parameters, in [`Network::params`]: a flow's access links share them, so that a
+    /// graph of many flows is built without a copy of them per link.
+    pub params: u32,
+    /// One-way delay (ns): the parameters' own, or the flow's access delay.
+    pub delay_ns: u64,
     /// Reported in results and queue traces.
     pub monitor: bool,
 }
@@ -43,6 +47,8 @@ pub struct LinkDef {
 pub struct Network {
     pub nodes: Vec<Name>,
     pub links: Vec<LinkDef>,
+    /// The links' parameters ([`LinkDef::params`]).
+    pub params: Vec<LinkParams>,
     /// (sender node, receiver node) of each flow.
     pub ends: Vec<(usize, usize)>,
 }
@@ -53,26 +59,23 @@ impl Network {
         self.nodes.len() - 1
     }
 
-    /// Links a -> b named `name` and b -> a named `name.reverse`.
-    fn duplex(&mut self, name: &str, a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
-        self.duplex_named([Name::Given(name.to_string()), Name::Given(format!("{name}.reverse"))], a, b, fwd, rev, monitor);
+    /// Adds a set of link parameters; its index.
+    fn params(&mut self, params: LinkParams) -> u32 {
+        self.params.push(params);
+        (self.params.len() - 1) as u32
     }
 
-    fn duplex_named(&mut self, [name, reverse]: [Name; 2], a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
-        self.links.push(LinkDef {
-            name,
-            from: a,
-            to: b,
-            params: fwd,
-            monitor,
-        });
-        self.links.push(LinkDef {
-            name: reverse,
-            from: b,
-            to: a,
-            params: rev,
-            monitor,
-        });
+    /// A link a -> b with parameters `params` and their delay unless given another.
+    fn simplex(&mut self, name: Name, a: usize, b: usize, params: u32, delay_ns: Option<u64>, monitor: bool) {
+        let delay_ns = delay_ns.unwrap_or(self.params[params as usize].delay_ns);
+        self.links.push(LinkDef { name, from: a, to: b, params, delay_ns, monitor });
+    }
+
+    /// Links a -> b named `name` and b -> a named `name.reverse`.
+    fn duplex(&mut self, name: &str, a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
+        let (fwd, rev) = (self.params(fwd), self.params(rev));
+        self.simplex(Name::Given(name.into()), a, b, fwd, None, monitor);
+        self.simplex(Name::Given(format!("{name}.reverse").into()), b, a, rev, None, monitor);
     }
 
     /// Room for the hosts and access links of `flows` flows, exactly: they are most of a
@@ -82,19 +85,17 @@ impl Network {
         self.links.reserve_exact(4 * flows);
     }
 
-    /// Hosts for a flow attached to routers `left` and `right`, with the flow's access delays.
-    fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: &LinkParams, left: usize, right: usize) {
+    /// Hosts for a flow attached to routers `left` and `right`, its access links with
+    /// parameters `access` and the flow's access delays.
+    fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: u32, left: usize, right: usize) {
         let part = |part: u8| Name::Flow { flow: i as u32, part };
+        let place = f.placement();
         let lh = self.node(part(0));
         let rh = self.node(part(1));
-        let with_delay = |d: Option<u64>| LinkParams {
-            delay_ns: d.unwrap_or(access.delay_ns),
-            ..access.mirrored()
-        };
-        let l = with_delay(f.left_delay_ns);
-        let r = with_delay(f.right_delay_ns);
-        self.duplex_named([part(0), part(2)], lh, left, l.clone(), l, false);
-        self.duplex_named([part(1), part(3)], right, rh, r.clone(), r, false);
+        self.simplex(part(0), lh, left, access, place.left_delay_ns, false);
+        self.simplex(part(2), left, lh, access, place.left_delay_ns, false);
+        self.simplex(part(1), right, rh, access, place.right_delay_ns, false);
+        self.simplex(part(3), rh, right, access, place.right_delay_ns, false);
         self.ends.push(if f.reverse { (rh, lh) } else { (lh, rh) });
     }
 
@@ -104,6 +105,7 @@ impl Network {
         let mut net = Network {
             nodes: Vec::new(),
             links: Vec::new(),
+            params: Vec::new(),
             ends: Vec::new(),
         };
         match topology {
@@ -117,23 +119,26 @@ impl Network {
                 let rev = reverse.clone().unwrap_or_else(|| bottleneck.mirrored());
                 net.duplex("bottleneck", l, r, bottleneck.clone(), rev, true);
                 net.reserve_hosts(flows.len());
+                // Access links carry no loss module (either way).
+                let access = net.params(access.mirrored());
                 for (i, f) in flows.iter().enumerate() {
                     net.attach(i, f, access, l, r);
                 }
             }
             TopologySpec::ParkingLot { hops, access } => {
-                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(Name::Given(format!("b{k}")))).collect();
+                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(Name::Given(format!("b{k}").into()))).collect();
                 for (k, h) in hops.iter().enumerate() {
                     net.duplex(&format!("hop{k}"), routers[k], routers[k + 1], h.clone(), h.mirrored(), true);
                 }
                 net.reserve_hosts(flows.len());
+                let access = net.params(access.mirrored());
                 for (i, f) in flows.iter().enumerate() {
-                    let [first, last] = f.hops.unwrap_or([0, hops.len() - 1]);
+                    let [first, last] = f.placement().hops.unwrap_or([0, hops.len() - 1]);
                     net.attach(i, f, access, routers[first], routers[last + 1]);
                 }
             }
             TopologySpec::Custom { nodes, links } => {
-                net.nodes = nodes.iter().cloned().map(Name::Given).collect();
+                net.nodes = nodes.iter().map(|n| Name::Given(n.as_str().into())).collect();
                 let index = |name: &str| nodes.iter().position(|n| n == name);
                 for l in links {
                     let (a, b) = (index(&l.from).unwrap_or(0), index(&l.to).unwrap_or(0));
@@ -141,18 +146,14 @@ impl Network {
                     if l.duplex {
                         net.duplex(&name, a, b, l.params.clone(), l.params.mirrored(), l.monitor);
                     } else {
-                        net.links.push(LinkDef {
-                            name: Name::Given(name),
-                            from: a,
-                            to: b,
-                            params: l.params.clone(),
-                            monitor: l.monitor,
-                        });
+                        let params = net.params(l.params.clone());
+                        net.simplex(Name::Given(name.into()), a, b, params, None, l.monitor);
                     }
                 }
                 for f in flows {
                     let end = |v: &Option<String>| v.as_deref().and_then(index).unwrap_or(0);
-                    net.ends.push((end(&f.from), end(&f.to)));
+                    let place = f.placement();
+                    net.ends.push((end(&place.from), end(&place.to)));
                 }
             }
         }
@@ -325,6 +326,21 @@ mod tests {
     }
 
     #[test]
+    fn a_flows_access_links_share_their_parameters() {
+        let mut far = flow();
+        far.placement_mut().left_delay_ns = Some(7_000_000);
+        let dumbbell = TopologySpec::Dumbbell { bottleneck: link(20), reverse: None, access: link(1) };
+        let net = Network::build(&dumbbell, &[flow(), far, flow()]);
+        // The bottleneck's two directions and one set for every access link.
+        assert_eq!(net.params.len(), 3);
+        assert!(net.links[2..].iter().all(|l| l.params == 2));
+        let delays: Vec<u64> = net.links[6..10].iter().map(|l| l.delay_ns / 1_000_000).collect();
+        assert_eq!(delays, [7, 7, 1, 1]);
+        // A link's definition is small: a graph of many flows is at its largest while built.
+        assert!(std::mem::size_of::<LinkDef>() <= 56, "{}", std::mem::size_of::<LinkDef>());
+    }
+
+    #[test]
     fn dumbbell_routes_both_ways_through_the_bottleneck() {
         let mut rev = flow();
         rev.reverse = true;
@@ -380,8 +396,9 @@ mod tests {
         for _ in 0..300 {
             let nodes = rng.gen_range(1..9);
             let mut net = Network {
-                nodes: (0..nodes).map(|k| Name::Given(format!("n{k}"))).collect(),
+                nodes: (0..nodes).map(|k| Name::Given(format!("n{k}").into())).collect(),
                 links: vec![],
+                params: vec![],
                 ends: vec![],
             };
             // Random simplex links, parallel links included, plus hosts hanging off one node
@@ -389,14 +406,14 @@ mod tests {
             for _ in 0..rng.gen_range(0..3 * nodes) {
                 let (a, b) = (rng.gen_range(0..nodes), rng.gen_range(0..nodes));
                 if a != b {
-                    net.links.push(LinkDef { name: Name::Given(String::new()), from: a, to: b, params: link(1), monitor: false });
+                    net.links.push(LinkDef { name: Name::Given("".into()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
                 }
             }
             for _ in 0..rng.gen_range(0..4) {
-                let (h, r) = (net.node(Name::Given(String::new())), rng.gen_range(0..nodes));
+                let (h, r) = (net.node(Name::Given("".into())), rng.gen_range(0..nodes));
                 for _ in 0..rng.gen_range(1..3) {
                     let (a, b) = if rng.gen_bool(0.5) { (h, r) } else { (r, h) };
-                    net.links.push(LinkDef { name: Name::Given(String::new()), from: a, to: b, params: link(1), monitor: false });
+                    net.links.push(LinkDef { name: Name::Given("".into()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
                 }
             }
             let mut routes = Routes::new(&net);
@@ -415,7 +432,7 @@ mod tests {
             access: link(1),
         };
         let mut f = flow();
-        f.hops = Some([1, 2]);
+        f.placement_mut().hops = Some([1, 2]);
         let net = Network::build(&topo, &[f]);
         let (s, d) = net.ends[0];
         let path = net.route(s, d).unwrap();

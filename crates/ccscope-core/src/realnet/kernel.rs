@@ -127,7 +127,7 @@ fn set(socket: &UdpSocket, level: libc::c_int, name: libc::c_int, value: libc::c
 /// The largest datagram the run's endpoints send: the tbf bucket holds at least one.
 fn largest_packet(s: &config::Scenario) -> u32 {
     use config::{Carrier, SourceSpec};
-    let sizes = s.flows.iter().flat_map(|f| match &f.source {
+    let sizes = s.flows.iter().flat_map(|f| match &*f.source {
         SourceSpec::Cbr { packet_bytes, .. } | SourceSpec::Poisson { packet_bytes, .. } => [*packet_bytes, 0],
         SourceSpec::Tcp(t) => [t.packet_bytes, t.ack_bytes],
         SourceSpec::Rate(r) => [r.packet_bytes, r.report_bytes],

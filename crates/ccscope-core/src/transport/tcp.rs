@@ -23,7 +23,7 @@
 //!   [`ECE`] (that packet carried a CE mark) and [`RETX`] (it was a retransmission: no RTT
 //!   sample, Karn's rule); `blocks` = up to three SACK blocks as `[start, end)` pairs.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 
 use rand::Rng as _;
@@ -45,12 +45,16 @@ pub const ECE: u32 = 1;
 /// Data flag: retransmission. ACK flag: the packet that triggered the ACK was one.
 pub const RETX: u32 = 2;
 
+// Each endpoint has its own timers: the sender's retransmission timer and the receiver's
+// delayed ACK share a number.
+/// The sender's retransmission timer.
 const RTO_TIMER: usize = 0;
-const DELACK_TIMER: usize = 1;
+/// The receiver's delayed ACK.
+const DELACK_TIMER: usize = 0;
+/// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
+const SEND_TIMER: usize = 1;
 /// The application's wake-ups (sender and receiver).
 const APP_TIMER: usize = 2;
-/// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
-const SEND_TIMER: usize = 3;
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
 const DUPACK_THRESHOLD: u32 = 3;
 /// SACK blocks an ACK carries.
@@ -776,6 +780,19 @@ impl Endpoint for TcpSender {
     }
 }
 
+/// The first of the positions `lo..hi` where `pred` holds, or `hi`: `pred` is false, then true.
+fn first_where(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> usize {
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
 /// Drops the members of `set` below `seq` (without reallocating, unlike `split_off`).
 fn forget_below(set: &mut BTreeSet<u64>, seq: u64) {
     while set.first().is_some_and(|&s| s < seq) {
@@ -795,10 +812,10 @@ pub struct TcpReceiver {
     delayed: Option<SimTime>,
     /// Next packet expected in order.
     rcv_nxt: u64,
-    /// Packets received above `rcv_nxt`, held for in-order delivery.
-    above: BTreeMap<u64, Delivery>,
-    /// The numbers of `above`, as the runs SACK blocks report.
-    above_runs: SeqRanges,
+    /// Packets received above `rcv_nxt`, held for in-order delivery, in sequence order (a
+    /// deque, not a map: most arrive in order behind a hole, and a map's first node alone
+    /// takes 632 bytes). Its runs of consecutive packets are what SACK blocks report.
+    above: VecDeque<Delivery>,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
     /// Duplicate packets received (already delivered or held).
@@ -813,8 +830,7 @@ impl TcpReceiver {
             ack_bytes: spec.ack_bytes,
             delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
             rcv_nxt: 0,
-            above: BTreeMap::new(),
-            above_runs: SeqRanges::default(),
+            above: VecDeque::new(),
             held: None,
             duplicates: 0,
             inbox: Inbox::new(app),
@@ -824,13 +840,32 @@ impl TcpReceiver {
     /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
     fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
         let mut out = [0u32; 2 * SACK_BLOCKS];
-        let first = self.above_runs.run_containing(latest);
-        let others = self.above_runs.runs_descending().filter(|&r| Some(r) != first);
+        let first = self.above.binary_search_by_key(&latest, |d| d.seq).ok().map(|i| self.run_at(i));
+        let others = self.runs_descending().filter(|&r| Some(r) != first);
         for (i, (a, b)) in first.into_iter().chain(others).take(SACK_BLOCKS).enumerate() {
-            out[2 * i] = a as u32;
-            out[2 * i + 1] = b as u32;
+            out[2 * i] = self.above[a].seq as u32;
+            out[2 * i + 1] = (self.above[b - 1].seq + 1) as u32;
         }
         out
+    }
+
+    /// The run of consecutive packets held around position `i` of `above`, as positions
+    /// `[first, end)`. Within a run `seq - position` is constant, and it grows from one run to
+    /// the next (RFC 2018's blocks are these runs), so both ends are binary searches.
+    fn run_at(&self, i: usize) -> (usize, usize) {
+        let gap = |j: usize| self.above[j].seq - j as u64;
+        let g = gap(i);
+        (first_where(0, i, |j| gap(j) >= g), first_where(i, self.above.len(), |j| gap(j) > g))
+    }
+
+    /// The runs of `above`, highest first.
+    fn runs_descending(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut end = self.above.len();
+        std::iter::from_fn(move || {
+            let run = self.run_at(end.checked_sub(1)?);
+            end = run.0;
+            Some(run)
+        })
     }
 
     fn send_ack(&mut self, ctx: &mut Ctx, echo: SimTime, retx: bool, ce: bool, latest: u64) {
@@ -869,23 +904,23 @@ impl Endpoint for TcpReceiver {
             arrived_at: ctx.now(),
             resent: false,
         };
-        if seq < self.rcv_nxt || self.above.contains_key(&seq) {
+        let place = self.above.binary_search_by_key(&seq, |d| d.seq);
+        if seq < self.rcv_nxt || place.is_ok() {
             self.duplicates += 1;
         } else if in_order {
             self.rcv_nxt += 1;
             self.inbox.deliver(ctx, &data);
-            while let Some(next) = self.above.remove(&self.rcv_nxt) {
+            while let Some(next) = self.above.front().filter(|d| d.seq == self.rcv_nxt).copied() {
+                self.above.pop_front();
                 self.rcv_nxt += 1;
                 self.inbox.deliver(ctx, &next);
             }
-            // The hole is filled: give back the node an emptied map keeps (as `forget_below`).
+            // The hole is filled: give back the room the deque keeps (as `forget_below`).
             if self.above.is_empty() {
-                self.above = BTreeMap::new();
+                self.above = VecDeque::new();
             }
-            self.above_runs.forget_below(self.rcv_nxt);
-        } else {
-            self.above.insert(seq, data);
-            self.above_runs.insert(seq, seq + 1);
+        } else if let Err(i) = place {
+            self.above.insert(i, data);
         }
         match self.delayed {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
@@ -985,10 +1020,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sack_blocks_are_the_runs_held_the_latest_first_then_the_highest() {
+        use rand::SeedableRng as _;
+        let mut rng = crate::rng::Rng::seed_from_u64(5);
+        for _ in 0..500 {
+            let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()));
+            r.rcv_nxt = 10;
+            let held: BTreeSet<u64> = (0..rng.gen_range(0..40)).map(|_| rng.gen_range(11..60)).collect();
+            r.above = held.iter().map(|&seq| Delivery { seq, bytes: 1, tag: Default::default(), sent_at: SimTime::ZERO, arrived_at: SimTime::ZERO, resent: false }).collect();
+            // The blocks by definition (RFC 2018 §4): maximal runs, the one holding the
+            // packet that triggered the ACK first, then the highest.
+            let mut runs: Vec<(u64, u64)> = Vec::new();
+            for &s in &held {
+                match runs.last_mut() {
+                    Some((_, end)) if *end == s => *end += 1,
+                    _ => runs.push((s, s + 1)),
+                }
+            }
+            let latest = rng.gen_range(9..61);
+            runs.sort_by_key(|&(a, b)| (!(a <= latest && latest < b), u64::MAX - a));
+            let mut want = [0u32; 2 * SACK_BLOCKS];
+            for (i, (a, b)) in runs.into_iter().take(SACK_BLOCKS).enumerate() {
+                want[2 * i] = a as u32;
+                want[2 * i + 1] = b as u32;
+            }
+            assert_eq!(r.sack_blocks(latest), want, "{held:?}, latest {latest}");
+        }
+    }
+
+    #[test]
     fn senders_and_receivers_stay_small() {
         // One of each per flow: at ten thousand flows every byte here is 10 kB.
         assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
-        assert!(std::mem::size_of::<TcpSender>() <= 488, "{}", std::mem::size_of::<TcpSender>());
-        assert!(std::mem::size_of::<TcpReceiver>() <= 168, "{}", std::mem::size_of::<TcpReceiver>());
+        // The SACK scoreboard's runs take a deque (8 bytes more than a map, and no 192-byte
+        // node after a loss).
+        assert!(std::mem::size_of::<TcpSender>() <= 496, "{}", std::mem::size_of::<TcpSender>());
+        // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
+        // a fraction of a map's first 632-byte node in its buffer).
+        assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
     }
 }

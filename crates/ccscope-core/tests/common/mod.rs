@@ -28,8 +28,8 @@ pub fn poisson(rate_bps: f64) -> FlowSpec {
 /// Nodes n0 -> n1 -> ... joined by the given links (duplex), one flow from n0 to the last node.
 pub fn chain(links: Vec<LinkParams>, mut flow: FlowSpec, duration_ns: u64, seed: u64) -> Scenario {
     let nodes: Vec<String> = (0..=links.len()).map(|k| format!("n{k}")).collect();
-    flow.from = Some(nodes[0].clone());
-    flow.to = Some(nodes[links.len()].clone());
+    flow.placement_mut().from = Some(nodes[0].clone());
+    flow.placement_mut().to = Some(nodes[links.len()].clone());
     let links = links
         .into_iter()
         .enumerate()
