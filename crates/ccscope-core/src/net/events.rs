@@ -15,6 +15,11 @@
 /// Buckets: bucket 0 and one per bit of a `u64` time.
 const BUCKETS: usize = 65;
 
+/// Events an emptied bucket keeps room for: beyond it, the room goes back, so that the
+/// buckets hold no more memory than the events they hold (every bucket's room is its peak
+/// otherwise, and with many flows most of them once held all their timers).
+const KEEP: usize = 256;
+
 pub(crate) struct EventQueue<T> {
     /// The time popped last: no event may be pushed before it.
     last: u64,
@@ -67,7 +72,7 @@ impl<T: Copy> EventQueue<T> {
     /// so that events may still be pushed before it). Whether bucket 0 has events now.
     #[inline]
     fn refill(&mut self, until: u64) -> bool {
-        self.buckets[0].clear();
+        empty(&mut self.buckets[0]);
         self.taken = 0;
         if self.occupied == 0 {
             return false;
@@ -95,7 +100,7 @@ impl<T: Copy> EventQueue<T> {
             }
             lower[to].push((at, item));
         }
-        from[0].clear();
+        empty(&mut from[0]);
         true
     }
 
@@ -105,6 +110,14 @@ impl<T: Copy> EventQueue<T> {
             return Some(self.last);
         }
         (self.occupied != 0).then(|| self.earliest[self.occupied.trailing_zeros() as usize + 1])
+    }
+}
+
+fn empty<T>(bucket: &mut Vec<T>) {
+    if bucket.capacity() > KEEP {
+        *bucket = Vec::new();
+    } else {
+        bucket.clear();
     }
 }
 

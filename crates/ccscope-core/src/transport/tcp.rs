@@ -23,7 +23,7 @@
 //!   [`ECE`] (that packet carried a CE mark) and [`RETX`] (it was a retransmission: no RTT
 //!   sample, Karn's rule); `blocks` = up to three SACK blocks as `[start, end)` pairs.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 
 use rand::Rng as _;
@@ -314,7 +314,7 @@ pub struct TcpSender {
     /// SACK scoreboard: packets above `snd_una` the receiver holds.
     sacked: SeqRanges,
     /// SACK: packets retransmitted in this recovery.
-    rexmitted: BTreeSet<u64>,
+    rexmitted: SeqRanges,
     /// SACK: where the search for the next hole to retransmit starts.
     rxt_next: u64,
     /// When each packet from `snd_una` to `snd_max` was last sent (front = `snd_una`).
@@ -351,7 +351,7 @@ impl TcpSender {
             dupacks: 0,
             dupwnd: 0.0,
             sacked: SeqRanges::default(),
-            rexmitted: BTreeSet::new(),
+            rexmitted: SeqRanges::default(),
             rxt_next: 0,
             outstanding: VecDeque::new(),
             chunks: Chunks::default(),
@@ -470,7 +470,7 @@ impl TcpSender {
                     if self.hold(ctx, force) {
                         return;
                     }
-                    self.rexmitted.insert(hole);
+                    self.rexmitted.insert(hole, hole + 1);
                     self.rxt_next = hole + 1;
                     self.transmit(ctx, hole);
                 } else if self.has_data()
@@ -526,7 +526,7 @@ impl TcpSender {
         // Above `from` lie at most DupThresh SACKed packets (the highest ones).
         let sacked_above = self.sacked.count_from(from);
         let not_lost = self.snd_max.saturating_sub(from) - sacked_above;
-        let retransmitted = self.rexmitted.iter().filter(|&&s| !self.sacked.contains(s)).count() as u64;
+        let retransmitted = self.rexmitted.count_outside(&self.sacked);
         (not_lost + retransmitted) as f64
     }
 
@@ -577,7 +577,7 @@ impl TcpSender {
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             self.sacked.forget_below(ack);
-            forget_below(&mut self.rexmitted, ack);
+            self.rexmitted.forget_below(ack);
             if self.in_recovery {
                 self.partial_or_full_ack(ctx, acked);
             } else {
@@ -638,7 +638,7 @@ impl TcpSender {
             Variant::Sack => {
                 // RFC 6675 §5 steps (A)–(C): the first unacknowledged packet goes first.
                 self.rexmitted.clear();
-                self.rexmitted.insert(lost);
+                self.rexmitted.insert(lost, lost + 1);
                 self.rxt_next = lost + 1;
                 self.transmit(ctx, lost);
             }
@@ -791,18 +791,6 @@ fn first_where(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> us
         }
     }
     lo
-}
-
-/// Drops the members of `set` below `seq` (without reallocating, unlike `split_off`).
-fn forget_below(set: &mut BTreeSet<u64>, seq: u64) {
-    while set.first().is_some_and(|&s| s < seq) {
-        set.pop_first();
-    }
-    // An emptied B-tree keeps its last node: give it back, or every flow that ever saw a
-    // loss would keep one.
-    if set.is_empty() {
-        *set = BTreeSet::new();
-    }
 }
 
 /// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo;
@@ -1017,6 +1005,8 @@ fn build(
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     #[test]
@@ -1052,9 +1042,9 @@ mod tests {
     fn senders_and_receivers_stay_small() {
         // One of each per flow: at ten thousand flows every byte here is 10 kB.
         assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
-        // The SACK scoreboard's runs take a deque (8 bytes more than a map, and no 192-byte
-        // node after a loss).
-        assert!(std::mem::size_of::<TcpSender>() <= 496, "{}", std::mem::size_of::<TcpSender>());
+        // The SACK scoreboard and the retransmitted set take a deque of runs each (8 bytes
+        // more than a map, and no 192-byte node after a loss).
+        assert!(std::mem::size_of::<TcpSender>() <= 504, "{}", std::mem::size_of::<TcpSender>());
         // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
         // a fraction of a map's first 632-byte node in its buffer).
         assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
