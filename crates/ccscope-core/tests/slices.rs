@@ -39,6 +39,18 @@ fn a_run_in_uneven_slices_is_the_whole_run() {
 }
 
 #[test]
+fn time_does_not_go_back() {
+    let s = packet();
+    let whole = simulation(&s).run();
+    let mut sim = simulation(&s);
+    sim.run_until(SimTime::from_ms(3_000));
+    sim.run_until(SimTime::from_ms(1_000));
+    assert_eq!(sim.now(), SimTime::from_ms(3_000));
+    sim.run_until(sim.end());
+    assert_eq!(sim.finish(), whole);
+}
+
+#[test]
 fn a_run_stopped_early_reports_the_time_it_reached() {
     let s = packet();
     let mut sim = simulation(&s);

@@ -879,10 +879,12 @@ impl Simulation {
         self.core.now
     }
 
-    /// Processes every event before `until` (at most the end of the run). Running in slices
-    /// this way and then [`Simulation::finish`] gives exactly what [`Simulation::run`] gives.
+    /// Processes every event before `until` (at most the end of the run; an `until` before the
+    /// time reached does nothing: time never goes back, and the event queue takes no event
+    /// before the last it gave). Running in slices this way and then [`Simulation::finish`]
+    /// gives exactly what [`Simulation::run`] gives.
     pub fn run_until(&mut self, until: SimTime) {
-        let until = until.min(self.end);
+        let until = until.min(self.end).max(self.core.now);
         while let Some((at, kind)) = self.core.queue.pop_before(until.ns()) {
             let at = SimTime(at);
             self.core.now = at;
