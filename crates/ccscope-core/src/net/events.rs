@@ -41,14 +41,7 @@ impl<T: Copy> EventQueue<T> {
     #[inline]
     pub(crate) fn push(&mut self, at: u64, item: T) {
         debug_assert!(at >= self.last, "event at {at} scheduled before {}", self.last);
-        let b = (u64::BITS - (at ^ self.last).leading_zeros()) as usize;
-        if b > 0 {
-            let bit = 1 << (b - 1);
-            if self.occupied & bit == 0 || at < self.earliest[b] {
-                self.earliest[b] = at;
-            }
-            self.occupied |= bit;
-        }
+        let b = place(&mut self.occupied, &mut self.earliest, self.last, at);
         self.buckets[b].push((at, item));
     }
 
@@ -90,15 +83,7 @@ impl<T: Copy> EventQueue<T> {
         }
         let (lower, from) = self.buckets.split_at_mut(b);
         for &(at, item) in &from[0] {
-            let to = (u64::BITS - (at ^ last).leading_zeros()) as usize;
-            if to > 0 {
-                let bit = 1 << (to - 1);
-                if self.occupied & bit == 0 || at < self.earliest[to] {
-                    self.earliest[to] = at;
-                }
-                self.occupied |= bit;
-            }
-            lower[to].push((at, item));
+            lower[place(&mut self.occupied, &mut self.earliest, last, at)].push((at, item));
         }
         empty(&mut from[0]);
         true
@@ -111,6 +96,21 @@ impl<T: Copy> EventQueue<T> {
         }
         (self.occupied != 0).then(|| self.earliest[self.occupied.trailing_zeros() as usize + 1])
     }
+}
+
+/// The bucket of time `at` around `last`, marked occupied with `at` counted in its earliest
+/// time (bucket 0, the current time's, is read out in order and needs neither).
+#[inline]
+fn place(occupied: &mut u64, earliest: &mut [u64; BUCKETS], last: u64, at: u64) -> usize {
+    let b = (u64::BITS - (at ^ last).leading_zeros()) as usize;
+    if b > 0 {
+        let bit = 1 << (b - 1);
+        if *occupied & bit == 0 || at < earliest[b] {
+            earliest[b] = at;
+        }
+        *occupied |= bit;
+    }
+    b
 }
 
 fn empty<T>(bucket: &mut Vec<T>) {

@@ -219,7 +219,7 @@ enum Kind {
 /// A timer's state. Moving a deadline later costs nothing: the pending event fires, sees
 /// the later deadline and re-arms itself. Moving it earlier pushes a new event and bumps `gen`,
 /// which makes the old event stale. Flags rather than `Option`s keep a slot in 24 bytes
-/// (eight per flow).
+/// (six per flow).
 #[derive(Clone, Copy, Debug, Default)]
 struct TimerSlot {
     /// When the timer expires, if `armed`.
@@ -285,6 +285,14 @@ impl Link {
             self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
         }
         self.queue_since = now;
+    }
+
+    /// Starts serializing the packet in store slot `slot` at `now`; when it will be done.
+    #[inline]
+    fn put_on_wire(&mut self, slot: u32, size_bytes: u32, now: SimTime) -> SimTime {
+        self.on_wire = Some(slot);
+        self.started = now;
+        now + self.serialization_time(size_bytes)
     }
 
     /// How long a packet of `size_bytes` takes to serialize at the link's current rate.
@@ -475,9 +483,7 @@ impl Core {
         } else {
             // An idle link's queue is empty: the packet passes through it at once.
             l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(1);
-            let done = now + l.serialization_time(size_bytes);
-            l.on_wire = Some(slot);
-            l.started = now;
+            let done = l.put_on_wire(slot, size_bytes, now);
             self.schedule(done, Kind::TxDone(link));
         }
     }
@@ -489,9 +495,7 @@ impl Core {
         l.account_queue(now);
         match l.queue.pop(&self.stored, now) {
             Some((slot, size)) => {
-                let done = now + l.serialization_time(size);
-                l.on_wire = Some(slot);
-                l.started = now;
+                let done = l.put_on_wire(slot, size, now);
                 self.schedule(done, Kind::TxDone(link));
             }
             None => l.on_wire = None,
@@ -1043,7 +1047,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn events_and_pipe_entries_stay_small() {
+    fn events_stay_small() {
         // The event queue moves events on every push and redistribution.
         assert_eq!(std::mem::size_of::<(u64, Kind)>(), 24);
     }

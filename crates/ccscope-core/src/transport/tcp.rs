@@ -35,10 +35,10 @@ use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
 use crate::error::{Error, Result};
 use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::{Probe, StateFields};
-use crate::transport::ranges::SeqRanges;
 use crate::net::{Ctx, Endpoint, Stat};
 use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
+use crate::transport::ranges::SeqRanges;
 
 /// ACK flag: the acknowledged packet carried a congestion mark (RFC 3168 ECN-Echo).
 pub const ECE: u32 = 1;
