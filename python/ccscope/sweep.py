@@ -41,6 +41,8 @@ from .scenario import Scenario, coerce, cost
 from .store import RUN_COLUMNS, Store, cell
 
 if TYPE_CHECKING:
+    import subprocess
+
     import pandas as pd
 
 # numpy and pandas load only to summarize a store: a worker runs its tasks without them.
@@ -206,33 +208,124 @@ def execute(task: Task) -> dict[str, Any]:
             partial.rename(final)
             record["trace_dir"] = str(final)
     except Exception as e:  # a failed run is recorded, the sweep goes on
-        record.update(status="error", error=f"{type(e).__name__}: {e}", metrics={}, flows=[])
+        return _failure(task.run_id, f"{type(e).__name__}: {e}", start)
     record["wall_s"] = time.perf_counter() - start
     return record
 
 
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _pool(jobs: int):
-    """`jobs` worker processes, started fresh (spawn): the parent holds DuckDB's threads, which
-    fork would copy in an unknown state. Ctrl-C reaches the parent only; it stops the workers
-    at once."""
-    import multiprocessing
-
-    return multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
+def _failure(run_id: str, error: str, start: float) -> dict[str, Any]:
+    return {"run_id": run_id, "status": "error", "error": error, "metrics": {}, "flows": [],
+            "trace_dir": None, "wall_s": time.perf_counter() - start}
 
 
-def _local(tasks: list[Task], pool) -> Iterator[dict[str, Any]]:
-    """The tasks' records, from `pool` (in any order), or run here one by one without one."""
-    if pool is None:
-        for task in tasks:
-            yield execute(task)
+#: What a worker process runs: the parent's import path first (a sweep's controllers are
+#: imported by module, from where the parent finds them), then :func:`_serve`.
+_WORKER = ("import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+           "from ccscope.sweep import _serve; _serve()")
+
+
+def _serve() -> None:
+    """A worker's loop: a pickled task in on stdin, its pickled record out on stdout, until
+    stdin closes. What a run prints goes to stderr."""
+    import os
+    import pickle
+    import sys
+
+    records = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    try:
+        while True:
+            pickle.dump(execute(pickle.load(sys.stdin.buffer)), records)
+            records.flush()
+    except (EOFError, BrokenPipeError):  # the sweep is over, or its process was killed
         return
-    yield from pool.imap_unordered(execute, tasks)
+
+
+class _Workers:
+    """`jobs` worker processes for local runs, each a fresh Python that imports only what a run
+    needs (:data:`_WORKER`): fork would copy the parent's DuckDB threads in an unknown state,
+    and multiprocessing's spawn would also import the parent's main script (the CLI) and start
+    a resource tracker. Each worker holds one task at a time and gets the next as it hands
+    back a record. They run in their own process group: Ctrl-C reaches the parent only, which
+    stops them at once."""
+
+    def __init__(self, jobs: int):
+        self.procs = [self._spawn() for _ in range(jobs)]
+        self.running: dict[subprocess.Popen, tuple[Task, float]] = {}
+        self.todo: Iterator[Task] = iter(())
+
+    @staticmethod
+    def _spawn() -> subprocess.Popen:
+        import pickle
+        import subprocess
+        import sys
+
+        proc = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, process_group=0)
+        pickle.dump(sys.path, proc.stdin)
+        proc.stdin.flush()
+        return proc
+
+    def start(self, tasks: list[Task]) -> Iterator[dict[str, Any]]:
+        """Hands every worker its first task now; returns the records as the runs end."""
+        self.todo = iter(tasks)
+        for proc in self.procs:
+            self._give(proc)
+        return self._records()
+
+    def _give(self, proc: subprocess.Popen) -> None:
+        import pickle
+
+        task = next(self.todo, None)
+        if task is not None:
+            pickle.dump(task, proc.stdin)
+            proc.stdin.flush()
+            self.running[proc] = (task, time.perf_counter())
+
+    def _records(self) -> Iterator[dict[str, Any]]:
+        import pickle
+        import selectors
+
+        with selectors.DefaultSelector() as ready:
+            for proc in self.procs:
+                ready.register(proc.stdout, selectors.EVENT_READ, proc)
+            while self.running:
+                for key, _ in ready.select():
+                    proc = key.data
+                    task, start = self.running.pop(proc)
+                    try:
+                        record = pickle.load(proc.stdout)
+                    except EOFError:  # the worker died in the run: a new one goes on
+                        ready.unregister(proc.stdout)
+                        self.procs.remove(proc)
+                        record = _failure(task.run_id, "the worker process running it ended "
+                                          f"(exit status {_end(proc)})", start)
+                        proc = self._spawn()
+                        self.procs.append(proc)
+                        ready.register(proc.stdout, selectors.EVENT_READ, proc)
+                    self._give(proc)
+                    yield record
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            _end(proc)
+
+
+def _end(proc: subprocess.Popen) -> int:
+    """Waits for worker `proc` to end and closes its pipes; its exit status."""
+    status = proc.wait()
+    proc.stdin.close()
+    proc.stdout.close()
+    return status
+
+
+def _local(tasks: list[Task], workers: _Workers | None) -> Iterator[dict[str, Any]]:
+    """The tasks' records, from `workers` (in any order), or run here one by one without."""
+    if workers is not None:
+        return workers.start(tasks)
+    return map(execute, tasks)
 
 
 def _ray(tasks: list[Task], jobs: int, address: str | None) -> Iterator[dict[str, Any]]:
@@ -289,41 +382,47 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
     if jobs < 1:
         raise ScenarioError.at("jobs", jobs, "at least 1")
     store_path = Path(store)
-    # Local workers start (a Python with numpy and pandas each) while the core expands the
-    # tasks and the store opens; a sweep with nothing left to run just stops them.
+    # Local workers start while the core expands the tasks and the store opens; a sweep with
+    # nothing left to run just stops them.
     most = len(sw.points()) * len(sw.seeds)
-    pool = _pool(min(jobs, most)) if executor == "local" and min(jobs, most) > 1 else None
+    workers = _Workers(min(jobs, most)) if executor == "local" and min(jobs, most) > 1 else None
     try:
-        return _run(sw, store_path, jobs, executor, address, progress, pool)
+        return _run(sw, store_path, jobs, executor, address, progress, workers)
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        if workers is not None:
+            workers.stop()
 
 
 def _run(sw: Sweep, store_path: Path, jobs: int, executor: str, address: str | None,
-         progress: bool | Callable[[Outcome], None], pool) -> Outcome:
+         progress: bool | Callable[[Outcome], None], workers: _Workers | None) -> Outcome:
     tasks = sw.tasks(store_path.with_name(store_path.name + ".traces"))
+    # A run met twice (two points giving one scenario) runs once.
+    unique = list({t.run_id: t for t in tasks}.values())
+    # A new store holds no run: the workers start on every run while it is created.
+    early = workers.start(unique) if workers is not None and not store_path.exists() else None
     with Store(store_path) as db:
         kinds = db.declare_axes(sw.axes)
         done = db.finished()
-        # A run met twice (two points giving one scenario) runs once.
-        todo = list({t.run_id: t for t in tasks if t.run_id not in done}.values())
-        total = len({t.run_id for t in tasks})
-        outcome = Outcome(total, skipped=total - len(todo))
+        todo = [t for t in unique if t.run_id not in done]
+        outcome = Outcome(len(unique), skipped=len(unique) - len(todo))
         real_time = [t for t in todo if t.engine == "udp"]
         if real_time:
-            workers = min(jobs, len(real_time))
+            parallel = min(jobs, len(real_time))
             outcome.real_time_s = sum(
                 cost(Scenario.from_dict(json.loads(t.scenario)))["wall_s"]
-                for t in real_time) / workers
+                for t in real_time) / parallel
             if progress is True:
                 import sys
                 print(f"{len(real_time)} real-time runs (run.engine = \"udp\") take about "
-                      f"{outcome.real_time_s:.0f} s of wall time on {workers} worker(s)",
+                      f"{outcome.real_time_s:.0f} s of wall time on {parallel} worker(s)",
                       file=sys.stderr)
         by_id = {t.run_id: t for t in todo}
-        runs = _ray(todo, jobs, address) if executor == "ray" else _local(todo, pool)
+        if early is not None:
+            runs = early
+        elif executor == "ray":
+            runs = _ray(todo, jobs, address)
+        else:
+            runs = _local(todo, workers)
         with _progress(progress, outcome) as advance:
             for record in runs:
                 task = by_id[record["run_id"]]

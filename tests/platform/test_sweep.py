@@ -88,9 +88,10 @@ def test_a_sweep_fills_the_store_and_running_it_again_skips_everything(tmp_path)
     assert len(flows) == 16 and set(flows["flow"]) == {0, 1}
     second = sweep.run(spec(), store, jobs=1)
     assert (second.ran, second.skipped) == (0, 8)
-    # A new seed runs only its own runs.
-    third = sweep.run(spec(seeds=[1, 2, 3]), store, jobs=1)
+    # A new seed runs only its own runs, here on worker processes given only what is left.
+    third = sweep.run(spec(seeds=[1, 2, 3]), store, jobs=2)
     assert (third.ran, third.skipped) == (4, 8)
+    assert sorted(sweep.load(store)["seed"]) == [1] * 4 + [2] * 4 + [3] * 4
 
 
 def test_every_executor_gives_the_same_rows(tmp_path):
@@ -125,6 +126,37 @@ def test_a_failed_run_is_recorded_and_the_sweep_goes_on(tmp_path):
     assert "no Python controller" in runs.loc["python:missing", "error"]
 
 
+#: A window controller that ends its whole process the first time it is called.
+DYING_CONTROLLER = """
+import os
+import ccscope
+
+die = ccscope.WindowController("die", increase=lambda w: os._exit(3), decrease=lambda w: w / 2)
+"""
+
+
+def test_a_worker_that_dies_in_a_run_is_recorded_and_the_sweep_goes_on(tmp_path, monkeypatch):
+    # The module is on this process's import path only: workers import from the parent's.
+    (tmp_path / "dying_controller.py").write_text(DYING_CONTROLLER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    axis = "flows[1].source.controller"
+    store = tmp_path / "r.duckdb"
+    outcome = sweep.run(spec(axes={axis: ["tcp", "python:dying_controller:die"]}), store,
+                        jobs=2)
+    assert (outcome.total, outcome.ran, outcome.failed) == (4, 4, 2)
+    runs = sweep.load(store)
+    died = runs[runs[axis] == "python:dying_controller:die"]
+    assert (died["status"] == "error").all()
+    assert died["error"].str.contains("worker process running it ended (exit status 3)",
+                                    regex=False).all()
+    # The runs beside them, on the workers that replaced the dead ones, are a -j 1 sweep's.
+    alone = tmp_path / "alone.duckdb"
+    sweep.run(spec(axes={axis: ["tcp"]}), alone, jobs=1)
+    # (columns with a failed run's NULLs read back as another dtype)
+    ok = comparable(store).query("status == 'ok'").reset_index(drop=True)
+    pd.testing.assert_frame_equal(ok, comparable(alone), check_dtype=False, check_exact=True)
+
+
 def test_summary_is_the_t_interval_over_seeds(tmp_path):
     store = tmp_path / "r.duckdb"
     sweep.run(spec(seeds=[1, 2, 3, 4]), store, jobs=1)
@@ -146,8 +178,8 @@ def test_summary_is_the_t_interval_over_seeds(tmp_path):
         sweep.summarize(store, ["nonsense"])
 
 
-def sweep_in_background(tmp_path, seeds: int, runs_seen: int):
-    """Starts `ccscope sweep -j 1` on a traced sweep of `seeds` runs and returns once
+def sweep_in_background(tmp_path, seeds: int, runs_seen: int, jobs: int = 1):
+    """Starts `ccscope sweep -j jobs` on a traced sweep of `seeds` runs and returns once
     `runs_seen` runs have written their traces (written just before the store records each
     run), or the sweep has ended: (process, command, sweep file, store)."""
     file = tmp_path / "sweep.toml"
@@ -158,7 +190,7 @@ def sweep_in_background(tmp_path, seeds: int, runs_seen: int):
         'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n')
     store = tmp_path / "s.duckdb"
     command = [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(store),
-               "-j", "1", "--no-progress"]
+               "-j", str(jobs), "--no-progress"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     traces = tmp_path / "s.duckdb.traces"
     while proc.poll() is None and not (traces.exists()
@@ -218,3 +250,18 @@ def test_ctrl_c_keeps_the_finished_runs(tmp_path):
     assert 1 <= len(kept) < 6 and (kept["status"] == "ok").all()
     again = sweep.run(sweep.load_sweep(file), store, jobs=1)
     assert again.skipped == len(kept) and again.ran == 6 - len(kept)
+
+
+def test_ctrl_c_stops_the_workers_and_keeps_what_they_finished(tmp_path):
+    proc, _, file, store = sweep_in_background(tmp_path, seeds=8, runs_seen=3, jobs=2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err
+    kept = sweep.load(store)
+    assert len(kept) < 8 and (kept["status"] == "ok").all()
+    again = sweep.run(sweep.load_sweep(file), store, jobs=2)
+    assert again.skipped == len(kept) and again.ran == 8 - len(kept)
+    whole = tmp_path / "whole.duckdb"
+    sweep.run(sweep.load_sweep(file), whole, jobs=1)
+    pd.testing.assert_frame_equal(comparable(store), comparable(whole))
