@@ -19,7 +19,7 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::store::{Fifo, Store};
+use super::store::{Fifo, MaybeSlot, Store};
 use super::topology::{Name, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
@@ -239,19 +239,20 @@ struct Link {
     /// The loss module, on the few links that have one.
     loss: Option<Box<Loss>>,
     /// The packet being serialized (its slot in [`Core::stored`]).
-    on_wire: Option<u32>,
+    on_wire: MaybeSlot,
     /// When the serialization of the packet on the wire started.
     started: SimTime,
-    /// The serialization time of the last packet size seen (packets of one size follow each
+    /// The last packet size seen and its serialization time (packets of one size follow each
     /// other on most links; 0 bytes take no time at any rate).
-    serialization: (u32, SimTime),
+    serialized_bytes: u32,
+    serialization: SimTime,
     /// Packets propagating, in [`Core::stored`]; their arrival times are non-decreasing.
     pipe: Fifo,
     stats: Counters,
+    /// Most packets ever waiting (a queue holds at most `u32::MAX`, as its chain counts).
+    max_queue_pkts: u32,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
-    /// Slot in the trace's queue series, if monitored and traced.
-    trace_slot: Option<u32>,
 }
 
 /// A loss module, its random stream and the packets it took.
@@ -270,9 +271,26 @@ struct Counters {
     tx_bytes: u64,
     forced_drops: u64,
     busy_ns: u64,
-    max_queue_pkts: u64,
-    queue_pkt_ns: u128,
-    queue_byte_ns: u128,
+    queue_pkt_ns: Wide,
+    queue_byte_ns: Wide,
+}
+
+/// A 128-bit sum kept as two 64-bit halves: a `u128` would align the whole link record to 16
+/// bytes and pad it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Wide([u64; 2]);
+
+impl Wide {
+    #[inline]
+    fn get(self) -> u128 {
+        (self.0[1] as u128) << 64 | self.0[0] as u128
+    }
+
+    #[inline]
+    fn add(&mut self, x: u128) {
+        let sum = self.get() + x;
+        self.0 = [sum as u64, (sum >> 64) as u64];
+    }
 }
 
 impl Link {
@@ -281,8 +299,8 @@ impl Link {
     fn account_queue(&mut self, now: SimTime) {
         if !self.queue.is_empty() {
             let dt = (now - self.queue_since).ns() as u128;
-            self.stats.queue_pkt_ns += self.queue.len() as u128 * dt;
-            self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
+            self.stats.queue_pkt_ns.add(self.queue.len() as u128 * dt);
+            self.stats.queue_byte_ns.add(self.queue.bytes() as u128 * dt);
         }
         self.queue_since = now;
     }
@@ -290,7 +308,7 @@ impl Link {
     /// Starts serializing the packet in store slot `slot` at `now`; when it will be done.
     #[inline]
     fn put_on_wire(&mut self, slot: u32, size_bytes: u32, now: SimTime) -> SimTime {
-        self.on_wire = Some(slot);
+        self.on_wire = MaybeSlot::some(slot);
         self.started = now;
         now + self.serialization_time(size_bytes)
     }
@@ -298,10 +316,11 @@ impl Link {
     /// How long a packet of `size_bytes` takes to serialize at the link's current rate.
     #[inline]
     fn serialization_time(&mut self, size_bytes: u32) -> SimTime {
-        if self.serialization.0 != size_bytes {
-            self.serialization = (size_bytes, serialization_time(size_bytes, self.rate_bps));
+        if self.serialized_bytes != size_bytes {
+            self.serialized_bytes = size_bytes;
+            self.serialization = serialization_time(size_bytes, self.rate_bps);
         }
-        self.serialization.1
+        self.serialization
     }
 
     /// The counters as they stand at `now`: busy time including the part of the current
@@ -324,9 +343,9 @@ impl Link {
             // Every packet that left the wire was lost, or propagates, or reached the far end.
             exits: c.departures - losses - self.pipe.len() as u64,
             busy_ns: c.busy_ns + if on_wire { (now - self.started).ns() } else { 0 },
-            queue_pkt_ns: c.queue_pkt_ns + self.queue.len() as u128 * dt,
-            queue_byte_ns: c.queue_byte_ns + self.queue.bytes() as u128 * dt,
-            max_queue_pkts: c.max_queue_pkts,
+            queue_pkt_ns: c.queue_pkt_ns.get() + self.queue.len() as u128 * dt,
+            queue_byte_ns: c.queue_byte_ns.get() + self.queue.bytes() as u128 * dt,
+            max_queue_pkts: self.max_queue_pkts.into(),
         }
     }
 }
@@ -432,7 +451,6 @@ impl Core {
             s.queue_drops += 1;
         }
         let now = self.now;
-        let slot = self.links[link as usize].trace_slot.map(|k| k as usize);
         if let Some(t) = &mut self.trace {
             t.event(now, link, pkt.flow, kind);
             if pkt.dir == Dir::Forward {
@@ -440,7 +458,7 @@ impl Core {
                     b.lost_pkts += 1;
                 }
             }
-            if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
+            if let Some(b) = t.link_queue_bin(now, link) {
                 b.drops += 1;
             }
         }
@@ -457,10 +475,9 @@ impl Core {
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
-                let slot = l.trace_slot.map(|k| k as usize);
                 if let Some(t) = &mut self.trace {
                     t.event(now, link, flow, EventKind::Mark);
-                    if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
+                    if let Some(b) = t.link_queue_bin(now, link) {
                         b.marks += 1;
                     }
                 }
@@ -479,10 +496,10 @@ impl Core {
         }
         if l.on_wire.is_some() {
             l.queue.push(&mut self.stored, slot);
-            l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
+            l.max_queue_pkts = l.max_queue_pkts.max(l.queue.len() as u32);
         } else {
             // An idle link's queue is empty: the packet passes through it at once.
-            l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(1);
+            l.max_queue_pkts = l.max_queue_pkts.max(1);
             let done = l.put_on_wire(slot, size_bytes, now);
             self.schedule(done, Kind::TxDone(link));
         }
@@ -498,7 +515,7 @@ impl Core {
                 let done = l.put_on_wire(slot, size, now);
                 self.schedule(done, Kind::TxDone(link));
             }
-            None => l.on_wire = None,
+            None => l.on_wire = MaybeSlot::NONE,
         }
     }
 
@@ -513,7 +530,6 @@ impl Core {
         l.stats.departures += 1;
         l.stats.tx_bytes += pkt.size_bytes as u64;
         l.stats.busy_ns += (now - l.started).ns();
-        let slot = l.trace_slot.map(|k| k as usize);
         let lost = match l.loss.as_deref_mut() {
             Some(loss) => {
                 let lost = loss.module.lose(now, &mut loss.rng);
@@ -534,7 +550,7 @@ impl Core {
                 self.schedule(at, Kind::Arrive(link));
             }
         }
-        if let Some(b) = slot.and_then(|k| self.trace.as_mut()?.queue_bin(now, k)) {
+        if let Some(b) = self.trace.as_mut().and_then(|t| t.link_queue_bin(now, link)) {
             b.departures += 1;
             b.tx_bytes += pkt.size_bytes as u64;
         }
@@ -691,8 +707,7 @@ impl Simulation {
         let spec = &scenario.trace;
         let trace = (spec.flows || spec.queues || spec.events || spec.state)
             .then(|| Trace::new(spec, end, scenario.flows.len(), monitored.clone()));
-        let queue_traced = trace.as_ref().is_some_and(|t| !t.queues.is_empty());
-        let sampled = queue_traced || trace.as_ref().is_some_and(|t| !t.flows.is_empty());
+        let sampled = trace.as_ref().is_some_and(|t| !t.queues.is_empty() || !t.flows.is_empty());
         let links = network
             .links
             .iter()
@@ -705,13 +720,14 @@ impl Simulation {
                 loss: p.loss.clone().map(|spec| {
                     Box::new(Loss { module: LossModule::new(spec), rng: stream(seed, Stream::LinkLoss, k as u64), losses: 0 })
                 }),
-                on_wire: None,
+                on_wire: MaybeSlot::NONE,
                 started: SimTime::ZERO,
-                serialization: (0, SimTime::ZERO),
+                serialized_bytes: 0,
+                serialization: SimTime::ZERO,
                 pipe: Fifo::default(),
                 stats: Counters::default(),
+                max_queue_pkts: 0,
                 queue_since: SimTime::ZERO,
-                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32).map(|p| p as u32) } else { None },
             })
             .collect();
         let mut flows = Vec::with_capacity(scenario.flows.len());
@@ -917,7 +933,8 @@ impl Simulation {
                 Kind::Capacity { link, rate_bps } => {
                     let l = &mut self.core.links[link as usize];
                     l.rate_bps = rate_bps;
-                    l.serialization = (0, SimTime::ZERO);
+                    l.serialized_bytes = 0;
+                    l.serialization = SimTime::ZERO;
                     l.queue.set_rate(rate_bps);
                 }
                 Kind::Sample => {
@@ -930,7 +947,7 @@ impl Simulation {
                     // From here the largest queue is the measurement window's, as every other
                     // link number is.
                     for l in &mut self.core.links {
-                        l.stats.max_queue_pkts = l.queue.len() as u64;
+                        l.max_queue_pkts = l.queue.len() as u32;
                     }
                 }
             }
@@ -977,7 +994,7 @@ impl Simulation {
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let store = &self.core.stored;
-            let slots = l.queue.slots(store).chain(l.on_wire).chain(l.pipe.iter(store));
+            let slots = l.queue.slots(store).chain(l.on_wire.get()).chain(l.pipe.iter(store));
             for k in slots {
                 in_flight[store.packet(k).flow as usize] += 1;
             }
@@ -1058,9 +1075,9 @@ mod tests {
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
         assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
-        // Four links per flow on a dumbbell: a link's record holds no buffer and no random
-        // stream it does not draw from.
-        assert!(std::mem::size_of::<Link>() <= 208, "{}", std::mem::size_of::<Link>());
+        // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
+        // it does not draw from, no trace slot (the trace finds its own), and no padding.
+        assert!(std::mem::size_of::<Link>() <= 176, "{}", std::mem::size_of::<Link>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
         assert_eq!(std::mem::size_of::<LinkName>(), 32);
         assert_eq!(std::mem::size_of::<Name>(), 16);

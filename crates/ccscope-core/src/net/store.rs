@@ -73,6 +73,36 @@ impl Store {
     }
 }
 
+/// A store slot or none, in four bytes where an `Option<u32>` takes eight (no slot number
+/// reaches `u32::MAX`: the store would hold hundreds of gigabytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaybeSlot(u32);
+
+impl MaybeSlot {
+    pub const NONE: MaybeSlot = MaybeSlot(u32::MAX);
+
+    #[inline]
+    pub fn some(k: u32) -> MaybeSlot {
+        debug_assert!(k != u32::MAX);
+        MaybeSlot(k)
+    }
+
+    #[inline]
+    pub fn get(self) -> Option<u32> {
+        (self != MaybeSlot::NONE).then_some(self.0)
+    }
+
+    #[inline]
+    pub fn is_some(self) -> bool {
+        self != MaybeSlot::NONE
+    }
+
+    #[inline]
+    pub fn take(&mut self) -> Option<u32> {
+        std::mem::replace(self, MaybeSlot::NONE).get()
+    }
+}
+
 /// A first-in first-out chain of store slots: 12 bytes, whatever its length has been.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fifo {
