@@ -30,6 +30,9 @@ use crate::time::{serialization_time, SimTime};
 /// send and its application's wake-up).
 pub const TIMERS_PER_ENDPOINT: usize = 3;
 
+/// Ends each path in [`Core::hops`].
+const PATH_END: u32 = u32::MAX;
+
 /// Which end of a flow an endpoint sits at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -158,7 +161,6 @@ impl Ctx<'_> {
             Side::Sender => Dir::Forward,
             Side::Receiver => Dir::Reverse,
         };
-        pkt.hop = 0;
         pkt.sent_at = self.now();
         match &mut self.io {
             Io::Sim(core) => core.inject(pkt),
@@ -369,7 +371,9 @@ struct Core {
     /// copied from queue to wire to pipe.
     stored: Store,
     flows: Vec<FlowRt>,
-    /// Every flow's paths (links in order), one after another: one allocation, not two a flow.
+    /// Every flow's paths (links in order), one after another, each followed by [`PATH_END`]:
+    /// one allocation, not two a flow. A packet keeps its place in it ([`Packet::hop`]), so a
+    /// hop reads no flow record.
     hops: Vec<u32>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
     trace: Option<Trace>,
@@ -377,12 +381,6 @@ struct Core {
 }
 
 impl Core {
-    /// The links of a flow's path in direction `dir`.
-    #[inline]
-    fn path(&self, flow: u32, dir: Dir) -> &[u32] {
-        self.hops_of(self.flows[flow as usize].paths[dir.index()])
-    }
-
     /// The links of a path kept as `(from, to)` in [`Core::hops`].
     #[inline]
     fn hops_of(&self, (from, to): (u32, u32)) -> &[u32] {
@@ -438,8 +436,9 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
-        let link = self.path(pkt.flow, pkt.dir)[0];
-        let slot = self.stored.insert(pkt);
+        let first = flow.paths[pkt.dir.index()].0;
+        let link = self.hops[first as usize];
+        let slot = self.stored.insert(Packet { hop: first, ..pkt });
         self.offer(link, slot);
     }
 
@@ -526,9 +525,9 @@ impl Core {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
-        let pkt = *self.stored.packet(stored);
+        let size_bytes = self.stored.packet(stored).size_bytes;
         l.stats.departures += 1;
-        l.stats.tx_bytes += pkt.size_bytes as u64;
+        l.stats.tx_bytes += size_bytes as u64;
         l.stats.busy_ns += (now - l.started).ns();
         let lost = match l.loss.as_deref_mut() {
             Some(loss) => {
@@ -538,9 +537,8 @@ impl Core {
             }
             None => false,
         };
-        if lost {
-            self.stored.remove(stored);
-        } else {
+        let lost = lost.then(|| self.stored.remove(stored));
+        if lost.is_none() {
             // The pipe is FIFO (constant delay), so only its head needs a pending event.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
@@ -552,9 +550,9 @@ impl Core {
         }
         if let Some(b) = self.trace.as_mut().and_then(|t| t.link_queue_bin(now, link)) {
             b.departures += 1;
-            b.tx_bytes += pkt.size_bytes as u64;
+            b.tx_bytes += size_bytes as u64;
         }
-        if lost {
+        if let Some(pkt) = lost {
             self.record_drop(link, &pkt, EventKind::Loss);
         }
         self.start_tx(link);
@@ -571,10 +569,10 @@ impl Core {
             self.schedule(next_at, Kind::Arrive(link));
         }
         // The packet keeps its store slot from hop to hop.
-        let pkt = self.stored.packet(slot);
-        let (flow, dir, next) = (pkt.flow, pkt.dir, pkt.hop as usize + 1);
-        if let Some(&next_link) = self.path(flow, dir).get(next) {
-            self.stored.packet_mut(slot).hop = next as u16;
+        let pkt = self.stored.packet_mut(slot);
+        let next_link = self.hops[pkt.hop as usize + 1];
+        if next_link != PATH_END {
+            pkt.hop += 1;
             self.offer(next_link, slot);
             return None;
         }
@@ -745,15 +743,13 @@ impl Simulation {
                 })
             };
             let (fwd, rev) = (route(s, d)?, route(d, s)?);
-            if fwd.len().max(rev.len()) > u16::MAX as usize {
-                return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
+            let first = hops.len();
+            let turn = first + fwd.len() + 1;
+            let paths = [(first as u32, (turn - 1) as u32), (turn as u32, (turn + rev.len()) as u32)];
+            hops.extend(fwd.into_iter().chain([PATH_END]).chain(rev).chain([PATH_END]));
+            if hops.len() >= PATH_END as usize {
+                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 - 1 hops over all flows' paths"));
             }
-            let (first, turn) = (hops.len(), hops.len() + fwd.len());
-            hops.extend(fwd.into_iter().chain(rev));
-            if hops.len() > u32::MAX as usize {
-                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 hops over all flows' paths"));
-            }
-            let paths = [(first as u32, turn as u32), (turn as u32, hops.len() as u32)];
             let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
                 start_rng.gen_range(0..=f.start_jitter_ns)

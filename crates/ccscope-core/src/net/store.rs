@@ -10,14 +10,16 @@
 use super::packet::Packet;
 use crate::time::SimTime;
 
-/// One packet and its place in a chain.
+/// One packet and its place in a chain. The chain fields come first, in declaration order
+/// (`repr(C)`), next to the packet's routing fields: moving a packet along reads one cache line.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 struct Slot {
-    pkt: Packet,
     /// The next slot of the chain this one is in (meaningless at a chain's tail).
     next: u32,
     /// When the packet reaches the far end of the link it propagates on (pipes only).
     at: SimTime,
+    pkt: Packet,
 }
 
 /// Packets in reusable slots; free slots form a chain too, the last freed first reused.
@@ -37,7 +39,7 @@ impl Store {
                 k
             }
             None => {
-                self.slots.push(Slot { pkt, next: 0, at: SimTime::ZERO });
+                self.slots.push(Slot { next: 0, at: SimTime::ZERO, pkt });
                 (self.slots.len() - 1) as u32
             }
         }
