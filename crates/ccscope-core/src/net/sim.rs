@@ -667,18 +667,19 @@ pub struct Simulation {
     /// the topology is not kept once links and paths are built: it would cost memory per flow).
     nodes: Vec<Name>,
     link_names: Vec<LinkName>,
+    /// The links reported as monitored, in order (a few a topology).
+    monitored: Vec<u32>,
     seed: u64,
     end: SimTime,
     warmup: SimTime,
     baseline: Option<Baseline>,
 }
 
-/// Thirty-two bytes a link, its names made only when the report is written.
+/// Twenty-four bytes a link, its names made only when the report is written.
 struct LinkName {
     name: Name,
     from: u32,
     to: u32,
-    monitor: bool,
 }
 
 /// Everything counted up to the end of the warm-up.
@@ -792,7 +793,6 @@ impl Simulation {
                 name: d.name,
                 from: d.from as u32,
                 to: d.to as u32,
-                monitor: d.monitor,
             })
             .collect();
         // The collection reuses the links' larger allocation: give the rest back.
@@ -833,6 +833,7 @@ impl Simulation {
             endpoint_rngs,
             nodes: network.nodes,
             link_names,
+            monitored,
             seed,
             end,
             warmup,
@@ -1028,7 +1029,7 @@ impl Simulation {
                 name: d.name.to_string(),
                 from: nodes[d.from as usize].to_string(),
                 to: nodes[d.to as usize].to_string(),
-                monitor: d.monitor,
+                monitor: self.monitored.binary_search(&(k as u32)).is_ok(),
                 rate_bps: l.rate_bps,
                 delay: l.delay,
                 stats: l.stats_at(now) - base.as_ref().map_or_else(LinkStats::default, |b| b.links[k]),
@@ -1075,7 +1076,7 @@ mod tests {
         // it does not draw from, no trace slot (the trace finds its own), and no padding.
         assert!(std::mem::size_of::<Link>() <= 176, "{}", std::mem::size_of::<Link>());
         // Four links and two hosts per flow on a dumbbell, whose names take no heap.
-        assert_eq!(std::mem::size_of::<LinkName>(), 32);
+        assert_eq!(std::mem::size_of::<LinkName>(), 24);
         assert_eq!(std::mem::size_of::<Name>(), 16);
     }
 }
