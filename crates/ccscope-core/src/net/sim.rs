@@ -780,6 +780,8 @@ impl Simulation {
         // The graph's link records go before the run's state is allocated: of them the run
         // keeps the names and the capacity changes.
         drop(routes);
+        // The table of path links grew by doubling: give back what it does not hold.
+        hops.shrink_to_fit();
         let changes: Vec<(u32, CapacityChange)> = network
             .links
             .iter()
