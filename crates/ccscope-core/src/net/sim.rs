@@ -1069,6 +1069,16 @@ mod tests {
     }
 
     #[test]
+    fn a_wide_sum_carries_into_its_high_half() {
+        let mut w = Wide::default();
+        w.add(u64::MAX as u128);
+        w.add(1);
+        assert_eq!(w.get(), 1 << 64);
+        w.add(3 << 64 | 5);
+        assert_eq!(w.get(), 4 << 64 | 5);
+    }
+
+    #[test]
     fn per_flow_state_stays_small() {
         // Six timer slots per flow: at ten thousand flows every byte here is 60 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);

@@ -191,6 +191,15 @@ mod tests {
     }
 
     #[test]
+    fn a_maybe_slot_is_none_or_its_slot() {
+        let mut m = MaybeSlot::NONE;
+        assert_eq!((m.get(), m.is_some(), m.take()), (None, false, None));
+        m = MaybeSlot::some(0);
+        assert_eq!((m.get(), m.is_some()), (Some(0), true));
+        assert_eq!((m.take(), m), (Some(0), MaybeSlot::NONE));
+    }
+
+    #[test]
     fn chains_keep_their_order_and_share_the_slots() {
         let mut store = Store::default();
         let (mut a, mut b) = (Fifo::default(), Fifo::default());
