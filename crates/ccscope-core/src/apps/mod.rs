@@ -58,7 +58,7 @@
 //! - [`Multirate`]: a coder that follows its sender's rate after a delay τ.
 //! - [`Fgs`]: layered (FGS) video at the transport's rate clipped to [b0, R_max].
 //! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
-//! - [`Sink`]: counts what it receives.
+//! - [`Sink`]: takes what it receives and keeps nothing (the transport counts it).
 //! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
 //!   receiver queue, Video Delivery Index.
 //!
