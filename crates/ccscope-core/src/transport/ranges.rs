@@ -2,14 +2,13 @@
 //! (RFC 2018) are runs, and adding a block the scoreboard already holds costs one lookup, not
 //! one per packet of the block.
 
-use std::collections::VecDeque;
-
 /// Packet numbers as half-open runs `start..end` in increasing order; runs neither overlap nor
 /// touch. A scoreboard holds a few runs (one per hole the receiver reports), so they sit in a
-/// deque, not a map whose first node alone takes 192 bytes in every flow that saw a loss.
+/// vector (a map's first node alone takes 192 bytes in every flow that saw a loss, and a
+/// deque's header 8 more than a vector's), where moving a few runs at the front costs nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SeqRanges {
-    runs: VecDeque<(u64, u64)>,
+    runs: Vec<(u64, u64)>,
 }
 
 impl SeqRanges {
@@ -78,21 +77,19 @@ impl SeqRanges {
         None
     }
 
-    /// Drops the members below `seq`. An emptied deque gives back its room, or every flow that
+    /// Drops the members below `seq`. An emptied set gives back its room, or every flow that
     /// ever saw a loss would keep it.
     pub(crate) fn forget_below(&mut self, seq: u64) {
-        while self.runs.front().is_some_and(|&(_, e)| e <= seq) {
-            self.runs.pop_front();
-        }
-        if let Some(front) = self.runs.front_mut() {
+        self.runs.drain(..self.after(seq));
+        if let Some(front) = self.runs.first_mut() {
             front.0 = front.0.max(seq);
         } else {
-            self.runs = VecDeque::new();
+            self.runs = Vec::new();
         }
     }
 
     pub(crate) fn clear(&mut self) {
-        self.runs = VecDeque::new();
+        self.runs = Vec::new();
     }
 }
 
@@ -139,7 +136,7 @@ mod tests {
             let n = rng.gen_range(1..6);
             assert_eq!(runs.nth_highest(n), set.iter().nth_back(n as usize - 1).copied());
             // Runs stay disjoint and apart: a merged run is never split in two.
-            let r: Vec<(u64, u64)> = runs.runs.iter().copied().collect();
+            let r = &runs.runs;
             assert!(r.iter().all(|&(s, e)| s < e));
             assert!(r.windows(2).all(|w| w[0].1 < w[1].0), "{r:?}");
         }

@@ -155,7 +155,8 @@ impl TcpSpec {
 /// RTT estimation and the retransmission timeout (RFC 6298; SPECS §7.4).
 #[derive(Clone, Debug)]
 struct RtoEstimator {
-    srtt: Option<f64>,
+    /// Smoothed RTT (s); meaningful once there is a sample (`samples` > 0).
+    srtt: f64,
     rttvar: f64,
     backoff: u32,
     /// RTO before backoff (s).
@@ -171,7 +172,7 @@ struct RtoEstimator {
 impl RtoEstimator {
     fn new(spec: &TcpSpec) -> Self {
         RtoEstimator {
-            srtt: None,
+            srtt: 0.0,
             rttvar: 0.0,
             backoff: 1,
             base: spec.initial_rto_ns as f64 * 1e-9,
@@ -184,20 +185,25 @@ impl RtoEstimator {
         }
     }
 
+    /// The smoothed RTT (s); none before the first sample.
+    fn srtt(&self) -> Option<f64> {
+        (self.samples > 0).then_some(self.srtt)
+    }
+
     fn sample(&mut self, r: f64) {
-        match self.srtt {
+        match self.srtt() {
             // RFC 6298 §2.2.
             None => {
-                self.srtt = Some(r);
+                self.srtt = r;
                 self.rttvar = r / 2.0;
             }
             // RFC 6298 §2.3: RTTVAR first, with the old SRTT; alpha = 1/8, beta = 1/4.
             Some(s) => {
                 self.rttvar = 0.75 * self.rttvar + 0.25 * (s - r).abs();
-                self.srtt = Some(0.875 * s + 0.125 * r);
+                self.srtt = 0.875 * s + 0.125 * r;
             }
         }
-        let s = self.srtt.unwrap_or(r);
+        let s = self.srtt;
         // RFC 6298 §2.3: RTO = SRTT + max(G, 4 RTTVAR), rounded up to whole ticks; §2.4 minimum.
         let mut rto = s + (4.0 * self.rttvar).max(self.tick);
         if self.tick > 0.0 {
@@ -573,6 +579,11 @@ impl TcpSender {
             }
             newly_acked = acked;
             self.outstanding.drain(..(acked as usize).min(self.outstanding.len()));
+            // All acknowledged: give back the room of the largest flight (the next one takes
+            // what it needs), as the scoreboard and the receiver's held packets do.
+            if self.outstanding.is_empty() {
+                self.outstanding = VecDeque::new();
+            }
             self.chunks.drop_front(acked);
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
@@ -589,7 +600,7 @@ impl TcpSender {
                         now,
                         acked_pkts: 1.0,
                         rtt,
-                        srtt: self.rto.srtt.map(SimTime::from_secs_f64),
+                        srtt: self.rto.srtt().map(SimTime::from_secs_f64),
                         in_flight_pkts: (self.snd_max - self.snd_una) as f64,
                     });
                 }
@@ -740,7 +751,7 @@ impl Endpoint for TcpSender {
 
     fn probe(&self) -> Probe {
         let w = self.cwnd();
-        let rate = match self.rto.srtt {
+        let rate = match self.rto.srtt() {
             Some(s) if s > 0.0 => w * self.spec.packet_bytes as f64 * 8.0 / s,
             _ => 0.0,
         };
@@ -753,7 +764,7 @@ impl Endpoint for TcpSender {
     fn state(&self, out: &mut StateFields) {
         out.extend([
             ("cwnd_pkts", self.cwnd()),
-            ("srtt_s", self.rto.srtt.unwrap_or(f64::NAN)),
+            ("srtt_s", self.rto.srtt().unwrap_or(f64::NAN)),
             ("rto_s", self.rto.timeout()),
         ]);
         self.ctl.state(out);
@@ -763,7 +774,7 @@ impl Endpoint for TcpSender {
         let count = |x: u64| Stat::Count(x as f64);
         let mut out = vec![
             ("cwnd_pkts", Stat::Level(self.cwnd())),
-            ("srtt_s", Stat::Level(self.rto.srtt.unwrap_or(0.0))),
+            ("srtt_s", Stat::Level(self.rto.srtt().unwrap_or(0.0))),
             ("rtt_samples", count(self.rto.samples)),
             ("rtt_sum_s", Stat::Count(self.rto.sample_sum)),
             ("rto_s", Stat::Level(self.rto.timeout())),
@@ -908,6 +919,11 @@ impl Endpoint for TcpReceiver {
                 self.above = VecDeque::new();
             }
         } else if let Err(i) = place {
+            // Room for one packet at first, not a deque's least of four (later growth doubles
+            // as usual): a flow with a small window holds one or two above a hole.
+            if self.above.capacity() == 0 {
+                self.above.reserve_exact(1);
+            }
             self.above.insert(i, data);
         }
         match self.delayed {
@@ -1040,13 +1056,17 @@ mod tests {
 
     #[test]
     fn senders_and_receivers_stay_small() {
-        // One of each per flow: at ten thousand flows every byte here is 10 kB.
-        assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
-        // The SACK scoreboard and the retransmitted set take a deque of runs each (8 bytes
-        // more than a map, and no 192-byte node after a loss).
-        assert!(std::mem::size_of::<TcpSender>() <= 504, "{}", std::mem::size_of::<TcpSender>());
-        // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
-        // a fraction of a map's first 632-byte node in its buffer).
-        assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
+        use std::mem::size_of;
+        // One of each per flow: at ten thousand flows every byte here is 10 kB (and each is
+        // a heap block of its own, so what counts is the size rounded up to 16 bytes).
+        assert_eq!(size_of::<SenderSettings>(), 32);
+        // The SACK scoreboard and the retransmitted set take a vector of runs each (no 192-byte
+        // node after a loss); what only applications that retransmit on NACK use is boxed.
+        assert!(size_of::<TcpSender>() <= 424, "{}", size_of::<TcpSender>());
+        // A receiver's packets held above a hole take a deque (a fraction of a map's first
+        // 632-byte node in its buffer); NACKs, which TCP does not carry, take no room.
+        assert!(size_of::<TcpReceiver>() <= 136, "{}", size_of::<TcpReceiver>());
+        // The default receiving application keeps nothing: its box takes no memory.
+        assert_eq!(size_of::<Sink>(), 0);
     }
 }
