@@ -513,6 +513,13 @@ pub trait ReceiveApp: Send {
     /// the rate transport and UDP deliver every packet as it arrives.
     fn on_deliver(&mut self, _cx: &mut RecvCtx, _packet: &Delivery) {}
 
+    /// Whether [`ReceiveApp::on_deliver`] does anything. Asked once, when the transport takes
+    /// the application; one that leaves the hook empty returns `false`, and the transport then
+    /// skips it and keeps nothing of what the packets it holds for in-order delivery carry.
+    fn watches_deliveries(&self) -> bool {
+        true
+    }
+
     /// Fires at the time last asked for with [`RecvCtx::wake_at`], unless the flow stopped.
     fn on_wake(&mut self, _cx: &mut RecvCtx) {}
 
@@ -534,6 +541,8 @@ pub trait ReceiveApp: Send {
 /// A transport's hold on its receiving application.
 pub struct Inbox {
     app: Box<dyn ReceiveApp>,
+    /// [`ReceiveApp::watches_deliveries`], asked once.
+    deliveries: bool,
     stopped: bool,
     wake: Option<SimTime>,
     /// NACKs the application asked for, not yet sent; none for a transport that does not
@@ -545,6 +554,7 @@ impl Inbox {
     /// A hold on `app` for a transport that does not carry NACKs: they are dropped.
     pub fn new(app: Box<dyn ReceiveApp>) -> Self {
         Inbox {
+            deliveries: app.watches_deliveries(),
             app,
             stopped: false,
             wake: None,
@@ -575,10 +585,18 @@ impl Inbox {
         self.with(ctx, |a, cx| a.on_start(cx));
     }
 
-    /// Calls [`ReceiveApp::on_deliver`].
+    /// Whether the application watches deliveries ([`ReceiveApp::watches_deliveries`]).
+    #[inline]
+    pub fn watches_deliveries(&self) -> bool {
+        self.deliveries
+    }
+
+    /// Calls [`ReceiveApp::on_deliver`] (if the application watches deliveries).
     #[inline]
     pub fn deliver(&mut self, ctx: &mut Ctx, packet: &Delivery) {
-        self.with(ctx, |a, cx| a.on_deliver(cx, packet));
+        if self.deliveries {
+            self.with(ctx, |a, cx| a.on_deliver(cx, packet));
+        }
     }
 
     /// Calls [`ReceiveApp::on_wake`] (the transport's wake-up timer fired).

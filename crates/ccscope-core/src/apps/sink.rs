@@ -2,7 +2,7 @@
 //! `PacketSink`). The transports count what they deliver (TCP's `goodput_pkts`) and the engine
 //! counts the packets on the wire, so a count here would only repeat theirs.
 //!
-//! Hooks: none; every delivery is dropped.
+//! Hooks: none; it does not watch deliveries, so its transport does not even hand them over.
 
 use super::ReceiveApp;
 
@@ -10,4 +10,8 @@ use super::ReceiveApp;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sink {}
 
-impl ReceiveApp for Sink {}
+impl ReceiveApp for Sink {
+    fn watches_deliveries(&self) -> bool {
+        false
+    }
+}

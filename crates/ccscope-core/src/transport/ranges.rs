@@ -34,8 +34,22 @@ impl SeqRanges {
         self.runs.insert(first, (start, end));
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
     pub(crate) fn contains(&self, seq: u64) -> bool {
-        self.runs.get(self.after(seq)).is_some_and(|&(s, _)| s <= seq)
+        self.run_holding(seq).is_some()
+    }
+
+    /// The run that holds `seq`, as `start..end`.
+    pub(crate) fn run_holding(&self, seq: u64) -> Option<(u64, u64)> {
+        self.runs.get(self.after(seq)).filter(|&&(s, _)| s <= seq).copied()
+    }
+
+    /// The runs, highest first.
+    pub(crate) fn runs_descending(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.runs.iter().rev().copied()
     }
 
     /// The first number at or after `seq` not in the set.
@@ -122,6 +136,11 @@ mod tests {
             }
             let probe = floor + rng.gen_range(0..70);
             assert_eq!(runs.contains(probe), set.contains(&probe));
+            let run = set.contains(&probe).then(|| {
+                let start = (0..=probe).rev().take_while(|s| set.contains(s)).last().unwrap();
+                (start, (probe..).find(|s| !set.contains(s)).unwrap())
+            });
+            assert_eq!(runs.run_holding(probe), run);
             assert_eq!(runs.next_absent(probe), (probe..).find(|s| !set.contains(s)).unwrap());
             assert_eq!(runs.count_from(probe), set.range(probe..).count() as u64);
             let mut other = SeqRanges::default();
@@ -139,6 +158,7 @@ mod tests {
             let r = &runs.runs;
             assert!(r.iter().all(|&(s, e)| s < e));
             assert!(r.windows(2).all(|w| w[0].1 < w[1].0), "{r:?}");
+            assert_eq!(runs.is_empty(), set.is_empty());
         }
     }
 

@@ -791,19 +791,6 @@ impl Endpoint for TcpSender {
     }
 }
 
-/// The first of the positions `lo..hi` where `pred` holds, or `hi`: `pred` is false, then true.
-fn first_where(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> usize {
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    lo
-}
-
 /// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo;
 /// in-order delivery to the application.
 pub struct TcpReceiver {
@@ -811,10 +798,14 @@ pub struct TcpReceiver {
     delayed: Option<SimTime>,
     /// Next packet expected in order.
     rcv_nxt: u64,
-    /// Packets received above `rcv_nxt`, held for in-order delivery, in sequence order (a
-    /// deque, not a map: most arrive in order behind a hole, and a map's first node alone
-    /// takes 632 bytes). Its runs of consecutive packets are what SACK blocks report.
-    above: VecDeque<Delivery>,
+    /// The packets received above `rcv_nxt`, as runs of consecutive numbers: what SACK blocks
+    /// report (RFC 2018 §4).
+    above: SeqRanges,
+    /// What those packets carry, in sequence order, for in-order delivery to an application
+    /// that watches deliveries ([`ReceiveApp::watches_deliveries`]); boxed, as a sink's flows
+    /// keep none (a deque, not a map: most arrive in order behind a hole, and a map's first
+    /// node alone takes 632 bytes).
+    above_data: Option<Box<VecDeque<Delivery>>>,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
     /// Duplicate packets received (already delivered or held).
@@ -829,7 +820,8 @@ impl TcpReceiver {
             ack_bytes: spec.ack_bytes,
             delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
             rcv_nxt: 0,
-            above: VecDeque::new(),
+            above: SeqRanges::default(),
+            above_data: app.watches_deliveries().then(Box::default),
             held: None,
             duplicates: 0,
             inbox: Inbox::new(app),
@@ -839,32 +831,42 @@ impl TcpReceiver {
     /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
     fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
         let mut out = [0u32; 2 * SACK_BLOCKS];
-        let first = self.above.binary_search_by_key(&latest, |d| d.seq).ok().map(|i| self.run_at(i));
-        let others = self.runs_descending().filter(|&r| Some(r) != first);
+        let first = self.above.run_holding(latest);
+        let others = self.above.runs_descending().filter(|&r| Some(r) != first);
         for (i, (a, b)) in first.into_iter().chain(others).take(SACK_BLOCKS).enumerate() {
-            out[2 * i] = self.above[a].seq as u32;
-            out[2 * i + 1] = (self.above[b - 1].seq + 1) as u32;
+            out[2 * i] = a as u32;
+            out[2 * i + 1] = b as u32;
         }
         out
     }
 
-    /// The run of consecutive packets held around position `i` of `above`, as positions
-    /// `[first, end)`. Within a run `seq - position` is constant, and it grows from one run to
-    /// the next (RFC 2018's blocks are these runs), so both ends are binary searches.
-    fn run_at(&self, i: usize) -> (usize, usize) {
-        let gap = |j: usize| self.above[j].seq - j as u64;
-        let g = gap(i);
-        (first_where(0, i, |j| gap(j) >= g), first_where(i, self.above.len(), |j| gap(j) > g))
+    /// Holds packet `data` above a hole until the hole is filled.
+    fn hold(&mut self, data: Delivery) {
+        self.above.insert(data.seq, data.seq + 1);
+        if let Some(held) = &mut self.above_data {
+            // Room for one packet at first, not a deque's least of four (later growth doubles
+            // as usual): a flow with a small window holds one or two above a hole.
+            if held.capacity() == 0 {
+                held.reserve_exact(1);
+            }
+            held.insert(held.partition_point(|d| d.seq < data.seq), data);
+        }
     }
 
-    /// The runs of `above`, highest first.
-    fn runs_descending(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let mut end = self.above.len();
-        std::iter::from_fn(move || {
-            let run = self.run_at(end.checked_sub(1)?);
-            end = run.0;
-            Some(run)
-        })
+    /// Packet `data` arrived in order: delivers it and the packets held right above it.
+    fn deliver_in_order(&mut self, ctx: &mut Ctx, data: &Delivery) {
+        self.rcv_nxt = self.above.next_absent(data.seq + 1);
+        self.above.forget_below(self.rcv_nxt);
+        self.inbox.deliver(ctx, data);
+        let Some(held) = &mut self.above_data else { return };
+        while let Some(next) = held.front().filter(|d| d.seq < self.rcv_nxt).copied() {
+            held.pop_front();
+            self.inbox.deliver(ctx, &next);
+        }
+        // The hole is filled: give back the room the deque keeps (as `forget_below`).
+        if held.is_empty() {
+            **held = VecDeque::new();
+        }
     }
 
     fn send_ack(&mut self, ctx: &mut Ctx, echo: SimTime, retx: bool, ce: bool, latest: u64) {
@@ -895,36 +897,22 @@ impl Endpoint for TcpReceiver {
         let retx = pkt.header.flags & RETX != 0;
         let ce = pkt.ecn.congestion;
         let in_order = seq == self.rcv_nxt;
-        let data = Delivery {
-            seq,
-            bytes: pkt.size_bytes,
-            tag: pkt.tag,
-            sent_at: pkt.sent_at,
-            arrived_at: ctx.now(),
-            resent: false,
-        };
-        let place = self.above.binary_search_by_key(&seq, |d| d.seq);
-        if seq < self.rcv_nxt || place.is_ok() {
+        if seq < self.rcv_nxt || self.above.contains(seq) {
             self.duplicates += 1;
-        } else if in_order {
-            self.rcv_nxt += 1;
-            self.inbox.deliver(ctx, &data);
-            while let Some(next) = self.above.front().filter(|d| d.seq == self.rcv_nxt).copied() {
-                self.above.pop_front();
-                self.rcv_nxt += 1;
-                self.inbox.deliver(ctx, &next);
+        } else {
+            let data = Delivery {
+                seq,
+                bytes: pkt.size_bytes,
+                tag: pkt.tag,
+                sent_at: pkt.sent_at,
+                arrived_at: ctx.now(),
+                resent: false,
+            };
+            if in_order {
+                self.deliver_in_order(ctx, &data);
+            } else {
+                self.hold(data);
             }
-            // The hole is filled: give back the room the deque keeps (as `forget_below`).
-            if self.above.is_empty() {
-                self.above = VecDeque::new();
-            }
-        } else if let Err(i) = place {
-            // Room for one packet at first, not a deque's least of four (later growth doubles
-            // as usual): a flow with a small window holds one or two above a hole.
-            if self.above.capacity() == 0 {
-                self.above.reserve_exact(1);
-            }
-            self.above.insert(i, data);
         }
         match self.delayed {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
@@ -1033,7 +1021,9 @@ mod tests {
             let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()));
             r.rcv_nxt = 10;
             let held: BTreeSet<u64> = (0..rng.gen_range(0..40)).map(|_| rng.gen_range(11..60)).collect();
-            r.above = held.iter().map(|&seq| Delivery { seq, bytes: 1, tag: Default::default(), sent_at: SimTime::ZERO, arrived_at: SimTime::ZERO, resent: false }).collect();
+            for &seq in &held {
+                r.above.insert(seq, seq + 1);
+            }
             // The blocks by definition (RFC 2018 §4): maximal runs, the one holding the
             // packet that triggered the ACK first, then the highest.
             let mut runs: Vec<(u64, u64)> = Vec::new();
@@ -1063,8 +1053,9 @@ mod tests {
         // The SACK scoreboard and the retransmitted set take a vector of runs each (no 192-byte
         // node after a loss); what only applications that retransmit on NACK use is boxed.
         assert!(size_of::<TcpSender>() <= 424, "{}", size_of::<TcpSender>());
-        // A receiver's packets held above a hole take a deque (a fraction of a map's first
-        // 632-byte node in its buffer); NACKs, which TCP does not carry, take no room.
+        // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
+        // for an application that watches deliveries; NACKs, which TCP does not carry, take no
+        // room.
         assert!(size_of::<TcpReceiver>() <= 136, "{}", size_of::<TcpReceiver>());
         // The default receiving application keeps nothing: its box takes no memory.
         assert_eq!(size_of::<Sink>(), 0);
