@@ -31,6 +31,11 @@ impl SeqRanges {
             last += 1;
         }
         self.runs.drain(first..last);
+        // Room for one run at first, not a vector's least of four (later growth doubles as
+        // usual): most holes come one at a time.
+        if self.runs.capacity() == 0 {
+            self.runs.reserve_exact(1);
+        }
         self.runs.insert(first, (start, end));
     }
 
