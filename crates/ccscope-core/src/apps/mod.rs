@@ -131,6 +131,8 @@ pub struct SendBuffer {
     offers: VecDeque<(u64, Tag)>,
     /// Made when first needed (boxed: only an application that retransmits on NACK resends,
     /// and every flow has a buffer).
+    // The box keeps 8 bytes where the deque would take 32 in every flow.
+    #[allow(clippy::box_collection)]
     resend: Option<Box<VecDeque<Chunk>>>,
 }
 
@@ -547,6 +549,8 @@ pub struct Inbox {
     wake: Option<SimTime>,
     /// NACKs the application asked for, not yet sent; none for a transport that does not
     /// carry them (boxed: only the rate transport does).
+    // The box keeps 8 bytes where the vector would take 24 in every flow.
+    #[allow(clippy::box_collection)]
     nacks: Option<Box<Vec<u64>>>,
 }
 
