@@ -20,7 +20,7 @@ use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
 use super::store::{Fifo, MaybeSlot, Store};
-use super::topology::{Name, Network, Routes};
+use super::topology::{Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -663,23 +663,15 @@ pub struct Simulation {
     core: Core,
     endpoints: Vec<Box<dyn Endpoint>>,
     endpoint_rngs: Vec<Rng>,
-    /// Node names, and per link what the report says of it besides its counters (the rest of
-    /// the topology is not kept once links and paths are built: it would cost memory per flow).
-    nodes: Vec<Name>,
-    link_names: Vec<LinkName>,
+    /// Node and link names for the report (the rest of the topology is not kept once links and
+    /// paths are built: it would cost memory per flow).
+    names: Names,
     /// The links reported as monitored, in order (a few a topology).
     monitored: Vec<u32>,
     seed: u64,
     end: SimTime,
     warmup: SimTime,
     baseline: Option<Baseline>,
-}
-
-/// Twenty-four bytes a link, its names made only when the report is written.
-struct LinkName {
-    name: Name,
-    from: u32,
-    to: u32,
 }
 
 /// Everything counted up to the end of the warm-up.
@@ -788,17 +780,7 @@ impl Simulation {
             .enumerate()
             .flat_map(|(k, d)| network.params[d.params as usize].capacity_changes.iter().map(move |&c| (k as u32, c)))
             .collect();
-        let mut link_names: Vec<LinkName> = network
-            .links
-            .into_iter()
-            .map(|d| LinkName {
-                name: d.name,
-                from: d.from as u32,
-                to: d.to as u32,
-            })
-            .collect();
-        // The collection reuses the links' larger allocation: give the rest back.
-        link_names.shrink_to_fit();
+        let names = network.into_names();
         let mut core = Core {
             now: SimTime::ZERO,
             queue: EventQueue::new(),
@@ -833,8 +815,7 @@ impl Simulation {
             core,
             endpoints,
             endpoint_rngs,
-            nodes: network.nodes,
-            link_names,
+            names,
             monitored,
             seed,
             end,
@@ -1021,16 +1002,15 @@ impl Simulation {
         }
         // A report is larger than a link's record: the records go as the reports are made, from
         // the last link back, their room given back each time an eighth of it has emptied.
-        let nodes = &self.nodes;
         let mut records = std::mem::take(&mut self.core.links);
-        let mut names = std::mem::take(&mut self.link_names);
         let mut links = Vec::with_capacity(records.len());
-        while let (Some(l), Some(d)) = (records.pop(), names.pop()) {
+        while let Some(l) = records.pop() {
             let k = records.len();
+            let (name, from, to) = self.names.link(k);
             links.push(LinkReport {
-                name: d.name.to_string(),
-                from: nodes[d.from as usize].to_string(),
-                to: nodes[d.to as usize].to_string(),
+                name,
+                from: self.names.node(from),
+                to: self.names.node(to),
                 monitor: self.monitored.binary_search(&(k as u32)).is_ok(),
                 rate_bps: l.rate_bps,
                 delay: l.delay,
@@ -1042,7 +1022,6 @@ impl Simulation {
             });
             if k + k / 8 < records.capacity() {
                 records.shrink_to_fit();
-                names.shrink_to_fit();
             }
         }
         links.reverse();
@@ -1087,8 +1066,5 @@ mod tests {
         // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
         // it does not draw from, no trace slot (the trace finds its own), and no padding.
         assert!(std::mem::size_of::<Link>() <= 176, "{}", std::mem::size_of::<Link>());
-        // Four links and two hosts per flow on a dumbbell, whose names take no heap.
-        assert_eq!(std::mem::size_of::<LinkName>(), 24);
-        assert_eq!(std::mem::size_of::<Name>(), 16);
     }
 }
