@@ -641,8 +641,9 @@ pub struct LinkReport {
     pub in_queue: u64,
     pub on_wire: u64,
     pub in_pipe: u64,
-    /// (min_th, max_th, max_p, w_q) for RED queues, as resolved.
-    pub red: Option<(f64, f64, f64, f64)>,
+    /// (min_th, max_th, max_p, w_q) for RED queues, as resolved (boxed: most links have none,
+    /// and with many flows the reports of all links are a run's largest allocation).
+    pub red: Option<Box<(f64, f64, f64, f64)>>,
 }
 
 /// What a run produces.
@@ -1018,7 +1019,7 @@ impl Simulation {
                 in_queue: l.queue.len() as u64,
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,
-                red: l.queue.red().map(|r| r.parameters()),
+                red: l.queue.red().map(|r| Box::new(r.parameters())),
             });
             if k + k / 8 < records.capacity() {
                 records.shrink_to_fit();
