@@ -133,7 +133,7 @@ fn link_dict<'py>(py: Python<'py>, l: &LinkReport) -> PyResult<Bound<'py, PyDict
     out.set_item("in_queue", l.in_queue)?;
     out.set_item("on_wire", l.on_wire)?;
     out.set_item("in_pipe", l.in_pipe)?;
-    if let Some((lo, hi, p, w)) = l.red {
+    if let Some(&(lo, hi, p, w)) = l.red.as_deref() {
         let red = PyDict::new(py);
         red.set_item("min_th", lo)?;
         red.set_item("max_th", hi)?;

@@ -58,7 +58,7 @@
 //! - [`Multirate`]: a coder that follows its sender's rate after a delay τ.
 //! - [`Fgs`]: layered (FGS) video at the transport's rate clipped to [b0, R_max].
 //! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
-//! - [`Sink`]: counts what it receives.
+//! - [`Sink`]: takes what it receives and keeps nothing (the transport counts it).
 //! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
 //!   receiver queue, Video Delivery Index.
 //!
@@ -129,7 +129,11 @@ pub const UNLIMITED: u64 = u64::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct SendBuffer {
     offers: VecDeque<(u64, Tag)>,
-    resend: VecDeque<Chunk>,
+    /// Made when first needed (boxed: only an application that retransmits on NACK resends,
+    /// and every flow has a buffer).
+    // The box keeps 8 bytes where the deque would take 32 in every flow.
+    #[allow(clippy::box_collection)]
+    resend: Option<Box<VecDeque<Chunk>>>,
 }
 
 impl SendBuffer {
@@ -148,16 +152,21 @@ impl SendBuffer {
 
     /// Queues `chunk` to be sent again, after other resent packets and ahead of new data.
     pub fn resend(&mut self, chunk: Chunk) {
-        self.resend.push_back(Chunk { resent: true, ..chunk });
+        self.resend.get_or_insert_default().push_back(Chunk { resent: true, ..chunk });
+    }
+
+    /// The packets queued to be sent again.
+    fn to_resend(&self) -> impl Iterator<Item = &Chunk> {
+        self.resend.iter().flat_map(|q| q.iter())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.offers.is_empty() && self.resend.is_empty()
+        self.offers.is_empty() && self.to_resend().next().is_none()
     }
 
     /// Bytes waiting ([`UNLIMITED`] when an unlimited offer is among them).
     pub fn bytes(&self) -> u64 {
-        let resend = self.resend.iter().map(|c| c.bytes as u64).sum::<u64>();
+        let resend = self.to_resend().map(|c| c.bytes as u64).sum::<u64>();
         self.offers.iter().fold(resend, |sum, &(b, _)| sum.saturating_add(b))
     }
 
@@ -165,7 +174,7 @@ impl SendBuffer {
     /// `max_bytes` (≥ 1) of the oldest offer.
     #[inline]
     pub fn take(&mut self, max_bytes: u32) -> Option<Chunk> {
-        if let Some(chunk) = self.resend.pop_front() {
+        if let Some(chunk) = self.resend.as_mut().and_then(|q| q.pop_front()) {
             return Some(chunk);
         }
         let (left, tag) = self.offers.front_mut()?;
@@ -293,9 +302,16 @@ pub struct Outbox {
     wake: Option<SimTime>,
     /// [`SendApp::watches_progress`], asked once.
     progress: bool,
-    /// What each packet sent carried, by sequence number, oldest first; kept only for an
-    /// application that retransmits ([`SendApp::retransmits`]).
-    sent: Option<VecDeque<(u64, Chunk)>>,
+    /// Only for an application that retransmits ([`SendApp::retransmits`]); boxed, as every
+    /// other flow would carry it empty.
+    sent: Option<Box<SentLog>>,
+}
+
+/// What each packet sent carried, for NACKs.
+#[derive(Debug, Default)]
+struct SentLog {
+    /// By sequence number, oldest first.
+    chunks: VecDeque<(u64, Chunk)>,
     /// Packets sent again.
     resent: u64,
 }
@@ -304,8 +320,7 @@ impl Outbox {
     pub fn new(app: Box<dyn SendApp>) -> Self {
         Outbox {
             progress: app.watches_progress(),
-            sent: app.retransmits().then(VecDeque::new),
-            resent: 0,
+            sent: app.retransmits().then(Box::default),
             app,
             buffer: SendBuffer::default(),
             closed: false,
@@ -367,16 +382,16 @@ impl Outbox {
 
     /// Packets sent again on the application's request.
     pub fn resent(&self) -> u64 {
-        self.resent
+        self.sent.as_ref().map_or(0, |log| log.resent)
     }
 
     /// The transport sent `chunk` as packet `seq` (call for every packet it takes): kept for
     /// NACKs if the application retransmits; counted if it was resent.
     #[inline]
     pub fn record(&mut self, seq: u64, chunk: Chunk) {
-        if let Some(sent) = &mut self.sent {
-            sent.push_back((seq, chunk));
-            self.resent += chunk.resent as u64;
+        if let Some(log) = &mut self.sent {
+            log.chunks.push_back((seq, chunk));
+            log.resent += chunk.resent as u64;
         }
     }
 
@@ -384,7 +399,8 @@ impl Outbox {
     /// NACKs come in sequence order (the receiver finds gaps in order and the reverse path
     /// keeps order), so what was sent before `seq` is forgotten.
     pub fn nack(&mut self, ctx: &mut Ctx, view: TransportView, seq: u64, rtt: SimTime) {
-        let Some(sent) = &mut self.sent else { return };
+        let Some(log) = &mut self.sent else { return };
+        let sent = &mut log.chunks;
         while sent.front().is_some_and(|&(s, _)| s < seq) {
             sent.pop_front();
         }
@@ -464,7 +480,8 @@ pub struct RecvCtx<'a> {
     now: SimTime,
     rng: &'a mut Rng,
     wake: &'a mut Option<SimTime>,
-    nacks: &'a mut Vec<u64>,
+    /// Where NACKs go; none when the transport does not carry them.
+    nacks: Option<&'a mut Vec<u64>>,
 }
 
 impl RecvCtx<'_> {
@@ -482,7 +499,9 @@ impl RecvCtx<'_> {
     /// Reports packet `seq` (the transport's sequence number) missing to the sender, in
     /// sequence order; transports that do not carry NACKs (TCP, UDP) drop it.
     pub fn nack(&mut self, seq: u64) {
-        self.nacks.push(seq);
+        if let Some(nacks) = &mut self.nacks {
+            nacks.push(seq);
+        }
     }
 }
 
@@ -495,6 +514,13 @@ pub trait ReceiveApp: Send {
     /// TCP delivers in order, once per packet, when the packet and all before it have arrived;
     /// the rate transport and UDP deliver every packet as it arrives.
     fn on_deliver(&mut self, _cx: &mut RecvCtx, _packet: &Delivery) {}
+
+    /// Whether [`ReceiveApp::on_deliver`] does anything. Asked once, when the transport takes
+    /// the application; one that leaves the hook empty returns `false`, and the transport then
+    /// skips it and keeps nothing of what the packets it holds for in-order delivery carry.
+    fn watches_deliveries(&self) -> bool {
+        true
+    }
 
     /// Fires at the time last asked for with [`RecvCtx::wake_at`], unless the flow stopped.
     fn on_wake(&mut self, _cx: &mut RecvCtx) {}
@@ -517,19 +543,34 @@ pub trait ReceiveApp: Send {
 /// A transport's hold on its receiving application.
 pub struct Inbox {
     app: Box<dyn ReceiveApp>,
+    /// [`ReceiveApp::watches_deliveries`], asked once.
+    deliveries: bool,
     stopped: bool,
     wake: Option<SimTime>,
-    /// NACKs the application asked for, not yet sent.
-    nacks: Vec<u64>,
+    /// NACKs the application asked for, not yet sent; none for a transport that does not
+    /// carry them (boxed: only the rate transport does).
+    // The box keeps 8 bytes where the vector would take 24 in every flow.
+    #[allow(clippy::box_collection)]
+    nacks: Option<Box<Vec<u64>>>,
 }
 
 impl Inbox {
+    /// A hold on `app` for a transport that does not carry NACKs: they are dropped.
     pub fn new(app: Box<dyn ReceiveApp>) -> Self {
         Inbox {
+            deliveries: app.watches_deliveries(),
             app,
             stopped: false,
             wake: None,
-            nacks: Vec::new(),
+            nacks: None,
+        }
+    }
+
+    /// A hold on `app` for a transport that carries its NACKs ([`Inbox::take_nacks`]).
+    pub fn carrying_nacks(app: Box<dyn ReceiveApp>) -> Self {
+        Inbox {
+            nacks: Some(Box::default()),
+            ..Inbox::new(app)
         }
     }
 
@@ -538,7 +579,7 @@ impl Inbox {
             now: ctx.now(),
             rng: ctx.rng(),
             wake: &mut self.wake,
-            nacks: &mut self.nacks,
+            nacks: self.nacks.as_deref_mut(),
         };
         f(self.app.as_mut(), &mut cx);
     }
@@ -548,10 +589,18 @@ impl Inbox {
         self.with(ctx, |a, cx| a.on_start(cx));
     }
 
-    /// Calls [`ReceiveApp::on_deliver`].
+    /// Whether the application watches deliveries ([`ReceiveApp::watches_deliveries`]).
+    #[inline]
+    pub fn watches_deliveries(&self) -> bool {
+        self.deliveries
+    }
+
+    /// Calls [`ReceiveApp::on_deliver`] (if the application watches deliveries).
     #[inline]
     pub fn deliver(&mut self, ctx: &mut Ctx, packet: &Delivery) {
-        self.with(ctx, |a, cx| a.on_deliver(cx, packet));
+        if self.deliveries {
+            self.with(ctx, |a, cx| a.on_deliver(cx, packet));
+        }
     }
 
     /// Calls [`ReceiveApp::on_wake`] (the transport's wake-up timer fired).
@@ -580,8 +629,8 @@ impl Inbox {
     }
 
     /// The NACKs the application asked for since the last call, in order.
-    pub fn take_nacks(&mut self) -> std::vec::Drain<'_, u64> {
-        self.nacks.drain(..)
+    pub fn take_nacks(&mut self) -> impl Iterator<Item = u64> + '_ {
+        self.nacks.iter_mut().flat_map(|nacks| nacks.drain(..))
     }
 
     /// The application's summary numbers ([`ReceiveApp::stats`]).

@@ -362,7 +362,7 @@ mod tests {
                 now: s(t),
                 rng: &mut rng,
                 wake: &mut wake,
-                nacks: &mut Vec::new(),
+                nacks: None,
             };
             let d = Delivery {
                 seq: k,

@@ -93,16 +93,19 @@ impl Default for Tag {
     }
 }
 
-/// One packet in flight.
+/// One packet in flight. What the engine reads at every hop comes first, in declaration order
+/// (`repr(C)`), so that a hop reads one cache line of the packet, not its first and its last.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[repr(C)]
 pub struct Packet {
     /// Index of the flow in the scenario.
     pub flow: u32,
-    pub dir: Dir,
-    /// Index into the flow's path (in `dir`) of the link the packet is on or queued for.
-    pub hop: u16,
+    /// Where the packet is on its path: the engine's own bookkeeping (an index into the run's
+    /// table of every path's links).
+    pub hop: u32,
     /// Size on the wire, headers included (bytes).
     pub size_bytes: u32,
+    pub dir: Dir,
     pub ecn: Ecn,
     /// When the sending endpoint handed the packet to the network.
     pub sent_at: SimTime,

@@ -19,8 +19,8 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::store::{Fifo, Store};
-use super::topology::{Name, Network, Routes};
+use super::store::{Fifo, MaybeSlot, Store};
+use super::topology::{Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -29,6 +29,9 @@ use crate::time::{serialization_time, SimTime};
 /// Timers an endpoint may have pending at once (e.g. a TCP sender: retransmission, delayed
 /// send and its application's wake-up).
 pub const TIMERS_PER_ENDPOINT: usize = 3;
+
+/// Ends each path in [`Core::hops`].
+const PATH_END: u32 = u32::MAX;
 
 /// Which end of a flow an endpoint sits at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +161,6 @@ impl Ctx<'_> {
             Side::Sender => Dir::Forward,
             Side::Receiver => Dir::Reverse,
         };
-        pkt.hop = 0;
         pkt.sent_at = self.now();
         match &mut self.io {
             Io::Sim(core) => core.inject(pkt),
@@ -239,19 +241,20 @@ struct Link {
     /// The loss module, on the few links that have one.
     loss: Option<Box<Loss>>,
     /// The packet being serialized (its slot in [`Core::stored`]).
-    on_wire: Option<u32>,
+    on_wire: MaybeSlot,
     /// When the serialization of the packet on the wire started.
     started: SimTime,
-    /// The serialization time of the last packet size seen (packets of one size follow each
+    /// The last packet size seen and its serialization time (packets of one size follow each
     /// other on most links; 0 bytes take no time at any rate).
-    serialization: (u32, SimTime),
+    serialized_bytes: u32,
+    serialization: SimTime,
     /// Packets propagating, in [`Core::stored`]; their arrival times are non-decreasing.
     pipe: Fifo,
     stats: Counters,
+    /// Most packets ever waiting (a queue holds at most `u32::MAX`, as its chain counts).
+    max_queue_pkts: u32,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
-    /// Slot in the trace's queue series, if monitored and traced.
-    trace_slot: Option<u32>,
 }
 
 /// A loss module, its random stream and the packets it took.
@@ -270,9 +273,26 @@ struct Counters {
     tx_bytes: u64,
     forced_drops: u64,
     busy_ns: u64,
-    max_queue_pkts: u64,
-    queue_pkt_ns: u128,
-    queue_byte_ns: u128,
+    queue_pkt_ns: Wide,
+    queue_byte_ns: Wide,
+}
+
+/// A 128-bit sum kept as two 64-bit halves: a `u128` would align the whole link record to 16
+/// bytes and pad it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Wide([u64; 2]);
+
+impl Wide {
+    #[inline]
+    fn get(self) -> u128 {
+        (self.0[1] as u128) << 64 | self.0[0] as u128
+    }
+
+    #[inline]
+    fn add(&mut self, x: u128) {
+        let sum = self.get() + x;
+        self.0 = [sum as u64, (sum >> 64) as u64];
+    }
 }
 
 impl Link {
@@ -281,8 +301,8 @@ impl Link {
     fn account_queue(&mut self, now: SimTime) {
         if !self.queue.is_empty() {
             let dt = (now - self.queue_since).ns() as u128;
-            self.stats.queue_pkt_ns += self.queue.len() as u128 * dt;
-            self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
+            self.stats.queue_pkt_ns.add(self.queue.len() as u128 * dt);
+            self.stats.queue_byte_ns.add(self.queue.bytes() as u128 * dt);
         }
         self.queue_since = now;
     }
@@ -290,7 +310,7 @@ impl Link {
     /// Starts serializing the packet in store slot `slot` at `now`; when it will be done.
     #[inline]
     fn put_on_wire(&mut self, slot: u32, size_bytes: u32, now: SimTime) -> SimTime {
-        self.on_wire = Some(slot);
+        self.on_wire = MaybeSlot::some(slot);
         self.started = now;
         now + self.serialization_time(size_bytes)
     }
@@ -298,10 +318,11 @@ impl Link {
     /// How long a packet of `size_bytes` takes to serialize at the link's current rate.
     #[inline]
     fn serialization_time(&mut self, size_bytes: u32) -> SimTime {
-        if self.serialization.0 != size_bytes {
-            self.serialization = (size_bytes, serialization_time(size_bytes, self.rate_bps));
+        if self.serialized_bytes != size_bytes {
+            self.serialized_bytes = size_bytes;
+            self.serialization = serialization_time(size_bytes, self.rate_bps);
         }
-        self.serialization.1
+        self.serialization
     }
 
     /// The counters as they stand at `now`: busy time including the part of the current
@@ -324,9 +345,9 @@ impl Link {
             // Every packet that left the wire was lost, or propagates, or reached the far end.
             exits: c.departures - losses - self.pipe.len() as u64,
             busy_ns: c.busy_ns + if on_wire { (now - self.started).ns() } else { 0 },
-            queue_pkt_ns: c.queue_pkt_ns + self.queue.len() as u128 * dt,
-            queue_byte_ns: c.queue_byte_ns + self.queue.bytes() as u128 * dt,
-            max_queue_pkts: c.max_queue_pkts,
+            queue_pkt_ns: c.queue_pkt_ns.get() + self.queue.len() as u128 * dt,
+            queue_byte_ns: c.queue_byte_ns.get() + self.queue.bytes() as u128 * dt,
+            max_queue_pkts: self.max_queue_pkts.into(),
         }
     }
 }
@@ -350,7 +371,9 @@ struct Core {
     /// copied from queue to wire to pipe.
     stored: Store,
     flows: Vec<FlowRt>,
-    /// Every flow's paths (links in order), one after another: one allocation, not two a flow.
+    /// Every flow's paths (links in order), one after another, each followed by [`PATH_END`]:
+    /// one allocation, not two a flow. A packet keeps its place in it ([`Packet::hop`]), so a
+    /// hop reads no flow record.
     hops: Vec<u32>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
     trace: Option<Trace>,
@@ -358,12 +381,6 @@ struct Core {
 }
 
 impl Core {
-    /// The links of a flow's path in direction `dir`.
-    #[inline]
-    fn path(&self, flow: u32, dir: Dir) -> &[u32] {
-        self.hops_of(self.flows[flow as usize].paths[dir.index()])
-    }
-
     /// The links of a path kept as `(from, to)` in [`Core::hops`].
     #[inline]
     fn hops_of(&self, (from, to): (u32, u32)) -> &[u32] {
@@ -419,8 +436,9 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
-        let link = self.path(pkt.flow, pkt.dir)[0];
-        let slot = self.stored.insert(pkt);
+        let first = flow.paths[pkt.dir.index()].0;
+        let link = self.hops[first as usize];
+        let slot = self.stored.insert(Packet { hop: first, ..pkt });
         self.offer(link, slot);
     }
 
@@ -432,7 +450,6 @@ impl Core {
             s.queue_drops += 1;
         }
         let now = self.now;
-        let slot = self.links[link as usize].trace_slot.map(|k| k as usize);
         if let Some(t) = &mut self.trace {
             t.event(now, link, pkt.flow, kind);
             if pkt.dir == Dir::Forward {
@@ -440,7 +457,7 @@ impl Core {
                     b.lost_pkts += 1;
                 }
             }
-            if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
+            if let Some(b) = t.link_queue_bin(now, link) {
                 b.drops += 1;
             }
         }
@@ -457,10 +474,9 @@ impl Core {
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
-                let slot = l.trace_slot.map(|k| k as usize);
                 if let Some(t) = &mut self.trace {
                     t.event(now, link, flow, EventKind::Mark);
-                    if let Some(b) = slot.and_then(|k| t.queue_bin(now, k)) {
+                    if let Some(b) = t.link_queue_bin(now, link) {
                         b.marks += 1;
                     }
                 }
@@ -479,10 +495,10 @@ impl Core {
         }
         if l.on_wire.is_some() {
             l.queue.push(&mut self.stored, slot);
-            l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(l.queue.len() as u64);
+            l.max_queue_pkts = l.max_queue_pkts.max(l.queue.len() as u32);
         } else {
             // An idle link's queue is empty: the packet passes through it at once.
-            l.stats.max_queue_pkts = l.stats.max_queue_pkts.max(1);
+            l.max_queue_pkts = l.max_queue_pkts.max(1);
             let done = l.put_on_wire(slot, size_bytes, now);
             self.schedule(done, Kind::TxDone(link));
         }
@@ -498,7 +514,7 @@ impl Core {
                 let done = l.put_on_wire(slot, size, now);
                 self.schedule(done, Kind::TxDone(link));
             }
-            None => l.on_wire = None,
+            None => l.on_wire = MaybeSlot::NONE,
         }
     }
 
@@ -509,11 +525,10 @@ impl Core {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
-        let pkt = *self.stored.packet(stored);
+        let size_bytes = self.stored.packet(stored).size_bytes;
         l.stats.departures += 1;
-        l.stats.tx_bytes += pkt.size_bytes as u64;
+        l.stats.tx_bytes += size_bytes as u64;
         l.stats.busy_ns += (now - l.started).ns();
-        let slot = l.trace_slot.map(|k| k as usize);
         let lost = match l.loss.as_deref_mut() {
             Some(loss) => {
                 let lost = loss.module.lose(now, &mut loss.rng);
@@ -522,9 +537,8 @@ impl Core {
             }
             None => false,
         };
-        if lost {
-            self.stored.remove(stored);
-        } else {
+        let lost = lost.then(|| self.stored.remove(stored));
+        if lost.is_none() {
             // The pipe is FIFO (constant delay), so only its head needs a pending event.
             let at = now + l.delay;
             let idle = l.pipe.is_empty();
@@ -534,11 +548,11 @@ impl Core {
                 self.schedule(at, Kind::Arrive(link));
             }
         }
-        if let Some(b) = slot.and_then(|k| self.trace.as_mut()?.queue_bin(now, k)) {
+        if let Some(b) = self.trace.as_mut().and_then(|t| t.link_queue_bin(now, link)) {
             b.departures += 1;
-            b.tx_bytes += pkt.size_bytes as u64;
+            b.tx_bytes += size_bytes as u64;
         }
-        if lost {
+        if let Some(pkt) = lost {
             self.record_drop(link, &pkt, EventKind::Loss);
         }
         self.start_tx(link);
@@ -555,10 +569,10 @@ impl Core {
             self.schedule(next_at, Kind::Arrive(link));
         }
         // The packet keeps its store slot from hop to hop.
-        let pkt = self.stored.packet(slot);
-        let (flow, dir, next) = (pkt.flow, pkt.dir, pkt.hop as usize + 1);
-        if let Some(&next_link) = self.path(flow, dir).get(next) {
-            self.stored.packet_mut(slot).hop = next as u16;
+        let pkt = self.stored.packet_mut(slot);
+        let next_link = self.hops[pkt.hop as usize + 1];
+        if next_link != PATH_END {
+            pkt.hop += 1;
             self.offer(next_link, slot);
             return None;
         }
@@ -627,8 +641,9 @@ pub struct LinkReport {
     pub in_queue: u64,
     pub on_wire: u64,
     pub in_pipe: u64,
-    /// (min_th, max_th, max_p, w_q) for RED queues, as resolved.
-    pub red: Option<(f64, f64, f64, f64)>,
+    /// (min_th, max_th, max_p, w_q) for RED queues, as resolved (boxed: most links have none,
+    /// and with many flows the reports of all links are a run's largest allocation).
+    pub red: Option<Box<(f64, f64, f64, f64)>>,
 }
 
 /// What a run produces.
@@ -649,22 +664,15 @@ pub struct Simulation {
     core: Core,
     endpoints: Vec<Box<dyn Endpoint>>,
     endpoint_rngs: Vec<Rng>,
-    /// Node names, and per link what the report says of it besides its counters (the rest of
-    /// the topology is not kept once links and paths are built: it would cost memory per flow).
-    nodes: Vec<Name>,
-    link_names: Vec<LinkName>,
+    /// Node and link names for the report (the rest of the topology is not kept once links and
+    /// paths are built: it would cost memory per flow).
+    names: Names,
+    /// The links reported as monitored, in order (a few a topology).
+    monitored: Vec<u32>,
     seed: u64,
     end: SimTime,
     warmup: SimTime,
     baseline: Option<Baseline>,
-}
-
-/// Thirty-two bytes a link, its names made only when the report is written.
-struct LinkName {
-    name: Name,
-    from: u32,
-    to: u32,
-    monitor: bool,
 }
 
 /// Everything counted up to the end of the warm-up.
@@ -691,8 +699,7 @@ impl Simulation {
         let spec = &scenario.trace;
         let trace = (spec.flows || spec.queues || spec.events || spec.state)
             .then(|| Trace::new(spec, end, scenario.flows.len(), monitored.clone()));
-        let queue_traced = trace.as_ref().is_some_and(|t| !t.queues.is_empty());
-        let sampled = queue_traced || trace.as_ref().is_some_and(|t| !t.flows.is_empty());
+        let sampled = trace.as_ref().is_some_and(|t| !t.queues.is_empty() || !t.flows.is_empty());
         let links = network
             .links
             .iter()
@@ -705,13 +712,14 @@ impl Simulation {
                 loss: p.loss.clone().map(|spec| {
                     Box::new(Loss { module: LossModule::new(spec), rng: stream(seed, Stream::LinkLoss, k as u64), losses: 0 })
                 }),
-                on_wire: None,
+                on_wire: MaybeSlot::NONE,
                 started: SimTime::ZERO,
-                serialization: (0, SimTime::ZERO),
+                serialized_bytes: 0,
+                serialization: SimTime::ZERO,
                 pipe: Fifo::default(),
                 stats: Counters::default(),
+                max_queue_pkts: 0,
                 queue_since: SimTime::ZERO,
-                trace_slot: if queue_traced { monitored.iter().position(|&m| m == k as u32).map(|p| p as u32) } else { None },
             })
             .collect();
         let mut flows = Vec::with_capacity(scenario.flows.len());
@@ -729,15 +737,13 @@ impl Simulation {
                 })
             };
             let (fwd, rev) = (route(s, d)?, route(d, s)?);
-            if fwd.len().max(rev.len()) > u16::MAX as usize {
-                return Err(Error::invalid(format!("flows[{i}]"), "path", "at most 65535 hops"));
+            let first = hops.len();
+            let turn = first + fwd.len() + 1;
+            let paths = [(first as u32, (turn - 1) as u32), (turn as u32, (turn + rev.len()) as u32)];
+            hops.extend(fwd.into_iter().chain([PATH_END]).chain(rev).chain([PATH_END]));
+            if hops.len() >= PATH_END as usize {
+                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 - 1 hops over all flows' paths"));
             }
-            let (first, turn) = (hops.len(), hops.len() + fwd.len());
-            hops.extend(fwd.into_iter().chain(rev));
-            if hops.len() > u32::MAX as usize {
-                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 hops over all flows' paths"));
-            }
-            let paths = [(first as u32, turn as u32), (turn as u32, hops.len() as u32)];
             let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
                 start_rng.gen_range(0..=f.start_jitter_ns)
@@ -767,24 +773,15 @@ impl Simulation {
         // The graph's link records go before the run's state is allocated: of them the run
         // keeps the names and the capacity changes.
         drop(routes);
+        // The table of path links grew by doubling: give back what it does not hold.
+        hops.shrink_to_fit();
         let changes: Vec<(u32, CapacityChange)> = network
             .links
             .iter()
             .enumerate()
             .flat_map(|(k, d)| network.params[d.params as usize].capacity_changes.iter().map(move |&c| (k as u32, c)))
             .collect();
-        let mut link_names: Vec<LinkName> = network
-            .links
-            .into_iter()
-            .map(|d| LinkName {
-                name: d.name,
-                from: d.from as u32,
-                to: d.to as u32,
-                monitor: d.monitor,
-            })
-            .collect();
-        // The collection reuses the links' larger allocation: give the rest back.
-        link_names.shrink_to_fit();
+        let names = network.into_names();
         let mut core = Core {
             now: SimTime::ZERO,
             queue: EventQueue::new(),
@@ -819,8 +816,8 @@ impl Simulation {
             core,
             endpoints,
             endpoint_rngs,
-            nodes: network.nodes,
-            link_names,
+            names,
+            monitored,
             seed,
             end,
             warmup,
@@ -917,7 +914,8 @@ impl Simulation {
                 Kind::Capacity { link, rate_bps } => {
                     let l = &mut self.core.links[link as usize];
                     l.rate_bps = rate_bps;
-                    l.serialization = (0, SimTime::ZERO);
+                    l.serialized_bytes = 0;
+                    l.serialization = SimTime::ZERO;
                     l.queue.set_rate(rate_bps);
                 }
                 Kind::Sample => {
@@ -930,7 +928,7 @@ impl Simulation {
                     // From here the largest queue is the measurement window's, as every other
                     // link number is.
                     for l in &mut self.core.links {
-                        l.stats.max_queue_pkts = l.queue.len() as u64;
+                        l.max_queue_pkts = l.queue.len() as u32;
                     }
                 }
             }
@@ -977,7 +975,7 @@ impl Simulation {
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let store = &self.core.stored;
-            let slots = l.queue.slots(store).chain(l.on_wire).chain(l.pipe.iter(store));
+            let slots = l.queue.slots(store).chain(l.on_wire.get()).chain(l.pipe.iter(store));
             for k in slots {
                 in_flight[store.packet(k).flow as usize] += 1;
             }
@@ -1005,28 +1003,26 @@ impl Simulation {
         }
         // A report is larger than a link's record: the records go as the reports are made, from
         // the last link back, their room given back each time an eighth of it has emptied.
-        let nodes = &self.nodes;
         let mut records = std::mem::take(&mut self.core.links);
-        let mut names = std::mem::take(&mut self.link_names);
         let mut links = Vec::with_capacity(records.len());
-        while let (Some(l), Some(d)) = (records.pop(), names.pop()) {
+        while let Some(l) = records.pop() {
             let k = records.len();
+            let (name, from, to) = self.names.link(k);
             links.push(LinkReport {
-                name: d.name.to_string(),
-                from: nodes[d.from as usize].to_string(),
-                to: nodes[d.to as usize].to_string(),
-                monitor: d.monitor,
+                name,
+                from: self.names.node(from),
+                to: self.names.node(to),
+                monitor: self.monitored.binary_search(&(k as u32)).is_ok(),
                 rate_bps: l.rate_bps,
                 delay: l.delay,
                 stats: l.stats_at(now) - base.as_ref().map_or_else(LinkStats::default, |b| b.links[k]),
                 in_queue: l.queue.len() as u64,
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,
-                red: l.queue.red().map(|r| r.parameters()),
+                red: l.queue.red().map(|r| Box::new(r.parameters())),
             });
             if k + k / 8 < records.capacity() {
                 records.shrink_to_fit();
-                names.shrink_to_fit();
             }
         }
         links.reverse();
@@ -1053,16 +1049,23 @@ mod tests {
     }
 
     #[test]
+    fn a_wide_sum_carries_into_its_high_half() {
+        let mut w = Wide::default();
+        w.add(u64::MAX as u128);
+        w.add(1);
+        assert_eq!(w.get(), 1 << 64);
+        w.add(3 << 64 | 5);
+        assert_eq!(w.get(), 4 << 64 | 5);
+    }
+
+    #[test]
     fn per_flow_state_stays_small() {
         // Six timer slots per flow: at ten thousand flows every byte here is 60 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
         assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
-        // Four links per flow on a dumbbell: a link's record holds no buffer and no random
-        // stream it does not draw from.
-        assert!(std::mem::size_of::<Link>() <= 208, "{}", std::mem::size_of::<Link>());
-        // Four links and two hosts per flow on a dumbbell, whose names take no heap.
-        assert_eq!(std::mem::size_of::<LinkName>(), 32);
-        assert_eq!(std::mem::size_of::<Name>(), 16);
+        // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
+        // it does not draw from, no trace slot (the trace finds its own), and no padding.
+        assert!(std::mem::size_of::<Link>() <= 176, "{}", std::mem::size_of::<Link>());
     }
 }

@@ -51,6 +51,59 @@ pub struct Network {
     pub params: Vec<LinkParams>,
     /// (sender node, receiver node) of each flow.
     pub ends: Vec<(usize, usize)>,
+    /// The nodes and links the topology names itself, before the flows' own hosts and access
+    /// links, which follow in flow order ([`Network::attach`]).
+    named: (usize, usize),
+    /// Per flow with hosts of its own: the routers its left and right host hang off.
+    attached: Vec<(u32, u32)>,
+}
+
+/// Node and link names for a report. The flows' own hosts and access links have no record
+/// each: they follow the named ones in flow order, and a flow's number and its two routers
+/// give their names and ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Names {
+    nodes: Vec<Name>,
+    links: Vec<(Name, u32, u32)>,
+    attached: Vec<(u32, u32)>,
+}
+
+impl Names {
+    /// Node `k`'s name.
+    pub fn node(&self, k: usize) -> String {
+        match self.nodes.get(k) {
+            Some(name) => name.to_string(),
+            None => {
+                let host = k - self.nodes.len();
+                Name::Flow { flow: (host / 2) as u32, part: (host % 2) as u8 }.to_string()
+            }
+        }
+    }
+
+    /// Link `k`'s name and the nodes it goes from and to.
+    pub fn link(&self, k: usize) -> (String, usize, usize) {
+        if let Some((name, from, to)) = self.links.get(k) {
+            return (name.to_string(), *from as usize, *to as usize);
+        }
+        let access = k - self.links.len();
+        let flow = access / 4;
+        let (left, right) = self.attached[flow];
+        let hosts = self.nodes.len() + 2 * flow;
+        let (name, from, to) = access_link(flow, access % 4, (hosts, hosts + 1), (left as usize, right as usize));
+        (name.to_string(), from, to)
+    }
+}
+
+/// The `j`-th access link (of 4) that [`Network::attach`] adds for flow `flow`, whose hosts
+/// hang off routers `left` and `right`: its name, from, to.
+fn access_link(flow: usize, j: usize, (lh, rh): (usize, usize), (left, right): (usize, usize)) -> (Name, usize, usize) {
+    let name = |part: u8| Name::Flow { flow: flow as u32, part };
+    match j {
+        0 => (name(0), lh, left),
+        1 => (name(2), left, lh),
+        2 => (name(1), right, rh),
+        _ => (name(3), rh, right),
+    }
 }
 
 impl Network {
@@ -79,24 +132,40 @@ impl Network {
     }
 
     /// Room for the hosts and access links of `flows` flows, exactly: they are most of a
-    /// large graph, and it is at its largest while the run is being built.
+    /// large graph, and it is at its largest while the run is being built. What the topology
+    /// names itself comes before.
     fn reserve_hosts(&mut self, flows: usize) {
+        self.named = (self.nodes.len(), self.links.len());
         self.nodes.reserve_exact(2 * flows);
         self.links.reserve_exact(4 * flows);
+        self.attached.reserve_exact(flows);
     }
 
-    /// Hosts for a flow attached to routers `left` and `right`, its access links with
+    /// Hosts for flow `i` hanging off routers `left` and `right`, its access links with
     /// parameters `access` and the flow's access delays.
     fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: u32, left: usize, right: usize) {
-        let part = |part: u8| Name::Flow { flow: i as u32, part };
         let place = f.placement();
-        let lh = self.node(part(0));
-        let rh = self.node(part(1));
-        self.simplex(part(0), lh, left, access, place.left_delay_ns, false);
-        self.simplex(part(2), left, lh, access, place.left_delay_ns, false);
-        self.simplex(part(1), right, rh, access, place.right_delay_ns, false);
-        self.simplex(part(3), rh, right, access, place.right_delay_ns, false);
+        let lh = self.node(Name::Flow { flow: i as u32, part: 0 });
+        let rh = self.node(Name::Flow { flow: i as u32, part: 1 });
+        for j in 0..4 {
+            let (name, a, b) = access_link(i, j, (lh, rh), (left, right));
+            let delay = if j < 2 { place.left_delay_ns } else { place.right_delay_ns };
+            self.simplex(name, a, b, access, delay, false);
+        }
+        self.attached.push((left as u32, right as u32));
         self.ends.push(if f.reverse { (rh, lh) } else { (lh, rh) });
+    }
+
+    /// The names of the nodes and links, for a report. It reuses the graph's buffers, shrunk
+    /// to what it keeps, rather than freeing them: freeing megabytes makes the allocator keep
+    /// later, smaller buffers of the run in memory it never returns.
+    pub fn into_names(mut self) -> Names {
+        let (nodes, links) = if self.attached.is_empty() { (self.nodes.len(), self.links.len()) } else { self.named };
+        self.nodes.truncate(nodes);
+        self.nodes.shrink_to_fit();
+        let mut links: Vec<(Name, u32, u32)> = self.links.into_iter().take(links).map(|l| (l.name, l.from as u32, l.to as u32)).collect();
+        links.shrink_to_fit();
+        Names { nodes: self.nodes, links, attached: self.attached }
     }
 
     /// Expands a topology for the given flows, whose placement suits it (the scenario checked
@@ -107,6 +176,8 @@ impl Network {
             links: Vec::new(),
             params: Vec::new(),
             ends: Vec::new(),
+            named: (0, 0),
+            attached: Vec::new(),
         };
         match topology {
             TopologySpec::Dumbbell {
@@ -326,6 +397,28 @@ mod tests {
     }
 
     #[test]
+    fn names_give_every_node_and_link_as_the_graph_has_them() {
+        let mut placed = flow();
+        placed.placement_mut().hops = Some([1, 2]);
+        let topologies = [
+            TopologySpec::Dumbbell { bottleneck: link(20), reverse: None, access: link(1) },
+            TopologySpec::ParkingLot { hops: vec![link(5), link(5), link(5)], access: link(1) },
+        ];
+        for topology in &topologies {
+            let net = Network::build(topology, &[flow(), placed.clone(), flow()]);
+            let names = net.clone().into_names();
+            for (k, n) in net.nodes.iter().enumerate() {
+                assert_eq!(names.node(k), n.to_string());
+            }
+            for (k, l) in net.links.iter().enumerate() {
+                assert_eq!(names.link(k), (l.name.to_string(), l.from, l.to));
+            }
+            // Only what the topology names itself is kept as a record.
+            assert_eq!(names.links.len(), net.links.len() - 12);
+        }
+    }
+
+    #[test]
     fn a_flows_access_links_share_their_parameters() {
         let mut far = flow();
         far.placement_mut().left_delay_ns = Some(7_000_000);
@@ -400,6 +493,8 @@ mod tests {
                 links: vec![],
                 params: vec![],
                 ends: vec![],
+                named: (0, 0),
+                attached: vec![],
             };
             // Random simplex links, parallel links included, plus hosts hanging off one node
             // by one or two links each way (the stubs routing peels off).

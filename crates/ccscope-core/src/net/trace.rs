@@ -158,6 +158,7 @@ impl Trace {
     pub(crate) fn new(spec: &TraceSpec, duration: SimTime, n_flows: usize, links: Vec<u32>) -> Trace {
         let interval = spec.interval_ns.map_or(duration, SimTime);
         let bins = duration.ns().div_ceil(interval.ns().max(1)) as usize;
+        debug_assert!(links.is_sorted(), "queue series in link order");
         Trace {
             interval,
             bins,
@@ -177,6 +178,16 @@ impl Trace {
         }
         let b = (now.ns() / self.interval.ns()) as usize;
         self.flows.get_mut(b * self.n_flows + flow as usize)
+    }
+
+    /// The queue bin at `now` of run link `link`, if its queue is traced.
+    #[inline]
+    pub(crate) fn link_queue_bin(&mut self, now: SimTime, link: u32) -> Option<&mut QueueBin> {
+        if self.queues.is_empty() {
+            return None;
+        }
+        let k = self.links.binary_search(&link).ok()?;
+        self.queue_bin(now, k)
     }
 
     /// The bin of monitored link slot `k`.

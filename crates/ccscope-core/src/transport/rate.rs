@@ -239,7 +239,7 @@ fn pair(
         data_since_report: false,
         timer_armed: false,
         reports: 0,
-        inbox: Inbox::new(sink),
+        inbox: Inbox::carrying_nacks(sink),
     };
     (Box::new(sender), Box::new(rx))
 }

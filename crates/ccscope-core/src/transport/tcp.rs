@@ -155,7 +155,8 @@ impl TcpSpec {
 /// RTT estimation and the retransmission timeout (RFC 6298; SPECS §7.4).
 #[derive(Clone, Debug)]
 struct RtoEstimator {
-    srtt: Option<f64>,
+    /// Smoothed RTT (s); meaningful once there is a sample (`samples` > 0).
+    srtt: f64,
     rttvar: f64,
     backoff: u32,
     /// RTO before backoff (s).
@@ -171,7 +172,7 @@ struct RtoEstimator {
 impl RtoEstimator {
     fn new(spec: &TcpSpec) -> Self {
         RtoEstimator {
-            srtt: None,
+            srtt: 0.0,
             rttvar: 0.0,
             backoff: 1,
             base: spec.initial_rto_ns as f64 * 1e-9,
@@ -184,20 +185,25 @@ impl RtoEstimator {
         }
     }
 
+    /// The smoothed RTT (s); none before the first sample.
+    fn srtt(&self) -> Option<f64> {
+        (self.samples > 0).then_some(self.srtt)
+    }
+
     fn sample(&mut self, r: f64) {
-        match self.srtt {
+        match self.srtt() {
             // RFC 6298 §2.2.
             None => {
-                self.srtt = Some(r);
+                self.srtt = r;
                 self.rttvar = r / 2.0;
             }
             // RFC 6298 §2.3: RTTVAR first, with the old SRTT; alpha = 1/8, beta = 1/4.
             Some(s) => {
                 self.rttvar = 0.75 * self.rttvar + 0.25 * (s - r).abs();
-                self.srtt = Some(0.875 * s + 0.125 * r);
+                self.srtt = 0.875 * s + 0.125 * r;
             }
         }
-        let s = self.srtt.unwrap_or(r);
+        let s = self.srtt;
         // RFC 6298 §2.3: RTO = SRTT + max(G, 4 RTTVAR), rounded up to whole ticks; §2.4 minimum.
         let mut rto = s + (4.0 * self.rttvar).max(self.tick);
         if self.tick > 0.0 {
@@ -573,6 +579,11 @@ impl TcpSender {
             }
             newly_acked = acked;
             self.outstanding.drain(..(acked as usize).min(self.outstanding.len()));
+            // All acknowledged: give back the room of the largest flight (the next one takes
+            // what it needs), as the scoreboard and the receiver's held packets do.
+            if self.outstanding.is_empty() {
+                self.outstanding = VecDeque::new();
+            }
             self.chunks.drop_front(acked);
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
@@ -589,7 +600,7 @@ impl TcpSender {
                         now,
                         acked_pkts: 1.0,
                         rtt,
-                        srtt: self.rto.srtt.map(SimTime::from_secs_f64),
+                        srtt: self.rto.srtt().map(SimTime::from_secs_f64),
                         in_flight_pkts: (self.snd_max - self.snd_una) as f64,
                     });
                 }
@@ -740,7 +751,7 @@ impl Endpoint for TcpSender {
 
     fn probe(&self) -> Probe {
         let w = self.cwnd();
-        let rate = match self.rto.srtt {
+        let rate = match self.rto.srtt() {
             Some(s) if s > 0.0 => w * self.spec.packet_bytes as f64 * 8.0 / s,
             _ => 0.0,
         };
@@ -753,7 +764,7 @@ impl Endpoint for TcpSender {
     fn state(&self, out: &mut StateFields) {
         out.extend([
             ("cwnd_pkts", self.cwnd()),
-            ("srtt_s", self.rto.srtt.unwrap_or(f64::NAN)),
+            ("srtt_s", self.rto.srtt().unwrap_or(f64::NAN)),
             ("rto_s", self.rto.timeout()),
         ]);
         self.ctl.state(out);
@@ -763,7 +774,7 @@ impl Endpoint for TcpSender {
         let count = |x: u64| Stat::Count(x as f64);
         let mut out = vec![
             ("cwnd_pkts", Stat::Level(self.cwnd())),
-            ("srtt_s", Stat::Level(self.rto.srtt.unwrap_or(0.0))),
+            ("srtt_s", Stat::Level(self.rto.srtt().unwrap_or(0.0))),
             ("rtt_samples", count(self.rto.samples)),
             ("rtt_sum_s", Stat::Count(self.rto.sample_sum)),
             ("rto_s", Stat::Level(self.rto.timeout())),
@@ -780,19 +791,6 @@ impl Endpoint for TcpSender {
     }
 }
 
-/// The first of the positions `lo..hi` where `pred` holds, or `hi`: `pred` is false, then true.
-fn first_where(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> usize {
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    lo
-}
-
 /// The receiving side: cumulative ACKs with SACK blocks, optional delayed ACKs, ECN echo;
 /// in-order delivery to the application.
 pub struct TcpReceiver {
@@ -800,10 +798,16 @@ pub struct TcpReceiver {
     delayed: Option<SimTime>,
     /// Next packet expected in order.
     rcv_nxt: u64,
-    /// Packets received above `rcv_nxt`, held for in-order delivery, in sequence order (a
-    /// deque, not a map: most arrive in order behind a hole, and a map's first node alone
-    /// takes 632 bytes). Its runs of consecutive packets are what SACK blocks report.
-    above: VecDeque<Delivery>,
+    /// The packets received above `rcv_nxt`, as runs of consecutive numbers: what SACK blocks
+    /// report (RFC 2018 §4).
+    above: SeqRanges,
+    /// What those packets carry, in sequence order, for in-order delivery to an application
+    /// that watches deliveries ([`ReceiveApp::watches_deliveries`]); boxed, as a sink's flows
+    /// keep none (a deque, not a map: most arrive in order behind a hole, and a map's first
+    /// node alone takes 632 bytes).
+    // The box keeps 8 bytes where the deque would take 32 in every flow.
+    #[allow(clippy::box_collection)]
+    above_data: Option<Box<VecDeque<Delivery>>>,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
     /// Duplicate packets received (already delivered or held).
@@ -818,7 +822,8 @@ impl TcpReceiver {
             ack_bytes: spec.ack_bytes,
             delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
             rcv_nxt: 0,
-            above: VecDeque::new(),
+            above: SeqRanges::default(),
+            above_data: app.watches_deliveries().then(Box::default),
             held: None,
             duplicates: 0,
             inbox: Inbox::new(app),
@@ -828,32 +833,42 @@ impl TcpReceiver {
     /// Up to three SACK blocks: the one holding `latest` first, then the highest others.
     fn sack_blocks(&self, latest: u64) -> [u32; 2 * SACK_BLOCKS] {
         let mut out = [0u32; 2 * SACK_BLOCKS];
-        let first = self.above.binary_search_by_key(&latest, |d| d.seq).ok().map(|i| self.run_at(i));
-        let others = self.runs_descending().filter(|&r| Some(r) != first);
+        let first = self.above.run_holding(latest);
+        let others = self.above.runs_descending().filter(|&r| Some(r) != first);
         for (i, (a, b)) in first.into_iter().chain(others).take(SACK_BLOCKS).enumerate() {
-            out[2 * i] = self.above[a].seq as u32;
-            out[2 * i + 1] = (self.above[b - 1].seq + 1) as u32;
+            out[2 * i] = a as u32;
+            out[2 * i + 1] = b as u32;
         }
         out
     }
 
-    /// The run of consecutive packets held around position `i` of `above`, as positions
-    /// `[first, end)`. Within a run `seq - position` is constant, and it grows from one run to
-    /// the next (RFC 2018's blocks are these runs), so both ends are binary searches.
-    fn run_at(&self, i: usize) -> (usize, usize) {
-        let gap = |j: usize| self.above[j].seq - j as u64;
-        let g = gap(i);
-        (first_where(0, i, |j| gap(j) >= g), first_where(i, self.above.len(), |j| gap(j) > g))
+    /// Holds packet `data` above a hole until the hole is filled.
+    fn hold(&mut self, data: Delivery) {
+        self.above.insert(data.seq, data.seq + 1);
+        if let Some(held) = &mut self.above_data {
+            // Room for one packet at first, not a deque's least of four (later growth doubles
+            // as usual): a flow with a small window holds one or two above a hole.
+            if held.capacity() == 0 {
+                held.reserve_exact(1);
+            }
+            held.insert(held.partition_point(|d| d.seq < data.seq), data);
+        }
     }
 
-    /// The runs of `above`, highest first.
-    fn runs_descending(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let mut end = self.above.len();
-        std::iter::from_fn(move || {
-            let run = self.run_at(end.checked_sub(1)?);
-            end = run.0;
-            Some(run)
-        })
+    /// Packet `data` arrived in order: delivers it and the packets held right above it.
+    fn deliver_in_order(&mut self, ctx: &mut Ctx, data: &Delivery) {
+        self.rcv_nxt = self.above.next_absent(data.seq + 1);
+        self.above.forget_below(self.rcv_nxt);
+        self.inbox.deliver(ctx, data);
+        let Some(held) = &mut self.above_data else { return };
+        while let Some(next) = held.front().filter(|d| d.seq < self.rcv_nxt).copied() {
+            held.pop_front();
+            self.inbox.deliver(ctx, &next);
+        }
+        // The hole is filled: give back the room the deque keeps (as `forget_below`).
+        if held.is_empty() {
+            **held = VecDeque::new();
+        }
     }
 
     fn send_ack(&mut self, ctx: &mut Ctx, echo: SimTime, retx: bool, ce: bool, latest: u64) {
@@ -884,31 +899,22 @@ impl Endpoint for TcpReceiver {
         let retx = pkt.header.flags & RETX != 0;
         let ce = pkt.ecn.congestion;
         let in_order = seq == self.rcv_nxt;
-        let data = Delivery {
-            seq,
-            bytes: pkt.size_bytes,
-            tag: pkt.tag,
-            sent_at: pkt.sent_at,
-            arrived_at: ctx.now(),
-            resent: false,
-        };
-        let place = self.above.binary_search_by_key(&seq, |d| d.seq);
-        if seq < self.rcv_nxt || place.is_ok() {
+        if seq < self.rcv_nxt || self.above.contains(seq) {
             self.duplicates += 1;
-        } else if in_order {
-            self.rcv_nxt += 1;
-            self.inbox.deliver(ctx, &data);
-            while let Some(next) = self.above.front().filter(|d| d.seq == self.rcv_nxt).copied() {
-                self.above.pop_front();
-                self.rcv_nxt += 1;
-                self.inbox.deliver(ctx, &next);
+        } else {
+            let data = Delivery {
+                seq,
+                bytes: pkt.size_bytes,
+                tag: pkt.tag,
+                sent_at: pkt.sent_at,
+                arrived_at: ctx.now(),
+                resent: false,
+            };
+            if in_order {
+                self.deliver_in_order(ctx, &data);
+            } else {
+                self.hold(data);
             }
-            // The hole is filled: give back the room the deque keeps (as `forget_below`).
-            if self.above.is_empty() {
-                self.above = VecDeque::new();
-            }
-        } else if let Err(i) = place {
-            self.above.insert(i, data);
         }
         match self.delayed {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
@@ -1017,7 +1023,9 @@ mod tests {
             let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()));
             r.rcv_nxt = 10;
             let held: BTreeSet<u64> = (0..rng.gen_range(0..40)).map(|_| rng.gen_range(11..60)).collect();
-            r.above = held.iter().map(|&seq| Delivery { seq, bytes: 1, tag: Default::default(), sent_at: SimTime::ZERO, arrived_at: SimTime::ZERO, resent: false }).collect();
+            for &seq in &held {
+                r.above.insert(seq, seq + 1);
+            }
             // The blocks by definition (RFC 2018 §4): maximal runs, the one holding the
             // packet that triggered the ACK first, then the highest.
             let mut runs: Vec<(u64, u64)> = Vec::new();
@@ -1040,13 +1048,18 @@ mod tests {
 
     #[test]
     fn senders_and_receivers_stay_small() {
-        // One of each per flow: at ten thousand flows every byte here is 10 kB.
-        assert_eq!(std::mem::size_of::<SenderSettings>(), 32);
-        // The SACK scoreboard and the retransmitted set take a deque of runs each (8 bytes
-        // more than a map, and no 192-byte node after a loss).
-        assert!(std::mem::size_of::<TcpSender>() <= 504, "{}", std::mem::size_of::<TcpSender>());
-        // A receiver's packets held above a hole take a deque (8 bytes more than a map, and
-        // a fraction of a map's first 632-byte node in its buffer).
-        assert!(std::mem::size_of::<TcpReceiver>() <= 152, "{}", std::mem::size_of::<TcpReceiver>());
+        use std::mem::size_of;
+        // One of each per flow: at ten thousand flows every byte here is 10 kB (and each is
+        // a heap block of its own, so what counts is the size rounded up to 16 bytes).
+        assert_eq!(size_of::<SenderSettings>(), 32);
+        // The SACK scoreboard and the retransmitted set take a vector of runs each (no 192-byte
+        // node after a loss); what only applications that retransmit on NACK use is boxed.
+        assert!(size_of::<TcpSender>() <= 424, "{}", size_of::<TcpSender>());
+        // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
+        // for an application that watches deliveries; NACKs, which TCP does not carry, take no
+        // room.
+        assert!(size_of::<TcpReceiver>() <= 136, "{}", size_of::<TcpReceiver>());
+        // The default receiving application keeps nothing: its box takes no memory.
+        assert_eq!(size_of::<Sink>(), 0);
     }
 }
