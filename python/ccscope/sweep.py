@@ -274,6 +274,7 @@ class _Workers:
         return self._records()
 
     def _give(self, proc: subprocess.Popen) -> None:
+        """Hands `proc` the next task, if any is left."""
         import pickle
 
         task = next(self.todo, None)
@@ -287,23 +288,24 @@ class _Workers:
         import selectors
 
         with selectors.DefaultSelector() as ready:
-            for proc in self.procs:
+            for proc in self.running:
                 ready.register(proc.stdout, selectors.EVENT_READ, proc)
             while self.running:
                 for key, _ in ready.select():
                     proc = key.data
+                    ready.unregister(proc.stdout)
                     task, start = self.running.pop(proc)
                     try:
                         record = pickle.load(proc.stdout)
-                    except EOFError:  # the worker died in the run: a new one goes on
-                        ready.unregister(proc.stdout)
+                    except (EOFError, pickle.UnpicklingError):  # the worker died in the run
                         self.procs.remove(proc)
                         record = _failure(task.run_id, "the worker process running it ended "
                                           f"(exit status {_end(proc)})", start)
                         proc = self._spawn()
                         self.procs.append(proc)
-                        ready.register(proc.stdout, selectors.EVENT_READ, proc)
                     self._give(proc)
+                    if proc in self.running:
+                        ready.register(proc.stdout, selectors.EVENT_READ, proc)
                     yield record
 
     def stop(self) -> None:
