@@ -108,7 +108,6 @@ pub struct Ctx<'a> {
     io: Io<'a>,
     flow: u32,
     side: Side,
-    rng: &'a mut Rng,
 }
 
 enum Io<'a> {
@@ -126,18 +125,20 @@ pub struct HostIo {
     pub sent: Vec<Packet>,
     /// The endpoint's armed timers: deadline per timer.
     pub timers: [Option<SimTime>; TIMERS_PER_ENDPOINT],
+    /// The endpoint's own random stream.
+    pub rng: Rng,
 }
 
 impl HostIo {
-    pub fn new(ecn: bool) -> HostIo {
-        HostIo { now: SimTime::ZERO, ecn, sent: Vec::new(), timers: [None; TIMERS_PER_ENDPOINT] }
+    pub fn new(ecn: bool, rng: Rng) -> HostIo {
+        HostIo { now: SimTime::ZERO, ecn, sent: Vec::new(), timers: [None; TIMERS_PER_ENDPOINT], rng }
     }
 }
 
 impl Ctx<'_> {
     /// A context for an endpoint driven through `io` (see [`HostIo`]).
-    pub fn host<'a>(io: &'a mut HostIo, flow: u32, side: Side, rng: &'a mut Rng) -> Ctx<'a> {
-        Ctx { io: Io::Host(io), flow, side, rng }
+    pub fn host(io: &mut HostIo, flow: u32, side: Side) -> Ctx<'_> {
+        Ctx { io: Io::Host(io), flow, side }
     }
     #[inline]
     pub fn now(&self) -> SimTime {
@@ -151,7 +152,10 @@ impl Ctx<'_> {
     }
     /// This endpoint's own random stream.
     pub fn rng(&mut self) -> &mut Rng {
-        self.rng
+        match &mut self.io {
+            Io::Sim(core) => core.endpoint_rng(endpoint_index(self.flow, self.side)),
+            Io::Host(io) => &mut io.rng,
+        }
     }
     /// Hands a packet to the network, towards the other end of the flow. The engine fills in
     /// the routing fields and the send time.
@@ -376,6 +380,10 @@ struct Core {
     /// hop reads no flow record.
     hops: Vec<u32>,
     timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
+    /// The endpoints' own random streams, sender then receiver of each flow; made when one first
+    /// draws (TCP's bulk flows never do, and at thousands of flows they are 32 bytes a flow).
+    endpoint_rngs: Vec<Rng>,
+    seed: u64,
     trace: Option<Trace>,
     events: u64,
 }
@@ -390,6 +398,16 @@ impl Core {
     #[inline]
     fn schedule(&mut self, at: SimTime, kind: Kind) {
         self.queue.push(at.ns(), kind);
+    }
+
+    /// Endpoint `ep`'s random stream (of [`stream`]'s `Source` or `Sink` kind, numbered by flow).
+    fn endpoint_rng(&mut self, ep: usize) -> &mut Rng {
+        if self.endpoint_rngs.is_empty() {
+            let seed = self.seed;
+            let of = |ep: usize| stream(seed, if ep.is_multiple_of(2) { Stream::Source } else { Stream::Sink }, (ep / 2) as u64);
+            self.endpoint_rngs = (0..2 * self.flows.len()).map(of).collect();
+        }
+        &mut self.endpoint_rngs[ep]
     }
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
@@ -663,13 +681,11 @@ pub struct RunResult {
 pub struct Simulation {
     core: Core,
     endpoints: Vec<Box<dyn Endpoint>>,
-    endpoint_rngs: Vec<Rng>,
     /// Node and link names for the report (the rest of the topology is not kept once links and
     /// paths are built: it would cost memory per flow).
     names: Names,
     /// The links reported as monitored, in order (a few a topology).
     monitored: Vec<u32>,
-    seed: u64,
     end: SimTime,
     warmup: SimTime,
     baseline: Option<Baseline>,
@@ -724,7 +740,6 @@ impl Simulation {
             .collect();
         let mut flows = Vec::with_capacity(scenario.flows.len());
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
-        let mut endpoint_rngs = Vec::with_capacity(2 * scenario.flows.len());
         let mut routes = Routes::new(&network);
         let mut hops = Vec::new();
         for (i, f) in scenario.flows.iter().enumerate() {
@@ -767,8 +782,6 @@ impl Simulation {
             let (snd, rcv) = make_endpoints(i)?;
             endpoints.push(snd);
             endpoints.push(rcv);
-            endpoint_rngs.push(stream(seed, Stream::Source, i as u64));
-            endpoint_rngs.push(stream(seed, Stream::Sink, i as u64));
         }
         // The graph's link records go before the run's state is allocated: of them the run
         // keeps the names and the capacity changes.
@@ -788,6 +801,8 @@ impl Simulation {
             links,
             stored: Store::default(),
             timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
+            endpoint_rngs: Vec::new(),
+            seed,
             flows,
             hops,
             trace,
@@ -815,10 +830,8 @@ impl Simulation {
         Ok(Simulation {
             core,
             endpoints,
-            endpoint_rngs,
             names,
             monitored,
-            seed,
             end,
             warmup,
             baseline: None,
@@ -831,7 +844,6 @@ impl Simulation {
             io: Io::Sim(&mut self.core),
             flow: (ep / 2) as u32,
             side,
-            rng: &mut self.endpoint_rngs[ep],
         };
         f(self.endpoints[ep].as_mut(), &mut ctx);
         if let Some(log) = self.core.trace.as_mut().and_then(|t| t.state.as_mut()) {
@@ -981,7 +993,6 @@ impl Simulation {
             }
         }
         // What the reports do not read goes before they are made.
-        self.endpoint_rngs = Vec::new();
         self.core.timers = Vec::new();
         self.core.queue = EventQueue::new();
         self.core.stored = Store::default();
@@ -1027,7 +1038,7 @@ impl Simulation {
         }
         links.reverse();
         RunResult {
-            seed: self.seed,
+            seed: self.core.seed,
             duration: self.end,
             warmup: self.warmup,
             events: self.core.events,

@@ -16,14 +16,13 @@ use crate::net::packet::Dir;
 use crate::net::sim::windowed;
 use crate::net::trace::{Probe, StateLog};
 use crate::net::{Ctx, Endpoint, HostIo, Side, Stat};
-use crate::rng::{stream, Rng, Stream};
+use crate::rng::{stream, Stream};
 use crate::time::SimTime;
 
 /// One endpoint and its context.
 struct Station {
     endpoint: Box<dyn Endpoint>,
     io: HostIo,
-    rng: Rng,
     flow: u32,
     side: Side,
     /// How late, after the warm-up, its timers fired (sender: the pacing error) or its packets
@@ -103,8 +102,7 @@ impl Hosts {
             let i = i as u32;
             let station = |endpoint, side, kind| Station {
                 endpoint,
-                io: HostIo::new(ecn),
-                rng: stream(seed, kind, i as u64),
+                io: HostIo::new(ecn, stream(seed, kind, i as u64)),
                 flow: i,
                 side,
                 late_us: Vec::new(),
@@ -156,7 +154,7 @@ impl Hosts {
     fn call(&mut self, k: usize, now: SimTime, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) -> Result<()> {
         let st = &mut self.stations[k];
         st.io.now = now;
-        let mut ctx = Ctx::host(&mut st.io, st.flow, st.side, &mut st.rng);
+        let mut ctx = Ctx::host(&mut st.io, st.flow, st.side);
         f(st.endpoint.as_mut(), &mut ctx);
         if let Some(log) = self.state.as_mut() {
             let endpoint = &st.endpoint;
