@@ -60,13 +60,21 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def writable(path: str | Path) -> Path:
+    """`path` as a store to create or add to; FileNotFoundError if its folder does not exist."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"store {path}: its folder {path.parent} does not exist")
+    return path
+
+
 class Store:
     """A DuckDB results store, opened for writing (one writer at a time)."""
 
     def __init__(self, path: str | Path, read_only: bool = False):
         import duckdb
 
-        self.path = Path(path)
+        self.path = Path(path) if read_only else writable(path)
         if read_only and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such results store")
         self.con = duckdb.connect(str(self.path), read_only=read_only)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__, plainmetrics
 from .errors import ScenarioError
 from .scenario import Scenario, coerce, cost
-from .store import RUN_COLUMNS, Store, cell
+from .store import RUN_COLUMNS, Store, cell, writable
 
 if TYPE_CHECKING:
     import subprocess
@@ -383,7 +383,7 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ScenarioError.at("jobs", jobs, "at least 1")
-    store_path = Path(store)
+    store_path = writable(store)
     # Local workers start while the core expands the tasks and the store opens; a sweep with
     # nothing left to run just stops them.
     most = len(sw.points()) * len(sw.seeds)

@@ -237,6 +237,11 @@ def test_cli_sweep_and_show(tmp_path):
     assert nothing.exit_code == 0 and "holds no finished run" in nothing.output
     bad = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--executor", "mpi"])
     assert bad.exit_code == 2 and "executor" in bad.output
+    # A store in a folder that does not exist: one line naming it, before any run starts.
+    nowhere = tmp_path / "missing" / "r.duckdb"
+    lost = runner.invoke(app, ["sweep", str(file), "--store", str(nowhere), "-j", "2"])
+    assert lost.exit_code == 2 and f"its folder {nowhere.parent} does not exist" in lost.output
+    assert "Traceback" not in lost.output and not nowhere.parent.exists()
 
 
 def test_ctrl_c_keeps_the_finished_runs(tmp_path):
