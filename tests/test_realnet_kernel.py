@@ -105,8 +105,13 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     before = machine_state()
     r = ccscope.run(ccscope.loads(kernel_text()))
     link = r.links.set_index("name").loc["bottleneck"]
-    # 2 Mb/s over the 4 s after the warm-up: the flows together deliver at least 90% of it.
-    assert r.flows["throughput_bps"].sum() > 0.9 * 2e6, r.flows[["label", "throughput_bps"]]
+    # 2 Mb/s over the 4 s after the warm-up. The token bucket lets through no more than that
+    # (its bucket of one packet and 1 ms adds 0.03%). Two AIMD(1, 1/2) sawtooths keep at least
+    # 3/4 of it even with no buffer at all (a window between W/2 and W, W the pipe); the 40
+    # packets of buffer only raise that, up to all of it. Real time on a shared machine delays
+    # senders, so the test holds the flows to the bufferless floor, not to the full link.
+    total = r.flows["throughput_bps"].sum()
+    assert 0.75 * 2e6 < total <= 2e6, r.flows[["label", "throughput_bps"]]
     assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
     # The user-space network behind the kernel has unlimited queues: every queue drop is the
     # kernel's pfifo of 40 packets, which holds at most that, plus what the token bucket
