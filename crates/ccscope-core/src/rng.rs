@@ -11,6 +11,18 @@ use rand_pcg::Pcg64Mcg;
 /// The generator every component uses (value-stable across platforms and rand versions).
 pub type Rng = Pcg64Mcg;
 
+/// Where a component gets its stream when it first draws: the stream itself, or an engine
+/// that makes it then (so that components that never draw cost nothing).
+pub trait RngSource {
+    fn rng(&mut self) -> &mut Rng;
+}
+
+impl RngSource for Rng {
+    fn rng(&mut self) -> &mut Rng {
+        self
+    }
+}
+
 /// What kind of component a stream belongs to; part of the stream's identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u64)]

@@ -10,6 +10,35 @@ use std::ops::{Add, AddAssign, Sub};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SimTime(pub u64);
 
+/// A time or none in 8 bytes, where `Option<SimTime>` takes 16: [`SimTime::MAX`], which no run
+/// reaches, stands for none. For the many per-flow fields that are often unset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptTime(SimTime);
+
+impl OptTime {
+    pub const NONE: OptTime = OptTime(SimTime::MAX);
+
+    pub const fn some(t: SimTime) -> OptTime {
+        OptTime(t)
+    }
+    pub fn get(self) -> Option<SimTime> {
+        (self.0 != SimTime::MAX).then_some(self.0)
+    }
+    pub fn is_none(self) -> bool {
+        self.0 == SimTime::MAX
+    }
+    /// The time, leaving none.
+    pub fn take(&mut self) -> Option<SimTime> {
+        std::mem::replace(self, OptTime::NONE).get()
+    }
+}
+
+impl Default for OptTime {
+    fn default() -> Self {
+        OptTime::NONE
+    }
+}
+
 impl SimTime {
     pub const ZERO: SimTime = SimTime(0);
     pub const MAX: SimTime = SimTime(u64::MAX);

@@ -111,9 +111,9 @@ fn dir_dict<'py>(py: Python<'py>, d: &DirStats) -> PyResult<Bound<'py, PyDict>> 
 fn link_dict<'py>(py: Python<'py>, l: &LinkReport) -> PyResult<Bound<'py, PyDict>> {
     let s = &l.stats;
     let out = PyDict::new(py);
-    out.set_item("name", &l.name)?;
-    out.set_item("from", &l.from)?;
-    out.set_item("to", &l.to)?;
+    out.set_item("name", l.name.to_string())?;
+    out.set_item("from", l.from.to_string())?;
+    out.set_item("to", l.to.to_string())?;
     out.set_item("monitor", l.monitor)?;
     out.set_item("rate_bps", l.rate_bps)?;
     out.set_item("delay_ns", l.delay.ns())?;

@@ -94,8 +94,8 @@ pub use video::{autocorrelation, FrameLedger, FrameStats, Mpeg4, Tes, Unit};
 
 pub use crate::net::packet::Tag;
 use crate::net::{Ctx, Stat};
-use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::rng::{Rng, RngSource};
+use crate::time::{OptTime, SimTime};
 
 /// What a transport tells its application about itself at a hook.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -193,10 +193,10 @@ impl SendBuffer {
 /// What a sending application can see and do during a hook.
 pub struct SendCtx<'a> {
     view: TransportView,
-    rng: &'a mut Rng,
+    rng: &'a mut dyn RngSource,
     buffer: &'a mut SendBuffer,
     closed: &'a mut bool,
-    wake: &'a mut Option<SimTime>,
+    wake: &'a mut OptTime,
 }
 
 impl SendCtx<'_> {
@@ -209,7 +209,7 @@ impl SendCtx<'_> {
     }
     /// The endpoint's random stream.
     pub fn rng(&mut self) -> &mut Rng {
-        self.rng
+        self.rng.rng()
     }
     /// Hands `bytes` of data tagged `tag` to the transport ([`UNLIMITED`]: never runs out).
     /// Ignored after [`SendCtx::close`].
@@ -235,7 +235,7 @@ impl SendCtx<'_> {
     /// Asks for [`SendApp::on_wake`] at `at` (at once if `at` ≤ now, after the transport has
     /// reacted to this hook); replaces any earlier request.
     pub fn wake_at(&mut self, at: SimTime) {
-        *self.wake = Some(at);
+        *self.wake = OptTime::some(at);
     }
 }
 
@@ -299,7 +299,7 @@ pub struct Outbox {
     /// The flow stopped: nothing more is taken or offered.
     stopped: bool,
     /// A wake-up asked for and not yet armed.
-    wake: Option<SimTime>,
+    wake: OptTime,
     /// [`SendApp::watches_progress`], asked once.
     progress: bool,
     /// Only for an application that retransmits ([`SendApp::retransmits`]); boxed, as every
@@ -325,14 +325,14 @@ impl Outbox {
             buffer: SendBuffer::default(),
             closed: false,
             stopped: false,
-            wake: None,
+            wake: OptTime::NONE,
         }
     }
 
     fn with(&mut self, ctx: &mut Ctx, view: TransportView, f: impl FnOnce(&mut dyn SendApp, &mut SendCtx)) {
         let mut cx = SendCtx {
             view,
-            rng: ctx.rng(),
+            rng: ctx,
             buffer: &mut self.buffer,
             closed: &mut self.closed,
             wake: &mut self.wake,
@@ -414,7 +414,7 @@ impl Outbox {
     pub fn stop(&mut self, ctx: &mut Ctx, view: TransportView, wake_timer: usize) {
         self.with(ctx, view, |a, cx| a.on_stop(cx));
         self.stopped = true;
-        self.wake = None;
+        self.wake = OptTime::NONE;
         ctx.cancel_timer(wake_timer);
     }
 
@@ -478,8 +478,8 @@ pub struct Delivery {
 /// What a receiving application can see and do during a hook.
 pub struct RecvCtx<'a> {
     now: SimTime,
-    rng: &'a mut Rng,
-    wake: &'a mut Option<SimTime>,
+    rng: &'a mut dyn RngSource,
+    wake: &'a mut OptTime,
     /// Where NACKs go; none when the transport does not carry them.
     nacks: Option<&'a mut Vec<u64>>,
 }
@@ -490,11 +490,11 @@ impl RecvCtx<'_> {
     }
     /// The endpoint's random stream.
     pub fn rng(&mut self) -> &mut Rng {
-        self.rng
+        self.rng.rng()
     }
     /// Asks for [`ReceiveApp::on_wake`] at `at`; replaces any earlier request.
     pub fn wake_at(&mut self, at: SimTime) {
-        *self.wake = Some(at);
+        *self.wake = OptTime::some(at);
     }
     /// Reports packet `seq` (the transport's sequence number) missing to the sender, in
     /// sequence order; transports that do not carry NACKs (TCP, UDP) drop it.
@@ -546,7 +546,7 @@ pub struct Inbox {
     /// [`ReceiveApp::watches_deliveries`], asked once.
     deliveries: bool,
     stopped: bool,
-    wake: Option<SimTime>,
+    wake: OptTime,
     /// NACKs the application asked for, not yet sent; none for a transport that does not
     /// carry them (boxed: only the rate transport does).
     // The box keeps 8 bytes where the vector would take 24 in every flow.
@@ -561,7 +561,7 @@ impl Inbox {
             deliveries: app.watches_deliveries(),
             app,
             stopped: false,
-            wake: None,
+            wake: OptTime::NONE,
             nacks: None,
         }
     }
@@ -577,7 +577,7 @@ impl Inbox {
     fn with(&mut self, ctx: &mut Ctx, f: impl FnOnce(&mut dyn ReceiveApp, &mut RecvCtx)) {
         let mut cx = RecvCtx {
             now: ctx.now(),
-            rng: ctx.rng(),
+            rng: ctx,
             wake: &mut self.wake,
             nacks: self.nacks.as_deref_mut(),
         };
@@ -614,7 +614,7 @@ impl Inbox {
     pub fn stop(&mut self, ctx: &mut Ctx, wake_timer: usize) {
         self.with(ctx, |a, cx| a.on_stop(cx));
         self.stopped = true;
-        self.wake = None;
+        self.wake = OptTime::NONE;
         ctx.cancel_timer(wake_timer);
     }
 
@@ -666,7 +666,7 @@ pub(crate) mod harness {
         pub app: A,
         pub buffer: SendBuffer,
         pub closed: bool,
-        pub wake: Option<SimTime>,
+        pub wake: OptTime,
         pub rng: Rng,
         pub packet_bytes: u32,
     }
@@ -677,7 +677,7 @@ pub(crate) mod harness {
                 app,
                 buffer: SendBuffer::default(),
                 closed: false,
-                wake: None,
+                wake: OptTime::NONE,
                 rng: stream(1, Stream::Source, 0),
                 packet_bytes: 1000,
             }

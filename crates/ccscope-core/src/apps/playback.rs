@@ -353,7 +353,7 @@ mod tests {
             warmup_ns: 0,
         });
         let mut rng = crate::rng::stream(1, crate::rng::Stream::Sink, 0);
-        let mut wake = None;
+        let mut wake = crate::time::OptTime::NONE;
         // Gaps of 50 ms, one of 100 ms (a delayed packet), 1000-byte packets.
         let mut t = 0.0;
         for k in 0..101 {

@@ -20,15 +20,30 @@ use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
 use super::store::{Fifo, MaybeSlot, Store};
-use super::topology::{Names, Network, Routes};
+use super::topology::{Name, Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
-use crate::rng::{stream, Rng, Stream};
+use crate::rng::{stream, Rng, RngSource, Stream};
 use crate::time::{serialization_time, SimTime};
 
-/// Timers an endpoint may have pending at once (e.g. a TCP sender: retransmission, delayed
-/// send and its application's wake-up).
-pub const TIMERS_PER_ENDPOINT: usize = 3;
+/// Timers a sender may have pending at once (e.g. TCP's: retransmission, delayed send and its
+/// application's wake-up), numbered from 0.
+pub const SENDER_TIMERS: usize = 3;
+/// Timers a receiver may have pending at once (e.g. TCP's: delayed ACK and its application's
+/// wake-up), numbered from 0.
+pub const RECEIVER_TIMERS: usize = 2;
+/// Timers an endpoint of either side may have.
+pub const TIMERS_PER_ENDPOINT: usize = SENDER_TIMERS;
+/// A flow's timer slots: its sender's, then its receiver's.
+const FLOW_TIMERS: usize = SENDER_TIMERS + RECEIVER_TIMERS;
+
+/// Where timer `slot` of endpoint `ep` (sender `2 * flow`, receiver `2 * flow + 1`) is kept.
+#[inline]
+fn timer_index(ep: usize, slot: usize) -> usize {
+    let (flow, receiver) = (ep / 2, ep % 2 == 1);
+    debug_assert!(slot < if receiver { RECEIVER_TIMERS } else { SENDER_TIMERS }, "timer {slot} of endpoint {ep}");
+    flow * FLOW_TIMERS + if receiver { SENDER_TIMERS } else { 0 } + slot
+}
 
 /// Ends each path in [`Core::hops`].
 const PATH_END: u32 = u32::MAX;
@@ -171,7 +186,8 @@ impl Ctx<'_> {
             Io::Host(io) => io.sent.push(pkt),
         }
     }
-    /// Arms timer `timer` (< TIMERS_PER_ENDPOINT) to fire at `at`, replacing any earlier setting.
+    /// Arms timer `timer` (below [`SENDER_TIMERS`] or [`RECEIVER_TIMERS`]) to fire at `at`,
+    /// replacing any earlier setting.
     pub fn set_timer(&mut self, timer: usize, at: SimTime) {
         let at = at.max(self.now());
         match &mut self.io {
@@ -181,14 +197,14 @@ impl Ctx<'_> {
     }
     pub fn cancel_timer(&mut self, timer: usize) {
         match &mut self.io {
-            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].armed = false,
+            Io::Sim(core) => core.timers[timer_index(endpoint_index(self.flow, self.side), timer)].armed = false,
             Io::Host(io) => io.timers[timer] = None,
         }
     }
     /// Whether timer `timer` is armed.
     pub fn timer_armed(&self, timer: usize) -> bool {
         match &self.io {
-            Io::Sim(core) => core.timers[endpoint_index(self.flow, self.side)][timer].armed,
+            Io::Sim(core) => core.timers[timer_index(endpoint_index(self.flow, self.side), timer)].armed,
             Io::Host(io) => io.timers[timer].is_some(),
         }
     }
@@ -198,6 +214,13 @@ impl Ctx<'_> {
             Io::Sim(core) => core.flows[self.flow as usize].ecn,
             Io::Host(io) => io.ecn,
         }
+    }
+}
+
+/// An application's stream is its endpoint's, made when it first draws.
+impl RngSource for Ctx<'_> {
+    fn rng(&mut self) -> &mut Rng {
+        Ctx::rng(self)
     }
 }
 
@@ -225,7 +248,7 @@ enum Kind {
 /// A timer's state. Moving a deadline later costs nothing: the pending event fires, sees
 /// the later deadline and re-arms itself. Moving it earlier pushes a new event and bumps `gen`,
 /// which makes the old event stale. Flags rather than `Option`s keep a slot in 24 bytes
-/// (six per flow).
+/// (five per flow).
 #[derive(Clone, Copy, Debug, Default)]
 struct TimerSlot {
     /// When the timer expires, if `armed`.
@@ -357,11 +380,13 @@ impl Link {
 }
 
 struct FlowRt {
-    /// The forward and the reverse path: `Core::hops[from..to]` each.
-    paths: [(u32, u32); 2],
+    /// Where the forward and the reverse path start in `Core::hops`: the forward path runs to
+    /// the [`PATH_END`] just before the reverse one.
+    paths: [u32; 2],
     stats: FlowStats,
     start: SimTime,
-    stop: Option<SimTime>,
+    /// When the flow stops; [`SimTime::MAX`]: never.
+    stop: SimTime,
     ecn: bool,
 }
 
@@ -379,7 +404,8 @@ struct Core {
     /// one allocation, not two a flow. A packet keeps its place in it ([`Packet::hop`]), so a
     /// hop reads no flow record.
     hops: Vec<u32>,
-    timers: Vec<[TimerSlot; TIMERS_PER_ENDPOINT]>,
+    /// Every flow's timer slots ([`timer_index`]).
+    timers: Vec<TimerSlot>,
     /// The endpoints' own random streams, sender then receiver of each flow; made when one first
     /// draws (TCP's bulk flows never do, and at thousands of flows they are 32 bytes a flow).
     endpoint_rngs: Vec<Rng>,
@@ -389,10 +415,9 @@ struct Core {
 }
 
 impl Core {
-    /// The links of a path kept as `(from, to)` in [`Core::hops`].
-    #[inline]
-    fn hops_of(&self, (from, to): (u32, u32)) -> &[u32] {
-        &self.hops[from as usize..to as usize]
+    /// The links of flow `flow`'s forward path.
+    fn forward_path(&self, flow: &FlowRt) -> &[u32] {
+        &self.hops[flow.paths[0] as usize..flow.paths[1] as usize - 1]
     }
 
     #[inline]
@@ -411,7 +436,7 @@ impl Core {
     }
 
     fn set_timer(&mut self, ep: usize, slot: usize, at: SimTime) {
-        let t = &mut self.timers[ep][slot];
+        let t = &mut self.timers[timer_index(ep, slot)];
         t.deadline = at;
         t.armed = true;
         if !t.live || at < t.scheduled {
@@ -426,7 +451,7 @@ impl Core {
     /// Whether a timer event is due now; re-arms it when its deadline moved later.
     fn timer_due(&mut self, ep: usize, slot: usize, gen: u32) -> bool {
         let now = self.now;
-        let t = &mut self.timers[ep][slot];
+        let t = &mut self.timers[timer_index(ep, slot)];
         if t.gen != gen {
             return false;
         }
@@ -454,7 +479,7 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
-        let first = flow.paths[pkt.dir.index()].0;
+        let first = flow.paths[pkt.dir.index()];
         let link = self.hops[first as usize];
         let slot = self.stored.insert(Packet { hop: first, ..pkt });
         self.offer(link, slot);
@@ -647,9 +672,9 @@ pub struct FlowReport {
 /// Summary of one link over the measurement window.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkReport {
-    pub name: String,
-    pub from: String,
-    pub to: String,
+    pub name: Name,
+    pub from: Name,
+    pub to: Name,
     pub monitor: bool,
     /// Capacity at the end of the run (bits/s).
     pub rate_bps: u64,
@@ -754,7 +779,7 @@ impl Simulation {
             let (fwd, rev) = (route(s, d)?, route(d, s)?);
             let first = hops.len();
             let turn = first + fwd.len() + 1;
-            let paths = [(first as u32, (turn - 1) as u32), (turn as u32, (turn + rev.len()) as u32)];
+            let paths = [first as u32, turn as u32];
             hops.extend(fwd.into_iter().chain([PATH_END]).chain(rev).chain([PATH_END]));
             if hops.len() >= PATH_END as usize {
                 return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 - 1 hops over all flows' paths"));
@@ -776,7 +801,7 @@ impl Simulation {
                 paths,
                 stats: FlowStats::default(),
                 start: SimTime(start),
-                stop: stop.map(SimTime),
+                stop: stop.map_or(SimTime::MAX, SimTime),
                 ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;
@@ -800,7 +825,7 @@ impl Simulation {
             queue: EventQueue::new(),
             links,
             stored: Store::default(),
-            timers: vec![[TimerSlot::default(); TIMERS_PER_ENDPOINT]; endpoints.len()],
+            timers: vec![TimerSlot::default(); endpoints.len() / 2 * FLOW_TIMERS],
             endpoint_rngs: Vec::new(),
             seed,
             flows,
@@ -812,7 +837,7 @@ impl Simulation {
             let f = &core.flows[i];
             let (start, stop) = (f.start, f.stop);
             core.schedule(start, Kind::Start(i as u32));
-            if let Some(stop) = stop {
+            if stop != SimTime::MAX {
                 core.schedule(stop, Kind::Stop(i as u32));
             }
         }
@@ -962,7 +987,7 @@ impl Simulation {
     /// Flow `flow`'s start and stop times, as this run drew them.
     pub fn flow_times(&self, flow: u32) -> (SimTime, Option<SimTime>) {
         let f = &self.core.flows[flow as usize];
-        (f.start, f.stop)
+        (f.start, (f.stop != SimTime::MAX).then_some(f.stop))
     }
 
     /// Reports at the time reached. A run stopped early reports [warm-up, now), or
@@ -1009,7 +1034,7 @@ impl Simulation {
                 series: rcv.series(),
                 stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
-                path: self.core.hops_of(f.paths[0]).to_vec(),
+                path: self.core.forward_path(&f).to_vec(),
             });
         }
         // A report is larger than a link's record: the records go as the reports are made, from
@@ -1071,12 +1096,16 @@ mod tests {
 
     #[test]
     fn per_flow_state_stays_small() {
-        // Six timer slots per flow: at ten thousand flows every byte here is 60 kB.
+        // Five timer slots per flow: at ten thousand flows every byte here is 50 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
-        assert!(std::mem::size_of::<FlowRt>() <= 176, "{}", std::mem::size_of::<FlowRt>());
+        assert!(std::mem::size_of::<FlowRt>() <= 160, "{}", std::mem::size_of::<FlowRt>());
         // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
         // it does not draw from, no trace slot (the trace finds its own), and no padding.
         assert!(std::mem::size_of::<Link>() <= 176, "{}", std::mem::size_of::<Link>());
+        // Four link reports per flow too, made while the run's records are given back: a name
+        // is a shared string or a flow's number, never a string of its own.
+        assert_eq!(std::mem::size_of::<Name>(), 16);
+        assert!(std::mem::size_of::<LinkReport>() <= 224, "{}", std::mem::size_of::<LinkReport>());
     }
 }

@@ -2,16 +2,36 @@
 //! every flow gets a fewest-hop path in each direction. The engine sees only the graph.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::config::{FlowSpec, LinkParams, TopologySpec};
 
 /// A node's or a link's name in results. A flow's own hosts and access links are named after
-/// the flow when the name is written, so that thousands of flows keep no strings.
-#[derive(Clone, Debug, PartialEq)]
+/// the flow when the name is written, so that thousands of flows keep no strings; a name the
+/// topology gives is shared, not copied, by the reports of the many links that end at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Name {
-    Given(Box<str>),
+    Given(Arc<str>),
     /// `flow{flow}` followed by [`FLOW_PARTS`]`[part]`.
     Flow { flow: u32, part: u8 },
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        match self {
+            Name::Given(s) => **s == *other,
+            Name::Flow { flow, part } => other
+                .strip_prefix("flow")
+                .and_then(|rest| rest.strip_suffix(FLOW_PARTS[*part as usize]))
+                .is_some_and(|number| number == flow.to_string()),
+        }
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
 }
 
 /// What follows `flow{i}` in the names of a flow's hosts (the first two) and access links.
@@ -70,27 +90,26 @@ pub struct Names {
 
 impl Names {
     /// Node `k`'s name.
-    pub fn node(&self, k: usize) -> String {
+    pub fn node(&self, k: usize) -> Name {
         match self.nodes.get(k) {
-            Some(name) => name.to_string(),
+            Some(name) => name.clone(),
             None => {
                 let host = k - self.nodes.len();
-                Name::Flow { flow: (host / 2) as u32, part: (host % 2) as u8 }.to_string()
+                Name::Flow { flow: (host / 2) as u32, part: (host % 2) as u8 }
             }
         }
     }
 
     /// Link `k`'s name and the nodes it goes from and to.
-    pub fn link(&self, k: usize) -> (String, usize, usize) {
+    pub fn link(&self, k: usize) -> (Name, usize, usize) {
         if let Some((name, from, to)) = self.links.get(k) {
-            return (name.to_string(), *from as usize, *to as usize);
+            return (name.clone(), *from as usize, *to as usize);
         }
         let access = k - self.links.len();
         let flow = access / 4;
         let (left, right) = self.attached[flow];
         let hosts = self.nodes.len() + 2 * flow;
-        let (name, from, to) = access_link(flow, access % 4, (hosts, hosts + 1), (left as usize, right as usize));
-        (name.to_string(), from, to)
+        access_link(flow, access % 4, (hosts, hosts + 1), (left as usize, right as usize))
     }
 }
 
@@ -408,10 +427,10 @@ mod tests {
             let net = Network::build(topology, &[flow(), placed.clone(), flow()]);
             let names = net.clone().into_names();
             for (k, n) in net.nodes.iter().enumerate() {
-                assert_eq!(names.node(k), n.to_string());
+                assert_eq!(names.node(k), *n);
             }
             for (k, l) in net.links.iter().enumerate() {
-                assert_eq!(names.link(k), (l.name.to_string(), l.from, l.to));
+                assert_eq!(names.link(k), (l.name.clone(), l.from, l.to));
             }
             // Only what the topology names itself is kept as a record.
             assert_eq!(names.links.len(), net.links.len() - 12);
@@ -431,6 +450,18 @@ mod tests {
         assert_eq!(delays, [7, 7, 1, 1]);
         // A link's definition is small: a graph of many flows is at its largest while built.
         assert!(std::mem::size_of::<LinkDef>() <= 56, "{}", std::mem::size_of::<LinkDef>());
+    }
+
+    #[test]
+    fn a_name_equals_the_string_it_is_written_as() {
+        let given = Name::Given("bottleneck".into());
+        assert!(given == "bottleneck" && given != "bottleneck.reverse");
+        let access = Name::Flow { flow: 12, part: 2 };
+        assert_eq!(access.to_string(), "flow12.left.reverse");
+        assert!(access == "flow12.left.reverse");
+        for other in ["flow12.left", "flow012.left.reverse", "flow1.left.reverse", "flow12.right.reverse", "12.left.reverse"] {
+            assert!(access != other, "{other}");
+        }
     }
 
     #[test]

@@ -75,10 +75,11 @@ const STAMP_RTT_GAIN: f64 = 0.1;
 /// Sender timers.
 const SEND: usize = 0;
 const NO_FEEDBACK: usize = 1;
-/// Receiver timer.
-const REPORT: usize = 0;
-/// The application's wake-ups (sender and receiver).
+/// The sender's application's wake-ups.
 const APP: usize = 2;
+/// Receiver timers.
+const REPORT: usize = 0;
+const RECV_APP: usize = 1;
 
 /// A rate-based flow: the controller and how the sender paces, in the engine's units. Its values
 /// come from the scenario (`scenario::packet::RateSource`, where the defaults are declared) and
@@ -555,11 +556,11 @@ impl RateReceiver {
 impl Endpoint for RateReceiver {
     fn start(&mut self, ctx: &mut Ctx) {
         self.inbox.start(ctx);
-        self.inbox.arm(ctx, APP);
+        self.inbox.arm(ctx, RECV_APP);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
-        self.inbox.stop(ctx, APP);
+        self.inbox.stop(ctx, RECV_APP);
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
@@ -602,11 +603,11 @@ impl Endpoint for RateReceiver {
         };
         self.inbox.deliver(ctx, &data);
         self.send_nacks(ctx);
-        self.inbox.arm(ctx, APP);
+        self.inbox.arm(ctx, RECV_APP);
     }
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
-        if timer == APP {
+        if timer == RECV_APP {
             self.inbox.wake(ctx);
         } else {
             self.timer_armed = false;
@@ -614,7 +615,7 @@ impl Endpoint for RateReceiver {
                 self.send_report(ctx);
             }
         }
-        self.inbox.arm(ctx, APP);
+        self.inbox.arm(ctx, RECV_APP);
     }
 
     fn label(&self) -> String {

@@ -37,7 +37,7 @@ use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::{Probe, StateFields};
 use crate::net::{Ctx, Endpoint, Stat};
 use crate::scenario::EXTERNAL_PREFIX;
-use crate::time::SimTime;
+use crate::time::{OptTime, SimTime};
 use crate::transport::ranges::SeqRanges;
 
 /// ACK flag: the acknowledged packet carried a congestion mark (RFC 3168 ECN-Echo).
@@ -53,8 +53,10 @@ const RTO_TIMER: usize = 0;
 const DELACK_TIMER: usize = 0;
 /// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
 const SEND_TIMER: usize = 1;
-/// The application's wake-ups (sender and receiver).
+/// The sender's application's wake-ups.
 const APP_TIMER: usize = 2;
+/// The receiver's application's wake-ups.
+const RECV_APP_TIMER: usize = 1;
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
 const DUPACK_THRESHOLD: u32 = 3;
 /// SACK blocks an ACK carries.
@@ -328,7 +330,7 @@ pub struct TcpSender {
     /// The application data of the same packets.
     chunks: Chunks,
     /// When the application's data, once it closed it, was all acknowledged.
-    completed: Option<SimTime>,
+    completed: OptTime,
     /// The application and the data it offered and the sender has not taken yet.
     outbox: Outbox,
     stats: SenderStats,
@@ -361,7 +363,7 @@ impl TcpSender {
             rxt_next: 0,
             outstanding: VecDeque::new(),
             chunks: Chunks::default(),
-            completed: None,
+            completed: OptTime::NONE,
             outbox: Outbox::new(app),
             stats: SenderStats::default(),
         }
@@ -609,7 +611,7 @@ impl TcpSender {
                 self.on_ecn(now, h.echo);
             }
             if self.outbox.drained() && self.snd_una == self.snd_max && self.completed.is_none() {
-                self.completed = Some(now);
+                self.completed = OptTime::some(now);
             }
             if self.snd_una == self.snd_max {
                 ctx.cancel_timer(RTO_TIMER);
@@ -784,7 +786,7 @@ impl Endpoint for TcpSender {
             ("ecn_reductions", count(self.stats.ecn_reductions)),
             ("acked_pkts", count(self.snd_una)),
         ];
-        if let Some(t) = self.completed {
+        if let Some(t) = self.completed.get() {
             out.push(("completion_time_s", Stat::Level(t.secs())));
         }
         out
@@ -795,7 +797,7 @@ impl Endpoint for TcpSender {
 /// in-order delivery to the application.
 pub struct TcpReceiver {
     ack_bytes: u32,
-    delayed: Option<SimTime>,
+    delayed: OptTime,
     /// Next packet expected in order.
     rcv_nxt: u64,
     /// The packets received above `rcv_nxt`, as runs of consecutive numbers: what SACK blocks
@@ -820,7 +822,7 @@ impl TcpReceiver {
     pub fn new(spec: &TcpSpec, app: Box<dyn ReceiveApp>) -> Self {
         TcpReceiver {
             ack_bytes: spec.ack_bytes,
-            delayed: spec.delayed_ack.then_some(SimTime(spec.delack_ns)),
+            delayed: if spec.delayed_ack { OptTime::some(SimTime(spec.delack_ns)) } else { OptTime::NONE },
             rcv_nxt: 0,
             above: SeqRanges::default(),
             above_data: app.watches_deliveries().then(Box::default),
@@ -887,11 +889,11 @@ impl TcpReceiver {
 impl Endpoint for TcpReceiver {
     fn start(&mut self, ctx: &mut Ctx) {
         self.inbox.start(ctx);
-        self.inbox.arm(ctx, APP_TIMER);
+        self.inbox.arm(ctx, RECV_APP_TIMER);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
-        self.inbox.stop(ctx, APP_TIMER);
+        self.inbox.stop(ctx, RECV_APP_TIMER);
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
@@ -916,7 +918,7 @@ impl Endpoint for TcpReceiver {
                 self.hold(data);
             }
         }
-        match self.delayed {
+        match self.delayed.get() {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
             Some(delay) if in_order && self.above.is_empty() && self.held.is_none() && !ce => {
                 self.held = Some((pkt.header.stamp, retx, ce));
@@ -928,7 +930,7 @@ impl Endpoint for TcpReceiver {
                 self.send_ack(ctx, pkt.header.stamp, retx, ce, seq);
             }
         }
-        self.inbox.arm(ctx, APP_TIMER);
+        self.inbox.arm(ctx, RECV_APP_TIMER);
     }
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
@@ -939,10 +941,10 @@ impl Endpoint for TcpReceiver {
                     self.send_ack(ctx, stamp, retx, ce, latest);
                 }
             }
-            APP_TIMER => self.inbox.wake(ctx),
+            RECV_APP_TIMER => self.inbox.wake(ctx),
             _ => {}
         }
-        self.inbox.arm(ctx, APP_TIMER);
+        self.inbox.arm(ctx, RECV_APP_TIMER);
     }
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {
@@ -1054,11 +1056,11 @@ mod tests {
         assert_eq!(size_of::<SenderSettings>(), 32);
         // The SACK scoreboard and the retransmitted set take a vector of runs each (no 192-byte
         // node after a loss); what only applications that retransmit on NACK use is boxed.
-        assert!(size_of::<TcpSender>() <= 424, "{}", size_of::<TcpSender>());
+        assert!(size_of::<TcpSender>() <= 408, "{}", size_of::<TcpSender>());
         // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
         // for an application that watches deliveries; NACKs, which TCP does not carry, take no
         // room.
-        assert!(size_of::<TcpReceiver>() <= 136, "{}", size_of::<TcpReceiver>());
+        assert!(size_of::<TcpReceiver>() <= 120, "{}", size_of::<TcpReceiver>());
         // The default receiving application keeps nothing: its box takes no memory.
         assert_eq!(size_of::<Sink>(), 0);
     }
