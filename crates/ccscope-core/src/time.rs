@@ -118,6 +118,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_opt_time_is_none_or_its_time() {
+        let mut t = OptTime::default();
+        assert_eq!((t.get(), t.is_none(), t.take()), (None, true, None));
+        t = OptTime::some(SimTime::ZERO);
+        assert_eq!((t.get(), t.is_none()), (Some(SimTime::ZERO), false));
+        assert_eq!((t.take(), t), (Some(SimTime::ZERO), OptTime::NONE));
+    }
+
+    #[test]
     fn serialization_is_exact_when_divisible() {
         // 1000 B at 10 Mb/s = 8000 bits / 1e7 bps = 800 us.
         assert_eq!(serialization_time(1000, 10_000_000), SimTime::from_us(800));

@@ -24,7 +24,7 @@ use super::topology::{Name, Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, RngSource, Stream};
-use crate::time::{serialization_time, SimTime};
+use crate::time::{serialization_time, OptTime, SimTime};
 
 /// Timers a sender may have pending at once (e.g. TCP's: retransmission, delayed send and its
 /// application's wake-up), numbered from 0.
@@ -342,6 +342,15 @@ impl Link {
         now + self.serialization_time(size_bytes)
     }
 
+    /// A new capacity; the serialization cache starts over, as a new link's does (0 bytes take
+    /// no time at any rate).
+    fn set_rate(&mut self, rate_bps: u64) {
+        self.rate_bps = rate_bps;
+        self.serialized_bytes = 0;
+        self.serialization = SimTime::ZERO;
+        self.queue.set_rate(rate_bps);
+    }
+
     /// How long a packet of `size_bytes` takes to serialize at the link's current rate.
     #[inline]
     fn serialization_time(&mut self, size_bytes: u32) -> SimTime {
@@ -385,8 +394,8 @@ struct FlowRt {
     paths: [u32; 2],
     stats: FlowStats,
     start: SimTime,
-    /// When the flow stops; [`SimTime::MAX`]: never.
-    stop: SimTime,
+    /// When the flow stops, if it does.
+    stop: OptTime,
     ecn: bool,
 }
 
@@ -801,7 +810,7 @@ impl Simulation {
                 paths,
                 stats: FlowStats::default(),
                 start: SimTime(start),
-                stop: stop.map_or(SimTime::MAX, SimTime),
+                stop: stop.map_or(OptTime::NONE, |t| OptTime::some(SimTime(t))),
                 ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;
@@ -837,7 +846,7 @@ impl Simulation {
             let f = &core.flows[i];
             let (start, stop) = (f.start, f.stop);
             core.schedule(start, Kind::Start(i as u32));
-            if stop != SimTime::MAX {
+            if let Some(stop) = stop.get() {
                 core.schedule(stop, Kind::Stop(i as u32));
             }
         }
@@ -948,13 +957,7 @@ impl Simulation {
                     self.callback(2 * flow as usize, |e, c| e.stop(c));
                     self.callback(2 * flow as usize + 1, |e, c| e.stop(c));
                 }
-                Kind::Capacity { link, rate_bps } => {
-                    let l = &mut self.core.links[link as usize];
-                    l.rate_bps = rate_bps;
-                    l.serialized_bytes = 0;
-                    l.serialization = SimTime::ZERO;
-                    l.queue.set_rate(rate_bps);
-                }
+                Kind::Capacity { link, rate_bps } => self.core.links[link as usize].set_rate(rate_bps),
                 Kind::Sample => {
                     self.sample(at);
                     let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
@@ -987,7 +990,7 @@ impl Simulation {
     /// Flow `flow`'s start and stop times, as this run drew them.
     pub fn flow_times(&self, flow: u32) -> (SimTime, Option<SimTime>) {
         let f = &self.core.flows[flow as usize];
-        (f.start, (f.stop != SimTime::MAX).then_some(f.stop))
+        (f.start, f.stop.get())
     }
 
     /// Reports at the time reached. A run stopped early reports [warm-up, now), or
