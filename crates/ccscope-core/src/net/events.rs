@@ -5,7 +5,8 @@
 //! radix heap needs. Bucket 0 holds the events at the time popped last; bucket `b > 0` holds those
 //! whose time first differs from it in bit `b - 1`. Every event in bucket `b` is later than every
 //! event in a lower bucket, so the earliest is in the lowest occupied bucket. When bucket 0 runs
-//! out, the lowest occupied bucket is emptied into the lower ones around its earliest time.
+//! out, the lowest occupied bucket is emptied into the lower ones around its earliest time (an
+//! event alone there is simply taken).
 //!
 //! Pushing appends and redistributing keeps the order within a bucket, and a bucket is only ever
 //! refilled by redistribution when it is empty, so every bucket stays in scheduling order. Events
@@ -28,13 +29,13 @@ pub(crate) struct EventQueue<T> {
     taken: usize,
     /// Bit `b - 1` set while bucket `b > 0` holds events.
     occupied: u64,
-    /// The earliest time in each occupied bucket.
+    /// The earliest time in each occupied bucket (`u64::MAX` in an empty one).
     earliest: [u64; BUCKETS],
 }
 
 impl<T: Copy> EventQueue<T> {
     pub(crate) fn new() -> EventQueue<T> {
-        EventQueue { last: 0, buckets: std::array::from_fn(|_| Vec::new()), taken: 0, occupied: 0, earliest: [0; BUCKETS] }
+        EventQueue { last: 0, buckets: std::array::from_fn(|_| Vec::new()), taken: 0, occupied: 0, earliest: [u64::MAX; BUCKETS] }
     }
 
     /// Schedules `item` at time `at`, no earlier than the time popped last.
@@ -46,11 +47,29 @@ impl<T: Copy> EventQueue<T> {
     }
 
     /// Removes and returns the earliest event (first scheduled among equals) if it is due
-    /// before `until`.
+    /// before `until`. When bucket 0 is read out, the earliest events are in the lowest
+    /// occupied bucket: unless they are due at or after `until` (then the queue is left as it
+    /// is, so that events may still be pushed before it), an event alone there is taken, and
+    /// more are spread into the lower buckets around the earliest.
     #[inline]
     pub(crate) fn pop_before(&mut self, until: u64) -> Option<(u64, T)> {
-        if self.taken == self.buckets[0].len() && !self.refill(until) {
-            return None;
+        if self.taken == self.buckets[0].len() {
+            empty(&mut self.buckets[0]);
+            self.taken = 0;
+            let b = (self.occupied != 0).then(|| self.occupied.trailing_zeros() as usize + 1)?;
+            let last = self.earliest[b];
+            if last >= until {
+                return None;
+            }
+            self.last = last;
+            self.occupied &= self.occupied - 1;
+            self.earliest[b] = u64::MAX;
+            if self.buckets[b].len() == 1 {
+                let event = self.buckets[b][0];
+                empty(&mut self.buckets[b]);
+                return Some(event);
+            }
+            self.spread(b);
         }
         let (at, item) = self.buckets[0][self.taken];
         if at >= until {
@@ -60,33 +79,14 @@ impl<T: Copy> EventQueue<T> {
         Some((at, item))
     }
 
-    /// Bucket 0 is read out: empties the lowest occupied bucket into the lower ones around its
-    /// earliest time, unless that time is at or after `until` (then the queue is left as it is,
-    /// so that events may still be pushed before it). Whether bucket 0 has events now.
+    /// Empties bucket `b` into the lower ones around the time popped last.
     #[inline]
-    fn refill(&mut self, until: u64) -> bool {
-        empty(&mut self.buckets[0]);
-        self.taken = 0;
-        if self.occupied == 0 {
-            return false;
-        }
-        let b = self.occupied.trailing_zeros() as usize + 1;
-        let last = self.earliest[b];
-        if last >= until {
-            return false;
-        }
-        self.last = last;
-        self.occupied &= self.occupied - 1;
-        if self.buckets[b].len() == 1 {
-            self.buckets.swap(0, b);
-            return true;
-        }
+    fn spread(&mut self, b: usize) {
         let (lower, from) = self.buckets.split_at_mut(b);
         for &(at, item) in &from[0] {
-            lower[place(&mut self.occupied, &mut self.earliest, last, at)].push((at, item));
+            lower[place(&mut self.occupied, &mut self.earliest, self.last, at)].push((at, item));
         }
         empty(&mut from[0]);
-        true
     }
 
     /// The time of the earliest event, if any.
@@ -99,17 +99,13 @@ impl<T: Copy> EventQueue<T> {
 }
 
 /// The bucket of time `at` around `last`, marked occupied with `at` counted in its earliest
-/// time (bucket 0, the current time's, is read out in order and needs neither).
+/// time, without a branch (bucket 0, the current time's, is read out in order: it has no
+/// occupied bit, `(1 << 0) >> 1` being 0, and its earliest time is never read).
 #[inline]
 fn place(occupied: &mut u64, earliest: &mut [u64; BUCKETS], last: u64, at: u64) -> usize {
     let b = (u64::BITS - (at ^ last).leading_zeros()) as usize;
-    if b > 0 {
-        let bit = 1 << (b - 1);
-        if *occupied & bit == 0 || at < earliest[b] {
-            earliest[b] = at;
-        }
-        *occupied |= bit;
-    }
+    *occupied |= ((1u128 << b) >> 1) as u64;
+    earliest[b] = earliest[b].min(at);
     b
 }
 
@@ -172,3 +168,4 @@ mod tests {
         assert_eq!(queue.pop_before(u64::MAX), None);
     }
 }
+
