@@ -7,7 +7,6 @@
 
 use rand::Rng as _;
 
-use super::packet::Packet;
 use super::store::{Fifo, Store};
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -255,10 +254,11 @@ impl Queue {
         }
     }
 
-    /// Offers a packet: on `Queued` or `Marked` (which sets its CE bit) the caller stores it and
-    /// [`push`](Self::push)es its slot; otherwise the caller drops it.
-    pub fn admit(&mut self, pkt: &mut Packet, now: SimTime) -> Admit {
-        let admit = match &mut self.discipline {
+    /// Offers a packet of `size_bytes`, ECN-capable or not: on `Queued` or `Marked` (then the
+    /// caller sets its CE bit) the caller [`push`](Self::push)es its slot; otherwise the caller
+    /// drops it.
+    pub fn admit(&mut self, size_bytes: u32, ecn_capable: bool, now: SimTime) -> Admit {
+        match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
                 if self.waiting.len() as u64 >= *limit {
                     Admit::DroppedForced
@@ -267,23 +267,19 @@ impl Queue {
                 }
             }
             Discipline::DropTailBytes(limit) => {
-                if self.bytes + pkt.size_bytes as u64 > *limit {
+                if self.bytes + size_bytes as u64 > *limit {
                     Admit::DroppedForced
                 } else {
                     Admit::Queued
                 }
             }
-            Discipline::Red(red) => red.admit(pkt, self.waiting.len(), self.bytes, now),
-        };
-        if admit == Admit::Marked {
-            pkt.ecn.congestion = true;
+            Discipline::Red(red) => red.admit(size_bytes, ecn_capable, self.waiting.len(), self.bytes, now),
         }
-        admit
     }
 
     /// Appends an admitted packet, kept in store slot `slot`.
     pub fn push(&mut self, store: &mut Store, slot: u32) {
-        self.bytes += store.packet(slot).size_bytes as u64;
+        self.bytes += store.size_bytes(slot) as u64;
         self.waiting.push_back(store, slot);
     }
 
@@ -291,7 +287,7 @@ impl Queue {
     pub fn pop(&mut self, store: &Store, now: SimTime) -> Option<(u32, u32)> {
         match self.waiting.pop_front(store) {
             Some(slot) => {
-                let size = store.packet(slot).size_bytes;
+                let size = store.size_bytes(slot);
                 self.bytes -= size as u64;
                 Some((slot, size))
             }
@@ -307,7 +303,7 @@ impl Queue {
 
 impl Red {
     /// The RED arrival procedure (SPECS §8 steps 1–6).
-    fn admit(&mut self, pkt: &Packet, qlen: usize, qbytes: u64, now: SimTime) -> Admit {
+    fn admit(&mut self, size_bytes: u32, ecn_capable: bool, qlen: usize, qbytes: u64, now: SimTime) -> Admit {
         let q = match self.mode {
             RedMode::Packets => qlen as f64,
             RedMode::Bytes => qbytes as f64,
@@ -324,13 +320,13 @@ impl Red {
         self.avg = decay * self.avg + self.w_q * q;
         // Step 3.
         self.count += 1;
-        self.count_bytes += pkt.size_bytes as u64;
+        self.count_bytes += size_bytes as u64;
 
         // Step 5 first in effect: the physical buffer is full.
         let limit = match self.mode {
             RedMode::Packets => qlen as u64 >= self.limit_packets,
             RedMode::Bytes => {
-                qbytes + pkt.size_bytes as u64 > self.limit_packets * self.mean_packet_bytes as u64
+                qbytes + size_bytes as u64 > self.limit_packets * self.mean_packet_bytes as u64
             }
         };
         // Step 4.
@@ -347,9 +343,9 @@ impl Red {
                 // First arrival above min_th: start counting, no drop.
                 self.above_min = true;
                 self.count = 1;
-                self.count_bytes = pkt.size_bytes as u64;
-            } else if self.early_test(pkt) {
-                verdict = if self.ecn && pkt.ecn.capable {
+                self.count_bytes = size_bytes as u64;
+            } else if self.early_test(size_bytes) {
+                verdict = if self.ecn && ecn_capable {
                     Admit::Marked
                 } else {
                     Admit::DroppedEarly
@@ -375,7 +371,7 @@ impl Red {
     }
 
     /// The early-drop coin, with ns-2's count-based spreading (`modify_p`).
-    fn early_test(&mut self, pkt: &Packet) -> bool {
+    fn early_test(&mut self, size_bytes: u32) -> bool {
         let p_b = self.base_probability(self.avg);
         let c = match self.mode {
             RedMode::Packets => self.count as f64,
@@ -396,7 +392,7 @@ impl Red {
             1.0
         };
         if self.mode == RedMode::Bytes && p_a < 1.0 {
-            p_a *= pkt.size_bytes as f64 / self.mean_packet_bytes;
+            p_a *= size_bytes as f64 / self.mean_packet_bytes;
         }
         let p_a = p_a.min(1.0);
         p_a > 0.0 && self.rng.gen::<f64>() <= p_a
@@ -406,6 +402,7 @@ impl Red {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::packet::Packet;
     use crate::rng::{stream, Stream};
 
     fn pkt(size: u32) -> Packet {
@@ -430,8 +427,9 @@ mod tests {
 
         /// Offers a packet and keeps it if admitted.
         fn enqueue(&mut self, mut p: Packet, now: SimTime) -> Admit {
-            let admit = self.queue.admit(&mut p, now);
+            let admit = self.queue.admit(p.size_bytes, p.ecn.capable, now);
             if matches!(admit, Admit::Queued | Admit::Marked) {
+                p.ecn.congestion |= admit == Admit::Marked;
                 let k = self.store.insert(p);
                 self.queue.push(&mut self.store, k);
             }

@@ -520,12 +520,12 @@ impl Core {
         let now = self.now;
         let l = &mut self.links[link as usize];
         l.account_queue(now);
-        let pkt = self.stored.packet_mut(slot);
-        let admit = l.queue.admit(pkt, now);
-        let (flow, size_bytes) = (pkt.flow, pkt.size_bytes);
+        let (flow, size_bytes) = (self.stored.flow(slot), self.stored.size_bytes(slot));
+        let admit = l.queue.admit(size_bytes, self.stored.ecn_capable(slot), now);
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
+                self.stored.mark(slot);
                 if let Some(t) = &mut self.trace {
                     t.event(now, link, flow, EventKind::Mark);
                     if let Some(b) = t.link_queue_bin(now, link) {
@@ -577,7 +577,7 @@ impl Core {
             debug_assert!(false, "TxDone on an idle link");
             return;
         };
-        let size_bytes = self.stored.packet(stored).size_bytes;
+        let size_bytes = self.stored.size_bytes(stored);
         l.stats.departures += 1;
         l.stats.tx_bytes += size_bytes as u64;
         l.stats.busy_ns += (now - l.started).ns();
@@ -621,10 +621,10 @@ impl Core {
             self.schedule(next_at, Kind::Arrive(link));
         }
         // The packet keeps its store slot from hop to hop.
-        let pkt = self.stored.packet_mut(slot);
-        let next_link = self.hops[pkt.hop as usize + 1];
+        let hop = self.stored.hop(slot) + 1;
+        let next_link = self.hops[hop as usize];
         if next_link != PATH_END {
-            pkt.hop += 1;
+            self.stored.set_hop(slot, hop);
             self.offer(next_link, slot);
             return None;
         }
@@ -1017,7 +1017,7 @@ impl Simulation {
             let store = &self.core.stored;
             let slots = l.queue.slots(store).chain(l.on_wire.get()).chain(l.pipe.iter(store));
             for k in slots {
-                in_flight[store.packet(k).flow as usize] += 1;
+                in_flight[store.flow(k) as usize] += 1;
             }
         }
         // What the reports do not read goes before they are made.

@@ -7,25 +7,42 @@
 //! of flows, each with its own access links, buffers kept at their largest would cost more than
 //! the links themselves. A packet keeps its slot from the first link of its path to the last.
 
-use super::packet::Packet;
+//!
+//! A slot is kept in two parts. What every hop reads (the chain, the routing fields, the size)
+//! is 32 bytes, two slots to a cache line; the rest of the packet (its transport header, its
+//! application tag, when it was sent) is read only where the packet enters and leaves the
+//! network. With thousands of packets in flight, the hops' part stays in cache.
+
+use super::packet::{Dir, Ecn, Header, Packet, Tag};
 use crate::time::SimTime;
 
-/// One packet and its place in a chain. The chain fields come first, in declaration order
-/// (`repr(C)`), next to the packet's routing fields: moving a packet along reads one cache line.
+/// What a hop reads of the packet in a slot, and the slot's place in a chain.
 #[derive(Clone, Copy, Debug)]
-#[repr(C)]
-struct Slot {
+struct Routing {
     /// The next slot of the chain this one is in (meaningless at a chain's tail).
     next: u32,
+    flow: u32,
     /// When the packet reaches the far end of the link it propagates on (pipes only).
     at: SimTime,
-    pkt: Packet,
+    hop: u32,
+    size_bytes: u32,
+    dir: Dir,
+    ecn: Ecn,
+}
+
+/// The rest of the packet in a slot.
+#[derive(Clone, Copy, Debug)]
+struct Payload {
+    sent_at: SimTime,
+    header: Header,
+    tag: Tag,
 }
 
 /// Packets in reusable slots; free slots form a chain too, the last freed first reused.
 #[derive(Debug, Default)]
 pub struct Store {
-    slots: Vec<Slot>,
+    routing: Vec<Routing>,
+    payload: Vec<Payload>,
     free: Fifo,
 }
 
@@ -33,14 +50,19 @@ impl Store {
     /// Stores `pkt`; its slot number.
     #[inline]
     pub fn insert(&mut self, pkt: Packet) -> u32 {
-        match self.free.take_head(&self.slots) {
+        let Packet { flow, hop, size_bytes, dir, ecn, sent_at, header, tag } = pkt;
+        let routing = Routing { next: 0, flow, at: SimTime::ZERO, hop, size_bytes, dir, ecn };
+        let payload = Payload { sent_at, header, tag };
+        match self.free.take_head(&self.routing) {
             Some(k) => {
-                self.slots[k as usize].pkt = pkt;
+                self.routing[k as usize] = routing;
+                self.payload[k as usize] = payload;
                 k
             }
             None => {
-                self.slots.push(Slot { next: 0, at: SimTime::ZERO, pkt });
-                (self.slots.len() - 1) as u32
+                self.routing.push(routing);
+                self.payload.push(payload);
+                (self.routing.len() - 1) as u32
             }
         }
     }
@@ -48,30 +70,53 @@ impl Store {
     /// Frees slot `k` (in no chain); its packet.
     #[inline]
     pub fn remove(&mut self, k: u32) -> Packet {
-        let pkt = self.slots[k as usize].pkt;
-        self.free.push_front(&mut self.slots, k);
-        pkt
+        let Routing { flow, hop, size_bytes, dir, ecn, .. } = self.routing[k as usize];
+        let Payload { sent_at, header, tag } = self.payload[k as usize];
+        self.free.push_front(&mut self.routing, k);
+        Packet { flow, hop, size_bytes, dir, ecn, sent_at, header, tag }
     }
 
     #[inline]
-    pub fn packet(&self, k: u32) -> &Packet {
-        &self.slots[k as usize].pkt
+    pub fn flow(&self, k: u32) -> u32 {
+        self.routing[k as usize].flow
     }
 
     #[inline]
-    pub fn packet_mut(&mut self, k: u32) -> &mut Packet {
-        &mut self.slots[k as usize].pkt
+    pub fn size_bytes(&self, k: u32) -> u32 {
+        self.routing[k as usize].size_bytes
+    }
+
+    #[inline]
+    pub fn ecn_capable(&self, k: u32) -> bool {
+        self.routing[k as usize].ecn.capable
+    }
+
+    /// Sets the packet's CE bit: a queue marked it instead of dropping it.
+    #[inline]
+    pub fn mark(&mut self, k: u32) {
+        self.routing[k as usize].ecn.congestion = true;
+    }
+
+    /// Where the packet is on its path ([`Packet::hop`]).
+    #[inline]
+    pub fn hop(&self, k: u32) -> u32 {
+        self.routing[k as usize].hop
+    }
+
+    #[inline]
+    pub fn set_hop(&mut self, k: u32, hop: u32) {
+        self.routing[k as usize].hop = hop;
     }
 
     /// When the packet in slot `k` leaves its pipe.
     #[inline]
     pub fn arrival(&self, k: u32) -> SimTime {
-        self.slots[k as usize].at
+        self.routing[k as usize].at
     }
 
     #[inline]
     pub fn set_arrival(&mut self, k: u32, at: SimTime) {
-        self.slots[k as usize].at = at;
+        self.routing[k as usize].at = at;
     }
 }
 
@@ -136,7 +181,7 @@ impl Fifo {
         if self.len == 0 {
             self.head = k;
         } else {
-            store.slots[self.tail as usize].next = k;
+            store.routing[self.tail as usize].next = k;
         }
         self.tail = k;
         self.len += 1;
@@ -145,11 +190,11 @@ impl Fifo {
     /// Takes the slot at the head.
     #[inline]
     pub fn pop_front(&mut self, store: &Store) -> Option<u32> {
-        self.take_head(&store.slots)
+        self.take_head(&store.routing)
     }
 
     #[inline]
-    fn take_head(&mut self, slots: &[Slot]) -> Option<u32> {
+    fn take_head(&mut self, slots: &[Routing]) -> Option<u32> {
         if self.len == 0 {
             return None;
         }
@@ -161,7 +206,7 @@ impl Fifo {
 
     /// Puts slot `k` (in no other chain) at the head: the free chain is a stack.
     #[inline]
-    fn push_front(&mut self, slots: &mut [Slot], k: u32) {
+    fn push_front(&mut self, slots: &mut [Routing], k: u32) {
         if self.len == 0 {
             self.tail = k;
         } else {
@@ -176,7 +221,7 @@ impl Fifo {
         let mut k = self.head;
         (0..self.len).map(move |_| {
             let here = k;
-            k = store.slots[here as usize].next;
+            k = store.routing[here as usize].next;
             here
         })
     }
@@ -207,13 +252,13 @@ mod tests {
             let k = store.insert(pkt(i));
             if i % 2 == 0 { a.push_back(&mut store, k) } else { b.push_back(&mut store, k) }
         }
-        let flows = |f: &Fifo, s: &Store| f.iter(s).map(|k| s.packet(k).flow).collect::<Vec<_>>();
+        let flows = |f: &Fifo, s: &Store| f.iter(s).map(|k| s.flow(k)).collect::<Vec<_>>();
         assert_eq!((flows(&a, &store), flows(&b, &store)), (vec![0, 2], vec![1, 3]));
         let k = a.pop_front(&store).unwrap();
         assert_eq!(store.remove(k).flow, 0);
         // The freed slot is reused before the store grows.
         let again = store.insert(pkt(9));
-        assert_eq!((again, store.slots.len()), (k, 4));
+        assert_eq!((again, store.routing.len()), (k, 4));
         a.push_back(&mut store, again);
         assert_eq!(flows(&a, &store), vec![2, 9]);
         assert_eq!((a.len(), a.front(), b.len()), (2, Some(2), 2));
@@ -224,9 +269,33 @@ mod tests {
     }
 
     #[test]
-    fn a_chain_and_a_slot_stay_small() {
+    fn a_chain_and_a_hops_part_stay_small() {
         // Every link holds two chains, whatever it carried.
         assert_eq!(std::mem::size_of::<Fifo>(), 12);
-        assert!(std::mem::size_of::<Slot>() <= std::mem::size_of::<Packet>() + 16);
+        // Two slots' routing parts to a cache line.
+        assert_eq!(std::mem::size_of::<Routing>(), 32);
+    }
+
+    #[test]
+    fn a_packet_leaves_the_store_as_it_entered_with_its_hop_its_arrival_and_its_mark() {
+        let mut store = Store::default();
+        let pkt = Packet {
+            flow: 3,
+            hop: 7,
+            size_bytes: 1040,
+            dir: Dir::Reverse,
+            ecn: Ecn { capable: true, congestion: false },
+            sent_at: SimTime::from_ms(5),
+            header: Header { seq: 11, ack: 12, flags: 1, value: [0.5, 2.0], blocks: [1, 2, 3, 4, 5, 6], ..Header::default() },
+            tag: Tag::new(4, 1).with_deadline(SimTime::from_ms(40)),
+        };
+        let k = store.insert(pkt);
+        assert_eq!((store.flow(k), store.size_bytes(k), store.hop(k), store.ecn_capable(k)), (3, 1040, 7, true));
+        store.set_hop(k, 8);
+        store.set_arrival(k, SimTime::from_ms(9));
+        store.mark(k);
+        assert_eq!(store.arrival(k), SimTime::from_ms(9));
+        let out = store.remove(k);
+        assert_eq!(out, Packet { hop: 8, ecn: Ecn { capable: true, congestion: true }, ..pkt });
     }
 }
