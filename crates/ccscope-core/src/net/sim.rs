@@ -19,7 +19,7 @@ use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
 use super::stats::{FlowStats, LinkStats};
-use super::store::{Fifo, MaybeSlot, Store};
+use super::store::{prefetch, Fifo, MaybeSlot, Store};
 use super::topology::{Name, Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
 use crate::error::{Error, Result};
@@ -619,6 +619,13 @@ impl Core {
         if let Some(next) = l.pipe.front() {
             let next_at = self.stored.arrival(next);
             self.schedule(next_at, Kind::Arrive(link));
+            // Many events run before the next packet arrives: what it will need then (its
+            // payload if it leaves the network there, else the next link's record) is fetched
+            // into cache now, which with thousands of flows would otherwise miss.
+            match self.hops[self.stored.hop(next) as usize + 1] {
+                PATH_END => self.stored.prefetch_payload(next),
+                then => prefetch(&self.links[then as usize]),
+            }
         }
         // The packet keeps its store slot from hop to hop.
         let hop = self.stored.hop(slot) + 1;
