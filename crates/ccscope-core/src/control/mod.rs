@@ -87,7 +87,8 @@ pub struct RoundSample {
 }
 
 /// One feedback report of a rate-based receiver as its sender sees it (the rate transport,
-/// `transport::rate`, SPECS §1.7, §2, §5, §6). A receiver fills in what its protocol reports;
+/// `transport::rate`: TFRC's feedback of RFC 5348 §6, TEAR's rate reports, RAP's ACKs of ns-2
+/// `rap/rap.cc`, SSVP's control packets). A receiver fills in what its protocol reports;
 /// the rest stays zero / `None`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ReportSample {

@@ -1,4 +1,4 @@
-//! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`; SPECS §8).
+//! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`).
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
 //! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and keeps
@@ -42,7 +42,8 @@ pub enum QueueSpec {
         /// Waiting bytes at most.
         limit_bytes: Option<u64>,
     },
-    /// Random Early Detection. `None` thresholds / weight follow ns-2's automatic rules (SPECS §8).
+    /// Random Early Detection. `None` thresholds / weight follow ns-2's automatic rules
+    /// (`red.cc` `initialize_params()`).
     Red {
         /// Physical buffer (waiting packets, or bytes in byte mode: `limit * mean_packet_bytes`).
         limit_packets: u64,
@@ -109,7 +110,7 @@ pub struct Red {
 }
 
 impl Red {
-    /// The drop probability `p_b` for an average queue `avg` (SPECS §8, ns-2 `calculate_p_new`).
+    /// The drop probability `p_b` for an average queue `avg` (ns-2 `red.cc` `calculate_p_new()`).
     pub fn base_probability(&self, avg: f64) -> f64 {
         let p = if avg < self.min_th {
             0.0
@@ -186,7 +187,7 @@ impl Queue {
                 mean_packet_bytes,
             } => {
                 let ptc = rate_bps as f64 / (8.0 * mean_packet_bytes as f64);
-                // ns-2 automatic configuration (SPECS §8): thresh_ = 0, maxthresh_ = 0, q_weight_ = -1.
+                // ns-2 `initialize_params()`: thresh_ = 0, maxthresh_ = 0, q_weight_ = -1.
                 let min_pk = min_th.unwrap_or_else(|| (0.005 * ptc / 2.0).max(5.0));
                 let max_pk = max_th.unwrap_or(3.0 * min_pk);
                 let w_q = w_q.unwrap_or_else(|| {
@@ -302,7 +303,7 @@ impl Queue {
 }
 
 impl Red {
-    /// The RED arrival procedure (SPECS §8 steps 1–6).
+    /// The RED arrival procedure of ns-2's `red.cc` `enque()`, in the six steps marked below.
     fn admit(&mut self, size_bytes: u32, ecn_capable: bool, qlen: usize, qbytes: u64, now: SimTime) -> Admit {
         let q = match self.mode {
             RedMode::Packets => qlen as f64,
@@ -535,7 +536,8 @@ mod tests {
     }
 
     /// The long-run drop fraction implied by a per-arrival hazard h(c), c = arrivals since the last
-    /// drop: 1 / E[gap]. Computed here from the RED definitions (SPECS §8), not from the code.
+    /// drop: 1 / E[gap]. Computed here from the RED definitions (ns-2 `red.cc`
+    /// `modify_p()`), not from the code.
     fn expected_drop_rate(p_b: f64, wait: bool) -> f64 {
         if p_b >= 1.0 {
             return 1.0;

@@ -1,7 +1,8 @@
 //! TCP in the packet engine: Reno, NewReno and SACK loss recovery in the manner of ns-2's
-//! one-way agents (`Agent/TCP/Reno`, `/Newreno`, `/Sack1`; SPECS §7; SACK recovery follows
-//! RFC 6675's scoreboard and pipe, the conservative form of Sack1), with the congestion
-//! window supplied by any window controller from the catalogue (TCP itself is AIMD(1, 1/2)).
+//! one-way agents (`Agent/TCP/Reno`, `/Newreno`, `/Sack1` in `tcp/tcp-reno.cc`,
+//! `tcp-newreno.cc`, `tcp-sack1.cc`; SACK recovery follows RFC 6675's scoreboard and pipe, the
+//! conservative form of Sack1), with the congestion window supplied by any window controller
+//! from the catalogue (TCP itself is AIMD(1, 1/2)).
 //!
 //! The sender sends only data its application offered ([`crate::apps`]): a bulk transfer by
 //! default, a finite one when `transfer_pkts` is set. It takes new data from the application's
@@ -154,7 +155,8 @@ impl TcpSpec {
     }
 }
 
-/// RTT estimation and the retransmission timeout (RFC 6298; SPECS §7.4).
+/// RTT estimation and the retransmission timeout (RFC 6298; ns-2 `tcp/tcp.cc` `rtt_update()`,
+/// `rtt_timeout()`, `rtt_backoff()`).
 #[derive(Clone, Debug)]
 struct RtoEstimator {
     /// Smoothed RTT (s); meaningful once there is a sample (`samples` > 0).

@@ -1,4 +1,4 @@
-//! RAP, the Rate Adaptation Protocol (Rejaie, Handley & Estrin 1999; ns-2 `rap/rap.cc`, SPECS §5):
+//! RAP, the Rate Adaptation Protocol (Rejaie, Handley & Estrin 1999; ns-2 `rap/rap.cc`, `rap.h`):
 //! AIMD on the inter-packet gap, one additive step per SRTT, one back-off per loss cluster.
 //!
 //! What the rate transport provides and what differs from ns-2's agent:
@@ -81,14 +81,14 @@ impl Rap {
     }
 
     fn backoff(&mut self, now: SimTime) {
-        self.set_ipg(self.ipg_s / self.beta); // SPECS §5: ipg ← ipg/β
+        self.set_ipg(self.ipg_s / self.beta); // rap.h IncreaseIpg(): ipg ← ipg/β
         self.last_backoff = Some(now);
         self.last_step = now;
     }
 
     fn increase(&mut self, now: SimTime) {
         let srtt = self.srtt();
-        // SPECS §5 (rap.cc): ipg ← ipg·srtt/(α·ipg + srtt), i.e. rate + α/srtt packets/s.
+        // rap.h DecreaseIpg(): ipg ← ipg·srtt/(α·ipg + srtt), i.e. rate + α/srtt packets/s.
         self.set_ipg(self.ipg_s * srtt / (self.alpha * self.ipg_s + srtt));
         self.last_step = now;
     }
@@ -101,7 +101,7 @@ impl Rap {
             }
             Some(srtt) => {
                 let diff = sample_s - srtt;
-                self.srtt_s = Some(srtt + DELTA * diff); // SPECS §5: srtt += δ·diff
+                self.srtt_s = Some(srtt + DELTA * diff); // UpdateTimeValues(): srtt += δ·diff
                 self.variance_s += DELTA * (diff.abs() - self.variance_s);
             }
         }
@@ -134,7 +134,8 @@ impl Controller for Rap {
     }
 
     fn feedback_timeout(&self) -> Option<SimTime> {
-        // SPECS §5: timeout = μ·srtt + φ·variance (ns-2 `timeout_` 2 s before the first sample).
+        // rap.cc UpdateTimeValues(): timeout = μ·srtt + φ·variance (ns-2 `timeout_` 2 s before
+        // the first sample).
         Some(SimTime::from_secs_f64(MU * self.srtt() + PHI * self.variance_s))
     }
 

@@ -1,5 +1,5 @@
 //! SSVP, the Scalable Streaming Video Protocol, and SSVP-ADP, its adaptive-AIMD variant
-//! (Papadimitriou & Zhang 2007 §III, §IV-B; SPECS §6).
+//! (Papadimitriou & Zhang 2007 §III, §IV-B).
 //!
 //! The receiver sends one control packet per data packet; a control packet indicates congestion
 //! when it reports a loss. Once per RTT the sender computes the ratio of congestion-indicating
@@ -8,14 +8,14 @@
 //! - some indications but ratio ≤ level: a transient loss, the rate is kept;
 //! - no indication: the rate increases (5).
 //!
-//! Assumptions (SPECS §6 and Appendix A.2; the paper leaves them open):
+//! Assumptions (the paper leaves them open):
 //! - the control-packet frequency (one per data packet, ACK-like) — with one per RTT the ratio
 //!   would be 0 or 1 and the 0.005 level meaningless;
 //! - eq. (5) as printed, IPG ← IPG/(1 + α), multiplies the rate by 1 + α every RTT, which is not
 //!   the TCP-friendly GAIMD(0.31, 0.875) the paper says SSVP is (eq. 2 relates α and β only for
 //!   an additive increase of α packets per RTT). We read α in packets per RTT:
 //!   IPG ← IPG/(1 + α·IPG/RTT), which is eq. (5) when one packet is sent per RTT and RAP's
-//!   increase (SPECS §5) in general;
+//!   increase (ns-2 `rap/rap.h` `DecreaseIpg()`) in general;
 //! - RTT is a TCP-style EWMA (gain 1/8) of report-based samples; the decision interval is that
 //!   smoothed RTT; after 2 smoothed RTTs without any control packet the rate halves;
 //! - a control packet indicates congestion only if it reports the loss of a packet sent after
@@ -24,7 +24,7 @@
 //!   decrease sees the losses of the old rate again. §IV-A models one decrease per overflow
 //!   ("upon packet loss (with the assumption it occurs at the cliff) the system will be
 //!   adjusted downward to the knee"); a second cut would take it below the knee, which (17) and
-//!   (21) are built to avoid. RAP, whose IPG arithmetic SSVP's follows (SPECS §5), and TFRC's
+//!   (21) are built to avoid. RAP, whose IPG arithmetic SSVP's follows (ns-2 `rap.h`), and TFRC's
 //!   loss events (§II) likewise answer one overflow once.
 //!
 //! SSVP-ADP (§IV-B): on congestion β = RTT_min/RTT(t) (20) and α = 4(1 − β²)/3 (2) from then on.
@@ -47,7 +47,8 @@ const RTT_GAIN: f64 = 0.125;
 pub const ADP_BETA_MIN: f64 = 0.5;
 /// Largest adaptive β: SSVP's static decrease.
 pub const ADP_BETA_MAX: f64 = 0.875;
-/// Smoothed RTTs without feedback before the rate halves (SPECS §6).
+/// Smoothed RTTs without feedback before the rate halves (an assumption: the paper gives no
+/// rule for lost feedback).
 const NO_FEEDBACK_RTTS: f64 = 2.0;
 
 /// How SSVP chooses its decrease (and hence its increase).

@@ -1,5 +1,5 @@
 //! TFRC, TCP-Friendly Rate Control: the sender ([`Tfrc`]) and its receiver ([`TfrcReceiver`](crate::control::TfrcReceiver)),
-//! in three named behaviours (SPECS §1.9):
+//! in three named behaviours (RFC 5348; ns-2 `tcp/tfrc.cc`, `tcp/tfrc-sink.cc`):
 //!
 //! | item | [`TfrcVariant::Rfc5348`] | [`TfrcVariant::Ns2`] (ns-2.35) | [`TfrcVariant::Ns2June2000`] (what Yang et al. ran) |
 //! |---|---|---|---|
@@ -175,7 +175,7 @@ impl Tfrc {
             TfrcVariant::Ns2June2000 => 0.75,
         };
         self.rtt_s = Some(ewma(self.rtt_s, sample_s, gain));
-        // tfrc.cc update_rtt(): the sample in ticks, int(x + 0.5), at least 1 (SPECS §1.3); the
+        // tfrc.cc update_rtt(): the sample in ticks, int(x + 0.5), at least 1; the
         // integer arithmetic keeps rttvar at 1/4 tick or more and truncates, as ns-2 does.
         let t = ((sample_s / NS2_TICK_S + 0.5) as i64).max(1);
         self.ticks = Some(match self.ticks {

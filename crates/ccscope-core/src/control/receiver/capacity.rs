@@ -1,11 +1,12 @@
 //! Receiver-side bottleneck-capacity estimation from packet bunches (Loguinov & Radha §VI-B;
-//! Paxson's packet bunch modes; SPECS §10).
+//! Paxson's 1997 thesis, packet bunch modes).
 //!
 //! The sender emits bunches of k ≥ 3 packets back to back. They leave the narrowest link spaced
 //! by its transmission time, so the receiver's dispersion gives one sample
-//! C = 8·Σ_{i=2}^{k} s_i / (t_k − t_1) (SPECS §10 step 3). The estimate reported is the mode of the
-//! histogram of recent samples (SPECS §10 step 5): cross traffic that slips into a bunch only
-//! widens its dispersion, which spreads samples below the capacity but leaves the mode in place.
+//! C = 8·Σ_{i=2}^{k} s_i / (t_k − t_1) (the first packet's arrival only starts the clock). The
+//! estimate reported is the mode of the histogram of recent samples (Paxson's packet bunch
+//! modes): cross traffic that slips into a bunch only widens its dispersion, which spreads
+//! samples below the capacity but leaves the mode in place.
 
 use std::collections::VecDeque;
 
@@ -14,10 +15,10 @@ use crate::time::SimTime;
 /// Fewest packets in a bunch that gives a sample (Loguinov & Radha §VI-B: "at least three").
 pub const MIN_BUNCH_PKTS: u32 = 3;
 
-/// Samples kept for the histogram (SPECS §10 step 5: 50–100).
+/// Samples kept for the histogram (an assumption: the papers give no count).
 pub const MAX_SAMPLES: usize = 100;
 
-/// Histogram bin width relative to the median sample (SPECS §10 step 5 suggests 5–10 %; a finer
+/// Histogram bin width relative to the median sample (an assumption: no paper gives one; a fine
 /// 2 % keeps the mode within the 3 % Loguinov & Radha's Fig. 7 shows).
 pub const BIN_FRACTION: f64 = 0.02;
 
@@ -54,7 +55,8 @@ pub struct PacketBunch {
 
 impl PacketBunch {
     /// Registers a bunch packet arriving at `now`; returns the sample its bunch gives when it
-    /// completes it. Bunches with a missing or reordered packet give none (SPECS §10 step 2).
+    /// completes it. Bunches with a missing or reordered packet give none (an assumption: the
+    /// papers do not say).
     pub fn on_packet(&mut self, mark: BunchMark, size_bytes: u32, now: SimTime) -> Option<f64> {
         if mark.len < MIN_BUNCH_PKTS {
             return None;
@@ -84,7 +86,7 @@ impl PacketBunch {
         if spread == SimTime::ZERO {
             return None;
         }
-        // SPECS §10 step 3: C = 8·Σ_{i=2}^{k} s_i / (t_k − t_1).
+        // Bunch dispersion (Loguinov & Radha §VI-B): C = 8·Σ_{i=2}^{k} s_i / (t_k − t_1).
         let c = 8.0 * p.bytes_after_first as f64 / spread.secs();
         self.samples.push_back(c);
         if self.samples.len() > MAX_SAMPLES {
@@ -105,8 +107,9 @@ impl PacketBunch {
     }
 }
 
-/// Mode of `samples` (SPECS §10 step 5): bins `bin_fraction × median` wide; the mean of the most
-/// populated bin (ties go to the bin nearest the median). `None` without finite positive samples.
+/// Mode of `samples` (Paxson's packet bunch modes): bins `bin_fraction × median` wide; the
+/// mean of the most populated bin (ties go to the bin nearest the median). `None` without
+/// finite positive samples.
 pub fn histogram_mode(samples: &[f64], bin_fraction: f64) -> Option<f64> {
     let mut xs: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite() && *x > 0.0).collect();
     if xs.is_empty() {

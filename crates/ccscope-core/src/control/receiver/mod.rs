@@ -1,4 +1,4 @@
-//! Receiver-side logic of rate-based protocols (STYLE item 3): what a receiver computes from the
+//! Receiver-side logic of rate-based protocols: what a receiver computes from the
 //! data packets it sees and feeds back to its sender.
 //!
 //! A [`Receiver`] is engine-independent like a [`Controller`](crate::control::Controller): it is
@@ -186,7 +186,7 @@ impl GapDetector {
 }
 
 /// Receive-rate meter: bytes since the last report over the time since, or over the last RTT
-/// when less than one RTT has passed (ns-2 `tfrc-sink.cc`, SPECS §1.7).
+/// when less than one RTT has passed (ns-2 `tfrc-sink.cc` `est_thput()`).
 #[derive(Clone, Debug, Default)]
 pub struct ReceiveRate {
     /// Arrivals within the last RTT: (time, bytes), oldest first.

@@ -20,9 +20,9 @@ pub fn friendly_alpha_jin(beta_removed: f64) -> f64 {
 
 /// The TCP-friendly α for β *kept* (`w ← βw`) that Yang & Lam chose for GAIMD, equating the
 /// timeout-dominated regime too: α = 4(1 − β²)/3 (0.3125 at β = 7/8, written 0.31).
-/// Yang et al. §1 / Cai et al. (15) / SPECS §4.
+/// Yang et al. §1 / Cai et al. (15) / Papadimitriou & Zhang (2).
 pub fn friendly_alpha_yang(beta_kept: f64) -> f64 {
-    4.0 * (1.0 - beta_kept * beta_kept) / 3.0 // Cai et al. (15), SPECS §4
+    4.0 * (1.0 - beta_kept * beta_kept) / 3.0 // Cai et al. (15)
 }
 
 /// The TCP-friendly α for β *kept* from Cai et al.'s fair-share condition: α = 3(1 − β)/(1 + β)
@@ -106,7 +106,7 @@ impl WindowRule for AimdRule {
 pub type Aimd = Window<AimdRule>;
 
 impl Aimd {
-    /// TCP: AIMD(1, 1/2) (SPECS §7.2; Jin et al. footnote 1).
+    /// TCP: AIMD(1, 1/2) (RFC 5681 §3.1; Jin et al. footnote 1).
     pub fn tcp() -> Aimd {
         Window::with_rule(AimdRule {
             alpha: 1.0,
@@ -160,7 +160,7 @@ mod tests {
     #[test]
     fn ack_clocked_growth_is_one_packet_per_rtt() {
         // Over one RTT of n = 10 ACKs each adds 1/w with w in [10, 11]: the total is in
-        // [10/11, 1] (SPECS §7.2: cwnd += 1/cwnd per ACK).
+        // [10/11, 1] (ns-2 `opencwnd()`: cwnd += 1/cwnd per ACK).
         let mut d = at(Aimd::tcp(), 10.0);
         d.ack_round();
         let grown = d.controller.window() - 10.0;
@@ -222,11 +222,11 @@ mod tests {
         assert_eq!(friendly_alpha_yang(7.0 / 8.0), 0.3125);
         // Cai et al. §III-C: TAIMD(0.2, 0.875).
         assert!((friendly_alpha_cai(0.875) - 0.2).abs() < 1e-15);
-        // Floyd et al.'s AIMD(1/5, 1/8) (SPECS §4): the same relation, β removed.
+        // Floyd et al.'s AIMD(1/5, 1/8) (Jin et al. §6.1.1): the same relation, β removed.
         assert!((friendly_alpha_jin(1.0 / 8.0) - 0.2).abs() < 1e-15);
         // Jin et al. §6: β = 1/16 gives α ≈ 1/10 (exactly 3/31).
         assert!((friendly_alpha_jin(1.0 / 16.0) - 3.0 / 31.0).abs() < 1e-15);
-        // All relations give TCP at β = 1/2 (SPECS §4).
+        // All relations give TCP at β = 1/2 (Cai et al. §III-A).
         for alpha in [
             friendly_alpha_jin(0.5),
             friendly_alpha_yang(0.5),

@@ -1,19 +1,20 @@
-//! Binomial(k, l, α, β) (Bansal & Balakrishnan; SPECS §3; Loguinov & Radha (3)): per RTT
+//! Binomial(k, l, α, β) (Bansal & Balakrishnan 2001; Loguinov & Radha (3), §II): per RTT
 //! `w ← w + α/w^k`, on congestion `w ← w − β·w^l` (β removed). TCP-compatible iff k + l = 1:
 //! AIMD (k = 0, l = 1), IIAD (k = 1, l = 0), SQRT (k = l = 1/2).
 
 use super::{fraction, Window, WindowRule};
 
 /// Bansal & Balakrishnan's TCP-compatible α for IIAD and SQRT, as ns-2's test suite runs them
-/// (`increase_num_ 1.0`; α/β ≈ 3/2, SPECS §3).
+/// (`increase_num_ 1.0`; α = 3β/2, Jin et al. §3's IIAD and SQRT rules).
 pub const BANSAL_ALPHA: f64 = 1.0;
 
 /// Bansal & Balakrishnan's TCP-compatible β (removed) for IIAD and SQRT: 2/3 (ns-2's
-/// `decrease_num_ 0.33`, SPECS §3; Jin et al. §6 "IIAD(1,2/3)").
+/// `decrease_num_ 0.33` in `test-suite-aimd.tcl`; Jin et al. §6 "IIAD(1,2/3)").
 pub const BANSAL_BETA: f64 = 2.0 / 3.0;
 
 /// Largest increase exponent k accepted. Convergence to fairness needs k, l ≥ 0 and k + l > 0
-/// (SPECS §3); beyond k = 2 the increase is negligible at any useful window.
+/// (Bansal & Balakrishnan 2001, as Loguinov & Radha §II state it); beyond k = 2 the increase
+/// is negligible at any useful window.
 pub const MAX_K: f64 = 2.0;
 
 /// Binomial increase/decrease.

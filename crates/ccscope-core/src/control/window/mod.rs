@@ -7,7 +7,7 @@
 //! signal. Every window controller is a `Window<SomeRule>`, so slow start, ACK spreading,
 //! timeouts and the round model's per-RTT step are written once, here.
 //!
-//! Semantics (TCP's, as modelled in ns-2, SPECS §7.2–7.4):
+//! Semantics (TCP's, as modelled in ns-2 `tcp/tcp.cc`: `opencwnd()`, `slowdown()`, `timeout()`):
 //! - per ACK: slow start (`cwnd += acked`) while `cwnd < ssthresh`, otherwise the rule's per-RTT
 //!   increase spread over one window of ACKs (`cwnd += increase(cwnd) * acked / cwnd`);
 //! - gap or ECN signal: at most one reduction per RTT (a packet sent before the last reduction
@@ -45,7 +45,8 @@ pub const MAX_WINDOW_PKTS: f64 = 1e9;
 /// AIMD; packets^(1+k) per RTT for binomial rules). The papers use α ≤ 3.2 (Cai et al. §IV-C).
 pub const MAX_ALPHA: f64 = 100.0;
 
-/// Smallest window after a timeout's reduction before slow start resumes (packets), SPECS §7.2.
+/// Smallest window after a timeout's reduction before slow start resumes (packets), ns-2
+/// `slowdown()`.
 const MIN_SSTHRESH_PKTS: f64 = 2.0;
 
 /// A rule as the binomial control it runs, in window notation with β removed (Loguinov & Radha
@@ -130,7 +131,8 @@ impl WindowConfig {
 }
 
 impl Default for WindowConfig {
-    /// One packet and slow start: the packet engine's TCP (ns-2 `windowInit_ 1`, SPECS §7.1).
+    /// One packet and slow start: the packet engine's TCP (ns-2 `windowInit_ 1`, as
+    /// `test-suite-aimd.tcl` sets it).
     fn default() -> Self {
         WindowConfig {
             initial_window: 1.0,
@@ -212,7 +214,7 @@ impl<R: WindowRule> Window<R> {
     /// One congestion reduction; `timeout` selects TCP's timeout action.
     ///
     /// The rule's decrease applies to a congestion-avoidance window. A loss in slow start, or a
-    /// timeout, halves instead whatever the rule (ns-2 `slowdown`, SPECS §7.2): slow start has
+    /// timeout, halves instead whatever the rule (ns-2 `slowdown()`): slow start has
     /// just doubled the window, and half of it is the last one the path carried; after a
     /// timeout the window in flight says nothing about the path.
     fn reduce(&mut self, now: SimTime, timeout: bool) {
@@ -226,11 +228,12 @@ impl<R: WindowRule> Window<R> {
             reduced = reduced.floor();
         }
         if timeout {
-            // SPECS §7.4: ssthresh = max(W/2, 2), cwnd = 1.
+            // RFC 5681 §3.1; ns-2 `timeout()`: ssthresh = max(W/2, 2), cwnd = 1.
             self.ssthresh = reduced.max(MIN_SSTHRESH_PKTS);
             self.cwnd = 1.0;
         } else {
-            // SPECS §7.3 (fast retransmit / ECN): ssthresh = cwnd = the reduced window.
+            // ns-2 `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)` (fast retransmit / ECN):
+            // ssthresh = cwnd = the reduced window.
             self.ssthresh = reduced;
             self.cwnd = reduced;
         }
@@ -272,10 +275,10 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
             0.0
         };
         if self.in_slow_start() {
-            // SPECS §7.2: cwnd += 1 per new ACK in slow start.
+            // ns-2 `opencwnd()`: cwnd += 1 per new ACK in slow start.
             self.cwnd = clamp_window(self.cwnd + acked);
         } else {
-            // The per-RTT increase spread over the ~cwnd ACKs of one RTT (SPECS §7.2, §3).
+            // The per-RTT increase spread over the ~cwnd ACKs of one RTT (ns-2 `opencwnd()`).
             let inc = self.rule.increase(self.cwnd);
             self.cwnd = clamp_window(self.cwnd + inc * acked / self.cwnd);
         }
