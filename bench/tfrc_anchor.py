@@ -1,5 +1,5 @@
-"""Issue 5 check h: TFRC against TCP on a shared gentle-RED dumbbell, in ccscope and, when
-installed, in ns-2.35 (Agent/TFRC + Agent/TFRCSink, SPECS §1), side by side.
+"""TFRC against TCP on a shared gentle-RED dumbbell, in ccscope and, when installed, in
+ns-2.35 (Agent/TFRC + Agent/TFRCSink, `tcp/tfrc.cc`, `tcp/tfrc-sink.cc`), side by side.
 
 ccscope runs scenarios/tfrc-tcp-red.toml (4 TFRC-ns2 + 4 TCP SACK, 15 Mb/s, 20 ms, 300 s,
 measured after 20 s); ns-2 runs bench/ns2_tfrc.tcl on the same set-up. The table gives the

@@ -99,7 +99,7 @@ def test_tfrc_scales_as_s_over_r(p, r, s):
 
 @given(st.floats(1e-8, 1e-5), st.floats(0.01, 1.0))
 def test_pftk_reduces_to_mathis_at_small_p_without_timeouts(p, rtt):
-    # SPECS §11: with T0 = 0 and no window limit PFTK's leading term is
+    # Padhye et al. 1998: with T0 = 0 and no window limit PFTK's leading term is
     # 1/(RTT*sqrt(2bp/3)) = Mathis with C = sqrt(3/2); corrections are O(sqrt(p)),
     # below 1 % for p <= 1e-5.
     assert tcp.pftk_throughput(p, rtt, 0.0) == pytest.approx(
@@ -111,14 +111,14 @@ def test_pftk_reduces_to_mathis_at_small_p_without_timeouts(p, rtt):
 
 
 def test_mathis_constants():
-    # SPECS §11: C = 1.22 (ACK per packet), 0.87 (delayed ACK), two decimals.
+    # Mathis et al. 1997: C = 1.22 (ACK per packet), 0.87 (delayed ACK), two decimals.
     assert tcp.MATHIS_C_NO_DELACK == pytest.approx(1.22, abs=0.005)
     assert tcp.MATHIS_C_DELACK == pytest.approx(0.87, abs=0.005)
 
 
 def test_pftk_window_limited_tends_to_wmax_over_rtt():
-    # PFTK window-limited branch: as p -> 0, B -> W_max/RTT (SPECS §11 notes ns-2's
-    # 20-packet cap dominates at low p).
+    # PFTK window-limited branch: as p -> 0, B -> W_max/RTT (ns-2's default
+    # `window_ 20` in `ns-default.tcl` is such a cap; it dominates at low p).
     assert tcp.pftk_throughput(1e-9, 0.1, 1.0, w_max=20) == pytest.approx(200.0, rel=1e-3)
 
 
@@ -147,7 +147,7 @@ def test_gaimd_formula_at_tcp_parameters_is_pftk_approximation(p, rtt, t0):
 
 @given(st.floats(1e-6, 1.0), betas)
 def test_gaimd_td_term_is_tcp_friendly_with_cai_alpha(p, beta):
-    # SPECS §4: alpha = 3(1-beta)/(1+beta) equates the triple-duplicate term with TCP's.
+    # Cai et al. (13): alpha = 3(1-beta)/(1+beta) equates the triple-duplicate term with TCP's.
     a = tcp.aimd_friendly_alpha_beta_kept(beta)
     assert tcp.gaimd_throughput(p, 1.0, a, beta, 0.0) == pytest.approx(
         tcp.pftk_throughput_approx(p, 1.0, 0.0), rel=1e-9

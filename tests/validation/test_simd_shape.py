@@ -1,4 +1,4 @@
-"""Issue 3, check d: SIMD(1/16) in the packet engine. Between losses the window follows
+"""SIMD(1/16) in the packet engine. Between losses the window follows
 w0 + c·t² (Jin et al. eq. (1) with k = −1/2: u = 1/(k+1) = 2), with c as Jin et al. eq. (7),
 c ≈ 9β/(8·w_max) (Table 1, SIMD row); each loss removes β·w (multiplicative decrease, eq. (3)
 with l = 1).
@@ -67,7 +67,8 @@ def test_each_epoch_grows_as_t_squared(epochs):
     print(f"\nSIMD(1/16): {len(steady)} epochs, exponent median {np.median(exps):.3f} "
           f"[{exps.min():.3f}, {exps.max():.3f}] (target 2 ± 0.2); c/c_eq7 median "
           f"{np.median(c_ratio):.4f} [{c_ratio.min():.4f}, {c_ratio.max():.4f}]")
-    # Jin et al. (1), Table 1: w(t) = w0 + c t², exponent 2; ± 0.2 from issue 3.
+    # Jin et al. (1), Table 1: w(t) = w0 + c t², exponent 2; ± 0.2 is our assumption (the
+    # paper states no tolerance).
     assert np.all(np.abs(exps - 2) <= 0.2)
     lo = np.array([b[0] for b in c_band])
     hi = np.array([b[1] for b in c_band])
@@ -76,8 +77,8 @@ def test_each_epoch_grows_as_t_squared(epochs):
 
 def test_decrease_is_multiplicative(epochs):
     """w0 = (1 − β)·w_max for every w_max (an additive decrease would remove a constant)."""
-    # The first reduction ends slow start; ns-2 halves there for any decrease rule (SPECS §3-4:
-    # "the very first decrease ... use[s] plain halving"), so it is not SIMD's decrease.
+    # The first reduction ends slow start; ns-2 halves there for any decrease rule (`tcp.cc`
+    # `slowdown()` halves the first decrease and any in slow start), so it is not SIMD's decrease.
     later = epochs[1:]
     w_max = np.array([e["w_max"] for e in later])
     ratio = np.array([e["w0"] / e["w_max"] for e in later])

@@ -1,4 +1,4 @@
-"""Issue 3 checks a, b, c: packet-level TCP and GAIMD against the models and the papers
+"""Checks a, b, c: packet-level TCP and GAIMD against the models and the papers
 (check e, Yang et al. Fig. 6, is the reproduction yang-fig6).
 
 Measured numbers are printed (``pytest -s``) for the validation page.
@@ -31,7 +31,7 @@ source = {{ kind = "tcp", controller = {controller} }}
 @pytest.mark.parametrize("p", [0.005, 0.01, 0.02, 0.05])
 def test_a_tcp_throughput_matches_pftk(p):
     f = fat_link(p).flows.iloc[0]
-    # PFTK (Padhye et al. 1998; SPECS §11) with the flow's own RTT and RTO, b = 1 (no delayed
+    # PFTK (Padhye et al. 1998) with the flow's own RTT and RTO, b = 1 (no delayed
     # ACKs) and the 10 000-packet receiver window; packets/s -> bits/s with 1000-byte packets.
     model = theory.pftk_throughput(p, f.mean_rtt_s, f.rto_s, 1.0, 10_000) * 8000
     print(f"\na p={p}: goodput {f.goodput_bps / 1e6:.3f} Mb/s, PFTK {model / 1e6:.3f} Mb/s, "

@@ -1,11 +1,10 @@
 """TCP throughput models and TCP-friendly AIMD parameter rules.
 
-* Mathis et al. 1997 square-root law (SPECS §11).
+* Mathis, Semke, Mahdavi & Ott 1997 square-root law.
 * PFTK: Padhye, Firoiu, Towsley & Kurose 1998, full model with timeouts and a maximum
-  window, and its closed-form approximation (SPECS §11).
-* The TFRC throughput equation, RFC 5348 §3.1 (SPECS §1.1).
-* The GAIMD sending-rate formula (Yang & Lam 2000, as printed in Jin et al. 2001 eq. (9)
-  and SPECS §4).
+  window, and its closed-form approximation (Cai et al. 2005 eq. (1)).
+* The TFRC throughput equation, RFC 5348 §3.1.
+* The GAIMD sending-rate formula (Yang & Lam 2000, as printed in Jin et al. 2001 eq. (9)).
 * The three TCP-friendly AIMD rules. Beware of the two β conventions:
 
   - *β removed*: on loss ``w ← w − β·w`` (Loguinov & Radha; Jin et al.);
@@ -36,9 +35,9 @@ __all__ = [
     "tfrc_throughput",
 ]
 
-#: Mathis constant for an ACK per packet, sqrt(3/2) ≈ 1.22 (SPECS §11).
+#: Mathis constant for an ACK per packet, sqrt(3/2) ≈ 1.22 (Mathis et al. 1997; Jin et al. §1).
 MATHIS_C_NO_DELACK = float(np.sqrt(1.5))
-#: Mathis constant with delayed ACKs (b = 2), sqrt(3/4) ≈ 0.87 (SPECS §11).
+#: Mathis constant with delayed ACKs (b = 2), sqrt(3/4) ≈ 0.87 (Mathis et al. 1997).
 MATHIS_C_DELACK = float(np.sqrt(0.75))
 
 
@@ -92,7 +91,7 @@ def gaimd_friendly_alpha(beta: npt.ArrayLike) -> FloatOrArray:
     """GAIMD TCP-friendly additive increase ``α = 4(1−β²)/3`` (Yang & Lam 2000).
 
     Papadimitriou & Zhang 2007, eq. (2); Cai et al. 2005, eq. (15); Yang et al. 2003
-    (GAIMD(0.31, 7/8)); SPECS §4. Exact when timeouts dominate; β = 7/8 gives 0.3125.
+    (GAIMD(0.31, 7/8)). Exact when timeouts dominate; β = 7/8 gives 0.3125.
 
     Parameters
     ----------
@@ -119,7 +118,7 @@ def mathis_throughput(
     mss: npt.ArrayLike = 1.0,
     c: npt.ArrayLike = MATHIS_C_NO_DELACK,
 ) -> FloatOrArray:
-    """Mathis et al. 1997 square-root law ``B = (MSS/RTT)·C/√p`` (SPECS §11).
+    """Mathis et al. 1997 square-root law ``B = (MSS/RTT)·C/√p``.
 
     Periodic loss, no timeouts, unlimited window.
 
@@ -163,7 +162,7 @@ def pftk_throughput(
 ) -> FloatOrArray:
     """Full PFTK model (Padhye et al. 1998) with timeouts and a maximum window.
 
-    As written in SPECS §11::
+    As in Padhye et al. 1998 (checked against a secondary reproduction, not the paper)::
 
         E[W_u] = (2+b)/(3b) + sqrt(8(1−p)/(3bp) + ((2+b)/(3b))²)
         Q̂(w)  = min(1, (1−(1−p)³)(1+(1−p)³(1−(1−p)^(w−3))) / (1−(1−p)^w))
@@ -220,7 +219,7 @@ def pftk_throughput_approx(
     b: npt.ArrayLike = 1.0,
     w_max: npt.ArrayLike = np.inf,
 ) -> FloatOrArray:
-    """Approximate PFTK model (SPECS §11; Cai et al. eq. (1) with b = 1)::
+    """Approximate PFTK model (Padhye et al. 1998; Cai et al. eq. (1) with b = 1)::
 
         B ≈ min(W_max/RTT, 1 / (RTT·√(2bp/3) + T0·min(1, 3√(3bp/8))·p·(1 + 32p²)))
 
@@ -259,7 +258,7 @@ def tfrc_throughput(
     t_rto: npt.ArrayLike | None = None,
     b: npt.ArrayLike = 1.0,
 ) -> FloatOrArray:
-    """TFRC throughput equation, RFC 5348 §3.1 (SPECS §1.1)::
+    """TFRC throughput equation, RFC 5348 §3.1::
 
         X = s / (R·√(2bp/3) + t_RTO·(3·√(3bp/8))·p·(1 + 32p²))
 
@@ -303,8 +302,7 @@ def gaimd_throughput(
     b: npt.ArrayLike = 1.0,
     w_max: npt.ArrayLike = np.inf,
 ) -> FloatOrArray:
-    """GAIMD(α, β) sending rate (Yang & Lam 2000) as printed in Jin et al. 2001 eq. (9)
-    and SPECS §4 (there marked as recalled, not confirmed)::
+    """GAIMD(α, β) sending rate (Yang & Lam 2000) as printed in Jin et al. 2001 eq. (9)::
 
         T ≈ min(W_max/RTT, 1 / (RTT·√(2b(1−β)p/(α(1+β)))
                               + T0·min(1, 3√((1−β²)bp/(2α)))·p·(1 + 32p²)))
@@ -312,7 +310,7 @@ def gaimd_throughput(
     Jin et al. write the same formula in the β-removed convention (β_J = 1 − β) and
     without b; the OCR of Jin's eq. (9) shows ``√(2β/(α(2−β)))p`` with p outside the
     root, which would not reduce to TCP's ``√(2p/3)`` at α = 1, β = 1/2; we read p inside
-    the root, as in SPECS §4. With α = 1, β = 1/2 this is :func:`pftk_throughput_approx`.
+    the root (an assumption). With α = 1, β = 1/2 this is :func:`pftk_throughput_approx`.
 
     Parameters
     ----------

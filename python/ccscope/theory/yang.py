@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 #: Weights of the 8 most recent loss intervals (TFRC) or epochs (TEAR), newest first,
-#: normalised to sum to 1: (1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2)/6 (RFC 5348 §5.4; SPECS §1.5).
+#: normalised to sum to 1: (1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2)/6 (RFC 5348 §5.4).
 TFRC_LOSS_INTERVAL_WEIGHTS = np.array([1.0, 1.0, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2]) / 6.0
 
 
