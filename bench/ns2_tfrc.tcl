@@ -1,4 +1,4 @@
-# ns-2.35 counterpart of scenarios/tfrc-tcp-red.toml (issue 5 check h): N Agent/TFRC +
+# ns-2.35 counterpart of scenarios/tfrc-tcp-red.toml: N Agent/TFRC +
 # Agent/TFRCSink flows and N TCP/Sack1 bulk flows on a gentle-RED dumbbell, 1000-byte packets,
 # 1 Gb/s 1 ms access links, flows started uniformly in [0, 1] s. bench/ns2_rap.tcl runs it with
 # Agent/RAP in place of TFRC (variable `agent`).

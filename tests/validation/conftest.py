@@ -1,5 +1,5 @@
-"""Scenario builders for the packet-level validation checks of issue 3 ("Window-based
-transports") that are not reproductions; the reproductions' set-ups live with them in
+"""Scenario builders for the packet-level validation checks of the window-based transports
+that are not reproductions; the reproductions' set-ups live with them in
 ccscope.experiments. Each builder returns a scenario dict for :func:`ccscope.run`; every set-up
 choice that the paper leaves open is stated beside the value it sets.
 

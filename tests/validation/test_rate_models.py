@@ -1,7 +1,5 @@
-"""Issue 5 check h (check a, Yang et al. Fig. 6's smoothness, is the reproduction yang-fig6).
-
-h: TFRC and TCP sharing a gentle-RED dumbbell (scenarios/tfrc-tcp-red.toml). TCP-friendliness
-as the issue states it: the long-term mean TFRC throughput over the mean TCP goodput lies in
+"""TFRC and TCP sharing a gentle-RED dumbbell (scenarios/tfrc-tcp-red.toml). TCP-friendliness:
+the long-term mean TFRC throughput over the mean TCP goodput lies in
 [0.7, 1.4] (Floyd, Handley, Padhye & Widmer, SIGCOMM 2000, §4 and Fig. 6: TFRC's normalized
 throughput against TCP SACK on RED stays of order one). bench/tfrc_anchor.py runs the same
 set-up in ns-2.35 for comparison.
@@ -14,7 +12,7 @@ from validation_setups import SCENARIOS
 
 import ccscope
 
-RATIO_BOUNDS = (0.7, 1.4)  # issue 5 check h
+RATIO_BOUNDS = (0.7, 1.4)  # "of order one", as a factor of 1.4 either side
 N_TFRC = 4
 
 

@@ -1,7 +1,7 @@
 //! `make bench`: packet-engine speed on the dumbbell.
 //!
 //! CBR: 8 and 64 flows offering 110% of a 10 or 100 Mb/s bottleneck. TCP: the anchor dumbbell
-//! of ../shared/anchors/ (N TCP SACK bulk flows starting in [0, 1] s; `bench/anchors.py` runs it
+//! (N TCP SACK bulk flows starting in [0, 1] s; `bench/anchors.py` runs it
 //! against ns-2 too). Both: 20 ms bottleneck with a bandwidth-delay-product DropTail buffer,
 //! 1 Gb/s 1 ms access links, 1000-byte packets, 60 simulated seconds. Reports events and
 //! bottleneck packets per wall-second, best of three runs; one JSON line per run with `--json`.

@@ -1,6 +1,6 @@
 //! Simulated time: an integer count of nanoseconds.
 //!
-//! Event keys never hold floats (STYLE item 5): `SimTime` is the only clock type, and conversions
+//! Event keys never hold floats: `SimTime` is the only clock type, and conversions
 //! from seconds round to the nearest nanosecond at the boundary.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Engine-level checks of the rate-based transports against published numbers (issue 5 §3).
+//! Engine-level checks of the rate-based transports against published numbers.
 //! Each test names its source and the tolerance it is held to. A published claim that the
 //! model contradicts, with the reason documented, is a strict expected failure:
 //! `#[should_panic]` on the claim's own assertion, so the test fails if the claim ever holds.

@@ -1,5 +1,5 @@
 //! The rate-based transport: a paced sender driven by a rate [`Controller`] and a receiver driven
-//! by a [`Receiver`] (issue 5 §1).
+//! by a [`Receiver`].
 //!
 //! The sender paces packets at the controller's rate (gap = 8·size/rate, optionally dithered);
 //! it is not ACK-clocked and never retransmits. Optionally it sends bunches of `bunch`
