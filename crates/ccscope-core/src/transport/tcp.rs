@@ -24,8 +24,10 @@
 //!   [`ECE`] (that packet carried a CE mark) and [`RETX`] (it was a retransmission: no RTT
 //!   sample, Karn's rule); `blocks` = up to three SACK blocks as `[start, end)` pairs.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::Arc;
 
 use rand::Rng as _;
 
@@ -156,7 +158,7 @@ impl TcpSpec {
 }
 
 /// RTT estimation and the retransmission timeout (RFC 6298; ns-2 `tcp/tcp.cc` `rtt_update()`,
-/// `rtt_timeout()`, `rtt_backoff()`).
+/// `rtt_timeout()`, `rtt_backoff()`), within its [`RtoLimits`].
 #[derive(Clone, Debug)]
 struct RtoEstimator {
     /// Smoothed RTT (s); meaningful once there is a sample (`samples` > 0).
@@ -165,12 +167,17 @@ struct RtoEstimator {
     backoff: u32,
     /// RTO before backoff (s).
     base: f64,
+    samples: u64,
+    sample_sum: f64,
+}
+
+/// The timeout's bounds, clock tick and most backoff, from the [`TcpSpec`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RtoLimits {
     min: f64,
     max: f64,
     tick: f64,
     max_backoff: u32,
-    samples: u64,
-    sample_sum: f64,
 }
 
 impl RtoEstimator {
@@ -180,10 +187,6 @@ impl RtoEstimator {
             rttvar: 0.0,
             backoff: 1,
             base: spec.initial_rto_ns as f64 * 1e-9,
-            min: spec.min_rto_ns as f64 * 1e-9,
-            max: spec.max_rto_ns as f64 * 1e-9,
-            tick: spec.tick_ns as f64 * 1e-9,
-            max_backoff: spec.max_backoff,
             samples: 0,
             sample_sum: 0.0,
         }
@@ -194,7 +197,7 @@ impl RtoEstimator {
         (self.samples > 0).then_some(self.srtt)
     }
 
-    fn sample(&mut self, r: f64) {
+    fn sample(&mut self, r: f64, limits: &RtoLimits) {
         match self.srtt() {
             // RFC 6298 §2.2.
             None => {
@@ -209,11 +212,12 @@ impl RtoEstimator {
         }
         let s = self.srtt;
         // RFC 6298 §2.3: RTO = SRTT + max(G, 4 RTTVAR), rounded up to whole ticks; §2.4 minimum.
-        let mut rto = s + (4.0 * self.rttvar).max(self.tick);
-        if self.tick > 0.0 {
-            rto = (rto / self.tick).ceil() * self.tick;
+        let tick = limits.tick;
+        let mut rto = s + (4.0 * self.rttvar).max(tick);
+        if tick > 0.0 {
+            rto = (rto / tick).ceil() * tick;
         }
-        self.base = rto.clamp(self.min, self.max);
+        self.base = rto.clamp(limits.min, limits.max);
         // Karn: a valid sample ends the backoff.
         self.backoff = 1;
         self.samples += 1;
@@ -221,12 +225,12 @@ impl RtoEstimator {
     }
 
     /// The current timeout, backed off (RFC 6298 §5.5), at most `max`.
-    fn timeout(&self) -> f64 {
-        (self.base * self.backoff as f64).min(self.max)
+    fn timeout(&self, limits: &RtoLimits) -> f64 {
+        (self.base * self.backoff as f64).min(limits.max)
     }
 
-    fn back_off(&mut self) {
-        if self.backoff < self.max_backoff {
+    fn back_off(&mut self, limits: &RtoLimits) {
+        if self.backoff < limits.max_backoff {
             self.backoff *= 2;
         }
     }
@@ -291,9 +295,9 @@ impl Chunks {
     }
 }
 
-/// What a sender reads of its [`TcpSpec`] once it runs: the rest went into its estimator and
-/// controller, and a whole spec per flow would cost 160 bytes.
-#[derive(Clone, Copy, Debug)]
+/// What a sender reads of its [`TcpSpec`] once it runs (the rest went into its estimator and
+/// controller). Senders with equal settings share one copy ([`SenderSettings::shared`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct SenderSettings {
     variant: Variant,
     limited_transmit: bool,
@@ -301,11 +305,41 @@ struct SenderSettings {
     sack_lost_after: u32,
     max_window_pkts: f64,
     overhead_ns: u64,
+    rto: RtoLimits,
+}
+
+impl SenderSettings {
+    /// The settings of `spec`: the very copy the last sender built on this thread has when
+    /// they are equal, as for every flow of one scenario entry. A copy a flow would cost 64
+    /// bytes of every flow's sender, 640 kB at ten thousand flows.
+    fn shared(spec: &TcpSpec) -> Arc<SenderSettings> {
+        thread_local! {
+            static LAST: RefCell<Option<Arc<SenderSettings>>> = const { RefCell::new(None) };
+        }
+        let settings = SenderSettings {
+            variant: spec.variant,
+            limited_transmit: spec.limited_transmit,
+            packet_bytes: spec.packet_bytes,
+            sack_lost_after: spec.sack_lost_after,
+            max_window_pkts: spec.max_window_pkts,
+            overhead_ns: spec.overhead_ns,
+            rto: RtoLimits {
+                min: spec.min_rto_ns as f64 * 1e-9,
+                max: spec.max_rto_ns as f64 * 1e-9,
+                tick: spec.tick_ns as f64 * 1e-9,
+                max_backoff: spec.max_backoff,
+            },
+        };
+        LAST.with_borrow_mut(|last| match last {
+            Some(same) if **same == settings => Arc::clone(same),
+            _ => Arc::clone(last.insert(Arc::new(settings))),
+        })
+    }
 }
 
 /// The sending side of a TCP connection.
 pub struct TcpSender {
-    spec: SenderSettings,
+    spec: Arc<SenderSettings>,
     ctl: Box<dyn Controller>,
     rto: RtoEstimator,
     /// Lowest unacknowledged packet.
@@ -344,14 +378,7 @@ impl TcpSender {
         TcpSender {
             ctl,
             rto: RtoEstimator::new(spec),
-            spec: SenderSettings {
-                variant: spec.variant,
-                limited_transmit: spec.limited_transmit,
-                packet_bytes: spec.packet_bytes,
-                sack_lost_after: spec.sack_lost_after,
-                max_window_pkts: spec.max_window_pkts,
-                overhead_ns: spec.overhead_ns,
-            },
+            spec: SenderSettings::shared(spec),
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
@@ -444,7 +471,7 @@ impl TcpSender {
     }
 
     fn arm_rto(&self, ctx: &mut Ctx) {
-        let at = ctx.now() + SimTime::from_secs_f64(self.rto.timeout());
+        let at = ctx.now() + SimTime::from_secs_f64(self.rto.timeout(&self.spec.rto));
         ctx.set_timer(RTO_TIMER, at);
     }
 
@@ -579,7 +606,7 @@ impl TcpSender {
             let acked = ack - self.snd_una;
             let rtt = (h.flags & RETX == 0).then(|| now - h.echo);
             if let Some(r) = rtt {
-                self.rto.sample(r.secs());
+                self.rto.sample(r.secs(), &self.spec.rto);
             }
             newly_acked = acked;
             self.outstanding.drain(..(acked as usize).min(self.outstanding.len()));
@@ -696,7 +723,7 @@ impl TcpSender {
         }
         self.stats.timeouts += 1;
         self.reduce(ctx.now(), LossKind::Timeout, self.sent_time(self.snd_una, ctx.now()));
-        self.rto.back_off();
+        self.rto.back_off(&self.spec.rto);
         // Go-back-N from the first unacknowledged packet; the scoreboard is forgotten (ns-2).
         self.in_recovery = false;
         self.dupacks = 0;
@@ -769,7 +796,7 @@ impl Endpoint for TcpSender {
         out.extend([
             ("cwnd_pkts", self.cwnd()),
             ("srtt_s", self.rto.srtt().unwrap_or(f64::NAN)),
-            ("rto_s", self.rto.timeout()),
+            ("rto_s", self.rto.timeout(&self.spec.rto)),
         ]);
         self.ctl.state(out);
     }
@@ -781,7 +808,7 @@ impl Endpoint for TcpSender {
             ("srtt_s", Stat::Level(self.rto.srtt().unwrap_or(0.0))),
             ("rtt_samples", count(self.rto.samples)),
             ("rtt_sum_s", Stat::Count(self.rto.sample_sum)),
-            ("rto_s", Stat::Level(self.rto.timeout())),
+            ("rto_s", Stat::Level(self.rto.timeout(&self.spec.rto))),
             ("timeouts", count(self.stats.timeouts)),
             ("fast_retransmits", count(self.stats.fast_retransmits)),
             ("retransmits", count(self.stats.retransmits)),
@@ -1051,14 +1078,27 @@ mod tests {
     }
 
     #[test]
+    fn senders_of_equal_settings_share_them_and_others_do_not() {
+        let spec = TcpSpec::default();
+        let (a, b) = (SenderSettings::shared(&spec), SenderSettings::shared(&spec));
+        assert!(Arc::ptr_eq(&a, &b));
+        let other = TcpSpec { min_rto_ns: 1_000_000_000, ..TcpSpec::default() };
+        let c = SenderSettings::shared(&other);
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!((a.rto.min, c.rto.min), (spec.min_rto_ns as f64 * 1e-9, 1.0));
+        assert_eq!((c.packet_bytes, c.variant), (spec.packet_bytes, spec.variant));
+    }
+
+    #[test]
     fn senders_and_receivers_stay_small() {
         use std::mem::size_of;
         // One of each per flow: at ten thousand flows every byte here is 10 kB (and each is
         // a heap block of its own, so what counts is the size rounded up to 16 bytes).
-        assert_eq!(size_of::<SenderSettings>(), 32);
+        // Shared among senders with equal settings.
+        assert_eq!(size_of::<Arc<SenderSettings>>(), 8);
         // The SACK scoreboard and the retransmitted set take a vector of runs each (no 192-byte
         // node after a loss); what only applications that retransmit on NACK use is boxed.
-        assert!(size_of::<TcpSender>() <= 408, "{}", size_of::<TcpSender>());
+        assert!(size_of::<TcpSender>() <= 360, "{}", size_of::<TcpSender>());
         // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
         // for an application that watches deliveries; NACKs, which TCP does not carry, take no
         // room.
