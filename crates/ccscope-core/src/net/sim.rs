@@ -96,17 +96,27 @@ pub enum Stat {
     Level(f64),
 }
 
-/// Counts over the window [warmup, end) from the stats at both ends.
-pub(crate) fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&Vec<(&'static str, Stat)>>) -> Vec<(&'static str, f64)> {
+/// The counts among an endpoint's stats at the start of the measurement window: all that
+/// [`windowed`] reads of them, kept in as little room as they take.
+pub(crate) type WindowStart = Box<[(&'static str, f64)]>;
+
+pub(crate) fn counts(stats: Vec<(&'static str, Stat)>) -> WindowStart {
+    stats
+        .into_iter()
+        .filter_map(|(k, v)| match v {
+            Stat::Count(x) => Some((k, x)),
+            Stat::Level(_) => None,
+        })
+        .collect()
+}
+
+/// Counts over the window [warmup, end) from the stats at the end and the counts at its start.
+pub(crate) fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&WindowStart>) -> Vec<(&'static str, f64)> {
     end.into_iter()
         .map(|(k, v)| match v {
             Stat::Level(x) => (k, x),
             Stat::Count(x) => {
-                let before = start
-                    .and_then(|s| s.iter().find(|(j, _)| *j == k))
-                    .map_or(0.0, |(_, v)| match v {
-                        Stat::Count(y) | Stat::Level(y) => *y,
-                    });
+                let before = start.and_then(|s| s.iter().find(|(j, _)| *j == k)).map_or(0.0, |&(_, y)| y);
                 (k, x - before)
             }
         })
@@ -737,7 +747,7 @@ pub struct Simulation {
 struct Baseline {
     flows: Vec<FlowStats>,
     links: Vec<LinkStats>,
-    endpoints: Vec<Vec<(&'static str, Stat)>>,
+    endpoints: Vec<WindowStart>,
 }
 
 impl Simulation {
@@ -913,7 +923,7 @@ impl Simulation {
         Baseline {
             flows: self.core.flows.iter().map(|f| f.stats).collect(),
             links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
-            endpoints: self.endpoints.iter().map(|e| e.stats()).collect(),
+            endpoints: self.endpoints.iter().map(|e| counts(e.stats())).collect(),
         }
     }
 

@@ -13,9 +13,9 @@ use super::{io_error, real_time, wait_readable, wire, Clock};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::Dir;
-use crate::net::sim::windowed;
+use crate::net::sim::{counts, windowed, WindowStart};
 use crate::net::trace::{Probe, StateLog};
-use crate::net::{Ctx, Endpoint, HostIo, Side, Stat};
+use crate::net::{Ctx, Endpoint, HostIo, Side};
 use crate::rng::{stream, Stream};
 use crate::time::SimTime;
 
@@ -228,11 +228,11 @@ impl Hosts {
         real_time();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
-        let mut baseline: Option<Vec<Vec<(&'static str, Stat)>>> = None;
+        let mut baseline: Option<Vec<WindowStart>> = None;
         loop {
             let now = clock.now();
             if baseline.is_none() && now >= warmup {
-                baseline = Some(self.stations.iter().map(|s| s.endpoint.stats()).collect());
+                baseline = Some(self.stations.iter().map(|s| counts(s.endpoint.stats())).collect());
             }
             while self.next_sample().is_some_and(|t| t <= now.min(end)) {
                 self.sample();
