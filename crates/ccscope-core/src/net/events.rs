@@ -168,4 +168,3 @@ mod tests {
         assert_eq!(queue.pop_before(u64::MAX), None);
     }
 }
-

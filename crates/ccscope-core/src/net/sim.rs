@@ -100,6 +100,7 @@ pub enum Stat {
 /// [`windowed`] reads of them, kept in as little room as they take.
 pub(crate) type WindowStart = Box<[(&'static str, f64)]>;
 
+/// The counts among `stats`.
 pub(crate) fn counts(stats: Vec<(&'static str, Stat)>) -> WindowStart {
     stats
         .into_iter()
