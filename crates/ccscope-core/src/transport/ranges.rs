@@ -70,21 +70,6 @@ impl SeqRanges {
         self.runs.iter().rev().take_while(|&&(_, e)| e > from).map(|&(s, e)| e - s.max(from)).sum()
     }
 
-    /// How many members are not in `other`.
-    pub(crate) fn count_outside(&self, other: &SeqRanges) -> u64 {
-        let mut count: u64 = self.runs.iter().map(|&(s, e)| e - s).sum();
-        let (mut i, mut j) = (0, 0);
-        while let (Some(&(s, e)), Some(&(t, f))) = (self.runs.get(i), other.runs.get(j)) {
-            count -= e.min(f).saturating_sub(s.max(t));
-            if e <= f {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
-        count
-    }
-
     /// The `n`-th highest member (`n` ≥ 1), if there are that many.
     pub(crate) fn nth_highest(&self, mut n: u64) -> Option<u64> {
         for &(s, e) in self.runs.iter().rev() {
@@ -148,15 +133,6 @@ mod tests {
             assert_eq!(runs.run_holding(probe), run);
             assert_eq!(runs.next_absent(probe), (probe..).find(|s| !set.contains(s)).unwrap());
             assert_eq!(runs.count_from(probe), set.range(probe..).count() as u64);
-            let mut other = SeqRanges::default();
-            let mut other_set = BTreeSet::new();
-            for _ in 0..rng.gen_range(0..4) {
-                let start = floor + rng.gen_range(0..60);
-                let end = start + rng.gen_range(0..20);
-                other.insert(start, end);
-                other_set.extend(start..end);
-            }
-            assert_eq!(runs.count_outside(&other), set.difference(&other_set).count() as u64);
             let n = rng.gen_range(1..6);
             assert_eq!(runs.nth_highest(n), set.iter().nth_back(n as usize - 1).copied());
             // Runs stay disjoint and apart: a merged run is never split in two.

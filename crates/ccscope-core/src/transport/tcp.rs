@@ -357,8 +357,10 @@ pub struct TcpSender {
     dupwnd: f64,
     /// SACK scoreboard: packets above `snd_una` the receiver holds.
     sacked: SeqRanges,
-    /// SACK: packets retransmitted in this recovery.
-    rexmitted: SeqRanges,
+    /// SACK: the packets retransmitted in this recovery that the receiver has not reported
+    /// since, in order: RFC 6675 SetPipe counts them once more. Kept apart from `sacked`, the
+    /// pipe needs their number, not a merge of the two sets.
+    rexmitted: Vec<u64>,
     /// SACK: where the search for the next hole to retransmit starts.
     rxt_next: u64,
     /// When each packet from `snd_una` to `snd_max` was last sent (front = `snd_una`).
@@ -388,7 +390,7 @@ impl TcpSender {
             dupacks: 0,
             dupwnd: 0.0,
             sacked: SeqRanges::default(),
-            rexmitted: SeqRanges::default(),
+            rexmitted: Vec::new(),
             rxt_next: 0,
             outstanding: VecDeque::new(),
             chunks: Chunks::default(),
@@ -507,7 +509,7 @@ impl TcpSender {
                     if self.hold(ctx, force) {
                         return;
                     }
-                    self.rexmitted.insert(hole, hole + 1);
+                    self.retransmitted(hole);
                     self.rxt_next = hole + 1;
                     self.transmit(ctx, hole);
                 } else if self.has_data()
@@ -563,8 +565,40 @@ impl TcpSender {
         // Above `from` lie at most DupThresh SACKed packets (the highest ones).
         let sacked_above = self.sacked.count_from(from);
         let not_lost = self.snd_max.saturating_sub(from) - sacked_above;
-        let retransmitted = self.rexmitted.count_outside(&self.sacked);
-        (not_lost + retransmitted) as f64
+        // Counted once more: retransmitted in this recovery, neither acknowledged nor SACKed.
+        debug_assert!(self.rexmitted.windows(2).all(|w| w[0] < w[1]));
+        debug_assert!(self.rexmitted.iter().all(|&s| s >= self.snd_una && !self.sacked.contains(s)));
+        (not_lost + self.rexmitted.len() as u64) as f64
+    }
+
+    /// SACK: packet `seq` is retransmitted in this recovery.
+    fn retransmitted(&mut self, seq: u64) {
+        if !self.sacked.contains(seq) {
+            if let Err(i) = self.rexmitted.binary_search(&seq) {
+                self.rexmitted.insert(i, seq);
+            }
+        }
+    }
+
+    /// SACK: the receiver holds the packets `start..end`.
+    fn sack(&mut self, start: u64, end: u64) {
+        self.sacked.insert(start, end);
+        self.forget_retransmitted(start, end);
+    }
+
+    /// Drops the retransmitted packets `start..end` (the receiver reported them); an emptied
+    /// set gives back its room, as the scoreboard does.
+    #[inline]
+    fn forget_retransmitted(&mut self, start: u64, end: u64) {
+        if self.rexmitted.is_empty() {
+            return;
+        }
+        let from = self.rexmitted.partition_point(|&s| s < start);
+        let to = self.rexmitted.partition_point(|&s| s < end);
+        self.rexmitted.drain(from..to);
+        if self.rexmitted.is_empty() {
+            self.rexmitted = Vec::new();
+        }
     }
 
     /// RFC 6675 NextSeg rule 1: the lowest lost packet not yet retransmitted in this recovery.
@@ -597,7 +631,7 @@ impl TcpSender {
         let h = &pkt.header;
         if self.spec.variant == Variant::Sack {
             for b in h.blocks.chunks(2) {
-                self.sacked.insert((b[0] as u64).max(self.snd_una), b[1] as u64);
+                self.sack((b[0] as u64).max(self.snd_una), b[1] as u64);
             }
         }
         let ack = h.ack.min(self.snd_max);
@@ -619,7 +653,7 @@ impl TcpSender {
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             self.sacked.forget_below(ack);
-            self.rexmitted.forget_below(ack);
+            self.forget_retransmitted(0, ack);
             if self.in_recovery {
                 self.partial_or_full_ack(ctx, acked);
             } else {
@@ -679,8 +713,8 @@ impl TcpSender {
         match self.spec.variant {
             Variant::Sack => {
                 // RFC 6675 §5 steps (A)–(C): the first unacknowledged packet goes first.
-                self.rexmitted.clear();
-                self.rexmitted.insert(lost, lost + 1);
+                self.rexmitted = Vec::new();
+                self.retransmitted(lost);
                 self.rxt_next = lost + 1;
                 self.transmit(ctx, lost);
             }
@@ -729,7 +763,7 @@ impl TcpSender {
         self.dupacks = 0;
         self.dupwnd = 0.0;
         self.sacked.clear();
-        self.rexmitted.clear();
+        self.rexmitted = Vec::new();
         self.snd_nxt = self.snd_una;
         self.arm_rto(ctx);
         self.send_more(ctx);
@@ -1077,6 +1111,73 @@ mod tests {
         }
     }
 
+    /// RFC 6675 SetPipe by its definition, after every ACK a SACK sender takes in recovery:
+    /// each packet from `snd_una` to `snd_max` that is not SACKed counts once unless it is lost
+    /// (`sack_lost_after` SACKed packets above it), and once more if it was retransmitted in this
+    /// recovery. First transmissions and retransmissions alike are lost at random on the way
+    /// to the receiver; ACKs all arrive, in order.
+    #[test]
+    fn the_pipe_is_rfc_6675_setpipe() {
+        use rand::SeedableRng as _;
+        use crate::net::{HostIo, Side};
+        use crate::rng::Rng;
+        let spec = TcpSpec { variant: Variant::Sack, initial_window_pkts: 40.0, ..TcpSpec::default() };
+        let mut snd = TcpSender::new(&spec, spec.controller().unwrap(), Box::new(Bulk));
+        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()));
+        let (mut sio, mut rio) = (HostIo::new(false, Rng::seed_from_u64(1)), HostIo::new(false, Rng::seed_from_u64(2)));
+        let mut loss = Rng::seed_from_u64(3);
+        snd.start(&mut Ctx::host(&mut sio, 0, Side::Sender));
+        rcv.start(&mut Ctx::host(&mut rio, 0, Side::Receiver));
+        // Packets on the way: to the receiver (data) or to the sender (ACKs).
+        let mut wire: VecDeque<(Side, Packet)> = VecDeque::new();
+        let mut resent_in_recovery = BTreeSet::new();
+        let (mut checked, mut checked_with_resent) = (0, 0);
+        let mut now = SimTime::ZERO;
+        for _ in 0..200_000 {
+            wire.extend(sio.sent.drain(..).filter(|_| !loss.gen_bool(0.04)).map(|p| (Side::Receiver, p)));
+            wire.extend(rio.sent.drain(..).map(|p| (Side::Sender, p)));
+            now += SimTime(100_000);
+            let armed = |io: &HostIo| io.timers.iter().enumerate().filter_map(|(k, &t)| Some((t?, k))).min();
+            let was_in_recovery = snd.in_recovery;
+            let due = |io: &HostIo| armed(io).filter(|&(t, _)| t <= now).map(|(_, k)| k);
+            if let Some(k) = due(&sio) {
+                (sio.now, sio.timers[k]) = (now, None);
+                snd.on_timer(&mut Ctx::host(&mut sio, 0, Side::Sender), k);
+            } else if let Some(k) = due(&rio) {
+                (rio.now, rio.timers[k]) = (now, None);
+                rcv.on_timer(&mut Ctx::host(&mut rio, 0, Side::Receiver), k);
+            } else if let Some((side, pkt)) = wire.pop_front() {
+                if side == Side::Sender {
+                    sio.now = now;
+                    snd.on_packet(&mut Ctx::host(&mut sio, 0, side), pkt);
+                } else {
+                    rio.now = now;
+                    rcv.on_packet(&mut Ctx::host(&mut rio, 0, side), pkt);
+                }
+            } else {
+                // Nothing on the wire: on to the next timer.
+                now = [armed(&sio), armed(&rio)].into_iter().flatten().min().expect("a timer armed").0;
+                continue;
+            }
+            if !snd.in_recovery {
+                continue;
+            }
+            if !was_in_recovery {
+                resent_in_recovery.clear();
+            }
+            resent_in_recovery.extend(sio.sent.iter().filter(|p| p.header.flags & RETX != 0).map(|p| p.header.seq));
+            let sacked_above = |s: u64| (s + 1..snd.snd_max).filter(|&t| snd.sacked.contains(t)).count() as u32;
+            let pipe: u64 = (snd.snd_una..snd.snd_max)
+                .filter(|&s| !snd.sacked.contains(s))
+                .map(|s| (sacked_above(s) < spec.sack_lost_after) as u64 + resent_in_recovery.contains(&s) as u64)
+                .sum();
+            assert_eq!(snd.pipe(), pipe as f64, "una {} max {} resent {resent_in_recovery:?}", snd.snd_una, snd.snd_max);
+            checked += 1;
+            checked_with_resent += (snd.snd_una..snd.snd_max).any(|s| resent_in_recovery.contains(&s)) as u32;
+        }
+        assert!(checked_with_resent > 1000, "{checked_with_resent} of {checked} checks had a retransmission in flight");
+    }
+
     #[test]
     fn senders_of_equal_settings_share_them_and_others_do_not() {
         let spec = TcpSpec::default();
@@ -1096,8 +1197,9 @@ mod tests {
         // a heap block of its own, so what counts is the size rounded up to 16 bytes).
         // Shared among senders with equal settings.
         assert_eq!(size_of::<Arc<SenderSettings>>(), 8);
-        // The SACK scoreboard and the retransmitted set take a vector of runs each (no 192-byte
-        // node after a loss); what only applications that retransmit on NACK use is boxed.
+        // The SACK scoreboard (runs) and the retransmitted packets take a vector each (no
+        // 192-byte node after a loss); what only applications that retransmit on NACK use is
+        // boxed.
         assert!(size_of::<TcpSender>() <= 360, "{}", size_of::<TcpSender>());
         // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
         // for an application that watches deliveries; NACKs, which TCP does not carry, take no
