@@ -100,11 +100,12 @@ impl<T: Copy> EventQueue<T> {
 
 /// The bucket of time `at` around `last`, marked occupied with `at` counted in its earliest
 /// time, without a branch (bucket 0, the current time's, is read out in order: it has no
-/// occupied bit, `(1 << 0) >> 1` being 0, and its earliest time is never read).
+/// occupied bit, and its earliest time is never read).
 #[inline]
 fn place(occupied: &mut u64, earliest: &mut [u64; BUCKETS], last: u64, at: u64) -> usize {
     let b = (u64::BITS - (at ^ last).leading_zeros()) as usize;
-    *occupied |= ((1u128 << b) >> 1) as u64;
+    // Bit `b - 1` for bucket `b` in 1..=64, none for bucket 0.
+    *occupied |= ((b != 0) as u64) << (b.wrapping_sub(1) & 63);
     earliest[b] = earliest[b].min(at);
     b
 }
@@ -153,6 +154,18 @@ mod tests {
                 now = at;
             }
         }
+    }
+
+    /// Bucket 64 holds the times that differ from the time popped last in their top bit.
+    #[test]
+    fn the_top_bucket_keeps_its_order() {
+        let mut queue = EventQueue::new();
+        for (at, item) in [(u64::MAX, 1), (1 << 63, 2), (7, 3), (u64::MAX, 4)] {
+            queue.push(at, item);
+        }
+        let popped: Vec<_> = std::iter::from_fn(|| queue.pop_before(u64::MAX)).collect();
+        assert_eq!(popped, [(7, 3), (1 << 63, 2)], "nothing is due before u64::MAX but u64::MAX");
+        assert_eq!(queue.peek_time(), Some(u64::MAX));
     }
 
     #[test]
