@@ -8,7 +8,7 @@ STAMP := $(VENV)/.ccscope-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 OUT ?= out/main
 
-.PHONY: run test test-rust test-python validate bench lint clean install ns2 chromium
+.PHONY: run test test-rust test-python validate bench lint format-check clean install ns2 chromium
 
 install: $(STAMP)
 
@@ -59,9 +59,14 @@ ns2:
 	@command -v ns >/dev/null || (apt-get update -qq && apt-get install -y -qq ns2) \
 	  || echo "ns-2 could not be installed: anchor comparisons will run ccscope only"
 
-lint: $(STAMP)
-	$(BIN)/ruff check python tests
+lint: format-check
+	$(BIN)/ruff check python tests bench
 	cargo clippy --workspace --all-targets -- -D warnings
+
+# Formatting as `cargo fmt` (rustfmt.toml) and `ruff format` (pyproject.toml) leave it; CI checks it.
+format-check: $(STAMP)
+	cargo fmt --all -- --check
+	$(BIN)/ruff format --check python tests bench
 
 clean:
 	rm -rf $(VENV) target out

@@ -38,15 +38,18 @@ def scenario(n: int, rate_mbps: float, queue: str, seed: int = 1) -> ccscope.Sce
     return ccscope.loads(scenario_toml(n, rate_mbps, queue, seed))
 
 
-def scenario_toml(n: int, rate_mbps: float, queue: str, seed: int = 1,
-                  seconds: int = SECONDS) -> str:
+def scenario_toml(
+    n: int, rate_mbps: float, queue: str, seed: int = 1, seconds: int = SECONDS
+) -> str:
     """The scenario file: N flows on a RATE_MBPS bottleneck with a DropTail or RED queue."""
     bdp = bdp_packets(rate_mbps)
     if queue == "DropTail":
         q = f'{{ kind = "droptail", limit = "{bdp}pkts" }}'
     else:
-        q = (f'{{ kind = "red", limit = {int(1.5 * bdp)}, mode = "bytes", '
-             'mean_packet_size = "500B" }')
+        q = (
+            f'{{ kind = "red", limit = {int(1.5 * bdp)}, mode = "bytes", '
+            'mean_packet_size = "500B" }'
+        )
     return f'''
 [run]
 duration = "{seconds}s"
@@ -76,9 +79,14 @@ def run_ccscope(n: int, rate: float, queue: str, repeat: int) -> dict:
     bn = r.bottlenecks.iloc[0]
     goodput = (r.flows.goodput_bps / 1e6).round(4).tolist()
     return {
-        "sim": "ccscope", "wall_s": best, "departures": int(bn.departures),
-        "arrivals": int(bn.arrivals), "drops": int(bn.drops), "goodput_mbps": goodput,
-        "sum_goodput_mbps": sum(goodput), "jain": metrics.jain_index(goodput),
+        "sim": "ccscope",
+        "wall_s": best,
+        "departures": int(bn.departures),
+        "arrivals": int(bn.arrivals),
+        "drops": int(bn.drops),
+        "goodput_mbps": goodput,
+        "sum_goodput_mbps": sum(goodput),
+        "jain": metrics.jain_index(goodput),
         "events": r.events,
     }
 
@@ -89,15 +97,24 @@ def run_ns2(n: int, rate: float, queue: str, repeat: int) -> dict | None:
     best, out = float("inf"), ""
     for _ in range(repeat):
         t = time.perf_counter()
-        out = subprocess.run(["ns", str(ANCHOR), str(n), str(rate), "20", queue,
-                              str(SECONDS), "1"], capture_output=True, text=True,
-                             check=True, cwd=ANCHOR.parent).stdout
+        out = subprocess.run(
+            ["ns", str(ANCHOR), str(n), str(rate), "20", queue, str(SECONDS), "1"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ANCHOR.parent,
+        ).stdout
         best = min(best, time.perf_counter() - t)
     d = json.loads(out.strip().splitlines()[-1])
     return {
-        "sim": "ns-2.35", "wall_s": best, "departures": d["departures"],
-        "arrivals": d["arrivals"], "drops": d["drops"], "goodput_mbps": d["goodputMbps"],
-        "sum_goodput_mbps": d["sumGoodputMbps"], "jain": d["jain"],
+        "sim": "ns-2.35",
+        "wall_s": best,
+        "departures": d["departures"],
+        "arrivals": d["arrivals"],
+        "drops": d["drops"],
+        "goodput_mbps": d["goodputMbps"],
+        "sum_goodput_mbps": d["sumGoodputMbps"],
+        "jain": d["jain"],
     }
 
 
@@ -110,8 +127,10 @@ def main() -> None:
     ccscope.run(scenario(1, 10, "DropTail"))  # warm-up: load the extension, first allocations
     if shutil.which("ns") is None:
         print("ns-2 not found (apt-get install -y ns2): ccscope only", file=sys.stderr)
-    print("speed: anchor dumbbell, TCP SACK, 60 simulated s, DropTail at the BDP "
-          f"(best of {args.repeat})")
+    print(
+        "speed: anchor dumbbell, TCP SACK, 60 simulated s, DropTail at the BDP "
+        f"(best of {args.repeat})"
+    )
     print(f"{'flows':>5} {'Mb/s':>5} {'ccscope pkts/s':>15} {'ns-2 pkts/s':>12} {'ratio':>7}")
     for rate in (10, 100):
         for n in (8, 64):
@@ -130,10 +149,12 @@ def main() -> None:
             if res is None:
                 continue
             util = res["departures"] * 8000 / (10e6 * SECONDS)
-            print(f"  {queue:<8} {res['sim']:<8} goodput {res['sum_goodput_mbps']:.3f} "
-                  f"[{min(res['goodput_mbps']):.3f}..{max(res['goodput_mbps']):.3f}] "
-                  f"util {util:.4f} drops {res['drops']} "
-                  f"({res['drops'] / res['arrivals']:.2%}) Jain {res['jain']:.4f}")
+            print(
+                f"  {queue:<8} {res['sim']:<8} goodput {res['sum_goodput_mbps']:.3f} "
+                f"[{min(res['goodput_mbps']):.3f}..{max(res['goodput_mbps']):.3f}] "
+                f"util {util:.4f} drops {res['drops']} "
+                f"({res['drops'] / res['arrivals']:.2%}) Jain {res['jain']:.4f}"
+            )
             rows.append({"flows": 8, "rate_mbps": 10, "queue": queue, "runs": [res]})
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

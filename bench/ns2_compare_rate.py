@@ -42,19 +42,33 @@ WARMUP_S = 20
 
 
 def ns2(script: str, *args) -> dict:
-    out = subprocess.run(["ns", str(BENCH / script), *map(str, args)], capture_output=True,
-                         text=True, timeout=1800, check=True).stdout
+    out = subprocess.run(
+        ["ns", str(BENCH / script), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
 def loss_ccscope(p: float, seconds: int, seed: int) -> float:
-    r = ccscope.run({
-        "run": {"duration": f"{seconds}s", "warmup": f"{WARMUP_S}s", "seed": seed},
-        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
-                     "bottleneck": {"rate": "10Mbps", "delay": "50ms",
-                                    "queue": {"kind": "droptail", "limit": "1000pkts"},
-                                    "loss": {"kind": "bernoulli", "p": p}}},
-        "flows": [{"source": {"kind": "rate", "controller": "tfrc-ns2"}}]})
+    r = ccscope.run(
+        {
+            "run": {"duration": f"{seconds}s", "warmup": f"{WARMUP_S}s", "seed": seed},
+            "topology": {
+                "kind": "dumbbell",
+                "access": {"rate": "1Gbps", "delay": "1ms"},
+                "bottleneck": {
+                    "rate": "10Mbps",
+                    "delay": "50ms",
+                    "queue": {"kind": "droptail", "limit": "1000pkts"},
+                    "loss": {"kind": "bernoulli", "p": p},
+                },
+            },
+            "flows": [{"source": {"kind": "rate", "controller": "tfrc-ns2"}}],
+        }
+    )
     return float(r.flows["throughput_bps"].iloc[0]) / 1e6
 
 
@@ -83,7 +97,7 @@ def red_ccscope(rate_source: dict, seconds: int, seed: int) -> tuple[float, floa
 def red_ns2(script: str, seconds: int, seed: int) -> tuple[float, float]:
     d = ns2(script, 4, 15, 20, seconds, WARMUP_S, seed)
     pkts = d["packets"]
-    ratio = statistics.mean(pkts[: d["n"]]) / statistics.mean(pkts[d["n"]:])
+    ratio = statistics.mean(pkts[: d["n"]]) / statistics.mean(pkts[d["n"] :])
     return ratio, d["drops"] / d["arrivals"]
 
 
@@ -100,17 +114,29 @@ def rows(seeds: range, seconds: int, with_ns2: bool) -> list[tuple[str, str, flo
         out.append((f"TFRC, Bernoulli p = {p}", "Mb/s", ours, theirs))
     setups = [
         ("TFRC + TCP on RED", {"kind": "rate", "controller": "tfrc-ns2"}, "ns2_tfrc.tcl"),
-        ("RAP + TCP on RED, ns-2 settings",
-         {"kind": "rate", "controller": RAP_NS2, "report_size": "44B"}, "ns2_rap.tcl"),
-        ("RAP + TCP on RED, ccscope defaults",
-         {"kind": "rate", "controller": "rap"}, "ns2_rap.tcl"),
+        (
+            "RAP + TCP on RED, ns-2 settings",
+            {"kind": "rate", "controller": RAP_NS2, "report_size": "44B"},
+            "ns2_rap.tcl",
+        ),
+        (
+            "RAP + TCP on RED, ccscope defaults",
+            {"kind": "rate", "controller": "rap"},
+            "ns2_rap.tcl",
+        ),
     ]
     for name, source, script in setups:
         ours = [red_ccscope(source, seconds, s) for s in seeds]
         theirs = [red_ns2(script, seconds, s) for s in seeds] if with_ns2 else None
         for i, measure in enumerate(("rate/TCP", "drop rate")):
-            out.append((name, measure, mean(x[i] for x in ours),
-                        mean(x[i] for x in theirs) if theirs else None))
+            out.append(
+                (
+                    name,
+                    measure,
+                    mean(x[i] for x in ours),
+                    mean(x[i] for x in theirs) if theirs else None,
+                )
+            )
     return out
 
 

@@ -42,30 +42,53 @@ NS2_RULES = {"integer_window": False, "initial_window": 2, "sack_lost_after": 1}
 CASES = {
     "SACK": ({"variant": "sack"}, ["Sack1"]),
     "Reno": ({"variant": "reno"}, ["Reno"]),
-    "GAIMD(0.31,0.875)": ({"variant": "sack", "controller": {"name": "gaimd", "alpha": 0.31,
-                                                             "beta": 0.875}},
-                          ["Sack1", "0.31", "0.875"]),
+    "GAIMD(0.31,0.875)": (
+        {"variant": "sack", "controller": {"name": "gaimd", "alpha": 0.31, "beta": 0.875}},
+        ["Sack1", "0.31", "0.875"],
+    ),
 }
 
 
 def loss_ccscope(source: dict, p: float, seed: int) -> dict:
-    f = ccscope.run({
-        "run": {"duration": f"{SECONDS}s", "seed": seed},
-        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
-                     "bottleneck": {"rate": "100Mbps", "delay": "20ms",
-                                    "queue": {"kind": "droptail", "limit": "100000pkts"},
-                                    "loss": {"kind": "bernoulli", "p": p}}},
-        "flows": [{"source": {"kind": "tcp", **source}, "count": FLOWS}]}).flows
-    return {"lost": f["dropped_pkts"].sum(), "retransmits": f["retransmits"].sum(),
-            "timeouts": f["timeouts"].sum(), "acked": f["acked_pkts"].sum()}
+    f = ccscope.run(
+        {
+            "run": {"duration": f"{SECONDS}s", "seed": seed},
+            "topology": {
+                "kind": "dumbbell",
+                "access": {"rate": "1Gbps", "delay": "1ms"},
+                "bottleneck": {
+                    "rate": "100Mbps",
+                    "delay": "20ms",
+                    "queue": {"kind": "droptail", "limit": "100000pkts"},
+                    "loss": {"kind": "bernoulli", "p": p},
+                },
+            },
+            "flows": [{"source": {"kind": "tcp", **source}, "count": FLOWS}],
+        }
+    ).flows
+    return {
+        "lost": f["dropped_pkts"].sum(),
+        "retransmits": f["retransmits"].sum(),
+        "timeouts": f["timeouts"].sum(),
+        "acked": f["acked_pkts"].sum(),
+    }
 
 
 def loss_ns2(agent: list[str], p: float, seed: int) -> dict:
-    out = subprocess.run(["ns", str(LOSS_TCL), str(FLOWS), str(p), str(SECONDS), str(seed),
-                          *agent], capture_output=True, text=True, timeout=600, check=True)
+    out = subprocess.run(
+        ["ns", str(LOSS_TCL), str(FLOWS), str(p), str(SECONDS), str(seed), *agent],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     j = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"lost": p * j["sent"], "retransmits": j["retransmits"], "timeouts": j["timeouts"],
-            "acked": j["acked"]}
+    return {
+        "lost": p * j["sent"],
+        "retransmits": j["retransmits"],
+        "timeouts": j["timeouts"],
+        "acked": j["acked"],
+    }
 
 
 def loss_row(runs: list[dict]) -> tuple[float, float, float]:
@@ -78,23 +101,33 @@ def loss_row(runs: list[dict]) -> tuple[float, float, float]:
 
 def dumbbell_ccscope(queue: str, rules: dict, seed: int) -> dict:
     text = anchors.scenario_toml(8, 10, queue, seed)
-    extra = "".join(f", {k} = {json.dumps(v).lower()}" for k, v in rules.items()
-                    if k != "initial_window")  # the anchor scenario already starts at 2
-    r = ccscope.run(ccscope.loads(text.replace("initial_window = 2",
-                                               "initial_window = 2" + extra)))
+    extra = "".join(
+        f", {k} = {json.dumps(v).lower()}" for k, v in rules.items() if k != "initial_window"
+    )  # the anchor scenario already starts at 2
+    r = ccscope.run(ccscope.loads(text.replace("initial_window = 2", "initial_window = 2" + extra)))
     bn = r.bottlenecks.iloc[0]
     goodput = (r.flows.goodput_bps / 1e6).tolist()
-    return {"goodput": sum(goodput), "drop_rate": bn.drops / bn.arrivals,
-            "jain": metrics.jain_index(goodput)}
+    return {
+        "goodput": sum(goodput),
+        "drop_rate": bn.drops / bn.arrivals,
+        "jain": metrics.jain_index(goodput),
+    }
 
 
 def dumbbell_ns2(queue: str, seed: int) -> dict:
-    out = subprocess.run(["ns", str(anchors.ANCHOR), "8", "10", "20", queue,
-                          str(anchors.SECONDS), str(seed)], capture_output=True, text=True,
-                         check=True, cwd=anchors.ANCHOR.parent).stdout
+    out = subprocess.run(
+        ["ns", str(anchors.ANCHOR), "8", "10", "20", queue, str(anchors.SECONDS), str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=anchors.ANCHOR.parent,
+    ).stdout
     d = json.loads(out.strip().splitlines()[-1])
-    return {"goodput": d["sumGoodputMbps"], "drop_rate": d["drops"] / d["arrivals"],
-            "jain": d["jain"]}
+    return {
+        "goodput": d["sumGoodputMbps"],
+        "drop_rate": d["drops"] / d["arrivals"],
+        "jain": d["jain"],
+    }
 
 
 def mean(runs: list[dict], key: str) -> float:
@@ -106,33 +139,50 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
     args = ap.parse_args()
     if shutil.which("ns") is None:
-        print("ns-2 not found (apt-get install -y ns2): skipping the TCP comparison against "
-              "ns-2.35")
+        print(
+            "ns-2 not found (apt-get install -y ns2): skipping the TCP comparison against ns-2.35"
+        )
         return
     seeds = range(1, args.seeds + 1)
     columns = ("ccscope", "ccscope, ns-2 rules", "ns-2.35")
-    print(f"TCP against ns-2.35, means over seeds 1-{args.seeds}; 'ns-2 rules': "
-          + ", ".join(f"{k} = {v}" for k, v in NS2_RULES.items()))
-    print(f"\nfat link, {FLOWS} flows, 100 Mb/s, 20 ms, Bernoulli loss, {SECONDS} s: "
-          "retransmits per loss / timeouts per loss / throughput Mb/s")
+    print(
+        f"TCP against ns-2.35, means over seeds 1-{args.seeds}; 'ns-2 rules': "
+        + ", ".join(f"{k} = {v}" for k, v in NS2_RULES.items())
+    )
+    print(
+        f"\nfat link, {FLOWS} flows, 100 Mb/s, 20 ms, Bernoulli loss, {SECONDS} s: "
+        "retransmits per loss / timeouts per loss / throughput Mb/s"
+    )
     print(f"{'case':<19} {'p':>5}  " + "  ".join(f"{c:>25}" for c in columns))
     for name, (source, agent) in CASES.items():
         for p in (0.02, 0.05):
-            rows = [loss_row([loss_ccscope(source, p, s) for s in seeds]),
-                    loss_row([loss_ccscope({**source, **NS2_RULES}, p, s) for s in seeds]),
-                    loss_row([loss_ns2(agent, p, s) for s in seeds])]
-            print(f"{name:<19} {p:>5}  " + "  ".join(
-                f"{rx:>7.3f} / {to:.4f} / {mbps:>6.3f}" for rx, to, mbps in rows))
-    print(f"\ndumbbells of bench/anchors.py, 8 SACK flows, 10 Mb/s, {anchors.SECONDS} s: "
-          "goodput Mb/s / drop rate / Jain")
+            rows = [
+                loss_row([loss_ccscope(source, p, s) for s in seeds]),
+                loss_row([loss_ccscope({**source, **NS2_RULES}, p, s) for s in seeds]),
+                loss_row([loss_ns2(agent, p, s) for s in seeds]),
+            ]
+            print(
+                f"{name:<19} {p:>5}  "
+                + "  ".join(f"{rx:>7.3f} / {to:.4f} / {mbps:>6.3f}" for rx, to, mbps in rows)
+            )
+    print(
+        f"\ndumbbells of bench/anchors.py, 8 SACK flows, 10 Mb/s, {anchors.SECONDS} s: "
+        "goodput Mb/s / drop rate / Jain"
+    )
     print(f"{'queue':<25}  " + "  ".join(f"{c:>25}" for c in columns))
     for queue in ("DropTail", "RED"):
-        cols = [[dumbbell_ccscope(queue, {}, s) for s in seeds],
-                [dumbbell_ccscope(queue, NS2_RULES, s) for s in seeds],
-                [dumbbell_ns2(queue, s) for s in seeds]]
-        print(f"{queue:<25}  " + "  ".join(
-            f"{mean(c, 'goodput'):>7.3f} / {mean(c, 'drop_rate'):.4f} / {mean(c, 'jain'):.4f}"
-            for c in cols))
+        cols = [
+            [dumbbell_ccscope(queue, {}, s) for s in seeds],
+            [dumbbell_ccscope(queue, NS2_RULES, s) for s in seeds],
+            [dumbbell_ns2(queue, s) for s in seeds],
+        ]
+        print(
+            f"{queue:<25}  "
+            + "  ".join(
+                f"{mean(c, 'goodput'):>7.3f} / {mean(c, 'drop_rate'):.4f} / {mean(c, 'jain'):.4f}"
+                for c in cols
+            )
+        )
 
 
 if __name__ == "__main__":

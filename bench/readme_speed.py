@@ -39,30 +39,42 @@ def memory(r: dict) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| what | scenario | measure | ccscope | ns-2.35 | ratio | peak RSS (ccscope / ns-2) "
-             "| goal | holds |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| what | scenario | measure | ccscope | ns-2.35 | ratio | peak RSS (ccscope / ns-2) "
+        "| goal | holds |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for r in rows:
         extra = ""
         if "ccscope_in_process_s" in r:
-            extra = (f" ({r['ccscope_wall_s']:.3f} s, {r['ccscope_in_process_s']:.3f} s of it in "
-                     "`ccscope.run`)")
+            extra = (
+                f" ({r['ccscope_wall_s']:.3f} s, {r['ccscope_in_process_s']:.3f} s of it in "
+                "`ccscope.run`)"
+            )
         elif "events_per_s" in r:
             extra = f" ({number(r['events_per_s'])} events/s)"
         elif "growth" in r:
             extra = f" ({r['growth']:.2f}× the first row)"
         elif "wall_2_s" in r:
-            extra = (f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "
-                     f"{r['load_avg_5min']:.1f} on {r['cpus']} CPUs)")
+            extra = (
+                f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "
+                f"{r['load_avg_5min']:.1f} on {r['cpus']} CPUs)"
+            )
         ratio = f"{r['ratio']:.2f}×" if r["ratio"] else ""
         holds = {True: "yes", False: "**no**", None: ""}[r["met"]]
-        lines.append(f"| {r['group']} | {r['scenario']} | {r['metric']} | "
-                     f"{number(r['ccscope'], r['metric'])}{extra} | "
-                     f"{number(r['ns2'], r['metric'])} | {ratio} | {memory(r)} | {r['goal']} | "
-                     f"{holds} |")
+        lines.append(
+            f"| {r['group']} | {r['scenario']} | {r['metric']} | "
+            f"{number(r['ccscope'], r['metric'])}{extra} | "
+            f"{number(r['ns2'], r['metric'])} | {ratio} | {memory(r)} | {r['goal']} | "
+            f"{holds} |"
+        )
     loads = [r["load_avg_1min"] for r in rows if "load_avg_1min" in r]
     if loads:
-        lines += ["", f"Load average (1 min) while the rows were measured: {min(loads):.1f} to "
-                  f"{max(loads):.1f}."]
+        lines += [
+            "",
+            f"Load average (1 min) while the rows were measured: {min(loads):.1f} to "
+            f"{max(loads):.1f}.",
+        ]
     return "\n".join(lines)
 
 

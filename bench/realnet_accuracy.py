@@ -36,8 +36,9 @@ from ccscope.errors import ScenarioError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def scenario(rate: str, delay: str, limit: int, flow: str, seconds: float,
-             emulator: str = "user") -> ccscope.Scenario:
+def scenario(
+    rate: str, delay: str, limit: int, flow: str, seconds: float, emulator: str = "user"
+) -> ccscope.Scenario:
     """A dumbbell run in real time: one bottleneck of `rate`, `delay` and `limit` packets of
     DropTail, and the flows of the TOML table `flow`, its bottleneck queue in user space or in
     the kernel (`emulator`)."""
@@ -59,8 +60,9 @@ bottleneck.queue = {{ kind = "droptail", limit = "{limit}pkts" }}
 """)
 
 
-def cbr(mbps: float, seconds: float, emulator: str = "user",
-        link_mbps: int = 10) -> ccscope.Scenario:
+def cbr(
+    mbps: float, seconds: float, emulator: str = "user", link_mbps: int = 10
+) -> ccscope.Scenario:
     flow = f'source = {{ kind = "cbr", rate = "{mbps}Mbps", packet_size = "1000B" }}'
     return scenario(f"{link_mbps}Mbps", "20ms", 100, flow, seconds, emulator)
 
@@ -80,15 +82,27 @@ def emulator_records(emulator: str, seconds: float) -> list[dict]:
     fast = ccscope.run(cbr(120, seconds, emulator, link_mbps=100)).flows.iloc[0]
     light = ccscope.run(cbr(5, seconds, emulator)).flows.iloc[0]
     records = []
-    for measure, achieved in (("10 Mb/s", full["host_rx_bps"] / 10e6),
-                              ("100 Mb/s", fast["host_rx_bps"] / 100e6)):
-        records.append(record(f"{emulator}: rate: achieved / configured, {measure} link", achieved,
-                              "within 1%", bool(abs(achieved - 1) <= 0.01)))
+    for measure, achieved in (
+        ("10 Mb/s", full["host_rx_bps"] / 10e6),
+        ("100 Mb/s", fast["host_rx_bps"] / 100e6),
+    ):
+        records.append(
+            record(
+                f"{emulator}: rate: achieved / configured, {measure} link",
+                achieved,
+                "within 1%",
+                bool(abs(achieved - 1) <= 0.01),
+            )
+        )
     late_p99 = light["arrival_late_p99_ms"]
     records += [
         record(f"{emulator}: delay: lateness p50 (ms)", light["arrival_late_p50_ms"]),
-        record(f"{emulator}: delay: lateness p99 (ms)", late_p99, "at most 0.5 ms",
-               bool(late_p99 <= 0.5)),
+        record(
+            f"{emulator}: delay: lateness p99 (ms)",
+            late_p99,
+            "at most 0.5 ms",
+            bool(late_p99 <= 0.5),
+        ),
         record(f"{emulator}: pacing: timer lateness p50 (ms)", light["timer_late_p50_ms"]),
         record(f"{emulator}: pacing: timer lateness p99 (ms)", light["timer_late_p99_ms"]),
     ]
@@ -96,11 +110,13 @@ def emulator_records(emulator: str, seconds: float) -> list[dict]:
     for rate, bps in (("10Mbps", 10e6), ("100Mbps", 100e6), ("1Gbps", 1e9)):
         links = ccscope.run(two_tcp(rate, min(seconds, 5.0), emulator)).links.set_index("name")
         utilization = links.loc["bottleneck", "utilization"]
-        records.append(record(f"{emulator}: ceiling: bottleneck utilization, 2 TCP flows, {rate}",
-                              utilization))
+        records.append(
+            record(f"{emulator}: ceiling: bottleneck utilization, 2 TCP flows, {rate}", utilization)
+        )
         sustained = max(sustained, utilization * bps)
-    records.append(record(f"{emulator}: ceiling: most carried by 2 TCP flows (Mb/s)",
-                          sustained / 1e6))
+    records.append(
+        record(f"{emulator}: ceiling: most carried by 2 TCP flows (Mb/s)", sustained / 1e6)
+    )
     return records
 
 

@@ -91,15 +91,37 @@ def best_of(repeat: int, cmd: list[str], cwd: Path | None = None) -> tuple[float
     return min((run_child(cmd, cwd) for _ in range(repeat)), key=lambda r: r[0])
 
 
-def record(group: str, scenario: str, metric: str, ours: float, ns2: float | None = None, *,
-           higher_is_better: bool = True, goal: str = "", met: bool | None = None,
-           rss: float | None = None, ns2_rss: float | None = None, **extra) -> dict:
+def record(
+    group: str,
+    scenario: str,
+    metric: str,
+    ours: float,
+    ns2: float | None = None,
+    *,
+    higher_is_better: bool = True,
+    goal: str = "",
+    met: bool | None = None,
+    rss: float | None = None,
+    ns2_rss: float | None = None,
+    **extra,
+) -> dict:
     ratio = None
     if ns2:
         ratio = ours / ns2 if higher_is_better else ns2 / ours
-    return {"group": group, "scenario": scenario, "metric": metric, "ccscope": ours,
-            "ns2": ns2, "ratio": ratio, "ccscope_peak_rss_mb": rss, "ns2_peak_rss_mb": ns2_rss,
-            "goal": goal, "met": met, "load_avg_1min": os.getloadavg()[0], **extra}
+    return {
+        "group": group,
+        "scenario": scenario,
+        "metric": metric,
+        "ccscope": ours,
+        "ns2": ns2,
+        "ratio": ratio,
+        "ccscope_peak_rss_mb": rss,
+        "ns2_peak_rss_mb": ns2_rss,
+        "goal": goal,
+        "met": met,
+        "load_avg_1min": os.getloadavg()[0],
+        **extra,
+    }
 
 
 def ns2_command(n: int, rate: int, seconds: float) -> list[str]:
@@ -110,12 +132,22 @@ def startup(repeat: int, scenario_file: Path, have_ns2: bool) -> list[dict]:
     bare, _, _ = best_of(repeat, [PYTHON, "-c", "pass"])
     wall, rss, loaded = best_of(repeat, [PYTHON, "-c", BEFORE_RUN, str(scenario_file)])
     ns2 = best_of(repeat, ns2_command(8, 10, SET_UP_ONLY_S)) if have_ns2 else None
-    return [record(
-        "start-up", "ccscope run, before the simulation (8 flows, 10 Mb/s)", "seconds", wall,
-        ns2[0] if ns2 else None, higher_is_better=False, goal="<= 0.15 s, no pandas/matplotlib",
-        met=wall <= 0.15 and "pandas" not in loaded and "matplotlib" not in loaded,
-        rss=rss, ns2_rss=ns2[1] if ns2 else None, python_bare_s=bare,
-        heavy_modules_loaded=loaded.strip())]
+    return [
+        record(
+            "start-up",
+            "ccscope run, before the simulation (8 flows, 10 Mb/s)",
+            "seconds",
+            wall,
+            ns2[0] if ns2 else None,
+            higher_is_better=False,
+            goal="<= 0.15 s, no pandas/matplotlib",
+            met=wall <= 0.15 and "pandas" not in loaded and "matplotlib" not in loaded,
+            rss=rss,
+            ns2_rss=ns2[1] if ns2 else None,
+            python_bare_s=bare,
+            heavy_modules_loaded=loaded.strip(),
+        )
+    ]
 
 
 def process_floor(repeat: int, have_ns2: bool) -> dict:
@@ -123,14 +155,28 @@ def process_floor(repeat: int, have_ns2: bool) -> dict:
     the command line (typer) and the modules of a run (ccscope.engine and the extension); against
     ns-2's whole 8-flow, 10 Mb/s anchor run. Goal 1 (3x ns-2's packets per wall-second) needs the
     whole process under a third of ns-2's time, so this floor alone says whether it can hold."""
-    floor, rss, _ = best_of(repeat, [PYTHON, "-c", "import typer, ccscope.cli, ccscope.engine, "
-                                     "ccscope._core; typer.main.get_command(ccscope.cli.app)"])
+    floor, rss, _ = best_of(
+        repeat,
+        [
+            PYTHON,
+            "-c",
+            "import typer, ccscope.cli, ccscope.engine, "
+            "ccscope._core; typer.main.get_command(ccscope.cli.app)",
+        ],
+    )
     ns2 = best_of(repeat, ns2_command(8, 10, anchors.SECONDS)) if have_ns2 else None
     return record(
-        "start-up", "python + CLI (typer) + the run's modules, before and after any run",
-        "seconds", floor, ns2[0] if ns2 else None, higher_is_better=False,
-        goal="<= 1/3 of ns-2's whole 8-flow 10 Mb/s run", met=bool(ns2) and floor <= ns2[0] / 3,
-        rss=rss, ns2_rss=ns2[1] if ns2 else None)
+        "start-up",
+        "python + CLI (typer) + the run's modules, before and after any run",
+        "seconds",
+        floor,
+        ns2[0] if ns2 else None,
+        higher_is_better=False,
+        goal="<= 1/3 of ns-2's whole 8-flow 10 Mb/s run",
+        met=bool(ns2) and floor <= ns2[0] / 3,
+        rss=rss,
+        ns2_rss=ns2[1] if ns2 else None,
+    )
 
 
 def anchor_runs(repeat: int, files: dict, have_ns2: bool) -> list[dict]:
@@ -141,17 +187,27 @@ def anchor_runs(repeat: int, files: dict, have_ns2: bool) -> list[dict]:
     for (n, rate), path in files.items():
         name = f"{n} TCP SACK flows, {rate} Mb/s, 60 s, DropTail (BDP)"
         with tempfile.TemporaryDirectory() as out:
-            wall, rss, _ = best_of(repeat, [CCSCOPE, "run", str(path), "--out", out,
-                                            "--no-plot", "-q"])
+            wall, rss, _ = best_of(
+                repeat, [CCSCOPE, "run", str(path), "--out", out, "--no-plot", "-q"]
+            )
             summary = json.loads((Path(out) / "summary.json").read_text())
         pkts = next(x["departures"] for x in summary["links"] if x["name"] == "bottleneck")
         inside, _ = in_process(repeat, ccscope.load(path))
         ns2 = best_of(repeat, ns2_command(n, rate, anchors.SECONDS)) if have_ns2 else None
         ns2_pkts = json.loads(ns2[2].strip().splitlines()[-1])["departures"] if ns2 else 0
-        whole = record("whole process", name, "bottleneck packets per wall-second", pkts / wall,
-                       ns2_pkts / ns2[0] if ns2 else None, goal=">= 3x ns-2", rss=rss,
-                       ns2_rss=ns2[1] if ns2 else None, ccscope_wall_s=wall,
-                       ccscope_in_process_s=inside, ns2_wall_s=ns2[0] if ns2 else None)
+        whole = record(
+            "whole process",
+            name,
+            "bottleneck packets per wall-second",
+            pkts / wall,
+            ns2_pkts / ns2[0] if ns2 else None,
+            goal=">= 3x ns-2",
+            rss=rss,
+            ns2_rss=ns2[1] if ns2 else None,
+            ccscope_wall_s=wall,
+            ccscope_in_process_s=inside,
+            ns2_wall_s=ns2[0] if ns2 else None,
+        )
         whole["met"] = whole["ratio"] is not None and whole["ratio"] >= 3
         rows += [whole, engine_run(n, rate, repeat, have_ns2)]
     return rows
@@ -184,18 +240,42 @@ def engine_run(n: int, rate: int, repeat: int, have_ns2: bool) -> dict:
         wall, _, out = best_of(repeat, ns2_command(n, rate, seconds))
         ns2_engine = wall - best_of(repeat, ns2_command(n, rate, SET_UP_ONLY_S))[0]
         ns2_pkts = json.loads(out.strip().splitlines()[-1])["departures"] / ns2_engine
-    inside = record("engine", f"{n} TCP SACK flows, {rate} Mb/s, {seconds} s, DropTail (BDP)",
-                    "bottleneck packets per wall-second", pkts / engine, ns2_pkts,
-                    goal=">= 5x ns-2", events=result.events, events_per_s=result.events / engine,
-                    ccscope_wall_s=engine, ns2_wall_s=ns2_engine)
+    inside = record(
+        "engine",
+        f"{n} TCP SACK flows, {rate} Mb/s, {seconds} s, DropTail (BDP)",
+        "bottleneck packets per wall-second",
+        pkts / engine,
+        ns2_pkts,
+        goal=">= 5x ns-2",
+        events=result.events,
+        events_per_s=result.events / engine,
+        ccscope_wall_s=engine,
+        ns2_wall_s=ns2_engine,
+    )
     inside["met"] = inside["ratio"] is not None and inside["ratio"] >= 5
     return inside
 
 
 def cargo_example(name: str, *args: str) -> list[dict]:
-    out = subprocess.run(["cargo", "run", "--release", "--quiet", "-p", "ccscope-core",
-                          "--example", name, "--", "--json", *args], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [
+            "cargo",
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "ccscope-core",
+            "--example",
+            name,
+            "--",
+            "--json",
+            *args,
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
@@ -208,32 +288,67 @@ def scale(counts: list[str], repeat: int) -> list[dict]:
     rows = []
     for r in runs:
         growth = r["cpu_s"] / base["cpu_s"]
-        row = record("scale", f"{r['flows']} TCP flows, 1 Gb/s, 5 s", "CPU seconds", r["cpu_s"],
-                     goal=f"<= 2x the {base['flows']}-flow run", met=growth <= 2,
-                     rss=r["peak_rss_kb"] / 1024, growth=growth, wall_s=r["wall_s"],
-                     events=r["events"], bottleneck_pkts=r["bottleneck_pkts"])
+        row = record(
+            "scale",
+            f"{r['flows']} TCP flows, 1 Gb/s, 5 s",
+            "CPU seconds",
+            r["cpu_s"],
+            goal=f"<= 2x the {base['flows']}-flow run",
+            met=growth <= 2,
+            rss=r["peak_rss_kb"] / 1024,
+            growth=growth,
+            wall_s=r["wall_s"],
+            events=r["events"],
+            bottleneck_pkts=r["bottleneck_pkts"],
+        )
         rows.append(row)
     top = runs[-1]
     per_flow = (top["peak_rss_kb"] - base["peak_rss_kb"]) / (top["flows"] - base["flows"])
-    rows.append(record("scale", f"{base['flows']} -> {top['flows']} TCP flows",
-                       "peak RSS per added flow (KB)", per_flow, higher_is_better=False,
-                       goal="<= 2 KB", met=per_flow <= 2, rss=top["peak_rss_kb"] / 1024))
+    rows.append(
+        record(
+            "scale",
+            f"{base['flows']} -> {top['flows']} TCP flows",
+            "peak RSS per added flow (KB)",
+            per_flow,
+            higher_is_better=False,
+            goal="<= 2 KB",
+            met=per_flow <= 2,
+            rss=top["peak_rss_kb"] / 1024,
+        )
+    )
     return rows
 
 
 def scale_limit(flows: int) -> dict:
     """That `flows` TCP flows run at all on this machine, in how long and how much memory."""
     [r] = cargo_example("bench_scale", str(flows))
-    return record("scale", f"{flows} TCP flows, 1 Gb/s, 5 s", "CPU seconds", r["cpu_s"],
-                  goal="completes", met=True, rss=r["peak_rss_kb"] / 1024, wall_s=r["wall_s"],
-                  events=r["events"], bottleneck_pkts=r["bottleneck_pkts"])
+    return record(
+        "scale",
+        f"{flows} TCP flows, 1 Gb/s, 5 s",
+        "CPU seconds",
+        r["cpu_s"],
+        goal="completes",
+        met=True,
+        rss=r["peak_rss_kb"] / 1024,
+        wall_s=r["wall_s"],
+        events=r["events"],
+        bottleneck_pkts=r["bottleneck_pkts"],
+    )
 
 
 def engine_cbr() -> list[dict]:
-    return [record("engine", f"CBR dumbbell, {r['flows']} flows, {r['rate_mbps']} Mb/s, 60 s",
-                   "events per wall-second", r["events"] / r["wall_s"], events=r["events"],
-                   bottleneck_pkts_per_s=r["bottleneck_pkts"] / r["wall_s"])
-            for r in cargo_example("bench_engine") if r["load"] == "CBR"]
+    return [
+        record(
+            "engine",
+            f"CBR dumbbell, {r['flows']} flows, {r['rate_mbps']} Mb/s, 60 s",
+            "events per wall-second",
+            r["events"] / r["wall_s"],
+            events=r["events"],
+            bottleneck_pkts_per_s=r["bottleneck_pkts"] / r["wall_s"],
+        )
+        for r in cargo_example("bench_engine")
+        if r["load"] == "CBR"
+    ]
 
 
 def round_model() -> list[dict]:
@@ -242,9 +357,16 @@ def round_model() -> list[dict]:
     for r in cargo_example("bench_round"):
         rate = r["flow_steps"] / r["wall_s"]
         goal = goals[r["feedback"]] if r["flows"] >= 100_000 else None
-        rows.append(record("round", f"{r['flows']} TCP flows, {r['feedback']} feedback",
-                           "flow-steps per wall-second", rate, goal=f">= {goal:.0e}" if goal
-                           else "", met=rate >= goal if goal else None))
+        rows.append(
+            record(
+                "round",
+                f"{r['flows']} TCP flows, {r['feedback']} feedback",
+                "flow-steps per wall-second",
+                rate,
+                goal=f">= {goal:.0e}" if goal else "",
+                met=rate >= goal if goal else None,
+            )
+        )
     return rows
 
 
@@ -252,9 +374,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "bench.json")
-    ap.add_argument("--quick", action="store_true",
-                    help="scale at 100 and 1000 flows only (not 10 000 and 100 000), and skip "
-                    "the round model")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="scale at 100 and 1000 flows only (not 10 000 and 100 000), and skip the round model",
+    )
     args = ap.parse_args()
     have_ns2 = shutil.which("ns") is not None
     if not have_ns2:
@@ -280,8 +404,10 @@ def main() -> None:
         ns2 = f"{r['ns2']:.4g}" if r["ns2"] else "-"
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] else ""
         met = {True: "yes", False: "NO", None: ""}[r["met"]]
-        print(f"{r['group']:<13} {r['scenario']:<52} {r['ccscope']:>11.4g} {ns2:>10} "
-              f"{ratio:>7} {r['goal']:<24} {met}")
+        print(
+            f"{r['group']:<13} {r['scenario']:<52} {r['ccscope']:>11.4g} {ns2:>10} "
+            f"{ratio:>7} {r['goal']:<24} {met}"
+        )
     print(f"wrote {args.out}")
 
 

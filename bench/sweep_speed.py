@@ -60,8 +60,12 @@ GOAL = 1.8
 def sweep_wall(file: Path, jobs: int, store: Path) -> float:
     """Wall time of `ccscope sweep FILE -j jobs` into the fresh store `store`."""
     start = time.perf_counter()
-    subprocess.run([CCSCOPE, "sweep", str(file), "--store", str(store), "-j", str(jobs)],
-                   check=True, capture_output=True, env=CHILD_ENV)
+    subprocess.run(
+        [CCSCOPE, "sweep", str(file), "--store", str(store), "-j", str(jobs)],
+        check=True,
+        capture_output=True,
+        env=CHILD_ENV,
+    )
     return time.perf_counter() - start
 
 
@@ -83,17 +87,31 @@ def main() -> None:
     # last minutes says how far from that it was.
     load = os.getloadavg()[1]
     scenario = f"{RUNS} runs of 8 TCP flows, 10 Mb/s, {DURATION_S} s: -j 2 against -j 1"
-    row = {"group": "sweep", "scenario": scenario, "metric": "wall-time speed-up",
-           "ccscope": speedup, "ns2": None, "ratio": None,
-           "ccscope_peak_rss_mb": None, "ns2_peak_rss_mb": None,
-           "goal": f">= {GOAL}x", "met": speedup >= GOAL, "wall_1_s": one, "wall_2_s": two,
-           "load_avg_5min": load, "load_avg_1min": os.getloadavg()[0], "cpus": os.cpu_count()}
+    row = {
+        "group": "sweep",
+        "scenario": scenario,
+        "metric": "wall-time speed-up",
+        "ccscope": speedup,
+        "ns2": None,
+        "ratio": None,
+        "ccscope_peak_rss_mb": None,
+        "ns2_peak_rss_mb": None,
+        "goal": f">= {GOAL}x",
+        "met": speedup >= GOAL,
+        "wall_1_s": one,
+        "wall_2_s": two,
+        "load_avg_5min": load,
+        "load_avg_1min": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
+    }
     rows = json.loads(args.out.read_text()) if args.out.exists() else []
     rows = [r for r in rows if r["group"] != "sweep"] + [row]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n")
-    print(f"sweep of {RUNS} runs: {one:.2f} s on 1 worker, {two:.2f} s on 2: "
-          f"{speedup:.2f}x (goal {GOAL}x; load {load:.1f} on {os.cpu_count()} CPUs) -> {args.out}")
+    print(
+        f"sweep of {RUNS} runs: {one:.2f} s on 1 worker, {two:.2f} s on 2: "
+        f"{speedup:.2f}x (goal {GOAL}x; load {load:.1f} on {os.cpu_count()} CPUs) -> {args.out}"
+    )
 
 
 if __name__ == "__main__":

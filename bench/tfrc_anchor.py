@@ -41,8 +41,9 @@ def run_ccscope(seed: int) -> dict:
 
 def run_ns2(seed: int) -> dict:
     args = [N, RATE_MBPS, DELAY_MS, SECONDS, WARMUP_S, seed]
-    out = subprocess.run(["ns", str(TCL), *map(str, args)], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        ["ns", str(TCL), *map(str, args)], capture_output=True, text=True, check=True
+    ).stdout
     d = json.loads(out.strip().splitlines()[-1])
     # Packets delivered as Mb/s of 1000-byte packets: ns-2's TFRC and TCP packets carry 32 and
     # 40 header bytes on the wire, ccscope's 1000-byte packets none.
@@ -69,12 +70,16 @@ def main() -> None:
         rows.append(run_ns2(seed))
     else:
         print("ns not installed: ccscope only")
-    print(f"{'simulator':<10} {'TFRC/TCP':>8} {'drop rate':>9} {'util':>6}  "
-          f"{'TFRC Mb/s':<27} TCP Mb/s")
+    print(
+        f"{'simulator':<10} {'TFRC/TCP':>8} {'drop rate':>9} {'util':>6}  "
+        f"{'TFRC Mb/s':<27} TCP Mb/s"
+    )
     for row in rows:
         fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)  # noqa: E731
-        print(f"{row['sim']:<10} {ratio(row):>8.3f} {row['drop_rate']:>9.4f} "
-              f"{row['utilization']:>6.3f}  {fmt(row['tfrc']):<27} {fmt(row['tcp'])}")
+        print(
+            f"{row['sim']:<10} {ratio(row):>8.3f} {row['drop_rate']:>9.4f} "
+            f"{row['utilization']:>6.3f}  {fmt(row['tfrc']):<27} {fmt(row['tcp'])}"
+        )
 
 
 if __name__ == "__main__":

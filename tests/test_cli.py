@@ -8,8 +8,13 @@ import pytest
 
 
 def ccscope(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "ccscope", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ccscope", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def test_run_writes_summary_traces_and_plot(tmp_path, small_toml):
@@ -36,17 +41,22 @@ def test_seed_override(tmp_path, small_toml):
 
 @pytest.mark.parametrize(
     ("old", "new", "needle"),
-    [('rate = "2Mbps"', 'rate = "-2Mbps"', "topology.bottleneck.rate"),
-     ('kind = "dumbbell"', 'kind = "ring"', "topology.kind = 'ring' is not known"),
-     ('seed = 3', 'seed = 3\nfoo = 1', "run.foo: unknown key"),
-     ('[run]', '[run', "malformed TOML")],
+    [
+        ('rate = "2Mbps"', 'rate = "-2Mbps"', "topology.bottleneck.rate"),
+        ('kind = "dumbbell"', 'kind = "ring"', "topology.kind = 'ring' is not known"),
+        ("seed = 3", "seed = 3\nfoo = 1", "run.foo: unknown key"),
+        ("[run]", "[run", "malformed TOML"),
+    ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, small_toml, old, new, needle):
     scenario = tmp_path / "bad.toml"
     scenario.write_text(small_toml.replace(old, new, 1))
     for cmd in ("run", "validate"):
-        p = ccscope(cmd, str(scenario), "--out", str(tmp_path)) if cmd == "run" else ccscope(
-            cmd, str(scenario))
+        p = (
+            ccscope(cmd, str(scenario), "--out", str(tmp_path))
+            if cmd == "run"
+            else ccscope(cmd, str(scenario))
+        )
         assert p.returncode == 2, (cmd, p.stdout, p.stderr)
         assert needle in p.stderr
         assert "Traceback" not in p.stderr
@@ -76,15 +86,18 @@ def test_help_is_complete(cmd):
             assert opt in p.stdout
 
 
-@pytest.mark.parametrize(("binomial", "needle"), [
-    ("1,1,1,1.5", "binomial.beta = 1.5: must be in (0, 1)"),
-    ("1,1,-1,0.5", "binomial.alpha = -1.0: must be finite and > 0"),
-    ("0,1,1,0", "binomial.beta = 0.0: must be in (0, 1)"),
-    ("nan,1,1,0.5", "binomial.k = nan: must be a finite number"),
-    ("-400,1,1,0.5", "binomial.k = -400.0: the increase"),
-    ("0,300,1,0.5", "binomial.l = 300.0: the decrease"),
-    ("1,2", "four numbers k,l,alpha,beta"),
-])
+@pytest.mark.parametrize(
+    ("binomial", "needle"),
+    [
+        ("1,1,1,1.5", "binomial.beta = 1.5: must be in (0, 1)"),
+        ("1,1,-1,0.5", "binomial.alpha = -1.0: must be finite and > 0"),
+        ("0,1,1,0", "binomial.beta = 0.0: must be in (0, 1)"),
+        ("nan,1,1,0.5", "binomial.k = nan: must be a finite number"),
+        ("-400,1,1,0.5", "binomial.k = -400.0: the increase"),
+        ("0,300,1,0.5", "binomial.l = 300.0: the decrease"),
+        ("1,2", "four numbers k,l,alpha,beta"),
+    ],
+)
 def test_check_binomial_errors_name_the_field_in_one_line(binomial, needle):
     p = ccscope("check", f"--binomial={binomial}")
     assert p.returncode == 2 and p.stdout == ""

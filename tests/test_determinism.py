@@ -11,21 +11,37 @@ import pytest
 import ccscope
 
 ROOT = Path(__file__).parents[1]
-EXAMPLES = sorted(p for p in (ROOT / "scenarios").glob("*.toml")
-                  if ccscope.load(p).engine != "udp")
+EXAMPLES = sorted(p for p in (ROOT / "scenarios").glob("*.toml") if ccscope.load(p).engine != "udp")
 
 
 def outputs(scenario: Path, out: Path, plot: bool) -> dict[str, bytes]:
-    p = subprocess.run([sys.executable, "-m", "ccscope", "run", str(scenario), "--out", str(out),
-                        "--plot" if plot else "--no-plot", "-q"], capture_output=True, text=True,
-                       timeout=600)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ccscope",
+            "run",
+            str(scenario),
+            "--out",
+            str(out),
+            "--plot" if plot else "--no-plot",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 0, p.stderr
     return {f.name: f.read_bytes() for f in sorted(out.iterdir())}
 
 
 def test_the_examples_cover_every_kind_of_source_and_output():
-    kinds = {f["source"]["kind"] for p in EXAMPLES for f in ccscope.load(p).table.get("flows", [])
-             if "source" in f}
+    kinds = {
+        f["source"]["kind"]
+        for p in EXAMPLES
+        for f in ccscope.load(p).table.get("flows", [])
+        if "source" in f
+    }
     assert kinds >= {"tcp", "rate", "cbr", "poisson"}
     assert any("trace" in ccscope.load(p).table for p in EXAMPLES)
 

@@ -22,7 +22,8 @@ def test_result_tables(result):
     # Two 1.5 Mb/s Poisson flows into 2 Mb/s: the link saturates and both lose packets.
     assert result.bottlenecks.loc[0, "utilization"] > 0.97
     assert f["throughput_bps"].sum() == pytest.approx(
-        result.bottlenecks.loc[0, "throughput_bps"], rel=0.02)
+        result.bottlenecks.loc[0, "throughput_bps"], rel=0.02
+    )
     assert (f["loss_rate"] > 0).all()
     assert np.isfinite(f.select_dtypes("number").to_numpy()).all()
 
@@ -30,8 +31,10 @@ def test_result_tables(result):
 def test_packets_are_conserved(result):
     for raw in result.raw["flows"]:
         sent = raw["data"]["sent_pkts"] + raw["feedback"]["sent_pkts"]
-        done = sum(raw[d]["delivered_pkts"] + raw[d]["queue_drops"] + raw[d]["link_losses"]
-                   for d in ("data", "feedback"))
+        done = sum(
+            raw[d]["delivered_pkts"] + raw[d]["queue_drops"] + raw[d]["link_losses"]
+            for d in ("data", "feedback")
+        )
         assert sent == done + raw["in_flight"]
 
 
@@ -84,10 +87,14 @@ def test_every_topology_runs():
     base = '[run]\nduration = "2s"\n[[flows]]\nsource = { kind = "cbr", rate = "1Mbps" }\n'
     topologies = {
         "fat_link": '[topology]\nkind = "fat_link"\nloss = { kind = "bernoulli", p = 0.05 }\n',
-        "parking_lot": ('[topology]\nkind = "parking_lot"\nhops = [{ rate = "5Mbps", delay = '
-                        '"5ms" }, { rate = "5Mbps", delay = "5ms" }]\n'),
-        "custom": ('[topology]\nkind = "custom"\nnodes = ["a", "b"]\nlinks = [{ from = "a", to '
-                   '= "b", rate = "5Mbps", delay = "5ms" }]\n'),
+        "parking_lot": (
+            '[topology]\nkind = "parking_lot"\nhops = [{ rate = "5Mbps", delay = '
+            '"5ms" }, { rate = "5Mbps", delay = "5ms" }]\n'
+        ),
+        "custom": (
+            '[topology]\nkind = "custom"\nnodes = ["a", "b"]\nlinks = [{ from = "a", to '
+            '= "b", rate = "5Mbps", delay = "5ms" }]\n'
+        ),
     }
     extra = {"custom": 'from = "a"\nto = "b"\n'}
     for kind, topo in topologies.items():
@@ -98,12 +105,16 @@ def test_every_topology_runs():
 
 
 def test_a_scenario_can_be_built_in_python():
-    sc = ccscope.Scenario.from_dict({
-        "run": {"duration": "5s", "seed": 2},
-        "topology": {"kind": "dumbbell", "bottleneck": {"rate": "4Mbps", "delay": "10ms"}},
-        "flows": [{"source": {"kind": "tcp"}, "count": 2},
-                  {"source": {"kind": "cbr", "rate": "1Mbps"}}],
-    })
+    sc = ccscope.Scenario.from_dict(
+        {
+            "run": {"duration": "5s", "seed": 2},
+            "topology": {"kind": "dumbbell", "bottleneck": {"rate": "4Mbps", "delay": "10ms"}},
+            "flows": [
+                {"source": {"kind": "tcp"}, "count": 2},
+                {"source": {"kind": "cbr", "rate": "1Mbps"}},
+            ],
+        }
+    )
     r = ccscope.run(sc)
     assert len(r.flows) == 3
     assert r.bottlenecks.utilization[0] > 0.9

@@ -26,6 +26,7 @@ from ccscope.output import jsonable
 
 ROOT = Path(__file__).parents[1]
 
+
 def short(name: str) -> dict:
     """An example scenario, shortened so that most of its variants are cheap enough to run."""
     sc = ccscope.load(ROOT / "scenarios" / f"{name}.toml")
@@ -34,30 +35,80 @@ def short(name: str) -> dict:
     return sc.replace("run.warmup", "1s").replace("run.duration", "3s").echo()
 
 
-BASES = [short(name) for name in ("dumbbell-mix", "tfrc-tcp-red", "jin-fig20-parkinglot",
-                                  "round-loguinov-fig5")]
+BASES = [
+    short(name)
+    for name in ("dumbbell-mix", "tfrc-tcp-red", "jin-fig20-parkinglot", "round-loguinov-fig5")
+]
 # Runs of accepted scenarios are kept short: the property is about outcomes, not numbers.
 RUN_WORK = 1e6
 
-UNITS = ["bps", "kbps", "Mbps", "Gbps", "Tbps", "MBps", "s", "ms", "us", "ns", "min", "h",
-         "B", "KB", "KiB", "GB", "pkts", "", "furlongs"]
+UNITS = [
+    "bps",
+    "kbps",
+    "Mbps",
+    "Gbps",
+    "Tbps",
+    "MBps",
+    "s",
+    "ms",
+    "us",
+    "ns",
+    "min",
+    "h",
+    "B",
+    "KB",
+    "KiB",
+    "GB",
+    "pkts",
+    "",
+    "furlongs",
+]
 numbers = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from([0, 1, -1, 0.5, 1.0, 1e-300, 1e300, 2**63, 2**64, 1e9, 1e12]),
 )
 unit_texts = st.builds(lambda x, u: f"{x}{u}", numbers, st.sampled_from(UNITS))
-leaves = st.one_of(st.none(), st.booleans(), numbers, unit_texts, st.text(max_size=12),
-                   st.sampled_from(["auto", "tcp", "gaimd", "python:x", "round", "packet",
-                                    "droptail", "red", "bernoulli", "tfrc", "cbr"]))
-wild = st.recursive(leaves, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)),
-    max_leaves=8)
+leaves = st.one_of(
+    st.none(),
+    st.booleans(),
+    numbers,
+    unit_texts,
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "auto",
+            "tcp",
+            "gaimd",
+            "python:x",
+            "round",
+            "packet",
+            "droptail",
+            "red",
+            "bernoulli",
+            "tfrc",
+            "cbr",
+        ]
+    ),
+)
+wild = st.recursive(
+    leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 # Values of the right kind and near the usual size, so that many variants are valid and run.
 plausible = st.one_of(
-    st.builds(lambda x, u: f"{x:.4g}{u}", st.floats(1e-3, 1e4),
-              st.sampled_from(["kbps", "Mbps", "Gbps", "ms", "s", "us", "B", "KB", "pkts"])),
-    st.floats(0, 2), st.integers(0, 1000), st.booleans())
+    st.builds(
+        lambda x, u: f"{x:.4g}{u}",
+        st.floats(1e-3, 1e4),
+        st.sampled_from(["kbps", "Mbps", "Gbps", "ms", "s", "us", "B", "KB", "pkts"]),
+    ),
+    st.floats(0, 2),
+    st.integers(0, 1000),
+    st.booleans(),
+)
 values = st.one_of(plausible, wild)
 
 
@@ -87,8 +138,9 @@ def mutated(draw) -> dict:
         action = draw(st.sampled_from(["set", "set", "delete", "add"]))
         if action == "delete" and isinstance(at, dict):
             del at[path[-1]]
-        elif action == "add" and isinstance(at.get(path[-1]) if isinstance(at, dict) else None,
-                                            dict):
+        elif action == "add" and isinstance(
+            at.get(path[-1]) if isinstance(at, dict) else None, dict
+        ):
             at[path[-1]][draw(st.text(max_size=8))] = draw(values)
         else:
             at[path[-1]] = draw(values)
@@ -106,11 +158,11 @@ def check_loader(table: dict) -> None:
     assert math.isfinite(cost["work"]) and math.isfinite(cost["bytes"])
     if cost["work"] > RUN_WORK or (sc.engine == "packet" and sc.n_flows > 200):
         return
-    if sc.engine == "udp":   # real time: a run lasts its duration (tests/test_realnet.py)
+    if sc.engine == "udp":  # real time: a run lasts its duration (tests/test_realnet.py)
         return
     try:
         result = ccscope.run(sc)
-    except ScenarioError as e:   # e.g. a python: controller that was not supplied
+    except ScenarioError as e:  # e.g. a python: controller that was not supplied
         assert "\n" not in str(e).strip()
         return
     event("ran")
@@ -119,13 +171,20 @@ def check_loader(table: dict) -> None:
         assert result.events <= cost["work"]
 
 
-@pytest.mark.parametrize("budget", [
-    pytest.param(500, id="500"),
-    pytest.param(10_000, id="10000", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "budget",
+    [
+        pytest.param(500, id="500"),
+        pytest.param(10_000, id="10000", marks=pytest.mark.slow),
+    ],
+)
 def test_scenario_loader_never_crashes(budget):
-    @settings(max_examples=budget, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=budget,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(mutated())
     def loader(table):
         check_loader(table)
@@ -133,11 +192,47 @@ def test_scenario_loader_never_crashes(budget):
     loader()
 
 
-WORDS = ["run", "validate", "check", "schema", "controllers", "version", "--out", "--seed",
-         "--force", "--no-plot", "-q", "--json", "--param", "--binomial", "--x-min", "--x-max",
-         "--window", "--flows", "--help", "packet", "round", "gaimd", "tcp", "iiad", "x=1",
-         "beta=2", "1,1,1,1.5", "0.5,0.5,1,0.5", "-1", "0", "1e300", "nan", "2**70",
-         "18446744073709551616", "", "TINY", "NOFILE.toml", "OUT", "OUT/x"]
+WORDS = [
+    "run",
+    "validate",
+    "check",
+    "schema",
+    "controllers",
+    "version",
+    "--out",
+    "--seed",
+    "--force",
+    "--no-plot",
+    "-q",
+    "--json",
+    "--param",
+    "--binomial",
+    "--x-min",
+    "--x-max",
+    "--window",
+    "--flows",
+    "--help",
+    "packet",
+    "round",
+    "gaimd",
+    "tcp",
+    "iiad",
+    "x=1",
+    "beta=2",
+    "1,1,1,1.5",
+    "0.5,0.5,1,0.5",
+    "-1",
+    "0",
+    "1e300",
+    "nan",
+    "2**70",
+    "18446744073709551616",
+    "",
+    "TINY",
+    "NOFILE.toml",
+    "OUT",
+    "OUT/x",
+]
 TINY = """[run]
 duration = "1s"
 [topology]
@@ -151,8 +246,11 @@ source = { kind = "cbr", rate = "500kbps" }
 
 def invoke(args: list[str], tmp: Path) -> int:
     """Runs the CLI in this process as `ccscope ARGS` does; returns its exit code."""
-    names = {"OUT": str(tmp / "out"), "OUT/x": str(tmp / "out" / "x"),
-             "TINY": str(tmp / "tiny.toml")}
+    names = {
+        "OUT": str(tmp / "out"),
+        "OUT/x": str(tmp / "out" / "x"),
+        "TINY": str(tmp / "tiny.toml"),
+    }
     args = [names.get(a, a) for a in args]
     argv = sys.argv
     stdout, stderr = io.StringIO(), io.StringIO()
@@ -171,16 +269,23 @@ def invoke(args: list[str], tmp: Path) -> int:
     return code
 
 
-@pytest.mark.parametrize("budget", [
-    pytest.param(500, id="500"),
-    pytest.param(10_000, id="10000", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "budget",
+    [
+        pytest.param(500, id="500"),
+        pytest.param(10_000, id="10000", marks=pytest.mark.slow),
+    ],
+)
 def test_command_line_never_crashes(budget, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cli")
     (tmp / "tiny.toml").write_text(TINY)
 
-    @settings(max_examples=budget, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=budget,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     @given(st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=10)), max_size=6))
     def command_line(args):
         invoke(args, tmp)

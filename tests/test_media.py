@@ -14,13 +14,19 @@ from ccscope import metrics
 from ccscope.errors import ScenarioError
 
 
-def one_link(*flows: dict, duration: str = "60s", rate: str = "100Mbps",
-             trace: bool = True) -> dict:
+def one_link(
+    *flows: dict, duration: str = "60s", rate: str = "100Mbps", trace: bool = True
+) -> dict:
     table = {
         "run": {"duration": duration, "seed": 7},
-        "topology": {"kind": "dumbbell",
-                     "bottleneck": {"rate": rate, "delay": "10ms",
-                                    "queue": {"kind": "droptail", "limit": "1000pkts"}}},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": rate,
+                "delay": "10ms",
+                "queue": {"kind": "droptail", "limit": "1000pkts"},
+            },
+        },
         "flows": list(flows),
     }
     if trace:
@@ -37,8 +43,12 @@ def window(series, start: float, end: float):
 def test_a_square_wave_sends_its_rate_for_half_the_time():
     # 2 Mb/s ON for 10 s, OFF for 10 s, over 60 s on an uncongested link: ON 0-10, 20-30,
     # 40-50 s, i.e. exactly half the time at 2 Mb/s (Jin et al. §6.2.4's square wave).
-    square = {"source": {"kind": "udp", "app": {"kind": "square", "rate": "2Mbps",
-                                                "on": "10s", "off": "10s"}}}
+    square = {
+        "source": {
+            "kind": "udp",
+            "app": {"kind": "square", "rate": "2Mbps", "on": "10s", "off": "10s"},
+        }
+    }
     r = ccscope.run(one_link(square))
     assert r.flows.loc[0, "send_rate_bps"] == pytest.approx(1e6, rel=1e-9)
     sent = r.trace.flows.set_index("time_s")["sent_bytes"]
@@ -49,8 +59,7 @@ def test_pareto_on_off_sources_average_their_on_fraction():
     # Yang et al. §3.1: mean ON 1 s, OFF 2 s, 500 kb/s while ON: 500/3 kb/s on average. With
     # shape 1.5 the periods have infinite variance; 20 sources over 2000 s hold the mean of the
     # ON fraction within about 10% (the CLT does not apply, hence the wide band).
-    onoff = {"source": {"kind": "udp", "app": {"kind": "onoff", "rate": "500kbps"}},
-             "count": 20}
+    onoff = {"source": {"kind": "udp", "app": {"kind": "onoff", "rate": "500kbps"}}, "count": 20}
     r = ccscope.run(one_link(onoff, duration="2000s", trace=False))
     assert r.flows["send_rate_bps"].mean() == pytest.approx(5e5 / 3, rel=0.1)
     assert set(r.flows["label"]) == {"Pareto on/off 500kb/s"}
@@ -62,9 +71,18 @@ def test_web_like_tcp_transfers_pause_for_think_times():
     # is faster than 1 Mb/s on 100 Mb/s), so the mean rate lies between 1 Mb / 3 s and
     # 1 Mb / 2 s; about 1800 transfers put the sample mean within 8% (3.3 standard errors of
     # an exponential size) of that range.
-    web = {"source": {"kind": "tcp", "app": {"kind": "onoff", "rate": "1Mbps",
-                                             "distribution": "exponential",
-                                             "transfers": True}}, "count": 4}
+    web = {
+        "source": {
+            "kind": "tcp",
+            "app": {
+                "kind": "onoff",
+                "rate": "1Mbps",
+                "distribution": "exponential",
+                "transfers": True,
+            },
+        },
+        "count": 4,
+    }
     r = ccscope.run(one_link(web, duration="1000s", trace=False))
     rate = r.flows["throughput_bps"].mean()
     assert 1e6 / 3 * 0.92 < rate < 1e6 / 2 * 1.08
@@ -83,8 +101,10 @@ def test_mice_live_an_exponential_lifetime():
 
 
 def test_flows_join_and_leave_at_their_times():
-    flows = [{"source": {"kind": "cbr", "rate": "1Mbps"}, "start": "5s", "stop": "15s"},
-             {"source": {"kind": "cbr", "rate": "1Mbps"}, "start": "10s"}]
+    flows = [
+        {"source": {"kind": "cbr", "rate": "1Mbps"}, "start": "5s", "stop": "15s"},
+        {"source": {"kind": "cbr", "rate": "1Mbps"}, "start": "10s"},
+    ]
     r = ccscope.run(one_link(*flows, duration="20s"))
     s = r.trace.flow_series("sent_bytes")
     assert window(s[0], 0, 5).sum() == 0 and window(s[0], 15, 20).sum() == 0
@@ -92,8 +112,10 @@ def test_flows_join_and_leave_at_their_times():
 
 
 def playback_run(source_rate: str, play_rate: str) -> dict:
-    cbr = {"source": {"kind": "cbr", "rate": source_rate},
-           "playback": {"startup": "3s", "rate": play_rate}}
+    cbr = {
+        "source": {"kind": "cbr", "rate": source_rate},
+        "playback": {"startup": "3s", "rate": play_rate},
+    }
     return ccscope.run(one_link(cbr, trace=False)).media.iloc[0]
 
 
@@ -124,22 +146,55 @@ def test_sparse_packets_are_delayed_for_the_delivery_index():
     assert m.vdi == pytest.approx(1 / 75, abs=1e-9)
 
 
-@pytest.mark.parametrize(("flow", "path", "needle"), [
-    ({"source": {"kind": "udp", "app": {"kind": "onoff", "rate": "1Mbps", "shape": 1.0}}},
-     "flows[0].source.app.shape", "must be > 1"),
-    ({"source": {"kind": "udp", "app": {"kind": "square", "rate": "0bps"}}},
-     "flows[0].source.app.rate", "must be > 0"),
-    ({"source": {"kind": "tcp"}, "lifetime": "0s"}, "flows[0].lifetime", "must be > 0"),
-    ({"source": {"kind": "tcp"}, "playback": {"vdi_threshold": "0s"}},
-     "flows[0].playback.vdi_threshold", "must be > 0"),
-    ({"source": {"kind": "udp", "app": {"kind": "mpeg2"}}}, "flows[0].source.app", "onoff"),
-    ({"source": {"kind": "udp", "app": {"kind": "mpeg4", "gop": "PBB", **{
-        t: {"mean": "1KB", "cov": 0.5, "lag1": 0.5} for t in "ipb"}}}},
-     "flows[0].source.app.gop", "starting with I"),
-    ({"source": {"kind": "udp", "app": {"kind": "mpeg4", **{
-        t: {"mean": "1KB", "cov": 0.5, "lag1": 1.0} for t in "ipb"}}}},
-     "flows[0].source.app.i.lag1", "must be in [0, 0.99]"),
-])
+@pytest.mark.parametrize(
+    ("flow", "path", "needle"),
+    [
+        (
+            {"source": {"kind": "udp", "app": {"kind": "onoff", "rate": "1Mbps", "shape": 1.0}}},
+            "flows[0].source.app.shape",
+            "must be > 1",
+        ),
+        (
+            {"source": {"kind": "udp", "app": {"kind": "square", "rate": "0bps"}}},
+            "flows[0].source.app.rate",
+            "must be > 0",
+        ),
+        ({"source": {"kind": "tcp"}, "lifetime": "0s"}, "flows[0].lifetime", "must be > 0"),
+        (
+            {"source": {"kind": "tcp"}, "playback": {"vdi_threshold": "0s"}},
+            "flows[0].playback.vdi_threshold",
+            "must be > 0",
+        ),
+        ({"source": {"kind": "udp", "app": {"kind": "mpeg2"}}}, "flows[0].source.app", "onoff"),
+        (
+            {
+                "source": {
+                    "kind": "udp",
+                    "app": {
+                        "kind": "mpeg4",
+                        "gop": "PBB",
+                        **{t: {"mean": "1KB", "cov": 0.5, "lag1": 0.5} for t in "ipb"},
+                    },
+                }
+            },
+            "flows[0].source.app.gop",
+            "starting with I",
+        ),
+        (
+            {
+                "source": {
+                    "kind": "udp",
+                    "app": {
+                        "kind": "mpeg4",
+                        **{t: {"mean": "1KB", "cov": 0.5, "lag1": 1.0} for t in "ipb"},
+                    },
+                }
+            },
+            "flows[0].source.app.i.lag1",
+            "must be in [0, 0.99]",
+        ),
+    ],
+)
 def test_bad_media_settings_name_their_field(flow, path, needle):
     with pytest.raises(ScenarioError) as e:
         ccscope.run(one_link(flow))
@@ -164,8 +219,11 @@ def test_square_wave_response_measures_a_known_window():
     # 1/responsiveness: 1 loss event.
     t = np.round(np.arange(0, 2400) * 0.1, 6)
     phase = np.round(t % 60, 6)
-    w = np.where(phase < 30, np.where(phase < 0.1, 20.0, 10.0),
-                 np.minimum(20.0, 10.0 + np.round((phase - 30) / 0.1)))
+    w = np.where(
+        phase < 30,
+        np.where(phase < 0.1, 20.0, 10.0),
+        np.minimum(20.0, 10.0 + np.round((phase - 30) / 0.1)),
+    )
     w[t < 30] = 10.0
     out = metrics.square_wave_response(t, w, on_s=30, off_s=30, rtt_s=0.1)
     assert out["inv_aggressiveness_rtts"] == pytest.approx(9.0)
@@ -198,17 +256,23 @@ def test_an_mpeg4_source_fitted_to_a_trace_sends_its_mean_rate(tmp_path):
     for k in "IPB":
         s = video.frame_stats(sizes.loc[sizes["type"] == k, "bytes"])
         assert app[k.lower()]["cov"] == s["cov"] and app[k.lower()]["lag1"] == s["lag1"]
-    expected = 8 * sum(float(app[k]["mean"].rstrip("B")) * gop.count(k.upper())
-                       for k in "ipb") * 25 / len(gop)
-    r = ccscope.run(one_link({"source": {"kind": "udp", "app": app}}, duration="120s",
-                             trace=False))
+    expected = (
+        8
+        * sum(float(app[k]["mean"].rstrip("B")) * gop.count(k.upper()) for k in "ipb")
+        * 25
+        / len(gop)
+    )
+    r = ccscope.run(one_link({"source": {"kind": "udp", "app": app}}, duration="120s", trace=False))
     assert r.flows.loc[0, "send_rate_bps"] == pytest.approx(expected, rel=0.07)
     assert r.flows.loc[0, "label"].startswith("MPEG-4")
 
 
-MPEG4 = {"kind": "mpeg4", "i": {"mean": "12KB", "cov": 0.4, "lag1": 0.8},
-         "p": {"mean": "6KB", "cov": 0.5, "lag1": 0.7}, "b": {"mean": "2KB", "cov": 0.6,
-                                                              "lag1": 0.5}}
+MPEG4 = {
+    "kind": "mpeg4",
+    "i": {"mean": "12KB", "cov": 0.4, "lag1": 0.8},
+    "p": {"mean": "6KB", "cov": 0.5, "lag1": 0.7},
+    "b": {"mean": "2KB", "cov": 0.6, "lag1": 0.5},
+}
 
 
 @pytest.mark.parametrize(("rate", "freezes"), [("100Mbps", False), ("300kbps", True)])
@@ -231,7 +295,7 @@ def test_ccscope_run_prints_the_media_table_and_writes_the_playback_files(tmp_pa
     import sys
 
     scenario = tmp_path / "m.toml"
-    scenario.write_text('''
+    scenario.write_text("""
 [run]
 duration = "20s"
 [topology]
@@ -244,10 +308,14 @@ playback = { startup = "3s" }
 source = { kind = "udp", app = { kind = "square", rate = "1Mbps", on = "5s", off = "5s" } }
 [trace]
 interval = "100ms"
-''')
+""")
     out = tmp_path / "out"
-    p = subprocess.run([sys.executable, "-m", "ccscope", "run", str(scenario), "--out", str(out)],
-                       capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "run", str(scenario), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert p.returncode == 0, p.stderr
     assert "media flows" in p.stdout and "interruptions" in p.stdout
     flows = json.loads((out / "summary.json").read_text())["flows"]
@@ -271,8 +339,10 @@ def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
         topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
         if p:
             topo["loss"] = {"kind": "bernoulli", "p": p}
-        flow = {"source": {"kind": "rate", "controller": "rate-aimd", "app": {"kind": "fgs"}},
-                "playback": {"startup": "3s"}}
+        flow = {
+            "source": {"kind": "rate", "controller": "rate-aimd", "app": {"kind": "fgs"}},
+            "playback": {"startup": "3s"},
+        }
         t = {"run": {"duration": "300s", "seed": 3}, "topology": topo, "flows": [flow]}
         return ccscope.run(t).media.iloc[0]
 
@@ -287,13 +357,23 @@ def test_fgs_base_layers_freeze_at_the_loss_rate_without_retransmission():
 def fgs_over_loss(p: float, retransmit: bool) -> pd.Series:
     """FGS (14 kb/s base, 10 frames/s) over rate AIMD on a 100 Mb/s link with Bernoulli loss
     p on the link, 40 ms RTT, 3 s start-up, 300 s."""
-    flow = {"source": {"kind": "rate", "controller": "rate-aimd",
-                       "app": {"kind": "fgs", "retransmit": retransmit}},
-            "playback": {"startup": "3s"}}
-    topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms",
-            "loss": {"kind": "bernoulli", "p": p}}
-    return ccscope.run({"run": {"duration": "300s", "seed": 3}, "topology": topo,
-                        "flows": [flow]}).media.iloc[0]
+    flow = {
+        "source": {
+            "kind": "rate",
+            "controller": "rate-aimd",
+            "app": {"kind": "fgs", "retransmit": retransmit},
+        },
+        "playback": {"startup": "3s"},
+    }
+    topo = {
+        "kind": "fat_link",
+        "rate": "100Mbps",
+        "delay": "20ms",
+        "loss": {"kind": "bernoulli", "p": p},
+    }
+    return ccscope.run(
+        {"run": {"duration": "300s", "seed": 3}, "topology": topo, "flows": [flow]}
+    ).media.iloc[0]
 
 
 def test_fgs_base_layer_retransmission_on_nack_removes_almost_every_freeze():
@@ -333,9 +413,16 @@ class ConstantRate(ccscope.RateController):
 def fgs_at_a_t1_share(loss: float) -> pd.Series:
     """FGS over 1500-byte packets (§VI-C) at 30 kb/s, held there by a Python controller, with
     base-layer retransmission, on a 40 ms path with Bernoulli loss `loss`, 120 s."""
-    flow = {"source": {"kind": "rate", "controller": "python:constant", "feedback": "per-rtt",
-                       "packet_size": "1500B", "app": {"kind": "fgs", "retransmit": True}},
-            "playback": {"startup": "3s"}}
+    flow = {
+        "source": {
+            "kind": "rate",
+            "controller": "python:constant",
+            "feedback": "per-rtt",
+            "packet_size": "1500B",
+            "app": {"kind": "fgs", "retransmit": True},
+        },
+        "playback": {"startup": "3s"},
+    }
     topo = {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms"}
     if loss:
         topo["loss"] = {"kind": "bernoulli", "p": loss}
@@ -362,16 +449,29 @@ def test_a_python_rate_controller_drives_fgs_at_a_t1_share():
 def test_a_python_window_controller_plays_back_as_the_catalogued_one():
     # The same AIMD(1, 1/2) rule written in Python and taken from the catalogue, each under a
     # TCP flow carrying 2 Mb/s ON/OFF traffic into a playback receiver: same media numbers.
-    aimd = ccscope.WindowController("AIMD(1,1/2)", increase=lambda w: 1.0,
-                                    decrease=lambda w: w - 0.5 * w)
+    aimd = ccscope.WindowController(
+        "AIMD(1,1/2)", increase=lambda w: 1.0, decrease=lambda w: w - 0.5 * w
+    )
 
     def media(controller):
-        flow = {"source": {"kind": "tcp", "controller": controller,
-                           "app": {"kind": "onoff", "rate": "2Mbps"}},
-                "playback": {"startup": "3s"}}
-        t = {"run": {"duration": "60s", "seed": 2},
-             "topology": {"kind": "fat_link", "rate": "10Mbps", "delay": "20ms",
-                          "loss": {"kind": "bernoulli", "p": 0.01}}, "flows": [flow]}
+        flow = {
+            "source": {
+                "kind": "tcp",
+                "controller": controller,
+                "app": {"kind": "onoff", "rate": "2Mbps"},
+            },
+            "playback": {"startup": "3s"},
+        }
+        t = {
+            "run": {"duration": "60s", "seed": 2},
+            "topology": {
+                "kind": "fat_link",
+                "rate": "10Mbps",
+                "delay": "20ms",
+                "loss": {"kind": "bernoulli", "p": 0.01},
+            },
+            "flows": [flow],
+        }
         return ccscope.run(t, controllers={"aimd": aimd}).media
 
     python = media("python:aimd")
@@ -379,11 +479,21 @@ def test_a_python_window_controller_plays_back_as_the_catalogued_one():
     pd.testing.assert_frame_equal(python, media({"name": "aimd", "alpha": 1, "beta": 0.5}))
 
 
-@pytest.mark.parametrize(("source", "playback", "needs"), [
-    ({"kind": "udp", "app": {"kind": "fgs", "retransmit": True}}, {"startup": "3s"}, "rate source"),
-    ({"kind": "rate", "controller": "rate-aimd", "app": {"kind": "fgs", "retransmit": True}},
-     None, "playback receiver"),
-])
+@pytest.mark.parametrize(
+    ("source", "playback", "needs"),
+    [
+        (
+            {"kind": "udp", "app": {"kind": "fgs", "retransmit": True}},
+            {"startup": "3s"},
+            "rate source",
+        ),
+        (
+            {"kind": "rate", "controller": "rate-aimd", "app": {"kind": "fgs", "retransmit": True}},
+            None,
+            "playback receiver",
+        ),
+    ],
+)
 def test_fgs_retransmission_needs_a_rate_source_and_a_playback_receiver(source, playback, needs):
     flow = {"source": source, **({"playback": playback} if playback else {})}
     with pytest.raises(ScenarioError, match=f"retransmit.*{needs}"):
@@ -396,9 +506,22 @@ def test_fgs_retransmission_from_the_cli(tmp_path):
     import sys
 
     out = tmp_path / "out"
-    p = subprocess.run([sys.executable, "-m", "ccscope", "run", "scenarios/fgs-retransmit.toml",
-                        "--out", str(out), "--no-plot"], capture_output=True, text=True,
-                       timeout=300, cwd=Path(__file__).resolve().parents[1])
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ccscope",
+            "run",
+            "scenarios/fgs-retransmit.toml",
+            "--out",
+            str(out),
+            "--no-plot",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     assert p.returncode == 0, p.stderr
     assert "resent" in p.stdout and "(useful)" in p.stdout
     flow = json.loads((out / "summary.json").read_text())["flows"][0]
@@ -412,12 +535,24 @@ def test_a_multirate_coder_learning_only_cuts_late_piles_up_more():
     # drains what the cut left; Fig. 7's coder never produces less than the sender sends, so
     # what each cut leaves stays queued and the longest wait is longer.
     def wait(lag):
-        flow = {"source": {"kind": "rate", "controller": "rate-aimd",
-                           "app": {"kind": "multirate", "tau": "200ms", "lag": lag}},
-                "playback": {"startup": "1s"}}
-        t = {"run": {"duration": "30s", "seed": 1},
-             "topology": {"kind": "fat_link", "rate": "100Mbps", "delay": "20ms",
-                          "loss": {"kind": "periodic", "every": 300}}, "flows": [flow]}
+        flow = {
+            "source": {
+                "kind": "rate",
+                "controller": "rate-aimd",
+                "app": {"kind": "multirate", "tau": "200ms", "lag": lag},
+            },
+            "playback": {"startup": "1s"},
+        }
+        t = {
+            "run": {"duration": "30s", "seed": 1},
+            "topology": {
+                "kind": "fat_link",
+                "rate": "100Mbps",
+                "delay": "20ms",
+                "loss": {"kind": "periodic", "every": 300},
+            },
+            "flows": [flow],
+        }
         return ccscope.run(t).media.iloc[0].max_sender_delay_s
 
     lagged, cuts = wait("all"), wait("cuts")

@@ -13,8 +13,11 @@ def test_jain_index_known_values():
     assert metrics.jain_index([1, 2, 3]) == pytest.approx(36 / 42)
 
 
-@given(st.lists(st.floats(min_value=0.0, max_value=1e12), min_size=1, max_size=50)
-       .filter(lambda x: any(v > 0 for v in x)))
+@given(
+    st.lists(st.floats(min_value=0.0, max_value=1e12), min_size=1, max_size=50).filter(
+        lambda x: any(v > 0 for v in x)
+    )
+)
 def test_jain_index_is_between_one_over_n_and_one(x):
     j = metrics.jain_index(x)
     assert 1 / len(x) - 1e-12 <= j <= 1 + 1e-12
@@ -64,8 +67,11 @@ rates = st.floats(min_value=0.0, max_value=1e12, allow_subnormal=False)
 def test_plain_fairness_is_numpy_bit_for_bit(x):
     a = np.asarray(x, dtype=float)
     assert plainmetrics.numpy_sum(x) == np.sum(a)
-    expected = ({"jain": metrics.jain_index(a), "min_max": metrics.min_max_ratio(a)}
-                if np.any(a > 0) else {"jain": 0.0, "min_max": 0.0})
+    expected = (
+        {"jain": metrics.jain_index(a), "min_max": metrics.min_max_ratio(a)}
+        if np.any(a > 0)
+        else {"jain": 0.0, "min_max": 0.0}
+    )
     assert plainmetrics.fairness(x) == expected
 
 

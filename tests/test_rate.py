@@ -62,7 +62,9 @@ class HalveOnLoss(ccscope.RateController):
 
 
 def test_a_python_rate_controller_runs():
-    text = RATE.replace('controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }')
+    text = RATE.replace(
+        'controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }'
+    )
     mine = HalveOnLoss()
     r = ccscope.run(ccscope.loads(text), controllers={"mine": mine})
     assert r.flows.label[0] == "rate-AIMD-py"
@@ -73,8 +75,10 @@ def test_a_python_rate_controller_runs():
 
 @pytest.mark.parametrize("given", [HalveOnLoss, HalveOnLoss(), lambda: HalveOnLoss()])
 def test_each_flow_gets_its_own_python_controller(given):
-    text = RATE.replace('warmup = "10s"', 'warmup = "0s"').replace('controller = "tfrc" }\ncount = 2',
-                        'controller = "python:mine", feedback = "per-rtt" }\ncount = 3')
+    text = RATE.replace('warmup = "10s"', 'warmup = "0s"').replace(
+        'controller = "tfrc" }\ncount = 2',
+        'controller = "python:mine", feedback = "per-rtt" }\ncount = 3',
+    )
     r = ccscope.run(ccscope.loads(text), controllers={"mine": given})
     mine = [r.controllers[i] for i in range(3)]
     assert len({id(c) for c in mine}) == 3 and 3 not in r.controllers
@@ -96,15 +100,19 @@ def test_rate_scenarios_name_bad_controllers():
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "ccscope", *args], capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ccscope", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_round_scenarios_run_from_the_cli(tmp_path):
     from pathlib import Path
 
-    text = Path("scenarios/round-loguinov-fig5.toml").read_text().replace("steps = 20000",
-                                                                          "steps = 3000")
+    text = (
+        Path("scenarios/round-loguinov-fig5.toml")
+        .read_text()
+        .replace("steps = 20000", "steps = 3000")
+    )
     path = tmp_path / "round.toml"
     path.write_text(text)
     p = cli("run", str(path), "--out", str(tmp_path / "out"))
@@ -133,7 +141,9 @@ def test_check_command():
 
 
 def test_a_window_controller_is_refused_by_a_rate_source():
-    text = RATE.replace('controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }')
+    text = RATE.replace(
+        'controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }'
+    )
     window = ccscope.WindowController("w", increase=lambda w: 1.0, decrease=lambda w: w / 2)
     with pytest.raises(ccscope.ControllerError, match="a rate source runs a RateController") as e:
         ccscope.run(ccscope.loads(text), controllers={"mine": window})

@@ -58,7 +58,9 @@ def test_a_busy_python_thread_does_not_hold_up_the_hosts():
     spinner = threading.Thread(target=spin, daemon=True)
     spinner.start()
     try:
-        r = ccscope.run(ccscope.load(SCENARIO).replace("run.duration", "3s").replace("run.warmup", "1s"))
+        r = ccscope.run(
+            ccscope.load(SCENARIO).replace("run.duration", "3s").replace("run.warmup", "1s")
+        )
     finally:
         running.clear()
         spinner.join()
@@ -82,8 +84,21 @@ def test_a_real_time_run_is_bounded_in_time():
 
 def test_the_cli_runs_it_and_writes_the_usual_files(tmp_path):
     out = tmp_path / "udp"
-    p = subprocess.run([sys.executable, "-m", "ccscope", "run", str(SCENARIO), "--out", str(out),
-                        "--no-plot", "-q"], capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ccscope",
+            "run",
+            str(SCENARIO),
+            "--out",
+            str(out),
+            "--no-plot",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["scenario"]["run"]["engine"] == "udp"
@@ -104,9 +119,14 @@ class Steady(ccscope.RateController):
 
 
 def test_a_python_controller_runs_on_real_packets():
-    text = SCENARIO.read_text().replace('duration = "5s"', 'duration = "3s"').replace(
-        'controller = { name = "rate-aimd", alpha = 1, beta = 0.5 }',
-        'controller = "python:mine", feedback = "per-rtt"')
+    text = (
+        SCENARIO.read_text()
+        .replace('duration = "5s"', 'duration = "3s"')
+        .replace(
+            'controller = { name = "rate-aimd", alpha = 1, beta = 0.5 }',
+            'controller = "python:mine", feedback = "per-rtt"',
+        )
+    )
     r = ccscope.run(ccscope.loads(text), controllers={"mine": Steady})
     ctl = r.controllers[1]
     # Per-RTT reports over 2 s after the warm-up on an RTT of about 90 ms: tens of them.
@@ -119,8 +139,11 @@ def test_ctrl_c_stops_a_real_time_run_and_keeps_what_was_measured(tmp_path):
     long = tmp_path / "long.toml"
     long.write_text(SCENARIO.read_text().replace('duration = "5s"', 'duration = "60s"'))
     out = tmp_path / "out"
-    with subprocess.Popen([sys.executable, "-m", "ccscope", "run", str(long), "--out", str(out),
-                           "--no-plot", "-q"], stderr=subprocess.PIPE, text=True) as p:
+    with subprocess.Popen(
+        [sys.executable, "-m", "ccscope", "run", str(long), "--out", str(out), "--no-plot", "-q"],
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as p:
         time.sleep(3)
         p.send_signal(signal.SIGINT)
         _, stderr = p.communicate(timeout=20)
@@ -149,10 +172,12 @@ def test_traces_carry_the_senders_state_from_the_hosts():
 def test_a_sweep_of_real_time_runs_says_how_long_it_takes(tmp_path):
     from ccscope import sweep
 
-    (tmp_path / "udp.toml").write_text(SCENARIO.read_text().replace('duration = "5s"',
-                                                                    'duration = "2s"'))
-    (tmp_path / "sweep.toml").write_text('base = "udp.toml"\nseeds = [1, 2]\n\n'
-                                         '[axes]\n"topology.bottleneck.rate" = ["2Mbps"]\n')
+    (tmp_path / "udp.toml").write_text(
+        SCENARIO.read_text().replace('duration = "5s"', 'duration = "2s"')
+    )
+    (tmp_path / "sweep.toml").write_text(
+        'base = "udp.toml"\nseeds = [1, 2]\n\n[axes]\n"topology.bottleneck.rate" = ["2Mbps"]\n'
+    )
     outcome = sweep.run(tmp_path / "sweep.toml", tmp_path / "s.duckdb", jobs=1)
     # Two runs of 2 s each, one after the other.
     assert outcome.real_time_s == pytest.approx(4.0)

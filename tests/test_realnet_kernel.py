@@ -30,8 +30,10 @@ def _why_no_namespaces() -> str | None:
         return f"the kernel path needs iproute2 and util-linux; missing here: {', '.join(missing)}"
     probe = subprocess.run(["unshare", "--net", "true"], capture_output=True, text=True)
     if probe.returncode != 0:
-        return ("the kernel path needs a process that may create network namespaces (root, or "
-                f"CAP_SYS_ADMIN and CAP_NET_ADMIN); `unshare --net true` said: {probe.stderr.strip()}")
+        return (
+            "the kernel path needs a process that may create network namespaces (root, or "
+            f"CAP_SYS_ADMIN and CAP_NET_ADMIN); `unshare --net true` said: {probe.stderr.strip()}"
+        )
     return None
 
 
@@ -41,7 +43,9 @@ needs_namespaces = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 
 def kernel_text(duration: str = "5s") -> str:
     """The two-flow udp scenario (2 Mb/s, 40 ms, 40 packets of DropTail) on the kernel path."""
-    text = SCENARIO.read_text().replace('\nengine = "udp"\n', '\nengine = "udp"\nemulator = "kernel"\n')
+    text = SCENARIO.read_text().replace(
+        '\nengine = "udp"\n', '\nengine = "udp"\nemulator = "kernel"\n'
+    )
     return text.replace('duration = "5s"', f'duration = "{duration}"')
 
 
@@ -49,7 +53,10 @@ def net_namespaces() -> set[str]:
     """Every network namespace a process or thread on the machine is in or holds a handle to
     (a socket keeps its namespace too, but only through the handle its process also holds)."""
     found = set()
-    for link in [*Path("/proc").glob("[0-9]*/task/[0-9]*/ns/net"), *Path("/proc").glob("[0-9]*/fd/*")]:
+    for link in [
+        *Path("/proc").glob("[0-9]*/task/[0-9]*/ns/net"),
+        *Path("/proc").glob("[0-9]*/fd/*"),
+    ]:
         try:
             target = os.readlink(link)
         except OSError:  # the process or the descriptor went away meanwhile
@@ -89,7 +96,9 @@ def wait_until(condition, seconds: float) -> bool:
 
 
 def test_what_the_kernel_cannot_do_is_refused_naming_the_field():
-    red = kernel_text().replace('queue = { kind = "droptail", limit = "40pkts" }', 'queue = { kind = "red" }')
+    red = kernel_text().replace(
+        'queue = { kind = "droptail", limit = "40pkts" }', 'queue = { kind = "red" }'
+    )
     with pytest.raises(ScenarioError) as e:
         ccscope.loads(red)
     assert e.value.path == "topology.bottleneck.queue.kind"
@@ -127,9 +136,22 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
 def start_cli(tmp_path: Path, duration: str) -> subprocess.Popen:
     scenario = tmp_path / "kernel.toml"
     scenario.write_text(kernel_text(duration))
-    return subprocess.Popen([sys.executable, "-m", "ccscope", "run", str(scenario), "--out",
-                             str(tmp_path / "out"), "--no-plot", "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ccscope",
+            "run",
+            str(scenario),
+            "--out",
+            str(tmp_path / "out"),
+            "--no-plot",
+            "-q",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def ours_while_running(p: subprocess.Popen) -> dict[str, str]:
@@ -139,8 +161,12 @@ def ours_while_running(p: subprocess.Popen) -> dict[str, str]:
     assert len(held) == 2, (held, p.poll())
     ends = set()
     for path in held:
-        shown = subprocess.run(["nsenter", f"--net={path}", "ip", "-o", "link", "show"],
-                               capture_output=True, text=True, check=True).stdout
+        shown = subprocess.run(
+            ["nsenter", f"--net={path}", "ip", "-o", "link", "show"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         ends |= set(re.findall(r"ccs-[lr]", shown))
     assert ends == {"ccs-l", "ccs-r"}
     return held
@@ -180,9 +206,24 @@ def test_without_the_privilege_the_run_says_so_and_exits_2(tmp_path):
         pytest.skip("needs setpriv (util-linux) to drop the capabilities")
     scenario = tmp_path / "kernel.toml"
     scenario.write_text(kernel_text("2s"))
-    p = subprocess.run(["setpriv", "--bounding-set=-sys_admin,-net_admin", sys.executable, "-m",
-                        "ccscope", "run", str(scenario), "--out", str(tmp_path / "out"), "--no-plot",
-                        "-q"], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [
+            "setpriv",
+            "--bounding-set=-sys_admin,-net_admin",
+            sys.executable,
+            "-m",
+            "ccscope",
+            "run",
+            str(scenario),
+            "--out",
+            str(tmp_path / "out"),
+            "--no-plot",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 2, p.stderr
     assert "run.emulator" in p.stderr and "network namespaces" in p.stderr
     assert "Traceback" not in p.stderr and "panicked" not in p.stderr

@@ -10,10 +10,37 @@ import ccscope
 from ccscope.errors import ScenarioError
 
 ROOT = Path(__file__).parents[1]
-WRONG = [None, True, "x", "1e300Tbps", -1, 0, 1e39, 2**70, [], {}, [1, 2], {"kind": "zzz"},
-         "nan", float("nan"), 1.5, "-5ms"]
-INTERNALS = ["invalid type", "invalid length", "struct ", "u64", "f64", "u32", "usize",
-             "line 1", "column", "serde", "Value"]
+WRONG = [
+    None,
+    True,
+    "x",
+    "1e300Tbps",
+    -1,
+    0,
+    1e39,
+    2**70,
+    [],
+    {},
+    [1, 2],
+    {"kind": "zzz"},
+    "nan",
+    float("nan"),
+    1.5,
+    "-5ms",
+]
+INTERNALS = [
+    "invalid type",
+    "invalid length",
+    "struct ",
+    "u64",
+    "f64",
+    "u32",
+    "usize",
+    "line 1",
+    "column",
+    "serde",
+    "Value",
+]
 
 
 def entries(x, path=()):
@@ -48,16 +75,23 @@ def test_every_wrong_value_anywhere_is_named_cleanly(name):
     assert refused > 100
 
 
-@pytest.mark.parametrize(("step", "field", "says"), [
-    ({"at": "1s", "p": 0.1, "interval": "100ms"}, "steps[1]", "exactly one of p"),
-    ({"at": "1s"}, "steps[1]", "exactly one of p"),
-    ({"at": "1s", "interval": "0s"}, "steps[1].interval", "> 0"),
-])
+@pytest.mark.parametrize(
+    ("step", "field", "says"),
+    [
+        ({"at": "1s", "p": 0.1, "interval": "100ms"}, "steps[1]", "exactly one of p"),
+        ({"at": "1s"}, "steps[1]", "exactly one of p"),
+        ({"at": "1s", "interval": "0s"}, "steps[1].interval", "> 0"),
+    ],
+)
 def test_a_loss_step_takes_p_or_interval(step, field, says):
-    table = {"run": {"duration": "2s"},
-             "topology": {"kind": "fat_link", "loss": {"kind": "schedule", "steps": [
-                 {"at": "0s", "p": 0.01}, step]}},
-             "flows": [{"source": {"kind": "tcp"}}]}
+    table = {
+        "run": {"duration": "2s"},
+        "topology": {
+            "kind": "fat_link",
+            "loss": {"kind": "schedule", "steps": [{"at": "0s", "p": 0.01}, step]},
+        },
+        "flows": [{"source": {"kind": "tcp"}}],
+    }
     with pytest.raises(ScenarioError) as e:
         ccscope.run(table)
     assert e.value.field == f"topology.loss.{field}" and says in str(e.value)

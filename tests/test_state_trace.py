@@ -12,10 +12,12 @@ import ccscope
 
 
 def fat_link(source: dict, loss: dict, seconds: int = 30) -> dict:
-    return {"run": {"duration": f"{seconds}s", "seed": 3},
-            "topology": {"kind": "fat_link", "rate": "100Mbps", "delay": "25ms", "loss": loss},
-            "flows": [{"source": source}],
-            "trace": {"state": True, "flows": False, "queues": False}}
+    return {
+        "run": {"duration": f"{seconds}s", "seed": 3},
+        "topology": {"kind": "fat_link", "rate": "100Mbps", "delay": "25ms", "loss": loss},
+        "flows": [{"source": source}],
+        "trace": {"state": True, "flows": False, "queues": False},
+    }
 
 
 def callbacks(r: ccscope.Result, side: str = "sender") -> list[dict[str, float]]:
@@ -32,7 +34,11 @@ def callbacks(r: ccscope.Result, side: str = "sender") -> list[dict[str, float]]
 
 def rfc5348_rate_bps(p: float, rtt: float, t_rto: float, s: float) -> float:
     """RFC 5348 §3.1, b = 1."""
-    return 8 * s / (rtt * math.sqrt(2 * p / 3) + t_rto * 3 * math.sqrt(3 * p / 8) * p * (1 + 32 * p * p))
+    return (
+        8
+        * s
+        / (rtt * math.sqrt(2 * p / 3) + t_rto * 3 * math.sqrt(3 * p / 8) * p * (1 + 32 * p * p))
+    )
 
 
 EVERY = 40
@@ -42,7 +48,9 @@ EVERY = 40
 def tfrc() -> ccscope.Result:
     # Every 40th packet is lost; at about 125 packets/s 40 packets span more than an RTT, so
     # each loss starts its own loss event and every loss interval is 40 packets long.
-    return ccscope.run(fat_link({"kind": "rate", "controller": "tfrc"}, {"kind": "periodic", "every": EVERY}))
+    return ccscope.run(
+        fat_link({"kind": "rate", "controller": "tfrc"}, {"kind": "periodic", "every": EVERY})
+    )
 
 
 def test_state_trace_is_off_by_default_and_written_when_asked(tfrc, tmp_path):
@@ -83,8 +91,14 @@ def test_tfrc_sender_rate_is_the_equation_at_its_own_p_and_rtt(tfrc):
 
 @pytest.fixture(scope="module")
 def reno() -> list[dict[str, float]]:
-    src = {"kind": "tcp", "variant": "reno", "initial_window": 1, "delayed_ack": False,
-           "integer_window": True, "max_window": 1000}
+    src = {
+        "kind": "tcp",
+        "variant": "reno",
+        "initial_window": 1,
+        "delayed_ack": False,
+        "integer_window": True,
+        "max_window": 1000,
+    }
     return callbacks(ccscope.run(fat_link(src, {"kind": "periodic", "every": 100}, seconds=60)))
 
 

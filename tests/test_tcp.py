@@ -43,7 +43,9 @@ def test_tcp_flows_share_the_link_and_report_transport_numbers():
 
 
 def test_a_python_window_controller_runs_in_the_packet_engine():
-    text = TCP.replace('controller = { name = "gaimd", beta = 0.875 }', 'controller = "python:aimd"')
+    text = TCP.replace(
+        'controller = { name = "gaimd", beta = 0.875 }', 'controller = "python:aimd"'
+    )
     calls = {"increase": 0, "decrease": 0}
 
     def increase(w):
@@ -67,7 +69,9 @@ def test_python_controller_errors_surface_after_the_run():
     with pytest.raises(ZeroDivisionError):
         ccscope.run(ccscope.loads(text), controllers={"bad": bad})
     nan = ccscope.WindowController("nan", increase=lambda w: float("nan"), decrease=lambda w: w)
-    with pytest.raises(ScenarioError, match="returned nan; it must return a number of packets in \\[0, 1e9\\]"):
+    with pytest.raises(
+        ScenarioError, match="returned nan; it must return a number of packets in \\[0, 1e9\\]"
+    ):
         ccscope.run(ccscope.loads(text), controllers={"bad": nan})
     with pytest.raises(ScenarioError, match="no Python controller"):
         ccscope.run(ccscope.loads(text))
@@ -75,10 +79,15 @@ def test_python_controller_errors_surface_after_the_run():
 
 @pytest.mark.parametrize(
     ("controller", "below", "needle"),
-    [('"cubic"', "", "is not known; expected one of: tcp, aimd"),
-     ('{ name = "gaimd", beta = 1.5 }', ".beta", "beta = 1.5: must be in"),
-     ('{ name = "gaimd", gamma = 0.5 }', ".gamma", "not a parameter of gaimd; its parameters: "
-      "alpha, beta")],
+    [
+        ('"cubic"', "", "is not known; expected one of: tcp, aimd"),
+        ('{ name = "gaimd", beta = 1.5 }', ".beta", "beta = 1.5: must be in"),
+        (
+            '{ name = "gaimd", gamma = 0.5 }',
+            ".gamma",
+            "not a parameter of gaimd; its parameters: alpha, beta",
+        ),
+    ],
 )
 def test_bad_controllers_are_named(controller, below, needle):
     text = TCP.replace('{ name = "gaimd", beta = 0.875 }', controller)
@@ -101,11 +110,25 @@ def test_controllers_command_lists_the_catalogue():
     import subprocess
     import sys
 
-    p = subprocess.run([sys.executable, "-m", "ccscope", "controllers", "--json"],
-                       capture_output=True, text=True, check=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "controllers", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     names = {e["name"] for e in json.loads(p.stdout)}
-    assert {"tcp", "aimd", "gaimd", "binomial", "iiad", "sqrt", "simd", "aiad", "taimd",
-            "dtaimd"} <= names
+    assert {
+        "tcp",
+        "aimd",
+        "gaimd",
+        "binomial",
+        "iiad",
+        "sqrt",
+        "simd",
+        "aiad",
+        "taimd",
+        "dtaimd",
+    } <= names
 
 
 @pytest.mark.parametrize("lost_after", [3, 1])
@@ -115,14 +138,27 @@ def test_sack_never_resends_what_the_receiver_reported_holding(lost_after):
     # has SACKed since (§5.1), so the receiver sees almost no duplicates. Before that rule
     # ccscope resent 0.8-1.8 packets the receiver held per timeout. Without reordering a hole
     # below any SACKed packet is lost, so ns-2's rule (lost after one SACK) resends no more.
-    r = ccscope.run({
-        "run": {"duration": "60s", "seed": 2},
-        "topology": {"kind": "dumbbell", "access": {"rate": "1Gbps", "delay": "1ms"},
-                     "bottleneck": {"rate": "100Mbps", "delay": "20ms",
-                                    "queue": {"kind": "droptail", "limit": "100000pkts"},
-                                    "loss": {"kind": "bernoulli", "p": 0.05}}},
-        "flows": [{"source": {"kind": "tcp", "variant": "sack", "sack_lost_after": lost_after},
-                   "count": 4}]})
+    r = ccscope.run(
+        {
+            "run": {"duration": "60s", "seed": 2},
+            "topology": {
+                "kind": "dumbbell",
+                "access": {"rate": "1Gbps", "delay": "1ms"},
+                "bottleneck": {
+                    "rate": "100Mbps",
+                    "delay": "20ms",
+                    "queue": {"kind": "droptail", "limit": "100000pkts"},
+                    "loss": {"kind": "bernoulli", "p": 0.05},
+                },
+            },
+            "flows": [
+                {
+                    "source": {"kind": "tcp", "variant": "sack", "sack_lost_after": lost_after},
+                    "count": 4,
+                }
+            ],
+        }
+    )
     f = r.flows
     lost = f["dropped_pkts"].sum()
     assert f["timeouts"].sum() > 20  # the rule is exercised
@@ -134,12 +170,21 @@ def _window_one_flows(overhead: str | None, flows: int, seconds: float) -> "ccsc
     source = {"kind": "tcp", "packet_size": "100B", "max_window": 1}
     if overhead is not None:
         source["overhead"] = overhead
-    return ccscope.run({
-        "run": {"duration": f"{seconds:g}s", "seed": 3},
-        "topology": {"kind": "dumbbell", "access": {"rate": "10Gbps", "delay": "1ms"},
-                     "bottleneck": {"rate": "10Gbps", "delay": "10ms",
-                                    "queue": {"kind": "droptail", "limit": "1000pkts"}}},
-        "flows": [{"source": source, "count": flows}]})
+    return ccscope.run(
+        {
+            "run": {"duration": f"{seconds:g}s", "seed": 3},
+            "topology": {
+                "kind": "dumbbell",
+                "access": {"rate": "10Gbps", "delay": "1ms"},
+                "bottleneck": {
+                    "rate": "10Gbps",
+                    "delay": "10ms",
+                    "queue": {"kind": "droptail", "limit": "1000pkts"},
+                },
+            },
+            "flows": [{"source": source, "count": flows}],
+        }
+    )
 
 
 def test_send_jitter_delays_each_send_by_a_uniform_draw_per_flow():
@@ -177,6 +222,8 @@ def test_send_jitter_must_be_a_time():
 @pytest.mark.parametrize("value", [0, 65537])
 def test_sack_lost_after_is_a_count(value):
     with pytest.raises(ScenarioError) as info:
-        ccscope.loads(TCP.replace('variant = "sack" }', f'variant = "sack", sack_lost_after = {value} }}'))
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', f'variant = "sack", sack_lost_after = {value} }}')
+        )
     assert info.value.path == "flows[0].source.sack_lost_after"
     assert "[1, 65536]" in str(info.value)

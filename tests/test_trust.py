@@ -20,8 +20,11 @@ BASE = {
     "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
     "flows": [{"source": {"kind": "tcp"}}],
 }
-ROUND = {"run": {"engine": "round", "steps": 100, "seed": 1},
-         "link": {"capacity": "1Mbps", "rtt": "100ms"}, "flows": [{"controller": "rate-aimd"}]}
+ROUND = {
+    "run": {"engine": "round", "steps": 100, "seed": 1},
+    "link": {"capacity": "1Mbps", "rtt": "100ms"},
+    "flows": [{"controller": "rate-aimd"}],
+}
 
 
 def scenario(**changes) -> dict:
@@ -31,24 +34,42 @@ def scenario(**changes) -> dict:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ccscope", *args], capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ccscope", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 # --- what used to hang or abort: refused by the cost estimate, with the estimate ----------------
 
-@pytest.mark.parametrize(("table", "path", "work"), [
-    # 8 Tb/s of 1000 B packets for 100 s: 1e11 sends.
-    (scenario(run={"duration": "100s"}, flows=[{"source": {"kind": "cbr", "rate": "8Tbps"}}]),
-     "flows[0].source.rate", 1e11),
-    # The schema's own maximum of flows, for a minute.
-    (scenario(run={"duration": "60s"},
-              flows=[{"source": {"kind": "cbr", "rate": "1Mbps"}, "count": 1_000_000}]),
-     "flows[0].count", 7.5e9),
-    # The round model at its maximum of steps, every step recorded.
-    ({**ROUND, "run": {"engine": "round", "steps": 10**10}, "record": {"every": 1}},
-     "record.every", 1e10),
-])
+
+@pytest.mark.parametrize(
+    ("table", "path", "work"),
+    [
+        # 8 Tb/s of 1000 B packets for 100 s: 1e11 sends.
+        (
+            scenario(
+                run={"duration": "100s"}, flows=[{"source": {"kind": "cbr", "rate": "8Tbps"}}]
+            ),
+            "flows[0].source.rate",
+            1e11,
+        ),
+        # The schema's own maximum of flows, for a minute.
+        (
+            scenario(
+                run={"duration": "60s"},
+                flows=[{"source": {"kind": "cbr", "rate": "1Mbps"}, "count": 1_000_000}],
+            ),
+            "flows[0].count",
+            7.5e9,
+        ),
+        # The round model at its maximum of steps, every step recorded.
+        (
+            {**ROUND, "run": {"engine": "round", "steps": 10**10}, "record": {"every": 1}},
+            "record.every",
+            1e10,
+        ),
+    ],
+)
 def test_runs_that_cannot_finish_are_refused_with_their_cost(table, path, work):
     with pytest.raises(CostError) as e:
         ccscope.validate(table)
@@ -70,9 +91,11 @@ def test_forcing_runs_a_costly_scenario():
 
 def test_the_cli_refuses_with_the_estimate_and_force_goes_on(tmp_path):
     path = tmp_path / "big.toml"
-    path.write_text('[run]\nduration = "100s"\n[topology]\nkind = "dumbbell"\n'
-                    'bottleneck = { rate = "10Mbps", delay = "10ms" }\n'
-                    '[[flows]]\nsource = { kind = "cbr", rate = "8Tbps" }\n')
+    path.write_text(
+        '[run]\nduration = "100s"\n[topology]\nkind = "dumbbell"\n'
+        'bottleneck = { rate = "10Mbps", delay = "10ms" }\n'
+        '[[flows]]\nsource = { kind = "cbr", rate = "8Tbps" }\n'
+    )
     for cmd in (("validate", str(path)), ("run", str(path), "--out", str(tmp_path / "o"))):
         p = cli(*cmd)
         assert p.returncode == 2, p.stderr
@@ -83,8 +106,9 @@ def test_the_cli_refuses_with_the_estimate_and_force_goes_on(tmp_path):
     assert p.returncode == 0 and "ok" in p.stdout
 
 
-@pytest.mark.parametrize("name", ["dumbbell-cbr", "dumbbell-mix", "tfrc-tcp-red",
-                                  "cai-fig10-aimd-droptail"])
+@pytest.mark.parametrize(
+    "name", ["dumbbell-cbr", "dumbbell-mix", "tfrc-tcp-red", "cai-fig10-aimd-droptail"]
+)
 def test_the_estimate_bounds_the_events_of_the_examples(name):
     sc = ccscope.load(f"scenarios/{name}.toml")
     cost = scenario_module.cost(sc)
@@ -98,13 +122,17 @@ def test_a_large_initial_window_runs():
 
 # --- every rate and time stays finite and representable after its unit --------------------------
 
-@pytest.mark.parametrize(("where", "value", "allowed"), [
-    ("rate", "1e300Tbps", "too large to represent"),
-    ("rate", "1e12Tbps", "1 ns"),          # packets closer than the engine's clock tick
-    ("duration", "1e300h", "584 years"),
-    ("duration", "6e6h", "584 years"),
-    ("link", "1e8Tbps", "2^64 b/s"),
-])
+
+@pytest.mark.parametrize(
+    ("where", "value", "allowed"),
+    [
+        ("rate", "1e300Tbps", "too large to represent"),
+        ("rate", "1e12Tbps", "1 ns"),  # packets closer than the engine's clock tick
+        ("duration", "1e300h", "584 years"),
+        ("duration", "6e6h", "584 years"),
+        ("link", "1e8Tbps", "2^64 b/s"),
+    ],
+)
 def test_values_that_do_not_fit_after_their_unit_are_refused(where, value, allowed):
     table = scenario(flows=[{"source": {"kind": "cbr", "rate": "1Mbps"}}])
     if where == "rate":
@@ -119,6 +147,7 @@ def test_values_that_do_not_fit_after_their_unit_are_refused(where, value, allow
 
 
 # --- Python controllers: outputs checked on every call ---------------------------------------
+
 
 class HugeRate(ccscope.RateController):
     def rate_bps(self):
@@ -144,50 +173,70 @@ class StringRate(HugeRate):
         return "fast"
 
 
-@pytest.mark.parametrize(("controller", "shown"), [
-    (HugeRate, "1e+300"), (NaNRateLater, "nan"), (StringRate, "'fast'")])
+@pytest.mark.parametrize(
+    ("controller", "shown"), [(HugeRate, "1e+300"), (NaNRateLater, "nan"), (StringRate, "'fast'")]
+)
 def test_a_python_rate_controller_out_of_range_stops_the_run_with_its_value(controller, shown):
-    table = scenario(flows=[{"source": {"kind": "rate", "controller": "python:x",
-                                        "feedback": "per-rtt"}}])
+    table = scenario(
+        flows=[{"source": {"kind": "rate", "controller": "python:x", "feedback": "per-rtt"}}]
+    )
     with pytest.raises(ControllerError, match="rate_bps") as e:
         ccscope.run(table, controllers={"x": controller})
     assert shown in str(e.value) and "1e12" in str(e.value)
 
 
-@pytest.mark.parametrize(("increase", "decrease", "method"), [
-    (lambda w: 1e300, lambda w: w / 2, "increase"),
-    (lambda w: 1.0, lambda w: -1.0, "decrease"),
-    (lambda w: 1.0, lambda w: True, "decrease"),
-])
+@pytest.mark.parametrize(
+    ("increase", "decrease", "method"),
+    [
+        (lambda w: 1e300, lambda w: w / 2, "increase"),
+        (lambda w: 1.0, lambda w: -1.0, "decrease"),
+        (lambda w: 1.0, lambda w: True, "decrease"),
+    ],
+)
 def test_a_python_window_controller_out_of_range_stops_the_run(increase, decrease, method):
-    table = scenario(run={"duration": "20s"}, topology={"kind": "dumbbell", "bottleneck": {
-        "rate": "10Mbps", "delay": "10ms", "loss": {"kind": "bernoulli", "p": 0.05}}},
-        flows=[{"source": {"kind": "tcp", "controller": "python:x"}}])
+    table = scenario(
+        run={"duration": "20s"},
+        topology={
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "10ms",
+                "loss": {"kind": "bernoulli", "p": 0.05},
+            },
+        },
+        flows=[{"source": {"kind": "tcp", "controller": "python:x"}}],
+    )
     rule = ccscope.WindowController("x", increase=increase, decrease=decrease)
     with pytest.raises(ControllerError, match=method):
         ccscope.run(table, controllers={"x": rule})
 
 
-@pytest.mark.parametrize(("spec", "match"), [
-    ("a string", "str is not a controller"),
-    (ccscope.WindowController, "no arguments"),   # the class needs a name
-])
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("a string", "str is not a controller"),
+        (ccscope.WindowController, "no arguments"),  # the class needs a name
+    ],
+)
 def test_a_wrong_controller_object_is_named(spec, match):
-    table = scenario(flows=[{"source": {"kind": "rate", "controller": "python:x",
-                                        "feedback": "per-rtt"}}])
+    table = scenario(
+        flows=[{"source": {"kind": "rate", "controller": "python:x", "feedback": "per-rtt"}}]
+    )
     with pytest.raises(ControllerError, match=match):
         ccscope.run(table, controllers={"x": spec})
 
 
 def test_a_window_controller_given_to_a_rate_source_is_named():
-    table = scenario(flows=[{"source": {"kind": "rate", "controller": "python:x",
-                                        "feedback": "per-rtt"}}])
+    table = scenario(
+        flows=[{"source": {"kind": "rate", "controller": "python:x", "feedback": "per-rtt"}}]
+    )
     rule = ccscope.WindowController("x", increase=lambda w: 1.0, decrease=lambda w: w / 2)
     with pytest.raises(ControllerError, match="RateController"):
         ccscope.run(table, controllers={"x": rule})
 
 
 # --- tracebacks and unclear messages ------------------------------------------------------------
+
 
 def test_not_a_scenario_is_named():
     with pytest.raises(ScenarioError, match="not int"):
@@ -201,12 +250,18 @@ def test_not_a_scenario_is_named():
         ccscope.loads(b"[run]")
 
 
-@pytest.mark.parametrize(("change", "path", "allowed"), [
-    (lambda d: d["topology"]["bottleneck"].update(loss={"kind": "bernoulli", "p": True}),
-     "topology.bottleneck.loss.p", "must be a number"),
-    (lambda d: d["run"].update(seed=2**70), "run.seed", "18446744073709551615"),
-    (lambda d: d["run"].update(engine="fluid"), "run.engine", "'round'"),
-])
+@pytest.mark.parametrize(
+    ("change", "path", "allowed"),
+    [
+        (
+            lambda d: d["topology"]["bottleneck"].update(loss={"kind": "bernoulli", "p": True}),
+            "topology.bottleneck.loss.p",
+            "must be a number",
+        ),
+        (lambda d: d["run"].update(seed=2**70), "run.seed", "18446744073709551615"),
+        (lambda d: d["run"].update(engine="fluid"), "run.engine", "'round'"),
+    ],
+)
 def test_wrong_values_are_refused_naming_what_is_allowed(change, path, allowed):
     table = scenario()
     change(table)
@@ -216,8 +271,13 @@ def test_wrong_values_are_refused_naming_what_is_allowed(change, path, allowed):
 
 
 def test_a_link_from_a_node_to_itself_is_refused():
-    table = scenario(topology={"kind": "custom", "nodes": ["a", "b"], "links": [
-        {"from": "a", "to": "a", "rate": "1Mbps", "delay": "1ms"}]})
+    table = scenario(
+        topology={
+            "kind": "custom",
+            "nodes": ["a", "b"],
+            "links": [{"from": "a", "to": "a", "rate": "1Mbps", "delay": "1ms"}],
+        }
+    )
     with pytest.raises(ScenarioError, match="two different nodes"):
         ccscope.Scenario.from_dict(table)
 
@@ -236,10 +296,15 @@ def test_round_model_bernoulli_p_1_names_p():
     assert e.value.path == "link.feedback.p"
 
 
-@pytest.mark.parametrize("args", [
-    ("run",), ("run", "x.toml", "--bogus"), ("check", "--binomial", "1,1,1,1.5"),
-    ("run", "scenarios/dumbbell-cbr.toml", "--seed", str(2**70)),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("run",),
+        ("run", "x.toml", "--bogus"),
+        ("check", "--binomial", "1,1,1,1.5"),
+        ("run", "scenarios/dumbbell-cbr.toml", "--seed", str(2**70)),
+    ],
+)
 def test_cli_errors_are_one_line_without_traceback(args):
     p = cli(*args)
     assert p.returncode == 2, p.stdout

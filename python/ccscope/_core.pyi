@@ -44,18 +44,22 @@ def build_info() -> tuple[str, str, str]:
 
 # --- runs ----------------------------------------------------------------------------------------
 
-def run_packet(table_json: str,
-               python_controllers: PythonControllers | None = None,
-               progress: Callable[[float, float], object] | None = None,
-               force: bool = False) -> dict[str, Any]:
+def run_packet(
+    table_json: str,
+    python_controllers: PythonControllers | None = None,
+    progress: Callable[[float, float], object] | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
     """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays.
     ``progress(done_s, total_s)`` is called as it goes; Ctrl-C stops it early with
     ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
 
-def run_round(table_json: str,
-              python_controllers: PythonControllers | None = None,
-              progress: Callable[[float, float], object] | None = None,
-              force: bool = False) -> dict[str, Any]:
+def run_round(
+    table_json: str,
+    python_controllers: PythonControllers | None = None,
+    progress: Callable[[float, float], object] | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
     """Runs a round-model table: totals, per-flow columns and series as numpy arrays.
     ``progress(done_steps, total_steps)`` is called as it goes; Ctrl-C stops it early with
     ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
@@ -74,12 +78,14 @@ def binomial_form(name: str, params: list[tuple[str, float]]) -> dict[str, Any] 
     """The binomial (k, l, alpha, beta_removed, from_window_pkts, paper_name) a catalogued
     window controller runs; None for history-based controls."""
 
-def window_round_steps(name: str, params: list[tuple[str, float]],
-                       windows_pkts: list[float]) -> tuple[list[float], list[float]]:
+def window_round_steps(
+    name: str, params: list[tuple[str, float]], windows_pkts: list[float]
+) -> tuple[list[float], list[float]]:
     """The windows after one uncongested and after one congested round from each window."""
 
-def tfrc_throughput_bps(p: float, rtt_s: float, t_rto_s: float, packet_bytes: int,
-                        pftk_clip: bool = False) -> float:
+def tfrc_throughput_bps(
+    p: float, rtt_s: float, t_rto_s: float, packet_bytes: int, pftk_clip: bool = False
+) -> float:
     """TFRC's throughput equation (RFC 5348 §3.1, b = 1), bits/s."""
 
 def friendly_alpha_jin(beta_removed: float) -> float:

@@ -65,11 +65,20 @@ def binomial_of(name: str, params: dict[str, float] | None = None) -> Binomial:
     form = _core().binomial_form(name, sorted((params or {}).items()))
     if form is None:
         raise ScenarioError.at(
-            "controller", name, f"{paper_name(name, params)} has no binomial form: its "
+            "controller",
+            name,
+            f"{paper_name(name, params)} has no binomial form: its "
             "increase depends on the last congestion epoch (Jin et al.); check a "
-            "ccscope.WindowController with its increase/decrease functions instead")
-    return Binomial(form["k"], form["l"], form["alpha"], form["beta_removed"],
-                    form["paper_name"], form["from_window_pkts"])
+            "ccscope.WindowController with its increase/decrease functions instead",
+        )
+    return Binomial(
+        form["k"],
+        form["l"],
+        form["alpha"],
+        form["beta_removed"],
+        form["paper_name"],
+        form["from_window_pkts"],
+    )
 
 
 def _number(v: object) -> float:
@@ -85,17 +94,23 @@ def _checked(b: Binomial) -> Binomial:
     value and the allowed range."""
     for name in ("k", "l"):
         if not math.isfinite(_number(getattr(b, name))):
-            raise ScenarioError.at(f"binomial.{name}", _plain(getattr(b, name)),
-                                   "must be a finite number")
+            raise ScenarioError.at(
+                f"binomial.{name}", _plain(getattr(b, name)), "must be a finite number"
+            )
     alpha, beta = _number(b.alpha), _number(b.beta)
     if not (math.isfinite(alpha) and alpha > 0):
-        raise ScenarioError.at("binomial.alpha", _plain(b.alpha),
-                               "must be finite and > 0 (the increase alpha/x^k per interval)")
+        raise ScenarioError.at(
+            "binomial.alpha",
+            _plain(b.alpha),
+            "must be finite and > 0 (the increase alpha/x^k per interval)",
+        )
     if not 0 < beta < 1:
         raise ScenarioError.at(
-            "binomial.beta", _plain(b.beta),
+            "binomial.beta",
+            _plain(b.beta),
             "must be in (0, 1) (beta removed: a reduction takes beta·x^l, less than the whole "
-            "window at x = 1 packet; Loguinov & Radha (3))")
+            "window at x = 1 packet; Loguinov & Radha (3))",
+        )
     return b
 
 
@@ -119,13 +134,23 @@ def parse_binomial(text: str) -> Binomial:
     return _checked(Binomial(k, l, alpha, beta, f"Binomial({text})"))
 
 
-def iscc(k: float = -1.5, l: float = 2.0, m_i: float = 20.0, m_d: float = 2.0,  # noqa: E741
-         capacity: float = 100.0) -> Binomial:
+def iscc(
+    k: float = -1.5,
+    l: float = 2.0,  # noqa: E741
+    m_i: float = 20.0,
+    m_d: float = 2.0,
+    capacity: float = 100.0,
+) -> Binomial:
     """ISCC(k, l) on a link of ``capacity`` (packets per RTT, or any rate unit) as the binomial
     it runs: λ = C^(k+1)/m_I (41), σ = 1/(m_D·C^(l−1)) (39) (Loguinov & Radha §V-D). Check it
     over x ≤ C, the range ISCC keeps its rate in."""
-    return Binomial(k, l, theory.iscc_lambda(capacity, k, m_i), theory.iscc_sigma(capacity, l, m_d),
-                    f"ISCC({k:g},{l:g})")
+    return Binomial(
+        k,
+        l,
+        theory.iscc_lambda(capacity, k, m_i),
+        theory.iscc_sigma(capacity, l, m_d),
+        f"ISCC({k:g},{l:g})",
+    )
 
 
 def _derivative(f: Step, x: np.ndarray) -> np.ndarray:
@@ -144,8 +169,11 @@ def _rule(controller: object) -> tuple[str, Step, Step]:
     if callable(increase) and callable(decrease):
         return str(getattr(controller, "name", type(controller).__name__)), increase, decrease
     raise ScenarioError.at(
-        "controller", type(controller).__name__, "a catalogued window controller's name, a "
-        "ccscope.WindowController, a pair (increase, decrease) of callables, or a Binomial")
+        "controller",
+        type(controller).__name__,
+        "a catalogued window controller's name, a "
+        "ccscope.WindowController, a pair (increase, decrease) of callables, or a Binomial",
+    )
 
 
 def _first_bad(bad: np.ndarray, x: np.ndarray, values: np.ndarray) -> tuple[float, float]:
@@ -153,8 +181,9 @@ def _first_bad(bad: np.ndarray, x: np.ndarray, values: np.ndarray) -> tuple[floa
     return float(x[i]), float(values[i])
 
 
-def _function_steps(name: str, increase: Step, decrease: Step, x: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _function_steps(
+    name: str, increase: Step, decrease: Step, x: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """R_I, R_I', R_D, R_D' of a window rule in ccscope's convention (``decrease`` returns the
     new window): R_I(x) = increase(x), R_D(x) = x − decrease(x)."""
     span = f"over x in [{x[0]:g}, {x[-1]:g}]"
@@ -175,17 +204,28 @@ def _function_steps(name: str, increase: Step, decrease: Step, x: np.ndarray
         v, got = _first_bad(bad, x, r_i)
         raise ScenarioError(
             f"{name}: increase({v:g}) = {got!r}: increase(w), the growth per RTT, must be finite "
-            f"and > 0 {span}", "increase", repr(got), "finite and > 0")
+            f"and > 0 {span}",
+            "increase",
+            repr(got),
+            "finite and > 0",
+        )
     bad = ~np.isfinite(after) | (after < 0) | (after >= x)
     if bad.any():
         v, got = _first_bad(bad, x, after)
         raise ScenarioError(
             f"{name}: decrease({v:g}) = {got!r}: decrease(w) is the window after a loss (not the "
-            f"amount removed) and must be finite and in [0, w) {span}", "decrease", repr(got),
-            "finite and in [0, w)")
+            f"amount removed) and must be finite and in [0, w) {span}",
+            "decrease",
+            repr(got),
+            "finite and in [0, w)",
+        )
     if not np.isfinite(np.concatenate([r_i_slope, r_d_slope])).all():
-        raise ScenarioError(f"{name}: increase/decrease functions must be differentiable {span}",
-                            "increase/decrease", "functions", "finite slopes")
+        raise ScenarioError(
+            f"{name}: increase/decrease functions must be differentiable {span}",
+            "increase/decrease",
+            "functions",
+            "finite slopes",
+        )
     r_d = x - after
     # Central differences are exact to ~1e-8 only: a slope that equals R(x)/x within that
     # is the equality of (15) / (21), e.g. for a linear R_D.
@@ -194,8 +234,9 @@ def _function_steps(name: str, increase: Step, decrease: Step, x: np.ndarray
     return r_i, r_i_slope, r_d, r_d_slope
 
 
-def _binomial_steps(b: Binomial, x: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _binomial_steps(
+    b: Binomial, x: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """R_I, R_I', R_D, R_D' of a binomial (Loguinov & Radha (3)), refused with the field to
     blame when a power leaves the floating-point range over ``x``."""
     span = f"over x in [{x[0]:g}, {x[-1]:g}]"
@@ -208,33 +249,57 @@ def _binomial_steps(b: Binomial, x: np.ndarray
         ("k", b.k, "the increase alpha/x^k", (r_i, r_i_slope)),
         ("l", b.l, "the decrease beta·x^l", (r_d, r_d_slope)),
     ):
-        if not (np.isfinite(steps[0]).all() and np.isfinite(steps[1]).all()
-                and (steps[0] > 0).all()):
-            raise ScenarioError.at(f"binomial.{field}", _plain(value),
-                                   f"{what} must be finite and > 0 {span}")
+        if not (
+            np.isfinite(steps[0]).all() and np.isfinite(steps[1]).all() and (steps[0] > 0).all()
+        ):
+            raise ScenarioError.at(
+                f"binomial.{field}", _plain(value), f"{what} must be finite and > 0 {span}"
+            )
     return r_i, r_i_slope, r_d, r_d_slope
 
 
 def _condition(holds: np.ndarray, x: np.ndarray, equation: str, meaning: str) -> dict:
     bad = x[~holds]
-    return {"equation": equation, "meaning": meaning, "holds": bool(holds.all()),
-            "first_violation_x": float(bad[0]) if bad.size else None,
-            "last_violation_x": float(bad[-1]) if bad.size else None,
-            "violations": int(bad.size), "points": int(x.size)}
+    return {
+        "equation": equation,
+        "meaning": meaning,
+        "holds": bool(holds.all()),
+        "first_violation_x": float(bad[0]) if bad.size else None,
+        "last_violation_x": float(bad[-1]) if bad.size else None,
+        "violations": int(bad.size),
+        "points": int(x.size),
+    }
 
 
-def _conditions(x: np.ndarray, r_i: np.ndarray, r_i_slope: np.ndarray, r_d: np.ndarray,
-                r_d_slope: np.ndarray) -> list[dict]:
+def _conditions(
+    x: np.ndarray, r_i: np.ndarray, r_i_slope: np.ndarray, r_d: np.ndarray, r_d_slope: np.ndarray
+) -> list[dict]:
     # Loguinov & Radha §III: (15), (19) for the decrease; strict (21), (22) for the increase.
     return [
-        _condition(np.asarray(theory.decrease_keeps_fairness(x, r_d, r_d_slope)), x, "(15)",
-                   "R_D'(x) >= R_D(x)/x: a decrease never lowers fairness"),
-        _condition(np.asarray(theory.decrease_no_crossover(r_d_slope)), x, "(19)",
-                   "R_D'(x) < 1: a decrease never crosses the fairness line"),
-        _condition(np.asarray(theory.increase_keeps_fairness(x, r_i, r_i_slope, strict=True)),
-                   x, "(21)", "R_I'(x) < R_I(x)/x: an increase improves fairness"),
-        _condition(np.asarray(theory.increase_no_crossover(r_i_slope)), x, "(22)",
-                   "R_I'(x) > -1: an increase never crosses the fairness line"),
+        _condition(
+            np.asarray(theory.decrease_keeps_fairness(x, r_d, r_d_slope)),
+            x,
+            "(15)",
+            "R_D'(x) >= R_D(x)/x: a decrease never lowers fairness",
+        ),
+        _condition(
+            np.asarray(theory.decrease_no_crossover(r_d_slope)),
+            x,
+            "(19)",
+            "R_D'(x) < 1: a decrease never crosses the fairness line",
+        ),
+        _condition(
+            np.asarray(theory.increase_keeps_fairness(x, r_i, r_i_slope, strict=True)),
+            x,
+            "(21)",
+            "R_I'(x) < R_I(x)/x: an increase improves fairness",
+        ),
+        _condition(
+            np.asarray(theory.increase_no_crossover(r_i_slope)),
+            x,
+            "(22)",
+            "R_I'(x) > -1: an increase never crosses the fairness line",
+        ),
     ]
 
 
@@ -294,13 +359,21 @@ def check(
         if controller.from_window > x_min:
             report["binomial"]["note"] = (
                 f"{name} runs this binomial at windows >= {controller.from_window:.4g} packets "
-                f"only; the conditions above assume it over the whole range")
+                f"only; the conditions above assume it over the whole range"
+            )
     return report
 
 
 def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
-    out: dict = {"binomial": {"k": b.k, "l": b.l, "alpha": b.alpha, "beta_removed": b.beta,
-                              "from_window": b.from_window}}
+    out: dict = {
+        "binomial": {
+            "k": b.k,
+            "l": b.l,
+            "alpha": b.alpha,
+            "beta_removed": b.beta,
+            "from_window": b.from_window,
+        }
+    }
     # Bansal & Balakrishnan; Loguinov & Radha §IV-B: converges iff k + l > 0.
     out["converges"] = b.k + b.l > 0
     rules = friendly_rules(b)
@@ -326,10 +399,11 @@ def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
         efficiency["note"] = f"(28) has no value at k = {b.k:g}"
     else:
         with np.errstate(all="ignore"):
-            removed = b.beta * u ** b.l
+            removed = b.beta * u**b.l
         efficiency["note"] = (
             f"a reduction at the fair share U = {u:g} removes beta·U^l = {removed:.4g}; (28) "
-            f"needs it to leave L = U - beta·U^l >= 0 (Loguinov & Radha (29); > 0 for k < -1)")
+            f"needs it to leave L = U - beta·U^l >= 0 (Loguinov & Radha (29); > 0 for k < -1)"
+        )
     out["efficiency"] = efficiency
     return out
 
@@ -349,18 +423,31 @@ def friendly_rules(b: Binomial) -> list[dict]:
     if np.isclose(b.l, 1.0) and np.isclose(b.k, 0.0):
         kept = 1.0 - b.beta
         rules = [
-            ("3β/(2 − β)", "Loguinov & Radha (5), Jin et al. (4), Cai et al. (13)",
-             "sawtooth model, no timeouts",
-             theory.aimd_friendly_alpha_beta_removed(b.beta)),
-            ("4(1 − b²)/3, b = 1 − β", "Yang & Lam (GAIMD), Cai et al. (15)",
-             "Padhye et al.'s model, timeouts", 4.0 * (1.0 - kept * kept) / 3.0),
+            (
+                "3β/(2 − β)",
+                "Loguinov & Radha (5), Jin et al. (4), Cai et al. (13)",
+                "sawtooth model, no timeouts",
+                theory.aimd_friendly_alpha_beta_removed(b.beta),
+            ),
+            (
+                "4(1 − b²)/3, b = 1 − β",
+                "Yang & Lam (GAIMD), Cai et al. (15)",
+                "Padhye et al.'s model, timeouts",
+                4.0 * (1.0 - kept * kept) / 3.0,
+            ),
         ]
     else:
-        rules = [("3β/2", "Bansal & Balakrishnan", "k + l = 1, small β",
-                  1.5 * b.beta)]
-    return [{"rule": rule, "source": source, "model": model, "alpha": float(alpha),
-             "holds": bool(np.isclose(b.alpha, alpha, rtol=1e-3))}
-            for rule, source, model, alpha in rules]
+        rules = [("3β/2", "Bansal & Balakrishnan", "k + l = 1, small β", 1.5 * b.beta)]
+    return [
+        {
+            "rule": rule,
+            "source": source,
+            "model": model,
+            "alpha": float(alpha),
+            "holds": bool(np.isclose(b.alpha, alpha, rtol=1e-3)),
+        }
+        for rule, source, model, alpha in rules
+    ]
 
 
 def default_alpha_rule(name: str) -> str | None:
@@ -372,7 +459,7 @@ def default_alpha_rule(name: str) -> str | None:
         if entry["name"] == name:
             for p in entry["params"]:
                 if p["name"] == "alpha" and "default" in p["meaning"]:
-                    return p["meaning"][p["meaning"].index("default"):]
+                    return p["meaning"][p["meaning"].index("default") :]
     return None
 
 
@@ -388,36 +475,52 @@ def _verdict(c: dict) -> str:
 def format_report(report: dict) -> str:
     """The report as text for people."""
     lo, hi = report["range"]
-    lines = [f"{report['controller']}: conditions for monotonic convergence to fairness "
-             f"(Loguinov & Radha §III), x in [{lo:g}, {hi:g}]"]
+    lines = [
+        f"{report['controller']}: conditions for monotonic convergence to fairness "
+        f"(Loguinov & Radha §III), x in [{lo:g}, {hi:g}]"
+    ]
     for c in report["conditions"]:
         lines.append(f"  {c['equation']:>5}  {c['meaning']}: {_verdict(c)}")
-    lines.append(f"  monotonic convergence: {'yes' if report['monotonic'] else 'no'} (every "
-                 "step moves the flows toward fairness, §III)")
+    lines.append(
+        f"  monotonic convergence: {'yes' if report['monotonic'] else 'no'} (every "
+        "step moves the flows toward fairness, §III)"
+    )
     b = report.get("binomial")
     if b is not None:
-        lines.append(f"binomial k = {b['k']:g}, l = {b['l']:g}, alpha = {b['alpha']:.4g}, "
-                     f"beta = {b['beta_removed']:.4g} (removed)")
+        lines.append(
+            f"binomial k = {b['k']:g}, l = {b['l']:g}, alpha = {b['alpha']:.4g}, "
+            f"beta = {b['beta_removed']:.4g} (removed)"
+        )
         if b.get("note"):
             lines.append(f"  note: {b['note']}")
-        lines.append(f"  converges to fairness (k + l > 0): "
-                     f"{'yes' if report['converges'] else 'no'} (in the end, possibly "
-                     "overshooting on the way, §IV-B)")
+        lines.append(
+            f"  converges to fairness (k + l > 0): "
+            f"{'yes' if report['converges'] else 'no'} (in the end, possibly "
+            "overshooting on the way, §IV-B)"
+        )
         f = report["tcp_friendly"]
-        lines.append(f"  TCP-friendly: {'yes' if f['holds'] else 'no'} (k + l = 1: "
-                     f"{'yes' if f['k_plus_l_is_1'] else 'no'}; alpha = {b['alpha']:.4g} "
-                     "against each model's friendly alpha:)")
+        lines.append(
+            f"  TCP-friendly: {'yes' if f['holds'] else 'no'} (k + l = 1: "
+            f"{'yes' if f['k_plus_l_is_1'] else 'no'}; alpha = {b['alpha']:.4g} "
+            "against each model's friendly alpha:)"
+        )
         for r in f["rules"]:
-            lines.append(f"    {r['rule']} = {r['alpha']:.4g}: {'met' if r['holds'] else 'not met'}"
-                         f" ({r['model']}: {r['source']})")
+            lines.append(
+                f"    {r['rule']} = {r['alpha']:.4g}: {'met' if r['holds'] else 'not met'}"
+                f" ({r['model']}: {r['source']})"
+            )
         if f.get("default_alpha"):
             lines.append(f"    this controller's alpha is by {f['default_alpha']}")
-        lines.append(f"  packet-loss scalability: s_n = O(n^{report['loss_exponent']:g}) "
-                     f"(l + 2k + 1, eq. (37))")
+        lines.append(
+            f"  packet-loss scalability: s_n = O(n^{report['loss_exponent']:g}) "
+            f"(l + 2k + 1, eq. (37))"
+        )
         e = report["efficiency"]
         value = "n/a: " + e["note"] if e["value"] is None else f"{e['value']:.4f}"
-        lines.append(f"  efficiency at n = {e['flows']} on W = {e['window']:g} packets "
-                     f"(eq. (28)): {value}")
-        lines.append(f"  ideal scalability (38) feasible: "
-                     f"{'yes' if report['ideal_scalability'] else 'no'}")
+        lines.append(
+            f"  efficiency at n = {e['flows']} on W = {e['window']:g} packets (eq. (28)): {value}"
+        )
+        lines.append(
+            f"  ideal scalability (38) feasible: {'yes' if report['ideal_scalability'] else 'no'}"
+        )
     return "\n".join(lines)

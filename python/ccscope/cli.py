@@ -67,29 +67,57 @@ def _print_summary(result) -> None:
     for col in ("flow", "source", "throughput", "send rate", "loss rate", "mean delay"):
         flows.add_column(col, justify="right" if col != "source" else "left")
     for i, f in enumerate(rows):
-        flows.add_row(str(i), f["label"], _si(f["throughput_bps"], "b/s"),
-                      _si(f["send_rate_bps"], "b/s"), f"{f['loss_rate']:.4%}",
-                      f"{f['mean_delay_s'] * 1e3:.2f} ms")
+        flows.add_row(
+            str(i),
+            f["label"],
+            _si(f["throughput_bps"], "b/s"),
+            _si(f["send_rate_bps"], "b/s"),
+            f"{f['loss_rate']:.4%}",
+            f"{f['mean_delay_s'] * 1e3:.2f} ms",
+        )
     out.print(flows)
     links = Table(title="bottleneck links", title_justify="left")
-    for col in ("link", "capacity", "util", "mean q", "max q", "drops", "marks",
-                "losses", "drop rate"):
+    for col in (
+        "link",
+        "capacity",
+        "util",
+        "mean q",
+        "max q",
+        "drops",
+        "marks",
+        "losses",
+        "drop rate",
+    ):
         links.add_column(col, justify="right" if col != "link" else "left")
     for link in result.link_records():
-        links.add_row(link["name"], _si(link["rate_bps"], "b/s").replace(".000", ""),
-                      f"{link['utilization']:.1%}", f"{link['mean_queue_pkts']:.1f}",
-                      str(link["max_queue_pkts"]), str(link["drops"]), str(link["marks"]),
-                      str(link["losses"]), f"{link['drop_rate']:.2%}")
+        links.add_row(
+            link["name"],
+            _si(link["rate_bps"], "b/s").replace(".000", ""),
+            f"{link['utilization']:.1%}",
+            f"{link['mean_queue_pkts']:.1f}",
+            str(link["max_queue_pkts"]),
+            str(link["drops"]),
+            str(link["marks"]),
+            str(link["losses"]),
+            f"{link['drop_rate']:.2%}",
+        )
     out.print(links)
     _print_media(rows)
     classes = result.fairness_by_class()
-    out.print("fairness per class: " + ", ".join(
-        f"{c} ({f['flows']}) Jain {f['jain']:.4f}, min/max {f['min_max']:.4f}"
-        for c, f in classes.items()), highlight=False)
+    out.print(
+        "fairness per class: "
+        + ", ".join(
+            f"{c} ({f['flows']}) Jain {f['jain']:.4f}, min/max {f['min_max']:.4f}"
+            for c, f in classes.items()
+        ),
+        highlight=False,
+    )
     if len(classes) > 1:
         fair = result.fairness()
-        out.print(f"all flows together: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}",
-                  highlight=False)
+        out.print(
+            f"all flows together: Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}",
+            highlight=False,
+        )
     out.print(f"events: {result.events:,}   seed: {result.seed}")
 
 
@@ -103,42 +131,68 @@ def _print_media(flows: list[dict]) -> None:
     table = Table(title="media flows (playback receivers)", title_justify="left")
     video = any("freeze_fraction" in f for _, f in media)
     resent = any("retransmissions_sent" in f for _, f in media)
-    for col in ("flow", "source", "playback rate", "interruptions", "frozen", "max rx queue",
-                "VDI", "delayed", *(["freeze frames"] if video else []),
-                *(["resent (useful)"] if resent else [])):
+    for col in (
+        "flow",
+        "source",
+        "playback rate",
+        "interruptions",
+        "frozen",
+        "max rx queue",
+        "VDI",
+        "delayed",
+        *(["freeze frames"] if video else []),
+        *(["resent (useful)"] if resent else []),
+    ):
         table.add_column(col, justify="right" if col != "source" else "left")
     for i, f in media:
         frames = []
         if video:
-            frames = ["-" if "freeze_fraction" not in f else
-                      f"{f['freeze_frames']:.0f}/{f['frames']:.0f} ({f['freeze_fraction']:.1%})"]
+            frames = [
+                "-"
+                if "freeze_fraction" not in f
+                else f"{f['freeze_frames']:.0f}/{f['frames']:.0f} ({f['freeze_fraction']:.1%})"
+            ]
         if resent:
-            frames.append("-" if "retransmissions_sent" not in f else
-                          f"{f['retransmissions_sent']:.0f} ({f['retransmissions_useful']:.0f})")
-        table.add_row(str(i), f["label"], _si(f["playback_rate_bps"], "b/s"),
-                      f"{f['interruptions']:.0f}",
-                      f"{f['frozen_s']:.2f} s ({f['frozen_fraction']:.1%})",
-                      _si(f["max_receiver_queue_bytes"], "B"), f"{f['vdi']:.4f}",
-                      f"{f['delayed_pkt_rate']:.2%}", *frames)
+            frames.append(
+                "-"
+                if "retransmissions_sent" not in f
+                else f"{f['retransmissions_sent']:.0f} ({f['retransmissions_useful']:.0f})"
+            )
+        table.add_row(
+            str(i),
+            f["label"],
+            _si(f["playback_rate_bps"], "b/s"),
+            f"{f['interruptions']:.0f}",
+            f"{f['frozen_s']:.2f} s ({f['frozen_fraction']:.1%})",
+            _si(f["max_receiver_queue_bytes"], "B"),
+            f"{f['vdi']:.4f}",
+            f"{f['delayed_pkt_rate']:.2%}",
+            *frames,
+        )
     out.print(table)
 
 
 def _print_round_summary(result) -> None:
     from rich.table import Table
 
-    flows = Table(title=f"round model: {result.n_flows} flows, {result.measured_steps} steps "
-                  "measured", title_justify="left")
+    flows = Table(
+        title=f"round model: {result.n_flows} flows, {result.measured_steps} steps measured",
+        title_justify="left",
+    )
     for col in ("flow", "controller", "mean load", "mean rate"):
         flows.add_column(col, justify="right" if col != "controller" else "left")
     for _, f in result.flows.head(20).iterrows():
-        flows.add_row(str(f.flow), f["name"], f"{f.mean_load_pkts:.3f} pkts/RTT",
-                      _si(f.mean_rate_bps, "b/s"))
+        flows.add_row(
+            str(f.flow), f["name"], f"{f.mean_load_pkts:.3f} pkts/RTT", _si(f.mean_rate_bps, "b/s")
+        )
     out.print(flows)
     if result.n_flows > 20:
         out.print(f"... and {result.n_flows - 20} more flows (see summary.json)")
     fair = result.fairness()
-    out.print(f"loss rate {result.loss_rate:.4%}   utilization {result.utilization:.4%}   "
-              f"Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   seed {result.seed}")
+    out.print(
+        f"loss rate {result.loss_rate:.4%}   utilization {result.utilization:.4%}   "
+        f"Jain {fair['jain']:.4f}, min/max {fair['min_max']:.4f}   seed {result.seed}"
+    )
 
 
 FORCE_HELP = "Run even when the estimated cost (events, memory) is beyond what runs by default."
@@ -146,12 +200,24 @@ FORCE_HELP = "Run even when the estimated cost (events, memory) is beyond what r
 
 @app.command()
 def run(
-    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file (packet model, or "
-                                             "the round model with run.engine = \"round\"), "
-                                             "or a run's summary.json to run it again.")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for summary.json, "
-                                          "traces (Parquet) and the plot; a previous run "
-                                          "there is replaced whole.")] = Path("out"),
+    scenario: Annotated[
+        Path,
+        typer.Argument(
+            help="Scenario TOML file (packet model, or "
+            'the round model with run.engine = "round"), '
+            "or a run's summary.json to run it again."
+        ),
+    ],
+    out_dir: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Directory for summary.json, "
+            "traces (Parquet) and the plot; a previous run "
+            "there is replaced whole.",
+        ),
+    ] = Path("out"),
     seed: Annotated[int | None, typer.Option(help="Override run.seed.", min=0)] = None,
     plot: Annotated[bool, typer.Option(help="Write overview.png when the run is traced.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
@@ -171,13 +237,17 @@ def run(
         if seed is not None:
             sc = sc.with_seed(seed)
         check_destination(out_dir)
-        progress = False if quiet else RunProgress(
-            "steps" if sc.engine == "round" else "s", delay=2.0)
+        progress = (
+            False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
+        )
         result = run_scenario(sc, importables(sc.table), progress=progress, force=force)
     except Interrupted as e:
         written = e.result.write(out_dir)
-        err.print("interrupted: wrote what was measured so far, marked partial: "
-                  + ", ".join(str(p) for p in written), highlight=False)
+        err.print(
+            "interrupted: wrote what was measured so far, marked partial: "
+            + ", ".join(str(p) for p in written),
+            highlight=False,
+        )
         raise typer.Exit(code=130) from None
     except CcscopeError as e:
         raise _fail(e) from None
@@ -187,8 +257,10 @@ def run(
             if plot and sc.engine != "round":
                 from .report import plot_playback, plot_run
 
-                for png in (plot_run(result, tmp / "overview.png"),
-                            plot_playback(result, tmp / "playback.png")):
+                for png in (
+                    plot_run(result, tmp / "overview.png"),
+                    plot_playback(result, tmp / "playback.png"),
+                ):
                     if png is not None:
                         written.append(png)
     except CcscopeError as e:
@@ -221,16 +293,19 @@ def validate(
     if sc.engine == "round":
         summary = f"{sc.n_flows} flows, round model"
     else:
-        summary = (f"{sc.n_flows} flows, {sc.table['topology']['kind']} topology, "
-                   f"{sc.table['run']['duration']}")
+        summary = (
+            f"{sc.n_flows} flows, {sc.table['topology']['kind']} topology, "
+            f"{sc.table['run']['duration']}"
+        )
     summary += f"; {cost(sc)['text']}"
     out.print(f"{scenario}: ok ({summary})", highlight=False)
 
 
 @app.command()
 def schema(
-    engine: Annotated[str, typer.Argument(help="Which scenario files: packet or round.")]
-    = "packet",
+    engine: Annotated[
+        str, typer.Argument(help="Which scenario files: packet or round.")
+    ] = "packet",
 ) -> None:
     """Print the JSON Schema of scenario files (packet model or round model), for editors and
     documentation. It is derived from the core's own scenario types."""
@@ -258,17 +333,28 @@ def _params(items: list[str] | None) -> dict[str, float]:
 
 @app.command()
 def check(
-    controller: Annotated[str | None, typer.Argument(
-        help="A window controller of `ccscope controllers` (e.g. tcp, gaimd, iiad).")] = None,
-    param: Annotated[list[str] | None, typer.Option(
-        "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
-    binomial: Annotated[str | None, typer.Option(
-        help="Check a binomial control k,l,alpha,beta instead of a name: w <- w + alpha/w^k "
-        "per RTT, w <- w - beta*w^l on congestion (beta removed, 0 < beta < 1).")] = None,
+    controller: Annotated[
+        str | None,
+        typer.Argument(
+            help="A window controller of `ccscope controllers` (e.g. tcp, gaimd, iiad)."
+        ),
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="Controller parameter NAME=VALUE (repeatable)."),
+    ] = None,
+    binomial: Annotated[
+        str | None,
+        typer.Option(
+            help="Check a binomial control k,l,alpha,beta instead of a name: w <- w + alpha/w^k "
+            "per RTT, w <- w - beta*w^l on congestion (beta removed, 0 < beta < 1)."
+        ),
+    ] = None,
     x_min: Annotated[float, typer.Option(help="Low end of the rate range checked.")] = 1.0,
     x_max: Annotated[float, typer.Option(help="High end of the rate range checked.")] = 1000.0,
-    window: Annotated[float, typer.Option(help="Link capacity W (packets per RTT) for the "
-                                          "efficiency estimate.")] = 100.0,
+    window: Annotated[
+        float, typer.Option(help="Link capacity W (packets per RTT) for the efficiency estimate.")
+    ] = 100.0,
     flows: Annotated[int, typer.Option(help="Flows n for efficiency and loss.", min=1)] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
@@ -285,15 +371,18 @@ def check(
     try:
         if binomial is not None:
             if controller is not None or param:
-                raise ScenarioError("give either a CONTROLLER name (with --param) or "
-                                    "--binomial k,l,alpha,beta, not both")
+                raise ScenarioError(
+                    "give either a CONTROLLER name (with --param) or "
+                    "--binomial k,l,alpha,beta, not both"
+                )
             target: object = parse_binomial(binomial)
         elif controller is not None:
             target = controller
         else:
             raise ScenarioError("give a CONTROLLER name or --binomial k,l,alpha,beta")
-        report = run_check(target, _params(param), x_min=x_min, x_max=x_max, window=window,
-                           flows=flows)
+        report = run_check(
+            target, _params(param), x_min=x_min, x_max=x_max, window=window, flows=flows
+        )
     except (ScenarioError, ValueError) as e:
         raise _fail(e) from None
     if as_json:
@@ -321,33 +410,54 @@ def controllers(
         out.print(f"  convention: {e['convention']}", highlight=False)
         out.print(f"  source: {e['paper']}", highlight=False)
         for p in e["params"]:
-            default = ("required" if p["required"] else
-                       "derived" if p["default"] is None else f"default {p['default']:g}")
-            out.print(f"    {p['name']:<6} [{p['min']:g}, {p['max']:g}]  {default:<14} "
-                      f"{p['meaning']}", highlight=False)
-    out.print('Use in a scenario: window controllers in TCP sources, source = { kind = "tcp", '
-              'controller = { name = "gaimd", beta = 0.875 } }; rate controllers in rate '
-              'sources, source = { kind = "rate", controller = "tfrc" }; Python controllers '
-              'as "python:NAME".', highlight=False)
+            default = (
+                "required"
+                if p["required"]
+                else "derived"
+                if p["default"] is None
+                else f"default {p['default']:g}"
+            )
+            out.print(
+                f"    {p['name']:<6} [{p['min']:g}, {p['max']:g}]  {default:<14} {p['meaning']}",
+                highlight=False,
+            )
+    out.print(
+        'Use in a scenario: window controllers in TCP sources, source = { kind = "tcp", '
+        'controller = { name = "gaimd", beta = 0.875 } }; rate controllers in rate '
+        'sources, source = { kind = "rate", controller = "tfrc" }; Python controllers '
+        'as "python:NAME".',
+        highlight=False,
+    )
 
 
 @app.command()
 def sweep(
-    file: Annotated[Path, typer.Argument(help="Sweep file: a base scenario, [axes] (dotted "
-                                         "path = [values]) and seeds.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="Sweep file: a base scenario, [axes] (dotted path = [values]) and seeds."
+        ),
+    ],
     store: Annotated[Path, typer.Option(help="DuckDB results store (created if missing).")],
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
-                                             help="Parallel runs (default: the cores).")] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
+    ] = None,
     executor: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local "
-                                                "Ray instance).")] = None,
-    show: Annotated[bool, typer.Option(help="Print mean and 95% CI over seeds per point "
-                                       "instead of running.")] = False,
-    metric: Annotated[list[str] | None, typer.Option("--metric", "-m", help="Metric(s) to "
-                                                     "show or plot (repeatable).")] = None,
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local Ray instance).")
+    ] = None,
+    show: Annotated[
+        bool, typer.Option(help="Print mean and 95% CI over seeds per point instead of running.")
+    ] = False,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", "-m", help="Metric(s) to show or plot (repeatable)."),
+    ] = None,
     axis: Annotated[str | None, typer.Option(help="Axis to plot against.")] = None,
-    plot: Annotated[Path | None, typer.Option(help="With --show: write a PNG of the first "
-                                              "--metric against --axis.")] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="With --show: write a PNG of the first --metric against --axis."),
+    ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
@@ -365,14 +475,16 @@ def sweep(
             out.print(sweeps.summary_table(table))
             if plot is not None:
                 first = metric[0] if metric else "throughput_bps"
-                out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}",
-                          highlight=False)
+                out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}", highlight=False)
             return
         done = sweeps.run(spec, store, jobs, executor, address, progress=progress)
     except (ScenarioError, FileNotFoundError) as e:
         raise _fail(e) from None
-    out.print(f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
-              f"{done.failed} failed", highlight=False)
+    out.print(
+        f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
+        f"{done.failed} failed",
+        highlight=False,
+    )
     for run_id, error in list(done.errors.items())[:5]:
         out.print(f"  {run_id}: {error}", highlight=False)
 
@@ -382,14 +494,20 @@ def reproduce(
     id: Annotated[str | None, typer.Argument(help="A reproduction id (see --list).")] = None,  # noqa: A002
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
     all_: Annotated[bool, typer.Option("--all", help="Run every reproduction.")] = False,
-    real_time: Annotated[bool, typer.Option(help="With --all, also the real-time ones on "
-                                            "real packets (their numbers vary run to run).")]
-    = False,
+    real_time: Annotated[
+        bool,
+        typer.Option(
+            help="With --all, also the real-time ones on "
+            "real packets (their numbers vary run to run)."
+        ),
+    ] = False,
     quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
-    figures: Annotated[Path | None, typer.Option(help="Draw the papers' figures with "
-                                                 "ccscope's curves into this folder.")] = None,
+    figures: Annotated[
+        Path | None,
+        typer.Option(help="Draw the papers' figures with ccscope's curves into this folder."),
+    ] = None,
 ) -> None:
     """Reproduce the papers' results: for each quantity the published value, ccscope's, the
     tolerance and whether it holds, and where it does not, why."""
@@ -428,10 +546,13 @@ def reproduce(
 
 @app.command()
 def report(
-    path: Annotated[Path, typer.Argument(help="A run directory (ccscope run --out DIR) or a "
-                                         "sweep store (.duckdb).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")]
-    = Path("report.html"),
+    path: Annotated[
+        Path,
+        typer.Argument(help="A run directory (ccscope run --out DIR) or a sweep store (.duckdb)."),
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path(
+        "report.html"
+    ),
 ) -> None:
     """Write a self-contained HTML report: scenario, provenance, summary tables and figures
     (for a sweep, every metric against each axis with its 95% band)."""
@@ -446,15 +567,27 @@ def report(
 
 @app.command()
 def scorecard(
-    controller: Annotated[str, typer.Argument(help="A controller of `ccscope controllers` "
-                                              "(e.g. gaimd, tfrc), or python:module:object.")],
-    param: Annotated[list[str] | None, typer.Option(
-        "--param", "-p", help="Controller parameter NAME=VALUE (repeatable).")] = None,
+    controller: Annotated[
+        str,
+        typer.Argument(
+            help="A controller of `ccscope controllers` "
+            "(e.g. gaimd, tfrc), or python:module:object."
+        ),
+    ],
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="Controller parameter NAME=VALUE (repeatable)."),
+    ] = None,
     quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
-    store: Annotated[Path | None, typer.Option(help="Store caching the packet runs (default: "
-                                               "~/.cache/ccscope/scorecard.duckdb).")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
-                                             help="Parallel runs (default: the cores).")] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            help="Store caching the packet runs (default: ~/.cache/ccscope/scorecard.duckdb)."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """One table for one controller beside TCP and beside theory: the theory's verdicts, the
@@ -501,8 +634,11 @@ def main() -> None:
         # One line: what was wrong, and where help is.
         ctx = getattr(e, "ctx", None)
         command = ctx.command_path if ctx else "ccscope"
-        err.print(f"[bold red]error:[/] {e.format_message()} (see '{command} --help')",
-                  highlight=False, soft_wrap=True)
+        err.print(
+            f"[bold red]error:[/] {e.format_message()} (see '{command} --help')",
+            highlight=False,
+            soft_wrap=True,
+        )
         sys.exit(2)
     except typer.Abort:
         sys.exit(130)

@@ -33,8 +33,7 @@ def catalogue() -> list[dict]:
     return json.loads(_core().controllers_json())
 
 
-def paper_name(name: str, params: dict[str, float] | None = None,
-               family: str = "window") -> str:
+def paper_name(name: str, params: dict[str, float] | None = None, family: str = "window") -> str:
     """The controller's name in its paper's notation, e.g. ``GAIMD(0.31,0.875)``; raises
     :class:`ccscope.ControllerError` (a ValueError) naming the problem when the name or a
     parameter is not allowed. `family` is "window" (run by TCP) or "rate" (run by the rate
@@ -67,8 +66,12 @@ class WindowController:
     increase_fn: Callable[[float], float] | None = None
     decrease_fn: Callable[[float], float] | None = None
 
-    def __init__(self, name: str, increase: Callable[[float], float] | None = None,
-                 decrease: Callable[[float], float] | None = None):
+    def __init__(
+        self,
+        name: str,
+        increase: Callable[[float], float] | None = None,
+        decrease: Callable[[float], float] | None = None,
+    ):
         self.name = name
         self.increase_fn = increase
         self.decrease_fn = decrease
@@ -119,8 +122,9 @@ class RateController:
     def on_round(self, sample: dict) -> None:
         """The round model's step (``now_s``, ``interval_s``, ``congested``,
         ``loss_fraction``, ``capacity_bps``): override it to run in the round model."""
-        raise TypeError(f"{type(self).__name__}: override on_round(sample) to run in the round "
-                        "model")
+        raise TypeError(
+            f"{type(self).__name__}: override on_round(sample) to run in the round model"
+        )
 
 
 #: What ``controllers={...}`` maps a name to: a controller class or a factory (called once per
@@ -136,16 +140,20 @@ def _make(key: str, spec: ControllerSpec) -> Any:
         except TypeError as e:
             raise ControllerError(
                 f"controllers[{key!r}]: calling {getattr(spec, '__name__', spec)!r} with no "
-                f"arguments failed ({e})", "controllers", repr(key),
-                "a class or factory that takes no arguments, or an instance (copied per "
-                "flow)") from None
+                f"arguments failed ({e})",
+                "controllers",
+                repr(key),
+                "a class or factory that takes no arguments, or an instance (copied per flow)",
+            ) from None
     else:
         obj = copy.deepcopy(spec)
     if not _is_controller(obj):
         raise ControllerError(
-            f"controllers[{key!r}]: {type(obj).__name__} is not a controller", "controllers",
-            repr(key), "a WindowController or RateController (or its class, or a factory "
-            "returning one)")
+            f"controllers[{key!r}]: {type(obj).__name__} is not a controller",
+            "controllers",
+            repr(key),
+            "a WindowController or RateController (or its class, or a factory returning one)",
+        )
     return obj
 
 
@@ -182,8 +190,9 @@ class FlowControllers:
         return {"python_controllers": {str(i): d for i, d in self.provenance.items()}}
 
 
-def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
-             key: str = "source") -> FlowControllers:
+def per_flow(
+    table: dict, supplied: dict[str, ControllerSpec] | None, key: str = "source"
+) -> FlowControllers:
     """One controller object per flow that names ``python:NAME``, keyed by the flow's index
     (counts expanded, as in results): a flow never shares state with another. `table` is a
     normalized scenario; each flow's controller is at ``flows[i].<key>.controller`` (or
@@ -202,18 +211,26 @@ def per_flow(table: dict, supplied: dict[str, ControllerSpec] | None,
             if wanted not in supplied:
                 raise ControllerError(
                     f"{path} = {name!r}: no Python controller of that name was supplied "
-                    f"(controllers={{{wanted!r}: ...}})", path, repr(name),
-                    f"one of the names given: {', '.join(supplied) or '(none given)'}")
+                    f"(controllers={{{wanted!r}: ...}})",
+                    path,
+                    repr(name),
+                    f"one of the names given: {', '.join(supplied) or '(none given)'}",
+                )
             kind = holder.get("kind") if key else None
             for j in range(count):
                 obj = _make(wanted, supplied[wanted])
                 wrong = (kind == "tcp" and not _is_window(obj)) or (
-                    kind == "rate" and not _is_rate(obj))
+                    kind == "rate" and not _is_rate(obj)
+                )
                 if wrong:
                     need = "WindowController" if kind == "tcp" else "RateController"
                     raise ControllerError(
                         f"{path} = {name!r}: a {kind} source runs a {need}, not "
-                        f"{type(obj).__name__}", path, repr(name), f"a {need}")
+                        f"{type(obj).__name__}",
+                        path,
+                        repr(name),
+                        f"a {need}",
+                    )
                 out[index + j] = (str(getattr(obj, "name", wanted)), obj)
         index += count
     return FlowControllers(out, {i: describe(obj) for i, (_, obj) in out.items()})
@@ -238,8 +255,11 @@ def importables(table: dict) -> dict[str, Any]:
     """Every ``python:module:object`` controller a normalized packet scenario names, by the
     name :func:`per_flow` looks up."""
     names = [f.get("source", {}).get("controller") for f in table.get("flows", [])]
-    return {n.removeprefix("python:"): importable(n) for n in names
-            if isinstance(n, str) and n.startswith("python:") and n.count(":") == 2}
+    return {
+        n.removeprefix("python:"): importable(n)
+        for n in names
+        if isinstance(n, str) and n.startswith("python:") and n.count(":") == 2
+    }
 
 
 def _source(obj: object) -> str:
@@ -259,8 +279,11 @@ def describe(obj: Any) -> dict:
         fn = getattr(obj, attr, None)
         if fn is not None:
             sources.append(_source(fn))
-    params = {k: v for k, v in vars(obj).items()
-              if not k.startswith("_") and isinstance(v, (bool, int, float, str))}
+    params = {
+        k: v
+        for k, v in vars(obj).items()
+        if not k.startswith("_") and isinstance(v, (bool, int, float, str))
+    }
     return {
         "name": str(getattr(obj, "name", cls.__name__)),
         "class": cls.__qualname__,

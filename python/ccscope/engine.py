@@ -60,8 +60,14 @@ class Trace:
         """One flow's control state as a (time x field) table: a row for each time a value
         changed, every field holding its latest value (missing before it was first defined)."""
         rows = self.state[(self.state["flow"] == flow) & (self.state["side"] == side)]
-        wide = rows.pivot_table(index="time_s", columns="field", values="value", aggfunc="last",
-                                observed=True, sort=False)
+        wide = rows.pivot_table(
+            index="time_s",
+            columns="field",
+            values="value",
+            aggfunc="last",
+            observed=True,
+            sort=False,
+        )
         wide = wide.sort_index().ffill()
         wide.columns = wide.columns.astype(str)
         wide.columns.name = None
@@ -112,9 +118,11 @@ class Result:
         (Loguinov & Radha §VI-A)."""
         import numpy as np
 
-        return {i: np.asarray(f["series"]["capacity_bps"])
-                for i, f in enumerate(self.raw["flows"])
-                if "capacity_bps" in f.get("series", {})}
+        return {
+            i: np.asarray(f["series"]["capacity_bps"])
+            for i, f in enumerate(self.raw["flows"])
+            if "capacity_bps" in f.get("series", {})
+        }
 
     @functools.cached_property
     def _flow_rows(self) -> list[dict]:
@@ -122,21 +130,26 @@ class Result:
         for i, f in enumerate(self.raw["flows"]):
             d = f["data"]
             dropped = d["queue_drops"] + d["link_losses"]
-            rows.append({
-                "flow": i,
-                "label": f["label"],
-                "sent_pkts": d["sent_pkts"],
-                "delivered_pkts": d["delivered_pkts"],
-                "dropped_pkts": dropped,
-                "marked_pkts": d["marked"],
-                "send_rate_bps": d["sent_bytes"] * 8 / self.measured_s,
-                "throughput_bps": d["delivered_bytes"] * 8 / self.measured_s,
-                "loss_rate": plainmetrics.ratio(dropped, d["sent_pkts"]),
-                "mean_delay_s": (d["delay_sum_ns"] * 1e-9 / d["delivered_pkts"]
-                                 if d["delivered_pkts"] else 0.0),
-                "feedback_pkts": f["feedback"]["sent_pkts"],
-                **self._transport(f),
-            })
+            rows.append(
+                {
+                    "flow": i,
+                    "label": f["label"],
+                    "sent_pkts": d["sent_pkts"],
+                    "delivered_pkts": d["delivered_pkts"],
+                    "dropped_pkts": dropped,
+                    "marked_pkts": d["marked"],
+                    "send_rate_bps": d["sent_bytes"] * 8 / self.measured_s,
+                    "throughput_bps": d["delivered_bytes"] * 8 / self.measured_s,
+                    "loss_rate": plainmetrics.ratio(dropped, d["sent_pkts"]),
+                    "mean_delay_s": (
+                        d["delay_sum_ns"] * 1e-9 / d["delivered_pkts"]
+                        if d["delivered_pkts"]
+                        else 0.0
+                    ),
+                    "feedback_pkts": f["feedback"]["sent_pkts"],
+                    **self._transport(f),
+                }
+            )
         return rows
 
     def _transport(self, f: dict) -> dict:
@@ -159,10 +172,17 @@ class Result:
         delivery), the level after the interval's last delivery."""
         import pandas as pd
 
-        frames = [pd.DataFrame({"flow": i, "time_s": f["series"]["playback_time_s"],
-                                "buffer_bytes": f["series"]["playback_buffer_bytes"]})
-                  for i, f in enumerate(self.raw["flows"])
-                  if "playback_time_s" in f.get("series", {})]
+        frames = [
+            pd.DataFrame(
+                {
+                    "flow": i,
+                    "time_s": f["series"]["playback_time_s"],
+                    "buffer_bytes": f["series"]["playback_buffer_bytes"],
+                }
+            )
+            for i, f in enumerate(self.raw["flows"])
+            if "playback_time_s" in f.get("series", {})
+        ]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     @property
@@ -172,8 +192,13 @@ class Result:
 
         if "interruptions" not in self.flows:
             return pd.DataFrame()
-        cols = ["flow", "label", "throughput_bps", *MEDIA_COLUMNS,
-                *[c for c in VIDEO_COLUMNS if c in self.flows]]
+        cols = [
+            "flow",
+            "label",
+            "throughput_bps",
+            *MEDIA_COLUMNS,
+            *[c for c in VIDEO_COLUMNS if c in self.flows],
+        ]
         return self.flows.loc[self.flows["interruptions"].notna(), cols].reset_index(drop=True)
 
     @functools.cached_property
@@ -182,27 +207,29 @@ class Result:
         rows = []
         for i, link in enumerate(self.raw["links"]):
             drops = link["forced_drops"] + link["early_drops"]
-            rows.append({
-                "link": i,
-                "name": link["name"],
-                "from": link["from"],
-                "to": link["to"],
-                "monitor": link["monitor"],
-                "rate_bps": link["rate_bps"],
-                "delay_s": link["delay_ns"] * 1e-9,
-                "utilization": link["busy_ns"] / ns,
-                "throughput_bps": link["tx_bytes"] * 8 / self.measured_s,
-                "mean_queue_pkts": link["queue_pkt_ns"] / ns,
-                "mean_queue_bytes": link["queue_byte_ns"] / ns,
-                "max_queue_pkts": link["max_queue_pkts"],
-                "arrivals": link["arrivals"],
-                "departures": link["departures"],
-                "drops": drops,
-                "early_drops": link["early_drops"],
-                "marks": link["marks"],
-                "losses": link["losses"],
-                "drop_rate": plainmetrics.ratio(drops + link["losses"], link["arrivals"]),
-            })
+            rows.append(
+                {
+                    "link": i,
+                    "name": link["name"],
+                    "from": link["from"],
+                    "to": link["to"],
+                    "monitor": link["monitor"],
+                    "rate_bps": link["rate_bps"],
+                    "delay_s": link["delay_ns"] * 1e-9,
+                    "utilization": link["busy_ns"] / ns,
+                    "throughput_bps": link["tx_bytes"] * 8 / self.measured_s,
+                    "mean_queue_pkts": link["queue_pkt_ns"] / ns,
+                    "mean_queue_bytes": link["queue_byte_ns"] / ns,
+                    "max_queue_pkts": link["max_queue_pkts"],
+                    "arrivals": link["arrivals"],
+                    "departures": link["departures"],
+                    "drops": drops,
+                    "early_drops": link["early_drops"],
+                    "marks": link["marks"],
+                    "losses": link["losses"],
+                    "drop_rate": plainmetrics.ratio(drops + link["losses"], link["arrivals"]),
+                }
+            )
         return rows
 
     def _trace(self) -> Trace | None:
@@ -229,23 +256,27 @@ class Result:
         events = pd.DataFrame()
         if ev is not None:
             kinds = np.asarray(ev["kind_names"])
-            events = pd.DataFrame({
-                "time_s": ev["time_ns"] * 1e-9,
-                "link": ev["link"],
-                "flow": ev["flow"],
-                "kind": pd.Categorical.from_codes(ev["kind"].astype(int), categories=kinds),
-            })
+            events = pd.DataFrame(
+                {
+                    "time_s": ev["time_ns"] * 1e-9,
+                    "link": ev["link"],
+                    "flow": ev["flow"],
+                    "kind": pd.Categorical.from_codes(ev["kind"].astype(int), categories=kinds),
+                }
+            )
         st = t.get("state")
         state = pd.DataFrame()
         if st is not None:
             code = pd.Categorical.from_codes
-            state = pd.DataFrame({
-                "time_s": st["time_ns"] * 1e-9,
-                "flow": st["flow"],
-                "side": code(st["side"].astype(int), categories=["sender", "receiver"]),
-                "field": code(st["field"].astype(int), categories=list(st["field_names"])),
-                "value": st["value"],
-            })
+            state = pd.DataFrame(
+                {
+                    "time_s": st["time_ns"] * 1e-9,
+                    "flow": st["flow"],
+                    "side": code(st["side"].astype(int), categories=["sender", "receiver"]),
+                    "field": code(st["field"].astype(int), categories=list(st["field_names"])),
+                    "value": st["value"],
+                }
+            )
         return Trace(dt, flows, queues, events, state)
 
     @property
@@ -260,8 +291,11 @@ class Result:
     def flow_classes(self) -> list[str]:
         """Each flow's class, by flow index: its source kind ("tcp", "rate", "cbr",
         "poisson", ...): flows of one class answer congestion alike, or not at all."""
-        return [f["source"]["kind"] for f in self.scenario.table["flows"]
-                for _ in range(f.get("count", 1))]
+        return [
+            f["source"]["kind"]
+            for f in self.scenario.table["flows"]
+            for _ in range(f.get("count", 1))
+        ]
 
     def fairness_by_class(self) -> dict[str, dict[str, float]]:
         """:meth:`fairness` among the flows of each class (:meth:`flow_classes`), with their
@@ -275,14 +309,19 @@ class Result:
         """One dict per flow, by index, without the index: :attr:`flows`' rows as plain
         values, each with only the transport numbers its transport has (summary.json's
         ``flows``)."""
-        return [{k: v for k, v in row.items() if k != "flow" and _present(v)}
-                for row in _as_table_rows(self._flow_rows)]
+        return [
+            {k: v for k, v in row.items() if k != "flow" and _present(v)}
+            for row in _as_table_rows(self._flow_rows)
+        ]
 
     def link_records(self) -> list[dict]:
         """One dict per monitored link (:attr:`bottlenecks`' rows as plain values, without the
         index: summary.json's ``links``)."""
-        return [{k: v for k, v in row.items() if k not in ("link", "monitor")}
-                for row in _as_table_rows(self._link_rows) if row["monitor"]]
+        return [
+            {k: v for k, v in row.items() if k not in ("link", "monitor")}
+            for row in _as_table_rows(self._link_rows)
+            if row["monitor"]
+        ]
 
     def summary(self) -> dict:
         """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
@@ -307,9 +346,12 @@ class Result:
     def parquet_metadata(self) -> dict:
         """What every Parquet file of the run carries (key ``ccscope``): provenance, seed,
         scenario hash and the flows' labels by index."""
-        return {**provenance(), "seed": self.seed,
-                "scenario_sha256": scenario_hash(self.scenario.table),
-                "flow_labels": [f["label"] for f in self._flow_rows]}
+        return {
+            **provenance(),
+            "seed": self.seed,
+            "scenario_sha256": scenario_hash(self.scenario.table),
+            "flow_labels": [f["label"] for f in self._flow_rows],
+        }
 
     def write_files(self, folder: Path) -> list[Path]:
         """Writes summary.json, the traces and the playback buffers (playback.parquet) as
@@ -335,22 +377,34 @@ class Result:
         return moved(written, tmp, out_dir)
 
 
-
-
 #: Per-flow columns of a flow with a playback receiver (see ccscope.apps::playback and
 #: ccscope.metrics): consumption rate, interruptions (buffer underruns, Cai et al. §V-B),
 #: frozen time and its fraction of the session, the largest receiver buffer, Papadimitriou &
 #: Zhang's Video Delivery Index and delayed-packet rate (§V).
-MEDIA_COLUMNS = ("playback_rate_bps", "interruptions", "frozen_s", "frozen_fraction",
-                 "max_receiver_queue_bytes", "vdi", "delayed_pkt_rate")
+MEDIA_COLUMNS = (
+    "playback_rate_bps",
+    "interruptions",
+    "frozen_s",
+    "frozen_fraction",
+    "max_receiver_queue_bytes",
+    "vdi",
+    "delayed_pkt_rate",
+)
 
 #: Per-flow columns of a playback receiver whose packets carry production times: the longest
 #: wait of a packet in the sender (Cai et al. §IV-B's d_q) and, for video, the frames decoded
 #: before the end, the freeze frames (base layer incomplete at decoding time, Loguinov & Radha
 #: §VI-C) and their fraction; with FGS retransmission (`retransmit = true`), the base-layer
 #: packets resent on NACK, those received and those received before their frame's decoding.
-VIDEO_COLUMNS = ("max_sender_delay_s", "frames", "freeze_frames", "freeze_fraction",
-                 "retransmissions_sent", "retransmissions_received", "retransmissions_useful")
+VIDEO_COLUMNS = (
+    "max_sender_delay_s",
+    "frames",
+    "freeze_frames",
+    "freeze_fraction",
+    "retransmissions_sent",
+    "retransmissions_received",
+    "retransmissions_useful",
+)
 
 
 def _media(receiver: dict, data: dict) -> dict:
@@ -384,16 +438,24 @@ def _as_table_rows(rows: list[dict]) -> list[dict]:
         values = [row.get(c) for row in rows]
         numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
         if len(numbers) == len(values) - sum(v is None for v in values) and (
-                any(isinstance(v, float) for v in numbers) or len(numbers) < len(values)):
+            any(isinstance(v, float) for v in numbers) or len(numbers) < len(values)
+        ):
             widened.add(c)
-    return [{c: float(row[c]) if c in widened and row.get(c) is not None else row.get(c)
-             for c in columns} for row in rows]
+    return [
+        {
+            c: float(row[c]) if c in widened and row.get(c) is not None else row.get(c)
+            for c in columns
+        }
+        for row in rows
+    ]
 
 
-def run(scenario: Scenario | dict | str | Path,
-        controllers: dict[str, ControllerSpec] | None = None,
-        progress: bool | Callable[[float, float], None] = False,
-        force: bool = False) -> Result:
+def run(
+    scenario: Scenario | dict | str | Path,
+    controllers: dict[str, ControllerSpec] | None = None,
+    progress: bool | Callable[[float, float], None] = False,
+    force: bool = False,
+) -> Result:
     """Runs a scenario (object, dict, or path to a TOML file) and returns its result: a
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
     scenario says ``run.engine = "round"``.
@@ -419,8 +481,12 @@ def run(scenario: Scenario | dict | str | Path,
 
         return roundmodel.run(sc, controllers, progress, force)
     python = per_flow(sc.table, controllers)
-    raw = _watched(sc, lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch,
-                                                        force), progress, "s")
+    raw = _watched(
+        sc,
+        lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch, force),
+        progress,
+        "s",
+    )
     return _checked(Result(sc, raw, python))
 
 

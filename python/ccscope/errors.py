@@ -25,8 +25,9 @@ class CcscopeError(Exception):
 class ScenarioError(CcscopeError, ValueError):
     """A scenario (file, dict or object) that cannot be run as given."""
 
-    def __init__(self, message: str, path: str = "", value: str = "", allowed: str = "",
-                 file: str = ""):
+    def __init__(
+        self, message: str, path: str = "", value: str = "", allowed: str = "", file: str = ""
+    ):
         super().__init__(message)
         self.message = message
         self.path = path

@@ -36,8 +36,10 @@ def _figure(fig, caption: str) -> str:
     fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode()
-    return (f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    return (
+        f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+    )
 
 
 def _table(frame: pd.DataFrame, digits: int = 4) -> str:
@@ -49,8 +51,10 @@ def _table(frame: pd.DataFrame, digits: int = 4) -> str:
         return str(x)
 
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in row) + "</tr>"
-                   for row in frame.itertuples(index=False))
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
@@ -63,8 +67,7 @@ def _plots():
     return plt
 
 
-def _lines(curves: list[tuple], xlabel: str, ylabel: str, caption: str,
-           step: bool = False) -> str:
+def _lines(curves: list[tuple], xlabel: str, ylabel: str, caption: str, step: bool = False) -> str:
     """One figure of (x, y, label) curves."""
     plt = _plots()
     fig, ax = plt.subplots(figsize=(9, 3.2))
@@ -88,38 +91,65 @@ def _series_figures(out: Path) -> list[str]:
     flows = out / "trace_flows.parquet"
     if flows.exists():
         trace = pd.read_parquet(flows)
-        for column, label, scale in (("throughput_bps", "throughput (Mb/s)", 1e-6),
-                                     ("window_pkts", "window (packets)", 1.0),
-                                     ("rate_bps", "sending rate (Mb/s)", 1e-6)):
+        for column, label, scale in (
+            ("throughput_bps", "throughput (Mb/s)", 1e-6),
+            ("window_pkts", "window (packets)", 1.0),
+            ("rate_bps", "sending rate (Mb/s)", 1e-6),
+        ):
             if column in trace and trace[column].notna().any():
-                curves = [(f["time_s"], f[column] * scale, f"flow {flow}")
-                          for flow, f in list(trace.groupby("flow"))[:16]]
+                curves = [
+                    (f["time_s"], f[column] * scale, f"flow {flow}")
+                    for flow, f in list(trace.groupby("flow"))[:16]
+                ]
                 figures.append(_lines(curves, "time (s)", label, f"{label} per flow"))
     queues = out / "trace_queues.parquet"
     if queues.exists():
-        curves = [(q["time_s"], q["queue_pkts"], name)
-                  for name, q in pd.read_parquet(queues).groupby("name", sort=False)]
-        figures.append(_lines(curves, "time (s)", "packets",
-                              "queue length at the end of each interval", step=True))
+        curves = [
+            (q["time_s"], q["queue_pkts"], name)
+            for name, q in pd.read_parquet(queues).groupby("name", sort=False)
+        ]
+        figures.append(
+            _lines(
+                curves, "time (s)", "packets", "queue length at the end of each interval", step=True
+            )
+        )
     playback = out / "playback.parquet"
     if playback.exists():
-        curves = [(f["time_s"], f["buffer_bytes"] * 1e-3, f"flow {flow}")
-                  for flow, f in list(pd.read_parquet(playback).groupby("flow"))[:16]]
-        figures.append(_lines(curves, "time (s)", "receiver buffer (kB)",
-                              "playback buffer per media flow (an interruption each time it "
-                              "runs dry)", step=True))
+        curves = [
+            (f["time_s"], f["buffer_bytes"] * 1e-3, f"flow {flow}")
+            for flow, f in list(pd.read_parquet(playback).groupby("flow"))[:16]
+        ]
+        figures.append(
+            _lines(
+                curves,
+                "time (s)",
+                "receiver buffer (kB)",
+                "playback buffer per media flow (an interruption each time it runs dry)",
+                step=True,
+            )
+        )
     series = out / "round_series.parquet"
     if series.exists():
         s = pd.read_parquet(series)
-        figures.append(_lines([(s["step"], s[c], c.replace("_", " "))
-                               for c in ("utilization", "loss_fraction")], "step", "",
-                              "round model: utilization and loss per step"))
+        figures.append(
+            _lines(
+                [(s["step"], s[c], c.replace("_", " ")) for c in ("utilization", "loss_fraction")],
+                "step",
+                "",
+                "round model: utilization and loss per step",
+            )
+        )
     loads = out / "round_flows.parquet"
     if loads.exists():
         table = pd.read_parquet(loads).set_index("step")
-        figures.append(_lines([(table.index, table[c], f"flow {c}") for c in table.columns[:16]],
-                              "step", "load (packets per control interval)",
-                              "round model: each flow's load"))
+        figures.append(
+            _lines(
+                [(table.index, table[c], f"flow {c}") for c in table.columns[:16]],
+                "step",
+                "load (packets per control interval)",
+                "round model: each flow's load",
+            )
+        )
     return figures
 
 
@@ -129,24 +159,41 @@ def run_page(out: Path) -> tuple[str, str]:
     if not path.exists():
         raise FileNotFoundError(f"{out}: no summary.json (not a directory `ccscope run` wrote)")
     summary = json.loads(path.read_text())
-    provenance = {k: summary.get(k) for k in ("ccscope_version", "git_commit", "seed", "engine",
-                                              "duration_s", "warmup_s", "steps", "events")
-                  if k in summary}
+    provenance = {
+        k: summary.get(k)
+        for k in (
+            "ccscope_version",
+            "git_commit",
+            "seed",
+            "engine",
+            "duration_s",
+            "warmup_s",
+            "steps",
+            "events",
+        )
+        if k in summary
+    }
     parts = ["<h2>Provenance</h2>", _table(pd.DataFrame([provenance]))]
     if summary.get("partial"):
-        parts.append('<p class="partial">Partial: the run was interrupted; the numbers cover '
-                     "the time it had reached.</p>")
+        parts.append(
+            '<p class="partial">Partial: the run was interrupted; the numbers cover '
+            "the time it had reached.</p>"
+        )
     if "fairness" in summary:
-        parts.append(f"<p>Jain's index {summary['fairness']['jain']:.4f}, min/max "
-                     f"{summary['fairness']['min_max']:.4f}</p>")
+        parts.append(
+            f"<p>Jain's index {summary['fairness']['jain']:.4f}, min/max "
+            f"{summary['fairness']['min_max']:.4f}</p>"
+        )
     for key, title in (("flows", "Flows"), ("links", "Bottleneck links")):
         if summary.get(key):
             parts += [f"<h2>{title}</h2>", _table(pd.DataFrame(summary[key]))]
     figures = _series_figures(out)
     if figures:
         parts += ["<h2>Figures</h2>", *figures]
-    parts += ["<h2>Scenario</h2>",
-              f"<pre>{html.escape(json.dumps(summary.get('scenario', {}), indent=2))}</pre>"]
+    parts += [
+        "<h2>Scenario</h2>",
+        f"<pre>{html.escape(json.dumps(summary.get('scenario', {}), indent=2))}</pre>",
+    ]
     return f"ccscope run: {out.name}", "\n".join(parts)
 
 
@@ -160,10 +207,12 @@ def sweep_page(store: Path) -> tuple[str, str]:
         axes = db.axes()
     ok = runs[runs["status"] == "ok"]
     versions = ", ".join(sorted(runs["ccscope_version"].dropna().unique()))
-    parts = ["<h2>Runs</h2>",
-             f"<p>{len(runs)} runs: {len(ok)} finished, {len(runs) - len(ok)} failed; "
-             f"seeds {', '.join(map(str, sorted(runs['seed'].unique())))}; ccscope "
-             f"{html.escape(versions)}.</p>"]
+    parts = [
+        "<h2>Runs</h2>",
+        f"<p>{len(runs)} runs: {len(ok)} finished, {len(runs) - len(ok)} failed; "
+        f"seeds {', '.join(map(str, sorted(runs['seed'].unique())))}; ccscope "
+        f"{html.escape(versions)}.</p>",
+    ]
     failed = runs[runs["status"] != "ok"]
     if not failed.empty:
         parts += ["<h3>Failed runs</h3>", _table(failed[["run_id", "seed", *axes, "error"]])]
@@ -184,20 +233,23 @@ def sweep_page(store: Path) -> tuple[str, str]:
                 ax.grid(alpha=0.3)
                 parts.append(_figure(fig, f"{metric} against {axis}: mean and 95% CI"))
     scenario = json.loads(ok["scenario"].iloc[0])
-    parts += ["<h2>Scenario of the first run</h2>",
-              f"<pre>{html.escape(json.dumps(scenario, indent=2))}</pre>"]
+    parts += [
+        "<h2>Scenario of the first run</h2>",
+        f"<pre>{html.escape(json.dumps(scenario, indent=2))}</pre>",
+    ]
     return f"ccscope sweep: {store.name}", "\n".join(parts)
 
 
 def _band(ax, table: pd.DataFrame, axis: str, axes: list[str]) -> None:
     others = [a for a in axes if a != axis and a in table]
-    for key, group in (table.groupby(others, dropna=False) if others else [((), table)]):
+    for key, group in table.groupby(others, dropna=False) if others else [((), table)]:
         key = key if isinstance(key, tuple) else (key,)
         group = group.sort_values(axis)
         label = ", ".join(f"{a} = {v}" for a, v in zip(others, key, strict=True))
-        line, = ax.plot(group[axis], group["mean"], marker="o", lw=1.2, label=label or None)
-        ax.fill_between(group[axis], group["ci_low"], group["ci_high"], alpha=0.2,
-                        color=line.get_color())
+        (line,) = ax.plot(group[axis], group["mean"], marker="o", lw=1.2, label=label or None)
+        ax.fill_between(
+            group[axis], group["ci_low"], group["ci_high"], alpha=0.2, color=line.get_color()
+        )
     if others:
         ax.legend(fontsize=7)
 
@@ -208,9 +260,11 @@ def render(path: str | Path) -> str:
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such run directory or sweep store")
     title, body = sweep_page(p) if p.is_file() else run_page(p)
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>\n"
-            f"<body><h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>\n"
+        f"<body><h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n"
+    )
 
 
 def write(path: str | Path, out: str | Path) -> Path:

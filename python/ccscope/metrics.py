@@ -40,8 +40,9 @@ def loss_rate(lost: ArrayLike, sent: ArrayLike) -> np.ndarray | float:
     """Lost over sent; 0 where nothing was sent."""
     lost_a = np.asarray(lost, dtype=float)
     sent_a = np.asarray(sent, dtype=float)
-    out = np.divide(lost_a, sent_a, out=np.zeros(np.broadcast(lost_a, sent_a).shape),
-                    where=sent_a > 0)
+    out = np.divide(
+        lost_a, sent_a, out=np.zeros(np.broadcast(lost_a, sent_a).shape), where=sent_a > 0
+    )
     return out if out.ndim else float(out)
 
 
@@ -151,8 +152,9 @@ def loss_cov(lost: ArrayLike, sent: ArrayLike, factor: int = 1) -> float:
     return cov(lost_a[keep] / sent_a[keep])
 
 
-def _settle(t: np.ndarray, w: np.ndarray, since: float, until: float, rising: bool,
-            tolerance: float) -> float | None:
+def _settle(
+    t: np.ndarray, w: np.ndarray, since: float, until: float, rising: bool, tolerance: float
+) -> float | None:
     """Time from `since` until the window first comes within `tolerance` packets of its
     target, the mean window over the second half of [since, until); None if it never does."""
     span = (t >= since) & (t < until)
@@ -164,9 +166,15 @@ def _settle(t: np.ndarray, w: np.ndarray, since: float, until: float, rising: bo
     return float(t[hit][0] - since) if hit.any() else None
 
 
-def square_wave_response(t: ArrayLike, window: ArrayLike, on_s: float, off_s: float,
-                         rtt_s: float, start_s: float = 0.0, tolerance: float = 1.0,
-                         ) -> dict[str, float]:
+def square_wave_response(
+    t: ArrayLike,
+    window: ArrayLike,
+    on_s: float,
+    off_s: float,
+    rtt_s: float,
+    start_s: float = 0.0,
+    tolerance: float = 1.0,
+) -> dict[str, float]:
     """Jin et al.'s aggressiveness and responsiveness (2001 §5, §6.2.4) of a flow sharing its
     bottleneck with a CBR square wave that is ON for `on_s` and OFF for `off_s` from
     `start_s`: for each OFF period (bandwidth rises), the RTTs the window takes to come within
@@ -197,8 +205,10 @@ def square_wave_response(t: ArrayLike, window: ArrayLike, on_s: float, off_s: fl
             rises.append(settle / rtt_s)
         k += 1
     if not rises or not falls:
-        raise ValueError("square_wave_response: the series holds no complete ON/OFF cycle "
-                         "after the first in which the window settles")
+        raise ValueError(
+            "square_wave_response: the series holds no complete ON/OFF cycle "
+            "after the first in which the window settles"
+        )
     return {
         "inv_aggressiveness_rtts": float(np.mean(rises)),
         "inv_responsiveness_losses": float(np.mean(falls)),

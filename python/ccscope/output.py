@@ -55,12 +55,15 @@ def check_destination(out: str | Path) -> Path:
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: is a file; give a folder")
     if out.is_dir() and not _is_run_folder(out):
-        raise OutputError(f"--out {out}: the folder holds files that are not a ccscope run; "
-                          "give a new or empty folder, or one a previous run wrote")
+        raise OutputError(
+            f"--out {out}: the folder holds files that are not a ccscope run; "
+            "give a new or empty folder, or one a previous run wrote"
+        )
     try:
         out.absolute().parent.mkdir(parents=True, exist_ok=True)
-        Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".check",
-                              dir=out.absolute().parent)).rmdir()
+        Path(
+            tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".check", dir=out.absolute().parent)
+        ).rmdir()
     except OSError as e:
         raise OutputError(f"--out {out}: cannot write there ({e.strerror or e})") from None
     return out
@@ -92,8 +95,9 @@ def output_dir(out: str | Path) -> Iterator[Path]:
         if old is not None:
             os.replace(old / "run", out)
         shutil.rmtree(tmp, ignore_errors=True)
-        raise OutputError(f"--out {out}: cannot move the run into place ({e.strerror or e})") \
-            from None
+        raise OutputError(
+            f"--out {out}: cannot move the run into place ({e.strerror or e})"
+        ) from None
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -125,8 +129,11 @@ def provenance() -> dict:
     from . import _core
 
     version, commit, dirty = _core.build_info()
-    return {"ccscope_version": version, "git_commit": commit,
-            "git_dirty": {"true": True, "false": False}.get(dirty)}
+    return {
+        "ccscope_version": version,
+        "git_commit": commit,
+        "git_dirty": {"true": True, "false": False}.get(dirty),
+    }
 
 
 def scenario_hash(table: dict) -> str:

@@ -45,7 +45,8 @@ def numpy_sum(x: Sequence[float]) -> float:
             for j in range(8):
                 lanes[j] += x[i + j]
         total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
-            (lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+            (lanes[4] + lanes[5]) + (lanes[6] + lanes[7])
+        )
         for v in x[end:]:
             total += v
         return total

@@ -15,8 +15,7 @@ class RunProgress:
     first `delay` seconds of wall time, so short runs stay quiet; then a bar on a terminal, or
     one line every `every` seconds when the output is not a terminal."""
 
-    def __init__(self, unit: str = "s", delay: float = 0.0, every: float = 5.0,
-                 console=None):
+    def __init__(self, unit: str = "s", delay: float = 0.0, every: float = 5.0, console=None):
         from rich.console import Console
 
         self.unit = unit
@@ -36,17 +35,20 @@ class RunProgress:
                 import rich.progress as rp
 
                 self.bar = rp.Progress(
-                    rp.TextColumn("simulating"), rp.BarColumn(),
+                    rp.TextColumn("simulating"),
+                    rp.BarColumn(),
                     rp.TextColumn(f"{{task.completed:.6g}} / {{task.total:.6g}} {self.unit}"),
-                    rp.TimeElapsedColumn(), rp.TextColumn("ETA"), rp.TimeRemainingColumn(),
-                    console=self.console)
+                    rp.TimeElapsedColumn(),
+                    rp.TextColumn("ETA"),
+                    rp.TimeRemainingColumn(),
+                    console=self.console,
+                )
                 self.task = self.bar.add_task("run", total=total)
                 self.bar.start()
             self.bar.update(self.task, completed=done)
         elif now - self.printed >= self.every:
             self.printed = now
-            self.console.print(f"simulated {done:.6g} of {total:.6g} {self.unit}",
-                               highlight=False)
+            self.console.print(f"simulated {done:.6g} of {total:.6g} {self.unit}", highlight=False)
             self.console.file.flush()
 
     def close(self) -> None:
@@ -55,8 +57,9 @@ class RunProgress:
             self.bar = None
 
 
-def callback(progress: bool | Callable[[float, float], None], unit: str
-             ) -> Callable[[float, float], None] | None:
+def callback(
+    progress: bool | Callable[[float, float], None], unit: str
+) -> Callable[[float, float], None] | None:
     """The callback the engine gets for ``run(..., progress=...)``: None for False, a
     :class:`RunProgress` for True, the callable itself otherwise."""
     if progress is True:

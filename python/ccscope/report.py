@@ -30,8 +30,9 @@ def plot_run(result: Result, path: str | Path) -> Path | None:
     if trace is None or (trace.flows.empty and trace.queues.empty):
         return None
     panels = [p for p in ("flows", "queues") if not getattr(trace, p).empty]
-    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.2 * len(panels)), sharex=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(9, 3.2 * len(panels)), sharex=True, squeeze=False
+    )
     for ax, panel in zip(axes[:, 0], panels, strict=True):
         if panel == "flows":
             series = trace.flow_series("throughput_bps") / 1e6
@@ -65,8 +66,7 @@ def plot_playback(result: Result, path: str | Path) -> Path | None:
     fig, ax = plt.subplots(figsize=(9, 3.2))
     labels = result.flows.set_index("flow")["label"]
     for flow, rows in list(pb.groupby("flow"))[:MAX_FLOW_LINES]:
-        ax.plot(rows["time_s"], rows["buffer_bytes"] / 1e3, lw=0.8,
-                label=f"{flow}: {labels[flow]}")
+        ax.plot(rows["time_s"], rows["buffer_bytes"] / 1e3, lw=0.8, label=f"{flow}: {labels[flow]}")
     ax.set_title("playback buffer per media flow")
     ax.set_ylabel("kB buffered")
     ax.set_xlabel("time (s)")

@@ -52,78 +52,191 @@ def _resolve(ref: str):
 
 _E = "ccscope.experiments."
 
-REGISTRY: dict[str, Reproduction] = {r.id: r for r in [
-    Reproduction("loguinov-fig4", "Efficiency of binomial controls, round model",
-                 "Loguinov & Radha 2003, Fig. 4, eq. (28)", _E + "loguinov:fig4_claims"),
-    Reproduction("loguinov-fig5", "Packet-loss scalability of rate AIMD and IIAD, round model",
-                 "Loguinov & Radha 2003, Fig. 5, §V-B", _E + "loguinov:fig5_claims",
-                 _E + "loguinov:fig5_figure"),
-    Reproduction("loguinov-fig7", "Packet-bunch estimates of a T1's capacity with 2 and 32 "
-                 "AIMD(1, 1/2) flows, packet level", "Loguinov & Radha 2003, Fig. 7, §VI-A",
-                 _E + "loguinov:fig7_claims"),
-    Reproduction("loguinov-eq42", "ISCC's constant loss in n and a lone flow's loss (42)",
-                 "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)", _E + "loguinov:eq42_claims"),
-    Reproduction("loguinov-fig8", "ISCC against rate AIMD on the Cisco path scaled to a T3, "
-                 "packet level", "Loguinov & Radha 2003, Fig. 8, Table I, §VI-A",
-                 _E + "loguinov:fig8_claims"),
-    Reproduction("loguinov-table1", "Freeze frames of FGS video streamed by AIMD, SQRT, IIAD, "
-                 "TFRC and ISCC at n = 50 on the T1 and the T3-scaled path, packet level",
-                 "Loguinov & Radha 2003, Table I, §VI-C", _E + "loguinov:table1"),
-    Reproduction("jin-table6", "Convergence to efficiency and fairness, analysis columns, "
-                 "round model", "Jin et al. 2001, Table 6, App. C", _E + "jin:table6_claims"),
-    Reproduction("jin-fig20", "Convergence of two flows on the parking lot, packet level",
-                 "Jin et al. 2001, Fig. 20, Table 6, §6.3", _E + "jin:fig20_claims"),
-    Reproduction("cai-fig14", "Speed of gaining a 35% share, round model",
-                 "Cai et al. 2005, Fig. 14(a), eq. (30)", _E + "cai:fig14_claims",
-                 _E + "cai:fig14_figure"),
-    Reproduction("cai-fig8-9", "TAIMD against DTAIMD beside TCP at small windows, packet level",
-                 "Cai et al. 2005, Figs. 8, 9, §III-C", _E + "cai:fig8_9_claims"),
-    Reproduction("cai-fig10", "Utilization of one AIMD flow against the buffer, packet level",
-                 "Cai et al. 2005, Fig. 10, eqs. (24), (25)", _E + "cai:fig10_claims"),
-    Reproduction("yang-fig6", "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",
-                 "Yang et al. 2003, Fig. 6, §3.3.1", _E + "yang:fig6_claims"),
-    Reproduction("yang-table1", "Fairness, smoothness at 2% and 20% loss, responsiveness and "
-                 "aggressiveness: TCP, GAIMD, "
-                 "TFRC, TEAR, packet level", "Yang et al. 2003, Table 1, §3.3.1, §5",
-                 _E + "yang:table1_claims"),
-    Reproduction("cai-eq13", "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
-                 "Cai et al. 2005, eqs. (9)–(13)", _E + "cai:eq13_claims"),
-    Reproduction("cai-table1", "Playback of DTAIMD and TCP elephants beside mice, packet level",
-                 "Cai et al. 2005, Table I, §V-B2", _E + "cai:table1"),
-    Reproduction("cai-fig16", "DTAIMD against TCP on a 56 kb/s access line with mice",
-                 "Cai et al. 2005, Fig. 16, §V-B1", _E + "cai:fig16"),
-    Reproduction("cai-fig17", "Service differentiation by (α, β) pairs, packet level",
-                 "Cai et al. 2005, Fig. 17, eq. (40), §V-B3", _E + "cai:fig17"),
-    Reproduction("cai-eq35", "Sender queueing delay of a multirate coder after a cut",
-                 "Cai et al. 2005, eq. (35), §IV-B", _E + "cai:eq35"),
-    Reproduction("papadimitriou-fig3", "SSVP and SSVP-ADP smoothness with MPEG-4 sources",
-                 "Papadimitriou & Zhang 2007, Fig. 3, §VI", _E + "papadimitriou:fig3"),
-    Reproduction("papadimitriou-fig4-8", "SSVP-ADP against SSVP, TFRC and GAIMD with MPEG-4 "
-                 "sources", "Papadimitriou & Zhang 2007, Figs. 4-8, §VI",
-                 _E + "papadimitriou:fig4_8"),
-    Reproduction("jin-table5", "Aggressiveness beside a CBR square wave, packet level",
-                 "Jin et al. 2001, Table 5, §6.2.4", _E + "jin:table5"),
-    Reproduction("yang-onoff", "Smoothness under ON/OFF loss against Bernoulli loss",
-                 "Yang et al. 2003, §2.1, §3.3", _E + "yang:onoff"),
-    Reproduction("yang-fig27-29", "Refilling the queue after 16 -> 8 flows",
-                 "Yang et al. 2003, Figs. 27-29, §5.2", _E + "yang:fig27_29"),
-    Reproduction("realnet-accuracy", "Two flows on real packets beside the packet engine",
-                 "the udp engine on a 2 Mb/s, 40 ms emulated path", _E + "realnet:accuracy_claims",
-                 real_time=True),
-    Reproduction("loguinov-fig7-udp", "Packet-bunch estimates of an emulated T1's capacity "
-                 "on real packets", "Loguinov & Radha 2003, Fig. 7, §VI-A",
-                 _E + "realnet:fig7_udp_claims", real_time=True),
-    Reproduction("loguinov-fig8-udp", "ISCC against rate AIMD as n grows on an emulated T1, "
-                 "on real packets", "Loguinov & Radha 2003, Fig. 8, Table I, §VI-C",
-                 _E + "realnet:fig8_udp_claims", real_time=True),
-    Reproduction("loguinov-table1-udp", "Freeze frames of FGS video streamed by AIMD, SQRT, "
-                 "IIAD, TFRC and ISCC at n = 50 on an emulated T1, on real packets",
-                 "Loguinov & Radha 2003, Table I, §VI-C", _E + "realnet:table1_udp_claims",
-                 real_time=True),
-    Reproduction("papadimitriou-fig3-udp", "Smoothness of SSVP and SSVP-ADP with MPEG-4 video "
-                 "on real packets", "Papadimitriou & Zhang 2007, Fig. 3, §III, §VI",
-                 _E + "realnet:fig3_udp_claims", real_time=True),
-]}
+REGISTRY: dict[str, Reproduction] = {
+    r.id: r
+    for r in [
+        Reproduction(
+            "loguinov-fig4",
+            "Efficiency of binomial controls, round model",
+            "Loguinov & Radha 2003, Fig. 4, eq. (28)",
+            _E + "loguinov:fig4_claims",
+        ),
+        Reproduction(
+            "loguinov-fig5",
+            "Packet-loss scalability of rate AIMD and IIAD, round model",
+            "Loguinov & Radha 2003, Fig. 5, §V-B",
+            _E + "loguinov:fig5_claims",
+            _E + "loguinov:fig5_figure",
+        ),
+        Reproduction(
+            "loguinov-fig7",
+            "Packet-bunch estimates of a T1's capacity with 2 and 32 "
+            "AIMD(1, 1/2) flows, packet level",
+            "Loguinov & Radha 2003, Fig. 7, §VI-A",
+            _E + "loguinov:fig7_claims",
+        ),
+        Reproduction(
+            "loguinov-eq42",
+            "ISCC's constant loss in n and a lone flow's loss (42)",
+            "Loguinov & Radha 2003, §V-D, §VI-A, eq. (42)",
+            _E + "loguinov:eq42_claims",
+        ),
+        Reproduction(
+            "loguinov-fig8",
+            "ISCC against rate AIMD on the Cisco path scaled to a T3, packet level",
+            "Loguinov & Radha 2003, Fig. 8, Table I, §VI-A",
+            _E + "loguinov:fig8_claims",
+        ),
+        Reproduction(
+            "loguinov-table1",
+            "Freeze frames of FGS video streamed by AIMD, SQRT, IIAD, "
+            "TFRC and ISCC at n = 50 on the T1 and the T3-scaled path, packet level",
+            "Loguinov & Radha 2003, Table I, §VI-C",
+            _E + "loguinov:table1",
+        ),
+        Reproduction(
+            "jin-table6",
+            "Convergence to efficiency and fairness, analysis columns, round model",
+            "Jin et al. 2001, Table 6, App. C",
+            _E + "jin:table6_claims",
+        ),
+        Reproduction(
+            "jin-fig20",
+            "Convergence of two flows on the parking lot, packet level",
+            "Jin et al. 2001, Fig. 20, Table 6, §6.3",
+            _E + "jin:fig20_claims",
+        ),
+        Reproduction(
+            "cai-fig14",
+            "Speed of gaining a 35% share, round model",
+            "Cai et al. 2005, Fig. 14(a), eq. (30)",
+            _E + "cai:fig14_claims",
+            _E + "cai:fig14_figure",
+        ),
+        Reproduction(
+            "cai-fig8-9",
+            "TAIMD against DTAIMD beside TCP at small windows, packet level",
+            "Cai et al. 2005, Figs. 8, 9, §III-C",
+            _E + "cai:fig8_9_claims",
+        ),
+        Reproduction(
+            "cai-fig10",
+            "Utilization of one AIMD flow against the buffer, packet level",
+            "Cai et al. 2005, Fig. 10, eqs. (24), (25)",
+            _E + "cai:fig10_claims",
+        ),
+        Reproduction(
+            "yang-fig6",
+            "Smoothness at 1% loss: TCP, GAIMD, TFRC, TEAR, packet level",
+            "Yang et al. 2003, Fig. 6, §3.3.1",
+            _E + "yang:fig6_claims",
+        ),
+        Reproduction(
+            "yang-table1",
+            "Fairness, smoothness at 2% and 20% loss, responsiveness and "
+            "aggressiveness: TCP, GAIMD, "
+            "TFRC, TEAR, packet level",
+            "Yang et al. 2003, Table 1, §3.3.1, §5",
+            _E + "yang:table1_claims",
+        ),
+        Reproduction(
+            "cai-eq13",
+            "TCP-friendly AIMD(3(1−β)/(1+β), β) beside TCP, round model",
+            "Cai et al. 2005, eqs. (9)–(13)",
+            _E + "cai:eq13_claims",
+        ),
+        Reproduction(
+            "cai-table1",
+            "Playback of DTAIMD and TCP elephants beside mice, packet level",
+            "Cai et al. 2005, Table I, §V-B2",
+            _E + "cai:table1",
+        ),
+        Reproduction(
+            "cai-fig16",
+            "DTAIMD against TCP on a 56 kb/s access line with mice",
+            "Cai et al. 2005, Fig. 16, §V-B1",
+            _E + "cai:fig16",
+        ),
+        Reproduction(
+            "cai-fig17",
+            "Service differentiation by (α, β) pairs, packet level",
+            "Cai et al. 2005, Fig. 17, eq. (40), §V-B3",
+            _E + "cai:fig17",
+        ),
+        Reproduction(
+            "cai-eq35",
+            "Sender queueing delay of a multirate coder after a cut",
+            "Cai et al. 2005, eq. (35), §IV-B",
+            _E + "cai:eq35",
+        ),
+        Reproduction(
+            "papadimitriou-fig3",
+            "SSVP and SSVP-ADP smoothness with MPEG-4 sources",
+            "Papadimitriou & Zhang 2007, Fig. 3, §VI",
+            _E + "papadimitriou:fig3",
+        ),
+        Reproduction(
+            "papadimitriou-fig4-8",
+            "SSVP-ADP against SSVP, TFRC and GAIMD with MPEG-4 sources",
+            "Papadimitriou & Zhang 2007, Figs. 4-8, §VI",
+            _E + "papadimitriou:fig4_8",
+        ),
+        Reproduction(
+            "jin-table5",
+            "Aggressiveness beside a CBR square wave, packet level",
+            "Jin et al. 2001, Table 5, §6.2.4",
+            _E + "jin:table5",
+        ),
+        Reproduction(
+            "yang-onoff",
+            "Smoothness under ON/OFF loss against Bernoulli loss",
+            "Yang et al. 2003, §2.1, §3.3",
+            _E + "yang:onoff",
+        ),
+        Reproduction(
+            "yang-fig27-29",
+            "Refilling the queue after 16 -> 8 flows",
+            "Yang et al. 2003, Figs. 27-29, §5.2",
+            _E + "yang:fig27_29",
+        ),
+        Reproduction(
+            "realnet-accuracy",
+            "Two flows on real packets beside the packet engine",
+            "the udp engine on a 2 Mb/s, 40 ms emulated path",
+            _E + "realnet:accuracy_claims",
+            real_time=True,
+        ),
+        Reproduction(
+            "loguinov-fig7-udp",
+            "Packet-bunch estimates of an emulated T1's capacity on real packets",
+            "Loguinov & Radha 2003, Fig. 7, §VI-A",
+            _E + "realnet:fig7_udp_claims",
+            real_time=True,
+        ),
+        Reproduction(
+            "loguinov-fig8-udp",
+            "ISCC against rate AIMD as n grows on an emulated T1, on real packets",
+            "Loguinov & Radha 2003, Fig. 8, Table I, §VI-C",
+            _E + "realnet:fig8_udp_claims",
+            real_time=True,
+        ),
+        Reproduction(
+            "loguinov-table1-udp",
+            "Freeze frames of FGS video streamed by AIMD, SQRT, "
+            "IIAD, TFRC and ISCC at n = 50 on an emulated T1, on real packets",
+            "Loguinov & Radha 2003, Table I, §VI-C",
+            _E + "realnet:table1_udp_claims",
+            real_time=True,
+        ),
+        Reproduction(
+            "papadimitriou-fig3-udp",
+            "Smoothness of SSVP and SSVP-ADP with MPEG-4 video on real packets",
+            "Papadimitriou & Zhang 2007, Fig. 3, §III, §VI",
+            _E + "realnet:fig3_udp_claims",
+            real_time=True,
+        ),
+    ]
+}
 
 
 def get(id: str) -> Reproduction:  # noqa: A002
@@ -144,16 +257,25 @@ def listing() -> list[dict[str, str]]:
     return [{"id": r.id, "title": r.title, "source": r.source} for r in REGISTRY.values()]
 
 
-def run(id: str, quick: bool = False, figures: str | Path | None = None  # noqa: A002
-        ) -> dict[str, Any]:
+def run(
+    id: str,
+    quick: bool = False,
+    figures: str | Path | None = None,  # noqa: A002
+) -> dict[str, Any]:
     """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
     row per claim: ``quantity, published, measured, tolerance, holds, why``. With `figures` (a
     folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
     r = get(id)
     start = time.perf_counter()
     rows = [c.to_dict() for c in r.claims(quick)]
-    report = {"id": r.id, "title": r.title, "source": r.source, "quick": quick,
-              "wall_s": time.perf_counter() - start, "rows": rows}
+    report = {
+        "id": r.id,
+        "title": r.title,
+        "source": r.source,
+        "quick": quick,
+        "wall_s": time.perf_counter() - start,
+        "rows": rows,
+    }
     if figures is not None and r.figure is not None:
         Path(figures).mkdir(parents=True, exist_ok=True)
         report["figure"] = str(r.draw(quick, Path(figures) / f"{r.id}.png"))
@@ -168,18 +290,23 @@ def _number(x: Any) -> str:
 
 def markdown(reports: list[dict[str, Any]]) -> str:
     """The reports as one Markdown table (the README's), with the reasons after it."""
-    lines = ["| id | quantity | paper | ccscope | tolerance | holds |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| id | quantity | paper | ccscope | tolerance | holds |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     reasons = []
     for report in reports:
         for row in report["rows"]:
             mark = "yes" if row["holds"] else f"no ({len(reasons) + 1})"
             if not row["holds"]:
-                reasons.append(f"({len(reasons) + 1}) {report['id']}, {row['quantity']}: "
-                               f"{row['why']}.")
-            lines.append(f"| `{report['id']}` | {row['quantity']} | "
-                         f"{_number(row['published'])} | {_number(row['measured'])} | "
-                         f"{row['tolerance']} | {mark} |")
+                reasons.append(
+                    f"({len(reasons) + 1}) {report['id']}, {row['quantity']}: {row['why']}."
+                )
+            lines.append(
+                f"| `{report['id']}` | {row['quantity']} | "
+                f"{_number(row['published'])} | {_number(row['measured'])} | "
+                f"{row['tolerance']} | {mark} |"
+            )
     return "\n".join(lines + ([""] + reasons if reasons else [])) + "\n"
 
 
@@ -187,14 +314,22 @@ def table(report: dict[str, Any]):
     """One report for the terminal (a rich table, the reasons in its caption)."""
     from rich.table import Table
 
-    out = Table(title=f"{report['id']}: {report['title']} ({report['source']})",
-                title_justify="left", caption_justify="left")
+    out = Table(
+        title=f"{report['id']}: {report['title']} ({report['source']})",
+        title_justify="left",
+        caption_justify="left",
+    )
     for col in ("quantity", "paper", "ccscope", "tolerance", "holds"):
         out.add_column(col, justify="left" if col == "quantity" else "right")
     reasons = []
     for row in report["rows"]:
-        out.add_row(row["quantity"], _number(row["published"]), _number(row["measured"]),
-                    row["tolerance"], "yes" if row["holds"] else "no")
+        out.add_row(
+            row["quantity"],
+            _number(row["published"]),
+            _number(row["measured"]),
+            row["tolerance"],
+            "yes" if row["holds"] else "no",
+        )
         if not row["holds"]:
             reasons.append(f"{row['quantity']}: {row['why']}")
     if reasons:

@@ -47,9 +47,14 @@ from .scenario import loads as _loads
 
 def _round(sc: Scenario) -> Scenario:
     if sc.engine != "round":
-        raise ScenarioError("run.engine: a packet-model scenario; run it with ccscope.run "
-                            "(the round model needs run.engine = \"round\")", "run.engine",
-                            "'packet'", "\"round\"", sc.file)
+        raise ScenarioError(
+            "run.engine: a packet-model scenario; run it with ccscope.run "
+            '(the round model needs run.engine = "round")',
+            "run.engine",
+            "'packet'",
+            '"round"',
+            sc.file,
+        )
     return sc
 
 
@@ -89,23 +94,26 @@ class RoundResult:
         #: True when Ctrl-C stopped the run: the numbers cover the steps it had run.
         self.partial: bool = raw.get("partial", False)
         self.loss_rate: float = raw["lost_pkts"] / raw["sent_pkts"] if raw["sent_pkts"] else 0.0
-        self.utilization: float = (raw["served_pkts"] / raw["service_pkts"]
-                                   if raw["service_pkts"] else 0.0)
+        self.utilization: float = (
+            raw["served_pkts"] / raw["service_pkts"] if raw["service_pkts"] else 0.0
+        )
         f = raw["flows"]
         bits = 8.0 * raw["packet_bytes"]
         # Stopped by Ctrl-C before the warm-up ended, a run has measured nothing.
         per_step = self.substeps / self.measured_steps if self.measured_steps else 0.0
         per_s = bits / self.measured_s if self.measured_s else 0.0
-        self.flows = pd.DataFrame({
-            "flow": np.arange(len(f["name"])),
-            "name": f["name"],
-            "rate_based": f["rate_based"],
-            "sent_pkts": f["sent_pkts"],
-            "lost_pkts": f["lost_pkts"],
-            "congestion_events": f["congestion_events"],
-            "mean_load_pkts": f["sent_pkts"] * per_step,
-            "mean_rate_bps": f["sent_pkts"] * per_s,
-        })
+        self.flows = pd.DataFrame(
+            {
+                "flow": np.arange(len(f["name"])),
+                "name": f["name"],
+                "rate_based": f["rate_based"],
+                "sent_pkts": f["sent_pkts"],
+                "lost_pkts": f["lost_pkts"],
+                "congestion_events": f["congestion_events"],
+                "mean_load_pkts": f["sent_pkts"] * per_step,
+                "mean_rate_bps": f["sent_pkts"] * per_s,
+            }
+        )
         self.series = pd.DataFrame(raw["series"])
 
     @property
@@ -115,17 +123,26 @@ class RoundResult:
     def flow_records(self) -> list[dict]:
         """One dict per flow, by index, without the index: :attr:`flows`' rows as plain
         values (a sweep store's ``flows`` rows)."""
-        return [{k: v.item() if isinstance(v, np.generic) else v for k, v in row.items()
-                 if not pd.isna(v)}
-                for row in self.flows.drop(columns=["flow"]).to_dict(orient="records")]
+        return [
+            {
+                k: v.item() if isinstance(v, np.generic) else v
+                for k, v in row.items()
+                if not pd.isna(v)
+            }
+            for row in self.flows.drop(columns=["flow"]).to_dict(orient="records")
+        ]
 
     def flow_series(self) -> pd.DataFrame:
         """A (recorded step × flow) table of each flow's load in packets per control interval
         (its window, for window flows)."""
         loads = np.asarray(self.raw["flow_load_pkts"])
         if loads.size == 0:
-            raise ScenarioError("per-flow series were not recorded; set record.flows = true "
-                                "and record.every >= 1", "record.flows", "false", "true")
+            raise ScenarioError(
+                "per-flow series were not recorded; set record.flows = true and record.every >= 1",
+                "record.flows",
+                "false",
+                "true",
+            )
         table = loads.reshape(-1, self.n_flows) * self.substeps
         return pd.DataFrame(table, index=pd.Index(self.series["step"], name="step"))
 
@@ -161,17 +178,19 @@ class RoundResult:
         `folder`."""
         from .output import provenance, scenario_hash, write_json, write_parquet
 
-        meta = {**provenance(), "seed": self.seed,
-                "scenario_sha256": scenario_hash(self.scenario.table),
-                "flow_labels": self.flows["name"].tolist()}
+        meta = {
+            **provenance(),
+            "seed": self.seed,
+            "scenario_sha256": scenario_hash(self.scenario.table),
+            "flow_labels": self.flows["name"].tolist(),
+        }
         written = [write_json(folder / "summary.json", self.summary())]
         if not self.series.empty:
             written.append(write_parquet(self.series, folder / "round_series.parquet", meta))
         if len(self.raw["flow_load_pkts"]):
             table = self.flow_series()
             table.columns = [str(c) for c in table.columns]
-            written.append(write_parquet(table.reset_index(), folder / "round_flows.parquet",
-                                         meta))
+            written.append(write_parquet(table.reset_index(), folder / "round_flows.parquet", meta))
         return written
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -183,10 +202,12 @@ class RoundResult:
         return moved(written, tmp, out_dir)
 
 
-def run(spec: Scenario | dict | str | Path,
-        controllers: dict[str, ControllerSpec] | None = None,
-        progress: bool | Callable[[float, float], None] = False,
-        force: bool = False) -> RoundResult:
+def run(
+    spec: Scenario | dict | str | Path,
+    controllers: dict[str, ControllerSpec] | None = None,
+    progress: bool | Callable[[float, float], None] = False,
+    force: bool = False,
+) -> RoundResult:
     """Runs a round-model scenario (object, dict, or path to a TOML file). A flow group whose
     controller is ``python:NAME`` runs ``controllers[NAME]`` as :func:`ccscope.run` does, one
     object per flow: a :class:`ccscope.WindowController` (its increase and decrease, once per
@@ -198,8 +219,12 @@ def run(spec: Scenario | dict | str | Path,
     from .engine import _checked, _watched
 
     python = per_flow(sc.table, controllers, key="")
-    raw = _watched(sc, lambda watch: _core.run_round(sc.to_json(), python.by_flow, watch,
-                                                     force), progress, "steps")
+    raw = _watched(
+        sc,
+        lambda watch: _core.run_round(sc.to_json(), python.by_flow, watch, force),
+        progress,
+        "steps",
+    )
     return _checked(RoundResult(sc, raw, python))
 
 

@@ -46,13 +46,21 @@ def _plain(x: Any) -> Any:
 
 def _to_json(data: Any) -> str:
     if not isinstance(data, dict):
-        raise ScenarioError(f"a scenario is a table (dict), not {type(data).__name__}",
-                            "", repr(data)[:80], "a dict such as tomllib.load gives")
+        raise ScenarioError(
+            f"a scenario is a table (dict), not {type(data).__name__}",
+            "",
+            repr(data)[:80],
+            "a dict such as tomllib.load gives",
+        )
     try:
         return json.dumps(_plain(data))
     except RecursionError:
-        raise ScenarioError("the scenario is nested too deeply to be a scenario", "", "",
-                            "a few levels of tables and lists") from None
+        raise ScenarioError(
+            "the scenario is nested too deeply to be a scenario",
+            "",
+            "",
+            "a few levels of tables and lists",
+        ) from None
 
 
 class Scenario:
@@ -103,8 +111,12 @@ class Scenario:
             else:
                 at[last] = value
         except (IndexError, TypeError, KeyError, AttributeError):
-            raise ScenarioError(f"{path}: no such entry in the scenario", path, "",
-                                "a dotted path into the scenario") from None
+            raise ScenarioError(
+                f"{path}: no such entry in the scenario",
+                path,
+                "",
+                "a dotted path into the scenario",
+            ) from None
         return Scenario.from_dict(table, self.file)
 
     def with_seed(self, seed: int) -> Scenario:
@@ -127,8 +139,12 @@ class Scenario:
 def loads(text: str) -> Scenario:
     """Parses and validates scenario TOML text."""
     if isinstance(text, (bytes, bytearray)):
-        raise ScenarioError("loads() takes TOML text (str); decode the bytes first, or use "
-                            "load(path)", "", "bytes", "str")
+        raise ScenarioError(
+            "loads() takes TOML text (str); decode the bytes first, or use load(path)",
+            "",
+            "bytes",
+            "str",
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -142,10 +158,16 @@ def _recorded(p: Path, text: str) -> dict:
         data = json.loads(text)
     except ValueError as e:
         raise ScenarioError(f"malformed JSON: {e}", file=str(p)) from None
-    if not (isinstance(data, dict) and "ccscope_version" in data
-            and isinstance(data.get("scenario"), dict)):
-        raise ScenarioError("a .json scenario is the summary.json of a ccscope run, with its "
-                            "'scenario'; this file is not one", file=str(p))
+    if not (
+        isinstance(data, dict)
+        and "ccscope_version" in data
+        and isinstance(data.get("scenario"), dict)
+    ):
+        raise ScenarioError(
+            "a .json scenario is the summary.json of a ccscope run, with its "
+            "'scenario'; this file is not one",
+            file=str(p),
+        )
     return data["scenario"]
 
 
@@ -178,9 +200,12 @@ def coerce(scenario: Scenario | dict | str | Path) -> Scenario:
         return Scenario.from_dict(scenario)
     if isinstance(scenario, (str, Path)):
         return load(scenario)
-    raise ScenarioError(f"expected a Scenario, a dict or the path of a TOML file, not "
-                        f"{type(scenario).__name__}", "", repr(scenario)[:80],
-                        "a Scenario, a dict or a path")
+    raise ScenarioError(
+        f"expected a Scenario, a dict or the path of a TOML file, not {type(scenario).__name__}",
+        "",
+        repr(scenario)[:80],
+        "a Scenario, a dict or a path",
+    )
 
 
 def validate(scenario: Scenario | dict | str | Path, force: bool = False) -> Scenario:

@@ -50,27 +50,47 @@ def default_store() -> Path:
     return Path(base) / "ccscope" / "scorecard.duckdb"
 
 
-def _row(section: str, quantity: str, theory_value: Any, mine: Any, tcp: Any,
-         source: str) -> dict[str, Any]:
+def _row(
+    section: str, quantity: str, theory_value: Any, mine: Any, tcp: Any, source: str
+) -> dict[str, Any]:
     def plain(x):
         return x.item() if isinstance(x, np.generic) else x
 
-    return {"section": section, "quantity": quantity, "theory": plain(theory_value),
-            "controller": plain(mine), "tcp": plain(tcp), "source": source}
+    return {
+        "section": section,
+        "quantity": quantity,
+        "theory": plain(theory_value),
+        "controller": plain(mine),
+        "tcp": plain(tcp),
+        "source": source,
+    }
 
 
 # --- round model ---------------------------------------------------------------------------
 
-def _round_flows(name: str, params: dict, count: int, capacity: float, steps: int,
-                 start: list[float] | None = None, record: bool = False):
-    flows = ([{"controller": name, "params": params, "initial_window": w} for w in start]
-             if start else [{"controller": name, "params": params, "count": count}])
-    return roundmodel.run({
-        "run": {"engine": "round", "steps": steps, "warmup_steps": 0 if record else steps // 4},
-        "link": {"capacity_pkts": capacity},
-        "flows": flows,
-        "record": {"every": 1 if record else 0, "flows": record},
-    })
+
+def _round_flows(
+    name: str,
+    params: dict,
+    count: int,
+    capacity: float,
+    steps: int,
+    start: list[float] | None = None,
+    record: bool = False,
+):
+    flows = (
+        [{"controller": name, "params": params, "initial_window": w} for w in start]
+        if start
+        else [{"controller": name, "params": params, "count": count}]
+    )
+    return roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps, "warmup_steps": 0 if record else steps // 4},
+            "link": {"capacity_pkts": capacity},
+            "flows": flows,
+            "record": {"every": 1 if record else 0, "flows": record},
+        }
+    )
 
 
 #: Loguinov & Radha Fig. 4's link, W = 100 packets per RTT, shared by 10 flows.
@@ -90,8 +110,11 @@ def _convergence(name: str, params: dict, steps: int) -> tuple[float, float]:
     r = _round_flows(name, params, 2, JIN_W, steps, list(JIN_T1_START), record=True)
     congested = r.series["loss_fraction"].to_numpy() > 0
     t1 = float(np.argmax(congested)) if congested.any() else float("inf")
-    w = _round_flows(name, params, 2, JIN_W, steps, list(JIN_T2_START),
-                     record=True).flow_series().to_numpy()
+    w = (
+        _round_flows(name, params, 2, JIN_W, steps, list(JIN_T2_START), record=True)
+        .flow_series()
+        .to_numpy()
+    )
     apart = np.flatnonzero(np.abs(w[:, 1] - w[:, 0]) >= JIN_EPS)
     t2 = float(apart[-1] + 1) if apart.size else 0.0
     return t1, (t2 if t2 < steps else float("inf"))
@@ -112,37 +135,64 @@ def _jin_beta(name: str, params: dict) -> float | None:
 def _jin_theory(name: str, params: dict, start: tuple[float, float]) -> float | str:
     if name not in JIN_APP_C:
         return "—"
-    return float(theory.jin_convergence_t1(JIN_APP_C[name], JIN_W, *start,
-                                           _jin_beta(name, params)))
+    return float(theory.jin_convergence_t1(JIN_APP_C[name], JIN_W, *start, _jin_beta(name, params)))
 
 
 def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
     steps = 20_000 if quick else 100_000
     mine = _verdict(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
-    rows = [_row("round model", f"efficiency, {EFFICIENCY_N} flows on W = {EFFICIENCY_W:g}",
-                 mine["efficiency"]["value"] if mine.get("efficiency") else "—",
-                 _round_flows(name, params, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
-                 _round_flows("tcp", {}, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
-                 "Loguinov & Radha (28), Fig. 4")]
+    rows = [
+        _row(
+            "round model",
+            f"efficiency, {EFFICIENCY_N} flows on W = {EFFICIENCY_W:g}",
+            mine["efficiency"]["value"] if mine.get("efficiency") else "—",
+            _round_flows(name, params, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
+            _round_flows("tcp", {}, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
+            "Loguinov & Radha (28), Fig. 4",
+        )
+    ]
     exponents = []
     for n_, p_ in ((name, params), ("tcp", {})):
         p = np.array([_round_flows(n_, p_, n, SCALING_W, steps).loss_rate for n in SCALING_N])
-        exponents.append(float(np.polyfit(np.log(SCALING_N), np.log(p), 1)[0])
-                         if (p > 0).all() else float("nan"))
-    rows.append(_row("round model", "loss-scalability exponent of p_n, n = 10…100",
-                     mine.get("loss_exponent", "—"), *exponents,
-                     "Loguinov & Radha (37), Fig. 5"))
+        exponents.append(
+            float(np.polyfit(np.log(SCALING_N), np.log(p), 1)[0]) if (p > 0).all() else float("nan")
+        )
+    rows.append(
+        _row(
+            "round model",
+            "loss-scalability exponent of p_n, n = 10…100",
+            mine.get("loss_exponent", "—"),
+            *exponents,
+            "Loguinov & Radha (37), Fig. 5",
+        )
+    )
     t_mine = _convergence(name, params, steps)
     t_tcp = _convergence("tcp", {}, steps)
-    rows.append(_row("round model", "T1: RTTs to efficiency from (8.8, 13.8), W = 110",
-                     _jin_theory(name, params, JIN_T1_START), t_mine[0], t_tcp[0],
-                     "Jin et al. Table 6, App. C.1"))
-    rows.append(_row("round model", "T2: RTTs to fairness (ε = 10) from (6.1, 99.6)",
-                     "—", t_mine[1], t_tcp[1], "Jin et al. Table 6, §6.3.1"))
+    rows.append(
+        _row(
+            "round model",
+            "T1: RTTs to efficiency from (8.8, 13.8), W = 110",
+            _jin_theory(name, params, JIN_T1_START),
+            t_mine[0],
+            t_tcp[0],
+            "Jin et al. Table 6, App. C.1",
+        )
+    )
+    rows.append(
+        _row(
+            "round model",
+            "T2: RTTs to fairness (ε = 10) from (6.1, 99.6)",
+            "—",
+            t_mine[1],
+            t_tcp[1],
+            "Jin et al. Table 6, §6.3.1",
+        )
+    )
     return rows
 
 
 # --- packet model, through sweeps ----------------------------------------------------------
+
 
 def _controller(name: str, params: dict) -> dict | str:
     return name if name.startswith("python:") else {"name": name, **params}
@@ -166,16 +216,30 @@ def _friendliness_sweep(source: dict, quick: bool):
 
     base = {
         "run": {"duration": "100s" if quick else "300s", "warmup": "20s"},
-        "topology": {"kind": "dumbbell", "bottleneck": {
-            "rate": "10Mbps", "delay": "20ms",
-            "queue": {"kind": "droptail", "limit": "50pkts"}}},
-        "flows": [{"source": source, "count": 2, "start_jitter": "1s"},
-                  {"source": {"kind": "tcp"}, "count": 2, "start_jitter": "1s"}],
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "20ms",
+                "queue": {"kind": "droptail", "limit": "50pkts"},
+            },
+        },
+        "flows": [
+            {"source": source, "count": 2, "start_jitter": "1s"},
+            {"source": {"kind": "tcp"}, "count": 2, "start_jitter": "1s"},
+        ],
     }
-    queues = [{"kind": "red", "limit": 100, "min_th": 5, "max_th": 15},
-              {"kind": "droptail", "limit": "50pkts"}]
-    return Sweep.from_dict({"base": base, "axes": {"topology.bottleneck.queue": queues},
-                            "seeds": [1, 2] if quick else [1, 2, 3, 4, 5]})
+    queues = [
+        {"kind": "red", "limit": 100, "min_th": 5, "max_th": 15},
+        {"kind": "droptail", "limit": "50pkts"},
+    ]
+    return Sweep.from_dict(
+        {
+            "base": base,
+            "axes": {"topology.bottleneck.queue": queues},
+            "seeds": [1, 2] if quick else [1, 2, 3, 4, 5],
+        }
+    )
 
 
 #: Yang et al. §3.3.1's set-up: 2.5 Mb/s, 30 ms bottleneck with Bernoulli loss, DropTail 50
@@ -188,45 +252,69 @@ def _cov_sweep(source: dict, quick: bool):
 
     base = {
         "run": {"duration": "300s" if quick else "1000s", "warmup": "10s"},
-        "topology": {"kind": "dumbbell",
-                     "bottleneck": {"rate": "2.5Mbps", "delay": "30ms",
-                                    "queue": {"kind": "droptail", "limit": "50pkts"},
-                                    "loss": {"kind": "bernoulli", "p": 0.02}},
-                     "access": {"rate": "100Mbps", "delay": "10ms"}},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "2.5Mbps",
+                "delay": "30ms",
+                "queue": {"kind": "droptail", "limit": "50pkts"},
+                "loss": {"kind": "bernoulli", "p": 0.02},
+            },
+            "access": {"rate": "100Mbps", "delay": "10ms"},
+        },
         "flows": [{"source": source}],
         "trace": {"interval": YANG_BIN, "queues": False},
     }
-    return Sweep.from_dict({
-        "base": base, "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
-        "axes": {"topology.bottleneck.loss.p": [0.02, 0.2],
-                 "flows[0].source": [source, TCP_SOURCE]}})
+    return Sweep.from_dict(
+        {
+            "base": base,
+            "traces": True,
+            "seeds": [1, 2] if quick else [1, 2, 3],
+            "axes": {
+                "topology.bottleneck.loss.p": [0.02, 0.2],
+                "flows[0].source": [source, TCP_SOURCE],
+            },
+        }
+    )
 
 
 def _aggressiveness_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
-    return Sweep.from_dict({
-        "base": yang.aggressiveness_scenario(source, 1), "traces": True,
-        "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
-        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+    return Sweep.from_dict(
+        {
+            "base": yang.aggressiveness_scenario(source, 1),
+            "traces": True,
+            "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
+            "axes": {"flows[0].source": [source, TCP_SOURCE]},
+        }
+    )
 
 
 def _fairness_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
-    return Sweep.from_dict({
-        "base": yang.fairness_scenario(source, 1, 300.0 if quick else 1000.0), "traces": True,
-        "seeds": [1, 2] if quick else [1, 2, 3],
-        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+    return Sweep.from_dict(
+        {
+            "base": yang.fairness_scenario(source, 1, 300.0 if quick else 1000.0),
+            "traces": True,
+            "seeds": [1, 2] if quick else [1, 2, 3],
+            "axes": {"flows[0].source": [source, TCP_SOURCE]},
+        }
+    )
 
 
 def _responsiveness_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
-    return Sweep.from_dict({
-        "base": yang.responsiveness_scenario(source, 1), "traces": True,
-        "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
-        "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+    return Sweep.from_dict(
+        {
+            "base": yang.responsiveness_scenario(source, 1),
+            "traces": True,
+            "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
+            "axes": {"flows[0].source": [source, TCP_SOURCE]},
+        }
+    )
 
 
 def _mean_ci(x: np.ndarray) -> dict[str, float]:
@@ -240,17 +328,24 @@ def _mean_ci(x: np.ndarray) -> dict[str, float]:
 def _scenario(name: str, duration: str) -> dict:
     from .scenario import load
 
-    return (load(Path(__file__).resolve().parents[2] / "scenarios" / name)
-            .replace("run.duration", duration).table)
+    return (
+        load(Path(__file__).resolve().parents[2] / "scenarios" / name)
+        .replace("run.duration", duration)
+        .table
+    )
 
 
 def _square_wave_sweep(source: dict, quick: bool):
     from .sweep import Sweep
 
-    return Sweep.from_dict({"base": _scenario("jin-table5-square-wave.toml",
-                                              "330s" if quick else "1230s"),
-                            "traces": True, "seeds": [1, 2] if quick else [1, 2, 3],
-                            "axes": {"flows[0].source": [source, TCP_SOURCE]}})
+    return Sweep.from_dict(
+        {
+            "base": _scenario("jin-table5-square-wave.toml", "330s" if quick else "1230s"),
+            "traces": True,
+            "seeds": [1, 2] if quick else [1, 2, 3],
+            "axes": {"flows[0].source": [source, TCP_SOURCE]},
+        }
+    )
 
 
 def _playback_sweep(source: dict, quick: bool):
@@ -272,8 +367,9 @@ def _square_wave(trace: pd.DataFrame) -> dict[str, float]:
     window = w["window_pkts"].to_numpy()
     if not window.any():
         window = w["rate_bps"].to_numpy() * jin.RTT_S / 8000
-    return metrics.square_wave_response(w["time_s"].to_numpy(), window, jin.SQUARE_ON_S,
-                                        jin.SQUARE_OFF_S, jin.RTT_S)
+    return metrics.square_wave_response(
+        w["time_s"].to_numpy(), window, jin.SQUARE_ON_S, jin.SQUARE_OFF_S, jin.RTT_S
+    )
 
 
 def _jin_square_theory(name: str, params: dict) -> tuple[float | str, float | str]:
@@ -282,8 +378,10 @@ def _jin_square_theory(name: str, params: dict) -> tuple[float | str, float | st
     if name not in JIN_APP_C and name != "aiad":
         return "—", "—"
     algorithm, beta = JIN_APP_C.get(name, name), _jin_beta(name, params)
-    return (float(theory.jin_aggressiveness_time(algorithm, jin.TABLE5_W, 2.0, beta)),
-            float(theory.jin_responsiveness_losses(algorithm, 2.0, beta, jin.TABLE5_W)))
+    return (
+        float(theory.jin_aggressiveness_time(algorithm, jin.TABLE5_W, 2.0, beta)),
+        float(theory.jin_responsiveness_losses(algorithm, 2.0, beta, jin.TABLE5_W)),
+    )
 
 
 def _aggressiveness_bound(name: str, params: dict, report: dict) -> float | str:
@@ -306,8 +404,9 @@ def _aimd_beta(report: dict) -> float | None:
 def _fairness_theory(report: dict) -> float | str:
     """Yang et al.'s F for an AIMD: Eq. (3) of its CoV_time by Eq. (4)."""
     beta = _aimd_beta(report)
-    return ("—" if beta is None else
-            float(theory.yang_fairness_index(theory.yang_aimd_cov_time(beta))))
+    return (
+        "—" if beta is None else float(theory.yang_fairness_index(theory.yang_aimd_cov_time(beta)))
+    )
 
 
 def _responsiveness_theory(name: str, report: dict) -> float | str:
@@ -327,12 +426,14 @@ def _by_source(sw, runs: pd.DataFrame, measure) -> dict[str, list]:
     for t in sw.tasks():
         trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
         out.setdefault(json.dumps(t.point["flows[0].source"], sort_keys=True), []).append(
-            measure(trace, t.run_id))
+            measure(trace, t.run_id)
+        )
     return out
 
 
-def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
-                jobs: int | None) -> list[dict[str, Any]]:
+def packet_rows(
+    name: str, params: dict, family: str, quick: bool, store: Path, jobs: int | None
+) -> list[dict[str, Any]]:
     from . import metrics, sweep
 
     source = _source(name, params, family)
@@ -347,16 +448,21 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
             continue
         done = sweep.run(sw, store, jobs)
         if done.failed:
-            raise ScenarioError(f"{done.failed} scorecard runs failed: "
-                                f"{next(iter(done.errors.values()))}")
+            raise ScenarioError(
+                f"{done.failed} scorecard runs failed: {next(iter(done.errors.values()))}"
+            )
     runs = sweep.load(store).set_index("run_id")
     flows = sweep.load(store, "flows")
     rows = []
     mine_theory = _theory(name, params, family)
     gaimd = _yang_friendly(mine_theory)
-    friendly_theory = (1.0 if mine_theory.get("tcp_friendly", {}).get("holds")
-                       or (gaimd is not None and gaimd[1]) else
-                       "not TCP-friendly" if mine_theory else "—")
+    friendly_theory = (
+        1.0
+        if mine_theory.get("tcp_friendly", {}).get("holds") or (gaimd is not None and gaimd[1])
+        else "not TCP-friendly"
+        if mine_theory
+        else "—"
+    )
     tasks = friendly.tasks()
     for queue, shown in (("red", "RED"), ("droptail", "DropTail")):
         ratios = []
@@ -365,11 +471,18 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
                 continue
             x = flows[flows["run_id"] == t.run_id].sort_values("flow")["throughput_bps"]
             ratios.append(x.iloc[:2].mean() / x.iloc[2:].mean())
-        rows.append(_row("packet model", f"TCP-friendliness ratio on {shown} "
-                         "(2 flows + 2 TCP, 10 Mb/s)", friendly_theory,
-                         _mean_ci(np.array(ratios)), 1.0,
-                         "Loguinov & Radha (5); Yang & Lam"))
+        rows.append(
+            _row(
+                "packet model",
+                f"TCP-friendliness ratio on {shown} (2 flows + 2 TCP, 10 Mb/s)",
+                friendly_theory,
+                _mean_ci(np.array(ratios)),
+                1.0,
+                "Loguinov & Radha (5); Yang & Lam",
+            )
+        )
     b = mine_theory.get("binomial") or {}
+
     def key(src: dict) -> str:
         return json.dumps(src, sort_keys=True)
 
@@ -380,64 +493,134 @@ def packet_rows(name: str, params: dict, family: str, quick: bool, store: Path,
             if t.point["topology.bottleneck.loss.p"] != p:
                 continue
             trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
-            by_controller.setdefault(key(t.point["flows[0].source"]), {})[t.run_id] = (
-                metrics.cov(trace[trace.time_s >= 10].sent_pkts.to_numpy()))
-        covs = {"mine": list(by_controller[mine_key].values()),
-                "tcp": list(by_controller[tcp_key].values())}
+            by_controller.setdefault(key(t.point["flows[0].source"]), {})[t.run_id] = metrics.cov(
+                trace[trace.time_s >= 10].sent_pkts.to_numpy()
+            )
+        covs = {
+            "mine": list(by_controller[mine_key].values()),
+            "tcp": list(by_controller[tcp_key].values()),
+        }
         if p == 0.02:
-            eq4 = (float(theory.yang_aimd_cov_time(1 - b["beta_removed"]))
-                   if b.get("k") == 0 and b.get("l") == 1 else "—")
-            rows.append(_row("packet model", "CoV_time at 2% loss (per-RTT sending rate)",
-                             eq4, _mean_ci(np.array(covs["mine"])),
-                             _mean_ci(np.array(covs["tcp"])), "Yang et al. (4), Table 1"))
+            eq4 = (
+                float(theory.yang_aimd_cov_time(1 - b["beta_removed"]))
+                if b.get("k") == 0 and b.get("l") == 1
+                else "—"
+            )
+            rows.append(
+                _row(
+                    "packet model",
+                    "CoV_time at 2% loss (per-RTT sending rate)",
+                    eq4,
+                    _mean_ci(np.array(covs["mine"])),
+                    _mean_ci(np.array(covs["tcp"])),
+                    "Yang et al. (4), Table 1",
+                )
+            )
         else:
-            b20 = (float(theory.yang_aimd_timeout_cov_time(0.2, 4))
-                   if b.get("k") == 0 and b.get("l") == 1 else "—")
-            rows.append(_row("packet model", "CoV_time at 20% loss (timeouts dominate)", b20,
-                             _mean_ci(np.array(covs["mine"])), _mean_ci(np.array(covs["tcp"])),
-                             "Yang et al. (7)/(B.2), t = 4, Table 1"))
-    fairness = _by_source(fair, runs, lambda trace, run_id: yang.fairness_of(
-        trace, flows[flows["run_id"] == run_id])["F"])
-    rows.append(_row("packet model", "fairness F at low loss, 8 flows (per-RTT Jain's index)",
-                     _fairness_theory(mine_theory), _mean_ci(np.array(fairness[mine_key])),
-                     _mean_ci(np.array(fairness[tcp_key])),
-                     "Yang et al. (3), (4), §3.3.2, Table 1"))
-    halvings = _by_source(halving, runs,
-                          lambda trace, _: yang.responsiveness_of(trace.sent_pkts.to_numpy()))
-    def halved(d: list[float]) -> dict[str, float] | str:
-        return (_mean_ci(np.array(d)) if np.isfinite(d).all()
-                else f"not halved within {yang.D_RTTS} RTTs in {np.isinf(d).sum()} of {len(d)}")
+            b20 = (
+                float(theory.yang_aimd_timeout_cov_time(0.2, 4))
+                if b.get("k") == 0 and b.get("l") == 1
+                else "—"
+            )
+            rows.append(
+                _row(
+                    "packet model",
+                    "CoV_time at 20% loss (timeouts dominate)",
+                    b20,
+                    _mean_ci(np.array(covs["mine"])),
+                    _mean_ci(np.array(covs["tcp"])),
+                    "Yang et al. (7)/(B.2), t = 4, Table 1",
+                )
+            )
+    fairness = _by_source(
+        fair,
+        runs,
+        lambda trace, run_id: yang.fairness_of(trace, flows[flows["run_id"] == run_id])["F"],
+    )
+    rows.append(
+        _row(
+            "packet model",
+            "fairness F at low loss, 8 flows (per-RTT Jain's index)",
+            _fairness_theory(mine_theory),
+            _mean_ci(np.array(fairness[mine_key])),
+            _mean_ci(np.array(fairness[tcp_key])),
+            "Yang et al. (3), (4), §3.3.2, Table 1",
+        )
+    )
+    halvings = _by_source(
+        halving, runs, lambda trace, _: yang.responsiveness_of(trace.sent_pkts.to_numpy())
+    )
 
-    rows.append(_row("packet model", "responsiveness D: RTTs to halve the rate, one loss per RTT",
-                     _responsiveness_theory(name, mine_theory), halved(halvings[mine_key]),
-                     halved(halvings[tcp_key]), "Yang et al. §4.1, Table 1"))
-    slopes = _by_source(steps, runs,
-                        lambda trace, _: yang.aggressiveness_of(trace.sent_pkts.to_numpy()))
-    rows.append(_row("packet model", "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
-                     _aggressiveness_bound(name, params, mine_theory),
-                     _mean_ci(np.array(slopes[mine_key])), _mean_ci(np.array(slopes[tcp_key])),
-                     "Yang et al. §5, Table 1 (an upper bound)"))
+    def halved(d: list[float]) -> dict[str, float] | str:
+        return (
+            _mean_ci(np.array(d))
+            if np.isfinite(d).all()
+            else f"not halved within {yang.D_RTTS} RTTs in {np.isinf(d).sum()} of {len(d)}"
+        )
+
+    rows.append(
+        _row(
+            "packet model",
+            "responsiveness D: RTTs to halve the rate, one loss per RTT",
+            _responsiveness_theory(name, mine_theory),
+            halved(halvings[mine_key]),
+            halved(halvings[tcp_key]),
+            "Yang et al. §4.1, Table 1",
+        )
+    )
+    slopes = _by_source(
+        steps, runs, lambda trace, _: yang.aggressiveness_of(trace.sent_pkts.to_numpy())
+    )
+    rows.append(
+        _row(
+            "packet model",
+            "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
+            _aggressiveness_bound(name, params, mine_theory),
+            _mean_ci(np.array(slopes[mine_key])),
+            _mean_ci(np.array(slopes[tcp_key])),
+            "Yang et al. §5, Table 1 (an upper bound)",
+        )
+    )
     waves = _by_source(square, runs, lambda trace, _: _square_wave(trace))
     predicted = _jin_square_theory(name, params)
-    for i, (column, quantity) in enumerate((
+    for i, (column, quantity) in enumerate(
+        (
             ("inv_aggressiveness_rtts", "1/aggressiveness beside a square wave (RTTs)"),
-            ("inv_responsiveness_losses", "1/responsiveness beside a square wave (losses)"))):
-        rows.append(_row("packet model", quantity, predicted[i],
-                         _mean_ci(np.array([w[column] for w in waves[mine_key]])),
-                         _mean_ci(np.array([w[column] for w in waves[tcp_key]])),
-                         "Jin et al. Table 3 (W = 11, m = 2), Table 5, §6.2.4"))
+            ("inv_responsiveness_losses", "1/responsiveness beside a square wave (losses)"),
+        )
+    ):
+        rows.append(
+            _row(
+                "packet model",
+                quantity,
+                predicted[i],
+                _mean_ci(np.array([w[column] for w in waves[mine_key]])),
+                _mean_ci(np.array([w[column] for w in waves[tcp_key]])),
+                "Jin et al. Table 3 (W = 11, m = 2), Table 5, §6.2.4",
+            )
+        )
     if playback is None:
         return rows
     media = flows[flows["run_id"].isin([t.run_id for t in playback.tasks()])]
     elephants = media[(media["flow"] >= 1) & (media["flow"] <= 10)].groupby("run_id")
     for column, quantity, source_ in (
-            ("interruptions", "playback interruptions beside 10 TCP elephants and 20 mice",
-             "Cai et al. Table I (DTAIMD: 0), §V-B2"),
-            ("vdi", "Video Delivery Index of the same playback",
-             "Papadimitriou & Zhang §V, Fig. 8")):
-        rows.append(_row("packet model", quantity, "—",
-                         _mean_ci(media[media["flow"] == 0][column].to_numpy()),
-                         _mean_ci(elephants[column].mean().to_numpy()), source_))
+        (
+            "interruptions",
+            "playback interruptions beside 10 TCP elephants and 20 mice",
+            "Cai et al. Table I (DTAIMD: 0), §V-B2",
+        ),
+        ("vdi", "Video Delivery Index of the same playback", "Papadimitriou & Zhang §V, Fig. 8"),
+    ):
+        rows.append(
+            _row(
+                "packet model",
+                quantity,
+                "—",
+                _mean_ci(media[media["flow"] == 0][column].to_numpy()),
+                _mean_ci(elephants[column].mean().to_numpy()),
+                source_,
+            )
+        )
     return rows
 
 
@@ -452,8 +635,13 @@ def _yang_friendly(report: dict) -> tuple[float, bool] | None:
     return alpha, abs(b["alpha"] - alpha) <= 0.01 * alpha
 
 
-def scorecard(controller: str, params: dict[str, float] | None = None, quick: bool = False,
-              store: str | Path | None = None, jobs: int | None = None) -> dict[str, Any]:
+def scorecard(
+    controller: str,
+    params: dict[str, float] | None = None,
+    quick: bool = False,
+    store: str | Path | None = None,
+    jobs: int | None = None,
+) -> dict[str, Any]:
     """The scorecard of a window controller of the catalogue with `params`: ``{"controller",
     "params", "quick", "store", "rows"}``, each row ``section, quantity, theory, controller,
     tcp, source``; packet-model values are ``{"mean", "ci95"}`` over seeds."""
@@ -462,6 +650,7 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
     report = _theory(controller, params, family)
     path = Path(store) if store is not None else default_store()
     path.parent.mkdir(parents=True, exist_ok=True)
+
     def binomial(r: dict) -> str:
         b = r.get("binomial")
         return "—" if not b else "({k:g}, {l:g}, {alpha:.4g}, {beta_removed:.4g})".format(**b)
@@ -470,49 +659,84 @@ def scorecard(controller: str, params: dict[str, float] | None = None, quick: bo
     friendly = report.get("tcp_friendly") or {}
     rows = []
     if report:
-        rows += [_row("theory", "binomial form (k, l, α, β removed)", "—", binomial(report),
-                      binomial(tcp), "Loguinov & Radha (3)"),
-                 _row("theory", "TCP-friendly: α that makes it so, and whether it holds",
-                      friendly.get("friendly_alpha", "—"),
-                      "yes" if friendly.get("holds") else "no", "yes",
-                      "Loguinov & Radha (5); Jin Table 1")]
+        rows += [
+            _row(
+                "theory",
+                "binomial form (k, l, α, β removed)",
+                "—",
+                binomial(report),
+                binomial(tcp),
+                "Loguinov & Radha (3)",
+            ),
+            _row(
+                "theory",
+                "TCP-friendly: α that makes it so, and whether it holds",
+                friendly.get("friendly_alpha", "—"),
+                "yes" if friendly.get("holds") else "no",
+                "yes",
+                "Loguinov & Radha (5); Jin Table 1",
+            ),
+        ]
     gaimd = _yang_friendly(report)
     if gaimd is not None:
-        rows.append(_row("theory", "TCP-friendly by Yang & Lam: α that makes it so, and "
-                         "whether it holds (within 1%)", gaimd[0], "yes" if gaimd[1] else "no",
-                         "yes", "Yang & Lam, GAIMD: α = 4(1 − β²)/3"))
+        rows.append(
+            _row(
+                "theory",
+                "TCP-friendly by Yang & Lam: α that makes it so, and whether it holds (within 1%)",
+                gaimd[0],
+                "yes" if gaimd[1] else "no",
+                "yes",
+                "Yang & Lam, GAIMD: α = 4(1 − β²)/3",
+            )
+        )
     if family == "window" and not controller.startswith("python:"):
         rows += round_rows(controller, params, quick)
     rows += packet_rows(controller, params, family, quick, path, jobs)
-    return {"controller": report.get("controller", _display(controller, params, family)),
-            "family": family, "params": params, "quick": quick, "store": str(path),
-            "rows": rows}
+    return {
+        "controller": report.get("controller", _display(controller, params, family)),
+        "family": family,
+        "params": params,
+        "quick": quick,
+        "store": str(path),
+        "rows": rows,
+    }
 
 
 def _instance(obj: Any) -> Any:
-    return obj() if isinstance(obj, type) or (callable(obj) and not isinstance(
-        obj, (WindowController, RateController))) else obj
+    return (
+        obj()
+        if isinstance(obj, type)
+        or (callable(obj) and not isinstance(obj, (WindowController, RateController)))
+        else obj
+    )
 
 
 def _family(controller: str, params: dict) -> str:
-    """"window" or "rate"; a bad name or parameter is a ScenarioError naming it."""
+    """ "window" or "rate"; a bad name or parameter is a ScenarioError naming it."""
     from .controllers import catalogue, paper_name
 
     if controller.startswith("python:"):
         if params:
-            raise ScenarioError.at("param", ", ".join(params), "none: a Python controller "
-                                   "holds its own parameters")
+            raise ScenarioError.at(
+                "param", ", ".join(params), "none: a Python controller holds its own parameters"
+            )
         obj = _instance(importable(controller))
         if isinstance(obj, WindowController):
             return "window"
         if isinstance(obj, RateController):
             return "rate"
-        raise ScenarioError.at("controller", controller, "a WindowController or "
-                               f"RateController, not {type(obj).__name__}")
+        raise ScenarioError.at(
+            "controller",
+            controller,
+            f"a WindowController or RateController, not {type(obj).__name__}",
+        )
     families = {e["name"]: e["family"] for e in catalogue()}
     if controller not in families:
-        raise ScenarioError.at("controller", controller, "a controller of the catalogue ("
-                               + ", ".join(families) + ") or python:module:object")
+        raise ScenarioError.at(
+            "controller",
+            controller,
+            "a controller of the catalogue (" + ", ".join(families) + ") or python:module:object",
+        )
     paper_name(controller, params, families[controller])
     return families[controller]
 
@@ -547,8 +771,7 @@ def _display(controller: str, params: dict, family: str) -> str:
 
 def _cell(x: Any) -> str:
     if isinstance(x, dict):
-        return (f"{x['mean']:.4g}" if np.isnan(x["ci95"])
-                else f"{x['mean']:.4g} ± {x['ci95']:.2g}")
+        return f"{x['mean']:.4g}" if np.isnan(x["ci95"]) else f"{x['mean']:.4g} ± {x['ci95']:.2g}"
     if isinstance(x, float):
         return f"{x:.4g}"
     return str(x)
@@ -558,13 +781,21 @@ def table(card: dict[str, Any]):
     """The scorecard for the terminal (a rich table)."""
     from rich.table import Table
 
-    out = Table(title=f"scorecard: {card['controller']}" + (" (quick)" if card["quick"] else ""),
-                title_justify="left", caption=f"runs cached in {card['store']}; ± is the 95% "
-                "CI over seeds", caption_justify="left")
+    out = Table(
+        title=f"scorecard: {card['controller']}" + (" (quick)" if card["quick"] else ""),
+        title_justify="left",
+        caption=f"runs cached in {card['store']}; ± is the 95% CI over seeds",
+        caption_justify="left",
+    )
     for col in ("section", "quantity", "theory", card["controller"], "TCP", "source"):
-        out.add_column(col, justify="left" if col in ("section", "quantity", "source")
-                       else "right")
+        out.add_column(col, justify="left" if col in ("section", "quantity", "source") else "right")
     for r in card["rows"]:
-        out.add_row(r["section"], r["quantity"], _cell(r["theory"]), _cell(r["controller"]),
-                    _cell(r["tcp"]), r["source"])
+        out.add_row(
+            r["section"],
+            r["quantity"],
+            _cell(r["theory"]),
+            _cell(r["controller"]),
+            _cell(r["tcp"]),
+            r["source"],
+        )
     return out

@@ -84,8 +84,9 @@ class Store:
             columns = ", ".join(f"{_quote(k)} {v}" for k, v in RUN_COLUMNS.items())
             self.con.execute(f"CREATE TABLE IF NOT EXISTS runs ({columns})")
             self.con.execute("CREATE TABLE IF NOT EXISTS flows (run_id VARCHAR, flow BIGINT)")
-            self.con.execute("CREATE TABLE IF NOT EXISTS axes (position BIGINT, name VARCHAR, "
-                             "type VARCHAR)")
+            self.con.execute(
+                "CREATE TABLE IF NOT EXISTS axes (position BIGINT, name VARCHAR, type VARCHAR)"
+            )
 
     def close(self) -> None:
         self.con.close()
@@ -117,19 +118,23 @@ class Store:
         for name, values in axes.items():
             kinds[name] = known.get(name) or sql_type(values)
             if name not in known:
-                self.con.execute("INSERT INTO axes VALUES (?, ?, ?)",
-                                 [len(known) + len(kinds), name, kinds[name]])
+                self.con.execute(
+                    "INSERT INTO axes VALUES (?, ?, ?)",
+                    [len(known) + len(kinds), name, kinds[name]],
+                )
         self._ensure("runs", kinds)
         return kinds
 
     def axes(self) -> list[str]:
-        return [r[0] for r in self.con.execute("SELECT name FROM axes ORDER BY position")
-                .fetchall()]
+        return [
+            r[0] for r in self.con.execute("SELECT name FROM axes ORDER BY position").fetchall()
+        ]
 
     def finished(self) -> set[str]:
         """The run ids recorded as finished without error."""
-        return {r[0] for r in self.con.execute("SELECT run_id FROM runs WHERE status = 'ok'")
-                .fetchall()}
+        return {
+            r[0] for r in self.con.execute("SELECT run_id FROM runs WHERE status = 'ok'").fetchall()
+        }
 
     def _insert(self, table: str, rows: list[dict[str, Any]]) -> None:
         """Inserts `rows` in one statement (a statement costs more than its rows), adding the
@@ -140,11 +145,17 @@ class Store:
             self._ensure(table, {k: sql_type([v]) for k, v in row.items() if v is not None})
         kinds = self._columns(table)
         names = list(dict.fromkeys(k for row in rows for k in row if k in kinds))
-        values = [cell(row[k], kinds[k]) if row.get(k) is not None else None
-                  for row in rows for k in names]
+        values = [
+            cell(row[k], kinds[k]) if row.get(k) is not None else None
+            for row in rows
+            for k in names
+        ]
         one = f"({', '.join('?' * len(names))})"
-        self.con.execute(f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, names))}) "
-                         f"VALUES {', '.join([one] * len(rows))}", values)
+        self.con.execute(
+            f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, names))}) "
+            f"VALUES {', '.join([one] * len(rows))}",
+            values,
+        )
 
     def record(self, run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
         """Replaces the rows of run ``run["run_id"]`` with `run` and its `flows`, atomically."""
@@ -163,5 +174,6 @@ class Store:
     def table(self, name: str = "runs") -> pd.DataFrame:
         if name not in ("runs", "flows"):
             raise ValueError(f"table {name!r}: expected 'runs' or 'flows'")
-        return self.con.execute(f"SELECT * FROM {name} ORDER BY run_id"
-                                + (", flow" if name == "flows" else "")).df()
+        return self.con.execute(
+            f"SELECT * FROM {name} ORDER BY run_id" + (", flow" if name == "flows" else "")
+        ).df()

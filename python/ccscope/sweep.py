@@ -77,6 +77,7 @@ class Sweep:
     @classmethod
     def from_dict(cls, data: dict, root: str | Path = ".", file: str = "") -> Sweep:
         """Reads a sweep table; a path ``base`` is relative to `root`."""
+
         def bad(key: str, value: Any, allowed: str) -> ScenarioError:
             return ScenarioError.at(key, value, allowed)
 
@@ -98,16 +99,22 @@ class Sweep:
             if not isinstance(values, list) or not values:
                 raise bad(f"axes.{path}", values, "a non-empty list of values")
         seeds = data.get("seeds", [1])
-        if (not isinstance(seeds, list) or not seeds
-                or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
-                           for s in seeds) or len(set(seeds)) != len(seeds)):
+        if (
+            not isinstance(seeds, list)
+            or not seeds
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
+            or len(set(seeds)) != len(seeds)
+        ):
             raise bad("seeds", seeds, "a non-empty list of distinct integers >= 0")
         mode = data.get("mode", "grid")
         if mode not in MODES:
-            raise bad("mode", mode, "\"grid\" or \"zip\"")
+            raise bad("mode", mode, '"grid" or "zip"')
         if mode == "zip" and len({len(v) for v in axes.values()}) > 1:
-            raise bad("axes", {k: len(v) for k, v in axes.items()},
-                      "lists of one length with mode = \"zip\"")
+            raise bad(
+                "axes",
+                {k: len(v) for k, v in axes.items()},
+                'lists of one length with mode = "zip"',
+            )
         traces = data.get("traces", False)
         if not isinstance(traces, bool):
             raise bad("traces", traces, "true or false")
@@ -117,8 +124,7 @@ class Sweep:
         """The axes' combinations, in order."""
         names = list(self.axes)
         combine = itertools.product if self.mode == "grid" else zip
-        return [dict(zip(names, values, strict=True))
-                for values in combine(*self.axes.values())]
+        return [dict(zip(names, values, strict=True)) for values in combine(*self.axes.values())]
 
     def tasks(self, trace_root: Path | None = None) -> list[Task]:
         """Every run: each point with each seed. The core validates every scenario here."""
@@ -137,8 +143,9 @@ class Sweep:
 
 def run_id(scenario: Scenario, seed: int) -> str:
     """The identity of a run: a hash of the normalized scenario, the seed and the version."""
-    text = json.dumps({"scenario": scenario.table, "seed": seed, "version": __version__},
-                      sort_keys=True)
+    text = json.dumps(
+        {"scenario": scenario.table, "seed": seed, "version": __version__}, sort_keys=True
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -168,14 +175,20 @@ def metrics_of(result) -> dict[str, float | int]:
         out.update(loss_rate=result.loss_rate, utilization=result.utilization)
         return {k: float(v) for k, v in out.items()}
     flows = result.flow_records()
-    out.update(throughput_bps=plainmetrics.numpy_sum([f["throughput_bps"] for f in flows]),
-               loss_rate=plainmetrics.ratio(sum(f["dropped_pkts"] for f in flows),
-                                            sum(f["sent_pkts"] for f in flows)))
+    out.update(
+        throughput_bps=plainmetrics.numpy_sum([f["throughput_bps"] for f in flows]),
+        loss_rate=plainmetrics.ratio(
+            sum(f["dropped_pkts"] for f in flows), sum(f["sent_pkts"] for f in flows)
+        ),
+    )
     links = result.link_records()
     if links:
         first = links[0]
-        out.update(utilization=first["utilization"], mean_queue_pkts=first["mean_queue_pkts"],
-                   drop_rate=first["drop_rate"])
+        out.update(
+            utilization=first["utilization"],
+            mean_queue_pkts=first["mean_queue_pkts"],
+            drop_rate=first["drop_rate"],
+        )
     out = {k: float(v) for k, v in out.items()}
     out["events"] = int(result.events)
     return out
@@ -188,8 +201,14 @@ def execute(task: Task) -> dict[str, Any]:
     from .engine import run
 
     start = time.perf_counter()
-    record: dict[str, Any] = {"run_id": task.run_id, "status": "ok", "error": None,
-                              "metrics": {}, "flows": [], "trace_dir": None}
+    record: dict[str, Any] = {
+        "run_id": task.run_id,
+        "status": "ok",
+        "error": None,
+        "metrics": {},
+        "flows": [],
+        "trace_dir": None,
+    }
     try:
         table = json.loads(task.scenario)
         result = run(Scenario(table, task.engine), controllers=importables(table))
@@ -214,14 +233,23 @@ def execute(task: Task) -> dict[str, Any]:
 
 
 def _failure(run_id: str, error: str, start: float) -> dict[str, Any]:
-    return {"run_id": run_id, "status": "error", "error": error, "metrics": {}, "flows": [],
-            "trace_dir": None, "wall_s": time.perf_counter() - start}
+    return {
+        "run_id": run_id,
+        "status": "error",
+        "error": error,
+        "metrics": {},
+        "flows": [],
+        "trace_dir": None,
+        "wall_s": time.perf_counter() - start,
+    }
 
 
 #: What a worker process runs: the parent's import path first (a sweep's controllers are
 #: imported by module, from where the parent finds them), then :func:`_serve`.
-_WORKER = ("import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
-           "from ccscope.sweep import _serve; _serve()")
+_WORKER = (
+    "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from ccscope.sweep import _serve; _serve()"
+)
 
 
 def _serve() -> None:
@@ -260,8 +288,12 @@ class _Workers:
         import subprocess
         import sys
 
-        proc = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, process_group=0)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            process_group=0,
+        )
         pickle.dump(sys.path, proc.stdin)
         proc.stdin.flush()
         return proc
@@ -299,8 +331,11 @@ class _Workers:
                         record = pickle.load(proc.stdout)
                     except (EOFError, pickle.UnpicklingError):  # the worker died in the run
                         self.procs.remove(proc)
-                        record = _failure(task.run_id, "the worker process running it ended "
-                                          f"(exit status {_end(proc)})", start)
+                        record = _failure(
+                            task.run_id,
+                            f"the worker process running it ended (exit status {_end(proc)})",
+                            start,
+                        )
                         proc = self._spawn()
                         self.procs.append(proc)
                     self._give(proc)
@@ -334,11 +369,19 @@ def _ray(tasks: list[Task], jobs: int, address: str | None) -> Iterator[dict[str
     try:
         import ray
     except ImportError:
-        raise ScenarioError("--executor ray needs Ray: pip install 'ccscope[ray]'",
-                            "executor", "'ray'", "\"local\", or install ray") from None
+        raise ScenarioError(
+            "--executor ray needs Ray: pip install 'ccscope[ray]'",
+            "executor",
+            "'ray'",
+            '"local", or install ray',
+        ) from None
     if not ray.is_initialized():
-        options: dict[str, Any] = {"address": address, "include_dashboard": False,
-                                   "log_to_driver": False, "configure_logging": False}
+        options: dict[str, Any] = {
+            "address": address,
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "configure_logging": False,
+        }
         if address is None:
             options["num_cpus"] = jobs
         ray.init(**options)
@@ -367,9 +410,14 @@ class Outcome:
     real_time_s: float = 0.0
 
 
-def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
-        executor: str = "local", address: str | None = None,
-        progress: bool | Callable[[Outcome], None] = False) -> Outcome:
+def run(
+    sweep: Sweep | str | Path,
+    store: str | Path,
+    jobs: int | None = None,
+    executor: str = "local",
+    address: str | None = None,
+    progress: bool | Callable[[Outcome], None] = False,
+) -> Outcome:
     """Runs every run of `sweep` that `store` does not hold finished, and records each as it
     ends (a failed run with its error). Interrupting it (Ctrl-C) keeps what finished; running
     it again does the rest. `jobs` defaults to the machine's cores; `executor` is "local"
@@ -379,7 +427,7 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
 
     sw = sweep if isinstance(sweep, Sweep) else load_sweep(sweep)
     if executor not in EXECUTORS:
-        raise ScenarioError.at("executor", executor, "\"local\" or \"ray\"")
+        raise ScenarioError.at("executor", executor, '"local" or "ray"')
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ScenarioError.at("jobs", jobs, "at least 1")
@@ -395,8 +443,15 @@ def run(sweep: Sweep | str | Path, store: str | Path, jobs: int | None = None,
             workers.stop()
 
 
-def _run(sw: Sweep, store_path: Path, jobs: int, executor: str, address: str | None,
-         progress: bool | Callable[[Outcome], None], workers: _Workers | None) -> Outcome:
+def _run(
+    sw: Sweep,
+    store_path: Path,
+    jobs: int,
+    executor: str,
+    address: str | None,
+    progress: bool | Callable[[Outcome], None],
+    workers: _Workers | None,
+) -> Outcome:
     tasks = sw.tasks(store_path.with_name(store_path.name + ".traces"))
     # A run met twice (two points giving one scenario) runs once.
     unique = list({t.run_id: t for t in tasks}.values())
@@ -410,14 +465,18 @@ def _run(sw: Sweep, store_path: Path, jobs: int, executor: str, address: str | N
         real_time = [t for t in todo if t.engine == "udp"]
         if real_time:
             parallel = min(jobs, len(real_time))
-            outcome.real_time_s = sum(
-                cost(Scenario.from_dict(json.loads(t.scenario)))["wall_s"]
-                for t in real_time) / parallel
+            outcome.real_time_s = (
+                sum(cost(Scenario.from_dict(json.loads(t.scenario)))["wall_s"] for t in real_time)
+                / parallel
+            )
             if progress is True:
                 import sys
-                print(f"{len(real_time)} real-time runs (run.engine = \"udp\") take about "
-                      f"{outcome.real_time_s:.0f} s of wall time on {parallel} worker(s)",
-                      file=sys.stderr)
+
+                print(
+                    f'{len(real_time)} real-time runs (run.engine = "udp") take about '
+                    f"{outcome.real_time_s:.0f} s of wall time on {parallel} worker(s)",
+                    file=sys.stderr,
+                )
         by_id = {t.run_id: t for t in todo}
         if early is not None:
             runs = early
@@ -428,12 +487,19 @@ def _run(sw: Sweep, store_path: Path, jobs: int, executor: str, address: str | N
         with _progress(progress, outcome) as advance:
             for record in runs:
                 task = by_id[record["run_id"]]
-                row = {"run_id": task.run_id, "seed": task.seed,
-                       **{k: cell(v, kinds[k]) for k, v in task.point.items()},
-                       **record["metrics"], "status": record["status"], "error": record["error"],
-                       "wall_s": record["wall_s"], "ccscope_version": __version__,
-                       "engine": task.engine, "scenario": task.scenario,
-                       "trace_dir": record["trace_dir"]}
+                row = {
+                    "run_id": task.run_id,
+                    "seed": task.seed,
+                    **{k: cell(v, kinds[k]) for k, v in task.point.items()},
+                    **record["metrics"],
+                    "status": record["status"],
+                    "error": record["error"],
+                    "wall_s": record["wall_s"],
+                    "ccscope_version": __version__,
+                    "engine": task.engine,
+                    "scenario": task.scenario,
+                    "trace_dir": record["trace_dir"],
+                }
                 with _sigint_deferred():
                     db.record(row, record["flows"])
                 outcome.ran += 1
@@ -478,14 +544,20 @@ class _progress:
             import rich.progress as rp
             from rich.console import Console
 
-            self.bar = rp.Progress(rp.TextColumn("sweep"), rp.BarColumn(),
-                                   rp.MofNCompleteColumn(),
-                                   rp.TextColumn("{task.fields[failed]} failed"),
-                                   rp.TimeElapsedColumn(), rp.TextColumn("ETA"),
-                                   rp.TimeRemainingColumn(), console=Console(stderr=True))
+            self.bar = rp.Progress(
+                rp.TextColumn("sweep"),
+                rp.BarColumn(),
+                rp.MofNCompleteColumn(),
+                rp.TextColumn("{task.fields[failed]} failed"),
+                rp.TimeElapsedColumn(),
+                rp.TextColumn("ETA"),
+                rp.TimeRemainingColumn(),
+                console=Console(stderr=True),
+            )
             self.bar.start()
-            self.task = self.bar.add_task("sweep", total=self.outcome.total - self.outcome.skipped,
-                                          failed=0)
+            self.task = self.bar.add_task(
+                "sweep", total=self.outcome.total - self.outcome.skipped, failed=0
+            )
         return self.advance
 
     def advance(self) -> None:
@@ -505,8 +577,9 @@ def load(store: str | Path, table: str = "runs") -> pd.DataFrame:
         return db.table(table)
 
 
-def summarize(store: str | Path, metrics: list[str] | None = None,
-              run_ids: list[str] | None = None) -> pd.DataFrame:
+def summarize(
+    store: str | Path, metrics: list[str] | None = None, run_ids: list[str] | None = None
+) -> pd.DataFrame:
     """Per point (one row per combination of the axes' values) and metric: the number of
     finished seeds ``n``, the ``mean`` and the 95% confidence interval of the mean over seeds
     (Student's t; ``ci_low``, ``ci_high``; NaN with a single seed)."""
@@ -528,17 +601,23 @@ def summarize(store: str | Path, metrics: list[str] | None = None,
     if runs.empty:
         return pd.DataFrame(columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
     rows = []
-    for point, group in (runs.groupby(axes, sort=True, dropna=False) if axes
-                         else [((), runs)]):
+    for point, group in runs.groupby(axes, sort=True, dropna=False) if axes else [((), runs)]:
         point = point if isinstance(point, tuple) else (point,)
         for m in metrics:
             x = group[m].dropna().to_numpy(dtype=float)
             n = len(x)
             mean = float(x.mean()) if n else float("nan")
-            half = (float(stats.t.ppf(0.975, n - 1) * stats.sem(x)) if n > 1
-                    else float("nan"))
-            rows.append({**dict(zip(axes, point, strict=True)), "metric": m, "n": n,
-                         "mean": mean, "ci_low": mean - half, "ci_high": mean + half})
+            half = float(stats.t.ppf(0.975, n - 1) * stats.sem(x)) if n > 1 else float("nan")
+            rows.append(
+                {
+                    **dict(zip(axes, point, strict=True)),
+                    "metric": m,
+                    "n": n,
+                    "mean": mean,
+                    "ci_low": mean - half,
+                    "ci_high": mean + half,
+                }
+            )
     return pd.DataFrame(rows, columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
 
 
@@ -547,12 +626,20 @@ def metric_columns(runs: pd.DataFrame, axes: list[str]) -> list[str]:
     import pandas as pd
 
     skip = {*RUN_COLUMNS, *axes}
-    return [c for c in runs.columns if c not in skip
-            and pd.api.types.is_numeric_dtype(runs[c]) and runs[c].notna().any()]
+    return [
+        c
+        for c in runs.columns
+        if c not in skip and pd.api.types.is_numeric_dtype(runs[c]) and runs[c].notna().any()
+    ]
 
 
-def plot(store: str | Path, metric: str, axis: str | None = None,
-         path: str | Path = "sweep.png", run_ids: list[str] | None = None) -> Path:
+def plot(
+    store: str | Path,
+    metric: str,
+    axis: str | None = None,
+    path: str | Path = "sweep.png",
+    run_ids: list[str] | None = None,
+) -> Path:
     """`metric`'s mean against `axis` (default: the first) with its 95% band, one line per
     combination of the other axes' values; written to `path` (PNG)."""
     from .report import plt, write  # the Agg backend, set before pyplot loads
@@ -566,13 +653,14 @@ def plot(store: str | Path, metric: str, axis: str | None = None,
         raise ScenarioError.at("axis", axis, "one of " + ", ".join(axes))
     others = [a for a in axes if a != axis]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, group in (table.groupby(others, sort=True) if others else [((), table)]):
+    for key, group in table.groupby(others, sort=True) if others else [((), table)]:
         key = key if isinstance(key, tuple) else (key,)
         group = group.sort_values(axis)
         label = ", ".join(f"{a} = {v}" for a, v in zip(others, key, strict=True)) or metric
-        line, = ax.plot(group[axis], group["mean"], marker="o", lw=1.2, label=label)
-        ax.fill_between(group[axis], group["ci_low"], group["ci_high"], alpha=0.2,
-                        color=line.get_color())
+        (line,) = ax.plot(group[axis], group["mean"], marker="o", lw=1.2, label=label)
+        ax.fill_between(
+            group[axis], group["ci_low"], group["ci_high"], alpha=0.2, color=line.get_color()
+        )
     ax.set_xlabel(axis)
     ax.set_ylabel(f"{metric} (mean, 95% CI over seeds)")
     ax.grid(alpha=0.3)
@@ -590,11 +678,15 @@ def summary_table(table: pd.DataFrame):
     out = Table(title="mean [95% CI] over seeds", title_justify="left")
     for col in (*axes, "seeds", *metrics):
         out.add_column(col, justify="right")
-    for point, group in (table.groupby(axes, sort=True, dropna=False) if axes
-                         else [((), table)]):
+    for point, group in table.groupby(axes, sort=True, dropna=False) if axes else [((), table)]:
         point = point if isinstance(point, tuple) else (point,)
-        cells = {r.metric: (f"{r.mean:.4g}" if math.isnan(r.ci_low)
-                            else f"{r.mean:.4g} [{r.ci_low:.4g}, {r.ci_high:.4g}]")
-                 for r in group.itertuples()}
+        cells = {
+            r.metric: (
+                f"{r.mean:.4g}"
+                if math.isnan(r.ci_low)
+                else f"{r.mean:.4g} [{r.ci_low:.4g}, {r.ci_high:.4g}]"
+            )
+            for r in group.itertuples()
+        }
         out.add_row(*map(str, point), str(group["n"].max()), *(cells[m] for m in metrics))
     return out

@@ -36,8 +36,10 @@ def fit_trace(path: str | Path, fps: float | None = None) -> dict:
     t = pd.read_csv(path)
     missing = {"type", "bytes"} - set(t.columns)
     if missing:
-        raise ValueError(f"{path}: the trace needs columns type and bytes (missing: "
-                         f"{', '.join(sorted(missing))})")
+        raise ValueError(
+            f"{path}: the trace needs columns type and bytes (missing: "
+            f"{', '.join(sorted(missing))})"
+        )
     kinds = t["type"].astype(str).str.strip().str.upper().to_numpy()
     bad = sorted(set(kinds) - {"I", "P", "B"})
     if bad:
@@ -45,7 +47,7 @@ def fit_trace(path: str | Path, fps: float | None = None) -> dict:
     starts = np.flatnonzero(kinds == "I")
     if starts.size < 2:
         raise ValueError(f"{path}: needs at least two I frames to give a GOP pattern")
-    gop = "".join(kinds[starts[0]:starts[1]])
+    gop = "".join(kinds[starts[0] : starts[1]])
     if fps is None:
         fps = 25.0
         if "time" in t.columns and len(t) > 1:
@@ -56,6 +58,9 @@ def fit_trace(path: str | Path, fps: float | None = None) -> dict:
     sizes = t["bytes"].to_numpy(dtype=float)
     for kind in "IPB":
         s = frame_stats(sizes[kinds == kind])
-        table[kind.lower()] = {"mean": f"{s['mean']:.6g}B", "cov": s["cov"],
-                               "lag1": min(max(s["lag1"], 0.0), MAX_LAG1)}
+        table[kind.lower()] = {
+            "mean": f"{s['mean']:.6g}B",
+            "cov": s["cov"],
+            "lag1": min(max(s["lag1"], 0.0), MAX_LAG1),
+        }
     return table

@@ -17,14 +17,20 @@ from ccscope import roundmodel
 from ccscope.cli import app
 
 # Long enough that no test machine finishes it before the interrupt arrives.
-LONG = ('[run]\nduration = "100000s"\n[topology]\nkind = "fat_link"\n'
-        'loss = { kind = "bernoulli", p = 0.01 }\n[[flows]]\nsource = { kind = "tcp" }\n')
-LONG_ROUND = ('[run]\nengine = "round"\nsteps = 100000000\n[link]\ncapacity_pkts = 100\n'
-              '[[flows]]\ncontroller = "tcp"\ncount = 50\n')
+LONG = (
+    '[run]\nduration = "100000s"\n[topology]\nkind = "fat_link"\n'
+    'loss = { kind = "bernoulli", p = 0.01 }\n[[flows]]\nsource = { kind = "tcp" }\n'
+)
+LONG_ROUND = (
+    '[run]\nengine = "round"\nsteps = 100000000\n[link]\ncapacity_pkts = 100\n'
+    '[[flows]]\ncontroller = "tcp"\ncount = 50\n'
+)
 
 
-def interrupt_when_it_reports(command: list[str], stream: str = "stderr",
-                              ) -> subprocess.CompletedProcess:
+def interrupt_when_it_reports(
+    command: list[str],
+    stream: str = "stderr",
+) -> subprocess.CompletedProcess:
     """Starts `command`, sends SIGINT once it has written its first line on `stream` (a sign
     that the engine is running), and collects it."""
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -39,9 +45,11 @@ def interrupt_when_it_reports(command: list[str], stream: str = "stderr",
 
 
 def test_progress_hears_the_run_and_changes_nothing():
-    sc = {"run": {"engine": "round", "steps": 3000},
-          "link": {"capacity_pkts": 50000, "feedback": "proportional"},
-          "flows": [{"controller": "tcp", "count": 20000}]}
+    sc = {
+        "run": {"engine": "round", "steps": 3000},
+        "link": {"capacity_pkts": 50000, "feedback": "proportional"},
+        "flows": [{"controller": "tcp", "count": 20000}],
+    }
     seen = []
     watched = roundmodel.run(sc, progress=lambda done, total: seen.append((done, total)))
     assert seen, "a run of 6·10^7 flow-steps reports progress at least once"
@@ -93,8 +101,9 @@ def ctrl_c_on_the_cli(folder, scenario: str) -> subprocess.CompletedProcess:
     file = folder / "long.toml"
     file.write_text(scenario)
     out = folder / "out"
-    done = interrupt_when_it_reports([sys.executable, "-m", "ccscope", "run", str(file),
-                                      "--out", str(out), "--force"])
+    done = interrupt_when_it_reports(
+        [sys.executable, "-m", "ccscope", "run", str(file), "--out", str(out), "--force"]
+    )
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
     summary = json.loads((out / "summary.json").read_text())
@@ -108,8 +117,9 @@ def test_ctrl_c_on_the_cli_writes_a_partial_summary_and_exits_130(tmp_path):
 
 
 def test_short_runs_stay_quiet():
-    done = CliRunner().invoke(app, ["run", "scenarios/dumbbell-cbr.toml", "--out", "/dev/null",
-                                    "--no-plot", "-q"])
+    done = CliRunner().invoke(
+        app, ["run", "scenarios/dumbbell-cbr.toml", "--out", "/dev/null", "--no-plot", "-q"]
+    )
     assert "simulated" not in done.output
 
 
@@ -131,8 +141,10 @@ def increase(w):
 
 slow = ccscope.WindowController("slow", increase=increase, decrease=lambda w: w / 2)
 """
-SLOW = LONG.replace('source = { kind = "tcp" }',
-                    'source = { kind = "tcp", controller = "python:slow_controller:slow" }')
+SLOW = LONG.replace(
+    'source = { kind = "tcp" }',
+    'source = { kind = "tcp", controller = "python:slow_controller:slow" }',
+)
 
 
 @pytest.fixture

@@ -62,12 +62,26 @@ def ray_head(monkeypatch):
     monkeypatch.setenv("RAY_AUTH_MODE", "token")
     monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(token))
     head = subprocess.Popen(
-        [str(ray), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
-         f"--dashboard-agent-listen-port={agent}",
-         f"--dashboard-agent-grpc-port={grpc}", f"--runtime-env-agent-port={runtime}",
-         f"--metrics-export-port={metrics}", "--include-dashboard=false",
-         "--disable-usage-stats", f"--temp-dir={temp}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        [
+            str(ray),
+            "start",
+            "--head",
+            "--block",
+            f"--port={port}",
+            "--num-cpus=2",
+            f"--dashboard-agent-listen-port={agent}",
+            f"--dashboard-agent-grpc-port={grpc}",
+            f"--runtime-env-agent-port={runtime}",
+            f"--metrics-export-port={metrics}",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+            f"--temp-dir={temp}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         for line in head.stdout:
             if "Ray runtime started" in line:
@@ -97,12 +111,17 @@ def test_a_sweep_on_a_ray_cluster_by_address_gives_the_local_rows(tmp_path, ray_
     file.write_text(SWEEP)
     local, remote = tmp_path / "local.duckdb", tmp_path / "ray.duckdb"
     ccscope = [sys.executable, "-m", "ccscope", "sweep", str(file)]
-    done = subprocess.run([*ccscope, "--store", str(local), "-j", "1"], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [*ccscope, "--store", str(local), "-j", "1"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     address, temp = ray_head
-    done = subprocess.run([*ccscope, "--store", str(remote), "--executor", "ray", "--address",
-                           address], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*ccscope, "--store", str(remote), "--executor", "ray", "--address", address],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     # The sweep drove that cluster: its driver and workers logged in the head's folder (a Ray
     # of the sweep's own would log under another).

@@ -13,19 +13,22 @@ import ccscope
 from ccscope import sweep
 from ccscope.cli import app
 
-RUN = ('[run]\nduration = "20s"\nwarmup = "2s"\n[topology]\nkind = "dumbbell"\n'
-       '[topology.bottleneck]\nrate = "10Mbps"\ndelay = "20ms"\n'
-       'queue = { kind = "droptail", limit = 50 }\n'
-       '[[flows]]\nsource = { kind = "tcp" }\ncount = 2\n'
-       '[[flows]]\nsource = { kind = "rate", controller = "tfrc" }\n'
-       '[trace]\ninterval = "200ms"\n')
+RUN = (
+    '[run]\nduration = "20s"\nwarmup = "2s"\n[topology]\nkind = "dumbbell"\n'
+    '[topology.bottleneck]\nrate = "10Mbps"\ndelay = "20ms"\n'
+    'queue = { kind = "droptail", limit = 50 }\n'
+    '[[flows]]\nsource = { kind = "tcp" }\ncount = 2\n'
+    '[[flows]]\nsource = { kind = "rate", controller = "tfrc" }\n'
+    '[trace]\ninterval = "200ms"\n'
+)
 
 
 def chromium() -> str:
     path = shutil.which("chromium")
     if path is None:
-        pytest.fail("headless Chromium is needed: install the Debian package `chromium` "
-                    "(`make test` does)")
+        pytest.fail(
+            "headless Chromium is needed: install the Debian package `chromium` (`make test` does)"
+        )
     return path
 
 
@@ -41,7 +44,8 @@ def load_in_browser(page_path) -> dict:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(page_path.resolve().as_uri(), wait_until="load")
         images = page.evaluate(
-            "() => Array.from(document.images).map(i => [i.complete, i.naturalWidth])")
+            "() => Array.from(document.images).map(i => [i.complete, i.naturalWidth])"
+        )
         title = page.title()
         browser.close()
     return {"errors": errors, "images": images, "title": title}
@@ -69,8 +73,10 @@ def test_a_run_report_renders_in_chromium(tmp_path):
 
 
 def test_a_media_run_report_draws_the_playback_buffers(tmp_path):
-    media = RUN.replace('source = { kind = "tcp" }\ncount = 2\n',
-                        'source = { kind = "tcp" }\ncount = 2\nplayback = { startup = "3s" }\n')
+    media = RUN.replace(
+        'source = { kind = "tcp" }\ncount = 2\n',
+        'source = { kind = "tcp" }\ncount = 2\nplayback = { startup = "3s" }\n',
+    )
     assert media != RUN
     # The run's four figures and the playback buffers; the media columns in the flow table.
     text = run_report(media, tmp_path, 5)
@@ -79,11 +85,13 @@ def test_a_media_run_report_draws_the_playback_buffers(tmp_path):
 
 def test_a_sweep_report_renders_in_chromium(tmp_path):
     store = tmp_path / "s.duckdb"
-    spec = sweep.Sweep.from_dict({
-        "base": ccscope.loads(RUN).table,
-        "axes": {"topology.bottleneck.rate": ["5Mbps", "10Mbps"],
-                 "flows[0].count": [1, 2]},
-        "seeds": [1, 2]})
+    spec = sweep.Sweep.from_dict(
+        {
+            "base": ccscope.loads(RUN).table,
+            "axes": {"topology.bottleneck.rate": ["5Mbps", "10Mbps"], "flows[0].count": [1, 2]},
+            "seeds": [1, 2],
+        }
+    )
     sweep.run(spec, store, jobs=1)
     page = tmp_path / "sweep.html"
     done = CliRunner().invoke(app, ["report", str(store), "-o", str(page)])

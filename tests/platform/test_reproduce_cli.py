@@ -27,7 +27,8 @@ def test_the_readme_table_is_the_output_of_reproduce_all():
     assert done.exit_code == 0, done.output
     assert pasted.group(1) == done.stdout, (
         "README's validation table is stale: paste the output of "
-        "`ccscope reproduce --all --quick --markdown` between its markers")
+        "`ccscope reproduce --all --quick --markdown` between its markers"
+    )
 
 
 def test_list_names_every_entry():
@@ -64,16 +65,18 @@ def test_a_claim_that_fails_must_say_why():
 
 
 def test_registering_is_one_entry(monkeypatch):
-    entry = reproduce.Reproduction("demo-fig1", "demo", "nobody 2024, Fig. 1",
-                                   "ccscope.experiments.jin:table6_claims")
+    entry = reproduce.Reproduction(
+        "demo-fig1", "demo", "nobody 2024, Fig. 1", "ccscope.experiments.jin:table6_claims"
+    )
     monkeypatch.setitem(reproduce.REGISTRY, entry.id, entry)
     assert reproduce.run("demo-fig1", quick=True)["rows"]
     assert "demo-fig1" in [e["id"] for e in reproduce.listing()]
 
 
 def test_figures_are_drawn_where_asked(tmp_path):
-    done = runner.invoke(app, ["reproduce", "cai-fig14", "--quick", "--json",
-                               "--figures", str(tmp_path)])
+    done = runner.invoke(
+        app, ["reproduce", "cai-fig14", "--quick", "--json", "--figures", str(tmp_path)]
+    )
     assert done.exit_code == 0, done.output
     figure = Path(json.loads(done.stdout)["figure"])
     assert figure == tmp_path / "cai-fig14.png"

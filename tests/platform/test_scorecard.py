@@ -97,8 +97,11 @@ def test_tcp_fairness_theory_is_yang_eq3_of_eq4(tcp_card):
     assert 1 / 8 <= f["controller"]["mean"] <= 1
 
 
-@pytest.mark.xfail(strict=True, reason="eight TCP flows in the DropTail queue are smoother per "
-                   "RTT than Eq. (4)'s Poisson-loss CoV_time (yang-table1's F row says why)")
+@pytest.mark.xfail(
+    strict=True,
+    reason="eight TCP flows in the DropTail queue are smoother per "
+    "RTT than Eq. (4)'s Poisson-loss CoV_time (yang-table1's F row says why)",
+)
 def test_tcp_fairness_is_within_eq3_of_a_cov_within_25_percent(tcp_card):
     card, _ = tcp_card
     f = rows(card)["fairness F at low loss, 8 flows (per-RTT Jain's index)"]
@@ -134,14 +137,18 @@ def python_controllers(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize(("controller", "family"), [
-    ("tfrc-2000", "rate"),
-    ("python:scorecard_controllers:aimd", "window"),
-    ("python:scorecard_controllers:Aimd", "rate"),
-])
+@pytest.mark.parametrize(
+    ("controller", "family"),
+    [
+        ("tfrc-2000", "rate"),
+        ("python:scorecard_controllers:aimd", "window"),
+        ("python:scorecard_controllers:Aimd", "rate"),
+    ],
+)
 def test_rate_and_python_controllers(controller, family, python_controllers):
-    card = scorecard.scorecard(controller, quick=True, store=python_controllers / "s.duckdb",
-                               jobs=2)
+    card = scorecard.scorecard(
+        controller, quick=True, store=python_controllers / "s.duckdb", jobs=2
+    )
     assert card["family"] == family
     by = rows(card)
     assert ("T2: RTTs to fairness (ε = 10) from (6.1, 99.6)" in by) is False
@@ -156,16 +163,23 @@ def test_rate_and_python_controllers(controller, family, python_controllers):
 
 def test_a_python_controller_takes_no_parameters(python_controllers):
     with pytest.raises(ScenarioError, match="param"):
-        scorecard.scorecard("python:scorecard_controllers:aimd", {"alpha": 1.0},
-                            store=python_controllers / "s.duckdb")
+        scorecard.scorecard(
+            "python:scorecard_controllers:aimd",
+            {"alpha": 1.0},
+            store=python_controllers / "s.duckdb",
+        )
 
 
 def test_sweeps_import_only_python_controllers(python_controllers):
     from ccscope.controllers import importables
 
-    table = {"flows": [{"source": {"controller": {"name": "gaimd", "beta": 0.875}}},
-                       {"source": {"controller": "tcp"}},
-                       {"source": {"controller": "python:scorecard_controllers:aimd"}}]}
+    table = {
+        "flows": [
+            {"source": {"controller": {"name": "gaimd", "beta": 0.875}}},
+            {"source": {"controller": "tcp"}},
+            {"source": {"controller": "python:scorecard_controllers:aimd"}},
+        ]
+    }
     assert list(importables(table)) == ["scorecard_controllers:aimd"]
 
 
@@ -181,8 +195,10 @@ def test_tcp_beside_the_square_wave(tcp_card):
 def test_playback_rows_compare_with_the_elephants_of_the_same_runs(tcp_card):
     card, _ = tcp_card
     by = rows(card)
-    for quantity in ("playback interruptions beside 10 TCP elephants and 20 mice",
-                     "Video Delivery Index of the same playback"):
+    for quantity in (
+        "playback interruptions beside 10 TCP elephants and 20 mice",
+        "Video Delivery Index of the same playback",
+    ):
         row = by[quantity]
         assert row["controller"]["mean"] >= 0 and row["tcp"]["mean"] >= 0
     # VDI is the fraction of the video delivered in time (Papadimitriou & Zhang §V): in [0, 1].

@@ -20,8 +20,10 @@ from ccscope.errors import ScenarioError
 BASE = {
     "run": {"duration": "20s", "warmup": "5s"},
     "topology": {"kind": "fat_link", "loss": {"kind": "bernoulli", "p": 0.01}},
-    "flows": [{"source": {"kind": "tcp"}},
-              {"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}}}],
+    "flows": [
+        {"source": {"kind": "tcp"}},
+        {"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}}},
+    ],
 }
 AXES = {"topology.loss.p": [0.01, 0.02], "flows[1].source.controller.beta": [0.5, 0.875]}
 
@@ -39,23 +41,28 @@ def test_grid_and_zip_points():
     assert len(spec().points()) == 4
     assert spec(mode="zip").points() == [
         {"topology.loss.p": 0.01, "flows[1].source.controller.beta": 0.5},
-        {"topology.loss.p": 0.02, "flows[1].source.controller.beta": 0.875}]
+        {"topology.loss.p": 0.02, "flows[1].source.controller.beta": 0.875},
+    ]
     tasks = spec().tasks()
     assert len(tasks) == 8 and len({t.run_id for t in tasks}) == 8
     # The id is a function of the scenario and seed alone: the same run in another sweep.
-    again = sweep.Sweep.from_dict({"base": BASE, "axes": {"topology.loss.p": [0.02]},
-                                   "seeds": [2]}).tasks()[0]
+    again = sweep.Sweep.from_dict(
+        {"base": BASE, "axes": {"topology.loss.p": [0.02]}, "seeds": [2]}
+    ).tasks()[0]
     assert again.run_id in {t.run_id for t in tasks}
 
 
-@pytest.mark.parametrize("changes, field", [
-    ({"mode": "diagonal"}, "mode"),
-    ({"seeds": [1, 1]}, "seeds"),
-    ({"seeds": [-1]}, "seeds"),
-    ({"axes": {"topology.loss.p": []}}, "axes.topology.loss.p"),
-    ({"mode": "zip", "axes": {"topology.loss.p": [0.1], "run.seed": [1, 2]}}, "axes"),
-    ({"repeat": 3}, "repeat"),
-])
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"mode": "diagonal"}, "mode"),
+        ({"seeds": [1, 1]}, "seeds"),
+        ({"seeds": [-1]}, "seeds"),
+        ({"axes": {"topology.loss.p": []}}, "axes.topology.loss.p"),
+        ({"mode": "zip", "axes": {"topology.loss.p": [0.1], "run.seed": [1, 2]}}, "axes"),
+        ({"repeat": 3}, "repeat"),
+    ],
+)
 def test_bad_sweeps_name_the_entry(changes, field):
     with pytest.raises(ScenarioError) as e:
         spec(**changes)
@@ -74,8 +81,18 @@ def test_a_sweep_fills_the_store_and_running_it_again_skips_everything(tmp_path)
     assert (first.total, first.ran, first.skipped, first.failed) == (8, 8, 0, 0)
     runs = sweep.load(store)
     assert len(runs) == 8 and (runs["status"] == "ok").all()
-    for column in ("run_id", "seed", *AXES, "throughput_bps", "loss_rate", "jain",
-                   "utilization", "wall_s", "ccscope_version", "error"):
+    for column in (
+        "run_id",
+        "seed",
+        *AXES,
+        "throughput_bps",
+        "loss_rate",
+        "jain",
+        "utilization",
+        "wall_s",
+        "ccscope_version",
+        "error",
+    ):
         assert column in runs.columns, column
     assert sorted(runs["topology.loss.p"].unique()) == [0.01, 0.02]
     # Bernoulli loss on the fat link: the measured loss rate is the configured p (within
@@ -141,14 +158,16 @@ def test_a_worker_that_dies_in_a_run_is_recorded_and_the_sweep_goes_on(tmp_path,
     monkeypatch.syspath_prepend(str(tmp_path))
     axis = "flows[1].source.controller"
     store = tmp_path / "r.duckdb"
-    outcome = sweep.run(spec(axes={axis: ["tcp", "python:dying_controller:die"]}), store,
-                        jobs=2)
+    outcome = sweep.run(spec(axes={axis: ["tcp", "python:dying_controller:die"]}), store, jobs=2)
     assert (outcome.total, outcome.ran, outcome.failed) == (4, 4, 2)
     runs = sweep.load(store)
     died = runs[runs[axis] == "python:dying_controller:die"]
     assert (died["status"] == "error").all()
-    assert died["error"].str.contains("worker process running it ended (exit status 3)",
-                                    regex=False).all()
+    assert (
+        died["error"]
+        .str.contains("worker process running it ended (exit status 3)", regex=False)
+        .all()
+    )
     # The runs beside them, on the workers that replaced the dead ones, are a -j 1 sweep's.
     alone = tmp_path / "alone.duckdb"
     sweep.run(spec(axes={axis: ["tcp"]}), alone, jobs=1)
@@ -163,10 +182,12 @@ def test_summary_is_the_t_interval_over_seeds(tmp_path):
     table = sweep.summarize(store, ["throughput_bps"])
     assert len(table) == 4 and (table["n"] == 4).all()
     runs = sweep.load(store)
-    point = runs[(runs["topology.loss.p"] == 0.02)
-                 & (runs["flows[1].source.controller.beta"] == 0.5)]["throughput_bps"]
-    row = table[(table["topology.loss.p"] == 0.02)
-                & (table["flows[1].source.controller.beta"] == 0.5)].iloc[0]
+    point = runs[
+        (runs["topology.loss.p"] == 0.02) & (runs["flows[1].source.controller.beta"] == 0.5)
+    ]["throughput_bps"]
+    row = table[
+        (table["topology.loss.p"] == 0.02) & (table["flows[1].source.controller.beta"] == 0.5)
+    ].iloc[0]
     # Student's t with 3 degrees of freedom: t_0.975 = 3.182446.
     half = 3.182446 * point.std(ddof=1) / 2
     assert row["mean"] == pytest.approx(point.mean())
@@ -184,17 +205,29 @@ def sweep_in_background(tmp_path, seeds: int, runs_seen: int, jobs: int = 1):
     run), or the sweep has ended: (process, command, sweep file, store)."""
     file = tmp_path / "sweep.toml"
     file.write_text(
-        f'seeds = {list(range(1, seeds + 1))}\ntraces = true\n'
+        f"seeds = {list(range(1, seeds + 1))}\ntraces = true\n"
         '[base]\nrun = { duration = "30s", warmup = "5s" }\n'
         'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
-        'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n')
+        'trace = { interval = "1s" }\nflows = [{ source = { kind = "tcp" } }]\n'
+    )
     store = tmp_path / "s.duckdb"
-    command = [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(store),
-               "-j", str(jobs), "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "ccscope",
+        "sweep",
+        str(file),
+        "--store",
+        str(store),
+        "-j",
+        str(jobs),
+        "--no-progress",
+    ]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     traces = tmp_path / "s.duckdb.traces"
-    while proc.poll() is None and not (traces.exists()
-                                       and len(list(traces.iterdir())) >= runs_seen):
+    while proc.poll() is None and not (
+        traces.exists() and len(list(traces.iterdir())) >= runs_seen
+    ):
         time.sleep(0.01)
     return proc, command, file, store
 
@@ -215,24 +248,42 @@ def test_a_sweep_killed_with_sigkill_resumes_to_the_same_store(tmp_path):
 
 def test_cli_sweep_and_show(tmp_path):
     file = tmp_path / "sweep.toml"
-    file.write_text('seeds = [1, 2]\n[axes]\n"topology.loss.p" = [0.01, 0.02]\n'
-                    '[base]\nrun = { duration = "10s", warmup = "2s" }\n'
-                    'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
-                    'flows = [{ source = { kind = "tcp" } }]\n')
+    file.write_text(
+        'seeds = [1, 2]\n[axes]\n"topology.loss.p" = [0.01, 0.02]\n'
+        '[base]\nrun = { duration = "10s", warmup = "2s" }\n'
+        'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
+        'flows = [{ source = { kind = "tcp" } }]\n'
+    )
     store = tmp_path / "r.duckdb"
     runner = CliRunner()
-    done = runner.invoke(app, ["sweep", str(file), "--store", str(store), "-j", "1",
-                               "--no-progress"])
+    done = runner.invoke(
+        app, ["sweep", str(file), "--store", str(store), "-j", "1", "--no-progress"]
+    )
     assert done.exit_code == 0, done.output
     assert "4 runs: 4 run, 0 already" in done.output
-    shown = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--show",
-                                "-m", "loss_rate", "--plot", str(tmp_path / "p.png")])
+    shown = runner.invoke(
+        app,
+        [
+            "sweep",
+            str(file),
+            "--store",
+            str(store),
+            "--show",
+            "-m",
+            "loss_rate",
+            "--plot",
+            str(tmp_path / "p.png"),
+        ],
+    )
     assert shown.exit_code == 0, shown.output
     assert "topology.loss.p" in shown.output and "loss_rate" in shown.output
     assert (tmp_path / "p.png").exists()
     empty = tmp_path / "empty.duckdb"
-    sweep.run(sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]}),
-              empty, jobs=1)
+    sweep.run(
+        sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]}),
+        empty,
+        jobs=1,
+    )
     nothing = runner.invoke(app, ["sweep", str(file), "--store", str(empty), "--show"])
     assert nothing.exit_code == 0 and "holds no finished run" in nothing.output
     bad = runner.invoke(app, ["sweep", str(file), "--store", str(store), "--executor", "mpi"])

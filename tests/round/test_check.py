@@ -85,8 +85,7 @@ def _holds(report):
 def test_a_window_controller_gets_the_verdict_of_the_catalogued_control():
     # AIMD(1/5, 1/8) written as ccscope.run takes it: decrease(w) is the window after a loss,
     # so R_D(w) = w − 7w/8 = w/8, the binomial k = 0, l = 1, β = 1/8 (Loguinov & Radha (3)).
-    aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2,
-                            decrease=lambda w: w * 7 / 8)
+    aimd = WindowController("AIMD(1/5,1/8)", increase=lambda w: 0.2, decrease=lambda w: w * 7 / 8)
     by_object, by_name = check(aimd), check("aimd", {"beta": 1 / 8})
     assert by_object["controller"] == "AIMD(1/5,1/8)" == by_name["controller"]
     assert _holds(by_object) == _holds(by_name) == dict.fromkeys(_holds(by_name), True)
@@ -150,12 +149,15 @@ def test_taimd_says_where_its_binomial_holds():
     assert "note" not in check("taimd", x_min=8.0)["binomial"]
 
 
-@pytest.mark.parametrize(("fields", "named"), [
-    ((1.0, 1.0, 1.0, 1.5), r"binomial\.beta = 1\.5: must be in \(0, 1\)"),
-    ((1.0, 1.0, -1.0, 0.5), r"binomial\.alpha = -1\.0: must be finite and > 0"),
-    ((math.nan, 1.0, 1.0, 0.5), r"binomial\.k = nan: must be a finite number"),
-    ((-400.0, 1.0, 1.0, 0.5), r"binomial\.k = -400\.0: the increase .* over x in \[1, 1000\]"),
-])
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ((1.0, 1.0, 1.0, 1.5), r"binomial\.beta = 1\.5: must be in \(0, 1\)"),
+        ((1.0, 1.0, -1.0, 0.5), r"binomial\.alpha = -1\.0: must be finite and > 0"),
+        ((math.nan, 1.0, 1.0, 0.5), r"binomial\.k = nan: must be a finite number"),
+        ((-400.0, 1.0, 1.0, 0.5), r"binomial\.k = -400\.0: the increase .* over x in \[1, 1000\]"),
+    ],
+)
 def test_binomial_fields_out_of_range_are_named(fields, named):
     with pytest.raises(ScenarioError, match=named):
         check(Binomial(*fields, "b"))

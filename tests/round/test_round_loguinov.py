@@ -12,7 +12,8 @@ from ccscope.experiments import loguinov
 def test_scalability_exponent_of_a_power_law():
     n = np.array([1, 10, 100])
     assert loguinov.scalability_exponent(n, n**2.0) == pytest.approx(
-        {"equivalent": 2.0, "fit": 2.0})
+        {"equivalent": 2.0, "fit": 2.0}
+    )
 
 
 def test_examples_run_with_their_defaults():

@@ -13,8 +13,12 @@ from ccscope.errors import ScenarioError
 
 def scenario(flows: list[dict], steps: int = 2000, **link) -> dict:
     link = {"capacity_pkts": 100, **link}
-    return {"run": {"engine": "round", "steps": steps, "warmup_steps": steps // 4},
-            "link": link, "flows": flows, "record": {"every": 1, "flows": True}}
+    return {
+        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 4},
+        "link": link,
+        "flows": flows,
+        "record": {"every": 1, "flows": True},
+    }
 
 
 def test_one_tcp_flow_saws_between_half_and_full_capacity():
@@ -22,8 +26,9 @@ def test_one_tcp_flow_saws_between_half_and_full_capacity():
     # packet per RTT and halves after overshooting W, so the link is used (2 − β)/2 = 3/4 of
     # the time (Loguinov & Radha (32), exact for AIMD), within the discreteness of one packet
     # in 500.
-    r = roundmodel.run(scenario([{"controller": "tcp", "initial_window": 500}],
-                                steps=20_000, capacity_pkts=1000))
+    r = roundmodel.run(
+        scenario([{"controller": "tcp", "initial_window": 500}], steps=20_000, capacity_pkts=1000)
+    )
     assert r.utilization == pytest.approx(0.75, rel=2e-3)
     w = r.flow_series()[0].to_numpy()[2000:]
     # It peaks one packet above W and halves from there: w in [W/2, W + 1].
@@ -43,8 +48,9 @@ def test_queue_adds_delay_and_keeps_the_link_busy_between_knee_and_cliff():
     # Papadimitriou & Zhang (12)–(17): a buffer of B ≥ W packets lets TCP's halving land at or
     # above the knee (β = K_knee/K_cliff = W/(W + B) ≤ 1/2), so the link never idles after the
     # first cycle; the round-trip time grows by queue/C.
-    r = roundmodel.run(scenario([{"controller": "tcp", "initial_window": 60}], steps=3000,
-                                buffer=100))
+    r = roundmodel.run(
+        scenario([{"controller": "tcp", "initial_window": 60}], steps=3000, buffer=100)
+    )
     s = r.series
     assert s["utilization"].iloc[500:].min() == pytest.approx(1.0)
     c_pps = 100 / 0.1
@@ -57,8 +63,13 @@ def test_queue_adds_delay_and_keeps_the_link_busy_between_knee_and_cliff():
 
 
 def test_capacity_changes_at_the_scheduled_step():
-    r = roundmodel.run(scenario([{"controller": "tcp", "initial_window": 10}], steps=400,
-                                capacity_changes=[{"step": 200, "capacity_pkts": 50}]))
+    r = roundmodel.run(
+        scenario(
+            [{"controller": "tcp", "initial_window": 10}],
+            steps=400,
+            capacity_changes=[{"step": 200, "capacity_pkts": 50}],
+        )
+    )
     cap = r.series["capacity_bps"].to_numpy()
     assert cap[199] == pytest.approx(100 * 8000 / 0.1)
     assert cap[200] == pytest.approx(50 * 8000 / 0.1)
@@ -68,8 +79,11 @@ def test_capacity_changes_at_the_scheduled_step():
 @pytest.mark.parametrize("feedback", ["proportional", {"kind": "bernoulli", "p": 0.01}])
 def test_random_feedback_is_a_function_of_the_seed(feedback):
     def run(seed):
-        sc = scenario([{"controller": "tcp", "count": 20, "initial_window": 4}],
-                      feedback=feedback, capacity_pkts=97.3)
+        sc = scenario(
+            [{"controller": "tcp", "count": 20, "initial_window": 4}],
+            feedback=feedback,
+            capacity_pkts=97.3,
+        )
         sc["run"]["seed"] = seed
         return roundmodel.run(sc).flows["congestion_events"].to_numpy()
 
@@ -81,12 +95,19 @@ def test_bernoulli_loss_matches_its_probability():
     # A link far above the load: every loss is the Bernoulli one, so packets lost over sent is
     # p exactly, and a flow sending m packets sees a loss with probability 1 − (1 − p)^m.
     p, m, steps = 0.02, 10.0, 40_000
-    r = roundmodel.run({
-        "run": {"engine": "round", "steps": steps},
-        "link": {"capacity_pkts": 1e6, "feedback": {"kind": "bernoulli", "p": p}},
-        "flows": [{"controller": "binomial", "params": {"k": 0, "l": 0, "alpha": 1e-9,
-                                                         "beta": 1e-9},
-                   "initial_window": m}]})
+    r = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps},
+            "link": {"capacity_pkts": 1e6, "feedback": {"kind": "bernoulli", "p": p}},
+            "flows": [
+                {
+                    "controller": "binomial",
+                    "params": {"k": 0, "l": 0, "alpha": 1e-9, "beta": 1e-9},
+                    "initial_window": m,
+                }
+            ],
+        }
+    )
     assert r.loss_rate == pytest.approx(p, rel=1e-6)
     q = 1 - (1 - p) ** m
     events = r.flows["congestion_events"].iloc[0]
@@ -94,21 +115,35 @@ def test_bernoulli_loss_matches_its_probability():
 
 
 def test_proportional_feedback_hits_the_bigger_sender_more():
-    r = roundmodel.run(scenario([{"controller": "tcp", "initial_window": 5},
-                                 {"controller": "gaimd", "params": {"alpha": 3, "beta": 0.5},
-                                  "initial_window": 5}],
-                                steps=20_000, feedback="proportional"))
+    r = roundmodel.run(
+        scenario(
+            [
+                {"controller": "tcp", "initial_window": 5},
+                {"controller": "gaimd", "params": {"alpha": 3, "beta": 0.5}, "initial_window": 5},
+            ],
+            steps=20_000,
+            feedback="proportional",
+        )
+    )
     small, big = r.flows["lost_pkts"]
     assert big > small
 
 
 def test_mixed_window_and_rate_flows_share_one_link():
-    r = roundmodel.run({
-        "run": {"engine": "round", "steps": 5000, "warmup_steps": 1000},
-        "link": {"capacity": "1544kbps", "rtt": "100ms"},
-        "flows": [{"controller": "tcp", "initial_window": 2},
-                  {"controller": "rate-aimd", "params": {"mtu_per_rtt": 8e4},
-                   "initial_rate": "100kbps"}]})
+    r = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": 5000, "warmup_steps": 1000},
+            "link": {"capacity": "1544kbps", "rtt": "100ms"},
+            "flows": [
+                {"controller": "tcp", "initial_window": 2},
+                {
+                    "controller": "rate-aimd",
+                    "params": {"mtu_per_rtt": 8e4},
+                    "initial_rate": "100kbps",
+                },
+            ],
+        }
+    )
     assert list(r.flows["rate_based"]) == [False, True]
     assert 0.5 < r.utilization < 1.0
 
@@ -116,19 +151,30 @@ def test_mixed_window_and_rate_flows_share_one_link():
 def test_theory_and_model_agree_on_a_single_flow_loss_rate():
     # Loguinov & Radha (35) is the maximum-overshoot loss; the actual overshoot of a rate AIMD
     # flow with λ = 5 kb/s on a T1 is between none and λ, so p_1 is below (35).
-    r = roundmodel.run({
-        "run": {"engine": "round", "steps": 50_000, "warmup_steps": 5000},
-        "link": {"capacity": "1544kbps"},
-        "flows": [{"controller": "rate-aimd", "params": {"mtu_per_rtt": 5e3},
-                   "initial_rate": "700kbps"}]})
+    r = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": 50_000, "warmup_steps": 5000},
+            "link": {"capacity": "1544kbps"},
+            "flows": [
+                {
+                    "controller": "rate-aimd",
+                    "params": {"mtu_per_rtt": 5e3},
+                    "initial_rate": "700kbps",
+                }
+            ],
+        }
+    )
     worst = theory.aimd_loss_single_flow(5e3, 0.5, 1.544e6)
     assert 0 < r.loss_rate < worst
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"flows": [{"controller": "vegas"}]}, "flows[0].controller"),
-    ({"flows": [{"controller": "aimd", "params": {"beta": 2}}]}, "flows[0].params.beta"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"flows": [{"controller": "vegas"}]}, "flows[0].controller"),
+        ({"flows": [{"controller": "aimd", "params": {"beta": 2}}]}, "flows[0].params.beta"),
+    ],
+)
 def test_engine_errors_name_the_field_as_written(change, field):
     sc = {**scenario([{"controller": "tcp"}]), **change}
     with pytest.raises(ScenarioError) as e:
@@ -142,17 +188,16 @@ def test_unknown_controller_lists_both_catalogues():
 
 
 def test_a_python_window_controller_runs_in_the_round_model_as_its_catalogued_twin():
-    twin = ccscope.WindowController("AIMD-py(1,1/2)", increase=lambda w: 1.0,
-                                    decrease=lambda w: w / 2)
+    twin = ccscope.WindowController(
+        "AIMD-py(1,1/2)", increase=lambda w: 1.0, decrease=lambda w: w / 2
+    )
     base = scenario([{"controller": "tcp", "count": 5, "initial_window": 3}], steps=3000)
-    python = scenario([{"controller": "python:aimd", "count": 5, "initial_window": 3}],
-                      steps=3000)
+    python = scenario([{"controller": "python:aimd", "count": 5, "initial_window": 3}], steps=3000)
     catalogued = roundmodel.run(base)
     mine = roundmodel.run(python, controllers={"aimd": twin})
     assert list(mine.flows["name"]) == ["AIMD-py(1,1/2)"] * 5
     # The same rule, so the same windows step by step (Chiu & Jain's synchronized model).
-    np.testing.assert_allclose(mine.flows["sent_pkts"], catalogued.flows["sent_pkts"],
-                               rtol=1e-12)
+    np.testing.assert_allclose(mine.flows["sent_pkts"], catalogued.flows["sent_pkts"], rtol=1e-12)
     assert mine.summary()["python_controllers"]["0"]["class"] == "WindowController"
 
 
@@ -189,5 +234,6 @@ def test_a_rate_controller_without_on_round_is_refused_in_the_round_model():
         on_round = ccscope.RateController.on_round
 
     with pytest.raises(TypeError, match="override on_round"):
-        roundmodel.run(scenario([{"controller": "python:x"}], steps=10),
-                       controllers={"x": ReportsOnly})
+        roundmodel.run(
+            scenario([{"controller": "python:x"}], steps=10), controllers={"x": ReportsOnly}
+        )

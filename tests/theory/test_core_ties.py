@@ -52,8 +52,9 @@ def test_tfrc_equation_matches_the_core():
 def test_tfrc_default_t_rto_is_four_rtts_in_both():
     for s, rtt, p in itertools.product(SIZES, RTTS, LOSS):
         python = 8 * theory.tfrc_throughput(s, rtt, p)
-        assert _core.tfrc_throughput_bps(p, rtt, 4 * rtt, s) == pytest.approx(python, rel=REL,
-                                                                              abs=0)
+        assert _core.tfrc_throughput_bps(p, rtt, 4 * rtt, s) == pytest.approx(
+            python, rel=REL, abs=0
+        )
 
 
 def test_ns2_clipped_equation_is_the_pftk_approximation():
@@ -71,7 +72,8 @@ def test_the_clip_matters_only_above_its_knee():
     rtt, t_rto, s = 0.1, 0.4, 1000
     for p in (0.01, 0.2, 8 / 27 * (1 - 1e-9)):
         assert _core.tfrc_throughput_bps(p, rtt, t_rto, s, pftk_clip=True) == pytest.approx(
-            _core.tfrc_throughput_bps(p, rtt, t_rto, s), rel=REL)
+            _core.tfrc_throughput_bps(p, rtt, t_rto, s), rel=REL
+        )
     for p in (0.5, 1.0):
         clipped = _core.tfrc_throughput_bps(p, rtt, t_rto, s, pftk_clip=True)
         assert clipped > _core.tfrc_throughput_bps(p, rtt, t_rto, s) * (1 + 1e-3)
@@ -81,18 +83,45 @@ def test_the_clip_matters_only_above_its_knee():
 
 #: β over (0, 1): edges, the papers' values (1/16, 1/8 Jin et al.; 7/8 Yang et al., Cai et al.;
 #: 2/3 Bansal & Balakrishnan; 0.75 Papadimitriou & Zhang) and a uniform grid.
-BETAS = sorted({1e-12, 1e-6, 1 / 16, 1 / 8, 0.31, 0.5, 2 / 3, 0.75, 7 / 8, 0.9, 1 - 1e-6,
-                1 - 1e-12, *np.linspace(0.01, 0.99, 99).tolist()})
+BETAS = sorted(
+    {
+        1e-12,
+        1e-6,
+        1 / 16,
+        1 / 8,
+        0.31,
+        0.5,
+        2 / 3,
+        0.75,
+        7 / 8,
+        0.9,
+        1 - 1e-6,
+        1 - 1e-12,
+        *np.linspace(0.01, 0.99, 99).tolist(),
+    }
+)
 
 
-@pytest.mark.parametrize(("python", "rust", "source"), [
-    (theory.aimd_friendly_alpha_beta_removed, _core.friendly_alpha_jin,
-     "Loguinov & Radha (5), β removed: 3β/(2 − β)"),
-    (theory.gaimd_friendly_alpha, _core.friendly_alpha_yang,
-     "Yang & Lam, Papadimitriou & Zhang (2), β kept: 4(1 − β²)/3"),
-    (theory.aimd_friendly_alpha_beta_kept, _core.friendly_alpha_cai,
-     "Cai et al. (13), β kept: 3(1 − β)/(1 + β)"),
-])
+@pytest.mark.parametrize(
+    ("python", "rust", "source"),
+    [
+        (
+            theory.aimd_friendly_alpha_beta_removed,
+            _core.friendly_alpha_jin,
+            "Loguinov & Radha (5), β removed: 3β/(2 − β)",
+        ),
+        (
+            theory.gaimd_friendly_alpha,
+            _core.friendly_alpha_yang,
+            "Yang & Lam, Papadimitriou & Zhang (2), β kept: 4(1 − β²)/3",
+        ),
+        (
+            theory.aimd_friendly_alpha_beta_kept,
+            _core.friendly_alpha_cai,
+            "Cai et al. (13), β kept: 3(1 − β)/(1 + β)",
+        ),
+    ],
+)
 def test_friendly_alpha_rules_match_the_core(python, rust, source):
     for beta in BETAS:
         assert rust(beta) == pytest.approx(python(beta), rel=REL, abs=0), (source, beta)
@@ -130,8 +159,7 @@ def _expected(name, params):
         k, l = (1.0, 0.0) if name == "iiad" else (0.5, 0.5)  # noqa: E741
         return (k, l, params.get("alpha", 1.0), params.get("beta", 2 / 3), 1.0)
     if name == "binomial":
-        return (params["k"], params["l"], params.get("alpha", 1.0), params.get("beta", 2 / 3),
-                1.0)
+        return (params["k"], params["l"], params.get("alpha", 1.0), params.get("beta", 2 / 3), 1.0)
     if name in ("simd", "aiad", "history"):
         return None  # Jin et al. (3)-(4): the increase depends on w_max of the last epoch
     raise AssertionError(f"{name}: a catalogued window controller this test does not classify")
@@ -139,15 +167,28 @@ def _expected(name, params):
 
 CASES = [
     ("tcp", {}),
-    ("aimd", {}), ("aimd", {"beta": 1 / 16}), ("aimd", {"alpha": 0.1, "beta": 1 / 16}),
+    ("aimd", {}),
+    ("aimd", {"beta": 1 / 16}),
+    ("aimd", {"alpha": 0.1, "beta": 1 / 16}),
     ("aimd", {"beta": 1 / 8}),
-    ("gaimd", {}), ("gaimd", {"beta": 0.75}), ("gaimd", {"alpha": 0.31, "beta": 0.875}),
-    ("taimd", {}), ("taimd", {"beta": 0.9}), ("taimd", {"alpha": 3.2, "beta": 0.875}),
-    ("dtaimd", {}), ("dtaimd", {"beta": 0.9}), ("dtaimd", {"beta": 0.7}),
-    ("iiad", {}), ("iiad", {"alpha": 2.0, "beta": 0.5}),
-    ("sqrt", {}), ("sqrt", {"beta": 0.25}),
-    ("binomial", {"k": 0.25, "l": 0.75}), ("binomial", {"k": 2.0, "l": 0.0, "alpha": 3.0}),
-    ("simd", {}), ("aiad", {}), ("history", {"k": 0.5, "l": 1.0, "beta": 0.2}),
+    ("gaimd", {}),
+    ("gaimd", {"beta": 0.75}),
+    ("gaimd", {"alpha": 0.31, "beta": 0.875}),
+    ("taimd", {}),
+    ("taimd", {"beta": 0.9}),
+    ("taimd", {"alpha": 3.2, "beta": 0.875}),
+    ("dtaimd", {}),
+    ("dtaimd", {"beta": 0.9}),
+    ("dtaimd", {"beta": 0.7}),
+    ("iiad", {}),
+    ("iiad", {"alpha": 2.0, "beta": 0.5}),
+    ("sqrt", {}),
+    ("sqrt", {"beta": 0.25}),
+    ("binomial", {"k": 0.25, "l": 0.75}),
+    ("binomial", {"k": 2.0, "l": 0.0, "alpha": 3.0}),
+    ("simd", {}),
+    ("aiad", {}),
+    ("history", {"k": 0.5, "l": 1.0, "beta": 0.2}),
 ]
 
 

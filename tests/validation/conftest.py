@@ -39,8 +39,12 @@ def simd_fat_link(duration_s: float = 300.0, seed: int = 1) -> dict:
     with random loss; periodic loss gives identical, deterministic epochs)."""
     return {
         "run": {"duration": f"{duration_s:g}s", "seed": seed},
-        "topology": {"kind": "fat_link", "rate": "10Gbps", "delay": "48ms",
-                     "loss": {"kind": "periodic", "every": SIMD_LOSS_EVERY}},
+        "topology": {
+            "kind": "fat_link",
+            "rate": "10Gbps",
+            "delay": "48ms",
+            "loss": {"kind": "periodic", "every": SIMD_LOSS_EVERY},
+        },
         "flows": [{"source": tcp({"name": "simd", "beta": SIMD_BETA})}],
         # One sample per RTT, as the issue asks.
         "trace": {"interval": "100ms", "queues": False},

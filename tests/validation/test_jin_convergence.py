@@ -9,6 +9,7 @@ from ccscope.scenario import Scenario
 
 
 def test_scenario_file_is_the_tested_set_up():
-    built = Scenario.from_dict(jin.fig20_scenario(1, jin.FIG20_CONTROLLERS["SIMD"],
-                                                  jin.FIG20_DURATION_S["SIMD"]))
+    built = Scenario.from_dict(
+        jin.fig20_scenario(1, jin.FIG20_CONTROLLERS["SIMD"], jin.FIG20_DURATION_S["SIMD"])
+    )
     assert ccscope.load(SCENARIOS / "jin-fig20-parkinglot.toml") == built

@@ -46,9 +46,12 @@ def both(p: float, capsys, rules: dict | None = None) -> tuple[dict, dict]:
     ours, theirs = ccscope_recovery(p, 1, rules), ns2_recovery(p, 1)
     with capsys.disabled():
         for name, r in (("ccscope", ours), ("ns-2.35", theirs)):
-            print(f"\nSACK at p = {p}, {name}: {r['retransmits'] / r['lost']:.3f} retransmits "
-                  f"and {r['timeouts'] / r['lost']:.4f} timeouts per loss ({r['timeouts']} "
-                  "timeouts)", end="")
+            print(
+                f"\nSACK at p = {p}, {name}: {r['retransmits'] / r['lost']:.3f} retransmits "
+                f"and {r['timeouts'] / r['lost']:.4f} timeouts per loss ({r['timeouts']} "
+                "timeouts)",
+                end="",
+            )
         print()
     return ours, theirs
 
@@ -66,15 +69,26 @@ def test_sack_retransmits_one_packet_per_loss_as_ns2(p, capsys):
 
 @pytest.mark.slow
 @needs_ns2
-@pytest.mark.parametrize(("p", "rules"), [
-    (0.02, None),
-    pytest.param(0.05, None, marks=pytest.mark.xfail(strict=True, reason=(
-        "RFC 6675's IsLost (3 SACKed packets above a hole) against ns-2's Sack1 (any SACKed "
-        "packet above it): at p = 0.05 ccscope's sack times out 287 times in 200 s where "
-        "ns-2's times out 228 (0.081 vs 0.059 per loss); with ns-2's rule, 229"))),
-    (0.02, NS2_RULES),
-    (0.05, NS2_RULES),
-])
+@pytest.mark.parametrize(
+    ("p", "rules"),
+    [
+        (0.02, None),
+        pytest.param(
+            0.05,
+            None,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason=(
+                    "RFC 6675's IsLost (3 SACKed packets above a hole) against ns-2's Sack1 (any SACKed "
+                    "packet above it): at p = 0.05 ccscope's sack times out 287 times in 200 s where "
+                    "ns-2's times out 228 (0.081 vs 0.059 per loss); with ns-2's rule, 229"
+                ),
+            ),
+        ),
+        (0.02, NS2_RULES),
+        (0.05, NS2_RULES),
+    ],
+)
 def test_sack_times_out_as_often_as_ns2(p, rules, capsys):
     # Timeouts are rare events: their counts differ by chance with a standard error of about
     # sqrt(1/a + 1/b) in ratio; three of them are allowed.

@@ -34,7 +34,9 @@ def test_tfrc_ns2_throughput_under_heavy_loss_matches_ns2(p, capsys):
     se = math.sqrt((statistics.variance(ours) + statistics.variance(theirs)) / len(SEEDS))
     diff = statistics.mean(ours) - statistics.mean(theirs)
     with capsys.disabled():
-        print(f"\nTFRC-ns2 at p = {p}: ccscope {statistics.mean(ours):.4f} Mb/s, "
-              f"ns-2.35 {statistics.mean(theirs):.4f} Mb/s (5 seeds; s.e. of the difference "
-              f"{se:.4f})")
+        print(
+            f"\nTFRC-ns2 at p = {p}: ccscope {statistics.mean(ours):.4f} Mb/s, "
+            f"ns-2.35 {statistics.mean(theirs):.4f} Mb/s (5 seeds; s.e. of the difference "
+            f"{se:.4f})"
+        )
     assert abs(diff) <= 3 * se, (ours, theirs)

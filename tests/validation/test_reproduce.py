@@ -22,59 +22,106 @@ NOT_REPRODUCED = {
     # (over seeds 1-8 TCP spans 24-106, SIMD 75-263). The full run's median over seeds 1-5
     # holds: TCP 49 < SIMD 187 < AIMD 533 < IIAD 2724.
     ("jin-fig20", "Exp. 1: T2 ranking, fastest first (RTTs), seed 1"),
-    *(("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
-      for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR") for seeds in ("1–2", "1–5")),
-    *(("yang-table1", f"{name}: fairness F, 8 flows, no loss module, mean of seeds {seeds}")
-      for name in ("TCP", "GAIMD(0.31,0.875)") for seeds in ("1–2", "1–5")),
+    *(
+        ("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
+        for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR")
+        for seeds in ("1–2", "1–5")
+    ),
+    *(
+        ("yang-table1", f"{name}: fairness F, 8 flows, no loss module, mean of seeds {seeds}")
+        for name in ("TCP", "GAIMD(0.31,0.875)")
+        for seeds in ("1–2", "1–5")
+    ),
     # The media reproductions (workloads and video); each Claim says why.
     ("cai-eq35", "Cai eq. (35): longest sender wait after a cut, beta = 0.5, tau = 0.2 s"),
     ("cai-eq35", "Cai eq. (35): longest sender wait after a cut, beta = 0.875, tau = 0.2 s"),
-    *(("cai-fig16", f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP "
-       "(b/s)") for n in (1, 2, 3, 6, 7, 9)),
+    *(
+        (
+            "cai-fig16",
+            f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP (b/s)",
+        )
+        for n in (1, 2, 3, 6, 7, 9)
+    ),
     ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 3 (alpha2 = 1.80), 96 flows"),
     ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 24 flows"),
     ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 96 flows"),
     ("cai-table1", "Cai Table I: DTAIMD interruptions, over 1 seed(s)"),
-    ("cai-table1", "Cai Table I: share of TCP elephants with a larger max receiver queue than "
-     "DTAIMD, mean over 1 seed(s)"),
+    (
+        "cai-table1",
+        "Cai Table I: share of TCP elephants with a larger max receiver queue than "
+        "DTAIMD, mean over 1 seed(s)",
+    ),
     ("cai-table1", "Cai Table I: DTAIMD interruptions, over 3 seed(s)"),
     ("cai-table1", "Cai Table I: TCP elephants interrupted (of 10), mean over 3 seed(s)"),
     ("jin-table5", "Jin Table 5: 1/aggressiveness of AIAD(2/3) (RTTs; analysis 121.0)"),
     ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp"),
     ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp-adp"),
     ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): SSVP-ADP smoother than SSVP"),
-    *(("papadimitriou-fig4-8", f"Papadimitriou {fig} (MPEG-4, n = {n}): SSVP-ADP best in "
-       f"{metric}") for n in (30, 50) for fig, metric in (
-           ("Figs. 4a, 6a", "throughput_bps"), ("Figs. 4b, 6b", "cov"),
-           ("Fig. 7a", "fairness_index"), ("Fig. 7b", "worst_case_fairness"),
-           ("Fig. 8a", "vdi"), ("Fig. 8b", "delayed_pkt_rate"))),
+    *(
+        (
+            "papadimitriou-fig4-8",
+            f"Papadimitriou {fig} (MPEG-4, n = {n}): SSVP-ADP best in {metric}",
+        )
+        for n in (30, 50)
+        for fig, metric in (
+            ("Figs. 4a, 6a", "throughput_bps"),
+            ("Figs. 4b, 6b", "cov"),
+            ("Fig. 7a", "fairness_index"),
+            ("Fig. 7b", "worst_case_fairness"),
+            ("Fig. 8a", "vdi"),
+            ("Fig. 8b", "delayed_pkt_rate"),
+        )
+    ),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TCP to refill the queue after 16 -> 8 flows"),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),
     ("yang-onoff", "Yang §3.3: TCP CoV_time, ON/OFF loss vs Bernoulli at its loss rate"),
     # Loguinov Table I's freeze frames: on the T1 the loss-driven controls lose too much to
     # recover (IIAD, ISCC; TFRC(180) in the quick run); on the T3-scaled path too little to freeze
     # (TFRC(180) starves instead).
-    *(("loguinov-table1", f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the "
-       "session frozen") for runs, path, scheme in (
-           *((r, "T1", s) for r in ("60 s, seed 6", "600 s, seeds 6-8")
-             for s in ("IIAD(0.10,1/2)", "ISCC(-1.5,2)")),
-           ("60 s, seed 6", "T1", "TFRC(180)"),
-           *((r, "T3", s) for r in ("60 s, seed 6", "600 s, seeds 6-8")
-             for s in ("AIMD(0.19,1/2)", "SQRT(0.18,1/2)", "IIAD(0.10,1/2)", "TFRC(180)")))),
+    *(
+        (
+            "loguinov-table1",
+            f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the session frozen",
+        )
+        for runs, path, scheme in (
+            *(
+                (r, "T1", s)
+                for r in ("60 s, seed 6", "600 s, seeds 6-8")
+                for s in ("IIAD(0.10,1/2)", "ISCC(-1.5,2)")
+            ),
+            ("60 s, seed 6", "T1", "TFRC(180)"),
+            *(
+                (r, "T3", s)
+                for r in ("60 s, seed 6", "600 s, seeds 6-8")
+                for s in ("AIMD(0.19,1/2)", "SQRT(0.18,1/2)", "IIAD(0.10,1/2)", "TFRC(180)")
+            ),
+        )
+    ),
     # The same two results on an emulated T1, on real packets and in the packet engine on the
     # same scenario: AIMD's loss starts several times above Table I's p_2 and ISCC's cannot fall
     # below the loss its decreases cost at a few packets per RTT; the non-scalable schemes but
     # AIMD and SQRT lose or starve too much to stay within 13-68% frozen (TFRC only in 20 s).
-    *((rid, f"{scheme}: fitted exponent of p_n, {runs}, {engine}")
-      for rid, runs in (("loguinov-fig8-udp", "n = 4, 16, 20 s each"),
-                        ("loguinov-fig8-udp", "n = 2, 4, 8, 16, 60 s each"))
-      for scheme in ("AIMD(0.19,1/2)", "ISCC(-1.5,2)")
-      for engine in ("real packets", "packet engine")),
-    *(("loguinov-table1-udp", f"Loguinov Table I, T1, n = 50 ({engine}, {runs}, seed 6): "
-       f"{scheme} share of the session frozen") for engine in ("real packets", "packet engine")
-      for runs, scheme in (*((r, s) for r in ("20 s", "600 s")
-                             for s in ("IIAD(0.10,1/2)", "ISCC(-1.5,2)")),
-                           ("20 s", "TFRC(180)"))),
+    *(
+        (rid, f"{scheme}: fitted exponent of p_n, {runs}, {engine}")
+        for rid, runs in (
+            ("loguinov-fig8-udp", "n = 4, 16, 20 s each"),
+            ("loguinov-fig8-udp", "n = 2, 4, 8, 16, 60 s each"),
+        )
+        for scheme in ("AIMD(0.19,1/2)", "ISCC(-1.5,2)")
+        for engine in ("real packets", "packet engine")
+    ),
+    *(
+        (
+            "loguinov-table1-udp",
+            f"Loguinov Table I, T1, n = 50 ({engine}, {runs}, seed 6): "
+            f"{scheme} share of the session frozen",
+        )
+        for engine in ("real packets", "packet engine")
+        for runs, scheme in (
+            *((r, s) for r in ("20 s", "600 s") for s in ("IIAD(0.10,1/2)", "ISCC(-1.5,2)")),
+            ("20 s", "TFRC(180)"),
+        )
+    ),
 }
 
 
@@ -123,4 +170,5 @@ def test_the_readme_full_table_is_the_output_of_reproduce_all():
     reports = [FULL.get(rid) or reproduce.run(rid, quick=False) for rid in reproduce.ids()]
     assert pasted.group(1) == reproduce.markdown(reports), (
         "the README's table of the full runs is stale: paste the output of "
-        "`ccscope reproduce --all --markdown` between its markers")
+        "`ccscope reproduce --all --markdown` between its markers"
+    )

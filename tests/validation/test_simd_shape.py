@@ -64,9 +64,11 @@ def test_each_epoch_grows_as_t_squared(epochs):
         # ((w_max−1)/w_max)²·c5 and c5.
         c_band.append((((e["w_max"] - 1) / e["w_max"]) ** 2 * c5 / c7, c5 / c7))
     exps, c_ratio = np.array(exps), np.array(c_ratio)
-    print(f"\nSIMD(1/16): {len(steady)} epochs, exponent median {np.median(exps):.3f} "
-          f"[{exps.min():.3f}, {exps.max():.3f}] (target 2 ± 0.2); c/c_eq7 median "
-          f"{np.median(c_ratio):.4f} [{c_ratio.min():.4f}, {c_ratio.max():.4f}]")
+    print(
+        f"\nSIMD(1/16): {len(steady)} epochs, exponent median {np.median(exps):.3f} "
+        f"[{exps.min():.3f}, {exps.max():.3f}] (target 2 ± 0.2); c/c_eq7 median "
+        f"{np.median(c_ratio):.4f} [{c_ratio.min():.4f}, {c_ratio.max():.4f}]"
+    )
     # Jin et al. (1), Table 1: w(t) = w0 + c t², exponent 2; ± 0.2 is our assumption (the
     # paper states no tolerance).
     assert np.all(np.abs(exps - 2) <= 0.2)
@@ -87,8 +89,10 @@ def test_decrease_is_multiplicative(epochs):
     # at most 2c·T ≈ 2 · 9β/(8 w_max) · 0.9 w_max = 2.03β packets (epoch T ≈ 0.9 w_max RTTs,
     # Jin et al. App. C.2 SIMD epoch at β ≪ 1), i.e. a relative 2.03β / w_max ≤ 0.5 % here.
     slack = 2.03 * BETA / w_max
-    print(f"\nw0/w_max over w_max in [{w_max.min():.1f}, {w_max.max():.1f}]: "
-          f"[{ratio.min():.4f}, {ratio.max():.4f}] (target 1 − β = {1 - BETA:.4f})")
+    print(
+        f"\nw0/w_max over w_max in [{w_max.min():.1f}, {w_max.max():.1f}]: "
+        f"[{ratio.min():.4f}, {ratio.max():.4f}] (target 1 − β = {1 - BETA:.4f})"
+    )
     # TCP keeps whole packets (ssthresh is floored), which lowers w0 by less than one packet.
     assert np.all(ratio >= (1 - BETA) - 1 / w_max - 1e-9)
     assert np.all(ratio <= (1 - BETA) * (1 + slack) + 1e-9)

@@ -13,7 +13,8 @@ from ccscope import metrics, theory
 
 def fat_link(p: float, controller: str = '"tcp"', seconds: int = 1000, seed: int = 1):
     """One flow over a fat link with Bernoulli loss (Jin §6.1.1): RTT 2 (20 + 1 + 1) ms."""
-    return ccscope.run(ccscope.loads(f'''
+    return ccscope.run(
+        ccscope.loads(f'''
 [run]
 duration = "{seconds}s"
 warmup = "20s"
@@ -25,7 +26,8 @@ delay = "20ms"
 loss = {{ kind = "bernoulli", p = {p} }}
 [[flows]]
 source = {{ kind = "tcp", controller = {controller} }}
-'''))
+''')
+    )
 
 
 @pytest.mark.parametrize("p", [0.005, 0.01, 0.02, 0.05])
@@ -34,9 +36,11 @@ def test_a_tcp_throughput_matches_pftk(p):
     # PFTK (Padhye et al. 1998) with the flow's own RTT and RTO, b = 1 (no delayed
     # ACKs) and the 10 000-packet receiver window; packets/s -> bits/s with 1000-byte packets.
     model = theory.pftk_throughput(p, f.mean_rtt_s, f.rto_s, 1.0, 10_000) * 8000
-    print(f"\na p={p}: goodput {f.goodput_bps / 1e6:.3f} Mb/s, PFTK {model / 1e6:.3f} Mb/s, "
-          f"ratio {f.goodput_bps / model:.3f}, RTT {f.mean_rtt_s * 1e3:.1f} ms, "
-          f"RTO {f.rto_s:.3f} s, timeouts {f.timeouts:.0f}")
+    print(
+        f"\na p={p}: goodput {f.goodput_bps / 1e6:.3f} Mb/s, PFTK {model / 1e6:.3f} Mb/s, "
+        f"ratio {f.goodput_bps / model:.3f}, RTT {f.mean_rtt_s * 1e3:.1f} ms, "
+        f"RTO {f.rto_s:.3f} s, timeouts {f.timeouts:.0f}"
+    )
     assert f.goodput_bps == pytest.approx(model, rel=0.15)
 
 
@@ -49,7 +53,8 @@ def test_b_gaimd_is_tcp_friendly_under_bernoulli_loss(p):
 
 
 def test_c_eight_tcp_flows_share_a_red_bottleneck_fairly():
-    r = ccscope.run(ccscope.loads('''
+    r = ccscope.run(
+        ccscope.loads("""
 [run]
 duration = "110s"
 warmup = "10s"
@@ -61,7 +66,8 @@ bottleneck = { rate = "10Mbps", delay = "20ms", queue = { kind = "red", limit = 
 source = { kind = "tcp" }
 count = 8
 start_jitter = "1s"
-'''))
+""")
+    )
     jain = metrics.jain_index(r.flows.goodput_bps)
     print(f"\nc: Jain {jain:.4f}, utilization {r.bottlenecks.utilization[0]:.4f}")
     assert jain >= 0.95

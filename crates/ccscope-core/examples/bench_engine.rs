@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
+use ccscope_core::build::run;
 use ccscope_core::config::{FlowSpec, LinkParams, Scenario, SourceSpec, TopologySpec, TraceSpec};
 use ccscope_core::net::queue::QueueSpec;
-use ccscope_core::build::run;
 use ccscope_core::transport::tcp::TcpSpec;
 
 const MS: u64 = 1_000_000;
@@ -78,7 +78,11 @@ fn main() {
                     last = Some(r);
                 }
                 let r = last.expect("ran");
-                let bn = r.links.iter().find(|l| l.name == "bottleneck").expect("bottleneck");
+                let bn = r
+                    .links
+                    .iter()
+                    .find(|l| l.name == "bottleneck")
+                    .expect("bottleneck");
                 if json {
                     println!(
                         "{{\"load\":\"{name}\",\"flows\":{flows},\"rate_mbps\":{},\"events\":{},\"bottleneck_pkts\":{},\"wall_s\":{best:.5}}}",

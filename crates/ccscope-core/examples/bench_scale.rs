@@ -69,7 +69,11 @@ fn measure(flows: usize) {
     let r = run(&s).expect("valid benchmark scenario");
     let wall = t.elapsed().as_secs_f64();
     let cpu = cpu_s(wall) - cpu0;
-    let bn = r.links.iter().find(|l| l.name == "bottleneck").expect("bottleneck");
+    let bn = r
+        .links
+        .iter()
+        .find(|l| l.name == "bottleneck")
+        .expect("bottleneck");
     println!(
         "{{\"flows\":{flows},\"events\":{},\"bottleneck_pkts\":{},\"wall_s\":{wall:.4},\"cpu_s\":{cpu:.4},\"peak_rss_kb\":{}}}",
         r.events,
@@ -95,14 +99,24 @@ fn main() {
     }
     let json = args.iter().any(|a| a == "--json");
     let counts: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
-    let counts = if counts.is_empty() { vec![100, 1_000, 10_000] } else { counts };
+    let counts = if counts.is_empty() {
+        vec![100, 1_000, 10_000]
+    } else {
+        counts
+    };
     let exe = std::env::current_exe().expect("own path");
     if !json {
         println!("scale: TCP SACK dumbbell, 1 Gb/s, 5 simulated seconds, one process per row");
-        println!("{:>7} {:>11} {:>12} {:>8} {:>8} {:>10}", "flows", "events", "bn packets", "wall s", "cpu s", "peak MB");
+        println!(
+            "{:>7} {:>11} {:>12} {:>8} {:>8} {:>10}",
+            "flows", "events", "bn packets", "wall s", "cpu s", "peak MB"
+        );
     }
     for n in counts {
-        let out = Command::new(&exe).args(["--child", &n.to_string()]).output().expect("child run");
+        let out = Command::new(&exe)
+            .args(["--child", &n.to_string()])
+            .output()
+            .expect("child run");
         let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
         if json {
             println!("{line}");

@@ -8,8 +8,14 @@
 
 use std::sync::Arc;
 
-use crate::apps::{Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink};
-use crate::config::{self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink, FlowSpec, LinkParams, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec};
+use crate::apps::{
+    Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff,
+    Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink,
+};
+use crate::config::{
+    self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink,
+    FlowSpec, LinkParams, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec,
+};
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::control::Controller;
 use crate::error::{Error, Result};
@@ -18,13 +24,15 @@ use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution};
-use crate::scenario::packet::{self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology};
+use crate::scenario::packet::{
+    self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology,
+};
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
+use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
-use crate::time::SimTime;
 use crate::units::{Limit, Time};
 
 /// Whole nanoseconds of a validated time.
@@ -47,8 +55,12 @@ fn whole_bps(bps: f64) -> u64 {
 pub fn packet(s: &Scenario) -> Result<config::Scenario> {
     let mut flows = Vec::new();
     for (i, f) in s.flows.iter().enumerate() {
-        let end = f.stop.as_ref().map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
-        let source = flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        let end = f
+            .stop
+            .as_ref()
+            .map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
+        let source =
+            flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(&format!("flows[{i}]")))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -223,12 +235,18 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
     }
     let mut spec = match base {
         SourceSpec::Media(m) => *m,
-        SourceSpec::Cbr { rate_bps, packet_bytes } => MediaSpec {
+        SourceSpec::Cbr {
+            rate_bps,
+            packet_bytes,
+        } => MediaSpec {
             carrier: Carrier::Udp { packet_bytes },
             app: AppSpec::Cbr { rate_bps },
             playback: None,
         },
-        SourceSpec::Poisson { rate_bps, packet_bytes } => MediaSpec {
+        SourceSpec::Poisson {
+            rate_bps,
+            packet_bytes,
+        } => MediaSpec {
             carrier: Carrier::Udp { packet_bytes },
             app: AppSpec::Poisson { rate_bps },
             playback: None,
@@ -265,7 +283,11 @@ fn app(a: &App) -> AppSpec {
                 rate_bps: o.rate.bps(),
                 on: period(&o.on),
                 off: period(&o.off),
-                mode: if o.transfers { OnMode::Transfers } else { OnMode::Paced },
+                mode: if o.transfers {
+                    OnMode::Transfers
+                } else {
+                    OnMode::Paced
+                },
             }
         }
         App::Fgs(f) => AppSpec::Fgs {
@@ -319,7 +341,8 @@ fn playback(p: &media::Playback, end_ns: u64, warmup_ns: u64) -> PlaybackSpec {
 fn controller(family: Family, c: &ControllerRef) -> Result<ControllerChoice> {
     match c.external() {
         Some(name) => Ok(ControllerChoice::External(name.to_string())),
-        None => ControllerConfig::resolve_in(family, &c.name, &c.pairs()).map(ControllerChoice::Catalogued),
+        None => ControllerConfig::resolve_in(family, &c.name, &c.pairs())
+            .map(ControllerChoice::Catalogued),
     }
 }
 
@@ -359,7 +382,10 @@ fn rate(r: &RateSource, controller: ControllerChoice) -> RateSourceSpec {
         bunch: r.bunch as u32,
         jitter: r.jitter,
         feedback: r.feedback.map(|f| f.name().to_string()),
-        report_bytes: r.report_size.as_ref().map_or(REPORT_BYTES, |s| bytes(s.bytes())),
+        report_bytes: r
+            .report_size
+            .as_ref()
+            .map_or(REPORT_BYTES, |s| bytes(s.bytes())),
     }
 }
 
@@ -368,7 +394,8 @@ impl Default for TcpSpec {
     /// controller, with ns-2.35's settings.
     fn default() -> Self {
         let t = Tcp::default();
-        let controller = controller(Family::Window, &t.controller).expect("the default controller is catalogued");
+        let controller = controller(Family::Window, &t.controller)
+            .expect("the default controller is catalogued");
         tcp(&t, controller)
     }
 }
@@ -377,7 +404,10 @@ impl RateSourceSpec {
     /// A rate source running `controller`, every other setting the scenario's default
     /// ([`RateSource`]).
     pub fn new(controller: impl Into<ControllerChoice>) -> Self {
-        rate(&RateSource::new(ControllerRef::default()), controller.into())
+        rate(
+            &RateSource::new(ControllerRef::default()),
+            controller.into(),
+        )
     }
 }
 
@@ -403,8 +433,17 @@ pub type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 /// run their spec's application (see their `endpoints`).
 pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
     let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
-        SourceSpec::Cbr { rate_bps, packet_bytes } => (Box::new(Cbr::new(rate_bps, packet_bytes)?), packet_bytes),
-        SourceSpec::Poisson { rate_bps, packet_bytes } => (Box::new(Poisson::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Cbr {
+            rate_bps,
+            packet_bytes,
+        } => (Box::new(Cbr::new(rate_bps, packet_bytes)?), packet_bytes),
+        SourceSpec::Poisson {
+            rate_bps,
+            packet_bytes,
+        } => (
+            Box::new(Poisson::new(rate_bps, packet_bytes)?),
+            packet_bytes,
+        ),
         SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
         SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
         SourceSpec::Media(ref m) => return media_endpoints(m),
@@ -425,10 +464,17 @@ fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
 /// The endpoints of a TCP or rate flow with a chosen application and receiver whose
 /// controller is built elsewhere (e.g. in Python; a window controller for TCP, a rate
 /// controller for a rate source).
-pub fn media_endpoints_with_controller(m: &MediaSpec, ctl: Box<dyn Controller>) -> Result<Endpoints> {
+pub fn media_endpoints_with_controller(
+    m: &MediaSpec,
+    ctl: Box<dyn Controller>,
+) -> Result<Endpoints> {
     let (app, sink) = media_apps(m)?;
     match &m.carrier {
-        Carrier::Udp { .. } => Err(Error::invalid("source.controller", "(given)", "a udp source has no congestion control")),
+        Carrier::Udp { .. } => Err(Error::invalid(
+            "source.controller",
+            "(given)",
+            "a udp source has no congestion control",
+        )),
         Carrier::Tcp(t) => Ok(tcp::endpoints_with_controller_and_apps(t, ctl, app, sink)),
         Carrier::Rate(r) => rate::endpoints_with_controller_and_apps(r, ctl, app, sink),
     }
@@ -445,23 +491,48 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
     };
     let app: Box<dyn SendApp> = match &m.app {
         AppSpec::Default => match &m.carrier {
-            Carrier::Tcp(TcpSpec { transfer_pkts: Some(n), .. }) => Box::new(Finite::packets(*n, packet_bytes)),
+            Carrier::Tcp(TcpSpec {
+                transfer_pkts: Some(n),
+                ..
+            }) => Box::new(Finite::packets(*n, packet_bytes)),
             _ => Box::new(Bulk),
         },
         AppSpec::Cbr { rate_bps } => Box::new(Cbr::new(*rate_bps, packet_bytes)?),
         AppSpec::Poisson { rate_bps } => Box::new(Poisson::new(*rate_bps, packet_bytes)?),
-        AppSpec::OnOff { rate_bps, on, off, mode } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
-        AppSpec::Fgs { base_bps, max_bps, fps, retransmit } => {
+        AppSpec::OnOff {
+            rate_bps,
+            on,
+            off,
+            mode,
+        } => Box::new(OnOff::new(*rate_bps, packet_bytes, *on, *off, *mode)?),
+        AppSpec::Fgs {
+            base_bps,
+            max_bps,
+            fps,
+            retransmit,
+        } => {
             let server = Fgs::new(*base_bps, *max_bps, *fps)?;
             match m.playback {
-                Some(p) if *retransmit => Box::new(server.with_ledger(ledger.clone()).with_retransmission(SimTime(p.startup_ns))),
+                Some(p) if *retransmit => Box::new(
+                    server
+                        .with_ledger(ledger.clone())
+                        .with_retransmission(SimTime(p.startup_ns)),
+                ),
                 Some(_) => Box::new(server.with_ledger(ledger.clone())),
                 None => Box::new(server),
             }
         }
-        AppSpec::Multirate { tau_ns, initial_bps, cuts_only } => {
+        AppSpec::Multirate {
+            tau_ns,
+            initial_bps,
+            cuts_only,
+        } => {
             let coder = Multirate::new(SimTime(*tau_ns), packet_bytes, *initial_bps)?;
-            Box::new(if *cuts_only { coder.learning_cuts_only() } else { coder })
+            Box::new(if *cuts_only {
+                coder.learning_cuts_only()
+            } else {
+                coder
+            })
         }
         AppSpec::Mpeg4 { gop, fps, stats } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
@@ -472,8 +543,15 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
         }
     };
     let sink: Box<dyn ReceiveApp> = match (m.playback, &m.app) {
-        (Some(p), AppSpec::Fgs { retransmit: true, .. }) => Box::new(Playback::new(p).with_frames(ledger).with_nacks()),
-        (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => Box::new(Playback::new(p).with_frames(ledger)),
+        (
+            Some(p),
+            AppSpec::Fgs {
+                retransmit: true, ..
+            },
+        ) => Box::new(Playback::new(p).with_frames(ledger).with_nacks()),
+        (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => {
+            Box::new(Playback::new(p).with_frames(ledger))
+        }
         (Some(p), _) => Box::new(Playback::new(p)),
         (None, _) => Box::new(Sink::default()),
     };
@@ -508,7 +586,9 @@ pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
         feedback: match link.feedback {
             Feedback::Shared(Sharing::Synchronized) => engine_round::Feedback::Synchronized,
             Feedback::Shared(Sharing::Proportional) => engine_round::Feedback::Proportional,
-            Feedback::Random(RandomLoss::Bernoulli(b)) => engine_round::Feedback::Bernoulli { p: b.p },
+            Feedback::Random(RandomLoss::Bernoulli(b)) => {
+                engine_round::Feedback::Bernoulli { p: b.p }
+            }
         },
         integer_windows: link.integer_windows,
         capacity_oracle: link.capacity_oracle,
@@ -542,10 +622,19 @@ impl Error {
         };
         match self {
             // An unknown parameter: the catalogue names the controller, the user the parameter.
-            Error::UnknownName { field, value, known } if field.starts_with("controller.params") => Error::InvalidField {
+            Error::UnknownName {
+                field,
+                value,
+                known,
+            } if field.starts_with("controller.params") => Error::InvalidField {
                 field: path(format!("controller.{value}")),
                 value: String::new(),
-                allowed: format!("not a parameter of {}; its parameters: {known}", field.trim_start_matches("controller.params").trim_matches([' ', '(', ')'])),
+                allowed: format!(
+                    "not a parameter of {}; its parameters: {known}",
+                    field
+                        .trim_start_matches("controller.params")
+                        .trim_matches([' ', '(', ')'])
+                ),
             },
             other => other.renamed(path),
         }
@@ -561,7 +650,8 @@ pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
     one.capacity_changes.clear();
     one.record = engine_round::Record::default();
     // Controllers written in Python are checked when they run.
-    one.flows.retain(|g| !g.controller.starts_with(crate::scenario::EXTERNAL_PREFIX));
+    one.flows
+        .retain(|g| !g.controller.starts_with(crate::scenario::EXTERNAL_PREFIX));
     if one.flows.is_empty() {
         return Ok(());
     }
@@ -576,9 +666,15 @@ pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
 /// `flows[0].params.beta`), its start `round.flows[0].source.initial_rate` (`flows[0].initial_rate`).
 pub fn round_error(e: Error) -> Error {
     let rename = |field: String| -> String {
-        let Some(rest) = field.strip_prefix("round.") else { return field };
-        let Some((group, below)) = rest.split_once("].") else { return rest.to_string() };
-        let param = below.strip_prefix("controller").map(|p| p.trim_start_matches('.'));
+        let Some(rest) = field.strip_prefix("round.") else {
+            return field;
+        };
+        let Some((group, below)) = rest.split_once("].") else {
+            return rest.to_string();
+        };
+        let param = below
+            .strip_prefix("controller")
+            .map(|p| p.trim_start_matches('.'));
         match (param, below.strip_prefix("source.")) {
             (Some("" | "name"), _) => format!("{group}].controller"),
             (Some("initial_window"), _) => format!("{group}].initial_window"),
@@ -616,10 +712,26 @@ mod tests {
     #[test]
     fn controller_errors_name_the_entry_by_its_path() {
         let cases = [
-            (json!({"kind": "tcp", "controller": "cubic"}), "flows[1].source.controller", "'cubic' is not known; expected one of: tcp, aimd"),
-            (json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}), "flows[1].source.controller.beta", "beta = 1.5: must be in"),
-            (json!({"kind": "tcp", "controller": {"name": "gaimd", "gamma": 0.5}}), "flows[1].source.controller.gamma", "not a parameter of gaimd; its parameters: alpha, beta"),
-            (json!({"kind": "rate", "controller": "tcp"}), "flows[1].source.controller", "tfrc"),
+            (
+                json!({"kind": "tcp", "controller": "cubic"}),
+                "flows[1].source.controller",
+                "'cubic' is not known; expected one of: tcp, aimd",
+            ),
+            (
+                json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}),
+                "flows[1].source.controller.beta",
+                "beta = 1.5: must be in",
+            ),
+            (
+                json!({"kind": "tcp", "controller": {"name": "gaimd", "gamma": 0.5}}),
+                "flows[1].source.controller.gamma",
+                "not a parameter of gaimd; its parameters: alpha, beta",
+            ),
+            (
+                json!({"kind": "rate", "controller": "tcp"}),
+                "flows[1].source.controller",
+                "tfrc",
+            ),
         ];
         for (source, path, needle) in cases {
             let e = packet(&read_packet(one_flow(source)).unwrap()).unwrap_err();
@@ -630,14 +742,32 @@ mod tests {
 
     #[test]
     fn each_entry_resolves_its_controller_for_all_its_flows() {
-        let s = packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "ISCC(-1.5,2)"}))).unwrap()).unwrap();
+        let s = packet(
+            &read_packet(one_flow(
+                json!({"kind": "rate", "controller": "ISCC(-1.5,2)"}),
+            ))
+            .unwrap(),
+        )
+        .unwrap();
         assert_eq!(s.flows.len(), 3);
-        let SourceSpec::Rate(r) = &*s.flows[2].source else { panic!("not a rate source") };
-        let ControllerChoice::Catalogued(c) = &r.controller else { panic!("not catalogued") };
+        let SourceSpec::Rate(r) = &*s.flows[2].source else {
+            panic!("not a rate source")
+        };
+        let ControllerChoice::Catalogued(c) = &r.controller else {
+            panic!("not catalogued")
+        };
         assert_eq!((c.name(), c.values()["k"]), ("iscc", -1.5));
         assert_eq!(s.flows[1], s.flows[2]);
-        let s = packet(&read_packet(one_flow(json!({"kind": "tcp", "controller": "python:mine"}))).unwrap()).unwrap();
-        let SourceSpec::Tcp(t) = &*s.flows[1].source else { panic!("not tcp") };
+        let s = packet(
+            &read_packet(one_flow(
+                json!({"kind": "tcp", "controller": "python:mine"}),
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let SourceSpec::Tcp(t) = &*s.flows[1].source else {
+            panic!("not tcp")
+        };
         assert_eq!(t.controller, ControllerChoice::External("mine".into()));
     }
 
@@ -646,12 +776,20 @@ mod tests {
         let s = packet(&read_packet(one_flow(json!({"kind": "tcp"}))).unwrap()).unwrap();
         assert_eq!(*s.flows[1].source, SourceSpec::Tcp(TcpSpec::default()));
         let tfrc = ControllerConfig::resolve("tfrc", &[]).unwrap();
-        let s = packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "tfrc"}))).unwrap()).unwrap();
-        assert_eq!(*s.flows[1].source, SourceSpec::Rate(RateSourceSpec::new(tfrc)));
+        let s =
+            packet(&read_packet(one_flow(json!({"kind": "rate", "controller": "tfrc"}))).unwrap())
+                .unwrap();
+        assert_eq!(
+            *s.flows[1].source,
+            SourceSpec::Rate(RateSourceSpec::new(tfrc))
+        );
         let mut table = one_flow(json!({"kind": "tcp"}));
-        table["topology"]["bottleneck"]["queue"] = json!({"kind": "red", "limit": 60, "min_th": 5, "max_th": 15, "w_q": 0.002});
+        table["topology"]["bottleneck"]["queue"] =
+            json!({"kind": "red", "limit": 60, "min_th": 5, "max_th": 15, "w_q": 0.002});
         let s = packet(&read_packet(table).unwrap()).unwrap();
-        let TopologySpec::Dumbbell { bottleneck, .. } = &s.topology else { panic!("not a dumbbell") };
+        let TopologySpec::Dumbbell { bottleneck, .. } = &s.topology else {
+            panic!("not a dumbbell")
+        };
         assert_eq!(bottleneck.queue, QueueSpec::red(60, 5.0, 15.0, 0.002));
     }
 
@@ -659,7 +797,11 @@ mod tests {
     fn a_flows_spec_stays_small() {
         // A run keeps one per flow while it runs; the flows of one entry share their source,
         // and the rare large source is boxed.
-        assert!(std::mem::size_of::<config::FlowSpec>() <= 72, "{}", std::mem::size_of::<config::FlowSpec>());
+        assert!(
+            std::mem::size_of::<config::FlowSpec>() <= 72,
+            "{}",
+            std::mem::size_of::<config::FlowSpec>()
+        );
         assert!(std::mem::size_of::<SourceSpec>() <= std::mem::size_of::<TcpSpec>());
     }
 
@@ -679,7 +821,10 @@ mod tests {
         }))
         .unwrap();
         let c = round(&s).unwrap();
-        assert_eq!((c.n_flows(), c.rtt0_ns, c.packet_bytes), (3, 100_000_000, 1000));
+        assert_eq!(
+            (c.n_flows(), c.rtt0_ns, c.packet_bytes),
+            (3, 100_000_000, 1000)
+        );
         assert_eq!(c.feedback, engine_round::Feedback::Bernoulli { p: 0.01 });
         assert!(check_round(&c).is_ok());
     }
@@ -691,10 +836,26 @@ mod tests {
             check_round(&round(&s).unwrap()).unwrap_err()
         };
         let cases = [
-            (json!({"controller": "vegas"}), "flows[0].controller", "is not known"),
-            (json!({"controller": "aimd", "params": {"beta": 1.5}}), "flows[0].params.beta", "must be in"),
-            (json!({"controller": "aimd", "params": {"gamma": 1}}), "flows[0].params", "gamma"),
-            (json!({"controller": "tfrc", "initial_rate": "1bps"}), "flows[0].initial_rate", "must be in"),
+            (
+                json!({"controller": "vegas"}),
+                "flows[0].controller",
+                "is not known",
+            ),
+            (
+                json!({"controller": "aimd", "params": {"beta": 1.5}}),
+                "flows[0].params.beta",
+                "must be in",
+            ),
+            (
+                json!({"controller": "aimd", "params": {"gamma": 1}}),
+                "flows[0].params",
+                "gamma",
+            ),
+            (
+                json!({"controller": "tfrc", "initial_rate": "1bps"}),
+                "flows[0].initial_rate",
+                "must be in",
+            ),
         ];
         for (g, path, needle) in cases {
             let e = group(g);

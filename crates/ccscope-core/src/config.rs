@@ -4,7 +4,9 @@
 //! scenario did.
 
 use crate::apps::{FrameStats, OnMode, Period, PlaybackSpec};
-pub use crate::net::config::{CapacityChange, CustomLink, LinkParams, Placement, TopologySpec, TraceSpec};
+pub use crate::net::config::{
+    CapacityChange, CustomLink, LinkParams, Placement, TopologySpec, TraceSpec,
+};
 use crate::transport::rate::RateSourceSpec;
 use crate::transport::tcp::TcpSpec;
 
@@ -28,7 +30,9 @@ pub enum SourceSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Carrier {
     /// Datagrams of at most `packet_bytes`, no congestion control.
-    Udp { packet_bytes: u32 },
+    Udp {
+        packet_bytes: u32,
+    },
     Tcp(TcpSpec),
     Rate(RateSourceSpec),
 }
@@ -51,11 +55,24 @@ pub enum AppSpec {
     },
     /// Layered video: base layer at `base_bps`, all of it up to `max_bps`, `fps` frames/s;
     /// `retransmit`: lost base-layer packets resent on NACK.
-    Fgs { base_bps: f64, max_bps: f64, fps: f64, retransmit: bool },
+    Fgs {
+        base_bps: f64,
+        max_bps: f64,
+        fps: f64,
+        retransmit: bool,
+    },
     /// A coder that codes at the sender's rate of `tau_ns` ago.
-    Multirate { tau_ns: u64, initial_bps: f64, cuts_only: bool },
+    Multirate {
+        tau_ns: u64,
+        initial_bps: f64,
+        cuts_only: bool,
+    },
     /// MPEG-4 frames of a GOP pattern at `fps`, sizes from TES models of I, P and B frames.
-    Mpeg4 { gop: String, fps: f64, stats: [FrameStats; 3] },
+    Mpeg4 {
+        gop: String,
+        fps: f64,
+        stats: [FrameStats; 3],
+    },
 }
 
 /// A flow with a chosen application and receiver.

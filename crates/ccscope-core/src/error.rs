@@ -26,10 +26,18 @@ pub enum Error {
     /// A run that would take more time or memory than is run without being told to go on;
     /// `estimate` says how much (see `scenario::cost`).
     #[error("{field} = {value}: {estimate}")]
-    TooCostly { field: String, value: String, estimate: String },
+    TooCostly {
+        field: String,
+        value: String,
+        estimate: String,
+    },
     /// The network has no route between two nodes a flow needs.
     #[error("no route from node {from} to node {to} for flow {flow}")]
-    NoRoute { flow: usize, from: String, to: String },
+    NoRoute {
+        flow: usize,
+        from: String,
+        to: String,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -39,17 +47,29 @@ impl Error {
     /// from; errors that name no field are unchanged.
     pub fn renamed(self, rename: impl FnOnce(String) -> String) -> Error {
         match self {
-            Error::InvalidField { field, value, allowed } => Error::InvalidField {
+            Error::InvalidField {
+                field,
+                value,
+                allowed,
+            } => Error::InvalidField {
                 field: rename(field),
                 value,
                 allowed,
             },
-            Error::UnknownName { field, value, known } => Error::UnknownName {
+            Error::UnknownName {
+                field,
+                value,
+                known,
+            } => Error::UnknownName {
                 field: rename(field),
                 value,
                 known,
             },
-            Error::TooCostly { field, value, estimate } => Error::TooCostly {
+            Error::TooCostly {
+                field,
+                value,
+                estimate,
+            } => Error::TooCostly {
                 field: rename(field),
                 value,
                 estimate,
@@ -58,7 +78,11 @@ impl Error {
         }
     }
 
-    pub fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> Self {
+    pub fn invalid(
+        field: impl Into<String>,
+        value: impl ToString,
+        allowed: impl Into<String>,
+    ) -> Self {
         Error::InvalidField {
             field: field.into(),
             value: value.to_string(),
@@ -72,7 +96,11 @@ pub fn check_range(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
     if x.is_finite() && x >= lo && x <= hi {
         Ok(x)
     } else {
-        Err(Error::invalid(field, format!("{x:?}"), format!("must be in [{lo}, {hi}]")))
+        Err(Error::invalid(
+            field,
+            format!("{x:?}"),
+            format!("must be in [{lo}, {hi}]"),
+        ))
     }
 }
 
@@ -81,6 +109,10 @@ pub fn check_positive(field: &str, x: f64) -> Result<f64> {
     if x.is_finite() && x > 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(field, format!("{x:?}"), "must be a finite number > 0"))
+        Err(Error::invalid(
+            field,
+            format!("{x:?}"),
+            "must be a finite number > 0",
+        ))
     }
 }

@@ -24,19 +24,19 @@
 //! - [`realnet`]: the same endpoints on real UDP datagrams through the packet engine's
 //!   network run against the wall clock.
 
-pub mod error;
-pub mod time;
-pub mod rng;
-pub mod units;
-pub mod scenario;
-pub mod control;
-pub mod net;
 pub mod apps;
-pub mod transport;
-pub mod config;
-pub mod round;
 pub mod build;
+pub mod config;
+pub mod control;
+pub mod error;
+pub mod net;
 pub mod realnet;
+pub mod rng;
+pub mod round;
+pub mod scenario;
+pub mod time;
+pub mod transport;
+pub mod units;
 
 pub use error::{Error, Result};
 pub use time::SimTime;

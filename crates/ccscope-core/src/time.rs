@@ -133,7 +133,10 @@ mod tests {
         // 1 B at 3 b/s = 8/3 s, rounded up.
         assert_eq!(serialization_time(1, 3), SimTime(2_666_666_667));
         // The widest size takes the 128-bit path.
-        assert_eq!(serialization_time(u32::MAX, 8_000_000_000), SimTime(u32::MAX as u64));
+        assert_eq!(
+            serialization_time(u32::MAX, 8_000_000_000),
+            SimTime(u32::MAX as u64)
+        );
     }
 
     #[test]

@@ -68,7 +68,9 @@ fn split(text: &str, what: &str) -> Result<(f64, String), UnitError> {
         }
     }
     let unit = t[i..].trim_start();
-    let unit_ok = unit.chars().all(|c| c.is_ascii_alphabetic() || c == 'µ' || c == '/');
+    let unit_ok = unit
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || c == 'µ' || c == '/');
     if digits == 0 || !unit_ok {
         return Err(UnitError(format!("cannot be read as {what}")));
     }
@@ -86,7 +88,10 @@ fn split(text: &str, what: &str) -> Result<(f64, String), UnitError> {
 pub fn parse_rate_bps(text: &str) -> Result<f64, UnitError> {
     let (value, unit) = split(text, RATE_EXAMPLE)?;
     let lower = unit.to_lowercase();
-    let factor = if unit.len() >= 3 && unit.ends_with("Bps") && matches!(&lower[..lower.len() - 3], "" | "k" | "m" | "g") {
+    let factor = if unit.len() >= 3
+        && unit.ends_with("Bps")
+        && matches!(&lower[..lower.len() - 3], "" | "k" | "m" | "g")
+    {
         match &lower[..lower.len() - 3] {
             "" => 8.0,
             "k" => 8e3,
@@ -103,7 +108,11 @@ pub fn parse_rate_bps(text: &str) -> Result<f64, UnitError> {
             "mbps" | "mb/s" | "mbit/s" => 1e6,
             "gbps" | "gb/s" | "gbit/s" => 1e9,
             "tbps" | "tb/s" => 1e12,
-            _ => return Err(UnitError(format!("unknown rate unit '{unit}'; expected {RATE_EXAMPLE}"))),
+            _ => {
+                return Err(UnitError(format!(
+                    "unknown rate unit '{unit}'; expected {RATE_EXAMPLE}"
+                )))
+            }
         }
     };
     finite(value * factor, text)
@@ -124,7 +133,11 @@ pub fn parse_seconds(text: &str) -> Result<f64, UnitError> {
         "s" | "sec" => 1.0,
         "min" => 60.0,
         "h" => 3600.0,
-        _ => return Err(UnitError(format!("unknown time unit '{unit}'; expected {TIME_EXAMPLE}"))),
+        _ => {
+            return Err(UnitError(format!(
+                "unknown time unit '{unit}'; expected {TIME_EXAMPLE}"
+            )))
+        }
     };
     finite(value * factor, text)
 }
@@ -134,7 +147,10 @@ pub fn parse_seconds(text: &str) -> Result<f64, UnitError> {
 pub fn parse_size_bytes(text: &str) -> Result<f64, UnitError> {
     let (value, unit) = split(text, SIZE_EXAMPLE)?;
     if matches!(unit.as_str(), "kb" | "mb" | "gb") {
-        return Err(UnitError(format!("sizes are in bytes; write {}B", &unit[..1])));
+        return Err(UnitError(format!(
+            "sizes are in bytes; write {}B",
+            &unit[..1]
+        )));
     }
     let factor = match unit.to_lowercase().as_str() {
         "b" | "byte" | "bytes" => 1.0,
@@ -144,7 +160,11 @@ pub fn parse_size_bytes(text: &str) -> Result<f64, UnitError> {
         "kib" => 1024.0,
         "mib" => 1024.0 * 1024.0,
         "gib" => 1024.0 * 1024.0 * 1024.0,
-        _ => return Err(UnitError(format!("unknown size unit '{unit}'; expected {SIZE_EXAMPLE}"))),
+        _ => {
+            return Err(UnitError(format!(
+                "unknown size unit '{unit}'; expected {SIZE_EXAMPLE}"
+            )))
+        }
     };
     finite(value * factor, text)
 }
@@ -153,7 +173,9 @@ fn finite(x: f64, text: &str) -> Result<f64, UnitError> {
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(UnitError(format!("is too large to represent ({text} overflows)")))
+        Err(UnitError(format!(
+            "is too large to represent ({text} overflows)"
+        )))
     }
 }
 
@@ -266,8 +288,14 @@ pub enum Limit {
 impl Limit {
     pub fn parse(text: &str) -> Result<Self, UnitError> {
         let (value, unit) = split(text, LIMIT_EXAMPLE)?;
-        if matches!(unit.to_lowercase().as_str(), "pkt" | "pkts" | "packet" | "packets" | "p") {
-            Ok(Limit::Packets { text: text.to_string(), packets: value })
+        if matches!(
+            unit.to_lowercase().as_str(),
+            "pkt" | "pkts" | "packet" | "packets" | "p"
+        ) {
+            Ok(Limit::Packets {
+                text: text.to_string(),
+                packets: value,
+            })
         } else {
             Size::parse(text).map(Limit::Bytes)
         }
@@ -294,19 +322,29 @@ impl FromText for Limit {
     }
 
     fn from_count(n: i64, _: &str) -> Result<Self, UnitError> {
-        Ok(Limit::Packets { text: n.to_string(), packets: n as f64 })
+        Ok(Limit::Packets {
+            text: n.to_string(),
+            packets: n as f64,
+        })
     }
 
     fn from_number(x: f64, _: &str) -> Result<Self, UnitError> {
-        Ok(Limit::Packets { text: format!("{x:?}"), packets: x })
+        Ok(Limit::Packets {
+            text: format!("{x:?}"),
+            packets: x,
+        })
     }
 }
 
 impl Serialize for Limit {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Limit::Packets { text, packets } if text.parse::<u64>().is_ok() => s.serialize_u64(*packets as u64),
-            Limit::Packets { text, packets } if text.parse::<f64>().is_ok() => s.serialize_f64(*packets),
+            Limit::Packets { text, packets } if text.parse::<u64>().is_ok() => {
+                s.serialize_u64(*packets as u64)
+            }
+            Limit::Packets { text, packets } if text.parse::<f64>().is_ok() => {
+                s.serialize_f64(*packets)
+            }
             other => s.serialize_str(other.text()),
         }
     }
@@ -359,7 +397,10 @@ struct UnitVisitor<T> {
 
 impl<T> UnitVisitor<T> {
     fn new(example: &'static str) -> Self {
-        UnitVisitor { example, _t: std::marker::PhantomData }
+        UnitVisitor {
+            example,
+            _t: std::marker::PhantomData,
+        }
     }
 }
 
@@ -394,7 +435,10 @@ impl<'de, T: FromText> Visitor<'de> for UnitVisitor<T> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<T, E> {
-        Err(refusal(&v.to_string(), &format!("write it with its unit, as {}", self.example)))
+        Err(refusal(
+            &v.to_string(),
+            &format!("write it with its unit, as {}", self.example),
+        ))
     }
 }
 
@@ -435,7 +479,13 @@ mod tests {
     fn sizes_and_limits() {
         assert_eq!(parse_size_bytes("64KB").unwrap(), 64_000.0);
         assert_eq!(parse_size_bytes("1.5KiB").unwrap(), 1536.0);
-        assert_eq!(Limit::parse("50pkts").unwrap(), Limit::Packets { text: "50pkts".into(), packets: 50.0 });
+        assert_eq!(
+            Limit::parse("50pkts").unwrap(),
+            Limit::Packets {
+                text: "50pkts".into(),
+                packets: 50.0
+            }
+        );
         assert!(matches!(Limit::parse("64KB").unwrap(), Limit::Bytes(s) if s.bytes() == 64e3));
     }
 

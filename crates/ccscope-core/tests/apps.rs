@@ -91,7 +91,12 @@ struct Outcome {
 }
 
 /// One flow of `transport` carrying `batches` over a 10 Mb/s, 20 ms dumbbell.
-fn run_script(transport: Transport, batches: &[(SimTime, u64)], loss: Option<f64>, secs: u64) -> Outcome {
+fn run_script(
+    transport: Transport,
+    batches: &[(SimTime, u64)],
+    loss: Option<f64>,
+    secs: u64,
+) -> Outcome {
     let mut b = link(10_000_000, 20 * MS, 100);
     b.loss = loss.map(|p| LossSpec::Bernoulli { p });
     let flow = FlowSpec::new(SourceSpec::Tcp(TcpSpec::default()));
@@ -116,12 +121,21 @@ fn run_script(transport: Transport, batches: &[(SimTime, u64)], loss: Option<f64
     };
     let result = Simulation::new(&scenario, make).unwrap().run();
     let deliveries = recorder.0.lock().unwrap().clone();
-    Outcome { result, log, deliveries }
+    Outcome {
+        result,
+        log,
+        deliveries,
+    }
 }
 
 fn stat(r: &RunResult, name: &str) -> f64 {
     let f = &r.flows[0];
-    f.sender.iter().chain(&f.receiver).find(|(k, _)| *k == name).map(|&(_, v)| v).unwrap()
+    f.sender
+        .iter()
+        .chain(&f.receiver)
+        .find(|(k, _)| *k == name)
+        .map(|&(_, v)| v)
+        .unwrap()
 }
 
 /// The deliveries are the packets 0..n, each once, with the tag of the batch it was offered in.
@@ -129,17 +143,26 @@ fn assert_delivered_as_offered(o: &Outcome, batches: &[(SimTime, u64)], in_order
     let n: u64 = batches.iter().map(|b| b.1).sum();
     let mut seqs: Vec<u64> = o.deliveries.iter().map(|(_, d)| d.seq).collect();
     if in_order {
-        assert!(seqs.windows(2).all(|w| w[0] + 1 == w[1]), "out of order: {seqs:?}");
+        assert!(
+            seqs.windows(2).all(|w| w[0] + 1 == w[1]),
+            "out of order: {seqs:?}"
+        );
     }
     seqs.sort_unstable();
     assert_eq!(seqs, (0..n).collect::<Vec<_>>());
     let mut first = 0;
     for (k, &(at, pkts)) in batches.iter().enumerate() {
-        let batch = o.deliveries.iter().filter(|(_, d)| (first..first + pkts).contains(&d.seq));
+        let batch = o
+            .deliveries
+            .iter()
+            .filter(|(_, d)| (first..first + pkts).contains(&d.seq));
         for (delivered, d) in batch {
             assert_eq!(d.tag, frame_tag(k, at), "packet {}", d.seq);
             assert_eq!(d.bytes, 1000);
-            assert!(at <= d.sent_at && d.sent_at < d.arrived_at && d.arrived_at <= *delivered, "{d:?}");
+            assert!(
+                at <= d.sent_at && d.sent_at < d.arrived_at && d.arrived_at <= *delivered,
+                "{d:?}"
+            );
         }
         first += pkts;
     }
@@ -153,12 +176,22 @@ fn an_application_limited_flow_sends_exactly_what_was_offered() {
     for transport in [Transport::Tcp, Transport::Rate, Transport::Udp] {
         let o = run_script(transport, &batches, None, 30);
         let data = &o.result.flows[0].stats.dir[0];
-        assert_eq!((data.sent_pkts, data.delivered_pkts), (50, 50), "{transport:?}");
+        assert_eq!(
+            (data.sent_pkts, data.delivered_pkts),
+            (50, 50),
+            "{transport:?}"
+        );
         assert_eq!(o.log.lock().unwrap().sent, 50, "{transport:?}");
         assert_delivered_as_offered(&o, &batches, true);
     }
     let o = run_script(Transport::Tcp, &batches, None, 30);
-    assert_eq!((stat(&o.result, "acked_pkts"), stat(&o.result, "goodput_pkts")), (50.0, 50.0));
+    assert_eq!(
+        (
+            stat(&o.result, "acked_pkts"),
+            stat(&o.result, "goodput_pkts")
+        ),
+        (50.0, 50.0)
+    );
     assert_eq!(o.log.lock().unwrap().acked, 50);
 }
 
@@ -181,13 +214,21 @@ fn tcp_retransmits_but_sends_nothing_new_beyond_the_offer() {
 /// Data offered after an idle period wakes the transport, which sends it and nothing else.
 #[test]
 fn data_offered_after_an_idle_period_is_sent_then() {
-    let batches = [(SimTime::ZERO, 10), (SimTime::from_ms(5_000), 20), (SimTime::from_ms(9_000), 5)];
+    let batches = [
+        (SimTime::ZERO, 10),
+        (SimTime::from_ms(5_000), 20),
+        (SimTime::from_ms(9_000), 5),
+    ];
     for transport in [Transport::Tcp, Transport::Rate, Transport::Udp] {
         let o = run_script(transport, &batches, None, 12);
         let offered_at: Vec<SimTime> = batches.iter().map(|b| b.0).collect();
         assert_eq!(o.log.lock().unwrap().offered_at, offered_at);
         let data = &o.result.flows[0].stats.dir[0];
-        assert_eq!((data.sent_pkts, data.delivered_pkts), (35, 35), "{transport:?}");
+        assert_eq!(
+            (data.sent_pkts, data.delivered_pkts),
+            (35, 35),
+            "{transport:?}"
+        );
         assert_delivered_as_offered(&o, &batches, true);
         // The first packet of each batch leaves when it is offered (TCP, UDP) or at the rate
         // transport's next send slot, which TFRC's no-feedback timer has pushed back during the
@@ -195,9 +236,17 @@ fn data_offered_after_an_idle_period_is_sent_then() {
         let firsts = [(0, offered_at[0]), (10, offered_at[1]), (30, offered_at[2])];
         let ends = [offered_at[1], offered_at[2], SimTime(12 * S)];
         for ((first, at), end) in firsts.into_iter().zip(ends) {
-            let sent = o.deliveries.iter().find(|(_, d)| d.seq == first).unwrap().1.sent_at;
+            let sent = o
+                .deliveries
+                .iter()
+                .find(|(_, d)| d.seq == first)
+                .unwrap()
+                .1
+                .sent_at;
             match transport {
-                Transport::Rate => assert!(at <= sent && sent < end, "{transport:?}: {sent} for {at}"),
+                Transport::Rate => {
+                    assert!(at <= sent && sent < end, "{transport:?}: {sent} for {at}")
+                }
                 _ => assert_eq!(sent, at, "{transport:?}"),
             }
         }
@@ -214,5 +263,8 @@ fn the_receiving_application_sees_exact_arrival_times() {
     // Access 1 Gb/s 1 ms, bottleneck 10 Mb/s 20 ms, access 1 Gb/s 1 ms.
     let access = serialization_time(1000, 1_000_000_000).ns() + MS;
     let path = SimTime(2 * access + serialization_time(1000, 10_000_000).ns() + 20 * MS);
-    assert_eq!((d.sent_at, d.arrived_at, delivered), (at, at + path, at + path));
+    assert_eq!(
+        (d.sent_at, d.arrived_at, delivered),
+        (at, at + path, at + path)
+    );
 }

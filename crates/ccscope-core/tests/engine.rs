@@ -3,10 +3,10 @@
 
 mod common;
 
+use ccscope_core::build::run;
 use ccscope_core::config::{CapacityChange, TraceSpec};
 use ccscope_core::net::loss::{LossSpec, LossStep, StepLoss};
 use ccscope_core::net::queue::QueueSpec;
-use ccscope_core::build::run;
 use ccscope_core::time::serialization_time;
 use common::*;
 use proptest::prelude::*;
@@ -32,21 +32,32 @@ fn md1_mean_queue_matches_pollaczek_khinchine() {
             "rho = {rho}: mean queue {lq:.4} vs P-K {expected:.4}"
         );
         let util = l.stats.busy_ns as f64 / r.duration.ns() as f64;
-        assert!((util - rho).abs() < 0.01, "rho = {rho}: utilization {util:.4}");
+        assert!(
+            (util - rho).abs() < 0.01,
+            "rho = {rho}: utilization {util:.4}"
+        );
         assert_eq!(l.stats.queue_drops(), 0);
         // Little's law cross-check: mean wait = Lq / lambda.
         let lambda = rho * mu_pps;
         let f = &r.flows[0].stats.dir[0];
         let sojourn = f.delay_sum_ns as f64 / f.delivered_pkts as f64 * 1e-9;
         let wait = sojourn - 1.0 / mu_pps - 0.001;
-        assert!((wait * lambda / lq - 1.0).abs() < 0.02, "Little: {} vs {lq}", wait * lambda);
+        assert!(
+            (wait * lambda / lq - 1.0).abs() < 0.02,
+            "Little: {} vs {lq}",
+            wait * lambda
+        );
     }
 }
 
 /// A packet's arrival time is the sum of serializations and propagations, to the nanosecond.
 #[test]
 fn one_packet_crosses_a_path_in_exactly_the_sum_of_its_delays() {
-    let hops = [(10_000_000u64, 5 * MS), (3_000_000, 12 * MS + 345), (1_000_000_000, 7 * MS + 1)];
+    let hops = [
+        (10_000_000u64, 5 * MS),
+        (3_000_000, 12 * MS + 345),
+        (1_000_000_000, 7 * MS + 1),
+    ];
     let links = hops.iter().map(|&(r, d)| link(r, d, 10)).collect();
     // One packet: the CBR sends its first packet at start, the second after 8 s.
     let r = run(&chain(links, cbr(1000.0), 2 * S, 1)).unwrap();
@@ -57,7 +68,10 @@ fn one_packet_crosses_a_path_in_exactly_the_sum_of_its_delays() {
         .map(|&(rate, d)| serialization_time(1000, rate).ns() + d)
         .sum();
     // 1000 B: 800 us at 10 Mb/s; 8000/3e6 s = 2 666 666.67 ns, rounded up; 8 us at 1 Gb/s.
-    assert_eq!(expected, 800_000 + 5 * MS + 2_666_667 + 12 * MS + 345 + 8_000 + 7 * MS + 1);
+    assert_eq!(
+        expected,
+        800_000 + 5 * MS + 2_666_667 + 12 * MS + 345 + 8_000 + 7 * MS + 1
+    );
     assert_eq!(f.delay_sum_ns, expected);
 }
 
@@ -97,7 +111,16 @@ fn bernoulli_and_periodic_loss_rates_match_their_configuration() {
 fn scheduled_loss_step_changes_the_rate_at_the_given_time() {
     let step_at = 50 * S;
     let loss = LossSpec::Schedule {
-        steps: vec![LossStep { at_ns: 0, loss: StepLoss::Bernoulli(0.01) }, LossStep { at_ns: step_at, loss: StepLoss::Bernoulli(0.04) }],
+        steps: vec![
+            LossStep {
+                at_ns: 0,
+                loss: StepLoss::Bernoulli(0.01),
+            },
+            LossStep {
+                at_ns: step_at,
+                loss: StepLoss::Bernoulli(0.04),
+            },
+        ],
     };
     let r = loss_run(loss, 10_000.0, 100);
     let tr = r.trace.unwrap();
@@ -107,13 +130,19 @@ fn scheduled_loss_step_changes_the_rate_at_the_given_time() {
     let per_half = 500_000.0;
     for (got, p) in [(before / per_half, 0.01), (after / per_half, 0.04)] {
         let sigma = (p * (1.0 - p) / per_half).sqrt();
-        assert!((got - p).abs() < 5.0 * sigma, "measured {got} for configured {p}");
+        assert!(
+            (got - p).abs() < 5.0 * sigma,
+            "measured {got} for configured {p}"
+        );
     }
     // The per-second loss series switches level at the step: compare the seconds next to it.
     let lost = |b: usize| tr.flows[b].lost_pkts as f64 / tr.flows[b].sent_pkts as f64;
     let last_before: f64 = (45..50).map(lost).sum::<f64>() / 5.0;
     let first_after: f64 = (50..55).map(lost).sum::<f64>() / 5.0;
-    assert!(last_before < 0.02 && first_after > 0.03, "{last_before} -> {first_after}");
+    assert!(
+        last_before < 0.02 && first_after > 0.03,
+        "{last_before} -> {first_after}"
+    );
 }
 
 #[test]
@@ -128,7 +157,10 @@ fn capacity_change_applies_from_its_time() {
     let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
     let bits = bn.stats.tx_bytes as f64 * 8.0;
     let expected = 8e6 * 10.0 + 5e6 * 10.0;
-    assert!((bits / expected - 1.0).abs() < 0.002, "{bits} vs {expected}");
+    assert!(
+        (bits / expected - 1.0).abs() < 0.002,
+        "{bits} vs {expected}"
+    );
     assert_eq!(bn.rate_bps, 5_000_000);
 }
 
@@ -138,7 +170,10 @@ fn capacity_change_applies_from_its_time() {
 #[test]
 fn waiting_packets_take_a_capacity_change_the_one_on_the_wire_does_not() {
     let mut l = link(1_000_000, 10 * MS, 100);
-    l.capacity_changes = vec![CapacityChange { at_ns: 4 * MS, rate_bps: 2_000_000 }];
+    l.capacity_changes = vec![CapacityChange {
+        at_ns: 4 * MS,
+        rate_bps: 2_000_000,
+    }];
     let mut flow = cbr(8e6);
     flow.stop_ns = Some(2 * MS + MS / 2);
     let r = run(&chain(vec![l], flow, S, 1)).unwrap();
@@ -157,10 +192,19 @@ fn a_link_with_losses_and_capacity_changes_conserves_packets() {
     let mut b = link(10_000_000, 10 * MS, 50);
     b.loss = Some(LossSpec::Periodic { every: 7 });
     b.capacity_changes = [(2, 3_000_000), (4, 20_000_000), (6, 1_000_000)]
-        .map(|(at, rate_bps)| CapacityChange { at_ns: at * S + 123_457, rate_bps })
+        .map(|(at, rate_bps)| CapacityChange {
+            at_ns: at * S + 123_457,
+            rate_bps,
+        })
         .to_vec();
     let mut s = dumbbell(b, vec![cbr(6e6), poisson(4e6)], 8 * S, 3);
-    s.trace = TraceSpec { interval_ns: Some(S / 10), flows: true, queues: true, events: true, state: false };
+    s.trace = TraceSpec {
+        interval_ns: Some(S / 10),
+        flows: true,
+        queues: true,
+        events: true,
+        state: false,
+    };
     let r = run(&s).unwrap();
     assert_conserved(&r);
     let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
@@ -168,7 +212,10 @@ fn a_link_with_losses_and_capacity_changes_conserves_packets() {
     assert!(bn.stats.forced_drops > 0 && bn.stats.losses > 0);
     let log = r.trace.unwrap().events.unwrap();
     assert!(log.time_ns.is_sorted());
-    assert_eq!(log.time_ns.len() as u64, bn.stats.losses + bn.stats.forced_drops);
+    assert_eq!(
+        log.time_ns.len() as u64,
+        bn.stats.losses + bn.stats.forced_drops
+    );
 }
 
 fn traced(mut s: ccscope_core::config::Scenario) -> ccscope_core::config::Scenario {
@@ -198,16 +245,35 @@ fn same_seed_same_traces_different_seed_different_traces() {
 fn assert_conserved(r: &ccscope_core::net::RunResult) {
     for (i, f) in r.flows.iter().enumerate() {
         let sent: u64 = f.stats.dir.iter().map(|d| d.sent_pkts).sum();
-        let done: u64 = f.stats.dir.iter().map(|d| d.delivered_pkts + d.dropped()).sum();
+        let done: u64 = f
+            .stats
+            .dir
+            .iter()
+            .map(|d| d.delivered_pkts + d.dropped())
+            .sum();
         assert_eq!(sent, done + f.in_flight, "flow {i}: {:?}", f);
     }
     for l in &r.links {
         let s = &l.stats;
-        assert_eq!(s.arrivals, s.departures + s.queue_drops() + l.in_queue + l.on_wire, "{}", l.name);
+        assert_eq!(
+            s.arrivals,
+            s.departures + s.queue_drops() + l.in_queue + l.on_wire,
+            "{}",
+            l.name
+        );
         assert_eq!(s.departures, s.losses + s.exits + l.in_pipe, "{}", l.name);
     }
-    let drops: u64 = r.links.iter().map(|l| l.stats.queue_drops() + l.stats.losses).sum();
-    let flow_drops: u64 = r.flows.iter().flat_map(|f| f.stats.dir).map(|d| d.dropped()).sum();
+    let drops: u64 = r
+        .links
+        .iter()
+        .map(|l| l.stats.queue_drops() + l.stats.losses)
+        .sum();
+    let flow_drops: u64 = r
+        .flows
+        .iter()
+        .flat_map(|f| f.stats.dir)
+        .map(|d| d.dropped())
+        .sum();
     assert_eq!(drops, flow_drops);
 }
 
@@ -218,17 +284,28 @@ fn arb_queue() -> impl Strategy<Value = QueueSpec> {
             limit_packets: None,
             limit_bytes: Some(b)
         }),
-        (2.0f64..10.0, 1.5f64..4.0, 0.001f64..0.5, any::<bool>(), any::<bool>()).prop_map(
-            |(lo, k, w, gentle, wait)| {
+        (
+            2.0f64..10.0,
+            1.5f64..4.0,
+            0.001f64..0.5,
+            any::<bool>(),
+            any::<bool>()
+        )
+            .prop_map(|(lo, k, w, gentle, wait)| {
                 let mut q = QueueSpec::red(60, lo, lo * k, w);
-                if let QueueSpec::Red { gentle: g, wait: wt, ecn, .. } = &mut q {
+                if let QueueSpec::Red {
+                    gentle: g,
+                    wait: wt,
+                    ecn,
+                    ..
+                } = &mut q
+                {
                     *g = gentle;
                     *wt = wait;
                     *ecn = wait;
                 }
                 q
-            }
-        ),
+            }),
     ]
 }
 
@@ -246,7 +323,8 @@ fn arb_flow() -> impl Strategy<Value = ccscope_core::config::FlowSpec> {
         .prop_map(|(is_cbr, rate, size, start, stop, rev, ecn, delay)| {
             let mut f = if is_cbr { cbr(rate) } else { poisson(rate) };
             if let ccscope_core::config::SourceSpec::Cbr { packet_bytes, .. }
-            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } = std::sync::Arc::make_mut(&mut f.source)
+            | ccscope_core::config::SourceSpec::Poisson { packet_bytes, .. } =
+                std::sync::Arc::make_mut(&mut f.source)
             {
                 *packet_bytes = size;
             }

@@ -27,13 +27,18 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 fn layer(unit: &str) -> usize {
-    LAYERS.iter().position(|l| l.contains(&unit)).unwrap_or_else(|| panic!("{unit} is in no layer"))
+    LAYERS
+        .iter()
+        .position(|l| l.contains(&unit))
+        .unwrap_or_else(|| panic!("{unit} is in no layer"))
 }
 
 /// The unit of a module path: `["control", "window", "aimd"]` is in `control/window`.
 fn unit(path: &[&str]) -> String {
     match path {
-        ["control", sub @ ("window" | "rate" | "receiver" | "catalog"), ..] => format!("control/{sub}"),
+        ["control", sub @ ("window" | "rate" | "receiver" | "catalog"), ..] => {
+            format!("control/{sub}")
+        }
         [first, ..] => first.to_string(),
         [] => String::new(),
     }
@@ -59,7 +64,11 @@ fn sources(dir: &Path, module: &[String], out: &mut Vec<(Vec<String>, String)>) 
 #[test]
 fn imports_respect_the_layers() {
     let mut files = Vec::new();
-    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &[], &mut files);
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &[],
+        &mut files,
+    );
     let mut wrong = Vec::new();
     for (module, text) in files.iter().filter(|(m, _)| !m.is_empty()) {
         let module: Vec<&str> = module.iter().map(String::as_str).collect();
@@ -79,10 +88,18 @@ fn imports_respect_the_layers() {
                 path.extend(segments);
                 let to = unit(&path);
                 if !to.is_empty() && layer(&to) > layer(&from) {
-                    wrong.push(format!("{} imports {to}: {}", module.join("::"), line.trim()));
+                    wrong.push(format!(
+                        "{} imports {to}: {}",
+                        module.join("::"),
+                        line.trim()
+                    ));
                 }
             }
         }
     }
-    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
 }

@@ -10,8 +10,10 @@ use std::sync::OnceLock;
 use ccscope_core::config::{CustomLink, FlowSpec, Placement, Scenario, TopologySpec, TraceSpec};
 use ccscope_core::control::catalog::{ControllerConfig, Family};
 use ccscope_core::control::receiver::{DataArrival, Receiver};
-use ccscope_core::control::{Controller, ReportSample, TearReceiver, TearSender, Tfrc, TfrcReceiver, TfrcVariant};
 use ccscope_core::control::RateConfig;
+use ccscope_core::control::{
+    Controller, ReportSample, TearReceiver, TearSender, Tfrc, TfrcReceiver, TfrcVariant,
+};
 use ccscope_core::net::loss::{LossSpec, LossStep, StepLoss};
 use ccscope_core::net::{RunResult, Simulation};
 use ccscope_core::time::SimTime;
@@ -19,7 +21,13 @@ use ccscope_core::transport::rate::{probed_endpoints, Probe, RateSourceSpec};
 use common::*;
 
 /// Runs `specs` (one per flow) on `topology`; the scenario's CBR sources are placeholders.
-fn run_rate(topology: TopologySpec, specs: &[RateSourceSpec], duration_ns: u64, seed: u64, bin_ns: u64) -> (RunResult, Vec<Probe>) {
+fn run_rate(
+    topology: TopologySpec,
+    specs: &[RateSourceSpec],
+    duration_ns: u64,
+    seed: u64,
+    bin_ns: u64,
+) -> (RunResult, Vec<Probe>) {
     let custom = matches!(topology, TopologySpec::Custom { .. });
     let flows = specs
         .iter()
@@ -49,19 +57,26 @@ fn run_rate(topology: TopologySpec, specs: &[RateSourceSpec], duration_ns: u64, 
         },
     };
     let probes: Vec<Probe> = specs.iter().map(|_| Probe::default()).collect();
-    let sim = Simulation::new(&scenario, |i| probed_endpoints(&specs[i], Some(probes[i].clone()))).unwrap();
+    let sim = Simulation::new(&scenario, |i| {
+        probed_endpoints(&specs[i], Some(probes[i].clone()))
+    })
+    .unwrap();
     (sim.run(), probes)
 }
 
 /// Per-bin packets sent by flow `f` over bins [from, to).
 fn sent_series(r: &RunResult, f: usize, from: usize, to: usize) -> Vec<f64> {
     let t = r.trace.as_ref().unwrap();
-    (from..to.min(t.bins)).map(|b| t.flows[b * t.n_flows + f].sent_pkts as f64).collect()
+    (from..to.min(t.bins))
+        .map(|b| t.flows[b * t.n_flows + f].sent_pkts as f64)
+        .collect()
 }
 
 fn delivered_series(r: &RunResult, f: usize, from: usize) -> Vec<f64> {
     let t = r.trace.as_ref().unwrap();
-    (from..t.bins).map(|b| t.flows[b * t.n_flows + f].delivered_bytes as f64).collect()
+    (from..t.bins)
+        .map(|b| t.flows[b * t.n_flows + f].delivered_bytes as f64)
+        .collect()
 }
 
 fn mean(xs: &[f64]) -> f64 {
@@ -112,7 +127,13 @@ fn spec(name: &str, jitter: f64) -> RateSourceSpec {
 /// CoV_time of the per-RTT sending rate (Yang et al. §3.1) after a 100 s warm-up, and the mean
 /// packets per RTT.
 fn smoothness(name: &str, p: f64, seconds: u64, seed: u64) -> (f64, f64) {
-    let (r, _) = run_rate(yang(LossSpec::Bernoulli { p }), &[spec(name, 0.1)], seconds * S, seed, RTT_NS);
+    let (r, _) = run_rate(
+        yang(LossSpec::Bernoulli { p }),
+        &[spec(name, 0.1)],
+        seconds * S,
+        seed,
+        RTT_NS,
+    );
     let xs = sent_series(&r, 0, 1000, usize::MAX);
     (cov(&xs), mean(&xs))
 }
@@ -124,8 +145,13 @@ fn smoothness(name: &str, p: f64, seconds: u64, seed: u64) -> (f64, f64) {
 fn yang_fig6_tfrc_and_tear_are_smooth_at_one_percent_loss() {
     for (name, published) in [("tfrc-2000", 0.23), ("tear", 0.22)] {
         let (c, m) = smoothness(name, 0.01, 600, 1);
-        eprintln!("Yang Fig. 6, p = 1%: {name} CoV_time = {c:.3} (paper {published}), {m:.2} packets/RTT");
-        assert!((c / published - 1.0).abs() <= 0.25, "{name}: CoV_time {c} vs {published}");
+        eprintln!(
+            "Yang Fig. 6, p = 1%: {name} CoV_time = {c:.3} (paper {published}), {m:.2} packets/RTT"
+        );
+        assert!(
+            (c / published - 1.0).abs() <= 0.25,
+            "{name}: CoV_time {c} vs {published}"
+        );
     }
 }
 
@@ -140,7 +166,10 @@ fn yang_fig5_tfrc_collapses_and_tear_stays_smooth_at_twenty_percent_loss() {
     eprintln!("Yang Fig. 5/6, p = 20%: TFRC CoV_time {tfrc_cov:.3}, {tfrc_mean:.3} pkts/RTT; TEAR CoV_time {tear_cov:.3}, {tear_mean:.3} pkts/RTT");
     assert!(tfrc_cov >= 1.0, "TFRC CoV_time {tfrc_cov}");
     assert!(tear_cov <= 0.5, "TEAR CoV_time {tear_cov}");
-    assert!(tfrc_mean < 1.0 && tear_mean > 2.0 * tfrc_mean, "TFRC {tfrc_mean}, TEAR {tear_mean} packets/RTT");
+    assert!(
+        tfrc_mean < 1.0 && tear_mean > 2.0 * tfrc_mean,
+        "TFRC {tfrc_mean}, TEAR {tear_mean} packets/RTT"
+    );
 }
 
 /// Drives a receiver and a sender through rounds without an engine: each round the sender's rate
@@ -148,13 +177,20 @@ fn yang_fig5_tfrc_collapses_and_tear_stays_smooth_at_twenty_percent_loss() {
 /// the first packets of consecutive rounds are more than one RTT apart (RFC 5348 §5.2 counts
 /// them as separate loss events); `lose(round)` says whether the round's first packet is lost.
 /// Returns the sending rate (packets/RTT) after each round.
-fn closed_loop(rx: &mut dyn Receiver, tx: &mut dyn Controller, rounds: usize, lose: impl Fn(usize) -> bool) -> Vec<f64> {
+fn closed_loop(
+    rx: &mut dyn Receiver,
+    tx: &mut dyn Controller,
+    rounds: usize,
+    lose: impl Fn(usize) -> bool,
+) -> Vec<f64> {
     let rtt = SimTime::from_ms(100);
     let mut now = SimTime::ZERO;
     let mut seq = 0u64;
     let mut trace = Vec::new();
     for round in 0..rounds {
-        let n = (tx.pacing_rate_bps().unwrap() * rtt.secs() / 8000.0).round().max(1.0) as u64;
+        let n = (tx.pacing_rate_bps().unwrap() * rtt.secs() / 8000.0)
+            .round()
+            .max(1.0) as u64;
         for i in 0..n {
             let sent = now + SimTime(rtt.ns() * i / n);
             if !(lose(round) && i == 0) {
@@ -196,19 +232,36 @@ fn closed_loop(rx: &mut dyn Receiver, tx: &mut dyn Controller, rounds: usize, lo
 #[test]
 fn yang_responsiveness_tfrc_and_tear_halve_in_about_five_rtts() {
     let steady = 600;
-    let persistent = |round: usize| if round < steady { round % 10 == 9 } else { true };
+    let persistent = |round: usize| {
+        if round < steady {
+            round % 10 == 9
+        } else {
+            true
+        }
+    };
     let config = RateConfig {
         initial_rate_bps: Some(80e3),
         ..RateConfig::default()
     };
     let mut results = Vec::new();
     for (name, mut rx, mut tx) in [
-        ("TFRC", Box::new(TfrcReceiver::new(TfrcVariant::Ns2June2000, false)) as Box<dyn Receiver>, Box::new(Tfrc::new(TfrcVariant::Ns2June2000, config)) as Box<dyn Controller>),
-        ("TEAR", Box::new(TearReceiver::default()), Box::new(TearSender::new(config))),
+        (
+            "TFRC",
+            Box::new(TfrcReceiver::new(TfrcVariant::Ns2June2000, false)) as Box<dyn Receiver>,
+            Box::new(Tfrc::new(TfrcVariant::Ns2June2000, config)) as Box<dyn Controller>,
+        ),
+        (
+            "TEAR",
+            Box::new(TearReceiver::default()),
+            Box::new(TearSender::new(config)),
+        ),
     ] {
         let trace = closed_loop(rx.as_mut(), tx.as_mut(), steady + 40, persistent);
         let before = mean(&trace[steady - 50..steady]);
-        let d = trace[steady..].iter().position(|&w| w <= before / 2.0).map(|k| k + 1);
+        let d = trace[steady..]
+            .iter()
+            .position(|&w| w <= before / 2.0)
+            .map(|k| k + 1);
         eprintln!("Responsiveness: {name} D = {d:?} RTTs (from {before:.1} packets/RTT)");
         results.push((name, d));
     }
@@ -225,7 +278,16 @@ fn yang_responsiveness_tfrc_and_tear_halve_in_about_five_rtts() {
 fn aggressiveness(from: f64, to: f64) -> [f64; 3] {
     let step_at = 400 * S;
     let schedule = LossSpec::Schedule {
-        steps: vec![LossStep { at_ns: 0, loss: StepLoss::Bernoulli(from) }, LossStep { at_ns: step_at, loss: StepLoss::Bernoulli(to) }],
+        steps: vec![
+            LossStep {
+                at_ns: 0,
+                loss: StepLoss::Bernoulli(from),
+            },
+            LossStep {
+                at_ns: step_at,
+                loss: StepLoss::Bernoulli(to),
+            },
+        ],
     };
     let bin0 = (step_at / RTT_NS) as usize;
     [("tfrc-2000", 0.0), ("tfrc-2000", 1.0), ("tear", -1.0)].map(|(name, disc)| {
@@ -236,14 +298,22 @@ fn aggressiveness(from: f64, to: f64) -> [f64; 3] {
         };
         let slopes: Vec<f64> = (1..=6)
             .map(|seed| {
-                let (r, _) = run_rate(yang(schedule.clone()), std::slice::from_ref(&s), step_at + 30 * S, seed, RTT_NS);
+                let (r, _) = run_rate(
+                    yang(schedule.clone()),
+                    std::slice::from_ref(&s),
+                    step_at + 30 * S,
+                    seed,
+                    RTT_NS,
+                );
                 let ys = sent_series(&r, 0, bin0, bin0 + 30);
                 let xs: Vec<f64> = (0..ys.len()).map(|i| i as f64).collect();
                 slope(&xs, &ys)
             })
             .collect();
         let i = mean(&slopes);
-        eprintln!("Aggressiveness {from}→{to}: {name} discounting={disc} I = {i:.3} packets/RTT per RTT");
+        eprintln!(
+            "Aggressiveness {from}→{to}: {name} discounting={disc} I = {i:.3} packets/RTT per RTT"
+        );
         i
     })
 }
@@ -260,11 +330,20 @@ fn aggressiveness_10_to_0() -> [f64; 3] {
 /// Floyd et al.), TEAR 1/12, so no measured I exceeds its bound by more than 30%.
 #[test]
 fn aggressiveness_orders_as_yang_reports() {
-    for ((from, to), i) in [((0.04, 0.01), aggressiveness(0.04, 0.01)), ((0.10, 0.0), aggressiveness_10_to_0())] {
-        assert!(i[2] < i[0] && i[2] < i[1], "{from}→{to}: TEAR is not the slowest: {i:?}");
+    for ((from, to), i) in [
+        ((0.04, 0.01), aggressiveness(0.04, 0.01)),
+        ((0.10, 0.0), aggressiveness_10_to_0()),
+    ] {
+        assert!(
+            i[2] < i[0] && i[2] < i[1],
+            "{from}→{to}: TEAR is not the slowest: {i:?}"
+        );
         assert!(i[1] > i[0], "{from}→{to}: discounting is not faster: {i:?}");
         for (x, bound) in i.iter().zip([0.12, 0.22, 1.0 / 12.0]) {
-            assert!(*x <= 1.3 * bound, "{from}→{to}: I {x} over the bound {bound}: {i:?}");
+            assert!(
+                *x <= 1.3 * bound,
+                "{from}→{to}: I {x} over the bound {bound}: {i:?}"
+            );
         }
     }
 }
@@ -280,7 +359,10 @@ fn aggressiveness_orders_as_yang_reports() {
 #[should_panic(expected = "TFRC I")]
 fn tfrc_aggressiveness_matches_yang() {
     let i = aggressiveness_10_to_0();
-    assert!((i[0] / 0.12 - 1.0).abs() <= 0.3 && (i[1] / 0.22 - 1.0).abs() <= 0.3, "TFRC I {i:?}");
+    assert!(
+        (i[0] / 0.12 - 1.0).abs() <= 0.3 && (i[1] / 0.22 - 1.0).abs() <= 0.3,
+        "TFRC I {i:?}"
+    );
 }
 
 /// Papadimitriou & Zhang Fig. 3 set-up (§V-A, §VI): 3 flows, 1 Mb/s, round-trip link delay 64
@@ -301,13 +383,23 @@ fn papadimitriou_fig3_run(name: &str) -> (f64, f64, f64) {
     let specs: Vec<RateSourceSpec> = (0..3).map(|_| spec(name, 0.1)).collect();
     let (r, probes) = run_rate(topology, &specs, 202 * S, 4, bin);
     let covs: Vec<f64> = (0..3).map(|f| cov(&sent_series(&r, f, from, to))).collect();
-    let bytes: f64 = (0..3).map(|f| delivered_series(&r, f, from)[..to - from].iter().sum::<f64>()).sum();
+    let bytes: f64 = (0..3)
+        .map(|f| {
+            delivered_series(&r, f, from)[..to - from]
+                .iter()
+                .sum::<f64>()
+        })
+        .sum();
     let util = 8.0 * bytes / (1e6 * ((to - from) as u64 * bin) as f64 / S as f64);
     let cuts: Vec<f64> = probes
         .iter()
         .flat_map(|p| {
             let log = p.lock().unwrap();
-            log.rates.windows(2).map(|w| w[1].1 / w[0].1).filter(|&b| b < 0.999).collect::<Vec<f64>>()
+            log.rates
+                .windows(2)
+                .map(|w| w[1].1 / w[0].1)
+                .filter(|&b| b < 0.999)
+                .collect::<Vec<f64>>()
         })
         .map(|b| (1.0 - b) / (1.0 + b))
         .collect();
@@ -341,7 +433,12 @@ fn papadimitriou_fig3() -> [(f64, f64, f64); 2] {
 fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
     let [ssvp, adp] = papadimitriou_fig3();
     assert!(adp.0 < ssvp.0, "CoV: SSVP-ADP {} vs SSVP {}", adp.0, ssvp.0);
-    assert!(adp.1 > ssvp.1, "utilization: SSVP-ADP {} vs SSVP {}", adp.1, ssvp.1);
+    assert!(
+        adp.1 > ssvp.1,
+        "utilization: SSVP-ADP {} vs SSVP {}",
+        adp.1,
+        ssvp.1
+    );
 }
 
 /// Consistency check, not the paper's claim (that one is
@@ -355,8 +452,13 @@ fn papadimitriou_fig3_adaptive_beta_is_smoother_and_uses_more_bandwidth() {
 fn consistency_papadimitriou_fig3_cov_ratio_is_yang_eq4_at_the_cuts_taken() {
     let [ssvp, adp] = papadimitriou_fig3();
     let (measured, theory) = (adp.0 / ssvp.0, (adp.2 / ssvp.2).sqrt());
-    eprintln!("SSVP-ADP / SSVP CoV: measured {measured:.3}, Yang (4) at the run's cut depths {theory:.3}");
-    assert!((measured / theory - 1.0).abs() <= 0.3, "measured {measured}, Yang (4) {theory}");
+    eprintln!(
+        "SSVP-ADP / SSVP CoV: measured {measured:.3}, Yang (4) at the run's cut depths {theory:.3}"
+    );
+    assert!(
+        (measured / theory - 1.0).abs() <= 0.3,
+        "measured {measured}, Yang (4) {theory}"
+    );
 }
 
 /// The Cisco path with bottleneck `capacity_bps`, a DropTail queue of `queue_pkts` and access
@@ -425,14 +527,28 @@ fn fig8_exponents(capacity_bps: u64, queue_pkts: u64, access_bps: u64) -> (f64, 
     let ns = [2usize, 4, 8, 16, 32];
     let mut exponents = Vec::new();
     for (name, params) in [
-        ("rate-aimd", vec![("alpha", 0.19), ("beta", 0.5), ("mtu_per_rtt", 100e3)]),
+        (
+            "rate-aimd",
+            vec![("alpha", 0.19), ("beta", 0.5), ("mtu_per_rtt", 100e3)],
+        ),
         ("ISCC(-1.5,2)", vec![("m_i", 20.0), ("m_d", 2.0)]),
     ] {
         let mut losses = Vec::new();
         for &n in &ns {
             let fair = capacity_bps as f64 / n as f64;
-            let specs: Vec<RateSourceSpec> = (0..n).map(|_| RateSourceSpec { initial_rate_bps: Some(fair), ..bunched(name, &params) }).collect();
-            let (r, _) = run_rate(cisco(capacity_bps, queue_pkts, access_bps), &specs, 300 * S, 6, 10 * S);
+            let specs: Vec<RateSourceSpec> = (0..n)
+                .map(|_| RateSourceSpec {
+                    initial_rate_bps: Some(fair),
+                    ..bunched(name, &params)
+                })
+                .collect();
+            let (r, _) = run_rate(
+                cisco(capacity_bps, queue_pkts, access_bps),
+                &specs,
+                300 * S,
+                6,
+                10 * S,
+            );
             let t = r.trace.as_ref().unwrap();
             let (mut sent, mut lost) = (0u64, 0u64);
             for b in 1..t.bins {
@@ -442,7 +558,10 @@ fn fig8_exponents(capacity_bps: u64, queue_pkts: u64, access_bps: u64) -> (f64, 
                 }
             }
             let p = lost as f64 / sent as f64;
-            eprintln!("Loguinov Fig. 8, {capacity_bps} b/s: {name} n = {n}: loss {:.3} %", 100.0 * p);
+            eprintln!(
+                "Loguinov Fig. 8, {capacity_bps} b/s: {name} n = {n}: loss {:.3} %",
+                100.0 * p
+            );
             losses.push(p.max(1e-6));
         }
         let lx: Vec<f64> = ns.iter().map(|&n| (n as f64).ln()).collect();
@@ -458,27 +577,49 @@ fn fig8_exponents(capacity_bps: u64, queue_pkts: u64, access_bps: u64) -> (f64, 
 /// its rate finite and positive.
 #[test]
 fn every_rate_controller_runs_in_the_engine() {
-    let rate = ccscope_core::control::catalog::catalogue().into_iter().filter(|i| i.family == Family::Rate);
+    let rate = ccscope_core::control::catalog::catalogue()
+        .into_iter()
+        .filter(|i| i.family == Family::Rate);
     for info in rate {
-        let params: &[(&str, f64)] = if info.name == "rate-binomial" { &[("k", 0.5), ("l", 0.5)] } else { &[] };
+        let params: &[(&str, f64)] = if info.name == "rate-binomial" {
+            &[("k", 0.5), ("l", 0.5)]
+        } else {
+            &[]
+        };
         let mut s = source(info.name, params);
         if info.name == "iscc" {
             s.bunch = 3;
         }
         let (r, probes) = run_rate(yang(LossSpec::Bernoulli { p: 0.01 }), &[s], 30 * S, 7, S);
         let f = &r.flows[0].stats.dir[0];
-        assert!(f.delivered_pkts > 20, "{}: {} delivered", info.name, f.delivered_pkts);
+        assert!(
+            f.delivered_pkts > 20,
+            "{}: {} delivered",
+            info.name,
+            f.delivered_pkts
+        );
         let log = probes[0].lock().unwrap();
         assert!(!log.rates.is_empty());
-        assert!(log.rates.iter().all(|&(_, x)| x.is_finite() && x > 0.0), "{}", info.name);
+        assert!(
+            log.rates.iter().all(|&(_, x)| x.is_finite() && x > 0.0),
+            "{}",
+            info.name
+        );
     }
 }
 
 /// A run is a pure function of its scenario and seed.
 #[test]
 fn rate_runs_are_deterministic() {
-    let once = || run_rate(yang(LossSpec::Bernoulli { p: 0.02 }), &[spec("tfrc", 0.1), spec("tear", 0.1)], 20 * S, 9, S).0;
+    let once = || {
+        run_rate(
+            yang(LossSpec::Bernoulli { p: 0.02 }),
+            &[spec("tfrc", 0.1), spec("tear", 0.1)],
+            20 * S,
+            9,
+            S,
+        )
+        .0
+    };
     assert_eq!(once(), once());
 }
-
-

@@ -56,13 +56,19 @@ fn a_run_stopped_early_reports_the_time_it_reached() {
     let mut sim = simulation(&s);
     sim.run_until(SimTime::from_ms(12_500));
     let part = sim.finish();
-    assert_eq!((part.duration, part.warmup), (SimTime::from_ms(12_500), SimTime::from_secs_f64(5.0)));
+    assert_eq!(
+        (part.duration, part.warmup),
+        (SimTime::from_ms(12_500), SimTime::from_secs_f64(5.0))
+    );
     assert!(part.flows.iter().all(|f| f.stats.dir[0].delivered_pkts > 0));
     // Stopped before the warm-up ended, it reports from the start.
     let mut sim = simulation(&s);
     sim.run_until(SimTime::from_ms(2_000));
     let early = sim.finish();
-    assert_eq!((early.duration, early.warmup), (SimTime::from_ms(2_000), SimTime::ZERO));
+    assert_eq!(
+        (early.duration, early.warmup),
+        (SimTime::from_ms(2_000), SimTime::ZERO)
+    );
 }
 
 fn round_config(steps: u64) -> RoundConfig {
@@ -77,9 +83,10 @@ fn round_config(steps: u64) -> RoundConfig {
 
 #[test]
 fn a_round_run_stopped_at_step_k_is_a_run_of_k_steps() {
-    let mut none = |i: usize, _: &_| -> ccscope_core::Result<Box<dyn ccscope_core::control::Controller>> {
-        unreachable!("no external controller in flow {i}")
-    };
+    let mut none =
+        |i: usize, _: &_| -> ccscope_core::Result<Box<dyn ccscope_core::control::Controller>> {
+            unreachable!("no external controller in flow {i}")
+        };
     let stopped = round::run_with(&round_config(1000), &mut none, &mut |step| step < 700).unwrap();
     assert_eq!(stopped, round::run(&round_config(700)).unwrap());
     let all = round::run_with(&round_config(1000), &mut none, &mut |_| true).unwrap();

@@ -2,17 +2,22 @@
 
 mod common;
 
-use ccscope_core::config::{Scenario, SourceSpec};
-use ccscope_core::{build, scenario};
-use ccscope_core::net::loss::LossSpec;
 use ccscope_core::build::run;
+use ccscope_core::config::{Scenario, SourceSpec};
+use ccscope_core::net::loss::LossSpec;
 use ccscope_core::transport::tcp::{TcpSpec, Variant};
+use ccscope_core::{build, scenario};
 use common::*;
 use serde_json::json;
 
 fn stat(r: &ccscope_core::net::RunResult, flow: usize, name: &str) -> f64 {
     let f = &r.flows[flow];
-    f.sender.iter().chain(&f.receiver).find(|(k, _)| *k == name).map(|&(_, v)| v).unwrap()
+    f.sender
+        .iter()
+        .chain(&f.receiver)
+        .find(|(k, _)| *k == name)
+        .map(|&(_, v)| v)
+        .unwrap()
 }
 
 fn finite(variant: Variant, pkts: u64) -> TcpSpec {
@@ -44,21 +49,34 @@ fn a_scenario_names_tcp_and_its_controller() {
         "flows": [{"source": {"kind": "tcp", "controller": {"name": "gaimd", "beta": 0.875}, "variant": "newreno"}}]
     });
     let s = build::packet(&scenario::read_packet(table.clone()).unwrap()).unwrap();
-    let SourceSpec::Tcp(spec) = &*s.flows[0].source else { panic!("not tcp") };
+    let SourceSpec::Tcp(spec) = &*s.flows[0].source else {
+        panic!("not tcp")
+    };
     assert_eq!(spec.variant, Variant::NewReno);
     let r = run(&s).unwrap();
     assert_eq!(r.flows[0].label, "GAIMD(0.3125,0.875) (NewReno)");
     let mut bad = table;
     bad["flows"][0]["source"]["controller"]["name"] = json!("cubic");
-    let err = build::packet(&scenario::read_packet(bad).unwrap()).unwrap_err().to_string();
-    assert!(err.contains("flows[0].source.controller") && err.contains("cubic"), "{err}");
+    let err = build::packet(&scenario::read_packet(bad).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("flows[0].source.controller") && err.contains("cubic"),
+        "{err}"
+    );
 }
 
 /// Slow start from one packet doubles the window every RTT until the first loss.
 #[test]
 fn slow_start_doubles_per_rtt() {
     // 100 Mb/s, 50 ms one way: no loss or queueing in the first few RTTs.
-    let r = run(&dumbbell(link(100_000_000, 50 * MS, 1000), vec![tcp(TcpSpec::default())], 560 * MS, 1)).unwrap();
+    let r = run(&dumbbell(
+        link(100_000_000, 50 * MS, 1000),
+        vec![tcp(TcpSpec::default())],
+        560 * MS,
+        1,
+    ))
+    .unwrap();
     // RTT = 2 (50 + 2) ms plus serialization: five rounds end by ~521 ms, the sixth after
     // 600 ms, so 1 + 2 + 4 + 8 + 16 = 31 packets are acked at 560 ms.
     assert_eq!(stat(&r, 0, "acked_pkts"), 31.0);
@@ -84,8 +102,14 @@ fn rto_backs_off_up_to_the_cap() {
     let mut b = link(10_000_000, 10 * MS, 100);
     b.loss = Some(LossSpec::Schedule {
         steps: vec![
-            ccscope_core::net::loss::LossStep { at_ns: 0, loss: ccscope_core::net::loss::StepLoss::Bernoulli(0.0) },
-            ccscope_core::net::loss::LossStep { at_ns: 2 * S, loss: ccscope_core::net::loss::StepLoss::Bernoulli(1.0) },
+            ccscope_core::net::loss::LossStep {
+                at_ns: 0,
+                loss: ccscope_core::net::loss::StepLoss::Bernoulli(0.0),
+            },
+            ccscope_core::net::loss::LossStep {
+                at_ns: 2 * S,
+                loss: ccscope_core::net::loss::StepLoss::Bernoulli(1.0),
+            },
         ],
     });
     let spec = TcpSpec {
@@ -128,7 +152,10 @@ fn ecn_marks_replace_early_drops_and_reduce_once_per_window() {
     // Every mark reaches the receiver, but for marked packets still in flight at the end.
     let in_flight: u64 = r.flows.iter().map(|f| f.in_flight).sum();
     assert!(marked <= bn.stats.marks && bn.stats.marks - marked <= in_flight);
-    assert!(reductions > 0.0 && reductions < marked as f64, "{reductions} reductions for {marked} marks");
+    assert!(
+        reductions > 0.0 && reductions < marked as f64,
+        "{reductions} reductions for {marked} marks"
+    );
     // At most one reduction per RTT: 60 s of >= 44 ms RTTs per flow.
     for i in 0..4 {
         assert!(stat(&r, i, "ecn_reductions") <= 60.0 / 0.044);
@@ -142,7 +169,13 @@ fn delayed_acks_halve_the_ack_count() {
         delayed_ack: true,
         ..TcpSpec::default()
     };
-    let r = run(&dumbbell(link(10_000_000, 20 * MS, 1000), vec![tcp(spec)], 20 * S, 1)).unwrap();
+    let r = run(&dumbbell(
+        link(10_000_000, 20 * MS, 1000),
+        vec![tcp(spec)],
+        20 * S,
+        1,
+    ))
+    .unwrap();
     let f = &r.flows[0].stats;
     let ratio = f.dir[1].sent_pkts as f64 / f.dir[0].delivered_pkts as f64;
     assert!((0.5..0.55).contains(&ratio), "ACKs per data packet {ratio}");

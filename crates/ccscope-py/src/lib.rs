@@ -13,21 +13,28 @@ use std::sync::{Arc, Mutex};
 
 use ccscope_core::config::{Carrier, Scenario, SourceSpec};
 use ccscope_core::control::catalog::{self, ControllerChoice, ControllerConfig, Family, Start};
-use ccscope_core::control::{Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule};
-use ccscope_core::scenario::packet::{MAX_RATE_BPS, MAX_WINDOW_PKTS};
-use ccscope_core::{build, scenario};
-use ccscope_core::net::Endpoint;
-use ccscope_core::time::SimTime;
+use ccscope_core::control::{
+    Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule,
+};
 use ccscope_core::net::sim::{LinkReport, RunResult};
 use ccscope_core::net::stats::DirStats;
 use ccscope_core::net::trace::{EventKind, Trace};
+use ccscope_core::net::Endpoint;
+use ccscope_core::scenario::packet::{MAX_RATE_BPS, MAX_WINDOW_PKTS};
+use ccscope_core::time::SimTime;
+use ccscope_core::{build, scenario};
 use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-create_exception!(_core, CoreError, PyValueError, "An internal engine failure (a bug: please report it).");
+create_exception!(
+    _core,
+    CoreError,
+    PyValueError,
+    "An internal engine failure (a bug: please report it)."
+);
 
 /// The `ccscope.errors` exception for a core error: `ScenarioError` (or its `ControllerError`)
 /// with the path as the user wrote it, the value as written and what is allowed.
@@ -38,12 +45,36 @@ fn core_err(py: Python<'_>, e: ccscope_core::Error) -> PyErr {
         Other,
     }
     let message = e.to_string();
-    let e_kind = if matches!(e, Error::TooCostly { .. }) { Kind::Cost } else { Kind::Other };
+    let e_kind = if matches!(e, Error::TooCostly { .. }) {
+        Kind::Cost
+    } else {
+        Kind::Other
+    };
     let (path, value, allowed) = match e {
-        Error::InvalidField { field, value, allowed } => (field, value, allowed),
-        Error::UnknownName { field, value, known } => (field, format!("'{value}'"), format!("expected one of: {known}")),
-        Error::TooCostly { field, value, estimate } => (field, value, estimate),
-        Error::NoRoute { flow, .. } => (format!("flows[{flow}]"), String::new(), "a route between its end nodes".to_string()),
+        Error::InvalidField {
+            field,
+            value,
+            allowed,
+        } => (field, value, allowed),
+        Error::UnknownName {
+            field,
+            value,
+            known,
+        } => (
+            field,
+            format!("'{value}'"),
+            format!("expected one of: {known}"),
+        ),
+        Error::TooCostly {
+            field,
+            value,
+            estimate,
+        } => (field, value, estimate),
+        Error::NoRoute { flow, .. } => (
+            format!("flows[{flow}]"),
+            String::new(),
+            "a route between its end nodes".to_string(),
+        ),
         Error::Malformed(_) => (String::new(), String::new(), String::new()),
     };
     let controller = path.contains("controller") || path.contains("params");
@@ -75,7 +106,10 @@ fn controller_error(py: Python<'_>, message: String) -> PyErr {
 }
 
 /// Runs `f` with the GIL released, turning a panic into a `CoreError` instead of an abort.
-fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> ccscope_core::Result<T> + Send) -> PyResult<T> {
+fn guarded<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> ccscope_core::Result<T> + Send,
+) -> PyResult<T> {
     let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
     match out {
         Ok(r) => r.map_err(|e| core_err(py, e)),
@@ -85,7 +119,9 @@ fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> ccscope_core::Result<T> 
                 .cloned()
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            Err(CoreError::new_err(format!("internal error in the engine (please report): {msg}")))
+            Err(CoreError::new_err(format!(
+                "internal error in the engine (please report): {msg}"
+            )))
         }
     }
 }
@@ -152,15 +188,34 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
     if !t.flows.is_empty() {
         let n = t.n_flows;
         let d = PyDict::new(py);
-        let col = |f: fn(&ccscope_core::net::trace::FlowBin) -> u64| t.flows.iter().map(f).collect::<Vec<u64>>();
-        d.set_item("bin", (0..t.flows.len()).map(|i| (i / n) as u64).collect::<Vec<_>>().into_pyarray(py))?;
-        d.set_item("flow", (0..t.flows.len()).map(|i| (i % n) as u32).collect::<Vec<_>>().into_pyarray(py))?;
+        let col = |f: fn(&ccscope_core::net::trace::FlowBin) -> u64| {
+            t.flows.iter().map(f).collect::<Vec<u64>>()
+        };
+        d.set_item(
+            "bin",
+            (0..t.flows.len())
+                .map(|i| (i / n) as u64)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
+        d.set_item(
+            "flow",
+            (0..t.flows.len())
+                .map(|i| (i % n) as u32)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
         d.set_item("sent_pkts", col(|b| b.sent_pkts).into_pyarray(py))?;
         d.set_item("sent_bytes", col(|b| b.sent_bytes).into_pyarray(py))?;
         d.set_item("delivered_pkts", col(|b| b.delivered_pkts).into_pyarray(py))?;
-        d.set_item("delivered_bytes", col(|b| b.delivered_bytes).into_pyarray(py))?;
+        d.set_item(
+            "delivered_bytes",
+            col(|b| b.delivered_bytes).into_pyarray(py),
+        )?;
         d.set_item("lost_pkts", col(|b| b.lost_pkts).into_pyarray(py))?;
-        let probe = |f: fn(&ccscope_core::net::trace::Probe) -> f64| t.flows.iter().map(|b| f(&b.probe)).collect::<Vec<f64>>();
+        let probe = |f: fn(&ccscope_core::net::trace::Probe) -> f64| {
+            t.flows.iter().map(|b| f(&b.probe)).collect::<Vec<f64>>()
+        };
         d.set_item("window_pkts", probe(|p| p.window_pkts).into_pyarray(py))?;
         d.set_item("rate_bps", probe(|p| p.rate_bps).into_pyarray(py))?;
         out.set_item("flows", d)?;
@@ -168,9 +223,23 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
     if !t.queues.is_empty() {
         let n = t.links.len();
         let d = PyDict::new(py);
-        let col = |f: fn(&ccscope_core::net::trace::QueueBin) -> u64| t.queues.iter().map(f).collect::<Vec<u64>>();
-        d.set_item("bin", (0..t.queues.len()).map(|i| (i / n) as u64).collect::<Vec<_>>().into_pyarray(py))?;
-        d.set_item("link", (0..t.queues.len()).map(|i| t.links[i % n]).collect::<Vec<_>>().into_pyarray(py))?;
+        let col = |f: fn(&ccscope_core::net::trace::QueueBin) -> u64| {
+            t.queues.iter().map(f).collect::<Vec<u64>>()
+        };
+        d.set_item(
+            "bin",
+            (0..t.queues.len())
+                .map(|i| (i / n) as u64)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
+        d.set_item(
+            "link",
+            (0..t.queues.len())
+                .map(|i| t.links[i % n])
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
         d.set_item("queue_pkts", col(|b| b.queue_pkts).into_pyarray(py))?;
         d.set_item("queue_bytes", col(|b| b.queue_bytes).into_pyarray(py))?;
         d.set_item("drops", col(|b| b.drops).into_pyarray(py))?;
@@ -253,7 +322,11 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
 pub(crate) type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
 /// Calls `f` with the GIL unless an earlier call already failed; keeps the first error.
-fn call_python<T>(name: &str, error: &ErrorSlot, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Option<T> {
+fn call_python<T>(
+    name: &str,
+    error: &ErrorSlot,
+    f: impl FnOnce(Python<'_>) -> PyResult<T>,
+) -> Option<T> {
     if error.lock().map(|e| e.is_some()).unwrap_or(true) {
         return None;
     }
@@ -261,7 +334,10 @@ fn call_python<T>(name: &str, error: &ErrorSlot, f: impl FnOnce(Python<'_>) -> P
         f(py).map_err(|e| {
             // Keep the user's exception and traceback; say where it came from (PEP 678).
             if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                let _ = e.value(py).call_method1("add_note", (format!("raised in Python controller {name:?}"),));
+                let _ = e.value(py).call_method1(
+                    "add_note",
+                    (format!("raised in Python controller {name:?}"),),
+                );
             }
             if let Ok(mut slot) = error.lock() {
                 slot.get_or_insert(e);
@@ -277,13 +353,30 @@ const MAX_TIMEOUT_S: f64 = 86_400.0;
 /// A number a Python controller returned from `call`, checked to be a real number in
 /// [lo, hi]; anything else is a `ControllerError` that says what came back and what is
 /// `allowed`.
-fn number(py: Python<'_>, v: &Py<PyAny>, call: &str, lo: f64, hi: f64, allowed: &str) -> PyResult<f64> {
+fn number(
+    py: Python<'_>,
+    v: &Py<PyAny>,
+    call: &str,
+    lo: f64,
+    hi: f64,
+    allowed: &str,
+) -> PyResult<f64> {
     let bound = v.bind(py);
-    let shown = bound.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-    let x = if bound.is_instance_of::<pyo3::types::PyBool>() { None } else { bound.extract::<f64>().ok() };
+    let shown = bound
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    let x = if bound.is_instance_of::<pyo3::types::PyBool>() {
+        None
+    } else {
+        bound.extract::<f64>().ok()
+    };
     match x {
         Some(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
-        _ => Err(controller_error(py, format!("{call} returned {shown}; it must return {allowed}"))),
+        _ => Err(controller_error(
+            py,
+            format!("{call} returned {shown}; it must return {allowed}"),
+        )),
     }
 }
 
@@ -300,7 +393,14 @@ impl PyRule {
     fn call(&self, method: &str, cwnd: f64, fallback: f64) -> f64 {
         call_python(&self.name, &self.error, |py| {
             let v = self.obj.call_method1(py, method, (cwnd,))?;
-            let v = number(py, &v, &format!("{method}({cwnd})"), 0.0, MAX_WINDOW_PKTS, "a number of packets in [0, 1e9]")?;
+            let v = number(
+                py,
+                &v,
+                &format!("{method}({cwnd})"),
+                0.0,
+                MAX_WINDOW_PKTS,
+                "a number of packets in [0, 1e9]",
+            )?;
             Ok(v)
         })
         .unwrap_or(fallback)
@@ -346,9 +446,20 @@ impl PyRateController {
     fn refresh(&mut self) {
         let rate = call_python(&self.name, &self.error, |py| {
             let v = self.obj.call_method0(py, "rate_bps")?;
-            let v = number(py, &v, "rate_bps()", 0.0, MAX_RATE_BPS, "a rate in b/s, > 0 and at most 1e12")?;
+            let v = number(
+                py,
+                &v,
+                "rate_bps()",
+                0.0,
+                MAX_RATE_BPS,
+                "a rate in b/s, > 0 and at most 1e12",
+            )?;
             if v == 0.0 {
-                return Err(controller_error(py, "rate_bps() returned 0.0; it must return a rate in b/s, > 0 and at most 1e12".to_string()));
+                return Err(controller_error(
+                    py,
+                    "rate_bps() returned 0.0; it must return a rate in b/s, > 0 and at most 1e12"
+                        .to_string(),
+                ));
             }
             Ok(v)
         });
@@ -387,14 +498,25 @@ impl Controller for PyRateController {
             if t.is_none(py) {
                 return Ok(None);
             }
-            let t = number(py, &t, "feedback_timeout_s()", 1e-9, MAX_TIMEOUT_S, "None or a time in s in [1e-9, 86400]")?;
+            let t = number(
+                py,
+                &t,
+                "feedback_timeout_s()",
+                1e-9,
+                MAX_TIMEOUT_S,
+                "None or a time in s in [1e-9, 86400]",
+            )?;
             Ok(Some(SimTime::from_secs_f64(t)))
         })
         .flatten()
     }
 
     fn on_no_feedback(&mut self, now: SimTime) {
-        call_python(&self.name, &self.error, |py| self.obj.call_method1(py, "on_no_feedback", (now.secs(),)).map(|_| ()));
+        call_python(&self.name, &self.error, |py| {
+            self.obj
+                .call_method1(py, "on_no_feedback", (now.secs(),))
+                .map(|_| ())
+        });
         self.refresh();
     }
 
@@ -449,7 +571,11 @@ pub(crate) fn python_controller(
     error: &ErrorSlot,
 ) -> ccscope_core::Result<Box<dyn Controller>> {
     let (name, obj) = python.get(&i).ok_or_else(|| {
-        ccscope_core::Error::invalid("controllers", format!("flow {i}"), "no Python controller was supplied for this flow")
+        ccscope_core::Error::invalid(
+            "controllers",
+            format!("flow {i}"),
+            "no Python controller was supplied for this flow",
+        )
     })?;
     let (obj, is_window) = Python::attach(|py| {
         let obj = obj.clone_ref(py);
@@ -464,7 +590,11 @@ pub(crate) fn python_controller(
         };
         return Ok(Box::new(Window::with_rule(rule).with_config(window)?));
     }
-    Ok(Box::new(PyRateController::new(name.clone(), obj, Arc::clone(error))))
+    Ok(Box::new(PyRateController::new(
+        name.clone(),
+        obj,
+        Arc::clone(error),
+    )))
 }
 
 /// Each flow's endpoints; a TCP or rate flow naming `python:NAME` gets its own Python
@@ -480,7 +610,9 @@ fn make_endpoints(
     match source {
         SourceSpec::Tcp(tcp) if matches!(tcp.controller, ControllerChoice::External(_)) => {
             let ctl = python_controller(python, i, tcp.window_config(), error)?;
-            Ok(ccscope_core::transport::tcp::endpoints_with_controller(tcp, ctl))
+            Ok(ccscope_core::transport::tcp::endpoints_with_controller(
+                tcp, ctl,
+            ))
         }
         SourceSpec::Rate(rate) if matches!(rate.controller, ControllerChoice::External(_)) => {
             let ctl = python_controller(python, i, WindowConfig::default(), error)?;
@@ -528,12 +660,16 @@ fn run_packet<'py>(
         let s = build::packet(&s)?;
         if real_time {
             let end = SimTime::from_ns(s.duration_ns);
-            let result = ccscope_core::realnet::run_with(&s, emulation, |i| make_endpoints(&s, i, python, error), |now| {
-                watch.go_on(now.secs(), end.secs(), error)
-            })?;
+            let result = ccscope_core::realnet::run_with(
+                &s,
+                emulation,
+                |i| make_endpoints(&s, i, python, error),
+                |now| watch.go_on(now.secs(), end.secs(), error),
+            )?;
             return Ok((result, watch.interrupted));
         }
-        let mut sim = ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
+        let mut sim =
+            ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
         let end = sim.end();
         while sim.now() < end {
             sim.run_until(SimTime::from_ns(sim.now().ns().saturating_add(SLICE.ns())));
@@ -558,9 +694,13 @@ fn read_scenario(py: Python<'_>, table_json: &str) -> PyResult<(String, String)>
         let s = scenario::read(table(&text)?)?;
         // What only the engines know: controller names and parameters against the catalogue.
         let engine = match &s {
-            scenario::AnyScenario::Packet(p) if p.run.engine == scenario::Engine::Udp => build::packet(p).map(|_| "udp")?,
+            scenario::AnyScenario::Packet(p) if p.run.engine == scenario::Engine::Udp => {
+                build::packet(p).map(|_| "udp")?
+            }
             scenario::AnyScenario::Packet(p) => build::packet(p).map(|_| "packet")?,
-            scenario::AnyScenario::Round(r) => build::check_round(&build::round(r)?).map(|_| "round")?,
+            scenario::AnyScenario::Round(r) => {
+                build::check_round(&build::round(r)?).map(|_| "round")?
+            }
         };
         Ok((engine.to_string(), s.normalized().to_string()))
     })
@@ -619,7 +759,8 @@ fn scenario_schema(py: Python<'_>, engine: &str) -> PyResult<String> {
                 })
             }
         };
-        serde_json::to_string_pretty(&scenario::json_schema(engine)).map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
+        serde_json::to_string_pretty(&scenario::json_schema(engine))
+            .map_err(|e| ccscope_core::Error::Malformed(e.to_string()))
     })
 }
 
@@ -637,10 +778,19 @@ fn controllers_json(py: Python<'_>) -> PyResult<String> {
 /// Builds a catalogued controller of `family` ("window" or "rate") to check its name and
 /// parameters; returns its paper name.
 #[pyfunction]
-fn controller_name(py: Python<'_>, family: &str, name: &str, params: Vec<(String, f64)>) -> PyResult<String> {
+fn controller_name(
+    py: Python<'_>,
+    family: &str,
+    name: &str,
+    params: Vec<(String, f64)>,
+) -> PyResult<String> {
     let (family, name) = (family.to_owned(), name.to_owned());
     guarded(py, move || {
-        let family = if family == "window" { Family::Window } else { Family::Rate };
+        let family = if family == "window" {
+            Family::Window
+        } else {
+            Family::Rate
+        };
         let config = ControllerConfig::resolve_in(family, &name, &params)?;
         config.build(&Start::default()).map(|c| c.name())
     })
@@ -650,7 +800,11 @@ fn controller_name(py: Python<'_>, family: &str, name: &str, params: Vec<(String
 /// from and whether that tree had uncommitted changes ("true", "false" or "unknown").
 #[pyfunction]
 fn build_info() -> (String, String, String) {
-    (ccscope_core::VERSION.to_string(), env!("CCSCOPE_GIT_COMMIT").to_string(), env!("CCSCOPE_GIT_DIRTY").to_string())
+    (
+        ccscope_core::VERSION.to_string(),
+        env!("CCSCOPE_GIT_COMMIT").to_string(),
+        env!("CCSCOPE_GIT_DIRTY").to_string(),
+    )
 }
 
 #[pymodule]
@@ -669,4 +823,3 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     theory::register(m)?;
     Ok(())
 }
-

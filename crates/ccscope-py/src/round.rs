@@ -19,7 +19,11 @@ fn config(text: &str, force: bool) -> ccscope_core::Result<RoundConfig> {
     build::round(&s)
 }
 
-fn result_dict<'py>(py: Python<'py>, r: RoundResult, c: &RoundConfig) -> PyResult<Bound<'py, PyDict>> {
+fn result_dict<'py>(
+    py: Python<'py>,
+    r: RoundResult,
+    c: &RoundConfig,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("packet_bytes", c.packet_bytes)?;
     out.set_item("substeps", c.substeps)?;
@@ -90,7 +94,8 @@ fn run_round<'py>(
     let mut watch = Watch::new(progress);
     let (result, config, partial) = with_python(py, python_controllers, move |python, error| {
         let config = config(&text, force)?;
-        let mut external = |i: usize, start: &Start| python_controller(python, i, start.window, error);
+        let mut external =
+            |i: usize, start: &Start| python_controller(python, i, start.window, error);
         let total = config.steps as f64;
         let mut go_on = |step: u64| watch.go_on(step as f64, total, error);
         let result = run_with(&config, &mut external, &mut go_on).map_err(build::round_error)?;
@@ -106,9 +111,7 @@ fn run_round<'py>(
 #[pyo3(signature = (table_json, force=false))]
 fn validate_round(py: Python<'_>, table_json: &str, force: bool) -> PyResult<()> {
     let text = table_json.to_owned();
-    guarded(py, move || {
-        build::check_round(&config(&text, force)?)
-    })
+    guarded(py, move || build::check_round(&config(&text, force)?))
 }
 
 /// Adds the round model's functions to the `_core` module.

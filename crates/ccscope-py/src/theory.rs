@@ -57,8 +57,14 @@ fn window_round_steps(
             });
             Ok(c.window())
         };
-        let grown = windows_pkts.iter().map(|&w| step(w, false)).collect::<ccscope_core::Result<_>>()?;
-        let reduced = windows_pkts.iter().map(|&w| step(w, true)).collect::<ccscope_core::Result<_>>()?;
+        let grown = windows_pkts
+            .iter()
+            .map(|&w| step(w, false))
+            .collect::<ccscope_core::Result<_>>()?;
+        let reduced = windows_pkts
+            .iter()
+            .map(|&w| step(w, true))
+            .collect::<ccscope_core::Result<_>>()?;
         Ok((grown, reduced))
     })
 }
@@ -67,7 +73,13 @@ fn window_round_steps(
 /// packet size `packet_bytes`; `pftk_clip` clips 3·sqrt(3p/8) at 1 as ns-2's `formula.h` does.
 #[pyfunction]
 #[pyo3(signature = (p, rtt_s, t_rto_s, packet_bytes, pftk_clip=false))]
-fn tfrc_throughput_bps(p: f64, rtt_s: f64, t_rto_s: f64, packet_bytes: u32, pftk_clip: bool) -> f64 {
+fn tfrc_throughput_bps(
+    p: f64,
+    rtt_s: f64,
+    t_rto_s: f64,
+    packet_bytes: u32,
+    pftk_clip: bool,
+) -> f64 {
     control::tfrc_throughput_bps(p, rtt_s, t_rto_s, packet_bytes, pftk_clip)
 }
 

@@ -22,15 +22,31 @@ SHARE = 0.35
 BETAS = (0.5, 0.625, 0.75, 0.875)
 
 
-def _two_flows(alpha: float, beta: float, w1: float, w2: float, r: float, steps: int,
-               integer: bool, substeps: int) -> roundmodel.RoundResult:
-    return roundmodel.run({
-        "run": {"engine": "round", "steps": steps, "substeps": substeps},
-        "link": {"capacity_pkts": r, "integer_windows": integer},
-        "flows": [{"controller": "gaimd", "params": {"alpha": alpha, "beta": beta},
-                   "initial_window": w} for w in (w1, w2)],
-        "record": {"every": 1, "flows": True},
-    })
+def _two_flows(
+    alpha: float,
+    beta: float,
+    w1: float,
+    w2: float,
+    r: float,
+    steps: int,
+    integer: bool,
+    substeps: int,
+) -> roundmodel.RoundResult:
+    return roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps, "substeps": substeps},
+            "link": {"capacity_pkts": r, "integer_windows": integer},
+            "flows": [
+                {
+                    "controller": "gaimd",
+                    "params": {"alpha": alpha, "beta": beta},
+                    "initial_window": w,
+                }
+                for w in (w1, w2)
+            ],
+            "record": {"every": 1, "flows": True},
+        }
+    )
 
 
 #: Steps per RTT for the continuous-time reading of Cai's §III: one RTT is a coarse step on a
@@ -39,8 +55,9 @@ def _two_flows(alpha: float, beta: float, w1: float, w2: float, r: float, steps:
 FLUID_SUBSTEPS = 100
 
 
-def share_speed(beta: float, r: float = R, integer: bool = False,
-                substeps: int = 1) -> dict[str, float]:
+def share_speed(
+    beta: float, r: float = R, integer: bool = False, substeps: int = 1
+) -> dict[str, float]:
     """The speed c (packets per RTT²) at which F1 gains SHARE of the link from F2, measured as
     eq. (30) defines it. In Cai's model the distance from fairness |w2 − w1|/(w1 + w2) is
     β^m at the m-th congestion moment, so it shrinks by 1 − 2·SHARE in the time (30) charges
@@ -63,9 +80,14 @@ def share_speed(beta: float, r: float = R, integer: bool = False,
     m = int(np.argmax(gap <= target))
     f = np.log(gap[m - 1] / target) / np.log(gap[m - 1] / gap[m])
     elapsed = t[m - 1] + f * (t[m] - t[m - 1]) - t[0]
-    return {"beta": beta, "r": r, "integer": integer, "substeps": substeps,
-            "measured": SHARE * r / elapsed,
-            "eq30": theory.cai_time_to_share_speed(beta, SHARE)}
+    return {
+        "beta": beta,
+        "r": r,
+        "integer": integer,
+        "substeps": substeps,
+        "measured": SHARE * r / elapsed,
+        "eq30": theory.cai_time_to_share_speed(beta, SHARE),
+    }
 
 
 def fig14a(r: float = R, integer: bool = False, substeps: int = 1) -> pd.DataFrame:
@@ -77,17 +99,30 @@ def friendliness(beta: float = 0.875, r: float = R, steps: int = 200_000) -> dic
     """One TCP and one AIMD(3(1−β)/(1+β), β) with synchronized feedback on r packets per RTT:
     mean windows over the second half, beside eqs. (11)–(12)."""
     alpha = theory.aimd_friendly_alpha_beta_kept(beta)  # Cai et al. (13)
-    result = roundmodel.run({
-        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 2},
-        "link": {"capacity_pkts": r},
-        "flows": [{"controller": "tcp", "initial_window": r / 2},
-                  {"controller": "gaimd", "params": {"alpha": alpha, "beta": beta},
-                   "initial_window": r / 2}],
-    })
+    result = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 2},
+            "link": {"capacity_pkts": r},
+            "flows": [
+                {"controller": "tcp", "initial_window": r / 2},
+                {
+                    "controller": "gaimd",
+                    "params": {"alpha": alpha, "beta": beta},
+                    "initial_window": r / 2,
+                },
+            ],
+        }
+    )
     tcp, aimd = result.flows["mean_load_pkts"]
-    return {"beta": beta, "r": r, "tcp": tcp, "aimd": aimd, "ratio": aimd / tcp,
-            "eq11": theory.cai_aimd_mean_window(alpha, beta, r),
-            "eq12": theory.cai_tcp_mean_window(alpha, beta, r)}
+    return {
+        "beta": beta,
+        "r": r,
+        "tcp": tcp,
+        "aimd": aimd,
+        "ratio": aimd / tcp,
+        "eq11": theory.cai_aimd_mean_window(alpha, beta, r),
+        "eq12": theory.cai_tcp_mean_window(alpha, beta, r),
+    }
 
 
 #: The multirate coder's delay τ in scenarios/cai-eq35-multirate.toml.
@@ -112,15 +147,28 @@ def eq35(quick: bool = False) -> list[Claim]:
         expected = EQ35_TAU_S * (1 / beta - 1)
         measured = float(f["max_sender_delay_s"])
         holds = abs(measured / expected - 1) <= 0.25
-        why = "" if holds else (
-            "(35) takes the coder to run at W until it learns of the cut; it runs at the rate "
-            "of τ earlier, which the additive increase kept below W, and the sender keeps "
-            "increasing after the cut, so less piles up: with slope s (bits/s²) the backlog "
-            "is about τ((1 − β)W − sτ); here sτ is a large part of (1 − β)W")
-        claims.append(Claim(
-            quantity=f"Cai eq. (35): longest sender wait after a cut, beta = {beta}, tau = 0.2 s",
-            published=round(expected, 4), measured=round(measured, 4),
-            tolerance="within 25%", holds=holds, why=why))
+        why = (
+            ""
+            if holds
+            else (
+                "(35) takes the coder to run at W until it learns of the cut; it runs at the rate "
+                "of τ earlier, which the additive increase kept below W, and the sender keeps "
+                "increasing after the cut, so less piles up: with slope s (bits/s²) the backlog "
+                "is about τ((1 − β)W − sτ); here sτ is a large part of (1 − β)W"
+            )
+        )
+        claims.append(
+            Claim(
+                quantity=(
+                    f"Cai eq. (35): longest sender wait after a cut, beta = {beta}, tau = 0.2 s"
+                ),
+                published=round(expected, 4),
+                measured=round(measured, 4),
+                tolerance="within 25%",
+                holds=holds,
+                why=why,
+            )
+        )
     return claims
 
 
@@ -150,36 +198,59 @@ def table1(quick: bool = False) -> list[Claim]:
     interrupted = float(np.mean(tcp_interrupted))
     seeds = f"over {len(ratio)} seed(s)"
     return [
-        Claim(f"Cai Table I: DTAIMD interruptions, {seeds}", 0, str(dtaimd_int), "none",
-              all(n == 0 for n in dtaimd_int),
-              "" if all(n == 0 for n in dtaimd_int) else CAI_TABLE1_WHY),
-        Claim(f"Cai Table I: TCP elephants interrupted (of 10), mean {seeds}",
-              "5 (1-12 interruptions each)", interrupted, "2 to 8", 2 <= interrupted <= 8,
-              "" if 2 <= interrupted <= 8 else CAI_TABLE1_WHY),
-        Claim(f"Cai Table I: share of TCP elephants with a larger max receiver queue than "
-              f"DTAIMD, mean {seeds}", "0.8", round(float(np.mean(below)), 2),
-              "at least half", float(np.mean(below)) >= 0.5,
-              "" if float(np.mean(below)) >= 0.5 else CAI_TABLE1_QUEUE_WHY),
-        Claim(f"Cai Table I: DTAIMD rate / TCP mean rate, {seeds}", round(paper_ratio, 3),
-              round(float(np.mean(ratio)), 3), "within 15% of 1",
-              abs(float(np.mean(ratio)) - 1) <= 0.15,
-              "" if abs(float(np.mean(ratio)) - 1) <= 0.15 else CAI_TABLE1_WHY),
+        Claim(
+            f"Cai Table I: DTAIMD interruptions, {seeds}",
+            0,
+            str(dtaimd_int),
+            "none",
+            all(n == 0 for n in dtaimd_int),
+            "" if all(n == 0 for n in dtaimd_int) else CAI_TABLE1_WHY,
+        ),
+        Claim(
+            f"Cai Table I: TCP elephants interrupted (of 10), mean {seeds}",
+            "5 (1-12 interruptions each)",
+            interrupted,
+            "2 to 8",
+            2 <= interrupted <= 8,
+            "" if 2 <= interrupted <= 8 else CAI_TABLE1_WHY,
+        ),
+        Claim(
+            f"Cai Table I: share of TCP elephants with a larger max receiver queue than "
+            f"DTAIMD, mean {seeds}",
+            "0.8",
+            round(float(np.mean(below)), 2),
+            "at least half",
+            float(np.mean(below)) >= 0.5,
+            "" if float(np.mean(below)) >= 0.5 else CAI_TABLE1_QUEUE_WHY,
+        ),
+        Claim(
+            f"Cai Table I: DTAIMD rate / TCP mean rate, {seeds}",
+            round(paper_ratio, 3),
+            round(float(np.mean(ratio)), 3),
+            "within 15% of 1",
+            abs(float(np.mean(ratio)) - 1) <= 0.15,
+            "" if abs(float(np.mean(ratio)) - 1) <= 0.15 else CAI_TABLE1_WHY,
+        ),
     ]
 
 
 #: Why the receiver-queue claim does not hold in the one-seed quick run.
-CAI_TABLE1_QUEUE_WHY = ("seed 1 is an outlier: 3 of the 10 TCP elephants' largest receiver "
-                        "queues exceed DTAIMD's there, against 7-10 with seeds 2-8 (share 0.78 "
-                        "over seeds 1-8); the three-seed run holds")
+CAI_TABLE1_QUEUE_WHY = (
+    "seed 1 is an outlier: 3 of the 10 TCP elephants' largest receiver "
+    "queues exceed DTAIMD's there, against 7-10 with seeds 2-8 (share 0.78 "
+    "over seeds 1-8); the three-seed run holds"
+)
 
 
 #: Why a Table I interruption claim does not hold in this set-up.
-CAI_TABLE1_WHY = ("playback at exactly a flow's mean rate is interrupted whenever the flow "
-                  "stays below its session mean for longer than its buffer lasts; here such "
-                  "stretches last tens of seconds (DTAIMD, seed 1: its buffer falls from "
-                  "454 kB at 72 s to empty at 120 s) and reach DTAIMD too and more TCP flows "
-                  "than in the paper. The capacity and the mice's arrivals, which the paper "
-                  "does not print, set how long they last")
+CAI_TABLE1_WHY = (
+    "playback at exactly a flow's mean rate is interrupted whenever the flow "
+    "stays below its session mean for longer than its buffer lasts; here such "
+    "stretches last tens of seconds (DTAIMD, seed 1: its buffer falls from "
+    "454 kB at 72 s to empty at 120 s) and reach DTAIMD too and more TCP flows "
+    "than in the paper. The capacity and the mice's arrivals, which the paper "
+    "does not print, set how long they last"
+)
 
 
 def fig16(quick: bool = False) -> list[Claim]:
@@ -194,8 +265,10 @@ def fig16(quick: bool = False) -> list[Claim]:
     claims = []
     for n in (0, 5, 10) if quick else range(11):
         got = {}
-        for name, controller in (("DTAIMD", {"name": "dtaimd", "alpha": 0.2, "beta": 0.875}),
-                                 ("TCP", {"name": "tcp"})):
+        for name, controller in (
+            ("DTAIMD", {"name": "dtaimd", "alpha": 0.2, "beta": 0.875}),
+            ("TCP", {"name": "tcp"}),
+        ):
             table = base.replace("flows[0].source.controller", controller).table
             if n == 0:
                 table["flows"] = table["flows"][:2]
@@ -203,18 +276,26 @@ def fig16(quick: bool = False) -> list[Claim]:
                 table["flows"][2]["count"] = int(n * seconds / 5)
             got[name] = float(engine.run(table).flows.loc[0, "throughput_bps"])
         holds = got["DTAIMD"] >= got["TCP"]
-        claims.append(Claim(
-            f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP (b/s)",
-            "DTAIMD above TCP", f"{got['DTAIMD']:.0f} vs {got['TCP']:.0f}", "at or above",
-            holds, "" if holds else CAI_FIG16_WHY))
+        claims.append(
+            Claim(
+                f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP (b/s)",
+                "DTAIMD above TCP",
+                f"{got['DTAIMD']:.0f} vs {got['TCP']:.0f}",
+                "at or above",
+                holds,
+                "" if holds else CAI_FIG16_WHY,
+            )
+        )
     return claims
 
 
 #: Why a Fig. 16 point does not reproduce.
-CAI_FIG16_WHY = ("with mice on the line the media flow's 100-byte packets give it a tenth of a "
-                 "1000-byte mouse's rate at the same window, so it gets 1-8 kb/s of the 56; at "
-                 "those rates one seed's noise decides the order, which flips between "
-                 "neighbouring n (the paper's curves are not printed as numbers, nor its seeds)")
+CAI_FIG16_WHY = (
+    "with mice on the line the media flow's 100-byte packets give it a tenth of a "
+    "1000-byte mouse's rate at the same window, so it gets 1-8 kb/s of the 56; at "
+    "those rates one seed's noise decides the order, which flips between "
+    "neighbouring n (the paper's curves are not printed as numbers, nor its seeds)"
+)
 
 
 def fig17(quick: bool = False) -> list[Claim]:
@@ -224,29 +305,46 @@ def fig17(quick: bool = False) -> list[Claim]:
     from .. import engine
     from ..scenario import load
 
-    base = load(Path(__file__).resolve().parents[3] / "scenarios"
-                / "cai-fig17-differentiation.toml")
+    base = load(
+        Path(__file__).resolve().parents[3] / "scenarios" / "cai-fig17-differentiation.toml"
+    )
     claims = []
     for k in (2, 4) if quick else (2, 3, 4):
         alpha2 = float(theory.cai_weighted_alpha_ratio(k, 0.5, 0.875))
         for n in (12, 48) if quick else (12, 24, 48, 96):
-            sc = (base.replace("flows[0].count", n - n // 6)
-                  .replace("flows[1].count", n // 6)
-                  .replace("flows[1].source.controller.alpha", alpha2))
+            sc = (
+                base.replace("flows[0].count", n - n // 6)
+                .replace("flows[1].count", n // 6)
+                .replace("flows[1].source.controller.alpha", alpha2)
+            )
             f = engine.run(sc).flows
-            data, media = f.iloc[: n - n // 6], f.iloc[n - n // 6:]
+            data, media = f.iloc[: n - n // 6], f.iloc[n - n // 6 :]
             ratio = float(media["throughput_bps"].mean() / data["throughput_bps"].mean())
             holds = abs(ratio / k - 1) <= 0.2
-            why = "" if holds else (
-                f"(40) assumes class 2 sees k times class 1's loss rate over AIMD cycles; here "
-                f"the link leaves a data flow {data['cwnd_pkts'].mean():.1f} packets of window, "
-                f"both classes lose about the same ({media['loss_rate'].mean():.3f} vs "
-                f"{data['loss_rate'].mean():.3f}) and a data flow times out "
-                f"{data['timeouts'].mean():.0f} times in 120 s: timeouts, not AIMD cycles, "
-                "set the rates")
-            claims.append(Claim(
-                f"Cai Fig. 17: class-2/class-1 throughput, k = {k} (alpha2 = {alpha2:.2f}), "
-                f"{n} flows", k, round(ratio, 3), "within 20%", holds, why))
+            why = (
+                ""
+                if holds
+                else (
+                    "(40) assumes class 2 sees k times class 1's loss rate over AIMD cycles; "
+                    f"here the link leaves a data flow {data['cwnd_pkts'].mean():.1f} packets "
+                    "of window, "
+                    f"both classes lose about the same ({media['loss_rate'].mean():.3f} vs "
+                    f"{data['loss_rate'].mean():.3f}) and a data flow times out "
+                    f"{data['timeouts'].mean():.0f} times in 120 s: timeouts, not AIMD cycles, "
+                    "set the rates"
+                )
+            )
+            claims.append(
+                Claim(
+                    f"Cai Fig. 17: class-2/class-1 throughput, k = {k} (alpha2 = {alpha2:.2f}), "
+                    f"{n} flows",
+                    k,
+                    round(ratio, 3),
+                    "within 20%",
+                    holds,
+                    why,
+                )
+            )
     return claims
 
 
@@ -254,17 +352,32 @@ def fig14_claims(quick: bool = False) -> list[Claim]:
     """Fig. 14(a): the share speed c against (30), per β in the fluid limit (100 slices per
     RTT) within 5%; with one step per RTT on r = 200 within 5% at the worst β; with integer
     windows below (30) at every β (§V-A.3: "slightly lower"). The same in both modes."""
-    claims = [within(f"β = {row.beta:g}: c, continuous time, against (30)", row.eq30,
-                     row.measured, 0.05)
-              for row in fig14a(r=R, substeps=FLUID_SUBSTEPS).itertuples()]
+    claims = [
+        within(f"β = {row.beta:g}: c, continuous time, against (30)", row.eq30, row.measured, 0.05)
+        for row in fig14a(r=R, substeps=FLUID_SUBSTEPS).itertuples()
+    ]
     coarse = fig14a(r=200)
     worst = coarse.loc[(coarse.measured / coarse.eq30 - 1).abs().idxmax()]
-    claims.append(within(f"one step per RTT, r = 200, worst β ({worst.beta:g}): c against (30)",
-                         worst.eq30, worst.measured, 0.05))
+    claims.append(
+        within(
+            f"one step per RTT, r = 200, worst β ({worst.beta:g}): c against (30)",
+            worst.eq30,
+            worst.measured,
+            0.05,
+        )
+    )
     integer = fig14a(r=R, integer=True)
     ratio = float((integer.measured / integer.eq30).max())
-    claims.append(Claim("integer windows: c / (30), largest over β", "below 1", ratio,
-                        "below 1", ratio < 1, "" if ratio < 1 else "unexpected: at or above 1"))
+    claims.append(
+        Claim(
+            "integer windows: c / (30), largest over β",
+            "below 1",
+            ratio,
+            "below 1",
+            ratio < 1,
+            "" if ratio < 1 else "unexpected: at or above 1",
+        )
+    )
     return claims
 
 
@@ -273,10 +386,12 @@ def eq13_claims(quick: bool = False) -> list[Claim]:
     mean windows (the ratio 1) within 2%, for β = 0.5, 0.75, 0.875 on r = 20 and 50 packets per
     RTT; 50 000 steps (quick) or 200 000."""
     steps = 50_000 if quick else 200_000
-    return [within(f"β = {beta:g}, r = {r:g}: AIMD / TCP mean window", 1.0,
-                   row["ratio"], 0.02)
-            for beta in (0.5, 0.75, 0.875) for r in (20.0, 50.0)
-            for row in [friendliness(beta, r, steps)]]
+    return [
+        within(f"β = {beta:g}, r = {r:g}: AIMD / TCP mean window", 1.0, row["ratio"], 0.02)
+        for beta in (0.5, 0.75, 0.875)
+        for r in (20.0, 50.0)
+        for row in [friendliness(beta, r, steps)]
+    ]
 
 
 def fig14_figure(quick: bool, path: Path) -> Path:
@@ -291,8 +406,9 @@ def fig14_figure(quick: bool, path: Path) -> Path:
     ax.plot(integer.beta, integer.measured, "s", label="ccscope, integer windows")
     ax.set_xlabel("β")
     ax.set_ylabel("c (packets per RTT²)")
-    return figure.save(fig, ax, "Cai et al. Fig. 14(a): speed of gaining 35% of a 20-packet "
-                       "link", path)
+    return figure.save(
+        fig, ax, "Cai et al. Fig. 14(a): speed of gaining 35% of a 20-packet link", path
+    )
 
 
 # --- Fig. 10 at packet level: one AIMD flow on a 3 Mb/s DropTail link ---------------------
@@ -325,11 +441,23 @@ def fig10_scenario(alpha: float, beta: float, buffer_pkts: int, seed: int = 1) -
     after the first 5 s."""
     return {
         "run": {"duration": "30s", "warmup": "5s", "seed": seed},
-        "topology": {"kind": "dumbbell", "bottleneck": {
-            "rate": "3Mbps", "delay": f"{FIG10_DELAY_S * 1e3:g}ms",
-            "queue": {"kind": "droptail", "limit": f"{buffer_pkts}pkts"}}},
-        "flows": [{"source": {"kind": "tcp", "variant": "sack",
-                              "controller": {"name": "gaimd", "alpha": alpha, "beta": beta}}}],
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "3Mbps",
+                "delay": f"{FIG10_DELAY_S * 1e3:g}ms",
+                "queue": {"kind": "droptail", "limit": f"{buffer_pkts}pkts"},
+            },
+        },
+        "flows": [
+            {
+                "source": {
+                    "kind": "tcp",
+                    "variant": "sack",
+                    "controller": {"name": "gaimd", "alpha": alpha, "beta": beta},
+                }
+            }
+        ],
     }
 
 
@@ -338,11 +466,19 @@ def fig10() -> pd.DataFrame:
     from ..engine import run
 
     r = FIG10_RATE_BPS * fig10_base_rtt_s() / (FIG10_PKT_BYTES * 8)  # r of (24), per τ0
-    return pd.DataFrame([
-        {"alpha": a, "beta": b, "buffer": n,
-         "measured": float(run(fig10_scenario(a, b, n)).bottlenecks.loc[0, "utilization"]),
-         "eq24": float(theory.cai_single_flow_utilization(a, b, r, n))}
-        for a, b in FIG10_PAIRS for n in FIG10_BUFFERS])
+    return pd.DataFrame(
+        [
+            {
+                "alpha": a,
+                "beta": b,
+                "buffer": n,
+                "measured": float(run(fig10_scenario(a, b, n)).bottlenecks.loc[0, "utilization"]),
+                "eq24": float(theory.cai_single_flow_utilization(a, b, r, n)),
+            }
+            for a, b in FIG10_PAIRS
+            for n in FIG10_BUFFERS
+        ]
+    )
 
 
 def fig10_claims(quick: bool = False) -> list[Claim]:
@@ -353,10 +489,17 @@ def fig10_claims(quick: bool = False) -> list[Claim]:
     for (a, b), rows in table.groupby(["alpha", "beta"], sort=False):
         worst = rows.loc[(rows.measured - rows.eq24).abs().idxmax()]
         holds = abs(worst.measured - worst.eq24) <= FIG10_POINTS
-        claims.append(Claim(f"AIMD({a:g}, {b:g}): utilization, worst buffer ({worst.buffer:g} "
-                            "pkts), against (24)", worst.eq24, worst.measured,
-                            f"± {FIG10_POINTS:g}", holds,
-                            "" if holds else "unexpected: more than 5 points from (24)"))
+        claims.append(
+            Claim(
+                f"AIMD({a:g}, {b:g}): utilization, worst buffer ({worst.buffer:g} "
+                "pkts), against (24)",
+                worst.eq24,
+                worst.measured,
+                f"± {FIG10_POINTS:g}",
+                holds,
+                "" if holds else "unexpected: more than 5 points from (24)",
+            )
+        )
     return claims
 
 
@@ -367,8 +510,9 @@ def fig10_claims(quick: bool = False) -> list[Claim]:
 FIG8_SMALL_WINDOW_PKTS = 1 / (1 - 0.875)
 
 
-def fig8_scenario(n: int, kind: str, duration_s: float = 100.0, warmup_s: float = 20.0,
-                  seed: int = 1) -> dict:
+def fig8_scenario(
+    n: int, kind: str, duration_s: float = 100.0, warmup_s: float = 20.0, seed: int = 1
+) -> dict:
     """n TCP and n `kind` ("taimd" or "dtaimd") flows, AIMD(0.2, 0.875), on 15 Mb/s RED.
 
     From Cai et al. §V: bottleneck 20 ms propagation delay, RED, MSS 1000 B, "the rtt of each
@@ -382,13 +526,23 @@ def fig8_scenario(n: int, kind: str, duration_s: float = 100.0, warmup_s: float 
     for i in range(2 * n):
         ctl = {"name": "tcp"} if i % 2 == 0 else {"name": kind, "alpha": 0.2, "beta": 0.875}
         delay_ms = 1 + 4 * ((i * 0.6180339887) % 1)
-        flows.append({"source": {"kind": "tcp", "variant": "sack", "controller": ctl},
-                      "left_delay": f"{delay_ms:.3f}ms", "start_jitter": "1s"})
+        flows.append(
+            {
+                "source": {"kind": "tcp", "variant": "sack", "controller": ctl},
+                "left_delay": f"{delay_ms:.3f}ms",
+                "start_jitter": "1s",
+            }
+        )
     return {
         "run": {"duration": f"{duration_s:g}s", "warmup": f"{warmup_s:g}s", "seed": seed},
-        "topology": {"kind": "dumbbell", "bottleneck": {
-            "rate": "15Mbps", "delay": "20ms",
-            "queue": {"kind": "red", "min_th": 25, "max_th": 125, "limit": 250, "max_p": 0.1}}},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "15Mbps",
+                "delay": "20ms",
+                "queue": {"kind": "red", "min_th": 25, "max_th": 125, "limit": 250, "max_p": 0.1},
+            },
+        },
         "flows": flows,
     }
 
@@ -404,9 +558,12 @@ def fig8_mix(n: int, kind: str, seed: int = 1) -> dict[str, float]:
     x = res.flows["throughput_bps"].to_numpy()
     link = res.bottlenecks.iloc[0]
     rtt = float(res.flows["mean_rtt_s"].mean())
-    return {"tcp": x[0::2].mean() / x.mean(), "other": x[1::2].mean() / x.mean(),
-            "jain": metrics.jain_index(x),
-            "window": (link["rate_bps"] * rtt / (8 * FIG10_PKT_BYTES)) / (2 * n)}
+    return {
+        "tcp": x[0::2].mean() / x.mean(),
+        "other": x[1::2].mean() / x.mean(),
+        "jain": metrics.jain_index(x),
+        "window": (link["rate_bps"] * rtt / (8 * FIG10_PKT_BYTES)) / (2 * n),
+    }
 
 
 def fig8_9_claims(quick: bool = False) -> list[Claim]:
@@ -421,16 +578,37 @@ def fig8_9_claims(quick: bool = False) -> list[Claim]:
         if t["window"] >= FIG8_SMALL_WINDOW_PKTS:
             continue
         closer = abs(d["other"] - 1) <= abs(t["other"] - 1)
-        claims.append(Claim(f"n = {n} (window {t['window']:.1f} pkts): normalized throughput, "
-                            "DTAIMD against TAIMD", "DTAIMD closer to 1",
-                            f"DTAIMD {d['other']:.3f}, TAIMD {t['other']:.3f}", "closer to 1",
-                            closer, "" if closer else "unexpected: TAIMD is closer to 1"))
+        claims.append(
+            Claim(
+                f"n = {n} (window {t['window']:.1f} pkts): normalized throughput, "
+                "DTAIMD against TAIMD",
+                "DTAIMD closer to 1",
+                f"DTAIMD {d['other']:.3f}, TAIMD {t['other']:.3f}",
+                "closer to 1",
+                closer,
+                "" if closer else "unexpected: TAIMD is closer to 1",
+            )
+        )
         fairer = d["jain"] >= t["jain"]
-        claims.append(Claim(f"n = {n}: Jain's index with TCP, DTAIMD against TAIMD",
-                            "DTAIMD at least TAIMD", f"DTAIMD {d['jain']:.4f}, TAIMD "
-                            f"{t['jain']:.4f}", "at least", fairer,
-                            "" if fairer else "unexpected: TAIMD is fairer"))
+        claims.append(
+            Claim(
+                f"n = {n}: Jain's index with TCP, DTAIMD against TAIMD",
+                "DTAIMD at least TAIMD",
+                f"DTAIMD {d['jain']:.4f}, TAIMD {t['jain']:.4f}",
+                "at least",
+                fairer,
+                "" if fairer else "unexpected: TAIMD is fairer",
+            )
+        )
     if not claims:
-        claims.append(Claim("windows below 1/(1 − β) reached", "yes", "no", "reached", False,
-                            "unexpected: no n gave windows below 8 packets"))
+        claims.append(
+            Claim(
+                "windows below 1/(1 − β) reached",
+                "yes",
+                "no",
+                "reached",
+                False,
+                "unexpected: no n gave windows below 8 packets",
+            )
+        )
     return claims

@@ -39,38 +39,67 @@ def _unexpected(measured: float, tolerance: str, published: float) -> str:
     return f"unexpected: {measured:.4g} is not {tolerance} of {published:.4g}"
 
 
-def within(quantity: str, published: float, measured: float, rel: float,
-           why: str = "") -> Claim:
+def within(quantity: str, published: float, measured: float, rel: float, why: str = "") -> Claim:
     """A claim that `measured` is within a relative `rel` of `published`."""
     tolerance = f"within {rel:.0%}"
     holds = abs(measured - published) <= rel * abs(published)
-    return Claim(quantity, published, measured, tolerance, holds,
-                 "" if holds else why or _unexpected(measured, tolerance, published))
+    return Claim(
+        quantity,
+        published,
+        measured,
+        tolerance,
+        holds,
+        "" if holds else why or _unexpected(measured, tolerance, published),
+    )
 
 
-def within_abs(quantity: str, published: float, measured: float, tol: float,
-               why: str = "") -> Claim:
+def within_abs(
+    quantity: str, published: float, measured: float, tol: float, why: str = ""
+) -> Claim:
     """A claim that `measured` is within `tol` of `published`."""
     tolerance = f"± {tol:g}"
     holds = abs(measured - published) <= tol
-    return Claim(quantity, published, measured, tolerance, holds,
-                 "" if holds else why or _unexpected(measured, tolerance, published))
+    return Claim(
+        quantity,
+        published,
+        measured,
+        tolerance,
+        holds,
+        "" if holds else why or _unexpected(measured, tolerance, published),
+    )
 
 
-def within_factor(quantity: str, published: float, measured: float, factor: float,
-                  why: str = "") -> Claim:
+def within_factor(
+    quantity: str, published: float, measured: float, factor: float, why: str = ""
+) -> Claim:
     """A claim that `measured` is within a factor `factor` of `published` either way."""
     tolerance = f"within ×{factor:g}"
     holds = published / factor <= measured <= published * factor
-    return Claim(quantity, published, measured, tolerance, holds,
-                 "" if holds else why or _unexpected(measured, tolerance, published))
+    return Claim(
+        quantity,
+        published,
+        measured,
+        tolerance,
+        holds,
+        "" if holds else why or _unexpected(measured, tolerance, published),
+    )
 
 
-def below(quantity: str, bound: float, measured: float, why: str = "",
-          published: float | str | None = None) -> Claim:
+def below(
+    quantity: str,
+    bound: float,
+    measured: float,
+    why: str = "",
+    published: float | str | None = None,
+) -> Claim:
     """A claim that `measured` stays at or below `bound` (``published``, if the paper prints
     something else than the bound itself)."""
     holds = measured <= bound
-    return Claim(quantity, bound if published is None else published, measured,
-                 f"at most {bound:.4g}", holds,
-                 "" if holds else why or f"unexpected: {measured:.4g} is above {bound:.4g}")
+    return Claim(
+        quantity,
+        bound if published is None else published,
+        measured,
+        f"at most {bound:.4g}",
+        holds,
+        "" if holds else why or f"unexpected: {measured:.4g} is above {bound:.4g}",
+    )

@@ -44,18 +44,22 @@ TABLE6_EXP1 = {
 EPSILON = 10.0
 
 
-def _windows(name: str, w1: float, w2: float, steps: int) -> tuple[np.ndarray, np.ndarray,
-                                                                    np.ndarray]:
+def _windows(
+    name: str, w1: float, w2: float, steps: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Two synchronized flows of control `name` from (w1, w2) on a link of W packets per RTT:
     their windows and the congestion flags, step by step."""
     controller, params, _, _ = CONTROLS[name]
-    result = roundmodel.run({
-        "run": {"engine": "round", "steps": steps},
-        "link": {"capacity_pkts": W},
-        "flows": [{"controller": controller, "params": params, "initial_window": w}
-                  for w in (w1, w2)],
-        "record": {"every": 1, "flows": True},
-    })
+    result = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps},
+            "link": {"capacity_pkts": W},
+            "flows": [
+                {"controller": controller, "params": params, "initial_window": w} for w in (w1, w2)
+            ],
+            "record": {"every": 1, "flows": True},
+        }
+    )
     w = result.flow_series().to_numpy()
     return w[:, 0], w[:, 1], result.series["loss_fraction"].to_numpy() > 0
 
@@ -68,8 +72,11 @@ def convergence_to_efficiency(name: str) -> dict[str, float]:
     t1 = int(np.argmax(congested))
     _, _, algorithm, beta = CONTROLS[name]
     return {
-        "control": name, "t1": t1, "delta": float(abs(w2[t1] - w1[t1])),
-        "table6_t1": start["t1"], "table6_delta": start["delta"],
+        "control": name,
+        "t1": t1,
+        "delta": float(abs(w2[t1] - w1[t1])),
+        "table6_t1": start["t1"],
+        "table6_delta": start["delta"],
         "appc_t1": theory.jin_convergence_t1(algorithm, W, start["w1"], start["w2"], beta),
         "appc_delta": theory.jin_convergence_delta(algorithm, W, start["w1"], start["w2"]),
     }
@@ -118,8 +125,12 @@ def square_wave_run(controller: str, params: dict, duration_s: float, seed: int 
     from ..scenario import load
 
     here = Path(__file__).resolve().parents[3] / "scenarios" / "jin-table5-square-wave.toml"
-    sc = (load(here).replace("run.duration", f"{duration_s:g}s").with_seed(seed)
-          .replace("flows[0].source.controller", {"name": controller, **params}))
+    sc = (
+        load(here)
+        .replace("run.duration", f"{duration_s:g}s")
+        .with_seed(seed)
+        .replace("flows[0].source.controller", {"name": controller, **params})
+    )
     return engine.run(sc)
 
 
@@ -144,23 +155,34 @@ def table5(quick: bool = False) -> list[Claim]:
         if not holds:
             period = SQUARE_ON_S + SQUARE_OFF_S
             phase = t % period
-            before = float(np.mean(win[(t >= period) & (phase >= SQUARE_ON_S / 2)
-                                       & (phase < SQUARE_ON_S)]))
+            before = float(
+                np.mean(win[(t >= period) & (phase >= SQUARE_ON_S / 2) & (phase < SQUARE_ON_S)])
+            )
             at_w = float(theory.jin_aggressiveness_time(algorithm, before, 2.0, beta))
-            why = (f"the run's window before the wave goes OFF is {before:.1f} packets, not "
-                   f"the W = {TABLE5_W:g} of the paper's analysis column; Table 3's time "
-                   f"grows with W ({algorithm}: {at_w:.0f} RTTs at {before:.1f} packets), and "
-                   "the paper's set-up (queue, exact RTT) that gives W = 11 is not printed")
-        claims.append(Claim(
-            quantity=f"Jin Table 5: 1/aggressiveness of {name} (RTTs; analysis {analysis:.1f})",
-            published=f"{lo}-{hi}", measured=round(measured, 1), tolerance="within 25%",
-            holds=holds, why=why))
+            why = (
+                f"the run's window before the wave goes OFF is {before:.1f} packets, not "
+                f"the W = {TABLE5_W:g} of the paper's analysis column; Table 3's time "
+                f"grows with W ({algorithm}: {at_w:.0f} RTTs at {before:.1f} packets), and "
+                "the paper's set-up (queue, exact RTT) that gives W = 11 is not printed"
+            )
+        claims.append(
+            Claim(
+                quantity=f"Jin Table 5: 1/aggressiveness of {name} (RTTs; analysis {analysis:.1f})",
+                published=f"{lo}-{hi}",
+                measured=round(measured, 1),
+                tolerance="within 25%",
+                holds=holds,
+                why=why,
+            )
+        )
     return claims
 
 
 #: Why Table 6's TCP Δ is not held to its printed value.
-WHY_TCP_DELTA = ("Table 6 prints 6.0 where App. C's own Δ = W2 − W1 = 13.8 − 8.8 = 5.0 for "
-                 "TCP; the measured Δ is held to App. C")
+WHY_TCP_DELTA = (
+    "Table 6 prints 6.0 where App. C's own Δ = W2 − W1 = 13.8 − 8.8 = 5.0 for "
+    "TCP; the measured Δ is held to App. C"
+)
 
 
 def table6_claims(quick: bool = False) -> list[Claim]:
@@ -170,18 +192,33 @@ def table6_claims(quick: bool = False) -> list[Claim]:
     for name in CONTROLS:
         row = convergence_to_efficiency(name)
         claims.append(within(f"{name}: T1 (RTTs)", row["table6_t1"], row["t1"], 0.10))
-        claims.append(within(f"{name}: Δ (pkts)", row["table6_delta"], row["delta"], 0.10,
-                             why=WHY_TCP_DELTA if name == "TCP" else ""))
+        claims.append(
+            within(
+                f"{name}: Δ (pkts)",
+                row["table6_delta"],
+                row["delta"],
+                0.10,
+                why=WHY_TCP_DELTA if name == "TCP" else "",
+            )
+        )
         if name == "TCP":
-            claims.append(within("TCP: Δ (pkts) against App. C", row["appc_delta"],
-                                 row["delta"], 0.10))
+            claims.append(
+                within("TCP: Δ (pkts) against App. C", row["appc_delta"], row["delta"], 0.10)
+            )
     t2 = {name: convergence_to_fairness(name)["t2"] for name in CONTROLS}
     order = sorted(t2, key=t2.get)
     published = ["TCP", "SIMD(1/16)", "AIMD(1/10,1/16)", "IIAD(1,2/3)"]
     holds = order == published
-    claims.append(Claim("T2 ranking, fastest first", " < ".join(published),
-                        " < ".join(f"{k} ({t2[k]})" for k in order), "same order", holds,
-                        "" if holds else "unexpected: a different order"))
+    claims.append(
+        Claim(
+            "T2 ranking, fastest first",
+            " < ".join(published),
+            " < ".join(f"{k} ({t2[k]})" for k in order),
+            "same order",
+            holds,
+            "" if holds else "unexpected: a different order",
+        )
+    )
     return claims
 
 
@@ -215,18 +252,33 @@ FIG20_CONTROLLERS = {  # Jin et al. §6 (after Table 4)
     "IIAD": {"name": "iiad", "alpha": 1.0, "beta": 2 / 3},
 }
 #: Jin et al. Table 6, simulated: T2 (Exp. 1) and T1 (Exp. 2) in RTTs; fastest first.
-FIG20_TABLE6 = {"TCP": (68.0, 55.0), "SIMD": (218.0, 90.0), "AIMD": (776.0, 349.0),
-                "IIAD": (4232.0, 1284.0)}
+FIG20_TABLE6 = {
+    "TCP": (68.0, 55.0),
+    "SIMD": (218.0, 90.0),
+    "AIMD": (776.0, 349.0),
+    "IIAD": (4232.0, 1284.0),
+}
 #: Run lengths: at least 400 s + 1.5 × Table 6's times.
 FIG20_DURATION_S = {"TCP": 700, "SIMD": 800, "AIMD": 900, "IIAD": 1100}
 
 
 def _fig20_hop(rate_mbps: float) -> dict:
     q = round(2.5 * rate_mbps * 1e6 * 0.1 / (FIG20_PKT_BYTES * 8))  # Jin et al. Table 4
-    return {"rate": f"{rate_mbps:g}Mbps", "delay": "10ms",
-            "queue": {"kind": "red", "limit": q, "min_th": 0.15 * q, "max_th": 0.5 * q,
-                      "w_q": 0.002, "max_p": 0.1, "gentle": True, "wait": True,
-                      "mean_packet_size": "500B"}}
+    return {
+        "rate": f"{rate_mbps:g}Mbps",
+        "delay": "10ms",
+        "queue": {
+            "kind": "red",
+            "limit": q,
+            "min_th": 0.15 * q,
+            "max_th": 0.5 * q,
+            "w_q": 0.002,
+            "max_p": 0.1,
+            "gentle": True,
+            "wait": True,
+            "mean_packet_size": "500B",
+        },
+    }
 
 
 def fig20_scenario(experiment: int, controller: dict, duration_s: float, seed: int = 1) -> dict:
@@ -234,23 +286,57 @@ def fig20_scenario(experiment: int, controller: dict, duration_s: float, seed: i
     (§6.3: "a homogeneous protocol environment"); scenarios/jin-fig20-parkinglot.toml is
     experiment 1 with SIMD."""
     c1, c2, x, y = (15, 0, 6, 6) if experiment == 1 else (11, 3, 6, 10)  # Jin et al. §6.3.1/2
-    src = {"kind": "tcp", "variant": "sack", "controller": controller, "packet_size": "500B",
-           "max_window": 128, "tick": "100ms"}  # Table 4
+    src = {
+        "kind": "tcp",
+        "variant": "sack",
+        "controller": controller,
+        "packet_size": "500B",
+        "max_window": 128,
+        "tick": "100ms",
+    }  # Table 4
     flows = [
-        {"source": src, "hops": [0, 1], "left_delay": "15ms", "right_delay": "15ms",
-         "start_jitter": "1s"},
-        {"source": src, "hops": [1, 2], "left_delay": "15ms", "right_delay": "15ms",
-         "start_jitter": "1s"},
-        {"source": src, "hops": [0, 0], "count": c1, "stop": "400s", "left_delay": "5ms",
-         "right_delay": "5ms", "start_jitter": "2s"},
+        {
+            "source": src,
+            "hops": [0, 1],
+            "left_delay": "15ms",
+            "right_delay": "15ms",
+            "start_jitter": "1s",
+        },
+        {
+            "source": src,
+            "hops": [1, 2],
+            "left_delay": "15ms",
+            "right_delay": "15ms",
+            "start_jitter": "1s",
+        },
+        {
+            "source": src,
+            "hops": [0, 0],
+            "count": c1,
+            "stop": "400s",
+            "left_delay": "5ms",
+            "right_delay": "5ms",
+            "start_jitter": "2s",
+        },
     ]
     if c2:
-        flows.append({"source": src, "hops": [2, 2], "count": c2, "stop": "400s",
-                      "left_delay": "1ms", "right_delay": "1ms", "start_jitter": "2s"})
+        flows.append(
+            {
+                "source": src,
+                "hops": [2, 2],
+                "count": c2,
+                "stop": "400s",
+                "left_delay": "1ms",
+                "right_delay": "1ms",
+                "start_jitter": "2s",
+            }
+        )
     return {
         "run": {"duration": f"{duration_s:g}s", "seed": seed},
-        "topology": {"kind": "parking_lot",
-                     "hops": [_fig20_hop(x), _fig20_hop(FIG20_C23), _fig20_hop(y)]},
+        "topology": {
+            "kind": "parking_lot",
+            "hops": [_fig20_hop(x), _fig20_hop(FIG20_C23), _fig20_hop(y)],
+        },
         "flows": flows,
         "trace": {"interval": "100ms", "queues": False},
     }
@@ -269,15 +355,18 @@ def fig20_measure(experiment: int, name: str, seed: int = 1) -> dict[str, float]
     pre = (a.index >= 300) & (a.index < 400)
     post = a.index >= 400
     bits = FIG20_PKT_BYTES * 8
-    srtt = np.r_[(a["window_pkts"] * bits / a["rate_bps"])[post].to_numpy(),
-                 (b["window_pkts"] * bits / b["rate_bps"])[post].to_numpy()]
+    srtt = np.r_[
+        (a["window_pkts"] * bits / a["rate_bps"])[post].to_numpy(),
+        (b["window_pkts"] * bits / b["rate_bps"])[post].to_numpy(),
+    ]
     rtt = float(np.nanmean(srtt))
     t = a.index[post].to_numpy() - 400.0
     w1, w2 = a["window_pkts"][post].to_numpy(), b["window_pkts"][post].to_numpy()
     fair = np.flatnonzero(np.abs(w1 - w2) < EPSILON)
     cut = np.flatnonzero((w1[1:] < w1[:-1]) | (w2[1:] < w2[:-1]))
     return {
-        "W1": float(a["window_pkts"][pre].mean()), "W2": float(b["window_pkts"][pre].mean()),
+        "W1": float(a["window_pkts"][pre].mean()),
+        "W2": float(b["window_pkts"][pre].mean()),
         "rtt_s": rtt,
         "T2": float(t[fair[0]] / rtt) if fair.size else float("inf"),
         "T1": float(t[cut[0] + 1] / rtt) if cut.size else float("inf"),
@@ -289,10 +378,12 @@ FIG20_SEEDS = (1, 2, 3, 4, 5)
 
 #: Why one seed's ranking may not hold: T2 and T1 are first-passage times of two noisy
 #: windows, whose spread across seeds exceeds the gaps between neighbouring controls.
-FIG20_WHY = ("one run's T2 is the first time two noisy windows come within ε, a first-passage "
-             "time: over seeds 1-8 TCP's spans 24-106 RTTs (median 48) and SIMD's 75-263 "
-             "(median 193), so a single seed can swap neighbours; the median over seeds does "
-             "not")
+FIG20_WHY = (
+    "one run's T2 is the first time two noisy windows come within ε, a first-passage "
+    "time: over seeds 1-8 TCP's spans 24-106 RTTs (median 48) and SIMD's 75-263 "
+    "(median 193), so a single seed can swap neighbours; the median over seeds does "
+    "not"
+)
 
 
 def fig20_claims(quick: bool = False) -> list[Claim]:
@@ -303,14 +394,20 @@ def fig20_claims(quick: bool = False) -> list[Claim]:
     over = "seed 1" if quick else f"median of seeds {seeds[0]}-{seeds[-1]}"
     claims = []
     for experiment, key, column in ((1, "T2", 0), (2, "T1", 1)):
-        times = {name: float(np.median([fig20_measure(experiment, name, seed)[key]
-                                        for seed in seeds]))
-                 for name in FIG20_CONTROLLERS}
+        times = {
+            name: float(np.median([fig20_measure(experiment, name, seed)[key] for seed in seeds]))
+            for name in FIG20_CONTROLLERS
+        }
         order = sorted(times, key=times.get)
         holds = order == list(FIG20_CONTROLLERS) and all(np.isfinite(list(times.values())))
-        claims.append(Claim(
-            f"Exp. {experiment}: {key} ranking, fastest first (RTTs), {over}",
-            " < ".join(f"{k} ({FIG20_TABLE6[k][column]:g})" for k in FIG20_CONTROLLERS),
-            " < ".join(f"{k} ({times[k]:.0f})" for k in order), "same order", holds,
-            "" if holds else f"unexpected: a different order; {FIG20_WHY}"))
+        claims.append(
+            Claim(
+                f"Exp. {experiment}: {key} ranking, fastest first (RTTs), {over}",
+                " < ".join(f"{k} ({FIG20_TABLE6[k][column]:g})" for k in FIG20_CONTROLLERS),
+                " < ".join(f"{k} ({times[k]:.0f})" for k in order),
+                "same order",
+                holds,
+                "" if holds else f"unexpected: a different order; {FIG20_WHY}",
+            )
+        )
     return claims

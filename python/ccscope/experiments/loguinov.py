@@ -24,8 +24,7 @@ T1_BPS = 1_544_000.0
 FIG5 = {
     "AIMD1": ("rate-aimd", {"alpha": 1.0, "beta": 0.5, "mtu_per_rtt": 5e3}),
     "AIMD2": ("rate-aimd", {"alpha": 1.0, "beta": 0.5, "mtu_per_rtt": 50e3}),
-    "IIAD": ("rate-binomial", {"k": 1.0, "l": 0.0, "alpha": 1.0, "beta": 0.5,
-                               "mtu_per_rtt": 10e3}),
+    "IIAD": ("rate-binomial", {"k": 1.0, "l": 0.0, "alpha": 1.0, "beta": 0.5, "mtu_per_rtt": 10e3}),
 }
 
 #: Loguinov & Radha §V-B, text on Fig. 5: s_100, the "equivalent" exponent
@@ -43,17 +42,26 @@ ISCC = {
 }
 
 
-def loss_rate(controller: str, params: dict, n: int, steps: int,
-              capacity: str = T1, oracle: bool = False) -> float:
+def loss_rate(
+    controller: str, params: dict, n: int, steps: int, capacity: str = T1, oracle: bool = False
+) -> float:
     """p_n: packets lost over packets sent by n identical flows with synchronized feedback,
     no buffer, after a warm-up of a tenth of the steps; flows start at half their fair share."""
     start = T1_BPS / n / 2
-    result = roundmodel.run({
-        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 10},
-        "link": {"capacity": capacity, "rtt": "100ms", "capacity_oracle": oracle},
-        "flows": [{"controller": controller, "params": params, "count": n,
-                   "initial_rate": f"{start}bps"}],
-    })
+    result = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 10},
+            "link": {"capacity": capacity, "rtt": "100ms", "capacity_oracle": oracle},
+            "flows": [
+                {
+                    "controller": controller,
+                    "params": params,
+                    "count": n,
+                    "initial_rate": f"{start}bps",
+                }
+            ],
+        }
+    )
     return result.loss_rate
 
 
@@ -62,8 +70,10 @@ def scalability_exponent(n: np.ndarray, s: np.ndarray) -> dict[str, float]:
     largest N, and a least-squares fit of log s_n on log n."""
     n = np.asarray(n, dtype=float)
     s = np.asarray(s, dtype=float)
-    return {"equivalent": float(np.log(s[-1]) / np.log(n[-1])),
-            "fit": float(np.polyfit(np.log(n), np.log(s), 1)[0])}
+    return {
+        "equivalent": float(np.log(s[-1]) / np.log(n[-1])),
+        "fit": float(np.polyfit(np.log(n), np.log(s), 1)[0]),
+    }
 
 
 def fig5_curves(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
@@ -73,8 +83,9 @@ def fig5_curves(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFram
     rows = []
     for scheme, (controller, params) in FIG5.items():
         p = np.array([loss_rate(controller, params, k, steps) for k in n])
-        rows += [{"scheme": scheme, "n": k, "p": pk, "s": pk / p[0]}
-                 for k, pk in zip(n, p, strict=True)]
+        rows += [
+            {"scheme": scheme, "n": k, "p": pk, "s": pk / p[0]} for k, pk in zip(n, p, strict=True)
+        ]
     return pd.DataFrame(rows)
 
 
@@ -86,12 +97,19 @@ def fig5(n: list[int] | None = None, steps: int = 200_000) -> pd.DataFrame:
     for scheme, curve in curves.groupby("scheme", sort=False):
         n, p, s = curve["n"].to_numpy(), curve["p"].to_numpy(), curve["s"].to_numpy()
         published = FIG5_PUBLISHED[scheme]
-        rows.append({"scheme": scheme, "p_1": p[0], "p_N": p[-1], "s_N": s[-1],
-                     **{f"exponent_{k}": v for k, v in scalability_exponent(n, s).items()},
-                     "published_s_100": published["s_100"],
-                     "published_exponent": published["exponent"],
-                     "published_p_100": published["p_100"],
-                     "theory_exponent": {"AIMD1": 2.0, "AIMD2": 2.0, "IIAD": 3.0}[scheme]})
+        rows.append(
+            {
+                "scheme": scheme,
+                "p_1": p[0],
+                "p_N": p[-1],
+                "s_N": s[-1],
+                **{f"exponent_{k}": v for k, v in scalability_exponent(n, s).items()},
+                "published_s_100": published["s_100"],
+                "published_exponent": published["exponent"],
+                "published_p_100": published["p_100"],
+                "theory_exponent": {"AIMD1": 2.0, "AIMD2": 2.0, "IIAD": 3.0}[scheme],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -114,17 +132,32 @@ def iscc_table(n: list[int] | None = None, steps: int = 100_000) -> pd.DataFrame
         p = np.array([loss_rate(controller, params, k, steps, oracle=True) for k in n])
         positive = p > 0
         fit = np.polyfit(np.log(np.asarray(n)[positive]), np.log(p[positive]), 1)[0]
-        eq42 = (theory.iscc_loss(params["k"], params["m_i"], params["m_d"])
-                if controller == "iscc" else None)
-        rows.append({"scheme": scheme, **{f"p_{k}": v for k, v in zip(n, p, strict=True)},
-                     "exponent_fit": fit,
-                     "p_1": loss_rate(controller, params, 1, steps, oracle=True),
-                     "eq42": eq42})
+        eq42 = (
+            theory.iscc_loss(params["k"], params["m_i"], params["m_d"])
+            if controller == "iscc"
+            else None
+        )
+        rows.append(
+            {
+                "scheme": scheme,
+                **{f"p_{k}": v for k, v in zip(n, p, strict=True)},
+                "exponent_fit": fit,
+                "p_1": loss_rate(controller, params, 1, steps, oracle=True),
+                "eq42": eq42,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def efficiency(l: float, n: int, k: float = 0.5, beta: float = 0.5, window: float = 100.0,  # noqa: E741
-               steps_per_cycle: int = 1000, cycles: int = 20) -> dict[str, float]:
+def efficiency(
+    l: float,  # noqa: E741
+    n: int,
+    k: float = 0.5,
+    beta: float = 0.5,
+    window: float = 100.0,
+    steps_per_cycle: int = 1000,
+    cycles: int = 20,
+) -> dict[str, float]:
     """Round-model utilization of binomial(k, l) with β = 1/2 on a link of W packets per RTT
     shared by n synchronized flows, beside eq. (28) at U = W/n (Fig. 4).
 
@@ -138,16 +171,26 @@ def efficiency(l: float, n: int, k: float = 0.5, beta: float = 0.5, window: floa
     alpha = phase / steps_per_cycle
     unit = T1_BPS / window
     steps = cycles * steps_per_cycle
-    result = roundmodel.run({
-        "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 4},
-        "link": {"capacity": T1, "rtt": "100ms"},
-        "flows": [{"controller": "rate-binomial", "count": n,
-                   "params": {"k": k, "l": l, "alpha": alpha, "beta": beta,
-                              "mtu_per_rtt": unit},
-                   "initial_rate": f"{unit * u * (1 - z / 2)}bps"}],
-    })
-    return {"l": l, "n": n, "measured": result.utilization,
-            "eq28": theory.binomial_efficiency(k, l, beta, u)}
+    result = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 4},
+            "link": {"capacity": T1, "rtt": "100ms"},
+            "flows": [
+                {
+                    "controller": "rate-binomial",
+                    "count": n,
+                    "params": {"k": k, "l": l, "alpha": alpha, "beta": beta, "mtu_per_rtt": unit},
+                    "initial_rate": f"{unit * u * (1 - z / 2)}bps",
+                }
+            ],
+        }
+    )
+    return {
+        "l": l,
+        "n": n,
+        "measured": result.utilization,
+        "eq28": theory.binomial_efficiency(k, l, beta, u),
+    }
 
 
 def fig5_claims(quick: bool = False) -> list[Claim]:
@@ -161,22 +204,36 @@ def fig5_claims(quick: bool = False) -> list[Claim]:
         if quick and scheme == "IIAD":
             continue
         row, published = table.loc[scheme], FIG5_PUBLISHED[scheme]
-        claims.append(within_factor(f"{scheme}: s_100 = p_100/p_1", published["s_100"],
-                                    row.s_N, factor))
-        claims.append(within_abs(f"{scheme}: exponent log s_100 / log 100",
-                                 published["exponent"], row.exponent_equivalent, tol))
+        claims.append(
+            within_factor(f"{scheme}: s_100 = p_100/p_1", published["s_100"], row.s_N, factor)
+        )
+        claims.append(
+            within_abs(
+                f"{scheme}: exponent log s_100 / log 100",
+                published["exponent"],
+                row.exponent_equivalent,
+                tol,
+            )
+        )
         if published["p_100"] is not None:
             claims.append(within_abs(f"{scheme}: p_100", published["p_100"], row.p_N, 0.02))
         if not quick:
-            claims.append(below(f"{scheme}: fitted exponent of s_n, below l + 2k + 1 (37)",
-                                row.theory_exponent, row.exponent_fit))
+            claims.append(
+                below(
+                    f"{scheme}: fitted exponent of s_n, below l + 2k + 1 (37)",
+                    row.theory_exponent,
+                    row.exponent_fit,
+                )
+            )
     return claims
 
 
 #: Why ISCC's p_1 stays below (42) rather than near it.
-WHY_EQ42 = ("(42) is (34)'s fluid cycle with the largest overshoot, one increase step C/m_I "
-            "past C, every cycle; stepped once per R the last step overshoots by what it "
-            "happens to take it past C, so a faithful stepped run stays below (42)")
+WHY_EQ42 = (
+    "(42) is (34)'s fluid cycle with the largest overshoot, one increase step C/m_I "
+    "past C, every cycle; stepped once per R the last step overshoots by what it "
+    "happens to take it past C, so a faithful stepped run stays below (42)"
+)
 
 
 def eq42_claims(quick: bool = False) -> list[Claim]:
@@ -187,16 +244,33 @@ def eq42_claims(quick: bool = False) -> list[Claim]:
     claims = []
     for scheme in ISCC:
         row = table.loc[scheme]
-        claims.append(within_abs(f"{scheme}: exponent of p_n in n (constant loss)", 0.0,
-                                 row.exponent_fit, 0.15))
-        claims.append(within(f"{scheme}: p_1 against (42)", row.eq42, row.p_1, 0.10,
-                             why=WHY_EQ42))
-        claims.append(Claim(f"{scheme}: 0 < p_1 <= (42), the worst case of (34)", row.eq42,
-                            row.p_1, "in (0, (42)]", 0 < row.p_1 <= row.eq42,
-                            "" if 0 < row.p_1 <= row.eq42 else "unexpected: outside (0, (42)]"))
+        claims.append(
+            within_abs(
+                f"{scheme}: exponent of p_n in n (constant loss)", 0.0, row.exponent_fit, 0.15
+            )
+        )
+        claims.append(within(f"{scheme}: p_1 against (42)", row.eq42, row.p_1, 0.10, why=WHY_EQ42))
+        claims.append(
+            Claim(
+                f"{scheme}: 0 < p_1 <= (42), the worst case of (34)",
+                row.eq42,
+                row.p_1,
+                "in (0, (42)]",
+                0 < row.p_1 <= row.eq42,
+                "" if 0 < row.p_1 <= row.eq42 else "unexpected: outside (0, (42)]",
+            )
+        )
     fit = table.loc["AIMD1"].exponent_fit
-    claims.append(Claim("AIMD1: exponent of p_n in n, l + 2k + 1 (37)", 2.0, fit,
-                        "above 1.5", fit > 1.5, "" if fit > 1.5 else "unexpected: at most 1.5"))
+    claims.append(
+        Claim(
+            "AIMD1: exponent of p_n in n, l + 2k + 1 (37)",
+            2.0,
+            fit,
+            "above 1.5",
+            fit > 1.5,
+            "" if fit > 1.5 else "unexpected: at most 1.5",
+        )
+    )
     return claims
 
 
@@ -208,8 +282,14 @@ def fig4_claims(quick: bool = False) -> list[Claim]:
     for n in (1, 50, 150):
         rows = [efficiency(ell, n) for ell in (0.0, 0.25, 0.5, 0.75, 1.0)]
         worst = max(rows, key=lambda r: abs(r["measured"] / r["eq28"] - 1))
-        claims.append(within(f"n = {n}: utilization, worst l ({worst['l']:g}), against (28)",
-                             worst["eq28"], worst["measured"], 0.01))
+        claims.append(
+            within(
+                f"n = {n}: utilization, worst l ({worst['l']:g}), against (28)",
+                worst["eq28"],
+                worst["measured"],
+                0.01,
+            )
+        )
     return claims
 
 
@@ -220,9 +300,15 @@ def fig5_figure(quick: bool, path: Path) -> Path:
     curves = fig5_curves(n, 50_000 if quick else 200_000)
     fig, ax = figure.new((6, 4.5))
     for scheme, curve in curves.groupby("scheme", sort=False):
-        line, = ax.loglog(curve["n"], curve["s"], marker=".", label=f"{scheme} (ccscope)")
-        ax.loglog([100], [FIG5_PUBLISHED[scheme]["s_100"]], "x", ms=10,
-                  color=line.get_color(), label=f"{scheme}: s_100 published")
+        (line,) = ax.loglog(curve["n"], curve["s"], marker=".", label=f"{scheme} (ccscope)")
+        ax.loglog(
+            [100],
+            [FIG5_PUBLISHED[scheme]["s_100"]],
+            "x",
+            ms=10,
+            color=line.get_color(),
+            label=f"{scheme}: s_100 published",
+        )
     grid = np.array([1.0, 100.0])
     for e in (2.0, 3.0):
         ax.loglog(grid, grid**e, "k--", lw=0.6)
@@ -256,31 +342,54 @@ def cisco_path(path: str) -> dict:
     5 + 40 + 5 ms with DropTail queues. "T1": 10 Mb/s access links (Fig. 6's Ethernets) and the
     T1 with 40 packets of queue (assumed: the paper does not give it); "T3": the same scaled to
     a T3 behind 100 Mb/s access links, its queue 1159 packets (311 ms, as 40 at 1.544 Mb/s)."""
-    access, bottleneck, limit = {"T1": ("10Mbps", T1, 40),
-                                 "T3": ("100Mbps", "44.736Mbps", 1159)}[path]
+    access, bottleneck, limit = {"T1": ("10Mbps", T1, 40), "T3": ("100Mbps", "44.736Mbps", 1159)}[
+        path
+    ]
 
     def hop(a: str, b: str, rate: str, delay: str, limit: int) -> dict:
-        return {"from": a, "to": b, "rate": rate, "delay": delay,
-                "queue": {"kind": "droptail", "limit": f"{limit}pkts"}}
+        return {
+            "from": a,
+            "to": b,
+            "rate": rate,
+            "delay": delay,
+            "queue": {"kind": "droptail", "limit": f"{limit}pkts"},
+        }
 
-    return {"kind": "custom", "nodes": ["server", "r1", "r2", "client"],
-            "links": [hop("server", "r1", access, "5ms", 1000),
-                      hop("r1", "r2", bottleneck, "40ms", limit),
-                      hop("r2", "client", access, "5ms", 1000)]}
+    return {
+        "kind": "custom",
+        "nodes": ["server", "r1", "r2", "client"],
+        "links": [
+            hop("server", "r1", access, "5ms", 1000),
+            hop("r1", "r2", bottleneck, "40ms", limit),
+            hop("r2", "client", access, "5ms", 1000),
+        ],
+    }
 
 
-def fig8_scenario(controller: dict, n: int, seed: int = 6, path: str = "T3",
-                  duration_s: float = 300.0) -> dict:
+def fig8_scenario(
+    controller: dict, n: int, seed: int = 6, path: str = "T3", duration_s: float = 300.0
+) -> dict:
     """n flows of `controller` (C estimated from packet bunches of 3) on the Cisco `path`
     (:func:`cisco_path`), each starting at its fair share C/n; a run of `duration_s`, measured
     from 10 s on (the paper measures from 10 s after the last slow start)."""
     return {
         "run": {"duration": f"{duration_s:g}s", "warmup": "10s", "seed": seed},
         "topology": cisco_path(path),
-        "flows": [{"source": {"kind": "rate", "controller": controller,
-                              "packet_size": "1500B", "bunch": 3, "jitter": 0.1,
-                              "initial_rate": f"{CAPACITY_BPS[path] / n:.0f}bps"},
-                   "count": n, "from": "server", "to": "client"}],
+        "flows": [
+            {
+                "source": {
+                    "kind": "rate",
+                    "controller": controller,
+                    "packet_size": "1500B",
+                    "bunch": 3,
+                    "jitter": 0.1,
+                    "initial_rate": f"{CAPACITY_BPS[path] / n:.0f}bps",
+                },
+                "count": n,
+                "from": "server",
+                "to": "client",
+            }
+        ],
     }
 
 
@@ -304,14 +413,28 @@ def fig8_claims(quick: bool = False) -> list[Claim]:
     for seed in seeds:
         e = {name: fig8_exponent(c, seed) for name, c in FIG8.items()}
         aimd, iscc = e["AIMD(0.19,1/2)"], e["ISCC(-1.5,2)"]
-        claims.append(Claim(f"seed {seed}: AIMD(0.19,1/2) exponent of p_n, n = 2…32",
-                            FIG8_PUBLISHED["AIMD(0.19,1/2)"], aimd, "above 1", aimd > 1.0,
-                            "" if aimd > 1.0 else "unexpected: at most 1"))
+        claims.append(
+            Claim(
+                f"seed {seed}: AIMD(0.19,1/2) exponent of p_n, n = 2…32",
+                FIG8_PUBLISHED["AIMD(0.19,1/2)"],
+                aimd,
+                "above 1",
+                aimd > 1.0,
+                "" if aimd > 1.0 else "unexpected: at most 1",
+            )
+        )
         ratio = FIG8_PUBLISHED["ISCC(-1.5,2)"] / FIG8_PUBLISHED["AIMD(0.19,1/2)"]
         holds = iscc < 0.5 * aimd
-        claims.append(Claim(f"seed {seed}: ISCC(-1.5,2) exponent over AIMD's", ratio,
-                            iscc / aimd, "below 0.5", holds,
-                            "" if holds else "unexpected: at least half AIMD's"))
+        claims.append(
+            Claim(
+                f"seed {seed}: ISCC(-1.5,2) exponent over AIMD's",
+                ratio,
+                iscc / aimd,
+                "below 0.5",
+                holds,
+                "" if holds else "unexpected: at least half AIMD's",
+            )
+        )
     return claims
 
 
@@ -329,10 +452,21 @@ def fig7_scenario(n: int, seed: int = 5, duration_s: float = 120.0) -> dict:
     return {
         "run": {"duration": f"{duration_s:g}s", "seed": seed},
         "topology": cisco_path("T1"),
-        "flows": [{"source": {"kind": "rate", "controller": FIG7_AIMD,
-                              "packet_size": "1500B", "bunch": 3, "jitter": 0.1,
-                              "initial_rate": "48kbps"},
-                   "count": n, "from": "server", "to": "client"}],
+        "flows": [
+            {
+                "source": {
+                    "kind": "rate",
+                    "controller": FIG7_AIMD,
+                    "packet_size": "1500B",
+                    "bunch": 3,
+                    "jitter": 0.1,
+                    "initial_rate": "48kbps",
+                },
+                "count": n,
+                "from": "server",
+                "to": "client",
+            }
+        ],
     }
 
 
@@ -340,8 +474,7 @@ def capacity_estimates(n: int, seed: int = 5, duration_s: float = 120.0) -> np.n
     """Every packet-bunch capacity sample (bits/s) of the n flows' receivers in Fig. 7's run."""
     from ..engine import run
 
-    return np.concatenate(list(run(fig7_scenario(n, seed, duration_s))
-                               .capacity_samples().values()))
+    return np.concatenate(list(run(fig7_scenario(n, seed, duration_s)).capacity_samples().values()))
 
 
 def histogram_peak(samples: np.ndarray, bin_fraction: float = 0.02) -> float:
@@ -363,10 +496,17 @@ def fig7_claims(quick: bool = False) -> list[Claim]:
     peak = histogram_peak(two)
     return [
         within("2 flows: histogram peak (b/s; the T1 carries 1544 kb/s)", 1510e3, peak, 0.03),
-        below("2 flows: fraction of estimates more than 0.66% from the peak", 0.005,
-              float(np.mean(np.abs(two / peak - 1) > 10 / 1510))),
-        below("32 flows: fraction of estimates more than 7% from C", 0.10,
-              float(np.mean(np.abs(many / T1_BPS - 1) > 0.07)), published=0.045),
+        below(
+            "2 flows: fraction of estimates more than 0.66% from the peak",
+            0.005,
+            float(np.mean(np.abs(two / peak - 1) > 10 / 1510)),
+        ),
+        below(
+            "32 flows: fraction of estimates more than 7% from C",
+            0.10,
+            float(np.mean(np.abs(many / T1_BPS - 1) > 0.07)),
+            published=0.045,
+        ),
     ]
 
 
@@ -376,10 +516,22 @@ def fig7_claims(quick: bool = False) -> list[Claim]:
 #: with an MTU of 180 bytes while the packets are 1500 bytes).
 TABLE1 = {
     "AIMD(0.19,1/2)": FIG8["AIMD(0.19,1/2)"],
-    "SQRT(0.18,1/2)": {"name": "rate-binomial", "k": 0.5, "l": 0.5, "alpha": 0.18, "beta": 0.5,
-                       "mtu_per_rtt": 100000},
-    "IIAD(0.10,1/2)": {"name": "rate-binomial", "k": 1, "l": 0, "alpha": 0.10, "beta": 0.5,
-                       "mtu_per_rtt": 100000},
+    "SQRT(0.18,1/2)": {
+        "name": "rate-binomial",
+        "k": 0.5,
+        "l": 0.5,
+        "alpha": 0.18,
+        "beta": 0.5,
+        "mtu_per_rtt": 100000,
+    },
+    "IIAD(0.10,1/2)": {
+        "name": "rate-binomial",
+        "k": 1,
+        "l": 0,
+        "alpha": 0.10,
+        "beta": 0.5,
+        "mtu_per_rtt": 100000,
+    },
     "TFRC(180)": {"name": "tfrc", "mtu": 180},
     "ISCC(-1.5,2)": FIG8["ISCC(-1.5,2)"],
 }
@@ -393,8 +545,10 @@ TABLE1_NONE = 1 / 6000
 
 _SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 #: The two paths: the T1 of the paper and the same path scaled to a T3 (video scaled along).
-TABLE1_PATHS = {"T1": _SCENARIOS / "loguinov-table1-t1.toml",
-                "T3": _SCENARIOS / "loguinov-table1-t3.toml"}
+TABLE1_PATHS = {
+    "T1": _SCENARIOS / "loguinov-table1-t1.toml",
+    "T3": _SCENARIOS / "loguinov-table1-t3.toml",
+}
 
 
 def table1_scenario(scheme: str, path: str, duration_s: float, seed: int):
@@ -402,9 +556,12 @@ def table1_scenario(scheme: str, path: str, duration_s: float, seed: int):
     controller, `duration_s` long."""
     from ..scenario import load
 
-    return (load(TABLE1_PATHS[path])
-            .replace("flows[0].source.controller", TABLE1[scheme])
-            .replace("run.duration", f"{duration_s:g}s").replace("run.seed", seed))
+    return (
+        load(TABLE1_PATHS[path])
+        .replace("flows[0].source.controller", TABLE1[scheme])
+        .replace("run.duration", f"{duration_s:g}s")
+        .replace("run.seed", seed)
+    )
 
 
 def frozen_tally(result, flows: range | None = None) -> dict[str, float]:
@@ -413,9 +570,12 @@ def frozen_tally(result, flows: range | None = None) -> dict[str, float]:
     media, sent = result.media, result.flows
     if flows is not None:
         media, sent = media[media["flow"].isin(flows)], sent[sent["flow"].isin(flows)]
-    return {"frames": float(media["frames"].sum()),
-            "freeze_frames": float(media["freeze_frames"].sum()),
-            "dropped": float(sent["dropped_pkts"].sum()), "sent": float(sent["sent_pkts"].sum())}
+    return {
+        "frames": float(media["frames"].sum()),
+        "freeze_frames": float(media["freeze_frames"].sum()),
+        "dropped": float(sent["dropped_pkts"].sum()),
+        "sent": float(sent["sent_pkts"].sum()),
+    }
 
 
 def frozen_share(scheme: str, path: str, duration_s: float, seed: int) -> dict[str, float]:
@@ -428,8 +588,10 @@ def frozen_share(scheme: str, path: str, duration_s: float, seed: int) -> dict[s
 def frozen_and_loss(tallies: list[dict[str, float]]) -> dict[str, float]:
     """The share of the frames that froze and the loss rate, pooled over `tallies`."""
     total = {k: sum(t[k] for t in tallies) for k in tallies[0]}
-    return {"frozen": total["freeze_frames"] / total["frames"],
-            "loss": total["dropped"] / total["sent"]}
+    return {
+        "frozen": total["freeze_frames"] / total["frames"],
+        "loss": total["dropped"] / total["sent"],
+    }
 
 
 #: The runs of Table I: 60 s of seed 6 (quick) or 600 s (the paper's 10-minute video) of
@@ -444,36 +606,49 @@ def table1_frozen(quick: bool = False) -> dict[tuple[str, str], dict[str, float]
     out = {}
     for path in TABLE1_PATHS:
         for scheme in TABLE1:
-            out[path, scheme] = frozen_and_loss([frozen_share(scheme, path, duration, s)
-                                                 for s in seeds])
+            out[path, scheme] = frozen_and_loss(
+                [frozen_share(scheme, path, duration, s) for s in seeds]
+            )
     return out
 
 
 #: Why a claim of Table I's freeze frames does not hold, per path (each names its numbers).
 WHY_TABLE1 = {
-    "T1": ("on the T1 a flow's fair share at n = 50 is 2.6 packets per RTT, and a loss-driven "
-           "control stepping once per RTT needs more loss signals than that carries (README, "
-           "'Loguinov Fig. 8 on the T1'): the bottleneck loses {loss:.0%} (Table I's p_50: "
-           "2.3-44.7%), above the ~15% at which §VI-C's retransmission stops recovering the "
-           "base layer"),
-    "T3": ("on the T3-scaled path each flow has 29 times as many packets per RTT, so loss at "
-           "n = 50 stays at {loss:.1%}, far below Table I's p_50 on the T1 (20.9-44.7%), and "
-           "retransmission recovers nearly every base layer"),
+    "T1": (
+        "on the T1 a flow's fair share at n = 50 is 2.6 packets per RTT, and a loss-driven "
+        "control stepping once per RTT needs more loss signals than that carries (README, "
+        "'Loguinov Fig. 8 on the T1'): the bottleneck loses {loss:.0%} (Table I's p_50: "
+        "2.3-44.7%), above the ~15% at which §VI-C's retransmission stops recovering the "
+        "base layer"
+    ),
+    "T3": (
+        "on the T3-scaled path each flow has 29 times as many packets per RTT, so loss at "
+        "n = 50 stays at {loss:.1%}, far below Table I's p_50 on the T1 (20.9-44.7%), and "
+        "retransmission recovers nearly every base layer"
+    ),
 }
 #: TFRC(180) is short of rate rather than of loss recovery, on either path.
 WHY_TFRC = {
-    "T1": ("TFRC(180) loses only {loss:.1%} on the T1 (Table I's p_50: 20.9%), but its rates "
-           "spread widely over the 50 flows, and a flow below the ~15 kb/s of send slots the "
-           "base layer needs builds a send buffer that holds frames past their decoding time"),
-    "T3": ("TFRC(180) on the T3-scaled path: its equation rate s/(R·f(p)) with s = 180 B does "
-           "not scale with C, so after the start-up losses it climbs back only as its loss "
-           "intervals grow and stays below the 406 kb/s base layer's send slots; the send "
-           "buffer grows and frames miss their decoding time (loss {loss:.2%})"),
+    "T1": (
+        "TFRC(180) loses only {loss:.1%} on the T1 (Table I's p_50: 20.9%), but its rates "
+        "spread widely over the 50 flows, and a flow below the ~15 kb/s of send slots the "
+        "base layer needs builds a send buffer that holds frames past their decoding time"
+    ),
+    "T3": (
+        "TFRC(180) on the T3-scaled path: its equation rate s/(R·f(p)) with s = 180 B does "
+        "not scale with C, so after the start-up losses it climbs back only as its loss "
+        "intervals grow and stays below the 406 kb/s base layer's send slots; the send "
+        "buffer grows and frames miss their decoding time (loss {loss:.2%})"
+    ),
 }
 
 
-def table1_claims(path: str, runs: str, frozen: dict[str, dict[str, float]],
-                  why: Callable[[str], str] | None = None) -> list[Claim]:
+def table1_claims(
+    path: str,
+    runs: str,
+    frozen: dict[str, dict[str, float]],
+    why: Callable[[str], str] | None = None,
+) -> list[Claim]:
     """Table I's freeze-frame claims on `path` from each scheme's share of the session frozen
     and loss rate (`frozen`, by scheme); `runs` names the runs in each quantity, `why(scheme)`
     says why a scheme's claim does not hold (by default :data:`WHY_TABLE1`, :data:`WHY_TFRC`)."""
@@ -481,25 +656,41 @@ def table1_claims(path: str, runs: str, frozen: dict[str, dict[str, float]],
     claims = []
     for scheme in TABLE1:
         got = frozen[scheme]
-        quantity = (f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the "
-                    "session frozen")
-        reason = (why(scheme) if why is not None else
-                  (WHY_TFRC if scheme == "TFRC(180)" else WHY_TABLE1)[path].format(
-                      loss=got["loss"]))
+        quantity = (
+            f"Loguinov Table I, {path}, n = 50 ({runs}): {scheme} share of the session frozen"
+        )
+        reason = (
+            why(scheme)
+            if why is not None
+            else (WHY_TFRC if scheme == "TFRC(180)" else WHY_TABLE1)[path].format(loss=got["loss"])
+        )
         if scheme == "ISCC(-1.5,2)":
             claims.append(below(quantity, TABLE1_NONE, got["frozen"], reason, published=0.0))
         else:
             holds = low <= got["frozen"] <= high
-            claims.append(Claim(quantity, "13-68%", got["frozen"], "in [0.13, 0.68]",
-                                holds, "" if holds else reason))
+            claims.append(
+                Claim(
+                    quantity,
+                    "13-68%",
+                    got["frozen"],
+                    "in [0.13, 0.68]",
+                    holds,
+                    "" if holds else reason,
+                )
+            )
     iscc = frozen["ISCC(-1.5,2)"]["frozen"]
     others = min(frozen[s]["frozen"] for s in TABLE1 if s != "ISCC(-1.5,2)")
     holds = iscc <= others + TABLE1_NONE
-    claims.append(Claim(f"Loguinov Table I, {path}, n = 50 ({runs}): ISCC(-1.5,2) freezes "
-                        "least",
-                        "none vs 13-68%", f"{iscc:.2g} vs at least {others:.2g}",
-                        "at most the others' + 1/6000", holds,
-                        "" if holds else "unexpected: a non-scalable scheme froze less"))
+    claims.append(
+        Claim(
+            f"Loguinov Table I, {path}, n = 50 ({runs}): ISCC(-1.5,2) freezes least",
+            "none vs 13-68%",
+            f"{iscc:.2g} vs at least {others:.2g}",
+            "at most the others' + 1/6000",
+            holds,
+            "" if holds else "unexpected: a non-scalable scheme froze less",
+        )
+    )
     return claims
 
 
@@ -510,6 +701,8 @@ def table1(quick: bool = False) -> list[Claim]:
     session: :data:`TABLE1_NONE`)."""
     frozen = table1_frozen(quick)
     runs = TABLE1_RUNS[quick][2]
-    return [claim for path in TABLE1_PATHS
-            for claim in table1_claims(path, runs, {scheme: frozen[path, scheme]
-                                                    for scheme in TABLE1})]
+    return [
+        claim
+        for path in TABLE1_PATHS
+        for claim in table1_claims(path, runs, {scheme: frozen[path, scheme] for scheme in TABLE1})
+    ]

@@ -21,8 +21,9 @@ FIG3_COV = {"ssvp": 0.0868, "ssvp-adp": 0.0581}
 BIN_S, FROM_S = 0.15, 2.0
 
 
-def fig3_cov(controller: str, run_engine: str = "packet",
-             duration: str | None = None) -> tuple[float, float]:
+def fig3_cov(
+    controller: str, run_engine: str = "packet", duration: str | None = None
+) -> tuple[float, float]:
     """The flows' mean CoV of the 150-ms sending rate and their mean sending rate (bits/s), on
     `run_engine` ("packet", or "udp" for real packets), over the file's duration or `duration`."""
     sc = load(SCENARIO).replace("flows[0].source.controller", controller)
@@ -30,9 +31,14 @@ def fig3_cov(controller: str, run_engine: str = "packet",
     r = engine.run(sc if duration is None else sc.replace("run.duration", duration))
     fl = r.trace.flows
     end = r.duration_s - BIN_S  # whole bins only
-    covs = [metrics.cov(fl[(fl["flow"] == f) & (fl["time_s"] >= FROM_S)
-                           & (fl["time_s"] < end - 1e-9)]["sent_bytes"].to_numpy())
-            for f in range(len(r.flows))]
+    covs = [
+        metrics.cov(
+            fl[(fl["flow"] == f) & (fl["time_s"] >= FROM_S) & (fl["time_s"] < end - 1e-9)][
+                "sent_bytes"
+            ].to_numpy()
+        )
+        for f in range(len(r.flows))
+    ]
     return float(np.mean(covs)), float(r.flows["send_rate_bps"].mean())
 
 
@@ -41,44 +47,70 @@ def fig3(quick: bool = False) -> list[Claim]:
     paper's, and SSVP-ADP smoother than SSVP. One 202-s run per protocol; `quick` is the same."""
     del quick
     cov = {c: fig3_cov(c) for c in FIG3_COV}
-    why = ("the video here (the published Jurassic Park high-quality trace's 770 kb/s) offers "
-           "more than each flow's 333 kb/s share, so the send buffers never empty and the "
-           "flows are network-limited like the greedy ones of the Rust test "
-           "papadimitriou_fig3_smoothness_follows_yang_eq4: SSVP-ADP's cut to RTT_min/RTT "
-           "(0.74 on average) is deeper than SSVP's 0.875, and by Yang et al.'s (4) the deeper "
-           "cut makes the rougher flow; the paper's video rate is not printed")
+    why = (
+        "the video here (the published Jurassic Park high-quality trace's 770 kb/s) offers "
+        "more than each flow's 333 kb/s share, so the send buffers never empty and the "
+        "flows are network-limited like the greedy ones of the Rust test "
+        "papadimitriou_fig3_smoothness_follows_yang_eq4: SSVP-ADP's cut to RTT_min/RTT "
+        "(0.74 on average) is deeper than SSVP's 0.875, and by Yang et al.'s (4) the deeper "
+        "cut makes the rougher flow; the paper's video rate is not printed"
+    )
     claims = []
     for c, published in FIG3_COV.items():
         got = cov[c][0]
         holds = abs(got / published - 1) <= 0.3
-        claims.append(Claim(f"Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, {c}",
-                            published, round(got, 4), "within 30%", holds,
-                            "" if holds else why))
+        claims.append(
+            Claim(
+                f"Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, {c}",
+                published,
+                round(got, 4),
+                "within 30%",
+                holds,
+                "" if holds else why,
+            )
+        )
     smoother = cov["ssvp-adp"][0] < cov["ssvp"][0]
-    claims.append(Claim("Papadimitriou Fig. 3 (MPEG-4): SSVP-ADP smoother than SSVP",
-                        "0.0581 < 0.0868",
-                        f"{cov['ssvp-adp'][0]:.4f} vs {cov['ssvp'][0]:.4f}", "lower",
-                        smoother, "" if smoother else why))
+    claims.append(
+        Claim(
+            "Papadimitriou Fig. 3 (MPEG-4): SSVP-ADP smoother than SSVP",
+            "0.0581 < 0.0868",
+            f"{cov['ssvp-adp'][0]:.4f} vs {cov['ssvp'][0]:.4f}",
+            "lower",
+            smoother,
+            "" if smoother else why,
+        )
+    )
     return claims
 
 
 #: Figs. 4-8's protocols as the MPEG flows' sources (GAIMD is the window-based GAIMD of Yang &
 #: Lam, TCP-like; the others are rate-based).
 FIG4_8 = {
-    "SSVP(0.31,0.875)": {"kind": "rate", "controller": {"name": "ssvp", "alpha": 0.31,
-                                                        "beta": 0.875}},
-    "SSVP(0.58,0.75)": {"kind": "rate", "controller": {"name": "ssvp", "alpha": 0.58,
-                                                       "beta": 0.75}},
+    "SSVP(0.31,0.875)": {
+        "kind": "rate",
+        "controller": {"name": "ssvp", "alpha": 0.31, "beta": 0.875},
+    },
+    "SSVP(0.58,0.75)": {
+        "kind": "rate",
+        "controller": {"name": "ssvp", "alpha": 0.58, "beta": 0.75},
+    },
     "SSVP-ADP": {"kind": "rate", "controller": "ssvp-adp"},
     "TFRC": {"kind": "rate", "controller": "tfrc"},
-    "GAIMD(0.31,0.875)": {"kind": "tcp", "controller": {"name": "gaimd", "alpha": 0.31,
-                                                        "beta": 0.875}},
+    "GAIMD(0.31,0.875)": {
+        "kind": "tcp",
+        "controller": {"name": "gaimd", "alpha": 0.31, "beta": 0.875},
+    },
 }
 
 #: Which way each metric is better, and the figure that shows it.
-FIG4_8_METRICS = {"throughput_bps": (max, "Figs. 4a, 6a"), "cov": (min, "Figs. 4b, 6b"),
-                  "fairness_index": (max, "Fig. 7a"), "worst_case_fairness": (max, "Fig. 7b"),
-                  "vdi": (max, "Fig. 8a"), "delayed_pkt_rate": (min, "Fig. 8b")}
+FIG4_8_METRICS = {
+    "throughput_bps": (max, "Figs. 4a, 6a"),
+    "cov": (min, "Figs. 4b, 6b"),
+    "fairness_index": (max, "Fig. 7a"),
+    "worst_case_fairness": (max, "Fig. 7b"),
+    "vdi": (max, "Fig. 8a"),
+    "delayed_pkt_rate": (min, "Fig. 8b"),
+}
 
 
 def fig4_8_row(protocol: str, n: int) -> dict[str, float]:
@@ -92,15 +124,25 @@ def fig4_8_row(protocol: str, n: int) -> dict[str, float]:
     media = r.flows.iloc[:n]
     fl = r.trace.flows
     end = r.duration_s - BIN_S
-    covs = [metrics.cov(fl[(fl["flow"] == f) & (fl["time_s"] >= r.warmup_s)
-                           & (fl["time_s"] < end - 1e-9)]["sent_bytes"].to_numpy())
-            for f in range(n)]
+    covs = [
+        metrics.cov(
+            fl[(fl["flow"] == f) & (fl["time_s"] >= r.warmup_s) & (fl["time_s"] < end - 1e-9)][
+                "sent_bytes"
+            ].to_numpy()
+        )
+        for f in range(n)
+    ]
     x = media["throughput_bps"].to_numpy()
-    return {"protocol": protocol, "n": n, "throughput_bps": float(x.mean()),
-            "cov": float(np.mean(covs)), "fairness_index": metrics.fairness_index(x),
-            "worst_case_fairness": metrics.worst_case_fairness(x),
-            "vdi": float(media["vdi"].mean()),
-            "delayed_pkt_rate": float(media["delayed_pkt_rate"].mean())}
+    return {
+        "protocol": protocol,
+        "n": n,
+        "throughput_bps": float(x.mean()),
+        "cov": float(np.mean(covs)),
+        "fairness_index": metrics.fairness_index(x),
+        "worst_case_fairness": metrics.worst_case_fairness(x),
+        "vdi": float(media["vdi"].mean()),
+        "delayed_pkt_rate": float(media["delayed_pkt_rate"].mean()),
+    }
 
 
 def fig4_8(quick: bool = False) -> list[Claim]:
@@ -116,17 +158,25 @@ def fig4_8(quick: bool = False) -> list[Claim]:
         winner = best(top, key=lambda p: top[p][metric])
         holds = winner == "SSVP-ADP"
         values = ", ".join(f"{p} {top[p][metric]:.4g}" for p in FIG4_8)
-        claims.append(Claim(
-            f"Papadimitriou {figure} (MPEG-4, n = {ns[-1]}): SSVP-ADP best in {metric}",
-            "SSVP-ADP", f"{winner} ({values})", "best of the five", holds,
-            "" if holds else f"{winner} leads here: {FIG4_8_WHY}"))
+        claims.append(
+            Claim(
+                f"Papadimitriou {figure} (MPEG-4, n = {ns[-1]}): SSVP-ADP best in {metric}",
+                "SSVP-ADP",
+                f"{winner} ({values})",
+                "best of the five",
+                holds,
+                "" if holds else f"{winner} leads here: {FIG4_8_WHY}",
+            )
+        )
     return claims
 
 
 #: Why an ordering of Figs. 4-8 does not hold with these sources.
-FIG4_8_WHY = ("with this video (770 kb/s, above every flow's share) every MPEG flow is "
-              "network-limited; the SSVPs' throughputs lie within 1% of one another, and "
-              "SSVP-ADP's cut to RTT_min/RTT, the deepest of the SSVPs, makes a "
-              "network-limited flow rougher by Yang et al.'s (4). Which protocol leads changes "
-              "with n and is not analysed further; the paper's video rate and TFRC version "
-              "are not printed")
+FIG4_8_WHY = (
+    "with this video (770 kb/s, above every flow's share) every MPEG flow is "
+    "network-limited; the SSVPs' throughputs lie within 1% of one another, and "
+    "SSVP-ADP's cut to RTT_min/RTT, the deepest of the SSVPs, makes a "
+    "network-limited flow rougher by Yang et al.'s (4). Which protocol leads changes "
+    "with n and is not analysed further; the paper's video rate and TFRC version "
+    "are not printed"
+)

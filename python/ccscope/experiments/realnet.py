@@ -57,19 +57,24 @@ def side_by_side(tables: list[dict]) -> tuple[dict, list[range]]:
     parts: list[range] = []
     for i, table in enumerate(tables):
         if set(table) != {"run", "topology", "flows"} or table["run"] != run:
-            raise ValueError(f"scenario {i}: side by side needs run, topology and flows only, "
-                             f"and the run section of the first ({run})")
+            raise ValueError(
+                f"scenario {i}: side by side needs run, topology and flows only, "
+                f"and the run section of the first ({run})"
+            )
 
         def rename(node: str, i: int = i) -> str:
             return f"{node}_{i}"
 
         topology = table["topology"]
         merged["topology"]["nodes"] += [rename(node) for node in topology["nodes"]]
-        merged["topology"]["links"] += [{**link, "from": rename(link["from"]),
-                                         "to": rename(link["to"])}
-                                        for link in topology["links"]]
-        merged["flows"] += [{**flow, "from": rename(flow["from"]), "to": rename(flow["to"])}
-                            for flow in table["flows"]]
+        merged["topology"]["links"] += [
+            {**link, "from": rename(link["from"]), "to": rename(link["to"])}
+            for link in topology["links"]
+        ]
+        merged["flows"] += [
+            {**flow, "from": rename(flow["from"]), "to": rename(flow["to"])}
+            for flow in table["flows"]
+        ]
         first = parts[-1].stop if parts else 0
         parts.append(range(first, first + sum(f.get("count", 1) for f in table["flows"])))
     return merged, parts
@@ -97,24 +102,40 @@ def accuracy_claims(quick: bool = False) -> list[Claim]:
         return float(np.mean(values))
 
     def delay(frames: list) -> float:
-        return float(np.mean([np.average(f["mean_delay_s"], weights=f["delivered_pkts"])
-                              for f in frames]))
+        return float(
+            np.mean([np.average(f["mean_delay_s"], weights=f["delivered_pkts"]) for f in frames])
+        )
 
     runs = f"mean of {len(seeds)} run(s) of {duration}"
     claims = [
-        within(f"flows' total throughput on real packets vs the packet engine (b/s), {runs}",
-               mean(sim, "throughput_bps"), mean(real, "throughput_bps"), 0.10),
-        within(f"mean one-way delay on real packets vs the packet engine (s), {runs}",
-               delay(sim), delay(real), 0.10),
+        within(
+            f"flows' total throughput on real packets vs the packet engine (b/s), {runs}",
+            mean(sim, "throughput_bps"),
+            mean(real, "throughput_bps"),
+            0.10,
+        ),
+        within(
+            f"mean one-way delay on real packets vs the packet engine (s), {runs}",
+            delay(sim),
+            delay(real),
+            0.10,
+        ),
     ]
     if not quick:
         for flow, name in ((0, "TCP SACK"), (1, "rate AIMD(1,1/2)")):
             claims += [
-                within(f"{name}: throughput on real packets vs the packet engine (b/s), {runs}",
-                       mean(sim, "throughput_bps", flow), mean(real, "throughput_bps", flow),
-                       0.10),
-                within(f"{name}: loss rate on real packets vs the packet engine, {runs}",
-                       mean(sim, "loss_rate", flow), mean(real, "loss_rate", flow), 0.10),
+                within(
+                    f"{name}: throughput on real packets vs the packet engine (b/s), {runs}",
+                    mean(sim, "throughput_bps", flow),
+                    mean(real, "throughput_bps", flow),
+                    0.10,
+                ),
+                within(
+                    f"{name}: loss rate on real packets vs the packet engine, {runs}",
+                    mean(sim, "loss_rate", flow),
+                    mean(real, "loss_rate", flow),
+                    0.10,
+                ),
             ]
     return claims
 
@@ -128,11 +149,18 @@ def fig7_udp_claims(quick: bool = False) -> list[Claim]:
     claims = []
     for n in (2, 8):
         real, sim = _both(fig7_scenario(n, 5, duration))
-        peaks = [histogram_peak(np.concatenate(list(r.capacity_samples().values())))
-                 for r in (real, sim)]
-        claims.append(within(f"{n} flows: histogram peak of the capacity estimates on real "
-                             f"packets (b/s; packet engine {peaks[1]:.0f})", T1_BPS, peaks[0],
-                             0.03))
+        peaks = [
+            histogram_peak(np.concatenate(list(r.capacity_samples().values()))) for r in (real, sim)
+        ]
+        claims.append(
+            within(
+                f"{n} flows: histogram peak of the capacity estimates on real "
+                f"packets (b/s; packet engine {peaks[1]:.0f})",
+                T1_BPS,
+                peaks[0],
+                0.03,
+            )
+        )
     return claims
 
 
@@ -147,8 +175,15 @@ def fig3_udp_claims(quick: bool = False) -> list[Claim]:
     for controller in FIG3_COV:
         real = fig3_cov(controller, "udp", duration)[0]
         sim = fig3_cov(controller, "packet", duration)[0]
-        claims.append(within(f"{controller}: CoV of the 150-ms sending rate on real packets vs "
-                             "the packet engine", round(sim, 4), round(real, 4), 0.30))
+        claims.append(
+            within(
+                f"{controller}: CoV of the 150-ms sending rate on real packets vs "
+                "the packet engine",
+                round(sim, 4),
+                round(real, 4),
+                0.30,
+            )
+        )
     return claims
 
 
@@ -173,8 +208,9 @@ def fig8_udp_claims(quick: bool = False) -> list[Claim]:
     above 1, ISCC's below half AIMD's."""
     ns, duration = FIG8_UDP[quick]
     groups = [(scheme, n) for scheme in FIG8 for n in ns]
-    table, parts = side_by_side([fig8_scenario(FIG8[scheme], n, path="T1", duration_s=duration)
-                                 for scheme, n in groups])
+    table, parts = side_by_side(
+        [fig8_scenario(FIG8[scheme], n, path="T1", duration_s=duration) for scheme, n in groups]
+    )
     runs = f"n = {', '.join(map(str, ns))}, {duration:g} s each"
     loss = {}
     for engine, result in zip(ENGINES, _both(table), strict=True):
@@ -186,35 +222,54 @@ def fig8_udp_claims(quick: bool = False) -> list[Claim]:
         return scalability_exponent(np.array(ns), p / p[0])["fit"]
 
     def losses(scheme: str) -> str:
-        return "; ".join(f"{engine}: " + ", ".join(f"{loss[engine, scheme, n]:.1%}" for n in ns)
-                         for engine in ENGINES)
+        return "; ".join(
+            f"{engine}: " + ", ".join(f"{loss[engine, scheme, n]:.1%}" for n in ns)
+            for engine in ENGINES
+        )
 
     def law(n: int) -> str:  # Table I's AIMD: p_2 = 0.30%, growing as n^1.31
         return f"{0.003 * (n / 2) ** FIG8_PUBLISHED['AIMD(0.19,1/2)']:.1%}"
 
-    why_aimd = (f"AIMD(0.19,1/2)'s p_n at n = {', '.join(map(str, ns))} is "
-                f"{losses('AIMD(0.19,1/2)')}, where Table I's p_2 = 0.30% and n^1.31 give "
-                f"{law(ns[0])} at n = {ns[0]} and {law(ns[-1])} at n = {ns[-1]}: §VI-C chose "
-                "alpha so that two flows lost 0.3-0.6% on its testbed, and on this T1 (its "
-                "40-packet queue assumed) the same alpha loses several times more from the "
-                "smallest n on, so p_n has less room to grow")
-    why_iscc = (f"ISCC(-1.5,2)'s p_n at n = {', '.join(map(str, ns))} is "
-                f"{losses('ISCC(-1.5,2)')}: on the T1 a flow holds its fair share only if a "
-                "fraction f = I/(I + D) of its steps, once per RTT, are decreases "
-                "(I/D = sqrt(n)/10 for m_I = 20, m_D = 2), each one costing a lost packet, so a "
-                "flow sending k packets per step loses at least f/(k + f); at n = 16 (f = 0.29, "
-                "8 packets/s, k <= 3.3 with an RTT of at most 0.41 s) that is 8%, above Table "
-                "I's 2.3% at n = 50")
+    why_aimd = (
+        f"AIMD(0.19,1/2)'s p_n at n = {', '.join(map(str, ns))} is "
+        f"{losses('AIMD(0.19,1/2)')}, where Table I's p_2 = 0.30% and n^1.31 give "
+        f"{law(ns[0])} at n = {ns[0]} and {law(ns[-1])} at n = {ns[-1]}: §VI-C chose "
+        "alpha so that two flows lost 0.3-0.6% on its testbed, and on this T1 (its "
+        "40-packet queue assumed) the same alpha loses several times more from the "
+        "smallest n on, so p_n has less room to grow"
+    )
+    why_iscc = (
+        f"ISCC(-1.5,2)'s p_n at n = {', '.join(map(str, ns))} is "
+        f"{losses('ISCC(-1.5,2)')}: on the T1 a flow holds its fair share only if a "
+        "fraction f = I/(I + D) of its steps, once per RTT, are decreases "
+        "(I/D = sqrt(n)/10 for m_I = 20, m_D = 2), each one costing a lost packet, so a "
+        "flow sending k packets per step loses at least f/(k + f); at n = 16 (f = 0.29, "
+        "8 packets/s, k <= 3.3 with an RTT of at most 0.41 s) that is 8%, above Table "
+        "I's 2.3% at n = 50"
+    )
     claims = []
     for engine in ENGINES:
         aimd, iscc = exponent(engine, "AIMD(0.19,1/2)"), exponent(engine, "ISCC(-1.5,2)")
-        claims.append(Claim(f"AIMD(0.19,1/2): fitted exponent of p_n, {runs}, {engine}",
-                            FIG8_PUBLISHED["AIMD(0.19,1/2)"], aimd, "above 1", aimd > 1.0,
-                            "" if aimd > 1.0 else why_aimd))
-        claims.append(Claim(f"ISCC(-1.5,2): fitted exponent of p_n, {runs}, {engine}",
-                            FIG8_PUBLISHED["ISCC(-1.5,2)"], iscc,
-                            f"below half AIMD's ({aimd / 2:.3g})", iscc < aimd / 2,
-                            "" if iscc < aimd / 2 else why_iscc))
+        claims.append(
+            Claim(
+                f"AIMD(0.19,1/2): fitted exponent of p_n, {runs}, {engine}",
+                FIG8_PUBLISHED["AIMD(0.19,1/2)"],
+                aimd,
+                "above 1",
+                aimd > 1.0,
+                "" if aimd > 1.0 else why_aimd,
+            )
+        )
+        claims.append(
+            Claim(
+                f"ISCC(-1.5,2): fitted exponent of p_n, {runs}, {engine}",
+                FIG8_PUBLISHED["ISCC(-1.5,2)"],
+                iscc,
+                f"below half AIMD's ({aimd / 2:.3g})",
+                iscc < aimd / 2,
+                "" if iscc < aimd / 2 else why_iscc,
+            )
+        )
     return claims
 
 
@@ -231,19 +286,31 @@ def table1_udp_claims(quick: bool = False) -> list[Claim]:
     ``loguinov-table1``'s claims (§VI-C: 13-68% frozen for the non-scalable schemes, none for
     ISCC(-1.5,2))."""
     duration = TABLE1_UDP[quick]
-    table, parts = side_by_side([table1_scenario(scheme, "T1", duration, 6).table
-                                 for scheme in TABLE1])
-    frozen = {engine: {scheme: frozen_and_loss([frozen_tally(result, part)])
-                       for scheme, part in zip(TABLE1, parts, strict=True)}
-              for engine, result in zip(ENGINES, _both(table), strict=True)}
+    table, parts = side_by_side(
+        [table1_scenario(scheme, "T1", duration, 6).table for scheme in TABLE1]
+    )
+    frozen = {
+        engine: {
+            scheme: frozen_and_loss([frozen_tally(result, part)])
+            for scheme, part in zip(TABLE1, parts, strict=True)
+        }
+        for engine, result in zip(ENGINES, _both(table), strict=True)
+    }
 
     def why(scheme: str) -> str:
-        both = "; ".join(f"{engine}: {frozen[engine][scheme]['frozen']:.1%} frozen, loss "
-                         f"{frozen[engine][scheme]['loss']:.1%}" for engine in ENGINES)
-        return (f"{both}; where the two agree, the gap to §VI-C lies in the model of the T1 "
-                "set-up they share rather than in what the simulator idealizes "
-                "(loguinov-table1 gives its reasons)")
+        both = "; ".join(
+            f"{engine}: {frozen[engine][scheme]['frozen']:.1%} frozen, loss "
+            f"{frozen[engine][scheme]['loss']:.1%}"
+            for engine in ENGINES
+        )
+        return (
+            f"{both}; where the two agree, the gap to §VI-C lies in the model of the T1 "
+            "set-up they share rather than in what the simulator idealizes "
+            "(loguinov-table1 gives its reasons)"
+        )
 
-    return [claim for engine in ENGINES
-            for claim in table1_claims("T1", f"{engine}, {duration:g} s, seed 6",
-                                       frozen[engine], why)]
+    return [
+        claim
+        for engine in ENGINES
+        for claim in table1_claims("T1", f"{engine}, {duration:g} s, seed 6", frozen[engine], why)
+    ]

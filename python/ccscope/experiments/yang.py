@@ -34,11 +34,16 @@ def smoothness_scenario(source: dict, seed: int, p: float = 0.01) -> dict:
     10 ms access links, DropTail 50 packets; 1000 s measured after 10 s, traced per RTT."""
     return {
         "run": {"duration": "1000s", "warmup": "10s", "seed": seed},
-        "topology": {"kind": "dumbbell",
-                     "bottleneck": {"rate": "2.5Mbps", "delay": "30ms",
-                                    "queue": {"kind": "droptail", "limit": "50pkts"},
-                                    "loss": {"kind": "bernoulli", "p": p}},
-                     "access": {"rate": "100Mbps", "delay": "10ms"}},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "2.5Mbps",
+                "delay": "30ms",
+                "queue": {"kind": "droptail", "limit": "50pkts"},
+                "loss": {"kind": "bernoulli", "p": p},
+            },
+            "access": {"rate": "100Mbps", "delay": "10ms"},
+        },
         "flows": [{"source": source}],
         "trace": {"interval": f"{BIN_S * 1000:g}ms", "queues": False},
     }
@@ -65,16 +70,29 @@ def fig6_claims(quick: bool = False) -> list[Claim]:
         covs = np.array([c for c, _ in runs])
         worst = covs[np.argmax(np.abs(covs - printed))]
         mean[name] = covs.mean()
-        claims.append(within(f"{name}: CoV_time at 1%, worst of seeds {seeds[0]}–{seeds[-1]}",
-                             printed, float(worst), 0.25))
+        claims.append(
+            within(
+                f"{name}: CoV_time at 1%, worst of seeds {seeds[0]}–{seeds[-1]}",
+                printed,
+                float(worst),
+                0.25,
+            )
+        )
         if name == "TCP":
             rtt = float(runs[0][1].mean_rtt_s[0])
             claims.append(within("TCP: mean RTT against the 104 ms bin", BIN_S, rtt, 0.02))
     smooth = max(mean["TFRC"], mean["TEAR"])
     rough = min(mean["TCP"], mean["GAIMD(0.31,0.875)"])
-    claims.append(Claim("TFRC and TEAR smoother than TCP and GAIMD (mean CoV_time)",
-                        "TFRC, TEAR < TCP, GAIMD", f"{smooth:.3f} < {rough:.3f}", "below",
-                        smooth < rough, "" if smooth < rough else "unexpected: not smoother"))
+    claims.append(
+        Claim(
+            "TFRC and TEAR smoother than TCP and GAIMD (mean CoV_time)",
+            "TFRC, TEAR < TCP, GAIMD",
+            f"{smooth:.3f} < {rough:.3f}",
+            "below",
+            smooth < rough,
+            "" if smooth < rough else "unexpected: not smoother",
+        )
+    )
     return claims
 
 
@@ -95,14 +113,14 @@ STEP_S, STEP_FROM, STEP_TO, STEP_RTTS = 400.0, 0.10, 0.0, 30
 #: seeds 1–5) and what is known of the cause.
 COV_20_WHY = {
     "TCP": "ccscope's TCP at 20% Bernoulli loss measures CoV_time 0.98, the analysis (B.2) at "
-           "t = 4 gives 1.87 and Table 1 prints 1.7; the gap is not diagnosed yet (at 20% "
-           "timeouts dominate, so the RTO's minimum and back-off set how many bins stay empty)",
+    "t = 4 gives 1.87 and Table 1 prints 1.7; the gap is not diagnosed yet (at 20% "
+    "timeouts dominate, so the RTO's minimum and back-off set how many bins stay empty)",
     "GAIMD(0.31,0.875)": "0.89 measured against 1.7, not diagnosed yet; GAIMD shares TCP's "
-                         "timeouts, which dominate at 20%",
+    "timeouts, which dominate at 20%",
     "TFRC": "TFRC-2000 collapses below one packet per RTT as Yang et al. report, but its "
-            "CoV_time is 1.05, half of the printed 2; not diagnosed yet",
+    "CoV_time is 1.05, half of the printed 2; not diagnosed yet",
     "TEAR": "TEAR stays smooth at 20% as Yang et al. report, but smoother than printed: "
-            "CoV_time 0.19 against 0.4; not diagnosed yet",
+    "CoV_time 0.19 against 0.4; not diagnosed yet",
 }
 
 
@@ -110,8 +128,10 @@ def aggressiveness_scenario(source: dict, seed: int) -> dict:
     """§5.2's step (Figs. 23, 25): Bernoulli loss 10% until 400 s, then none; traced per RTT
     until 30 RTTs after the step."""
     sc = smoothness_scenario(source, seed)
-    sc["topology"]["bottleneck"]["loss"] = {"kind": "schedule", "steps": [
-        {"at": "0s", "p": STEP_FROM}, {"at": f"{STEP_S:g}s", "p": STEP_TO}]}
+    sc["topology"]["bottleneck"]["loss"] = {
+        "kind": "schedule",
+        "steps": [{"at": "0s", "p": STEP_FROM}, {"at": f"{STEP_S:g}s", "p": STEP_TO}],
+    }
     sc["run"]["duration"] = f"{STEP_S + (STEP_RTTS + 2) * BIN_S:g}s"
     return sc
 
@@ -120,7 +140,7 @@ def aggressiveness_of(sent: np.ndarray) -> float:
     """I: the least-squares slope (packets/RTT per RTT) of the per-RTT packets sent over the 30
     RTTs after the step (Yang et al. §5), from one flow's per-RTT trace."""
     first = int(round(STEP_S / BIN_S))
-    y = np.asarray(sent, dtype=float)[first:first + STEP_RTTS]
+    y = np.asarray(sent, dtype=float)[first : first + STEP_RTTS]
     return float(np.polyfit(np.arange(y.size), y, 1)[0])
 
 
@@ -145,20 +165,37 @@ def table1_claims(quick: bool = False) -> list[Claim]:
         printed = TABLE1[name]
         for p, key in ((0.02, "cov_2"), (0.2, "cov_20")):
             measured = float(np.mean([cov_time(source, s, p)[0] for s in seeds]))
-            claims.append(within(f"{name}: CoV_time at {p:.0%}, mean of seeds "
-                                 f"{seeds[0]}–{seeds[-1]}", printed[key], measured, 0.25,
-                                 COV_20_WHY[name] if key == "cov_20" else ""))
+            claims.append(
+                within(
+                    f"{name}: CoV_time at {p:.0%}, mean of seeds {seeds[0]}–{seeds[-1]}",
+                    printed[key],
+                    measured,
+                    0.25,
+                    COV_20_WHY[name] if key == "cov_20" else "",
+                )
+            )
         slopes[name] = float(np.mean([aggressiveness(source, s) for s in step_seeds]))
-        claims.append(below(f"{name}: aggressiveness I after 10% → 0% (pkts/RTT per RTT)",
-                            printed["I"], slopes[name]))
+        claims.append(
+            below(
+                f"{name}: aggressiveness I after 10% → 0% (pkts/RTT per RTT)",
+                printed["I"],
+                slopes[name],
+            )
+        )
         claims.append(_fairness_claim(name, source, seeds, 300.0 if quick else 1000.0))
         claims.append(_responsiveness_claim(name, source, step_seeds))
     order = list(slopes.values())
     ordered = bool(np.all(np.diff(order) < 0))
-    claims.append(Claim("aggressiveness ordered TCP > GAIMD > TFRC > TEAR",
-                        "TCP > GAIMD > TFRC > TEAR",
-                        " > ".join(f"{x:.3f}" for x in order), "strict order", ordered,
-                        "" if ordered else "unexpected: not in the published order"))
+    claims.append(
+        Claim(
+            "aggressiveness ordered TCP > GAIMD > TFRC > TEAR",
+            "TCP > GAIMD > TFRC > TEAR",
+            " > ".join(f"{x:.3f}" for x in order),
+            "strict order",
+            ordered,
+            "" if ordered else "unexpected: not in the published order",
+        )
+    )
     return claims
 
 
@@ -186,8 +223,9 @@ def fairness_scenario(source: dict, seed: int, duration_s: float = 1000.0) -> di
     return sc
 
 
-def fairness_of(trace, flows, rtt_s: float | None = None,
-                warmup_s: float = 20.0) -> dict[str, float]:
+def fairness_of(
+    trace, flows, rtt_s: float | None = None, warmup_s: float = 20.0
+) -> dict[str, float]:
     """Yang et al.'s short-term fairness F (§3.1.2: Jain's index over the competing flows'
     sending rates "at each RTT", Fig. 10) averaged over the run, and the flows' mean
     CoV_time at the same timescale (for Eq. (3)): ``{"F", "cov", "rtt_s"}``. The RTT is the
@@ -196,13 +234,19 @@ def fairness_of(trace, flows, rtt_s: float | None = None,
     if rtt_s is None:
         rtt_s = float(flows["mean_delay_s"].mean()) + RETURN_S
     k = max(1, int(round(rtt_s / FINE_BIN_S)))
-    sent = (trace[trace["time_s"] >= warmup_s]
-            .pivot_table(index="time_s", columns="flow", values="sent_pkts").to_numpy())
+    sent = (
+        trace[trace["time_s"] >= warmup_s]
+        .pivot_table(index="time_s", columns="flow", values="sent_pkts")
+        .to_numpy()
+    )
     n = sent.shape[0] // k
-    per_rtt = sent[:n * k].reshape(n, k, sent.shape[1]).sum(axis=1)
+    per_rtt = sent[: n * k].reshape(n, k, sent.shape[1]).sum(axis=1)
     cov = float(np.mean([metrics.cov(per_rtt[:, i]) for i in range(per_rtt.shape[1])]))
-    return {"F": float(metrics.short_term_fairness(per_rtt).mean()), "cov": cov,
-            "rtt_s": k * FINE_BIN_S}
+    return {
+        "F": float(metrics.short_term_fairness(per_rtt).mean()),
+        "cov": cov,
+        "rtt_s": k * FINE_BIN_S,
+    }
 
 
 def fairness(source: dict, seed: int, duration_s: float = 1000.0) -> dict[str, float]:
@@ -238,9 +282,13 @@ def responsiveness_scenario(source: dict, seed: int) -> dict:
     """§4.1's metric in §3.3.1's set-up: Bernoulli loss 1% until :data:`D_STEP_S`, then the
     first packet of every 104 ms (one RTT: one flow at 1% keeps the queue empty) is lost."""
     sc = smoothness_scenario(source, seed)
-    sc["topology"]["bottleneck"]["loss"] = {"kind": "schedule", "steps": [
-        {"at": "10s", "interval": f"{10 * BIN_S * 1000:g}ms"},
-        {"at": f"{D_STEP_S:g}s", "interval": f"{BIN_S * 1000:g}ms"}]}
+    sc["topology"]["bottleneck"]["loss"] = {
+        "kind": "schedule",
+        "steps": [
+            {"at": "10s", "interval": f"{10 * BIN_S * 1000:g}ms"},
+            {"at": f"{D_STEP_S:g}s", "interval": f"{BIN_S * 1000:g}ms"},
+        ],
+    }
     sc["run"]["duration"] = f"{D_STEP_S + D_RTTS * BIN_S:g}s"
     return sc
 
@@ -252,45 +300,58 @@ def responsiveness_of(sent: np.ndarray) -> float:
     in the traced :data:`D_RTTS`."""
     first = int(round(D_STEP_S / BIN_S))
     y = np.asarray(sent, dtype=float)
-    half = y[first - D_BEFORE:first].mean() / 2
-    below_half = np.flatnonzero(y[first:first + D_RTTS] <= half)
+    half = y[first - D_BEFORE : first].mean() / 2
+    below_half = np.flatnonzero(y[first : first + D_RTTS] <= half)
     return float(below_half[0]) if below_half.size else float("inf")
 
 
 def responsiveness(source: dict, seed: int) -> float:
     """D of one flow in :func:`responsiveness_scenario`."""
-    return responsiveness_of(engine.run(responsiveness_scenario(source, seed))
-                             .trace.flows.sent_pkts.to_numpy())
+    return responsiveness_of(
+        engine.run(responsiveness_scenario(source, seed)).trace.flows.sent_pkts.to_numpy()
+    )
 
 
-def _fairness_claim(name: str, source: dict, seeds: tuple[int, ...],
-                    duration_s: float) -> Claim:
+def _fairness_claim(name: str, source: dict, seeds: tuple[int, ...], duration_s: float) -> Claim:
     runs = [fairness(source, s, duration_s) for s in seeds]
     f, cov = (float(np.mean([r[k] for r in runs])) for k in ("F", "cov"))
     lo, hi = f_band(TABLE1_F[name])
     holds = lo <= f <= hi
-    why = "" if holds else (
-        f"measured at the flows' RTT ({runs[0]['rtt_s'] * 1e3:.0f} ms with the queue), where "
-        f"their CoV_time is {cov:.2f} and Eq. (3) gives 1/(1 + CoV²) = {1 / (1 + cov**2):.3f}, "
-        "close to F: the flows' per-RTT rates in this DropTail queue are smoother than the "
-        "printed value implies. Not diagnosed further (a cut window that drains the queue "
-        "also shortens the RTT, so the sending rate may fall less than the window). The "
-        "paper does not print its bin; in bins of the base RTT (104 ms) F is "
-        f"{np.mean([r['F_base'] for r in runs]):.3f}")
-    return Claim(f"{name}: fairness F, 8 flows, no loss module, mean of seeds "
-                 f"{seeds[0]}–{seeds[-1]}", TABLE1_F[name], f,
-                 f"{lo:.3f}–{hi:.3f} (CoV within 25%, Eq. (3))", holds, why)
+    why = (
+        ""
+        if holds
+        else (
+            f"measured at the flows' RTT ({runs[0]['rtt_s'] * 1e3:.0f} ms with the queue), where "
+            f"their CoV_time is {cov:.2f} and Eq. (3) gives 1/(1 + CoV²) = {1 / (1 + cov**2):.3f}, "
+            "close to F: the flows' per-RTT rates in this DropTail queue are smoother than the "
+            "printed value implies. Not diagnosed further (a cut window that drains the queue "
+            "also shortens the RTT, so the sending rate may fall less than the window). The "
+            "paper does not print its bin; in bins of the base RTT (104 ms) F is "
+            f"{np.mean([r['F_base'] for r in runs]):.3f}"
+        )
+    )
+    return Claim(
+        f"{name}: fairness F, 8 flows, no loss module, mean of seeds {seeds[0]}–{seeds[-1]}",
+        TABLE1_F[name],
+        f,
+        f"{lo:.3f}–{hi:.3f} (CoV within 25%, Eq. (3))",
+        holds,
+        why,
+    )
 
 
 def _responsiveness_claim(name: str, source: dict, seeds: tuple[int, ...]) -> Claim:
     d = float(np.mean([responsiveness(source, s) for s in seeds]))
     lo, hi = TABLE1_D[name]
     holds = lo - D_TOLERANCE <= d <= hi + D_TOLERANCE
-    return Claim(f"{name}: responsiveness D, one loss per RTT (RTTs), mean of seeds "
-                 f"{seeds[0]}–{seeds[-1]}", f"{lo}" if lo == hi else f"{lo}–{hi}", d,
-                 f"± {D_TOLERANCE} RTTs", holds,
-                 "" if holds else f"unexpected: {d:.3g} RTTs is more than {D_TOLERANCE} "
-                 f"from {lo}–{hi}")
+    return Claim(
+        f"{name}: responsiveness D, one loss per RTT (RTTs), mean of seeds {seeds[0]}–{seeds[-1]}",
+        f"{lo}" if lo == hi else f"{lo}–{hi}",
+        d,
+        f"± {D_TOLERANCE} RTTs",
+        holds,
+        "" if holds else f"unexpected: {d:.3g} RTTs is more than {D_TOLERANCE} from {lo}–{hi}",
+    )
 
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
@@ -312,8 +373,11 @@ def _cov_and_loss(sc) -> tuple[float, float, float]:
     fl = r.trace.flows
     sent = fl[(fl["flow"] == 0) & (fl["time_s"] >= r.warmup_s)]["sent_pkts"].to_numpy()
     f = r.flows.iloc[0]
-    rtt = float(f["mean_rtt_s"]) if "mean_rtt_s" in f and f["mean_rtt_s"] == f["mean_rtt_s"] \
+    rtt = (
+        float(f["mean_rtt_s"])
+        if "mean_rtt_s" in f and f["mean_rtt_s"] == f["mean_rtt_s"]
         else float("nan")
+    )
     return metrics.cov(sent), float(f["loss_rate"]), rtt
 
 
@@ -334,17 +398,24 @@ def onoff(quick: bool = False) -> list[Claim]:
         alone["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": p}
         cov_bern, _, rtt_bern = _cov_and_loss(type(sc).from_dict(alone, sc.file))
         holds = cov_onoff > cov_bern
-        claims.append(Claim(
-            quantity=f"Yang §3.3: {name} CoV_time, ON/OFF loss vs Bernoulli at its loss rate",
-            published="ON/OFF slightly higher",
-            measured=f"{cov_onoff:.3f} vs {cov_bern:.3f} (p = {p:.4f})",
-            tolerance="higher", holds=holds,
-            why="" if holds else (
-                f"the ON/OFF run also queues at the DropTail bottleneck: mean RTT "
-                f"{rtt_onoff * 1e3:.0f} ms there against {rtt_bern * 1e3:.0f} ms alone under "
-                f"Bernoulli loss, so a window's worth of data spreads over "
-                f"{rtt_onoff / rtt_bern:.1f} of the 104-ms bins (Yang's RTT) the CoV is "
-                "measured in, and TCP's halvings show less per bin")))
+        claims.append(
+            Claim(
+                quantity=f"Yang §3.3: {name} CoV_time, ON/OFF loss vs Bernoulli at its loss rate",
+                published="ON/OFF slightly higher",
+                measured=f"{cov_onoff:.3f} vs {cov_bern:.3f} (p = {p:.4f})",
+                tolerance="higher",
+                holds=holds,
+                why=""
+                if holds
+                else (
+                    f"the ON/OFF run also queues at the DropTail bottleneck: mean RTT "
+                    f"{rtt_onoff * 1e3:.0f} ms there against {rtt_bern * 1e3:.0f} ms alone under "
+                    f"Bernoulli loss, so a window's worth of data spreads over "
+                    f"{rtt_onoff / rtt_bern:.1f} of the 104-ms bins (Yang's RTT) the CoV is "
+                    "measured in, and TCP's halvings show less per bin"
+                ),
+            )
+        )
     return claims
 
 
@@ -356,8 +427,14 @@ FIG29_RTTS = {"TCP": 20.0, "GAIMD(0.31,0.875)": 42.0, "TFRC": 45.0, "TEAR": 200.
 LEAVE_AT_S = 200.0
 
 
-def refill_rtts(queue_t, queue_pkts, at_s: float = LEAVE_AT_S, rtt_s: float = BIN_S,
-                before_s: float = 50.0, level: float | None = None) -> float:
+def refill_rtts(
+    queue_t,
+    queue_pkts,
+    at_s: float = LEAVE_AT_S,
+    rtt_s: float = BIN_S,
+    before_s: float = 50.0,
+    level: float | None = None,
+) -> float:
     """RTTs from `at_s` until the queue first gets back to `level` (default its mean over the
     `before_s` seconds before); infinity if it never does."""
     t, q = np.asarray(queue_t, dtype=float), np.asarray(queue_pkts, dtype=float)
@@ -385,23 +462,32 @@ def fig27_29(quick: bool = False) -> list[Claim]:
             holds, tolerance, published = got > paper, "more than 200", "> 200"
         else:
             holds, tolerance, published = abs(got / paper - 1) <= 0.3, "within 30%", paper
-        claims.append(Claim(
-            quantity=f"Yang Fig. 29: RTTs for {name} to refill the queue after 16 -> 8 flows",
-            published=published, measured=round(got, 1), tolerance=tolerance, holds=holds,
-            why="" if holds else (
-                f"{YANG_FIG29_WHY.get(name, '')} (Measured to the queue's mean level of the "
-                f"50 s before the stop; the paper does not say which level counts as "
-                f"refilled; to a full queue {name} takes {full:.0f} RTTs here.)")))
+        claims.append(
+            Claim(
+                quantity=f"Yang Fig. 29: RTTs for {name} to refill the queue after 16 -> 8 flows",
+                published=published,
+                measured=round(got, 1),
+                tolerance=tolerance,
+                holds=holds,
+                why=""
+                if holds
+                else (
+                    f"{YANG_FIG29_WHY.get(name, '')} (Measured to the queue's mean level of the "
+                    f"50 s before the stop; the paper does not say which level counts as "
+                    f"refilled; to a full queue {name} takes {full:.0f} RTTs here.)"
+                ),
+            )
+        )
     return claims
 
 
 #: Why a Fig. 29 row does not reproduce, by protocol.
 YANG_FIG29_WHY = {
     "TCP": "Eight TCP flows in congestion avoidance add 8 packets per RTT together; the stop "
-           "frees about 15 packets per RTT (half of Yang's 30-packet BDP) and the queue held "
-           "37 on average, about 6.5 RTTs of additive increase. The paper's 20 RTTs implies a "
-           "slower start after the stop than congestion avoidance gives here.",
+    "frees about 15 packets per RTT (half of Yang's 30-packet BDP) and the queue held "
+    "37 on average, about 6.5 RTTs of additive increase. The paper's 20 RTTs implies a "
+    "slower start after the stop than congestion avoidance gives here.",
     "TFRC": "TFRC as Yang et al. ran it (tfrc-2000) climbs more slowly than the 0.12 packets "
-            "per RTT per RTT the paper takes as its aggressiveness: measured 0.077 (Yang §5.1, "
-            "the README's table), which stretches 45 RTTs to about 70.",
+    "per RTT per RTT the paper takes as its aggressiveness: measured 0.077 (Yang §5.1, "
+    "the README's table), which stretches 45 RTTs to about 70.",
 }

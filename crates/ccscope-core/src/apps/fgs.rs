@@ -58,7 +58,11 @@ impl Fgs {
     pub fn new(base_bps: f64, max_bps: f64, fps: f64) -> Result<Fgs> {
         let base_bps = check_positive("base", base_bps)?;
         if !(max_bps.is_finite() && max_bps >= base_bps) {
-            return Err(Error::invalid("max", format!("{max_bps:?}"), "must be at least the base layer's rate"));
+            return Err(Error::invalid(
+                "max",
+                format!("{max_bps:?}"),
+                "must be at least the base layer's rate",
+            ));
         }
         Ok(Fgs {
             fps: check_positive("fps", fps)?,
@@ -76,13 +80,19 @@ impl Fgs {
 
     /// The same server, recording each decoding unit in `ledger`.
     pub fn with_ledger(self, ledger: FrameLedger) -> Fgs {
-        Fgs { ledger: Some(ledger), ..self }
+        Fgs {
+            ledger: Some(ledger),
+            ..self
+        }
     }
 
     /// The same server, resending NACKed base-layer packets that can still arrive before their
     /// unit's decoding time, `startup` after its capture.
     pub fn with_retransmission(self, startup: SimTime) -> Fgs {
-        Fgs { startup: Some(startup), ..self }
+        Fgs {
+            startup: Some(startup),
+            ..self
+        }
     }
 
     /// A frame's base layer (bytes), ≥ 1.
@@ -92,17 +102,26 @@ impl Fgs {
 
     /// A frame's share of the transport's rate `rate_bps` clipped to [b0, R_max] (bytes).
     fn share(&self, rate_bps: f64) -> f64 {
-        let rate = if rate_bps.is_finite() { rate_bps.clamp(self.base_bps, self.max_bps) } else { self.max_bps };
+        let rate = if rate_bps.is_finite() {
+            rate_bps.clamp(self.base_bps, self.max_bps)
+        } else {
+            self.max_bps
+        };
         rate / 8.0 / self.fps
     }
 
     /// Offers the unit being packed.
     fn offer_unit(&mut self, cx: &mut SendCtx, slot: u64) {
-        let Some(unit) = self.packing.take() else { return };
+        let Some(unit) = self.packing.take() else {
+            return;
+        };
         if let Some(ledger) = &self.ledger {
             ledger.lock().expect("frame ledger lock").push(unit);
         }
-        cx.offer(unit.base_bytes, Tag::new(self.units, 0).with_deadline(unit.captured));
+        cx.offer(
+            unit.base_bytes,
+            Tag::new(self.units, 0).with_deadline(unit.captured),
+        );
         self.units += 1;
         self.credit -= unit.base_bytes.div_ceil(slot) as f64 * slot as f64;
     }
@@ -118,7 +137,9 @@ impl SendApp for Fgs {
     }
 
     fn on_nack(&mut self, cx: &mut SendCtx, chunk: &Chunk, rtt: SimTime) {
-        let (Some(startup), Some(captured)) = (self.startup, chunk.tag.deadline()) else { return };
+        let (Some(startup), Some(captured)) = (self.startup, chunk.tag.deadline()) else {
+            return;
+        };
         if chunk.tag.layer == 0 && cx.now() + rtt <= captured + startup {
             cx.resend(*chunk);
             self.credit -= cx.view().packet_bytes.max(1) as f64;
@@ -136,7 +157,11 @@ impl SendApp for Fgs {
         let slot = view.packet_bytes.max(1) as u64;
         let base = self.base_bytes();
         self.credit += self.share(view.rate_bps);
-        let unit = self.packing.get_or_insert(Unit { captured: now, base_bytes: 0, frames: 0 });
+        let unit = self.packing.get_or_insert(Unit {
+            captured: now,
+            base_bytes: 0,
+            frames: 0,
+        });
         unit.base_bytes += base;
         unit.frames += 1;
         let full = unit.base_bytes + base > slot;
@@ -152,7 +177,11 @@ impl SendApp for Fgs {
     }
 
     fn label(&self) -> String {
-        format!("FGS {}-{}", format_rate(self.base_bps), format_rate(self.max_bps))
+        format!(
+            "FGS {}-{}",
+            format_rate(self.base_bps),
+            format_rate(self.max_bps)
+        )
     }
 }
 
@@ -167,18 +196,37 @@ mod tests {
     /// bytes) per packet, and the ledger.
     fn stream(rate_bps: f64, frames: u64) -> (Vec<(u32, u32, u64)>, Vec<Unit>) {
         let ledger = FrameLedger::default();
-        let mut h = SendHarness::new(Fgs::new(14e3, 1190e3, 10.0).unwrap().with_ledger(ledger.clone()));
+        let mut h = SendHarness::new(
+            Fgs::new(14e3, 1190e3, 10.0)
+                .unwrap()
+                .with_ledger(ledger.clone()),
+        );
         h.packet_bytes = 1500;
         for k in 0..frames {
             let now = SimTime::from_ms(100 * k);
-            let view = TransportView { now, rate_bps, window_pkts: 0.0, packet_bytes: 1500 };
-            let mut cx = SendCtx { view, rng: &mut h.rng, buffer: &mut h.buffer, closed: &mut h.closed, wake: &mut h.wake };
+            let view = TransportView {
+                now,
+                rate_bps,
+                window_pkts: 0.0,
+                packet_bytes: 1500,
+            };
+            let mut cx = SendCtx {
+                view,
+                rng: &mut h.rng,
+                buffer: &mut h.buffer,
+                closed: &mut h.closed,
+                wake: &mut h.wake,
+            };
             if k == 0 {
                 h.app.on_start(&mut cx);
             }
             h.app.on_wake(&mut cx);
         }
-        let packets = h.drain().iter().map(|c| (c.tag.layer, c.tag.frame, c.bytes as u64)).collect();
+        let packets = h
+            .drain()
+            .iter()
+            .map(|c| (c.tag.layer, c.tag.frame, c.bytes as u64))
+            .collect();
         let units = ledger.lock().unwrap().clone();
         (packets, units)
     }
@@ -187,10 +235,18 @@ mod tests {
     fn base_layers_are_packed_into_units_of_whole_frames() {
         // 175 B a frame: 8 frames' base layers fit in 1500 B, a ninth does not.
         let (packets, units) = stream(500e3, 16);
-        let unit = |k: u64| Unit { captured: SimTime::from_ms(800 * k), base_bytes: 1400, frames: 8 };
+        let unit = |k: u64| Unit {
+            captured: SimTime::from_ms(800 * k),
+            base_bytes: 1400,
+            frames: 8,
+        };
         assert_eq!(units, [unit(0), unit(1)]);
         let base: Vec<_> = packets.iter().filter(|p| p.0 == 0).collect();
-        assert_eq!(base, [&(0, 0, 1400), &(0, 1, 1400)], "one packet per unit, tagged with it");
+        assert_eq!(
+            base,
+            [&(0, 0, 1400), &(0, 1, 1400)],
+            "one packet per unit, tagged with it"
+        );
     }
 
     #[test]
@@ -200,17 +256,30 @@ mod tests {
         for rate in [30e3, 100e3, 500e3, 1e6] {
             let (packets, _) = stream(rate, 100);
             let allowed = (rate * 10.0 / (8.0 * 1500.0)).floor() as usize;
-            assert!(packets.len() <= allowed && packets.len() + 2 >= allowed, "{rate} b/s: {} slots", packets.len());
-            assert!(packets.iter().filter(|p| p.0 == 1).all(|p| p.2 == 1500), "enhancement in whole packets");
+            assert!(
+                packets.len() <= allowed && packets.len() + 2 >= allowed,
+                "{rate} b/s: {} slots",
+                packets.len()
+            );
+            assert!(
+                packets.iter().filter(|p| p.0 == 1).all(|p| p.2 == 1500),
+                "enhancement in whole packets"
+            );
         }
         // Below b0 the base layer alone; above R_max, R_max.
         let (packets, units) = stream(5e3, 100);
         assert!(packets.iter().all(|p| p.0 == 0) && units.len() == 12);
         let (packets, _) = stream(1e9, 100);
         let bytes: u64 = packets.iter().map(|p| p.2).sum();
-        assert!(bytes <= 1_487_500 && bytes + 2 * 1500 >= 1_487_500, "{bytes} B in 10 s at R_max");
+        assert!(
+            bytes <= 1_487_500 && bytes + 2 * 1500 >= 1_487_500,
+            "{bytes} B in 10 s at R_max"
+        );
         assert!(Fgs::new(14e3, 10e3, 10.0).is_err());
-        assert_eq!(Fgs::new(14e3, 1190e3, 10.0).unwrap().label(), "FGS 14kb/s-1.19Mb/s");
+        assert_eq!(
+            Fgs::new(14e3, 1190e3, 10.0).unwrap().label(),
+            "FGS 14kb/s-1.19Mb/s"
+        );
     }
 
     #[test]
@@ -221,10 +290,16 @@ mod tests {
         assert!(h.app.retransmits());
         let rtt = SimTime::from_ms(100);
         let captured = SimTime::from_secs_f64(1.0);
-        let chunk = |layer| Chunk { bytes: 175, tag: Tag::new(10, layer).with_deadline(captured), resent: false };
+        let chunk = |layer| Chunk {
+            bytes: 175,
+            tag: Tag::new(10, layer).with_deadline(captured),
+            resent: false,
+        };
         // Decoding at 4 s: a NACK at 3.9 s leaves exactly one RTT, at 3.95 s less than one.
         for (now, layer, resent) in [(3.9, 0, true), (3.95, 0, false), (2.0, 1, false)] {
-            h.at(SimTime::from_secs_f64(now), |a, cx| a.on_nack(cx, &chunk(layer), rtt));
+            h.at(SimTime::from_secs_f64(now), |a, cx| {
+                a.on_nack(cx, &chunk(layer), rtt)
+            });
             let got = h.drain();
             assert_eq!(got.len(), resent as usize, "NACK at {now} s, layer {layer}");
             assert!(got.iter().all(|c| c.resent && c.tag == chunk(0).tag));

@@ -152,7 +152,10 @@ impl SendBuffer {
 
     /// Queues `chunk` to be sent again, after other resent packets and ahead of new data.
     pub fn resend(&mut self, chunk: Chunk) {
-        self.resend.get_or_insert_default().push_back(Chunk { resent: true, ..chunk });
+        self.resend.get_or_insert_default().push_back(Chunk {
+            resent: true,
+            ..chunk
+        });
     }
 
     /// The packets queued to be sent again.
@@ -167,7 +170,9 @@ impl SendBuffer {
     /// Bytes waiting ([`UNLIMITED`] when an unlimited offer is among them).
     pub fn bytes(&self) -> u64 {
         let resend = self.to_resend().map(|c| c.bytes as u64).sum::<u64>();
-        self.offers.iter().fold(resend, |sum, &(b, _)| sum.saturating_add(b))
+        self.offers
+            .iter()
+            .fold(resend, |sum, &(b, _)| sum.saturating_add(b))
     }
 
     /// The next packet's worth of data: the oldest packet to resend (whole), else at most
@@ -179,7 +184,11 @@ impl SendBuffer {
         }
         let (left, tag) = self.offers.front_mut()?;
         let bytes = (*left).min(max_bytes.max(1) as u64);
-        let chunk = Chunk { bytes: bytes as u32, tag: *tag, resent: false };
+        let chunk = Chunk {
+            bytes: bytes as u32,
+            tag: *tag,
+            resent: false,
+        };
         if *left != UNLIMITED {
             *left -= bytes;
             if *left == 0 {
@@ -329,7 +338,12 @@ impl Outbox {
         }
     }
 
-    fn with(&mut self, ctx: &mut Ctx, view: TransportView, f: impl FnOnce(&mut dyn SendApp, &mut SendCtx)) {
+    fn with(
+        &mut self,
+        ctx: &mut Ctx,
+        view: TransportView,
+        f: impl FnOnce(&mut dyn SendApp, &mut SendCtx),
+    ) {
         let mut cx = SendCtx {
             view,
             rng: ctx,
@@ -405,7 +419,9 @@ impl Outbox {
             sent.pop_front();
         }
         match sent.front() {
-            Some(&(s, chunk)) if s == seq && !self.stopped => self.with(ctx, view, |a, cx| a.on_nack(cx, &chunk, rtt)),
+            Some(&(s, chunk)) if s == seq && !self.stopped => {
+                self.with(ctx, view, |a, cx| a.on_nack(cx, &chunk, rtt))
+            }
             _ => {}
         }
     }
@@ -728,8 +744,9 @@ mod tests {
         b.offer(0, frame(2));
         b.offer(400, frame(3));
         assert_eq!(b.bytes(), 2900);
-        let got: Vec<(u32, u32)> =
-            std::iter::from_fn(|| b.take(1000)).map(|c| (c.bytes, c.tag.frame)).collect();
+        let got: Vec<(u32, u32)> = std::iter::from_fn(|| b.take(1000))
+            .map(|c| (c.bytes, c.tag.frame))
+            .collect();
         assert_eq!(got, [(1000, 1), (1000, 1), (500, 1), (400, 3)]);
         assert!(b.is_empty() && b.take(1000).is_none());
     }
@@ -738,10 +755,28 @@ mod tests {
     fn resent_packets_go_whole_ahead_of_new_data() {
         let mut b = SendBuffer::default();
         b.offer(UNLIMITED, Tag::new(1, 1));
-        let old = Chunk { bytes: 175, tag: Tag::new(0, 0), resent: false };
+        let old = Chunk {
+            bytes: 175,
+            tag: Tag::new(0, 0),
+            resent: false,
+        };
         b.resend(old);
-        assert_eq!(b.take(100), Some(Chunk { resent: true, ..old }), "whole, even above max_bytes");
-        assert_eq!(b.take(100), Some(Chunk { bytes: 100, tag: Tag::new(1, 1), resent: false }));
+        assert_eq!(
+            b.take(100),
+            Some(Chunk {
+                resent: true,
+                ..old
+            }),
+            "whole, even above max_bytes"
+        );
+        assert_eq!(
+            b.take(100),
+            Some(Chunk {
+                bytes: 100,
+                tag: Tag::new(1, 1),
+                resent: false
+            })
+        );
     }
 
     #[test]

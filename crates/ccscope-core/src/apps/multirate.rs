@@ -59,7 +59,10 @@ impl Multirate {
 
     /// The same coder following the sender's increases at once and its cuts τ late.
     pub fn learning_cuts_only(self) -> Self {
-        Multirate { cuts_only: true, ..self }
+        Multirate {
+            cuts_only: true,
+            ..self
+        }
     }
 
     /// The coding rate at `now`: the sender's newest rate at least τ old, or with
@@ -70,7 +73,12 @@ impl Multirate {
             self.seen.pop_front();
         }
         if self.cuts_only {
-            return self.seen.iter().map(|&(_, bps)| bps).reduce(f64::max).unwrap_or(self.initial_bps);
+            return self
+                .seen
+                .iter()
+                .map(|&(_, bps)| bps)
+                .reduce(f64::max)
+                .unwrap_or(self.initial_bps);
         }
         match self.seen.front() {
             Some(&(t, bps)) if due(t) => bps,
@@ -95,7 +103,10 @@ impl SendApp for Multirate {
             self.seen.push_back((now, rate));
         }
         let bps = self.coding_bps(now);
-        cx.offer(self.packet_bytes as u64, Tag::new(self.produced, 0).with_deadline(now));
+        cx.offer(
+            self.packet_bytes as u64,
+            Tag::new(self.produced, 0).with_deadline(now),
+        );
         self.produced = self.produced.wrapping_add(1);
         let gap = (8.0 * self.packet_bytes as f64 / bps).min(MAX_GAP_S);
         cx.wake_at(now + SimTime::from_secs_f64(gap).max(SimTime(1)));
@@ -124,8 +135,19 @@ mod tests {
             // The sender drains the backlog at its rate between productions.
             backlog = (backlog - rate(last) / 8.0 * (at - last).secs()).max(0.0);
             last = at;
-            let view = TransportView { now: at, rate_bps: rate(at), window_pkts: 0.0, packet_bytes: 1000 };
-            let mut cx = SendCtx { view, rng: &mut h.rng, buffer: &mut h.buffer, closed: &mut h.closed, wake: &mut h.wake };
+            let view = TransportView {
+                now: at,
+                rate_bps: rate(at),
+                window_pkts: 0.0,
+                packet_bytes: 1000,
+            };
+            let mut cx = SendCtx {
+                view,
+                rng: &mut h.rng,
+                buffer: &mut h.buffer,
+                closed: &mut h.closed,
+                wake: &mut h.wake,
+            };
             h.app.on_wake(&mut cx);
             backlog += h.drain().iter().map(|c| c.bytes as f64).sum::<f64>();
             worst = worst.max(backlog / (rate(at) / 8.0));
@@ -138,16 +160,23 @@ mod tests {
     const PACKET_S: f64 = 8000.0 / 5e5;
 
     #[test]
-    fn the_coder_follows_the_sender_after_tau_and_the_backlog_waits_tau_times_one_over_beta_minus_one() {
+    fn the_coder_follows_the_sender_after_tau_and_the_backlog_waits_tau_times_one_over_beta_minus_one(
+    ) {
         // A sender at 1 Mb/s cut to β = 0.5 at t = 1 s; τ = 200 ms. The coder keeps 1 Mb/s until
         // 1.2 s, then codes at 0.5 Mb/s; the sender drains at 0.5 Mb/s. The packet produced at
         // 1.2 s waits for the backlog of (1 − β)·1 Mb/s·τ = 12.5 kB at 0.5 Mb/s: τ(1/β − 1) =
         // 200 ms (Cai eq. (35)), up to a packet's time. Learning only cuts late is the same here.
         let step = |t: SimTime| if t < SimTime::from_ms(1000) { 1e6 } else { 5e5 };
         let expected = TAU.secs() * (1.0 / 0.5 - 1.0);
-        for coder in [Multirate::new(TAU, 1000, 1e6).unwrap(), Multirate::new(TAU, 1000, 1e6).unwrap().learning_cuts_only()] {
+        for coder in [
+            Multirate::new(TAU, 1000, 1e6).unwrap(),
+            Multirate::new(TAU, 1000, 1e6).unwrap().learning_cuts_only(),
+        ] {
             let worst = worst_wait(coder, step);
-            assert!((worst - expected).abs() < 2.0 * PACKET_S, "worst wait {worst} vs {expected}");
+            assert!(
+                (worst - expected).abs() < 2.0 * PACKET_S,
+                "worst wait {worst} vs {expected}"
+            );
         }
     }
 
@@ -161,10 +190,27 @@ mod tests {
         // βW + sτ = 0.7 Mb/s, drains in 0.114 s where (35) gives 0.2 s; up to two packets.
         let ramp = |t: SimTime| 5e5 + 1e6 * t.secs();
         assert!(worst_wait(Multirate::new(TAU, 1000, 5e5).unwrap(), ramp) < 2.0 * PACKET_S);
-        assert!(worst_wait(Multirate::new(TAU, 1000, 5e5).unwrap().learning_cuts_only(), ramp) < 2.0 * PACKET_S);
-        let cut = |t: SimTime| if t < SimTime::from_ms(1000) { 1e6 } else { 5e5 + 1e6 * (t.secs() - 1.0) };
-        let worst = worst_wait(Multirate::new(TAU, 1000, 1e6).unwrap().learning_cuts_only(), cut);
+        assert!(
+            worst_wait(
+                Multirate::new(TAU, 1000, 5e5).unwrap().learning_cuts_only(),
+                ramp
+            ) < 2.0 * PACKET_S
+        );
+        let cut = |t: SimTime| {
+            if t < SimTime::from_ms(1000) {
+                1e6
+            } else {
+                5e5 + 1e6 * (t.secs() - 1.0)
+            }
+        };
+        let worst = worst_wait(
+            Multirate::new(TAU, 1000, 1e6).unwrap().learning_cuts_only(),
+            cut,
+        );
         let expected = (0.2 * 5e5 - 1e6 * 0.2 * 0.2 / 2.0) / 7e5;
-        assert!((worst - expected).abs() < 2.0 * PACKET_S, "worst wait {worst} vs {expected}");
+        assert!(
+            (worst - expected).abs() < 2.0 * PACKET_S,
+            "worst wait {worst} vs {expected}"
+        );
     }
 }

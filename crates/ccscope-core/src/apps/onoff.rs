@@ -40,7 +40,11 @@ impl Period {
             Period::Pareto { mean_s, shape } => {
                 check_positive(field, mean_s)?;
                 if !(shape.is_finite() && shape > 1.0) {
-                    return Err(Error::invalid(format!("{field}.shape"), format!("{shape:?}"), "must be > 1 (a finite mean)"));
+                    return Err(Error::invalid(
+                        format!("{field}.shape"),
+                        format!("{shape:?}"),
+                        "must be > 1 (a finite mean)",
+                    ));
                 }
             }
             Period::Exponential { mean_s } => {
@@ -59,7 +63,9 @@ impl Period {
         let u = 1.0 - rng.gen::<f64>();
         match self {
             // ns-2 pareto.cc: scale p = mean (a − 1) / a; x = p / U^(1/a).
-            Period::Pareto { mean_s, shape } => mean_s * (shape - 1.0) / shape / u.powf(1.0 / shape),
+            Period::Pareto { mean_s, shape } => {
+                mean_s * (shape - 1.0) / shape / u.powf(1.0 / shape)
+            }
             Period::Exponential { mean_s } => -mean_s * u.ln(),
             Period::Fixed { secs } => secs,
         }
@@ -96,7 +102,13 @@ pub struct OnOff {
 }
 
 impl OnOff {
-    pub fn new(rate_bps: f64, packet_bytes: u32, on: Period, off: Period, mode: OnMode) -> Result<Self> {
+    pub fn new(
+        rate_bps: f64,
+        packet_bytes: u32,
+        on: Period,
+        off: Period,
+        mode: OnMode,
+    ) -> Result<Self> {
         Ok(OnOff {
             rate_bps: check_positive("rate_bps", rate_bps)?,
             packet_bytes: packet_bytes.max(1),
@@ -127,10 +139,15 @@ impl OnOff {
                 self.paced(cx);
             }
             OnMode::Transfers => {
-                let pkts = ((len * self.rate_bps / (8.0 * self.packet_bytes as f64)).round() as u64).max(1);
+                let pkts = ((len * self.rate_bps / (8.0 * self.packet_bytes as f64)).round()
+                    as u64)
+                    .max(1);
                 self.outstanding = pkts;
                 self.off_now = false;
-                cx.offer(pkts.saturating_mul(self.packet_bytes as u64), Tag::default());
+                cx.offer(
+                    pkts.saturating_mul(self.packet_bytes as u64),
+                    Tag::default(),
+                );
             }
         }
     }
@@ -146,7 +163,8 @@ impl OnOff {
         }
         cx.offer(self.packet_bytes as u64, Tag::default());
         self.sent_in_period += 1;
-        let next = self.on_since + SimTime::from_secs_f64(self.sent_in_period as f64 * self.interval_s());
+        let next =
+            self.on_since + SimTime::from_secs_f64(self.sent_in_period as f64 * self.interval_s());
         cx.wake_at(next.min(self.on_until));
     }
 
@@ -230,10 +248,20 @@ mod tests {
     #[test]
     fn a_square_wave_sends_at_its_rate_while_on_and_nothing_while_off() {
         // 1000 B at 800 kb/s: one packet per 10 ms; 1 s ON, 2 s OFF.
-        let app = OnOff::new(8e5, 1000, Period::Fixed { secs: 1.0 }, Period::Fixed { secs: 2.0 }, OnMode::Paced).unwrap();
+        let app = OnOff::new(
+            8e5,
+            1000,
+            Period::Fixed { secs: 1.0 },
+            Period::Fixed { secs: 2.0 },
+            OnMode::Paced,
+        )
+        .unwrap();
         let t = send_times(app, 8.5);
         assert_eq!(t.len(), 300, "three ON periods of 100 packets");
-        assert!(t.iter().all(|&x| x % 3.0 < 1.0 - 1e-9), "nothing sent while OFF");
+        assert!(
+            t.iter().all(|&x| x % 3.0 < 1.0 - 1e-9),
+            "nothing sent while OFF"
+        );
         assert!((t[100] - 3.0).abs() < 1e-9 && (t[99] - 0.99).abs() < 1e-9);
     }
 
@@ -244,7 +272,10 @@ mod tests {
         // few percent, so a 10% band cannot fail by chance at this seed count.
         let mut rng = crate::rng::stream(3, crate::rng::Stream::Source, 0);
         for (mean, shape) in [(1.0, 1.5), (2.0, 1.5), (0.5, 2.5)] {
-            let p = Period::Pareto { mean_s: mean, shape };
+            let p = Period::Pareto {
+                mean_s: mean,
+                shape,
+            };
             let n = 1_000_000;
             let m: f64 = (0..n).map(|_| p.draw(&mut rng)).sum::<f64>() / n as f64;
             assert!((m / mean - 1.0).abs() < 0.1, "mean {m} for {mean}");
@@ -256,7 +287,14 @@ mod tests {
     #[test]
     fn the_long_run_rate_is_the_on_rate_times_the_on_fraction() {
         // Mean ON 1 s, OFF 2 s, exponential: a third of the time ON.
-        let app = OnOff::new(8e5, 1000, Period::Exponential { mean_s: 1.0 }, Period::Exponential { mean_s: 2.0 }, OnMode::Paced).unwrap();
+        let app = OnOff::new(
+            8e5,
+            1000,
+            Period::Exponential { mean_s: 1.0 },
+            Period::Exponential { mean_s: 2.0 },
+            OnMode::Paced,
+        )
+        .unwrap();
         let secs = 20_000.0;
         let rate = send_times(app, secs).len() as f64 * 8000.0 / secs;
         assert!((rate / (8e5 / 3.0) - 1.0).abs() < 0.05, "rate {rate}");
@@ -264,10 +302,21 @@ mod tests {
 
     #[test]
     fn a_transfer_waits_for_its_acknowledgements_before_the_off_period() {
-        let app = OnOff::new(8e5, 1000, Period::Fixed { secs: 0.5 }, Period::Fixed { secs: 2.0 }, OnMode::Transfers).unwrap();
+        let app = OnOff::new(
+            8e5,
+            1000,
+            Period::Fixed { secs: 0.5 },
+            Period::Fixed { secs: 2.0 },
+            OnMode::Transfers,
+        )
+        .unwrap();
         let mut h = SendHarness::new(app);
         h.at(SimTime::ZERO, |a, cx| a.on_start(cx));
-        assert_eq!(h.drain().len(), 50, "0.5 s at 800 kb/s is 50 packets, offered at once");
+        assert_eq!(
+            h.drain().len(),
+            50,
+            "0.5 s at 800 kb/s is 50 packets, offered at once"
+        );
         assert!(h.wake.is_none());
         h.at(SimTime::from_secs_f64(1.0), |a, cx| a.on_acked(cx, 49));
         assert!(h.wake.is_none());
@@ -281,8 +330,30 @@ mod tests {
     fn bad_settings_are_refused() {
         let fixed = Period::Fixed { secs: 1.0 };
         assert!(OnOff::new(0.0, 1000, fixed, fixed, OnMode::Paced).is_err());
-        assert!(OnOff::new(1e6, 1000, Period::Pareto { mean_s: 1.0, shape: 1.0 }, fixed, OnMode::Paced).is_err());
-        assert!(OnOff::new(1e6, 1000, fixed, Period::Exponential { mean_s: f64::NAN }, OnMode::Paced).is_err());
-        assert_eq!(OnOff::new(5e5, 1000, fixed, fixed, OnMode::Paced).unwrap().label(), "square 500kb/s");
+        assert!(OnOff::new(
+            1e6,
+            1000,
+            Period::Pareto {
+                mean_s: 1.0,
+                shape: 1.0
+            },
+            fixed,
+            OnMode::Paced
+        )
+        .is_err());
+        assert!(OnOff::new(
+            1e6,
+            1000,
+            fixed,
+            Period::Exponential { mean_s: f64::NAN },
+            OnMode::Paced
+        )
+        .is_err());
+        assert_eq!(
+            OnOff::new(5e5, 1000, fixed, fixed, OnMode::Paced)
+                .unwrap()
+                .label(),
+            "square 500kb/s"
+        );
     }
 }

@@ -96,7 +96,13 @@ pub fn play(log: &[(SimTime, u32)], rate_bps: f64, startup: SimTime, rebuffer: S
 }
 
 /// [`play`], calling `level(t, bytes)` with the buffer level after each delivery.
-fn play_with(log: &[(SimTime, u32)], rate_bps: f64, startup: SimTime, rebuffer: SimTime, mut level: impl FnMut(SimTime, f64)) -> Outcome {
+fn play_with(
+    log: &[(SimTime, u32)],
+    rate_bps: f64,
+    startup: SimTime,
+    rebuffer: SimTime,
+    mut level: impl FnMut(SimTime, f64),
+) -> Outcome {
     let (Some(&(first, _)), Some(&(last, _))) = (log.first(), log.last()) else {
         return Outcome::default();
     };
@@ -184,12 +190,18 @@ impl Playback {
 
     /// A receiver that NACKs every packet missing from the sequence.
     pub fn with_nacks(self) -> Self {
-        Playback { nacks: Some(0), ..self }
+        Playback {
+            nacks: Some(0),
+            ..self
+        }
     }
 
     /// A receiver that also decodes frames, their sizes read from `ledger`.
     pub fn with_frames(self, ledger: FrameLedger) -> Self {
-        Playback { ledger: Some(ledger), ..self }
+        Playback {
+            ledger: Some(ledger),
+            ..self
+        }
     }
 
     /// Frames decoded before the session's end and how many of them froze: all the frames
@@ -211,7 +223,12 @@ impl Playback {
 
     /// The playout of what was delivered so far.
     pub fn outcome(&self) -> Outcome {
-        play(&self.log, self.rate_bps(), SimTime(self.spec.startup_ns), SimTime(self.spec.rebuffer_ns))
+        play(
+            &self.log,
+            self.rate_bps(),
+            SimTime(self.spec.startup_ns),
+            SimTime(self.spec.rebuffer_ns),
+        )
     }
 
     /// The consumption rate (bits/s).
@@ -233,7 +250,9 @@ impl ReceiveApp for Playback {
     fn on_deliver(&mut self, cx: &mut RecvCtx, packet: &Delivery) {
         let now = cx.now();
         match self.log.last() {
-            Some(&(prev, _)) if now - prev > SimTime(self.spec.vdi_threshold_ns) => self.delayed += 1,
+            Some(&(prev, _)) if now - prev > SimTime(self.spec.vdi_threshold_ns) => {
+                self.delayed += 1
+            }
             _ => self.jitter_free += 1,
         }
         self.log.push((now, packet.bytes));
@@ -244,7 +263,11 @@ impl ReceiveApp for Playback {
             *next = (*next).max(packet.seq + 1);
             self.resent += packet.resent as u64;
         }
-        if let Some(made) = packet.tag.deadline().filter(|&t| t >= SimTime(self.spec.warmup_ns)) {
+        if let Some(made) = packet
+            .tag
+            .deadline()
+            .filter(|&t| t >= SimTime(self.spec.warmup_ns))
+        {
             let wait = (packet.sent_at - made.min(packet.sent_at)).secs();
             self.sender_delay_s = Some(self.sender_delay_s.map_or(wait, |w| w.max(wait)));
         }
@@ -277,7 +300,10 @@ impl ReceiveApp for Playback {
         }
         if self.nacks.is_some() {
             out.push(("retransmissions_received", Stat::Level(self.resent as f64)));
-            out.push(("retransmissions_useful", Stat::Level(self.resent_useful as f64)));
+            out.push((
+                "retransmissions_useful",
+                Stat::Level(self.resent_useful as f64),
+            ));
         }
         if let Some((decoded, frozen)) = self.frames() {
             out.push(("frames", Stat::Level(decoded as f64)));
@@ -291,18 +317,27 @@ impl ReceiveApp for Playback {
     fn series(&self) -> Vec<(&'static str, Vec<f64>)> {
         let (mut times, mut levels) = (Vec::new(), Vec::new());
         let mut cell = u64::MAX;
-        play_with(&self.log, self.rate_bps(), SimTime(self.spec.startup_ns), SimTime(self.spec.rebuffer_ns), |t, b| {
-            let here = t.ns() / SERIES_STEP.ns();
-            if here == cell {
-                *levels.last_mut().expect("a cell has a level") = b;
-                *times.last_mut().expect("a cell has a time") = t.secs();
-            } else {
-                cell = here;
-                times.push(t.secs());
-                levels.push(b);
-            }
-        });
-        vec![("playback_time_s", times), ("playback_buffer_bytes", levels)]
+        play_with(
+            &self.log,
+            self.rate_bps(),
+            SimTime(self.spec.startup_ns),
+            SimTime(self.spec.rebuffer_ns),
+            |t, b| {
+                let here = t.ns() / SERIES_STEP.ns();
+                if here == cell {
+                    *levels.last_mut().expect("a cell has a level") = b;
+                    *times.last_mut().expect("a cell has a time") = t.secs();
+                } else {
+                    cell = here;
+                    times.push(t.secs());
+                    levels.push(b);
+                }
+            },
+        );
+        vec![
+            ("playback_time_s", times),
+            ("playback_buffer_bytes", levels),
+        ]
     }
 }
 
@@ -326,7 +361,11 @@ mod tests {
         let o = play(&log(&times), 8e5, s(1.0), s(1.0));
         assert_eq!((o.interruptions, o.frozen_s), (0, 0.0));
         // Highest level: 101 packets just before playback starts draining (0 … 1.0 s).
-        assert!((o.max_queue_bytes - 101_000.0).abs() < 1e-6, "{}", o.max_queue_bytes);
+        assert!(
+            (o.max_queue_bytes - 101_000.0).abs() < 1e-6,
+            "{}",
+            o.max_queue_bytes
+        );
     }
 
     #[test]
@@ -337,8 +376,15 @@ mod tests {
         times.extend([5.0; 10]);
         times.push(20.0);
         let o = play(&log(&times), 64e3, s(1.0), s(1.0));
-        assert_eq!(o.interruptions, 2, "dry again at 6.25 s until the last packet");
-        assert!((o.frozen_s - (2.75 + (20.0 - 6.25))).abs() < 1e-6, "{}", o.frozen_s);
+        assert_eq!(
+            o.interruptions, 2,
+            "dry again at 6.25 s until the last packet"
+        );
+        assert!(
+            (o.frozen_s - (2.75 + (20.0 - 6.25))).abs() < 1e-6,
+            "{}",
+            o.frozen_s
+        );
         assert_eq!(o.max_queue_bytes, 10_000.0);
     }
 

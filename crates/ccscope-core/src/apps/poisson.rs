@@ -85,8 +85,15 @@ mod tests {
         let mean = gaps.iter().sum::<f64>() / n as f64;
         let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / n as f64;
         // Exponential: standard deviation = mean; the sample mean is within 5 sigma / sqrt(n).
-        assert!((mean - 1e-3).abs() < 5.0 * 1e-3 / (n as f64).sqrt(), "mean {mean}");
-        assert!((var.sqrt() / mean - 1.0).abs() < 0.02, "cv {}", var.sqrt() / mean);
+        assert!(
+            (mean - 1e-3).abs() < 5.0 * 1e-3 / (n as f64).sqrt(),
+            "mean {mean}"
+        );
+        assert!(
+            (var.sqrt() / mean - 1.0).abs() < 0.02,
+            "cv {}",
+            var.sqrt() / mean
+        );
     }
 
     #[test]
@@ -103,6 +110,9 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(times(), times());
-        assert_eq!(Poisson::new(1.5e6, 1000).unwrap().label(), "Poisson 1.5Mb/s");
+        assert_eq!(
+            Poisson::new(1.5e6, 1000).unwrap().label(),
+            "Poisson 1.5Mb/s"
+        );
     }
 }

@@ -67,12 +67,40 @@ pub use crate::scenario::media::MAX_LAG1;
 /// The standard normal quantile Φ⁻¹(p), p in (0, 1): Acklam's rational approximation
 /// (relative error below 1.2e-9).
 fn normal_quantile(p: f64) -> f64 {
-    const A: [f64; 6] = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-    const B: [f64; 5] = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-    const C: [f64; 6] = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-    const D: [f64; 4] = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+    const A: [f64; 6] = [
+        -3.969683028665376e1,
+        2.209460984245205e2,
+        -2.759285104469687e2,
+        1.38357751867269e2,
+        -3.066479806614716e1,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] = [
+        -5.447609879822406e1,
+        1.615858368580409e2,
+        -1.556989798598866e2,
+        6.680131188771972e1,
+        -1.328068155288572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784894002430293e-3,
+        -3.223964580411365e-1,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
+    const D: [f64; 4] = [
+        7.784695709041462e-3,
+        3.224671290700398e-1,
+        2.445134137142996,
+        3.754408661907416,
+    ];
     let p = p.clamp(1e-300, 1.0 - 1e-16);
-    let tail = |q: f64| (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0);
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
     if p < 0.02425 {
         tail((-2.0 * p.ln()).sqrt())
     } else if p > 1.0 - 0.02425 {
@@ -80,7 +108,8 @@ fn normal_quantile(p: f64) -> f64 {
     } else {
         let q = p - 0.5;
         let r = q * q;
-        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
     }
 }
 
@@ -102,7 +131,11 @@ impl Tes {
         check_positive("mean_bytes", stats.mean_bytes)?;
         check_positive("cov", stats.cov)?;
         if !(0.0..=MAX_LAG1).contains(&stats.lag1) {
-            return Err(Error::invalid("lag1", format!("{:?}", stats.lag1), format!("must be in [0, {MAX_LAG1}]")));
+            return Err(Error::invalid(
+                "lag1",
+                format!("{:?}", stats.lag1),
+                format!("must be in [0, {MAX_LAG1}]"),
+            ));
         }
         // Lognormal with mean m and CoV c: σ² = ln(1 + c²), μ = ln m − σ²/2.
         let s2 = (1.0 + stats.cov * stats.cov).ln();
@@ -174,7 +207,10 @@ pub fn autocorrelation(x: &[f64], lag: usize) -> f64 {
     if var == 0.0 {
         return 0.0;
     }
-    let cov: f64 = x.windows(lag + 1).map(|w| (w[0] - mean) * (w[lag] - mean)).sum();
+    let cov: f64 = x
+        .windows(lag + 1)
+        .map(|w| (w[0] - mean) * (w[lag] - mean))
+        .sum();
     cov / var
 }
 
@@ -203,7 +239,11 @@ impl Mpeg4 {
                 'I' => Ok(0),
                 'P' => Ok(1),
                 'B' => Ok(2),
-                _ => Err(Error::invalid("gop", format!("'{gop}'"), "letters I, P and B only")),
+                _ => Err(Error::invalid(
+                    "gop",
+                    format!("'{gop}'"),
+                    "letters I, P and B only",
+                )),
             })
             .collect::<Result<Vec<usize>>>()?;
         if gop.first() != Some(&0) {
@@ -228,7 +268,10 @@ impl Mpeg4 {
 
     /// The same source, recording each frame's size in `ledger`.
     pub fn with_ledger(self, ledger: FrameLedger) -> Mpeg4 {
-        Mpeg4 { ledger: Some(ledger), ..self }
+        Mpeg4 {
+            ledger: Some(ledger),
+            ..self
+        }
     }
 
     /// The mean rate (bits/s): the GOP's mean size per GOP duration.
@@ -260,14 +303,21 @@ impl SendApp for Mpeg4 {
         let frame = self.frames as u32;
         let (_, bytes) = self.next_frame(cx.rng());
         if let Some(ledger) = &self.ledger {
-            ledger.lock().expect("frame ledger lock").push(Unit { captured: now, base_bytes: bytes, frames: 1 });
+            ledger.lock().expect("frame ledger lock").push(Unit {
+                captured: now,
+                base_bytes: bytes,
+                frames: 1,
+            });
         }
         cx.offer(bytes, Tag::new(frame, 0).with_deadline(now));
         cx.wake_at(self.started + SimTime::from_secs_f64(self.frames as f64 / self.fps));
     }
 
     fn label(&self) -> String {
-        format!("MPEG-4 {}", format_rate((self.mean_rate_bps() / 1e3).round() * 1e3))
+        format!(
+            "MPEG-4 {}",
+            format_rate((self.mean_rate_bps() / 1e3).round() * 1e3)
+        )
     }
 
     fn nominal_rate_bps(&self) -> Option<f64> {
@@ -282,7 +332,12 @@ mod tests {
 
     #[test]
     fn the_normal_quantile_is_accurate() {
-        for (p, z) in [(0.5, 0.0), (0.975, 1.959963984540054), (0.01, -2.326347874040841), (1e-6, -4.753424308822899)] {
+        for (p, z) in [
+            (0.5, 0.0),
+            (0.975, 1.959963984540054),
+            (0.01, -2.326347874040841),
+            (1e-6, -4.753424308822899),
+        ] {
             assert!((normal_quantile(p) - z).abs() < 1e-8, "{p}");
         }
     }
@@ -302,9 +357,21 @@ mod tests {
         // mean's standard error is at most CoV/√8000 ≈ 1% and the CoV's a few percent for a
         // lognormal of CoV ≤ 1; the bands are 4% (mean), 10% (CoV) and 0.04 (lag 1).
         let stats = [
-            FrameStats { mean_bytes: 15_000.0, cov: 0.4, lag1: 0.8 },
-            FrameStats { mean_bytes: 5_000.0, cov: 0.7, lag1: 0.6 },
-            FrameStats { mean_bytes: 2_000.0, cov: 0.9, lag1: 0.3 },
+            FrameStats {
+                mean_bytes: 15_000.0,
+                cov: 0.4,
+                lag1: 0.8,
+            },
+            FrameStats {
+                mean_bytes: 5_000.0,
+                cov: 0.7,
+                lag1: 0.6,
+            },
+            FrameStats {
+                mean_bytes: 2_000.0,
+                cov: 0.9,
+                lag1: 0.3,
+            },
         ];
         let mut src = Mpeg4::new("IBBPBBPBBPBB", 25.0, stats).unwrap();
         let mut rng = stream(11, Stream::Source, 0);
@@ -324,18 +391,27 @@ mod tests {
 
     #[test]
     fn frames_leave_at_the_frame_rate_tagged_with_number_and_capture_time() {
-        let s = FrameStats { mean_bytes: 3000.0, cov: 0.5, lag1: 0.5 };
+        let s = FrameStats {
+            mean_bytes: 3000.0,
+            cov: 0.5,
+            lag1: 0.5,
+        };
         let mut h = SendHarness::new(Mpeg4::new("IPB", 25.0, [s, s, s]).unwrap());
         h.at(SimTime::ZERO, |a, cx| a.on_start(cx));
         let mut at = h.wake.take().unwrap();
         for k in 0..50u32 {
             h.at(at, |a, cx| a.on_wake(cx));
             let chunks = h.drain();
-            assert!(chunks.iter().all(|c| c.tag.frame == k && c.tag.deadline() == Some(at)));
+            assert!(chunks
+                .iter()
+                .all(|c| c.tag.frame == k && c.tag.deadline() == Some(at)));
             at = h.wake.take().unwrap();
         }
         assert_eq!(at, SimTime::from_secs_f64(2.0));
         assert_eq!(h.app.label(), "MPEG-4 600kb/s");
-        assert!(Mpeg4::new("PBB", 25.0, [s, s, s]).is_err() && Mpeg4::new("IXB", 25.0, [s, s, s]).is_err());
+        assert!(
+            Mpeg4::new("PBB", 25.0, [s, s, s]).is_err()
+                && Mpeg4::new("IXB", 25.0, [s, s, s]).is_err()
+        );
     }
 }

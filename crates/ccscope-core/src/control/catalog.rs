@@ -16,12 +16,13 @@ use std::ops::Index;
 use serde::Serialize;
 
 use super::rate::{
-    Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant, MAX_RATE_BPS,
+    Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant,
+    MAX_RATE_BPS,
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd, Window,
-    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd,
+    Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -88,8 +89,16 @@ impl Range {
 
     /// Whether `x` is finite and within the range.
     pub fn contains(&self, x: f64) -> bool {
-        let above = if self.min_excluded { x > self.min } else { x >= self.min };
-        let below = if self.max_excluded { x < self.max } else { x <= self.max };
+        let above = if self.min_excluded {
+            x > self.min
+        } else {
+            x >= self.min
+        };
+        let below = if self.max_excluded {
+            x < self.max
+        } else {
+            x <= self.max
+        };
         x.is_finite() && above && below
     }
 
@@ -98,7 +107,11 @@ impl Range {
         if self.contains(x) {
             Ok(x)
         } else {
-            Err(Error::invalid(field, format!("{x:?}"), format!("must be in {self}")))
+            Err(Error::invalid(
+                field,
+                format!("{x:?}"),
+                format!("must be in {self}"),
+            ))
         }
     }
 }
@@ -138,7 +151,11 @@ impl ParamInfo {
         let x = self.range.check(&field, x)?;
         if self.switch && x != self.range.min && x != self.range.max {
             let (off, on) = (self.range.min, self.range.max);
-            return Err(Error::invalid(field, format!("{x:?}"), format!("must be {off} (off) or {on} (on)")));
+            return Err(Error::invalid(
+                field,
+                format!("{x:?}"),
+                format!("must be {off} (off) or {on} (on)"),
+            ));
         }
         Ok(x)
     }
@@ -271,7 +288,9 @@ impl ControllerConfig {
 
     /// The receiver-side logic a rate controller needs; `None` for a window controller.
     pub fn receiver(&self) -> Option<Box<dyn Receiver>> {
-        entries::<Boxed>()[self.index].receiver.map(|r| r(&self.values))
+        entries::<Boxed>()[self.index]
+            .receiver
+            .map(|r| r(&self.values))
     }
 }
 
@@ -298,7 +317,11 @@ pub fn catalogue() -> Vec<ControllerInfo> {
 
 /// Builds the window controller `name` (any case) with `params`, starting as `start` says (the
 /// packet engine's TCP).
-pub fn build_window(name: &str, params: &[(String, f64)], start: WindowConfig) -> Result<Box<dyn Controller>> {
+pub fn build_window(
+    name: &str,
+    params: &[(String, f64)],
+    start: WindowConfig,
+) -> Result<Box<dyn Controller>> {
     let start = Start {
         window: start,
         ..Start::default()
@@ -308,7 +331,11 @@ pub fn build_window(name: &str, params: &[(String, f64)], start: WindowConfig) -
 
 /// Builds the sender side of the rate controller `name` (any case) with `params`, starting as
 /// `start` says.
-pub fn build_rate(name: &str, params: &[(String, f64)], start: RateConfig) -> Result<Box<dyn Controller>> {
+pub fn build_rate(
+    name: &str,
+    params: &[(String, f64)],
+    start: RateConfig,
+) -> Result<Box<dyn Controller>> {
     let start = Start {
         rate: start,
         ..Start::default()
@@ -323,7 +350,14 @@ pub fn build_receiver(name: &str, params: &[(String, f64)]) -> Result<Box<dyn Re
 }
 
 /// Feedback styles a controller written outside the catalogue (e.g. in Python) can ask for.
-pub const FEEDBACK_KINDS: [&str; 6] = ["per-rtt", "per-packet", "tfrc", "tfrc-ns2", "tfrc-2000", "tear"];
+pub const FEEDBACK_KINDS: [&str; 6] = [
+    "per-rtt",
+    "per-packet",
+    "tfrc",
+    "tfrc-ns2",
+    "tfrc-2000",
+    "tear",
+];
 
 /// The receiver of feedback style `kind` (one of [`FEEDBACK_KINDS`], any case).
 pub fn feedback_receiver(kind: &str) -> Result<Box<dyn Receiver>> {
@@ -364,7 +398,12 @@ const RATE_KEPT: &str = "rate-based: β is kept (rate ← β·rate)";
 const EQUATION: &str = "equation-based (no α, β)";
 
 /// An optional parameter with a fixed default (or none: left unset).
-fn param(name: &'static str, default: Option<f64>, range: Range, meaning: &'static str) -> ParamInfo {
+fn param(
+    name: &'static str,
+    default: Option<f64>,
+    range: Range,
+    meaning: &'static str,
+) -> ParamInfo {
     ParamInfo {
         name,
         default,
@@ -385,7 +424,12 @@ fn required(name: &'static str, range: Range, meaning: &'static str) -> ParamInf
 }
 
 /// A parameter whose default follows from the others.
-fn derived(name: &'static str, range: Range, derive: fn(&Values) -> f64, meaning: &'static str) -> ParamInfo {
+fn derived(
+    name: &'static str,
+    range: Range,
+    derive: fn(&Values) -> f64,
+    meaning: &'static str,
+) -> ParamInfo {
     ParamInfo {
         derive: Some(derive),
         ..param(name, None, range, meaning)
@@ -455,7 +499,11 @@ fn level() -> ParamInfo {
 }
 
 /// Hands `make` a factory of window controllers built by `new` and started as `start` says.
-fn window<M: Make, R: WindowRule + 'static>(make: M, start: &Start, new: impl Fn() -> Window<R>) -> M::Output {
+fn window<M: Make, R: WindowRule + 'static>(
+    make: M,
+    start: &Start,
+    new: impl Fn() -> Window<R>,
+) -> M::Output {
     let config = start.window;
     make.make(move || new().starting(config))
 }
@@ -468,7 +516,10 @@ fn per_packet(_: &Values) -> Box<dyn Receiver> {
     Box::new(LossCounter::new(ReportEvery::Packet))
 }
 
-fn window_entry<M: Make>(info: ControllerInfo, build: fn(&Values, &Start, M) -> M::Output) -> Entry<M> {
+fn window_entry<M: Make>(
+    info: ControllerInfo,
+    build: fn(&Values, &Start, M) -> M::Output,
+) -> Entry<M> {
     Entry {
         info,
         relation: None,
@@ -957,8 +1008,13 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
 }
 
 /// Finds the entry of `name` (in `family`, or in either), then resolves its parameters.
-fn resolve(family: Option<Family>, name: &str, params: &[(String, f64)]) -> Result<ControllerConfig> {
-    let (base, positional) = split_notation(name).unwrap_or_else(|| (name.trim().to_string(), Vec::new()));
+fn resolve(
+    family: Option<Family>,
+    name: &str,
+    params: &[(String, f64)],
+) -> Result<ControllerConfig> {
+    let (base, positional) =
+        split_notation(name).unwrap_or_else(|| (name.trim().to_string(), Vec::new()));
     let entries = entries::<Boxed>();
     let in_family = |e: &&Entry<Boxed>| family.is_none_or(|f| e.info.family == f);
     let (index, entry) = entries
@@ -980,12 +1036,19 @@ fn resolve(family: Option<Family>, name: &str, params: &[(String, f64)]) -> Resu
         return Err(Error::invalid(
             "controller.name",
             name,
-            format!("{} takes at most {} parameters", info.name, info.params.len()),
+            format!(
+                "{} takes at most {} parameters",
+                info.name,
+                info.params.len()
+            ),
         ));
     }
     let mut given: Vec<(String, f64)> = Vec::new();
     for (p, text) in info.params.iter().zip(&positional) {
-        given.push((p.name.to_string(), parse_number(&format!("controller.{}", p.name), text)?));
+        given.push((
+            p.name.to_string(),
+            parse_number(&format!("controller.{}", p.name), text)?,
+        ));
     }
     given.extend(params.iter().cloned());
     let values = resolve_values(info, &given)?;
@@ -1015,7 +1078,11 @@ fn resolve_values(info: &ControllerInfo, given: &[(String, f64)]) -> Result<Valu
                 known: if info.params.is_empty() {
                     "(none; it takes no parameters)".to_string()
                 } else {
-                    info.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+                    info.params
+                        .iter()
+                        .map(|p| p.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 },
             })?;
         if named.iter().any(|(n, _)| *n == param.name) {
@@ -1057,14 +1124,21 @@ fn resolve_values(info: &ControllerInfo, given: &[(String, f64)]) -> Result<Valu
 fn split_notation(name: &str) -> Option<(String, Vec<String>)> {
     let open = name.find('(')?;
     let inner = name[open + 1..].strip_suffix(')')?;
-    let args = inner.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
+    let args = inner
+        .split(',')
+        .map(|a| a.trim().to_string())
+        .filter(|a| !a.is_empty())
+        .collect();
     Some((name[..open].trim().to_string(), args))
 }
 
 fn parse_number(field: &str, text: &str) -> Result<f64> {
     let bad = || Error::invalid(field, text, "must be a number or a fraction a/b");
     let v = match text.split_once('/') {
-        Some((a, b)) => a.trim().parse::<f64>().map_err(|_| bad())? / b.trim().parse::<f64>().map_err(|_| bad())?,
+        Some((a, b)) => {
+            a.trim().parse::<f64>().map_err(|_| bad())?
+                / b.trim().parse::<f64>().map_err(|_| bad())?
+        }
         None => text.parse::<f64>().map_err(|_| bad())?,
     };
     if v.is_finite() {
@@ -1161,7 +1235,13 @@ mod tests {
 
     #[test]
     fn window_names_in_paper_notation_resolve_to_themselves() {
-        for name in ["GAIMD(0.31,0.875)", "AIMD(1/10,1/16)", "SIMD(1/16)", "IIAD(1,2/3)", "TAIMD(0.2,0.875)"] {
+        for name in [
+            "GAIMD(0.31,0.875)",
+            "AIMD(1/10,1/16)",
+            "SIMD(1/16)",
+            "IIAD(1,2/3)",
+            "TAIMD(0.2,0.875)",
+        ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
     }
@@ -1201,10 +1281,22 @@ mod tests {
             assert!(msg.contains(known), "{msg}");
         }
         // Within one family, only that family's names.
-        let msg = build_window("tfrc", &[], WindowConfig::default()).err().unwrap().to_string();
-        assert!(msg.contains("expected one of: tcp, aimd") && !msg.contains("rap"), "{msg}");
-        let msg = build_rate("tcp", &[], RateConfig::default()).err().unwrap().to_string();
-        assert!(msg.contains("expected one of: rate-aimd") && !msg.contains("gaimd"), "{msg}");
+        let msg = build_window("tfrc", &[], WindowConfig::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            msg.contains("expected one of: tcp, aimd") && !msg.contains("rap"),
+            "{msg}"
+        );
+        let msg = build_rate("tcp", &[], RateConfig::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            msg.contains("expected one of: rate-aimd") && !msg.contains("gaimd"),
+            "{msg}"
+        );
     }
 
     #[test]
@@ -1252,28 +1344,100 @@ mod tests {
     fn parameters_outside_the_papers_conditions_are_rejected_naming_them() {
         let nan = f64::NAN;
         for (name, given, field) in [
-            ("gaimd", vec![("alpha", 0.31), ("beta", 1.0)], "controller.beta"),
-            ("gaimd", vec![("alpha", 0.0), ("beta", 0.5)], "controller.alpha"),
-            ("aimd", vec![("alpha", 1.0), ("beta", 0.0)], "controller.beta"),
-            ("aimd", vec![("alpha", nan), ("beta", 0.5)], "controller.alpha"),
-            ("binomial", vec![("k", -0.5), ("l", 1.0), ("alpha", 1.0), ("beta", 0.5)], "controller.k"),
-            ("binomial", vec![("k", 0.5), ("l", 1.5), ("alpha", 1.0), ("beta", 0.5)], "controller.l"),
-            ("binomial", vec![("k", 0.5), ("l", 0.5), ("alpha", -1.0), ("beta", 0.5)], "controller.alpha"),
-            ("iiad", vec![("alpha", 1.0), ("beta", 1.0)], "controller.beta"),
-            ("history", vec![("k", -0.75), ("l", 1.0), ("beta", 0.5)], "controller.k"),
-            ("history", vec![("k", 0.0), ("l", 1.5), ("beta", 0.5)], "controller.l"),
+            (
+                "gaimd",
+                vec![("alpha", 0.31), ("beta", 1.0)],
+                "controller.beta",
+            ),
+            (
+                "gaimd",
+                vec![("alpha", 0.0), ("beta", 0.5)],
+                "controller.alpha",
+            ),
+            (
+                "aimd",
+                vec![("alpha", 1.0), ("beta", 0.0)],
+                "controller.beta",
+            ),
+            (
+                "aimd",
+                vec![("alpha", nan), ("beta", 0.5)],
+                "controller.alpha",
+            ),
+            (
+                "binomial",
+                vec![("k", -0.5), ("l", 1.0), ("alpha", 1.0), ("beta", 0.5)],
+                "controller.k",
+            ),
+            (
+                "binomial",
+                vec![("k", 0.5), ("l", 1.5), ("alpha", 1.0), ("beta", 0.5)],
+                "controller.l",
+            ),
+            (
+                "binomial",
+                vec![("k", 0.5), ("l", 0.5), ("alpha", -1.0), ("beta", 0.5)],
+                "controller.alpha",
+            ),
+            (
+                "iiad",
+                vec![("alpha", 1.0), ("beta", 1.0)],
+                "controller.beta",
+            ),
+            (
+                "history",
+                vec![("k", -0.75), ("l", 1.0), ("beta", 0.5)],
+                "controller.k",
+            ),
+            (
+                "history",
+                vec![("k", 0.0), ("l", 1.5), ("beta", 0.5)],
+                "controller.l",
+            ),
             ("simd", vec![("beta", 1.0)], "controller.beta"),
             ("aiad", vec![("beta", 0.0)], "controller.beta"),
-            ("taimd", vec![("alpha", 0.2), ("beta", 1.0)], "controller.beta"),
-            ("dtaimd", vec![("alpha", -0.2), ("beta", 0.875)], "controller.alpha"),
-            ("dtaimd", vec![("alpha", 0.2), ("beta", f64::INFINITY)], "controller.beta"),
+            (
+                "taimd",
+                vec![("alpha", 0.2), ("beta", 1.0)],
+                "controller.beta",
+            ),
+            (
+                "dtaimd",
+                vec![("alpha", -0.2), ("beta", 0.875)],
+                "controller.alpha",
+            ),
+            (
+                "dtaimd",
+                vec![("alpha", 0.2), ("beta", f64::INFINITY)],
+                "controller.beta",
+            ),
             // Loguinov & Radha (39), (41): m_D ≥ l, m_I ≥ 1, l > 1.
-            ("iscc", vec![("k", -1.5), ("l", 2.0), ("m_i", 20.0), ("m_d", 1.5)], "controller.m_d"),
-            ("iscc", vec![("k", -1.5), ("l", 2.0), ("m_i", 0.5), ("m_d", 2.0)], "controller.m_i"),
-            ("iscc", vec![("k", -1.5), ("l", 1.0), ("m_i", 20.0), ("m_d", 2.0)], "controller.l"),
+            (
+                "iscc",
+                vec![("k", -1.5), ("l", 2.0), ("m_i", 20.0), ("m_d", 1.5)],
+                "controller.m_d",
+            ),
+            (
+                "iscc",
+                vec![("k", -1.5), ("l", 2.0), ("m_i", 0.5), ("m_d", 2.0)],
+                "controller.m_i",
+            ),
+            (
+                "iscc",
+                vec![("k", -1.5), ("l", 1.0), ("m_i", 20.0), ("m_d", 2.0)],
+                "controller.l",
+            ),
             // Loguinov & Radha §II-A: k + l > 0.
-            ("rate-binomial", vec![("k", -0.5), ("l", 0.0)], "controller.k"),
-            ("rate-aimd", vec![("alpha", 1.0), ("beta", 1.5)], "controller.beta"),
+            (
+                "rate-binomial",
+                vec![("k", -0.5), ("l", 0.0)],
+                "controller.k",
+            ),
+            (
+                "rate-aimd",
+                vec![("alpha", 1.0), ("beta", 1.5)],
+                "controller.beta",
+            ),
         ] {
             match error(name, &given) {
                 Error::InvalidField { field: f, .. } => assert_eq!(f, field, "{name} {given:?}"),
@@ -1313,7 +1477,9 @@ mod tests {
     #[test]
     fn ranges_name_the_field() {
         assert!(Range::open(0.0, 1.0).check("controller.beta", 0.5).is_ok());
-        let err = Range::open(0.0, 1.0).check("controller.beta", 1.0).unwrap_err();
+        let err = Range::open(0.0, 1.0)
+            .check("controller.beta", 1.0)
+            .unwrap_err();
         assert_eq!(err.to_string(), "controller.beta = 1.0: must be in (0, 1)");
         let alpha = Range::open_closed(0.0, 100.0);
         assert!(alpha.check("controller.alpha", 100.0).is_ok());
@@ -1327,8 +1493,14 @@ mod tests {
         let json = serde_json::to_string(&catalogue()).unwrap();
         assert!(json.contains("\"name\":\"dtaimd\""), "{json}");
         assert!(json.contains("β kept"), "{json}");
-        assert!(json.contains("\"family\":\"window\"") && json.contains("\"family\":\"rate\""), "{json}");
-        assert!(json.contains("\"min\":0.0,\"max\":100.0") && !json.contains("excluded"), "{json}");
+        assert!(
+            json.contains("\"family\":\"window\"") && json.contains("\"family\":\"rate\""),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"min\":0.0,\"max\":100.0") && !json.contains("excluded"),
+            "{json}"
+        );
     }
 
     #[test]
@@ -1364,7 +1536,8 @@ mod tests {
     fn every_entry_builds_both_sides() {
         for info in family(Family::Rate) {
             let params = required_params(&info);
-            let c = build(&info.name.to_uppercase(), &params).unwrap_or_else(|e| panic!("{}: {e}", info.name));
+            let c = build(&info.name.to_uppercase(), &params)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.name));
             let r = c.pacing_rate_bps().unwrap();
             assert!(r.is_finite() && r > 0.0, "{}", info.name);
             build_receiver(info.name, &params).unwrap();
@@ -1374,8 +1547,14 @@ mod tests {
     #[test]
     fn paper_notation_sets_parameters_in_order() {
         assert_eq!(build("ISCC(-1.5,2)", &[]).unwrap().name(), "ISCC(-1.5,2)");
-        assert_eq!(build("SSVP(0.31, 0.875)", &[]).unwrap().name(), "SSVP(0.31,0.875)");
-        assert_eq!(build("rate-AIMD(1,1/2)", &[]).unwrap().name(), "rate-AIMD(1,0.5)");
+        assert_eq!(
+            build("SSVP(0.31, 0.875)", &[]).unwrap().name(),
+            "SSVP(0.31,0.875)"
+        );
+        assert_eq!(
+            build("rate-AIMD(1,1/2)", &[]).unwrap().name(),
+            "rate-AIMD(1,0.5)"
+        );
         assert_eq!(build("SSVP-ADP", &[]).unwrap().name(), "SSVP-ADP");
         let family = |name| ControllerConfig::resolve(name, &[]).unwrap().family();
         assert!(family("tfrc-NS2") == Family::Rate && family("gaimd") == Family::Window);
@@ -1383,7 +1562,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_field_and_what_is_allowed() {
-        let err = |r: Result<Box<dyn Controller>>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        let err =
+            |r: Result<Box<dyn Controller>>| r.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err(build("tfrcc", &[])).contains("tfrc-ns2"));
         assert!(err(build("iscc", &[("m_d".into(), 1.0)])).contains("controller.m_d"));
         assert!(err(build("ISCC(-1.5,2)", &[("k".into(), -1.2)])).contains("more than once"));

@@ -38,7 +38,11 @@ impl<C: Controller> Driver<C> {
     /// Delivers one ACK per packet of the current window: one RTT of ACK-clocked growth.
     pub fn ack_round(&mut self) -> &mut Self {
         let w = self.controller.window();
-        let n = if w.is_finite() { w.max(1.0).floor() as usize } else { 1 };
+        let n = if w.is_finite() {
+            w.max(1.0).floor() as usize
+        } else {
+            1
+        };
         self.acks(n)
     }
 
@@ -110,7 +114,9 @@ impl<C: Controller> Driver<C> {
 
     /// Window after each of `n` rounds of ACK-clocked growth (packet engine).
     pub fn ack_trace(&mut self, n: usize) -> Vec<f64> {
-        (0..n).map(|_| self.ack_round().controller.window()).collect()
+        (0..n)
+            .map(|_| self.ack_round().controller.window())
+            .collect()
     }
 
     /// Applies `ops` in order and checks after each that the window is finite and at least one

@@ -24,12 +24,15 @@ pub mod rate;
 pub mod receiver;
 pub mod window;
 
-pub use rate::{tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant};
+pub use rate::{
+    tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease,
+    TearSender, Tfrc, TfrcVariant,
+};
 pub use receiver::{TearReceiver, TfrcReceiver};
 pub use window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial, BinomialForm, BinomialRule, History,
-    HistoryRule, Taimd, TaimdRule, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K,
-    MAX_WINDOW_PKTS, MIN_HISTORY_K,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial,
+    BinomialForm, BinomialRule, History, HistoryRule, Taimd, TaimdRule, Window, WindowConfig,
+    WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MAX_WINDOW_PKTS, MIN_HISTORY_K,
 };
 
 use crate::time::SimTime;
@@ -122,7 +125,9 @@ impl ReportSample {
     /// last rate reduction, which already answered them (false without a reduction or a loss
     /// time).
     pub fn loss_predates(&self, decrease: Option<SimTime>) -> bool {
-        self.loss_sent_at.zip(decrease).is_some_and(|(lost, cut)| lost < cut)
+        self.loss_sent_at
+            .zip(decrease)
+            .is_some_and(|(lost, cut)| lost < cut)
     }
 }
 

@@ -71,9 +71,15 @@ pub enum TopologySpec {
         access: LinkParams,
     },
     /// A chain of bottlenecks b0 -> b1 -> ... -> bK (parking lot); each flow crosses a range of hops.
-    ParkingLot { hops: Vec<LinkParams>, access: LinkParams },
+    ParkingLot {
+        hops: Vec<LinkParams>,
+        access: LinkParams,
+    },
     /// Any graph of named nodes; flows name their end nodes; routes are fewest-hop.
-    Custom { nodes: Vec<String>, links: Vec<CustomLink> },
+    Custom {
+        nodes: Vec<String>,
+        links: Vec<CustomLink>,
+    },
 }
 
 /// One flow: a source at a sender host, a receiver at a receiver host. The engine places the

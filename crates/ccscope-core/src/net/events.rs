@@ -35,13 +35,23 @@ pub(crate) struct EventQueue<T> {
 
 impl<T: Copy> EventQueue<T> {
     pub(crate) fn new() -> EventQueue<T> {
-        EventQueue { last: 0, buckets: std::array::from_fn(|_| Vec::new()), taken: 0, occupied: 0, earliest: [u64::MAX; BUCKETS] }
+        EventQueue {
+            last: 0,
+            buckets: std::array::from_fn(|_| Vec::new()),
+            taken: 0,
+            occupied: 0,
+            earliest: [u64::MAX; BUCKETS],
+        }
     }
 
     /// Schedules `item` at time `at`, no earlier than the time popped last.
     #[inline]
     pub(crate) fn push(&mut self, at: u64, item: T) {
-        debug_assert!(at >= self.last, "event at {at} scheduled before {}", self.last);
+        debug_assert!(
+            at >= self.last,
+            "event at {at} scheduled before {}",
+            self.last
+        );
         let b = place(&mut self.occupied, &mut self.earliest, self.last, at);
         self.buckets[b].push((at, item));
     }
@@ -164,7 +174,11 @@ mod tests {
             queue.push(at, item);
         }
         let popped: Vec<_> = std::iter::from_fn(|| queue.pop_before(u64::MAX)).collect();
-        assert_eq!(popped, [(7, 3), (1 << 63, 2)], "nothing is due before u64::MAX but u64::MAX");
+        assert_eq!(
+            popped,
+            [(7, 3), (1 << 63, 2)],
+            "nothing is due before u64::MAX but u64::MAX"
+        );
         assert_eq!(queue.peek_time(), Some(u64::MAX));
     }
 
@@ -174,7 +188,11 @@ mod tests {
         assert_eq!(queue.peek_time(), None);
         assert_eq!(queue.pop_before(u64::MAX), None);
         queue.push(5, 1);
-        assert_eq!(queue.pop_before(5), None, "an event at `until` is not due before it");
+        assert_eq!(
+            queue.pop_before(5),
+            None,
+            "an event at `until` is not due before it"
+        );
         queue.push(3, 2);
         assert_eq!(queue.pop_before(5), Some((3, 2)));
         assert_eq!(queue.pop_before(6), Some((5, 1)));

@@ -82,7 +82,9 @@ impl LossModule {
                     }
                     (self.p, self.one_per) = match s.loss {
                         StepLoss::Bernoulli(p) => (p, None),
-                        StepLoss::OnePer { interval_ns } => (0.0, Some((s.at_ns, interval_ns, s.at_ns))),
+                        StepLoss::OnePer { interval_ns } => {
+                            (0.0, Some((s.at_ns, interval_ns, s.at_ns)))
+                        }
                     };
                     self.next_step += 1;
                 }
@@ -117,13 +119,22 @@ mod tests {
     #[test]
     fn one_per_interval_drops_the_first_packet_of_each_interval() {
         let steps = vec![
-            LossStep { at_ns: 0, loss: StepLoss::Bernoulli(0.0) },
-            LossStep { at_ns: 100, loss: StepLoss::OnePer { interval_ns: 10 } },
+            LossStep {
+                at_ns: 0,
+                loss: StepLoss::Bernoulli(0.0),
+            },
+            LossStep {
+                at_ns: 100,
+                loss: StepLoss::OnePer { interval_ns: 10 },
+            },
         ];
         let mut m = LossModule::new(LossSpec::Schedule { steps });
         let mut rng = stream(1, Stream::LinkLoss, 0);
         let times = [50, 100, 101, 109, 110, 115, 142, 148, 150];
-        let lost: Vec<u64> = times.into_iter().filter(|&t| m.lose(SimTime(t), &mut rng)).collect();
+        let lost: Vec<u64> = times
+            .into_iter()
+            .filter(|&t| m.lose(SimTime(t), &mut rng))
+            .collect();
         assert_eq!(lost, [100, 110, 142, 150]);
     }
 }

@@ -13,5 +13,7 @@ pub mod store;
 pub mod topology;
 pub mod trace;
 
-pub use config::{CapacityChange, CustomLink, FlowSpec, LinkParams, Placement, Scenario, TopologySpec, TraceSpec};
+pub use config::{
+    CapacityChange, CustomLink, FlowSpec, LinkParams, Placement, Scenario, TopologySpec, TraceSpec,
+};
 pub use sim::{Ctx, Endpoint, HostIo, RunResult, Side, Simulation, Stat};

@@ -77,7 +77,10 @@ impl Tag {
 
     /// The same tag with a deadline.
     pub const fn with_deadline(self, at: SimTime) -> Tag {
-        Tag { deadline: at, ..self }
+        Tag {
+            deadline: at,
+            ..self
+        }
     }
 
     /// When the data is due at the receiving application, if ever.

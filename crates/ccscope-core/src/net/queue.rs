@@ -131,7 +131,12 @@ impl Red {
             RedMode::Packets => 1.0,
             RedMode::Bytes => self.mean_packet_bytes,
         };
-        (self.min_th / scale, self.max_th / scale, self.max_p, self.w_q)
+        (
+            self.min_th / scale,
+            self.max_th / scale,
+            self.max_p,
+            self.w_q,
+        )
     }
 
     pub fn average(&self) -> f64 {
@@ -274,7 +279,9 @@ impl Queue {
                     Admit::Queued
                 }
             }
-            Discipline::Red(red) => red.admit(size_bytes, ecn_capable, self.waiting.len(), self.bytes, now),
+            Discipline::Red(red) => {
+                red.admit(size_bytes, ecn_capable, self.waiting.len(), self.bytes, now)
+            }
         }
     }
 
@@ -304,7 +311,14 @@ impl Queue {
 
 impl Red {
     /// The RED arrival procedure of ns-2's `red.cc` `enque()`, in the six steps marked below.
-    fn admit(&mut self, size_bytes: u32, ecn_capable: bool, qlen: usize, qbytes: u64, now: SimTime) -> Admit {
+    fn admit(
+        &mut self,
+        size_bytes: u32,
+        ecn_capable: bool,
+        qlen: usize,
+        qbytes: u64,
+        now: SimTime,
+    ) -> Admit {
         let q = match self.mode {
             RedMode::Packets => qlen as f64,
             RedMode::Bytes => qbytes as f64,
@@ -423,7 +437,10 @@ mod tests {
         /// RED draws from the queue stream of link 0 in a run seeded `seed`.
         fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime, seed: u64) -> Held {
             let rng = stream(seed, Stream::Queue, 0);
-            Held { queue: Queue::new(spec, rate_bps, delay, rng), store: Store::default() }
+            Held {
+                queue: Queue::new(spec, rate_bps, delay, rng),
+                store: Store::default(),
+            }
         }
 
         /// Offers a packet and keeps it if admitted.
@@ -480,7 +497,12 @@ mod tests {
 
     #[test]
     fn red_curve_is_piecewise_linear_with_gentle_part() {
-        let q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.002), 10_000_000, SimTime::ZERO, 1);
+        let q = Held::new(
+            &QueueSpec::red(100, 5.0, 15.0, 0.002),
+            10_000_000,
+            SimTime::ZERO,
+            1,
+        );
         let r = q.red().unwrap();
         assert_eq!(r.base_probability(4.0), 0.0);
         assert!((r.base_probability(10.0) - 0.05).abs() < 1e-12);
@@ -569,7 +591,15 @@ mod tests {
         // min_th 2, max_th 12, max_p 0.1, gentle: p_b = 0.01 (q - 2) below 12, then
         // 0.1 + 0.9 (q - 12) / 12 up to 24, then forced drops.
         for wait in [false, true] {
-            for (q, p_b) in [(3, 0.01), (7, 0.05), (11, 0.09), (15, 0.325), (20, 0.7), (24, 1.0), (30, 1.0)] {
+            for (q, p_b) in [
+                (3, 0.01),
+                (7, 0.05),
+                (11, 0.09),
+                (15, 0.325),
+                (20, 0.7),
+                (24, 1.0),
+                (30, 1.0),
+            ] {
                 let n = 400_000;
                 let got = measured_drop_rate(q, wait, n);
                 let want = expected_drop_rate(p_b, wait);
@@ -586,7 +616,12 @@ mod tests {
 
     #[test]
     fn red_idle_period_decays_the_average() {
-        let mut q = Held::new(&QueueSpec::red(100, 5.0, 15.0, 0.1), 8_000_000, SimTime::ZERO, 1);
+        let mut q = Held::new(
+            &QueueSpec::red(100, 5.0, 15.0, 0.1),
+            8_000_000,
+            SimTime::ZERO,
+            1,
+        );
         let t0 = SimTime::ZERO;
         for _ in 0..40 {
             q.enqueue(pkt(1000), t0);

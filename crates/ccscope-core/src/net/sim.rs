@@ -41,7 +41,14 @@ const FLOW_TIMERS: usize = SENDER_TIMERS + RECEIVER_TIMERS;
 #[inline]
 fn timer_index(ep: usize, slot: usize) -> usize {
     let (flow, receiver) = (ep / 2, ep % 2 == 1);
-    debug_assert!(slot < if receiver { RECEIVER_TIMERS } else { SENDER_TIMERS }, "timer {slot} of endpoint {ep}");
+    debug_assert!(
+        slot < if receiver {
+            RECEIVER_TIMERS
+        } else {
+            SENDER_TIMERS
+        },
+        "timer {slot} of endpoint {ep}"
+    );
     flow * FLOW_TIMERS + if receiver { SENDER_TIMERS } else { 0 } + slot
 }
 
@@ -112,12 +119,17 @@ pub(crate) fn counts(stats: Vec<(&'static str, Stat)>) -> WindowStart {
 }
 
 /// Counts over the window [warmup, end) from the stats at the end and the counts at its start.
-pub(crate) fn windowed(end: Vec<(&'static str, Stat)>, start: Option<&WindowStart>) -> Vec<(&'static str, f64)> {
+pub(crate) fn windowed(
+    end: Vec<(&'static str, Stat)>,
+    start: Option<&WindowStart>,
+) -> Vec<(&'static str, f64)> {
     end.into_iter()
         .map(|(k, v)| match v {
             Stat::Level(x) => (k, x),
             Stat::Count(x) => {
-                let before = start.and_then(|s| s.iter().find(|(j, _)| *j == k)).map_or(0.0, |&(_, y)| y);
+                let before = start
+                    .and_then(|s| s.iter().find(|(j, _)| *j == k))
+                    .map_or(0.0, |&(_, y)| y);
                 (k, x - before)
             }
         })
@@ -157,14 +169,24 @@ pub struct HostIo {
 
 impl HostIo {
     pub fn new(ecn: bool, rng: Rng) -> HostIo {
-        HostIo { now: SimTime::ZERO, ecn, sent: Vec::new(), timers: [None; TIMERS_PER_ENDPOINT], rng }
+        HostIo {
+            now: SimTime::ZERO,
+            ecn,
+            sent: Vec::new(),
+            timers: [None; TIMERS_PER_ENDPOINT],
+            rng,
+        }
     }
 }
 
 impl Ctx<'_> {
     /// A context for an endpoint driven through `io` (see [`HostIo`]).
     pub fn host(io: &mut HostIo, flow: u32, side: Side) -> Ctx<'_> {
-        Ctx { io: Io::Host(io), flow, side }
+        Ctx {
+            io: Io::Host(io),
+            flow,
+            side,
+        }
     }
     #[inline]
     pub fn now(&self) -> SimTime {
@@ -208,14 +230,18 @@ impl Ctx<'_> {
     }
     pub fn cancel_timer(&mut self, timer: usize) {
         match &mut self.io {
-            Io::Sim(core) => core.timers[timer_index(endpoint_index(self.flow, self.side), timer)].armed = false,
+            Io::Sim(core) => {
+                core.timers[timer_index(endpoint_index(self.flow, self.side), timer)].armed = false
+            }
             Io::Host(io) => io.timers[timer] = None,
         }
     }
     /// Whether timer `timer` is armed.
     pub fn timer_armed(&self, timer: usize) -> bool {
         match &self.io {
-            Io::Sim(core) => core.timers[timer_index(endpoint_index(self.flow, self.side), timer)].armed,
+            Io::Sim(core) => {
+                core.timers[timer_index(endpoint_index(self.flow, self.side), timer)].armed
+            }
             Io::Host(io) => io.timers[timer].is_some(),
         }
     }
@@ -245,11 +271,18 @@ enum Kind {
     TxDone(u32),
     /// The packet at the head of a link's pipe reached the far end.
     Arrive(u32),
-    Timer { ep: u32, slot: u8, gen: u32 },
+    Timer {
+        ep: u32,
+        slot: u8,
+        gen: u32,
+    },
     Start(u32),
     Stop(u32),
     /// A scheduled capacity change (bits/s).
-    Capacity { link: u32, rate_bps: u64 },
+    Capacity {
+        link: u32,
+        rate_bps: u64,
+    },
     /// End of a trace bin: sample the queues and the senders' probes.
     Sample,
     /// End of the warm-up: snapshot the counters.
@@ -340,7 +373,9 @@ impl Link {
         if !self.queue.is_empty() {
             let dt = (now - self.queue_since).ns() as u128;
             self.stats.queue_pkt_ns.add(self.queue.len() as u128 * dt);
-            self.stats.queue_byte_ns.add(self.queue.bytes() as u128 * dt);
+            self.stats
+                .queue_byte_ns
+                .add(self.queue.bytes() as u128 * dt);
         }
         self.queue_since = now;
     }
@@ -382,7 +417,11 @@ impl Link {
         let dt = (now - self.queue_since).ns() as u128;
         LinkStats {
             // Every packet offered was dropped by the queue, or waits, or is on the wire, or left.
-            arrivals: c.forced_drops + early_drops + self.queue.len() as u64 + on_wire as u64 + c.departures,
+            arrivals: c.forced_drops
+                + early_drops
+                + self.queue.len() as u64
+                + on_wire as u64
+                + c.departures,
             departures: c.departures,
             tx_bytes: c.tx_bytes,
             forced_drops: c.forced_drops,
@@ -391,7 +430,12 @@ impl Link {
             losses,
             // Every packet that left the wire was lost, or propagates, or reached the far end.
             exits: c.departures - losses - self.pipe.len() as u64,
-            busy_ns: c.busy_ns + if on_wire { (now - self.started).ns() } else { 0 },
+            busy_ns: c.busy_ns
+                + if on_wire {
+                    (now - self.started).ns()
+                } else {
+                    0
+                },
             queue_pkt_ns: c.queue_pkt_ns.get() + self.queue.len() as u128 * dt,
             queue_byte_ns: c.queue_byte_ns.get() + self.queue.bytes() as u128 * dt,
             max_queue_pkts: self.max_queue_pkts.into(),
@@ -449,7 +493,17 @@ impl Core {
     fn endpoint_rng(&mut self, ep: usize) -> &mut Rng {
         if self.endpoint_rngs.is_empty() {
             let seed = self.seed;
-            let of = |ep: usize| stream(seed, if ep.is_multiple_of(2) { Stream::Source } else { Stream::Sink }, (ep / 2) as u64);
+            let of = |ep: usize| {
+                stream(
+                    seed,
+                    if ep.is_multiple_of(2) {
+                        Stream::Source
+                    } else {
+                        Stream::Sink
+                    },
+                    (ep / 2) as u64,
+                )
+            };
             self.endpoint_rngs = (0..2 * self.flows.len()).map(of).collect();
         }
         &mut self.endpoint_rngs[ep]
@@ -464,7 +518,14 @@ impl Core {
             t.scheduled = at;
             t.live = true;
             let gen = t.gen;
-            self.schedule(at, Kind::Timer { ep: ep as u32, slot: slot as u8, gen });
+            self.schedule(
+                at,
+                Kind::Timer {
+                    ep: ep as u32,
+                    slot: slot as u8,
+                    gen,
+                },
+            );
         }
     }
 
@@ -494,7 +555,11 @@ impl Core {
         s.sent_pkts += 1;
         s.sent_bytes += pkt.size_bytes as u64;
         if pkt.dir == Dir::Forward {
-            if let Some(b) = self.trace.as_mut().and_then(|t| t.flow_bin(self.now, pkt.flow)) {
+            if let Some(b) = self
+                .trace
+                .as_mut()
+                .and_then(|t| t.flow_bin(self.now, pkt.flow))
+            {
                 b.sent_pkts += 1;
                 b.sent_bytes += pkt.size_bytes as u64;
             }
@@ -532,7 +597,9 @@ impl Core {
         let l = &mut self.links[link as usize];
         l.account_queue(now);
         let (flow, size_bytes) = (self.stored.flow(slot), self.stored.size_bytes(slot));
-        let admit = l.queue.admit(size_bytes, self.stored.ecn_capable(slot), now);
+        let admit = l
+            .queue
+            .admit(size_bytes, self.stored.ecn_capable(slot), now);
         match admit {
             Admit::Queued => {}
             Admit::Marked => {
@@ -611,7 +678,11 @@ impl Core {
                 self.schedule(at, Kind::Arrive(link));
             }
         }
-        if let Some(b) = self.trace.as_mut().and_then(|t| t.link_queue_bin(now, link)) {
+        if let Some(b) = self
+            .trace
+            .as_mut()
+            .and_then(|t| t.link_queue_bin(now, link))
+        {
             b.departures += 1;
             b.tx_bytes += size_bytes as u64;
         }
@@ -767,7 +838,9 @@ impl Simulation {
         let spec = &scenario.trace;
         let trace = (spec.flows || spec.queues || spec.events || spec.state)
             .then(|| Trace::new(spec, end, scenario.flows.len(), monitored.clone()));
-        let sampled = trace.as_ref().is_some_and(|t| !t.queues.is_empty() || !t.flows.is_empty());
+        let sampled = trace
+            .as_ref()
+            .is_some_and(|t| !t.queues.is_empty() || !t.flows.is_empty());
         let links = network
             .links
             .iter()
@@ -776,9 +849,18 @@ impl Simulation {
             .map(|(k, d, p)| Link {
                 rate_bps: p.rate_bps,
                 delay: SimTime(d.delay_ns),
-                queue: Queue::new(&p.queue, p.rate_bps, SimTime(d.delay_ns), stream(seed, Stream::Queue, k as u64)),
+                queue: Queue::new(
+                    &p.queue,
+                    p.rate_bps,
+                    SimTime(d.delay_ns),
+                    stream(seed, Stream::Queue, k as u64),
+                ),
                 loss: p.loss.clone().map(|spec| {
-                    Box::new(Loss { module: LossModule::new(spec), rng: stream(seed, Stream::LinkLoss, k as u64), losses: 0 })
+                    Box::new(Loss {
+                        module: LossModule::new(spec),
+                        rng: stream(seed, Stream::LinkLoss, k as u64),
+                        losses: 0,
+                    })
                 }),
                 on_wire: MaybeSlot::NONE,
                 started: SimTime::ZERO,
@@ -807,9 +889,18 @@ impl Simulation {
             let first = hops.len();
             let turn = first + fwd.len() + 1;
             let paths = [first as u32, turn as u32];
-            hops.extend(fwd.into_iter().chain([PATH_END]).chain(rev).chain([PATH_END]));
+            hops.extend(
+                fwd.into_iter()
+                    .chain([PATH_END])
+                    .chain(rev)
+                    .chain([PATH_END]),
+            );
             if hops.len() >= PATH_END as usize {
-                return Err(Error::invalid(format!("flows[{i}]"), "path", "fewer than 2^32 - 1 hops over all flows' paths"));
+                return Err(Error::invalid(
+                    format!("flows[{i}]"),
+                    "path",
+                    "fewer than 2^32 - 1 hops over all flows' paths",
+                ));
             }
             let mut start_rng = stream(seed, Stream::FlowStart, i as u64);
             let jitter = if f.start_jitter_ns > 0 {
@@ -819,7 +910,11 @@ impl Simulation {
             };
             let start = f.start_ns.saturating_add(jitter);
             // An exponential lifetime: −mean · ln(1 − U), 1 − U in (0, 1].
-            let died = f.lifetime_ns.map(|mean| start.saturating_add(((-(mean as f64) * (1.0 - start_rng.gen::<f64>()).ln()) as u64).max(1)));
+            let died = f.lifetime_ns.map(|mean| {
+                start.saturating_add(
+                    ((-(mean as f64) * (1.0 - start_rng.gen::<f64>()).ln()) as u64).max(1),
+                )
+            });
             let stop = match (f.stop_ns, died) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -844,7 +939,12 @@ impl Simulation {
             .links
             .iter()
             .enumerate()
-            .flat_map(|(k, d)| network.params[d.params as usize].capacity_changes.iter().map(move |&c| (k as u32, c)))
+            .flat_map(|(k, d)| {
+                network.params[d.params as usize]
+                    .capacity_changes
+                    .iter()
+                    .map(move |&c| (k as u32, c))
+            })
             .collect();
         let names = network.into_names();
         let mut core = Core {
@@ -869,7 +969,13 @@ impl Simulation {
             }
         }
         for (link, c) in changes {
-            core.schedule(SimTime(c.at_ns), Kind::Capacity { link, rate_bps: c.rate_bps });
+            core.schedule(
+                SimTime(c.at_ns),
+                Kind::Capacity {
+                    link,
+                    rate_bps: c.rate_bps,
+                },
+            );
         }
         let warmup = SimTime(scenario.warmup_ns);
         if warmup > SimTime::ZERO {
@@ -891,7 +997,11 @@ impl Simulation {
     }
 
     fn callback(&mut self, ep: usize, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
-        let side = if ep.is_multiple_of(2) { Side::Sender } else { Side::Receiver };
+        let side = if ep.is_multiple_of(2) {
+            Side::Sender
+        } else {
+            Side::Receiver
+        };
         let mut ctx = Ctx {
             io: Io::Sim(&mut self.core),
             flow: (ep / 2) as u32,
@@ -907,7 +1017,9 @@ impl Simulation {
     /// End of a trace bin at `at_bin_end`: queue lengths and the senders' probes.
     fn sample(&mut self, at_bin_end: SimTime) {
         self.core.sample_queues(at_bin_end);
-        let Some(t) = &mut self.core.trace else { return };
+        let Some(t) = &mut self.core.trace else {
+            return;
+        };
         if at_bin_end.ns() == 0 {
             return;
         }
@@ -958,7 +1070,14 @@ impl Simulation {
                 Kind::TxDone(link) => self.core.tx_done(link),
                 Kind::Arrive(link) => {
                     if let Some(pkt) = self.core.arrive(link) {
-                        let ep = endpoint_index(pkt.flow, if pkt.dir == Dir::Forward { Side::Receiver } else { Side::Sender });
+                        let ep = endpoint_index(
+                            pkt.flow,
+                            if pkt.dir == Dir::Forward {
+                                Side::Receiver
+                            } else {
+                                Side::Sender
+                            },
+                        );
                         self.callback(ep, |e, c| e.on_packet(c, pkt));
                     }
                 }
@@ -975,7 +1094,9 @@ impl Simulation {
                     self.callback(2 * flow as usize, |e, c| e.stop(c));
                     self.callback(2 * flow as usize + 1, |e, c| e.stop(c));
                 }
-                Kind::Capacity { link, rate_bps } => self.core.links[link as usize].set_rate(rate_bps),
+                Kind::Capacity { link, rate_bps } => {
+                    self.core.links[link as usize].set_rate(rate_bps)
+                }
                 Kind::Sample => {
                     self.sample(at);
                     let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
@@ -1033,7 +1154,11 @@ impl Simulation {
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let store = &self.core.stored;
-            let slots = l.queue.slots(store).chain(l.on_wire.get()).chain(l.pipe.iter(store));
+            let slots = l
+                .queue
+                .slots(store)
+                .chain(l.on_wire.get())
+                .chain(l.pipe.iter(store));
             for k in slots {
                 in_flight[store.flow(k) as usize] += 1;
             }
@@ -1042,18 +1167,25 @@ impl Simulation {
         self.core.timers = Vec::new();
         self.core.queue = EventQueue::new();
         self.core.stored = Store::default();
-        let stats = |ep: &dyn Endpoint, k: usize| windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]));
+        let stats = |ep: &dyn Endpoint, k: usize| {
+            windowed(ep.stats(), base.as_ref().map(|b| &b.endpoints[k]))
+        };
         // Each flow's endpoints are dropped once its report is made.
         let mut endpoints = std::mem::take(&mut self.endpoints).into_iter();
         let mut flows = Vec::with_capacity(self.core.flows.len());
         for (i, f) in std::mem::take(&mut self.core.flows).into_iter().enumerate() {
-            let (Some(snd), Some(rcv)) = (endpoints.next(), endpoints.next()) else { break };
+            let (Some(snd), Some(rcv)) = (endpoints.next(), endpoints.next()) else {
+                break;
+            };
             flows.push(FlowReport {
                 label: snd.label(),
                 sender: stats(snd.as_ref(), 2 * i),
                 receiver: stats(rcv.as_ref(), 2 * i + 1),
                 series: rcv.series(),
-                stats: f.stats - base.as_ref().map_or_else(FlowStats::default, |b| b.flows[i]),
+                stats: f.stats
+                    - base
+                        .as_ref()
+                        .map_or_else(FlowStats::default, |b| b.flows[i]),
                 in_flight: in_flight[i],
                 path: self.core.forward_path(&f).to_vec(),
             });
@@ -1072,7 +1204,10 @@ impl Simulation {
                 monitor: self.monitored.binary_search(&(k as u32)).is_ok(),
                 rate_bps: l.rate_bps,
                 delay: l.delay,
-                stats: l.stats_at(now) - base.as_ref().map_or_else(LinkStats::default, |b| b.links[k]),
+                stats: l.stats_at(now)
+                    - base
+                        .as_ref()
+                        .map_or_else(LinkStats::default, |b| b.links[k]),
                 in_queue: l.queue.len() as u64,
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.pipe.len() as u64,
@@ -1120,13 +1255,25 @@ mod tests {
         // Five timer slots per flow: at ten thousand flows every byte here is 50 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
         // A flow's counters (128 bytes), times, and where its paths are among all hops.
-        assert!(std::mem::size_of::<FlowRt>() <= 160, "{}", std::mem::size_of::<FlowRt>());
+        assert!(
+            std::mem::size_of::<FlowRt>() <= 160,
+            "{}",
+            std::mem::size_of::<FlowRt>()
+        );
         // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
         // it does not draw from, no trace slot (the trace finds its own), and no padding.
-        assert!(std::mem::size_of::<Link>() <= 176, "{}", std::mem::size_of::<Link>());
+        assert!(
+            std::mem::size_of::<Link>() <= 176,
+            "{}",
+            std::mem::size_of::<Link>()
+        );
         // Four link reports per flow too, made while the run's records are given back: a name
         // is a shared string or a flow's number, never a string of its own.
         assert_eq!(std::mem::size_of::<Name>(), 16);
-        assert!(std::mem::size_of::<LinkReport>() <= 224, "{}", std::mem::size_of::<LinkReport>());
+        assert!(
+            std::mem::size_of::<LinkReport>() <= 224,
+            "{}",
+            std::mem::size_of::<LinkReport>()
+        );
     }
 }

@@ -49,9 +49,30 @@ impl Store {
     /// Stores `pkt`; its slot number.
     #[inline]
     pub fn insert(&mut self, pkt: Packet) -> u32 {
-        let Packet { flow, hop, size_bytes, dir, ecn, sent_at, header, tag } = pkt;
-        let routing = Routing { next: 0, flow, at: SimTime::ZERO, hop, size_bytes, dir, ecn };
-        let payload = Payload { sent_at, header, tag };
+        let Packet {
+            flow,
+            hop,
+            size_bytes,
+            dir,
+            ecn,
+            sent_at,
+            header,
+            tag,
+        } = pkt;
+        let routing = Routing {
+            next: 0,
+            flow,
+            at: SimTime::ZERO,
+            hop,
+            size_bytes,
+            dir,
+            ecn,
+        };
+        let payload = Payload {
+            sent_at,
+            header,
+            tag,
+        };
         match self.free.take_head(&self.routing) {
             Some(k) => {
                 self.routing[k as usize] = routing;
@@ -69,10 +90,30 @@ impl Store {
     /// Frees slot `k` (in no chain); its packet.
     #[inline]
     pub fn remove(&mut self, k: u32) -> Packet {
-        let Routing { flow, hop, size_bytes, dir, ecn, .. } = self.routing[k as usize];
-        let Payload { sent_at, header, tag } = self.payload[k as usize];
+        let Routing {
+            flow,
+            hop,
+            size_bytes,
+            dir,
+            ecn,
+            ..
+        } = self.routing[k as usize];
+        let Payload {
+            sent_at,
+            header,
+            tag,
+        } = self.payload[k as usize];
         self.free.push_front(&mut self.routing, k);
-        Packet { flow, hop, size_bytes, dir, ecn, sent_at, header, tag }
+        Packet {
+            flow,
+            hop,
+            size_bytes,
+            dir,
+            ecn,
+            sent_at,
+            header,
+            tag,
+        }
     }
 
     /// Fetches the payload of slot `k` into cache ahead of its removal: the lines of its start
@@ -137,7 +178,9 @@ pub(crate) fn prefetch<T>(x: &T) {
     // reference besides. SSE, which the instruction needs, is in every x86-64 processor.
     #[cfg(target_arch = "x86_64")]
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast())
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast(),
+        )
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
@@ -255,7 +298,10 @@ mod tests {
     use super::*;
 
     fn pkt(flow: u32) -> Packet {
-        Packet { flow, ..Packet::default() }
+        Packet {
+            flow,
+            ..Packet::default()
+        }
     }
 
     #[test]
@@ -273,10 +319,17 @@ mod tests {
         let (mut a, mut b) = (Fifo::default(), Fifo::default());
         for i in 0..4 {
             let k = store.insert(pkt(i));
-            if i % 2 == 0 { a.push_back(&mut store, k) } else { b.push_back(&mut store, k) }
+            if i % 2 == 0 {
+                a.push_back(&mut store, k)
+            } else {
+                b.push_back(&mut store, k)
+            }
         }
         let flows = |f: &Fifo, s: &Store| f.iter(s).map(|k| s.flow(k)).collect::<Vec<_>>();
-        assert_eq!((flows(&a, &store), flows(&b, &store)), (vec![0, 2], vec![1, 3]));
+        assert_eq!(
+            (flows(&a, &store), flows(&b, &store)),
+            (vec![0, 2], vec![1, 3])
+        );
         let k = a.pop_front(&store).unwrap();
         assert_eq!(store.remove(k).flow, 0);
         // The freed slot is reused before the store grows.
@@ -307,18 +360,46 @@ mod tests {
             hop: 7,
             size_bytes: 1040,
             dir: Dir::Reverse,
-            ecn: Ecn { capable: true, congestion: false },
+            ecn: Ecn {
+                capable: true,
+                congestion: false,
+            },
             sent_at: SimTime::from_ms(5),
-            header: Header { seq: 11, ack: 12, flags: 1, value: [0.5, 2.0], blocks: [1, 2, 3, 4, 5, 6], ..Header::default() },
+            header: Header {
+                seq: 11,
+                ack: 12,
+                flags: 1,
+                value: [0.5, 2.0],
+                blocks: [1, 2, 3, 4, 5, 6],
+                ..Header::default()
+            },
             tag: Tag::new(4, 1).with_deadline(SimTime::from_ms(40)),
         };
         let k = store.insert(pkt);
-        assert_eq!((store.flow(k), store.size_bytes(k), store.hop(k), store.ecn_capable(k)), (3, 1040, 7, true));
+        assert_eq!(
+            (
+                store.flow(k),
+                store.size_bytes(k),
+                store.hop(k),
+                store.ecn_capable(k)
+            ),
+            (3, 1040, 7, true)
+        );
         store.set_hop(k, 8);
         store.set_arrival(k, SimTime::from_ms(9));
         store.mark(k);
         assert_eq!(store.arrival(k), SimTime::from_ms(9));
         let out = store.remove(k);
-        assert_eq!(out, Packet { hop: 8, ecn: Ecn { capable: true, congestion: true }, ..pkt });
+        assert_eq!(
+            out,
+            Packet {
+                hop: 8,
+                ecn: Ecn {
+                    capable: true,
+                    congestion: true
+                },
+                ..pkt
+            }
+        );
     }
 }

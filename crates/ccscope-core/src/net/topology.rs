@@ -13,7 +13,10 @@ use super::config::{FlowSpec, LinkParams, TopologySpec};
 pub enum Name {
     Given(Arc<str>),
     /// `flow{flow}` followed by [`FLOW_PARTS`]`[part]`.
-    Flow { flow: u32, part: u8 },
+    Flow {
+        flow: u32,
+        part: u8,
+    },
 }
 
 impl PartialEq<str> for Name {
@@ -95,7 +98,10 @@ impl Names {
             Some(name) => name.clone(),
             None => {
                 let host = k - self.nodes.len();
-                Name::Flow { flow: (host / 2) as u32, part: (host % 2) as u8 }
+                Name::Flow {
+                    flow: (host / 2) as u32,
+                    part: (host % 2) as u8,
+                }
             }
         }
     }
@@ -109,14 +115,27 @@ impl Names {
         let flow = access / 4;
         let (left, right) = self.attached[flow];
         let hosts = self.nodes.len() + 2 * flow;
-        access_link(flow, access % 4, (hosts, hosts + 1), (left as usize, right as usize))
+        access_link(
+            flow,
+            access % 4,
+            (hosts, hosts + 1),
+            (left as usize, right as usize),
+        )
     }
 }
 
 /// The `j`-th access link (of 4) that [`Network::attach`] adds for flow `flow`, whose hosts
 /// hang off routers `left` and `right`: its name, from, to.
-fn access_link(flow: usize, j: usize, (lh, rh): (usize, usize), (left, right): (usize, usize)) -> (Name, usize, usize) {
-    let name = |part: u8| Name::Flow { flow: flow as u32, part };
+fn access_link(
+    flow: usize,
+    j: usize,
+    (lh, rh): (usize, usize),
+    (left, right): (usize, usize),
+) -> (Name, usize, usize) {
+    let name = |part: u8| Name::Flow {
+        flow: flow as u32,
+        part,
+    };
     match j {
         0 => (name(0), lh, left),
         1 => (name(2), left, lh),
@@ -138,16 +157,46 @@ impl Network {
     }
 
     /// A link a -> b with parameters `params` and their delay unless given another.
-    fn simplex(&mut self, name: Name, a: usize, b: usize, params: u32, delay_ns: Option<u64>, monitor: bool) {
+    fn simplex(
+        &mut self,
+        name: Name,
+        a: usize,
+        b: usize,
+        params: u32,
+        delay_ns: Option<u64>,
+        monitor: bool,
+    ) {
         let delay_ns = delay_ns.unwrap_or(self.params[params as usize].delay_ns);
-        self.links.push(LinkDef { name, from: a, to: b, params, delay_ns, monitor });
+        self.links.push(LinkDef {
+            name,
+            from: a,
+            to: b,
+            params,
+            delay_ns,
+            monitor,
+        });
     }
 
     /// Links a -> b named `name` and b -> a named `name.reverse`.
-    fn duplex(&mut self, name: &str, a: usize, b: usize, fwd: LinkParams, rev: LinkParams, monitor: bool) {
+    fn duplex(
+        &mut self,
+        name: &str,
+        a: usize,
+        b: usize,
+        fwd: LinkParams,
+        rev: LinkParams,
+        monitor: bool,
+    ) {
         let (fwd, rev) = (self.params(fwd), self.params(rev));
         self.simplex(Name::Given(name.into()), a, b, fwd, None, monitor);
-        self.simplex(Name::Given(format!("{name}.reverse").into()), b, a, rev, None, monitor);
+        self.simplex(
+            Name::Given(format!("{name}.reverse").into()),
+            b,
+            a,
+            rev,
+            None,
+            monitor,
+        );
     }
 
     /// Room for the hosts and access links of `flows` flows, exactly: they are most of a
@@ -164,11 +213,21 @@ impl Network {
     /// parameters `access` and the flow's access delays.
     fn attach<S>(&mut self, i: usize, f: &FlowSpec<S>, access: u32, left: usize, right: usize) {
         let place = f.placement();
-        let lh = self.node(Name::Flow { flow: i as u32, part: 0 });
-        let rh = self.node(Name::Flow { flow: i as u32, part: 1 });
+        let lh = self.node(Name::Flow {
+            flow: i as u32,
+            part: 0,
+        });
+        let rh = self.node(Name::Flow {
+            flow: i as u32,
+            part: 1,
+        });
         for j in 0..4 {
             let (name, a, b) = access_link(i, j, (lh, rh), (left, right));
-            let delay = if j < 2 { place.left_delay_ns } else { place.right_delay_ns };
+            let delay = if j < 2 {
+                place.left_delay_ns
+            } else {
+                place.right_delay_ns
+            };
             self.simplex(name, a, b, access, delay, false);
         }
         self.attached.push((left as u32, right as u32));
@@ -179,12 +238,25 @@ impl Network {
     /// to what it keeps, rather than freeing them: freeing megabytes makes the allocator keep
     /// later, smaller buffers of the run in memory it never returns.
     pub fn into_names(mut self) -> Names {
-        let (nodes, links) = if self.attached.is_empty() { (self.nodes.len(), self.links.len()) } else { self.named };
+        let (nodes, links) = if self.attached.is_empty() {
+            (self.nodes.len(), self.links.len())
+        } else {
+            self.named
+        };
         self.nodes.truncate(nodes);
         self.nodes.shrink_to_fit();
-        let mut links: Vec<(Name, u32, u32)> = self.links.into_iter().take(links).map(|l| (l.name, l.from as u32, l.to as u32)).collect();
+        let mut links: Vec<(Name, u32, u32)> = self
+            .links
+            .into_iter()
+            .take(links)
+            .map(|l| (l.name, l.from as u32, l.to as u32))
+            .collect();
         links.shrink_to_fit();
-        Names { nodes: self.nodes, links, attached: self.attached }
+        Names {
+            nodes: self.nodes,
+            links,
+            attached: self.attached,
+        }
     }
 
     /// Expands a topology for the given flows, whose placement suits it (the scenario checked
@@ -216,9 +288,18 @@ impl Network {
                 }
             }
             TopologySpec::ParkingLot { hops, access } => {
-                let routers: Vec<usize> = (0..=hops.len()).map(|k| net.node(Name::Given(format!("b{k}").into()))).collect();
+                let routers: Vec<usize> = (0..=hops.len())
+                    .map(|k| net.node(Name::Given(format!("b{k}").into())))
+                    .collect();
                 for (k, h) in hops.iter().enumerate() {
-                    net.duplex(&format!("hop{k}"), routers[k], routers[k + 1], h.clone(), h.mirrored(), true);
+                    net.duplex(
+                        &format!("hop{k}"),
+                        routers[k],
+                        routers[k + 1],
+                        h.clone(),
+                        h.mirrored(),
+                        true,
+                    );
                 }
                 net.reserve_hosts(flows.len());
                 let access = net.params(access.mirrored());
@@ -228,13 +309,23 @@ impl Network {
                 }
             }
             TopologySpec::Custom { nodes, links } => {
-                net.nodes = nodes.iter().map(|n| Name::Given(n.as_str().into())).collect();
+                net.nodes = nodes
+                    .iter()
+                    .map(|n| Name::Given(n.as_str().into()))
+                    .collect();
                 let index = |name: &str| nodes.iter().position(|n| n == name);
                 for l in links {
                     let (a, b) = (index(&l.from).unwrap_or(0), index(&l.to).unwrap_or(0));
                     let name = format!("{}-{}", l.from, l.to);
                     if l.duplex {
-                        net.duplex(&name, a, b, l.params.clone(), l.params.mirrored(), l.monitor);
+                        net.duplex(
+                            &name,
+                            a,
+                            b,
+                            l.params.clone(),
+                            l.params.mirrored(),
+                            l.monitor,
+                        );
                     } else {
                         let params = net.params(l.params.clone());
                         net.simplex(Name::Given(name.into()), a, b, params, None, l.monitor);
@@ -312,7 +403,13 @@ impl Routes {
             in_links[l.to].push(k);
         }
         let only_out = (0..n)
-            .map(|v| single(&mut out[first[v]..first[v + 1]].iter().map(|&k| (k as usize, net.links[k as usize].to))))
+            .map(|v| {
+                single(
+                    &mut out[first[v]..first[v + 1]]
+                        .iter()
+                        .map(|&k| (k as usize, net.links[k as usize].to)),
+                )
+            })
             .collect();
         let only_in = in_links
             .iter()
@@ -420,8 +517,15 @@ mod tests {
         let mut placed = flow();
         placed.placement_mut().hops = Some([1, 2]);
         let topologies = [
-            TopologySpec::Dumbbell { bottleneck: link(20), reverse: None, access: link(1) },
-            TopologySpec::ParkingLot { hops: vec![link(5), link(5), link(5)], access: link(1) },
+            TopologySpec::Dumbbell {
+                bottleneck: link(20),
+                reverse: None,
+                access: link(1),
+            },
+            TopologySpec::ParkingLot {
+                hops: vec![link(5), link(5), link(5)],
+                access: link(1),
+            },
         ];
         for topology in &topologies {
             let net = Network::build(topology, &[flow(), placed.clone(), flow()]);
@@ -441,15 +545,26 @@ mod tests {
     fn a_flows_access_links_share_their_parameters() {
         let mut far = flow();
         far.placement_mut().left_delay_ns = Some(7_000_000);
-        let dumbbell = TopologySpec::Dumbbell { bottleneck: link(20), reverse: None, access: link(1) };
+        let dumbbell = TopologySpec::Dumbbell {
+            bottleneck: link(20),
+            reverse: None,
+            access: link(1),
+        };
         let net = Network::build(&dumbbell, &[flow(), far, flow()]);
         // The bottleneck's two directions and one set for every access link.
         assert_eq!(net.params.len(), 3);
         assert!(net.links[2..].iter().all(|l| l.params == 2));
-        let delays: Vec<u64> = net.links[6..10].iter().map(|l| l.delay_ns / 1_000_000).collect();
+        let delays: Vec<u64> = net.links[6..10]
+            .iter()
+            .map(|l| l.delay_ns / 1_000_000)
+            .collect();
         assert_eq!(delays, [7, 7, 1, 1]);
         // A link's definition is small: a graph of many flows is at its largest while built.
-        assert!(std::mem::size_of::<LinkDef>() <= 56, "{}", std::mem::size_of::<LinkDef>());
+        assert!(
+            std::mem::size_of::<LinkDef>() <= 56,
+            "{}",
+            std::mem::size_of::<LinkDef>()
+        );
     }
 
     #[test]
@@ -459,7 +574,13 @@ mod tests {
         let access = Name::Flow { flow: 12, part: 2 };
         assert_eq!(access.to_string(), "flow12.left.reverse");
         assert!(access == "flow12.left.reverse");
-        for other in ["flow12.left", "flow012.left.reverse", "flow1.left.reverse", "flow12.right.reverse", "12.left.reverse"] {
+        for other in [
+            "flow12.left",
+            "flow012.left.reverse",
+            "flow1.left.reverse",
+            "flow12.right.reverse",
+            "12.left.reverse",
+        ] {
             assert!(access != other, "{other}");
         }
     }
@@ -475,12 +596,23 @@ mod tests {
         };
         let net = Network::build(&topo, &[flow(), rev]);
         let (s, d) = net.ends[0];
-        let names = |p: Vec<u32>| p.iter().map(|&k| net.links[k as usize].name.to_string()).collect::<Vec<_>>();
-        assert_eq!(names(net.route(s, d).unwrap()), ["flow0.left", "bottleneck", "flow0.right"]);
+        let names = |p: Vec<u32>| {
+            p.iter()
+                .map(|&k| net.links[k as usize].name.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(net.route(s, d).unwrap()),
+            ["flow0.left", "bottleneck", "flow0.right"]
+        );
         let (s, d) = net.ends[1];
         assert_eq!(
             names(net.route(s, d).unwrap()),
-            ["flow1.right.reverse", "bottleneck.reverse", "flow1.left.reverse"]
+            [
+                "flow1.right.reverse",
+                "bottleneck.reverse",
+                "flow1.left.reverse"
+            ]
         );
     }
 
@@ -520,7 +652,9 @@ mod tests {
         for _ in 0..300 {
             let nodes = rng.gen_range(1..9);
             let mut net = Network {
-                nodes: (0..nodes).map(|k| Name::Given(format!("n{k}").into())).collect(),
+                nodes: (0..nodes)
+                    .map(|k| Name::Given(format!("n{k}").into()))
+                    .collect(),
                 links: vec![],
                 params: vec![],
                 ends: vec![],
@@ -532,20 +666,39 @@ mod tests {
             for _ in 0..rng.gen_range(0..3 * nodes) {
                 let (a, b) = (rng.gen_range(0..nodes), rng.gen_range(0..nodes));
                 if a != b {
-                    net.links.push(LinkDef { name: Name::Given("".into()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
+                    net.links.push(LinkDef {
+                        name: Name::Given("".into()),
+                        from: a,
+                        to: b,
+                        params: 0,
+                        delay_ns: 1_000_000,
+                        monitor: false,
+                    });
                 }
             }
             for _ in 0..rng.gen_range(0..4) {
                 let (h, r) = (net.node(Name::Given("".into())), rng.gen_range(0..nodes));
                 for _ in 0..rng.gen_range(1..3) {
                     let (a, b) = if rng.gen_bool(0.5) { (h, r) } else { (r, h) };
-                    net.links.push(LinkDef { name: Name::Given("".into()), from: a, to: b, params: 0, delay_ns: 1_000_000, monitor: false });
+                    net.links.push(LinkDef {
+                        name: Name::Given("".into()),
+                        from: a,
+                        to: b,
+                        params: 0,
+                        delay_ns: 1_000_000,
+                        monitor: false,
+                    });
                 }
             }
             let mut routes = Routes::new(&net);
             for a in 0..net.nodes.len() {
                 for b in 0..net.nodes.len() {
-                    assert_eq!(routes.route(a, b), fewest_hops(&net, a, b), "{a}->{b} in {:?}", net.links.iter().map(|l| (l.from, l.to)).collect::<Vec<_>>());
+                    assert_eq!(
+                        routes.route(a, b),
+                        fewest_hops(&net, a, b),
+                        "{a}->{b} in {:?}",
+                        net.links.iter().map(|l| (l.from, l.to)).collect::<Vec<_>>()
+                    );
                 }
             }
         }
@@ -562,7 +715,10 @@ mod tests {
         let net = Network::build(&topo, &[f]);
         let (s, d) = net.ends[0];
         let path = net.route(s, d).unwrap();
-        let names: Vec<_> = path.iter().map(|&k| net.links[k as usize].name.to_string()).collect();
+        let names: Vec<_> = path
+            .iter()
+            .map(|&k| net.links[k as usize].name.to_string())
+            .collect();
         assert_eq!(names, ["flow0.left", "hop1", "hop2", "flow0.right"]);
     }
 }

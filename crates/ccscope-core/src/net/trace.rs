@@ -155,7 +155,12 @@ pub struct Trace {
 impl Trace {
     /// The trace `spec` asks for over a run of `duration` with `n_flows` flows, with queue
     /// series for the `links` given.
-    pub(crate) fn new(spec: &TraceSpec, duration: SimTime, n_flows: usize, links: Vec<u32>) -> Trace {
+    pub(crate) fn new(
+        spec: &TraceSpec,
+        duration: SimTime,
+        n_flows: usize,
+        links: Vec<u32>,
+    ) -> Trace {
         let interval = spec.interval_ns.map_or(duration, SimTime);
         let bins = duration.ns().div_ceil(interval.ns().max(1)) as usize;
         debug_assert!(links.is_sorted(), "queue series in link order");
@@ -163,8 +168,16 @@ impl Trace {
             interval,
             bins,
             n_flows,
-            flows: if spec.flows { vec![FlowBin::default(); bins * n_flows] } else { Vec::new() },
-            queues: if spec.queues { vec![QueueBin::default(); bins * links.len()] } else { Vec::new() },
+            flows: if spec.flows {
+                vec![FlowBin::default(); bins * n_flows]
+            } else {
+                Vec::new()
+            },
+            queues: if spec.queues {
+                vec![QueueBin::default(); bins * links.len()]
+            } else {
+                Vec::new()
+            },
             links,
             events: spec.events.then(EventLog::default),
             state: spec.state.then(|| StateLog::new(2 * n_flows)),
@@ -220,10 +233,16 @@ mod tests {
     fn the_state_log_records_changed_finite_values_only() {
         let mut log = StateLog::new(4);
         let t = SimTime::from_ms;
-        log.record(t(1), 2, |o| o.extend([("cwnd_pkts", 1.0), ("ssthresh_pkts", f64::INFINITY)]));
-        log.record(t(2), 2, |o| o.extend([("cwnd_pkts", 1.0), ("ssthresh_pkts", f64::INFINITY)]));
+        log.record(t(1), 2, |o| {
+            o.extend([("cwnd_pkts", 1.0), ("ssthresh_pkts", f64::INFINITY)])
+        });
+        log.record(t(2), 2, |o| {
+            o.extend([("cwnd_pkts", 1.0), ("ssthresh_pkts", f64::INFINITY)])
+        });
         log.record(t(3), 3, |o| o.push(("p", 0.5)));
-        log.record(t(4), 2, |o| o.extend([("cwnd_pkts", 2.0), ("ssthresh_pkts", 4.0)]));
+        log.record(t(4), 2, |o| {
+            o.extend([("cwnd_pkts", 2.0), ("ssthresh_pkts", 4.0)])
+        });
         assert_eq!(log.time_ns, [1_000_000, 3_000_000, 4_000_000, 4_000_000]);
         assert_eq!(log.flow, [1, 1, 1, 1]);
         assert_eq!(log.side, [SENDER, RECEIVER, SENDER, SENDER]);

@@ -51,19 +51,39 @@ pub struct Emulator {
 }
 
 impl Emulator {
-    pub fn new(scenario: &config::Scenario, socket: UdpSocket, host: SocketAddr, nonce: u32) -> Result<Emulator> {
+    pub fn new(
+        scenario: &config::Scenario,
+        socket: UdpSocket,
+        host: SocketAddr,
+        nonce: u32,
+    ) -> Result<Emulator> {
         let socket = Arc::new(socket);
         let sim = Simulation::new(scenario, |_| {
-            let proxy = || -> Box<dyn Endpoint> { Box::new(Proxy { socket: socket.clone(), host, nonce, buf: Vec::new() }) };
+            let proxy = || -> Box<dyn Endpoint> {
+                Box::new(Proxy {
+                    socket: socket.clone(),
+                    host,
+                    nonce,
+                    buf: Vec::new(),
+                })
+            };
             Ok((proxy(), proxy()))
         })?;
-        Ok(Emulator { sim, socket, nonce, kernel: None })
+        Ok(Emulator {
+            sim,
+            socket,
+            nonce,
+            kernel: None,
+        })
     }
 
     /// The same emulator behind the kernel's bottleneck queues (`sim` is then the network
     /// [`Bottleneck::new`] left to user space).
     pub fn behind(self, kernel: Bottleneck) -> Emulator {
-        Emulator { kernel: Some(kernel), ..self }
+        Emulator {
+            kernel: Some(kernel),
+            ..self
+        }
     }
 
     /// Flow `flow`'s start and stop times as the run drew them (the hosts follow them).
@@ -87,7 +107,9 @@ impl Emulator {
             let due = self.sim.next_event().unwrap_or(end).min(end);
             let wait = clock.wait_until(due);
             let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
-            let sockets: Vec<&UdpSocket> = std::iter::once(&*self.socket).chain(kernel_sockets.into_iter().flatten()).collect();
+            let sockets: Vec<&UdpSocket> = std::iter::once(&*self.socket)
+                .chain(kernel_sockets.into_iter().flatten())
+                .collect();
             if !wait_readable(&sockets, wait).map_err(io_error)? {
                 continue;
             }
@@ -113,10 +135,14 @@ impl Emulator {
             }
             if let Some(kernel) = self.kernel.as_mut() {
                 let sim = &mut self.sim;
-                kernel.leave(&mut buf, || clock.now(), |now, pkt| {
-                    sim.run_until(now);
-                    inject(sim, pkt);
-                })?;
+                kernel.leave(
+                    &mut buf,
+                    || clock.now(),
+                    |now, pkt| {
+                        sim.run_until(now);
+                        inject(sim, pkt);
+                    },
+                )?;
             }
         }
         let mut result = self.sim.finish();

@@ -142,16 +142,28 @@ impl Hosts {
 
     /// Each sender's probe now, for the bin that ends now.
     fn sample(&mut self) {
-        self.probes.push(self.stations.iter().step_by(2).map(|s| s.endpoint.probe()).collect());
+        self.probes.push(
+            self.stations
+                .iter()
+                .step_by(2)
+                .map(|s| s.endpoint.probe())
+                .collect(),
+        );
     }
 
     /// When the current bin ends, if probes are sampled.
     fn next_sample(&self) -> Option<SimTime> {
-        self.sample_every.map(|iv| SimTime(iv.ns() * (self.probes.len() as u64 + 1)))
+        self.sample_every
+            .map(|iv| SimTime(iv.ns() * (self.probes.len() as u64 + 1)))
     }
 
     /// Calls endpoint `k` at `now`, then sends what it sent.
-    fn call(&mut self, k: usize, now: SimTime, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) -> Result<()> {
+    fn call(
+        &mut self,
+        k: usize,
+        now: SimTime,
+        f: impl FnOnce(&mut dyn Endpoint, &mut Ctx),
+    ) -> Result<()> {
         let st = &mut self.stations[k];
         st.io.now = now;
         let mut ctx = Ctx::host(&mut st.io, st.flow, st.side);
@@ -224,7 +236,13 @@ impl Hosts {
 
     /// Runs the hosts until `end` on `clock`, or until `stop` is set; counts are taken over
     /// [warmup, the time stopped).
-    pub fn run(mut self, clock: &Clock, warmup: SimTime, end: SimTime, stop: &AtomicBool) -> Result<HostsOutcome> {
+    pub fn run(
+        mut self,
+        clock: &Clock,
+        warmup: SimTime,
+        end: SimTime,
+        stop: &AtomicBool,
+    ) -> Result<HostsOutcome> {
         real_time();
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let mut datagram = vec![0u8; 65536];
@@ -232,7 +250,12 @@ impl Hosts {
         loop {
             let now = clock.now();
             if baseline.is_none() && now >= warmup {
-                baseline = Some(self.stations.iter().map(|s| counts(s.endpoint.stats())).collect());
+                baseline = Some(
+                    self.stations
+                        .iter()
+                        .map(|s| counts(s.endpoint.stats()))
+                        .collect(),
+                );
             }
             while self.next_sample().is_some_and(|t| t <= now.min(end)) {
                 self.sample();
@@ -241,7 +264,11 @@ impl Hosts {
                 break;
             }
             let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);
-            let next = if baseline.is_none() { next.min(warmup) } else { next };
+            let next = if baseline.is_none() {
+                next.min(warmup)
+            } else {
+                next
+            };
             let next = self.next_sample().map_or(next, |t| next.min(t));
             let wait = clock.wait_until(next);
             if !wait_readable(&[&self.socket], wait).map_err(io_error)? {
@@ -253,7 +280,9 @@ impl Hosts {
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                     Err(e) => return Err(io_error(e)),
                 };
-                let Some(pkt) = wire::decode(&datagram[..n], self.nonce) else { continue };
+                let Some(pkt) = wire::decode(&datagram[..n], self.nonce) else {
+                    continue;
+                };
                 let side = match pkt.dir {
                     Dir::Forward => Side::Receiver,
                     Dir::Reverse => Side::Sender,
@@ -284,13 +313,32 @@ impl Hosts {
                 sender.push(("timer_late_p50_ms", quantile_ms(&mut pair[0].late_us, 0.5)));
                 sender.push(("timer_late_p99_ms", quantile_ms(&mut pair[0].late_us, 0.99)));
                 let mut receiver = windowed(pair[1].endpoint.stats(), baseline.get(2 * i + 1));
-                receiver.push(("arrival_late_p50_ms", quantile_ms(&mut pair[1].late_us, 0.5)));
-                receiver.push(("arrival_late_p99_ms", quantile_ms(&mut pair[1].late_us, 0.99)));
-                let rate = if measured_s > 0.0 { pair[1].rx_bytes as f64 * 8.0 / measured_s } else { 0.0 };
+                receiver.push((
+                    "arrival_late_p50_ms",
+                    quantile_ms(&mut pair[1].late_us, 0.5),
+                ));
+                receiver.push((
+                    "arrival_late_p99_ms",
+                    quantile_ms(&mut pair[1].late_us, 0.99),
+                ));
+                let rate = if measured_s > 0.0 {
+                    pair[1].rx_bytes as f64 * 8.0 / measured_s
+                } else {
+                    0.0
+                };
                 receiver.push(("host_rx_bps", rate));
-                HostReport { label: pair[0].endpoint.label(), sender, receiver, series: pair[1].endpoint.series() }
+                HostReport {
+                    label: pair[0].endpoint.label(),
+                    sender,
+                    receiver,
+                    series: pair[1].endpoint.series(),
+                }
             })
             .collect();
-        Ok(HostsOutcome { reports, probes: self.probes, state: self.state })
+        Ok(HostsOutcome {
+            reports,
+            probes: self.probes,
+            state: self.state,
+        })
     }
 }

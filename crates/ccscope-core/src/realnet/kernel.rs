@@ -54,9 +54,13 @@ fn namespace() -> Result<File> {
     std::thread::spawn(|| {
         // SAFETY: unshare changes only this short-lived thread's network namespace.
         if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
-            return Err(unable(format_args!("unshare(CLONE_NEWNET) failed: {}", std::io::Error::last_os_error())));
+            return Err(unable(format_args!(
+                "unshare(CLONE_NEWNET) failed: {}",
+                std::io::Error::last_os_error()
+            )));
         }
-        File::open("/proc/thread-self/ns/net").map_err(|e| unable(format_args!("/proc/thread-self/ns/net: {e}")))
+        File::open("/proc/thread-self/ns/net")
+            .map_err(|e| unable(format_args!("/proc/thread-self/ns/net: {e}")))
     })
     .join()
     .unwrap_or_else(|_| Err(unable("the thread making a namespace failed")))
@@ -68,7 +72,10 @@ fn inside<R: Send>(ns: &File, f: impl FnOnce() -> Result<R> + Send) -> Result<R>
         s.spawn(|| {
             // SAFETY: setns moves only this scoped thread, into a namespace held open by `ns`.
             if unsafe { libc::setns(ns.as_raw_fd(), libc::CLONE_NEWNET) } != 0 {
-                return Err(unable(format_args!("setns failed: {}", std::io::Error::last_os_error())));
+                return Err(unable(format_args!(
+                    "setns failed: {}",
+                    std::io::Error::last_os_error()
+                )));
             }
             f()
         })
@@ -79,10 +86,17 @@ fn inside<R: Send>(ns: &File, f: impl FnOnce() -> Result<R> + Send) -> Result<R>
 
 /// Runs an iproute2 command (`ip ...` or `tc ...`) in the calling thread's namespace.
 fn tool(args: &[&str]) -> Result<()> {
-    let out = Command::new(args[0]).args(&args[1..]).output().map_err(|e| unable(format_args!("`{}` could not start: {e}", args[0])))?;
+    let out = Command::new(args[0])
+        .args(&args[1..])
+        .output()
+        .map_err(|e| unable(format_args!("`{}` could not start: {e}", args[0])))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        return Err(unable(format_args!("`{}` failed: {}", args.join(" "), err.trim())));
+        return Err(unable(format_args!(
+            "`{}` failed: {}",
+            args.join(" "),
+            err.trim()
+        )));
     }
     Ok(())
 }
@@ -102,7 +116,8 @@ fn sysctl(path: &str, value: &str) -> Result<()> {
 /// privilege allows).
 fn socket(addr: &str) -> Result<UdpSocket> {
     let s = UdpSocket::bind(addr).map_err(|e| unable(format_args!("bind {addr}: {e}")))?;
-    s.set_nonblocking(true).map_err(|e| unable(format_args!("{addr}: {e}")))?;
+    s.set_nonblocking(true)
+        .map_err(|e| unable(format_args!("{addr}: {e}")))?;
     set(&s, libc::SOL_IP, libc::IP_RECVERR, 1)?;
     set(&s, libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, QUEUE_BUFFER)?;
     set(&s, libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, QUEUE_BUFFER)?;
@@ -113,13 +128,27 @@ fn socket(addr: &str) -> Result<UdpSocket> {
 const QUEUE_BUFFER: libc::c_int = 256 << 20;
 
 /// Sets one integer socket option.
-fn set(socket: &UdpSocket, level: libc::c_int, name: libc::c_int, value: libc::c_int) -> Result<()> {
+fn set(
+    socket: &UdpSocket,
+    level: libc::c_int,
+    name: libc::c_int,
+    value: libc::c_int,
+) -> Result<()> {
     // SAFETY: a valid socket and a pointer to a c_int of the size given.
     let rc = unsafe {
-        libc::setsockopt(socket.as_raw_fd(), level, name, (&value as *const libc::c_int).cast(), std::mem::size_of::<libc::c_int>() as libc::socklen_t)
+        libc::setsockopt(
+            socket.as_raw_fd(),
+            level,
+            name,
+            (&value as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
     };
     if rc != 0 {
-        return Err(unable(format_args!("setsockopt: {}", std::io::Error::last_os_error())));
+        return Err(unable(format_args!(
+            "setsockopt: {}",
+            std::io::Error::last_os_error()
+        )));
     }
     Ok(())
 }
@@ -128,7 +157,9 @@ fn set(socket: &UdpSocket, level: libc::c_int, name: libc::c_int, value: libc::c
 fn largest_packet(s: &config::Scenario) -> u32 {
     use config::{Carrier, SourceSpec};
     let sizes = s.flows.iter().flat_map(|f| match &*f.source {
-        SourceSpec::Cbr { packet_bytes, .. } | SourceSpec::Poisson { packet_bytes, .. } => [*packet_bytes, 0],
+        SourceSpec::Cbr { packet_bytes, .. } | SourceSpec::Poisson { packet_bytes, .. } => {
+            [*packet_bytes, 0]
+        }
         SourceSpec::Tcp(t) => [t.packet_bytes, t.ack_bytes],
         SourceSpec::Rate(r) => [r.packet_bytes, r.report_bytes],
         SourceSpec::Media(m) => match &m.carrier {
@@ -153,18 +184,43 @@ const SAVED_NS: u64 = 1_000_000;
 /// Puts `link`'s rate and DropTail queue on `dev`'s egress, with a bucket of one `largest`
 /// packet and [`SAVED_NS`] of the rate.
 fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
-    let burst = (largest as u128 + link.rate_bps as u128 * SAVED_NS as u128 / 8_000_000_000).min(u32::MAX as u128);
-    let (rate, burst, overhead) = (format!("{}bit", link.rate_bps), burst.to_string(), format!("-{HEADERS}"));
-    let root = ["tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "stab", "overhead", &overhead, "tbf", "rate", &rate, "burst", &burst, "limit", &burst];
+    let burst = (largest as u128 + link.rate_bps as u128 * SAVED_NS as u128 / 8_000_000_000)
+        .min(u32::MAX as u128);
+    let (rate, burst, overhead) = (
+        format!("{}bit", link.rate_bps),
+        burst.to_string(),
+        format!("-{HEADERS}"),
+    );
+    let root = [
+        "tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "stab", "overhead", &overhead,
+        "tbf", "rate", &rate, "burst", &burst, "limit", &burst,
+    ];
     tool(&root)?;
     let (kind, limit) = match link.queue {
-        QueueSpec::DropTail { limit_packets: Some(n), .. } => ("pfifo", n),
-        QueueSpec::DropTail { limit_packets: None, limit_bytes: Some(b) } => ("bfifo", b),
-        QueueSpec::DropTail { limit_packets: None, limit_bytes: None } => ("pfifo", u32::MAX as u64),
-        QueueSpec::Red { .. } => return Err(Error::invalid("topology.bottleneck.queue.kind", "'red'", "'droptail' with run.emulator = \"kernel\"")),
+        QueueSpec::DropTail {
+            limit_packets: Some(n),
+            ..
+        } => ("pfifo", n),
+        QueueSpec::DropTail {
+            limit_packets: None,
+            limit_bytes: Some(b),
+        } => ("bfifo", b),
+        QueueSpec::DropTail {
+            limit_packets: None,
+            limit_bytes: None,
+        } => ("pfifo", u32::MAX as u64),
+        QueueSpec::Red { .. } => {
+            return Err(Error::invalid(
+                "topology.bottleneck.queue.kind",
+                "'red'",
+                "'droptail' with run.emulator = \"kernel\"",
+            ))
+        }
     };
     let limit = limit.min(u32::MAX as u64).to_string();
-    tool(&["tc", "qdisc", "add", "dev", dev, "parent", "1:1", "handle", "10:", kind, "limit", &limit])
+    tool(&[
+        "tc", "qdisc", "add", "dev", dev, "parent", "1:1", "handle", "10:", kind, "limit", &limit,
+    ])
 }
 
 /// What one direction's kernel queue did, as the link counters count it.
@@ -227,8 +283,17 @@ impl Bottleneck {
     /// bottleneck and the network left to user space: the scenario with unlimited bottleneck
     /// queues.
     pub fn new(scenario: &config::Scenario, nonce: u32) -> Result<(Bottleneck, config::Scenario)> {
-        let TopologySpec::Dumbbell { bottleneck, reverse, access } = &scenario.topology else {
-            return Err(Error::invalid("topology.kind", "a chain or a graph", "a dumbbell with run.emulator = \"kernel\""));
+        let TopologySpec::Dumbbell {
+            bottleneck,
+            reverse,
+            access,
+        } = &scenario.topology
+        else {
+            return Err(Error::invalid(
+                "topology.kind",
+                "a chain or a graph",
+                "a dumbbell with run.emulator = \"kernel\"",
+            ));
         };
         let back = reverse.clone().unwrap_or_else(|| bottleneck.mirrored());
         let largest = largest_packet(scenario);
@@ -242,23 +307,72 @@ impl Bottleneck {
         inside(&right, quiet)?;
         let left_socket = inside(&left, || {
             quiet()?;
-            tool(&["ip", "link", "add", "ccs-l", "address", MAC[0], "mtu", "65535", "type", "veth", "peer", "name", "ccs-r", "address", MAC[1], "mtu", "65535", "netns", &right_ns])?;
-            tool(&["ip", "addr", "add", &format!("{}/30", IP[0]), "dev", "ccs-l"])?;
-            tool(&["ip", "neigh", "add", IP[1], "lladdr", MAC[1], "nud", "permanent", "dev", "ccs-l"])?;
+            tool(&[
+                "ip", "link", "add", "ccs-l", "address", MAC[0], "mtu", "65535", "type", "veth",
+                "peer", "name", "ccs-r", "address", MAC[1], "mtu", "65535", "netns", &right_ns,
+            ])?;
+            tool(&[
+                "ip",
+                "addr",
+                "add",
+                &format!("{}/30", IP[0]),
+                "dev",
+                "ccs-l",
+            ])?;
+            tool(&[
+                "ip",
+                "neigh",
+                "add",
+                IP[1],
+                "lladdr",
+                MAC[1],
+                "nud",
+                "permanent",
+                "dev",
+                "ccs-l",
+            ])?;
             qdisc("ccs-l", bottleneck, largest)?;
             tool(&["ip", "link", "set", "ccs-l", "up"])?;
             socket(&format!("{}:0", IP[0]))
         })?;
         let right_socket = inside(&right, || {
-            tool(&["ip", "addr", "add", &format!("{}/30", IP[1]), "dev", "ccs-r"])?;
-            tool(&["ip", "neigh", "add", IP[0], "lladdr", MAC[0], "nud", "permanent", "dev", "ccs-r"])?;
+            tool(&[
+                "ip",
+                "addr",
+                "add",
+                &format!("{}/30", IP[1]),
+                "dev",
+                "ccs-r",
+            ])?;
+            tool(&[
+                "ip",
+                "neigh",
+                "add",
+                IP[0],
+                "lladdr",
+                MAC[0],
+                "nud",
+                "permanent",
+                "dev",
+                "ccs-r",
+            ])?;
             qdisc("ccs-r", &back, largest)?;
             tool(&["ip", "link", "set", "ccs-r", "up"])?;
             socket(&format!("{}:0", IP[1]))
         })?;
-        let addr = |s: &UdpSocket| s.local_addr().map_err(|e| unable(format_args!("a kernel socket's address: {e}")));
+        let addr = |s: &UdpSocket| {
+            s.local_addr()
+                .map_err(|e| unable(format_args!("a kernel socket's address: {e}")))
+        };
         let (left_addr, right_addr) = (addr(&left_socket)?, addr(&right_socket)?);
-        let way = |from, to| Way { from, to, waiting: (0, 0), since: SimTime::ZERO, counts: Counts::default(), base: None };
+        let way = |from, to| Way {
+            from,
+            to,
+            waiting: (0, 0),
+            since: SimTime::ZERO,
+            counts: Counts::default(),
+            base: None,
+        };
         let kernel = Bottleneck {
             ways: [way(left_socket, right_addr), way(right_socket, left_addr)],
             reverse: scenario.flows.iter().map(|f| f.reverse).collect(),
@@ -266,7 +380,13 @@ impl Bottleneck {
             warmup: SimTime(scenario.warmup_ns),
             _namespaces: [left, right],
         };
-        let unlimited = |l: &LinkParams| LinkParams { queue: QueueSpec::DropTail { limit_packets: None, limit_bytes: None }, ..l.clone() };
+        let unlimited = |l: &LinkParams| LinkParams {
+            queue: QueueSpec::DropTail {
+                limit_packets: None,
+                limit_bytes: None,
+            },
+            ..l.clone()
+        };
         let mut user = scenario.clone();
         user.topology = TopologySpec::Dumbbell {
             bottleneck: unlimited(bottleneck),
@@ -294,8 +414,12 @@ impl Bottleneck {
 
     /// A datagram from the hosts enters the kernel's queue on its side of the bottleneck.
     pub fn enter(&mut self, datagram: &[u8], now: SimTime) -> Result<()> {
-        let Some(pkt) = wire::decode(datagram, self.nonce) else { return Ok(()) };
-        let Some(&reverse) = self.reverse.get(pkt.flow as usize) else { return Ok(()) };
+        let Some(pkt) = wire::decode(datagram, self.nonce) else {
+            return Ok(());
+        };
+        let Some(&reverse) = self.reverse.get(pkt.flow as usize) else {
+            return Ok(());
+        };
         self.tick(now);
         let way = &mut self.ways[usize::from((pkt.dir == Dir::Forward) == reverse)];
         way.counts.arrivals += 1;
@@ -306,22 +430,41 @@ impl Bottleneck {
                 way.counts.max_queue_pkts = way.counts.max_queue_pkts.max(way.waiting.0);
             }
             // The queue is full (the qdisc's drop), or the socket's buffer is: dropped.
-            Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) || e.kind() == ErrorKind::WouldBlock => way.counts.drops += 1,
-            Err(e) => return Err(unable(format_args!("a send into the veth pair failed: {e}"))),
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENOBUFS) || e.kind() == ErrorKind::WouldBlock =>
+            {
+                way.counts.drops += 1
+            }
+            Err(e) => {
+                return Err(unable(format_args!(
+                    "a send into the veth pair failed: {e}"
+                )))
+            }
         }
         Ok(())
     }
 
     /// Hands `arrive` every packet the kernel has let through by `now`.
-    pub fn leave(&mut self, buf: &mut [u8], now: impl Fn() -> SimTime, mut arrive: impl FnMut(SimTime, Packet)) -> Result<()> {
+    pub fn leave(
+        &mut self,
+        buf: &mut [u8],
+        now: impl Fn() -> SimTime,
+        mut arrive: impl FnMut(SimTime, Packet),
+    ) -> Result<()> {
         for k in 0..2 {
             loop {
                 let n = match self.ways[k].from.recv(buf) {
                     Ok(n) => n,
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(e) => return Err(unable(format_args!("a receive from the veth pair failed: {e}"))),
+                    Err(e) => {
+                        return Err(unable(format_args!(
+                            "a receive from the veth pair failed: {e}"
+                        )))
+                    }
                 };
-                let Some(pkt) = wire::decode(&buf[..n], self.nonce) else { continue };
+                let Some(pkt) = wire::decode(&buf[..n], self.nonce) else {
+                    continue;
+                };
                 let at = now();
                 self.tick(at);
                 // Sent by the other side's way.
@@ -339,7 +482,9 @@ impl Bottleneck {
     pub fn report(mut self, result: &mut RunResult, end: SimTime) {
         self.tick(end);
         for (way, name) in self.ways.iter().zip(["bottleneck", "bottleneck.reverse"]) {
-            let Some(link) = result.links.iter_mut().find(|l| l.name == name) else { continue };
+            let Some(link) = result.links.iter_mut().find(|l| l.name == name) else {
+                continue;
+            };
             add(link, way.windowed());
         }
     }

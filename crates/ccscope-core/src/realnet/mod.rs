@@ -52,7 +52,11 @@ impl Clock {
 
 /// A socket error, as the error of the setting that asked for sockets.
 fn io_error(e: std::io::Error) -> Error {
-    Error::invalid("run.engine", "\"udp\"", format!("a working loopback UDP socket ({e})"))
+    Error::invalid(
+        "run.engine",
+        "\"udp\"",
+        format!("a working loopback UDP socket ({e})"),
+    )
 }
 
 /// The longest a loop blocks on its socket without looking at the clock.
@@ -66,13 +70,27 @@ const MAX_WAIT: Duration = Duration::from_millis(5);
 /// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
 fn wait_readable(sockets: &[&UdpSocket], timeout: Duration) -> std::io::Result<bool> {
     use std::os::fd::AsRawFd;
-    let mut fds: Vec<libc::pollfd> = sockets.iter().map(|s| libc::pollfd { fd: s.as_raw_fd(), events: libc::POLLIN, revents: 0 }).collect();
+    let mut fds: Vec<libc::pollfd> = sockets
+        .iter()
+        .map(|s| libc::pollfd {
+            fd: s.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
     let ts = libc::timespec {
         tv_sec: timeout.as_secs() as libc::time_t,
         tv_nsec: timeout.subsec_nanos() as libc::c_long,
     };
     // SAFETY: valid pollfds for the duration of the call, a valid timespec, no signal mask.
-    let n = unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, &ts, std::ptr::null()) };
+    let n = unsafe {
+        libc::ppoll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            &ts,
+            std::ptr::null(),
+        )
+    };
     match n {
         n if n < 0 => {
             let e = std::io::Error::last_os_error();
@@ -99,7 +117,11 @@ fn real_time() {
     // thread's settings, through a valid pointer; a refused priority leaves it as it was.
     unsafe {
         libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
-        libc::sched_setscheduler(0, libc::SCHED_FIFO, &libc::sched_param { sched_priority: 10 });
+        libc::sched_setscheduler(
+            0,
+            libc::SCHED_FIFO,
+            &libc::sched_param { sched_priority: 10 },
+        );
     }
 }
 
@@ -107,7 +129,12 @@ fn real_time() {
 /// bottleneck queues in user space or, with [`Emulation::Kernel`], in the kernel), with the
 /// catalogue's endpoints.
 pub fn run(scenario: &config::Scenario, emulation: Emulation) -> Result<RunResult> {
-    run_with(scenario, emulation, |i| endpoints(&scenario.flows[i].source), |_| true)
+    run_with(
+        scenario,
+        emulation,
+        |i| endpoints(&scenario.flows[i].source),
+        |_| true,
+    )
 }
 
 /// How often the calling thread of a real-time run asks `go_on`.
@@ -125,10 +152,16 @@ pub fn run_with(
 ) -> Result<RunResult> {
     let bind = || UdpSocket::bind("127.0.0.1:0").map_err(io_error);
     let (emu_socket, host_socket) = (bind()?, bind()?);
-    let (emu_addr, host_addr) = (emu_socket.local_addr().map_err(io_error)?, host_socket.local_addr().map_err(io_error)?);
+    let (emu_addr, host_addr) = (
+        emu_socket.local_addr().map_err(io_error)?,
+        host_socket.local_addr().map_err(io_error)?,
+    );
     // Tells this run's datagrams from any other's on a reused port.
-    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    let nonce = since_epoch.subsec_nanos() ^ std::process::id().rotate_left(16) ^ emu_addr.port() as u32;
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let nonce =
+        since_epoch.subsec_nanos() ^ std::process::id().rotate_left(16) ^ emu_addr.port() as u32;
     let emulator = match emulation {
         Emulation::User => Emulator::new(scenario, emu_socket, host_addr, nonce)?,
         Emulation::Kernel => {
@@ -165,13 +198,29 @@ pub fn run_with(
                 break;
             }
         }
-        let hosts = hosts.join().unwrap_or_else(|_| Err(Error::invalid("run.engine", "\"udp\"", "hosts that do not fail")));
+        let hosts = hosts.join().unwrap_or_else(|_| {
+            Err(Error::invalid(
+                "run.engine",
+                "\"udp\"",
+                "hosts that do not fail",
+            ))
+        });
         stop.store(true, Ordering::Relaxed);
-        let network = emu.join().unwrap_or_else(|_| Err(Error::invalid("run.engine", "\"udp\"", "an emulator that does not fail")));
+        let network = emu.join().unwrap_or_else(|_| {
+            Err(Error::invalid(
+                "run.engine",
+                "\"udp\"",
+                "an emulator that does not fail",
+            ))
+        });
         (network, hosts)
     });
     let mut result = network?;
-    let host::HostsOutcome { reports, probes, state } = reports?;
+    let host::HostsOutcome {
+        reports,
+        probes,
+        state,
+    } = reports?;
     // The endpoints' state lives in the hosts: their probes fill the trace's flow bins, and
     // their state log is the trace's (the emulator's proxies have none).
     if let Some(t) = result.trace.as_mut() {

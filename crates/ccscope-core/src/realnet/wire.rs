@@ -37,7 +37,12 @@ pub fn encode(pkt: &Packet, nonce: u32, buf: &mut Vec<u8>) {
     }
     buf.extend_from_slice(&pkt.tag.frame.to_le_bytes());
     buf.extend_from_slice(&pkt.tag.layer.to_le_bytes());
-    buf.extend_from_slice(&pkt.tag.deadline().map_or(u64::MAX, |d| d.ns()).to_le_bytes());
+    buf.extend_from_slice(
+        &pkt.tag
+            .deadline()
+            .map_or(u64::MAX, |d| d.ns())
+            .to_le_bytes(),
+    );
     debug_assert_eq!(buf.len(), LAYOUT_BYTES);
     buf.resize(LAYOUT_BYTES.max(pkt.size_bytes as usize), 0);
 }
@@ -81,7 +86,10 @@ pub fn decode(datagram: &[u8], nonce: u32) -> Option<Packet> {
         _ => return None,
     };
     let bits = r.u8();
-    let ecn = Ecn { capable: bits & 1 != 0, congestion: bits & 2 != 0 };
+    let ecn = Ecn {
+        capable: bits & 1 != 0,
+        congestion: bits & 2 != 0,
+    };
     let size_bytes = r.u32();
     let sent_at = SimTime(r.u64());
     let (seq, ack, stamp, echo) = (r.u64(), r.u64(), SimTime(r.u64()), SimTime(r.u64()));
@@ -100,7 +108,15 @@ pub fn decode(datagram: &[u8], nonce: u32) -> Option<Packet> {
         size_bytes,
         ecn,
         sent_at,
-        header: Header { seq, ack, stamp, echo, flags, value, blocks },
+        header: Header {
+            seq,
+            ack,
+            stamp,
+            echo,
+            flags,
+            value,
+            blocks,
+        },
         tag,
     })
 }
@@ -115,7 +131,10 @@ mod tests {
             dir: Dir::Reverse,
             hop: 0,
             size_bytes: 1000,
-            ecn: Ecn { capable: true, congestion: true },
+            ecn: Ecn {
+                capable: true,
+                congestion: true,
+            },
             sent_at: SimTime(123_456_789),
             header: Header {
                 seq: 1 << 40,
@@ -136,7 +155,11 @@ mod tests {
         encode(&sample(), 42, &mut buf);
         assert_eq!(buf.len(), 1000);
         assert_eq!(decode(&buf, 42), Some(sample()));
-        let ack = Packet { size_bytes: 40, tag: Tag::default(), ..sample() };
+        let ack = Packet {
+            size_bytes: 40,
+            tag: Tag::default(),
+            ..sample()
+        };
         encode(&ack, 42, &mut buf);
         assert_eq!(buf.len(), LAYOUT_BYTES);
         assert_eq!(decode(&buf, 42), Some(ack));

@@ -4,10 +4,10 @@ use super::group::{bad_offer, build_group, Book, Group, Signal, Step, Sums};
 use super::report::{RoundResult, Series};
 use super::{Feedback, FlowGroup, RoundConfig};
 use crate::control::catalog::{ControllerConfig, Make, Start};
-use crate::scenario::EXTERNAL_PREFIX;
 use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
+use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
 
 /// Relative size below which an overshoot is a rounding artefact of the float arithmetic, not
@@ -96,14 +96,24 @@ pub type Watch<'a> = dyn FnMut(u64) -> bool + 'a;
 pub fn run(config: &RoundConfig) -> Result<RoundResult> {
     run_with(
         config,
-        &mut |i, _| Err(Error::invalid(format!("round.flows[{i}].controller"), "python:", "no controller outside the catalogue was supplied")),
+        &mut |i, _| {
+            Err(Error::invalid(
+                format!("round.flows[{i}].controller"),
+                "python:",
+                "no controller outside the catalogue was supplied",
+            ))
+        },
         &mut |_| true,
     )
 }
 
 /// Runs the round model; a group whose controller is `python:NAME` gets each flow's
 /// controller from `external`, in flow order; `watch` may stop it early.
-pub fn run_with(config: &RoundConfig, external: &mut External<'_>, watch: &mut Watch<'_>) -> Result<RoundResult> {
+pub fn run_with(
+    config: &RoundConfig,
+    external: &mut External<'_>,
+    watch: &mut Watch<'_>,
+) -> Result<RoundResult> {
     let mut groups: Vec<Box<dyn Group>> = Vec::new();
     let mut first = 0;
     for (g, group) in config.flows.iter().enumerate() {
@@ -115,21 +125,36 @@ pub fn run_with(config: &RoundConfig, external: &mut External<'_>, watch: &mut W
                 built.push(external(i, &start)?);
             }
             let mut built = built.into_iter();
-            let mut flows = build_group(group.count, || built.next().unwrap_or_else(|| unreachable!("one controller per flow")), |c| admit(c, g, config))?;
-            if !groups.last_mut().is_some_and(|last| last.absorb(&mut *flows)) {
+            let mut flows = build_group(
+                group.count,
+                || {
+                    built
+                        .next()
+                        .unwrap_or_else(|| unreachable!("one controller per flow"))
+                },
+                |c| admit(c, g, config),
+            )?;
+            if !groups
+                .last_mut()
+                .is_some_and(|last| last.absorb(&mut *flows))
+            {
                 groups.push(flows);
             }
             continue;
         }
-        let params: Vec<(String, f64)> = group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        let controller = ControllerConfig::resolve(&group.controller, &params).map_err(|e| within(e, g))?;
+        let params: Vec<(String, f64)> =
+            group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let controller =
+            ControllerConfig::resolve(&group.controller, &params).map_err(|e| within(e, g))?;
         let flows = Flows {
             g,
             count: group.count,
             config,
         };
         let start = start(group, config.packet_bytes);
-        let mut flows = controller.build_with(&start, flows).map_err(|e| within(e, g))??;
+        let mut flows = controller
+            .build_with(&start, flows)
+            .map_err(|e| within(e, g))??;
         if !groups
             .last_mut()
             .is_some_and(|last| last.absorb(&mut *flows))
@@ -472,6 +497,9 @@ mod tests {
         let mut c = tcp(1, 1.0, 10.0, 10);
         c.flows[0].controller = "vegas".into();
         let err = run(&c).unwrap_err().to_string();
-        assert!(err.contains("round.flows[0].controller.name") && err.contains("iscc"), "{err}");
+        assert!(
+            err.contains("round.flows[0].controller.name") && err.contains("iscc"),
+            "{err}"
+        );
     }
 }

@@ -293,7 +293,11 @@ impl<C: Controller> Typed<C> {
                 x
             };
             valid &= b.set_offer(x, integer);
-            let (window, rate) = if b.rate_based { (0.0, b.offer) } else { (b.offer, 0.0) };
+            let (window, rate) = if b.rate_based {
+                (0.0, b.offer)
+            } else {
+                (b.offer, 0.0)
+            };
             next_window += window;
             next_rate += rate;
         }

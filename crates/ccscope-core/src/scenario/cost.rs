@@ -97,8 +97,17 @@ impl Cost {
 
     /// A short description: "about 2.1e6 events, 12 MB" (and "in real time: 5 s").
     pub fn describe(&self) -> String {
-        let real_time = if self.wall_s > 0.0 { format!(", in real time: {}", duration(self.wall_s)) } else { String::new() };
-        format!("about {} {}, {}{real_time}", sci(self.work), self.unit, size(self.bytes))
+        let real_time = if self.wall_s > 0.0 {
+            format!(", in real time: {}", duration(self.wall_s))
+        } else {
+            String::new()
+        };
+        format!(
+            "about {} {}, {}{real_time}",
+            sci(self.work),
+            self.unit,
+            size(self.bytes)
+        )
     }
 }
 
@@ -156,7 +165,10 @@ fn loss_p(l: &Option<Loss>) -> f64 {
 
 /// A link's highest rate over its capacity changes.
 fn top_rate(l: &super::packet::Link) -> f64 {
-    l.capacity_changes.iter().map(|c| c.rate.bps()).fold(l.rate.bps(), f64::max)
+    l.capacity_changes
+        .iter()
+        .map(|c| c.rate.bps())
+        .fold(l.rate.bps(), f64::max)
 }
 
 /// Where the flows' traffic is bounded: (rate of the links the closed-loop flows share, b/s,
@@ -173,7 +185,11 @@ fn shared_rate(t: &Topology) -> [f64; 2] {
             [all, all]
         }
         Topology::Custom(c) => {
-            let all: f64 = c.links.iter().map(|l| top_rate(&l.link()) * if l.duplex { 2.0 } else { 1.0 }).sum();
+            let all: f64 = c
+                .links
+                .iter()
+                .map(|l| top_rate(&l.link()) * if l.duplex { 2.0 } else { 1.0 })
+                .sum();
             [all, all]
         }
     }
@@ -182,9 +198,14 @@ fn shared_rate(t: &Topology) -> [f64; 2] {
 fn path(t: &Topology, f: &super::packet::Flow) -> Path {
     match t {
         Topology::Dumbbell(d) => {
-            let middle = if f.reverse { d.reverse.as_ref().unwrap_or(&d.bottleneck) } else { &d.bottleneck };
+            let middle = if f.reverse {
+                d.reverse.as_ref().unwrap_or(&d.bottleneck)
+            } else {
+                &d.bottleneck
+            };
             let access = secs(&d.access.delay);
-            let ends = f.left_delay.as_ref().map_or(access, secs) + f.right_delay.as_ref().map_or(access, secs);
+            let ends = f.left_delay.as_ref().map_or(access, secs)
+                + f.right_delay.as_ref().map_or(access, secs);
             Path {
                 hops: 3.0,
                 rate_bps: top_rate(middle).min(top_rate(&d.access)),
@@ -197,10 +218,14 @@ fn path(t: &Topology, f: &super::packet::Flow) -> Path {
             let [first, last] = f.hops.unwrap_or([0, p.hops.len().saturating_sub(1) as u64]);
             let crossed = &p.hops[first as usize..=(last as usize).min(p.hops.len() - 1)];
             let access = secs(&p.access.delay);
-            let ends = f.left_delay.as_ref().map_or(access, secs) + f.right_delay.as_ref().map_or(access, secs);
+            let ends = f.left_delay.as_ref().map_or(access, secs)
+                + f.right_delay.as_ref().map_or(access, secs);
             Path {
                 hops: 2.0 + crossed.len() as f64,
-                rate_bps: crossed.iter().map(top_rate).fold(top_rate(&p.access), f64::min),
+                rate_bps: crossed
+                    .iter()
+                    .map(top_rate)
+                    .fold(top_rate(&p.access), f64::min),
                 delay_s: ends + crossed.iter().map(|h| secs(&h.delay)).sum::<f64>(),
                 loss: crossed.iter().map(|h| loss_p(&h.loss)).fold(0.0, f64::max),
             }
@@ -209,8 +234,16 @@ fn path(t: &Topology, f: &super::packet::Flow) -> Path {
         // shortest delay.
         Topology::Custom(c) => Path {
             hops: c.links.len() as f64,
-            rate_bps: c.links.iter().map(|l| top_rate(&l.link())).fold(0.0, f64::max),
-            delay_s: c.links.iter().map(|l| secs(&l.delay)).fold(f64::INFINITY, f64::min),
+            rate_bps: c
+                .links
+                .iter()
+                .map(|l| top_rate(&l.link()))
+                .fold(0.0, f64::max),
+            delay_s: c
+                .links
+                .iter()
+                .map(|l| secs(&l.delay))
+                .fold(f64::INFINITY, f64::min),
             loss: 0.0,
         },
     }
@@ -239,25 +272,57 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
     match &f.source {
         Source::Cbr(x) | Source::Poisson(x) => {
             let pps = x.rate.bps() / (8.0 * x.packet_size.bytes());
-            FlowLoad { sent: pps * active, carried: pps.min(path_pps(x.packet_size.bytes())) * active, replies: 0.0, hops: p.hops, closed_loop: false, direction }
+            FlowLoad {
+                sent: pps * active,
+                carried: pps.min(path_pps(x.packet_size.bytes())) * active,
+                replies: 0.0,
+                hops: p.hops,
+                closed_loop: false,
+                direction,
+            }
         }
         Source::Tcp(t) => {
-            let loss_bound = if p.loss > 0.0 { 8.0 / p.loss } else { f64::INFINITY };
+            let loss_bound = if p.loss > 0.0 {
+                8.0 / p.loss
+            } else {
+                f64::INFINITY
+            };
             let window = t.max_window.min(loss_bound);
             let rtt = (2.0 * p.delay_s).max(1e-9);
             let mut sent = (window / rtt).min(path_pps(t.packet_size.bytes())) * active;
             if let Some(n) = t.transfer_pkts() {
                 sent = sent.min(2.0 * n as f64);
             }
-            FlowLoad { sent, carried: sent, replies: if t.delayed_ack { 0.5 } else { 1.0 }, hops: p.hops, closed_loop: true, direction }
+            FlowLoad {
+                sent,
+                carried: sent,
+                replies: if t.delayed_ack { 0.5 } else { 1.0 },
+                hops: p.hops,
+                closed_loop: true,
+                direction,
+            }
         }
         Source::Rate(r) => {
             let sent = path_pps(r.packet_size.bytes()) * active;
-            FlowLoad { sent, carried: sent, replies: 1.0, hops: p.hops, closed_loop: true, direction }
+            FlowLoad {
+                sent,
+                carried: sent,
+                replies: 1.0,
+                hops: p.hops,
+                closed_loop: true,
+                direction,
+            }
         }
         Source::Udp(u) => {
             let pps = app_peak_bps(&u.app) / (8.0 * u.packet_size.bytes());
-            FlowLoad { sent: pps * active, carried: pps.min(path_pps(u.packet_size.bytes())) * active, replies: 0.0, hops: p.hops, closed_loop: false, direction }
+            FlowLoad {
+                sent: pps * active,
+                carried: pps.min(path_pps(u.packet_size.bytes())) * active,
+                replies: 0.0,
+                hops: p.hops,
+                closed_loop: false,
+                direction,
+            }
         }
     }
 }
@@ -302,13 +367,22 @@ fn smallest_packet(s: &Scenario) -> f64 {
 impl Scenario {
     /// The estimate of this run: events and memory (see the module's documentation).
     pub fn cost(&self) -> Cost {
-        let loads: Vec<(usize, FlowLoad)> = self.flows.iter().enumerate().map(|(i, f)| (i, flow_load(self, f))).collect();
+        let loads: Vec<(usize, FlowLoad)> = self
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (i, flow_load(self, f)))
+            .collect();
         // Closed-loop flows together send at most twice what their shared links carry.
         let duration = secs(&self.run.duration);
         let shared = shared_rate(&self.topology);
         let mut scale = [1.0; 2];
         for (d, s) in scale.iter_mut().enumerate() {
-            let wanted: f64 = loads.iter().filter(|(_, l)| l.closed_loop && l.direction == d).map(|(i, l)| l.sent * self.flows[*i].count as f64).sum();
+            let wanted: f64 = loads
+                .iter()
+                .filter(|(_, l)| l.closed_loop && l.direction == d)
+                .map(|(i, l)| l.sent * self.flows[*i].count as f64)
+                .sum();
             let most = 2.0 * shared[d] / (8.0 * smallest_packet(self)) * duration;
             if wanted > most {
                 *s = most / wanted;
@@ -318,9 +392,14 @@ impl Scenario {
         let mut drops = 0.0;
         let mut blame = (0.0, 0);
         for (i, l) in &loads {
-            let k = if l.closed_loop { scale[l.direction] } else { 1.0 };
+            let k = if l.closed_loop {
+                scale[l.direction]
+            } else {
+                1.0
+            };
             let n = self.flows[*i].count as f64;
-            let per_flow = k * (l.sent + 2.0 * l.hops * l.carried * (1.0 + l.replies) + l.carried * l.replies);
+            let per_flow =
+                k * (l.sent + 2.0 * l.hops * l.carried * (1.0 + l.replies) + l.carried * l.replies);
             work += n * per_flow;
             drops += n * k * (l.sent - l.carried + 0.2 * l.carried);
             if n * per_flow > blame.0 {
@@ -335,7 +414,12 @@ impl Scenario {
             let links = match &self.topology {
                 Topology::Dumbbell(_) | Topology::FatLink(_) => 2.0,
                 Topology::ParkingLot(p) => 2.0 * p.hops.len() as f64,
-                Topology::Custom(c) => c.links.iter().filter(|l| l.monitor).map(|l| if l.duplex { 2.0 } else { 1.0 }).sum(),
+                Topology::Custom(c) => c
+                    .links
+                    .iter()
+                    .filter(|l| l.monitor)
+                    .map(|l| if l.duplex { 2.0 } else { 1.0 })
+                    .sum(),
             };
             if t.flows {
                 bytes += bins * n_flows * FLOW_BIN_BYTES;
@@ -354,14 +438,30 @@ impl Scenario {
         let (field, value) = if flow.count > 1 {
             (format!("flows[{}].count", blame.1), flow.count.to_string())
         } else {
-            ("run.duration".to_string(), format!("'{}'", self.run.duration))
+            (
+                "run.duration".to_string(),
+                format!("'{}'", self.run.duration),
+            )
         };
         let blame = match &flow.source {
-            Source::Cbr(x) | Source::Poisson(x) if flow.count == 1 => (format!("flows[{}].source.rate", blame.1), format!("'{}'", x.rate)),
+            Source::Cbr(x) | Source::Poisson(x) if flow.count == 1 => (
+                format!("flows[{}].source.rate", blame.1),
+                format!("'{}'", x.rate),
+            ),
             _ => (field, value),
         };
-        let wall_s = if self.run.engine == Engine::Udp { duration } else { 0.0 };
-        Cost { work, unit: "events", bytes, blame, wall_s }
+        let wall_s = if self.run.engine == Engine::Udp {
+            duration
+        } else {
+            0.0
+        };
+        Cost {
+            work,
+            unit: "events",
+            bytes,
+            blame,
+            wall_s,
+        }
     }
 }
 
@@ -384,7 +484,13 @@ impl RoundScenario {
         } else {
             ("run.steps".to_string(), self.run.steps.to_string())
         };
-        Cost { work, unit: "flow-steps", bytes, blame, wall_s: 0.0 }
+        Cost {
+            work,
+            unit: "flow-steps",
+            bytes,
+            blame,
+            wall_s: 0.0,
+        }
     }
 }
 
@@ -418,11 +524,24 @@ mod tests {
     #[test]
     fn what_cannot_finish_is_refused_naming_the_entry_and_the_estimate() {
         let e = cost(cbr("8Tbps", 1, "100s")).check().unwrap_err();
-        let Error::TooCostly { field, value, estimate } = e else { panic!("{e:?}") };
-        assert_eq!((field.as_str(), value.as_str()), ("flows[0].source.rate", "'8Tbps'"));
+        let Error::TooCostly {
+            field,
+            value,
+            estimate,
+        } = e
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            (field.as_str(), value.as_str()),
+            ("flows[0].source.rate", "'8Tbps'")
+        );
         assert!(estimate.contains("1.0e11 events"), "{estimate}");
         let e = cost(cbr("1Mbps", 1_000_000, "60s")).check().unwrap_err();
-        assert!(matches!(e, Error::TooCostly { ref field, .. } if field == "flows[0].count"), "{e:?}");
+        assert!(
+            matches!(e, Error::TooCostly { ref field, .. } if field == "flows[0].count"),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -448,6 +567,8 @@ mod tests {
         let c = cost(v);
         assert_eq!(c.work, 1e10);
         assert!(c.bytes > 1e11);
-        assert!(matches!(c.check(), Err(Error::TooCostly { ref field, .. }) if field == "record.every"));
+        assert!(
+            matches!(c.check(), Err(Error::TooCostly { ref field, .. }) if field == "record.every")
+        );
     }
 }

@@ -223,7 +223,11 @@ impl App {
                 time_ns(&format!("{at}.on"), &o.on, true)?;
                 time_ns(&format!("{at}.off"), &o.off, true)?;
                 if !(o.shape.is_finite() && o.shape > 1.0) {
-                    return Err(Error::invalid(format!("{at}.shape"), format!("{:?}", o.shape), "must be > 1 (a Pareto period with a finite mean)"));
+                    return Err(Error::invalid(
+                        format!("{at}.shape"),
+                        format!("{:?}", o.shape),
+                        "must be > 1 (a Pareto period with a finite mean)",
+                    ));
                 }
                 in_range(&format!("{at}.shape"), o.shape, 1.0, 1e6).map(|_| ())
             }
@@ -235,7 +239,11 @@ impl App {
             App::Fgs(f) => {
                 let base = rate_bps(&format!("{at}.base"), &f.base)?;
                 if rate_bps(&format!("{at}.max"), &f.max)? < base {
-                    return Err(Error::invalid(format!("{at}.max"), format!("'{}'", f.max), format!("must be at least base = '{}'", f.base)));
+                    return Err(Error::invalid(
+                        format!("{at}.max"),
+                        format!("'{}'", f.max),
+                        format!("must be at least base = '{}'", f.base),
+                    ));
                 }
                 in_range(&format!("{at}.fps"), f.fps, 1e-3, 1e4).map(|_| ())
             }
@@ -244,16 +252,25 @@ impl App {
                 rate_bps(&format!("{at}.initial_rate"), &m.initial_rate).map(|_| ())
             }
             App::Mpeg4(m) => {
-                let ok = m.gop.starts_with(['I', 'i']) && m.gop.chars().all(|c| "IPBipb".contains(c));
+                let ok =
+                    m.gop.starts_with(['I', 'i']) && m.gop.chars().all(|c| "IPBipb".contains(c));
                 if !ok {
-                    return Err(Error::invalid(format!("{at}.gop"), format!("'{}'", m.gop), "letters I, P and B, starting with I"));
+                    return Err(Error::invalid(
+                        format!("{at}.gop"),
+                        format!("'{}'", m.gop),
+                        "letters I, P and B, starting with I",
+                    ));
                 }
                 in_range(&format!("{at}.fps"), m.fps, 1e-3, 1e4)?;
                 for (name, t) in [("i", &m.i), ("p", &m.p), ("b", &m.b)] {
                     let here = format!("{at}.{name}");
                     size_bytes(&format!("{here}.mean"), &t.mean, 1e9)?;
                     if !(t.cov.is_finite() && t.cov > 0.0 && t.cov <= 10.0) {
-                        return Err(Error::invalid(format!("{here}.cov"), format!("{:?}", t.cov), "must be in (0, 10]"));
+                        return Err(Error::invalid(
+                            format!("{here}.cov"),
+                            format!("{:?}", t.cov),
+                            "must be in (0, 10]",
+                        ));
                     }
                     in_range(&format!("{here}.lag1"), t.lag1, 0.0, MAX_LAG1)?;
                 }

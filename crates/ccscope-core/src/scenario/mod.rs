@@ -110,8 +110,24 @@ pub fn read_packet(table: Value) -> Result<Scenario> {
 fn round_hint(e: Error) -> Error {
     const HINT: &str = "; this looks like a round-model scenario ([link], no [topology]): set run.engine = \"round\"";
     match e {
-        Error::InvalidField { field, value, allowed } => Error::InvalidField { field, value, allowed: format!("{allowed}{HINT}") },
-        Error::UnknownName { field, value, known } => Error::UnknownName { field, value, known: format!("{known}{HINT}") },
+        Error::InvalidField {
+            field,
+            value,
+            allowed,
+        } => Error::InvalidField {
+            field,
+            value,
+            allowed: format!("{allowed}{HINT}"),
+        },
+        Error::UnknownName {
+            field,
+            value,
+            known,
+        } => Error::UnknownName {
+            field,
+            value,
+            known: format!("{known}{HINT}"),
+        },
         other => other,
     }
 }
@@ -140,7 +156,8 @@ const NEST: char = '\u{2}';
 
 /// Deserializes `T` from `value`, keeping track of where an error happened.
 fn from_value<T: DeserializeOwned>(value: Value) -> Result<T> {
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| explain(&path_of(e.path()), &e.inner().to_string()))
+    serde_path_to_error::deserialize::<_, T>(value)
+        .map_err(|e| explain(&path_of(e.path()), &e.inner().to_string()))
 }
 
 /// Deserializes a member of a tagged union from its buffered table; an error keeps its path
@@ -158,7 +175,9 @@ fn path_of(path: &serde_path_to_error::Path) -> String {
         match segment {
             serde_path_to_error::Segment::Seq { index } => out.push_str(&format!("[{index}]")),
             // A key as written, control characters escaped: a message stays on one line.
-            serde_path_to_error::Segment::Map { key } => out = join(&out, &key.escape_debug().to_string()),
+            serde_path_to_error::Segment::Map { key } => {
+                out = join(&out, &key.escape_debug().to_string())
+            }
             _ => {}
         }
     }
@@ -192,7 +211,11 @@ fn explain(path: &str, message: &str) -> Error {
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (key, expected) = rest.split_once('`').unwrap_or((rest, ""));
         let key = key.escape_debug().to_string();
-        let field = if path.ends_with(&key) { path.clone() } else { join(&path, &key) };
+        let field = if path.ends_with(&key) {
+            path.clone()
+        } else {
+            join(&path, &key)
+        };
         let keys = backticked(expected);
         let allowed = if keys.is_empty() {
             "unknown key; this table takes no keys".to_string()
@@ -207,8 +230,15 @@ fn explain(path: &str, message: &str) -> Error {
     }
     if let Some(rest) = message.strip_prefix("unknown variant `") {
         let (value, expected) = rest.split_once('`').unwrap_or((rest, ""));
-        let known = backticked(expected).iter().map(|k| format!("'{k}'")).collect::<Vec<_>>();
-        return Error::UnknownName { field: path, value: value.to_string(), known: known.join(", ") };
+        let known = backticked(expected)
+            .iter()
+            .map(|k| format!("'{k}'"))
+            .collect::<Vec<_>>();
+        return Error::UnknownName {
+            field: path,
+            value: value.to_string(),
+            known: known.join(", "),
+        };
     }
     if let Some(rest) = message.strip_prefix("invalid length ") {
         let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
@@ -216,7 +246,11 @@ fn explain(path: &str, message: &str) -> Error {
             return Error::invalid(path, "a list", "must be a table");
         }
         let size = expected.rsplit(' ').next().unwrap_or("");
-        return Error::invalid(path, format!("a list of {found}"), format!("must be a list of {size}"));
+        return Error::invalid(
+            path,
+            format!("a list of {found}"),
+            format!("must be a list of {size}"),
+        );
     }
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(prefix) {
@@ -229,7 +263,11 @@ fn explain(path: &str, message: &str) -> Error {
 
 /// The names between backticks in serde's "expected one of `a`, `b`".
 fn backticked(text: &str) -> Vec<String> {
-    text.split('`').skip(1).step_by(2).map(str::to_string).collect()
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
 /// A value as serde describes it ("floating point `1e39`", "string \"x\"", "boolean `true`"),
@@ -259,30 +297,62 @@ fn expectation(expected: &str) -> String {
         "a string" => "must be a string".into(),
         "a sequence" => "must be a list".into(),
         e if e.starts_with("struct ") || e == "a map" => "must be a table".into(),
-        e if e.starts_with("an array of length") || e.starts_with("a tuple of size") => format!("must be {}", e.replace("an array", "a list")),
+        e if e.starts_with("an array of length") || e.starts_with("a tuple of size") => {
+            format!("must be {}", e.replace("an array", "a list"))
+        }
         e => format!("expected {e}"),
     }
 }
 
 /// Reads a tagged union: a table whose `kind` names the member, which is read from the rest of
 /// the table. `members` lists the kinds and how to read each.
-fn tagged<'de, D, T>(d: D, kinds: &[&str], read: impl FnOnce(&str, Value) -> Option<std::result::Result<T, D::Error>>) -> std::result::Result<T, D::Error>
+fn tagged<'de, D, T>(
+    d: D,
+    kinds: &[&str],
+    read: impl FnOnce(&str, Value) -> Option<std::result::Result<T, D::Error>>,
+) -> std::result::Result<T, D::Error>
 where
     D: Deserializer<'de>,
 {
     let value = Value::deserialize(d)?;
     let Value::Object(mut table) = value else {
-        return Err(de::Error::custom(format!("{MARK}{}{MARK}must be a table with a 'kind' key", render(&value))));
+        return Err(de::Error::custom(format!(
+            "{MARK}{}{MARK}must be a table with a 'kind' key",
+            render(&value)
+        )));
     };
-    let known = kinds.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ");
+    let known = kinds
+        .iter()
+        .map(|k| format!("'{k}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let kind = match table.remove("kind") {
         Some(Value::String(k)) => k,
-        Some(other) => return Err(nested("kind", &render(&other), &format!("must be one of: {known}"))),
-        None => return Err(nested("kind", "", &format!("a 'kind' key is required; one of: {known}"))),
+        Some(other) => {
+            return Err(nested(
+                "kind",
+                &render(&other),
+                &format!("must be one of: {known}"),
+            ))
+        }
+        None => {
+            return Err(nested(
+                "kind",
+                "",
+                &format!("a 'kind' key is required; one of: {known}"),
+            ))
+        }
     };
     match read(&kind, Value::Object(table)) {
         Some(r) => r,
-        None => Err(de::Error::custom(format!("{NEST}kind{NEST}unknown variant `{kind}`, expected one of {}", kinds.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")))),
+        None => Err(de::Error::custom(format!(
+            "{NEST}kind{NEST}unknown variant `{kind}`, expected one of {}",
+            kinds
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
     }
 }
 
@@ -294,7 +364,10 @@ fn nested<E: de::Error>(key: &str, value: &str, allowed: &str) -> E {
 fn render(v: &Value) -> String {
     match v {
         Value::String(s) => format!("'{s}'"),
-        Value::Number(n) => n.as_f64().filter(|_| n.is_f64()).map_or(n.to_string(), |x| format!("{x:?}")),
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|_| n.is_f64())
+            .map_or(n.to_string(), |x| format!("{x:?}")),
         Value::Array(_) => "a list".into(),
         Value::Object(_) => "a table".into(),
         other => other.to_string(),
@@ -341,7 +414,10 @@ pub const EXTERNAL_PREFIX: &str = "python:";
 
 impl ControllerRef {
     pub fn named(name: &str) -> Self {
-        ControllerRef { name: name.to_string(), params: BTreeMap::new() }
+        ControllerRef {
+            name: name.to_string(),
+            params: BTreeMap::new(),
+        }
     }
 
     /// The name after `python:` when the controller is supplied from outside the catalogue.
@@ -356,7 +432,11 @@ impl ControllerRef {
 
     fn validate(&self, at: &str) -> Result<()> {
         if self.external().is_some() && !self.params.is_empty() {
-            return Err(Error::invalid(at, format!("'{}'", self.name), "a Python controller takes its parameters in Python, not here"));
+            return Err(Error::invalid(
+                at,
+                format!("'{}'", self.name),
+                "a Python controller takes its parameters in Python, not here",
+            ));
         }
         Ok(())
     }
@@ -387,14 +467,23 @@ impl<'de> Deserialize<'de> for ControllerRef {
             fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<ControllerRef, E> {
                 Ok(ControllerRef::named(v))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<ControllerRef, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<ControllerRef, A::Error> {
                 let mut out = ControllerRef::default();
                 let mut name = None;
                 while let Some(key) = map.next_key::<String>()? {
                     let value: Value = map.next_value()?;
                     if let ("params", Value::Object(table)) = (key.as_str(), &value) {
                         for (k, v) in table {
-                            let x = param_value(v).ok_or_else(|| nested::<A::Error>(&format!("params.{k}"), &render(v), "a controller parameter must be a finite number"))?;
+                            let x = param_value(v).ok_or_else(|| {
+                                nested::<A::Error>(
+                                    &format!("params.{k}"),
+                                    &render(v),
+                                    "a controller parameter must be a finite number",
+                                )
+                            })?;
                             out.params.insert(k.clone(), x);
                         }
                         continue;
@@ -402,14 +491,32 @@ impl<'de> Deserialize<'de> for ControllerRef {
                     if key == "name" {
                         match value {
                             Value::String(s) => name = Some(s),
-                            other => return Err(nested("name", &render(&other), "must be a controller name (see `ccscope controllers`)")),
+                            other => {
+                                return Err(nested(
+                                    "name",
+                                    &render(&other),
+                                    "must be a controller name (see `ccscope controllers`)",
+                                ))
+                            }
                         }
                         continue;
                     }
-                    let x = param_value(&value).ok_or_else(|| nested::<A::Error>(&key, &render(&value), "a controller parameter must be a finite number"))?;
+                    let x = param_value(&value).ok_or_else(|| {
+                        nested::<A::Error>(
+                            &key,
+                            &render(&value),
+                            "a controller parameter must be a finite number",
+                        )
+                    })?;
                     out.params.insert(key, x);
                 }
-                out.name = name.ok_or_else(|| nested::<A::Error>("name", "", "this key is required (a controller of `ccscope controllers`)"))?;
+                out.name = name.ok_or_else(|| {
+                    nested::<A::Error>(
+                        "name",
+                        "",
+                        "this key is required (a controller of `ccscope controllers`)",
+                    )
+                })?;
                 Ok(out)
             }
         }
@@ -445,7 +552,11 @@ fn in_range(at: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
     if x.is_finite() && x >= lo && x <= hi {
         Ok(x)
     } else {
-        Err(Error::invalid(at, format!("{x:?}"), format!("must be in [{lo}, {hi}]")))
+        Err(Error::invalid(
+            at,
+            format!("{x:?}"),
+            format!("must be in [{lo}, {hi}]"),
+        ))
     }
 }
 
@@ -454,7 +565,11 @@ fn positive(at: &str, x: f64) -> Result<f64> {
     if x.is_finite() && x > 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(at, format!("{x:?}"), "must be a finite number > 0"))
+        Err(Error::invalid(
+            at,
+            format!("{x:?}"),
+            "must be a finite number > 0",
+        ))
     }
 }
 
@@ -463,7 +578,11 @@ fn count_in(at: &str, n: u64, lo: u64, hi: u64) -> Result<u64> {
     if (lo..=hi).contains(&n) {
         Ok(n)
     } else {
-        Err(Error::invalid(at, n, format!("must be a whole number in [{lo}, {hi}]")))
+        Err(Error::invalid(
+            at,
+            n,
+            format!("must be a whole number in [{lo}, {hi}]"),
+        ))
     }
 }
 
@@ -471,12 +590,26 @@ fn count_in(at: &str, n: u64, lo: u64, hi: u64) -> Result<u64> {
 fn time_ns(at: &str, t: &Time, strict: bool) -> Result<u64> {
     let secs = t.secs();
     if secs < 0.0 || (strict && secs == 0.0) {
-        let rule = if strict { "must be > 0" } else { "must be >= 0" };
-        return Err(Error::invalid(at, format!("'{t}'"), format!("{rule}; expected {}", crate::units::TIME_EXAMPLE)));
+        let rule = if strict {
+            "must be > 0"
+        } else {
+            "must be >= 0"
+        };
+        return Err(Error::invalid(
+            at,
+            format!("'{t}'"),
+            format!("{rule}; expected {}", crate::units::TIME_EXAMPLE),
+        ));
     }
-    let ns = t.ns().ok_or_else(|| Error::invalid(at, format!("'{t}'"), "must be at most 584 years (2^64 ns)"))?;
+    let ns = t.ns().ok_or_else(|| {
+        Error::invalid(at, format!("'{t}'"), "must be at most 584 years (2^64 ns)")
+    })?;
     if strict && ns == 0 {
-        return Err(Error::invalid(at, format!("'{t}'"), "must be at least 1 ns (the engines count whole nanoseconds)"));
+        return Err(Error::invalid(
+            at,
+            format!("'{t}'"),
+            "must be at least 1 ns (the engines count whole nanoseconds)",
+        ));
     }
     Ok(ns)
 }

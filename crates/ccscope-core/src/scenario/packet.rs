@@ -12,7 +12,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::media::{App, Playback, Udp};
-use super::{count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine};
+use super::{
+    count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine,
+};
 use crate::error::{Error, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
@@ -142,7 +144,9 @@ impl FatLink {
             bottleneck: Link {
                 rate: self.rate.clone(),
                 delay: self.delay.clone(),
-                queue: Queue::DropTail(DropTail { limit: self.buffer.clone() }),
+                queue: Queue::DropTail(DropTail {
+                    limit: self.buffer.clone(),
+                }),
                 loss: self.loss.clone(),
                 capacity_changes: Vec::new(),
             },
@@ -189,7 +193,9 @@ fn access() -> Link {
     Link {
         rate: lit("1Gbps"),
         delay: lit("1ms"),
-        queue: Queue::DropTail(DropTail { limit: lit("10000pkts") }),
+        queue: Queue::DropTail(DropTail {
+            limit: lit("10000pkts"),
+        }),
         loss: None,
         capacity_changes: Vec::new(),
     }
@@ -272,7 +278,9 @@ fn droptail_limit() -> Limit {
 
 impl Default for DropTail {
     fn default() -> Self {
-        DropTail { limit: droptail_limit() }
+        DropTail {
+            limit: droptail_limit(),
+        }
     }
 }
 
@@ -362,8 +370,13 @@ impl<'de> Deserialize<'de> for Auto {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         match serde_json::Value::deserialize(d)? {
             serde_json::Value::String(s) if s == "auto" => Ok(Auto::Auto),
-            serde_json::Value::Number(n) if n.as_f64().is_some() => Ok(Auto::Value(n.as_f64().unwrap_or_default())),
-            other => Err(crate::units::refusal(&super::render(&other), "must be a number or \"auto\"")),
+            serde_json::Value::Number(n) if n.as_f64().is_some() => {
+                Ok(Auto::Value(n.as_f64().unwrap_or_default()))
+            }
+            other => Err(crate::units::refusal(
+                &super::render(&other),
+                "must be a number or \"auto\"",
+            )),
         }
     }
 }
@@ -568,7 +581,10 @@ pub struct Tcp {
     /// SACK: SACKed packets above a hole that make it lost, in [1, 65536]. RFC 6675's IsLost
     /// takes DupThresh, 3; ns-2.35's Sack1 retransmits any hole below a SACKed packet
     /// (`scoreboard-rq.cc` `GetNextRetran`): 1 runs as it does. Written only when not 3.
-    #[serde(default = "sack_lost_after", skip_serializing_if = "is_rfc6675_lost_after")]
+    #[serde(
+        default = "sack_lost_after",
+        skip_serializing_if = "is_rfc6675_lost_after"
+    )]
     pub sack_lost_after: u64,
     /// Send jitter (ns-2 `overhead_`): packets the window lets go wait a uniform draw in
     /// [0, overhead) from the flow's own random stream, then leave together; papers use it to
@@ -765,15 +781,30 @@ impl Scenario {
     /// Checks every field, naming the first bad one by its path as written.
     pub fn validate(&self) -> Result<()> {
         if self.run.engine == Engine::Round {
-            return Err(Error::invalid("run.engine", "'round'", "a round-model scenario; run it with the round model"));
+            return Err(Error::invalid(
+                "run.engine",
+                "'round'",
+                "a round-model scenario; run it with the round model",
+            ));
         }
         let duration = time_ns("run.duration", &self.run.duration, true)?;
         if self.run.engine == Engine::Udp && duration > MAX_REAL_TIME_NS {
-            return Err(Error::invalid("run.duration", format!("'{}'", self.run.duration), "at most 1h with run.engine = \"udp\", which runs in real time"));
+            return Err(Error::invalid(
+                "run.duration",
+                format!("'{}'", self.run.duration),
+                "at most 1h with run.engine = \"udp\", which runs in real time",
+            ));
         }
         let warmup = time_ns("run.warmup", &self.run.warmup, false)?;
         if warmup >= duration {
-            return Err(Error::invalid("run.warmup", format!("'{}'", self.run.warmup), format!("must be shorter than run.duration = '{}'", self.run.duration)));
+            return Err(Error::invalid(
+                "run.warmup",
+                format!("'{}'", self.run.warmup),
+                format!(
+                    "must be shorter than run.duration = '{}'",
+                    self.run.duration
+                ),
+            ));
         }
         let nodes = self.topology.validate()?;
         if self.run.emulator == Emulation::Kernel {
@@ -788,7 +819,11 @@ impl Scenario {
             total = total.saturating_add(f.count);
         }
         if total > MAX_FLOWS {
-            return Err(Error::invalid("flows", format!("{total} flows"), format!("at most {MAX_FLOWS} flows in all (counts added up)")));
+            return Err(Error::invalid(
+                "flows",
+                format!("{total} flows"),
+                format!("at most {MAX_FLOWS} flows in all (counts added up)"),
+            ));
         }
         if let Some(t) = &self.trace {
             let iv = time_ns("trace.interval", &t.interval, true)?;
@@ -819,10 +854,25 @@ impl Scenario {
             return Err(Error::invalid("run.emulator", "'kernel'", format!("needs run.engine = \"udp\" (here {engine}): the kernel path carries real datagrams")));
         }
         let (links, at) = match &self.topology {
-            Topology::Dumbbell(d) => ([Some(&d.bottleneck), d.reverse.as_ref()], ["topology.bottleneck", "topology.reverse"]),
+            Topology::Dumbbell(d) => (
+                [Some(&d.bottleneck), d.reverse.as_ref()],
+                ["topology.bottleneck", "topology.reverse"],
+            ),
             Topology::FatLink(_) => return Ok(()),
-            Topology::ParkingLot(_) => return Err(Error::invalid("topology.kind", "'parking_lot'", format!("'dumbbell' or 'fat_link' {KERNEL}"))),
-            Topology::Custom(_) => return Err(Error::invalid("topology.kind", "'custom'", format!("'dumbbell' or 'fat_link' {KERNEL}"))),
+            Topology::ParkingLot(_) => {
+                return Err(Error::invalid(
+                    "topology.kind",
+                    "'parking_lot'",
+                    format!("'dumbbell' or 'fat_link' {KERNEL}"),
+                ))
+            }
+            Topology::Custom(_) => {
+                return Err(Error::invalid(
+                    "topology.kind",
+                    "'custom'",
+                    format!("'dumbbell' or 'fat_link' {KERNEL}"),
+                ))
+            }
         };
         for (link, at) in links.into_iter().zip(at) {
             let Some(link) = link else { continue };
@@ -837,7 +887,9 @@ impl Scenario {
                 return Err(Error::invalid(
                     format!("{at}.capacity_changes"),
                     format!("{} changes", link.capacity_changes.len()),
-                    format!("none {KERNEL}: tc sets the rate once; run.emulator = \"user\" changes it"),
+                    format!(
+                        "none {KERNEL}: tc sets the rate once; run.emulator = \"user\" changes it"
+                    ),
                 ));
             }
         }
@@ -867,7 +919,11 @@ impl Topology {
             }
             Topology::ParkingLot(p) => {
                 if p.hops.is_empty() {
-                    return Err(Error::invalid("topology.hops", "[]", "at least one hop is needed"));
+                    return Err(Error::invalid(
+                        "topology.hops",
+                        "[]",
+                        "at least one hop is needed",
+                    ));
                 }
                 for (i, h) in p.hops.iter().enumerate() {
                     h.validate(&format!("topology.hops[{i}]"))?;
@@ -876,24 +932,44 @@ impl Topology {
             }
             Topology::Custom(c) => {
                 if c.nodes.len() < 2 {
-                    return Err(Error::invalid("topology.nodes", format!("{:?}", c.nodes), "at least two nodes are needed"));
+                    return Err(Error::invalid(
+                        "topology.nodes",
+                        format!("{:?}", c.nodes),
+                        "at least two nodes are needed",
+                    ));
                 }
                 let unique: BTreeSet<&String> = c.nodes.iter().collect();
                 if unique.len() != c.nodes.len() {
-                    return Err(Error::invalid("topology.nodes", format!("{:?}", c.nodes), "node names must be unique"));
+                    return Err(Error::invalid(
+                        "topology.nodes",
+                        format!("{:?}", c.nodes),
+                        "node names must be unique",
+                    ));
                 }
                 if c.links.is_empty() {
-                    return Err(Error::invalid("topology.links", "[]", "at least one link is needed"));
+                    return Err(Error::invalid(
+                        "topology.links",
+                        "[]",
+                        "at least one link is needed",
+                    ));
                 }
                 for (i, l) in c.links.iter().enumerate() {
                     let at = format!("topology.links[{i}]");
                     for (name, end) in [("from", &l.from), ("to", &l.to)] {
                         if !c.nodes.contains(end) {
-                            return Err(Error::invalid(format!("{at}.{name}"), format!("'{end}'"), format!("known nodes: {}", c.nodes.join(", "))));
+                            return Err(Error::invalid(
+                                format!("{at}.{name}"),
+                                format!("'{end}'"),
+                                format!("known nodes: {}", c.nodes.join(", ")),
+                            ));
                         }
                     }
                     if l.from == l.to {
-                        return Err(Error::invalid(format!("{at}.to"), format!("'{}'", l.to), "a link joins two different nodes"));
+                        return Err(Error::invalid(
+                            format!("{at}.to"),
+                            format!("'{}'", l.to),
+                            "a link joins two different nodes",
+                        ));
                     }
                     l.link().validate(&at)?;
                 }
@@ -916,14 +992,22 @@ impl Topology {
 fn later(at: &str, t: &Time, last: &mut Option<u64>) -> Result<()> {
     let ns = time_ns(at, t, false)?;
     if last.is_some_and(|l| ns <= l) {
-        return Err(Error::invalid(at, format!("'{t}'"), "must be later than the entry before"));
+        return Err(Error::invalid(
+            at,
+            format!("'{t}'"),
+            "must be later than the entry before",
+        ));
     }
     *last = Some(ns);
     Ok(())
 }
 
 fn rate_error(at: &str, r: &Rate) -> Error {
-    Error::invalid(at, format!("'{r}'"), format!("must be > 0; expected {}", crate::units::RATE_EXAMPLE))
+    Error::invalid(
+        at,
+        format!("'{r}'"),
+        format!("must be > 0; expected {}", crate::units::RATE_EXAMPLE),
+    )
 }
 
 /// A rate > 0.
@@ -936,10 +1020,18 @@ pub(super) fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
 fn link_rate(at: &str, r: &Rate) -> Result<()> {
     let bps = rate_bps(at, r)?.round_ties_even();
     if bps < 1.0 {
-        return Err(Error::invalid(at, format!("'{r}'"), "a link runs at least 1 b/s"));
+        return Err(Error::invalid(
+            at,
+            format!("'{r}'"),
+            "a link runs at least 1 b/s",
+        ));
     }
     if bps >= u64::MAX as f64 {
-        return Err(Error::invalid(at, format!("'{r}'"), "a link runs at most 2^64 b/s (about 1.8e7 Tbps)"));
+        return Err(Error::invalid(
+            at,
+            format!("'{r}'"),
+            "a link runs at most 2^64 b/s (about 1.8e7 Tbps)",
+        ));
     }
     Ok(())
 }
@@ -964,20 +1056,30 @@ pub(super) fn size_bytes(at: &str, s: &Size, most: f64) -> Result<f64> {
     if b >= 1.0 && b <= most {
         Ok(b)
     } else {
-        Err(Error::invalid(at, format!("'{s}'"), format!("must be at least 1 byte and at most {most} bytes")))
+        Err(Error::invalid(
+            at,
+            format!("'{s}'"),
+            format!("must be at least 1 byte and at most {most} bytes"),
+        ))
     }
 }
 
 /// A buffer of at least one packet, whole packets when counted in packets.
 fn packets_limit(at: &str, l: &Limit) -> Result<()> {
     let ok = match l {
-        Limit::Packets { packets, .. } => *packets >= 1.0 && packets.fract() == 0.0 && *packets <= u64::MAX as f64,
+        Limit::Packets { packets, .. } => {
+            *packets >= 1.0 && packets.fract() == 0.0 && *packets <= u64::MAX as f64
+        }
         Limit::Bytes(s) => s.bytes() >= 1.0,
     };
     if ok {
         Ok(())
     } else {
-        Err(Error::invalid(at, l.text(), "must hold at least one packet, in whole packets (e.g. '50pkts' or '64KB')"))
+        Err(Error::invalid(
+            at,
+            l.text(),
+            "must hold at least one packet, in whole packets (e.g. '50pkts' or '64KB')",
+        ))
     }
 }
 
@@ -1013,21 +1115,33 @@ impl Queue {
                 }
                 if let (Some(lo), Some(hi)) = (r.min_th.value(), r.max_th.value()) {
                     if lo >= hi {
-                        return Err(Error::invalid(format!("{at}.min_th"), format!("{lo:?}"), format!("must be less than max_th = {hi:?}")));
+                        return Err(Error::invalid(
+                            format!("{at}.min_th"),
+                            format!("{lo:?}"),
+                            format!("must be less than max_th = {hi:?}"),
+                        ));
                     }
                 }
                 let above_zero = |name: &str, x: f64| {
                     if x > 0.0 && x <= 1.0 {
                         Ok(())
                     } else {
-                        Err(Error::invalid(format!("{at}.{name}"), format!("{x:?}"), "must be in (0, 1]"))
+                        Err(Error::invalid(
+                            format!("{at}.{name}"),
+                            format!("{x:?}"),
+                            "must be in (0, 1]",
+                        ))
                     }
                 };
                 above_zero("max_p", r.max_p)?;
                 if let Some(w) = r.w_q.value() {
                     above_zero("w_q", w)?;
                 }
-                size_bytes(&format!("{at}.mean_packet_size"), &r.mean_packet_size, u32::MAX as f64)?;
+                size_bytes(
+                    &format!("{at}.mean_packet_size"),
+                    &r.mean_packet_size,
+                    u32::MAX as f64,
+                )?;
                 Ok(())
             }
         }
@@ -1041,16 +1155,28 @@ impl Loss {
             Loss::Periodic(p) => count_in(&format!("{at}.every"), p.every, 1, u64::MAX).map(|_| ()),
             Loss::Schedule(s) => {
                 if s.steps.is_empty() {
-                    return Err(Error::invalid(format!("{at}.steps"), "[]", "at least one step is needed"));
+                    return Err(Error::invalid(
+                        format!("{at}.steps"),
+                        "[]",
+                        "at least one step is needed",
+                    ));
                 }
                 let mut last = None;
                 for (i, step) in s.steps.iter().enumerate() {
                     let here = format!("{at}.steps[{i}]");
                     match (step.p, &step.interval) {
-                        (Some(p), None) => in_range(&format!("{here}.p"), p, 0.0, 1.0).map(|_| ())?,
-                        (None, Some(t)) => time_ns(&format!("{here}.interval"), t, true).map(|_| ())?,
+                        (Some(p), None) => {
+                            in_range(&format!("{here}.p"), p, 0.0, 1.0).map(|_| ())?
+                        }
+                        (None, Some(t)) => {
+                            time_ns(&format!("{here}.interval"), t, true).map(|_| ())?
+                        }
                         (p, _) => {
-                            let given = if p.is_some() { "both p and interval" } else { "neither p nor interval" };
+                            let given = if p.is_some() {
+                                "both p and interval"
+                            } else {
+                                "neither p nor interval"
+                            };
                             return Err(Error::invalid(here, given, "needs exactly one of p (Bernoulli loss) and interval (one loss per interval)"));
                         }
                     }
@@ -1070,7 +1196,11 @@ impl Flow {
         time_ns(&format!("{at}.start_jitter"), &self.start_jitter, false)?;
         if let Some(stop) = &self.stop {
             if time_ns(&format!("{at}.stop"), stop, false)? <= start {
-                return Err(Error::invalid(format!("{at}.stop"), format!("'{stop}'"), format!("must be later than start = '{}'", self.start)));
+                return Err(Error::invalid(
+                    format!("{at}.stop"),
+                    format!("'{stop}'"),
+                    format!("must be later than start = '{}'", self.start),
+                ));
             }
         }
         if let Some(l) = &self.lifetime {
@@ -1080,7 +1210,10 @@ impl Flow {
             p.validate(&format!("{at}.playback"))?;
         }
         self.validate_retransmit(at)?;
-        for (name, d) in [("left_delay", &self.left_delay), ("right_delay", &self.right_delay)] {
+        for (name, d) in [
+            ("left_delay", &self.left_delay),
+            ("right_delay", &self.right_delay),
+        ] {
             if let Some(d) = d {
                 time_ns(&format!("{at}.{name}"), d, true)?;
             }
@@ -1089,9 +1222,19 @@ impl Flow {
             Topology::Custom(_) => {
                 for (name, end) in [("from", &self.from), ("to", &self.to)] {
                     match end {
-                        None => return Err(Error::invalid(format!("{at}.{name}"), "", "a custom topology needs both end nodes")),
+                        None => {
+                            return Err(Error::invalid(
+                                format!("{at}.{name}"),
+                                "",
+                                "a custom topology needs both end nodes",
+                            ))
+                        }
                         Some(n) if !nodes.contains(n) => {
-                            return Err(Error::invalid(format!("{at}.{name}"), format!("'{n}'"), format!("known nodes: {}", nodes.join(", "))))
+                            return Err(Error::invalid(
+                                format!("{at}.{name}"),
+                                format!("'{n}'"),
+                                format!("known nodes: {}", nodes.join(", ")),
+                            ))
                         }
                         _ => {}
                     }
@@ -1100,7 +1243,11 @@ impl Flow {
             _ => {
                 if let Some(n) = self.from.as_ref().or(self.to.as_ref()) {
                     let name = if self.from.is_some() { "from" } else { "to" };
-                    return Err(Error::invalid(format!("{at}.{name}"), format!("'{n}'"), "from/to name nodes of a custom topology only"));
+                    return Err(Error::invalid(
+                        format!("{at}.{name}"),
+                        format!("'{n}'"),
+                        "from/to name nodes of a custom topology only",
+                    ));
                 }
             }
         }
@@ -1108,10 +1255,18 @@ impl Flow {
             let n = topology.hops() as u64;
             let value = format!("[{first}, {last}]");
             if n == 0 {
-                return Err(Error::invalid(format!("{at}.hops"), value, "hops apply to a parking_lot topology only"));
+                return Err(Error::invalid(
+                    format!("{at}.hops"),
+                    value,
+                    "hops apply to a parking_lot topology only",
+                ));
             }
             if first > last || last >= n {
-                return Err(Error::invalid(format!("{at}.hops"), value, format!("first <= last, numbered 0..{}", n - 1)));
+                return Err(Error::invalid(
+                    format!("{at}.hops"),
+                    value,
+                    format!("first <= last, numbered 0..{}", n - 1),
+                ));
             }
         }
         Ok(())
@@ -1123,14 +1278,31 @@ impl Flow {
     /// playback receiver (which finds the losses).
     fn validate_retransmit(&self, at: &str) -> Result<()> {
         let (fgs, rate) = match &self.source {
-            Source::Tcp(Tcp { app: Some(App::Fgs(f)), .. }) | Source::Udp(Udp { app: App::Fgs(f), .. }) => (f, false),
-            Source::Rate(RateSource { app: Some(App::Fgs(f)), .. }) => (f, true),
+            Source::Tcp(Tcp {
+                app: Some(App::Fgs(f)),
+                ..
+            })
+            | Source::Udp(Udp {
+                app: App::Fgs(f), ..
+            }) => (f, false),
+            Source::Rate(RateSource {
+                app: Some(App::Fgs(f)),
+                ..
+            }) => (f, true),
             _ => return Ok(()),
         };
         let field = format!("{at}.source.app.retransmit");
         match (fgs.retransmit, rate, &self.playback) {
-            (true, false, _) => Err(Error::invalid(field, "true", "needs a rate source (its receiver carries the NACKs back)")),
-            (true, true, None) => Err(Error::invalid(field, "true", "needs a playback receiver (playback = { startup = ... }) to find the losses")),
+            (true, false, _) => Err(Error::invalid(
+                field,
+                "true",
+                "needs a rate source (its receiver carries the NACKs back)",
+            )),
+            (true, true, None) => Err(Error::invalid(
+                field,
+                "true",
+                "needs a playback receiver (playback = { startup = ... }) to find the losses",
+            )),
             _ => Ok(()),
         }
     }
@@ -1141,13 +1313,21 @@ impl Source {
         match self {
             Source::Cbr(p) | Source::Poisson(p) => {
                 let bps = rate_bps(&format!("{at}.rate"), &p.rate)?;
-                let bytes = size_bytes(&format!("{at}.packet_size"), &p.packet_size, u32::MAX as f64)?;
+                let bytes = size_bytes(
+                    &format!("{at}.packet_size"),
+                    &p.packet_size,
+                    u32::MAX as f64,
+                )?;
                 paced_rate(&format!("{at}.rate"), &p.rate, bps, bytes)
             }
             Source::Tcp(t) => t.validate(at),
             Source::Rate(r) => r.validate(at),
             Source::Udp(u) => {
-                size_bytes(&format!("{at}.packet_size"), &u.packet_size, u32::MAX as f64)?;
+                size_bytes(
+                    &format!("{at}.packet_size"),
+                    &u.packet_size,
+                    u32::MAX as f64,
+                )?;
                 u.app.validate(&format!("{at}.app"))
             }
         }?;
@@ -1166,19 +1346,42 @@ impl Source {
 impl Tcp {
     fn validate(&self, at: &str) -> Result<()> {
         self.controller.validate(&format!("{at}.controller"))?;
-        size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        size_bytes(
+            &format!("{at}.packet_size"),
+            &self.packet_size,
+            u32::MAX as f64,
+        )?;
         size_bytes(&format!("{at}.ack_size"), &self.ack_size, u32::MAX as f64)?;
-        in_range(&format!("{at}.max_window"), self.max_window, 1.0, MAX_WINDOW_PKTS)?;
-        in_range(&format!("{at}.initial_window"), self.initial_window, 1.0, MAX_WINDOW_PKTS)?;
+        in_range(
+            &format!("{at}.max_window"),
+            self.max_window,
+            1.0,
+            MAX_WINDOW_PKTS,
+        )?;
+        in_range(
+            &format!("{at}.initial_window"),
+            self.initial_window,
+            1.0,
+            MAX_WINDOW_PKTS,
+        )?;
         let min = time_ns(&format!("{at}.min_rto"), &self.min_rto, false)?;
         time_ns(&format!("{at}.initial_rto"), &self.initial_rto, true)?;
         let max = time_ns(&format!("{at}.max_rto"), &self.max_rto, true)?;
         if min > max {
-            return Err(Error::invalid(format!("{at}.min_rto"), format!("'{}'", self.min_rto), format!("must not exceed max_rto = '{}'", self.max_rto)));
+            return Err(Error::invalid(
+                format!("{at}.min_rto"),
+                format!("'{}'", self.min_rto),
+                format!("must not exceed max_rto = '{}'", self.max_rto),
+            ));
         }
         time_ns(&format!("{at}.tick"), &self.tick, false)?;
         count_in(&format!("{at}.max_backoff"), self.max_backoff, 1, 1 << 16)?;
-        count_in(&format!("{at}.sack_lost_after"), self.sack_lost_after, 1, 1 << 16)?;
+        count_in(
+            &format!("{at}.sack_lost_after"),
+            self.sack_lost_after,
+            1,
+            1 << 16,
+        )?;
         if let Some(t) = &self.overhead {
             time_ns(&format!("{at}.overhead"), t, false)?;
         }
@@ -1201,7 +1404,11 @@ impl Tcp {
 impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
         self.controller.validate(&format!("{at}.controller"))?;
-        let bytes = size_bytes(&format!("{at}.packet_size"), &self.packet_size, u32::MAX as f64)?;
+        let bytes = size_bytes(
+            &format!("{at}.packet_size"),
+            &self.packet_size,
+            u32::MAX as f64,
+        )?;
         if let Some(s) = &self.report_size {
             size_bytes(&format!("{at}.report_size"), s, u32::MAX as f64)?;
         }
@@ -1209,7 +1416,11 @@ impl RateSource {
             Some(r) => {
                 let bps = rate_bps(&format!("{at}.min_rate"), r)?;
                 if bps > MAX_RATE_BPS {
-                    return Err(Error::invalid(format!("{at}.min_rate"), format!("'{r}'"), format!("must be at most {MAX_RATE_BPS:e} b/s")));
+                    return Err(Error::invalid(
+                        format!("{at}.min_rate"),
+                        format!("'{r}'"),
+                        format!("must be at most {MAX_RATE_BPS:e} b/s"),
+                    ));
                 }
                 bps
             }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{count_in, in_range, lit, positive, time_ns, tagged_union, Engine};
+use super::{count_in, in_range, lit, positive, tagged_union, time_ns, Engine};
 use crate::error::{Error, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
@@ -96,7 +96,10 @@ fn packet_size() -> Size {
     lit("1000B")
 }
 fn no_buffer() -> Limit {
-    Limit::Packets { text: "0".into(), packets: 0.0 }
+    Limit::Packets {
+        text: "0".into(),
+        packets: 0.0,
+    }
 }
 
 /// How congestion reaches the flows in a step whose load exceeds capacity and buffer:
@@ -214,18 +217,29 @@ impl RoundLink {
 impl RoundScenario {
     /// Total number of flows.
     pub fn n_flows(&self) -> u64 {
-        self.flows.iter().map(|g| g.count).fold(0, u64::saturating_add)
+        self.flows
+            .iter()
+            .map(|g| g.count)
+            .fold(0, u64::saturating_add)
     }
 
     /// Checks every field, naming the first bad one by its path as written.
     pub fn validate(&self) -> Result<()> {
         let run = &self.run;
         if run.engine != Engine::Round {
-            return Err(Error::invalid("run.engine", "'packet'", "a round-model scenario needs engine = \"round\""));
+            return Err(Error::invalid(
+                "run.engine",
+                "'packet'",
+                "a round-model scenario needs engine = \"round\"",
+            ));
         }
         count_in("run.steps", run.steps, 1, MAX_STEPS)?;
         if run.warmup_steps >= run.steps {
-            return Err(Error::invalid("run.warmup_steps", run.warmup_steps, format!("must be less than run.steps = {}", run.steps)));
+            return Err(Error::invalid(
+                "run.warmup_steps",
+                run.warmup_steps,
+                format!("must be less than run.steps = {}", run.steps),
+            ));
         }
         count_in("run.substeps", run.substeps, 1, MAX_SUBSTEPS)?;
         let link = &self.link;
@@ -233,55 +247,106 @@ impl RoundScenario {
         time_ns("link.rtt", &link.rtt, true)?;
         let b = link.packet_size.bytes().round_ties_even();
         if !(1.0..=u32::MAX as f64).contains(&b) {
-            return Err(Error::invalid("link.packet_size", format!("'{}'", link.packet_size), "must be at least 1 byte"));
+            return Err(Error::invalid(
+                "link.packet_size",
+                format!("'{}'", link.packet_size),
+                "must be at least 1 byte",
+            ));
         }
         match &link.buffer {
             Limit::Packets { packets, .. } if *packets >= 0.0 && packets.is_finite() => {}
-            Limit::Packets { text, .. } => return Err(Error::invalid("link.buffer", text, "must be >= 0 packets")),
-            Limit::Bytes(s) => return Err(Error::invalid("link.buffer", format!("'{s}'"), "the buffer is in packets, e.g. 20 or '20pkts'")),
+            Limit::Packets { text, .. } => {
+                return Err(Error::invalid("link.buffer", text, "must be >= 0 packets"))
+            }
+            Limit::Bytes(s) => {
+                return Err(Error::invalid(
+                    "link.buffer",
+                    format!("'{s}'"),
+                    "the buffer is in packets, e.g. 20 or '20pkts'",
+                ))
+            }
         }
         if let Feedback::Random(RandomLoss::Bernoulli(Bernoulli { p })) = link.feedback {
             if !(p.is_finite() && (0.0..1.0).contains(&p)) {
-                return Err(Error::invalid("link.feedback.p", format!("{p:?}"), "must be in [0, 1): with p = 1 no packet ever arrives"));
+                return Err(Error::invalid(
+                    "link.feedback.p",
+                    format!("{p:?}"),
+                    "must be in [0, 1): with p = 1 no packet ever arrives",
+                ));
             }
         }
-        positive("link.capacity", link.capacity_bps(&link.capacity, link.capacity_pkts))?;
+        positive(
+            "link.capacity",
+            link.capacity_bps(&link.capacity, link.capacity_pkts),
+        )?;
         let mut last = None;
         for (i, c) in link.capacity_changes.iter().enumerate() {
             let at = format!("link.capacity_changes[{i}]");
             exactly_one(&at, &c.capacity, c.capacity_pkts)?;
-            positive(&format!("{at}.capacity"), link.capacity_bps(&c.capacity, c.capacity_pkts))?;
+            positive(
+                &format!("{at}.capacity"),
+                link.capacity_bps(&c.capacity, c.capacity_pkts),
+            )?;
             if last.is_some_and(|l| c.step <= l) {
-                return Err(Error::invalid(format!("{at}.step"), c.step, "must be later than the step before"));
+                return Err(Error::invalid(
+                    format!("{at}.step"),
+                    c.step,
+                    "must be later than the step before",
+                ));
             }
             last = Some(c.step);
         }
         if self.flows.is_empty() {
-            return Err(Error::invalid("flows", "[]", "at least one flow group is needed"));
+            return Err(Error::invalid(
+                "flows",
+                "[]",
+                "at least one flow group is needed",
+            ));
         }
         for (i, g) in self.flows.iter().enumerate() {
             let at = format!("flows[{i}]");
             count_in(&format!("{at}.count"), g.count, 1, MAX_FLOWS)?;
             for (name, v) in &g.params {
                 if !v.is_finite() {
-                    return Err(Error::invalid(format!("{at}.params.{name}"), format!("{v:?}"), "must be a finite number"));
+                    return Err(Error::invalid(
+                        format!("{at}.params.{name}"),
+                        format!("{v:?}"),
+                        "must be a finite number",
+                    ));
                 }
             }
             if let Some(w) = g.initial_window {
-                in_range(&format!("{at}.initial_window"), w, 1.0, crate::scenario::packet::MAX_WINDOW_PKTS)?;
+                in_range(
+                    &format!("{at}.initial_window"),
+                    w,
+                    1.0,
+                    crate::scenario::packet::MAX_WINDOW_PKTS,
+                )?;
             }
             if let Some(r) = &g.initial_rate {
                 if r.bps() <= 0.0 {
-                    return Err(Error::invalid(format!("{at}.initial_rate"), format!("'{r}'"), "must be > 0"));
+                    return Err(Error::invalid(
+                        format!("{at}.initial_rate"),
+                        format!("'{r}'"),
+                        "must be > 0",
+                    ));
                 }
             }
             if g.controller.starts_with(super::EXTERNAL_PREFIX) && !g.params.is_empty() {
-                return Err(Error::invalid(format!("{at}.params"), "", "a Python controller takes its parameters in Python, not here"));
+                return Err(Error::invalid(
+                    format!("{at}.params"),
+                    "",
+                    "a Python controller takes its parameters in Python, not here",
+                ));
             }
         }
         let n = self.n_flows();
         if n > MAX_FLOWS {
-            return Err(Error::invalid("flows", format!("{n} flows"), format!("at most {MAX_FLOWS} flows in all")));
+            return Err(Error::invalid(
+                "flows",
+                format!("{n} flows"),
+                format!("at most {MAX_FLOWS} flows in all"),
+            ));
         }
         if self.record.flows && self.record.every > 0 {
             let values = run.steps.div_ceil(self.record.every).saturating_mul(n);
@@ -299,8 +364,16 @@ impl RoundScenario {
 
 fn exactly_one(at: &str, rate: &Option<Rate>, pkts: Option<f64>) -> Result<()> {
     if rate.is_some() == pkts.is_some() {
-        let at = if at == "link" { "link.capacity".to_string() } else { format!("{at}.capacity") };
-        return Err(Error::invalid(at, "", "give exactly one of capacity (a rate) and capacity_pkts (packets per RTT0)"));
+        let at = if at == "link" {
+            "link.capacity".to_string()
+        } else {
+            format!("{at}.capacity")
+        };
+        return Err(Error::invalid(
+            at,
+            "",
+            "give exactly one of capacity (a rate) and capacity_pkts (packets per RTT0)",
+        ));
     }
     Ok(())
 }

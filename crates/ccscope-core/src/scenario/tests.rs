@@ -58,46 +58,175 @@ fn a_valid_scenario_reads_and_normalizes_to_a_fixed_point() {
 #[test]
 fn errors_name_the_path_the_value_as_written_and_what_is_allowed() {
     let cases = [
-        (with("run.sped", json!(4)), "run.sped", "allowed keys: duration, warmup, seed, engine, emulator"),
-        (with("topology.bottleneck.rate", json!("-2Mbps")), "topology.bottleneck.rate", "'-2Mbps': must be > 0"),
-        (with("topology.bottleneck.rate", json!(2000000)), "topology.bottleneck.rate", "2000000: write it with its unit"),
-        (with("topology.bottleneck.delay", json!("1e300h")), "topology.bottleneck.delay", "at most 584 years"),
-        (with("topology.bottleneck.rate", json!("1e300Tbps")), "topology.bottleneck.rate", "too large"),
-        (with("topology.bottleneck.queue", json!({"kind": "red", "min_th": 15, "max_th": 5})), "topology.bottleneck.queue.min_th", "15.0: must be less than max_th = 5.0"),
-        (with("topology.bottleneck.queue", json!({"kind": "red", "max_p": 1.5})), "topology.bottleneck.queue.max_p", "1.5: must be in (0, 1]"),
-        (with("topology.bottleneck.queue", json!({"kind": "red", "colour": 1})), "topology.bottleneck.queue.colour", "unknown key"),
-        (with("topology.bottleneck.loss", json!({"kind": "bernoulli", "p": true})), "topology.bottleneck.loss.p", "true: must be a number"),
-        (with("topology.kind", json!("star")), "topology.kind", "'star' is not known; expected one of: 'dumbbell', 'fat_link'"),
-        (with("flows[0].count", json!(1e39)), "flows[0].count", "1e39: must be a whole number"),
-        (with("flows[0].count", json!(0)), "flows[0].count", "0: must be a whole number in [1, 1000000]"),
-        (with("flows[0].source.kind", json!("ftp")), "flows[0].source.kind", "expected one of: 'cbr', 'poisson', 'tcp', 'rate'"),
-        (with("flows[0].source.variant", json!("vegas")), "flows[0].source.variant", "'vegas' is not known"),
-        (with("flows[0].source.controller", json!({"name": "gaimd", "beta": "x"})), "flows[0].source.controller.beta", "'x': a controller parameter must be a finite number"),
-        (with("run.engine", json!("fluid")), "run.engine", "expected one of: 'packet', 'round'"),
-        (with("run.warmup", json!("6s")), "run.warmup", "'6s': must be shorter than run.duration = '5s'"),
-        (with("flows[0].hops", json!([0, 1])), "flows[0].hops", "parking_lot topology only"),
-        // Below the engines' resolution: whole nanoseconds, whole bits/s on links.
-        (with("topology.bottleneck.delay", json!("0.4ns")), "topology.bottleneck.delay", "'0.4ns': must be at least 1 ns"),
-        (with("trace", json!({"interval": "0.1ns"})), "trace.interval", "at least 1 ns"),
-        (with("topology.bottleneck.rate", json!("0.4bps")), "topology.bottleneck.rate", "'0.4bps': a link runs at least 1 b/s"),
-        (with("topology.bottleneck.loss", json!({"kind": "bernoulli", "p": 1.5})), "topology.bottleneck.loss.p", "1.5: must be in [0, 1]"),
         (
-            with("topology.bottleneck.loss", json!({"kind": "schedule", "steps": [{"at": "5s", "p": 0.1}, {"at": "5s", "p": 0.2}]})),
+            with("run.sped", json!(4)),
+            "run.sped",
+            "allowed keys: duration, warmup, seed, engine, emulator",
+        ),
+        (
+            with("topology.bottleneck.rate", json!("-2Mbps")),
+            "topology.bottleneck.rate",
+            "'-2Mbps': must be > 0",
+        ),
+        (
+            with("topology.bottleneck.rate", json!(2000000)),
+            "topology.bottleneck.rate",
+            "2000000: write it with its unit",
+        ),
+        (
+            with("topology.bottleneck.delay", json!("1e300h")),
+            "topology.bottleneck.delay",
+            "at most 584 years",
+        ),
+        (
+            with("topology.bottleneck.rate", json!("1e300Tbps")),
+            "topology.bottleneck.rate",
+            "too large",
+        ),
+        (
+            with(
+                "topology.bottleneck.queue",
+                json!({"kind": "red", "min_th": 15, "max_th": 5}),
+            ),
+            "topology.bottleneck.queue.min_th",
+            "15.0: must be less than max_th = 5.0",
+        ),
+        (
+            with(
+                "topology.bottleneck.queue",
+                json!({"kind": "red", "max_p": 1.5}),
+            ),
+            "topology.bottleneck.queue.max_p",
+            "1.5: must be in (0, 1]",
+        ),
+        (
+            with(
+                "topology.bottleneck.queue",
+                json!({"kind": "red", "colour": 1}),
+            ),
+            "topology.bottleneck.queue.colour",
+            "unknown key",
+        ),
+        (
+            with(
+                "topology.bottleneck.loss",
+                json!({"kind": "bernoulli", "p": true}),
+            ),
+            "topology.bottleneck.loss.p",
+            "true: must be a number",
+        ),
+        (
+            with("topology.kind", json!("star")),
+            "topology.kind",
+            "'star' is not known; expected one of: 'dumbbell', 'fat_link'",
+        ),
+        (
+            with("flows[0].count", json!(1e39)),
+            "flows[0].count",
+            "1e39: must be a whole number",
+        ),
+        (
+            with("flows[0].count", json!(0)),
+            "flows[0].count",
+            "0: must be a whole number in [1, 1000000]",
+        ),
+        (
+            with("flows[0].source.kind", json!("ftp")),
+            "flows[0].source.kind",
+            "expected one of: 'cbr', 'poisson', 'tcp', 'rate'",
+        ),
+        (
+            with("flows[0].source.variant", json!("vegas")),
+            "flows[0].source.variant",
+            "'vegas' is not known",
+        ),
+        (
+            with(
+                "flows[0].source.controller",
+                json!({"name": "gaimd", "beta": "x"}),
+            ),
+            "flows[0].source.controller.beta",
+            "'x': a controller parameter must be a finite number",
+        ),
+        (
+            with("run.engine", json!("fluid")),
+            "run.engine",
+            "expected one of: 'packet', 'round'",
+        ),
+        (
+            with("run.warmup", json!("6s")),
+            "run.warmup",
+            "'6s': must be shorter than run.duration = '5s'",
+        ),
+        (
+            with("flows[0].hops", json!([0, 1])),
+            "flows[0].hops",
+            "parking_lot topology only",
+        ),
+        // Below the engines' resolution: whole nanoseconds, whole bits/s on links.
+        (
+            with("topology.bottleneck.delay", json!("0.4ns")),
+            "topology.bottleneck.delay",
+            "'0.4ns': must be at least 1 ns",
+        ),
+        (
+            with("trace", json!({"interval": "0.1ns"})),
+            "trace.interval",
+            "at least 1 ns",
+        ),
+        (
+            with("topology.bottleneck.rate", json!("0.4bps")),
+            "topology.bottleneck.rate",
+            "'0.4bps': a link runs at least 1 b/s",
+        ),
+        (
+            with(
+                "topology.bottleneck.loss",
+                json!({"kind": "bernoulli", "p": 1.5}),
+            ),
+            "topology.bottleneck.loss.p",
+            "1.5: must be in [0, 1]",
+        ),
+        (
+            with(
+                "topology.bottleneck.loss",
+                json!({"kind": "schedule", "steps": [{"at": "5s", "p": 0.1}, {"at": "5s", "p": 0.2}]}),
+            ),
             "topology.bottleneck.loss.steps[1].at",
             "must be later than the entry before",
         ),
-        (with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "jitter": 0.9995})), "flows[0].source.jitter", "must be in [0, 0.999]"),
         (
-            with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "initial_rate": "100bps"})),
+            with(
+                "flows[0].source",
+                json!({"kind": "rate", "controller": "tfrc", "jitter": 0.9995}),
+            ),
+            "flows[0].source.jitter",
+            "must be in [0, 0.999]",
+        ),
+        (
+            with(
+                "flows[0].source",
+                json!({"kind": "rate", "controller": "tfrc", "initial_rate": "100bps"}),
+            ),
             "flows[0].source.initial_rate",
             "'100bps': must be in [125 b/s, 1e12 b/s]",
         ),
         (
-            with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "min_rate": "1kbps", "initial_rate": "999bps"})),
+            with(
+                "flows[0].source",
+                json!({"kind": "rate", "controller": "tfrc", "min_rate": "1kbps", "initial_rate": "999bps"}),
+            ),
             "flows[0].source.initial_rate",
             "must be in [1000 b/s",
         ),
-        (with("flows[0].source", json!({"kind": "rate", "controller": "tfrc", "min_rate": "2Tbps"})), "flows[0].source.min_rate", "at most 1e12 b/s"),
+        (
+            with(
+                "flows[0].source",
+                json!({"kind": "rate", "controller": "tfrc", "min_rate": "2Tbps"}),
+            ),
+            "flows[0].source.min_rate",
+            "at most 1e12 b/s",
+        ),
     ];
     for (input, path, needle) in cases {
         let e = error(input);
@@ -112,7 +241,10 @@ fn missing_sections_and_keys_are_named() {
     let e = error(json!({"run": {"duration": "1s"}}));
     assert_eq!(field(&e), "topology");
     let mut v = small();
-    v["topology"]["bottleneck"].as_object_mut().unwrap().remove("rate");
+    v["topology"]["bottleneck"]
+        .as_object_mut()
+        .unwrap()
+        .remove("rate");
     assert_eq!(field(&error(v)), "topology.bottleneck.rate");
 }
 
@@ -136,7 +268,10 @@ fn custom_topologies_check_their_nodes() {
 fn round_scenarios_are_told_apart_and_checked() {
     let round = json!({"run": {"engine": "round", "steps": 10}, "link": {"capacity": "1Mbps"},
                        "flows": [{"controller": "aimd", "params": {"beta": 0.5}}]});
-    assert!(matches!(read(round.clone()).unwrap(), AnyScenario::Round(_)));
+    assert!(matches!(
+        read(round.clone()).unwrap(),
+        AnyScenario::Round(_)
+    ));
     let mut v = round.clone();
     v["link"]["capacity_pkts"] = json!(10);
     assert_eq!(field(&error(v)), "link.capacity");
@@ -163,14 +298,23 @@ fn round_scenarios_are_told_apart_and_checked() {
     v["record"] = json!({"every": 1, "flows": true});
     let e = error(v);
     assert_eq!(field(&e), "record.every");
-    assert!(e.to_string().contains("record less often or not per flow"), "{e}");
+    assert!(
+        e.to_string().contains("record less often or not per flow"),
+        "{e}"
+    );
 }
 
 #[test]
 fn json_schemas_describe_both_engines() {
     let packet = json_schema(Engine::Packet);
     let text = packet.to_string();
-    for needle in ["\"topology\"", "\"fat_link\"", "\"droptail\"", "\"min_rto\"", "\"200ms\""] {
+    for needle in [
+        "\"topology\"",
+        "\"fat_link\"",
+        "\"droptail\"",
+        "\"min_rto\"",
+        "\"200ms\"",
+    ] {
         assert!(text.contains(needle), "packet schema lacks {needle}");
     }
     let round = json_schema(Engine::Round).to_string();
@@ -185,20 +329,55 @@ fn the_kernel_path_takes_a_udp_dumbbell_with_droptail_queues_at_a_constant_rate(
         v["run"]["emulator"] = json!("kernel");
         v
     };
-    let ok = kernel("topology.bottleneck.loss", json!({"kind": "bernoulli", "p": 0.01}));
-    assert_eq!(read(ok.clone()).unwrap().normalized()["run"]["emulator"], "kernel");
-    assert!(read(small()).unwrap().normalized()["run"].get("emulator").is_none(), "the default is not written out");
+    let ok = kernel(
+        "topology.bottleneck.loss",
+        json!({"kind": "bernoulli", "p": 0.01}),
+    );
+    assert_eq!(
+        read(ok.clone()).unwrap().normalized()["run"]["emulator"],
+        "kernel"
+    );
+    assert!(
+        read(small()).unwrap().normalized()["run"]
+            .get("emulator")
+            .is_none(),
+        "the default is not written out"
+    );
     let parking = json!({"kind": "parking_lot", "hops": [{"rate": "2Mbps", "delay": "10ms"}]});
     let red = json!({"kind": "red"});
     let changes = json!([{"at": "1s", "rate": "1Mbps"}]);
     let reverse = json!({"rate": "2Mbps", "delay": "10ms", "queue": {"kind": "red"}});
     let cases = [
-        (with("run.emulator", json!("kernel")), "run.emulator", "needs run.engine = \"udp\" (here \"packet\")"),
-        (with("run.emulator", json!("netns")), "run.emulator", "'netns' is not known; expected one of: 'user', 'kernel'"),
-        (kernel("topology", parking), "topology.kind", "'parking_lot': 'dumbbell' or 'fat_link' with run.emulator = \"kernel\""),
-        (kernel("topology.bottleneck.queue", red), "topology.bottleneck.queue.kind", "this kernel has no red qdisc"),
-        (kernel("topology.reverse", reverse), "topology.reverse.queue.kind", "'red': 'droptail'"),
-        (kernel("topology.bottleneck.capacity_changes", changes), "topology.bottleneck.capacity_changes", "tc sets the rate once"),
+        (
+            with("run.emulator", json!("kernel")),
+            "run.emulator",
+            "needs run.engine = \"udp\" (here \"packet\")",
+        ),
+        (
+            with("run.emulator", json!("netns")),
+            "run.emulator",
+            "'netns' is not known; expected one of: 'user', 'kernel'",
+        ),
+        (
+            kernel("topology", parking),
+            "topology.kind",
+            "'parking_lot': 'dumbbell' or 'fat_link' with run.emulator = \"kernel\"",
+        ),
+        (
+            kernel("topology.bottleneck.queue", red),
+            "topology.bottleneck.queue.kind",
+            "this kernel has no red qdisc",
+        ),
+        (
+            kernel("topology.reverse", reverse),
+            "topology.reverse.queue.kind",
+            "'red': 'droptail'",
+        ),
+        (
+            kernel("topology.bottleneck.capacity_changes", changes),
+            "topology.bottleneck.capacity_changes",
+            "tc sets the rate once",
+        ),
     ];
     for (input, path, needle) in cases {
         let e = error(input);

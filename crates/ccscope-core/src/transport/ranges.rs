@@ -49,7 +49,10 @@ impl SeqRanges {
 
     /// The run that holds `seq`, as `start..end`.
     pub(crate) fn run_holding(&self, seq: u64) -> Option<(u64, u64)> {
-        self.runs.get(self.after(seq)).filter(|&&(s, _)| s <= seq).copied()
+        self.runs
+            .get(self.after(seq))
+            .filter(|&&(s, _)| s <= seq)
+            .copied()
     }
 
     /// The runs, highest first.
@@ -67,7 +70,12 @@ impl SeqRanges {
 
     /// How many members are at or above `from`.
     pub(crate) fn count_from(&self, from: u64) -> u64 {
-        self.runs.iter().rev().take_while(|&&(_, e)| e > from).map(|&(s, e)| e - s.max(from)).sum()
+        self.runs
+            .iter()
+            .rev()
+            .take_while(|&&(_, e)| e > from)
+            .map(|&(s, e)| e - s.max(from))
+            .sum()
     }
 
     /// The `n`-th highest member (`n` ≥ 1), if there are that many.
@@ -127,14 +135,24 @@ mod tests {
             let probe = floor + rng.gen_range(0..70);
             assert_eq!(runs.contains(probe), set.contains(&probe));
             let run = set.contains(&probe).then(|| {
-                let start = (0..=probe).rev().take_while(|s| set.contains(s)).last().unwrap();
+                let start = (0..=probe)
+                    .rev()
+                    .take_while(|s| set.contains(s))
+                    .last()
+                    .unwrap();
                 (start, (probe..).find(|s| !set.contains(s)).unwrap())
             });
             assert_eq!(runs.run_holding(probe), run);
-            assert_eq!(runs.next_absent(probe), (probe..).find(|s| !set.contains(s)).unwrap());
+            assert_eq!(
+                runs.next_absent(probe),
+                (probe..).find(|s| !set.contains(s)).unwrap()
+            );
             assert_eq!(runs.count_from(probe), set.range(probe..).count() as u64);
             let n = rng.gen_range(1..6);
-            assert_eq!(runs.nth_highest(n), set.iter().nth_back(n as usize - 1).copied());
+            assert_eq!(
+                runs.nth_highest(n),
+                set.iter().nth_back(n as usize - 1).copied()
+            );
             // Runs stay disjoint and apart: a merged run is never split in two.
             let r = &runs.runs;
             assert!(r.iter().all(|&(s, e)| s < e));

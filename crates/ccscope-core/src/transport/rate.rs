@@ -170,7 +170,11 @@ fn catalogued(
         }
     };
     let receiver = config.receiver().ok_or_else(|| {
-        Error::invalid("controller.name", config.name(), "a rate source runs a rate controller, not a window controller")
+        Error::invalid(
+            "controller.name",
+            config.name(),
+            "a rate source runs a rate controller, not a window controller",
+        )
     })?;
     let controller = config.build(&Start {
         rate: spec.config(),
@@ -199,7 +203,10 @@ pub fn endpoints_with_controller_and_apps(
         Error::invalid(
             "source.feedback",
             "(missing)",
-            format!("required for a controller outside the catalogue; one of {}", catalog::FEEDBACK_KINDS.join(", ")),
+            format!(
+                "required for a controller outside the catalogue; one of {}",
+                catalog::FEEDBACK_KINDS.join(", ")
+            ),
         )
     })?;
     let receiver = catalog::feedback_receiver(kind)?;
@@ -214,7 +221,11 @@ fn pair(
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Endpoints {
-    let bunch = if spec.bunch >= MIN_BUNCH_PKTS { spec.bunch } else { 1 };
+    let bunch = if spec.bunch >= MIN_BUNCH_PKTS {
+        spec.bunch
+    } else {
+        1
+    };
     let sender = RateSender {
         controller,
         packet_bytes: spec.packet_bytes,
@@ -273,8 +284,13 @@ struct RateSender {
 impl RateSender {
     /// Time from one send to the next (a bunch counts as `bunch` packets).
     fn gap(&self, ctx: &mut Ctx) -> SimTime {
-        let rate = self.controller.pacing_rate_bps().filter(|r| r.is_finite() && *r > 0.0);
-        let Some(rate) = rate else { return SimTime::MAX };
+        let rate = self
+            .controller
+            .pacing_rate_bps()
+            .filter(|r| r.is_finite() && *r > 0.0);
+        let Some(rate) = rate else {
+            return SimTime::MAX;
+        };
         let dither = if self.jitter > 0.0 {
             ctx.rng().gen_range(1.0 - self.jitter..=1.0 + self.jitter)
         } else {
@@ -282,7 +298,8 @@ impl RateSender {
         };
         // At least one tick: a zero gap would send every packet at the same instant and stop
         // simulated time.
-        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither).max(SimTime(1))
+        SimTime::from_secs_f64(8.0 * self.packet_bytes as f64 * self.bunch as f64 / rate * dither)
+            .max(SimTime(1))
     }
 
     fn schedule_send(&mut self, ctx: &mut Ctx) {
@@ -323,7 +340,9 @@ impl RateSender {
             0
         };
         for index in 0..self.bunch {
-            let Some(chunk) = self.outbox.take(self.packet_bytes) else { break };
+            let Some(chunk) = self.outbox.take(self.packet_bytes) else {
+                break;
+            };
             let mut pkt = Packet {
                 size_bytes: chunk.bytes,
                 tag: chunk.tag,
@@ -359,7 +378,10 @@ impl RateSender {
         let h = &pkt.header;
         let now = ctx.now();
         // Reports only follow data, so each one echoes a data packet.
-        let rtt = now.saturating_sub(h.stamp).saturating_sub(h.echo).max(SimTime(1));
+        let rtt = now
+            .saturating_sub(h.stamp)
+            .saturating_sub(h.echo)
+            .max(SimTime(1));
         self.srtt_s = Some(ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN));
         let report = ReportSample {
             now,
@@ -459,13 +481,20 @@ impl Endpoint for RateSender {
     fn probe(&self) -> TraceProbe {
         TraceProbe {
             window_pkts: 0.0,
-            rate_bps: if self.running { self.controller.pacing_rate_bps().unwrap_or(0.0) } else { 0.0 },
+            rate_bps: if self.running {
+                self.controller.pacing_rate_bps().unwrap_or(0.0)
+            } else {
+                0.0
+            },
         }
     }
 
     fn state(&self, out: &mut StateFields) {
         out.extend([
-            ("rate_bps", self.controller.pacing_rate_bps().unwrap_or(f64::NAN)),
+            (
+                "rate_bps",
+                self.controller.pacing_rate_bps().unwrap_or(f64::NAN),
+            ),
             ("stamp_rtt_s", self.srtt_s.unwrap_or(f64::NAN)),
         ]);
         self.controller.state(out);
@@ -473,13 +502,19 @@ impl Endpoint for RateSender {
 
     fn stats(&self) -> Vec<(&'static str, Stat)> {
         let mut out = vec![
-            ("rate_bps", Stat::Level(self.controller.pacing_rate_bps().unwrap_or(0.0))),
+            (
+                "rate_bps",
+                Stat::Level(self.controller.pacing_rate_bps().unwrap_or(0.0)),
+            ),
             ("srtt_s", Stat::Level(self.srtt_s.unwrap_or(0.0))),
             ("reports", Stat::Count(self.reports as f64)),
             ("no_feedback_expiries", Stat::Count(self.silences as f64)),
         ];
         if self.outbox.retransmits() {
-            out.push(("retransmissions_sent", Stat::Level(self.outbox.resent() as f64)));
+            out.push((
+                "retransmissions_sent",
+                Stat::Level(self.outbox.resent() as f64),
+            ));
         }
         out
     }
@@ -514,7 +549,10 @@ impl RateReceiver {
         h.seq = self.reports;
         h.stamp = echo_sent;
         h.echo = now - arrived;
-        h.value = [finite_or_zero(r.recv_rate_bps), finite_or_zero(r.loss_event_rate)];
+        h.value = [
+            finite_or_zero(r.recv_rate_bps),
+            finite_or_zero(r.loss_event_rate),
+        ];
         h.blocks[0] = r.lost_pkts.min(u32::MAX as u64) as u32;
         h.blocks[1] = r.received_pkts.min(u32::MAX as u64) as u32;
         if let Some(t) = r.loss_sent_at {
@@ -675,8 +713,13 @@ mod tests {
     fn a_rate_flow_runs_a_rate_controller_and_one_from_outside_names_its_feedback() {
         let resolve = |name: &str| catalog::ControllerConfig::resolve(name, &[]).unwrap();
         assert!(endpoints(&RateSourceSpec::new(resolve("ISCC(-1.5,2)"))).is_ok());
-        let window = endpoints(&RateSourceSpec::new(resolve("tcp"))).err().unwrap();
-        assert!(window.to_string().contains("not a window controller"), "{window}");
+        let window = endpoints(&RateSourceSpec::new(resolve("tcp")))
+            .err()
+            .unwrap();
+        assert!(
+            window.to_string().contains("not a window controller"),
+            "{window}"
+        );
         let mut outside = RateSourceSpec::new(ControllerChoice::External("mine".into()));
         assert!(endpoints(&outside).is_err());
         let c = catalog::build_rate("rap", &[], RateConfig::default()).unwrap();

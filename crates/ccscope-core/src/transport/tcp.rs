@@ -31,8 +31,8 @@ use std::sync::Arc;
 
 use rand::Rng as _;
 
-use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
 use crate::apps::TransportView;
+use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
 use crate::control::catalog::{ControllerChoice, Start};
 use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
 use crate::error::{Error, Result};
@@ -284,7 +284,9 @@ impl Chunks {
     #[inline]
     fn drop_front(&mut self, mut k: u64) {
         while k > 0 {
-            let Some((n, _)) = self.runs.front_mut() else { return };
+            let Some((n, _)) = self.runs.front_mut() else {
+                return;
+            };
             if *n > k {
                 *n -= k;
                 return;
@@ -430,7 +432,10 @@ impl TcpSender {
         let retx = seq < self.snd_max;
         let chunk = if retx {
             let held = self.chunks.get(seq - self.snd_una);
-            debug_assert!(held.is_some(), "retransmission of {seq} outside [snd_una, snd_max)");
+            debug_assert!(
+                held.is_some(),
+                "retransmission of {seq} outside [snd_una, snd_max)"
+            );
             held.unwrap_or_default()
         } else {
             debug_assert_eq!(seq, self.snd_max);
@@ -567,7 +572,10 @@ impl TcpSender {
         let not_lost = self.snd_max.saturating_sub(from) - sacked_above;
         // Counted once more: retransmitted in this recovery, neither acknowledged nor SACKed.
         debug_assert!(self.rexmitted.windows(2).all(|w| w[0] < w[1]));
-        debug_assert!(self.rexmitted.iter().all(|&s| s >= self.snd_una && !self.sacked.contains(s)));
+        debug_assert!(self
+            .rexmitted
+            .iter()
+            .all(|&s| s >= self.snd_una && !self.sacked.contains(s)));
         (not_lost + self.rexmitted.len() as u64) as f64
     }
 
@@ -643,7 +651,8 @@ impl TcpSender {
                 self.rto.sample(r.secs(), &self.spec.rto);
             }
             newly_acked = acked;
-            self.outstanding.drain(..(acked as usize).min(self.outstanding.len()));
+            self.outstanding
+                .drain(..(acked as usize).min(self.outstanding.len()));
             // All acknowledged: give back the room of the largest flight (the next one takes
             // what it needs), as the scoreboard and the receiver's held packets do.
             if self.outstanding.is_empty() {
@@ -756,7 +765,11 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
-        self.reduce(ctx.now(), LossKind::Timeout, self.sent_time(self.snd_una, ctx.now()));
+        self.reduce(
+            ctx.now(),
+            LossKind::Timeout,
+            self.sent_time(self.snd_una, ctx.now()),
+        );
         self.rto.back_off(&self.spec.rto);
         // Go-back-N from the first unacknowledged packet; the scoreboard is forgotten (ns-2).
         self.in_recovery = false;
@@ -885,7 +898,11 @@ impl TcpReceiver {
     pub fn new(spec: &TcpSpec, app: Box<dyn ReceiveApp>) -> Self {
         TcpReceiver {
             ack_bytes: spec.ack_bytes,
-            delayed: if spec.delayed_ack { OptTime::some(SimTime(spec.delack_ns)) } else { OptTime::NONE },
+            delayed: if spec.delayed_ack {
+                OptTime::some(SimTime(spec.delack_ns))
+            } else {
+                OptTime::NONE
+            },
             rcv_nxt: 0,
             above: SeqRanges::default(),
             above_data: app.watches_deliveries().then(Box::default),
@@ -900,7 +917,12 @@ impl TcpReceiver {
         let mut out = [0u32; 2 * SACK_BLOCKS];
         let first = self.above.run_holding(latest);
         let others = self.above.runs_descending().filter(|&r| Some(r) != first);
-        for (i, (a, b)) in first.into_iter().chain(others).take(SACK_BLOCKS).enumerate() {
+        for (i, (a, b)) in first
+            .into_iter()
+            .chain(others)
+            .take(SACK_BLOCKS)
+            .enumerate()
+        {
             out[2 * i] = a as u32;
             out[2 * i + 1] = b as u32;
         }
@@ -925,7 +947,9 @@ impl TcpReceiver {
         self.rcv_nxt = self.above.next_absent(data.seq + 1);
         self.above.forget_below(self.rcv_nxt);
         self.inbox.deliver(ctx, data);
-        let Some(held) = &mut self.above_data else { return };
+        let Some(held) = &mut self.above_data else {
+            return;
+        };
         while let Some(next) = held.front().filter(|d| d.seq < self.rcv_nxt).copied() {
             held.pop_front();
             self.inbox.deliver(ctx, &next);
@@ -1087,7 +1111,9 @@ mod tests {
         for _ in 0..500 {
             let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()));
             r.rcv_nxt = 10;
-            let held: BTreeSet<u64> = (0..rng.gen_range(0..40)).map(|_| rng.gen_range(11..60)).collect();
+            let held: BTreeSet<u64> = (0..rng.gen_range(0..40))
+                .map(|_| rng.gen_range(11..60))
+                .collect();
             for &seq in &held {
                 r.above.insert(seq, seq + 1);
             }
@@ -1118,13 +1144,20 @@ mod tests {
     /// to the receiver; ACKs all arrive, in order.
     #[test]
     fn the_pipe_is_rfc_6675_setpipe() {
-        use rand::SeedableRng as _;
         use crate::net::{HostIo, Side};
         use crate::rng::Rng;
-        let spec = TcpSpec { variant: Variant::Sack, initial_window_pkts: 40.0, ..TcpSpec::default() };
+        use rand::SeedableRng as _;
+        let spec = TcpSpec {
+            variant: Variant::Sack,
+            initial_window_pkts: 40.0,
+            ..TcpSpec::default()
+        };
         let mut snd = TcpSender::new(&spec, spec.controller().unwrap(), Box::new(Bulk));
         let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()));
-        let (mut sio, mut rio) = (HostIo::new(false, Rng::seed_from_u64(1)), HostIo::new(false, Rng::seed_from_u64(2)));
+        let (mut sio, mut rio) = (
+            HostIo::new(false, Rng::seed_from_u64(1)),
+            HostIo::new(false, Rng::seed_from_u64(2)),
+        );
         let mut loss = Rng::seed_from_u64(3);
         snd.start(&mut Ctx::host(&mut sio, 0, Side::Sender));
         rcv.start(&mut Ctx::host(&mut rio, 0, Side::Receiver));
@@ -1134,10 +1167,21 @@ mod tests {
         let (mut checked, mut checked_with_resent) = (0, 0);
         let mut now = SimTime::ZERO;
         for _ in 0..200_000 {
-            wire.extend(sio.sent.drain(..).filter(|_| !loss.gen_bool(0.04)).map(|p| (Side::Receiver, p)));
+            wire.extend(
+                sio.sent
+                    .drain(..)
+                    .filter(|_| !loss.gen_bool(0.04))
+                    .map(|p| (Side::Receiver, p)),
+            );
             wire.extend(rio.sent.drain(..).map(|p| (Side::Sender, p)));
             now += SimTime(100_000);
-            let armed = |io: &HostIo| io.timers.iter().enumerate().filter_map(|(k, &t)| Some((t?, k))).min();
+            let armed = |io: &HostIo| {
+                io.timers
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, &t)| Some((t?, k)))
+                    .min()
+            };
             let was_in_recovery = snd.in_recovery;
             let due = |io: &HostIo| armed(io).filter(|&(t, _)| t <= now).map(|(_, k)| k);
             if let Some(k) = due(&sio) {
@@ -1156,7 +1200,12 @@ mod tests {
                 }
             } else {
                 // Nothing on the wire: on to the next timer.
-                now = [armed(&sio), armed(&rio)].into_iter().flatten().min().expect("a timer armed").0;
+                now = [armed(&sio), armed(&rio)]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .expect("a timer armed")
+                    .0;
                 continue;
             }
             if !snd.in_recovery {
@@ -1165,17 +1214,39 @@ mod tests {
             if !was_in_recovery {
                 resent_in_recovery.clear();
             }
-            resent_in_recovery.extend(sio.sent.iter().filter(|p| p.header.flags & RETX != 0).map(|p| p.header.seq));
-            let sacked_above = |s: u64| (s + 1..snd.snd_max).filter(|&t| snd.sacked.contains(t)).count() as u32;
+            resent_in_recovery.extend(
+                sio.sent
+                    .iter()
+                    .filter(|p| p.header.flags & RETX != 0)
+                    .map(|p| p.header.seq),
+            );
+            let sacked_above = |s: u64| {
+                (s + 1..snd.snd_max)
+                    .filter(|&t| snd.sacked.contains(t))
+                    .count() as u32
+            };
             let pipe: u64 = (snd.snd_una..snd.snd_max)
                 .filter(|&s| !snd.sacked.contains(s))
-                .map(|s| (sacked_above(s) < spec.sack_lost_after) as u64 + resent_in_recovery.contains(&s) as u64)
+                .map(|s| {
+                    (sacked_above(s) < spec.sack_lost_after) as u64
+                        + resent_in_recovery.contains(&s) as u64
+                })
                 .sum();
-            assert_eq!(snd.pipe(), pipe as f64, "una {} max {} resent {resent_in_recovery:?}", snd.snd_una, snd.snd_max);
+            assert_eq!(
+                snd.pipe(),
+                pipe as f64,
+                "una {} max {} resent {resent_in_recovery:?}",
+                snd.snd_una,
+                snd.snd_max
+            );
             checked += 1;
-            checked_with_resent += (snd.snd_una..snd.snd_max).any(|s| resent_in_recovery.contains(&s)) as u32;
+            checked_with_resent +=
+                (snd.snd_una..snd.snd_max).any(|s| resent_in_recovery.contains(&s)) as u32;
         }
-        assert!(checked_with_resent > 1000, "{checked_with_resent} of {checked} checks had a retransmission in flight");
+        assert!(
+            checked_with_resent > 1000,
+            "{checked_with_resent} of {checked} checks had a retransmission in flight"
+        );
     }
 
     #[test]
@@ -1183,11 +1254,17 @@ mod tests {
         let spec = TcpSpec::default();
         let (a, b) = (SenderSettings::shared(&spec), SenderSettings::shared(&spec));
         assert!(Arc::ptr_eq(&a, &b));
-        let other = TcpSpec { min_rto_ns: 1_000_000_000, ..TcpSpec::default() };
+        let other = TcpSpec {
+            min_rto_ns: 1_000_000_000,
+            ..TcpSpec::default()
+        };
         let c = SenderSettings::shared(&other);
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!((a.rto.min, c.rto.min), (spec.min_rto_ns as f64 * 1e-9, 1.0));
-        assert_eq!((c.packet_bytes, c.variant), (spec.packet_bytes, spec.variant));
+        assert_eq!(
+            (c.packet_bytes, c.variant),
+            (spec.packet_bytes, spec.variant)
+        );
     }
 
     #[test]
@@ -1204,7 +1281,11 @@ mod tests {
         // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
         // for an application that watches deliveries; NACKs, which TCP does not carry, take no
         // room.
-        assert!(size_of::<TcpReceiver>() <= 120, "{}", size_of::<TcpReceiver>());
+        assert!(
+            size_of::<TcpReceiver>() <= 120,
+            "{}",
+            size_of::<TcpReceiver>()
+        );
         // The default receiving application keeps nothing: its box takes no memory.
         assert_eq!(size_of::<Sink>(), 0);
     }

@@ -27,7 +27,12 @@ pub fn endpoints(packet_bytes: u32, app: Box<dyn SendApp>, sink: Box<dyn Receive
         sent: 0,
         running: false,
     };
-    (Box::new(sender), Box::new(UdpReceiver { inbox: Inbox::new(sink) }))
+    (
+        Box::new(sender),
+        Box::new(UdpReceiver {
+            inbox: Inbox::new(sink),
+        }),
+    )
 }
 
 /// The sending side.

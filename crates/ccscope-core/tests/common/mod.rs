@@ -1,7 +1,9 @@
 //! Scenario builders shared by the engine tests.
 #![allow(dead_code)]
 
-use ccscope_core::config::{CustomLink, FlowSpec, LinkParams, Scenario, SourceSpec, TopologySpec, TraceSpec};
+use ccscope_core::config::{
+    CustomLink, FlowSpec, LinkParams, Scenario, SourceSpec, TopologySpec, TraceSpec,
+};
 use ccscope_core::net::queue::QueueSpec;
 
 pub const MS: u64 = 1_000_000;
@@ -51,7 +53,12 @@ pub fn chain(links: Vec<LinkParams>, mut flow: FlowSpec, duration_ns: u64, seed:
     }
 }
 
-pub fn dumbbell(bottleneck: LinkParams, flows: Vec<FlowSpec>, duration_ns: u64, seed: u64) -> Scenario {
+pub fn dumbbell(
+    bottleneck: LinkParams,
+    flows: Vec<FlowSpec>,
+    duration_ns: u64,
+    seed: u64,
+) -> Scenario {
     Scenario {
         seed,
         duration_ns,

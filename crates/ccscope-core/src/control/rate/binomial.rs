@@ -41,7 +41,14 @@ pub struct RateBinomial {
 impl RateBinomial {
     /// Rate binomial(k, l, α, β), 0 ≤ l ≤ 1, k + l > 0 (convergence, Loguinov & Radha §II-A).
     /// Trusts its arguments: the catalogue ([`crate::control::catalog`]) checks them.
-    pub fn new(k: f64, l: f64, alpha: f64, beta: f64, unit_bps: Option<f64>, config: RateConfig) -> Self {
+    pub fn new(
+        k: f64,
+        l: f64,
+        alpha: f64,
+        beta: f64,
+        unit_bps: Option<f64>,
+        config: RateConfig,
+    ) -> Self {
         RateBinomial {
             k,
             l,
@@ -90,7 +97,10 @@ impl Controller for RateBinomial {
         if self.k == 0.0 && self.l == 1.0 {
             format!("rate-AIMD({},{})", self.alpha, self.beta)
         } else {
-            format!("rate-binomial({},{},{},{})", self.k, self.l, self.alpha, self.beta)
+            format!(
+                "rate-binomial({},{},{},{})",
+                self.k, self.l, self.alpha, self.beta
+            )
         }
     }
 
@@ -98,7 +108,11 @@ impl Controller for RateBinomial {
         if let Some(rtt) = report.rtt {
             self.srtt_s = Some(ewma(self.srtt_s, rtt.secs().max(1e-6), RTT_GAIN));
         }
-        self.step(report.now, report.lost_pkts > 0.0, report.loss_predates(self.last_decrease));
+        self.step(
+            report.now,
+            report.lost_pkts > 0.0,
+            report.loss_predates(self.last_decrease),
+        );
     }
 
     fn on_round(&mut self, round: &RoundSample) {
@@ -135,7 +149,11 @@ mod tests {
         // λ = α·MTU/RTT = 0.19 · 100 kb/s (Loguinov & Radha §VI-C: AIMD(0.19, 1/2)).
         let mut d = Driver::new(fixed(0.0, 1.0, 0.19, 0.5));
         d.rounds(10, false);
-        assert_close(d.controller.pacing_rate_bps().unwrap(), 1e6 + 10.0 * 19e3, 1e-12);
+        assert_close(
+            d.controller.pacing_rate_bps().unwrap(),
+            1e6 + 10.0 * 19e3,
+            1e-12,
+        );
         d.rounds(1, true);
         assert_close(d.controller.pacing_rate_bps().unwrap(), 0.5 * 1.19e6, 1e-12);
         assert_eq!(d.controller.name(), "rate-AIMD(0.19,0.5)");
@@ -146,9 +164,17 @@ mod tests {
         // IIAD: k = 1, l = 0: +α·u²/r, −β·u.
         let mut d = Driver::new(fixed(1.0, 0.0, 1.0, 0.5));
         d.rounds(1, false);
-        assert_close(d.controller.pacing_rate_bps().unwrap(), 1e6 + 1e10 / 1e6, 1e-12);
+        assert_close(
+            d.controller.pacing_rate_bps().unwrap(),
+            1e6 + 1e10 / 1e6,
+            1e-12,
+        );
         d.rounds(1, true);
-        assert_close(d.controller.pacing_rate_bps().unwrap(), 1e6 + 1e4 - 5e4, 1e-12);
+        assert_close(
+            d.controller.pacing_rate_bps().unwrap(),
+            1e6 + 1e4 - 5e4,
+            1e-12,
+        );
     }
 
     #[test]
@@ -175,6 +201,10 @@ mod tests {
         for i in 0..200 {
             c.on_report(&report(400 + 100 * i, 1.0));
         }
-        assert_close(c.pacing_rate_bps().unwrap(), RateConfig::default().min_rate(), 1e-12);
+        assert_close(
+            c.pacing_rate_bps().unwrap(),
+            RateConfig::default().min_rate(),
+            1e-12,
+        );
     }
 }

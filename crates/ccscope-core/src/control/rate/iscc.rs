@@ -54,7 +54,14 @@ pub struct Iscc {
 impl Iscc {
     /// ISCC(k, l) with m_I, m_D and an exact capacity `oracle_bps` (bits/s) when given. Trusts
     /// its arguments: the catalogue ([`crate::control::catalog`]) checks them.
-    pub fn new(k: f64, l: f64, m_i: f64, m_d: f64, oracle_bps: Option<f64>, config: RateConfig) -> Self {
+    pub fn new(
+        k: f64,
+        l: f64,
+        m_i: f64,
+        m_d: f64,
+        oracle_bps: Option<f64>,
+        config: RateConfig,
+    ) -> Self {
         Iscc {
             k,
             l,
@@ -103,7 +110,11 @@ impl Controller for Iscc {
         if let Some(c) = report.capacity_bps.filter(|c| c.is_finite() && *c > 0.0) {
             self.estimate_bps = Some(c);
         }
-        self.step(report.now, report.lost_pkts > 0.0, report.loss_predates(self.last_decrease));
+        self.step(
+            report.now,
+            report.lost_pkts > 0.0,
+            report.loss_predates(self.last_decrease),
+        );
     }
 
     fn on_round(&mut self, round: &RoundSample) {
@@ -118,7 +129,10 @@ impl Controller for Iscc {
     }
 
     fn state(&self, out: &mut Vec<(&'static str, f64)>) {
-        out.push(("capacity_bps", self.oracle_bps.or(self.estimate_bps).unwrap_or(f64::NAN)));
+        out.push((
+            "capacity_bps",
+            self.oracle_bps.or(self.estimate_bps).unwrap_or(f64::NAN),
+        ));
     }
 }
 
@@ -159,7 +173,11 @@ mod tests {
         let c = 1.544e6;
         let mut d = Driver::new(iscc(1.5e6));
         d.rounds(100, false);
-        assert_close(d.controller.pacing_rate_bps().unwrap(), c * (1.0 + 1.0 / 20.0), 1e-12);
+        assert_close(
+            d.controller.pacing_rate_bps().unwrap(),
+            c * (1.0 + 1.0 / 20.0),
+            1e-12,
+        );
         d.rounds(1, true);
         assert_close(d.controller.pacing_rate_bps().unwrap(), c / 2.0, 1e-12);
         let mut blind = Iscc::new(-1.5, 2.0, 20.0, 2.0, None, RateConfig::default());

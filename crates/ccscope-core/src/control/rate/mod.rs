@@ -63,13 +63,22 @@ impl Default for RateConfig {
 impl RateConfig {
     pub fn validate(&self) -> Result<()> {
         if self.packet_bytes == 0 {
-            return Err(Error::invalid("source.packet_size", "0 B", "must be >= 1 byte"));
+            return Err(Error::invalid(
+                "source.packet_size",
+                "0 B",
+                "must be >= 1 byte",
+            ));
         }
         if let Some(r) = self.initial_rate_bps {
             check_range("source.initial_rate", r, self.min_rate(), MAX_RATE_BPS)?;
         }
         if let Some(m) = self.min_rate_bps {
-            check_range("source.min_rate", check_positive("source.min_rate", m)?, 0.0, MAX_RATE_BPS)?;
+            check_range(
+                "source.min_rate",
+                check_positive("source.min_rate", m)?,
+                0.0,
+                MAX_RATE_BPS,
+            )?;
         }
         Ok(())
     }

@@ -136,11 +136,16 @@ impl Controller for Rap {
     fn feedback_timeout(&self) -> Option<SimTime> {
         // rap.cc UpdateTimeValues(): timeout = μ·srtt + φ·variance (ns-2 `timeout_` 2 s before
         // the first sample).
-        Some(SimTime::from_secs_f64(MU * self.srtt() + PHI * self.variance_s))
+        Some(SimTime::from_secs_f64(
+            MU * self.srtt() + PHI * self.variance_s,
+        ))
     }
 
     fn on_no_feedback(&mut self, now: SimTime) {
-        if self.last_backoff.is_none_or(|b| now.secs() - b.secs() >= self.srtt()) {
+        if self
+            .last_backoff
+            .is_none_or(|b| now.secs() - b.secs() >= self.srtt())
+        {
             self.backoff(now);
         }
     }
@@ -150,7 +155,11 @@ impl Controller for Rap {
     }
 
     fn state(&self, out: &mut Vec<(&'static str, f64)>) {
-        out.extend([("ipg_s", self.ipg_s), ("srtt_s", self.srtt_s.unwrap_or(f64::NAN)), ("rtt_var_s", self.variance_s)]);
+        out.extend([
+            ("ipg_s", self.ipg_s),
+            ("srtt_s", self.srtt_s.unwrap_or(f64::NAN)),
+            ("rtt_var_s", self.variance_s),
+        ]);
     }
 }
 

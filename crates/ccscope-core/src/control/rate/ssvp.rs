@@ -155,7 +155,8 @@ impl Controller for Ssvp {
         let Some(srtt) = self.srtt_s else { return };
         self.reports += 1;
         // Only losses of packets sent after the last decrease indicate congestion (module docs).
-        self.congested += (report.lost_pkts > 0.0 && !report.loss_predates(self.decreased_at)) as u64;
+        self.congested +=
+            (report.lost_pkts > 0.0 && !report.loss_predates(self.decreased_at)) as u64;
         let start = *self.interval_start.get_or_insert(report.now);
         if report.now.secs() - start.secs() < srtt {
             return;
@@ -185,7 +186,8 @@ impl Controller for Ssvp {
     }
 
     fn feedback_timeout(&self) -> Option<SimTime> {
-        self.srtt_s.map(|s| SimTime::from_secs_f64(NO_FEEDBACK_RTTS * s))
+        self.srtt_s
+            .map(|s| SimTime::from_secs_f64(NO_FEEDBACK_RTTS * s))
     }
 
     fn on_no_feedback(&mut self, _now: SimTime) {
@@ -238,7 +240,14 @@ mod tests {
 
     #[test]
     fn increases_by_alpha_packets_per_rtt_and_decreases_by_beta() {
-        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config());
+        let mut s = Ssvp::new(
+            SsvpDecrease::Fixed {
+                alpha: 0.31,
+                beta: 0.875,
+            },
+            0.005,
+            config(),
+        );
         // RTT 100 ms: decisions every 100 ms; 11 reports cover the first interval.
         let t = feed(&mut s, 0, 11, 0, 100);
         assert_close(rate(&s), 800e3 + 0.31 * 8000.0 / 0.1, 1e-9);
@@ -249,7 +258,14 @@ mod tests {
 
     #[test]
     fn a_ratio_below_the_congestion_level_keeps_the_rate() {
-        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.2, config());
+        let mut s = Ssvp::new(
+            SsvpDecrease::Fixed {
+                alpha: 0.31,
+                beta: 0.875,
+            },
+            0.2,
+            config(),
+        );
         let t = feed(&mut s, 0, 11, 0, 100);
         let before = rate(&s);
         // 1 of 10 = 0.1 ≤ 0.2: transient loss.
@@ -273,7 +289,14 @@ mod tests {
 
     #[test]
     fn losses_of_packets_sent_before_a_decrease_do_not_decrease_again() {
-        let mut s = Ssvp::new(SsvpDecrease::Fixed { alpha: 0.31, beta: 0.875 }, 0.005, config());
+        let mut s = Ssvp::new(
+            SsvpDecrease::Fixed {
+                alpha: 0.31,
+                beta: 0.875,
+            },
+            0.005,
+            config(),
+        );
         let t = feed(&mut s, 0, 11, 0, 100);
         let t = feed(&mut s, t, 10, 1, 100); // decision at t − 10 ms: a decrease
         let cut_ms = t - 10;

@@ -67,7 +67,9 @@ impl Controller for TearSender {
     fn feedback_timeout(&self) -> Option<SimTime> {
         let two_pkts_s = 2.0 * self.config.packet_bits() / self.rate_bps;
         // RFC 5348 §4.3–4.4: max(4R, 2s/X); 2 s before the first RTT sample.
-        Some(SimTime::from_secs_f64(self.rtt_s.map_or(2.0, |r| (4.0 * r).max(two_pkts_s))))
+        Some(SimTime::from_secs_f64(
+            self.rtt_s.map_or(2.0, |r| (4.0 * r).max(two_pkts_s)),
+        ))
     }
 
     fn on_no_feedback(&mut self, _now: SimTime) {

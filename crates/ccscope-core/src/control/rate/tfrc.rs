@@ -63,7 +63,13 @@ impl TfrcVariant {
 /// `t_rto_s`, packet size `packet_bytes`, b = 1: RFC 5348 §3.1,
 /// X = s / (R·sqrt(2p/3) + t_RTO·3·sqrt(3p/8)·p·(1 + 32p²)). `pftk_clip` clips
 /// 3·sqrt(3p/8) at 1 as ns-2's `formula.h` does. Infinite for p = 0.
-pub fn tfrc_throughput_bps(p: f64, rtt_s: f64, t_rto_s: f64, packet_bytes: u32, pftk_clip: bool) -> f64 {
+pub fn tfrc_throughput_bps(
+    p: f64,
+    rtt_s: f64,
+    t_rto_s: f64,
+    packet_bytes: u32,
+    pftk_clip: bool,
+) -> f64 {
     let p = p.clamp(0.0, 1.0);
     let mut c = 3.0 * (3.0 * p / 8.0).sqrt();
     if pftk_clip {
@@ -149,7 +155,10 @@ impl Tfrc {
     /// The same sender with s = `bytes` in its throughput equation, whatever the packets'
     /// size (Loguinov & Radha 2003 §VI-C run "TFRC(180)": s = 180 bytes, 1500-byte packets).
     pub fn with_equation_bytes(self, bytes: u32) -> Self {
-        Tfrc { equation_bytes: bytes, ..self }
+        Tfrc {
+            equation_bytes: bytes,
+            ..self
+        }
     }
 
     /// t_RTO used in the equation (s).
@@ -157,14 +166,22 @@ impl Tfrc {
         match (self.variant, self.ticks) {
             // tfrc.cc update_rtt(): t_rtxcur_ = ((t_rttvar_ << 3) + t_srtt_) >> 3 ticks, i.e.
             // srtt + 4·rttvar truncated to whole ticks.
-            (v, Some((srtt8, rttvar4))) if v.is_ns2() => (((rttvar4 << 3) + srtt8) >> 3) as f64 * NS2_TICK_S,
+            (v, Some((srtt8, rttvar4))) if v.is_ns2() => {
+                (((rttvar4 << 3) + srtt8) >> 3) as f64 * NS2_TICK_S
+            }
             _ => 4.0 * rtt_s, // RFC 5348 §4.3: t_RTO = 4R
         }
     }
 
     fn x_calc(&self, rtt_s: f64) -> f64 {
         let clip = self.variant.is_ns2();
-        tfrc_throughput_bps(self.p, rtt_s, self.t_rto_s(rtt_s), self.equation_bytes, clip)
+        tfrc_throughput_bps(
+            self.p,
+            rtt_s,
+            self.t_rto_s(rtt_s),
+            self.equation_bytes,
+            clip,
+        )
     }
 
     fn rtt_sample(&mut self, sample_s: f64) {
@@ -210,12 +227,22 @@ impl Tfrc {
     fn on_report_ns2(&mut self, now: SimTime, first: bool, r: f64) {
         let s_bps = self.config.packet_bits() / r;
         // tfrc.cc: maxrate = 2·X_recv once round_id > 1.
-        let maxrate = if self.reports > 1 { 2.0 * self.x_recv_bps } else { 0.0 };
+        let maxrate = if self.reports > 1 {
+            2.0 * self.x_recv_bps
+        } else {
+            0.0
+        };
         if self.slow_start {
             if first {
                 // RFC 3390 initial window in packets (ns-2 rate_init_option_ = 2).
                 let s = self.config.packet_bytes;
-                let iw = if s <= 1095 { 4.0 } else if s < 2190 { 3.0 } else { 2.0 };
+                let iw = if s <= 1095 {
+                    4.0
+                } else if s < 2190 {
+                    3.0
+                } else {
+                    2.0
+                };
                 self.rate_bps = self.rate_bps.max(iw * s_bps);
                 self.last_change = now;
             } else if self.p > 0.0 {
@@ -239,7 +266,9 @@ impl Tfrc {
         if x_calc > self.rate_bps {
             // tfrc.cc increase_rate(): rate += (s/R)·min(2, (now − last_change)/R).
             let elapsed = (now.secs() - self.last_change.secs()) / r;
-            self.rate_bps = (self.rate_bps + s_bps * elapsed.min(2.0)).min(x_calc).min(cap);
+            self.rate_bps = (self.rate_bps + s_bps * elapsed.min(2.0))
+                .min(x_calc)
+                .min(cap);
         } else {
             // tfrc.cc decrease_rate() with maxHeavyRounds_ = 0.
             self.rate_bps = x_calc.min(cap);
@@ -317,7 +346,11 @@ impl Controller for Tfrc {
         let first = self.rtt_s.is_none();
         if let Some(rtt) = report.rtt {
             // June 2000 tfrc.cc recv(): update_rtt(timestamp_echo, now), no hold time taken off.
-            let rtt = if self.variant == TfrcVariant::Ns2June2000 { rtt + report.hold } else { rtt };
+            let rtt = if self.variant == TfrcVariant::Ns2June2000 {
+                rtt + report.hold
+            } else {
+                rtt
+            };
             self.rtt_sample(rtt.secs().max(1e-6));
         }
         let Some(r) = self.rtt_s else { return };
@@ -335,9 +368,9 @@ impl Controller for Tfrc {
     fn feedback_timeout(&self) -> Option<SimTime> {
         let two_pkts_s = 2.0 * self.config.packet_bits() / self.rate_bps;
         let t = match (self.variant, self.rtt_s) {
-            (TfrcVariant::Rfc5348, None) => 2.0,                  // RFC 5348 §4.2
+            (TfrcVariant::Rfc5348, None) => 2.0, // RFC 5348 §4.2
             (TfrcVariant::Rfc5348, Some(r)) => (4.0 * r).max(two_pkts_s), // §4.3: max(4R, 2s/X)
-            (TfrcVariant::Ns2, None) => two_pkts_s,               // tfrc.cc start()
+            (TfrcVariant::Ns2, None) => two_pkts_s, // tfrc.cc start()
             (TfrcVariant::Ns2, Some(r)) => (2.0 * r).max(two_pkts_s), // tfrc.cc: max(2R, 2s/X)
             // June 2000 tfrc.cc: start() arms no timer; recv() and each expiry arm plain 2·rtt_,
             // however long the packet gap 1/X is, so a slow flow halves every 2R.
@@ -427,7 +460,10 @@ mod tests {
     /// equation, the rate after a loss report is 180/1500 of plain TFRC's, by (RFC 5348 §3.1).
     #[test]
     fn the_equation_can_use_its_own_packet_size() {
-        let config = RateConfig { packet_bytes: 1500, ..RateConfig::default() };
+        let config = RateConfig {
+            packet_bytes: 1500,
+            ..RateConfig::default()
+        };
         let after_loss = |t: Tfrc| {
             let mut t = t;
             t.on_report(&report(0, 0.0, 0.0));
@@ -436,14 +472,20 @@ mod tests {
         };
         let plain = after_loss(Tfrc::new(TfrcVariant::Rfc5348, config));
         let small = after_loss(Tfrc::new(TfrcVariant::Rfc5348, config).with_equation_bytes(180));
-        assert!(plain > 0.0 && (small / plain - 0.12).abs() < 1e-12, "{small} vs {plain}");
+        assert!(
+            plain > 0.0 && (small / plain - 0.12).abs() < 1e-12,
+            "{small} vs {plain}"
+        );
     }
 
     /// The 2000 timer is a plain 2R, however long the packet gap 2s/X: at 0.5 packets/RTT
     /// (gap 2R) ns-2.35 waits max(2R, 2s/X) = 4R, the 2000 code 2R, and halves on each expiry.
     #[test]
     fn ns2_2000_no_feedback_timer_is_two_rtts_and_halves() {
-        let config = RateConfig { min_rate_bps: Some(1.0), ..RateConfig::default() };
+        let config = RateConfig {
+            min_rate_bps: Some(1.0),
+            ..RateConfig::default()
+        };
         let mut old = Tfrc::new(TfrcVariant::Ns2June2000, config);
         let mut new = Tfrc::new(TfrcVariant::Ns2, config);
         assert_eq!(old.feedback_timeout(), None);
@@ -467,7 +509,10 @@ mod tests {
         let held = |variant| {
             let mut t = Tfrc::new(variant, RateConfig::default());
             t.on_report(&report(0, 0.0, 0.0));
-            t.on_report(&ReportSample { hold: SimTime::from_ms(100), ..report(100, 0.0, 0.0) });
+            t.on_report(&ReportSample {
+                hold: SimTime::from_ms(100),
+                ..report(100, 0.0, 0.0)
+            });
             t.rtt_s.unwrap()
         };
         assert!((held(TfrcVariant::Ns2June2000) - (0.1 + 0.75 * 0.1)).abs() < 1e-12);
@@ -486,7 +531,11 @@ mod tests {
         t.on_report(&report(200, 0.0, 1e6)); // less than one RTT later: unchanged
         assert!((t.rate_bps - 160e3).abs() < 1e-6);
         t.on_report(&report(300, 0.01, 100e3)); // maxrate 200 kb/s > rate
-        assert!(!t.slow_start && (t.rate_bps - 100e3).abs() < 1e-6, "{}", t.rate_bps);
+        assert!(
+            !t.slow_start && (t.rate_bps - 100e3).abs() < 1e-6,
+            "{}",
+            t.rate_bps
+        );
     }
 
     /// 2000 congestion avoidance: +s/R once per RTT while X_calc > rate, not capped at X_calc;
@@ -500,7 +549,10 @@ mod tests {
         t.rate_bps = x_calc - 1.0;
         t.last_change = SimTime::ZERO;
         t.on_report(&report(200, 0.02, 10e6));
-        assert!((t.rate_bps - (x_calc - 1.0 + 80e3)).abs() < 1e-6, "one packet per RTT above X_calc");
+        assert!(
+            (t.rate_bps - (x_calc - 1.0 + 80e3)).abs() < 1e-6,
+            "one packet per RTT above X_calc"
+        );
         t.on_report(&report(250, 0.02, 10e6));
         assert!((t.rate_bps - x_calc).abs() < 1e-6, "decrease to X_calc");
         assert_eq!(t.last_change, SimTime::from_ms(200));

@@ -111,7 +111,11 @@ impl PacketBunch {
 /// mean of the most populated bin (ties go to the bin nearest the median). `None` without
 /// finite positive samples.
 pub fn histogram_mode(samples: &[f64], bin_fraction: f64) -> Option<f64> {
-    let mut xs: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite() && *x > 0.0).collect();
+    let mut xs: Vec<f64> = samples
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .collect();
     if xs.is_empty() {
         return None;
     }
@@ -125,11 +129,16 @@ pub fn histogram_mode(samples: &[f64], bin_fraction: f64) -> Option<f64> {
     let mut i = 0;
     while i < xs.len() {
         let b = bin(xs[i]);
-        let j = xs[i..].iter().position(|&x| bin(x) != b).map_or(xs.len(), |k| i + k);
+        let j = xs[i..]
+            .iter()
+            .position(|&x| bin(x) != b)
+            .map_or(xs.len(), |k| i + k);
         let mean = xs[i..j].iter().sum::<f64>() / (j - i) as f64;
         let better = match best {
             None => true,
-            Some((n, bb, _)) => j - i > n || (j - i == n && (b - median_bin).abs() < (bb - median_bin).abs()),
+            Some((n, bb, _)) => {
+                j - i > n || (j - i == n && (b - median_bin).abs() < (bb - median_bin).abs())
+            }
         };
         if better {
             best = Some((j - i, b, mean));
@@ -144,7 +153,11 @@ mod tests {
     use super::*;
 
     fn mark(bunch: u64, index: u32) -> BunchMark {
-        BunchMark { bunch, index, len: 3 }
+        BunchMark {
+            bunch,
+            index,
+            len: 3,
+        }
     }
 
     #[test]
@@ -154,7 +167,9 @@ mod tests {
         let gap = SimTime(7_772_021);
         assert_eq!(e.on_packet(mark(1, 0), 1500, SimTime::ZERO), None);
         assert_eq!(e.on_packet(mark(1, 1), 1500, gap), None);
-        let c = e.on_packet(mark(1, 2), 1500, SimTime(2 * gap.ns())).unwrap();
+        let c = e
+            .on_packet(mark(1, 2), 1500, SimTime(2 * gap.ns()))
+            .unwrap();
         assert!((c / 1.544e6 - 1.0).abs() < 1e-6, "{c}");
         assert_eq!(e.capacity_bps(), Some(c));
     }

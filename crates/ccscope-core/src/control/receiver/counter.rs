@@ -85,7 +85,9 @@ impl Receiver for LossCounter {
         match self.every {
             ReportEvery::Packet => true,
             // A newly found loss is NACKed at once (see `ReportEvery::Rtt`).
-            ReportEvery::Rtt => !lost.is_empty() || self.last_report.is_none_or(|t| pkt.now >= t + self.rtt),
+            ReportEvery::Rtt => {
+                !lost.is_empty() || self.last_report.is_none_or(|t| pkt.now >= t + self.rtt)
+            }
         }
     }
 
@@ -149,7 +151,10 @@ mod tests {
             r.on_data(&arrival(seq));
             r.report(SimTime::from_ms(10 * seq + 50)).lost_pkts
         };
-        let found: Vec<u64> = [0, 1, 2, 4, 5, 6, 7].iter().map(|&s| lost(&mut r, s)).collect();
+        let found: Vec<u64> = [0, 1, 2, 4, 5, 6, 7]
+            .iter()
+            .map(|&s| lost(&mut r, s))
+            .collect();
         assert_eq!(found, [0, 0, 0, 0, 0, 1, 0]);
     }
 
@@ -173,7 +178,10 @@ mod tests {
         // Packet 2 missing: 3 reveals it, a report goes out long before the RTT is over.
         assert!(r.on_data(&arrival(3)));
         let rep = r.report(SimTime::from_ms(80));
-        assert_eq!((rep.lost_pkts, rep.loss_sent_at), (1, Some(SimTime::from_ms(20))));
+        assert_eq!(
+            (rep.lost_pkts, rep.loss_sent_at),
+            (1, Some(SimTime::from_ms(20)))
+        );
         for seq in 4..13 {
             assert!(!r.on_data(&arrival(seq)), "{seq}");
         }

@@ -174,7 +174,11 @@ impl GapDetector {
         self.last = Some((seq, sent_at));
         let mut out = Vec::new();
         while let Some(&(lost, at)) = self.pending.front() {
-            let seen = if self.by_distance { seq - lost.seq } else { self.received - at };
+            let seen = if self.by_distance {
+                seq - lost.seq
+            } else {
+                self.received - at
+            };
             if seen < self.ndupack {
                 break;
             }
@@ -307,7 +311,10 @@ impl LossIntervals {
 
     /// The same with the 2000 code's unsmoothed weights ([`weighted_means`]).
     pub fn unsmoothed(self) -> Self {
-        LossIntervals { unsmoothed: true, ..self }
+        LossIntervals {
+            unsmoothed: true,
+            ..self
+        }
     }
 
     /// Whether any loss event has happened.
@@ -400,7 +407,19 @@ mod tests {
         assert!(g.on_packet(3, t(30)).is_empty());
         assert!(g.on_packet(4, t(40)).is_empty());
         let lost = g.on_packet(5, t(50));
-        assert_eq!(lost, vec![Lost { seq: 1, sent_at: t(10) }, Lost { seq: 2, sent_at: t(20) }]);
+        assert_eq!(
+            lost,
+            vec![
+                Lost {
+                    seq: 1,
+                    sent_at: t(10)
+                },
+                Lost {
+                    seq: 2,
+                    sent_at: t(20)
+                }
+            ]
+        );
         // A late packet is ignored.
         assert!(g.on_packet(2, t(20)).is_empty());
         assert_eq!(g.highest(), Some(5));
@@ -414,8 +433,20 @@ mod tests {
         assert!(g.on_packet(0, t(0)).is_empty());
         // 1 and 2 missing: 3 is only two above 1.
         assert!(g.on_packet(3, t(30)).is_empty());
-        assert_eq!(g.on_packet(4, t(40)), vec![Lost { seq: 1, sent_at: t(10) }]);
-        assert_eq!(g.on_packet(5, t(50)), vec![Lost { seq: 2, sent_at: t(20) }]);
+        assert_eq!(
+            g.on_packet(4, t(40)),
+            vec![Lost {
+                seq: 1,
+                sent_at: t(10)
+            }]
+        );
+        assert_eq!(
+            g.on_packet(5, t(50)),
+            vec![Lost {
+                seq: 2,
+                sent_at: t(20)
+            }]
+        );
     }
 
     #[test]
@@ -459,7 +490,10 @@ mod tests {
         let ones = [1.0; 8];
         assert_eq!(weighted_means(0.0, &closed, &ones, true), Some(10.0));
         let rfc = weighted_means(0.0, &closed, &ones, false).unwrap();
-        assert!((rfc - (10.0 * 5.8 + 1000.0 * 0.2) / 6.0).abs() < 1e-9, "{rfc}");
+        assert!(
+            (rfc - (10.0 * 5.8 + 1000.0 * 0.2) / 6.0).abs() < 1e-9,
+            "{rfc}"
+        );
         // Open interval 70: (70 + 10·5)/6 = 20 with the same weights in both forms.
         assert_eq!(weighted_means(70.0, &closed, &ones, true), Some(20.0));
     }
@@ -476,7 +510,10 @@ mod tests {
             li.on_received(70 + 400);
         }
         // Open interval 401 > 2·10: DF = max(20/401, 0.5) = 0.5 weighs the open interval more.
-        let (p, d) = (plain.mean_interval().unwrap(), disc.mean_interval().unwrap());
+        let (p, d) = (
+            plain.mean_interval().unwrap(),
+            disc.mean_interval().unwrap(),
+        );
         assert!((p - (401.0 + 10.0 * 5.0) / 6.0).abs() < 1e-9, "{p}");
         let expected = (401.0 + 10.0 * 0.5 * 5.0) / (1.0 + 0.5 * 5.0);
         assert!((d - expected).abs() < 1e-9, "{d} vs {expected}");

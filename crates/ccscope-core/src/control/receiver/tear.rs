@@ -5,7 +5,10 @@
 
 use std::collections::VecDeque;
 
-use super::{max_weighted_mean, DataArrival, GapDetector, ReceiveRate, Receiver, Report, DEFAULT_RTT, HISTORY_LEN};
+use super::{
+    max_weighted_mean, DataArrival, GapDetector, ReceiveRate, Receiver, Report, DEFAULT_RTT,
+    HISTORY_LEN,
+};
 use crate::time::SimTime;
 
 /// Later packets before a gap counts as a loss (TCP's duplicate-ACK threshold).
@@ -167,7 +170,11 @@ impl Receiver for TearReceiver {
     }
 
     fn state(&self, out: &mut Vec<(&'static str, f64)>) {
-        out.extend([("cwnd_pkts", self.cwnd), ("ssthresh_pkts", self.ssthresh), ("rtt_s", self.rtt.secs())]);
+        out.extend([
+            ("cwnd_pkts", self.cwnd),
+            ("ssthresh_pkts", self.ssthresh),
+            ("rtt_s", self.rtt.secs()),
+        ]);
     }
 }
 

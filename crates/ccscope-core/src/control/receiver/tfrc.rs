@@ -39,7 +39,11 @@ impl TfrcReceiver {
         TfrcReceiver {
             variant,
             gaps: GapDetector::new(ndupack),
-            intervals: if variant == TfrcVariant::Ns2June2000 { intervals.unsmoothed() } else { intervals },
+            intervals: if variant == TfrcVariant::Ns2June2000 {
+                intervals.unsmoothed()
+            } else {
+                intervals
+            },
             rate: ReceiveRate::default(),
             rtt: DEFAULT_RTT,
             last_report: None,
@@ -109,7 +113,11 @@ impl Receiver for TfrcReceiver {
         for lost in self.gaps.on_packet(pkt.seq, pkt.sent_at) {
             // The 2000 tfrc-sink.cc gives every packet of a gap the send time of the packet
             // that revealed it (no interpolation) when grouping losses into events.
-            self.on_loss(lost.seq, if old { pkt.sent_at } else { lost.sent_at }, pkt.sender_round);
+            self.on_loss(
+                lost.seq,
+                if old { pkt.sent_at } else { lost.sent_at },
+                pkt.sender_round,
+            );
         }
         if pkt.ecn_ce {
             self.on_loss(pkt.seq, pkt.sent_at, pkt.sender_round);
@@ -119,7 +127,11 @@ impl Receiver for TfrcReceiver {
         let due = self.last_report.is_some_and(|t| pkt.now >= t + self.rtt);
         // The 2000 receiver reports at once only the first loss event (leaving slow start);
         // later loss events wait for the next due report.
-        let urgent = if old { !had_loss && self.intervals.has_loss() } else { self.new_event && !had_event };
+        let urgent = if old {
+            !had_loss && self.intervals.has_loss()
+        } else {
+            self.new_event && !had_event
+        };
         first || due || urgent
     }
 

@@ -239,19 +239,12 @@ mod tests {
     #[test]
     fn names_follow_each_paper() {
         assert_eq!(Aimd::tcp().name(), "TCP");
+        assert_eq!(Aimd::gaimd(0.31, 0.875).name(), "GAIMD(0.31,0.875)");
         assert_eq!(
-            Aimd::gaimd(0.31, 0.875).name(),
-            "GAIMD(0.31,0.875)"
-        );
-        assert_eq!(
-            Aimd::gaimd(friendly_alpha_yang(0.875), 0.875)
-                .name(),
+            Aimd::gaimd(friendly_alpha_yang(0.875), 0.875).name(),
             "GAIMD(0.3125,0.875)"
         );
-        assert_eq!(
-            Aimd::jin(0.1, 1.0 / 16.0).name(),
-            "AIMD(1/10,1/16)"
-        );
+        assert_eq!(Aimd::jin(0.1, 1.0 / 16.0).name(), "AIMD(1/10,1/16)");
         assert_eq!(Aimd::jin(0.2, 1.0 / 8.0).name(), "AIMD(1/5,1/8)");
     }
 

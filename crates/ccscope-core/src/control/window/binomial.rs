@@ -181,19 +181,10 @@ mod tests {
 
     #[test]
     fn names_follow_the_papers() {
-        assert_eq!(
-            Binomial::iiad(1.0, 2.0 / 3.0).name(),
-            "IIAD(1,2/3)"
-        );
-        assert_eq!(
-            Binomial::sqrt(BANSAL_ALPHA, BANSAL_BETA).name(),
-            "SQRT"
-        );
+        assert_eq!(Binomial::iiad(1.0, 2.0 / 3.0).name(), "IIAD(1,2/3)");
+        assert_eq!(Binomial::sqrt(BANSAL_ALPHA, BANSAL_BETA).name(), "SQRT");
         assert_eq!(Binomial::sqrt(1.0, 0.5).name(), "SQRT(1,1/2)");
-        assert_eq!(
-            Binomial::new(0.0, 1.0, 1.0, 0.5).name(),
-            "AIMD(1,1/2)"
-        );
+        assert_eq!(Binomial::new(0.0, 1.0, 1.0, 0.5).name(), "AIMD(1,1/2)");
         assert_eq!(
             Binomial::new(0.25, 0.75, 1.0, 2.0 / 3.0).name(),
             "Binomial(1/4,3/4,1,2/3)"

@@ -178,13 +178,9 @@ mod tests {
 
     #[test]
     fn names_follow_cai_et_al() {
+        assert_eq!(Taimd::dtaimd(0.2, 0.875).name(), "DTAIMD(0.2,0.875)");
         assert_eq!(
-            Taimd::dtaimd(0.2, 0.875).name(),
-            "DTAIMD(0.2,0.875)"
-        );
-        assert_eq!(
-            Taimd::taimd(friendly_alpha_cai(0.875), 0.875)
-                .name(),
+            Taimd::taimd(friendly_alpha_cai(0.875), 0.875).name(),
             "TAIMD(0.2,0.875)"
         );
     }
