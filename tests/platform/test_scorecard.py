@@ -66,7 +66,7 @@ def test_cli_scorecard(tcp_card):
     bad = runner.invoke(app, ["scorecard", "nosuch", "--store", str(store)])
     assert bad.exit_code == 2 and "catalogue" in bad.output
     bad = runner.invoke(app, ["scorecard", "python:nosuch_module:x", "--store", str(store)])
-    assert bad.exit_code == 2 and "python:module:object" in bad.output
+    assert bad.exit_code == 2 and "no module 'nosuch_module'" in bad.output
     bad = runner.invoke(app, ["scorecard", "gaimd", "-p", "beta=2", "--store", str(store)])
     assert bad.exit_code == 2 and "beta" in bad.output
 
@@ -151,7 +151,8 @@ def test_rate_and_python_controllers(controller, family, python_controllers):
     )
     assert card["family"] == family
     by = rows(card)
-    assert ("T2: RTTs to fairness (ε = 10) from (6.1, 99.6)" in by) is False
+    # The round model runs window controllers, Python ones included.
+    assert ("T2: RTTs to fairness (ε = 10) from (6.1, 99.6)" in by) is (family == "window")
     i = by["aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)"]
     if controller == "tfrc-2000":
         # Yang et al. §5.1: TFRC without history discounting increases by at most 0.12.
@@ -170,17 +171,28 @@ def test_a_python_controller_takes_no_parameters(python_controllers):
         )
 
 
-def test_sweeps_import_only_python_controllers(python_controllers):
-    from ccscope.controllers import importables
+def test_a_sweep_identifies_python_controllers_by_their_module_file(python_controllers):
+    from ccscope.controllers import code_identity, python_refs
+    from ccscope.scenario import Scenario
 
     table = {
         "flows": [
             {"source": {"controller": {"name": "gaimd", "beta": 0.875}}},
             {"source": {"controller": "tcp"}},
-            {"source": {"controller": "python:scorecard_controllers:aimd"}},
+            {"source": {"controller": "python:scorecard_controllers:aimd"}, "count": 2},
         ]
     }
-    assert list(importables(table)) == ["scorecard_controllers:aimd"]
+    refs = python_refs(table)
+    assert [(r.path, r.module, r.object, r.count) for r in refs] == [
+        ("flows[2].source.controller", "scorecard_controllers", "aimd", 2)
+    ]
+    sc = Scenario(table, "packet", str(python_controllers / "s.toml"))
+    code = code_identity(sc)
+    assert list(code) == ["python:scorecard_controllers:aimd"]
+    # Edited, the module is another controller.
+    module = python_controllers / "scorecard_controllers.py"
+    module.write_text(module.read_text() + "\n# edited\n")
+    assert code_identity(sc) != code
 
 
 def test_tcp_beside_the_square_wave(tcp_card):

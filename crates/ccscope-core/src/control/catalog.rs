@@ -26,6 +26,7 @@ use super::window::{
 };
 use super::Controller;
 use crate::error::{Error, Result};
+use crate::scenario::PythonController;
 
 /// Which engine-side machinery runs a controller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -294,18 +295,113 @@ impl ControllerConfig {
     }
 }
 
-/// A flow's controller as the packet engine's transports take it: resolved from the catalogue
-/// (once per scenario entry, when the scenario is built), or supplied from outside it.
+/// A flow's controller as the engines take it: resolved from the catalogue (once per scenario
+/// entry, when the scenario is built), or written outside it (in Python) and made per flow by
+/// the run's [`Foreign`] factory. [`ControllerChoice::make`] is the one route by which a
+/// controller of either kind reaches any engine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ControllerChoice {
     Catalogued(ControllerConfig),
-    /// Written in Python and handed over per flow by the bindings: the name after `python:`.
-    External(String),
+    External(PythonController),
 }
 
 impl From<ControllerConfig> for ControllerChoice {
     fn from(config: ControllerConfig) -> Self {
         ControllerChoice::Catalogued(config)
+    }
+}
+
+/// Makes the controllers a run names outside the catalogue: the Python bindings implement
+/// it. A run without such controllers uses [`NoForeign`].
+pub trait Foreign {
+    /// Flow `flow`'s (counts expanded) controller `spec`, starting as `start` says; `family`
+    /// is what the flow's source runs (`None` in the round model, which runs either).
+    fn make(
+        &mut self,
+        flow: usize,
+        spec: &PythonController,
+        family: Option<Family>,
+        start: &Start,
+    ) -> Result<Box<dyn Controller>>;
+}
+
+/// The [`Foreign`] factory of a run that was handed no controllers: every request is an error
+/// naming the controller.
+pub struct NoForeign;
+
+impl Foreign for NoForeign {
+    fn make(
+        &mut self,
+        _flow: usize,
+        spec: &PythonController,
+        _family: Option<Family>,
+        _start: &Start,
+    ) -> Result<Box<dyn Controller>> {
+        Err(Error::invalid(
+            "controller",
+            format!("'{}'", spec.name()),
+            "a controller written in Python runs only from Python (ccscope run, or ccscope.run)",
+        ))
+    }
+}
+
+/// The [`Foreign`] factory of a check that builds a run without running it: each controller
+/// written outside the catalogue stands in as TCP's window (a window flow) or a constant rate
+/// of one packet a second (a rate flow), so that the rest of the run can be built and checked.
+pub struct StandIn;
+
+impl Foreign for StandIn {
+    fn make(
+        &mut self,
+        _flow: usize,
+        _spec: &PythonController,
+        family: Option<Family>,
+        start: &Start,
+    ) -> Result<Box<dyn Controller>> {
+        Ok(match family {
+            Some(Family::Rate) => {
+                let rate = 8.0 * f64::from(start.rate.packet_bytes.max(1));
+                Box::new(super::ConstantRate::new(rate)?)
+            }
+            _ => Box::new(Aimd::tcp().starting(start.window)),
+        })
+    }
+}
+
+impl ControllerChoice {
+    /// Flow `flow`'s controller of `family`, starting as `start` says: built from the
+    /// catalogue, or made by `foreign`.
+    pub fn make(
+        &self,
+        flow: usize,
+        family: Option<Family>,
+        start: &Start,
+        foreign: &mut dyn Foreign,
+    ) -> Result<Box<dyn Controller>> {
+        match self {
+            ControllerChoice::Catalogued(config) => config.build(start),
+            ControllerChoice::External(spec) => foreign.make(flow, spec, family, start),
+        }
+    }
+
+    /// The receiver a rate controller needs: a catalogued controller's own, or the one
+    /// `feedback` names (one of [`FEEDBACK_KINDS`]) for a controller written outside the
+    /// catalogue.
+    pub fn receiver(&self, feedback: Option<&str>) -> Result<Box<dyn Receiver>> {
+        match (self, feedback) {
+            (ControllerChoice::Catalogued(config), _) => config
+                .receiver()
+                .ok_or_else(|| Error::invalid("controller", config.name(), "a rate controller")),
+            (ControllerChoice::External(_), Some(kind)) => feedback_receiver(kind),
+            (ControllerChoice::External(_), None) => Err(Error::invalid(
+                "feedback",
+                "(missing)",
+                format!(
+                    "required for a controller outside the catalogue; one of {}",
+                    FEEDBACK_KINDS.join(", ")
+                ),
+            )),
+        }
     }
 }
 
@@ -367,7 +463,7 @@ pub fn feedback_receiver(kind: &str) -> Result<Box<dyn Receiver>> {
         k @ ("tfrc" | "tfrc-ns2" | "tfrc-2000" | "tear") => return build_receiver(k, &[]),
         _ => {
             return Err(Error::UnknownName {
-                field: "source.feedback".into(),
+                field: "feedback".into(),
                 value: kind.into(),
                 known: FEEDBACK_KINDS.join(", "),
             })
@@ -1022,7 +1118,7 @@ fn resolve(
         .enumerate()
         .find(|(_, e)| in_family(e) && e.info.name.eq_ignore_ascii_case(&base))
         .ok_or_else(|| Error::UnknownName {
-            field: "controller.name".to_string(),
+            field: "controller".into(),
             value: name.to_string(),
             known: entries
                 .iter()
@@ -1034,7 +1130,7 @@ fn resolve(
     let info = &entry.info;
     if positional.len() > info.params.len() {
         return Err(Error::invalid(
-            "controller.name",
+            "controller",
             name,
             format!(
                 "{} takes at most {} parameters",
@@ -1072,18 +1168,21 @@ fn resolve_values(info: &ControllerInfo, given: &[(String, f64)]) -> Result<Valu
             .params
             .iter()
             .find(|p| p.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::UnknownName {
-                field: format!("controller.params ({})", info.name),
-                value: name.clone(),
-                known: if info.params.is_empty() {
-                    "(none; it takes no parameters)".to_string()
+            .ok_or_else(|| {
+                let known = if info.params.is_empty() {
+                    "none; it takes no parameters".to_string()
                 } else {
                     info.params
                         .iter()
                         .map(|p| p.name)
                         .collect::<Vec<_>>()
                         .join(", ")
-                },
+                };
+                Error::invalid(
+                    format!("controller.{name}"),
+                    "",
+                    format!("not a parameter of {}; its parameters: {known}", info.name),
+                )
             })?;
         if named.iter().any(|(n, _)| *n == param.name) {
             return Err(Error::invalid(
@@ -1303,12 +1402,12 @@ mod tests {
     fn unknown_parameters_are_named_with_the_allowed_ones() {
         let msg = error("gaimd", &[("gamma", 1.0)]).to_string();
         assert!(
-            msg.contains("'gamma'") && msg.contains("alpha, beta"),
+            msg.contains("controller.gamma: not a parameter of gaimd; its parameters: alpha, beta"),
             "{msg}"
         );
         let msg = error("tcp", &[("alpha", 1.0)]).to_string();
         assert!(
-            msg.contains("'alpha'") && msg.contains("no parameters"),
+            msg.contains("controller.alpha") && msg.contains("it takes no parameters"),
             "{msg}"
         );
     }
@@ -1333,7 +1432,9 @@ mod tests {
             ),
         ] {
             match error(name, &given) {
-                Error::InvalidField { field: f, .. } => assert_eq!(f, field, "{name} {given:?}"),
+                Error::InvalidField { field: f, .. } => {
+                    assert_eq!(f.to_string(), field, "{name} {given:?}")
+                }
                 other => panic!("{name} {given:?}: {other}"),
             }
         }
@@ -1440,7 +1541,9 @@ mod tests {
             ),
         ] {
             match error(name, &given) {
-                Error::InvalidField { field: f, .. } => assert_eq!(f, field, "{name} {given:?}"),
+                Error::InvalidField { field: f, .. } => {
+                    assert_eq!(f.to_string(), field, "{name} {given:?}")
+                }
                 other => panic!("{name} {given:?}: {other}"),
             }
         }
