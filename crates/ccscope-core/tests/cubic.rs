@@ -2,41 +2,21 @@
 //! the K of Figure 2; in the packet engine it runs on TCP and, on a long fat path with rare
 //! losses, takes the capacity Reno leaves unused (RFC 9438 §5.2).
 
-use std::collections::BTreeMap;
-
 use ccscope_core::build::run;
-use ccscope_core::round::{self, Feedback, FlowGroup, Record, RoundConfig};
-use ccscope_core::{build, scenario};
+use ccscope_core::{build, round, scenario};
 use serde_json::json;
 
 /// One CUBIC flow (fast convergence off, as RFC 9438 §4.7 advises for a lone flow) starting at
 /// `w0` packets on a link of `w` packets per 100 ms RTT without a buffer: the overshoot is lost.
-fn lone_cubic(w0: f64, w: f64, steps: u64) -> RoundConfig {
-    RoundConfig {
-        seed: 1,
-        steps,
-        warmup_steps: 0,
-        capacity_bps: w * 8000.0 / 0.1,
-        capacity_changes: Vec::new(),
-        rtt0_ns: 100_000_000,
-        packet_bytes: 1000,
-        buffer_pkts: 0.0,
-        feedback: Feedback::Synchronized,
-        integer_windows: false,
-        capacity_oracle: false,
-        substeps: 1,
-        flows: vec![FlowGroup {
-            controller: "cubic".into(),
-            params: BTreeMap::from([("fast_convergence".to_string(), 0.0)]),
-            count: 1,
-            initial_window_pkts: Some(w0),
-            initial_rate_bps: None,
-        }],
-        record: Record {
-            every: 1,
-            flows: true,
-        },
-    }
+fn lone_cubic(w0: f64, w: f64, steps: u64) -> round::RoundResult {
+    let table = json!({
+        "run": {"engine": "round", "steps": steps},
+        "link": {"capacity_pkts": w, "rtt": "100ms"},
+        "flows": [{"controller": "cubic", "params": {"fast_convergence": 0},
+                   "initial_window": w0}],
+        "record": {"every": 1, "flows": true}
+    });
+    round::run(&build::round(&scenario::read_round(table).unwrap()).unwrap()).unwrap()
 }
 
 #[test]
@@ -45,7 +25,7 @@ fn round_model_epochs_last_k() {
     // K = ∛(0.3·W_max/0.4) s (RFC 9438 Figure 2): 9.09 s, 91 RTTs, on a 1000-packet link.
     // The window of the n-th RTT after a reduction is W_cubic((n − 1)·RTT) (Appendix C), so
     // the next loss comes in the first RTT whose window exceeds the link.
-    let r = round::run(&lone_cubic(700.0, 1000.0, 1000)).unwrap();
+    let r = lone_cubic(700.0, 1000.0, 1000);
     let w = &r.flow_load_pkts;
     let lost: Vec<usize> = (0..w.len())
         .filter(|&i| r.series.congested_flows[i] > 0)

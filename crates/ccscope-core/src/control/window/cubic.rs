@@ -31,7 +31,7 @@
 //! of the n-th RTT of a stage is `W_cubic((n − 1)·RTT)`); `W_est` grows by α per interval;
 //! slow start doubles per interval (HyStart++: ×1.25 in conservative slow start).
 
-use super::{decimal, friendly_alpha_cai, WindowConfig, MAX_WINDOW_PKTS};
+use super::{clamp_window, decimal, friendly_alpha_cai, WindowConfig, MAX_WINDOW_PKTS};
 use crate::control::{AckSample, Controller, LossEvent, LossKind, RoundSample};
 use crate::time::SimTime;
 
@@ -401,17 +401,6 @@ impl Cubic {
             self.s.cwnd
         );
         debug_assert!(self.s.ssthresh >= 1.0, "ssthresh = {}", self.s.ssthresh);
-    }
-}
-
-/// Floors a window at one packet and caps it at `MAX_WINDOW_PKTS` (a NaN, a bug the debug
-/// assertion catches, becomes one packet in release builds).
-fn clamp_window(w: f64) -> f64 {
-    debug_assert!(!w.is_nan(), "CUBIC produced a NaN window");
-    if w.is_nan() {
-        1.0
-    } else {
-        w.clamp(1.0, MAX_WINDOW_PKTS)
     }
 }
 
