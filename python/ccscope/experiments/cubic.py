@@ -122,7 +122,8 @@ def _bernoulli_claim(p: float, seconds: int) -> Claim:
     else:
         why = (
             "Figures 3 and 6 count no timeouts (every loss is found by duplicate ACKs); at "
-            f"this loss rate each run has {timeouts:.0f} on average: {ratio:.3f} of the formula"
+            f"this loss rate a run times out {timeouts:.0f} times on average: {ratio:.3f} of "
+            "the formula"
         )
     return Claim(
         f"mean window (pkts), Bernoulli loss p = {p:g}, mean of seeds 1-{len(w)}, {seconds} s",
