@@ -182,3 +182,18 @@ def test_the_readme_full_table_is_the_output_of_reproduce_all():
         "the README's table of the full runs is stale: paste the output of "
         "`ccscope reproduce --all --markdown` between its markers"
     )
+
+
+@pytest.mark.slow
+def test_the_readme_cubic_table_is_the_output_of_reproduce():
+    """The README's CUBIC section shows `ccscope reproduce cubic-rfc9438 --markdown`."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    begin = "<!-- ccscope reproduce cubic-rfc9438 --markdown: begin -->\n"
+    end = "<!-- ccscope reproduce cubic-rfc9438 --markdown: end -->"
+    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), readme, re.S)
+    assert pasted, "the README has no table of the CUBIC reproduction"
+    report = FULL.get("cubic-rfc9438") or reproduce.run("cubic-rfc9438", quick=False)
+    assert pasted.group(1) == reproduce.markdown([report]), (
+        "the README's CUBIC table is stale: paste the output of "
+        "`ccscope reproduce cubic-rfc9438 --markdown` between its markers"
+    )
