@@ -76,7 +76,7 @@ NOT_REPRODUCED = {
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),
     ("yang-onoff", "Yang §3.3: TCP CoV_time, ON/OFF loss vs Bernoulli at its loss rate"),
     # RFC 9438 Figures 3 and 6 assume deterministic loss: under Bernoulli loss CUBIC's mean
-    # window is 15-29% above them up to p = 0.5%, and below from 2% on, where timeouts come in.
+    # window is 7-29% above them up to p = 0.5%, and below from 2% on, where timeouts come in.
     *(
         ("cubic-rfc9438", f"mean window (pkts), Bernoulli loss p = {p:g}, mean of seeds 1-10, {s}")
         for s, ps in (
