@@ -47,6 +47,38 @@ def test_tcp_beside_itself_agrees_with_theory(tcp_card):
         assert 0.7 <= ratio["mean"] <= 1.4, queue
 
 
+#: The seeds' friendliness metrics: the rows a controller without a binomial form gets too.
+FRIENDLINESS = (
+    "TCP-friendliness ratio on RED (2 flows + 2 TCP, 10 Mb/s)",
+    "TCP-friendliness ratio on DropTail (2 flows + 2 TCP, 10 Mb/s)",
+    "CoV_time at 2% loss (per-RTT sending rate)",
+    "CoV_time at 20% loss (timeouts dominate)",
+    "responsiveness D: RTTs to halve the rate, one loss per RTT",
+    "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
+)
+
+
+def test_cubic_beside_tcp(tcp_card):
+    # CUBIC (RFC 9438) has no binomial form: no theory rows, but the round model's and the
+    # packet model's, the TCP column from the same runs as TCP's own card (one store; TCP's
+    # card counts those runs twice, once per side, so only the means agree).
+    tcp, store = tcp_card
+    card = scorecard.scorecard("cubic", quick=True, store=store, jobs=2)
+    assert (card["controller"], card["family"]) == ("CUBIC(0.4,0.7)", "window")
+    assert {r["section"] for r in card["rows"]} == {"round model", "packet model"}
+    by, tcp_by = rows(card), rows(tcp)
+    for quantity in FRIENDLINESS:
+        assert np.isfinite(by[quantity]["controller"]["mean"]), quantity
+        theirs, ours = tcp_by[quantity]["tcp"], by[quantity]["tcp"]
+        if isinstance(theirs, dict):
+            theirs, ours = theirs["mean"], ours["mean"]
+        assert ours == pytest.approx(theirs, rel=1e-12), quantity
+    # RFC 9438 §4.2: the Reno-friendly region makes CUBIC's throughput at least Reno's.
+    for queue in ("RED", "DropTail"):
+        ratio = by[f"TCP-friendliness ratio on {queue} (2 flows + 2 TCP, 10 Mb/s)"]
+        assert ratio["controller"]["mean"] >= 1, queue
+
+
 def test_a_second_scorecard_reuses_the_store(tcp_card):
     card, store = tcp_card
     before = len(sweep.load(store))

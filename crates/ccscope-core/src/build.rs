@@ -723,9 +723,9 @@ mod tests {
     fn controller_errors_name_the_entry_by_its_path() {
         let cases = [
             (
-                json!({"kind": "tcp", "controller": "cubic"}),
+                json!({"kind": "tcp", "controller": "bbr"}),
                 "flows[1].source.controller",
-                "'cubic' is not known; expected one of: tcp, aimd",
+                "'bbr' is not known; expected one of: tcp, aimd",
             ),
             (
                 json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}),

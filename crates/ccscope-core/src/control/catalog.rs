@@ -21,8 +21,9 @@ use super::rate::{
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd,
-    Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, Cubic,
+    CubicParams, History, Taimd, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA,
+    MAX_ALPHA, MAX_K, MIN_HISTORY_K,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -563,16 +564,20 @@ fn mtu_per_rtt() -> ParamInfo {
     )
 }
 
-fn discounting(default: f64) -> ParamInfo {
+/// A switch: 0 (off) or 1 (on).
+fn switch(name: &'static str, default: f64, meaning: &'static str) -> ParamInfo {
     ParamInfo {
         switch: true,
-        ..param(
-            "discounting",
-            Some(default),
-            Range::closed(0.0, 1.0),
-            "receiver's history discounting: 1 on, 0 off (RFC 5348 §5.5)",
-        )
+        ..param(name, Some(default), Range::closed(0.0, 1.0), meaning)
     }
+}
+
+fn discounting(default: f64) -> ParamInfo {
+    switch(
+        "discounting",
+        default,
+        "receiver's history discounting: 1 on, 0 off (RFC 5348 §5.5)",
+    )
 }
 
 /// TFRC's s in the throughput equation, set apart from the packet size.
@@ -839,6 +844,50 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
             |v, s, m| {
                 let (a, b) = (v["alpha"], v["beta"]);
                 window(m, s, move || Taimd::dtaimd(a, b))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
+                name: "cubic",
+                family: Family::Window,
+                summary: "CUBIC(C, β): the window follows C·(t − K)³ + W_max after a reduction to β·w, never below the Reno-friendly AIMD(3(1 − β)/(1 + β), β)",
+                convention: BETA_KEPT,
+                paper: "RFC 9438 (CUBIC); RFC 9406 (HyStart++); Linux net/ipv4/tcp_cubic.c",
+                params: vec![
+                    param(
+                        "c",
+                        Some(0.4),
+                        Range::open_closed(0.0, 100.0),
+                        "aggressiveness of the cubic (packets/s³), > 0 (RFC 9438 §5.1: 0.4)",
+                    ),
+                    beta(Some(0.7), "fraction of the window kept by a reduction, 0 < β < 1 (RFC 9438 §4.6: 0.7)"),
+                    switch(
+                        "fast_convergence",
+                        1.0,
+                        "1: a reduction below the last W_max lowers W_max further (RFC 9438 §4.7); 0: off, as §4.7 advises for a single flow",
+                    ),
+                    switch(
+                        "hystart",
+                        1.0,
+                        "1: HyStart++ in the first slow start (RFC 9406, RFC 9438 §4.10); 0: classic slow start (RFC 5681)",
+                    ),
+                    switch(
+                        "reno_friendly",
+                        1.0,
+                        "1: never below the Reno-friendly window W_est (RFC 9438 §4.3); 0: the cubic alone",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let params = CubicParams {
+                    c: v["c"],
+                    beta: v["beta"],
+                    fast_convergence: v["fast_convergence"] == 1.0,
+                    hystart: v["hystart"] == 1.0,
+                    reno_friendly: v["reno_friendly"] == 1.0,
+                };
+                let config = s.window;
+                m.make(move || Cubic::new(params).starting(config))
             },
         ),
         rate_entry(
@@ -1326,6 +1375,8 @@ mod tests {
             ),
             ("taimd", vec![], "TAIMD(0.2,0.875)"),
             ("DTAIMD", vec![("beta", 0.875)], "DTAIMD(0.2,0.875)"),
+            ("cubic", vec![], "CUBIC(0.4,0.7)"),
+            ("cubic", vec![("c", 4.0), ("beta", 0.8)], "CUBIC(4,0.8)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1340,6 +1391,7 @@ mod tests {
             "SIMD(1/16)",
             "IIAD(1,2/3)",
             "TAIMD(0.2,0.875)",
+            "CUBIC(0.4,0.7)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1429,6 +1481,14 @@ mod tests {
                 "dtaimd",
                 vec![("alpha", 0.2), ("alpha", 0.3)],
                 "controller.alpha",
+            ),
+            ("cubic", vec![("c", 0.0)], "controller.c"),
+            ("cubic", vec![("beta", 1.0)], "controller.beta"),
+            ("cubic", vec![("hystart", 0.5)], "controller.hystart"),
+            (
+                "cubic",
+                vec![("reno_friendly", 2.0)],
+                "controller.reno_friendly",
             ),
         ] {
             match error(name, &given) {
