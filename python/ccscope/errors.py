@@ -11,6 +11,8 @@ Errors found by the core (``ccscope._core``) arrive as these classes with their 
   unless told to go on (``force=True``, ``--force``); the message has the estimate.
 - :class:`ControllerError`: a controller name or parameter the catalogue does not accept (a
   :class:`ScenarioError` too, so one ``except ScenarioError`` catches both).
+- :class:`StoreError`: a sweep store that cannot take this ccscope's runs (they would mix
+  model versions); the message says how to start a new store or run them again.
 
 An internal failure of the engine (a bug) is ``ccscope._core.CoreError``.
 """
@@ -62,6 +64,11 @@ class CostError(ScenarioError):
 
 class ControllerError(ScenarioError):
     """A controller name or parameter the catalogue does not accept."""
+
+
+class StoreError(CcscopeError, ValueError):
+    """A results store that cannot take this ccscope's runs, named with the reason and what to
+    do instead."""
 
 
 class Interrupted(KeyboardInterrupt):
