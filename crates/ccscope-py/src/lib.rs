@@ -543,6 +543,7 @@ fn build_info() -> (String, String, String) {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", ccscope_core::VERSION)?;
+    m.add("MODEL_VERSION", ccscope_core::MODEL_VERSION)?;
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add_function(wrap_pyfunction!(run_packet, m)?)?;
     m.add_function(wrap_pyfunction!(validate_packet, m)?)?;
