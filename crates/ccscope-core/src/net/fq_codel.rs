@@ -1,0 +1,553 @@
+//! FQ-CoDel, RFC 8290: packets hashed by flow into `flows` queues, each a CoDel queue
+//! ([`CoDelVars`]), served by deficit round robin with a quantum of bytes, queues that have just
+//! become active first.
+//!
+//! As RFC 8290 §4 describes and Linux `net/sched/sch_fq_codel.c` implements it:
+//! - a flow's packets go to queue `reciprocal_scale(hash(flow), flows)` (§4.1.1; Linux
+//!   `fq_codel_hash()`); the hash mixes the flow's identity (its number and direction) with a
+//!   perturbation drawn from the link's random stream, so collisions differ from seed to seed
+//!   and are the same in every run of one seed;
+//! - a queue that receives a packet while in neither list joins the tail of the new list with a
+//!   deficit of one quantum (§4.1.1);
+//! - dequeue takes the first queue of the new list, or else of the old list; a queue whose
+//!   deficit is spent gets another quantum and moves to the tail of the old list; an empty new
+//!   queue moves to the old list if that holds any queue (so that new flows cannot starve old
+//!   ones), an empty old queue leaves the lists (§4.2);
+//! - CoDel runs per queue with the scheduler's total backlog as its `bytes()` (Linux passes
+//!   `sch->qstats.backlog`);
+//! - past `limit` packets or `memory_limit` bytes, packets are dropped from the head of the
+//!   queue holding the most bytes (§4.1.1); as Linux does, up to `drop_batch` packets at once,
+//!   until half that queue's bytes are gone, and its CoDel count rises by as many
+//!   (`fq_codel_drop()`); `drop_batch = 1` drops one packet at a time, as the RFC describes.
+//!
+//! Memory is counted as the packets' bytes (Linux counts `skb->truesize`, buffers included).
+
+use super::codel::{CoDelParams, CoDelVars, Head, Served, Signals};
+use super::queue::Backlog;
+use super::store::{Fifo, Store};
+use crate::rng::mix;
+use crate::time::SimTime;
+
+/// FQ-CoDel's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FqCoDelParams {
+    pub codel: CoDelParams,
+    /// Queues packets are hashed into (RFC 8290 §4; Linux default 1024).
+    pub flows: u32,
+    /// Bytes a queue may send each round (§4.2; one MTU, Linux default 1514).
+    pub quantum: u32,
+    /// Most packets waiting (Linux default 10240).
+    pub limit_packets: u64,
+    /// Most bytes waiting (Linux default 32 MiB).
+    pub memory_limit_bytes: u64,
+    /// Most packets dropped from the fattest queue at one overflow (Linux default 64).
+    pub drop_batch: u32,
+}
+
+/// No queue: the end of a list.
+const NIL: u32 = u32::MAX;
+
+/// One queue of the scheduler.
+#[derive(Clone, Debug, Default)]
+struct FlowQueue {
+    /// Its packets, head first; each slot's time is when it entered.
+    waiting: Fifo,
+    /// The next queue in its list.
+    next: u32,
+    /// Bytes it may still send this round (DRR's deficit).
+    deficit: i64,
+    /// In the new or the old list.
+    listed: bool,
+    vars: CoDelVars,
+}
+
+/// A list of queues, by index: the new or the old list of RFC 8290 §4.
+#[derive(Clone, Copy, Debug)]
+struct List {
+    head: u32,
+    tail: u32,
+}
+
+impl List {
+    const EMPTY: List = List {
+        head: NIL,
+        tail: NIL,
+    };
+
+    fn is_empty(&self) -> bool {
+        self.head == NIL
+    }
+}
+
+/// An FQ-CoDel scheduler.
+#[derive(Clone, Debug)]
+pub struct FqCoDel {
+    params: FqCoDelParams,
+    /// The hash's perturbation, from the link's random stream.
+    perturbation: u64,
+    queues: Vec<FlowQueue>,
+    /// Bytes waiting in each queue (Linux `q->backlogs`, scanned for the fattest).
+    backlogs: Vec<u64>,
+    new: List,
+    old: List,
+    /// CoDel's drops and marks over all queues.
+    signals: Signals,
+}
+
+/// A queue of the scheduler as its CoDel serves it: the queue's FIFO and bytes, the
+/// scheduler's backlog.
+struct FlowChain<'a> {
+    waiting: &'a mut Fifo,
+    bytes: &'a mut u64,
+    store: &'a mut Store,
+    backlog: &'a mut Backlog,
+    dropped: &'a mut Vec<u32>,
+    signals: &'a mut Signals,
+}
+
+impl Served for FlowChain<'_> {
+    fn dequeue(&mut self) -> Option<Head> {
+        let slot = self.waiting.pop_front(self.store)?;
+        let size = self.store.size_bytes(slot);
+        *self.bytes -= size as u64;
+        self.backlog.remove(size);
+        Some(Head {
+            slot,
+            enqueued: self.store.done(slot),
+            ecn_capable: self.store.ecn_capable(slot),
+        })
+    }
+    fn bytes(&self) -> u64 {
+        self.backlog.bytes
+    }
+    fn drop(&mut self, slot: u32) {
+        self.signals.drops += 1;
+        self.dropped.push(slot);
+    }
+    fn mark(&mut self, slot: u32) {
+        self.signals.marks += 1;
+        self.store.mark(slot);
+    }
+}
+
+impl FqCoDel {
+    pub fn new(params: FqCoDelParams, perturbation: u64) -> FqCoDel {
+        let n = params.flows as usize;
+        FqCoDel {
+            params,
+            perturbation,
+            queues: vec![
+                FlowQueue {
+                    next: NIL,
+                    ..FlowQueue::default()
+                };
+                n
+            ],
+            backlogs: vec![0; n],
+            new: List::EMPTY,
+            old: List::EMPTY,
+            signals: Signals::default(),
+        }
+    }
+
+    /// The queue of the flow numbered `flow` going `reverse`ly or not: `reciprocal_scale` of a
+    /// 32-bit hash (Linux `fq_codel_hash()`), the hash SplitMix64's mix of the flow's identity
+    /// and the perturbation.
+    pub fn queue_of(&self, flow: u32, reverse: bool) -> usize {
+        let key = (flow as u64) << 1 | reverse as u64;
+        let hash = mix(key ^ self.perturbation) >> 32;
+        ((hash * self.params.flows as u64) >> 32) as usize
+    }
+
+    fn push(&mut self, list: Which, q: u32) {
+        self.queues[q as usize].next = NIL;
+        let l = self.list(list);
+        match l.tail {
+            NIL => l.head = q,
+            t => {
+                let t = t as usize;
+                self.queues[t].next = q;
+            }
+        }
+        self.list(list).tail = q;
+    }
+
+    fn pop(&mut self, list: Which) -> u32 {
+        let head = self.list(list).head;
+        let next = self.queues[head as usize].next;
+        let l = self.list(list);
+        l.head = next;
+        if next == NIL {
+            l.tail = NIL;
+        }
+        head
+    }
+
+    fn list(&mut self, which: Which) -> &mut List {
+        match which {
+            Which::New => &mut self.new,
+            Which::Old => &mut self.old,
+        }
+    }
+
+    /// The packet in `slot` arrives at `now`: it joins its flow's queue (RFC 8290 §4.1.1). On
+    /// overflow the scheduler drops from its fattest queue, the arrival perhaps among them; the
+    /// dropped slots are pushed onto `dropped`.
+    pub fn enqueue(
+        &mut self,
+        store: &mut Store,
+        slot: u32,
+        now: SimTime,
+        backlog: &mut Backlog,
+        dropped: &mut Vec<u32>,
+    ) {
+        let size = store.size_bytes(slot);
+        let q = self.queue_of(store.flow(slot), store.dir(slot).index() == 1);
+        store.set_done(slot, now);
+        self.queues[q].waiting.push_back(store, slot);
+        self.backlogs[q] += size as u64;
+        backlog.add(size);
+        if !self.queues[q].listed {
+            self.queues[q].listed = true;
+            self.queues[q].deficit = self.params.quantum as i64;
+            self.push(Which::New, q as u32);
+        }
+        if backlog.len as u64 > self.params.limit_packets
+            || backlog.bytes > self.params.memory_limit_bytes
+        {
+            self.drop_from_fattest(store, backlog, dropped);
+        }
+    }
+
+    /// Linux `fq_codel_drop()`: from the queue with the most bytes (the first such), heads
+    /// until half its bytes are gone or `drop_batch` packets are.
+    fn drop_from_fattest(&mut self, store: &Store, backlog: &mut Backlog, dropped: &mut Vec<u32>) {
+        let mut fattest = 0;
+        for (i, &b) in self.backlogs.iter().enumerate() {
+            if b > self.backlogs[fattest] {
+                fattest = i;
+            }
+        }
+        let threshold = self.backlogs[fattest] / 2;
+        let (mut bytes, mut n) = (0u64, 0u32);
+        let queue = &mut self.queues[fattest];
+        while let Some(slot) = queue.waiting.pop_front(store) {
+            let size = store.size_bytes(slot);
+            bytes += size as u64;
+            backlog.remove(size);
+            dropped.push(slot);
+            n += 1;
+            if n >= self.params.drop_batch || bytes >= threshold {
+                break;
+            }
+        }
+        // Linux: tell CoDel to signal harder as well.
+        queue.vars.count = queue.vars.count.wrapping_add(n);
+        self.backlogs[fattest] -= bytes;
+    }
+
+    /// RFC 8290 §4.2 (Linux `fq_codel_dequeue()`) at `now`: the packet to send; packets CoDel
+    /// drops on the way are pushed onto `dropped`.
+    pub fn dequeue(
+        &mut self,
+        store: &mut Store,
+        now: SimTime,
+        backlog: &mut Backlog,
+        dropped: &mut Vec<u32>,
+    ) -> Option<u32> {
+        loop {
+            let list = if !self.new.is_empty() {
+                Which::New
+            } else if !self.old.is_empty() {
+                Which::Old
+            } else {
+                return None;
+            };
+            let q = self.list(list).head as usize;
+            if self.queues[q].deficit <= 0 {
+                self.queues[q].deficit += self.params.quantum as i64;
+                self.pop(list);
+                self.push(Which::Old, q as u32);
+                continue;
+            }
+            let codel = self.params.codel;
+            let queue = &mut self.queues[q];
+            let mut chain = FlowChain {
+                waiting: &mut queue.waiting,
+                bytes: &mut self.backlogs[q],
+                store,
+                backlog,
+                dropped,
+                signals: &mut self.signals,
+            };
+            match queue.vars.dequeue(&codel, now, &mut chain) {
+                Some(slot) => {
+                    queue.deficit -= store.size_bytes(slot) as i64;
+                    return Some(slot);
+                }
+                None => {
+                    // Empty: a new queue goes to the old list if it holds any (no starving the
+                    // old queues), otherwise the queue leaves the lists.
+                    self.pop(list);
+                    if list == Which::New && !self.old.is_empty() {
+                        self.push(Which::Old, q as u32);
+                    } else {
+                        self.queues[q].listed = false;
+                    }
+                }
+            }
+        }
+    }
+
+    /// CoDel's drops and marks over all queues so far.
+    pub fn signals(&self) -> Signals {
+        self.signals
+    }
+
+    /// The waiting packets' slots, queue by queue.
+    pub fn slots<'a>(&'a self, store: &'a Store) -> impl Iterator<Item = u32> + 'a {
+        self.queues.iter().flat_map(|q| q.waiting.iter(store))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    New,
+    Old,
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::net::queue::{Length, QueueSpec};
+    use crate::net::test_link::{assert_same, drive, Arrival, Fate, Held};
+
+    const MS: u64 = 1_000_000;
+
+    fn codel(ecn: bool) -> CoDelParams {
+        CoDelParams {
+            target: SimTime::from_ms(5),
+            interval: SimTime::from_ms(100),
+            mtu_bytes: 1514,
+            ecn,
+        }
+    }
+
+    fn params(flows: u32, limit: u64, drop_batch: u32) -> FqCoDelParams {
+        FqCoDelParams {
+            codel: codel(false),
+            flows,
+            quantum: 1514,
+            limit_packets: limit,
+            memory_limit_bytes: 32 << 20,
+            drop_batch,
+        }
+    }
+
+    fn held(p: FqCoDelParams, seed: u64) -> Held {
+        Held::new(&QueueSpec::FqCoDel(p), 10_000_000, seed)
+    }
+
+    /// `n` packets of `size` bytes from `flow`, every `gap` ns from `start`.
+    fn stream_of(flow: u32, size: u32, start: u64, gap: u64, n: u64) -> Vec<Arrival> {
+        (0..n)
+            .map(|k| Arrival {
+                at: SimTime(start + k * gap),
+                size,
+                flow,
+                ecn: false,
+            })
+            .collect()
+    }
+
+    fn merged(mut streams: Vec<Vec<Arrival>>) -> Vec<Arrival> {
+        let mut all: Vec<Arrival> = streams.drain(..).flatten().collect();
+        all.sort_by_key(|a| a.at);
+        all
+    }
+
+    /// Seed whose perturbation puts flows 0..n in different queues of `flows`.
+    fn seed_apart(n: u32, flows: u32) -> u64 {
+        (1..)
+            .find(|&seed| {
+                let q = FqCoDel::new(params(flows, 10240, 64), perturbation(seed));
+                let mut seen: Vec<usize> = (0..n).map(|f| q.queue_of(f, false)).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                seen.len() == n as usize
+            })
+            .unwrap()
+    }
+
+    /// The perturbation a link's FQ-CoDel draws in a run seeded `seed`.
+    fn perturbation(seed: u64) -> u64 {
+        use rand::Rng as _;
+        crate::rng::stream(seed, crate::rng::Stream::Queue, 0).gen()
+    }
+
+    fn sent_by_flow(log: &[Fate], arrivals: &[Arrival], until: SimTime) -> Vec<u64> {
+        let mut bytes = vec![0; 4];
+        for f in log {
+            if let Fate::Sent { at, id } = *f {
+                if at < until {
+                    bytes[arrivals[id].flow as usize] += arrivals[id].size as u64;
+                }
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn one_flow_is_served_as_by_codel_alone() {
+        // One flow's queue holds the whole backlog: FQ-CoDel's dequeue is CoDel's, drop for
+        // drop (RFC 8290 §4.3).
+        let arrivals = stream_of(0, 1000, 0, MS / 2, 800);
+        let (log, _) = drive(&mut held(params(1024, 10240, 64), 1), &arrivals, 10_000_000);
+        let codel = QueueSpec::CoDel {
+            params: codel(false),
+            limit: Length::Packets(10240),
+        };
+        let (want, _) = drive(&mut Held::new(&codel, 10_000_000, 1), &arrivals, 10_000_000);
+        assert!(log.iter().any(|f| matches!(f, Fate::Early { .. })));
+        assert_same(&log, &want);
+    }
+
+    #[test]
+    fn deficit_round_robin_shares_bytes_not_packets() {
+        // Two flows keep their queues full, one with 1500-byte packets, one with 300-byte
+        // ones: each sends a quantum a round, so their bytes stay within a quantum of each
+        // other while both are backlogged (RFC 8290 §4.2).
+        let seed = seed_apart(2, 1024);
+        let arrivals = merged(vec![
+            stream_of(0, 1500, 0, MS, 300),
+            stream_of(1, 300, 0, MS / 5, 1500),
+        ]);
+        let (log, _) = drive(
+            &mut held(params(1024, 10240, 64), seed),
+            &arrivals,
+            10_000_000,
+        );
+        for until in [50, 100, 200] {
+            let b = sent_by_flow(&log, &arrivals, SimTime::from_ms(until));
+            assert!(b[0].abs_diff(b[1]) <= 1514 + 1500, "{until} ms: {b:?}");
+        }
+    }
+
+    #[test]
+    fn a_sparse_flow_is_served_first_and_keeps_a_short_queue() {
+        // A bulk flow at twice the link rate and a sparse one (a 200-byte packet every 20 ms):
+        // each sparse packet finds its queue empty, joins the new list and leaves as soon as
+        // the packet on the wire is done (RFC 8290 §4.4, §1.1's isolation), while the bulk
+        // flow waits long.
+        let seed = seed_apart(2, 1024);
+        let arrivals = merged(vec![
+            stream_of(0, 1000, 0, 400_000, 2500),
+            stream_of(1, 200, 1_000_001, 20 * MS, 50),
+        ]);
+        let (log, _) = drive(
+            &mut held(params(1024, 10240, 64), seed),
+            &arrivals,
+            10_000_000,
+        );
+        for f in &log {
+            if let Fate::Sent { at, id } = *f {
+                let wait = at - arrivals[id].at;
+                if arrivals[id].flow == 1 {
+                    assert!(wait <= SimTime(800_000), "sparse packet {id} waited {wait}");
+                }
+            }
+            assert!(
+                !matches!(f, Fate::Early { id, .. } | Fate::Forced { id, .. } if arrivals[*id].flow == 1)
+            );
+        }
+    }
+
+    #[test]
+    fn overflow_drops_half_the_fattest_queue_from_its_head() {
+        // Flow 0 fills 20 of a 24-packet buffer before flow 1 sends 4 and flow 2 one more:
+        // the 25th packet overflows and flow 0, the fattest, loses its 10 oldest (half its
+        // 20 000 bytes; Linux fq_codel_drop), or only its oldest with drop_batch = 1.
+        let seed = seed_apart(3, 1024);
+        let arrivals = merged(vec![
+            stream_of(0, 1000, 1, 1, 21),
+            stream_of(1, 1000, 100, 1, 4),
+            stream_of(2, 1000, 200, 1, 1),
+        ]);
+        for (batch, dropped) in [(64, (1..11).collect::<Vec<usize>>()), (1, vec![1])] {
+            let (log, most) = drive(&mut held(params(1024, 24, batch), seed), &arrivals, 10_000);
+            let forced: Vec<usize> = log
+                .iter()
+                .filter_map(|f| match *f {
+                    Fate::Forced { id, .. } => Some(id),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!((forced, most), (dropped, 24), "drop_batch = {batch}");
+        }
+    }
+
+    #[test]
+    fn the_hash_is_fixed_by_the_seed() {
+        let a = FqCoDel::new(params(1024, 10240, 64), perturbation(1));
+        let b = FqCoDel::new(params(1024, 10240, 64), perturbation(1));
+        let c = FqCoDel::new(params(1024, 10240, 64), perturbation(2));
+        let of = |q: &FqCoDel| {
+            (0..64)
+                .map(|f| q.queue_of(f, f % 2 == 0))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(of(&a), of(&b));
+        assert_ne!(of(&a), of(&c));
+        // 10 000 flows over 1024 queues: every queue gets some, none too many (a binomial
+        // with mean 9.8 has a maximum near 25 here).
+        let mut load = vec![0; 1024];
+        (0..10_000).for_each(|f| load[a.queue_of(f, false)] += 1);
+        assert!(
+            load.iter().all(|&n| n > 0) && load.iter().max() < Some(&30),
+            "{load:?}"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn conserves_packets_within_its_limits_and_repeats_itself(
+            gaps in proptest::collection::vec((0u64..MS, 40u32..1500, 0u32..6, any::<bool>()), 1..1500),
+            flows in 1u32..16,
+            limit in 1u64..200,
+            memory in 1500u64..200_000,
+            drop_batch in 1u32..80,
+            ecn in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let mut t = 0;
+            let arrivals: Vec<Arrival> = gaps
+                .into_iter()
+                .map(|(gap, size, flow, capable)| {
+                    t += gap;
+                    Arrival { at: SimTime(t), size, flow, ecn: capable }
+                })
+                .collect();
+            let p = FqCoDelParams {
+                codel: codel(ecn),
+                memory_limit_bytes: memory,
+                ..params(flows, limit, drop_batch)
+            };
+            let (log, most) = drive(&mut held(p, seed), &arrivals, 5_000_000);
+            prop_assert!(most as u64 <= limit);
+            let mut seen: Vec<usize> = log
+                .iter()
+                .filter_map(|f| match *f {
+                    Fate::Sent { id, .. } | Fate::Forced { id, .. } | Fate::Early { id, .. } => Some(id),
+                    Fate::Marked { .. } => None,
+                })
+                .collect();
+            seen.sort_unstable();
+            prop_assert_eq!(seen, (0..arrivals.len()).collect::<Vec<_>>());
+            prop_assert_eq!(log, drive(&mut held(p, seed), &arrivals, 5_000_000).0);
+        }
+    }
+}
