@@ -20,7 +20,7 @@ use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
 use crate::control::Controller;
 use crate::error::{Error, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
-use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
+use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution};
@@ -128,17 +128,29 @@ fn link(l: &packet::Link) -> LinkParams {
     }
 }
 
+/// A validated limit as the engine counts it: whole packets, or whole bytes.
+fn length(l: &Limit) -> Length {
+    match l {
+        Limit::Packets { packets, .. } => Length::Packets(*packets as u64),
+        Limit::Bytes(s) => Length::Bytes(s.bytes().round_ties_even() as u64),
+    }
+}
+
 fn queue(q: &Queue) -> QueueSpec {
     match q {
-        Queue::DropTail(d) => match &d.limit {
-            Limit::Packets { packets, .. } => QueueSpec::DropTail {
-                limit_packets: Some(*packets as u64),
+        Queue::DropTail(d) => match length(&d.limit) {
+            Length::Packets(n) => QueueSpec::DropTail {
+                limit_packets: Some(n),
                 limit_bytes: None,
             },
-            Limit::Bytes(s) => QueueSpec::DropTail {
+            Length::Bytes(b) => QueueSpec::DropTail {
                 limit_packets: None,
-                limit_bytes: Some(s.bytes().round_ties_even() as u64),
+                limit_bytes: Some(b),
             },
+        },
+        Queue::Step(s) => QueueSpec::Step {
+            limit: length(&s.limit),
+            threshold: length(&s.threshold),
         },
         Queue::Red(r) => QueueSpec::Red {
             limit_packets: r.limit,
@@ -791,6 +803,21 @@ mod tests {
             panic!("not a dumbbell")
         };
         assert_eq!(bottleneck.queue, QueueSpec::red(60, 5.0, 15.0, 0.002));
+    }
+
+    #[test]
+    fn step_queues_lower_in_the_units_they_were_given() {
+        let mut table = one_flow(json!({"kind": "tcp"}));
+        table["topology"]["bottleneck"]["queue"] = json!({"kind": "step", "threshold": "30KB"});
+        let s = packet(&read_packet(table).unwrap()).unwrap();
+        let TopologySpec::Dumbbell { bottleneck, .. } = &s.topology else {
+            panic!("not a dumbbell")
+        };
+        let step = QueueSpec::Step {
+            limit: Length::Packets(100),
+            threshold: Length::Bytes(30_000),
+        };
+        assert_eq!(bottleneck.queue, step, "limit: DropTail's default");
     }
 
     #[test]
