@@ -275,6 +275,14 @@ pub trait Controller: Send {
         false
     }
 
+    /// Whether the TCP receiver must acknowledge at once every change in the CE marking of the
+    /// data it receives, so that with delayed ACKs each ACK's ECN-Echo covers exactly the
+    /// packets that were marked (DCTCP's receiver, RFC 8257 §3.2; Linux
+    /// `dctcp_ece_ack_update`). Without delayed ACKs every ACK echoes its own packet anyway.
+    fn wants_exact_ce_echo(&self) -> bool {
+        false
+    }
+
     /// The binomial control a window controller runs ([`WindowRule::binomial`]); `None` for
     /// rules with memory and for rate controllers.
     fn binomial(&self) -> Option<BinomialForm> {
@@ -357,6 +365,9 @@ impl Controller for Box<dyn Controller> {
     }
     fn wants_delivery_rate(&self) -> bool {
         (**self).wants_delivery_rate()
+    }
+    fn wants_exact_ce_echo(&self) -> bool {
+        (**self).wants_exact_ce_echo()
     }
     fn binomial(&self) -> Option<BinomialForm> {
         (**self).binomial()
