@@ -864,7 +864,7 @@ mod tests {
         };
         let cases = [
             (
-                json!({"controller": "vegas"}),
+                json!({"controller": "westwood"}),
                 "flows[0].controller",
                 "is not known",
             ),

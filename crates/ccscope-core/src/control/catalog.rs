@@ -22,7 +22,8 @@ use super::rate::{
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd,
-    Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    Vegas, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K,
+    MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -498,6 +499,19 @@ fn level() -> ParamInfo {
     )
 }
 
+const VEGAS_PKTS: &str =
+    "delay-based: α, β, γ count the flow's packets queued in the network (Brakmo & Peterson §3.2)";
+
+/// A Vegas threshold (packets queued).
+fn vegas_pkts(name: &'static str, default: f64, meaning: &'static str) -> ParamInfo {
+    param(
+        name,
+        Some(default),
+        Range::open_closed(0.0, MAX_VEGAS_PKTS),
+        meaning,
+    )
+}
+
 /// Hands `make` a factory of window controllers built by `new` and started as `start` says.
 fn window<M: Make, R: WindowRule + 'static>(
     make: M,
@@ -745,6 +759,36 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 window(m, s, move || Taimd::dtaimd(a, b))
             },
         ),
+        Entry {
+            relation: Some(|v| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                // Brakmo & Peterson §3.2: α < β; α = β is Mo et al.'s single equilibrium.
+                if a <= b {
+                    Ok(())
+                } else {
+                    let allowed = format!("must be at most beta = {b:?} (packets queued)");
+                    Err(Error::invalid("controller.alpha", format!("{a:?}"), allowed))
+                }
+            }),
+            ..window_entry(
+                ControllerInfo {
+                    name: "vegas",
+                    family: Family::Window,
+                    summary: "Vegas(α, β): once per RTT, +1 packet if fewer than α of its packets are queued (Diff = (Expected − Actual)·BaseRTT), −1 if more than β; TCP on loss",
+                    convention: VEGAS_PKTS,
+                    paper: "Brakmo & Peterson, IEEE JSAC 1995 §3.2, §3.3; Linux tcp_vegas.c (α = 2, β = 4, γ = 1)",
+                    params: vec![
+                        vegas_pkts("alpha", VEGAS_ALPHA, "packets queued below which the window grows, 0 < α ≤ β"),
+                        vegas_pkts("beta", VEGAS_BETA, "packets queued above which the window shrinks, β ≥ α"),
+                        vegas_pkts("gamma", VEGAS_GAMMA, "packets queued that end slow start (every other RTT doubles the window until then), > 0"),
+                    ],
+                },
+                |v, s, m| {
+                    let (a, b, g, config) = (v["alpha"], v["beta"], v["gamma"], s.window);
+                    m.make(move || Vegas::new(a, b, g).starting(config))
+                },
+            )
+        },
         rate_entry(
             ControllerInfo {
                 name: "rate-aimd",
@@ -1227,6 +1271,9 @@ mod tests {
             ),
             ("taimd", vec![], "TAIMD(0.2,0.875)"),
             ("DTAIMD", vec![("beta", 0.875)], "DTAIMD(0.2,0.875)"),
+            ("vegas", vec![], "Vegas(2,4)"),
+            ("Vegas", vec![("alpha", 1.0), ("beta", 3.0)], "Vegas(1,3)"),
+            ("vegas", vec![("gamma", 2.0)], "Vegas(2,4,2)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1241,6 +1288,8 @@ mod tests {
             "SIMD(1/16)",
             "IIAD(1,2/3)",
             "TAIMD(0.2,0.875)",
+            "Vegas(1,3)",
+            "Vegas(2,4,2)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1274,7 +1323,7 @@ mod tests {
 
     #[test]
     fn unknown_names_list_the_known_ones() {
-        let err = error("vegas", &[]);
+        let err = error("westwood", &[]);
         assert!(matches!(err, Error::UnknownName { .. }));
         let msg = err.to_string();
         for known in ["tcp", "gaimd", "simd", "dtaimd", "history"] {
@@ -1411,6 +1460,13 @@ mod tests {
                 vec![("alpha", 0.2), ("beta", f64::INFINITY)],
                 "controller.beta",
             ),
+            // Brakmo & Peterson §3.2: α ≤ β.
+            (
+                "vegas",
+                vec![("alpha", 5.0), ("beta", 4.0)],
+                "controller.alpha",
+            ),
+            ("vegas", vec![("gamma", 0.0)], "controller.gamma"),
             // Loguinov & Radha (39), (41): m_D ≥ l, m_I ≥ 1, l > 1.
             (
                 "iscc",

@@ -499,7 +499,7 @@ mod tests {
     #[test]
     fn unknown_controllers_are_named_by_their_group() {
         let mut c = tcp(1, 1.0, 10.0, 10);
-        c.flows[0].controller = "vegas".into();
+        c.flows[0].controller = "westwood".into();
         let err = run(&c).unwrap_err().to_string();
         assert!(
             err.contains("round.flows[0].controller.name") && err.contains("iscc"),

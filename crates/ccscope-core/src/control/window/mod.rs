@@ -22,16 +22,21 @@
 //! The rules, one per file: [`AimdRule`] (AIMD, GAIMD, TCP), [`BinomialRule`] (binomial, IIAD,
 //! SQRT), [`HistoryRule`] (Jin et al.'s SIMD, AIAD and the rest of their spectrum) and
 //! [`TaimdRule`] (Cai et al.'s TAIMD and DTAIMD).
+//!
+//! Controllers that see more than the window keep TCP's [`Window`] for what they share with it
+//! and add their own steps, one per file: [`Vegas`] (delay-based).
 
 mod aimd;
 mod binomial;
 mod history;
 mod taimd;
+mod vegas;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
+pub use vegas::{Vegas, MAX_VEGAS_PKTS, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA};
 
 use crate::control::{AckSample, Controller, LossEvent, LossKind, RoundSample};
 use crate::error::{check_range, Result};
@@ -209,6 +214,12 @@ impl<R: WindowRule> Window<R> {
 
     fn in_slow_start(&self) -> bool {
         self.cwnd < self.ssthresh
+    }
+
+    /// Sets the congestion window (packets), within [1, `MAX_WINDOW_PKTS`].
+    fn set_cwnd(&mut self, cwnd_pkts: f64) {
+        self.cwnd = clamp_window(cwnd_pkts);
+        self.check();
     }
 
     /// One congestion reduction; `timeout` selects TCP's timeout action.
