@@ -61,6 +61,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
             .map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
         let source =
             flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        ecn_negotiated(f, &source, &format!("flows[{i}]"))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -80,6 +81,30 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
             },
         },
     })
+}
+
+/// A TCP flow whose controller reacts to ECN marks only runs ECN-capable (RFC 8257 §3: DCTCP
+/// relies on ECN; Linux's `TCP_CONG_NEEDS_ECN`).
+fn ecn_negotiated(f: &packet::Flow, source: &SourceSpec, at: &str) -> Result<()> {
+    let tcp = match source {
+        SourceSpec::Tcp(t) => t,
+        SourceSpec::Media(m) => match &m.carrier {
+            Carrier::Tcp(t) => t,
+            _ => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    match &tcp.controller {
+        ControllerChoice::Catalogued(c) if c.needs_ecn() && !f.ecn => Err(Error::invalid(
+            format!("{at}.ecn"),
+            "false",
+            format!(
+                "must be true: {} reacts to ECN marks (RFC 8257 §3)",
+                c.name()
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn topology(t: &Topology) -> TopologySpec {

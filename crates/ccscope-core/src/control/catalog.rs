@@ -21,9 +21,9 @@ use super::rate::{
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd,
-    Vegas, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K,
-    MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, Dctcp, History,
+    Taimd, Vegas, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA,
+    MAX_K, MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -287,6 +287,12 @@ impl ControllerConfig {
         Ok((entries[self.index].build)(&self.values, start, make))
     }
 
+    /// Whether the controller reacts to ECN marks only (DCTCP, RFC 8257 §3): its flows must
+    /// carry ECN-capable packets.
+    pub fn needs_ecn(&self) -> bool {
+        entries::<Boxed>()[self.index].needs_ecn
+    }
+
     /// The receiver-side logic a rate controller needs; `None` for a window controller.
     pub fn receiver(&self) -> Option<Box<dyn Receiver>> {
         entries::<Boxed>()[self.index]
@@ -389,6 +395,9 @@ struct Entry<M: Make> {
     build: fn(&Values, &Start, M) -> M::Output,
     /// The receiver a rate controller needs.
     receiver: Option<ReceiverBuilder>,
+    /// The controller reacts to ECN marks only, so its flows must be ECN-capable (Linux
+    /// `TCP_CONG_NEEDS_ECN`).
+    needs_ecn: bool,
 }
 
 const BETA_KEPT: &str = "β kept: a reduction sets w ← β·w (Yang & Lam, Cai et al.)";
@@ -539,6 +548,7 @@ fn window_entry<M: Make>(
         relation: None,
         build,
         receiver: None,
+        needs_ecn: false,
     }
 }
 
@@ -552,6 +562,7 @@ fn rate_entry<M: Make>(
         relation: None,
         build,
         receiver: Some(receiver),
+        needs_ecn: false,
     }
 }
 
@@ -786,6 +797,28 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 |v, s, m| {
                     let (a, b, g, config) = (v["alpha"], v["beta"], v["gamma"], s.window);
                     m.make(move || Vegas::new(a, b, g).starting(config))
+                },
+            )
+        },
+        Entry {
+            needs_ecn: true,
+            ..window_entry(
+                ControllerInfo {
+                    name: "dctcp",
+                    family: Family::Window,
+                    summary: "DCTCP(g): per window α ← (1 − g)α + g·F (F: fraction of bytes marked), w ← w(1 − α/2) on ECN-Echo; TCP otherwise; needs ecn = true",
+                    convention: "ECN-based: g is the gain of the marked fraction's average; loss as TCP",
+                    paper: "RFC 8257 §3.2, §3.3; Alizadeh et al., SIGCOMM 2010 §3.1 (g = 1/16)",
+                    params: vec![param(
+                        "g",
+                        Some(DCTCP_G),
+                        Range::open_closed(0.0, 1.0),
+                        "estimation gain of α, 0 < g ≤ 1 (RFC 8257 §4: 1/16)",
+                    )],
+                },
+                |v, s, m| {
+                    let (g, config) = (v["g"], s.window);
+                    m.make(move || Dctcp::new(g).starting(config))
                 },
             )
         },
@@ -1274,6 +1307,8 @@ mod tests {
             ("vegas", vec![], "Vegas(2,4)"),
             ("Vegas", vec![("alpha", 1.0), ("beta", 3.0)], "Vegas(1,3)"),
             ("vegas", vec![("gamma", 2.0)], "Vegas(2,4,2)"),
+            ("dctcp", vec![], "DCTCP(1/16)"),
+            ("dctcp", vec![("g", 0.125)], "DCTCP(1/8)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1290,6 +1325,7 @@ mod tests {
             "TAIMD(0.2,0.875)",
             "Vegas(1,3)",
             "Vegas(2,4,2)",
+            "DCTCP(1/16)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1467,6 +1503,8 @@ mod tests {
                 "controller.alpha",
             ),
             ("vegas", vec![("gamma", 0.0)], "controller.gamma"),
+            ("dctcp", vec![("g", 0.0)], "controller.g"),
+            ("dctcp", vec![("g", 1.5)], "controller.g"),
             // Loguinov & Radha (39), (41): m_D ≥ l, m_I ≥ 1, l > 1.
             (
                 "iscc",
@@ -1578,6 +1616,15 @@ mod tests {
         };
         let err = config.build(&bad).err().unwrap().to_string();
         assert!(err.starts_with("controller.initial_window"), "{err}");
+    }
+
+    #[test]
+    fn only_dctcp_needs_ecn() {
+        for info in catalogue() {
+            let given: Vec<_> = info.params.iter().filter_map(required_sample).collect();
+            let config = ControllerConfig::resolve(info.name, &given).unwrap();
+            assert_eq!(config.needs_ecn(), info.name == "dctcp", "{}", info.name);
+        }
     }
 
     fn required_params(info: &ControllerInfo) -> Vec<(String, f64)> {

@@ -31,8 +31,8 @@ pub use rate::{
 pub use receiver::{TearReceiver, TfrcReceiver};
 pub use window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial,
-    BinomialForm, BinomialRule, History, HistoryRule, Taimd, TaimdRule, Vegas, Window,
-    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS,
+    BinomialForm, BinomialRule, Dctcp, History, HistoryRule, Taimd, TaimdRule, Vegas, Window,
+    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS,
     MAX_WINDOW_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 
