@@ -200,6 +200,13 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "yang:fig27_29",
         ),
         Reproduction(
+            "vegas-equilibrium",
+            "Vegas flows keep α to β packets queued each and share the link without RTT bias, "
+            "packet level and round model",
+            "Brakmo & Peterson 1995 §3.2; Mo, La, Anantharam & Walrand 1999",
+            _E + "vegas:claims",
+        ),
+        Reproduction(
             "realnet-accuracy",
             "Two flows on real packets beside the packet engine",
             "the udp engine on a 2 Mb/s, 40 ms emulated path",

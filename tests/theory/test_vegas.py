@@ -19,7 +19,7 @@ def test_diff_by_worked_numbers():
 
 @given(st.floats(0.0, 1e4), pos, st.floats(0.0, 10.0))
 def test_diff_is_the_flows_backlog(cwnd, base, q):
-    # Mo et al. §3: with RTT = BaseRTT + q and rate cwnd/RTT, Diff is the rate times q.
+    # Mo et al. 1999: with RTT = BaseRTT + q and rate cwnd/RTT, Diff is the rate times q.
     rtt = base + q
     assert V.vegas_diff(cwnd, base, rtt) == pytest.approx(
         V.vegas_backlog(cwnd / rtt, q), rel=1e-9, abs=1e-9

@@ -30,8 +30,8 @@ Modules
     Papadimitriou & Zhang 2007: (12), (16), (17), (20), (21); (2) is
     ``tcp.gaimd_friendly_alpha``.
 ``vegas``
-    Brakmo & Peterson 1995 §3.2 (Diff); Mo et al. 1999 §3: each flow keeps α to β packets
-    queued, the rate-ratio bound β/α, the α = β equilibrium.
+    Brakmo & Peterson 1995 §3.2 (Diff); Mo et al. 1999 (fluid model): each flow keeps α to
+    β packets queued, the rate-ratio bound β/α, the α = β equilibrium.
 ``dctcp``
     Alizadeh et al. 2010 §3.3–3.4: W*, α (6), D (7), A (8), T_C (9), Q_max (10), Q_min (12),
     the threshold guideline (13) and the gain bound (15).

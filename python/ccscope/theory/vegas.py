@@ -1,6 +1,7 @@
 """TCP Vegas: Brakmo & Peterson, "TCP Vegas: end to end congestion avoidance on a global
 Internet" (IEEE JSAC 13(8), 1995), §3.2, and the equilibrium of Mo, La, Anantharam & Walrand,
-"Analysis and comparison of TCP Reno and Vegas" (INFOCOM 1999), §3.
+"Analysis and comparison of TCP Reno and Vegas" (INFOCOM 1999), whose fluid model
+gives the equilibrium.
 
 Conventions: windows and thresholds in packets, times in seconds, rates in packets per second.
 α, β and γ count packets a flow keeps queued in the network (Linux ``tcp_vegas.c``: 2, 4, 1).
@@ -10,7 +11,7 @@ Diff = (Expected − Actual)·BaseRTT into [α, β]. With a single FIFO bottlene
 q, a flow sending at rate x has RTT = BaseRTT + q and Diff = x·q: its own packets in the queue.
 So in equilibrium every flow keeps between α and β packets queued, and since all flows see the
 same q their rates lie in [α/q, β/q] whatever their propagation delays: no RTT bias (Mo et al.
-§3). With α = β the equilibrium is unique and the rates are in proportion to the α's.
+1999). With α = β the equilibrium is unique and the rates are in proportion to the α's.
 """
 
 from __future__ import annotations
@@ -48,19 +49,19 @@ def vegas_diff(cwnd: npt.ArrayLike, base_rtt: npt.ArrayLike, rtt: npt.ArrayLike)
 
 def vegas_backlog(rate: npt.ArrayLike, queueing_delay: npt.ArrayLike) -> FloatOrArray:
     """A flow's packets in a FIFO queue: x·q (Little's law), which is its Diff when RTT =
-    BaseRTT + q and x = cwnd/RTT (Mo et al. §3). ``rate`` x ≥ 0 packets/s; ``queueing_delay``
+    BaseRTT + q and x = cwnd/RTT (Mo et al. 1999). ``rate`` x ≥ 0 packets/s; ``queueing_delay``
     q ≥ 0 s. Returns packets.
     """
     x = check("rate", rate, ge=0.0)
     q = check("queueing_delay", queueing_delay, ge=0.0)
-    return out(x * q)  # Mo et al. §3: Diff_i = x_i·q
+    return out(x * q)  # Mo et al. 1999: Diff_i = x_i·q
 
 
 def vegas_queue_band(
     flows: npt.ArrayLike, alpha: npt.ArrayLike, beta: npt.ArrayLike
 ) -> tuple[FloatOrArray, FloatOrArray]:
     """The standing queue of ``flows`` Vegas flows in equilibrium, (n·α, n·β) packets: each
-    keeps between α and β of its packets queued (Brakmo & Peterson §3.2, Mo et al. §3).
+    keeps between α and β of its packets queued (Brakmo & Peterson §3.2; Mo et al. 1999).
     ``flows`` ≥ 1; 0 < ``alpha`` ≤ ``beta`` (packets)."""
     n = check("flows", flows, ge=1.0)
     a = check("alpha", alpha, gt=0.0)
@@ -71,18 +72,18 @@ def vegas_queue_band(
 
 def vegas_rate_ratio_bound(alpha: npt.ArrayLike, beta: npt.ArrayLike) -> FloatOrArray:
     """The largest ratio of two Vegas flows' rates in equilibrium, whatever their RTTs: β/α.
-    Every flow's backlog x_i·q is in [α, β] and q is common, so x_i/x_j ≤ β/α (Mo et al. §3);
+    Every flow's backlog x_i·q is in [α, β] and q is common, so x_i/x_j ≤ β/α (Mo et al. 1999);
     1 when α = β. 0 < ``alpha`` ≤ ``beta``."""
     a = check("alpha", alpha, gt=0.0)
     b = check("beta", beta, gt=0.0)
     require(np.all(a <= b), f"alpha must not exceed beta; got alpha={alpha!r}, beta={beta!r}")
-    return out(b / a)  # Mo et al. §3: α/q ≤ x_i ≤ β/q
+    return out(b / a)  # Mo et al. 1999: α/q ≤ x_i ≤ β/q
 
 
 def vegas_equilibrium_rates(
     capacity: npt.ArrayLike, alphas: npt.ArrayLike
 ) -> tuple[np.ndarray, float]:
-    """Mo et al. §3's unique equilibrium of Vegas flows with α_i = β_i sharing a bottleneck of
+    """Mo et al.'s (1999) unique equilibrium of Vegas flows with α_i = β_i sharing a bottleneck of
     ``capacity`` C > 0 packets/s that they fill: each keeps x_i·q = α_i, and Σx_i = C, so::
 
         q = Σα_j / C,    x_i = C·α_i / Σα_j
@@ -95,7 +96,7 @@ def vegas_equilibrium_rates(
     require(a.ndim == 1 and a.size >= 1, f"alphas must be a non-empty 1-D array; got {alphas!r}")
     require(c.ndim == 0, f"capacity must be a scalar; got {capacity!r}")
     total = float(a.sum())
-    return c * a / total, total / float(c)  # Mo et al. §3
+    return c * a / total, total / float(c)  # Mo et al. 1999
 
 
 def vegas_check_rows(alpha: float = 2.0, beta: float = 4.0, gamma: float = 1.0) -> list[dict]:
@@ -109,17 +110,17 @@ def vegas_check_rows(alpha: float = 2.0, beta: float = 4.0, gamma: float = 1.0) 
         {
             "quantity": "packets each flow keeps queued in equilibrium",
             "theory": f"[{a:g}, {b:g}]",
-            "source": "Brakmo & Peterson §3.2; Mo et al. §3",
+            "source": "Brakmo & Peterson §3.2; Mo et al. 1999",
         },
         {
             "quantity": "standing queue of n flows (packets)",
             "theory": f"[{a:g}·n, {b:g}·n]",
-            "source": "Brakmo & Peterson §3.2; Mo et al. §3",
+            "source": "Brakmo & Peterson §3.2; Mo et al. 1999",
         },
         {
             "quantity": "largest ratio of two flows' throughputs, whatever their RTTs",
             "theory": float(vegas_rate_ratio_bound(a, b)),
-            "source": "Mo et al. §3 (1 when α = β)",
+            "source": "Mo et al. 1999 (1 when α = β)",
         },
         {
             "quantity": "packets queued that end slow start",
