@@ -207,6 +207,13 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "vegas:claims",
         ),
         Reproduction(
+            "dctcp-sigcomm10",
+            "DCTCP's queue sawtooth and throughput with K by the guideline, 2 and 10 flows "
+            "at 10 and 1 Gb/s, packet level",
+            "Alizadeh et al. 2010 §3.3, eqs. (6)-(13), §4.1",
+            _E + "dctcp:claims",
+        ),
+        Reproduction(
             "realnet-accuracy",
             "Two flows on real packets beside the packet engine",
             "the udp engine on a 2 Mb/s, 40 ms emulated path",

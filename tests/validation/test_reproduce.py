@@ -97,6 +97,18 @@ NOT_REPRODUCED = {
             ),
         )
     ),
+    # DCTCP's sawtooth analysis (Alizadeh et al. §3.3) where the paper finds it less accurate:
+    # ten flows at 10 Gb/s swing less than (8) (not all in phase); at 1 Gb/s ten flows have
+    # windows of about one packet (W* = 1.14), far from the W* >> 1 of (6).
+    *(
+        ("dctcp-sigcomm10", f"{where}, {over}")
+        for where in (
+            "10 Gb/s, N = 10, K = 13: queue amplitude A, 1st to 99th percentile (packets)",
+            "1 Gb/s, N = 10, K = 2: queue amplitude A, 1st to 99th percentile (packets)",
+            "1 Gb/s, N = 10, K = 2: queue maximum, 99th percentile (packets)",
+        )
+        for over in ("seed 1", "mean of seeds 1-10")
+    ),
     # The same two results on an emulated T1, on real packets and in the packet engine on the
     # same scenario: AIMD's loss starts several times above Table I's p_2 and ISCC's cannot fall
     # below the loss its decreases cost at a few packets per RTT; the non-scalable schemes but
