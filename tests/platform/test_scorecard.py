@@ -203,3 +203,25 @@ def test_playback_rows_compare_with_the_elephants_of_the_same_runs(tcp_card):
         assert row["controller"]["mean"] >= 0 and row["tcp"]["mean"] >= 0
     # VDI is the fraction of the video delivered in time (Papadimitriou & Zhang §V): in [0, 1].
     assert by["Video Delivery Index of the same playback"]["controller"]["mean"] <= 1
+
+
+def test_vegas_beside_tcp(tmp_path):
+    # A delay-based controller the theory section cannot say anything of (no binomial form):
+    # the round-model and packet rows still come, beside TCP's.
+    card = scorecard.scorecard("vegas", quick=True, store=tmp_path / "s.duckdb", jobs=2)
+    assert card["controller"] == "Vegas(2,4)" and card["family"] == "window"
+    assert {r["section"] for r in card["rows"]} == {"round model", "packet model"}
+    by = rows(card)
+    red, droptail = (
+        by[f"TCP-friendliness ratio on {q} (2 flows + 2 TCP, 10 Mb/s)"]["controller"]["mean"]
+        for q in ("RED", "DropTail")
+    )
+    # In a DropTail queue TCP fills the buffer and Vegas, seeing the queueing delay, backs off
+    # (Mo, La, Anantharam & Walrand 1999: Reno takes the larger share); RED keeps the queue
+    # short and the two share.
+    assert droptail < 0.5 < red
+    assert all(
+        np.isfinite(r["controller"]["mean"])
+        for r in card["rows"]
+        if r["section"] == "packet model" and isinstance(r["controller"], dict)
+    )
