@@ -29,6 +29,9 @@ Modules
 ``papadimitriou``
     Papadimitriou & Zhang 2007: (12), (16), (17), (20), (21); (2) is
     ``tcp.gaimd_friendly_alpha``.
+``cubic``
+    RFC 9438: the window function and K (Figures 1, 2), AIMD's average window (Figure 3),
+    CUBIC's under deterministic loss (Figure 6), the Reno-friendly region, Tables 1-2.
 ``vegas``
     Brakmo & Peterson 1995 §3.2 (Diff); Mo et al. 1999 (fluid model): each flow keeps α to
     β packets queued, the rate-ratio bound β/α, the α = β equilibrium.
@@ -62,6 +65,16 @@ from .cai import (
     cai_utilization_no_buffer,
     cai_weighted_alpha_ratio,
     dtaimd_alpha,
+)
+from .cubic import (
+    aimd_mean_window,
+    cubic_k,
+    cubic_mean_window,
+    cubic_reno_friendly,
+    cubic_reno_friendly_loss_rate,
+    cubic_response,
+    cubic_theory,
+    cubic_window,
 )
 from .dctcp import (
     dctcp_alpha,
@@ -168,6 +181,7 @@ __all__ = [
     "aimd_friendly_alpha_beta_kept",
     "aimd_friendly_alpha_beta_removed",
     "aimd_loss_single_flow",
+    "aimd_mean_window",
     "binomial_decrease",
     "binomial_decrease_slope",
     "binomial_efficiency",
@@ -203,6 +217,13 @@ __all__ = [
     "cai_two_class_next_point",
     "cai_utilization_no_buffer",
     "cai_weighted_alpha_ratio",
+    "cubic_k",
+    "cubic_mean_window",
+    "cubic_reno_friendly",
+    "cubic_reno_friendly_loss_rate",
+    "cubic_response",
+    "cubic_theory",
+    "cubic_window",
     "dctcp_alpha",
     "dctcp_alpha_approx",
     "dctcp_check_rows",

@@ -23,11 +23,14 @@
 //! SQRT), [`HistoryRule`] (Jin et al.'s SIMD, AIAD and the rest of their spectrum) and
 //! [`TaimdRule`] (Cai et al.'s TAIMD and DTAIMD).
 //!
-//! Controllers that see more than the window keep TCP's [`Window`] for what they share with it
-//! and add their own steps, one per file: [`Vegas`] (delay-based) and [`Dctcp`] (ECN-based).
+//! [`Cubic`] (RFC 9438) keeps its own state: its growth is a function of the time since the last
+//! congestion event, not of the window alone. Controllers that see more than the window keep
+//! TCP's [`Window`] for what they share with it and add their own steps, one per file:
+//! [`Vegas`] (delay-based) and [`Dctcp`] (ECN-based).
 
 mod aimd;
 mod binomial;
+mod cubic;
 mod dctcp;
 mod history;
 mod taimd;
@@ -35,6 +38,7 @@ mod vegas;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
+pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DCTCP_G};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
