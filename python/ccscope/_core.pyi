@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 __version__: str
+#: The model version: the same scenario, seed and model version give the same results.
+MODEL_VERSION: int
 
 class CoreError(ValueError): ...
 

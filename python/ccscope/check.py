@@ -373,10 +373,14 @@ def check(
             family = next(
                 (e["family"] for e in catalogue() if e["name"] == controller.lower()), "window"
             )
-            return {
+            report = {
                 "controller": paper_name(controller, params, family),
                 "measured": measured(controller, params),
             }
+            closed = CLOSED_FORMS.get(controller.lower())
+            if closed is not None:
+                report["theory"] = closed(params or {})
+            return report
         if not (params or {}).get("alpha"):
             default_rule = default_alpha_rule(controller)
         spec: object = (controller, params)
@@ -440,6 +444,34 @@ def _binomial_rule(b: object) -> object:
         increase=lambda w: b.alpha / w**b.k,
         decrease=lambda w: max(w - b.beta * w**b.l, 1.0),
     )
+
+
+def _cubic(params: dict) -> dict:
+    """RFC 9438's analysis at the controller's C and β (RTT 100 ms, Tables 1-2's loss rates)."""
+    from .theory.cubic import BETA_CUBIC, C_CUBIC, cubic_theory
+
+    return {
+        "kind": "cubic",
+        **cubic_theory(params.get("c", C_CUBIC), params.get("beta", BETA_CUBIC)),
+    }
+
+
+#: The closed forms of catalogued controllers that are not binomial controls, by catalogue
+#: name: each takes the controller's parameters and returns what ``check`` reports of it.
+CLOSED_FORMS: dict[str, Callable[[dict], dict]] = {"cubic": _cubic}
+
+
+def _format_theory(t: dict) -> list[str]:
+    if t["kind"] == "cubic":
+        lines = [
+            f"{t['source']}, RTT {t['rtt_s'] * 1e3:g} ms: alpha_cubic = {t['alpha_cubic']:.4g}; "
+            f"Reno-friendly region for p > {t['reno_friendly_above_p']:.4g}",
+            "  p          CUBIC's average window (packets)   region",
+        ]
+        for row in t["windows"]:
+            lines.append(f"  {row['p']:<10.4g} {row['window']:<34.4g} {row['region']}")
+        return lines
+    return []
 
 
 #: Jin et al. §6.3: "W ≈ 110" packets per RTT, the link of their Table 6.
@@ -680,12 +712,14 @@ def _format_measured(m: dict) -> list[str]:
 def format_report(report: dict) -> str:
     """The report as text for people."""
     if "conditions" not in report:
-        return "\n".join(
-            [
-                f"{report['controller']}: no closed form applies",
-                *_format_measured(report["measured"]),
+        if "theory" in report:
+            head = [
+                f"{report['controller']}: not a binomial control",
+                *_format_theory(report["theory"]),
             ]
-        )
+        else:
+            head = [f"{report['controller']}: no closed form applies"]
+        return "\n".join([*head, *_format_measured(report["measured"])])
     lo, hi = report["range"]
     lines = [
         f"{report['controller']}: conditions for monotonic convergence to fairness "

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from . import __version__
-from .errors import CcscopeError, ScenarioError
+from .errors import CcscopeError, ScenarioError, StoreError
 
 app = typer.Typer(
     help="ccscope: a laboratory for end-to-end congestion control. Run scenarios at packet "
@@ -534,7 +534,7 @@ def sweep(
                 out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}", highlight=False)
             return
         done = sweeps.run(spec, store, jobs, executor, address, progress=progress)
-    except (ScenarioError, FileNotFoundError) as e:
+    except (ScenarioError, StoreError, FileNotFoundError) as e:
         raise _fail(e) from None
     out.print(
         f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
@@ -641,7 +641,8 @@ def scorecard(
     store: Annotated[
         Path | None,
         typer.Option(
-            help="Store caching the packet runs (default: ~/.cache/ccscope/scorecard.duckdb)."
+            help="Store caching the packet runs "
+            "(default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
         ),
     ] = None,
     jobs: Annotated[
@@ -659,7 +660,7 @@ def scorecard(
 
     try:
         card = make(controller, _params(param), quick=quick, store=store, jobs=jobs)
-    except ScenarioError as e:
+    except (ScenarioError, StoreError) as e:
         raise _fail(e) from None
     if as_json:
         print(json.dumps(card, indent=2, ensure_ascii=False))
@@ -669,8 +670,17 @@ def scorecard(
 
 @app.command()
 def version() -> None:
-    """Print the ccscope version."""
-    out.print(f"ccscope {__version__}")
+    """Print the ccscope version, its model version (the same scenario, seed and model
+    version give the same results) and the commit it was built from."""
+    from .output import provenance
+
+    p = provenance()
+    dirty = " with uncommitted changes" if p["git_dirty"] else ""
+    out.print(
+        f"ccscope {__version__}, model version {p['model_version']}, "
+        f"commit {p['git_commit']}{dirty}",
+        highlight=False,
+    )
 
 
 def _usage_error() -> type[Exception]:

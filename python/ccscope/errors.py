@@ -11,6 +11,8 @@ Errors found by the core (``ccscope._core``) arrive as these classes with their 
   unless told to go on (``force=True``, ``--force``); the message has the estimate.
 - :class:`ControllerError`: a controller name or parameter the catalogue does not accept (a
   :class:`ScenarioError` too, so one ``except ScenarioError`` catches both).
+- :class:`StoreError`: a sweep store that cannot take this ccscope's runs (they would mix
+  model versions); the message says how to start a new store or run them again.
 
 An internal failure of the engine (a bug) is ``ccscope._core.CoreError``.
 """
@@ -73,6 +75,11 @@ class ControllerError(ScenarioError):
     that failed while it ran: a hook raised (the exception is the ``__cause__``) or gave an
     output outside what is allowed. A failure during a run carries the run's ``result`` up to
     then, marked partial."""
+
+
+class StoreError(CcscopeError, ValueError):
+    """A results store that cannot take this ccscope's runs, named with the reason and what to
+    do instead."""
 
 
 class Interrupted(KeyboardInterrupt):

@@ -45,9 +45,12 @@ from .experiments import jin, yang
 
 
 def default_store() -> Path:
-    """Where scorecards cache their runs: $XDG_CACHE_HOME/ccscope/scorecard.duckdb."""
+    """Where scorecards cache their runs: $XDG_CACHE_HOME/ccscope/scorecard-model<N>.duckdb, one
+    store per model version (a store holds the runs of one)."""
+    from . import _core
+
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ccscope" / "scorecard.duckdb"
+    return Path(base) / "ccscope" / f"scorecard-model{_core.MODEL_VERSION}.duckdb"
 
 
 def _row(

@@ -444,6 +444,8 @@ def _run(
     progress: bool | Callable[[Outcome], None],
     workers: _Workers | None,
 ) -> Outcome:
+    from . import _core
+
     tasks = sw.tasks(store_path.with_name(store_path.name + ".traces"))
     # A run met twice (two points giving one scenario) runs once.
     unique = list({t.run_id: t for t in tasks}.values())
@@ -488,6 +490,7 @@ def _run(
                     "error": record["error"],
                     "wall_s": record["wall_s"],
                     "ccscope_version": __version__,
+                    "model_version": _core.MODEL_VERSION,
                     "engine": task.engine,
                     "scenario": task.scenario,
                     "trace_dir": record["trace_dir"],

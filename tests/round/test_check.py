@@ -203,3 +203,15 @@ def test_iiad_fails_22_only_where_the_paper_says():
     assert check("iiad", x_min=1.01)["conditions"][3]["holds"]
     text = format_report(r)
     assert "FAILS at x = 1 (1 of 400 points)" in text and "§IV-B" in text
+
+
+def test_cubic_is_checked_against_rfc_9438_and_measured():
+    from ccscope.theory.cubic import cubic_reno_friendly_loss_rate
+
+    report = check("cubic", {"beta": 0.8})
+    t = report["theory"]
+    # RFC 9438 §4.3: α_cubic = 3(1 − β)/(1 + β); the region's edge at the user's β.
+    assert t["alpha_cubic"] == pytest.approx(3 * 0.2 / 1.8)
+    assert t["reno_friendly_above_p"] == pytest.approx(cubic_reno_friendly_loss_rate(0.1, 0.4, 0.8))
+    assert report["measured"]["convergence"]["converged"]
+    assert "Reno-friendly region for p >" in format_report(report)

@@ -40,7 +40,7 @@ use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
 use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::{Probe, StateFields};
 use crate::net::{Ctx, Endpoint, Stat};
-use crate::time::{OptTime, SimTime};
+use crate::time::{ceil_nonneg, OptTime, SimTime};
 use crate::transport::arm_wakeup;
 use crate::transport::delivery::DeliveryRate;
 use crate::transport::ranges::SeqRanges;
@@ -212,7 +212,7 @@ impl RtoEstimator {
         let tick = limits.tick;
         let mut rto = s + (4.0 * self.rttvar).max(tick);
         if tick > 0.0 {
-            rto = (rto / tick).ceil() * tick;
+            rto = ceil_nonneg(rto / tick) * tick;
         }
         self.base = rto.clamp(limits.min, limits.max);
         // Karn: a valid sample ends the backoff.
@@ -593,7 +593,8 @@ impl TcpSender {
         if self.spec.limited_transmit && !self.in_recovery && self.dupacks < DUPACK_THRESHOLD {
             window += self.dupacks as f64;
         }
-        let window = window.min(self.spec.max_window_pkts + self.dupwnd).floor() as u64;
+        // Whole packets: `as` truncates, which for a window (not negative) is its floor.
+        let window = window.min(self.spec.max_window_pkts + self.dupwnd) as u64;
         while self.has_data() && self.snd_nxt < self.snd_una + window.max(1) {
             let seq = self.snd_nxt;
             // RFC 6675 §5.1: after a timeout the sender uses the SACK information that arrives
