@@ -76,6 +76,26 @@ def test_controls_without_a_binomial_form_are_measured_in_the_round_model():
     assert "measured in the round model" in format_report(simd)
 
 
+def test_vegas_and_dctcp_get_their_own_closed_forms_beside_the_measurement():
+    vegas = check("vegas", {"alpha": 1.0, "beta": 3.0})
+    rows = {r["quantity"]: r["theory"] for r in vegas["theory"]["rows"]}
+    # Brakmo & Peterson §3.2: each flow keeps α to β packets queued; Mo et al.: rates within
+    # β/α of each other.
+    assert rows["packets each flow keeps queued in equilibrium"] == "[1, 3]"
+    assert rows["largest ratio of two flows' throughputs, whatever their RTTs"] == 3.0
+    assert "measured" in vegas and vegas["controller"] == "Vegas(1,3)"
+    # Alizadeh et al. on Fig. 12's link, C·RTT = 83.3 packets, with N = 2: K = 12 by (13),
+    # Q_max = K + N (10).
+    dctcp = check("dctcp")
+    rows = {r["source"]: r["theory"] for r in dctcp["theory"]["rows"]}
+    assert "K = 12" in dctcp["theory"]["setting"]
+    assert rows["Alizadeh et al. (10)"] == 14.0
+    assert rows["Alizadeh et al. (13)"] == "holds"
+    text = format_report(dctcp)
+    assert "Alizadeh et al. (8)" in text and "measured in the round model" in text
+    assert "theory" not in check("simd")
+
+
 def test_measured_friendliness_tells_an_aggressive_control_from_tcp():
     # Against itself TCP gets its own share; AIMD(1, 1/8) adds five times the friendly
     # α = 3β/(2 − β) = 0.2 of its β (Loguinov & Radha (5)) and takes more than TCP.
