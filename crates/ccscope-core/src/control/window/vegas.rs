@@ -5,7 +5,8 @@
 //! Once per round trip, with BaseRTT the smallest RTT measured and RTT that of the last round,
 //! Expected = cwnd/BaseRTT, Actual = cwnd/RTT and Diff = (Expected − Actual)·BaseRTT, in packets
 //! (Brakmo & Peterson §3.2): Actual·(RTT − BaseRTT), the flow's rate times the queueing delay,
-//! which is the flow's own backlog at a FIFO bottleneck (Mo, La, Anantharam & Walrand, INFOCOM 1999).
+//! which is the flow's own backlog at a FIFO bottleneck (Mo, La, Anantharam & Walrand, INFOCOM
+//! 1999).
 //! Congestion avoidance adds a packet when Diff < α, removes one when Diff > β and holds the
 //! window otherwise (§3.2). Slow start doubles the window every other round and holds it in
 //! between so that the rates can be compared, and ends when Diff exceeds γ (§3.3).
