@@ -219,7 +219,11 @@ def sweep_page(store: Path) -> tuple[str, str]:
     if ok.empty:
         return f"ccscope sweep: {store.name}", "\n".join(parts)
     table = sweep.summarize(store)
-    parts += ["<h2>Mean and 95% confidence interval over seeds</h2>", _table(table)]
+    parts += [
+        "<h2>Mean and 95% confidence interval over seeds</h2>",
+        "<p>Over the n seeds of each row: Student's t, cut to the metric's range.</p>",
+        _table(table),
+    ]
     plotted = [a for a in axes if ok[a].nunique() > 1 and pd.api.types.is_numeric_dtype(ok[a])]
     if plotted:
         parts.append("<h2>Metrics against the axes</h2>")

@@ -164,6 +164,21 @@ def load_sweep(path: str | Path) -> Sweep:
         raise e.in_file(p) from None
 
 
+#: The range of each summary metric by its definition (Jain's index lies in [1/n, 1], so in
+#: [0, 1]). The mean over seeds lies in it too, so :func:`summarize` cuts its interval to it: the
+#: cut interval covers the true mean whenever the uncut one does, so it keeps its 95%.
+METRIC_RANGES: dict[str, tuple[float, float]] = {
+    "jain": (0.0, 1.0),
+    "min_max": (0.0, 1.0),
+    "loss_rate": (0.0, 1.0),
+    "utilization": (0.0, 1.0),
+    "drop_rate": (0.0, 1.0),
+    "throughput_bps": (0.0, math.inf),
+    "mean_queue_pkts": (0.0, math.inf),
+    "events": (0.0, math.inf),
+}
+
+
 def metrics_of(result) -> dict[str, float | int]:
     """The summary metrics of a run, the columns of ``runs``: for the packet model the
     flows' total throughput and loss rate, Jain's index, min/max, events, and the first
@@ -581,8 +596,10 @@ def summarize(
     store: str | Path, metrics: list[str] | None = None, run_ids: list[str] | None = None
 ) -> pd.DataFrame:
     """Per point (one row per combination of the axes' values) and metric: the number of
-    finished seeds ``n``, the ``mean`` and the 95% confidence interval of the mean over seeds
-    (Student's t; ``ci_low``, ``ci_high``; NaN with a single seed)."""
+    finished seeds ``n``, the ``mean`` and the 95% confidence interval of the mean over those
+    ``n`` seeds (``ci_low``, ``ci_high``; NaN with a single seed): Student's t, cut to the
+    metric's range (:data:`METRIC_RANGES`), so a Jain's index never gets an interval above 1
+    nor a queue one below 0. With few seeds the t interval is wide (t = 12.7 at n = 2)."""
     import pandas as pd
     from scipy import stats
 
@@ -608,14 +625,15 @@ def summarize(
             n = len(x)
             mean = float(x.mean()) if n else float("nan")
             half = float(stats.t.ppf(0.975, n - 1) * stats.sem(x)) if n > 1 else float("nan")
+            low, high = METRIC_RANGES.get(m, (-math.inf, math.inf))
             rows.append(
                 {
                     **dict(zip(axes, point, strict=True)),
                     "metric": m,
                     "n": n,
                     "mean": mean,
-                    "ci_low": mean - half,
-                    "ci_high": mean + half,
+                    "ci_low": max(mean - half, low) if n > 1 else math.nan,
+                    "ci_high": min(mean + half, high) if n > 1 else math.nan,
                 }
             )
     return pd.DataFrame(rows, columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
@@ -675,7 +693,9 @@ def summary_table(table: pd.DataFrame):
 
     axes = [c for c in table.columns if c not in ("metric", "n", "mean", "ci_low", "ci_high")]
     metrics = list(dict.fromkeys(table["metric"]))
-    out = Table(title="mean [95% CI] over seeds", title_justify="left")
+    out = Table(
+        title="mean [95% CI over the seeds, cut to the metric's range]", title_justify="left"
+    )
     for col in (*axes, "seeds", *metrics):
         out.add_column(col, justify="right")
     for point, group in table.groupby(axes, sort=True, dropna=False) if axes else [((), table)]:
