@@ -29,7 +29,6 @@ import json
 import math
 import shutil
 import time
-import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__, plainmetrics
 from .errors import ScenarioError
-from .scenario import Scenario, coerce, cost
+from .scenario import Scenario, coerce, cost, parse_toml
 from .store import RUN_COLUMNS, Store, cell, writable
 
 if TYPE_CHECKING:
@@ -153,10 +152,10 @@ def load_sweep(path: str | Path) -> Sweep:
     """Reads a sweep file; errors name the file and the entry."""
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = parse_toml(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ScenarioError(f"{p}: no such sweep file") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, ScenarioError) as e:
         raise ScenarioError(f"{p}: cannot read the sweep file ({e})") from None
     try:
         return Sweep.from_dict(data, p.parent, str(p))
