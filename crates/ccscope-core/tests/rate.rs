@@ -220,6 +220,7 @@ fn closed_loop(
             new_loss_event: rep.new_loss_event,
             rate_bps: rep.rate_bps,
             capacity_bps: None,
+            ..ReportSample::default()
         });
         trace.push(tx.pacing_rate_bps().unwrap() * rtt.secs() / 8000.0);
     }

@@ -46,7 +46,8 @@ impl Make for Flows<'_> {
 /// Checks a new flow's controller against the run (flow group `g` of `config`) and returns the
 /// flow's bookkeeping.
 fn admit<C: Controller>(controller: &mut C, g: usize, config: &RoundConfig) -> Result<Book> {
-    let rate_based = controller.pacing_rate_bps().is_some();
+    // A controller that limits by window is a window flow, whatever pace it also gives.
+    let rate_based = !controller.window().is_finite();
     if rate_based && config.substeps > 1 {
         return Err(Error::invalid(
             format!("round.flows[{g}].controller"),
@@ -70,9 +71,10 @@ fn admit<C: Controller>(controller: &mut C, g: usize, config: &RoundConfig) -> R
         }
     }
     let mut book = Book::new(rate_based);
-    let start = controller
-        .pacing_rate_bps()
-        .unwrap_or_else(|| controller.window());
+    let start = match controller.window() {
+        w if w.is_finite() => w,
+        w => controller.pacing_rate_bps().unwrap_or(w),
+    };
     if !book.set_offer(start, config.integer_windows) {
         return Err(bad_offer(controller.name(), book.offer));
     }
@@ -250,6 +252,8 @@ pub fn run_with(
             congested: false,
             loss_fraction,
             capacity_bps: config.capacity_oracle.then_some(capacity_bps),
+            base_rtt: SimTime(config.rtt0_ns),
+            queueing_delay: SimTime::from_secs_f64(queue / capacity_pps),
         };
         let hit = RoundSample {
             congested: true,

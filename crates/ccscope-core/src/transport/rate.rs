@@ -55,6 +55,7 @@ use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
+use crate::transport::arm_wakeup;
 
 /// Report flags.
 const HAS_RATE: u32 = 1;
@@ -77,6 +78,8 @@ const SEND: usize = 0;
 const NO_FEEDBACK: usize = 1;
 /// The sender's application's wake-ups.
 const APP: usize = 2;
+/// The controller's wake-ups ([`Controller::wakeup`]).
+const WAKE: usize = 3;
 /// Receiver timers.
 const REPORT: usize = 0;
 const RECV_APP: usize = 1;
@@ -387,6 +390,8 @@ impl RateSender {
             now,
             rtt: Some(rtt),
             hold: h.echo,
+            // The report left when the receiver sent it; the echoed packet arrived `hold` before.
+            one_way_delay: Some(pkt.sent_at.saturating_sub(h.echo).saturating_sub(h.stamp)),
             recv_rate_bps: h.value[0],
             loss_event_rate: h.value[1],
             lost_pkts: h.blocks[0] as f64,
@@ -400,15 +405,20 @@ impl RateSender {
         self.reports += 1;
         self.record_rate(now);
         self.arm_no_feedback(ctx);
+        self.rate_changed(ctx);
+    }
+
+    /// The controller may have changed its rate: a faster rate takes effect at once, a slower
+    /// one from the next send (unless the sender keeps ns-2's send timer).
+    fn rate_changed(&mut self, ctx: &mut Ctx) {
         if self.controller.ns2_send_timer() {
             return;
         }
-        // A faster rate takes effect at once; a slower one from the next send.
         let previous = self.next_send;
         self.schedule_send(ctx);
         if self.next_send > previous {
             self.next_send = previous;
-            ctx.set_timer(SEND, previous.max(now));
+            ctx.set_timer(SEND, previous.max(ctx.now()));
         }
     }
 }
@@ -422,12 +432,14 @@ impl Endpoint for RateSender {
         self.schedule_send(ctx);
         self.arm_no_feedback(ctx);
         self.outbox.arm(ctx, APP);
+        arm_wakeup(&*self.controller, ctx, WAKE);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
         self.running = false;
         ctx.cancel_timer(SEND);
         ctx.cancel_timer(NO_FEEDBACK);
+        ctx.cancel_timer(WAKE);
         let view = self.view(ctx.now());
         self.outbox.stop(ctx, view, APP);
     }
@@ -443,6 +455,7 @@ impl Endpoint for RateSender {
             self.outbox.arm(ctx, APP);
         } else {
             self.on_report(ctx, &pkt);
+            arm_wakeup(&*self.controller, ctx, WAKE);
         }
     }
 
@@ -466,12 +479,18 @@ impl Endpoint for RateSender {
                 let view = self.view(ctx.now());
                 self.outbox.wake(ctx, view);
             }
+            WAKE => {
+                self.controller.on_wakeup(ctx.now());
+                self.record_rate(ctx.now());
+                self.rate_changed(ctx);
+            }
             _ => {
                 self.send(ctx);
                 self.schedule_send(ctx);
             }
         }
         self.outbox.arm(ctx, APP);
+        arm_wakeup(&*self.controller, ctx, WAKE);
     }
 
     fn label(&self) -> String {

@@ -268,19 +268,20 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
         self.rule.name()
     }
 
+    /// One step per ACK that acknowledges new data, as ns-2's `opencwnd()` and RFC 5681 §3.1
+    /// count (not per packet acknowledged: a cumulative jump after a retransmission fills a
+    /// hole is one step); no growth in loss recovery or while the receiver window limits.
     fn on_ack(&mut self, ack: &AckSample) {
-        let acked = if ack.acked_pkts.is_finite() {
-            ack.acked_pkts.max(0.0)
-        } else {
-            0.0
-        };
+        if ack.acked_pkts == 0 || ack.in_recovery || ack.rwnd_limited {
+            return;
+        }
         if self.in_slow_start() {
             // ns-2 `opencwnd()`: cwnd += 1 per new ACK in slow start.
-            self.cwnd = clamp_window(self.cwnd + acked);
+            self.cwnd = clamp_window(self.cwnd + 1.0);
         } else {
             // The per-RTT increase spread over the ~cwnd ACKs of one RTT (ns-2 `opencwnd()`).
             let inc = self.rule.increase(self.cwnd);
-            self.cwnd = clamp_window(self.cwnd + inc * acked / self.cwnd);
+            self.cwnd = clamp_window(self.cwnd + inc / self.cwnd);
         }
         self.check();
     }
