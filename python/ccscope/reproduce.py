@@ -263,7 +263,8 @@ def run(
     figures: str | Path | None = None,  # noqa: A002
 ) -> dict[str, Any]:
     """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
-    row per claim: ``quantity, published, measured, tolerance, holds, why``. With `figures` (a
+    row per claim: ``quantity, published, measured, tolerance, holds, why, source`` (where the
+    tolerance comes from, :data:`ccscope.experiments.claims.SOURCES`). With `figures` (a
     folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
     r = get(id)
     start = time.perf_counter()
@@ -291,8 +292,8 @@ def _number(x: Any) -> str:
 def markdown(reports: list[dict[str, Any]]) -> str:
     """The reports as one Markdown table (the README's), with the reasons after it."""
     lines = [
-        "| id | quantity | paper | ccscope | tolerance | holds |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| id | quantity | paper | ccscope | tolerance | tolerance from | holds |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     reasons = []
     for report in reports:
@@ -305,7 +306,7 @@ def markdown(reports: list[dict[str, Any]]) -> str:
             lines.append(
                 f"| `{report['id']}` | {row['quantity']} | "
                 f"{_number(row['published'])} | {_number(row['measured'])} | "
-                f"{row['tolerance']} | {mark} |"
+                f"{row['tolerance']} | {row['source']} | {mark} |"
             )
     return "\n".join(lines + ([""] + reasons if reasons else [])) + "\n"
 
@@ -319,8 +320,8 @@ def table(report: dict[str, Any]):
         title_justify="left",
         caption_justify="left",
     )
-    for col in ("quantity", "paper", "ccscope", "tolerance", "holds"):
-        out.add_column(col, justify="left" if col == "quantity" else "right")
+    for col in ("quantity", "paper", "ccscope", "tolerance", "tolerance from", "holds"):
+        out.add_column(col, justify="left" if col in ("quantity", "tolerance from") else "right")
     reasons = []
     for row in report["rows"]:
         out.add_row(
@@ -328,6 +329,7 @@ def table(report: dict[str, Any]):
             _number(row["published"]),
             _number(row["measured"]),
             row["tolerance"],
+            row["source"],
             "yes" if row["holds"] else "no",
         )
         if not row["holds"]:

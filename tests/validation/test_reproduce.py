@@ -1,7 +1,8 @@
 """The papers' results as `ccscope reproduce` runs them: every claim holds, except the ones a
 reproduction explains it cannot reproduce, which must keep failing (strict, as xfail(strict)).
-The tolerances are the papers' or their theory's and live with each reproduction
-(python/ccscope/experiments/)."""
+The tolerances live with each reproduction (python/ccscope/experiments/), each claim with where
+its tolerance comes from (the paper's printed precision, a theory's stated error, the paper's
+own statement, or "no source yet", shown as such in the README's table)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import engine, metrics
 from ..scenario import load
-from .claims import Claim
+from .claims import STATEMENT, UNSOURCED, Claim
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "papadimitriou-fig3-mpeg4.toml"
 
@@ -51,7 +51,8 @@ def fig3(quick: bool = False) -> list[Claim]:
         "the video here (the published Jurassic Park high-quality trace's 770 kb/s) offers "
         "more than each flow's 333 kb/s share, so the send buffers never empty and the "
         "flows are network-limited like the greedy ones of the Rust test "
-        "papadimitriou_fig3_smoothness_follows_yang_eq4: SSVP-ADP's cut to RTT_min/RTT "
+        "consistency_papadimitriou_fig3_cov_ratio_is_yang_eq4_at_the_cuts_taken "
+        "(crates/ccscope-core/tests/rate.rs): SSVP-ADP's cut to RTT_min/RTT "
         "(0.74 on average) is deeper than SSVP's 0.875, and by Yang et al.'s (4) the deeper "
         "cut makes the rougher flow; the paper's video rate is not printed"
     )
@@ -67,6 +68,7 @@ def fig3(quick: bool = False) -> list[Claim]:
                 "within 30%",
                 holds,
                 "" if holds else why,
+                source=UNSOURCED + ": 30% of Fig. 3's values, printed to four digits",
             )
         )
     smoother = cov["ssvp-adp"][0] < cov["ssvp"][0]
@@ -78,6 +80,7 @@ def fig3(quick: bool = False) -> list[Claim]:
             "lower",
             smoother,
             "" if smoother else why,
+            source=STATEMENT + ": §VI, SSVP-ADP smoother",
         )
     )
     return claims
@@ -166,6 +169,7 @@ def fig4_8(quick: bool = False) -> list[Claim]:
                 "best of the five",
                 holds,
                 "" if holds else f"{winner} leads here: {FIG4_8_WHY}",
+                source=STATEMENT + ": §VI, SSVP-ADP best",
             )
         )
     return claims
