@@ -37,9 +37,19 @@ class Reproduction:
     #: Runs in real time on real packets (``run.engine = "udp"``): its numbers differ from
     #: run to run, so ``--all`` leaves it out unless asked (``--real-time``).
     real_time: bool = False
+    #: ``"module:NAME"`` of the set-up parameters the paper does not print
+    #: (:class:`ccscope.experiments.claims.Knob` by name), which ``--explore`` sweeps; the
+    #: function then takes ``setup``, a dict of their values.
+    knobs: str | None = None
 
-    def claims(self, quick: bool = False) -> list:
+    def claims(self, quick: bool = False, setup: dict[str, float] | None = None) -> list:
+        if setup:
+            return _resolve(self.function)(quick, setup=setup)
         return _resolve(self.function)(quick)
+
+    def knob_table(self) -> dict:
+        """The knobs ``--explore`` can sweep, by name ({} for none)."""
+        return {} if self.knobs is None else _resolve(self.knobs)
 
     def draw(self, quick: bool, path: Path) -> Path | None:
         return None if self.figure is None else _resolve(self.figure)(quick, path)
@@ -150,6 +160,7 @@ REGISTRY: dict[str, Reproduction] = {
             "Playback of DTAIMD and TCP elephants beside mice, packet level",
             "Cai et al. 2005, Table I, §V-B2",
             _E + "cai:table1",
+            knobs=_E + "cai:TABLE1_KNOBS",
         ),
         Reproduction(
             "cai-fig16",
@@ -174,6 +185,7 @@ REGISTRY: dict[str, Reproduction] = {
             "SSVP and SSVP-ADP smoothness with MPEG-4 sources",
             "Papadimitriou & Zhang 2007, Fig. 3, §VI",
             _E + "papadimitriou:fig3",
+            knobs=_E + "papadimitriou:FIG3_KNOBS",
         ),
         Reproduction(
             "papadimitriou-fig4-8",
@@ -252,9 +264,20 @@ def ids(real_time: bool = False) -> list[str]:
     return [r.id for r in REGISTRY.values() if real_time or not r.real_time]
 
 
-def listing() -> list[dict[str, str]]:
-    """Every reproduction: id, title and source."""
-    return [{"id": r.id, "title": r.title, "source": r.source} for r in REGISTRY.values()]
+def listing() -> list[dict[str, Any]]:
+    """Every reproduction: id, title, source, and the knobs ``--explore`` can sweep (name:
+    what it is and the value assumed)."""
+    return [
+        {
+            "id": r.id,
+            "title": r.title,
+            "source": r.source,
+            "knobs": {
+                k.name: f"{k.meaning} (assumed: {k.assumed:g})" for k in r.knob_table().values()
+            },
+        }
+        for r in REGISTRY.values()
+    ]
 
 
 def run(

@@ -56,6 +56,16 @@ class Claim:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Knob:
+    """A set-up parameter a paper does not print, which ``ccscope reproduce ID --explore``
+    sweeps: its name, what it is (with its unit) and the value the reproduction assumes."""
+
+    name: str
+    meaning: str
+    assumed: float
+
+
 def _unexpected(measured: float, tolerance: str, published: float) -> str:
     return f"unexpected: {measured:.4g} is not {tolerance} of {published:.4g}"
 
