@@ -132,10 +132,11 @@ def _round_flows(
     )
 
 
-#: The round model's rows: (28) against the resolution at which Loguinov & Radha's Fig. 4
-#: (efficiency from 0 to 1) can be read, 1%; (37) is an order bound, s_n = O(n^(l+2k+1)), so
-#: the fitted exponent is at most it; App. C's T1 counts whole RTTs, so one step of rounding.
-WITHIN_1PCT = "within 1% (Fig. 4's reading resolution)"
+#: The round model's rows: (28) within 1%, a tolerance no source gives yet ((28) is an exact
+#: mean that states no error; the loguinov-fig4 reproduction uses the same and says so); (37) is
+#: an order bound, s_n = O(n^(l+2k+1)), so the fitted exponent is at most it; App. C's T1 counts
+#: whole RTTs, so one step of rounding.
+WITHIN_1PCT = "within 1% (no source yet)"
 EXPONENT_BOUND = "at most the order bound (37)"
 ONE_STEP = "within one RTT (App. C counts whole RTTs)"
 
