@@ -15,6 +15,8 @@ from .. import roundmodel, theory
 from . import figure
 from .claims import (
     PRINTED,
+    SEEDS,
+    STATEMENT,
     THEORY,
     UNSOURCED,
     Claim,
@@ -453,24 +455,40 @@ def fig8_exponent(controller: dict, seed: int = 6) -> float:
     return float(np.log(loss(32) / loss(2)) / np.log(16))
 
 
+#: The spread of AIMD(0.19,1/2)'s exponent of p_n (n = 2 and 32) over seeds 6-17 on this path:
+#: mean 1.36, standard deviation 0.052 (ISCC(-1.5,2): -0.149, 0.004).
+FIG8_AIMD_SD = 0.052
+
+
 def fig8_claims(quick: bool = False) -> list[Claim]:
-    """Fig. 8 / Table I: AIMD's loss grows with n (n^1.31; held to above n^1) and ISCC's
-    markedly slower, its exponent below half AIMD's (Table I: 0.49 vs 1.31; §VI-A: in
-    simulation ISCC's s_n "slowly decaying"). n = 2 and 32, seed 6 (quick) or seeds 6–8."""
+    """Fig. 8 / Table I on the T3-scaled path: AIMD's loss grows as Table I's n^1.31 within two
+    standard deviations of its exponent over seeds; ISCC's does not grow (§VI-A: with k = -1.5
+    "a slowly decaying function s_n" in simulation; Table I's n^0.49 is the testbed's) and its
+    exponent is below half AIMD's. n = 2 and 32, seed 6 (quick) or seeds 6–8."""
     seeds = (6,) if quick else (6, 7, 8)
     claims = []
     for seed in seeds:
         e = {name: fig8_exponent(c, seed) for name, c in FIG8.items()}
         aimd, iscc = e["AIMD(0.19,1/2)"], e["ISCC(-1.5,2)"]
         claims.append(
-            Claim(
+            within_abs(
                 f"seed {seed}: AIMD(0.19,1/2) exponent of p_n, n = 2…32",
                 FIG8_PUBLISHED["AIMD(0.19,1/2)"],
                 aimd,
-                "above 1",
-                aimd > 1.0,
-                "" if aimd > 1.0 else "unexpected: at most 1",
-                source=UNSOURCED + ": Table I prints n^1.31; 'above 1' is one-sided",
+                round(2 * FIG8_AIMD_SD, 2),
+                source=SEEDS + ": 2σ of the exponent over seeds 6-17 (σ = 0.052)",
+            )
+        )
+        claims.append(
+            Claim(
+                f"seed {seed}: ISCC(-1.5,2) exponent of p_n, n = 2…32",
+                "s_n slowly decaying",
+                iscc,
+                "at most 0",
+                iscc <= 0,
+                "" if iscc <= 0 else "unexpected: ISCC's loss grows with n",
+                source=STATEMENT + ": §VI-A, k = -1.5 'slowly decaying' in simulation (Table "
+                "I's n^0.49 is the testbed's)",
             )
         )
         ratio = FIG8_PUBLISHED["ISCC(-1.5,2)"] / FIG8_PUBLISHED["AIMD(0.19,1/2)"]
@@ -483,7 +501,7 @@ def fig8_claims(quick: bool = False) -> list[Claim]:
                 "below 0.5",
                 holds,
                 "" if holds else "unexpected: at least half AIMD's",
-                source=UNSOURCED + ": one-sided; Table I prints 0.49/1.31 = 0.37",
+                source=STATEMENT + ": §VI-A, ISCC's loss grows markedly slower than AIMD's",
             )
         )
     return claims
