@@ -192,6 +192,7 @@ REGISTRY: dict[str, Reproduction] = {
             "SSVP-ADP against SSVP, TFRC and GAIMD with MPEG-4 sources",
             "Papadimitriou & Zhang 2007, Figs. 4-8, §VI",
             _E + "papadimitriou:fig4_8",
+            knobs=_E + "papadimitriou:FIG4_8_KNOBS",
         ),
         Reproduction(
             "jin-table5",

@@ -110,7 +110,11 @@ BLOCKS = re.findall(
 
 
 def test_the_readme_has_explorations():
-    assert {shlex.split(c)[2] for c, _ in BLOCKS} == {"papadimitriou-fig3", "cai-table1"}
+    assert {shlex.split(c)[2] for c, _ in BLOCKS} == {
+        "papadimitriou-fig3",
+        "papadimitriou-fig4-8",
+        "cai-table1",
+    }
 
 
 @pytest.mark.slow

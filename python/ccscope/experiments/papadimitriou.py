@@ -39,19 +39,24 @@ FIG3_KNOBS = {
 FIG3_BDP_PKTS = 8
 
 
-def fig3_scenario(controller: str, setup: dict[str, float] | None = None):
-    """Fig. 3's scenario with `controller`, and the set-up's video rate and buffer when given
-    (every frame type's mean frame at the rate, at the file's 25 frames/s)."""
-    sc = load(SCENARIO).replace("flows[0].source.controller", controller)
+def with_setup(sc, setup: dict[str, float] | None, bdp_pkts: int):
+    """`sc` with the set-up's video rate (every frame type's mean frame at the rate, at the
+    file's 25 frames/s) and buffer (in BDPs of `bdp_pkts` packets) where given."""
     setup = setup or {}
     if "video_kbps" in setup:
         frame = f"{setup['video_kbps'] * 1000 / 8 / 25:g}B"
         for kind in ("i", "p", "b"):
             sc = sc.replace(f"flows[0].source.app.{kind}.mean", frame)
     if "buffer_bdp" in setup:
-        packets = max(1, round(setup["buffer_bdp"] * FIG3_BDP_PKTS))
+        packets = max(1, round(setup["buffer_bdp"] * bdp_pkts))
         sc = sc.replace("topology.bottleneck.queue.limit", f"{packets}pkts")
     return sc
+
+
+def fig3_scenario(controller: str, setup: dict[str, float] | None = None):
+    """Fig. 3's scenario with `controller` and the `setup` of :data:`FIG3_KNOBS` given."""
+    sc = load(SCENARIO).replace("flows[0].source.controller", controller)
+    return with_setup(sc, setup, FIG3_BDP_PKTS)
 
 
 def fig3_cov(
@@ -153,10 +158,29 @@ FIG4_8_METRICS = {
 }
 
 
-def fig4_8_row(protocol: str, n: int) -> dict[str, float]:
-    """The MPEG flows' metrics with `n` flows of `protocol` beside 5 TCP Reno flows."""
+#: What the paper does not print of Figs. 4-8's set-up (§VI), for ``--explore``: as
+#: :data:`FIG3_KNOBS`; 80 packets of 1000 B are the bandwidth-delay product of 10 Mb/s and the
+#: 64-ms round trip, and a flow's fair share is 286 kb/s at n = 30 (182 at 50) beside 5 TCP.
+FIG4_8_KNOBS = {
+    k.name: k
+    for k in (
+        Knob(
+            "video_kbps",
+            "mean rate of each flow's MPEG-4 video, kb/s (a flow's fair share is 286 at n = 30, "
+            "182 at n = 50); the file's 3.8 kB frames at 25 frames/s are 760",
+            760.0,
+        ),
+        Knob("buffer_bdp", "bottleneck buffer, in bandwidth-delay products (80 packets)", 0.5),
+    )
+}
+FIG4_8_BDP_PKTS = 80
+
+
+def fig4_8_row(protocol: str, n: int, setup: dict[str, float] | None = None) -> dict[str, float]:
+    """The MPEG flows' metrics with `n` flows of `protocol` beside 5 TCP Reno flows, with the
+    `setup` of :data:`FIG4_8_KNOBS` given."""
     base = load(SCENARIO.with_name("papadimitriou-fig4-8-mpeg4.toml"))
-    table = base.echo()
+    table = with_setup(base, setup, FIG4_8_BDP_PKTS).echo()
     app = table["flows"][0]["source"]["app"]
     table["flows"][0]["source"] = {**FIG4_8[protocol], "app": app}
     table["flows"][0]["count"] = n
@@ -185,13 +209,14 @@ def fig4_8_row(protocol: str, n: int) -> dict[str, float]:
     }
 
 
-def fig4_8(quick: bool = False) -> list[Claim]:
+def fig4_8(quick: bool = False, setup: dict[str, float] | None = None) -> list[Claim]:
     """Papadimitriou & Zhang Figs. 4-8 with MPEG-4 sources: at the largest n, is SSVP-ADP the
     best of the five protocols in throughput, CoV, Fairness Index, Worst-Case Fairness, Video
     Delivery Index and delayed-packet rate, as the paper's figures show? `quick` runs n = 10
-    and 30, the full version 10, 30 and 50; the claims read the largest."""
+    and 30, the full version 10, 30 and 50; the claims read the largest. `setup` changes what
+    the paper leaves out (:data:`FIG4_8_KNOBS`)."""
     ns = (10, 30) if quick else (10, 30, 50)
-    rows = [fig4_8_row(p, n) for p in FIG4_8 for n in ns]
+    rows = [fig4_8_row(p, n, setup) for p in FIG4_8 for n in ns]
     top = {r["protocol"]: r for r in rows if r["n"] == ns[-1]}
     claims = []
     for metric, (best, figure) in FIG4_8_METRICS.items():
