@@ -86,6 +86,16 @@ def test_help_is_complete(cmd):
             assert opt in p.stdout
 
 
+def test_version_names_the_model_version_and_the_commit():
+    from ccscope import _core
+    from ccscope.output import provenance
+
+    p = ccscope("version")
+    assert p.returncode == 0
+    assert f"model version {_core.MODEL_VERSION}" in p.stdout
+    assert provenance()["git_commit"] in p.stdout
+
+
 @pytest.mark.parametrize(
     ("binomial", "needle"),
     [

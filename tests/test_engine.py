@@ -8,7 +8,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import ccscope
+from ccscope import _core
 from ccscope.errors import ScenarioError
+from ccscope.output import read_metadata
 
 
 @pytest.fixture
@@ -64,12 +66,15 @@ def test_write_summary_and_parquet(result, tmp_path):
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["seed"] == 3
     assert summary["ccscope_version"] == ccscope.__version__
+    assert summary["model_version"] == _core.MODEL_VERSION
     assert summary["scenario"]["topology"]["bottleneck"]["rate"] == "2Mbps"
     assert {"throughput_bps", "loss_rate"} <= set(summary["flows"][0])
     assert {"utilization", "mean_queue_pkts"} <= set(summary["links"][0])
     assert len(summary["git_commit"]) in (40, 7)  # a hash, or "unknown"
     table = pq.read_table(tmp_path / "trace_flows.parquet")
     assert table.num_rows == 100
+    meta = read_metadata(tmp_path / "trace_flows.parquet")
+    assert (meta["model_version"], meta["seed"]) == (_core.MODEL_VERSION, 3)
     assert {p.name for p in written} >= {"summary.json", "trace_flows.parquet"}
 
 

@@ -163,6 +163,7 @@ def run_page(out: Path) -> tuple[str, str]:
         k: summary.get(k)
         for k in (
             "ccscope_version",
+            "model_version",
             "git_commit",
             "seed",
             "engine",
@@ -205,13 +206,15 @@ def sweep_page(store: Path) -> tuple[str, str]:
     with Store(store, read_only=True) as db:
         runs = db.table("runs")
         axes = db.axes()
+        held_models = db.model_versions()
     ok = runs[runs["status"] == "ok"]
     versions = ", ".join(sorted(runs["ccscope_version"].dropna().unique()))
+    models = ", ".join(map(str, sorted(held_models)))
     parts = [
         "<h2>Runs</h2>",
         f"<p>{len(runs)} runs: {len(ok)} finished, {len(runs) - len(ok)} failed; "
         f"seeds {', '.join(map(str, sorted(runs['seed'].unique())))}; ccscope "
-        f"{html.escape(versions)}.</p>",
+        f"{html.escape(versions)}, model version {models}.</p>",
     ]
     failed = runs[runs["status"] != "ok"]
     if not failed.empty:

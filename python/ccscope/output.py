@@ -123,7 +123,8 @@ def jsonable(x):
 
 @functools.cache
 def provenance() -> dict:
-    """Which ccscope wrote a result, recorded when the extension was built: its version, the
+    """Which ccscope wrote a result, recorded when the extension was built: its version, its
+    model version (the same scenario, seed and model version give the same results), the
     commit of its source tree and whether that tree had uncommitted changes (``git_dirty``:
     true, false, or null when it was not built from a git checkout)."""
     from . import _core
@@ -131,6 +132,7 @@ def provenance() -> dict:
     version, commit, dirty = _core.build_info()
     return {
         "ccscope_version": version,
+        "model_version": _core.MODEL_VERSION,
         "git_commit": commit,
         "git_dirty": {"true": True, "false": False}.get(dirty),
     }

@@ -4,14 +4,18 @@ Tables:
 
 - ``runs``: one row per run: ``run_id`` (a hash of the normalized scenario, the seed and the
   ccscope version), ``seed``, one column per sweep axis named by its dotted path, every summary
-  metric, ``status`` ("ok" or "error"), ``error``, ``wall_s``, ``ccscope_version``, ``engine``,
-  ``scenario`` (the normalized scenario as JSON) and ``trace_dir`` (the folder of the run's
-  Parquet traces, when the sweep keeps them);
+  metric, ``status`` ("ok" or "error"), ``error``, ``wall_s``, ``ccscope_version``,
+  ``model_version``, ``engine``, ``scenario`` (the normalized scenario as JSON) and
+  ``trace_dir`` (the folder of the run's Parquet traces, when the sweep keeps them);
 - ``flows``: one row per (run, flow) with the flow's own numbers;
 - ``axes``: the axis columns of ``runs``, in the order the sweeps declared them.
 
 A run's rows are written in one transaction, so a process killed at any moment leaves each run
 either wholly recorded or absent. Columns are added as new axes and metrics appear.
+
+A store holds the runs of one model version (``ccscope._core.MODEL_VERSION``): the same scenario
+and seed can give other numbers under another, so a store of other runs is refused for writing,
+with how to start a new one or run them again.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .errors import StoreError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,10 +36,15 @@ RUN_COLUMNS = {
     "error": "VARCHAR",
     "wall_s": "DOUBLE",
     "ccscope_version": "VARCHAR",
+    "model_version": "BIGINT",
     "engine": "VARCHAR",
     "scenario": "VARCHAR",
     "trace_dir": "VARCHAR",
 }
+
+
+#: The model version of every run written before stores recorded it.
+FIRST_MODEL_VERSION = 1
 
 
 def sql_type(values: list[Any]) -> str:
@@ -86,6 +97,32 @@ class Store:
             self.con.execute("CREATE TABLE IF NOT EXISTS flows (run_id VARCHAR, flow BIGINT)")
             self.con.execute(
                 "CREATE TABLE IF NOT EXISTS axes (position BIGINT, name VARCHAR, type VARCHAR)"
+            )
+            self._refuse_other_models()
+
+    def model_versions(self) -> set[int]:
+        """The model versions of the runs held (a store from before model versions were
+        recorded holds runs of the first)."""
+        if "model_version" not in self._columns("runs"):
+            rows = self.con.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
+            return {FIRST_MODEL_VERSION} if rows else set()
+        rows = self.con.execute(
+            f"SELECT DISTINCT coalesce(model_version, {FIRST_MODEL_VERSION}) FROM runs"
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    def _refuse_other_models(self) -> None:
+        from . import _core
+
+        ours = _core.MODEL_VERSION
+        others = sorted(self.model_versions() - {ours})
+        if others:
+            self.close()
+            raise StoreError(
+                f"store {self.path} holds runs of model version "
+                f"{', '.join(map(str, others))} and this ccscope runs model version {ours}, "
+                "whose numbers may differ for the same scenario and seed: give a new store, "
+                f"or remove {self.path} to run its sweeps again"
             )
 
     def close(self) -> None:

@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from ccscope import sweep
+from ccscope import _core, sweep
 from ccscope.cli import app
-from ccscope.errors import ScenarioError
+from ccscope.errors import ScenarioError, StoreError
+from ccscope.store import RUN_COLUMNS
 
 BASE = {
     "run": {"duration": "20s", "warmup": "5s"},
@@ -91,9 +92,11 @@ def test_a_sweep_fills_the_store_and_running_it_again_skips_everything(tmp_path)
         "utilization",
         "wall_s",
         "ccscope_version",
+        "model_version",
         "error",
     ):
         assert column in runs.columns, column
+    assert (runs["model_version"] == _core.MODEL_VERSION).all()
     assert sorted(runs["topology.loss.p"].unique()) == [0.01, 0.02]
     # Bernoulli loss on the fat link: the measured loss rate is the configured p (within
     # 5 binomial standard deviations of the packets sent).
@@ -309,6 +312,40 @@ def test_cli_sweep_and_show(tmp_path):
     lost = runner.invoke(app, ["sweep", str(file), "--store", str(nowhere), "-j", "2"])
     assert lost.exit_code == 2 and f"its folder {nowhere.parent} does not exist" in lost.output
     assert "Traceback" not in lost.output and not nowhere.parent.exists()
+
+
+def test_a_store_never_mixes_model_versions(tmp_path):
+    import duckdb
+
+    small = sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]})
+    store = tmp_path / "r.duckdb"
+    sweep.run(small, store, jobs=1)
+    # The same store, as another model version would have left it.
+    with duckdb.connect(str(store)) as con:
+        con.execute("UPDATE runs SET model_version = model_version + 1")
+    other = _core.MODEL_VERSION + 1
+    with pytest.raises(StoreError, match=f"model version {other} and this ccscope runs model"):
+        sweep.run(small, store, jobs=1)
+    # The command line says it in one line, with what to do, and exits 2.
+    file = tmp_path / "sweep.toml"
+    file.write_text(
+        'seeds = [1]\n[base]\nrun = { duration = "1s" }\n'
+        'topology = { kind = "fat_link" }\nflows = [{ source = { kind = "tcp" } }]\n'
+    )
+    refused = CliRunner().invoke(app, ["sweep", str(file), "--store", str(store)])
+    assert refused.exit_code == 2
+    assert "give a new store" in refused.output and "Traceback" not in refused.output
+    # A store written before stores recorded the model version holds runs of the first.
+    old = tmp_path / "old.duckdb"
+    columns = {k: v for k, v in RUN_COLUMNS.items() if k != "model_version"}
+    with duckdb.connect(str(old)) as con:
+        con.execute(f"CREATE TABLE runs ({', '.join(f'{k} {v}' for k, v in columns.items())})")
+        con.execute("INSERT INTO runs (run_id, seed, status) VALUES ('a', 1, 'ok')")
+    if _core.MODEL_VERSION == 1:
+        sweep.run(small, old, jobs=1)
+    else:
+        with pytest.raises(StoreError, match="model version 1 and"):
+            sweep.run(small, old, jobs=1)
 
 
 def test_ctrl_c_keeps_the_finished_runs(tmp_path):

@@ -43,3 +43,9 @@ pub use time::SimTime;
 
 /// The crate version, recorded in every result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The model version, recorded in every result beside [`VERSION`]: the same scenario, seed and
+/// model version give the same results, byte for byte, on every run and executor. It goes up
+/// with any change that may move the results of a scenario and seed (a change of the order of
+/// simultaneous events included), and only then.
+pub const MODEL_VERSION: u32 = 2;

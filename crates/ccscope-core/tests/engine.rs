@@ -185,6 +185,32 @@ fn waiting_packets_take_a_capacity_change_the_one_on_the_wire_does_not() {
     assert_eq!(r.links[0].stats.busy_ns, 16 * MS);
 }
 
+/// At an instant when a packet leaves a link's wire and others arrive, it has left first: the
+/// next waiting packet starts, and the arrivals find its place in the queue free. Two CBR flows of
+/// 1000-byte packets, each at the bottleneck's 10 Mb/s (0.8 ms a packet, less than the access
+/// links' 1 ms, so the arrivals are scheduled before the departures they meet), the second
+/// 0.8 ms later, into room for one waiting packet: from the second instant on, every 0.8 ms one
+/// packet leaves, the waiting one starts, one arrival takes its place and the other is dropped.
+/// The link never idles once busy.
+#[test]
+fn a_packet_leaving_the_wire_frees_its_place_before_simultaneous_arrivals() {
+    let b = link(10_000_000, 10 * MS, 1);
+    let mut late = cbr(1e7);
+    late.start_ns = 800_000;
+    let r = run(&dumbbell(b, vec![cbr(1e7), late], S / 10, 1)).unwrap();
+    let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();
+    let sent: u64 = r.flows.iter().map(|f| f.stats.dir[0].sent_pkts).sum();
+    // 125 and 124 packets, at 0, 0.8, ..., 99.2 ms and 0.8, ..., 99.2 ms.
+    assert_eq!(sent, 249);
+    // They reach the bottleneck 1.008 ms later (the access link): before the run ends, 123
+    // times two at once, at 1.808 + 0.8 j ms. At the first the link has just fallen idle: one
+    // goes on the wire, the other waits. At each of the 122 others one is dropped (had the
+    // arrivals come first, the waiting place would still be taken: 123 drops).
+    assert_eq!(bn.stats.forced_drops, 122);
+    let first = serialization_time(1000, 1_000_000_000).ns() + MS;
+    assert_eq!(bn.stats.busy_ns, S / 10 - first);
+}
+
 /// Losses on the wire, capacity changes and a full queue on one link, with the event log: every
 /// packet is accounted for, the loss module sees every departure, and the log is in time order.
 #[test]

@@ -1,13 +1,12 @@
 //! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`).
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
-//! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and keeps
-//! the order; the packets themselves live in the engine's packet store, chained in arrival
-//! order ([`Fifo`]), so a queue holds no buffer of its own.
+//! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and counts;
+//! the packets themselves wait in the link's chain through the engine's packet store, behind
+//! the one on the wire, so a queue holds no buffer of its own.
 
 use rand::Rng as _;
 
-use super::store::{Fifo, Store};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -156,11 +155,11 @@ enum Discipline {
     Red(Box<Red>),
 }
 
-/// A link's queue: the packets waiting plus the discipline that admits them.
+/// A link's queue: how many packets wait, and the discipline that admits them.
 #[derive(Clone, Debug)]
 pub struct Queue {
-    /// The waiting packets' store slots, head first.
-    waiting: Fifo,
+    /// Packets waiting (at most `u32::MAX`, as a link's chain counts).
+    len: u32,
     bytes: u64,
     discipline: Discipline,
 }
@@ -227,17 +226,17 @@ impl Queue {
             }
         };
         Queue {
-            waiting: Fifo::default(),
+            len: 0,
             bytes: 0,
             discipline,
         }
     }
 
     pub fn len(&self) -> usize {
-        self.waiting.len()
+        self.len as usize
     }
     pub fn is_empty(&self) -> bool {
-        self.waiting.is_empty()
+        self.len == 0
     }
     pub fn bytes(&self) -> u64 {
         self.bytes
@@ -248,11 +247,6 @@ impl Queue {
             _ => None,
         }
     }
-    /// Store slots of the packets waiting, head first.
-    pub fn slots<'a>(&self, store: &'a Store) -> impl Iterator<Item = u32> + 'a {
-        self.waiting.iter(store)
-    }
-
     /// The link's capacity changed: RED's idle correction counts packets at the new rate.
     pub fn set_rate(&mut self, rate_bps: u64) {
         if let Discipline::Red(r) = &mut self.discipline {
@@ -261,12 +255,12 @@ impl Queue {
     }
 
     /// Offers a packet of `size_bytes`, ECN-capable or not: on `Queued` or `Marked` (then the
-    /// caller sets its CE bit) the caller [`push`](Self::push)es its slot; otherwise the caller
-    /// drops it.
+    /// caller sets its CE bit) the caller [`push`](Self::push)es it, or puts it on the idle
+    /// wire at once; otherwise the caller drops it.
     pub fn admit(&mut self, size_bytes: u32, ecn_capable: bool, now: SimTime) -> Admit {
         match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
-                if self.waiting.len() as u64 >= *limit {
+                if self.len as u64 >= *limit {
                     Admit::DroppedForced
                 } else {
                     Admit::Queued
@@ -280,31 +274,29 @@ impl Queue {
                 }
             }
             Discipline::Red(red) => {
-                red.admit(size_bytes, ecn_capable, self.waiting.len(), self.bytes, now)
+                red.admit(size_bytes, ecn_capable, self.len as usize, self.bytes, now)
             }
         }
     }
 
-    /// Appends an admitted packet, kept in store slot `slot`.
-    pub fn push(&mut self, store: &mut Store, slot: u32) {
-        self.bytes += store.size_bytes(slot) as u64;
-        self.waiting.push_back(store, slot);
+    /// An admitted packet of `size_bytes` waits behind the others.
+    pub fn push(&mut self, size_bytes: u32) {
+        self.len += 1;
+        self.bytes += size_bytes as u64;
     }
 
-    /// Takes the head packet's slot and size for transmission.
-    pub fn pop(&mut self, store: &Store, now: SimTime) -> Option<(u32, u32)> {
-        match self.waiting.pop_front(store) {
-            Some(slot) => {
-                let size = store.size_bytes(slot);
-                self.bytes -= size as u64;
-                Some((slot, size))
-            }
-            None => {
-                if let Discipline::Red(r) = &mut self.discipline {
-                    r.idle_since.get_or_insert(now);
-                }
-                None
-            }
+    /// The head packet, of `size_bytes`, leaves the queue for the wire.
+    pub fn pop(&mut self, size_bytes: u32) {
+        debug_assert!(self.len > 0, "a packet left an empty queue");
+        self.len -= 1;
+        self.bytes -= size_bytes as u64;
+    }
+
+    /// The wire fell idle at `now` with no packet waiting: RED's idle period starts.
+    pub fn idle(&mut self, now: SimTime) {
+        debug_assert!(self.is_empty());
+        if let Discipline::Red(r) = &mut self.discipline {
+            r.idle_since.get_or_insert(now);
         }
     }
 }
@@ -416,6 +408,8 @@ impl Red {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::VecDeque;
+
     use super::*;
     use crate::net::packet::Packet;
     use crate::rng::{stream, Stream};
@@ -427,10 +421,10 @@ mod tests {
         }
     }
 
-    /// A queue and the store its packets wait in.
+    /// A queue and the sizes of its packets, head first (a link keeps them in its chain).
     struct Held {
         queue: Queue,
-        store: Store,
+        sizes: VecDeque<u32>,
     }
 
     impl Held {
@@ -439,31 +433,32 @@ mod tests {
             let rng = stream(seed, Stream::Queue, 0);
             Held {
                 queue: Queue::new(spec, rate_bps, delay, rng),
-                store: Store::default(),
+                sizes: VecDeque::new(),
             }
         }
 
         /// Offers a packet and keeps it if admitted.
-        fn enqueue(&mut self, mut p: Packet, now: SimTime) -> Admit {
+        fn enqueue(&mut self, p: Packet, now: SimTime) -> Admit {
             let admit = self.queue.admit(p.size_bytes, p.ecn.capable, now);
             if matches!(admit, Admit::Queued | Admit::Marked) {
-                p.ecn.congestion |= admit == Admit::Marked;
-                let k = self.store.insert(p);
-                self.queue.push(&mut self.store, k);
+                self.push(p.size_bytes);
             }
             admit
         }
 
         /// Queues a packet of `size` bytes without asking the discipline.
         fn push(&mut self, size: u32) {
-            let k = self.store.insert(pkt(size));
-            self.queue.push(&mut self.store, k);
+            self.queue.push(size);
+            self.sizes.push_back(size);
         }
 
-        /// Takes the head packet out of the queue and the store.
+        /// Takes the head packet out; an empty queue falls idle at `now`.
         fn pop(&mut self, now: SimTime) -> Option<u32> {
-            let (k, size) = self.queue.pop(&self.store, now)?;
-            assert_eq!(self.store.remove(k).size_bytes, size);
+            let Some(size) = self.sizes.pop_front() else {
+                self.queue.idle(now);
+                return None;
+            };
+            self.queue.pop(size);
             Some(size)
         }
     }

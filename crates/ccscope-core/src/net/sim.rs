@@ -3,13 +3,22 @@
 //! Time is integer nanoseconds; events are ordered by `(time, sequence)`, so simultaneous events
 //! run in the order they were scheduled and a run is a pure function of scenario and seed.
 //!
+//! A link serves its queue first in, first out, at a constant rate, with a constant propagation
+//! delay, so when a packet is admitted the link knows when it will start and finish serializing
+//! and when it will reach the far end. A link therefore takes one event per packet, at its
+//! arrival at the far end (only the head of the link needs one pending); the rest — the packet
+//! leaving the wire, the next one starting, the queue's length, the counters, a loss module's
+//! draw — is brought up to date whenever the link is looked at ([`Core::advance`]), each at its
+//! own time. So at any instant a link's serializations that end (and the next ones that start)
+//! take effect before the instant's events: a packet arriving at a link just as another
+//! finishes serializing finds it gone.
+//!
 //! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
-//! dispatch: events are small `Copy` values, packets in flight on a link wait in that link's FIFO
-//! "pipe" (propagation delay is constant per link, so arrivals leave it in order; queued and
-//! propagating packets sit in one store shared by all links, chained in order, so a link holds
-//! no buffer, [`super::store`]), and queues and loss modules are enums. Endpoints — the
-//! transports and applications at the ends of a flow — are trait objects behind [`Endpoint`],
-//! so a new transport plugs in without changing the engine.
+//! dispatch: events are small `Copy` values, the packets on a link (propagating, on the wire,
+//! waiting) are one chain in a store shared by all links, so a link holds no buffer
+//! ([`super::store`]), and queues and loss modules are enums. Endpoints — the transports and
+//! applications at the ends of a flow — are trait objects behind [`Endpoint`], so a new
+//! transport plugs in without changing the engine.
 
 use rand::Rng as _;
 
@@ -267,9 +276,7 @@ fn endpoint_index(flow: u32, side: Side) -> usize {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    /// A link finished serializing its current packet.
-    TxDone(u32),
-    /// The packet at the head of a link's pipe reached the far end.
+    /// The packet at the head of a link reached the far end.
     Arrive(u32),
     Timer {
         ep: u32,
@@ -304,14 +311,19 @@ struct TimerSlot {
     live: bool,
 }
 
-/// One simplex link: its queue, the packet on the wire, and the packets propagating.
+/// One simplex link: its queue, the packet on the wire, and the packets propagating, as they
+/// stand at the time the link was last brought up to date ([`Core::advance`]).
 struct Link {
     rate_bps: u64,
     delay: SimTime,
     queue: Queue,
     /// The loss module, on the few links that have one.
     loss: Option<Box<Loss>>,
-    /// The packet being serialized (its slot in [`Core::stored`]).
+    /// The packets on the link, in [`Core::stored`], in the order they came: the ones
+    /// propagating, the one on the wire, then the ones waiting. Each knows when it finishes
+    /// serializing ([`Store::done`]): those times, and so the arrival times, never decrease.
+    packets: Fifo,
+    /// The packet being serialized; the packets after it in `packets` wait in the queue.
     on_wire: MaybeSlot,
     /// When the serialization of the packet on the wire started.
     started: SimTime,
@@ -319,8 +331,6 @@ struct Link {
     /// other on most links; 0 bytes take no time at any rate).
     serialized_bytes: u32,
     serialization: SimTime,
-    /// Packets propagating, in [`Core::stored`]; their arrival times are non-decreasing.
-    pipe: Fifo,
     stats: Counters,
     /// Most packets ever waiting (a queue holds at most `u32::MAX`, as its chain counts).
     max_queue_pkts: u32,
@@ -336,11 +346,13 @@ struct Loss {
 }
 
 /// What every link counts itself. The rest of its [`LinkStats`] follows from these and from
-/// what is in its queue, on its wire and in its pipe (arrivals, exits), or is counted by the few
-/// links that can have it: RED counts its early drops and marks, a loss module its losses.
+/// what is in its queue and on its wire (arrivals), or is counted by the few links that can
+/// have it: RED counts its early drops and marks, a loss module its losses.
 #[derive(Clone, Copy, Debug, Default)]
 struct Counters {
     departures: u64,
+    /// Packets that reached the far end.
+    exits: u64,
     tx_bytes: u64,
     forced_drops: u64,
     busy_ns: u64,
@@ -380,12 +392,35 @@ impl Link {
         self.queue_since = now;
     }
 
-    /// Starts serializing the packet in store slot `slot` at `now`; when it will be done.
+    /// Packet `k`, on the wire, leaves it at `done`, and the next waiting packet, if any,
+    /// starts serializing then. Whether the loss module took it: a lost packet keeps its place
+    /// in the chain, which runs in order, until it would have reached the far end.
     #[inline]
-    fn put_on_wire(&mut self, slot: u32, size_bytes: u32, now: SimTime) -> SimTime {
-        self.on_wire = MaybeSlot::some(slot);
-        self.started = now;
-        now + self.serialization_time(size_bytes)
+    fn leave_wire(&mut self, store: &mut Store, k: u32, done: SimTime) -> bool {
+        self.stats.departures += 1;
+        self.stats.tx_bytes += store.size_bytes(k) as u64;
+        self.stats.busy_ns += (done - self.started).ns();
+        self.account_queue(done);
+        match self.packets.after(store, k) {
+            Some(next) => {
+                self.queue.pop(store.size_bytes(next));
+                self.on_wire = MaybeSlot::some(next);
+                self.started = done;
+            }
+            None => {
+                self.queue.idle(done);
+                self.on_wire = MaybeSlot::NONE;
+            }
+        }
+        let Some(loss) = self.loss.as_deref_mut() else {
+            return false;
+        };
+        let lost = loss.module.lose(done, &mut loss.rng);
+        loss.losses += lost as u64;
+        if lost {
+            store.set_lost(k);
+        }
+        lost
     }
 
     /// A new capacity; the serialization cache starts over, as a new link's does (0 bytes take
@@ -407,12 +442,23 @@ impl Link {
         self.serialization
     }
 
-    /// The counters as they stand at `now`: busy time including the part of the current
-    /// serialization done, queue integrals brought up to `now`.
+    /// Packets lost to the loss module so far.
+    fn losses(&self) -> u64 {
+        self.loss.as_ref().map_or(0, |l| l.losses)
+    }
+
+    /// Packets propagating: every packet that left the wire was lost, or propagates, or reached
+    /// the far end.
+    fn propagating(&self) -> u64 {
+        self.stats.departures - self.losses() - self.stats.exits
+    }
+
+    /// The counters as they stand at `now`, the link brought up to it: busy time including the
+    /// part of the current serialization done, queue integrals brought up to `now`.
     fn stats_at(&self, now: SimTime) -> LinkStats {
         let c = &self.stats;
         let (early_drops, marks) = self.queue.red().map_or((0, 0), |r| r.counts());
-        let losses = self.loss.as_ref().map_or(0, |l| l.losses);
+        let losses = self.losses();
         let on_wire = self.on_wire.is_some();
         let dt = (now - self.queue_since).ns() as u128;
         LinkStats {
@@ -428,8 +474,7 @@ impl Link {
             early_drops,
             marks,
             losses,
-            // Every packet that left the wire was lost, or propagates, or reached the far end.
-            exits: c.departures - losses - self.pipe.len() as u64,
+            exits: c.exits,
             busy_ns: c.busy_ns
                 + if on_wire {
                     (now - self.started).ns()
@@ -460,8 +505,8 @@ struct Core {
     /// Pending events by time; equal times in the order they were scheduled.
     queue: EventQueue<Kind>,
     links: Vec<Link>,
-    /// Every packet in a queue, on a wire or in a pipe: links hold slots, so a packet is not
-    /// copied from queue to wire to pipe.
+    /// Every packet on a link, waiting, on the wire or propagating: links hold slots, so a
+    /// packet is not copied from link to link.
     stored: Store,
     flows: Vec<FlowRt>,
     /// Every flow's paths (links in order), one after another, each followed by [`PATH_END`]:
@@ -570,30 +615,77 @@ impl Core {
         self.offer(link, slot);
     }
 
-    fn record_drop(&mut self, link: u32, pkt: &Packet, kind: EventKind) {
-        let s = &mut self.flows[pkt.flow as usize].stats.dir[pkt.dir.index()];
+    /// Counts a packet of `flow` going `dir` that link `link` dropped or lost at `at`.
+    fn record_drop(&mut self, link: u32, flow: u32, dir: Dir, kind: EventKind, at: SimTime) {
+        let s = &mut self.flows[flow as usize].stats.dir[dir.index()];
         if kind == EventKind::Loss {
             s.link_losses += 1;
         } else {
             s.queue_drops += 1;
         }
-        let now = self.now;
         if let Some(t) = &mut self.trace {
-            t.event(now, link, pkt.flow, kind);
-            if pkt.dir == Dir::Forward {
-                if let Some(b) = t.flow_bin(now, pkt.flow) {
+            t.event(at, link, flow, kind);
+            if dir == Dir::Forward {
+                if let Some(b) = t.flow_bin(at, flow) {
                     b.lost_pkts += 1;
                 }
             }
-            if let Some(b) = t.link_queue_bin(now, link) {
+            if let Some(b) = t.link_queue_bin(at, link) {
                 b.drops += 1;
             }
+        }
+    }
+
+    /// Brings link `link` up to `now`: each packet that finishes serializing by then leaves
+    /// the wire at its time, and the next waiting packet starts at that time.
+    #[inline(always)]
+    fn advance(&mut self, link: u32, now: SimTime) {
+        // Most looks find the link idle or its packet still on the wire.
+        if let Some(k) = self.links[link as usize].on_wire.get() {
+            if self.stored.done(k) <= now {
+                self.leave_wires(link, now);
+            }
+        }
+    }
+
+    /// [`Core::advance`] once a packet is due to leave the wire.
+    fn leave_wires(&mut self, link: u32, now: SimTime) {
+        loop {
+            let l = &mut self.links[link as usize];
+            let Some(k) = l.on_wire.get() else { return };
+            let done = self.stored.done(k);
+            if done > now {
+                return;
+            }
+            let lost = l.leave_wire(&mut self.stored, k, done);
+            if lost || self.trace.is_some() {
+                self.record_departure(link, k, done, lost);
+            }
+        }
+    }
+
+    /// What the flow and the traces count of packet `k` leaving link `link`'s wire at `done`,
+    /// lost or not.
+    fn record_departure(&mut self, link: u32, k: u32, done: SimTime, lost: bool) {
+        let size_bytes = self.stored.size_bytes(k);
+        if let Some(b) = self
+            .trace
+            .as_mut()
+            .and_then(|t| t.link_queue_bin(done, link))
+        {
+            b.departures += 1;
+            b.tx_bytes += size_bytes as u64;
+        }
+        if lost {
+            let (flow, dir) = (self.stored.flow(k), self.stored.dir(k));
+            self.record_drop(link, flow, dir, EventKind::Loss, done);
         }
     }
 
     /// The packet in store slot `slot` arrives at a link's queue.
     fn offer(&mut self, link: u32, slot: u32) {
         let now = self.now;
+        self.advance(link, now);
         let l = &mut self.links[link as usize];
         l.account_queue(now);
         let (flow, size_bytes) = (self.stored.flow(slot), self.stored.size_bytes(slot));
@@ -618,88 +710,70 @@ impl Core {
                 } else {
                     EventKind::EarlyDrop
                 };
-                let pkt = self.stored.remove(slot);
-                self.record_drop(link, &pkt, kind);
+                let dir = self.stored.dir(slot);
+                self.stored.remove(slot);
+                self.record_drop(link, flow, dir, kind, now);
                 return;
             }
         }
-        if l.on_wire.is_some() {
-            l.queue.push(&mut self.stored, slot);
+        // The link is free when the last packet on it leaves the wire, or now if it is idle.
+        let start = if l.on_wire.is_some() {
+            l.queue.push(size_bytes);
             l.max_queue_pkts = l.max_queue_pkts.max(l.queue.len() as u32);
+            let last = l
+                .packets
+                .back()
+                .expect("a busy link holds its packet on the wire");
+            self.stored.done(last)
         } else {
             // An idle link's queue is empty: the packet passes through it at once.
             l.max_queue_pkts = l.max_queue_pkts.max(1);
-            let done = l.put_on_wire(slot, size_bytes, now);
-            self.schedule(done, Kind::TxDone(link));
+            l.on_wire = MaybeSlot::some(slot);
+            l.started = now;
+            now
+        };
+        let done = start + l.serialization_time(size_bytes);
+        let (head, arrival) = (l.packets.is_empty(), done + l.delay);
+        self.stored.set_done(slot, done);
+        l.packets.push_back(&mut self.stored, slot);
+        // Packets reach the far end in order: only the link's head needs a pending event.
+        if head {
+            self.schedule(arrival, Kind::Arrive(link));
         }
     }
 
-    /// Starts serializing the head of a link's queue, if any.
-    fn start_tx(&mut self, link: u32) {
-        let now = self.now;
+    /// A new capacity for link `link` from now on: the packet on the wire finishes at the rate
+    /// it started at, the waiting ones serialize at the new one.
+    fn set_rate(&mut self, link: u32, rate_bps: u64) {
+        self.advance(link, self.now);
         let l = &mut self.links[link as usize];
-        l.account_queue(now);
-        match l.queue.pop(&self.stored, now) {
-            Some((slot, size)) => {
-                let done = l.put_on_wire(slot, size, now);
-                self.schedule(done, Kind::TxDone(link));
-            }
-            None => l.on_wire = MaybeSlot::NONE,
-        }
-    }
-
-    fn tx_done(&mut self, link: u32) {
-        let now = self.now;
-        let l = &mut self.links[link as usize];
-        let Some(stored) = l.on_wire.take() else {
-            debug_assert!(false, "TxDone on an idle link");
+        l.set_rate(rate_bps);
+        let Some(mut k) = l.on_wire.get() else {
             return;
         };
-        let size_bytes = self.stored.size_bytes(stored);
-        l.stats.departures += 1;
-        l.stats.tx_bytes += size_bytes as u64;
-        l.stats.busy_ns += (now - l.started).ns();
-        let lost = match l.loss.as_deref_mut() {
-            Some(loss) => {
-                let lost = loss.module.lose(now, &mut loss.rng);
-                loss.losses += lost as u64;
-                lost
-            }
-            None => false,
-        };
-        let lost = lost.then(|| self.stored.remove(stored));
-        if lost.is_none() {
-            // The pipe is FIFO (constant delay), so only its head needs a pending event.
-            let at = now + l.delay;
-            let idle = l.pipe.is_empty();
-            self.stored.set_arrival(stored, at);
-            l.pipe.push_back(&mut self.stored, stored);
-            if idle {
-                self.schedule(at, Kind::Arrive(link));
-            }
+        let mut free = self.stored.done(k);
+        while let Some(next) = l.packets.after(&self.stored, k) {
+            free = free + l.serialization_time(self.stored.size_bytes(next));
+            self.stored.set_done(next, free);
+            k = next;
         }
-        if let Some(b) = self
-            .trace
-            .as_mut()
-            .and_then(|t| t.link_queue_bin(now, link))
-        {
-            b.departures += 1;
-            b.tx_bytes += size_bytes as u64;
-        }
-        if let Some(pkt) = lost {
-            self.record_drop(link, &pkt, EventKind::Loss);
-        }
-        self.start_tx(link);
     }
 
-    /// The head of a link's pipe reaches the far end; returns it if it reached its endpoint.
-    /// Schedules the arrival of the next packet in the pipe, if any.
+    /// The head of a link reaches the far end; returns it if it reached its endpoint. Schedules
+    /// the arrival of the next packet on the link, if any.
     fn arrive(&mut self, link: u32) -> Option<Packet> {
+        self.advance(link, self.now);
         let l = &mut self.links[link as usize];
-        let slot = l.pipe.pop_front(&self.stored)?;
-        debug_assert_eq!(self.stored.arrival(slot), self.now);
-        if let Some(next) = l.pipe.front() {
-            let next_at = self.stored.arrival(next);
+        let slot = l.packets.pop_front(&self.stored)?;
+        debug_assert_eq!(self.stored.done(slot) + l.delay, self.now);
+        debug_assert!(
+            l.on_wire != MaybeSlot::some(slot),
+            "arrived before it was sent"
+        );
+        if let Some(next) = l.packets.front() {
+            // It has left the wire or is on it (it started by the time this one left it):
+            // its time is final.
+            let next_at = self.stored.done(next) + l.delay;
             self.schedule(next_at, Kind::Arrive(link));
             // Many events run before the next packet arrives: what it will need then (its
             // payload if it leaves the network there, else the next link's record) is fetched
@@ -709,6 +783,11 @@ impl Core {
                 then => prefetch(&self.links[then as usize]),
             }
         }
+        if self.stored.lost(slot) {
+            self.stored.remove(slot);
+            return None;
+        }
+        self.links[link as usize].stats.exits += 1;
         // The packet keeps its store slot from hop to hop.
         let hop = self.stored.hop(slot) + 1;
         let next_link = self.hops[hop as usize];
@@ -735,14 +814,26 @@ impl Core {
         Some(pkt)
     }
 
+    /// Brings every link up to `now`.
+    fn advance_all(&mut self, now: SimTime) {
+        for link in 0..self.links.len() as u32 {
+            self.advance(link, now);
+        }
+    }
+
     fn sample_queues(&mut self, at_bin_end: SimTime) {
-        let Some(t) = &mut self.trace else { return };
+        let Some(t) = &self.trace else { return };
         if t.queues.is_empty() || at_bin_end.ns() == 0 {
             return;
         }
+        let links = t.links.clone();
+        for &link in &links {
+            self.advance(link, at_bin_end);
+        }
+        let Some(t) = &mut self.trace else { return };
         let bin_time = SimTime(at_bin_end.ns() - 1);
-        for k in 0..t.links.len() {
-            let l = &self.links[t.links[k] as usize];
+        for (k, &link) in links.iter().enumerate() {
+            let l = &self.links[link as usize];
             if let Some(b) = t.queue_bin(bin_time, k) {
                 b.queue_pkts = l.queue.len() as u64;
                 b.queue_bytes = l.queue.bytes();
@@ -866,7 +957,7 @@ impl Simulation {
                 started: SimTime::ZERO,
                 serialized_bytes: 0,
                 serialization: SimTime::ZERO,
-                pipe: Fifo::default(),
+                packets: Fifo::default(),
                 stats: Counters::default(),
                 max_queue_pkts: 0,
                 queue_since: SimTime::ZERO,
@@ -1031,6 +1122,7 @@ impl Simulation {
         }
     }
 
+    /// Everything counted up to now (every link brought up to it).
     fn snapshot(&self) -> Baseline {
         let now = self.core.now;
         Baseline {
@@ -1067,7 +1159,6 @@ impl Simulation {
             self.core.now = at;
             self.core.events += 1;
             match kind {
-                Kind::TxDone(link) => self.core.tx_done(link),
                 Kind::Arrive(link) => {
                     if let Some(pkt) = self.core.arrive(link) {
                         let ep = endpoint_index(
@@ -1094,15 +1185,14 @@ impl Simulation {
                     self.callback(2 * flow as usize, |e, c| e.stop(c));
                     self.callback(2 * flow as usize + 1, |e, c| e.stop(c));
                 }
-                Kind::Capacity { link, rate_bps } => {
-                    self.core.links[link as usize].set_rate(rate_bps)
-                }
+                Kind::Capacity { link, rate_bps } => self.core.set_rate(link, rate_bps),
                 Kind::Sample => {
                     self.sample(at);
                     let iv = self.core.trace.as_ref().map_or(self.end, |t| t.interval);
                     self.core.schedule(at + iv, Kind::Sample);
                 }
                 Kind::Warmup => {
+                    self.core.advance_all(at);
                     self.baseline = Some(self.snapshot());
                     // From here the largest queue is the measurement window's, as every other
                     // link number is.
@@ -1150,19 +1240,16 @@ impl Simulation {
     /// that reporting on many flows needs little more memory than running them.
     fn report(mut self) -> RunResult {
         let now = self.core.now;
+        self.core.advance_all(now);
         let base = self.baseline.take();
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let store = &self.core.stored;
-            let slots = l
-                .queue
-                .slots(store)
-                .chain(l.on_wire.get())
-                .chain(l.pipe.iter(store));
-            for k in slots {
+            for k in l.packets.iter(store).filter(|&k| !store.lost(k)) {
                 in_flight[store.flow(k) as usize] += 1;
             }
         }
+
         // What the reports do not read goes before they are made.
         self.core.timers = Vec::new();
         self.core.queue = EventQueue::new();
@@ -1210,7 +1297,7 @@ impl Simulation {
                         .map_or_else(LinkStats::default, |b| b.links[k]),
                 in_queue: l.queue.len() as u64,
                 on_wire: l.on_wire.is_some() as u64,
-                in_pipe: l.pipe.len() as u64,
+                in_pipe: l.propagating(),
                 red: l.queue.red().map(|r| Box::new(r.parameters())),
             });
             if k + k / 8 < records.capacity() {
@@ -1225,7 +1312,10 @@ impl Simulation {
             events: self.core.events,
             flows,
             links,
-            trace: self.core.trace.take(),
+            trace: self.core.trace.take().map(|mut t| {
+                t.sort_events();
+                t
+            }),
         }
     }
 }

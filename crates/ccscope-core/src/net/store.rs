@@ -1,11 +1,12 @@
 //! The packets in the network — waiting in queues, on a wire, propagating — in one store of
 //! reusable slots, shared by all links.
 //!
-//! A queue's waiting packets and a link's pipe are first-in first-out chains through the store
-//! ([`Fifo`]): the chain keeps its head, tail and length, and each slot the next slot of its
-//! chain. A link therefore owns no packet buffer, and keeps none after a burst: at thousands
-//! of flows, each with its own access links, buffers kept at their largest would cost more than
-//! the links themselves. A packet keeps its slot from the first link of its path to the last.
+//! The packets on a link (propagating, on the wire, waiting in its queue) are a first-in
+//! first-out chain through the store ([`Fifo`]): the chain keeps its head, tail and length, and
+//! each slot the next slot of its chain. A link therefore owns no packet buffer, and keeps none
+//! after a burst: at thousands of flows, each with its own access links, buffers kept at their
+//! largest would cost more than the links themselves. A packet keeps its slot from the first
+//! link of its path to the last.
 //!
 //! A slot is kept in two parts. What every hop reads (the chain, the routing fields, the size)
 //! is 32 bytes, two slots to a cache line; the rest of the packet (its transport header, its
@@ -21,12 +22,15 @@ struct Routing {
     /// The next slot of the chain this one is in (meaningless at a chain's tail).
     next: u32,
     flow: u32,
-    /// When the packet reaches the far end of the link it propagates on (pipes only).
-    at: SimTime,
+    /// When the packet finishes serializing on the link it is on.
+    done: SimTime,
     hop: u32,
     size_bytes: u32,
     dir: Dir,
     ecn: Ecn,
+    /// A loss module took the packet as it left the wire; it stays in its link's chain, which
+    /// runs in order, until it would have reached the far end.
+    lost: bool,
 }
 
 /// The rest of the packet in a slot.
@@ -62,11 +66,12 @@ impl Store {
         let routing = Routing {
             next: 0,
             flow,
-            at: SimTime::ZERO,
+            done: SimTime::ZERO,
             hop,
             size_bytes,
             dir,
             ecn,
+            lost: false,
         };
         let payload = Payload {
             sent_at,
@@ -132,6 +137,11 @@ impl Store {
     }
 
     #[inline]
+    pub fn dir(&self, k: u32) -> Dir {
+        self.routing[k as usize].dir
+    }
+
+    #[inline]
     pub fn size_bytes(&self, k: u32) -> u32 {
         self.routing[k as usize].size_bytes
     }
@@ -158,15 +168,26 @@ impl Store {
         self.routing[k as usize].hop = hop;
     }
 
-    /// When the packet in slot `k` leaves its pipe.
+    /// When the packet in slot `k` finishes serializing on its link.
     #[inline]
-    pub fn arrival(&self, k: u32) -> SimTime {
-        self.routing[k as usize].at
+    pub fn done(&self, k: u32) -> SimTime {
+        self.routing[k as usize].done
     }
 
     #[inline]
-    pub fn set_arrival(&mut self, k: u32, at: SimTime) {
-        self.routing[k as usize].at = at;
+    pub fn set_done(&mut self, k: u32, at: SimTime) {
+        self.routing[k as usize].done = at;
+    }
+
+    /// Whether a loss module took the packet in slot `k`.
+    #[inline]
+    pub fn lost(&self, k: u32) -> bool {
+        self.routing[k as usize].lost
+    }
+
+    #[inline]
+    pub fn set_lost(&mut self, k: u32) {
+        self.routing[k as usize].lost = true;
     }
 }
 
@@ -239,6 +260,18 @@ impl Fifo {
     #[inline]
     pub fn front(&self) -> Option<u32> {
         (self.len > 0).then_some(self.head)
+    }
+
+    /// The slot at the tail.
+    #[inline]
+    pub fn back(&self) -> Option<u32> {
+        (self.len > 0).then_some(self.tail)
+    }
+
+    /// The slot after `k`, which is in this chain; none at the tail.
+    #[inline]
+    pub fn after(&self, store: &Store, k: u32) -> Option<u32> {
+        (k != self.tail).then(|| store.routing[k as usize].next)
     }
 
     /// Appends slot `k` (in no other chain).
@@ -337,23 +370,30 @@ mod tests {
         assert_eq!((again, store.routing.len()), (k, 4));
         a.push_back(&mut store, again);
         assert_eq!(flows(&a, &store), vec![2, 9]);
-        assert_eq!((a.len(), a.front(), b.len()), (2, Some(2), 2));
+        assert_eq!(
+            (a.len(), a.front(), a.back(), b.len()),
+            (2, Some(2), Some(again), 2)
+        );
+        assert_eq!(
+            (a.after(&store, 2), a.after(&store, again)),
+            (Some(again), None)
+        );
         while let Some(k) = b.pop_front(&store) {
             store.remove(k);
         }
-        assert!(b.is_empty() && b.front().is_none());
+        assert!(b.is_empty() && b.front().is_none() && b.back().is_none());
     }
 
     #[test]
     fn a_chain_and_a_hops_part_stay_small() {
-        // Every link holds two chains, whatever it carried.
+        // Every link holds a chain, whatever it carried.
         assert_eq!(std::mem::size_of::<Fifo>(), 12);
         // Two slots' routing parts to a cache line.
         assert_eq!(std::mem::size_of::<Routing>(), 32);
     }
 
     #[test]
-    fn a_packet_leaves_the_store_as_it_entered_with_its_hop_its_arrival_and_its_mark() {
+    fn a_packet_leaves_the_store_as_it_entered_with_its_hop_its_time_and_its_mark() {
         let mut store = Store::default();
         let pkt = Packet {
             flow: 3,
@@ -386,9 +426,11 @@ mod tests {
             (3, 1040, 7, true)
         );
         store.set_hop(k, 8);
-        store.set_arrival(k, SimTime::from_ms(9));
+        store.set_done(k, SimTime::from_ms(9));
         store.mark(k);
-        assert_eq!(store.arrival(k), SimTime::from_ms(9));
+        assert!(!store.lost(k));
+        store.set_lost(k);
+        assert_eq!((store.done(k), store.lost(k)), (SimTime::from_ms(9), true));
         let out = store.remove(k);
         assert_eq!(
             out,

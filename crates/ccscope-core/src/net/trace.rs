@@ -214,6 +214,30 @@ impl Trace {
         self.queues.get_mut(b * n + k)
     }
 
+    /// Puts the event log in time order, rows of one time in the order they were recorded: a
+    /// link records a loss when it is next brought up to date, which may come after rows of
+    /// later times.
+    pub(crate) fn sort_events(&mut self) {
+        let Some(log) = &mut self.events else { return };
+        if log.time_ns.is_sorted() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..log.time_ns.len()).collect();
+        order.sort_by_key(|&i| log.time_ns[i]);
+        let EventLog {
+            time_ns,
+            link,
+            flow,
+            kind,
+        } = &*log;
+        *log = EventLog {
+            time_ns: order.iter().map(|&i| time_ns[i]).collect(),
+            link: order.iter().map(|&i| link[i]).collect(),
+            flow: order.iter().map(|&i| flow[i]).collect(),
+            kind: order.iter().map(|&i| kind[i]).collect(),
+        };
+    }
+
     #[inline]
     pub(crate) fn event(&mut self, now: SimTime, link: u32, flow: u32, kind: EventKind) {
         if let Some(log) = &mut self.events {
@@ -228,6 +252,23 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_event_log_is_sorted_by_time_keeping_the_order_of_equal_times() {
+        let spec = TraceSpec {
+            events: true,
+            ..TraceSpec::default()
+        };
+        let mut t = Trace::new(&spec, SimTime(100), 3, Vec::new());
+        for (at, flow) in [(5, 0), (9, 1), (5, 2), (7, 0), (5, 1)] {
+            t.event(SimTime(at), 4, flow, EventKind::Loss);
+        }
+        t.sort_events();
+        let log = t.events.unwrap();
+        assert_eq!(log.time_ns, [5, 5, 5, 7, 9]);
+        assert_eq!(log.flow, [0, 2, 1, 0, 1]);
+        assert_eq!(log.link, [4; 5]);
+    }
 
     #[test]
     fn the_state_log_records_changed_finite_values_only() {

@@ -35,14 +35,12 @@ use rand::Rng as _;
 
 use crate::apps::TransportView;
 use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
-use crate::control::catalog::{ControllerChoice, Start};
+use crate::control::catalog::ControllerChoice;
 use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
-use crate::error::{Error, Result};
 use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::{Probe, StateFields};
 use crate::net::{Ctx, Endpoint, Stat};
-use crate::scenario::EXTERNAL_PREFIX;
-use crate::time::{OptTime, SimTime};
+use crate::time::{ceil_nonneg, OptTime, SimTime};
 use crate::transport::arm_wakeup;
 use crate::transport::delivery::DeliveryRate;
 use crate::transport::ranges::SeqRanges;
@@ -151,21 +149,6 @@ impl TcpSpec {
             integer: self.integer_window,
         }
     }
-
-    /// Builds the flow's catalogued controller (once per flow).
-    fn controller(&self) -> Result<Box<dyn Controller>> {
-        match &self.controller {
-            ControllerChoice::Catalogued(config) => config.build(&Start {
-                window: self.window_config(),
-                ..Start::default()
-            }),
-            ControllerChoice::External(name) => Err(Error::invalid(
-                "controller.name",
-                format!("{EXTERNAL_PREFIX}{name}"),
-                "no Python controller of that name was supplied to this run",
-            )),
-        }
-    }
 }
 
 /// RTT estimation and the retransmission timeout (RFC 6298; ns-2 `tcp/tcp.cc` `rtt_update()`,
@@ -229,7 +212,7 @@ impl RtoEstimator {
         let tick = limits.tick;
         let mut rto = s + (4.0 * self.rttvar).max(tick);
         if tick > 0.0 {
-            rto = (rto / tick).ceil() * tick;
+            rto = ceil_nonneg(rto / tick) * tick;
         }
         self.base = rto.clamp(limits.min, limits.max);
         // Karn: a valid sample ends the backoff.
@@ -610,7 +593,8 @@ impl TcpSender {
         if self.spec.limited_transmit && !self.in_recovery && self.dupacks < DUPACK_THRESHOLD {
             window += self.dupacks as f64;
         }
-        let window = window.min(self.spec.max_window_pkts + self.dupwnd).floor() as u64;
+        // Whole packets: `as` truncates, which for a window (not negative) is its floor.
+        let window = window.min(self.spec.max_window_pkts + self.dupwnd) as u64;
         while self.has_data() && self.snd_nxt < self.snd_una + window.max(1) {
             let seq = self.snd_nxt;
             // RFC 6675 §5.1: after a timeout the sender uses the SACK information that arrives
@@ -1199,14 +1183,8 @@ impl Endpoint for TcpReceiver {
 /// A flow's sender and receiver endpoints.
 type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// The endpoints of a TCP flow: the catalogue's controller, built here once for the flow, the
-/// spec's application (a finite transfer of `transfer_pkts` packets, else bulk) and a [`Sink`].
-pub fn endpoints(spec: &TcpSpec) -> Result<Endpoints> {
-    Ok(endpoints_with_controller(spec, spec.controller()?))
-}
-
-/// The endpoints of a TCP flow with a given controller (e.g. one written in Python) and the
-/// spec's application.
+/// The endpoints of a TCP flow with controller `ctl` and the spec's application (a finite
+/// transfer of `transfer_pkts` packets, else bulk) into a [`Sink`].
 pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> Endpoints {
     let app: Box<dyn SendApp> = match spec.transfer_pkts {
         Some(n) => Box::new(Finite::packets(n, spec.packet_bytes)),
@@ -1215,25 +1193,15 @@ pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> En
     build(spec, ctl, app, Box::new(Sink::default()))
 }
 
-/// The endpoints of a TCP flow with a given controller carrying `app` to `sink`
+/// The endpoints of a TCP flow with controller `ctl` carrying `app` to `sink`
 /// (`transfer_pkts` is ignored: the application decides what is sent).
-pub fn endpoints_with_controller_and_apps(
+pub fn endpoints(
     spec: &TcpSpec,
     ctl: Box<dyn Controller>,
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Endpoints {
     build(spec, ctl, app, sink)
-}
-
-/// The endpoints of a TCP flow with the catalogue's controller carrying `app` to `sink`
-/// (`transfer_pkts` is ignored: the application decides what is sent).
-pub fn endpoints_with_apps(
-    spec: &TcpSpec,
-    app: Box<dyn SendApp>,
-    sink: Box<dyn ReceiveApp>,
-) -> Result<Endpoints> {
-    Ok(build(spec, spec.controller()?, app, sink))
 }
 
 fn build(
@@ -1300,7 +1268,8 @@ mod tests {
             initial_window_pkts: 40.0,
             ..TcpSpec::default()
         };
-        let mut snd = TcpSender::new(&spec, spec.controller().unwrap(), Box::new(Bulk));
+        let tcp = crate::control::Aimd::tcp().starting(spec.window_config());
+        let mut snd = TcpSender::new(&spec, Box::new(tcp), Box::new(Bulk));
         let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()));
         let (mut sio, mut rio) = (
             HostIo::new(false, Rng::seed_from_u64(1)),

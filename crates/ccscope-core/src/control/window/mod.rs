@@ -22,14 +22,19 @@
 //! The rules, one per file: [`AimdRule`] (AIMD, GAIMD, TCP), [`BinomialRule`] (binomial, IIAD,
 //! SQRT), [`HistoryRule`] (Jin et al.'s SIMD, AIAD and the rest of their spectrum) and
 //! [`TaimdRule`] (Cai et al.'s TAIMD and DTAIMD).
+//!
+//! [`Cubic`] (RFC 9438) keeps its own state: its growth is a function of the time since the last
+//! congestion event, not of the window alone.
 
 mod aimd;
 mod binomial;
+mod cubic;
 mod history;
 mod taimd;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
+pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
 
