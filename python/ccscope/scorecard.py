@@ -700,7 +700,14 @@ def _measured_rows(mine: dict, tcp: dict) -> list[dict[str, Any]]:
         return m["convergence"]["t2_rtts"] if m["convergence"]["converged"] else "never"
 
     def ratio(m: dict) -> dict[str, float]:
-        return {"mean": m["friendliness"]["ratio"], "ci95": m["friendliness"]["ci95"]}
+        # The same shape as the packet rows' intervals, cut at 0 (a ratio of throughputs).
+        f = m["friendliness"]
+        return {
+            "mean": f["ratio"],
+            "ci_low": max(f["ratio"] - f["ci95"], 0.0),
+            "ci_high": f["ratio"] + f["ci95"],
+            "n": f["seeds"],
+        }
 
     return [
         _row(
