@@ -36,6 +36,14 @@ def test_gaimd_is_converted_to_beta_removed():
     assert r["tcp_friendly"]["holds"]  # 3·0.125/(2 − 0.125) = 0.2, Loguinov & Radha (5)
 
 
+@pytest.mark.parametrize("beta", [0.1, 0.3, 0.5, 0.8, 0.875, 0.95])
+def test_every_gaimd_converges_monotonically(beta):
+    # A linear decrease meets (15) with equality at every x (Loguinov & Radha §III-A): no β may
+    # fail it at a point where rounding puts R_D(x)/x a bit above R_D'(x).
+    r = check("gaimd", {"beta": beta, "alpha": 0.5})
+    assert r["monotonic"], [c for c in r["conditions"] if not c["holds"]]
+
+
 def test_iscc_allows_ideal_scalability():
     # (38): l + 2k + 1 = 0 and k + l > 0, e.g. ISCC(−1.5, 2); its increase (k < −1) breaks
     # (21); with m_D = l the decrease slope reaches 1 only at x = C, where it "may touch the
