@@ -1,11 +1,13 @@
-//! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`), which
-//! decide as a packet arrives, and CoDel (RFC 8289, [`super::codel`]), FQ-CoDel (RFC 8290,
+//! Link queues: DropTail, RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`) and step
+//! marking (DCTCP's switches: Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.1), which decide
+//! as a packet arrives, and CoDel (RFC 8289, [`super::codel`]), FQ-CoDel (RFC 8290,
 //! [`super::fq_codel`]) and PIE (RFC 8033, [`super::pie`]), which keep their packets.
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
-//! ns-2. Lengths and limits therefore count waiting packets only. DropTail and RED decide and
-//! count: they serve first in, first out, so their packets wait in the link's chain through the
-//! engine's packet store, behind the one on the wire, each knowing when it will leave. CoDel
+//! ns-2. Lengths and limits therefore count waiting packets only. DropTail, RED and step marking
+//! decide and count: they serve first in, first out, so their packets wait in the link's chain
+//! through the engine's packet store, behind the one on the wire, each knowing when it will
+//! leave. CoDel
 //! drops at dequeue and FQ-CoDel chooses among its queues at dequeue, so they keep their waiting
 //! packets in chains of their own and give the link its next packet when the wire falls free
 //! ([`Queue::keeps_packets`]); PIE does too, for the sojourn time its delay estimate reads at
@@ -24,10 +26,10 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admit {
     Queued,
-    /// Queued with its CE bit set (RED or PIE with ECN).
+    /// Queued with its CE bit set (RED or PIE with ECN, step marking).
     Marked,
     /// Dropped by the hard limit (DropTail, RED's physical buffer / forced region, the limit of
-    /// CoDel or PIE).
+    /// step marking, CoDel or PIE).
     DroppedForced,
     /// Dropped by RED's early-drop test or PIE's random drop.
     DroppedEarly,
@@ -75,6 +77,14 @@ pub enum QueueSpec {
         /// Typical packet size (bytes) for the idle correction and byte mode.
         mean_packet_bytes: u32,
     },
+    /// Step marking: an ECN-capable packet that arrives while more than `threshold` wait is
+    /// marked CE; arrivals beyond `limit` are dropped, ECN-capable or not.
+    Step {
+        /// The most waiting: arrivals beyond it are dropped (DropTail).
+        limit: Length,
+        /// K: marking starts above it.
+        threshold: Length,
+    },
     /// CoDel (RFC 8289), with a tail-drop limit.
     CoDel { params: CoDelParams, limit: Length },
     /// FQ-CoDel (RFC 8290).
@@ -83,7 +93,8 @@ pub enum QueueSpec {
     Pie { params: PieParams, limit: Length },
 }
 
-/// A queue's length in packets or in bytes: a limit.
+/// A queue's length in packets or in bytes: the limit of DropTail, step marking, CoDel and PIE,
+/// and step marking's threshold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Length {
     /// Waiting packets.
@@ -131,6 +142,7 @@ impl QueueSpec {
         match self {
             QueueSpec::DropTail { .. } => "droptail",
             QueueSpec::Red { .. } => "red",
+            QueueSpec::Step { .. } => "step",
             QueueSpec::CoDel { .. } => "codel",
             QueueSpec::FqCoDel(_) => "fq_codel",
             QueueSpec::Pie { .. } => "pie",
@@ -218,6 +230,39 @@ impl Red {
     }
 }
 
+/// Step marking's settings and count.
+#[derive(Clone, Debug)]
+struct Step {
+    limit: Length,
+    threshold: Length,
+    /// Packets marked so far.
+    marks: u64,
+}
+
+impl Step {
+    /// Alizadeh et al. §3.1: an arriving packet is marked CE if the queue occupancy is greater
+    /// than K upon its arrival (counted here as the queue counts: the packets or bytes
+    /// waiting, not the one on the wire); DropTail beyond the limit.
+    fn admit(&mut self, size_bytes: u32, ecn_capable: bool, qlen: usize, qbytes: u64) -> Admit {
+        let full = match self.limit {
+            Length::Packets(n) => qlen as u64 >= n,
+            Length::Bytes(b) => qbytes + size_bytes as u64 > b,
+        };
+        let above = match self.threshold {
+            Length::Packets(k) => qlen as u64 > k,
+            Length::Bytes(k) => qbytes > k,
+        };
+        if full {
+            Admit::DroppedForced
+        } else if above && ecn_capable {
+            self.marks += 1;
+            Admit::Marked
+        } else {
+            Admit::Queued
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Discipline {
     DropTailPackets(u64),
@@ -226,6 +271,7 @@ enum Discipline {
     CoDel(Box<CoDel>),
     FqCoDel(Box<FqCoDel>),
     Pie(Box<Pie>),
+    Step(Box<Step>),
 }
 
 /// A link's queue: how many packets wait, and the discipline that admits them.
@@ -306,6 +352,11 @@ impl Queue {
             QueueSpec::Pie { params, limit } => {
                 Discipline::Pie(Box::new(Pie::new(params, limit, rng)))
             }
+            QueueSpec::Step { limit, threshold } => Discipline::Step(Box::new(Step {
+                limit,
+                threshold,
+                marks: 0,
+            })),
         };
         Queue {
             backlog: Backlog::default(),
@@ -329,11 +380,12 @@ impl Queue {
         }
     }
     /// Early drops (RED's early drops, CoDel's and FQ-CoDel's drops at dequeue, PIE's random
-    /// drops) and ECN marks so far.
+    /// drops) and ECN marks (of RED, step marking, CoDel, FQ-CoDel, PIE) so far.
     pub fn counts(&self) -> (u64, u64) {
         match &self.discipline {
             Discipline::DropTailPackets(_) | Discipline::DropTailBytes(_) => (0, 0),
             Discipline::Red(r) => r.counts(),
+            Discipline::Step(s) => (0, s.marks),
             Discipline::CoDel(c) => (c.signals().drops, c.signals().marks),
             Discipline::FqCoDel(f) => (f.signals().drops, f.signals().marks),
             Discipline::Pie(p) => p.counts(),
@@ -445,6 +497,9 @@ impl Queue {
             }
             Discipline::Red(red) => {
                 red.admit(size_bytes, ecn_capable, b.len as usize, b.bytes, now)
+            }
+            Discipline::Step(step) => {
+                step.admit(size_bytes, ecn_capable, b.len as usize, b.bytes)
             }
             _ => unreachable!("a queue that keeps its packets takes them (Queue::enqueue)"),
         }
@@ -657,6 +712,65 @@ mod tests {
         assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
         assert_eq!(q.enqueue(pkt(100), t), Admit::DroppedForced);
         assert_eq!(q.enqueue(pkt(50), t), Admit::Queued);
+    }
+
+    fn ecn(size: u32) -> Packet {
+        let mut p = pkt(size);
+        p.ecn.capable = true;
+        p
+    }
+
+    /// A scripted run of a step queue: `+` an ECN-capable arrival, `-` one that is not, `d` a
+    /// departure; returns what each arrival met, in order.
+    fn script(spec: &QueueSpec, events: &str) -> Vec<Admit> {
+        let mut q = Held::new(spec, 1_000_000, SimTime::ZERO, 1);
+        let mut out = Vec::new();
+        for (i, e) in events.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let now = SimTime::from_ms(i as u64);
+            match e {
+                '+' => out.push(q.enqueue(ecn(1000), now)),
+                '-' => out.push(q.enqueue(pkt(1000), now)),
+                'd' => {
+                    q.pop(now).expect("a packet to depart");
+                }
+                _ => unreachable!("{e}"),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn step_marks_ecn_arrivals_above_k_and_drops_only_when_full() {
+        use Admit::{DroppedForced as D, Marked as M, Queued as Q};
+        let spec = QueueSpec::Step {
+            limit: Length::Packets(5),
+            threshold: Length::Packets(2),
+        };
+        // Arrivals meet 0, 1, 2 waiting (queued), then 3 (marked: more than K = 2); one that
+        // is not ECN-capable is queued at 4; the next meets the full buffer. Two departures
+        // leave 3 waiting: marked; two more leave 2: queued; then 3: marked.
+        let got = script(&spec, "+++ + - + dd + d d + +");
+        assert_eq!(got, [Q, Q, Q, M, Q, D, M, Q, M]);
+        let q = Held::new(&spec, 1_000_000, SimTime::ZERO, 1);
+        assert_eq!(q.counts(), (0, 0));
+    }
+
+    #[test]
+    fn step_counts_bytes_when_its_threshold_does() {
+        use Admit::{DroppedForced as D, Marked as M, Queued as Q};
+        // K = 1500 bytes: an arrival is marked once two 1000-byte packets wait; the limit is
+        // 3500 bytes, so a fourth packet does not fit.
+        let spec = QueueSpec::Step {
+            limit: Length::Bytes(3500),
+            threshold: Length::Bytes(1500),
+        };
+        let got = script(&spec, "++++");
+        assert_eq!(got, [Q, Q, M, D]);
+        let mut q = Held::new(&spec, 1_000_000, SimTime::ZERO, 1);
+        for _ in 0..3 {
+            q.enqueue(ecn(1000), SimTime::ZERO);
+        }
+        assert_eq!(q.counts(), (0, 1));
     }
 
     #[test]

@@ -210,6 +210,7 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
             limit_bytes: None,
         } => ("pfifo", u32::MAX as u64),
         QueueSpec::Red { .. }
+        | QueueSpec::Step { .. }
         | QueueSpec::CoDel { .. }
         | QueueSpec::FqCoDel(_)
         | QueueSpec::Pie { .. } => {
@@ -217,7 +218,7 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
                 "topology.bottleneck.queue.kind",
                 format!("'{}'", link.queue.kind()),
                 "'droptail' with run.emulator = \"kernel\"",
-            ))
+            ));
         }
     };
     let limit = limit.min(u32::MAX as u64).to_string();

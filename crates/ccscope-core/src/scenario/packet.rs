@@ -265,19 +265,22 @@ pub enum Queue {
     #[serde(rename = "droptail")]
     DropTail(DropTail),
     Red(Red),
+    Step(Step),
     #[serde(rename = "codel")]
     CoDel(CoDel),
     #[serde(rename = "fq_codel")]
     FqCoDel(FqCoDel),
     Pie(Pie),
 }
-tagged_union!(Queue { "droptail" => DropTail, "red" => Red, "codel" => CoDel, "fq_codel" => FqCoDel, "pie" => Pie });
+tagged_union!(Queue { "droptail" => DropTail, "red" => Red, "step" => Step, "codel" => CoDel, "fq_codel" => FqCoDel, "pie" => Pie });
 
 impl Queue {
-    /// Whether the queue marks ECN-capable packets (RED, CoDel, FQ-CoDel, PIE with `ecn`).
+    /// Whether the queue marks ECN-capable packets (step marking; RED, CoDel, FQ-CoDel, PIE
+    /// with `ecn`).
     fn marks(&self) -> bool {
         match self {
             Queue::DropTail(_) => false,
+            Queue::Step(_) => true,
             Queue::Red(r) => r.ecn,
             Queue::CoDel(c) => c.ecn,
             Queue::FqCoDel(f) => f.ecn,
@@ -295,6 +298,7 @@ impl Queue {
         match self {
             Queue::DropTail(_) => "droptail",
             Queue::Red(_) => "red",
+            Queue::Step(_) => "step",
             Queue::CoDel(_) => "codel",
             Queue::FqCoDel(_) => "fq_codel",
             Queue::Pie(_) => "pie",
@@ -326,6 +330,22 @@ impl Default for DropTail {
             limit: droptail_limit(),
         }
     }
+}
+
+/// Step marking, as DCTCP's switches (Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.1): an
+/// ECN-capable packet that arrives while more than `threshold` packets (or bytes) wait is marked
+/// CE; arrivals beyond `limit` are dropped, ECN-capable or not (DropTail). Packets that are not
+/// ECN-capable are never dropped early (a switch running WRED would drop them above K).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The most packets (or bytes) waiting, at least one packet (default 100 packets).
+    #[serde(default = "droptail_limit")]
+    pub limit: Limit,
+    /// The marking threshold K, packets ('20pkts') or bytes ('30KB'), at least one packet or
+    /// byte and below `limit` when both count the same unit. Alizadeh et al. (15) ask
+    /// K > C·RTT/7 for full throughput.
+    pub threshold: Limit,
 }
 
 /// RED (Floyd & Jacobson 1993) as in ns-2's `red.cc`, with gentle, wait, ECN and byte mode.
@@ -1155,6 +1175,7 @@ impl Scenario {
 fn kernel_queue(at: &str, q: &Queue) -> Error {
     let why = match q {
         Queue::Red(_) => "this kernel has no red qdisc".to_string(),
+        Queue::Step(_) => "this kernel has no marking qdisc".to_string(),
         q => format!(
             "the kernel path sets up tbf and a fifo, no {} qdisc",
             q.kind()
@@ -1433,6 +1454,27 @@ impl Queue {
     fn validate(&self, at: &str) -> Result<()> {
         match self {
             Queue::DropTail(d) => packets_limit(&format!("{at}.limit"), &d.limit),
+            Queue::Step(q) => {
+                packets_limit(&format!("{at}.limit"), &q.limit)?;
+                packets_limit(&format!("{at}.threshold"), &q.threshold)?;
+                let below = match (&q.threshold, &q.limit) {
+                    (Limit::Packets { packets: k, .. }, Limit::Packets { packets: n, .. }) => k < n,
+                    (Limit::Bytes(k), Limit::Bytes(n)) => k.bytes() < n.bytes(),
+                    _ => true,
+                };
+                if below {
+                    Ok(())
+                } else {
+                    Err(Error::invalid(
+                        format!("{at}.threshold"),
+                        format!("'{}'", q.threshold),
+                        format!(
+                            "must be below limit = '{}': no packet could be marked",
+                            q.limit
+                        ),
+                    ))
+                }
+            }
             Queue::CoDel(c) => {
                 codel_times(at, &c.target, &c.interval)?;
                 packets_limit(&format!("{at}.limit"), &c.limit)?;
