@@ -187,6 +187,8 @@ struct Chain<'a> {
     backlog: &'a mut Backlog,
     dropped: &'a mut Vec<u32>,
     signals: &'a mut Signals,
+    /// Whether CoDel marked the packet it gives.
+    marked: bool,
 }
 
 impl Served for Chain<'_> {
@@ -208,6 +210,7 @@ impl Served for Chain<'_> {
     }
     fn mark(&mut self, slot: u32) {
         self.signals.marks += 1;
+        self.marked = true;
         self.store.mark(slot);
     }
 }
@@ -234,23 +237,25 @@ impl CoDel {
         true
     }
 
-    /// RFC 8289 §5.4 at `now`: the packet to send; the packets dropped on the way are pushed
-    /// onto `dropped`.
+    /// RFC 8289 §5.4 at `now`: the packet to send and whether it was marked; the packets
+    /// dropped on the way are pushed onto `dropped`.
     pub fn dequeue(
         &mut self,
         store: &mut Store,
         now: SimTime,
         backlog: &mut Backlog,
         dropped: &mut Vec<u32>,
-    ) -> Option<u32> {
+    ) -> Option<(u32, bool)> {
         let mut chain = Chain {
             waiting: &mut self.waiting,
             store,
             backlog,
             dropped,
             signals: &mut self.signals,
+            marked: false,
         };
-        self.vars.dequeue(&self.params, now, &mut chain)
+        let slot = self.vars.dequeue(&self.params, now, &mut chain)?;
+        Some((slot, chain.marked))
     }
 
     /// Drops and marks by the control law so far.

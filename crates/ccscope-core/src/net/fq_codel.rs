@@ -77,6 +77,26 @@ impl List {
     fn is_empty(&self) -> bool {
         self.head == NIL
     }
+
+    /// Appends queue `q`, in no list.
+    fn push_back(&mut self, queues: &mut [FlowQueue], q: u32) {
+        queues[q as usize].next = NIL;
+        match self.tail {
+            NIL => self.head = q,
+            t => queues[t as usize].next = q,
+        }
+        self.tail = q;
+    }
+
+    /// Takes the first queue of a list that is not empty.
+    fn pop_front(&mut self, queues: &[FlowQueue]) -> u32 {
+        let q = self.head;
+        self.head = queues[q as usize].next;
+        if self.head == NIL {
+            self.tail = NIL;
+        }
+        q
+    }
 }
 
 /// An FQ-CoDel scheduler.
@@ -103,6 +123,8 @@ struct FlowChain<'a> {
     backlog: &'a mut Backlog,
     dropped: &'a mut Vec<u32>,
     signals: &'a mut Signals,
+    /// Whether CoDel marked the packet it gives.
+    marked: bool,
 }
 
 impl Served for FlowChain<'_> {
@@ -126,6 +148,7 @@ impl Served for FlowChain<'_> {
     }
     fn mark(&mut self, slot: u32) {
         self.signals.marks += 1;
+        self.marked = true;
         self.store.mark(slot);
     }
 }
@@ -159,37 +182,6 @@ impl FqCoDel {
         ((hash * self.params.flows as u64) >> 32) as usize
     }
 
-    fn push(&mut self, list: Which, q: u32) {
-        self.queues[q as usize].next = NIL;
-        let l = self.list(list);
-        match l.tail {
-            NIL => l.head = q,
-            t => {
-                let t = t as usize;
-                self.queues[t].next = q;
-            }
-        }
-        self.list(list).tail = q;
-    }
-
-    fn pop(&mut self, list: Which) -> u32 {
-        let head = self.list(list).head;
-        let next = self.queues[head as usize].next;
-        let l = self.list(list);
-        l.head = next;
-        if next == NIL {
-            l.tail = NIL;
-        }
-        head
-    }
-
-    fn list(&mut self, which: Which) -> &mut List {
-        match which {
-            Which::New => &mut self.new,
-            Which::Old => &mut self.old,
-        }
-    }
-
     /// The packet in `slot` arrives at `now`: it joins its flow's queue (RFC 8290 §4.1.1). On
     /// overflow the scheduler drops from its fattest queue, the arrival perhaps among them; the
     /// dropped slots are pushed onto `dropped`.
@@ -204,13 +196,14 @@ impl FqCoDel {
         let size = store.size_bytes(slot);
         let q = self.queue_of(store.flow(slot), store.dir(slot).index() == 1);
         store.set_done(slot, now);
-        self.queues[q].waiting.push_back(store, slot);
+        let queue = &mut self.queues[q];
+        queue.waiting.push_back(store, slot);
         self.backlogs[q] += size as u64;
         backlog.add(size);
-        if !self.queues[q].listed {
-            self.queues[q].listed = true;
-            self.queues[q].deficit = self.params.quantum as i64;
-            self.push(Which::New, q as u32);
+        if !queue.listed {
+            queue.listed = true;
+            queue.deficit = self.params.quantum as i64;
+            self.new.push_back(&mut self.queues, q as u32);
         }
         if backlog.len as u64 > self.params.limit_packets
             || backlog.bytes > self.params.memory_limit_bytes
@@ -246,32 +239,30 @@ impl FqCoDel {
         self.backlogs[fattest] -= bytes;
     }
 
-    /// RFC 8290 §4.2 (Linux `fq_codel_dequeue()`) at `now`: the packet to send; packets CoDel
-    /// drops on the way are pushed onto `dropped`.
+    /// RFC 8290 §4.2 (Linux `fq_codel_dequeue()`) at `now`: the packet to send and whether
+    /// CoDel marked it; packets CoDel drops on the way are pushed onto `dropped`.
     pub fn dequeue(
         &mut self,
         store: &mut Store,
         now: SimTime,
         backlog: &mut Backlog,
         dropped: &mut Vec<u32>,
-    ) -> Option<u32> {
+    ) -> Option<(u32, bool)> {
         loop {
-            let list = if !self.new.is_empty() {
-                Which::New
-            } else if !self.old.is_empty() {
-                Which::Old
-            } else {
-                return None;
-            };
-            let q = self.list(list).head as usize;
-            if self.queues[q].deficit <= 0 {
-                self.queues[q].deficit += self.params.quantum as i64;
-                self.pop(list);
-                self.push(Which::Old, q as u32);
+            let new = !self.new.is_empty();
+            let q = match (new, self.old.is_empty()) {
+                (true, _) => self.new.head,
+                (false, false) => self.old.head,
+                (false, true) => return None,
+            } as usize;
+            let list = if new { &mut self.new } else { &mut self.old };
+            let queue = &mut self.queues[q];
+            if queue.deficit <= 0 {
+                queue.deficit += self.params.quantum as i64;
+                list.pop_front(&self.queues);
+                self.old.push_back(&mut self.queues, q as u32);
                 continue;
             }
-            let codel = self.params.codel;
-            let queue = &mut self.queues[q];
             let mut chain = FlowChain {
                 waiting: &mut queue.waiting,
                 bytes: &mut self.backlogs[q],
@@ -279,22 +270,20 @@ impl FqCoDel {
                 backlog,
                 dropped,
                 signals: &mut self.signals,
+                marked: false,
             };
-            match queue.vars.dequeue(&codel, now, &mut chain) {
-                Some(slot) => {
-                    queue.deficit -= store.size_bytes(slot) as i64;
-                    return Some(slot);
-                }
-                None => {
-                    // Empty: a new queue goes to the old list if it holds any (no starving the
-                    // old queues), otherwise the queue leaves the lists.
-                    self.pop(list);
-                    if list == Which::New && !self.old.is_empty() {
-                        self.push(Which::Old, q as u32);
-                    } else {
-                        self.queues[q].listed = false;
-                    }
-                }
+            if let Some(slot) = queue.vars.dequeue(&self.params.codel, now, &mut chain) {
+                let marked = chain.marked;
+                queue.deficit -= store.size_bytes(slot) as i64;
+                return Some((slot, marked));
+            }
+            // Empty: a new queue goes to the old list if it holds any (no starving the old
+            // queues), otherwise the queue leaves the lists.
+            list.pop_front(&self.queues);
+            if new && !self.old.is_empty() {
+                self.old.push_back(&mut self.queues, q as u32);
+            } else {
+                self.queues[q].listed = false;
             }
         }
     }
@@ -308,12 +297,6 @@ impl FqCoDel {
     pub fn slots<'a>(&'a self, store: &'a Store) -> impl Iterator<Item = u32> + 'a {
         self.queues.iter().flat_map(|q| q.waiting.iter(store))
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Which {
-    New,
-    Old,
 }
 
 #[cfg(test)]

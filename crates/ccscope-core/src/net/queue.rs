@@ -447,14 +447,12 @@ impl Queue {
         now: SimTime,
         dropped: &mut Vec<u32>,
     ) -> Option<(u32, bool)> {
-        let marks = self.counts().1;
-        let slot = match &mut self.discipline {
+        match &mut self.discipline {
             Discipline::CoDel(c) => c.dequeue(store, now, &mut self.backlog, dropped),
             Discipline::FqCoDel(f) => f.dequeue(store, now, &mut self.backlog, dropped),
-            Discipline::Pie(p) => p.dequeue(store, now, &mut self.backlog),
+            Discipline::Pie(p) => Some((p.dequeue(store, now, &mut self.backlog)?, false)),
             _ => unreachable!("a first-in first-out queue's packets wait in the link's chain"),
-        }?;
-        Some((slot, self.counts().1 > marks))
+        }
     }
 
     /// The store slots of the packets a queue that keeps its packets holds (none for the
@@ -498,9 +496,7 @@ impl Queue {
             Discipline::Red(red) => {
                 red.admit(size_bytes, ecn_capable, b.len as usize, b.bytes, now)
             }
-            Discipline::Step(step) => {
-                step.admit(size_bytes, ecn_capable, b.len as usize, b.bytes)
-            }
+            Discipline::Step(step) => step.admit(size_bytes, ecn_capable, b.len as usize, b.bytes),
             _ => unreachable!("a queue that keeps its packets takes them (Queue::enqueue)"),
         }
     }
