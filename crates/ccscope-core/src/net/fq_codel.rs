@@ -25,7 +25,6 @@
 use super::codel::{CoDelParams, CoDelVars, Head, Served, Signals};
 use super::queue::Backlog;
 use super::store::{Fifo, Store};
-use crate::rng::mix;
 use crate::time::SimTime;
 
 /// FQ-CoDel's settings.
@@ -174,11 +173,12 @@ impl FqCoDel {
     }
 
     /// The queue of the flow numbered `flow` going `reverse`ly or not: `reciprocal_scale` of a
-    /// 32-bit hash (Linux `fq_codel_hash()`), the hash SplitMix64's mix of the flow's identity
-    /// and the perturbation.
+    /// 32-bit hash (Linux `fq_codel_hash()`), the hash the top half of the flow's identity with
+    /// the perturbation times 2^64/φ (Fibonacci hashing: Knuth, TAOCP vol. 3, §6.4).
+    #[inline]
     pub fn queue_of(&self, flow: u32, reverse: bool) -> usize {
         let key = (flow as u64) << 1 | reverse as u64;
-        let hash = mix(key ^ self.perturbation) >> 32;
+        let hash = (key ^ self.perturbation).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         ((hash * self.params.flows as u64) >> 32) as usize
     }
 
