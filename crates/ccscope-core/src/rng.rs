@@ -35,8 +35,8 @@ pub enum Stream {
     Round = 6,
 }
 
-/// SplitMix64 finalizer: a bijective mix of 64 bits (Steele, Lea & Flood, OOPSLA 2014).
-pub(crate) fn mix(mut z: u64) -> u64 {
+/// SplitMix64 finalizer: a bijective mix of 64 bits.
+fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
