@@ -269,43 +269,42 @@ impl CoDel {
     }
 }
 
+/// RFC 8289 §5 as written, for the tests of CoDel and FQ-CoDel: the reference the queues are
+/// held to.
 #[cfg(test)]
-mod tests {
-    use std::collections::VecDeque;
+pub(crate) mod reference {
+    use super::CoDelParams;
+    use crate::net::test_link::Fate;
+    use crate::time::SimTime;
 
-    use proptest::prelude::*;
+    /// A waiting packet: its arrival index, `tstamp` (ns), size and whether it is ECN-capable.
+    pub type Pkt = (usize, u64, u32, bool);
 
-    use super::*;
-    use crate::net::queue::QueueSpec;
-    use crate::net::test_link::{drive, Arrival, Fate, Held, Tested};
+    /// The queue a CoDel serves, as RFC 8289's `Queue` class gives it.
+    pub trait RefQueue {
+        fn pop(&mut self) -> Option<Pkt>;
+        /// `bytes()` after the pop.
+        fn bytes(&self) -> u64;
+    }
 
-    const MS: u64 = 1_000_000;
-
-    /// RFC 8289 §5 as written, over a deque of (id, tstamp, size, ECN-capable), with Linux's
-    /// ECN marking (`codel_impl.h`): the reference the queue is held to. Times are ns, 0 for
-    /// "unset" as in the RFC.
-    struct Rfc8289 {
-        q: VecDeque<(usize, u64, u32, bool)>,
-        bytes: u64,
-        limit: usize,
+    /// RFC 8289 §5.2's `CoDelQueue` members, §5.4 `dequeue()`, §5.5 `dodequeue()` and
+    /// `control_law()`, with Linux's ECN marking (`codel_impl.h`). Times are ns, 0 for "unset"
+    /// as in the RFC.
+    pub struct Rfc8289Vars {
         target: u64,
         interval: u64,
         maxpacket: u64,
         ecn: bool,
         first_above_time_: u64,
         drop_next_: u64,
-        count_: u32,
+        pub count_: u32,
         lastcount_: u32,
         dropping_: bool,
-        fates: Vec<Fate>,
     }
 
-    impl Rfc8289 {
-        fn new(p: &CoDelParams, limit: usize) -> Rfc8289 {
-            Rfc8289 {
-                q: VecDeque::new(),
-                bytes: 0,
-                limit,
+    impl Rfc8289Vars {
+        pub fn new(p: &CoDelParams) -> Rfc8289Vars {
+            Rfc8289Vars {
                 target: p.target.ns(),
                 interval: p.interval.ns(),
                 maxpacket: p.mtu_bytes as u64,
@@ -315,7 +314,6 @@ mod tests {
                 count_: 0,
                 lastcount_: 0,
                 dropping_: false,
-                fates: Vec::new(),
             }
         }
 
@@ -323,15 +321,14 @@ mod tests {
             t + (self.interval as f64 / (count as f64).sqrt()) as u64
         }
 
-        fn dodequeue(&mut self, now: u64) -> (Option<(usize, u64, u32, bool)>, bool) {
-            let Some(p) = self.q.pop_front() else {
+        fn dodequeue(&mut self, now: u64, q: &mut impl RefQueue) -> (Option<Pkt>, bool) {
+            let Some(p) = q.pop() else {
                 self.first_above_time_ = 0;
                 return (None, false);
             };
-            self.bytes -= p.2 as u64;
             let sojourn_time = now - p.1;
             let mut ok_to_drop = false;
-            if sojourn_time < self.target || self.bytes <= self.maxpacket {
+            if sojourn_time < self.target || q.bytes() <= self.maxpacket {
                 self.first_above_time_ = 0;
             } else if self.first_above_time_ == 0 {
                 self.first_above_time_ = now + self.interval;
@@ -341,15 +338,15 @@ mod tests {
             (Some(p), ok_to_drop)
         }
 
-        fn drop(&mut self, p: (usize, u64, u32, bool), now: u64) {
-            self.fates.push(Fate::Early {
-                at: SimTime(now),
-                id: p.0,
-            });
-        }
-
-        fn dequeue(&mut self, now: u64) -> Option<usize> {
-            let mut r = self.dodequeue(now);
+        /// The packet sent, if any; the drops and the mark on the way are pushed onto `fates`.
+        pub fn dequeue(
+            &mut self,
+            now: u64,
+            q: &mut impl RefQueue,
+            fates: &mut Vec<Fate>,
+        ) -> Option<Pkt> {
+            let at = SimTime(now);
+            let mut r = self.dodequeue(now, q);
             if self.dropping_ {
                 if !r.1 {
                     self.dropping_ = false;
@@ -358,16 +355,13 @@ mod tests {
                     let p = r.0.unwrap();
                     if self.ecn && p.3 {
                         self.count_ += 1;
-                        self.fates.push(Fate::Marked {
-                            at: SimTime(now),
-                            id: p.0,
-                        });
+                        fates.push(Fate::Marked { at, id: p.0 });
                         self.drop_next_ = self.control_law(self.drop_next_, self.count_);
-                        return Some(p.0);
+                        return Some(p);
                     }
-                    self.drop(p, now);
+                    fates.push(Fate::Early { at, id: p.0 });
                     self.count_ += 1;
-                    r = self.dodequeue(now);
+                    r = self.dodequeue(now, q);
                     if !r.1 {
                         self.dropping_ = false;
                     } else {
@@ -377,13 +371,10 @@ mod tests {
             } else if r.1 {
                 let p = r.0.unwrap();
                 if self.ecn && p.3 {
-                    self.fates.push(Fate::Marked {
-                        at: SimTime(now),
-                        id: p.0,
-                    });
+                    fates.push(Fate::Marked { at, id: p.0 });
                 } else {
-                    self.drop(p, now);
-                    r = self.dodequeue(now);
+                    fates.push(Fate::Early { at, id: p.0 });
+                    r = self.dodequeue(now, q);
                 }
                 self.dropping_ = true;
                 let delta = self.count_.wrapping_sub(self.lastcount_);
@@ -395,7 +386,54 @@ mod tests {
                 self.drop_next_ = self.control_law(now, self.count_);
                 self.lastcount_ = self.count_;
             }
-            r.0.map(|p| p.0)
+            r.0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use proptest::prelude::*;
+
+    use super::reference::{Pkt, RefQueue, Rfc8289Vars};
+    use super::*;
+    use crate::net::queue::QueueSpec;
+    use crate::net::test_link::{drive, Arrival, Fate, Held, Tested};
+
+    const MS: u64 = 1_000_000;
+
+    /// One CoDel queue of RFC 8289 §5 over a deque, with a tail-drop limit.
+    struct Rfc8289 {
+        q: VecDeque<Pkt>,
+        bytes: u64,
+        limit: usize,
+        vars: Rfc8289Vars,
+    }
+
+    impl Rfc8289 {
+        fn new(p: &CoDelParams, limit: usize) -> Rfc8289 {
+            Rfc8289 {
+                q: VecDeque::new(),
+                bytes: 0,
+                limit,
+                vars: Rfc8289Vars::new(p),
+            }
+        }
+    }
+
+    /// The deque and its bytes, as the reference's CoDel pops them.
+    struct Deque<'a>(&'a mut VecDeque<Pkt>, &'a mut u64);
+
+    impl RefQueue for Deque<'_> {
+        fn pop(&mut self) -> Option<Pkt> {
+            let p = self.0.pop_front()?;
+            *self.1 -= p.2 as u64;
+            Some(p)
+        }
+        fn bytes(&self) -> u64 {
+            *self.1
         }
     }
 
@@ -409,8 +447,13 @@ mod tests {
             Vec::new()
         }
         fn serve(&mut self, at: SimTime) -> (Vec<Fate>, Option<usize>) {
-            let sent = self.dequeue(at.ns());
-            (std::mem::take(&mut self.fates), sent)
+            let mut fates = Vec::new();
+            let sent = self.vars.dequeue(
+                at.ns(),
+                &mut Deque(&mut self.q, &mut self.bytes),
+                &mut fates,
+            );
+            (fates, sent.map(|p| p.0))
         }
         fn len(&self) -> usize {
             self.q.len()

@@ -301,11 +301,14 @@ impl FqCoDel {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::VecDeque;
+
     use proptest::prelude::*;
 
     use super::*;
+    use crate::net::codel::reference::{Pkt, RefQueue, Rfc8289Vars};
     use crate::net::queue::{Length, QueueSpec};
-    use crate::net::test_link::{assert_same, drive, Arrival, Fate, Held};
+    use crate::net::test_link::{assert_same, drive, Arrival, Fate, Held, Tested};
 
     const MS: u64 = 1_000_000;
 
@@ -380,6 +383,219 @@ mod tests {
             }
         }
         bytes
+    }
+
+    /// RFC 8290 §4 as written, over deques, with the choices Linux makes where the RFC leaves
+    /// room (`sch_fq_codel.c`): CoDel's `bytes()` is the scheduler's backlog, an emptied new
+    /// queue moves to the old list only if that holds a queue, and an overflow drops up to
+    /// `drop_batch` heads of the fattest queue until half its bytes are gone, adding them to its
+    /// CoDel count. Queues are numbered by the scheduler's own hash (RFC 8290 §4.1.1 leaves the
+    /// hash to the implementation): the reference the scheduler is held to.
+    struct Rfc8290 {
+        p: FqCoDelParams,
+        /// The flow's queue, by (flow, reverse): the hash under test.
+        hash: FqCoDel,
+        queues: Vec<VecDeque<Pkt>>,
+        /// Bytes in each queue, and over all.
+        bytes: Vec<u64>,
+        total_bytes: u64,
+        total_pkts: u64,
+        deficit: Vec<i64>,
+        codel: Vec<Rfc8289Vars>,
+        new_flows: VecDeque<usize>,
+        old_flows: VecDeque<usize>,
+    }
+
+    impl Rfc8290 {
+        fn new(p: FqCoDelParams, seed: u64) -> Rfc8290 {
+            let n = p.flows as usize;
+            Rfc8290 {
+                p,
+                hash: FqCoDel::new(p, perturbation(seed)),
+                queues: vec![VecDeque::new(); n],
+                bytes: vec![0; n],
+                total_bytes: 0,
+                total_pkts: 0,
+                deficit: vec![0; n],
+                codel: (0..n).map(|_| Rfc8289Vars::new(&p.codel)).collect(),
+                new_flows: VecDeque::new(),
+                old_flows: VecDeque::new(),
+            }
+        }
+
+        fn listed(&self, q: usize) -> bool {
+            self.new_flows.contains(&q) || self.old_flows.contains(&q)
+        }
+    }
+
+    /// Queue `q` as its CoDel pops it: `bytes()` is the scheduler's backlog.
+    struct View<'a> {
+        q: &'a mut VecDeque<Pkt>,
+        bytes: &'a mut u64,
+        total_bytes: &'a mut u64,
+        total_pkts: &'a mut u64,
+    }
+
+    impl RefQueue for View<'_> {
+        fn pop(&mut self) -> Option<Pkt> {
+            let p = self.q.pop_front()?;
+            *self.bytes -= p.2 as u64;
+            *self.total_bytes -= p.2 as u64;
+            *self.total_pkts -= 1;
+            Some(p)
+        }
+        fn bytes(&self) -> u64 {
+            *self.total_bytes
+        }
+    }
+
+    impl Tested for Rfc8290 {
+        /// §4.1.1: classify, timestamp, append; an idle queue joins the new list with a
+        /// quantum of deficit; past a limit, drop from the head of the fattest queue.
+        fn arrive(&mut self, id: usize, a: Arrival) -> Vec<Fate> {
+            let i = self.hash.queue_of(a.flow, false);
+            self.queues[i].push_back((id, a.at.ns(), a.size, a.ecn));
+            self.bytes[i] += a.size as u64;
+            self.total_bytes += a.size as u64;
+            self.total_pkts += 1;
+            if !self.listed(i) {
+                self.new_flows.push_back(i);
+                self.deficit[i] = self.p.quantum as i64;
+            }
+            let mut out = Vec::new();
+            if self.total_pkts > self.p.limit_packets
+                || self.total_bytes > self.p.memory_limit_bytes
+            {
+                let max = *self.bytes.iter().max().unwrap();
+                let fat = self.bytes.iter().position(|&b| b == max).unwrap();
+                let (mut len, mut n) = (0, 0);
+                loop {
+                    let p = self.queues[fat].pop_front().unwrap();
+                    len += p.2 as u64;
+                    n += 1;
+                    out.push(Fate::Forced { at: a.at, id: p.0 });
+                    if n >= self.p.drop_batch || len >= max / 2 {
+                        break;
+                    }
+                }
+                self.bytes[fat] -= len;
+                self.total_bytes -= len;
+                self.total_pkts -= n as u64;
+                self.codel[fat].count_ = self.codel[fat].count_.wrapping_add(n);
+            }
+            out
+        }
+
+        /// §4.2: the first queue of the new list, else of the old; a spent deficit gets a
+        /// quantum more and moves the queue to the old list's tail; an empty queue leaves.
+        fn serve(&mut self, at: SimTime) -> (Vec<Fate>, Option<usize>) {
+            let mut fates = Vec::new();
+            loop {
+                let from_new = !self.new_flows.is_empty();
+                let list = if from_new {
+                    &mut self.new_flows
+                } else {
+                    &mut self.old_flows
+                };
+                let Some(&i) = list.front() else {
+                    return (fates, None);
+                };
+                if self.deficit[i] <= 0 {
+                    self.deficit[i] += self.p.quantum as i64;
+                    list.pop_front();
+                    self.old_flows.push_back(i);
+                    continue;
+                }
+                let mut view = View {
+                    q: &mut self.queues[i],
+                    bytes: &mut self.bytes[i],
+                    total_bytes: &mut self.total_bytes,
+                    total_pkts: &mut self.total_pkts,
+                };
+                match self.codel[i].dequeue(at.ns(), &mut view, &mut fates) {
+                    Some(p) => {
+                        self.deficit[i] -= p.2 as i64;
+                        return (fates, Some(p.0));
+                    }
+                    None => {
+                        list.pop_front();
+                        if from_new && !self.old_flows.is_empty() {
+                            self.old_flows.push_back(i);
+                        }
+                    }
+                }
+            }
+        }
+
+        fn len(&self) -> usize {
+            self.total_pkts as usize
+        }
+    }
+
+    /// Two bulk flows of 1000-byte packets, one every 0.5 ms each (32 Mb/s together into
+    /// 10 Mb/s), the second ECN-capable and starting 0.25 ms after the first, and a sparse flow
+    /// (a 200-byte packet every 20 ms) for `ms`.
+    fn scripted(ms: u64) -> Vec<Arrival> {
+        let mut ecn = stream_of(1, 1000, MS / 4, MS / 2, 2 * ms);
+        ecn.iter_mut().for_each(|a| a.ecn = true);
+        merged(vec![
+            stream_of(0, 1000, 0, MS / 2, 2 * ms),
+            ecn,
+            stream_of(2, 200, 3 * MS / 10, 20 * MS, ms / 20),
+        ])
+    }
+
+    #[test]
+    fn follows_rfc_8290_drop_for_drop_on_a_scripted_sequence() {
+        // The three flows in queues of their own; CoDel on: the bulk queues' first drop and
+        // first mark, and every fate after, where RFC 8290's pseudocode puts them.
+        let seed = seed_apart(3, 1024);
+        let arrivals = scripted(600);
+        let mut p = params(1024, 10240, 64);
+        p.codel.ecn = true;
+        let (log, _) = drive(&mut held(p, seed), &arrivals, 10_000_000);
+        let (want, _) = drive(&mut Rfc8290::new(p, seed), &arrivals, 10_000_000);
+        // When the first fate of `kind` befell a packet of `flow`.
+        let first = |kind: fn(&Fate) -> bool, flow: u32| {
+            log.iter().find_map(|x| {
+                let (Fate::Early { at, id }
+                | Fate::Marked { at, id }
+                | Fate::Sent { at, id }
+                | Fate::Forced { at, id }) = *x;
+                (kind(x) && arrivals[id].flow == flow).then_some(at.ns())
+            })
+        };
+        // Quanta of 1514 bytes and 1000-byte packets: once the start is over the bulk queues
+        // take turns of 2, 2, 1, 1 packets (deficits 1028, 542, 1056, ...), 0.8 ms each, and
+        // each sparse packet goes first for 0.16 ms. Flow 1's packet of 2.25 ms leaves at 7.36
+        // ms after 5.11 ms, its first above the 5-ms target; flow 0's of 2.5 ms at 8.16 ms after
+        // 5.66 ms. 100 ms later (5 sparse packets and 124 bulk ones) each queue is served again
+        // with its sojourn still above target: flow 1 is marked at 107.36 ms, flow 0 loses its
+        // head at 108.16 ms (RFC 8289 §5.5 per queue, RFC 8290 §4.2).
+        let drop = first(|f| matches!(f, Fate::Early { .. }), 0);
+        let mark = first(|f| matches!(f, Fate::Marked { .. }), 1);
+        assert_eq!((drop, mark), (Some(108_160_000), Some(107_360_000)));
+        assert_same(&log, &want);
+        // The sparse flow loses nothing and is never marked.
+        assert!(first(
+            |f| matches!(
+                f,
+                Fate::Early { .. } | Fate::Forced { .. } | Fate::Marked { .. }
+            ),
+            2
+        )
+        .is_none());
+        // A small buffer: overflow drops from the fattest queue, as the reference does.
+        let small = FqCoDelParams {
+            limit_packets: 40,
+            ..p
+        };
+        let (log, _) = drive(&mut held(small, seed), &arrivals, 10_000_000);
+        assert!(log.iter().any(|f| matches!(f, Fate::Forced { .. })));
+        assert_same(
+            &log,
+            &drive(&mut Rfc8290::new(small, seed), &arrivals, 10_000_000).0,
+        );
     }
 
     #[test]
@@ -505,7 +721,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn conserves_packets_within_its_limits_and_repeats_itself(
+        fn follows_rfc_8290_conserves_packets_and_repeats_itself(
             gaps in proptest::collection::vec((0u64..MS, 40u32..1500, 0u32..6, any::<bool>()), 1..1500),
             flows in 1u32..16,
             limit in 1u64..200,
@@ -538,7 +754,8 @@ mod tests {
                 .collect();
             seen.sort_unstable();
             prop_assert_eq!(seen, (0..arrivals.len()).collect::<Vec<_>>());
-            prop_assert_eq!(log, drive(&mut held(p, seed), &arrivals, 5_000_000).0);
+            prop_assert_eq!(&log, &drive(&mut held(p, seed), &arrivals, 5_000_000).0);
+            prop_assert_eq!(log, drive(&mut Rfc8290::new(p, seed), &arrivals, 5_000_000).0);
         }
     }
 }
