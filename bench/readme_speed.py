@@ -55,6 +55,11 @@ def table(rows: list[dict]) -> str:
             extra = f" ({number(r['events_per_s'])} events/s)"
         elif "growth" in r:
             extra = f" ({r['growth']:.2f}× the first row)"
+        elif "python_s" in r:
+            extra = (
+                f" ({r['callbacks']:,} callbacks: {r['python_s']:.3f} s against "
+                f"{r['rust_s']:.3f} s in Rust, {r['slowdown']:.2f}× the run)"
+            )
         elif "wall_2_s" in r:
             extra = (
                 f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "

@@ -60,7 +60,7 @@ import sys
 import typer
 import ccscope.cli
 typer.main.get_command(ccscope.cli.app)
-from ccscope.controllers import importables
+from ccscope.controllers import per_flow
 from ccscope.engine import run
 from ccscope.errors import Interrupted
 from ccscope.progress import RunProgress

@@ -123,7 +123,7 @@ def test_round_scenarios_run_from_the_cli(tmp_path):
     # Loguinov Fig. 5, AIMD1 at n = 100: about 10% loss (a short run: within a few points).
     assert 0.05 < summary["loss_rate"] < 0.15
     assert cli("validate", str(path)).returncode == 0
-    path.write_text(text.replace('controller = "rate-aimd"', 'controller = "rate-aimdd"'))
+    path.write_text(text.replace('name = "rate-aimd"', 'name = "rate-aimdd"'))
     bad = cli("validate", str(path))
     assert bad.returncode == 2 and "rate-aimdd" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -136,7 +136,7 @@ def test_check_command():
     assert report["loss_exponent"] == pytest.approx(3.0)
     human = cli("check", "--binomial", "0.5,0.5,1,0.5")
     assert human.returncode == 0 and "(15)" in human.stdout
-    assert cli("check", "cubic").returncode == 2
+    assert cli("check", "bbr").returncode == 2
     assert cli("check", "--binomial", "1,2").returncode == 2
 
 
@@ -145,6 +145,8 @@ def test_a_window_controller_is_refused_by_a_rate_source():
         'controller = "tfrc" }', 'controller = "python:mine", feedback = "per-rtt" }'
     )
     window = ccscope.WindowController("w", increase=lambda w: 1.0, decrease=lambda w: w / 2)
-    with pytest.raises(ccscope.ControllerError, match="a rate source runs a RateController") as e:
+    with pytest.raises(
+        ccscope.ControllerError, match="a rate source runs a Controller or RateController"
+    ) as e:
         ccscope.run(ccscope.loads(text), controllers={"mine": window})
     assert e.value.path == "flows[0].source.controller"

@@ -169,6 +169,19 @@ def test_traces_carry_the_senders_state_from_the_hosts():
     assert len(cwnd) > 10 and (cwnd["value"] >= 1).all()
 
 
+def test_cubic_runs_on_real_packets():
+    # The TCP flow runs CUBIC (RFC 9438) on the hosts: its label, and the state it traces,
+    # W_max once slow start overshoots the 40-packet buffer (within the first second).
+    table = ccscope.load(SCENARIO).replace("flows[0].source.controller", "cubic").table
+    table["run"]["duration"] = "2s"
+    table["trace"] = {"interval": "500ms", "state": True}
+    r = ccscope.run(ccscope.Scenario.from_dict(table))
+    assert r.flows.loc[0, "label"] == "CUBIC(0.4,0.7) (SACK)"
+    assert r.flows.loc[0, "throughput_bps"] > 0.1 * 2e6
+    fields = set(r.trace.state[r.trace.state["flow"] == 0]["field"])
+    assert {"cwnd_pkts", "ssthresh_pkts", "w_max_pkts"} <= fields
+
+
 def test_a_sweep_of_real_time_runs_says_how_long_it_takes(tmp_path):
     from ccscope import sweep
 

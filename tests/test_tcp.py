@@ -66,21 +66,27 @@ def test_a_python_window_controller_runs_in_the_packet_engine():
 def test_python_controller_errors_surface_after_the_run():
     text = TCP.replace('controller = { name = "gaimd", beta = 0.875 }', 'controller = "python:bad"')
     bad = ccscope.WindowController("bad", increase=lambda w: 1.0, decrease=lambda w: 1 / 0)
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(
+        ccscope.ControllerError, match=r"decrease\(\d+\) raised ZeroDivisionError"
+    ) as e:
         ccscope.run(ccscope.loads(text), controllers={"bad": bad})
+    # The user's exception is the cause; the run up to then is kept, marked partial.
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+    assert e.value.result.partial and e.value.result.flows["sent_pkts"].sum() > 0
+    assert e.value.path == "flows[1].source.controller"
     nan = ccscope.WindowController("nan", increase=lambda w: float("nan"), decrease=lambda w: w)
     with pytest.raises(
         ScenarioError, match="returned nan; it must return a number of packets in \\[0, 1e9\\]"
     ):
         ccscope.run(ccscope.loads(text), controllers={"bad": nan})
-    with pytest.raises(ScenarioError, match="no Python controller"):
+    with pytest.raises(ScenarioError, match="no Python controller named 'bad' was handed"):
         ccscope.run(ccscope.loads(text))
 
 
 @pytest.mark.parametrize(
     ("controller", "below", "needle"),
     [
-        ('"cubic"', "", "is not known; expected one of: tcp, aimd"),
+        ('"bbr"', "", "is not known; expected one of: tcp, aimd"),
         ('{ name = "gaimd", beta = 1.5 }', ".beta", "beta = 1.5: must be in"),
         (
             '{ name = "gaimd", gamma = 0.5 }',

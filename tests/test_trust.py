@@ -214,8 +214,9 @@ def test_a_python_window_controller_out_of_range_stops_the_run(increase, decreas
 @pytest.mark.parametrize(
     ("spec", "match"),
     [
-        ("a string", "str is not a controller"),
-        (ccscope.WindowController, "no arguments"),  # the class needs a name
+        ("a string", "str is neither a controller nor a class or factory of one"),
+        # The class needs a name.
+        (ccscope.WindowController, "missing a required argument: 'name'"),
     ],
 )
 def test_a_wrong_controller_object_is_named(spec, match):

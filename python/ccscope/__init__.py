@@ -31,6 +31,7 @@ _LAZY = {
     "CcscopeError": "ccscope.errors",
     "ControllerError": "ccscope.errors",
     "CostError": "ccscope.errors",
+    "Controller": "ccscope.controllers",
     "WindowController": "ccscope.controllers",
     "RateController": "ccscope.controllers",
 }

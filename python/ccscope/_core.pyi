@@ -15,15 +15,76 @@ MODEL_VERSION: int
 
 class CoreError(ValueError): ...
 
-#: Python controller objects by flow index (counts expanded): (display name, the flow's own
-#: object, a WindowController-like or RateController-like object).
-PythonControllers = dict[int, tuple[str, Any]]
+#: Python controller objects by flow index (counts expanded): (display name, where the scenario
+#: names the controller, the flow's own object: a ccscope.Controller, or a WindowController-like
+#: or RateController-like object).
+PythonControllers = dict[int, tuple[str, str, Any]]
+
+# --- what a ccscope.Controller's hooks receive (read-only; times in seconds) ------------------
+
+class Delivery:
+    rate_bps: float
+    delivered_pkts: int
+    delivered_bytes: int
+    interval_s: float
+    app_limited: bool
+    total_delivered_pkts: int
+    tx_in_flight_pkts: int
+
+class Ack:
+    now_s: float
+    acked_pkts: int
+    acked_bytes: int
+    sacked_pkts: int
+    rtt_s: float | None
+    srtt_s: float | None
+    min_rtt_s: float | None
+    in_flight_pkts: int
+    in_flight_bytes: int
+    ce_pkts: int
+    ce_bytes: int
+    ece: bool
+    in_recovery: bool
+    rwnd_limited: bool
+    delivery: Delivery | None
+
+class Loss:
+    now_s: float
+    kind: str
+    sent_at_s: float
+    lost_pkts: float
+
+class Report:
+    now_s: float
+    rtt_s: float | None
+    one_way_delay_s: float | None
+    recv_rate_bps: float
+    loss_event_rate: float
+    lost_pkts: float
+    received_pkts: float
+    loss_sent_at_s: float | None
+    new_loss_event: bool
+    rate_bps: float | None
+    capacity_bps: float | None
+
+class Round:
+    now_s: float
+    interval_s: float
+    congested: bool
+    loss_fraction: float
+    capacity_bps: float | None
+    base_rtt_s: float
+    queueing_delay_s: float
 
 # --- scenarios -----------------------------------------------------------------------------------
 
-def read_scenario(table_json: str) -> tuple[str, str]:
+def read_scenario(table_json: str) -> tuple[str, str, list[str]]:
     """Validates a scenario table of either engine; returns (engine, normalized table as
-    JSON text), every default filled in, units as written."""
+    JSON text, every default filled in, units as written; notes on old spellings read)."""
+
+def quantity(text: str) -> tuple[str, float] | None:
+    """A value written with its unit, as scenario values are read: ("time", seconds),
+    ("rate", bits/s) or ("size", bytes); None for text that is none of them."""
 
 def scenario_schema(engine: str) -> str:
     """The JSON Schema of "packet" or "round" scenario files, as JSON text."""
@@ -54,7 +115,8 @@ def run_packet(
 ) -> dict[str, Any]:
     """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays.
     ``progress(done_s, total_s)`` is called as it goes; Ctrl-C stops it early with
-    ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
+    ``partial`` set, and so does an error of a Python controller, which is under ``error``.
+    ``force`` runs it even beyond what its estimated cost allows."""
 
 def run_round(
     table_json: str,
@@ -64,7 +126,8 @@ def run_round(
 ) -> dict[str, Any]:
     """Runs a round-model table: totals, per-flow columns and series as numpy arrays.
     ``progress(done_steps, total_steps)`` is called as it goes; Ctrl-C stops it early with
-    ``partial`` set. ``force`` runs it even beyond what its estimated cost allows."""
+    ``partial`` set, and so does an error of a Python controller, which is under ``error``.
+    ``force`` runs it even beyond what its estimated cost allows."""
 
 # --- the controller catalogue --------------------------------------------------------------------
 

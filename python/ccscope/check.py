@@ -1,7 +1,9 @@
-"""`ccscope check`: what the theory says about an increase/decrease control.
+"""`ccscope check`: what the theory says about a controller, and what the round model measures
+where the theory has nothing to say.
 
-``check`` takes what :func:`ccscope.run` takes: a catalogued window controller by name (with
-params), or a :class:`ccscope.WindowController` (or a pair of callables) with the same
+``check`` takes what :func:`ccscope.run` takes: a catalogued controller by name (with params),
+``python:module:Object``, a :class:`ccscope.Controller`, :class:`ccscope.RateController` or
+:class:`ccscope.WindowController` (or a pair of callables) with the same
 convention, ``increase(w)`` the growth per RTT and ``decrease(w)`` the window after a loss, at
 window (or rate) w. It also takes a :class:`Binomial` in Loguinov & Radha's notation. In their
 terms the control adds R_I(x) = increase(x) per interval and removes R_D(x) = x − decrease(x)
@@ -14,6 +16,12 @@ numerically over a range of x. For binomial controls it also reports convergence
 (Bansal & Balakrishnan, Loguinov & Radha §IV-B), TCP-friendliness, the packet-loss scalability
 exponent l + 2k + 1 (37), the efficiency (28) at n flows and the feasibility of ideal
 scalability (38).
+
+A controller that is not a binomial control (CUBIC, Vegas, Jin et al.'s history-based SIMD, a
+rate controller, any :class:`ccscope.Controller`) has no closed form here; ``check`` measures
+instead, in the round model (:func:`measured`): its convergence to fairness and efficiency from
+Jin et al.'s starting points (§6.3, Table 6 Experiment 1) and its throughput against TCP's on
+a shared link, over seeds.
 
 >>> from ccscope.check import check, format_report
 >>> print(format_report(check("aimd", {"beta": 0.5})))
@@ -58,19 +66,34 @@ class Binomial:
 def binomial_of(name: str, params: dict[str, float] | None = None) -> Binomial:
     """The binomial (k, l, α, β removed) the catalogued window controller ``name`` runs with
     ``params`` and the catalogue's defaults, as the core builds it. Raises
-    :class:`ScenarioError` for unknown names, bad parameters and controllers with memory
-    (no binomial form)."""
-    from .controllers import _core, paper_name
+    :class:`ScenarioError` for unknown names, bad parameters and controllers without a
+    binomial form (those with memory, those that react to more than loss)."""
+    from .controllers import paper_name
 
-    form = _core().binomial_form(name, sorted((params or {}).items()))
+    form = _binomial_form(name, params)
     if form is None:
         raise ScenarioError.at(
             "controller",
             name,
-            f"{paper_name(name, params)} has no binomial form: its "
-            "increase depends on the last congestion epoch (Jin et al.); check a "
-            "ccscope.WindowController with its increase/decrease functions instead",
+            f"{paper_name(name, params)} has no binomial form: its increase depends on more "
+            "than the window (a congestion epoch, the time, the RTT); ccscope.check.check "
+            "measures it in the round model instead",
         )
+    return form
+
+
+def _binomial_form(name: str, params: dict[str, float] | None) -> Binomial | None:
+    """The binomial a catalogued controller runs; None for a window controller without one and
+    for a rate controller. Unknown names and bad parameters raise :class:`ControllerError`."""
+    from .controllers import _core, catalogue, paper_name
+
+    family = next((e["family"] for e in catalogue() if e["name"] == name.lower()), "window")
+    if family == "rate":
+        paper_name(name, params, "rate")
+        return None
+    form = _core().binomial_form(name, sorted((params or {}).items()))
+    if form is None:
+        return None
     return Binomial(
         form["k"],
         form["l"],
@@ -311,13 +334,16 @@ def check(
     x_max: float = 1000.0,
     window: float = 100.0,
     flows: int = 1,
+    measure: bool | None = None,
 ) -> dict:
-    """The theory's verdict on one control, as a dict (what ``--json`` prints).
+    """The theory's verdict on one controller, as a dict (what ``--json`` prints).
 
     ``controller`` is what :func:`ccscope.run` takes:
 
-    - a catalogued window controller's name, with ``params``: the core reports the binomial
-      it runs (:func:`binomial_of`);
+    - a catalogued controller's name, with ``params``: the core reports the binomial a window
+      controller runs (:func:`binomial_of`);
+    - ``python:module:Object`` (with ``params`` for the class or factory), or a
+      :class:`ccscope.Controller` or :class:`ccscope.RateController` (object, class or factory);
     - a :class:`ccscope.WindowController`, or a pair of callables ``(increase, decrease)`` in
       the same convention: ``increase(x)`` > 0 added per interval, ``decrease(x)`` the window
       after a loss, in [0, x). In Loguinov & Radha's terms R_I(x) = increase(x) and
@@ -326,19 +352,48 @@ def check(
 
     Conditions are evaluated at ``POINTS`` log-spaced x in [x_min, x_max]; the efficiency (28)
     uses a link of ``window`` packets per RTT shared by ``flows`` flows (Loguinov & Radha
-    Fig. 4: W = 100).
+    Fig. 4: W = 100). A controller without a binomial form or increase/decrease functions
+    gets ``measured`` (:func:`measured`) instead of the conditions; `measure` true adds it for
+    the others too.
     """
     if not (0 < x_min < x_max) or not np.isfinite(x_max):
         raise ScenarioError.at("x_range", [x_min, x_max], "need 0 < x_min < x_max < inf")
     if flows < 1 or not window > 0:
         raise ScenarioError.at("flows/window", [flows, window], "need flows >= 1, window > 0")
     default_rule = None
+    if isinstance(controller, str) and controller.startswith("python:"):
+        from .controllers import instance
+
+        controller, params = instance(controller, params), None
     if isinstance(controller, str):
+        form = _binomial_form(controller, params)
+        if form is None:
+            from .controllers import catalogue, paper_name
+
+            family = next(
+                (e["family"] for e in catalogue() if e["name"] == controller.lower()), "window"
+            )
+            report = {
+                "controller": paper_name(controller, params, family),
+                "measured": measured(controller, params),
+            }
+            closed = CLOSED_FORMS.get(controller.lower())
+            if closed is not None:
+                report["theory"] = closed(params or {})
+            return report
         if not (params or {}).get("alpha"):
             default_rule = default_alpha_rule(controller)
-        controller = binomial_of(controller, params)
+        spec: object = (controller, params)
+        controller = form
     elif params:
         raise ScenarioError.at("params", params, "only for a catalogued controller's name")
+    else:
+        spec = controller
+        if isinstance(controller, type) or _measured_only(controller):
+            from .controllers import display_name, instance
+
+            obj = instance(controller)
+            return {"controller": display_name(obj), "measured": measured(controller)}
     x = np.geomspace(x_min, x_max, POINTS)
     if isinstance(controller, Binomial):
         name = controller.name
@@ -361,7 +416,171 @@ def check(
                 f"{name} runs this binomial at windows >= {controller.from_window:.4g} packets "
                 f"only; the conditions above assume it over the whole range"
             )
+    if measure:
+        report["measured"] = (
+            measured(*spec) if isinstance(spec, tuple) else measured(_binomial_rule(spec))
+        )
     return report
+
+
+def _measured_only(controller: object) -> bool:
+    """Whether `controller` is checked by measurement alone: a :class:`ccscope.Controller` or a
+    rate controller, which have no increase/decrease functions."""
+    from .controllers import Controller, _is_rate
+
+    return isinstance(controller, Controller) or (
+        _is_rate(controller) and not hasattr(controller, "increase")
+    )
+
+
+def _binomial_rule(b: object) -> object:
+    """What the round model runs for `b`: a Binomial as the window rule it is."""
+    if not isinstance(b, Binomial):
+        return b
+    from .controllers import WindowController
+
+    return WindowController(
+        b.name,
+        increase=lambda w: b.alpha / w**b.k,
+        decrease=lambda w: max(w - b.beta * w**b.l, 1.0),
+    )
+
+
+def _cubic(params: dict) -> dict:
+    """RFC 9438's analysis at the controller's C and β (RTT 100 ms, Tables 1-2's loss rates)."""
+    from .theory.cubic import BETA_CUBIC, C_CUBIC, cubic_theory
+
+    return {
+        "kind": "cubic",
+        **cubic_theory(params.get("c", C_CUBIC), params.get("beta", BETA_CUBIC)),
+    }
+
+
+#: The closed forms of catalogued controllers that are not binomial controls, by catalogue
+#: name: each takes the controller's parameters and returns what ``check`` reports of it.
+CLOSED_FORMS: dict[str, Callable[[dict], dict]] = {"cubic": _cubic}
+
+
+def _format_theory(t: dict) -> list[str]:
+    if t["kind"] == "cubic":
+        lines = [
+            f"{t['source']}, RTT {t['rtt_s'] * 1e3:g} ms: alpha_cubic = {t['alpha_cubic']:.4g}; "
+            f"Reno-friendly region for p > {t['reno_friendly_above_p']:.4g}",
+            "  p          CUBIC's average window (packets)   region",
+        ]
+        for row in t["windows"]:
+            lines.append(f"  {row['p']:<10.4g} {row['window']:<34.4g} {row['region']}")
+        return lines
+    return []
+
+
+#: Jin et al. §6.3: "W ≈ 110" packets per RTT, the link of their Table 6.
+MEASURE_W = 110.0
+#: Jin et al. Table 6, Experiment 1's starting windows (6–8 and 96–100 packets).
+MEASURE_START = (7.0, 99.0)
+#: Jin et al. §6.3.1: windows within ε = 10 packets are fair.
+MEASURE_EPSILON = 10.0
+#: Seeds of the friendliness runs (proportional feedback draws at random).
+MEASURE_SEEDS = (1, 2, 3, 4, 5)
+
+
+def measured(
+    controller: object, params: dict[str, float] | None = None, *, steps: int = 20_000
+) -> dict:
+    """What the round model measures of a controller, where no closed form applies:
+
+    - convergence: two flows of it with synchronized feedback (Chiu & Jain; Jin et al.
+      App. C) on a link of W = 110 packets per RTT of 100 ms, no buffer, from windows 7 and 99
+      (Jin et al. Table 6, Experiment 1): T2, the RTTs until their windows stay within
+      ε = 10 packets (Jin et al. §6.3.1), and the link's utilization once they do;
+    - friendliness: two flows of it and two of TCP, drops in proportion to load (as a
+      DropTail or RED queue spreads them), a buffer of one bandwidth-delay product, over
+      five seeds: the ratio of its mean throughput to TCP's, with a 95% interval. It is
+      TCP-friendly in Floyd & Fall's sense (no more than a conformant TCP's long-term
+      throughput under the same conditions) when the interval reaches down to 1 or below.
+
+    `controller` is a catalogued name (with `params`) or what :func:`ccscope.run` runs as
+    ``python:NAME``; a rate controller starts at the same rate as a window of that many
+    packets would send."""
+    from . import roundmodel
+
+    supplied: dict = {}
+    if isinstance(controller, str):
+        ctl: object = {"name": controller, **(params or {})}
+    else:
+        ctl, supplied = "python:checked", {"checked": controller}
+    rtt_s, bits = 0.1, 8000.0
+
+    def group(w: float, count: int = 1, name: object = ctl) -> dict:
+        return {
+            "controller": name,
+            "count": count,
+            "initial_window": w,
+            "initial_rate": f"{w * bits / rtt_s:g}bps",
+        }
+
+    link = {"capacity_pkts": MEASURE_W, "rtt": "100ms"}
+    two = roundmodel.run(
+        {
+            "run": {"engine": "round", "steps": steps},
+            "link": link,
+            "flows": [group(w) for w in MEASURE_START],
+            "record": {"every": 1, "flows": True},
+        },
+        controllers=supplied,
+    )
+    loads = two.flow_series().to_numpy()
+    apart = np.flatnonzero(np.abs(loads[:, 0] - loads[:, 1]) >= MEASURE_EPSILON)
+    t2 = int(apart[-1]) + 1 if apart.size else 0
+    converged = t2 < steps
+    settled = two.series["utilization"].to_numpy()[t2:] if converged else np.array([])
+    ratios = []
+    for seed in MEASURE_SEEDS:
+        shared = roundmodel.run(
+            {
+                "run": {
+                    "engine": "round",
+                    "steps": steps,
+                    "warmup_steps": steps // 10,
+                    "seed": seed,
+                },
+                "link": {**link, "buffer": MEASURE_W, "feedback": "proportional"},
+                "flows": [group(MEASURE_W / 4, 2), group(MEASURE_W / 4, 2, "tcp")],
+            },
+            controllers=supplied,
+        )
+        sent = shared.flows["sent_pkts"].to_numpy()
+        ratios.append(float(sent[:2].mean() / sent[2:].mean()) if sent[2:].sum() else math.inf)
+    mean = float(np.mean(ratios))
+    ci = float(_t95(len(ratios)) * np.std(ratios, ddof=1) / math.sqrt(len(ratios)))
+    return {
+        "model": "round model (one step per RTT of 100 ms), Jin et al. §6.3's link of "
+        f"W = {MEASURE_W:g} packets per RTT",
+        "convergence": {
+            "start_pkts": list(MEASURE_START),
+            "epsilon_pkts": MEASURE_EPSILON,
+            "t2_rtts": t2 if converged else None,
+            "converged": converged,
+            "utilization": float(settled.mean()) if settled.size else None,
+            "source": "Jin et al. §6.3.1, Table 6 Experiment 1",
+        },
+        "friendliness": {
+            "ratio": mean,
+            "ci95": ci,
+            "seeds": len(ratios),
+            "holds": bool(mean - ci <= 1.0),
+            "setup": "2 flows against 2 TCP flows, proportional drops, buffer 1 BDP",
+            "definition": "Floyd & Fall 1999: no more than a conformant TCP's long-term "
+            "throughput under the same conditions",
+        },
+    }
+
+
+def _t95(n: int) -> float:
+    """Student's t quantile for a two-sided 95% interval of the mean of n samples."""
+    from scipy import stats
+
+    return float(stats.t.ppf(0.975, n - 1))
 
 
 def _binomial_report(b: Binomial, window: float, flows: int) -> dict:
@@ -472,8 +691,35 @@ def _verdict(c: dict) -> str:
     return f"FAILS {where} ({c['violations']} of {c['points']} points)"
 
 
+def _format_measured(m: dict) -> list[str]:
+    c, f = m["convergence"], m["friendliness"]
+    t2 = (
+        f"T2 = {c['t2_rtts']} RTTs to windows within {c['epsilon_pkts']:g} packets, then "
+        f"utilization {c['utilization']:.4f}"
+        if c["converged"]
+        else f"no: the windows were still {c['epsilon_pkts']:g} packets apart or more at the end"
+    )
+    return [
+        f"measured in the {m['model']}:",
+        f"  converges to fairness from windows {c['start_pkts'][0]:g} and "
+        f"{c['start_pkts'][1]:g} ({c['source']}): {t2}",
+        f"  throughput against TCP's ({f['setup']}, {f['seeds']} seeds): {f['ratio']:.4g} "
+        f"± {f['ci95']:.2g} (95%); TCP-friendly: {'yes' if f['holds'] else 'no'} "
+        f"({f['definition']})",
+    ]
+
+
 def format_report(report: dict) -> str:
     """The report as text for people."""
+    if "conditions" not in report:
+        if "theory" in report:
+            head = [
+                f"{report['controller']}: not a binomial control",
+                *_format_theory(report["theory"]),
+            ]
+        else:
+            head = [f"{report['controller']}: no closed form applies"]
+        return "\n".join([*head, *_format_measured(report["measured"])])
     lo, hi = report["range"]
     lines = [
         f"{report['controller']}: conditions for monotonic convergence to fairness "
@@ -523,4 +769,6 @@ def format_report(report: dict) -> str:
         lines.append(
             f"  ideal scalability (38) feasible: {'yes' if report['ideal_scalability'] else 'no'}"
         )
+    if "measured" in report:
+        lines += _format_measured(report["measured"])
     return "\n".join(lines)

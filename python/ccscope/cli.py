@@ -45,9 +45,22 @@ out = _Console()
 err = _Console(stderr=True)
 
 
+def escape(text: str) -> str:
+    """`text` as rich prints it literally (brackets are rich's markup)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
 def _fail(e: Exception) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
+
+
+def _print_notes(sc) -> None:
+    """The scenario's notes (an old spelling read as the new one), one line each."""
+    for note in sc.notes:
+        err.print(f"note: {escape(note)}", highlight=False, soft_wrap=True)
 
 
 def _si(x: float, unit: str) -> str:
@@ -225,9 +238,8 @@ def run(
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
     The destination is checked before the run; the files appear together when it ends."""
-    from .controllers import importables
     from .engine import run as run_scenario
-    from .errors import Interrupted
+    from .errors import ControllerError, Interrupted
     from .output import check_destination, moved, output_dir
     from .progress import RunProgress
     from .scenario import load
@@ -240,7 +252,22 @@ def run(
         progress = (
             False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
         )
-        result = run_scenario(sc, importables(sc.table), progress=progress, force=force)
+        _print_notes(sc)
+        result = run_scenario(sc, progress=progress, force=force)
+    except ControllerError as e:
+        partial = getattr(e, "result", None)
+        if partial is None:
+            raise _fail(e) from None
+        written = partial.write(out_dir)
+        err.print(
+            "[bold red]error:[/] "
+            + escape(str(e))
+            + "\nwrote what was measured until then, marked partial: "
+            + ", ".join(str(p) for p in written),
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(code=2) from None
     except Interrupted as e:
         written = e.result.write(out_dir)
         err.print(
@@ -290,6 +317,7 @@ def validate(
         sc = check_scenario(scenario, force=force)
     except ScenarioError as e:
         raise _fail(e) from None
+    _print_notes(sc)
     if sc.engine == "round":
         summary = f"{sc.n_flows} flows, round model"
     else:
@@ -319,15 +347,25 @@ def schema(
         raise _fail(e) from None
 
 
-def _params(items: list[str] | None) -> dict[str, float]:
-    """--param NAME=VALUE options as a dict."""
-    params = {}
+def _params(items: list[str] | None, controller: str | None = None) -> dict:
+    """--param NAME=VALUE options as a dict: numbers, and for a controller written in Python
+    (``python:...``) also text, which its class reads as a scenario's parameters are read
+    (``target=20ms``)."""
+    python = bool(controller and controller.startswith("python:"))
+    params: dict = {}
     for item in items or []:
-        name, _, value = item.partition("=")
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise ScenarioError.at("--param", item, "NAME=VALUE")
+        if name in params:
+            raise ScenarioError.at("--param", item, f"{name} given once (it was given twice)")
         try:
-            params[name.strip()] = float(value)
+            params[name] = float(value)
         except ValueError:
-            raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
+            if not python:
+                raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
+            params[name] = value.strip()
     return params
 
 
@@ -336,7 +374,8 @@ def check(
     controller: Annotated[
         str | None,
         typer.Argument(
-            help="A window controller of `ccscope controllers` (e.g. tcp, gaimd, iiad)."
+            help="A controller of `ccscope controllers` (e.g. tcp, gaimd, cubic, tfrc), or "
+            "python:module:Object (a class or factory in module.py here)."
         ),
     ] = None,
     param: Annotated[
@@ -356,13 +395,23 @@ def check(
         float, typer.Option(help="Link capacity W (packets per RTT) for the efficiency estimate.")
     ] = 100.0,
     flows: Annotated[int, typer.Option(help="Flows n for efficiency and loss.", min=1)] = 1,
+    measure: Annotated[
+        bool,
+        typer.Option(
+            "--measure",
+            help="Also measure convergence and friendliness against TCP in the round model "
+            "(always done for a controller without a binomial form).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Analyse a controller with the papers' theory: monotonic convergence (Loguinov (15),
     (19), (21), (22)), convergence iff k + l > 0, TCP-friendliness, the packet-loss scalability
     exponent l + 2k + 1, efficiency at n flows (28) and ideal scalability (38). A name is
-    resolved by the core to the binomial it runs; from Python, ccscope.check.check also takes a
-    ccscope.WindowController (increase(w) per RTT, decrease(w) the window after a loss)."""
+    resolved by the core to the binomial it runs. A controller without a binomial form (CUBIC,
+    Vegas, SIMD, a rate controller, a ccscope.Controller) is measured in the round model
+    instead: convergence to fairness from Jin et al.'s starting points, and its throughput
+    against TCP's."""
     import json
 
     from .check import check as run_check
@@ -381,7 +430,13 @@ def check(
         else:
             raise ScenarioError("give a CONTROLLER name or --binomial k,l,alpha,beta")
         report = run_check(
-            target, _params(param), x_min=x_min, x_max=x_max, window=window, flows=flows
+            target,
+            _params(param, controller),
+            x_min=x_min,
+            x_max=x_max,
+            window=window,
+            flows=flows,
+            measure=measure,
         )
     except (ScenarioError, ValueError) as e:
         raise _fail(e) from None
@@ -424,8 +479,9 @@ def controllers(
     out.print(
         'Use in a scenario: window controllers in TCP sources, source = { kind = "tcp", '
         'controller = { name = "gaimd", beta = 0.875 } }; rate controllers in rate '
-        'sources, source = { kind = "rate", controller = "tfrc" }; Python controllers '
-        'as "python:NAME".',
+        'sources, source = { kind = "rate", controller = "tfrc" }; controllers written in '
+        'Python as "python:module:Object", with parameters as { name = "python:module:Object", '
+        "alpha = 2 }.",
         highlight=False,
     )
 
@@ -485,6 +541,9 @@ def sweep(
         f"{done.failed} failed",
         highlight=False,
     )
+    if done.stopped:
+        err.print(f"[bold red]error:[/] {escape(done.stopped)}", highlight=False, soft_wrap=True)
+        raise typer.Exit(code=2)
     for run_id, error in list(done.errors.items())[:5]:
         out.print(f"  {run_id}: {error}", highlight=False)
 

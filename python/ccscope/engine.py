@@ -323,6 +323,32 @@ class Result:
             if row["monitor"]
         ]
 
+    def metrics(self) -> dict[str, float | int]:
+        """The run's summary metrics (a sweep store's ``runs`` columns): the flows' total
+        throughput and loss rate, Jain's index and min/max, the first bottleneck's utilization,
+        mean queue and drop rate, and the events simulated."""
+        fair = self.fairness()
+        flows = self.flow_records()
+        out: dict[str, float | int] = {
+            "jain": fair["jain"],
+            "min_max": fair["min_max"],
+            "throughput_bps": plainmetrics.numpy_sum([f["throughput_bps"] for f in flows]),
+            "loss_rate": plainmetrics.ratio(
+                sum(f["dropped_pkts"] for f in flows), sum(f["sent_pkts"] for f in flows)
+            ),
+        }
+        links = self.link_records()
+        if links:
+            first = links[0]
+            out.update(
+                utilization=first["utilization"],
+                mean_queue_pkts=first["mean_queue_pkts"],
+                drop_rate=first["drop_rate"],
+            )
+        out = {k: float(v) for k, v in out.items()}
+        out["events"] = int(self.events)
+        return out
+
     def summary(self) -> dict:
         """Everything summary.json holds: provenance, scenario echo, per-flow and per-link.
         A flow lists only the transport numbers its transport has."""
@@ -460,16 +486,18 @@ def run(
     :class:`Result` for the packet model, a :class:`ccscope.roundmodel.RoundResult` when the
     scenario says ``run.engine = "round"``.
 
-    `controllers` supplies controllers written in Python: a TCP flow whose controller is
-    ``python:NAME`` runs a :class:`ccscope.WindowController` made from ``controllers[NAME]``, a
-    rate flow a :class:`ccscope.RateController`. Every flow gets its own object: a class or a
-    factory is called once per flow, an instance is deep-copied once per flow, so flows never
-    share state; ``result.controllers[i]`` is the object flow i ran.
+    A flow whose controller is written in Python gets its own object: ``python:module:Object``
+    is loaded from ``module.py`` beside the scenario file or in the working directory and
+    called with the scenario's parameters; ``python:NAME`` is made from ``controllers[NAME]``
+    (a class or factory is called once per flow, an instance deep-copied once per flow), so
+    flows never share state; ``result.controllers[i]`` is the object flow i ran.
 
     `progress` shows a bar of simulated time (True) or is called as ``progress(done_s,
     total_s)``. Ctrl-C stops the run within a fraction of a second and raises
     :class:`ccscope.errors.Interrupted`, whose ``result`` is what was measured so far
-    (``result.partial``).
+    (``result.partial``). A Python controller that raises or gives an output outside what is
+    allowed stops the run the same way, with a :class:`ccscope.ControllerError` naming the
+    flow, the hook and the value, whose ``result`` is what was measured up to then.
 
     A scenario whose run would take more than about half an hour or 8 GB (estimated from the
     scenario, see ``ccscope.scenario.cost``) raises :class:`ccscope.CostError` with the
@@ -480,7 +508,7 @@ def run(
         from . import roundmodel
 
         return roundmodel.run(sc, controllers, progress, force)
-    python = per_flow(sc.table, controllers)
+    python = _named(sc, lambda: per_flow(sc, controllers))
     raw = _watched(
         sc,
         lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch, force),
@@ -488,6 +516,14 @@ def run(
         "s",
     )
     return _checked(Result(sc, raw, python))
+
+
+def _named(sc: Scenario, make: Callable):
+    """`make()`, its errors naming the scenario file."""
+    try:
+        return make()
+    except ScenarioError as e:
+        raise e.in_file(sc.file) from e.__cause__
 
 
 def _watched(sc: Scenario, run_core: Callable, progress, unit: str) -> dict:
@@ -506,7 +542,14 @@ def _watched(sc: Scenario, run_core: Callable, progress, unit: str) -> dict:
 
 
 def _checked(result):
-    """`result`, or :class:`Interrupted` carrying it when Ctrl-C stopped the run."""
+    """`result`; or, when a Python controller's error stopped the run, that error carrying the
+    result up to then; or :class:`Interrupted` carrying it when Ctrl-C stopped the run."""
+    error = result.raw.get("error")
+    if error is not None:
+        error.result = result
+        if isinstance(error, ScenarioError):
+            raise error.in_file(result.scenario.file).with_result(result)
+        raise error
     if result.partial:
         raise Interrupted(result)
     return result

@@ -48,9 +48,17 @@ class ScenarioError(CcscopeError, ValueError):
     def in_file(self, file: object) -> ScenarioError:
         """The same error, naming the scenario file it came from (itself when `file` is
         empty: the scenario came from no file)."""
-        if not file:
+        if not file or self.file:
             return self
-        return type(self)(self.message, self.path, self.value, self.allowed, str(file))
+        named = type(self)(self.message, self.path, self.value, self.allowed, str(file))
+        named.__cause__ = self.__cause__
+        return named.with_result(getattr(self, "result", None))
+
+    def with_result(self, result: object) -> ScenarioError:
+        """The same error carrying `result`: what a run measured before the error stopped it
+        (``result.partial`` is true); None when the run never started."""
+        self.result = result
+        return self
 
     @classmethod
     def at(cls, path: str, value: object, allowed: str) -> ScenarioError:
@@ -63,7 +71,10 @@ class CostError(ScenarioError):
 
 
 class ControllerError(ScenarioError):
-    """A controller name or parameter the catalogue does not accept."""
+    """A controller name or parameter that is not accepted, or a controller written in Python
+    that failed while it ran: a hook raised (the exception is the ``__cause__``) or gave an
+    output outside what is allowed. A failure during a run carries the run's ``result`` up to
+    then, marked partial."""
 
 
 class StoreError(CcscopeError, ValueError):

@@ -200,6 +200,13 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "yang:fig27_29",
         ),
         Reproduction(
+            "cubic-rfc9438",
+            "CUBIC's average window against p and the edge of its Reno-friendly region, "
+            "packet level",
+            "RFC 9438 §5, Figures 3 and 6, Appendix C, Tables 1-2",
+            _E + "cubic:rfc9438_claims",
+        ),
+        Reproduction(
             "realnet-accuracy",
             "Two flows on real packets beside the packet engine",
             "the udp engine on a 2 Mb/s, 40 ms emulated path",

@@ -17,8 +17,7 @@ A round-model scenario is a TOML file (or dict) with ``[run] engine = "round"``:
     feedback = "synchronized"      # or "proportional", or {kind = "bernoulli", p = 0.01}
 
     [[flows]]
-    controller = "aimd"
-    params = {alpha = 1, beta = 0.5}
+    controller = { name = "aimd", alpha = 1, beta = 0.5 }   # spelled as in packet scenarios
     count = 100
     initial_window = 1
 
@@ -153,6 +152,17 @@ class RoundResult:
             return {"jain": 0.0, "min_max": 0.0}
         return {"jain": metrics.jain_index(x), "min_max": metrics.min_max_ratio(x)}
 
+    def metrics(self) -> dict[str, float]:
+        """The run's summary metrics (a sweep store's ``runs`` columns): loss rate,
+        utilization, Jain's index and min/max."""
+        fair = self.fairness()
+        return {
+            "jain": float(fair["jain"]),
+            "min_max": float(fair["min_max"]),
+            "loss_rate": float(self.loss_rate),
+            "utilization": float(self.utilization),
+        }
+
     def summary(self) -> dict:
         from .output import provenance, scenario_hash
 
@@ -209,16 +219,18 @@ def run(
     force: bool = False,
 ) -> RoundResult:
     """Runs a round-model scenario (object, dict, or path to a TOML file). A flow group whose
-    controller is ``python:NAME`` runs ``controllers[NAME]`` as :func:`ccscope.run` does, one
-    object per flow: a :class:`ccscope.WindowController` (its increase and decrease, once per
+    controller is written in Python (``python:module:Object`` or ``python:NAME`` with
+    `controllers`) runs one object per flow, as :func:`ccscope.run` does: a
+    :class:`ccscope.Controller` (its ``on_round``, read back as a window when it sets one, else
+    as a rate), a :class:`ccscope.WindowController` (its increase and decrease, once per
     control interval) or a :class:`ccscope.RateController` that implements ``on_round``.
-    `progress` and Ctrl-C behave as in :func:`ccscope.run` (progress in steps); `force` runs
-    it even when its estimated cost is beyond what runs by default."""
+    `progress`, Ctrl-C and a controller's errors behave as in :func:`ccscope.run` (progress in
+    steps); `force` runs it even when its estimated cost is beyond what runs by default."""
     sc = _round(coerce(spec))
     from . import _core
-    from .engine import _checked, _watched
+    from .engine import _checked, _named, _watched
 
-    python = per_flow(sc.table, controllers, key="")
+    python = _named(sc, lambda: per_flow(sc, controllers))
     raw = _watched(
         sc,
         lambda watch: _core.run_round(sc.to_json(), python.by_flow, watch, force),

@@ -72,21 +72,24 @@ class Scenario:
     (:meth:`replace`, :meth:`with_seed`) is validated again by the core.
     """
 
-    __slots__ = ("table", "engine", "file")
+    __slots__ = ("table", "engine", "file", "notes")
 
-    def __init__(self, table: dict, engine: str, file: str = ""):
+    def __init__(self, table: dict, engine: str, file: str = "", notes: tuple[str, ...] = ()):
         self.table = table
         self.engine = engine
         self.file = file
+        #: How the scenario was written that a reader should know of: an old spelling, read as
+        #: the one it now has in :attr:`table` (the CLI prints them).
+        self.notes = notes
 
     @classmethod
     def from_dict(cls, data: dict, file: object = "") -> Scenario:
         """Validates a table (e.g. parsed TOML); raises :class:`ScenarioError`."""
         try:
-            engine, normalized = _core().read_scenario(_to_json(data))
+            engine, normalized, notes = _core().read_scenario(_to_json(data))
         except ScenarioError as e:
             raise e.in_file(file) from None
-        return cls(json.loads(normalized), engine, str(file))
+        return cls(json.loads(normalized), engine, str(file), tuple(notes))
 
     def to_json(self) -> str:
         """The normalized table as JSON text (what the core runs)."""
@@ -97,14 +100,22 @@ class Scenario:
         return copy.deepcopy(self.table)
 
     def replace(self, path: str, value: Any) -> Scenario:
-        """A copy with the entry at `path` (``"run.seed"``, ``"flows[1].source.rate"``) set to
-        `value`, validated again."""
+        """A copy with the entry at `path` (``"run.seed"``, ``"flows[1].source.rate"``,
+        ``"flows[0].source.controller.alpha"``, also when the controller is written as a name)
+        set to `value`, validated again."""
         table = self.echo()
         keys = re.findall(r"[^.\[\]]+|\[\d+\]", path)
         at: Any = table
         try:
             for key in keys[:-1]:
-                at = at[int(key[1:-1])] if key.startswith("[") else at.setdefault(key, {})
+                if key.startswith("["):
+                    at = at[int(key[1:-1])]
+                    continue
+                # A controller named by a string is the table { name = ... }: a path into it
+                # sets one of its parameters.
+                if key == "controller" and isinstance(at.get(key), str):
+                    at[key] = {"name": at[key]}
+                at = at.setdefault(key, {})
             last = keys[-1]
             if last.startswith("["):
                 at[int(last[1:-1])] = value

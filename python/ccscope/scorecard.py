@@ -3,11 +3,12 @@
 >>> card = ccscope.scorecard.scorecard("gaimd", {"beta": 0.875}, quick=True)
 >>> card["rows"][0]   # section, quantity, theory, controller, tcp, source
 
-The controller is a window or rate controller of the catalogue, or ``python:module:object``: a
-:class:`ccscope.WindowController` or :class:`ccscope.RateController` (an instance, class or
-factory) importable as ``module.object``. Theory and round-model rows need a catalogued window
-controller (the round model's rows also run a Python window controller's theory); the packet
-rows run every controller. Rows:
+The controller is a window or rate controller of the catalogue, or ``python:module:Object``: a
+:class:`ccscope.Controller`, :class:`ccscope.WindowController` or :class:`ccscope.RateController`
+(an instance, class or factory) in ``module.py`` beside the working directory, with parameters
+as a scenario gives them. Theory rows need a binomial form, and give the round model's
+measured convergence and friendliness otherwise (``ccscope check``); round-model rows run
+window controllers; the packet rows run every controller. Rows:
 
 - theory (``ccscope check``): the binomial form, TCP-friendliness and the loss-scalability
   exponent l + 2k + 1 (Loguinov & Radha (5), (37));
@@ -23,8 +24,7 @@ rows run every controller. Rows:
   Table 1); Jin et al.'s 1/aggressiveness and 1/responsiveness beside a CBR square wave
   (§6.2.4) beside Table 3; playback interruptions and Papadimitriou & Zhang's VDI of the
   controller's media flow in Cai et al.'s Table I set-up, beside the TCP elephants' of the same
-  runs (not for python: controllers, which the engine runs on greedy flows only); each with
-  the mean and 95% CI over seeds.
+  runs; each with the mean and 95% CI over seeds.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import pandas as pd
 
 from . import roundmodel, theory
 from .check import check
-from .controllers import RateController, WindowController, importable
+from .controllers import Controller, RateController, WindowController, display_name, instance
 from .errors import ScenarioError
 from .experiments import jin, yang
 
@@ -81,10 +81,11 @@ def _round_flows(
     start: list[float] | None = None,
     record: bool = False,
 ):
+    controller = {"name": name, **params}
     flows = (
-        [{"controller": name, "params": params, "initial_window": w} for w in start]
+        [{"controller": controller, "initial_window": w} for w in start]
         if start
-        else [{"controller": name, "params": params, "count": count}]
+        else [{"controller": controller, "count": count}]
     )
     return roundmodel.run(
         {
@@ -197,8 +198,8 @@ def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
 # --- packet model, through sweeps ----------------------------------------------------------
 
 
-def _controller(name: str, params: dict) -> dict | str:
-    return name if name.startswith("python:") else {"name": name, **params}
+def _controller(name: str, params: dict) -> dict:
+    return {"name": name, **params}
 
 
 def _source(name: str, params: dict, family: str) -> dict:
@@ -444,8 +445,7 @@ def packet_rows(
     steps = _aggressiveness_sweep(source, quick)
     square = _square_wave_sweep(source, quick)
     fair, halving = _fairness_sweep(source, quick), _responsiveness_sweep(source, quick)
-    # The engine runs python: controllers on greedy flows only, not on playback flows.
-    playback = None if name.startswith("python:") else _playback_sweep(source, quick)
+    playback = _playback_sweep(source, quick)
     for sw in (friendly, smooth, steps, square, fair, halving, playback):
         if sw is None:
             continue
@@ -627,6 +627,36 @@ def packet_rows(
     return rows
 
 
+def _measured_rows(mine: dict, tcp: dict) -> list[dict[str, Any]]:
+    """The theory section of a control without a closed form: what the round model measures
+    (``ccscope check``), beside TCP's."""
+
+    def t2(m: dict) -> Any:
+        return m["convergence"]["t2_rtts"] if m["convergence"]["converged"] else "never"
+
+    def ratio(m: dict) -> dict[str, float]:
+        return {"mean": m["friendliness"]["ratio"], "ci95": m["friendliness"]["ci95"]}
+
+    return [
+        _row(
+            "theory",
+            "no closed form: T2, RTTs to fairness (ε = 10) from (7, 99), W = 110, round model",
+            "—",
+            t2(mine),
+            t2(tcp),
+            "Jin et al. §6.3.1, Table 6 Exp. 1",
+        ),
+        _row(
+            "theory",
+            "no closed form: throughput against TCP's, round model, proportional drops",
+            "≤ 1",
+            ratio(mine),
+            ratio(tcp),
+            "Floyd & Fall 1999's TCP-friendliness",
+        ),
+    ]
+
+
 def _yang_friendly(report: dict) -> tuple[float, bool] | None:
     """For an AIMD (k = 0, l = 1): Yang & Lam's TCP-friendly α and whether the controller's is
     within 1% of it. Their rule (random loss) differs from Loguinov & Radha's (5) (a
@@ -661,7 +691,9 @@ def scorecard(
     tcp = check("tcp")
     friendly = report.get("tcp_friendly") or {}
     rows = []
-    if report:
+    if "measured" in report and "conditions" not in report:
+        rows += _measured_rows(report["measured"], check("tcp", measure=True)["measured"])
+    elif report:
         rows += [
             _row(
                 "theory",
@@ -692,7 +724,7 @@ def scorecard(
                 "Yang & Lam, GAIMD: α = 4(1 − β²)/3",
             )
         )
-    if family == "window" and not controller.startswith("python:"):
+    if family == "window":
         rows += round_rows(controller, params, quick)
     rows += packet_rows(controller, params, family, quick, path, jobs)
     return {
@@ -705,25 +737,16 @@ def scorecard(
     }
 
 
-def _instance(obj: Any) -> Any:
-    return (
-        obj()
-        if isinstance(obj, type)
-        or (callable(obj) and not isinstance(obj, (WindowController, RateController)))
-        else obj
-    )
-
-
 def _family(controller: str, params: dict) -> str:
-    """ "window" or "rate"; a bad name or parameter is a ScenarioError naming it."""
+    """ "window" or "rate"; a bad name or parameter is a ScenarioError naming it. A
+    :class:`ccscope.Controller` that starts with a window is a window controller (run by TCP),
+    one that starts with only a rate a rate controller."""
     from .controllers import catalogue, paper_name
 
     if controller.startswith("python:"):
-        if params:
-            raise ScenarioError.at(
-                "param", ", ".join(params), "none: a Python controller holds its own parameters"
-            )
-        obj = _instance(importable(controller))
+        obj = instance(controller, params)
+        if isinstance(obj, Controller):
+            return "window" if obj.window_pkts is not None else "rate"
         if isinstance(obj, WindowController):
             return "window"
         if isinstance(obj, RateController):
@@ -731,14 +754,14 @@ def _family(controller: str, params: dict) -> str:
         raise ScenarioError.at(
             "controller",
             controller,
-            f"a WindowController or RateController, not {type(obj).__name__}",
+            f"a Controller, WindowController or RateController, not {type(obj).__name__}",
         )
     families = {e["name"]: e["family"] for e in catalogue()}
     if controller not in families:
         raise ScenarioError.at(
             "controller",
             controller,
-            "a controller of the catalogue (" + ", ".join(families) + ") or python:module:object",
+            "a controller of the catalogue (" + ", ".join(families) + ") or python:module:Object",
         )
     paper_name(controller, params, families[controller])
     return families[controller]
@@ -748,25 +771,18 @@ def _theory(controller: str, params: dict, family: str) -> dict:
     """`ccscope check`'s verdict for a window controller; {} for a rate controller."""
     if family != "window":
         return {}
-    if controller.startswith("python:"):
-        return check(_instance(importable(controller)))
     return _verdict(controller, params)
 
 
 def _verdict(controller: str, params: dict, **link: float) -> dict:
-    """`ccscope check`'s verdict; {} for a control without a binomial form (SIMD, whose increase
-    depends on its last congestion epoch)."""
-    try:
-        return check(controller, params, **link)
-    except ScenarioError as e:
-        if "no binomial form" in str(e):
-            return {}
-        raise
+    """`ccscope check`'s verdict: the binomial analysis, or what the round model measures of a
+    control without a binomial form (SIMD, CUBIC, a ccscope.Controller)."""
+    return check(controller, params, **link)
 
 
 def _display(controller: str, params: dict, family: str) -> str:
     if controller.startswith("python:"):
-        return str(getattr(_instance(importable(controller)), "name", controller))
+        return display_name(instance(controller, params))
     from .controllers import paper_name
 
     return paper_name(controller, params, family)

@@ -15,9 +15,11 @@ A sweep file (TOML)::
 >>> report = ccscope.sweep.run("sweep.toml", "results.duckdb", jobs=2)
 >>> ccscope.sweep.summarize("results.duckdb")     # mean and 95% CI over seeds per point
 
-A run is identified by a hash of its normalized scenario (seed included), its seed and the
-ccscope version, so running a sweep again skips what the store already holds, whichever
-executor ran it: every executor calls :func:`execute` on the same task.
+A run is identified by a hash of its normalized scenario (seed included), its seed and the code
+that runs it (the ccscope version and commit, and the SHA-256 of each Python controller's module
+file), so running a sweep again skips what the store already holds, whichever executor ran it
+(every executor calls :func:`execute` on the same task), and never serves a run of code that
+has changed since. When the first runs all fail the same way the sweep stops, keeping them.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__, plainmetrics
+from . import __version__
 from .errors import ScenarioError
 from .scenario import Scenario, coerce, cost
 from .store import RUN_COLUMNS, Store, cell, writable
@@ -61,6 +63,8 @@ class Task:
     engine: str
     scenario: str
     trace_dir: str | None = None
+    #: The scenario file (or sweep file) Python controllers' modules are found beside.
+    scenario_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,8 +93,11 @@ class Sweep:
             raise bad("base", None, "the path of a scenario file, or a [base] table")
         base = data["base"]
         if isinstance(base, str):
-            base = Path(root) / base
-        elif not isinstance(base, dict):
+            base = coerce(Path(root) / base)
+        elif isinstance(base, dict):
+            # A [base] table's modules are found beside the sweep file.
+            base = Scenario.from_dict(base, file)
+        else:
             raise bad("base", base, "the path of a scenario file, or a [base] table")
         axes = data.get("axes", {})
         if not isinstance(axes, dict):
@@ -118,7 +125,7 @@ class Sweep:
         traces = data.get("traces", False)
         if not isinstance(traces, bool):
             raise bad("traces", traces, "true or false")
-        return cls(coerce(base), dict(axes), list(seeds), mode, traces, file)
+        return cls(base, dict(axes), list(seeds), mode, traces, file)
 
     def points(self) -> list[dict[str, Any]]:
         """The axes' combinations, in order."""
@@ -133,18 +140,32 @@ class Sweep:
             sc = self.base
             for path, value in point.items():
                 sc = sc.replace(path, value)
+            code = code_of(sc)
             for seed in self.seeds:
                 run = sc.with_seed(seed)
-                rid = run_id(run, seed)
+                rid = run_id(run, seed, code)
                 trace = str(trace_root / rid) if self.traces and trace_root else None
-                tasks.append(Task(rid, seed, point, run.engine, run.to_json(), trace))
+                tasks.append(Task(rid, seed, point, run.engine, run.to_json(), trace, sc.file))
         return tasks
 
 
-def run_id(scenario: Scenario, seed: int) -> str:
-    """The identity of a run: a hash of the normalized scenario, the seed and the version."""
+def code_of(scenario: Scenario) -> dict[str, Any]:
+    """The code that runs a scenario: the ccscope version, the commit its extension was built
+    from (and whether that tree had changes) and, for each controller written in Python, the
+    SHA-256 of its module file."""
+    from .controllers import code_identity
+    from .output import provenance
+
+    return {**provenance(), **code_identity(scenario)}
+
+
+def run_id(scenario: Scenario, seed: int, code: dict[str, Any] | None = None) -> str:
+    """The identity of a run: a hash of the normalized scenario, the seed and the code that
+    runs it (:func:`code_of`)."""
+    code = code_of(scenario) if code is None else code
     text = json.dumps(
-        {"scenario": scenario.table, "seed": seed, "version": __version__}, sort_keys=True
+        {"scenario": scenario.table, "seed": seed, "version": __version__, "code": code},
+        sort_keys=True,
     )
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
@@ -164,40 +185,9 @@ def load_sweep(path: str | Path) -> Sweep:
         raise e.in_file(p) from None
 
 
-def metrics_of(result) -> dict[str, float | int]:
-    """The summary metrics of a run, the columns of ``runs``: for the packet model the
-    flows' total throughput and loss rate, Jain's index, min/max, events, and the first
-    bottleneck's utilization, mean queue and drop rate; for the round model loss rate,
-    utilization, Jain's index and min/max."""
-    fair = result.fairness()
-    out: dict[str, float | int] = {"jain": fair["jain"], "min_max": fair["min_max"]}
-    if result.scenario.engine == "round":
-        out.update(loss_rate=result.loss_rate, utilization=result.utilization)
-        return {k: float(v) for k, v in out.items()}
-    flows = result.flow_records()
-    out.update(
-        throughput_bps=plainmetrics.numpy_sum([f["throughput_bps"] for f in flows]),
-        loss_rate=plainmetrics.ratio(
-            sum(f["dropped_pkts"] for f in flows), sum(f["sent_pkts"] for f in flows)
-        ),
-    )
-    links = result.link_records()
-    if links:
-        first = links[0]
-        out.update(
-            utilization=first["utilization"],
-            mean_queue_pkts=first["mean_queue_pkts"],
-            drop_rate=first["drop_rate"],
-        )
-    out = {k: float(v) for k, v in out.items()}
-    out["events"] = int(result.events)
-    return out
-
-
 def execute(task: Task) -> dict[str, Any]:
     """Runs one task and returns its record (never raises for a failed run: the error is
     recorded). Every executor calls this, so the numbers do not depend on the executor."""
-    from .controllers import importables
     from .engine import run
 
     start = time.perf_counter()
@@ -211,8 +201,8 @@ def execute(task: Task) -> dict[str, Any]:
     }
     try:
         table = json.loads(task.scenario)
-        result = run(Scenario(table, task.engine), controllers=importables(table))
-        record["metrics"] = metrics_of(result)
+        result = run(Scenario(table, task.engine, task.scenario_file))
+        record["metrics"] = result.metrics()
         record["flows"] = [{"flow": i, **f} for i, f in enumerate(result.flow_records())]
         for row in (record["metrics"], *record["flows"]):
             bad = [k for k, v in row.items() if isinstance(v, float) and not math.isfinite(v)]
@@ -405,6 +395,8 @@ class Outcome:
     ran: int = 0
     failed: int = 0
     errors: dict[str, str] = field(default_factory=dict)
+    #: Why the sweep stopped before its end, when it did: its first runs all failed alike.
+    stopped: str = ""
     #: Wall seconds the real-time runs to do (``run.engine = "udp"``) take at the least, on
     #: the workers given: each lasts its duration whatever the machine.
     real_time_s: float = 0.0
@@ -510,7 +502,27 @@ def _run(
                     outcome.failed += 1
                     outcome.errors[task.run_id] = record["error"]
                 advance()
+                if _failing_alike(outcome):
+                    outcome.stopped = (
+                        f"the first {outcome.ran} runs all failed with the same error, so the "
+                        f"sweep stopped (they are in the store): {record['error']}"
+                    )
+                    break
     return outcome
+
+
+#: Runs that must all fail alike, first of a sweep, before it stops.
+FAIL_FAST = 3
+
+
+def _failing_alike(outcome: Outcome) -> bool:
+    """Whether every run so far failed, with one error, and there were FAIL_FAST of them: the
+    rest would fail the same way (a controller that does not import, a bad parameter)."""
+    return (
+        outcome.ran >= FAIL_FAST
+        and outcome.failed == outcome.ran
+        and len(set(outcome.errors.values())) == 1
+    )
 
 
 @contextlib.contextmanager

@@ -47,6 +47,38 @@ def test_tcp_beside_itself_agrees_with_theory(tcp_card):
         assert 0.7 <= ratio["mean"] <= 1.4, queue
 
 
+#: The seeds' friendliness metrics: the rows a controller without a binomial form gets too.
+FRIENDLINESS = (
+    "TCP-friendliness ratio on RED (2 flows + 2 TCP, 10 Mb/s)",
+    "TCP-friendliness ratio on DropTail (2 flows + 2 TCP, 10 Mb/s)",
+    "CoV_time at 2% loss (per-RTT sending rate)",
+    "CoV_time at 20% loss (timeouts dominate)",
+    "responsiveness D: RTTs to halve the rate, one loss per RTT",
+    "aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)",
+)
+
+
+def test_cubic_beside_tcp(tcp_card):
+    # CUBIC (RFC 9438) has no binomial form: no theory rows, but the round model's and the
+    # packet model's, the TCP column from the same runs as TCP's own card (one store; TCP's
+    # card counts those runs twice, once per side, so only the means agree).
+    tcp, store = tcp_card
+    card = scorecard.scorecard("cubic", quick=True, store=store, jobs=2)
+    assert (card["controller"], card["family"]) == ("CUBIC(0.4,0.7)", "window")
+    assert {r["section"] for r in card["rows"]} == {"round model", "packet model"}
+    by, tcp_by = rows(card), rows(tcp)
+    for quantity in FRIENDLINESS:
+        assert np.isfinite(by[quantity]["controller"]["mean"]), quantity
+        theirs, ours = tcp_by[quantity]["tcp"], by[quantity]["tcp"]
+        if isinstance(theirs, dict):
+            theirs, ours = theirs["mean"], ours["mean"]
+        assert ours == pytest.approx(theirs, rel=1e-12), quantity
+    # RFC 9438 §4.2: the Reno-friendly region makes CUBIC's throughput at least Reno's.
+    for queue in ("RED", "DropTail"):
+        ratio = by[f"TCP-friendliness ratio on {queue} (2 flows + 2 TCP, 10 Mb/s)"]
+        assert ratio["controller"]["mean"] >= 1, queue
+
+
 def test_a_second_scorecard_reuses_the_store(tcp_card):
     card, store = tcp_card
     before = len(sweep.load(store))
@@ -66,7 +98,7 @@ def test_cli_scorecard(tcp_card):
     bad = runner.invoke(app, ["scorecard", "nosuch", "--store", str(store)])
     assert bad.exit_code == 2 and "catalogue" in bad.output
     bad = runner.invoke(app, ["scorecard", "python:nosuch_module:x", "--store", str(store)])
-    assert bad.exit_code == 2 and "python:module:object" in bad.output
+    assert bad.exit_code == 2 and "no module 'nosuch_module'" in bad.output
     bad = runner.invoke(app, ["scorecard", "gaimd", "-p", "beta=2", "--store", str(store)])
     assert bad.exit_code == 2 and "beta" in bad.output
 
@@ -151,7 +183,8 @@ def test_rate_and_python_controllers(controller, family, python_controllers):
     )
     assert card["family"] == family
     by = rows(card)
-    assert ("T2: RTTs to fairness (ε = 10) from (6.1, 99.6)" in by) is False
+    # The round model runs window controllers, Python ones included.
+    assert ("T2: RTTs to fairness (ε = 10) from (6.1, 99.6)" in by) is (family == "window")
     i = by["aggressiveness I after 10% → 0% loss (pkts/RTT per RTT)"]
     if controller == "tfrc-2000":
         # Yang et al. §5.1: TFRC without history discounting increases by at most 0.12.
@@ -170,17 +203,28 @@ def test_a_python_controller_takes_no_parameters(python_controllers):
         )
 
 
-def test_sweeps_import_only_python_controllers(python_controllers):
-    from ccscope.controllers import importables
+def test_a_sweep_identifies_python_controllers_by_their_module_file(python_controllers):
+    from ccscope.controllers import code_identity, python_refs
+    from ccscope.scenario import Scenario
 
     table = {
         "flows": [
             {"source": {"controller": {"name": "gaimd", "beta": 0.875}}},
             {"source": {"controller": "tcp"}},
-            {"source": {"controller": "python:scorecard_controllers:aimd"}},
+            {"source": {"controller": "python:scorecard_controllers:aimd"}, "count": 2},
         ]
     }
-    assert list(importables(table)) == ["scorecard_controllers:aimd"]
+    refs = python_refs(table)
+    assert [(r.path, r.module, r.object, r.count) for r in refs] == [
+        ("flows[2].source.controller", "scorecard_controllers", "aimd", 2)
+    ]
+    sc = Scenario(table, "packet", str(python_controllers / "s.toml"))
+    code = code_identity(sc)
+    assert list(code) == ["python:scorecard_controllers:aimd"]
+    # Edited, the module is another controller.
+    module = python_controllers / "scorecard_controllers.py"
+    module.write_text(module.read_text() + "\n# edited\n")
+    assert code_identity(sc) != code
 
 
 def test_tcp_beside_the_square_wave(tcp_card):

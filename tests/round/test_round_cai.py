@@ -22,7 +22,7 @@ def test_integer_windows_need_a_settable_window():
 
 
 def test_substeps_need_window_controllers():
-    with pytest.raises(ScenarioError, match="round.substeps > 1 needs window controllers"):
+    with pytest.raises(ScenarioError, match="run.substeps > 1 needs window controllers"):
         roundmodel.run(
             {
                 "run": {"engine": "round", "steps": 100, "substeps": 10},

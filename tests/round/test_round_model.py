@@ -233,7 +233,8 @@ def test_a_rate_controller_without_on_round_is_refused_in_the_round_model():
     class ReportsOnly(RateAimd):
         on_round = ccscope.RateController.on_round
 
-    with pytest.raises(TypeError, match="override on_round"):
+    with pytest.raises(ccscope.ControllerError, match="on_round raised TypeError: .*override") as e:
         roundmodel.run(
             scenario([{"controller": "python:x"}], steps=10), controllers={"x": ReportsOnly}
         )
+    assert isinstance(e.value.__cause__, TypeError)

@@ -162,6 +162,8 @@ def _expected(name, params):
         return (params["k"], params["l"], params.get("alpha", 1.0), params.get("beta", 2 / 3), 1.0)
     if name in ("simd", "aiad", "history"):
         return None  # Jin et al. (3)-(4): the increase depends on w_max of the last epoch
+    if name == "cubic":
+        return None  # RFC 9438 Figure 1: the window is a function of the time since the event
     raise AssertionError(f"{name}: a catalogued window controller this test does not classify")
 
 
@@ -189,6 +191,7 @@ CASES = [
     ("simd", {}),
     ("aiad", {}),
     ("history", {"k": 0.5, "l": 1.0, "beta": 0.2}),
+    ("cubic", {}),
 ]
 
 

@@ -23,13 +23,7 @@ fn config(n: usize, feedback: Feedback) -> RoundConfig {
         integer_windows: false,
         capacity_oracle: false,
         substeps: 1,
-        flows: vec![FlowGroup {
-            controller: "tcp".into(),
-            params: Default::default(),
-            count: n,
-            initial_window_pkts: Some(5.0),
-            initial_rate_bps: None,
-        }],
+        flows: vec![FlowGroup::catalogued("tcp", n, 5.0, 1000).expect("tcp is catalogued")],
         record: Record::default(),
     }
 }

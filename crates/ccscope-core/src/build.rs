@@ -16,9 +16,11 @@ use crate::config::{
     self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink,
     FlowSpec, LinkParams, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec,
 };
-use crate::control::catalog::{ControllerChoice, ControllerConfig, Family};
-use crate::control::Controller;
-use crate::error::{Error, Result};
+use crate::control::catalog::{
+    ControllerChoice, ControllerConfig, Family, Foreign, NoForeign, Start,
+};
+use crate::control::{RateConfig, WindowConfig};
+use crate::error::{Error, FieldPath, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
 use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
@@ -59,8 +61,8 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
             .stop
             .as_ref()
             .map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
-        let source =
-            flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(&format!("flows[{i}]")))?;
+        let at = FieldPath::ROOT.key("flows").index(i).key("source");
+        let source = flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(at))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -209,8 +211,10 @@ fn source(s: &Source) -> Result<SourceSpec> {
             rate_bps: p.rate.bps(),
             packet_bytes: bytes(p.packet_size.bytes()),
         },
-        Source::Tcp(t) => SourceSpec::Tcp(tcp(t, controller(Family::Window, &t.controller)?)),
-        Source::Rate(r) => SourceSpec::Rate(rate(r, controller(Family::Rate, &r.controller)?)),
+        Source::Tcp(t) => SourceSpec::Tcp(tcp(t, controller(Some(Family::Window), &t.controller)?)),
+        Source::Rate(r) => {
+            SourceSpec::Rate(rate(r, controller(Some(Family::Rate), &r.controller)?))
+        }
         Source::Udp(u) => SourceSpec::Media(Box::new(MediaSpec {
             carrier: Carrier::Udp {
                 packet_bytes: bytes(u.packet_size.bytes()),
@@ -336,13 +340,19 @@ fn playback(p: &media::Playback, end_ns: u64, warmup_ns: u64) -> PlaybackSpec {
     }
 }
 
-/// A flow's controller: resolved from the catalogue among the controllers its source runs, or
-/// the name of one written in Python (`python:NAME`).
-fn controller(family: Family, c: &ControllerRef) -> Result<ControllerChoice> {
-    match c.external() {
-        Some(name) => Ok(ControllerChoice::External(name.to_string())),
-        None => ControllerConfig::resolve_in(family, &c.name, &c.pairs())
-            .map(ControllerChoice::Catalogued),
+/// A flow's controller: resolved from the catalogue among the controllers of `family` (any,
+/// when `None`), or one written in Python; errors name a path from `controller` down.
+fn controller(family: Option<Family>, c: &ControllerRef) -> Result<ControllerChoice> {
+    match c {
+        ControllerRef::Python(p) => Ok(ControllerChoice::External(p.clone())),
+        ControllerRef::Catalogued { name, params } => {
+            let pairs: Vec<(String, f64)> = params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+            let config = match family {
+                Some(f) => ControllerConfig::resolve_in(f, name, &pairs),
+                None => ControllerConfig::resolve(name, &pairs),
+            };
+            config.map(ControllerChoice::Catalogued)
+        }
     }
 }
 
@@ -394,7 +404,7 @@ impl Default for TcpSpec {
     /// controller, with ns-2.35's settings.
     fn default() -> Self {
         let t = Tcp::default();
-        let controller = controller(Family::Window, &t.controller)
+        let controller = controller(Some(Family::Window), &t.controller)
             .expect("the default controller is catalogued");
         tcp(&t, controller)
     }
@@ -428,10 +438,27 @@ impl QueueSpec {
 /// A flow's sender and receiver endpoints.
 pub type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// The endpoints of a flow with the given source (the catalogue of sources and transports):
-/// CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows build their controller and
-/// run their spec's application (see their `endpoints`).
-pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
+/// How a TCP flow's window controller starts.
+fn tcp_start(t: &TcpSpec) -> Start {
+    Start {
+        window: t.window_config(),
+        ..Start::default()
+    }
+}
+
+/// How a rate flow's controller starts.
+fn rate_start(r: &RateSourceSpec) -> Start {
+    Start {
+        rate: r.config(),
+        ..Start::default()
+    }
+}
+
+/// The endpoints of flow `flow` (counts expanded) with the given source (the catalogue of
+/// sources and transports): CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows
+/// get their controller through the one factory, [`ControllerChoice::make`] (the catalogue's,
+/// or one `foreign` makes), and run their spec's application.
+pub fn endpoints(source: &SourceSpec, flow: usize, foreign: &mut dyn Foreign) -> Result<Endpoints> {
     let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
         SourceSpec::Cbr {
             rate_bps,
@@ -444,39 +471,49 @@ pub fn endpoints(source: &SourceSpec) -> Result<Endpoints> {
             Box::new(Poisson::new(rate_bps, packet_bytes)?),
             packet_bytes,
         ),
-        SourceSpec::Tcp(ref spec) => return tcp::endpoints(spec),
-        SourceSpec::Rate(ref spec) => return rate::endpoints(spec),
-        SourceSpec::Media(ref m) => return media_endpoints(m),
+        SourceSpec::Tcp(ref t) => {
+            let ctl = t
+                .controller
+                .make(flow, Some(Family::Window), &tcp_start(t), foreign)?;
+            return Ok(tcp::endpoints_with_controller(t, ctl));
+        }
+        SourceSpec::Rate(ref r) => {
+            let app = Box::new(Bulk);
+            return rate_endpoints(r, flow, foreign, app, Box::new(Sink::default()));
+        }
+        SourceSpec::Media(ref m) => return media_endpoints(m, flow, foreign),
     };
     Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
 }
 
+/// The endpoints of rate flow `flow` carrying `app` to `sink`: its controller and the receiver
+/// that controller needs.
+fn rate_endpoints(
+    r: &RateSourceSpec,
+    flow: usize,
+    foreign: &mut dyn Foreign,
+    app: Box<dyn SendApp>,
+    sink: Box<dyn ReceiveApp>,
+) -> Result<Endpoints> {
+    let ctl = r
+        .controller
+        .make(flow, Some(Family::Rate), &rate_start(r), foreign)?;
+    let receiver = r.controller.receiver(r.feedback.as_deref())?;
+    Ok(rate::endpoints(r, ctl, receiver, app, sink))
+}
+
 /// The endpoints of a flow with a chosen application and receiver.
-fn media_endpoints(m: &MediaSpec) -> Result<Endpoints> {
+fn media_endpoints(m: &MediaSpec, flow: usize, foreign: &mut dyn Foreign) -> Result<Endpoints> {
     let (app, sink) = media_apps(m)?;
     match &m.carrier {
         Carrier::Udp { packet_bytes } => Ok(udp::endpoints(*packet_bytes, app, sink)),
-        Carrier::Tcp(t) => tcp::endpoints_with_apps(t, app, sink),
-        Carrier::Rate(r) => rate::endpoints_with_apps(r, app, sink),
-    }
-}
-
-/// The endpoints of a TCP or rate flow with a chosen application and receiver whose
-/// controller is built elsewhere (e.g. in Python; a window controller for TCP, a rate
-/// controller for a rate source).
-pub fn media_endpoints_with_controller(
-    m: &MediaSpec,
-    ctl: Box<dyn Controller>,
-) -> Result<Endpoints> {
-    let (app, sink) = media_apps(m)?;
-    match &m.carrier {
-        Carrier::Udp { .. } => Err(Error::invalid(
-            "source.controller",
-            "(given)",
-            "a udp source has no congestion control",
-        )),
-        Carrier::Tcp(t) => Ok(tcp::endpoints_with_controller_and_apps(t, ctl, app, sink)),
-        Carrier::Rate(r) => rate::endpoints_with_controller_and_apps(r, ctl, app, sink),
+        Carrier::Tcp(t) => {
+            let ctl = t
+                .controller
+                .make(flow, Some(Family::Window), &tcp_start(t), foreign)?;
+            Ok(tcp::endpoints(t, ctl, app, sink))
+        }
+        Carrier::Rate(r) => rate_endpoints(r, flow, foreign, app, sink),
     }
 }
 
@@ -560,7 +597,9 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
 
 /// Runs a packet-model run whose flows all use the catalogue's sources and controllers.
 pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
-    let sim = Simulation::new(scenario, |i| endpoints(&scenario.flows[i].source))?;
+    let sim = Simulation::new(scenario, |i| {
+        endpoints(&scenario.flows[i].source, i, &mut NoForeign)
+    })?;
     Ok(sim.run())
 }
 
@@ -596,14 +635,9 @@ pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
         flows: s
             .flows
             .iter()
-            .map(|g| engine_round::FlowGroup {
-                controller: g.controller.clone(),
-                params: g.params.clone(),
-                count: g.count as usize,
-                initial_window_pkts: g.initial_window,
-                initial_rate_bps: g.initial_rate.as_ref().map(|r| r.bps()),
-            })
-            .collect(),
+            .enumerate()
+            .map(|(i, g)| round_group(s, i, g))
+            .collect::<Result<_>>()?,
         record: engine_round::Record {
             every: s.record.every,
             flows: s.record.flows,
@@ -612,79 +646,55 @@ pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
     Ok(config)
 }
 
-impl Error {
-    /// A flow's controller error named by its path in the scenario: `controller.beta` becomes
-    /// `flows[0].source.controller.beta`.
-    fn under(self, flow: &str) -> Error {
-        let path = |field: String| match field.as_str() {
-            "controller.name" => format!("{flow}.source.controller"),
-            f => format!("{flow}.source.{f}"),
-        };
-        match self {
-            // An unknown parameter: the catalogue names the controller, the user the parameter.
-            Error::UnknownName {
-                field,
-                value,
-                known,
-            } if field.starts_with("controller.params") => Error::InvalidField {
-                field: path(format!("controller.{value}")),
-                value: String::new(),
-                allowed: format!(
-                    "not a parameter of {}; its parameters: {known}",
-                    field
-                        .trim_start_matches("controller.params")
-                        .trim_matches([' ', '(', ')'])
-                ),
-            },
-            other => other.renamed(path),
-        }
-    }
-}
-
-/// Checks what only the round model knows (each group's controller against the catalogue) by
-/// running one step with one flow per group; errors name the scenario's paths.
-pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
-    let mut one = config.clone();
-    one.steps = 1;
-    one.warmup_steps = 0;
-    one.capacity_changes.clear();
-    one.record = engine_round::Record::default();
-    // Controllers written in Python are checked when they run.
-    one.flows
-        .retain(|g| !g.controller.starts_with(crate::scenario::EXTERNAL_PREFIX));
-    if one.flows.is_empty() {
-        return Ok(());
-    }
-    for g in &mut one.flows {
-        g.count = 1;
-    }
-    engine_round::run(&one).map(|_| ()).map_err(round_error)
-}
-
-/// A round-model engine error named by the scenario's paths. The engine names what it finds
-/// by its flow group: a group's controller `round.flows[0].controller.beta` (the scenario file
-/// `flows[0].params.beta`), its start `round.flows[0].source.initial_rate` (`flows[0].initial_rate`).
-pub fn round_error(e: Error) -> Error {
-    let rename = |field: String| -> String {
-        let Some(rest) = field.strip_prefix("round.") else {
-            return field;
-        };
-        let Some((group, below)) = rest.split_once("].") else {
-            return rest.to_string();
-        };
-        let param = below
-            .strip_prefix("controller")
-            .map(|p| p.trim_start_matches('.'));
-        match (param, below.strip_prefix("source.")) {
-            (Some("" | "name"), _) => format!("{group}].controller"),
-            (Some("initial_window"), _) => format!("{group}].initial_window"),
-            (Some(p), _) if p.starts_with("params") => format!("{group}].params"),
-            (Some(p), _) => format!("{group}].params.{p}"),
-            (None, Some(start)) => format!("{group}].{start}"),
-            (None, None) => rest.to_string(),
-        }
+/// Flow group `i` of a round scenario: its controller resolved against the catalogue (any
+/// family) and its start checked, errors named where the scenario wrote them.
+fn round_group(
+    s: &RoundScenario,
+    i: usize,
+    g: &crate::scenario::round::RoundFlows,
+) -> Result<engine_round::FlowGroup> {
+    let controller = controller(None, &g.controller).map_err(|e| g.place(i, e))?;
+    let at = FieldPath::ROOT.key("flows").index(i);
+    let start = Start {
+        window: WindowConfig::avoidance_at(g.initial_window.unwrap_or(1.0)),
+        rate: RateConfig {
+            packet_bytes: bytes(s.link.packet_size.bytes()),
+            initial_rate_bps: g.initial_rate.as_ref().map(|r| r.bps()),
+            min_rate_bps: None,
+        },
     };
-    e.renamed(rename)
+    // A start's checks name the start's own keys, which the group writes directly.
+    let checked = |r: Result<()>, key: &str| {
+        r.map_err(|e| match e {
+            Error::InvalidField { value, allowed, .. } => {
+                Error::invalid(at.clone().key(key), value, allowed)
+            }
+            other => other,
+        })
+    };
+    checked(start.window.validate(), "initial_window")?;
+    checked(start.rate.validate(), "initial_rate")?;
+    Ok(engine_round::FlowGroup {
+        controller,
+        count: g.count as usize,
+        start,
+    })
+}
+
+/// Checks what only the round model knows, before any step: each catalogued group's controller
+/// against the run (rate controllers and `run.substeps`, integer windows), through the same
+/// factory and check a run uses; errors name the scenario's paths. Controllers written in
+/// Python are checked when they run.
+pub fn check_round(config: &engine_round::RoundConfig) -> Result<()> {
+    for (g, group) in config.flows.iter().enumerate() {
+        if let ControllerChoice::Catalogued(_) = group.controller {
+            let mut c = group
+                .controller
+                .make(0, None, &group.start, &mut NoForeign)?;
+            engine_round::check_controller(&mut *c, g, config)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -702,10 +712,10 @@ mod tests {
         })
     }
 
-    fn field(e: &Error) -> &str {
-        match e {
-            Error::InvalidField { field, .. } | Error::UnknownName { field, .. } => field,
-            other => panic!("no field: {other}"),
+    fn field(e: &Error) -> String {
+        match e.field() {
+            Some(field) => field.to_string(),
+            None => panic!("no field: {e}"),
         }
     }
 
@@ -713,9 +723,9 @@ mod tests {
     fn controller_errors_name_the_entry_by_its_path() {
         let cases = [
             (
-                json!({"kind": "tcp", "controller": "cubic"}),
+                json!({"kind": "tcp", "controller": "bbr"}),
                 "flows[1].source.controller",
-                "'cubic' is not known; expected one of: tcp, aimd",
+                "'bbr' is not known; expected one of: tcp, aimd",
             ),
             (
                 json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}),
@@ -768,7 +778,10 @@ mod tests {
         let SourceSpec::Tcp(t) = &*s.flows[1].source else {
             panic!("not tcp")
         };
-        assert_eq!(t.controller, ControllerChoice::External("mine".into()));
+        let ControllerChoice::External(p) = &t.controller else {
+            panic!("not external")
+        };
+        assert_eq!((p.module.as_deref(), p.object.as_str()), (None, "mine"));
     }
 
     #[test]
@@ -830,17 +843,28 @@ mod tests {
     }
 
     #[test]
-    fn round_engine_errors_name_the_group_by_its_path() {
+    fn round_errors_name_the_group_by_its_path_as_written() {
         let group = |g: serde_json::Value| {
-            let s = read_round(json!({"run": {"engine": "round", "steps": 10}, "link": {"capacity": "1Mbps"}, "flows": [g]})).unwrap();
-            check_round(&round(&s).unwrap()).unwrap_err()
+            let s = read_round(json!({"run": {"engine": "round", "steps": 10, "substeps": 2}, "link": {"capacity": "1Mbps"}, "flows": [g]})).unwrap();
+            round(&s).and_then(|c| check_round(&c)).unwrap_err()
         };
         let cases = [
             (
-                json!({"controller": "vegas"}),
+                json!({"controller": "no-such"}),
                 "flows[0].controller",
                 "is not known",
             ),
+            (
+                json!({"controller": {"name": "aimd", "beta": 1.5}}),
+                "flows[0].controller.beta",
+                "must be in",
+            ),
+            (
+                json!({"controller": {"name": "aimd", "gamma": 1}}),
+                "flows[0].controller.gamma",
+                "not a parameter of aimd",
+            ),
+            // The old spelling: the parameters' table as written.
             (
                 json!({"controller": "aimd", "params": {"beta": 1.5}}),
                 "flows[0].params.beta",
@@ -848,13 +872,19 @@ mod tests {
             ),
             (
                 json!({"controller": "aimd", "params": {"gamma": 1}}),
-                "flows[0].params",
-                "gamma",
+                "flows[0].params.gamma",
+                "not a parameter of aimd",
             ),
             (
                 json!({"controller": "tfrc", "initial_rate": "1bps"}),
                 "flows[0].initial_rate",
                 "must be in",
+            ),
+            // What only the run knows, checked through the same factory before any step.
+            (
+                json!({"controller": "tfrc"}),
+                "flows[0].controller",
+                "run.substeps > 1 needs window controllers",
             ),
         ];
         for (g, path, needle) in cases {

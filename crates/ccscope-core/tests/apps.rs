@@ -111,10 +111,20 @@ fn run_script(
         });
         let sink = Box::new(recorder.clone());
         match transport {
-            Transport::Tcp => tcp::endpoints_with_apps(&TcpSpec::default(), app, sink),
+            Transport::Tcp => {
+                let tcp_start = TcpSpec::default().window_config();
+                let ctl = Box::new(ccscope_core::control::Aimd::tcp().starting(tcp_start));
+                Ok(tcp::endpoints(&TcpSpec::default(), ctl, app, sink))
+            }
             Transport::Rate => {
                 let tfrc = ControllerConfig::resolve("tfrc", &[]).unwrap();
-                rate::endpoints_with_apps(&RateSourceSpec::new(tfrc), app, sink)
+                let spec = RateSourceSpec::new(tfrc.clone());
+                let start = ccscope_core::control::catalog::Start {
+                    rate: spec.config(),
+                    ..Default::default()
+                };
+                let (ctl, rx) = (tfrc.build(&start)?, tfrc.receiver().unwrap());
+                Ok(rate::endpoints(&spec, ctl, rx, app, sink))
             }
             Transport::Udp => Ok(udp::endpoints(1000, app, sink)),
         }

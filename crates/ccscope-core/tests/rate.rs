@@ -8,6 +8,7 @@ mod common;
 use std::sync::OnceLock;
 
 use ccscope_core::config::{CustomLink, FlowSpec, Placement, Scenario, TopologySpec, TraceSpec};
+use ccscope_core::control::catalog::{ControllerChoice, Start};
 use ccscope_core::control::catalog::{ControllerConfig, Family};
 use ccscope_core::control::receiver::{DataArrival, Receiver};
 use ccscope_core::control::RateConfig;
@@ -58,7 +59,20 @@ fn run_rate(
     };
     let probes: Vec<Probe> = specs.iter().map(|_| Probe::default()).collect();
     let sim = Simulation::new(&scenario, |i| {
-        probed_endpoints(&specs[i], Some(probes[i].clone()))
+        let ControllerChoice::Catalogued(config) = &specs[i].controller else {
+            unreachable!("catalogued controllers only")
+        };
+        let start = Start {
+            rate: specs[i].config(),
+            ..Start::default()
+        };
+        let receiver = config.receiver().expect("a rate controller");
+        Ok(probed_endpoints(
+            &specs[i],
+            config.build(&start)?,
+            receiver,
+            probes[i].clone(),
+        ))
     })
     .unwrap();
     (sim.run(), probes)
@@ -220,6 +234,7 @@ fn closed_loop(
             new_loss_event: rep.new_loss_event,
             rate_bps: rep.rate_bps,
             capacity_bps: None,
+            ..ReportSample::default()
         });
         trace.push(tx.pacing_rate_bps().unwrap() * rtt.secs() / 8000.0);
     }

@@ -1,6 +1,7 @@
 //! Running in slices (what the Python bindings do to look for Ctrl-C and report progress)
 //! changes nothing, and a run stopped early reports the part it ran.
 
+use ccscope_core::control::catalog::NoForeign;
 use ccscope_core::net::Simulation;
 use ccscope_core::round::{self, RoundConfig};
 use ccscope_core::time::SimTime;
@@ -20,7 +21,10 @@ fn packet() -> ccscope_core::config::Scenario {
 }
 
 fn simulation(s: &ccscope_core::config::Scenario) -> Simulation {
-    Simulation::new(s, |i| build::endpoints(&s.flows[i].source)).unwrap()
+    Simulation::new(s, |i| {
+        build::endpoints(&s.flows[i].source, i, &mut NoForeign)
+    })
+    .unwrap()
 }
 
 #[test]
@@ -83,12 +87,9 @@ fn round_config(steps: u64) -> RoundConfig {
 
 #[test]
 fn a_round_run_stopped_at_step_k_is_a_run_of_k_steps() {
-    let mut none =
-        |i: usize, _: &_| -> ccscope_core::Result<Box<dyn ccscope_core::control::Controller>> {
-            unreachable!("no external controller in flow {i}")
-        };
-    let stopped = round::run_with(&round_config(1000), &mut none, &mut |step| step < 700).unwrap();
+    let stopped =
+        round::run_with(&round_config(1000), &mut NoForeign, &mut |step| step < 700).unwrap();
     assert_eq!(stopped, round::run(&round_config(700)).unwrap());
-    let all = round::run_with(&round_config(1000), &mut none, &mut |_| true).unwrap();
+    let all = round::run_with(&round_config(1000), &mut NoForeign, &mut |_| true).unwrap();
     assert_eq!(all, round::run(&round_config(1000)).unwrap());
 }

@@ -4,28 +4,23 @@
 //! `ccscope.errors` exception that names its path, value and what is allowed, and a panic never
 //! crosses into Python.
 
+mod controllers;
 mod round;
 mod theory;
 mod watch;
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use ccscope_core::config::{Carrier, Scenario, SourceSpec};
-use ccscope_core::control::catalog::{self, ControllerChoice, ControllerConfig, Family, Start};
-use ccscope_core::control::{
-    Controller, ReportSample, RoundSample, Window, WindowConfig, WindowRule,
-};
+use ccscope_core::control::catalog::{self, ControllerConfig, Family, StandIn, Start};
 use ccscope_core::net::sim::{LinkReport, RunResult};
 use ccscope_core::net::stats::DirStats;
 use ccscope_core::net::trace::{EventKind, Trace};
-use ccscope_core::net::Endpoint;
-use ccscope_core::scenario::packet::{MAX_RATE_BPS, MAX_WINDOW_PKTS};
 use ccscope_core::time::SimTime;
 use ccscope_core::{build, scenario};
+use controllers::{ErrorSlot, PythonControllers, PythonFactory};
 use numpy::IntoPyArray;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -36,52 +31,43 @@ create_exception!(
     "An internal engine failure (a bug: please report it)."
 );
 
-/// The `ccscope.errors` exception for a core error: `ScenarioError` (or its `ControllerError`)
-/// with the path as the user wrote it, the value as written and what is allowed.
+/// The `ccscope.errors` exception for a core error, with the path as the user wrote it, the
+/// value as written and what is allowed: the one place that maps the core's errors to Python's
+/// classes (`CostError`, `ControllerError`, `ScenarioError`).
 fn core_err(py: Python<'_>, e: ccscope_core::Error) -> PyErr {
     use ccscope_core::Error;
-    enum Kind {
-        Cost,
-        Other,
-    }
     let message = e.to_string();
-    let e_kind = if matches!(e, Error::TooCostly { .. }) {
-        Kind::Cost
-    } else {
-        Kind::Other
-    };
-    let (path, value, allowed) = match e {
+    let (class, path, value, allowed) = match e {
+        Error::TooCostly {
+            field,
+            value,
+            estimate,
+        } => ("CostError", field.to_string(), value, estimate),
         Error::InvalidField {
             field,
             value,
             allowed,
-        } => (field, value, allowed),
+        } => (class_of(&field), field.to_string(), value, allowed),
         Error::UnknownName {
             field,
             value,
             known,
         } => (
-            field,
+            class_of(&field),
+            field.to_string(),
             format!("'{value}'"),
             format!("expected one of: {known}"),
         ),
-        Error::TooCostly {
-            field,
-            value,
-            estimate,
-        } => (field, value, estimate),
         Error::NoRoute { flow, .. } => (
+            "ScenarioError",
             format!("flows[{flow}]"),
             String::new(),
             "a route between its end nodes".to_string(),
         ),
-        Error::Malformed(_) => (String::new(), String::new(), String::new()),
-    };
-    let controller = path.contains("controller") || path.contains("params");
-    let class = match e_kind {
-        Kind::Cost => "CostError",
-        Kind::Other if controller => "ControllerError",
-        Kind::Other => "ScenarioError",
+        Error::ControllerFailed { hook, problem, .. } => {
+            ("ControllerError", String::new(), hook, problem)
+        }
+        Error::Malformed(_) => ("ScenarioError", String::new(), String::new(), String::new()),
     };
     let made = py
         .import("ccscope.errors")
@@ -93,15 +79,12 @@ fn core_err(py: Python<'_>, e: ccscope_core::Error) -> PyErr {
     }
 }
 
-/// A `ccscope.errors.ControllerError` for a Python controller that misbehaved.
-fn controller_error(py: Python<'_>, message: String) -> PyErr {
-    let made = py
-        .import("ccscope.errors")
-        .and_then(|m| m.getattr("ControllerError"))
-        .and_then(|c| c.call1((message.clone(),)));
-    match made {
-        Ok(obj) => PyErr::from_value(obj),
-        Err(_) => CoreError::new_err(message),
+/// The class of an error about `field`: a controller's, or the scenario's.
+fn class_of(field: &ccscope_core::error::FieldPath) -> &'static str {
+    if field.names_controller() {
+        "ControllerError"
+    } else {
+        "ScenarioError"
     }
 }
 
@@ -111,6 +94,11 @@ fn guarded<T: Send>(
     f: impl FnOnce() -> ccscope_core::Result<T> + Send,
 ) -> PyResult<T> {
     let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+    unwound(py, out)
+}
+
+/// A core result that may have panicked, as a Python result: a panic is a `CoreError`.
+fn unwound<T>(py: Python<'_>, out: std::thread::Result<ccscope_core::Result<T>>) -> PyResult<T> {
     match out {
         Ok(r) => r.map_err(|e| core_err(py, e)),
         Err(p) => {
@@ -316,321 +304,45 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
-/// The first error a Python controller raised in a run; the run stops and is reported as
-/// failed with it, unless it is Ctrl-C (KeyboardInterrupt), which `watch::Watch` turns into a
-/// partial result.
-pub(crate) type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
-
-/// Calls `f` with the GIL unless an earlier call already failed; keeps the first error.
-fn call_python<T>(
-    name: &str,
-    error: &ErrorSlot,
-    f: impl FnOnce(Python<'_>) -> PyResult<T>,
-) -> Option<T> {
-    if error.lock().map(|e| e.is_some()).unwrap_or(true) {
-        return None;
-    }
-    Python::attach(|py| {
-        f(py).map_err(|e| {
-            // Keep the user's exception and traceback; say where it came from (PEP 678).
-            if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                let _ = e.value(py).call_method1(
-                    "add_note",
-                    (format!("raised in Python controller {name:?}"),),
-                );
-            }
-            if let Ok(mut slot) = error.lock() {
-                slot.get_or_insert(e);
-            }
-        })
-    })
-    .ok()
-}
-
-/// Largest no-feedback timeout a Python rate controller may ask for (s): a day.
-const MAX_TIMEOUT_S: f64 = 86_400.0;
-
-/// A number a Python controller returned from `call`, checked to be a real number in
-/// [lo, hi]; anything else is a `ControllerError` that says what came back and what is
-/// `allowed`.
-fn number(
-    py: Python<'_>,
-    v: &Py<PyAny>,
-    call: &str,
-    lo: f64,
-    hi: f64,
-    allowed: &str,
-) -> PyResult<f64> {
-    let bound = v.bind(py);
-    let shown = bound
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "?".into());
-    let x = if bound.is_instance_of::<pyo3::types::PyBool>() {
-        None
-    } else {
-        bound.extract::<f64>().ok()
-    };
-    match x {
-        Some(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
-        _ => Err(controller_error(
-            py,
-            format!("{call} returned {shown}; it must return {allowed}"),
-        )),
-    }
-}
-
-/// A window rule written in Python: an object with `increase(cwnd)` (packets per RTT) and
-/// `decrease(cwnd)` (the window after a loss) methods. The first exception or bad value it
-/// produces is kept and raised when the run ends; until then the window holds still.
-struct PyRule {
-    name: String,
-    obj: Py<PyAny>,
-    error: ErrorSlot,
-}
-
-impl PyRule {
-    fn call(&self, method: &str, cwnd: f64, fallback: f64) -> f64 {
-        call_python(&self.name, &self.error, |py| {
-            let v = self.obj.call_method1(py, method, (cwnd,))?;
-            let v = number(
-                py,
-                &v,
-                &format!("{method}({cwnd})"),
-                0.0,
-                MAX_WINDOW_PKTS,
-                "a number of packets in [0, 1e9]",
-            )?;
-            Ok(v)
-        })
-        .unwrap_or(fallback)
-    }
-}
-
-impl WindowRule for PyRule {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-    fn increase(&self, cwnd: f64) -> f64 {
-        self.call("increase", cwnd, 0.0)
-    }
-    fn decrease(&self, cwnd: f64) -> f64 {
-        self.call("decrease", cwnd, cwnd)
-    }
-}
-
-/// A rate controller written in Python: an object with `rate_bps()` (the pacing rate),
-/// `on_report(report: dict)`, and optionally `on_no_feedback(now_s)` and `feedback_timeout_s()`
-/// (see `ccscope.RateController`). The rate is read back after every call.
-struct PyRateController {
-    name: String,
-    obj: Py<PyAny>,
-    error: ErrorSlot,
-    /// The rate the object last reported (bits/s), finite and > 0.
-    rate_bps: f64,
-}
-
-impl PyRateController {
-    fn new(name: String, obj: Py<PyAny>, error: ErrorSlot) -> Self {
-        let mut c = PyRateController {
-            name,
-            obj,
-            error,
-            rate_bps: 0.0,
-        };
-        c.refresh();
-        c
-    }
-
-    /// Reads `rate_bps()` back; keeps the old rate when the call fails.
-    fn refresh(&mut self) {
-        let rate = call_python(&self.name, &self.error, |py| {
-            let v = self.obj.call_method0(py, "rate_bps")?;
-            let v = number(
-                py,
-                &v,
-                "rate_bps()",
-                0.0,
-                MAX_RATE_BPS,
-                "a rate in b/s, > 0 and at most 1e12",
-            )?;
-            if v == 0.0 {
-                return Err(controller_error(
-                    py,
-                    "rate_bps() returned 0.0; it must return a rate in b/s, > 0 and at most 1e12"
-                        .to_string(),
-                ));
-            }
-            Ok(v)
-        });
-        if let Some(r) = rate {
-            self.rate_bps = r;
-        }
-    }
-}
-
-impl Controller for PyRateController {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn on_report(&mut self, r: &ReportSample) {
-        call_python(&self.name, &self.error, |py| {
-            let d = PyDict::new(py);
-            d.set_item("now_s", r.now.secs())?;
-            d.set_item("rtt_s", r.rtt.map(|t| t.secs()))?;
-            d.set_item("recv_rate_bps", r.recv_rate_bps)?;
-            d.set_item("loss_event_rate", r.loss_event_rate)?;
-            d.set_item("lost_pkts", r.lost_pkts)?;
-            d.set_item("received_pkts", r.received_pkts)?;
-            d.set_item("loss_sent_at_s", r.loss_sent_at.map(|t| t.secs()))?;
-            d.set_item("new_loss_event", r.new_loss_event)?;
-            d.set_item("rate_bps", r.rate_bps)?;
-            d.set_item("capacity_bps", r.capacity_bps)?;
-            self.obj.call_method1(py, "on_report", (d,)).map(|_| ())
-        });
-        self.refresh();
-    }
-
-    fn feedback_timeout(&self) -> Option<SimTime> {
-        call_python(&self.name, &self.error, |py| {
-            let t = self.obj.call_method0(py, "feedback_timeout_s")?;
-            if t.is_none(py) {
-                return Ok(None);
-            }
-            let t = number(
-                py,
-                &t,
-                "feedback_timeout_s()",
-                1e-9,
-                MAX_TIMEOUT_S,
-                "None or a time in s in [1e-9, 86400]",
-            )?;
-            Ok(Some(SimTime::from_secs_f64(t)))
-        })
-        .flatten()
-    }
-
-    fn on_no_feedback(&mut self, now: SimTime) {
-        call_python(&self.name, &self.error, |py| {
-            self.obj
-                .call_method1(py, "on_no_feedback", (now.secs(),))
-                .map(|_| ())
-        });
-        self.refresh();
-    }
-
-    /// The round model's step: `on_round(sample)` with the interval's aggregate feedback.
-    fn on_round(&mut self, r: &RoundSample) {
-        call_python(&self.name, &self.error, |py| {
-            let d = PyDict::new(py);
-            d.set_item("now_s", r.now.secs())?;
-            d.set_item("interval_s", r.interval.secs())?;
-            d.set_item("congested", r.congested)?;
-            d.set_item("loss_fraction", r.loss_fraction)?;
-            d.set_item("capacity_bps", r.capacity_bps)?;
-            self.obj.call_method1(py, "on_round", (d,)).map(|_| ())
-        });
-        self.refresh();
-    }
-
-    fn pacing_rate_bps(&self) -> Option<f64> {
-        Some(self.rate_bps)
-    }
-}
-
-type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
-
-/// Python controller objects by flow index (counts expanded): (display name, the flow's own
-/// object).
-pub(crate) type PythonControllers = HashMap<usize, (String, Py<PyAny>)>;
-
 /// Runs `f` as [`guarded`] does, handing it the flows' Python controllers and the slot their
-/// first exception goes to; that exception, when there is one, is what the run raises.
+/// first error goes to. An error that stopped the run before it ran (while its flows were
+/// built) is what the call raises; one raised while it ran is handed back beside the result,
+/// which covers the time the run had reached.
 pub(crate) fn with_python<T: Send>(
     py: Python<'_>,
     python: Option<PythonControllers>,
     f: impl FnOnce(&PythonControllers, &ErrorSlot) -> ccscope_core::Result<T> + Send,
-) -> PyResult<T> {
+) -> PyResult<(T, Option<PyErr>)> {
     let python = python.unwrap_or_default();
     let error: ErrorSlot = Arc::default();
     let slot = Arc::clone(&error);
-    let outcome = guarded(py, move || f(&python, &slot));
-    if let Some(e) = error.lock().ok().and_then(|mut e| e.take()) {
-        return Err(e);
+    // A run with Python controllers keeps the GIL: each callback would take it again, which
+    // costs more than most callbacks (the progress look still lets signals through).
+    let outcome = if python.is_empty() {
+        guarded(py, move || f(&python, &slot))
+    } else {
+        unwound(py, catch_unwind(AssertUnwindSafe(|| f(&python, &slot))))
+    };
+    let raised = error.lock().ok().and_then(|mut e| e.take());
+    match (outcome, raised) {
+        (Ok(value), raised) => Ok((value, raised)),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(e),
     }
-    outcome
 }
 
-/// Flow `i`'s Python controller: a window rule (an object with `increase`) wrapped in TCP's
-/// window state starting as `window` says, or a rate controller.
-pub(crate) fn python_controller(
-    python: &PythonControllers,
-    i: usize,
-    window: WindowConfig,
-    error: &ErrorSlot,
-) -> ccscope_core::Result<Box<dyn Controller>> {
-    let (name, obj) = python.get(&i).ok_or_else(|| {
-        ccscope_core::Error::invalid(
-            "controllers",
-            format!("flow {i}"),
-            "no Python controller was supplied for this flow",
-        )
-    })?;
-    let (obj, is_window) = Python::attach(|py| {
-        let obj = obj.clone_ref(py);
-        let is_window = obj.bind(py).hasattr("increase").unwrap_or(false);
-        (obj, is_window)
-    });
-    if is_window {
-        let rule = PyRule {
-            name: name.clone(),
-            obj,
-            error: Arc::clone(error),
-        };
-        return Ok(Box::new(Window::with_rule(rule).with_config(window)?));
-    }
-    Ok(Box::new(PyRateController::new(
-        name.clone(),
-        obj,
-        Arc::clone(error),
-    )))
-}
-
-/// Each flow's endpoints; a TCP or rate flow naming `python:NAME` gets its own Python
-/// controller object, `python[i]` for flow `i` (counts expanded), also under an application
-/// (video, FGS, playback, ON/OFF...).
-fn make_endpoints(
-    s: &Scenario,
-    i: usize,
-    python: &PythonControllers,
-    error: &ErrorSlot,
-) -> ccscope_core::Result<Endpoints> {
-    let source: &SourceSpec = &s.flows[i].source;
-    match source {
-        SourceSpec::Tcp(tcp) if matches!(tcp.controller, ControllerChoice::External(_)) => {
-            let ctl = python_controller(python, i, tcp.window_config(), error)?;
-            Ok(ccscope_core::transport::tcp::endpoints_with_controller(
-                tcp, ctl,
-            ))
+/// The result dict of a run that a Python error stopped: marked partial, with the error under
+/// `error` for the caller to raise with the result.
+fn with_error(py: Python<'_>, out: &Bound<'_, PyDict>, raised: Option<PyErr>) -> PyResult<()> {
+    if let Some(e) = raised {
+        if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            out.set_item("partial", true)?;
+        } else {
+            out.set_item("partial", true)?;
+            out.set_item("error", e.into_value(py))?;
         }
-        SourceSpec::Rate(rate) if matches!(rate.controller, ControllerChoice::External(_)) => {
-            let ctl = python_controller(python, i, WindowConfig::default(), error)?;
-            ccscope_core::transport::rate::endpoints_with_controller(rate, ctl)
-        }
-        SourceSpec::Media(m) => match &m.carrier {
-            Carrier::Tcp(tcp) if matches!(tcp.controller, ControllerChoice::External(_)) => {
-                let ctl = python_controller(python, i, tcp.window_config(), error)?;
-                build::media_endpoints_with_controller(m, ctl)
-            }
-            Carrier::Rate(rate) if matches!(rate.controller, ControllerChoice::External(_)) => {
-                let ctl = python_controller(python, i, WindowConfig::default(), error)?;
-                build::media_endpoints_with_controller(m, ctl)
-            }
-            _ => build::endpoints(source),
-        },
-        _ => build::endpoints(source),
     }
+    Ok(())
 }
 
 /// Simulated time between two looks for Ctrl-C and progress (each look is a clock read; the
@@ -653,23 +365,21 @@ fn run_packet<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let mut watch = watch::Watch::new(progress);
-    let (result, partial) = with_python(py, python_controllers, move |python, error| {
+    let ((result, partial), raised) = with_python(py, python_controllers, move |python, error| {
         let s = scenario::read_packet(table(&text)?)?;
         afford(s.cost(), force)?;
         let (real_time, emulation) = (s.run.engine == scenario::Engine::Udp, s.run.emulator);
         let s = build::packet(&s)?;
+        let mut factory = PythonFactory { python, error };
+        let mut make = |i: usize| build::endpoints(&s.flows[i].source, i, &mut factory);
         if real_time {
             let end = SimTime::from_ns(s.duration_ns);
-            let result = ccscope_core::realnet::run_with(
-                &s,
-                emulation,
-                |i| make_endpoints(&s, i, python, error),
-                |now| watch.go_on(now.secs(), end.secs(), error),
-            )?;
+            let result = ccscope_core::realnet::run_with(&s, emulation, &mut make, |now| {
+                watch.go_on(now.secs(), end.secs(), error)
+            })?;
             return Ok((result, watch.interrupted));
         }
-        let mut sim =
-            ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, python, error))?;
+        let mut sim = ccscope_core::net::Simulation::new(&s, &mut make)?;
         let end = sim.end();
         while sim.now() < end {
             sim.run_until(SimTime::from_ns(sim.now().ns().saturating_add(SLICE.ns())));
@@ -681,28 +391,30 @@ fn run_packet<'py>(
     })?;
     let out = result_dict(py, result)?;
     out.set_item("partial", partial)?;
+    with_error(py, &out, raised)?;
     Ok(out)
 }
 
 /// Reads and validates a scenario table of either engine (JSON text of the parsed TOML);
-/// returns its engine ("packet" or "round") and the scenario with every default filled in, as
-/// JSON text.
+/// returns its engine ("packet", "udp" or "round"), the scenario with every default filled in
+/// (as JSON text) and notes on how it was written (an old spelling read as the new one).
 #[pyfunction]
-fn read_scenario(py: Python<'_>, table_json: &str) -> PyResult<(String, String)> {
+fn read_scenario(py: Python<'_>, table_json: &str) -> PyResult<(String, String, Vec<String>)> {
     let text = table_json.to_owned();
     guarded(py, move || {
         let s = scenario::read(table(&text)?)?;
         // What only the engines know: controller names and parameters against the catalogue.
-        let engine = match &s {
+        let (engine, notes) = match &s {
             scenario::AnyScenario::Packet(p) if p.run.engine == scenario::Engine::Udp => {
-                build::packet(p).map(|_| "udp")?
+                build::packet(p).map(|_| ("udp", Vec::new()))?
             }
-            scenario::AnyScenario::Packet(p) => build::packet(p).map(|_| "packet")?,
+            scenario::AnyScenario::Packet(p) => build::packet(p).map(|_| ("packet", Vec::new()))?,
             scenario::AnyScenario::Round(r) => {
-                build::check_round(&build::round(r)?).map(|_| "round")?
+                build::check_round(&build::round(r)?)?;
+                ("round", r.notes())
             }
         };
-        Ok((engine.to_string(), s.normalized().to_string()))
+        Ok((engine.to_string(), s.normalized().to_string(), notes))
     })
 }
 
@@ -737,9 +449,9 @@ fn validate_packet(py: Python<'_>, table_json: &str, force: bool) -> PyResult<()
         let s = scenario::read_packet(table(&text)?)?;
         afford(s.cost(), force)?;
         let s = build::packet(&s)?;
-        let none = HashMap::new();
-        let error = Arc::default();
-        ccscope_core::net::Simulation::new(&s, |i| make_endpoints(&s, i, &none, &error)).map(|_| ())
+        // Python controllers are checked when they run; stand-ins let the rest be built.
+        let make = |i: usize| build::endpoints(&s.flows[i].source, i, &mut StandIn);
+        ccscope_core::net::Simulation::new(&s, make).map(|_| ())
     })
 }
 
@@ -796,6 +508,21 @@ fn controller_name(
     })
 }
 
+/// A value written with its unit as the core reads scenario values: ("time", seconds),
+/// ("rate", bits/s) or ("size", bytes); None when `text` is none of them ("20ms", "1Mbps",
+/// "1500B" are; "fast" and "12" are not).
+#[pyfunction]
+fn quantity(text: &str) -> Option<(&'static str, f64)> {
+    use ccscope_core::units::{FromText, Rate, Size, Time};
+    if let Ok(t) = Time::from_text(text) {
+        return Some(("time", t.secs()));
+    }
+    if let Ok(r) = Rate::from_text(text) {
+        return Some(("rate", r.bps()));
+    }
+    Size::from_text(text).ok().map(|s| ("size", s.bytes()))
+}
+
 /// Where this build comes from: ccscope's version, the commit of the source tree it was built
 /// from and whether that tree had uncommitted changes ("true", "false" or "unknown").
 #[pyfunction]
@@ -820,6 +547,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
+    m.add_function(wrap_pyfunction!(quantity, m)?)?;
+    m.add_class::<controllers::PyAck>()?;
+    m.add_class::<controllers::PyDelivery>()?;
+    m.add_class::<controllers::PyLoss>()?;
+    m.add_class::<controllers::PyReport>()?;
+    m.add_class::<controllers::PyRound>()?;
     round::register(m)?;
     theory::register(m)?;
     Ok(())

@@ -1,15 +1,15 @@
 //! Bindings of the round model: a `RoundConfig` comes in as JSON, the result goes out as a dict
 //! of numbers and numpy arrays.
 
-use ccscope_core::control::catalog::Start;
 use ccscope_core::round::{run_with, RoundConfig, RoundResult};
 use ccscope_core::{build, scenario};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::controllers::{PythonControllers, PythonFactory};
 use super::watch::Watch;
-use super::{afford, guarded, python_controller, table, with_python, PythonControllers};
+use super::{afford, guarded, table, with_error, with_python};
 
 /// The round model's parameters of a scenario table (JSON text), unless what the run would
 /// cost is beyond what runs unforced.
@@ -92,17 +92,18 @@ fn run_round<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let mut watch = Watch::new(progress);
-    let (result, config, partial) = with_python(py, python_controllers, move |python, error| {
-        let config = config(&text, force)?;
-        let mut external =
-            |i: usize, start: &Start| python_controller(python, i, start.window, error);
-        let total = config.steps as f64;
-        let mut go_on = |step: u64| watch.go_on(step as f64, total, error);
-        let result = run_with(&config, &mut external, &mut go_on).map_err(build::round_error)?;
-        Ok((result, config, watch.interrupted))
-    })?;
+    let ((result, config, partial), raised) =
+        with_python(py, python_controllers, move |python, error| {
+            let config = config(&text, force)?;
+            let mut factory = PythonFactory { python, error };
+            let total = config.steps as f64;
+            let mut go_on = |step: u64| watch.go_on(step as f64, total, error);
+            let result = run_with(&config, &mut factory, &mut go_on)?;
+            Ok((result, config, watch.interrupted))
+        })?;
     let out = result_dict(py, result, &config)?;
     out.set_item("partial", partial)?;
+    with_error(py, &out, raised)?;
     Ok(out)
 }
 

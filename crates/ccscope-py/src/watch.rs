@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
-use super::ErrorSlot;
+use super::controllers::ErrorSlot;
 
 /// How often, in wall time, a run looks for Ctrl-C and reports progress.
 const EVERY: Duration = Duration::from_millis(50);

@@ -29,6 +29,9 @@ Modules
 ``papadimitriou``
     Papadimitriou & Zhang 2007: (12), (16), (17), (20), (21); (2) is
     ``tcp.gaimd_friendly_alpha``.
+``cubic``
+    RFC 9438: the window function and K (Figures 1, 2), AIMD's average window (Figure 3),
+    CUBIC's under deterministic loss (Figure 6), the Reno-friendly region, Tables 1-2.
 """
 
 from __future__ import annotations
@@ -56,6 +59,16 @@ from .cai import (
     cai_utilization_no_buffer,
     cai_weighted_alpha_ratio,
     dtaimd_alpha,
+)
+from .cubic import (
+    aimd_mean_window,
+    cubic_k,
+    cubic_mean_window,
+    cubic_reno_friendly,
+    cubic_reno_friendly_loss_rate,
+    cubic_response,
+    cubic_theory,
+    cubic_window,
 )
 from .jin import (
     jin_aggressiveness_time,
@@ -140,6 +153,7 @@ __all__ = [
     "aimd_friendly_alpha_beta_kept",
     "aimd_friendly_alpha_beta_removed",
     "aimd_loss_single_flow",
+    "aimd_mean_window",
     "binomial_decrease",
     "binomial_decrease_slope",
     "binomial_efficiency",
@@ -175,6 +189,13 @@ __all__ = [
     "cai_two_class_next_point",
     "cai_utilization_no_buffer",
     "cai_weighted_alpha_ratio",
+    "cubic_k",
+    "cubic_mean_window",
+    "cubic_reno_friendly",
+    "cubic_reno_friendly_loss_rate",
+    "cubic_response",
+    "cubic_theory",
+    "cubic_window",
     "decrease_keeps_fairness",
     "decrease_no_crossover",
     "dtaimd_alpha",

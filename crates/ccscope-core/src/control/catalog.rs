@@ -21,11 +21,13 @@ use super::rate::{
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, History, Taimd,
-    Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, Cubic,
+    CubicParams, History, Taimd, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA,
+    MAX_ALPHA, MAX_K, MIN_HISTORY_K,
 };
 use super::Controller;
 use crate::error::{Error, Result};
+use crate::scenario::PythonController;
 
 /// Which engine-side machinery runs a controller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -294,18 +296,113 @@ impl ControllerConfig {
     }
 }
 
-/// A flow's controller as the packet engine's transports take it: resolved from the catalogue
-/// (once per scenario entry, when the scenario is built), or supplied from outside it.
+/// A flow's controller as the engines take it: resolved from the catalogue (once per scenario
+/// entry, when the scenario is built), or written outside it (in Python) and made per flow by
+/// the run's [`Foreign`] factory. [`ControllerChoice::make`] is the one route by which a
+/// controller of either kind reaches any engine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ControllerChoice {
     Catalogued(ControllerConfig),
-    /// Written in Python and handed over per flow by the bindings: the name after `python:`.
-    External(String),
+    External(PythonController),
 }
 
 impl From<ControllerConfig> for ControllerChoice {
     fn from(config: ControllerConfig) -> Self {
         ControllerChoice::Catalogued(config)
+    }
+}
+
+/// Makes the controllers a run names outside the catalogue: the Python bindings implement
+/// it. A run without such controllers uses [`NoForeign`].
+pub trait Foreign {
+    /// Flow `flow`'s (counts expanded) controller `spec`, starting as `start` says; `family`
+    /// is what the flow's source runs (`None` in the round model, which runs either).
+    fn make(
+        &mut self,
+        flow: usize,
+        spec: &PythonController,
+        family: Option<Family>,
+        start: &Start,
+    ) -> Result<Box<dyn Controller>>;
+}
+
+/// The [`Foreign`] factory of a run that was handed no controllers: every request is an error
+/// naming the controller.
+pub struct NoForeign;
+
+impl Foreign for NoForeign {
+    fn make(
+        &mut self,
+        _flow: usize,
+        spec: &PythonController,
+        _family: Option<Family>,
+        _start: &Start,
+    ) -> Result<Box<dyn Controller>> {
+        Err(Error::invalid(
+            "controller",
+            format!("'{}'", spec.name()),
+            "a controller written in Python runs only from Python (ccscope run, or ccscope.run)",
+        ))
+    }
+}
+
+/// The [`Foreign`] factory of a check that builds a run without running it: each controller
+/// written outside the catalogue stands in as TCP's window (a window flow) or a constant rate
+/// of one packet a second (a rate flow), so that the rest of the run can be built and checked.
+pub struct StandIn;
+
+impl Foreign for StandIn {
+    fn make(
+        &mut self,
+        _flow: usize,
+        _spec: &PythonController,
+        family: Option<Family>,
+        start: &Start,
+    ) -> Result<Box<dyn Controller>> {
+        Ok(match family {
+            Some(Family::Rate) => {
+                let rate = 8.0 * f64::from(start.rate.packet_bytes.max(1));
+                Box::new(super::ConstantRate::new(rate)?)
+            }
+            _ => Box::new(Aimd::tcp().starting(start.window)),
+        })
+    }
+}
+
+impl ControllerChoice {
+    /// Flow `flow`'s controller of `family`, starting as `start` says: built from the
+    /// catalogue, or made by `foreign`.
+    pub fn make(
+        &self,
+        flow: usize,
+        family: Option<Family>,
+        start: &Start,
+        foreign: &mut dyn Foreign,
+    ) -> Result<Box<dyn Controller>> {
+        match self {
+            ControllerChoice::Catalogued(config) => config.build(start),
+            ControllerChoice::External(spec) => foreign.make(flow, spec, family, start),
+        }
+    }
+
+    /// The receiver a rate controller needs: a catalogued controller's own, or the one
+    /// `feedback` names (one of [`FEEDBACK_KINDS`]) for a controller written outside the
+    /// catalogue.
+    pub fn receiver(&self, feedback: Option<&str>) -> Result<Box<dyn Receiver>> {
+        match (self, feedback) {
+            (ControllerChoice::Catalogued(config), _) => config
+                .receiver()
+                .ok_or_else(|| Error::invalid("controller", config.name(), "a rate controller")),
+            (ControllerChoice::External(_), Some(kind)) => feedback_receiver(kind),
+            (ControllerChoice::External(_), None) => Err(Error::invalid(
+                "feedback",
+                "(missing)",
+                format!(
+                    "required for a controller outside the catalogue; one of {}",
+                    FEEDBACK_KINDS.join(", ")
+                ),
+            )),
+        }
     }
 }
 
@@ -367,7 +464,7 @@ pub fn feedback_receiver(kind: &str) -> Result<Box<dyn Receiver>> {
         k @ ("tfrc" | "tfrc-ns2" | "tfrc-2000" | "tear") => return build_receiver(k, &[]),
         _ => {
             return Err(Error::UnknownName {
-                field: "source.feedback".into(),
+                field: "feedback".into(),
                 value: kind.into(),
                 known: FEEDBACK_KINDS.join(", "),
             })
@@ -467,16 +564,20 @@ fn mtu_per_rtt() -> ParamInfo {
     )
 }
 
-fn discounting(default: f64) -> ParamInfo {
+/// A switch: 0 (off) or 1 (on).
+fn switch(name: &'static str, default: f64, meaning: &'static str) -> ParamInfo {
     ParamInfo {
         switch: true,
-        ..param(
-            "discounting",
-            Some(default),
-            Range::closed(0.0, 1.0),
-            "receiver's history discounting: 1 on, 0 off (RFC 5348 §5.5)",
-        )
+        ..param(name, Some(default), Range::closed(0.0, 1.0), meaning)
     }
+}
+
+fn discounting(default: f64) -> ParamInfo {
+    switch(
+        "discounting",
+        default,
+        "receiver's history discounting: 1 on, 0 off (RFC 5348 §5.5)",
+    )
 }
 
 /// TFRC's s in the throughput equation, set apart from the packet size.
@@ -743,6 +844,50 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
             |v, s, m| {
                 let (a, b) = (v["alpha"], v["beta"]);
                 window(m, s, move || Taimd::dtaimd(a, b))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
+                name: "cubic",
+                family: Family::Window,
+                summary: "CUBIC(C, β): the window follows C·(t − K)³ + W_max after a reduction to β·w, never below the Reno-friendly AIMD(3(1 − β)/(1 + β), β)",
+                convention: BETA_KEPT,
+                paper: "RFC 9438 (CUBIC); RFC 9406 (HyStart++); Linux net/ipv4/tcp_cubic.c",
+                params: vec![
+                    param(
+                        "c",
+                        Some(0.4),
+                        Range::open_closed(0.0, 100.0),
+                        "aggressiveness of the cubic (packets/s³), > 0 (RFC 9438 §5.1: 0.4)",
+                    ),
+                    beta(Some(0.7), "fraction of the window kept by a reduction, 0 < β < 1 (RFC 9438 §4.6: 0.7)"),
+                    switch(
+                        "fast_convergence",
+                        1.0,
+                        "1: a reduction below the last W_max lowers W_max further (RFC 9438 §4.7); 0: off, as §4.7 advises for a single flow",
+                    ),
+                    switch(
+                        "hystart",
+                        1.0,
+                        "1: HyStart++ in the first slow start (RFC 9406, RFC 9438 §4.10); 0: classic slow start (RFC 5681)",
+                    ),
+                    switch(
+                        "reno_friendly",
+                        1.0,
+                        "1: never below the Reno-friendly window W_est (RFC 9438 §4.3); 0: the cubic alone",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let params = CubicParams {
+                    c: v["c"],
+                    beta: v["beta"],
+                    fast_convergence: v["fast_convergence"] == 1.0,
+                    hystart: v["hystart"] == 1.0,
+                    reno_friendly: v["reno_friendly"] == 1.0,
+                };
+                let config = s.window;
+                m.make(move || Cubic::new(params).starting(config))
             },
         ),
         rate_entry(
@@ -1022,7 +1167,7 @@ fn resolve(
         .enumerate()
         .find(|(_, e)| in_family(e) && e.info.name.eq_ignore_ascii_case(&base))
         .ok_or_else(|| Error::UnknownName {
-            field: "controller.name".to_string(),
+            field: "controller".into(),
             value: name.to_string(),
             known: entries
                 .iter()
@@ -1034,7 +1179,7 @@ fn resolve(
     let info = &entry.info;
     if positional.len() > info.params.len() {
         return Err(Error::invalid(
-            "controller.name",
+            "controller",
             name,
             format!(
                 "{} takes at most {} parameters",
@@ -1072,18 +1217,21 @@ fn resolve_values(info: &ControllerInfo, given: &[(String, f64)]) -> Result<Valu
             .params
             .iter()
             .find(|p| p.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::UnknownName {
-                field: format!("controller.params ({})", info.name),
-                value: name.clone(),
-                known: if info.params.is_empty() {
-                    "(none; it takes no parameters)".to_string()
+            .ok_or_else(|| {
+                let known = if info.params.is_empty() {
+                    "none; it takes no parameters".to_string()
                 } else {
                     info.params
                         .iter()
                         .map(|p| p.name)
                         .collect::<Vec<_>>()
                         .join(", ")
-                },
+                };
+                Error::invalid(
+                    format!("controller.{name}"),
+                    "",
+                    format!("not a parameter of {}; its parameters: {known}", info.name),
+                )
             })?;
         if named.iter().any(|(n, _)| *n == param.name) {
             return Err(Error::invalid(
@@ -1227,6 +1375,8 @@ mod tests {
             ),
             ("taimd", vec![], "TAIMD(0.2,0.875)"),
             ("DTAIMD", vec![("beta", 0.875)], "DTAIMD(0.2,0.875)"),
+            ("cubic", vec![], "CUBIC(0.4,0.7)"),
+            ("cubic", vec![("c", 4.0), ("beta", 0.8)], "CUBIC(4,0.8)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1241,6 +1391,7 @@ mod tests {
             "SIMD(1/16)",
             "IIAD(1,2/3)",
             "TAIMD(0.2,0.875)",
+            "CUBIC(0.4,0.7)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1303,12 +1454,12 @@ mod tests {
     fn unknown_parameters_are_named_with_the_allowed_ones() {
         let msg = error("gaimd", &[("gamma", 1.0)]).to_string();
         assert!(
-            msg.contains("'gamma'") && msg.contains("alpha, beta"),
+            msg.contains("controller.gamma: not a parameter of gaimd; its parameters: alpha, beta"),
             "{msg}"
         );
         let msg = error("tcp", &[("alpha", 1.0)]).to_string();
         assert!(
-            msg.contains("'alpha'") && msg.contains("no parameters"),
+            msg.contains("controller.alpha") && msg.contains("it takes no parameters"),
             "{msg}"
         );
     }
@@ -1331,9 +1482,19 @@ mod tests {
                 vec![("alpha", 0.2), ("alpha", 0.3)],
                 "controller.alpha",
             ),
+            ("cubic", vec![("c", 0.0)], "controller.c"),
+            ("cubic", vec![("beta", 1.0)], "controller.beta"),
+            ("cubic", vec![("hystart", 0.5)], "controller.hystart"),
+            (
+                "cubic",
+                vec![("reno_friendly", 2.0)],
+                "controller.reno_friendly",
+            ),
         ] {
             match error(name, &given) {
-                Error::InvalidField { field: f, .. } => assert_eq!(f, field, "{name} {given:?}"),
+                Error::InvalidField { field: f, .. } => {
+                    assert_eq!(f.to_string(), field, "{name} {given:?}")
+                }
                 other => panic!("{name} {given:?}: {other}"),
             }
         }
@@ -1440,7 +1601,9 @@ mod tests {
             ),
         ] {
             match error(name, &given) {
-                Error::InvalidField { field: f, .. } => assert_eq!(f, field, "{name} {given:?}"),
+                Error::InvalidField { field: f, .. } => {
+                    assert_eq!(f.to_string(), field, "{name} {given:?}")
+                }
                 other => panic!("{name} {given:?}: {other}"),
             }
         }

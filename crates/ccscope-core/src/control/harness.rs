@@ -23,16 +23,27 @@ impl<C: Controller> Driver<C> {
     pub fn acks(&mut self, n: usize) -> &mut Self {
         for _ in 0..n {
             self.now += SimTime(self.rtt.ns() / n.max(1) as u64);
-            let ack = AckSample {
-                now: self.now,
-                acked_pkts: 1.0,
-                rtt: Some(self.rtt),
-                srtt: Some(self.rtt),
-                in_flight_pkts: self.controller.window().min(1e9),
-            };
+            let ack = self.ack(1);
             self.controller.on_ack(&ack);
         }
         self
+    }
+
+    /// An ACK of `acked_pkts` 1000-byte packets now, with the driver's RTT as sample and the
+    /// window in flight.
+    pub fn ack(&self, acked_pkts: u64) -> AckSample {
+        let in_flight = self.controller.window().min(1e9) as u64;
+        AckSample {
+            now: self.now,
+            acked_pkts,
+            acked_bytes: 1000 * acked_pkts,
+            rtt: Some(self.rtt),
+            srtt: Some(self.rtt),
+            min_rtt: Some(self.rtt),
+            in_flight_pkts: in_flight,
+            in_flight_bytes: 1000 * in_flight,
+            ..AckSample::default()
+        }
     }
 
     /// Delivers one ACK per packet of the current window: one RTT of ACK-clocked growth.
@@ -68,6 +79,8 @@ impl<C: Controller> Driver<C> {
                 congested,
                 loss_fraction: if congested { 0.01 } else { 0.0 },
                 capacity_bps: None,
+                base_rtt: self.rtt,
+                queueing_delay: SimTime::ZERO,
             };
             self.controller.on_round(&r);
         }
@@ -124,15 +137,18 @@ impl<C: Controller> Driver<C> {
     pub fn run_checked(&mut self, ops: &[Op]) {
         for op in ops {
             match *op {
-                Op::Ack { acked_pkts, gap_ns } => {
+                Op::Ack {
+                    acked_pkts,
+                    gap_ns,
+                    ece,
+                    in_recovery,
+                } => {
                     self.now += SimTime(gap_ns);
-                    let ack = AckSample {
-                        now: self.now,
-                        acked_pkts,
-                        rtt: Some(self.rtt),
-                        srtt: Some(self.rtt),
-                        in_flight_pkts: self.controller.window().min(1e9),
-                    };
+                    let mut ack = self.ack(acked_pkts);
+                    ack.in_recovery = in_recovery;
+                    if ece {
+                        (ack.ece, ack.ce_pkts, ack.ce_bytes) = (true, acked_pkts, ack.acked_bytes);
+                    }
                     self.controller.on_ack(&ack);
                 }
                 Op::Loss { kind, sent_ago_ns } => {
@@ -157,13 +173,23 @@ impl<C: Controller> Driver<C> {
 /// One random feedback event for property tests.
 #[derive(Clone, Copy, Debug)]
 pub enum Op {
-    Ack { acked_pkts: f64, gap_ns: u64 },
-    Loss { kind: LossKind, sent_ago_ns: u64 },
-    Round { congested: bool },
+    Ack {
+        acked_pkts: u64,
+        gap_ns: u64,
+        ece: bool,
+        in_recovery: bool,
+    },
+    Loss {
+        kind: LossKind,
+        sent_ago_ns: u64,
+    },
+    Round {
+        congested: bool,
+    },
 }
 
-/// Any sequence of ACKs (including huge and zero ones), gap/ECN/timeout losses (sent any time
-/// ago) and rounds.
+/// Any sequence of ACKs (including huge and zero ones, with and without ECN-Echo, in and out
+/// of recovery), gap/ECN/timeout losses (sent any time ago) and rounds.
 pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
     use proptest::prelude::*;
     let kind = prop_oneof![
@@ -172,8 +198,14 @@ pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
         Just(LossKind::Timeout)
     ];
     let op = prop_oneof![
-        4 => (0.0..1e4f64, 0..200_000_000u64)
-            .prop_map(|(acked_pkts, gap_ns)| Op::Ack { acked_pkts, gap_ns }),
+        4 => (0..10_000u64, 0..200_000_000u64, any::<bool>(), any::<bool>()).prop_map(
+            |(acked_pkts, gap_ns, ece, in_recovery)| Op::Ack {
+                acked_pkts,
+                gap_ns,
+                ece,
+                in_recovery,
+            }
+        ),
         2 => (kind, 0..400_000_000u64)
             .prop_map(|(kind, sent_ago_ns)| Op::Loss { kind, sent_ago_ns }),
         2 => any::<bool>().prop_map(|congested| Op::Round { congested }),

@@ -37,18 +37,71 @@ pub use window::{
 
 use crate::time::SimTime;
 
-/// One acknowledgement seen by a sender (packet engine) or one receiver report.
+/// One acknowledgement as a window-based sender sees it (the TCP transport, in the packet and
+/// the udp engine): what Linux hands `tcp_congestion_ops` in `struct ack_sample` and
+/// `struct rate_sample`. It fires for every ACK, duplicates and ACKs in loss recovery
+/// included; `in_recovery` and `rwnd_limited` say when a window rule should not grow.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AckSample {
     pub now: SimTime,
-    /// Packets newly acknowledged by this ACK (may be fractional for byte-counting transports).
-    pub acked_pkts: f64,
-    /// RTT measured by this ACK, if any.
+    /// Packets newly acknowledged cumulatively by this ACK; 0 for a duplicate ACK.
+    pub acked_pkts: u64,
+    /// Bytes of those packets (their sizes on the wire).
+    pub acked_bytes: u64,
+    /// Packets above the cumulative ACK that this ACK newly reports held (SACK, RFC 2018).
+    pub sacked_pkts: u64,
+    /// RTT measured by this ACK, if any (none for an ACK of a retransmission: Karn's rule).
     pub rtt: Option<SimTime>,
-    /// Smoothed RTT of the sender, if it has one.
+    /// The transport's smoothed RTT (RFC 6298), once it has a sample.
     pub srtt: Option<SimTime>,
-    /// Packets outstanding after this ACK.
-    pub in_flight_pkts: f64,
+    /// The smallest RTT sample the transport has measured, once it has one.
+    pub min_rtt: Option<SimTime>,
+    /// Packets in flight after this ACK: sent and neither acknowledged, SACKed nor deemed lost
+    /// (RFC 6675 SetPipe for SACK; for Reno and NewReno, outstanding packets).
+    pub in_flight_pkts: u64,
+    /// Bytes in flight after this ACK (the same packets' sizes; for SACK senders, packets of
+    /// the flow's packet size).
+    pub in_flight_bytes: u64,
+    /// Of the newly acknowledged packets, those the receiver reports as CE-marked: TCP counts
+    /// every packet an ACK with ECN-Echo acknowledges (RFC 8257 §3.3).
+    pub ce_pkts: u64,
+    /// Bytes of those packets.
+    pub ce_bytes: u64,
+    /// The ACK carries ECN-Echo (RFC 3168): the packet that triggered it was CE-marked.
+    pub ece: bool,
+    /// The ACK arrived in fast recovery (the ACK that ends it included): the transport, not
+    /// the controller's growth, manages what is sent then (RFC 5681 §3.2, RFC 6582, RFC 6675
+    /// §5). After a timeout the sender is in slow start, not in recovery.
+    pub in_recovery: bool,
+    /// The receiver window, not the congestion window, bounds what the sender may have
+    /// outstanding: a window rule does not grow (RFC 7661 §4, Linux `tcp_is_cwnd_limited`).
+    pub rwnd_limited: bool,
+    /// A delivery-rate sample, when the controller asks for them
+    /// ([`Controller::wants_delivery_rate`]) and this ACK delivered data.
+    pub delivery: Option<DeliverySample>,
+}
+
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation-02 §3.3; Linux
+/// `tcp_rate.c`): the data delivered between the sending of the packet this ACK newly
+/// delivered last and this ACK, over the longer of its send and ACK intervals.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DeliverySample {
+    /// Delivery rate over the interval (bits/s), finite and ≥ 0.
+    pub rate_bps: f64,
+    /// Packets delivered over the interval (acknowledged or SACKed).
+    pub delivered_pkts: u64,
+    /// Bytes delivered over the interval.
+    pub delivered_bytes: u64,
+    /// The interval: the longer of the send and ACK elapsed times (> 0).
+    pub interval: SimTime,
+    /// The sampled packet was sent while the application, not the network, limited sending:
+    /// the rate may underestimate the path (§3.4); a max filter may still use it when it is
+    /// higher than the current estimate.
+    pub app_limited: bool,
+    /// Packets delivered over the whole connection so far (the draft's C.delivered).
+    pub total_delivered_pkts: u64,
+    /// Packets in flight when the sampled packet was sent (BBR's `tx_in_flight`).
+    pub tx_in_flight_pkts: u64,
 }
 
 /// Why the sender believes a packet was lost.
@@ -63,6 +116,17 @@ pub enum LossKind {
     Ecn,
 }
 
+impl LossKind {
+    /// The kind's name in results and for Python controllers.
+    pub fn name(self) -> &'static str {
+        match self {
+            LossKind::Gap => "gap",
+            LossKind::Timeout => "timeout",
+            LossKind::Ecn => "ecn",
+        }
+    }
+}
+
 /// A congestion signal. `sent_at` of the lost packet lets a controller react at most once per
 /// RTT (a loss of a packet sent before the last reduction belongs to the same event).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -75,7 +139,7 @@ pub struct LossEvent {
     pub lost_pkts: f64,
 }
 
-/// The aggregate feedback of one control interval (the round model, rate-based senders).
+/// The aggregate feedback of one control interval (the round model).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RoundSample {
     pub now: SimTime,
@@ -87,6 +151,10 @@ pub struct RoundSample {
     pub loss_fraction: f64,
     /// Bottleneck capacity (bits/s) when an oracle or estimator provides it.
     pub capacity_bps: Option<f64>,
+    /// The round trip without queueing (the round model's RTT0).
+    pub base_rtt: SimTime,
+    /// Queueing delay at the bottleneck in this interval: the interval less the base RTT.
+    pub queueing_delay: SimTime,
 }
 
 /// One feedback report of a rate-based receiver as its sender sees it (the rate transport,
@@ -101,6 +169,10 @@ pub struct ReportSample {
     /// How long the receiver held the echoed packet before reporting (included in `now` −
     /// echoed send time, excluded from `rtt`).
     pub hold: SimTime,
+    /// One-way delay of the echoed data packet: its arrival at the receiver (the report's
+    /// timestamp less the hold time) less its send time. Sender and receiver share the
+    /// engine's clock, so it includes no clock offset.
+    pub one_way_delay: Option<SimTime>,
     /// Data received since the previous report (bits/s), ≥ 0 (TFRC's X_recv).
     pub recv_rate_bps: f64,
     /// The receiver's loss event rate p, in [0, 1] (TFRC; 0 before the first loss).
@@ -131,26 +203,50 @@ impl ReportSample {
     }
 }
 
-/// What a controller tells its engine to do.
+/// A congestion controller: engine-independent state driven by feedback hooks, read back
+/// through its outputs.
+///
+/// Inputs (each hook fires as its doc says; every one has a default that does nothing):
+/// [`on_ack`](Controller::on_ack), [`on_loss`](Controller::on_loss),
+/// [`on_undo`](Controller::on_undo), [`on_report`](Controller::on_report),
+/// [`on_round`](Controller::on_round), [`on_wakeup`](Controller::on_wakeup),
+/// [`on_no_feedback`](Controller::on_no_feedback).
+///
+/// Outputs, read after every hook: [`window`](Controller::window) (packets; infinite when the
+/// controller does not limit by window), [`pacing_rate_bps`](Controller::pacing_rate_bps)
+/// (a rate-based sender's rate, or the pace of a window-based one: the TCP transport paces
+/// when it is given), and [`wakeup`](Controller::wakeup) (when to call `on_wakeup`).
 pub trait Controller: Send {
     /// Name in the papers' notation, e.g. `GAIMD(0.31,0.875)`.
     fn name(&self) -> String;
 
-    /// Fires for every acknowledgement (or receiver report) that acknowledges new data.
+    /// Fires for every acknowledgement a window-based transport receives (TCP: duplicates and
+    /// ACKs in recovery included).
     fn on_ack(&mut self, _ack: &AckSample) {}
 
     /// Fires once per congestion signal the transport decides to report.
     fn on_loss(&mut self, _loss: &LossEvent) {}
 
+    /// Fires when the transport finds that its last congestion signal was spurious: the
+    /// packet it retransmitted had arrived (Eifel detection, RFC 3522: the ACK that covers the
+    /// retransmitted packet echoes the original's send time). RFC 9438 §4.9 restores the state
+    /// from before the reduction.
+    fn on_undo(&mut self, _now: SimTime) {}
+
     /// Fires once per control interval with that interval's aggregate feedback.
     fn on_round(&mut self, _round: &RoundSample) {}
 
-    /// [`Controller::on_round`], then what the controller offers next: its pacing rate (bits/s)
-    /// when rate-based, else its window (packets). One call per flow and step in the round
-    /// model; the default is compiled for each controller, so it needs no override.
+    /// [`Controller::on_round`], then what the controller offers next: its window (packets)
+    /// when it limits by window, else its pacing rate (bits/s). One call per flow and step in
+    /// the round model; the default is compiled for each controller, so it needs no override.
     fn round_offer(&mut self, round: &RoundSample) -> f64 {
         self.on_round(round);
-        self.pacing_rate_bps().unwrap_or_else(|| self.window())
+        let w = self.window();
+        if w.is_finite() {
+            w
+        } else {
+            self.pacing_rate_bps().unwrap_or(w)
+        }
     }
 
     /// Congestion window in packets; `f64::INFINITY` when the controller does not limit by window.
@@ -158,9 +254,25 @@ pub trait Controller: Send {
         f64::INFINITY
     }
 
-    /// Pacing rate in bits/s, when the controller is rate-based.
+    /// Pacing rate in bits/s: the sending rate of a rate-based controller, or the pace of a
+    /// window-based one (`None`: the window's ACK clock alone).
     fn pacing_rate_bps(&self) -> Option<f64> {
         None
+    }
+
+    /// When the controller wants [`Controller::on_wakeup`] to fire (a probing schedule, BBR's
+    /// ProbeRTT), if ever; read after every hook. A time already past fires at once.
+    fn wakeup(&self) -> Option<SimTime> {
+        None
+    }
+
+    /// Fires at the time [`Controller::wakeup`] asked for.
+    fn on_wakeup(&mut self, _now: SimTime) {}
+
+    /// Whether [`AckSample::delivery`] should carry delivery-rate samples: the transport then
+    /// keeps the per-packet state draft-cheng-iccrg-delivery-rate-estimation needs.
+    fn wants_delivery_rate(&self) -> bool {
+        false
     }
 
     /// The binomial control a window controller runs ([`WindowRule::binomial`]); `None` for
@@ -222,6 +334,9 @@ impl Controller for Box<dyn Controller> {
     fn on_loss(&mut self, loss: &LossEvent) {
         (**self).on_loss(loss)
     }
+    fn on_undo(&mut self, now: SimTime) {
+        (**self).on_undo(now)
+    }
     fn on_round(&mut self, round: &RoundSample) {
         (**self).on_round(round)
     }
@@ -233,6 +348,15 @@ impl Controller for Box<dyn Controller> {
     }
     fn pacing_rate_bps(&self) -> Option<f64> {
         (**self).pacing_rate_bps()
+    }
+    fn wakeup(&self) -> Option<SimTime> {
+        (**self).wakeup()
+    }
+    fn on_wakeup(&mut self, now: SimTime) {
+        (**self).on_wakeup(now)
+    }
+    fn wants_delivery_rate(&self) -> bool {
+        (**self).wants_delivery_rate()
     }
     fn binomial(&self) -> Option<BinomialForm> {
         (**self).binomial()

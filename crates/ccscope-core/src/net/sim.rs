@@ -35,9 +35,9 @@ use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, RngSource, Stream};
 use crate::time::{serialization_time, OptTime, SimTime};
 
-/// Timers a sender may have pending at once (e.g. TCP's: retransmission, delayed send and its
-/// application's wake-up), numbered from 0.
-pub const SENDER_TIMERS: usize = 3;
+/// Timers a sender may have pending at once (e.g. TCP's: retransmission, delayed send, its
+/// application's wake-up and its controller's), numbered from 0.
+pub const SENDER_TIMERS: usize = 4;
 /// Timers a receiver may have pending at once (e.g. TCP's: delayed ACK and its application's
 /// wake-up), numbered from 0.
 pub const RECEIVER_TIMERS: usize = 2;

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use crate::build::{endpoints, Endpoints};
 use crate::config;
+use crate::control::catalog::NoForeign;
 use crate::error::{Error, Result};
 use crate::net::RunResult;
 use crate::scenario::Emulation;
@@ -132,7 +133,7 @@ pub fn run(scenario: &config::Scenario, emulation: Emulation) -> Result<RunResul
     run_with(
         scenario,
         emulation,
-        |i| endpoints(&scenario.flows[i].source),
+        |i| endpoints(&scenario.flows[i].source, i, &mut NoForeign),
         |_| true,
     )
 }

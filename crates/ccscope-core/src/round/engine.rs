@@ -2,30 +2,16 @@
 
 use super::group::{bad_offer, build_group, Book, Group, Signal, Step, Sums};
 use super::report::{RoundResult, Series};
-use super::{Feedback, FlowGroup, RoundConfig};
-use crate::control::catalog::{ControllerConfig, Make, Start};
-use crate::control::{Controller, RateConfig, RoundSample, WindowConfig};
-use crate::error::{Error, Result};
+use super::{Feedback, RoundConfig};
+use crate::control::catalog::{ControllerChoice, Foreign, Make, NoForeign};
+use crate::control::{Controller, RoundSample};
+use crate::error::{Error, FieldPath, Result};
 use crate::rng::{stream, Rng, Stream};
-use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
 
 /// Relative size below which an overshoot is a rounding artefact of the float arithmetic, not
 /// congestion: loads that sum exactly to the capacity fill the link without loss.
 const TIE: f64 = 1e-9;
-
-/// How a flow of `group` starts: a window controller in congestion avoidance at the group's
-/// initial window, a rate controller at its initial rate.
-fn start(group: &FlowGroup, packet_bytes: u32) -> Start {
-    Start {
-        window: WindowConfig::avoidance_at(group.initial_window_pkts.unwrap_or(1.0)),
-        rate: RateConfig {
-            packet_bytes,
-            initial_rate_bps: group.initial_rate_bps,
-            min_rate_bps: None,
-        },
-    }
-}
 
 /// Makes the flows of flow group `g` from its catalogued controller: one [`Group`] of the
 /// controller's concrete type, each flow checked against the run.
@@ -43,15 +29,35 @@ impl Make for Flows<'_> {
     }
 }
 
+/// The path of flow group `g`'s controller in the scenario.
+fn controller_of(g: usize) -> FieldPath {
+    FieldPath::ROOT.key("flows").index(g).key("controller")
+}
+
+/// Checks a controller of flow group `g` against the run `config` would make of it, as a run
+/// does before its first step; errors name the group's controller.
+pub fn check_controller(
+    controller: &mut dyn Controller,
+    g: usize,
+    config: &RoundConfig,
+) -> Result<()> {
+    admit(controller, g, config).map(|_| ())
+}
+
 /// Checks a new flow's controller against the run (flow group `g` of `config`) and returns the
-/// flow's bookkeeping.
-fn admit<C: Controller>(controller: &mut C, g: usize, config: &RoundConfig) -> Result<Book> {
-    let rate_based = controller.pacing_rate_bps().is_some();
+/// flow's bookkeeping; errors name the group's controller.
+fn admit<C: Controller + ?Sized>(
+    controller: &mut C,
+    g: usize,
+    config: &RoundConfig,
+) -> Result<Book> {
+    // A controller that limits by window is a window flow, whatever pace it also gives.
+    let rate_based = !controller.window().is_finite();
     if rate_based && config.substeps > 1 {
         return Err(Error::invalid(
-            format!("round.flows[{g}].controller"),
+            controller_of(g),
             controller.name(),
-            "round.substeps > 1 needs window controllers",
+            "run.substeps > 1 needs window controllers",
         ));
     }
     if (config.integer_windows || config.substeps > 1) && !rate_based {
@@ -62,31 +68,23 @@ fn admit<C: Controller>(controller: &mut C, g: usize, config: &RoundConfig) -> R
         controller.set_window(w.floor());
         if !followed || controller.window() != w.floor() {
             return Err(Error::invalid(
-                format!("round.flows[{g}].controller"),
+                controller_of(g),
                 controller.name(),
-                "round.integer_windows and round.substeps > 1 need controllers that \
+                "link.integer_windows and run.substeps > 1 need controllers that \
                  accept a set window",
             ));
         }
     }
     let mut book = Book::new(rate_based);
-    let start = controller
-        .pacing_rate_bps()
-        .unwrap_or_else(|| controller.window());
+    let start = match controller.window() {
+        w if w.is_finite() => w,
+        w => controller.pacing_rate_bps().unwrap_or(w),
+    };
     if !book.set_offer(start, config.integer_windows) {
         return Err(bad_offer(controller.name(), book.offer));
     }
     Ok(book)
 }
-
-/// Places a controller error under the flow group it came from.
-fn within(e: Error, index: usize) -> Error {
-    e.renamed(|field| format!("round.flows[{index}].{field}"))
-}
-
-/// Builds, for flow `i` (counts expanded) of a group whose controller names one outside the
-/// catalogue (`python:NAME`), its controller starting as the [`Start`] says.
-pub type External<'a> = dyn FnMut(usize, &Start) -> Result<Box<dyn Controller>> + 'a;
 
 /// Called before each step with its index; returning false stops the run there, and the
 /// result covers the steps run.
@@ -94,67 +92,46 @@ pub type Watch<'a> = dyn FnMut(u64) -> bool + 'a;
 
 /// Runs the round model with catalogued controllers only.
 pub fn run(config: &RoundConfig) -> Result<RoundResult> {
-    run_with(
-        config,
-        &mut |i, _| {
-            Err(Error::invalid(
-                format!("round.flows[{i}].controller"),
-                "python:",
-                "no controller outside the catalogue was supplied",
-            ))
-        },
-        &mut |_| true,
-    )
+    run_with(config, &mut NoForeign, &mut |_| true)
 }
 
-/// Runs the round model; a group whose controller is `python:NAME` gets each flow's
-/// controller from `external`, in flow order; `watch` may stop it early.
+/// Runs the round model; a group whose controller is written outside the catalogue gets each
+/// flow's controller from `foreign`, in flow order; `watch` may stop it early.
 pub fn run_with(
     config: &RoundConfig,
-    external: &mut External<'_>,
+    foreign: &mut dyn Foreign,
     watch: &mut Watch<'_>,
 ) -> Result<RoundResult> {
     let mut groups: Vec<Box<dyn Group>> = Vec::new();
     let mut first = 0;
     for (g, group) in config.flows.iter().enumerate() {
         first += group.count;
-        if group.controller.starts_with(EXTERNAL_PREFIX) {
-            let start = start(group, config.packet_bytes);
-            let mut built = Vec::with_capacity(group.count);
-            for i in first - group.count..first {
-                built.push(external(i, &start)?);
+        let mut flows = match &group.controller {
+            ControllerChoice::Catalogued(controller) => {
+                let flows = Flows {
+                    g,
+                    count: group.count,
+                    config,
+                };
+                controller.build_with(&group.start, flows)??
             }
-            let mut built = built.into_iter();
-            let mut flows = build_group(
-                group.count,
-                || {
-                    built
-                        .next()
-                        .unwrap_or_else(|| unreachable!("one controller per flow"))
-                },
-                |c| admit(c, g, config),
-            )?;
-            if !groups
-                .last_mut()
-                .is_some_and(|last| last.absorb(&mut *flows))
-            {
-                groups.push(flows);
+            external @ ControllerChoice::External(_) => {
+                let mut built = Vec::with_capacity(group.count);
+                for i in first - group.count..first {
+                    built.push(external.make(i, None, &group.start, foreign)?);
+                }
+                let mut built = built.into_iter();
+                build_group(
+                    group.count,
+                    || {
+                        built
+                            .next()
+                            .unwrap_or_else(|| unreachable!("one controller per flow"))
+                    },
+                    |c| admit(c, g, config),
+                )?
             }
-            continue;
-        }
-        let params: Vec<(String, f64)> =
-            group.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        let controller =
-            ControllerConfig::resolve(&group.controller, &params).map_err(|e| within(e, g))?;
-        let flows = Flows {
-            g,
-            count: group.count,
-            config,
         };
-        let start = start(group, config.packet_bytes);
-        let mut flows = controller
-            .build_with(&start, flows)
-            .map_err(|e| within(e, g))??;
         if !groups
             .last_mut()
             .is_some_and(|last| last.absorb(&mut *flows))
@@ -250,6 +227,8 @@ pub fn run_with(
             congested: false,
             loss_fraction,
             capacity_bps: config.capacity_oracle.then_some(capacity_bps),
+            base_rtt: SimTime(config.rtt0_ns),
+            queueing_delay: SimTime::from_secs_f64(queue / capacity_pps),
         };
         let hit = RoundSample {
             congested: true,
@@ -317,7 +296,7 @@ pub fn run_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::round::{CapacityStep, Record};
+    use crate::round::{CapacityStep, FlowGroup, Record};
 
     /// `count` TCP flows from window `w0` on a link of `w` packets per RTT (1000-byte packets,
     /// RTT0 = 100 ms, no buffer, synchronized feedback), recording every step.
@@ -335,13 +314,7 @@ mod tests {
             integer_windows: false,
             capacity_oracle: false,
             substeps: 1,
-            flows: vec![FlowGroup {
-                controller: "tcp".into(),
-                params: Default::default(),
-                count,
-                initial_window_pkts: Some(w0),
-                initial_rate_bps: None,
-            }],
+            flows: vec![FlowGroup::catalogued("tcp", count, w0, 1000).unwrap()],
             record: Record {
                 every: 1,
                 flows: true,
@@ -422,11 +395,10 @@ mod tests {
             assert!(w.iter().sum::<u64>() <= 10, "{hits:?}");
         }
         assert!(hits.iter().sum::<u64>() > 0);
-        c.flows[0].controller = "iscc".into();
-        assert!(run(&c)
-            .unwrap_err()
-            .to_string()
-            .contains("round.substeps > 1 needs window controllers"));
+        c.flows[0] = FlowGroup::catalogued("iscc", 10, 8.0, 1000).unwrap();
+        assert!(run(&c).unwrap_err().to_string().contains(
+            "flows[0].controller = ISCC(-1.5,2): run.substeps > 1 needs window controllers"
+        ));
     }
 
     #[test]
@@ -434,13 +406,8 @@ mod tests {
         // Flows are stepped in groups of one controller type; their reports and recorded loads
         // stay in the configured order, and a window flow behind a rate flow starts a new group.
         let mut c = tcp(2, 3.0, 100.0, 5);
-        let group = |controller: &str, count| FlowGroup {
-            controller: controller.into(),
-            params: Default::default(),
-            count,
-            initial_window_pkts: Some(4.0),
-            initial_rate_bps: None,
-        };
+        let group =
+            |controller: &str, count| FlowGroup::catalogued(controller, count, 4.0, 1000).unwrap();
         c.flows.push(group("rate-aimd", 1));
         c.flows.push(group("tcp", 1));
         let r = run(&c).unwrap();
@@ -490,16 +457,5 @@ mod tests {
                 .iter()
                 .all(|j| (1.0 / 20.0 - 1e-12..=1.0 + 1e-12).contains(j)));
         }
-    }
-
-    #[test]
-    fn unknown_controllers_are_named_by_their_group() {
-        let mut c = tcp(1, 1.0, 10.0, 10);
-        c.flows[0].controller = "vegas".into();
-        let err = run(&c).unwrap_err().to_string();
-        assert!(
-            err.contains("round.flows[0].controller.name") && err.contains("iscc"),
-            "{err}"
-        );
     }
 }

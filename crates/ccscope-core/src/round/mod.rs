@@ -21,10 +21,12 @@ mod engine;
 mod group;
 mod report;
 
-pub use engine::{run, run_with, External, Watch};
+pub use engine::{check_controller, run, run_with, Watch};
 pub use report::{FlowReport, RoundResult, Series};
 
-use std::collections::BTreeMap;
+use crate::control::catalog::{ControllerChoice, ControllerConfig, Start};
+use crate::control::{RateConfig, WindowConfig};
+use crate::error::Result;
 
 /// How congestion reaches the flows in a step whose load exceeds capacity and buffer.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,15 +54,31 @@ pub struct CapacityStep {
 /// `count` flows running the same controller.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowGroup {
-    /// A catalogued controller name (`control::catalog`), window or rate.
-    pub controller: String,
-    /// Its parameters by name.
-    pub params: BTreeMap<String, f64>,
+    /// The controller, window or rate: catalogued, or made by the run's
+    /// [`Foreign`](crate::control::catalog::Foreign) factory.
+    pub controller: ControllerChoice,
     pub count: usize,
-    /// Starting window of a window controller (packets), in congestion avoidance; `None`: 1.
-    pub initial_window_pkts: Option<f64>,
-    /// Starting rate of a rate controller (bits/s); default the controller's own.
-    pub initial_rate_bps: Option<f64>,
+    /// How each flow starts: a window controller in congestion avoidance at
+    /// `start.window.initial_window`, a rate controller at `start.rate`'s initial rate.
+    pub start: Start,
+}
+
+impl FlowGroup {
+    /// `count` flows of the catalogued controller `name` (default parameters) starting in
+    /// congestion avoidance at window `w0` (packets of `packet_bytes`).
+    pub fn catalogued(name: &str, count: usize, w0: f64, packet_bytes: u32) -> Result<FlowGroup> {
+        Ok(FlowGroup {
+            controller: ControllerConfig::resolve(name, &[])?.into(),
+            count,
+            start: Start {
+                window: WindowConfig::avoidance_at(w0),
+                rate: RateConfig {
+                    packet_bytes,
+                    ..RateConfig::default()
+                },
+            },
+        })
+    }
 }
 
 /// What to record beyond the per-flow totals.

@@ -81,7 +81,7 @@ impl Cost {
         }
         let (field, value) = self.blame.clone();
         Err(Error::TooCostly {
-            field,
+            field: field.into(),
             value,
             estimate: format!(
                 "the run would take about {} {} (~{} at {WORK_PER_S:.0e}/s) and {} of memory; at most {MAX_WORK:.0e} {} and {} run unless forced (CLI --force, Python force=True)",
@@ -533,13 +533,13 @@ mod tests {
             panic!("{e:?}")
         };
         assert_eq!(
-            (field.as_str(), value.as_str()),
+            (field.to_string().as_str(), value.as_str()),
             ("flows[0].source.rate", "'8Tbps'")
         );
         assert!(estimate.contains("1.0e11 events"), "{estimate}");
         let e = cost(cbr("1Mbps", 1_000_000, "60s")).check().unwrap_err();
         assert!(
-            matches!(e, Error::TooCostly { ref field, .. } if field == "flows[0].count"),
+            matches!(e, Error::TooCostly { ref field, .. } if field.to_string() == "flows[0].count"),
             "{e:?}"
         );
     }
@@ -568,7 +568,7 @@ mod tests {
         assert_eq!(c.work, 1e10);
         assert!(c.bytes > 1e11);
         assert!(
-            matches!(c.check(), Err(Error::TooCostly { ref field, .. }) if field == "record.every")
+            matches!(c.check(), Err(Error::TooCostly { ref field, .. }) if field.to_string() == "record.every")
         );
     }
 }

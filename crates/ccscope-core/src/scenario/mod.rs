@@ -89,7 +89,7 @@ pub fn read(table: Value) -> Result<AnyScenario> {
     let engine = table.get("run").and_then(|r| r.get("engine")).cloned();
     let engine = match engine {
         None => Engine::Packet,
-        Some(e) => from_value::<Engine>(e).map_err(|e| e.renamed(|f| join("run.engine", &f)))?,
+        Some(e) => from_value::<Engine>(e).map_err(|e| e.under("run.engine"))?,
     };
     Ok(match engine {
         Engine::Packet | Engine::Udp => AnyScenario::Packet(read_packet(table)?),
@@ -132,9 +132,18 @@ fn round_hint(e: Error) -> Error {
     }
 }
 
-/// Reads and validates a round-model scenario table.
+/// Reads and validates a round-model scenario table. A group that gives its controller's
+/// parameters in the old `params` table has them moved into `controller`
+/// ([`RoundScenario::notes`] says so).
 pub fn read_round(table: Value) -> Result<RoundScenario> {
-    let s: RoundScenario = from_value(table)?;
+    let mut s: RoundScenario = from_value(table)?;
+    for (i, g) in s.flows.iter_mut().enumerate() {
+        if let Some(params) = g.params.take() {
+            g.controller
+                .take_params(&format!("flows[{i}].params"), params)?;
+            g.params_table = true;
+        }
+    }
     s.validate()?;
     Ok(s)
 }
@@ -235,7 +244,7 @@ fn explain(path: &str, message: &str) -> Error {
             .map(|k| format!("'{k}'"))
             .collect::<Vec<_>>();
         return Error::UnknownName {
-            field: path,
+            field: path.into(),
             value: value.to_string(),
             known: known.join(", "),
         };
@@ -400,43 +409,129 @@ fn yes() -> bool {
 
 // --- values shared by both engines -------------------------------------------------------------
 
-/// A controller by catalogue name with its parameters: `"gaimd"` or
-/// `{ name = "gaimd", beta = 0.875 }`; `"python:NAME"` for one written in Python.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct ControllerRef {
-    pub name: String,
-    /// Parameters by name, in name order.
-    pub params: BTreeMap<String, f64>,
+/// A flow's controller as either kind of scenario names it:
+/// - catalogued: `"gaimd"`, `"GAIMD(0.31,0.875)"`, or `{ name = "gaimd", beta = 0.875 }`;
+/// - written in Python: `"python:NAME"`, an object handed to the run by that name, or
+///   `"python:module:Object"`, a class or factory imported from `module` (found beside the
+///   scenario file or in the working directory); as a table, the other keys are what the class
+///   or factory is called with: `{ name = "python:mymod:Vegas", alpha = 2, target = "20ms" }`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControllerRef {
+    Catalogued {
+        name: String,
+        /// Parameters by name, in name order.
+        params: BTreeMap<String, f64>,
+    },
+    Python(PythonController),
 }
 
-/// Prefix of controller names supplied from outside the catalogue (written in Python).
+/// A controller written in Python, as a scenario names it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PythonController {
+    /// The module to import the object from; none for an object handed to the run.
+    pub module: Option<String>,
+    /// The object: a class or factory (an attribute path such as `Outer.make` in a module), or
+    /// the name an object was handed to the run by.
+    pub object: String,
+    /// What the class or factory is called with, by name, as written.
+    pub params: BTreeMap<String, Value>,
+}
+
+/// Prefix of controller names written in Python.
 pub const EXTERNAL_PREFIX: &str = "python:";
 
+impl PythonController {
+    /// The name as a scenario writes it: `python:NAME` or `python:module:Object`.
+    pub fn name(&self) -> String {
+        match &self.module {
+            Some(m) => format!("{EXTERNAL_PREFIX}{m}:{}", self.object),
+            None => format!("{EXTERNAL_PREFIX}{}", self.object),
+        }
+    }
+
+    /// Reads `python:NAME` or `python:module:Object`; `None` when `name` does not start with
+    /// `python:`, an error naming `at` when what follows is not a Python name.
+    fn parse(name: &str) -> Option<std::result::Result<PythonController, String>> {
+        let rest = name.strip_prefix(EXTERNAL_PREFIX)?;
+        let dotted = |s: &str| !s.is_empty() && s.split('.').all(identifier);
+        let parsed = match rest.split(':').collect::<Vec<_>>()[..] {
+            [object] if identifier(object) => Ok((None, object)),
+            [module, object] if dotted(module) && dotted(object) => Ok((Some(module), object)),
+            _ => Err(
+                "must be python:NAME (an object handed to the run) or python:module:Object \
+                 (a class or factory in a module beside the scenario or in the working directory)"
+                    .to_string(),
+            ),
+        };
+        Some(parsed.map(|(module, object)| PythonController {
+            module: module.map(str::to_string),
+            object: object.to_string(),
+            params: BTreeMap::new(),
+        }))
+    }
+}
+
+/// A Python identifier (ASCII letters, digits and `_`, not starting with a digit).
+fn identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Default for ControllerRef {
+    fn default() -> Self {
+        ControllerRef::named("")
+    }
+}
+
 impl ControllerRef {
+    /// The catalogued controller `name`, parameters left to their defaults.
     pub fn named(name: &str) -> Self {
-        ControllerRef {
+        ControllerRef::Catalogued {
             name: name.to_string(),
             params: BTreeMap::new(),
         }
     }
 
-    /// The name after `python:` when the controller is supplied from outside the catalogue.
-    pub fn external(&self) -> Option<&str> {
-        self.name.strip_prefix(EXTERNAL_PREFIX)
+    /// The name as written: a catalogue name, `python:NAME` or `python:module:Object`.
+    pub fn name(&self) -> String {
+        match self {
+            ControllerRef::Catalogued { name, .. } => name.clone(),
+            ControllerRef::Python(p) => p.name(),
+        }
     }
 
-    /// Parameters as (name, value) pairs in name order.
-    pub fn pairs(&self) -> Vec<(String, f64)> {
-        self.params.iter().map(|(k, v)| (k.clone(), *v)).collect()
-    }
-
-    fn validate(&self, at: &str) -> Result<()> {
-        if self.external().is_some() && !self.params.is_empty() {
+    /// Adds the parameters of the round model's old `params` table; `at` names that table.
+    fn take_params(&mut self, at: &str, table: BTreeMap<String, Value>) -> Result<()> {
+        let own = match self {
+            ControllerRef::Catalogued { params, .. } => params.len(),
+            ControllerRef::Python(p) => p.params.len(),
+        };
+        if own > 0 {
             return Err(Error::invalid(
                 at,
-                format!("'{}'", self.name),
-                "a Python controller takes its parameters in Python, not here",
+                "",
+                "the controller's table already gives parameters; give them in one place",
             ));
+        }
+        for (k, v) in table {
+            match self {
+                ControllerRef::Catalogued { params, .. } => {
+                    let x = param_value(&v).ok_or_else(|| {
+                        Error::invalid(
+                            format!("{at}.{k}"),
+                            render(&v),
+                            "a controller parameter must be a finite number",
+                        )
+                    })?;
+                    params.insert(k, x);
+                }
+                ControllerRef::Python(p) => {
+                    p.params.insert(k, v);
+                }
+            }
         }
         Ok(())
     }
@@ -444,15 +539,35 @@ impl ControllerRef {
 
 impl Serialize for ControllerRef {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        if self.params.is_empty() {
-            return s.serialize_str(&self.name);
+        let params: BTreeMap<&String, Value> = match self {
+            ControllerRef::Catalogued { params, .. } => {
+                params.iter().map(|(k, v)| (k, Value::from(*v))).collect()
+            }
+            ControllerRef::Python(p) => p.params.iter().map(|(k, v)| (k, v.clone())).collect(),
+        };
+        if params.is_empty() {
+            return s.serialize_str(&self.name());
         }
+        let name = "name".to_string();
         let mut table = BTreeMap::new();
-        table.insert("name".to_string(), Value::from(self.name.clone()));
-        for (k, v) in &self.params {
-            table.insert(k.clone(), Value::from(*v));
-        }
+        table.insert(&name, Value::from(self.name()));
+        table.extend(params);
         table.serialize(s)
+    }
+}
+
+/// Reads a controller name: a catalogued one, or `python:...` (checked here).
+fn named_controller<E: de::Error>(name: String, at: &str) -> std::result::Result<ControllerRef, E> {
+    match PythonController::parse(&name) {
+        None => Ok(ControllerRef::Catalogued {
+            name,
+            params: BTreeMap::new(),
+        }),
+        Some(Ok(p)) => Ok(ControllerRef::Python(p)),
+        Some(Err(allowed)) if at.is_empty() => {
+            Err(E::custom(format!("{MARK}'{name}'{MARK}{allowed}")))
+        }
+        Some(Err(allowed)) => Err(nested(at, &format!("'{name}'"), &allowed)),
     }
 }
 
@@ -465,29 +580,16 @@ impl<'de> Deserialize<'de> for ControllerRef {
                 f.write_str("a controller name or a table { name = ..., parameter = value, ... }")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<ControllerRef, E> {
-                Ok(ControllerRef::named(v))
+                named_controller(v.to_string(), "")
             }
             fn visit_map<A: MapAccess<'de>>(
                 self,
                 mut map: A,
             ) -> std::result::Result<ControllerRef, A::Error> {
-                let mut out = ControllerRef::default();
                 let mut name = None;
+                let mut given: BTreeMap<String, Value> = BTreeMap::new();
                 while let Some(key) = map.next_key::<String>()? {
                     let value: Value = map.next_value()?;
-                    if let ("params", Value::Object(table)) = (key.as_str(), &value) {
-                        for (k, v) in table {
-                            let x = param_value(v).ok_or_else(|| {
-                                nested::<A::Error>(
-                                    &format!("params.{k}"),
-                                    &render(v),
-                                    "a controller parameter must be a finite number",
-                                )
-                            })?;
-                            out.params.insert(k.clone(), x);
-                        }
-                        continue;
-                    }
                     if key == "name" {
                         match value {
                             Value::String(s) => name = Some(s),
@@ -501,22 +603,41 @@ impl<'de> Deserialize<'de> for ControllerRef {
                         }
                         continue;
                     }
-                    let x = param_value(&value).ok_or_else(|| {
-                        nested::<A::Error>(
-                            &key,
-                            &render(&value),
-                            "a controller parameter must be a finite number",
-                        )
-                    })?;
-                    out.params.insert(key, x);
+                    // `params = { ... }` inside the table: the same parameters, one level down.
+                    if let ("params", Value::Object(table)) = (key.as_str(), &value) {
+                        for (k, v) in table {
+                            given.insert(format!("params.{k}"), v.clone());
+                        }
+                        continue;
+                    }
+                    given.insert(key, value);
                 }
-                out.name = name.ok_or_else(|| {
+                let name = name.ok_or_else(|| {
                     nested::<A::Error>(
                         "name",
                         "",
-                        "this key is required (a controller of `ccscope controllers`)",
+                        "this key is required (a controller of `ccscope controllers`, or python:...)",
                     )
                 })?;
+                let mut out = named_controller::<A::Error>(name, "name")?;
+                for (key, value) in given {
+                    let param = key.strip_prefix("params.").unwrap_or(&key).to_string();
+                    match &mut out {
+                        ControllerRef::Catalogued { params, .. } => {
+                            let x = param_value(&value).ok_or_else(|| {
+                                nested::<A::Error>(
+                                    &key,
+                                    &render(&value),
+                                    "a controller parameter must be a finite number",
+                                )
+                            })?;
+                            params.insert(param, x);
+                        }
+                        ControllerRef::Python(p) => {
+                            p.params.insert(param, value);
+                        }
+                    }
+                }
                 Ok(out)
             }
         }
@@ -530,11 +651,10 @@ impl JsonSchema for ControllerRef {
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "A controller of `ccscope controllers` by name, or a table with its name and parameters, or 'python:NAME'",
+            "description": "A controller of `ccscope controllers` by name, or a table with its name and parameters; or one written in Python: 'python:NAME' (an object handed to the run) or 'python:module:Object' (a class or factory, called with the table's other keys)",
             "anyOf": [
                 {"type": "string"},
-                {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}},
-                 "additionalProperties": {"type": "number"}},
+                {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
             ],
         })
     }

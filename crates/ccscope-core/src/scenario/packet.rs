@@ -1345,7 +1345,6 @@ impl Source {
 
 impl Tcp {
     fn validate(&self, at: &str) -> Result<()> {
-        self.controller.validate(&format!("{at}.controller"))?;
         size_bytes(
             &format!("{at}.packet_size"),
             &self.packet_size,
@@ -1403,7 +1402,6 @@ impl Tcp {
 
 impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
-        self.controller.validate(&format!("{at}.controller"))?;
         let bytes = size_bytes(
             &format!("{at}.packet_size"),
             &self.packet_size,
@@ -1438,7 +1436,7 @@ impl RateSource {
         }
         count_in(&format!("{at}.bunch"), self.bunch, 0, MAX_BUNCH_PKTS)?;
         in_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
-        if self.controller.external().is_some() && self.feedback.is_none() {
+        if matches!(self.controller, ControllerRef::Python(_)) && self.feedback.is_none() {
             return Err(Error::invalid(
                 format!("{at}.feedback"),
                 "",

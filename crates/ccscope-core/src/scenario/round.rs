@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::ControllerRef;
 use super::{count_in, in_range, lit, positive, tagged_union, time_ns, Engine};
-use crate::error::{Error, Result};
+use crate::error::{Error, FieldPath, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
 /// Most flows one run accepts (memory: about 100 bytes per flow).
@@ -169,10 +170,18 @@ pub struct CapacityStep {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoundFlows {
-    /// A controller of `ccscope controllers`, or "python:NAME".
-    pub controller: String,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub params: BTreeMap<String, f64>,
+    /// The controller, spelled as in a packet scenario: a name of `ccscope controllers`, a
+    /// table `{ name = ..., parameter = value }`, or `python:...`.
+    pub controller: ControllerRef,
+    /// The old round-model spelling of the controller's parameters, read and moved into
+    /// `controller` (with a note); never written.
+    #[serde(default, skip_serializing)]
+    pub params: Option<BTreeMap<String, serde_json::Value>>,
+    /// The group's parameters were given in `params` (the old spelling): errors about them
+    /// name that table.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub params_table: bool,
     #[serde(default = "one")]
     pub count: u64,
     /// Starting window (packets, ≥ 1) of a window controller, in congestion avoidance; default 1.
@@ -181,6 +190,27 @@ pub struct RoundFlows {
     /// Starting rate of a rate controller; default the controller's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_rate: Option<Rate>,
+}
+
+impl RoundFlows {
+    /// An error about group `i`'s controller (a path from `controller` down) named where the
+    /// user wrote it: under `flows[i]`, a parameter given in the old `params` table under that
+    /// table.
+    pub fn place(&self, i: usize, e: Error) -> Error {
+        let e = match e {
+            Error::InvalidField {
+                field,
+                value,
+                allowed,
+            } if self.params_table && field.segments().len() > 1 => Error::InvalidField {
+                field: field.rerooted("params"),
+                value,
+                allowed,
+            },
+            other => other,
+        };
+        e.under(FieldPath::ROOT.key("flows").index(i))
+    }
 }
 
 /// `[record]`: what to record beyond the per-flow totals.
@@ -215,6 +245,23 @@ impl RoundLink {
 }
 
 impl RoundScenario {
+    /// What the reader should know of how the scenario was written: the groups that use the
+    /// old spelling of a controller's parameters.
+    pub fn notes(&self) -> Vec<String> {
+        self.flows
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.params_table)
+            .map(|(i, g)| {
+                let table = serde_json::to_string(&g.controller).unwrap_or_default();
+                format!(
+                    "flows[{i}]: `controller` with `params` is the round model's old spelling; \
+                     packet and round scenarios now write controller = {table} (read as that)"
+                )
+            })
+            .collect()
+    }
+
     /// Total number of flows.
     pub fn n_flows(&self) -> u64 {
         self.flows
@@ -306,15 +353,6 @@ impl RoundScenario {
         for (i, g) in self.flows.iter().enumerate() {
             let at = format!("flows[{i}]");
             count_in(&format!("{at}.count"), g.count, 1, MAX_FLOWS)?;
-            for (name, v) in &g.params {
-                if !v.is_finite() {
-                    return Err(Error::invalid(
-                        format!("{at}.params.{name}"),
-                        format!("{v:?}"),
-                        "must be a finite number",
-                    ));
-                }
-            }
             if let Some(w) = g.initial_window {
                 in_range(
                     &format!("{at}.initial_window"),
@@ -331,13 +369,6 @@ impl RoundScenario {
                         "must be > 0",
                     ));
                 }
-            }
-            if g.controller.starts_with(super::EXTERNAL_PREFIX) && !g.params.is_empty() {
-                return Err(Error::invalid(
-                    format!("{at}.params"),
-                    "",
-                    "a Python controller takes its parameters in Python, not here",
-                ));
             }
         }
         let n = self.n_flows();

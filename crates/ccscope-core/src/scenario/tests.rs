@@ -37,10 +37,10 @@ fn error(v: Value) -> Error {
     read(v).map(|_| ()).unwrap_err()
 }
 
-fn field(e: &Error) -> &str {
-    match e {
-        Error::InvalidField { field, .. } | Error::UnknownName { field, .. } => field,
-        other => panic!("no field: {other}"),
+fn field(e: &Error) -> String {
+    match e.field() {
+        Some(field) => field.to_string(),
+        None => panic!("no field: {e}"),
     }
 }
 

@@ -1,7 +1,21 @@
 //! Transports: endpoints that plug into the packet engine through [`crate::net::Endpoint`] and
 //! send what their application offers ([`crate::apps`]). TCP and the rate transport take their
 //! window or rate from a [`crate::control::Controller`]; UDP has no congestion control.
+mod delivery;
 mod ranges;
 pub mod rate;
 pub mod tcp;
 pub mod udp;
+
+use crate::control::Controller;
+use crate::net::Ctx;
+
+/// Arms timer `timer` for the wake-up `ctl` asks for ([`Controller::wakeup`]), or disarms it
+/// when it asks for none; transports call it after every hook.
+fn arm_wakeup(ctl: &dyn Controller, ctx: &mut Ctx, timer: usize) {
+    match ctl.wakeup() {
+        Some(at) => ctx.set_timer(timer, at),
+        None if ctx.timer_armed(timer) => ctx.cancel_timer(timer),
+        None => {}
+    }
+}

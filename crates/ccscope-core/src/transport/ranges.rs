@@ -18,17 +18,42 @@ impl SeqRanges {
     }
 
     /// Adds the packets `start..end`.
-    pub(crate) fn insert(&mut self, mut start: u64, mut end: u64) {
+    pub(crate) fn insert(&mut self, start: u64, end: u64) {
+        self.insert_reporting(start, end, |_, _| {});
+    }
+
+    /// Adds the packets `start..end` and calls `new(a, b)` for each run `a..b` of them that
+    /// was not in the set yet, in increasing order; returns how many packets were new.
+    pub(crate) fn insert_reporting(
+        &mut self,
+        start: u64,
+        end: u64,
+        mut new: impl FnMut(u64, u64),
+    ) -> u64 {
         if start >= end {
-            return;
+            return 0;
         }
-        // The runs that reach `start` (touching included) and begin by `end` merge into it.
+        let (block_start, block_end) = (start, end);
+        let (mut start, mut end) = (start, end);
+        // The runs that reach `start` (touching included) and begin by `end` merge into it;
+        // the block's parts between them are the new ones.
         let first = self.runs.partition_point(|&(_, e)| e < start);
         let mut last = first;
+        let mut uncovered = block_start;
+        let mut added = 0;
         while let Some(&(s, e)) = self.runs.get(last).filter(|&&(s, _)| s <= end) {
+            if s > uncovered {
+                new(uncovered, s);
+                added += s - uncovered;
+            }
+            uncovered = uncovered.max(e);
             start = start.min(s);
             end = end.max(e);
             last += 1;
+        }
+        if block_end > uncovered {
+            new(uncovered, block_end);
+            added += block_end - uncovered;
         }
         self.runs.drain(first..last);
         // Room for one run at first, not a vector's least of four (later growth doubles as
@@ -37,6 +62,7 @@ impl SeqRanges {
             self.runs.reserve_exact(1);
         }
         self.runs.insert(first, (start, end));
+        added
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -129,7 +155,10 @@ mod tests {
             } else {
                 let start = floor + rng.gen_range(0..60);
                 let end = start + rng.gen_range(0..12);
-                runs.insert(start, end);
+                let mut reported = Vec::new();
+                let added = runs.insert_reporting(start, end, |a, b| reported.extend(a..b));
+                let absent: Vec<u64> = (start..end).filter(|s| !set.contains(s)).collect();
+                assert_eq!((reported, added), (absent.clone(), absent.len() as u64));
                 set.extend(start..end);
             }
             let probe = floor + rng.gen_range(0..70);

@@ -44,17 +44,16 @@ use std::sync::{Arc, Mutex};
 use rand::Rng as _;
 
 use crate::apps::{Bulk, Delivery, Inbox, Outbox, ReceiveApp, SendApp, Sink, TransportView};
-use crate::control::catalog::{self, ControllerChoice, Start};
+use crate::control::catalog::ControllerChoice;
 use crate::control::rate::{ewma, RateConfig};
 use crate::control::receiver::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
 use crate::control::receiver::{DataArrival, Receiver, Report};
 use crate::control::{Controller, ReportSample};
-use crate::error::{Error, Result};
 use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
-use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::SimTime;
+use crate::transport::arm_wakeup;
 
 /// Report flags.
 const HAS_RATE: u32 = 1;
@@ -77,6 +76,8 @@ const SEND: usize = 0;
 const NO_FEEDBACK: usize = 1;
 /// The sender's application's wake-ups.
 const APP: usize = 2;
+/// The controller's wake-ups ([`Controller::wakeup`]).
+const WAKE: usize = 3;
 /// Receiver timers.
 const REPORT: usize = 0;
 const RECV_APP: usize = 1;
@@ -133,84 +134,34 @@ pub type Probe = Arc<Mutex<ProbeLog>>;
 /// A flow's sender and receiver endpoints.
 type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// The endpoints of a rate-based flow carrying a bulk transfer.
-pub fn endpoints(spec: &RateSourceSpec) -> Result<Endpoints> {
-    probed_endpoints(spec, None)
-}
-
-/// The endpoints of a rate-based bulk flow that record into `probe`.
-pub fn probed_endpoints(spec: &RateSourceSpec, probe: Option<Probe>) -> Result<Endpoints> {
-    catalogued(spec, probe, Box::new(Bulk), Box::new(Sink::default()))
-}
-
-/// The endpoints of a rate-based flow carrying `app` to `sink`.
-pub fn endpoints_with_apps(
-    spec: &RateSourceSpec,
-    app: Box<dyn SendApp>,
-    sink: Box<dyn ReceiveApp>,
-) -> Result<Endpoints> {
-    catalogued(spec, None, app, sink)
-}
-
-/// The flow's catalogued controller and its receiver, built here once for the flow.
-fn catalogued(
-    spec: &RateSourceSpec,
-    probe: Option<Probe>,
-    app: Box<dyn SendApp>,
-    sink: Box<dyn ReceiveApp>,
-) -> Result<Endpoints> {
-    let config = match &spec.controller {
-        ControllerChoice::Catalogued(config) => config,
-        ControllerChoice::External(name) => {
-            return Err(Error::invalid(
-                "controller.name",
-                format!("{EXTERNAL_PREFIX}{name}"),
-                "no Python controller of that name was supplied to this run",
-            ))
-        }
-    };
-    let receiver = config.receiver().ok_or_else(|| {
-        Error::invalid(
-            "controller.name",
-            config.name(),
-            "a rate source runs a rate controller, not a window controller",
-        )
-    })?;
-    let controller = config.build(&Start {
-        rate: spec.config(),
-        ..Start::default()
-    })?;
-    Ok(pair(spec, controller, receiver, probe, app, sink))
-}
-
-/// The endpoints of a rate-based bulk flow whose controller is built elsewhere (e.g. in
-/// Python); `spec.feedback` names the receiver it needs.
-pub fn endpoints_with_controller(
+/// The endpoints of a rate-based flow: `controller` paces the sender, `receiver` is the
+/// protocol's receiver logic, `app` offers the data and `sink` takes it.
+pub fn endpoints(
     spec: &RateSourceSpec,
     controller: Box<dyn Controller>,
-) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
-    endpoints_with_controller_and_apps(spec, controller, Box::new(Bulk), Box::new(Sink::default()))
-}
-
-/// As [`endpoints_with_controller`], carrying `app` to `sink`.
-pub fn endpoints_with_controller_and_apps(
-    spec: &RateSourceSpec,
-    controller: Box<dyn Controller>,
+    receiver: Box<dyn Receiver>,
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
-) -> Result<(Box<dyn Endpoint>, Box<dyn Endpoint>)> {
-    let kind = spec.feedback.as_deref().ok_or_else(|| {
-        Error::invalid(
-            "source.feedback",
-            "(missing)",
-            format!(
-                "required for a controller outside the catalogue; one of {}",
-                catalog::FEEDBACK_KINDS.join(", ")
-            ),
-        )
-    })?;
-    let receiver = catalog::feedback_receiver(kind)?;
-    Ok(pair(spec, controller, receiver, None, app, sink))
+) -> Endpoints {
+    pair(spec, controller, receiver, None, app, sink)
+}
+
+/// The endpoints of a rate-based bulk flow that records its rates into `probe`.
+pub fn probed_endpoints(
+    spec: &RateSourceSpec,
+    controller: Box<dyn Controller>,
+    receiver: Box<dyn Receiver>,
+    probe: Probe,
+) -> Endpoints {
+    let sink = Box::new(Sink::default());
+    pair(
+        spec,
+        controller,
+        receiver,
+        Some(probe),
+        Box::new(Bulk),
+        sink,
+    )
 }
 
 fn pair(
@@ -387,6 +338,8 @@ impl RateSender {
             now,
             rtt: Some(rtt),
             hold: h.echo,
+            // The report left when the receiver sent it; the echoed packet arrived `hold` before.
+            one_way_delay: Some(pkt.sent_at.saturating_sub(h.echo).saturating_sub(h.stamp)),
             recv_rate_bps: h.value[0],
             loss_event_rate: h.value[1],
             lost_pkts: h.blocks[0] as f64,
@@ -400,15 +353,20 @@ impl RateSender {
         self.reports += 1;
         self.record_rate(now);
         self.arm_no_feedback(ctx);
+        self.rate_changed(ctx);
+    }
+
+    /// The controller may have changed its rate: a faster rate takes effect at once, a slower
+    /// one from the next send (unless the sender keeps ns-2's send timer).
+    fn rate_changed(&mut self, ctx: &mut Ctx) {
         if self.controller.ns2_send_timer() {
             return;
         }
-        // A faster rate takes effect at once; a slower one from the next send.
         let previous = self.next_send;
         self.schedule_send(ctx);
         if self.next_send > previous {
             self.next_send = previous;
-            ctx.set_timer(SEND, previous.max(now));
+            ctx.set_timer(SEND, previous.max(ctx.now()));
         }
     }
 }
@@ -422,12 +380,14 @@ impl Endpoint for RateSender {
         self.schedule_send(ctx);
         self.arm_no_feedback(ctx);
         self.outbox.arm(ctx, APP);
+        arm_wakeup(&*self.controller, ctx, WAKE);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
         self.running = false;
         ctx.cancel_timer(SEND);
         ctx.cancel_timer(NO_FEEDBACK);
+        ctx.cancel_timer(WAKE);
         let view = self.view(ctx.now());
         self.outbox.stop(ctx, view, APP);
     }
@@ -443,6 +403,7 @@ impl Endpoint for RateSender {
             self.outbox.arm(ctx, APP);
         } else {
             self.on_report(ctx, &pkt);
+            arm_wakeup(&*self.controller, ctx, WAKE);
         }
     }
 
@@ -466,12 +427,18 @@ impl Endpoint for RateSender {
                 let view = self.view(ctx.now());
                 self.outbox.wake(ctx, view);
             }
+            WAKE => {
+                self.controller.on_wakeup(ctx.now());
+                self.record_rate(ctx.now());
+                self.rate_changed(ctx);
+            }
             _ => {
                 self.send(ctx);
                 self.schedule_send(ctx);
             }
         }
         self.outbox.arm(ctx, APP);
+        arm_wakeup(&*self.controller, ctx, WAKE);
     }
 
     fn label(&self) -> String {
@@ -707,25 +674,5 @@ mod tests {
             put_f64(&mut w, x);
             assert_eq!(get_f64(&w), x);
         }
-    }
-
-    #[test]
-    fn a_rate_flow_runs_a_rate_controller_and_one_from_outside_names_its_feedback() {
-        let resolve = |name: &str| catalog::ControllerConfig::resolve(name, &[]).unwrap();
-        assert!(endpoints(&RateSourceSpec::new(resolve("ISCC(-1.5,2)"))).is_ok());
-        let window = endpoints(&RateSourceSpec::new(resolve("tcp")))
-            .err()
-            .unwrap();
-        assert!(
-            window.to_string().contains("not a window controller"),
-            "{window}"
-        );
-        let mut outside = RateSourceSpec::new(ControllerChoice::External("mine".into()));
-        assert!(endpoints(&outside).is_err());
-        let c = catalog::build_rate("rap", &[], RateConfig::default()).unwrap();
-        assert!(endpoints_with_controller(&outside, c).is_err());
-        outside.feedback = Some("per-rtt".into());
-        let c = catalog::build_rate("rap", &[], RateConfig::default()).unwrap();
-        assert!(endpoints_with_controller(&outside, c).is_ok());
     }
 }

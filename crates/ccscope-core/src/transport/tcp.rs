@@ -14,9 +14,11 @@
 //! Sequence numbers count packets from 0. The receiver acknowledges cumulatively (`ack` = next
 //! packet expected) and reports up to three SACK blocks. What the transport owns: sequence
 //! state, duplicate-ACK counting, fast retransmit and recovery, the retransmission timer
-//! (RFC 6298 with a clock tick, minimum, initial value and exponential backoff) and ECN echo
-//! handling. What the controller owns: the congestion window and its response to ACKs, losses,
-//! timeouts and marks.
+//! (RFC 6298 with a clock tick, minimum, initial value and exponential backoff), ECN echo
+//! handling, the detection of spurious retransmissions (Eifel, RFC 3522), pacing at the rate a
+//! controller gives, and, for controllers that ask, delivery-rate samples
+//! (draft-cheng-iccrg-delivery-rate-estimation). What the controller owns: the congestion
+//! window and its response to ACKs, losses, timeouts and marks, and the pacing rate.
 //!
 //! Header fields (see [`crate::net::packet::Header`]):
 //! - data: `seq`; `stamp` = send time; flag [`RETX`] on retransmissions.
@@ -33,14 +35,14 @@ use rand::Rng as _;
 
 use crate::apps::TransportView;
 use crate::apps::{Bulk, Chunk, Delivery, Finite, Inbox, Outbox, ReceiveApp, SendApp, Sink};
-use crate::control::catalog::{ControllerChoice, Start};
+use crate::control::catalog::ControllerChoice;
 use crate::control::{AckSample, Controller, LossEvent, LossKind, WindowConfig};
-use crate::error::{Error, Result};
 use crate::net::packet::{Ecn, Packet};
 use crate::net::trace::{Probe, StateFields};
 use crate::net::{Ctx, Endpoint, Stat};
-use crate::scenario::EXTERNAL_PREFIX;
 use crate::time::{ceil_nonneg, OptTime, SimTime};
+use crate::transport::arm_wakeup;
+use crate::transport::delivery::DeliveryRate;
 use crate::transport::ranges::SeqRanges;
 
 /// ACK flag: the acknowledged packet carried a congestion mark (RFC 3168 ECN-Echo).
@@ -54,16 +56,23 @@ pub const RETX: u32 = 2;
 const RTO_TIMER: usize = 0;
 /// The receiver's delayed ACK.
 const DELACK_TIMER: usize = 0;
-/// The sender's delayed send (ns-2 `delsnd_timer_`, with `overhead_`).
+/// The sender's delayed send: ns-2's `delsnd_timer_` (with `overhead_`), or the pace.
 const SEND_TIMER: usize = 1;
 /// The sender's application's wake-ups.
 const APP_TIMER: usize = 2;
+/// The controller's wake-ups ([`Controller::wakeup`]).
+const WAKE_TIMER: usize = 3;
 /// The receiver's application's wake-ups.
 const RECV_APP_TIMER: usize = 1;
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
 const DUPACK_THRESHOLD: u32 = 3;
 /// SACK blocks an ACK carries.
 const SACK_BLOCKS: usize = 3;
+
+/// The pacing rate (bits/s) a controller gives, when it gives a usable one.
+fn pace(ctl: &dyn Controller) -> Option<f64> {
+    ctl.pacing_rate_bps().filter(|r| r.is_finite() && *r > 0.0)
+}
 
 /// Loss recovery flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,21 +149,6 @@ impl TcpSpec {
             integer: self.integer_window,
         }
     }
-
-    /// Builds the flow's catalogued controller (once per flow).
-    fn controller(&self) -> Result<Box<dyn Controller>> {
-        match &self.controller {
-            ControllerChoice::Catalogued(config) => config.build(&Start {
-                window: self.window_config(),
-                ..Start::default()
-            }),
-            ControllerChoice::External(name) => Err(Error::invalid(
-                "controller.name",
-                format!("{EXTERNAL_PREFIX}{name}"),
-                "no Python controller of that name was supplied to this run",
-            )),
-        }
-    }
 }
 
 /// RTT estimation and the retransmission timeout (RFC 6298; ns-2 `tcp/tcp.cc` `rtt_update()`,
@@ -169,6 +163,8 @@ struct RtoEstimator {
     base: f64,
     samples: u64,
     sample_sum: f64,
+    /// The smallest sample (s); meaningful once there is one.
+    min: f64,
 }
 
 /// The timeout's bounds, clock tick and most backoff, from the [`TcpSpec`].
@@ -189,6 +185,7 @@ impl RtoEstimator {
             base: spec.initial_rto_ns as f64 * 1e-9,
             samples: 0,
             sample_sum: 0.0,
+            min: f64::INFINITY,
         }
     }
 
@@ -222,6 +219,12 @@ impl RtoEstimator {
         self.backoff = 1;
         self.samples += 1;
         self.sample_sum += r;
+        self.min = self.min.min(r);
+    }
+
+    /// The smallest RTT sample; none before the first.
+    fn min_rtt(&self) -> Option<SimTime> {
+        (self.samples > 0).then(|| SimTime::from_secs_f64(self.min))
     }
 
     /// The current timeout, backed off (RFC 6298 §5.5), at most `max`.
@@ -280,20 +283,24 @@ impl Chunks {
         None
     }
 
-    /// Forgets the first `k` packets.
+    /// Forgets the first `k` packets; returns their bytes.
     #[inline]
-    fn drop_front(&mut self, mut k: u64) {
+    fn drop_front(&mut self, mut k: u64) -> u64 {
+        let mut bytes = 0;
         while k > 0 {
-            let Some((n, _)) = self.runs.front_mut() else {
-                return;
+            let Some((n, c)) = self.runs.front_mut() else {
+                break;
             };
             if *n > k {
                 *n -= k;
-                return;
+                bytes += k * u64::from(c.bytes);
+                break;
             }
             k -= *n;
+            bytes += *n * u64::from(c.bytes);
             self.runs.pop_front();
         }
+        bytes
     }
 }
 
@@ -354,6 +361,9 @@ pub struct TcpSender {
     recover: u64,
     reduced_once: bool,
     in_recovery: bool,
+    /// A gap or timeout reduction retransmitted `snd_una`; the ACK that first covers it says
+    /// whether the retransmission was needed (Eifel detection, RFC 3522 §3.2).
+    undo_armed: bool,
     dupacks: u32,
     /// Reno/NewReno window inflation during recovery (packets).
     dupwnd: f64,
@@ -374,13 +384,31 @@ pub struct TcpSender {
     /// The application and the data it offered and the sender has not taken yet.
     outbox: Outbox,
     stats: SenderStats,
+    /// What only some controllers need (boxed: the others pay 8 bytes).
+    extras: Option<Box<Extras>>,
+}
+
+/// The sender's state for controllers that pace or take delivery-rate samples.
+#[derive(Debug, Default)]
+struct Extras {
+    /// The earliest time the next packet may leave at the controller's pacing rate.
+    next_send: SimTime,
+    /// The delivery-rate estimator, for a controller that wants samples.
+    delivery: Option<DeliveryRate>,
 }
 
 impl TcpSender {
     /// A sender with window controller `ctl` that sends what `app` offers.
     pub fn new(spec: &TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Self {
+        let extras = ctl.wants_delivery_rate().then(|| {
+            Box::new(Extras {
+                delivery: Some(DeliveryRate::default()),
+                ..Extras::default()
+            })
+        });
         TcpSender {
             ctl,
+            extras,
             rto: RtoEstimator::new(spec),
             spec: SenderSettings::shared(spec),
             snd_una: 0,
@@ -389,6 +417,7 @@ impl TcpSender {
             recover: 0,
             reduced_once: false,
             in_recovery: false,
+            undo_armed: false,
             dupacks: 0,
             dupwnd: 0.0,
             sacked: SeqRanges::default(),
@@ -464,8 +493,24 @@ impl TcpSender {
             self.outstanding.push_back(now);
             self.chunks.push(chunk);
         }
-        if let Some(sent_at) = self.outstanding.get_mut((seq - self.snd_una) as usize) {
+        let index = (seq - self.snd_una) as usize;
+        if let Some(sent_at) = self.outstanding.get_mut(index) {
             *sent_at = now;
+        }
+        let rate = pace(&*self.ctl);
+        if rate.is_some() || self.extras.is_some() {
+            let x = self.extras.get_or_insert_with(Box::default);
+            if let Some(d) = x.delivery.as_mut() {
+                // The packets outstanding before this one (a new one is already counted).
+                let before = self.snd_max - self.snd_una - u64::from(!retx);
+                d.on_send(index, now, chunk.bytes, before);
+            }
+            if let Some(rate) = rate {
+                // The next packet may leave this one's size at the pacing rate later (Linux
+                // `tcp_update_skb_after_send`).
+                let gap = SimTime::from_secs_f64(8.0 * f64::from(chunk.bytes) / rate);
+                x.next_send = x.next_send.max(now) + gap;
+            }
         }
         ctx.send(pkt);
         if !ctx.timer_armed(RTO_TIMER) {
@@ -490,7 +535,18 @@ impl TcpSender {
     /// Whether a packet the window lets go must wait for the send jitter (ns-2 `overhead_`):
     /// unless `force`d (the delayed send itself), it waits for the pending delayed send, or
     /// arms one a uniform draw in [0, overhead) from now.
+    ///
+    /// A controller that gives a pacing rate is paced instead: a packet waits until the
+    /// previous one's time at that rate has passed.
     fn hold(&mut self, ctx: &mut Ctx, force: bool) -> bool {
+        if pace(&*self.ctl).is_some() {
+            let x = self.extras.get_or_insert_with(Box::default);
+            if ctx.now() < x.next_send {
+                ctx.set_timer(SEND_TIMER, x.next_send);
+                return true;
+            }
+            return false;
+        }
         if force || self.spec.overhead_ns == 0 {
             return false;
         }
@@ -554,6 +610,13 @@ impl TcpSender {
             self.snd_nxt += 1;
             self.transmit(ctx, seq);
         }
+        if !self.has_data() && self.snd_nxt < self.snd_una + window.max(1) {
+            // The application, not the window, stops the sender (the draft's §3.4).
+            let in_flight = self.in_flight_pkts();
+            if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
+                d.app_limited(in_flight);
+            }
+        }
     }
 
     /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least
@@ -580,6 +643,16 @@ impl TcpSender {
         (not_lost + self.rexmitted.len() as u64) as f64
     }
 
+    /// Packets in flight: the pipe for a SACK sender that has SACK information or is in
+    /// recovery, else the packets outstanding.
+    fn in_flight_pkts(&self) -> u64 {
+        if self.spec.variant == Variant::Sack && (self.in_recovery || !self.sacked.is_empty()) {
+            self.pipe() as u64
+        } else {
+            self.snd_max - self.snd_una
+        }
+    }
+
     /// SACK: packet `seq` is retransmitted in this recovery.
     fn retransmitted(&mut self, seq: u64) {
         if !self.sacked.contains(seq) {
@@ -589,10 +662,21 @@ impl TcpSender {
         }
     }
 
-    /// SACK: the receiver holds the packets `start..end`.
-    fn sack(&mut self, start: u64, end: u64) {
-        self.sacked.insert(start, end);
+    /// SACK: the receiver holds the packets `start..end`, which an ACK at `now` reports;
+    /// returns how many of them it reports for the first time.
+    fn sack(&mut self, now: SimTime, start: u64, end: u64) -> u64 {
+        let una = self.snd_una;
+        let delivery = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut());
+        let new = match delivery {
+            Some(d) => self.sacked.insert_reporting(start, end, |a, b| {
+                for seq in a..b {
+                    d.on_delivered((seq - una) as usize, now);
+                }
+            }),
+            None => self.sacked.insert_reporting(start, end, |_, _| {}),
+        };
         self.forget_retransmitted(start, end);
+        new
     }
 
     /// Drops the retransmitted packets `start..end` (the receiver reported them); an emptied
@@ -633,17 +717,32 @@ impl TcpSender {
         });
         self.recover = self.snd_max;
         self.reduced_once = true;
+        // A gap or a timeout retransmits `snd_una`; a mark retransmits nothing.
+        self.undo_armed = kind != LossKind::Ecn;
     }
 
+    /// One ACK: the scoreboard and the cumulative ACK first, then the controller sees the ACK
+    /// ([`Controller::on_ack`]), then the congestion signal it carries, if any (three duplicates,
+    /// an ECN-Echo), then what the window lets go.
     fn on_ack(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         let now = ctx.now();
         let h = &pkt.header;
+        let mut sacked_pkts = 0;
         if self.spec.variant == Variant::Sack {
             for b in h.blocks.chunks(2) {
-                self.sack((b[0] as u64).max(self.snd_una), b[1] as u64);
+                sacked_pkts += self.sack(now, (b[0] as u64).max(self.snd_una), b[1] as u64);
             }
         }
         let ack = h.ack.min(self.snd_max);
+        let ece = h.flags & ECE != 0;
+        let mut sample = AckSample {
+            now,
+            sacked_pkts,
+            ece,
+            in_recovery: self.in_recovery,
+            rwnd_limited: self.ctl.window() >= self.spec.max_window_pkts,
+            ..AckSample::default()
+        };
         let mut newly_acked = 0;
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
@@ -651,7 +750,19 @@ impl TcpSender {
             if let Some(r) = rtt {
                 self.rto.sample(r.secs(), &self.spec.rto);
             }
+            // Eifel (RFC 3522 §3.2): the ACK that covers the retransmitted packet echoes the
+            // original's send time, earlier than the retransmission's, when the original
+            // arrived.
+            let spurious = std::mem::take(&mut self.undo_armed)
+                && h.flags & RETX == 0
+                && self.outstanding.front().is_some_and(|&last| h.echo < last);
             newly_acked = acked;
+            if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
+                for i in 0..acked as usize {
+                    d.on_delivered(i, now);
+                }
+                d.forget(acked as usize);
+            }
             self.outstanding
                 .drain(..(acked as usize).min(self.outstanding.len()));
             // All acknowledged: give back the room of the largest flight (the next one takes
@@ -659,28 +770,27 @@ impl TcpSender {
             if self.outstanding.is_empty() {
                 self.outstanding = VecDeque::new();
             }
-            self.chunks.drop_front(acked);
+            let acked_bytes = self.chunks.drop_front(acked);
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             self.sacked.forget_below(ack);
             self.forget_retransmitted(0, ack);
+            sample.acked_pkts = acked;
+            sample.acked_bytes = acked_bytes;
+            sample.rtt = rtt;
+            if ece {
+                (sample.ce_pkts, sample.ce_bytes) = (acked, acked_bytes);
+            }
+            self.tell_ack(sample);
+            if spurious {
+                self.ctl.on_undo(now);
+            }
             if self.in_recovery {
                 self.partial_or_full_ack(ctx, acked);
             } else {
                 self.dupacks = 0;
-                if self.ctl.window() < self.spec.max_window_pkts {
-                    // RFC 5681 §3.1 and ns-2: the window grows per ACK, not per packet acked,
-                    // so a cumulative jump (after a retransmission fills a hole) is one step.
-                    self.ctl.on_ack(&AckSample {
-                        now,
-                        acked_pkts: 1.0,
-                        rtt,
-                        srtt: self.rto.srtt().map(SimTime::from_secs_f64),
-                        in_flight_pkts: (self.snd_max - self.snd_una) as f64,
-                    });
-                }
             }
-            if h.flags & ECE != 0 {
+            if ece {
                 self.on_ecn(now, h.echo);
             }
             if self.outbox.drained() && self.snd_una == self.snd_max && self.completed.is_none() {
@@ -692,6 +802,7 @@ impl TcpSender {
                 self.arm_rto(ctx);
             }
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
+            self.tell_ack(sample);
             self.dupacks += 1;
             if self.in_recovery {
                 // Reno/NewReno inflate the window by one per duplicate ACK; SACK's pipe is
@@ -704,7 +815,7 @@ impl TcpSender {
                 if !self.reduced_once || self.snd_una >= self.recover {
                     self.enter_recovery(ctx);
                 }
-            } else if h.flags & ECE != 0 {
+            } else if ece {
                 self.on_ecn(now, h.echo);
             }
         }
@@ -713,6 +824,19 @@ impl TcpSender {
             self.outbox.acked(ctx, view, newly_acked);
         }
         self.send_more(ctx);
+    }
+
+    /// Completes `sample` with the sender's view after the ACK (RTT estimates, what is in
+    /// flight, a delivery-rate sample) and hands it to the controller.
+    fn tell_ack(&mut self, mut sample: AckSample) {
+        sample.srtt = self.rto.srtt().map(SimTime::from_secs_f64);
+        sample.min_rtt = self.rto.min_rtt();
+        sample.in_flight_pkts = self.in_flight_pkts();
+        sample.in_flight_bytes = sample.in_flight_pkts * u64::from(self.spec.packet_bytes);
+        if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
+            sample.delivery = d.sample(sample.min_rtt);
+        }
+        self.ctl.on_ack(&sample);
     }
 
     fn enter_recovery(&mut self, ctx: &mut Ctx) {
@@ -790,6 +914,7 @@ impl Endpoint for TcpSender {
         self.outbox.start(ctx, view);
         self.send_more(ctx);
         self.outbox.arm(ctx, APP_TIMER);
+        arm_wakeup(&*self.ctl, ctx, WAKE_TIMER);
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
@@ -804,6 +929,7 @@ impl Endpoint for TcpSender {
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         self.on_ack(ctx, &pkt);
         self.outbox.arm(ctx, APP_TIMER);
+        arm_wakeup(&*self.ctl, ctx, WAKE_TIMER);
     }
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
@@ -815,9 +941,14 @@ impl Endpoint for TcpSender {
                 self.outbox.wake(ctx, view);
                 self.send_more(ctx);
             }
+            WAKE_TIMER => {
+                self.ctl.on_wakeup(ctx.now());
+                self.send_more(ctx);
+            }
             _ => {}
         }
         self.outbox.arm(ctx, APP_TIMER);
+        arm_wakeup(&*self.ctl, ctx, WAKE_TIMER);
     }
 
     fn label(&self) -> String {
@@ -1052,14 +1183,8 @@ impl Endpoint for TcpReceiver {
 /// A flow's sender and receiver endpoints.
 type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// The endpoints of a TCP flow: the catalogue's controller, built here once for the flow, the
-/// spec's application (a finite transfer of `transfer_pkts` packets, else bulk) and a [`Sink`].
-pub fn endpoints(spec: &TcpSpec) -> Result<Endpoints> {
-    Ok(endpoints_with_controller(spec, spec.controller()?))
-}
-
-/// The endpoints of a TCP flow with a given controller (e.g. one written in Python) and the
-/// spec's application.
+/// The endpoints of a TCP flow with controller `ctl` and the spec's application (a finite
+/// transfer of `transfer_pkts` packets, else bulk) into a [`Sink`].
 pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> Endpoints {
     let app: Box<dyn SendApp> = match spec.transfer_pkts {
         Some(n) => Box::new(Finite::packets(n, spec.packet_bytes)),
@@ -1068,25 +1193,15 @@ pub fn endpoints_with_controller(spec: &TcpSpec, ctl: Box<dyn Controller>) -> En
     build(spec, ctl, app, Box::new(Sink::default()))
 }
 
-/// The endpoints of a TCP flow with a given controller carrying `app` to `sink`
+/// The endpoints of a TCP flow with controller `ctl` carrying `app` to `sink`
 /// (`transfer_pkts` is ignored: the application decides what is sent).
-pub fn endpoints_with_controller_and_apps(
+pub fn endpoints(
     spec: &TcpSpec,
     ctl: Box<dyn Controller>,
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Endpoints {
     build(spec, ctl, app, sink)
-}
-
-/// The endpoints of a TCP flow with the catalogue's controller carrying `app` to `sink`
-/// (`transfer_pkts` is ignored: the application decides what is sent).
-pub fn endpoints_with_apps(
-    spec: &TcpSpec,
-    app: Box<dyn SendApp>,
-    sink: Box<dyn ReceiveApp>,
-) -> Result<Endpoints> {
-    Ok(build(spec, spec.controller()?, app, sink))
 }
 
 fn build(
@@ -1153,7 +1268,8 @@ mod tests {
             initial_window_pkts: 40.0,
             ..TcpSpec::default()
         };
-        let mut snd = TcpSender::new(&spec, spec.controller().unwrap(), Box::new(Bulk));
+        let tcp = crate::control::Aimd::tcp().starting(spec.window_config());
+        let mut snd = TcpSender::new(&spec, Box::new(tcp), Box::new(Bulk));
         let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()));
         let (mut sio, mut rio) = (
             HostIo::new(false, Rng::seed_from_u64(1)),
@@ -1277,8 +1393,8 @@ mod tests {
         assert_eq!(size_of::<Arc<SenderSettings>>(), 8);
         // The SACK scoreboard (runs) and the retransmitted packets take a vector each (no
         // 192-byte node after a loss); what only applications that retransmit on NACK use is
-        // boxed.
-        assert!(size_of::<TcpSender>() <= 360, "{}", size_of::<TcpSender>());
+        // boxed, as is what only controllers that pace or take delivery-rate samples use.
+        assert!(size_of::<TcpSender>() <= 376, "{}", size_of::<TcpSender>());
         // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
         // for an application that watches deliveries; NACKs, which TCP does not carry, take no
         // room.

@@ -22,14 +22,19 @@
 //! The rules, one per file: [`AimdRule`] (AIMD, GAIMD, TCP), [`BinomialRule`] (binomial, IIAD,
 //! SQRT), [`HistoryRule`] (Jin et al.'s SIMD, AIAD and the rest of their spectrum) and
 //! [`TaimdRule`] (Cai et al.'s TAIMD and DTAIMD).
+//!
+//! [`Cubic`] (RFC 9438) keeps its own state: its growth is a function of the time since the last
+//! congestion event, not of the window alone.
 
 mod aimd;
 mod binomial;
+mod cubic;
 mod history;
 mod taimd;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
+pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
 
@@ -268,19 +273,20 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
         self.rule.name()
     }
 
+    /// One step per ACK that acknowledges new data, as ns-2's `opencwnd()` and RFC 5681 §3.1
+    /// count (not per packet acknowledged: a cumulative jump after a retransmission fills a
+    /// hole is one step); no growth in loss recovery or while the receiver window limits.
     fn on_ack(&mut self, ack: &AckSample) {
-        let acked = if ack.acked_pkts.is_finite() {
-            ack.acked_pkts.max(0.0)
-        } else {
-            0.0
-        };
+        if ack.acked_pkts == 0 || ack.in_recovery || ack.rwnd_limited {
+            return;
+        }
         if self.in_slow_start() {
             // ns-2 `opencwnd()`: cwnd += 1 per new ACK in slow start.
-            self.cwnd = clamp_window(self.cwnd + acked);
+            self.cwnd = clamp_window(self.cwnd + 1.0);
         } else {
             // The per-RTT increase spread over the ~cwnd ACKs of one RTT (ns-2 `opencwnd()`).
             let inc = self.rule.increase(self.cwnd);
-            self.cwnd = clamp_window(self.cwnd + inc * acked / self.cwnd);
+            self.cwnd = clamp_window(self.cwnd + inc / self.cwnd);
         }
         self.check();
     }
