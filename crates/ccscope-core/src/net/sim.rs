@@ -755,7 +755,7 @@ impl Core {
         };
         let mut free = self.stored.done(k);
         while let Some(next) = l.packets.after(&self.stored, k) {
-            free = free + l.serialization_time(self.stored.size_bytes(next));
+            free += l.serialization_time(self.stored.size_bytes(next));
             self.stored.set_done(next, free);
             k = next;
         }
