@@ -18,10 +18,6 @@ NOT_REPRODUCED = {
     ("loguinov-eq42", "ISCC(-1.5,2): p_1 against (42)"),
     ("loguinov-eq42", "ISCC(-1.2,2): p_1 against (42)"),
     ("jin-table6", "TCP: Δ (pkts)"),
-    # One seed's T2 is a first-passage time: seed 1 gives TCP 106 RTTs, behind SIMD's 75
-    # (over seeds 1-8 TCP spans 24-106, SIMD 75-263). The full run's median over seeds 1-5
-    # holds: TCP 49 < SIMD 187 < AIMD 533 < IIAD 2724.
-    ("jin-fig20", "Exp. 1: T2 ranking, fastest first (RTTs), seed 1"),
     *(
         ("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
         for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR")
@@ -40,19 +36,13 @@ NOT_REPRODUCED = {
             "cai-fig16",
             f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP (b/s)",
         )
-        for n in (1, 2, 3, 6, 7, 9)
+        for n in (3, 4, 5, 8, 9)
     ),
-    ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 3 (alpha2 = 1.80), 96 flows"),
-    ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 24 flows"),
     ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 96 flows"),
-    ("cai-table1", "Cai Table I: DTAIMD interruptions, over 1 seed(s)"),
-    (
-        "cai-table1",
-        "Cai Table I: share of TCP elephants with a larger max receiver queue than "
-        "DTAIMD, mean over 1 seed(s)",
+    *(
+        ("cai-table1", f"Cai Table I: TCP elephants interrupted (of 10), mean over {n} seed(s)")
+        for n in (1, 3)
     ),
-    ("cai-table1", "Cai Table I: DTAIMD interruptions, over 3 seed(s)"),
-    ("cai-table1", "Cai Table I: TCP elephants interrupted (of 10), mean over 3 seed(s)"),
     ("jin-table5", "Jin Table 5: 1/aggressiveness of AIAD(2/3) (RTTs; analysis 121.0)"),
     ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp"),
     ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp-adp"),
@@ -71,6 +61,10 @@ NOT_REPRODUCED = {
             ("Fig. 8a", "vdi"),
             ("Fig. 8b", "delayed_pkt_rate"),
         )
+        # At n = 30 the quick run's SSVP-ADP leads in fairness by less than 0.0001 (over seeds
+        # 1-10 it leads in 2, the other two SSVPs in the rest; the three SSVPs' mean indices lie
+        # within 0.0011 of one another).
+        if (n, metric) != (30, "fairness_index")
     ),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TCP to refill the queue after 16 -> 8 flows"),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),
