@@ -311,14 +311,17 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
 pub(crate) fn with_python<T: Send>(
     py: Python<'_>,
     python: Option<PythonControllers>,
+    threads: bool,
     f: impl FnOnce(&PythonControllers, &ErrorSlot) -> ccscope_core::Result<T> + Send,
 ) -> PyResult<(T, Option<PyErr>)> {
     let python = python.unwrap_or_default();
     let error: ErrorSlot = Arc::default();
     let slot = Arc::clone(&error);
     // A run with Python controllers keeps the GIL: each callback would take it again, which
-    // costs more than most callbacks (the progress look still lets signals through).
-    let outcome = if python.is_empty() {
+    // costs more than most callbacks (the progress look still lets signals through). A run
+    // whose endpoints run on `threads` of their own (the udp engine) lets it go, or they
+    // could not call Python at all.
+    let outcome = if python.is_empty() || threads {
         guarded(py, move || f(&python, &slot))
     } else {
         unwound(py, catch_unwind(AssertUnwindSafe(|| f(&python, &slot))))
@@ -365,30 +368,33 @@ fn run_packet<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let mut watch = watch::Watch::new(progress);
-    let ((result, partial), raised) = with_python(py, python_controllers, move |python, error| {
-        let s = scenario::read_packet(table(&text)?)?;
-        afford(s.cost(), force)?;
-        let (real_time, emulation) = (s.run.engine == scenario::Engine::Udp, s.run.emulator);
-        let s = build::packet(&s)?;
-        let mut factory = PythonFactory { python, error };
-        let mut make = |i: usize| build::endpoints(&s.flows[i].source, i, &mut factory);
-        if real_time {
-            let end = SimTime::from_ns(s.duration_ns);
-            let result = ccscope_core::realnet::run_with(&s, emulation, &mut make, |now| {
-                watch.go_on(now.secs(), end.secs(), error)
-            })?;
-            return Ok((result, watch.interrupted));
-        }
-        let mut sim = ccscope_core::net::Simulation::new(&s, &mut make)?;
-        let end = sim.end();
-        while sim.now() < end {
-            sim.run_until(SimTime::from_ns(sim.now().ns().saturating_add(SLICE.ns())));
-            if !watch.go_on(sim.now().secs(), end.secs(), error) {
-                break;
+    let real_time = table(table_json)
+        .is_ok_and(|t| t.pointer("/run/engine").and_then(|e| e.as_str()) == Some("udp"));
+    let ((result, partial), raised) =
+        with_python(py, python_controllers, real_time, move |python, error| {
+            let s = scenario::read_packet(table(&text)?)?;
+            afford(s.cost(), force)?;
+            let (real_time, emulation) = (s.run.engine == scenario::Engine::Udp, s.run.emulator);
+            let s = build::packet(&s)?;
+            let mut factory = PythonFactory { python, error };
+            let mut make = |i: usize| build::endpoints(&s.flows[i].source, i, &mut factory);
+            if real_time {
+                let end = SimTime::from_ns(s.duration_ns);
+                let result = ccscope_core::realnet::run_with(&s, emulation, &mut make, |now| {
+                    watch.go_on(now.secs(), end.secs(), error)
+                })?;
+                return Ok((result, watch.interrupted));
             }
-        }
-        Ok((sim.finish(), watch.interrupted))
-    })?;
+            let mut sim = ccscope_core::net::Simulation::new(&s, &mut make)?;
+            let end = sim.end();
+            while sim.now() < end {
+                sim.run_until(SimTime::from_ns(sim.now().ns().saturating_add(SLICE.ns())));
+                if !watch.go_on(sim.now().secs(), end.secs(), error) {
+                    break;
+                }
+            }
+            Ok((sim.finish(), watch.interrupted))
+        })?;
     let out = result_dict(py, result)?;
     out.set_item("partial", partial)?;
     with_error(py, &out, raised)?;

@@ -93,7 +93,7 @@ fn run_round<'py>(
     let text = table_json.to_owned();
     let mut watch = Watch::new(progress);
     let ((result, config, partial), raised) =
-        with_python(py, python_controllers, move |python, error| {
+        with_python(py, python_controllers, false, move |python, error| {
             let config = config(&text, force)?;
             let mut factory = PythonFactory { python, error };
             let total = config.steps as f64;
