@@ -17,6 +17,8 @@
 //! CPU per ACK is the run's CPU time over the ACKs its senders received. One JSON line per run
 //! with `--json`.
 
+mod common;
+
 use std::time::Instant;
 
 use ccscope_core::build;
@@ -59,14 +61,6 @@ fn wide() -> Value {
     })
 }
 
-/// CPU time this process has run (s), from /proc (Linux); wall time elsewhere.
-fn cpu_s(wall_s: f64) -> f64 {
-    std::fs::read_to_string("/proc/self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(wall_s, |ns| ns / 1e9)
-}
-
 fn main() {
     let json = std::env::args().any(|a| a == "--json");
     for (name, table) in [("anchor", anchor()), ("wide", wide())] {
@@ -75,9 +69,9 @@ fn main() {
         let mut best = f64::INFINITY;
         let mut last = None;
         for _ in 0..3 {
-            let (cpu0, t) = (cpu_s(0.0), Instant::now());
+            let (cpu0, t) = (common::cpu_s(0.0), Instant::now());
             let r = build::run(&scenario).expect("runs");
-            best = best.min(cpu_s(t.elapsed().as_secs_f64()) - cpu0);
+            best = best.min(common::cpu_s(t.elapsed().as_secs_f64()) - cpu0);
             last = Some(r);
         }
         let r = last.expect("ran");
