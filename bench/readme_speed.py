@@ -23,7 +23,8 @@ def number(x: float | None, metric: str = "") -> str:
         return "–"
     if "seconds" in metric:
         return f"{x:.3f} s"
-    if "speed-up" in metric or "(KB)" in metric:  # figures near their goal: no rounding onto it
+    # Figures near their goal: no rounding onto it.
+    if "speed-up" in metric or "(KB)" in metric or metric == "events per bottleneck packet":
         return f"{x:.3f}"
     for scale, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
         if abs(x) >= scale:
