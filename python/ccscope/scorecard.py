@@ -265,8 +265,29 @@ def _source(name: str, params: dict, family: str) -> dict:
 TCP_SOURCE = {"kind": "tcp", "controller": {"name": "tcp"}}
 
 
-def _friendliness_sweep(source: dict, quick: bool):
+def _sweep(source: dict, spec: dict):
+    """The sweep `spec` (a sweep file's table), its flows of `source` (in its base, or set to it
+    by an axis) ECN-capable when their controller reacts only to marks (DCTCP, RFC 8257 §3).
+    The scorecard's queues drop rather than mark, so such a controller answers their losses as
+    TCP does (RFC 8257 §3.4)."""
+    from .controllers import catalogue
     from .sweep import Sweep
+
+    named = source["controller"]["name"]
+    if any(e["name"] == named and e.get("needs_ecn") for e in catalogue()):
+        flows = spec["base"]["flows"]
+        swapped = {
+            int(path[len("flows[") : path.index("]")])
+            for path, values in spec.get("axes", {}).items()
+            if path.startswith("flows[") and path.endswith("].source") and source in values
+        }
+        for i, flow in enumerate(flows):
+            if flow.get("source") == source or i in swapped:
+                flow["ecn"] = True
+    return Sweep.from_dict(spec)
+
+
+def _friendliness_sweep(source: dict, quick: bool):
 
     base = {
         "run": {"duration": "100s" if quick else "300s", "warmup": "20s"},
@@ -287,12 +308,13 @@ def _friendliness_sweep(source: dict, quick: bool):
         {"kind": "red", "limit": 100, "min_th": 5, "max_th": 15},
         {"kind": "droptail", "limit": "50pkts"},
     ]
-    return Sweep.from_dict(
+    return _sweep(
+        source,
         {
             "base": base,
             "axes": {"topology.bottleneck.queue": queues},
             "seeds": [1, 2] if quick else [1, 2, 3, 4, 5],
-        }
+        },
     )
 
 
@@ -302,7 +324,6 @@ YANG_BIN = "104ms"
 
 
 def _cov_sweep(source: dict, quick: bool):
-    from .sweep import Sweep
 
     base = {
         "run": {"duration": "300s" if quick else "1000s", "warmup": "10s"},
@@ -319,7 +340,8 @@ def _cov_sweep(source: dict, quick: bool):
         "flows": [{"source": source}],
         "trace": {"interval": YANG_BIN, "queues": False},
     }
-    return Sweep.from_dict(
+    return _sweep(
+        source,
         {
             "base": base,
             "traces": True,
@@ -328,46 +350,46 @@ def _cov_sweep(source: dict, quick: bool):
                 "topology.bottleneck.loss.p": [0.02, 0.2],
                 "flows[0].source": [source, TCP_SOURCE],
             },
-        }
+        },
     )
 
 
 def _aggressiveness_sweep(source: dict, quick: bool):
-    from .sweep import Sweep
 
-    return Sweep.from_dict(
+    return _sweep(
+        source,
         {
             "base": yang.aggressiveness_scenario(source, 1),
             "traces": True,
             "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
             "axes": {"flows[0].source": [source, TCP_SOURCE]},
-        }
+        },
     )
 
 
 def _fairness_sweep(source: dict, quick: bool):
-    from .sweep import Sweep
 
-    return Sweep.from_dict(
+    return _sweep(
+        source,
         {
             "base": yang.fairness_scenario(source, 1, 300.0 if quick else 1000.0),
             "traces": True,
             "seeds": [1, 2] if quick else [1, 2, 3],
             "axes": {"flows[0].source": [source, TCP_SOURCE]},
-        }
+        },
     )
 
 
 def _responsiveness_sweep(source: dict, quick: bool):
-    from .sweep import Sweep
 
-    return Sweep.from_dict(
+    return _sweep(
+        source,
         {
             "base": yang.responsiveness_scenario(source, 1),
             "traces": True,
             "seeds": [1, 2, 3] if quick else [1, 2, 3, 4, 5, 6],
             "axes": {"flows[0].source": [source, TCP_SOURCE]},
-        }
+        },
     )
 
 
@@ -398,26 +420,25 @@ def _scenario(name: str, duration: str) -> dict:
 
 
 def _square_wave_sweep(source: dict, quick: bool):
-    from .sweep import Sweep
 
-    return Sweep.from_dict(
+    return _sweep(
+        source,
         {
             "base": _scenario("jin-table5-square-wave.toml", "330s" if quick else "1230s"),
             "traces": True,
             "seeds": [1, 2] if quick else [1, 2, 3],
             "axes": {"flows[0].source": [source, TCP_SOURCE]},
-        }
+        },
     )
 
 
 def _playback_sweep(source: dict, quick: bool):
     """Cai et al. Table I's set-up (scenarios/cai-table1-playback.toml) with the controller as
     its media flow (flow 0) beside ten TCP elephants that play back and twenty TCP mice."""
-    from .sweep import Sweep
 
     base = _scenario("cai-table1-playback.toml", "200s" if quick else "600s")
     base["flows"][0]["source"] = source
-    return Sweep.from_dict({"base": base, "seeds": [1, 2] if quick else [1, 2, 3]})
+    return _sweep(source, {"base": base, "seeds": [1, 2] if quick else [1, 2, 3]})
 
 
 def _square_wave(trace: pd.DataFrame) -> dict[str, float]:

@@ -303,3 +303,15 @@ def test_agreement_flags_a_measurement_that_contradicts_the_theory():
     assert scorecard._row("p", "I", 1.0, above, 1.0, "s", scorecard.BOUND_CI)["agrees"] == "no"
     assert scorecard._row("p", "I", 2.0, above, 1.0, "s", scorecard.BOUND_CI)["agrees"] == "yes"
     assert scorecard._row("p", "x", "—", far, 1.0, "s")["agrees"] == "—"
+
+
+def test_a_controller_that_needs_ecn_runs_ecn_capable_in_every_sweep():
+    # DCTCP reacts only to marks (RFC 8257 §3): its flows are ECN-capable, whether the base
+    # runs it or an axis swaps it in; TCP's flows are not touched.
+    source = scorecard._source("dctcp", {}, "window")
+    for make in (scorecard._friendliness_sweep, scorecard._square_wave_sweep):
+        flows = [f for t in make(source, True).tasks() for f in json.loads(t.scenario)["flows"]]
+        dctcp = [f for f in flows if f["source"].get("controller") == "dctcp"]
+        assert dctcp and all(f["ecn"] for f in dctcp)
+    plain = scorecard._friendliness_sweep(scorecard._source("tcp", {}, "window"), True)
+    assert not any(f.get("ecn") for f in plain.base.table["flows"])

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import engine, theory
 from ..scenario import load
-from .claims import Claim
+from .claims import STATEMENT, THEORY, Claim
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "dctcp-sigcomm10.toml"
 
@@ -144,6 +144,7 @@ def claims(quick: bool = False) -> list[Claim]:
                     "at least 0.95 (§4.1: 0.95 Gb/s of 1 Gb/s, 'nearly 100%'; (13): no underflow)",
                     m["utilization"] >= 0.95,
                     "" if m["utilization"] >= 0.95 else "the queue empties: throughput lost",
+                    source=f"{STATEMENT}: Alizadeh et al. §4.1, DCTCP keeps the link busy",
                 )
             )
             # (8) in its two forms, α from (6) and α ≈ √(2/W*), ±1 whole packet.
@@ -164,6 +165,7 @@ def claims(quick: bool = False) -> list[Claim]:
                     "(whole packets)",
                     holds,
                     "" if holds else why,
+                    source=f"{THEORY}: (8)'s two forms of α, and ± 1 for whole packets",
                 )
             )
             q_max = float(theory.dctcp_queue_max(k, n))
@@ -176,6 +178,7 @@ def claims(quick: bool = False) -> list[Claim]:
                     "± 1 packet (whole packets; marking starts above K, §3.1)",
                     holds,
                     "" if holds else _tiny_windows(w_star),
+                    source=f"{THEORY}: (10)'s fluid maximum, ± 1 for whole packets",
                 )
             )
     m = measured(1, 2, PAPER_K_1G, seeds, seconds[1])
@@ -191,6 +194,7 @@ def claims(quick: bool = False) -> list[Claim]:
             "§4.1, Fig. 13)",
             holds,
             "" if holds else "the queue settles outside the sawtooth the analysis predicts",
+            source=f"{STATEMENT}: §4.1's 'around 20', between the sawtooth's (12) and (10)",
         )
     )
     return out

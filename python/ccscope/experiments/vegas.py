@@ -17,7 +17,7 @@ import numpy as np
 from .. import engine, roundmodel, theory
 from ..controllers import catalogue
 from ..scenario import load
-from .claims import Claim
+from .claims import STATEMENT, Claim
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
@@ -101,6 +101,8 @@ def claims(quick: bool = False) -> list[Claim]:
             "within [α, β] (Brakmo & Peterson §3.2: the band Vegas steers Diff into)",
             holds,
             "" if holds else f"a flow count leaves {min(values):.3f}–{max(values):.3f} per flow",
+            source=f"{STATEMENT}: Brakmo & Peterson §3.2, Vegas keeps between α and β packets "
+            "queued",
         )
 
     return [
@@ -113,6 +115,7 @@ def claims(quick: bool = False) -> list[Claim]:
             "at most β/α (Mo et al. 1999: every backlog x_i·q in [α, β] at one q)",
             spread <= bound,
             "" if spread <= bound else "two flows keep backlogs further apart than [α, β]",
+            source=f"{STATEMENT}: Mo et al. 1999, every flow's backlog in [α, β] at equilibrium",
         ),
         Claim(
             f"Vegas({alpha:g},{beta:g}), RTTs 20 and 100 ms: throughput ratio, {over}",
@@ -121,6 +124,7 @@ def claims(quick: bool = False) -> list[Claim]:
             "at most β/α (Mo et al. 1999: no RTT bias)",
             vegas <= bound,
             "" if vegas <= bound else "the short flow keeps more than β/α times the long one's",
+            source=f"{STATEMENT}: Mo et al. 1999, Vegas has no RTT bias in equilibrium",
         ),
         Claim(
             f"Reno, RTTs 20 and 100 ms: throughput ratio, {over}",
@@ -129,5 +133,6 @@ def claims(quick: bool = False) -> list[Claim]:
             "above Vegas's bound β/α (Mo et al. 1999: Reno is biased against long round trips)",
             reno > bound,
             "" if reno > bound else "Reno shared the link within Vegas's bound",
+            source=f"{STATEMENT}: Mo et al. 1999, Reno is biased against long round trips",
         ),
     ]

@@ -419,6 +419,26 @@ pub fn catalogue() -> Vec<ControllerInfo> {
     entries::<Boxed>().into_iter().map(|e| e.info).collect()
 }
 
+/// A catalogued controller as `ccscope controllers` lists it: its [`ControllerInfo`] and
+/// whether its flows must be ECN-capable.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listed {
+    #[serde(flatten)]
+    pub info: ControllerInfo,
+    pub needs_ecn: bool,
+}
+
+/// The catalogue as `ccscope controllers` lists it, in [`catalogue`]'s order.
+pub fn listing() -> Vec<Listed> {
+    entries::<Boxed>()
+        .into_iter()
+        .map(|e| Listed {
+            info: e.info,
+            needs_ecn: e.needs_ecn,
+        })
+        .collect()
+}
+
 /// Builds the window controller `name` (any case) with `params`, starting as `start` says (the
 /// packet engine's TCP).
 pub fn build_window(
