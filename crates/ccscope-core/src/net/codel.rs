@@ -181,14 +181,14 @@ pub struct CoDel {
 }
 
 /// A FIFO of waiting packets in the store, with the queue's backlog, as CoDel serves it.
-struct Chain<'a> {
-    waiting: &'a mut Fifo,
-    store: &'a mut Store,
-    backlog: &'a mut Backlog,
-    dropped: &'a mut Vec<u32>,
-    signals: &'a mut Signals,
+pub(super) struct Chain<'a> {
+    pub(super) waiting: &'a mut Fifo,
+    pub(super) store: &'a mut Store,
+    pub(super) backlog: &'a mut Backlog,
+    pub(super) dropped: &'a mut Vec<u32>,
+    pub(super) signals: &'a mut Signals,
     /// Whether CoDel marked the packet it gives.
-    marked: bool,
+    pub(super) marked: bool,
 }
 
 impl Served for Chain<'_> {

@@ -22,7 +22,7 @@
 //!
 //! Memory is counted as the packets' bytes (Linux counts `skb->truesize`, buffers included).
 
-use super::codel::{CoDelParams, CoDelVars, Head, Served, Signals};
+use super::codel::{Chain, CoDelParams, CoDelVars, Head, Served, Signals};
 use super::queue::Backlog;
 use super::store::{Fifo, Store};
 use crate::time::SimTime;
@@ -113,42 +113,27 @@ pub struct FqCoDel {
     signals: Signals,
 }
 
-/// A queue of the scheduler as its CoDel serves it: the queue's FIFO and bytes, the
-/// scheduler's backlog.
+/// A queue of the scheduler as its CoDel serves it: the queue's FIFO and the scheduler's
+/// backlog, and the queue's own bytes.
 struct FlowChain<'a> {
-    waiting: &'a mut Fifo,
+    chain: Chain<'a>,
     bytes: &'a mut u64,
-    store: &'a mut Store,
-    backlog: &'a mut Backlog,
-    dropped: &'a mut Vec<u32>,
-    signals: &'a mut Signals,
-    /// Whether CoDel marked the packet it gives.
-    marked: bool,
 }
 
 impl Served for FlowChain<'_> {
     fn dequeue(&mut self) -> Option<Head> {
-        let slot = self.waiting.pop_front(self.store)?;
-        let size = self.store.size_bytes(slot);
-        *self.bytes -= size as u64;
-        self.backlog.remove(size);
-        Some(Head {
-            slot,
-            enqueued: self.store.done(slot),
-            ecn_capable: self.store.ecn_capable(slot),
-        })
+        let head = self.chain.dequeue()?;
+        *self.bytes -= self.chain.store.size_bytes(head.slot) as u64;
+        Some(head)
     }
     fn bytes(&self) -> u64 {
-        self.backlog.bytes
+        self.chain.bytes()
     }
     fn drop(&mut self, slot: u32) {
-        self.signals.drops += 1;
-        self.dropped.push(slot);
+        self.chain.drop(slot);
     }
     fn mark(&mut self, slot: u32) {
-        self.signals.marks += 1;
-        self.marked = true;
-        self.store.mark(slot);
+        self.chain.mark(slot);
     }
 }
 
@@ -264,16 +249,18 @@ impl FqCoDel {
                 continue;
             }
             let mut chain = FlowChain {
-                waiting: &mut queue.waiting,
+                chain: Chain {
+                    waiting: &mut queue.waiting,
+                    store,
+                    backlog,
+                    dropped,
+                    signals: &mut self.signals,
+                    marked: false,
+                },
                 bytes: &mut self.backlogs[q],
-                store,
-                backlog,
-                dropped,
-                signals: &mut self.signals,
-                marked: false,
             };
             if let Some(slot) = queue.vars.dequeue(&self.params.codel, now, &mut chain) {
-                let marked = chain.marked;
+                let marked = chain.chain.marked;
                 queue.deficit -= store.size_bytes(slot) as i64;
                 return Some((slot, marked));
             }
