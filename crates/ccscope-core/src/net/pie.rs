@@ -118,8 +118,18 @@ impl Pie {
         self.waiting.iter(store)
     }
 
-    /// Runs the updates due at or before `now`.
+    /// Runs the updates due at or before `now`: a comparison where none is due, as for most
+    /// packets.
+    #[inline]
     fn catch_up(&mut self, now: SimTime) {
+        if self.next_update <= now {
+            self.run_updates(now);
+        }
+    }
+
+    /// The updates due at or before `now`, one at least.
+    #[inline(never)]
+    fn run_updates(&mut self, now: SimTime) {
         let t = self.params.t_update;
         while self.next_update <= now {
             let rest = self.drop_prob == 0.0 && self.qdelay.ns() == 0 && self.qdelay_old.ns() == 0;
