@@ -1,0 +1,212 @@
+"""The platform under faults and bad input: every command meets a bad file, store, folder,
+option or controller with one line naming what failed and exit status 2, never a traceback,
+and never loses or mixes results; a bug alone shows a traceback, asking to be reported."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from ccscope import _core, store, sweep
+from ccscope.cli import app
+from ccscope.errors import StoreError
+
+SMALL = (
+    '[run]\nduration = "2s"\n[topology]\nkind = "fat_link"\n'
+    'loss = { kind = "bernoulli", p = 0.01 }\n[[flows]]\nsource = { kind = "tcp" }\n'
+)
+BASE = {
+    "run": {"duration": "2s"},
+    "topology": {"kind": "fat_link", "loss": {"kind": "bernoulli", "p": 0.01}},
+    "flows": [{"source": {"kind": "tcp"}}],
+}
+#: What no message of an expected failure shows.
+INTERNALS = ("Traceback", "duckdb.", "_duckdb", "pyarrow", "ArrowInvalid", "Exception:")
+
+
+def cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "ccscope", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+    )
+
+
+def sweep_file(tmp: Path, body: str = "seeds = [1]\n", name: str = "sw.toml") -> Path:
+    """A sweep file `body` over the scenario SMALL (tiny.toml beside it)."""
+    (tmp / "tiny.toml").write_text(SMALL)
+    file = tmp / name
+    file.write_text(f'base = "tiny.toml"\n{body}')
+    return file
+
+
+def one_line(text: str) -> str:
+    """The text of an expected failure: one error line (rich wraps it on a narrow terminal)."""
+    assert text.startswith("error: "), text
+    assert not any(s in text for s in INTERNALS), text
+    return " ".join(text.split())
+
+
+# --- stores -----------------------------------------------------------------------------------
+
+
+def foreign_files(tmp: Path) -> dict[str, Path]:
+    """Paths a store cannot be, by what is there."""
+    (tmp / "folder.duckdb").mkdir()
+    (tmp / "text.duckdb").write_text("runs,seed\n1,2\n")
+    (tmp / "empty.duckdb").touch()
+    lite = sqlite3.connect(tmp / "lite.duckdb")
+    lite.execute("CREATE TABLE t (x)")
+    lite.commit()
+    lite.close()
+    with duckdb.connect(str(tmp / "other.duckdb")) as con:
+        con.execute("CREATE TABLE customers (id INTEGER)")
+    return {
+        "is a folder": tmp / "folder.duckdb",
+        "is not a DuckDB file": tmp / "text.duckdb",
+        "is an empty file": tmp / "empty.duckdb",
+        "is an SQLite database": tmp / "lite.duckdb",
+        "is a DuckDB database of another program (it holds the tables customers)": (
+            tmp / "other.duckdb"
+        ),
+    }
+
+
+def test_a_store_that_is_not_one_is_named_and_left_alone(tmp_path):
+    files = foreign_files(tmp_path)
+    file = sweep_file(tmp_path)
+    runner = CliRunner()
+    for says, path in files.items():
+        before = path.read_bytes() if path.is_file() else None
+        for read_only in (False, True):
+            with pytest.raises(StoreError, match=f"store .*{path.name}: ") as e:
+                store.Store(path, read_only=read_only)
+            assert says in str(e.value)
+        for args in (
+            ["sweep", str(file), "--store", str(path), "--no-progress"],
+            ["sweep", str(file), "--store", str(path), "--show"],
+            ["report", str(path), "-o", str(tmp_path / "r.html")],
+        ):
+            done = runner.invoke(app, args)
+            assert done.exit_code == 2, (args, done.output)
+            # (a report on a folder reads a run directory)
+            folder = args[0] == "report" and path.is_dir()
+            assert (says if not folder else "no summary.json") in one_line(done.output)
+        # Nothing added: another program's file is as it was.
+        assert (path.read_bytes() if path.is_file() else None) == before
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_truncated_store_and_one_held_by_another_process_are_named(tmp_path):
+    path = tmp_path / "r.duckdb"
+    with store.Store(path) as db:
+        db.record({"run_id": "a", "seed": 1, "status": "ok"}, [{"flow": 0, "x": 1.0}])
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, sys; c = duckdb.connect({str(path)!r}); print(1, flush=True); "
+            "sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        holder.stdout.readline()
+        for read_only in (False, True):
+            with pytest.raises(StoreError, match="another process has it open"):
+                store.Store(path, read_only=read_only)
+    finally:
+        holder.communicate("")
+    os.truncate(path, 5000)
+    with pytest.raises(StoreError, match="is truncated or damaged"):
+        store.Store(path, read_only=True)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(head=st.binary(max_size=64))
+def test_any_bytes_as_a_store_are_refused_in_one_error(tmp_path, head):
+    path = tmp_path / "b.duckdb"
+    path.write_bytes(head)
+    with pytest.raises(StoreError):
+        store.Store(path, read_only=True)
+    with pytest.raises(StoreError):
+        store.Store(path)
+    assert path.read_bytes() == head
+
+
+class _FullDisk:
+    """A DuckDB connection whose commits fail as on a full disk."""
+
+    def __init__(self, con):
+        self.con = con
+
+    def execute(self, query, params=None):
+        if query == "COMMIT":
+            self.con.execute("ROLLBACK")
+            raise duckdb.IOException("IO Error: No space left on device")
+        return self.con.execute(query, params)
+
+    def close(self):
+        self.con.close()
+
+
+def test_a_failed_commit_is_the_error_told_and_the_store_is_unchanged(tmp_path):
+    path = tmp_path / "r.duckdb"
+    db = store.Store(path)
+    db.record({"run_id": "a", "seed": 1, "status": "ok"}, [])
+    db.con = _FullDisk(db.con)
+    # The rollback after it finds no transaction: DuckDB's own words for that must not hide
+    # the disk being full.
+    with pytest.raises(StoreError, match="No space left on device"):
+        db.record({"run_id": "b", "seed": 2, "status": "ok", "new": 1.0}, [{"flow": 0}])
+    db.close()
+    assert sweep.load(path)["run_id"].tolist() == ["a"]
+
+
+#: Values an axis (or a metric) may take, in the types a sweep file gives.
+VALUES = st.one_of(
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=5),
+)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(sweeps=st.lists(st.lists(VALUES, min_size=1, max_size=3), min_size=1, max_size=4))
+def test_an_axis_whose_type_changes_between_sweeps_is_widened_never_refused(tmp_path, sweeps):
+    path = tmp_path / f"w{abs(hash(str(sweeps)))}.duckdb"
+    written = []
+    for i, values in enumerate(sweeps):
+        with store.Store(path) as db:
+            kinds = db.declare_axes({"a": values})
+            for j, v in enumerate(values):
+                rid = f"{i}-{j}"
+                row = {"run_id": rid, "seed": 1, "model_version": _core.MODEL_VERSION}
+                db.record({**row, "a": store.cell(v, kinds["a"]), "m": v}, [])
+                written.append((rid, v))
+    with store.Store(path, read_only=True) as db:
+        kinds = db._columns("runs")
+        runs = db.table("runs").set_index("run_id")
+    for rid, v in written:
+        for column in ("a", "m"):
+            held, expected = runs.loc[rid, column], store.cell(v, kinds[column])
+            # A number widened to text reads as the number it was.
+            assert held == expected or float(held) == float(v), (column, held, v)
