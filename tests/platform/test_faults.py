@@ -4,6 +4,7 @@ and never loses or mixes results; a bug alone shows a traceback, asking to be re
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -17,8 +18,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ccscope import _core, store, sweep
+from ccscope.check import check
 from ccscope.cli import app
-from ccscope.errors import StoreError
+from ccscope.errors import ControllerError, StoreError
 
 SMALL = (
     '[run]\nduration = "2s"\n[topology]\nkind = "fat_link"\n'
@@ -210,3 +212,41 @@ def test_an_axis_whose_type_changes_between_sweeps_is_widened_never_refused(tmp_
             held, expected = runs.loc[rid, column], store.cell(v, kinds[column])
             # A number widened to text reads as the number it was.
             assert held == expected or float(held) == float(v), (column, held, v)
+
+
+# --- controllers written in Python ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "says"),
+    [
+        ("import sys\nsys.exit(3)\n", "importing quits (QUITS) raised SystemExit: 3"),
+        ("raise MemoryError\n", "importing quits (QUITS) raised MemoryError"),
+        (
+            "import sys, ccscope\nclass Q(ccscope.Controller):\n"
+            "    def __init__(self):\n        sys.exit('no')\n",
+            "Q(...) raised SystemExit: no",
+        ),
+        (
+            "import sys, ccscope\nclass Q(ccscope.Controller):\n    window_pkts = 5.0\n"
+            "    def on_ack(self, ack):\n        sys.exit(0)\n",
+            "on_ack raised SystemExit",
+        ),
+    ],
+)
+def test_a_controller_that_quits_is_its_error(tmp_path, monkeypatch, module, says):
+    (tmp_path / "quits.py").write_text(module)
+    (tmp_path / "s.toml").write_text(
+        SMALL.replace('{ kind = "tcp" }', '{ kind = "tcp", controller = "python:quits:Q" }')
+    )
+    done = cli("run", "s.toml", "--out", "out", "-q", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert says.replace("QUITS", str(tmp_path / "quits.py")) in " ".join(done.stderr.split())
+    assert "Traceback" not in done.stderr
+    if "on_ack" in says:  # the run began: what it measured is kept, marked partial
+        assert json.loads((tmp_path / "out" / "summary.json").read_text())["partial"]
+        return
+    # So in every command that loads one: check (and scorecard) from the working directory.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ControllerError, match=says.split(" (")[0].replace("(...)", r"\(...\)")):
+        check("python:quits:Q")
