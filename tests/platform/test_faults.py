@@ -4,6 +4,7 @@ and never loses or mixes results; a bug alone shows a traceback, asking to be re
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -17,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from ccscope import _core, store, sweep
+import ccscope
+from ccscope import _core, output, store, sweep
 from ccscope.check import check
 from ccscope.cli import app
 from ccscope.errors import ControllerError, StoreError
@@ -250,3 +252,198 @@ def test_a_controller_that_quits_is_its_error(tmp_path, monkeypatch, module, say
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ControllerError, match=says.split(" (")[0].replace("(...)", r"\(...\)")):
         check("python:quits:Q")
+
+
+# --- run folders ------------------------------------------------------------------------------
+
+
+def test_two_runs_into_one_folder_each_finish_or_are_refused(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SMALL.replace('"2s"', '"60s"'))
+    command = [sys.executable, "-m", "ccscope", "run", str(scenario), "--out", "out", "-q"]
+    procs = [
+        subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True) for _ in range(3)
+    ]
+    ends = [(p.communicate(timeout=300)[1], p.returncode)[::-1] for p in procs]
+    assert any(code == 0 for code, _ in ends), ends
+    for code, err in ends:
+        assert code == 0 or (code == 2 and "another ccscope process" in one_line(err)), err
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["duration_s"] == pytest.approx(60) and "partial" not in summary
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_folder(tmp_path):
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from ccscope.output import claimed\n"
+            f"with claimed({str(tmp_path / 'out')!r}):\n"
+            "    print(1, flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        holder.stdout.readline()
+        with pytest.raises(output.OutputError, match=rf"pid {holder.pid}\) is writing there"):
+            with output.output_dir(tmp_path / "out"):
+                pass
+    finally:
+        holder.communicate("")
+    with output.output_dir(tmp_path / "out") as tmp:
+        (tmp / "summary.json").write_text('{"ccscope_version": "x"}')
+    assert (tmp_path / "out" / "summary.json").exists()
+    assert not (tmp_path / ".out.lock").exists()
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda p: p.symlink_to(p), "is a symbolic link that loops"),
+        (lambda p: p.symlink_to(p.parent / "nowhere"), "which does not exist"),
+        (lambda p: None, None),
+    ],
+)
+def test_an_unusable_out_is_refused_before_the_run(tmp_path, make, says):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SMALL)
+    out = tmp_path / "o"
+    make(out)
+    if says is None:  # a mount point: the root folder is one everywhere
+        with pytest.raises(output.OutputError, match="is a mount point"):
+            output.check_destination("/")
+        return
+    done = cli("run", str(scenario), "--out", str(out), "-q")
+    assert done.returncode == 2 and says in one_line(done.stderr)
+
+
+def test_a_symlink_to_a_folder_is_followed(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SMALL)
+    done = cli("run", str(scenario), "--out", str(tmp_path / "link"), "-q")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "link").is_symlink() and (tmp_path / "real" / "summary.json").exists()
+
+
+WANDERER = """
+import os
+import ccscope
+
+class Wander(ccscope.Controller):
+    window_pkts = 10.0
+
+    def __init__(self):
+        os.chdir(os.path.join(os.path.dirname(__file__), "elsewhere"))
+"""
+
+
+def test_a_controller_that_changes_the_working_directory_moves_no_output(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "wander.py").write_text(WANDERER)
+    (tmp_path / "s.toml").write_text(
+        SMALL.replace('{ kind = "tcp" }', '{ kind = "tcp", controller = "python:wander:Wander" }')
+    )
+    done = cli("run", "s.toml", "--out", "out", "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "summary.json").exists()
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_an_edited_summary_is_not_run_as_the_recorded_scenario(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SMALL)
+    assert cli("run", str(scenario), "--out", str(tmp_path / "a"), "-q").returncode == 0
+    summary = tmp_path / "a" / "summary.json"
+    data = json.loads(summary.read_text())
+    data["scenario"]["run"]["duration"] = "3s"
+    summary.write_text(json.dumps(data))
+    done = cli("run", str(summary), "--out", str(tmp_path / "b"), "-q")
+    assert done.returncode == 2 and "the file was edited" in one_line(done.stderr)
+
+
+# --- reports ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("files", "says"),
+    [
+        ({}, "no summary.json (not a folder `ccscope run` wrote)"),
+        ({"summary.json": "{}"}, "not the summary.json of a ccscope run"),
+        ({"summary.json": "{not json"}, "cannot be read as JSON"),
+    ],
+)
+def test_a_report_on_a_folder_ccscope_did_not_write_says_so(tmp_path, files, says):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    done = CliRunner().invoke(app, ["report", str(folder), "-o", str(tmp_path / "r.html")])
+    assert done.exit_code == 2 and says in one_line(done.output)
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_damaged_trace_and_an_unusable_output_are_named(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SMALL + '[trace]\ninterval = "100ms"\n')
+    ccscope.run(scenario).write(tmp_path / "run")
+    (tmp_path / "run" / "trace_flows.parquet").write_bytes(b"PAR1 not really")
+    runner = CliRunner()
+    damaged = runner.invoke(app, ["report", str(tmp_path / "run"), "-o", str(tmp_path / "r.html")])
+    assert damaged.exit_code == 2 and "a trace cannot be read" in one_line(damaged.output)
+    (tmp_path / "file").write_text("")
+    below_a_file = runner.invoke(
+        app, ["report", str(tmp_path / "run"), "-o", str(tmp_path / "file" / "r.html")]
+    )
+    assert below_a_file.exit_code == 2 and "--output" in one_line(below_a_file.output)
+
+
+# --- the error boundary -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "says"),
+    [
+        (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "x.html"), 2, "x.html: No space left"),
+        (OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), "y"), 2, "y: File name"),
+        (PermissionError(errno.EACCES, os.strerror(errno.EACCES), "z"), 2, "z: Permission denied"),
+        (duckdb.IOException("IO Error: disk I/O error"), 2, "duckdb: IO Error: disk I/O error"),
+        (MemoryError(), 2, "out of memory"),
+        (RuntimeError("oops"), 1, "this is a bug in ccscope (RuntimeError)"),
+        (KeyError("k"), 1, "this is a bug in ccscope (KeyError)"),
+    ],
+)
+def test_each_command_has_one_error_boundary(tmp_path, monkeypatch, raised, code, says):
+    def fail(*_args, **_kwargs):
+        raise raised
+
+    monkeypatch.setattr("ccscope.htmlreport.write", fail)
+    done = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert done.exit_code == code, done.output
+    if code == 2:
+        assert says in one_line(done.output)
+    else:  # a bug: its traceback, then the line asking to report it
+        assert "Traceback" in done.output and says in done.output
+        assert "please report it" in done.output.splitlines()[-1] or "report" in done.output
+
+
+def test_brackets_in_a_message_are_printed_as_they_are():
+    done = CliRunner().invoke(app, ["check", "tcp", "--x-min", "nan"])
+    assert done.exit_code == 2
+    assert "x_range = [nan, 1000.0]: need 0 < x_min < x_max < inf" in one_line(done.output)
+
+
+@pytest.mark.parametrize("where", ["--out", "--store"])
+def test_a_name_too_long_is_one_line(tmp_path, where):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SMALL)
+    long = str(tmp_path / ("x" * 300))
+    if where == "--out":
+        done = cli("run", str(scenario), "--out", long)
+    else:
+        done = cli("sweep", str(sweep_file(tmp_path)), "--store", long)
+    assert done.returncode == 2 and "File name too long" in one_line(done.stderr)
