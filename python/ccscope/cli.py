@@ -577,14 +577,29 @@ def sweep(
         typer.Option(help="With --show: write a PNG of the first --metric against --axis."),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds one run may take before it is stopped and recorded as failed "
+            "(default: from the run's cost estimate, see the README).",
+            min=0.001,
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Run a sweep of more runs than run by default (see the README)."
+        ),
+    ] = False,
 ) -> None:
     """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
-    recorded with its error; --show summarizes the sweep's runs over seeds."""
+    recorded with its error; --show summarizes the sweep's runs over seeds. Exit status 1
+    when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
     spec = sweeps.load_sweep(file)
     if show:
-        ids = [t.run_id for t in spec.tasks()]
+        ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
         table = sweeps.summarize(store, metric, ids)
         if table.empty:
             out.print(f"{store} holds no finished run of {file}", highlight=False)
@@ -594,17 +609,33 @@ def sweep(
             first = metric[0] if metric else "throughput_bps"
             out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}", highlight=False)
         return
-    done = sweeps.run(spec, store, jobs, executor, address, progress=progress)
+    done = sweeps.run(
+        spec,
+        store,
+        jobs,
+        executor,
+        address,
+        progress=progress,
+        time_limit_s=time_limit,
+        force=force,
+    )
     out.print(
         f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
         f"{done.failed} failed",
         highlight=False,
     )
+    for run_id, error in list(done.errors.items())[:5]:
+        out.print(f"  {run_id}: {error}", highlight=False)
     if done.stopped:
         _error(done.stopped)
         raise typer.Exit(code=2)
-    for run_id, error in list(done.errors.items())[:5]:
-        out.print(f"  {run_id}: {error}", highlight=False)
+    if done.failed:
+        every = done.failed == done.ran
+        _error(
+            ("every run failed" if every else f"{done.failed} of {done.ran} runs failed")
+            + f" (recorded in {store} with their errors, and run again by the same command)"
+        )
+        raise typer.Exit(code=2 if every else 1)
 
 
 @command

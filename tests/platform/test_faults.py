@@ -7,9 +7,11 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -22,7 +24,8 @@ import ccscope
 from ccscope import _core, output, store, sweep
 from ccscope.check import check
 from ccscope.cli import app
-from ccscope.errors import ControllerError, StoreError
+from ccscope.errors import ControllerError, ScenarioError, StoreError
+from ccscope.scenario import cost
 
 SMALL = (
     '[run]\nduration = "2s"\n[topology]\nkind = "fat_link"\n'
@@ -447,3 +450,167 @@ def test_a_name_too_long_is_one_line(tmp_path, where):
     else:
         done = cli("sweep", str(sweep_file(tmp_path)), "--store", long)
     assert done.returncode == 2 and "File name too long" in one_line(done.stderr)
+
+
+# --- sweeps -----------------------------------------------------------------------------------
+
+
+def test_seeds_a_store_cannot_hold_are_refused_before_running():
+    with pytest.raises(ScenarioError, match=r"seeds = \[9223372036854775808\]: .*\[0, 2\^63\)"):
+        sweep.Sweep.from_dict({"base": BASE, "seeds": [2**63]})
+
+
+def test_an_axis_error_names_the_sweep_file_and_its_axis(tmp_path):
+    file = sweep_file(tmp_path, '[axes]\n"topology.loss.p" = [0.01, "high"]\n')
+    with pytest.raises(ScenarioError) as e:
+        sweep.load_sweep(file).tasks()
+    assert str(e.value).startswith(f"{file}: axes.\"topology.loss.p\" = 'high': ")
+    assert "tiny.toml" not in str(e.value)
+    done = cli("sweep", str(file), "--store", str(tmp_path / "r.duckdb"))
+    assert done.returncode == 2 and one_line(done.stderr).startswith(f"error: {file}: axes.")
+
+
+def test_a_sweep_too_large_is_counted_and_refused_at_once(tmp_path):
+    file = sweep_file(
+        tmp_path,
+        "seeds = [1, 2]\n[axes]\n"
+        f'"topology.loss.p" = {[i / 1e7 for i in range(1000)]}\n'
+        f'"flows[0].source.controller.beta" = {[0.5 + i / 1e4 for i in range(1000)]}\n',
+    )
+    start = time.monotonic()
+    done = cli("sweep", str(file), "--store", str(tmp_path / "r.duckdb"))
+    assert done.returncode == 2 and time.monotonic() - start < 30
+    text = one_line(done.stderr)
+    assert "2,000,000 runs (1000 x 1000 points (grid) x 2 seeds)" in text and "--force" in text
+    assert not (tmp_path / "r.duckdb").exists()
+
+
+#: Controllers that never return, die in their import or change the working directory.
+HANGING = """
+import ccscope
+
+class Hang(ccscope.Controller):
+    window_pkts = 10.0
+
+    def on_ack(self, ack):
+        while True:
+            pass
+"""
+
+
+def hanging_sweep(tmp_path: Path, axis_values: str) -> Path:
+    (tmp_path / "hang.py").write_text(HANGING)
+    return sweep_file(
+        tmp_path, f'seeds = [1]\n[axes]\n"flows[0].source.controller" = {axis_values}\n'
+    )
+
+
+def test_a_run_past_its_time_limit_is_stopped_and_recorded(tmp_path):
+    file = hanging_sweep(tmp_path, '["tcp", "python:hang:Hang"]')
+    r = tmp_path / "r.duckdb"
+    done = cli("sweep", str(file), "--store", str(r), "--time-limit", "3", "-j", "2")
+    # One run of two failed: exit status 1, and its reason.
+    assert done.returncode == 1, done.stderr
+    assert "1 of 2 runs failed" in done.stderr
+    runs = sweep.load(r).set_index("flows[0].source.controller")
+    assert runs.loc["tcp", "status"] == "ok"
+    assert runs.loc["python:hang:Hang", "error"] == "stopped after its time limit of 3 s"
+
+
+def test_the_default_time_limit_grows_with_the_cost_estimate():
+    small = cost(ccscope.loads(SMALL))
+    assert sweep.time_limit(small) == sweep.MIN_TIME_LIMIT_S
+    big = {"work": 1e9, "wall_s": 0.0}
+    assert sweep.time_limit(big) == 1e9 / sweep.SLOWEST_WORK_PER_S
+    assert sweep.time_limit({"work": 0, "wall_s": 100.0}) == 260.0
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_workers_die_with_a_sweep_killed_outright(tmp_path):
+    file = hanging_sweep(tmp_path, '["python:hang:Hang"]')
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(tmp_path / "r.db")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not (workers := children(proc.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert workers, "the sweep started no worker"
+    time.sleep(2)  # the worker is in the run that never returns
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers)
+
+
+def test_a_ray_address_where_nothing_listens_fails_in_seconds(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    file = sweep_file(tmp_path)
+    start = time.monotonic()
+    done = cli(
+        "sweep", str(file), "--store", str(tmp_path / "r.duckdb"),
+        "--executor", "ray", "--address", f"127.0.0.1:{port}",
+    )  # fmt: skip
+    assert done.returncode == 2 and time.monotonic() - start < 60
+    assert f"--address 127.0.0.1:{port}: nothing answers there" in one_line(done.stderr)
+
+
+def test_a_sweep_whose_every_run_failed_exits_2(tmp_path):
+    file = sweep_file(
+        tmp_path, 'seeds = [1, 2]\n[axes]\n"flows[0].source.controller" = ["python:gone"]\n'
+    )
+    done = cli("sweep", str(file), "--store", str(tmp_path / "r.duckdb"), "-j", "1")
+    assert done.returncode == 2, done.stderr
+    assert "every run failed" in done.stderr and "2 failed" in done.stdout
+
+
+#: Entries of a sweep file and values that may be wrong there.
+SWEEP_VALUES = st.one_of(
+    VALUES,
+    st.none(),
+    st.lists(VALUES, max_size=3),
+    st.dictionaries(st.sampled_from(["x", "topology.loss.p", "run.seed"]), VALUES, max_size=2),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    key=st.sampled_from(["seeds", "mode", "traces", "axes", "base", "repeat"]),
+    value=SWEEP_VALUES,
+    axis=st.sampled_from(["topology.loss.p", "run.seed", "flows[0].count", "flows[0].source"]),
+    axis_values=st.lists(VALUES, min_size=1, max_size=3),
+)
+def test_any_sweep_entry_gives_a_sweep_or_one_error_naming_it(key, value, axis, axis_values):
+    table = {"base": BASE, "seeds": [1], "axes": {axis: axis_values}, key: value}
+    try:
+        sweep.Sweep.from_dict(table).tasks(time_limit_s=1)
+    except ScenarioError as e:
+        assert e.path and "\n" not in str(e), str(e)
+        assert e.path.split(".")[0].split("[")[0] in (*table, 'axes."' + axis + '"'), e.path
