@@ -362,6 +362,8 @@ def run(
                     if png is not None:
                         written.append(png)
     written = moved(written, tmp, out_dir)
+    for note in getattr(result, "notes", []):
+        err.print(f"note: {note}", highlight=False, soft_wrap=True)
     if quiet:
         return
     if sc.engine == "round":

@@ -614,3 +614,42 @@ def test_any_sweep_entry_gives_a_sweep_or_one_error_naming_it(key, value, axis, 
     except ScenarioError as e:
         assert e.path and "\n" not in str(e), str(e)
         assert e.path.split(".")[0].split("[")[0] in (*table, 'axes."' + axis + '"'), e.path
+
+
+# --- what a reader of the numbers must know ---------------------------------------------------
+
+
+def test_a_playback_that_never_started_says_so(tmp_path):
+    flow = {"source": {"kind": "cbr", "rate": "100kbps"}, "playback": {"startup": "5s"}}
+    scenario = tmp_path / "s.toml"
+    table = {**BASE, "flows": [flow, {**flow, "playback": {"startup": "1s"}}]}
+    r = ccscope.run(table)
+    assert r.notes == [
+        "flow 0: playback never started: its start-up of 5s after the first delivery outlasted "
+        f"the deliveries ({r.flow_records()[0]['session_s']:.3g} s), so its interruptions and "
+        "frozen time say nothing"
+    ]
+    scenario.write_text(
+        SMALL.replace('{ kind = "tcp" }', '{ kind = "cbr", rate = "100kbps" }')
+        + 'playback = { startup = "5s" }\n'
+    )
+    done = cli("run", str(scenario), "--out", str(tmp_path / "o"), "-q")
+    assert done.returncode == 0 and "note: flow 0: playback never started" in done.stderr
+    assert (
+        "playback never started"
+        in json.loads((tmp_path / "o/summary.json").read_text())["notes"][0]
+    )
+
+
+def test_a_real_time_run_that_did_not_keep_time_says_so():
+    r = ccscope.run(BASE)
+    assert r.notes == []
+    # The udp engine's timing columns, as a run on an overloaded machine gives them.
+    late = [{**row, "timer_late_p99_ms": 570.0, "arrival_late_p99_ms": 3.0} for row in r._flow_rows]
+    r.__dict__.update(_flow_rows=late)
+    del r.__dict__["notes"]
+    assert r.notes[0].startswith(
+        "the udp engine did not keep time: timers fired up to 570 ms late and datagrams arrived "
+        "up to 3 ms late"
+    )
+    assert r.summary()["notes"] == r.notes
