@@ -15,16 +15,17 @@ import time
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import ccscope
-from ccscope import _core, output, store, sweep
+from ccscope import _core, output, store, sweep, video
 from ccscope.check import check
 from ccscope.cli import app
-from ccscope.errors import ControllerError, ScenarioError, StoreError
+from ccscope.errors import ControllerError, CostError, ScenarioError, StoreError
 from ccscope.scenario import cost
 
 SMALL = (
@@ -653,3 +654,96 @@ def test_a_real_time_run_that_did_not_keep_time_says_so():
         "up to 3 ms late"
     )
     assert r.summary()["notes"] == r.notes
+
+
+# --- media inputs and the cost estimate -------------------------------------------------------
+
+
+def trace(tmp: Path, rows: list[tuple], header: str = "time,type,bytes") -> Path:
+    path = tmp / "trace.csv"
+    path.write_text(header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    return path
+
+
+def test_a_trace_without_b_frames_fits_and_runs(tmp_path):
+    rng = np.random.default_rng(1)
+    gop = "IPPP"
+    rows = [
+        (
+            n / 25,
+            gop[n % 4],
+            int(rng.integers(9000, 11000) if n % 4 == 0 else rng.integers(2000, 4000)),
+        )
+        for n in range(400)
+    ]
+    app = video.fit_trace(trace(tmp_path, rows))
+    assert app["gop"] == gop and set(app) == {"kind", "gop", "fps", "i", "p"}
+    sc = {**BASE, "flows": [{"source": {"kind": "udp", "app": app}}]}
+    assert ccscope.run(sc).flows.loc[0, "sent_pkts"] > 0
+    # A GOP with B frames needs their statistics.
+    with pytest.raises(ScenarioError, match=r"app\.b: this key is required: the gop has B"):
+        ccscope.Scenario.from_dict(
+            {**BASE, "flows": [{"source": {"kind": "udp", "app": {**app, "gop": "IPB"}}}]}
+        )
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "cannot be read as CSV"),
+        ("time,type\n0,I\n", "needs columns type and bytes (missing: bytes)"),
+        ("type,bytes\nI,big\n", "row 2: bytes = 'big': must be a finite number"),
+        ("type,bytes\nI,0\n", "row 2: bytes = 0: must be > 0"),
+        ("type,bytes\nI,10\nX,3\n", "frame types must be I, P or B; found X"),
+        ("type,bytes\nI,10\nP,3\nP,4\n", "needs at least two I frames"),
+        ("type,bytes\n" + "I,10\nP,3\n" * 2 + "I,11\n", "2 P frames; a fit needs at least 3"),
+        ("type,bytes\n" + "I,10\nI,11\nI,12\nP,5\n" * 3, None),
+        (
+            "type,bytes\n" + "".join(f"I,{10 + i}\nP,3\n" for i in range(5)),
+            "every P frame has 3 bytes; a TES model needs",
+        ),
+        ("time,type,bytes\n0,I,3\nsoon,P,3\n0.1,I,4\n", "row 3: time = 'soon'"),
+    ],
+)
+def test_a_trace_that_cannot_be_fitted_names_the_file_and_what(tmp_path, text, says):
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    if says is None:  # I frames only between the first two: the GOP "I"
+        assert video.fit_trace(path)["gop"] == "I"
+        return
+    with pytest.raises(ScenarioError) as e:
+        video.fit_trace(path)
+    assert str(e.value).startswith(f"frame-size trace {path}: ") and says in str(e.value)
+
+
+def test_the_memory_estimate_holds_for_many_flows():
+    # Peak memory of 1 and of 20,000 short TCP flows (mice), each in a fresh process: what the
+    # flows add stays below what the estimate gives them.
+    script = """
+import resource, sys
+import ccscope
+sc = {"run": {"duration": "5s"},
+      "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+      "flows": [{"source": {"kind": "tcp", "controller": "cubic"}, "count": int(sys.argv[1]),
+                 "start_jitter": "5s", "lifetime": "2s"}]}
+ccscope.run(sc, force=True)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+    def peak(n: int) -> tuple[float, float]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(n)], capture_output=True, text=True, check=True
+        )
+        sc = {**BASE, "flows": [{"source": {"kind": "tcp"}, "count": n}]}
+        return float(done.stdout), cost(sc)["bytes"]
+
+    (rss_1, est_1), (rss_n, est_n) = peak(1), peak(20_000)
+    assert rss_n - rss_1 <= est_n - est_1, (rss_n - rss_1, est_n - est_1)
+
+
+def test_a_square_wave_of_nanosecond_periods_is_refused_naming_its_period():
+    app = {"kind": "square", "rate": "1kbps", "on": "1ns", "off": "1ns"}
+    sc = {**BASE, "run": {"duration": "100s"}, "flows": [{"source": {"kind": "udp", "app": app}}]}
+    with pytest.raises(CostError) as e:
+        ccscope.run(sc)
+    assert e.value.path == "flows[0].source.app.on" and e.value.value == "'1ns'"

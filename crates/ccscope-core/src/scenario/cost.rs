@@ -16,7 +16,10 @@
 //!   (overshoot before the losses bring them back).
 //!
 //! Each packet costs an event per send and two per link it crosses (end of serialization,
-//! arrival); acknowledgments and reports likewise on the way back.
+//! arrival); acknowledgments and reports likewise on the way back. An application's own timers
+//! cost an event each: an ON/OFF or square-wave source's two per period (so periods of 1 ns
+//! are counted, though they carry no packet), a video source's one per frame, a multirate
+//! source's one per `tau`.
 
 use super::media::App;
 use super::packet::{Loss, Scenario, Source, Topology};
@@ -35,8 +38,10 @@ pub const MAX_BYTES: f64 = 8e9;
 /// Rough speed of both engines, for the time given in messages (events or flow-steps per s).
 const WORK_PER_S: f64 = 1e7;
 
-/// State one packet-model flow keeps (endpoints, statistics, routes), bytes.
-const FLOW_BYTES: f64 = 4096.0;
+/// State one packet-model flow keeps (endpoints, statistics, routes), bytes: the largest
+/// growth of a run's peak RSS per flow measured, 15.1 KB (20,000 CUBIC flows; 14.8 KB a TCP
+/// Reno flow, 14.3 KB TFRC, 13 KB CBR), rounded up.
+const FLOW_BYTES: f64 = 16384.0;
 
 /// Bytes per (bin, flow) and per (bin, link) of a trace, counting the copies handed to Python.
 const FLOW_BIN_BYTES: f64 = 3.0 * 72.0;
@@ -251,6 +256,8 @@ fn path(t: &Topology, f: &super::packet::Flow) -> Path {
 
 /// Packets per second and bytes of a flow's own estimate (before sharing).
 struct FlowLoad {
+    /// Events of the flow's application's timers over the run, whatever it sends.
+    timers: f64,
     /// Packets sent over the run.
     sent: f64,
     /// Of which carried past the first hop.
@@ -269,10 +276,11 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
     let p = path(&s.topology, f);
     let direction = usize::from(f.reverse);
     let path_pps = |size: f64| p.rate_bps / (8.0 * size);
-    match &f.source {
+    let load = match &f.source {
         Source::Cbr(x) | Source::Poisson(x) => {
             let pps = x.rate.bps() / (8.0 * x.packet_size.bytes());
             FlowLoad {
+                timers: 0.0,
                 sent: pps * active,
                 carried: pps.min(path_pps(x.packet_size.bytes())) * active,
                 replies: 0.0,
@@ -294,6 +302,7 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
                 sent = sent.min(2.0 * n as f64);
             }
             FlowLoad {
+                timers: 0.0,
                 sent,
                 carried: sent,
                 replies: if t.delayed_ack { 0.5 } else { 1.0 },
@@ -305,6 +314,7 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
         Source::Rate(r) => {
             let sent = path_pps(r.packet_size.bytes()) * active;
             FlowLoad {
+                timers: 0.0,
                 sent,
                 carried: sent,
                 replies: 1.0,
@@ -316,6 +326,7 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
         Source::Udp(u) => {
             let pps = app_peak_bps(&u.app) / (8.0 * u.packet_size.bytes());
             FlowLoad {
+                timers: 0.0,
                 sent: pps * active,
                 carried: pps.min(path_pps(u.packet_size.bytes())) * active,
                 replies: 0.0,
@@ -324,7 +335,46 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
                 direction,
             }
         }
+    };
+    FlowLoad {
+        timers: app_timers(source_app(&f.source), active),
+        ..load
     }
+}
+
+/// A source's application, when it has one.
+fn source_app(source: &Source) -> Option<&App> {
+    match source {
+        Source::Tcp(t) => t.app.as_ref(),
+        Source::Rate(r) => r.app.as_ref(),
+        Source::Udp(u) => Some(&u.app),
+        Source::Cbr(_) | Source::Poisson(_) => None,
+    }
+}
+
+/// Events an application's own timers take while it is active for `active` seconds.
+fn app_timers(app: Option<&App>, active: f64) -> f64 {
+    let per_s = match app {
+        None => 0.0,
+        Some(App::Onoff(o)) => 2.0 / (o.on.secs() + o.off.secs()).max(1e-9),
+        Some(App::Square(q)) => 2.0 / (q.on.secs() + q.off.secs()).max(1e-9),
+        Some(App::Mpeg4(v)) => v.fps,
+        Some(App::Fgs(f)) => f.fps,
+        Some(App::Multirate(m)) => 1.0 / m.tau.secs().max(1e-9),
+    };
+    per_s * active
+}
+
+/// The entry that sets how often a source's application's timers fire (key in its `app`,
+/// value as written).
+fn app_period(source: &Source) -> Option<(&'static str, String)> {
+    Some(match source_app(source)? {
+        App::Onoff(o) => ("on", format!("'{}'", o.on)),
+        App::Square(q) => ("on", format!("'{}'", q.on)),
+        App::Mpeg4(v) => ("fps", v.fps.to_string()),
+        App::Fgs(f) => ("fps", f.fps.to_string()),
+        App::Multirate(m) => ("tau", format!("'{}'", m.tau)),
+    })
 }
 
 /// The most an application offers per second over UDP: its ON rate, its top layer, or (MPEG-4)
@@ -340,11 +390,7 @@ fn app_peak_bps(app: &App) -> f64 {
             let gop_bytes: f64 = v
                 .gop
                 .chars()
-                .map(|c| match c.to_ascii_uppercase() {
-                    'I' => v.i.mean.bytes(),
-                    'P' => v.p.mean.bytes(),
-                    _ => v.b.mean.bytes(),
-                })
+                .map(|c| v.frame_type(c).map_or(0.0, |t| t.mean.bytes()))
                 .sum();
             2.0 * 8.0 * gop_bytes / frames * v.fps
         }
@@ -390,7 +436,7 @@ impl Scenario {
         }
         let mut work = 0.0;
         let mut drops = 0.0;
-        let mut blame = (0.0, 0);
+        let mut blame = (0.0, 0, false);
         for (i, l) in &loads {
             let k = if l.closed_loop {
                 scale[l.direction]
@@ -398,12 +444,14 @@ impl Scenario {
                 1.0
             };
             let n = self.flows[*i].count as f64;
-            let per_flow =
-                k * (l.sent + 2.0 * l.hops * l.carried * (1.0 + l.replies) + l.carried * l.replies);
+            let per_flow = l.timers
+                + k * (l.sent
+                    + 2.0 * l.hops * l.carried * (1.0 + l.replies)
+                    + l.carried * l.replies);
             work += n * per_flow;
             drops += n * k * (l.sent - l.carried + 0.2 * l.carried);
             if n * per_flow > blame.0 {
-                blame = (n * per_flow, *i);
+                blame = (n * per_flow, *i, l.timers > 0.5 * per_flow);
             }
         }
         let n_flows = self.flows.iter().map(|f| f.count as f64).sum::<f64>();
@@ -443,8 +491,11 @@ impl Scenario {
                 format!("'{}'", self.run.duration),
             )
         };
-        let blame = match &flow.source {
-            Source::Cbr(x) | Source::Poisson(x) if flow.count == 1 => (
+        let blame = match (&flow.source, app_period(&flow.source)) {
+            (_, Some((key, value))) if blame.2 && flow.count == 1 => {
+                (format!("flows[{}].source.app.{key}", blame.1), value)
+            }
+            (Source::Cbr(x) | Source::Poisson(x), _) if flow.count == 1 => (
                 format!("flows[{}].source.rate", blame.1),
                 format!("'{}'", x.rate),
             ),
@@ -554,6 +605,37 @@ mod tests {
         });
         let per_packet = 1.0 + 2.0 * 3.0 * 2.0 + 1.0;
         assert!(cost(v).work <= 2.0 * 1250.0 * 100.0 * per_packet * (1.0 + 1e-9));
+    }
+
+    #[test]
+    fn an_applications_timers_are_counted_even_when_it_sends_nothing() {
+        // A square wave of 1 ns ON and OFF toggles 1e9 times a second, whatever its rate: 100 s
+        // of it cannot finish, and the refusal names the period.
+        let square = |on: &str| {
+            json!({
+                "run": {"duration": "100s"},
+                "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+                "flows": [{"source": {"kind": "udp", "app": {"kind": "square", "rate": "1kbps", "on": on, "off": on}}}],
+            })
+        };
+        let e = cost(square("1ns")).check().unwrap_err();
+        assert!(
+            matches!(e, Error::TooCostly { ref field, ref value, .. }
+                if field.to_string() == "flows[0].source.app.on" && value == "'1ns'"),
+            "{e:?}"
+        );
+        // Periods of 1 s: 100 toggles beside the packets.
+        let slow = cost(square("1s"));
+        assert!(slow.check().is_ok() && slow.work < 1000.0, "{slow:?}");
+        // An MPEG-4 source's frames are its timers: 25 a second.
+        let v = json!({
+            "run": {"duration": "10s"},
+            "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+            "flows": [{"source": {"kind": "udp", "app": {"kind": "mpeg4", "gop": "IPP",
+                "i": {"mean": "1B", "cov": 0.1, "lag1": 0.1},
+                "p": {"mean": "1B", "cov": 0.1, "lag1": 0.1}}}}],
+        });
+        assert!(cost(v).work >= 250.0);
     }
 
     #[test]
