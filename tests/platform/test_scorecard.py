@@ -59,13 +59,16 @@ FRIENDLINESS = (
 
 
 def test_cubic_beside_tcp(tcp_card):
-    # CUBIC (RFC 9438) has no binomial form: no theory rows, but the round model's and the
-    # packet model's, the TCP column from the same runs as TCP's own card (one store; TCP's
-    # card counts those runs twice, once per side, so only the means agree).
+    # CUBIC (RFC 9438) has no binomial form: its theory rows are what `check` measures in the
+    # round model, beside TCP's; then the round model's and the packet model's rows, the TCP
+    # column from the same runs as TCP's own card (one store; TCP's card counts those runs
+    # twice, once per side, so only the means agree).
     tcp, store = tcp_card
     card = scorecard.scorecard("cubic", quick=True, store=store, jobs=2)
     assert (card["controller"], card["family"]) == ("CUBIC(0.4,0.7)", "window")
-    assert {r["section"] for r in card["rows"]} == {"round model", "packet model"}
+    assert {r["section"] for r in card["rows"]} == {"theory", "round model", "packet model"}
+    measured = [r["quantity"] for r in card["rows"] if r["section"] == "theory"]
+    assert all(q.startswith("no closed form:") for q in measured) and len(measured) == 2
     by, tcp_by = rows(card), rows(tcp)
     for quantity in FRIENDLINESS:
         assert np.isfinite(by[quantity]["controller"]["mean"]), quantity
