@@ -4,6 +4,7 @@ and never loses or mixes results; a bug alone shows a traceback, asking to be re
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -12,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -57,6 +59,23 @@ def sweep_file(tmp: Path, body: str = "seeds = [1]\n", name: str = "sw.toml") ->
     file = tmp / name
     file.write_text(f'base = "tiny.toml"\n{body}')
     return file
+
+
+@contextlib.contextmanager
+def held(code: str) -> Iterator[subprocess.Popen]:
+    """Another Python process, which runs `code` (taking a store or a folder) and then holds
+    what it took until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint(1, flush=True)\nsys.stdin.read()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        proc.stdout.readline()
+        yield proc
+    finally:
+        proc.communicate("")
 
 
 def one_line(text: str) -> str:
@@ -120,24 +139,10 @@ def test_a_truncated_store_and_one_held_by_another_process_are_named(tmp_path):
     path = tmp_path / "r.duckdb"
     with store.Store(path) as db:
         db.record({"run_id": "a", "seed": 1, "status": "ok"}, [{"flow": 0, "x": 1.0}])
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            f"import duckdb, sys; c = duckdb.connect({str(path)!r}); print(1, flush=True); "
-            "sys.stdin.read()",
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        holder.stdout.readline()
+    with held(f"import duckdb\nc = duckdb.connect({str(path)!r})"):
         for read_only in (False, True):
             with pytest.raises(StoreError, match="another process has it open"):
                 store.Store(path, read_only=read_only)
-    finally:
-        holder.communicate("")
     os.truncate(path, 5000)
     with pytest.raises(StoreError, match="is truncated or damaged"):
         store.Store(path, read_only=True)
@@ -278,25 +283,11 @@ def test_two_runs_into_one_folder_each_finish_or_are_refused(tmp_path):
 
 
 def test_a_second_writer_is_refused_while_the_first_holds_the_folder(tmp_path):
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from ccscope.output import claimed\n"
-            f"with claimed({str(tmp_path / 'out')!r}):\n"
-            "    print(1, flush=True); sys.stdin.read()",
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        holder.stdout.readline()
+    code = "from ccscope.output import claimed\nclaim = claimed({!r})\nclaim.__enter__()"
+    with held(code.format(str(tmp_path / "out"))) as holder:
         with pytest.raises(output.OutputError, match=rf"pid {holder.pid}\) is writing there"):
             with output.output_dir(tmp_path / "out"):
                 pass
-    finally:
-        holder.communicate("")
     with output.output_dir(tmp_path / "out") as tmp:
         (tmp / "summary.json").write_text('{"ccscope_version": "x"}')
     assert (tmp_path / "out" / "summary.json").exists()
