@@ -704,10 +704,10 @@ def _run(
         by_id = {t.run_id: t for t in todo}
         if early is not None:
             runs = early
-        elif workers is not None:
-            runs = workers.start(todo)
-        else:
+        elif executor == "ray":
             runs = _ray(todo, jobs, address)
+        else:  # no workers: a sweep of no runs
+            runs = workers.start(todo) if workers is not None else iter(())
         with _progress(progress, outcome) as advance:
             for record in runs:
                 task = by_id[record["run_id"]]

@@ -452,6 +452,14 @@ def test_seeds_a_store_cannot_hold_are_refused_before_running():
         sweep.Sweep.from_dict({"base": BASE, "seeds": [2**63]})
 
 
+def test_a_sweep_of_no_runs_records_nothing(tmp_path):
+    # zip over no axes gives no point; no worker starts, and no executor is asked.
+    empty = sweep.Sweep.from_dict({"base": BASE, "mode": "zip", "seeds": [1]})
+    assert empty.n_runs() == 0
+    done = sweep.run(empty, tmp_path / "r.duckdb", executor="local")
+    assert (done.total, done.ran) == (0, 0) and sweep.load(tmp_path / "r.duckdb").empty
+
+
 def test_an_axis_error_names_the_sweep_file_and_its_axis(tmp_path):
     file = sweep_file(tmp_path, '[axes]\n"topology.loss.p" = [0.01, "high"]\n')
     with pytest.raises(ScenarioError) as e:
