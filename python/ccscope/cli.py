@@ -58,8 +58,9 @@ def _error(message: str) -> None:
     err.print(_bold("error:", "bold red"), message, highlight=False, soft_wrap=True)
 
 
-def _fail(e: Exception) -> typer.Exit:
-    _error(str(e))
+def _fail(message: str) -> typer.Exit:
+    """Tells `message` as the error line; the exit (status 2) to raise."""
+    _error(message)
     return typer.Exit(code=2)
 
 
@@ -118,8 +119,7 @@ def _bounded(fn):
                     "input: please report it with the command and the traceback above"
                 )
                 raise typer.Exit(code=BUG_EXIT) from None
-            _error(line)
-            raise typer.Exit(code=2) from None
+            raise _fail(line) from None
 
     return command
 
@@ -503,7 +503,7 @@ def check(
             measure=measure,
         )
     except ValueError as e:  # the theory's functions refuse values outside their domain
-        raise _fail(e) from None
+        raise _fail(str(e)) from None
     if as_json:
         print(json.dumps(report, indent=2))
     else:
