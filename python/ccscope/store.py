@@ -105,11 +105,11 @@ def writable(path: str | Path) -> Path:
     path = Path(path).absolute()
     if not path.parent.is_dir():
         raise StoreError(f"store {path}: its folder {path.parent} does not exist")
-    _check_file(path)
+    check_file(path)
     return path
 
 
-def _check_file(path: Path) -> None:
+def check_file(path: Path) -> None:
     """Refuses, before DuckDB opens it, a `path` that is a folder or a file DuckDB did not
     write (DuckDB would try to fetch an extension to read an SQLite file)."""
     if path.is_dir():
@@ -165,7 +165,7 @@ class Store:
         if read_only:
             if not self.path.exists():
                 raise StoreError(f"{self.path}: no such results store")
-            _check_file(self.path)
+            check_file(self.path)
         # Each table's columns and types, read once: this store is the only writer.
         self._known: dict[str, dict[str, str]] = {}
         with _named(self.path):
