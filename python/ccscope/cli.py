@@ -679,8 +679,7 @@ def reproduce(
     import json
 
     from . import reproduce as reproductions
-    from .output import writable_file, writable_folder
-    from .store import check_file
+    from .output import writable_folder
 
     if explore:
         from . import explore as exploring
@@ -689,8 +688,6 @@ def reproduce(
             raise ScenarioError("--explore takes one reproduction ID")
         r = reproductions.get(id)
         axes = [exploring.parse(spec, r.knob_table()) for spec in explore]
-        if store is not None:  # before the computation, not after it
-            check_file(writable_file(store, "--store").absolute())
         table = exploring.run(r.id, axes, quick, jobs, store)
         if as_json:
             print(json.dumps(exploring.regions(table), indent=2, ensure_ascii=False))

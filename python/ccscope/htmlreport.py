@@ -344,9 +344,7 @@ def render(path: str | Path) -> str:
         title, body = run_page(p)
     else:
         from .explore import is_store
-        from .store import check_file
 
-        check_file(p)  # before DuckDB opens it
         title, body = explore_page(p) if is_store(p) else sweep_page(p)
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -57,6 +57,9 @@ FIRST_MODEL_VERSION = 1
 #: The tables of a store; a DuckDB file holding any other is not one.
 TABLES = ("runs", "flows", "axes")
 
+#: The tables of an exploration's store (``ccscope reproduce ID --explore --store``).
+EXPLORE_TABLES = ("explore", "explore_meta")
+
 #: DuckDB's magic bytes, at this offset of its files (its storage format's header).
 DUCKDB_MAGIC, MAGIC_AT = b"DUCK", 8
 
@@ -132,6 +135,23 @@ def check_file(path: Path) -> None:
         raise StoreError(f"store {path}: {kind} not a ccscope results store; give a new path")
 
 
+def tables_of(con: Any) -> set[str]:
+    """The tables of the DuckDB database `con` is connected to."""
+    query = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+    return {r[0] for r in con.execute(query).fetchall()}
+
+
+def what_holds(tables: set[str]) -> str:
+    """What a DuckDB file of these `tables` is, as a refusal says it."""
+    if not tables:
+        return "an empty DuckDB database"
+    if tables <= set(TABLES):
+        return "a sweep's store"
+    if tables <= set(EXPLORE_TABLES):
+        return "an exploration's store (ccscope reproduce ID --explore)"
+    return f"a DuckDB database of another program (it holds the tables {', '.join(sorted(tables))})"
+
+
 def _reason(e: Exception) -> str:
     """A DuckDB error's first line, without its class prefix (``IO Error: ``)."""
     line = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -149,18 +169,47 @@ def _named(path: Path) -> Iterator[None]:
     except duckdb.Error as e:
         reason = _reason(e)
         if "Could not set lock" in reason or "Conflicting lock" in reason:
-            reason = "another process has it open (" + reason.split("held in ")[-1] + ")"
+            holder = reason.split("held in ")[-1].split(". See also")[0]  # DuckDB's docs link
+            reason = f"another process has it open ({holder})"
         elif "Could not read enough bytes" in reason:
             reason = f"is truncated or damaged ({reason})"
         raise StoreError(f"store {path}: {reason}") from e
+
+
+def _connect(path: Path, read_only: bool):
+    """A DuckDB connection to `path` (call under :func:`_named`) that never fetches an
+    extension over the network to read a file."""
+    import duckdb
+
+    return duckdb.connect(
+        str(path),
+        read_only=read_only,
+        config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
+    )
+
+
+@contextlib.contextmanager
+def opened(path: str | Path, read_only: bool = False) -> Iterator[Any]:
+    """A DuckDB connection to the file `path`, for a store other than a sweep's (an
+    exploration's), checked and named as a sweep's store is: refused before DuckDB opens it
+    when it is a folder or another kind of file (:func:`check_file`), and every DuckDB error
+    in the block a :class:`StoreError` naming it."""
+    path = Path(path).absolute()
+    check_file(path)
+    if read_only and not path.exists():
+        raise StoreError(f"store {path}: no such file")
+    with _named(path):
+        con = _connect(path, read_only)
+        try:
+            yield con
+        finally:
+            con.close()
 
 
 class Store:
     """A DuckDB results store, opened for writing (one writer at a time)."""
 
     def __init__(self, path: str | Path, read_only: bool = False):
-        import duckdb
-
         self.path = Path(path) if read_only else writable(path)
         if read_only:
             if not self.path.exists():
@@ -169,12 +218,7 @@ class Store:
         # Each table's columns and types, read once: this store is the only writer.
         self._known: dict[str, dict[str, str]] = {}
         with _named(self.path):
-            # Never an extension fetched over the network to read a file.
-            self.con = duckdb.connect(
-                str(self.path),
-                read_only=read_only,
-                config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
-            )
+            self.con = _connect(self.path, read_only)
         try:
             self._refuse_foreign(read_only)
             if not read_only:
@@ -198,18 +242,16 @@ class Store:
         """Refuses a DuckDB file that holds tables of another program (so that a sweep never
         adds its own beside them), a ``runs`` table that is not a store's, or, to read, a file
         without one."""
-        tables = {
-            r[0]
-            for r in self._sql(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
-            ).fetchall()
-        }
-        foreign = sorted(tables - set(TABLES))
-        if foreign or (tables and not {"run_id", "status"} <= set(self._columns("runs"))):
+        with _named(self.path):
+            tables = tables_of(self.con)
+        if tables - set(TABLES):
             raise StoreError(
-                f"store {self.path}: is a DuckDB database of another program (it holds the "
-                f"tables {', '.join(sorted(tables))}), not a ccscope results store; give a "
-                "new path"
+                f"store {self.path}: is {what_holds(tables)}, not a sweep's; give a new path"
+            )
+        if tables and not {"run_id", "status"} <= set(self._columns("runs")):
+            raise StoreError(
+                f"store {self.path}: its table runs is not a sweep's (another program's "
+                "database); give a new path"
             )
         missing = [t for t in TABLES if t not in tables]
         if read_only and missing:

@@ -386,9 +386,10 @@ _WORKER = (
 PR_SET_PDEATHSIG = 1
 
 
-def _die_with(parent: int) -> None:
-    """Has Linux kill this process when its parent ends (prctl(2) PR_SET_PDEATHSIG), so that
-    a sweep killed outright leaves no worker running; elsewhere, nothing."""
+def die_with(parent: int) -> None:
+    """Has Linux kill this process when its `parent` ends (prctl(2) PR_SET_PDEATHSIG), so
+    that a sweep or an exploration killed outright leaves no worker running; elsewhere,
+    nothing."""
     import ctypes
     import os
     import signal
@@ -409,7 +410,7 @@ def _serve(parent: int) -> None:
     import pickle
     import sys
 
-    _die_with(parent)
+    die_with(parent)
     records = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     try:

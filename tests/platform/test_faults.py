@@ -18,13 +18,14 @@ from pathlib import Path
 
 import duckdb
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import ccscope
-from ccscope import _core, output, store, sweep, video
+from ccscope import _core, explore, output, store, sweep, video
 from ccscope.check import check
 from ccscope.cli import app
 from ccscope.errors import ControllerError, CostError, ScenarioError, StoreError
@@ -120,10 +121,15 @@ def test_a_store_that_is_not_one_is_named_and_left_alone(tmp_path):
             with pytest.raises(StoreError, match=f"store .*{path.name}: ") as e:
                 store.Store(path, read_only=read_only)
             assert says in str(e.value)
+        with pytest.raises(StoreError, match=f"store .*{path.name}: ") as e:
+            explore.load(path)
+        assert says in str(e.value)
         for args in (
             ["sweep", str(file), "--store", str(path), "--no-progress"],
             ["sweep", str(file), "--store", str(path), "--show"],
             ["report", str(path), "-o", str(tmp_path / "r.html")],
+            # refused before the points are computed
+            ["reproduce", "papadimitriou-fig3", "--explore", EXPLORE_AXIS, "--store", str(path)],
         ):
             done = runner.invoke(app, args)
             assert done.exit_code == 2, (args, done.output)
@@ -133,6 +139,49 @@ def test_a_store_that_is_not_one_is_named_and_left_alone(tmp_path):
         # Nothing added: another program's file is as it was.
         assert (path.read_bytes() if path.is_file() else None) == before
     assert not (tmp_path / "r.html").exists()
+
+
+#: An exploration of papadimitriou-fig3 at two buffers (refused before it runs, here).
+EXPLORE_AXIS = "buffer_bdp=1:2:2"
+
+
+def test_a_sweeps_store_and_an_explorations_are_each_refused_by_the_other(tmp_path):
+    swept, explored = tmp_path / "sweep.duckdb", tmp_path / "explore.duckdb"
+    assert cli("sweep", str(sweep_file(tmp_path)), "--store", str(swept)).returncode == 0
+    table = pd.DataFrame({"buffer_bdp": [2.0], "quantity": ["q"], "holds": [True]})
+    explore.write(explored, "papadimitriou-fig3", True, table)
+    before = {p: p.read_bytes() for p in (swept, explored)}
+    runner = CliRunner()
+    for args, says in (
+        (
+            ["reproduce", "papadimitriou-fig3", "--explore", EXPLORE_AXIS, "--store", str(swept)],
+            f"store {swept}: is a sweep's store, not an exploration's; give a new path",
+        ),
+        (
+            ["sweep", str(tmp_path / "sw.toml"), "--store", str(explored), "--no-progress"],
+            f"store {explored}: is an exploration's store (ccscope reproduce ID --explore), "
+            "not a sweep's; give a new path",
+        ),
+    ):
+        done = runner.invoke(app, args)
+        assert done.exit_code == 2 and one_line(done.output) == f"error: {says}", done.output
+    assert before == {p: p.read_bytes() for p in (swept, explored)}
+    # An exploration's store another process has open is named before any point is computed.
+    with held(f"import duckdb\nc = duckdb.connect({str(explored)!r})"):
+        start = time.monotonic()
+        done = runner.invoke(
+            app,
+            [
+                "reproduce",
+                "papadimitriou-fig3",
+                "--explore",
+                EXPLORE_AXIS,
+                "--store",
+                str(explored),
+            ],
+        )
+        assert time.monotonic() - start < 30
+    assert done.exit_code == 2 and "another process has it open" in one_line(done.output)
 
 
 def test_a_truncated_store_and_one_held_by_another_process_are_named(tmp_path):
@@ -560,6 +609,26 @@ def test_workers_die_with_a_sweep_killed_outright(tmp_path):
         time.sleep(0.1)
     assert workers, "the sweep started no worker"
     time.sleep(2)  # the worker is in the run that never returns
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers)
+
+
+def test_workers_die_with_an_exploration_killed_outright():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ccscope", "reproduce", "papadimitriou-fig3"]
+        + ["--explore", "buffer_bdp=0.5:2:8", "-j", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while len(workers := children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the exploration started no workers"
+    time.sleep(2)  # the workers are in their points
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 10
