@@ -312,6 +312,16 @@ def test_a_controller_that_quits_is_its_error(tmp_path, monkeypatch, module, say
         check("python:quits:Q")
 
 
+def test_a_scorecard_of_a_controller_that_raises_is_one_line(tmp_path):
+    (tmp_path / "bad.py").write_text(
+        "import ccscope\nclass Bad(ccscope.Controller):\n    window_pkts = 10.0\n"
+        "    def on_round(self, r):\n        raise RuntimeError('boom')\n"
+    )
+    done = cli("scorecard", "python:bad:Bad", "--quick", "--store", "s.duckdb", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "(flow 0, Bad): on_round raised RuntimeError: boom" in one_line(done.stderr)
+
+
 # --- run folders ------------------------------------------------------------------------------
 
 
@@ -444,6 +454,18 @@ def test_a_damaged_trace_and_an_unusable_output_are_named(tmp_path):
         app, ["report", str(tmp_path / "run"), "-o", str(tmp_path / "file" / "r.html")]
     )
     assert below_a_file.exit_code == 2 and "--output" in one_line(below_a_file.output)
+
+
+def test_figures_and_plots_are_checked_before_they_are_computed(tmp_path):
+    (tmp_path / "file").write_text("")
+    start = time.monotonic()
+    done = cli("reproduce", "cai-fig14", "--quick", "--figures", str(tmp_path / "file"))
+    assert done.returncode == 2 and time.monotonic() - start < 30
+    assert f"--figures {tmp_path / 'file'}: is a file; give a folder" in one_line(done.stderr)
+    file, r = sweep_file(tmp_path), str(tmp_path / "r.duckdb")
+    assert cli("sweep", str(file), "--store", r).returncode == 0
+    done = cli("sweep", str(file), "--store", r, "--show", "--plot", str(tmp_path / "file" / "p"))
+    assert done.returncode == 2 and "--plot" in one_line(done.stderr)
 
 
 # --- the error boundary -----------------------------------------------------------------------
