@@ -497,6 +497,13 @@ def test_each_command_has_one_error_boundary(tmp_path, monkeypatch, raised, code
         assert "please report it" in done.output.splitlines()[-1] or "report" in done.output
 
 
+@pytest.mark.parametrize("command", ["check", "scorecard"])
+def test_a_parameter_given_twice_is_refused_not_overwritten(command):
+    done = CliRunner().invoke(app, [command, "aimd", "-p", "beta=0.5", "-p", "beta=0.6"])
+    assert done.exit_code == 2
+    assert "--param = 'beta=0.6': beta given once (it was given twice)" in one_line(done.output)
+
+
 def test_brackets_in_a_message_are_printed_as_they_are():
     done = CliRunner().invoke(app, ["check", "tcp", "--x-min", "nan"])
     assert done.exit_code == 2
