@@ -628,6 +628,15 @@ def sweep(
     )
     for run_id, error in list(done.errors.items())[:5]:
         out.print(f"  {run_id}: {error}", highlight=False)
+    if done.notes:
+        n = len(done.notes)
+        err.print(
+            f"note: {'1 run has' if n == 1 else f'{n} runs have'} notes (the store's notes "
+            "column), such as "
+            + "; ".join(f"{run_id}: {notes[0]}" for run_id, notes in list(done.notes.items())[:3]),
+            highlight=False,
+            soft_wrap=True,
+        )
     if done.stopped:
         _error(done.stopped)
         raise typer.Exit(code=2)

@@ -6,7 +6,8 @@ Tables:
   ccscope version), ``seed``, one column per sweep axis named by its dotted path, every summary
   metric, ``status`` ("ok" or "error"), ``error``, ``wall_s``, ``ccscope_version``,
   ``model_version``, ``engine``, ``scenario`` (the normalized scenario as JSON) and
-  ``trace_dir`` (the folder of the run's Parquet traces, when the sweep keeps them);
+  ``trace_dir`` (the folder of the run's Parquet traces, when the sweep keeps them) and
+  ``notes`` (what a reader of its numbers must know, as in summary.json: a JSON list, or NULL);
 - ``flows``: one row per (run, flow) with the flow's own numbers;
 - ``axes``: the axis columns of ``runs``, in the order the sweeps declared them.
 
@@ -47,6 +48,7 @@ RUN_COLUMNS = {
     "engine": "VARCHAR",
     "scenario": "VARCHAR",
     "trace_dir": "VARCHAR",
+    "notes": "VARCHAR",
 }
 
 

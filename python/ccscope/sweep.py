@@ -336,10 +336,12 @@ def execute(task: Task) -> dict[str, Any]:
         "metrics": {},
         "flows": [],
         "trace_dir": None,
+        "notes": [],
     }
     try:
         table = json.loads(task.scenario)
         result = run(Scenario(table, task.engine, task.scenario_file))
+        record["notes"] = getattr(result, "notes", [])
         record["metrics"] = result.metrics()
         record["flows"] = [{"flow": i, **f} for i, f in enumerate(result.flow_records())]
         for row in (record["metrics"], *record["flows"]):
@@ -626,6 +628,8 @@ class Outcome:
     ran: int = 0
     failed: int = 0
     errors: dict[str, str] = field(default_factory=dict)
+    #: The notes of the runs that have some (:attr:`ccscope.engine.Result.notes`), by run id.
+    notes: dict[str, list[str]] = field(default_factory=dict)
     #: Why the sweep stopped before its end, when it did: its first runs all failed alike.
     stopped: str = ""
     #: Wall seconds the real-time runs to do (``run.engine = "udp"``) take at the least, on
@@ -740,6 +744,7 @@ def _run(
                     "engine": task.engine,
                     "scenario": task.scenario,
                     "trace_dir": record["trace_dir"],
+                    "notes": record.get("notes") or None,
                 }
                 with _sigint_deferred():
                     db.record(row, record["flows"])
@@ -747,6 +752,8 @@ def _run(
                 if record["status"] != "ok":
                     outcome.failed += 1
                     outcome.errors[task.run_id] = record["error"]
+                if record.get("notes"):
+                    outcome.notes[task.run_id] = record["notes"]
                 advance()
                 if _failing_alike(outcome):
                     outcome.stopped = (

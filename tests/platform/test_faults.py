@@ -739,6 +739,17 @@ def test_a_playback_that_never_started_says_so(tmp_path):
         "playback never started"
         in json.loads((tmp_path / "o/summary.json").read_text())["notes"][0]
     )
+    # A sweep says so too, and keeps each run's notes in its store.
+    file = tmp_path / "sw.toml"
+    file.write_text(
+        'base = "s.toml"\nseeds = [1]\n[axes]\n"flows[0].playback.startup" = ["1s", "5s"]\n'
+    )
+    done = cli("sweep", str(file), "--store", str(tmp_path / "r.duckdb"), "--no-progress")
+    assert done.returncode == 0 and "note: 1 run has notes" in done.stderr, done.stderr
+    runs = sweep.load(tmp_path / "r.duckdb").set_index("flows[0].playback.startup")
+    assert pd.isna(runs.loc["1s", "notes"])
+    (note,) = json.loads(runs.loc["5s", "notes"])
+    assert note.startswith("flow 0: playback never started")
 
 
 def test_a_real_time_run_that_did_not_keep_time_says_so():
