@@ -626,44 +626,36 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_workers_die_with_a_sweep_killed_outright(tmp_path):
-    file = hanging_sweep(tmp_path, '["python:hang:Hang"]')
+def assert_workers_die_with(args: list[str], workers_at_least: int) -> None:
+    """Starts `ccscope ARGS`, kills it outright (SIGKILL) once it has started its workers and
+    they are at work, and checks that they end within 10 s."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ccscope", "sweep", str(file), "--store", str(tmp_path / "r.db")],
+        [sys.executable, "-m", "ccscope", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
-    while not (workers := children(proc.pid)) and time.monotonic() < deadline:
+    while len(workers := children(proc.pid)) < workers_at_least and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert workers, "the sweep started no worker"
-    time.sleep(2)  # the worker is in the run that never returns
+    assert len(workers) >= workers_at_least, f"ccscope {args[0]} started no worker"
+    time.sleep(2)  # the workers are in their runs
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 10
     while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(w) for w in workers)
+
+
+def test_workers_die_with_a_sweep_killed_outright(tmp_path):
+    # Its one run never returns.
+    file = hanging_sweep(tmp_path, '["python:hang:Hang"]')
+    assert_workers_die_with(["sweep", str(file), "--store", str(tmp_path / "r.db")], 1)
 
 
 def test_workers_die_with_an_exploration_killed_outright():
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ccscope", "reproduce", "papadimitriou-fig3"]
-        + ["--explore", "buffer_bdp=0.5:2:8", "-j", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while len(workers := children(proc.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert len(workers) >= 2, "the exploration started no workers"
-    time.sleep(2)  # the workers are in their points
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    deadline = time.monotonic() + 10
-    while any(alive(w) for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(w) for w in workers)
+    explore = ["reproduce", "papadimitriou-fig3", "--explore", "buffer_bdp=0.5:2:8", "-j", "2"]
+    assert_workers_die_with(explore, 2)
 
 
 def test_a_ray_address_where_nothing_listens_fails_in_seconds(tmp_path):
