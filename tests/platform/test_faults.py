@@ -240,6 +240,60 @@ def test_a_failed_commit_is_the_error_told_and_the_store_is_unchanged(tmp_path):
     assert sweep.load(path)["run_id"].tolist() == ["a"]
 
 
+@contextlib.contextmanager
+def tmpfs(at: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of `size` mounted at `at`: a real file system to fill or make read-only.
+    Mounting needs root (CAP_SYS_ADMIN); without it the test is skipped, saying so."""
+    at.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(at)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"mounting a tmpfs needs root (CAP_SYS_ADMIN): {mounted.stderr!r}")
+    try:
+        yield at
+    finally:
+        subprocess.run(["umount", "-l", str(at)], check=True)
+
+
+def seeds_file(tmp: Path, seeds: range, name: str) -> Path:
+    return sweep_file(tmp, f"seeds = {list(seeds)}\n", name)
+
+
+def test_a_store_on_a_full_disk_keeps_what_was_committed_and_says_the_disk_is_full(tmp_path):
+    with tmpfs(tmp_path / "fs", "160k") as fs:
+        path = fs / "runs.db"  # not .duckdb: INTERNALS looks for "duckdb."
+        first = cli(
+            "sweep", str(seeds_file(tmp_path, range(1, 31), "a.toml")), "--store", str(path)
+        )
+        # The first 30 runs fit (DuckDB's files are sparse); 300 more cannot.
+        assert first.returncode == 0, first.stderr
+        full = cli(
+            "sweep", str(seeds_file(tmp_path, range(100, 400), "b.toml")), "--store", str(path)
+        )
+        assert full.returncode == 2
+        [line] = [x for x in full.stderr.splitlines() if x.startswith("error:")]
+        assert "No space left on device" in line and str(path) in line
+        assert not any(s in full.stderr for s in INTERNALS)
+        kept = sweep.load(path)
+        assert set(range(1, 31)) <= set(kept["seed"])
+
+
+def test_a_store_on_a_read_only_file_system_is_read_but_not_written(tmp_path):
+    with tmpfs(tmp_path / "fs", "4m") as fs:
+        path = fs / "runs.db"  # not .duckdb: INTERNALS looks for "duckdb."
+        first = cli("sweep", str(seeds_file(tmp_path, range(1, 2), "a.toml")), "--store", str(path))
+        assert first.returncode == 0, first.stderr
+        subprocess.run(["mount", "-o", "remount,ro", str(fs)], check=True)
+        more = cli("sweep", str(seeds_file(tmp_path, range(2, 3), "b.toml")), "--store", str(path))
+        assert more.returncode == 2
+        assert "Read-only file system" in more.stderr and str(path) in more.stderr
+        assert not any(s in more.stderr for s in INTERNALS)
+        shown = cli("report", str(path), "-o", str(tmp_path / "r.html"))
+        assert shown.returncode == 0, shown.stderr
+        assert sweep.load(path)["seed"].tolist() == [1]
+
+
 #: Values an axis (or a metric) may take, in the types a sweep file gives.
 VALUES = st.one_of(
     st.booleans(),
