@@ -400,7 +400,7 @@ mod tests {
     use super::reference::{Pkt, RefQueue, Rfc8289Vars};
     use super::*;
     use crate::net::queue::QueueSpec;
-    use crate::net::test_link::{drive, Arrival, Fate, Held, Tested};
+    use crate::net::test_link::{drive, sent_or_dropped, Arrival, Fate, Held, Tested};
 
     const MS: u64 = 1_000_000;
 
@@ -629,15 +629,7 @@ mod tests {
             prop_assert_eq!(&log, &want);
             prop_assert!(most as u64 <= limit);
             // Every packet is sent or dropped, once.
-            let mut seen: Vec<usize> = log
-                .iter()
-                .filter_map(|f| match *f {
-                    Fate::Sent { id, .. } | Fate::Forced { id, .. } | Fate::Early { id, .. } => Some(id),
-                    Fate::Marked { .. } => None,
-                })
-                .collect();
-            seen.sort_unstable();
-            prop_assert_eq!(seen, (0..arrivals.len()).collect::<Vec<_>>());
+            prop_assert_eq!(sent_or_dropped(&log), (0..arrivals.len()).collect::<Vec<_>>());
         }
     }
 }

@@ -295,7 +295,7 @@ mod tests {
     use super::*;
     use crate::net::codel::reference::{Pkt, RefQueue, Rfc8289Vars};
     use crate::net::queue::{Length, QueueSpec};
-    use crate::net::test_link::{assert_same, drive, Arrival, Fate, Held, Tested};
+    use crate::net::test_link::{assert_same, drive, sent_or_dropped, Arrival, Fate, Held, Tested};
 
     const MS: u64 = 1_000_000;
 
@@ -732,15 +732,7 @@ mod tests {
             };
             let (log, most) = drive(&mut held(p, seed), &arrivals, 5_000_000);
             prop_assert!(most as u64 <= limit);
-            let mut seen: Vec<usize> = log
-                .iter()
-                .filter_map(|f| match *f {
-                    Fate::Sent { id, .. } | Fate::Forced { id, .. } | Fate::Early { id, .. } => Some(id),
-                    Fate::Marked { .. } => None,
-                })
-                .collect();
-            seen.sort_unstable();
-            prop_assert_eq!(seen, (0..arrivals.len()).collect::<Vec<_>>());
+            prop_assert_eq!(sent_or_dropped(&log), (0..arrivals.len()).collect::<Vec<_>>());
             prop_assert_eq!(&log, &drive(&mut held(p, seed), &arrivals, 5_000_000).0);
             prop_assert_eq!(log, drive(&mut Rfc8290::new(p, seed), &arrivals, 5_000_000).0);
         }

@@ -166,6 +166,20 @@ impl Tested for Held {
     }
 }
 
+/// The arrival indices the log sends or drops, sorted: each once, 0..n, when every one of `n`
+/// packets met one fate (a mark comes before the packet is sent, and is not a fate).
+pub fn sent_or_dropped(log: &[Fate]) -> Vec<usize> {
+    let mut seen: Vec<usize> = log
+        .iter()
+        .filter_map(|f| match *f {
+            Fate::Sent { id, .. } | Fate::Forced { id, .. } | Fate::Early { id, .. } => Some(id),
+            Fate::Marked { .. } => None,
+        })
+        .collect();
+    seen.sort_unstable();
+    seen
+}
+
 /// Asserts that two logs are the same, showing where they part.
 #[track_caller]
 pub fn assert_same(got: &[Fate], want: &[Fate]) {
