@@ -694,12 +694,15 @@ def reproduce(
 
     if explore:
         from . import explore as exploring
+        from .progress import RunProgress
 
         if id is None or all_:
             raise ScenarioError("--explore takes one reproduction ID")
         r = reproductions.get(id)
         axes = [exploring.parse(spec, r.knob_table()) for spec in explore]
-        table = exploring.run(r.id, axes, quick, jobs, store)
+        table = exploring.run(
+            r.id, axes, quick, jobs, store, RunProgress("points", delay=2.0, label="explored")
+        )
         if as_json:
             print(json.dumps(exploring.regions(table), indent=2, ensure_ascii=False))
         elif markdown:

@@ -12,9 +12,11 @@ store, which ``ccscope report STORE`` draws, and :func:`regions` says per claim 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ import pandas as pd
 
 from . import reproduce
 from .errors import ScenarioError, StoreError
+from .progress import RunProgress, callback
 
 #: Most values one axis takes.
 MAX_VALUES = 50
@@ -89,11 +92,13 @@ def run(
     quick: bool = False,
     jobs: int | None = None,
     store: str | Path | None = None,
+    progress: bool | Callable[[float, float], None] = False,
 ) -> pd.DataFrame:
     """Runs reproduction `rid` at every point of the axes' grid, `jobs` points at a time in
     worker processes (default: one per core); one row per point and claim (the knobs'
     values, ``quantity``, ``holds``, ``measured``), in grid order whatever the workers' order.
-    With `store`, also writes the table there (DuckDB, table ``explore``, replaced)."""
+    With `store`, also writes the table there (DuckDB, table ``explore``, replaced).
+    `progress` is told ``(points done, points)`` as they finish (True: a bar)."""
     import os
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
@@ -108,14 +113,25 @@ def run(
         store = _writable(store)
     tasks = [(rid, quick, p) for p in points]
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    if workers == 1:
-        rows = [row for t in tasks for row in _point(t)]
-    else:
-        # Workers that die with this process, even one killed outright.
-        with ProcessPoolExecutor(
-            workers, get_context("spawn"), initializer=die_with, initargs=(os.getpid(),)
-        ) as pool:
-            rows = [row for result in pool.map(_point, tasks) for row in result]
+    tell = callback(progress, "points")
+    rows = []
+    with contextlib.ExitStack() as stack:
+        if isinstance(tell, RunProgress):
+            stack.callback(tell.close)
+        if workers == 1:
+            results = map(_point, tasks)
+        else:
+            # Workers that die with this process, even one killed outright.
+            pool = stack.enter_context(
+                ProcessPoolExecutor(
+                    workers, get_context("spawn"), initializer=die_with, initargs=(os.getpid(),)
+                )
+            )
+            results = pool.map(_point, tasks)
+        for done, result in enumerate(results, 1):
+            rows += result
+            if tell is not None:
+                tell(done, len(tasks))
     table = pd.DataFrame(rows, columns=[*(a.name for a in axes), "quantity", "holds", "measured"])
     if store is not None:
         write(store, r.id, quick, table)
