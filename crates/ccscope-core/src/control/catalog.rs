@@ -206,10 +206,24 @@ impl Index<&str> for Values {
 }
 
 /// How a built controller starts: a window controller reads `window`, a rate controller `rate`.
+/// A controller that draws random numbers makes its own stream from `seed` and `flow`
+/// ([`Start::rng`]), so that a run stays a function of its scenario and seed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Start {
     pub window: WindowConfig,
     pub rate: RateConfig,
+    /// The run's seed.
+    pub seed: u64,
+    /// The flow's index in the run (counts expanded); [`ControllerChoice::make`] sets it.
+    pub flow: u64,
+}
+
+impl Start {
+    /// The controller's own random stream: the run's stream of kind
+    /// [`Stream::Controller`](crate::rng::Stream::Controller) numbered by the flow.
+    pub fn rng(&self) -> crate::rng::Rng {
+        crate::rng::stream(self.seed, crate::rng::Stream::Controller, self.flow)
+    }
 }
 
 /// What to make of a catalogued controller. [`Make::make`] receives a factory of the
@@ -379,6 +393,10 @@ impl ControllerChoice {
         start: &Start,
         foreign: &mut dyn Foreign,
     ) -> Result<Box<dyn Controller>> {
+        let start = &Start {
+            flow: flow as u64,
+            ..*start
+        };
         match self {
             ControllerChoice::Catalogued(config) => config.build(start),
             ControllerChoice::External(spec) => foreign.make(flow, spec, family, start),

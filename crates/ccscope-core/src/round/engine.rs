@@ -51,6 +51,14 @@ fn admit<C: Controller + ?Sized>(
     g: usize,
     config: &RoundConfig,
 ) -> Result<Book> {
+    if !controller.runs_in_rounds() {
+        return Err(Error::invalid(
+            controller_of(g),
+            controller.name(),
+            "runs only in the packet and udp engines: it needs per-ACK feedback the round \
+             model does not give",
+        ));
+    }
     // A controller that limits by window is a window flow, whatever pace it also gives.
     let rate_based = !controller.window().is_finite();
     if rate_based && config.substeps > 1 {
