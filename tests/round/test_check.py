@@ -155,8 +155,8 @@ def test_names_resolve_through_the_core():
     assert r["binomial"]["alpha"] == 0.3125 and r["binomial"]["beta_removed"] == 0.125
     with pytest.raises(ScenarioError, match=r"controller\.beta = 1\.5"):
         check("gaimd", {"beta": 1.5})
-    with pytest.raises(ScenarioError, match="bbr"):
-        check("bbr")
+    with pytest.raises(ScenarioError, match="westwood"):
+        check("westwood")
 
 
 def test_taimd_says_where_its_binomial_holds():

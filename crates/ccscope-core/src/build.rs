@@ -740,9 +740,9 @@ mod tests {
     fn controller_errors_name_the_entry_by_its_path() {
         let cases = [
             (
-                json!({"kind": "tcp", "controller": "bbr"}),
+                json!({"kind": "tcp", "controller": "westwood"}),
                 "flows[1].source.controller",
-                "'bbr' is not known; expected one of: tcp, aimd",
+                "'westwood' is not known; expected one of: tcp, aimd",
             ),
             (
                 json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}),

@@ -21,9 +21,8 @@ use super::rate::{
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, Cubic,
-    CubicParams, History, Taimd, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA,
-    MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Binomial, Cubic, CubicParams, History, Taimd, Window, WindowConfig,
+    WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -511,6 +510,8 @@ const BETA_REMOVED: &str =
 const RATE_REMOVED: &str = "rate-based: β is removed (r ← r − σ·r^l), as in Loguinov & Radha";
 const RATE_KEPT: &str = "rate-based: β is kept (rate ← β·rate)";
 const EQUATION: &str = "equation-based (no α, β)";
+const MODEL_BASED: &str =
+    "model-based: a window and a pace from the path's estimated bandwidth and RTT (no α, β)";
 
 /// An optional parameter with a fixed default (or none: left unset).
 fn param(
@@ -906,6 +907,25 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 };
                 let config = s.window;
                 m.make(move || Cubic::new(params).starting(config))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
+                name: "bbr",
+                family: Family::Window,
+                summary: "BBR v1: paces at gain·BtlBw with a window of cwnd_gain·BtlBw·RTprop; Startup, Drain, ProbeBW's eight-phase gain cycle, ProbeRTT every 10 s",
+                convention: MODEL_BASED,
+                paper: "draft-cardwell-iccrg-bbr-congestion-control-00; Cardwell et al., ACM Queue 2016; Linux net/ipv4/tcp_bbr.c",
+                params: vec![param(
+                    "cwnd_gain",
+                    Some(2.0),
+                    Range::closed(1.0, 10.0),
+                    "ProbeBW's window in estimated BDPs, cwnd_gain·BtlBw·RTprop, in [1, 10] (draft §4.3.4: 2)",
+                )],
+            },
+            |v, s, m| {
+                let (gain, start) = (v["cwnd_gain"], *s);
+                m.make(move || Bbr::new(gain, start.window, start.rng()))
             },
         ),
         rate_entry(
@@ -1395,6 +1415,8 @@ mod tests {
             ("DTAIMD", vec![("beta", 0.875)], "DTAIMD(0.2,0.875)"),
             ("cubic", vec![], "CUBIC(0.4,0.7)"),
             ("cubic", vec![("c", 4.0), ("beta", 0.8)], "CUBIC(4,0.8)"),
+            ("bbr", vec![], "BBR"),
+            ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1410,6 +1432,8 @@ mod tests {
             "IIAD(1,2/3)",
             "TAIMD(0.2,0.875)",
             "CUBIC(0.4,0.7)",
+            "BBR",
+            "BBR(3)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1508,6 +1532,7 @@ mod tests {
                 vec![("reno_friendly", 2.0)],
                 "controller.reno_friendly",
             ),
+            ("bbr", vec![("cwnd_gain", 0.5)], "controller.cwnd_gain"),
         ] {
             match error(name, &given) {
                 Error::InvalidField { field: f, .. } => {
@@ -1652,6 +1677,17 @@ mod tests {
                     assert_eq!(result.is_ok(), ok, "{} {} = {value}", info.name, p.name);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn controllers_that_need_acks_do_not_run_in_rounds() {
+        for info in catalogue() {
+            let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
+            let c = build(info.name, &params).unwrap();
+            let per_ack = info.name == "bbr";
+            assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
+            assert_eq!(c.wants_delivery_rate(), per_ack);
         }
     }
 

@@ -448,6 +448,20 @@ mod tests {
     }
 
     #[test]
+    fn controllers_that_need_acks_are_refused_naming_their_group() {
+        for name in ["bbr", "bbr"] {
+            let mut c = tcp(1, 1.0, 10.0, 10);
+            c.flows
+                .push(FlowGroup::catalogued(name, 1, 1.0, 1000).unwrap());
+            let err = run(&c).unwrap_err().to_string();
+            assert!(
+                err.contains("flows[1].controller") && err.contains("packet and udp engines"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
     fn results_stay_finite_whatever_the_feedback() {
         for feedback in [
             Feedback::Synchronized,
