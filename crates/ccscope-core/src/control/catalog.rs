@@ -21,8 +21,9 @@ use super::rate::{
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Binomial, Cubic, CubicParams, History, Taimd, Window, WindowConfig,
-    WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
+    Binomial, Cubic, CubicParams, History, Taimd, Window, WindowConfig, WindowRule, BANSAL_ALPHA,
+    BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -928,6 +929,46 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 m.make(move || Bbr::new(gain, start.window, start.rng()))
             },
         ),
+        window_entry(
+            ControllerInfo {
+                name: "bbr3",
+                family: Family::Window,
+                summary: "BBR v3: BBR's model bounded by loss; ProbeBW's DOWN, CRUISE, REFILL and UP with inflight_hi/lo and bw_lo, probing every 2-3 s or min(BDP, 63) rounds",
+                convention: MODEL_BASED,
+                paper: "draft-ietf-ccwg-bbr-06; Linux net/ipv4/tcp_bbr.c (BBRv3, ECN threshold)",
+                params: vec![
+                    param(
+                        "loss_thresh",
+                        Some(0.02),
+                        Range::open(0.0, 1.0),
+                        "the largest loss rate per round a bandwidth probe tolerates, in (0, 1) (§2.8: 2%)",
+                    ),
+                    beta(Some(0.7), "the short-term bounds kept per round with loss, 0 < β < 1 (§2.8: 0.7)"),
+                    param(
+                        "headroom",
+                        Some(0.15),
+                        Range::closed_open(0.0, 1.0),
+                        "the share of inflight_longterm left free in CRUISE and ProbeRTT, in [0, 1) (§2.8: 0.15)",
+                    ),
+                    param(
+                        "ecn_thresh",
+                        Some(0.5),
+                        Range::open_closed(0.0, 1.0),
+                        "the share of a round's delivered packets marked CE that counts as loss, in (0, 1] (Linux tcp_bbr.c: 0.5; the draft leaves ECN open, §3.7)",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let p = Bbr3Params {
+                    loss_thresh: v["loss_thresh"],
+                    beta: v["beta"],
+                    headroom: v["headroom"],
+                    ecn_thresh: v["ecn_thresh"],
+                };
+                let start = *s;
+                m.make(move || Bbr3::new(p, start.window, start.rng()))
+            },
+        ),
         rate_entry(
             ControllerInfo {
                 name: "rate-aimd",
@@ -1417,6 +1458,7 @@ mod tests {
             ("cubic", vec![("c", 4.0), ("beta", 0.8)], "CUBIC(4,0.8)"),
             ("bbr", vec![], "BBR"),
             ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
+            ("bbr3", vec![], "BBRv3"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1533,6 +1575,9 @@ mod tests {
                 "controller.reno_friendly",
             ),
             ("bbr", vec![("cwnd_gain", 0.5)], "controller.cwnd_gain"),
+            ("bbr3", vec![("loss_thresh", 1.0)], "controller.loss_thresh"),
+            ("bbr3", vec![("headroom", 1.0)], "controller.headroom"),
+            ("bbr3", vec![("ecn_thresh", 0.0)], "controller.ecn_thresh"),
         ] {
             match error(name, &given) {
                 Error::InvalidField { field: f, .. } => {
@@ -1685,7 +1730,7 @@ mod tests {
         for info in catalogue() {
             let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
             let c = build(info.name, &params).unwrap();
-            let per_ack = info.name == "bbr";
+            let per_ack = ["bbr", "bbr3"].contains(&info.name);
             assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
             assert_eq!(c.wants_delivery_rate(), per_ack);
         }

@@ -28,6 +28,7 @@
 
 mod aimd;
 mod bbr;
+mod bbr3;
 mod binomial;
 mod cubic;
 mod history;
@@ -36,6 +37,7 @@ mod taimd;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use bbr::Bbr;
+pub use bbr3::{Bbr3, Bbr3Params};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
