@@ -22,8 +22,8 @@ use super::rate::{
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
-    Binomial, Cubic, CubicParams, History, Taimd, Window, WindowConfig, WindowRule, BANSAL_ALPHA,
-    BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    Binomial, Copa, CopaParams, Cubic, CubicParams, History, Taimd, Window, WindowConfig,
+    WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -969,6 +969,36 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 m.make(move || Bbr3::new(p, start.window, start.rng()))
             },
         ),
+        window_entry(
+            ControllerInfo {
+                name: "copa",
+                family: Family::Window,
+                summary: "Copa(δ): the window moves toward the target rate 1/(δ·d_q), d_q the standing queueing delay, with a velocity; a competitive mode runs AIMD on 1/δ beside buffer-filling flows",
+                convention: "delay-based: 1/δ packets queued per flow (no α, β)",
+                paper: "Arun & Balakrishnan, NSDI 2018 §2.1, §2.2",
+                params: vec![
+                    param(
+                        "delta",
+                        Some(0.5),
+                        Range::open_closed(0.0, 1.0),
+                        "δ of the default mode, in (0, 1]: each flow keeps about 1/δ packets queued (§2.1: 0.5)",
+                    ),
+                    switch(
+                        "competitive",
+                        1.0,
+                        "1: switch to AIMD on 1/δ while the queue never empties (§2.2); 0: the default mode only",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let p = CopaParams {
+                    delta: v["delta"],
+                    competitive: v["competitive"] == 1.0,
+                };
+                let config = s.window;
+                m.make(move || Copa::new(p, config))
+            },
+        ),
         rate_entry(
             ControllerInfo {
                 name: "rate-aimd",
@@ -1459,6 +1489,8 @@ mod tests {
             ("bbr", vec![], "BBR"),
             ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
             ("bbr3", vec![], "BBRv3"),
+            ("copa", vec![], "Copa(0.5)"),
+            ("copa", vec![("competitive", 0.0)], "Copa(0.5,0)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1476,6 +1508,8 @@ mod tests {
             "CUBIC(0.4,0.7)",
             "BBR",
             "BBR(3)",
+            "Copa(0.5)",
+            "Copa(0.1,0)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1578,6 +1612,8 @@ mod tests {
             ("bbr3", vec![("loss_thresh", 1.0)], "controller.loss_thresh"),
             ("bbr3", vec![("headroom", 1.0)], "controller.headroom"),
             ("bbr3", vec![("ecn_thresh", 0.0)], "controller.ecn_thresh"),
+            ("copa", vec![("delta", 0.0)], "controller.delta"),
+            ("copa", vec![("competitive", 0.5)], "controller.competitive"),
         ] {
             match error(name, &given) {
                 Error::InvalidField { field: f, .. } => {
@@ -1730,9 +1766,9 @@ mod tests {
         for info in catalogue() {
             let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
             let c = build(info.name, &params).unwrap();
-            let per_ack = ["bbr", "bbr3"].contains(&info.name);
+            let per_ack = ["bbr", "bbr3", "copa"].contains(&info.name);
             assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
-            assert_eq!(c.wants_delivery_rate(), per_ack);
+            assert_eq!(c.wants_delivery_rate(), per_ack && info.name != "copa");
         }
     }
 

@@ -449,7 +449,7 @@ mod tests {
 
     #[test]
     fn controllers_that_need_acks_are_refused_naming_their_group() {
-        for name in ["bbr", "bbr3"] {
+        for name in ["bbr", "bbr3", "copa"] {
             let mut c = tcp(1, 1.0, 10.0, 10);
             c.flows
                 .push(FlowGroup::catalogued(name, 1, 1.0, 1000).unwrap());

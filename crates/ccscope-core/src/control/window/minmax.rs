@@ -34,6 +34,14 @@ impl WindowedFilter {
         }
     }
 
+    /// A min filter holding `v` at time `t`.
+    pub(crate) fn min(t: u64, v: f64) -> Self {
+        WindowedFilter {
+            s: [Sample { t, v }; 3],
+            max: false,
+        }
+    }
+
     /// The windowed best.
     pub(crate) fn get(&self) -> f64 {
         self.s[0].v
@@ -103,6 +111,20 @@ mod tests {
         // Eleven units after the peak, the best of what followed it.
         assert_eq!(f.update(11, 4.0, 10), 6.0);
         assert_eq!(f.update(30, 3.0, 10), 3.0);
+    }
+
+    #[test]
+    fn a_min_filter_keeps_the_smallest() {
+        let mut f = WindowedFilter::min(0, 100.0);
+        assert_eq!(f.update(1, 80.0, 10), 80.0);
+        // A quarter of the window after the best: kept as the second best.
+        assert_eq!(f.update(4, 90.0, 10), 80.0);
+        assert_eq!(f.update(12, 95.0, 10), 90.0);
+        // A sample within the best's first quarter is not kept: when the best expires, the
+        // estimate is the best of what came later (Nichols' approximation).
+        let mut f = WindowedFilter::min(0, 80.0);
+        f.update(2, 90.0, 10);
+        assert_eq!(f.update(11, 95.0, 10), 95.0);
     }
 
     proptest! {

@@ -30,6 +30,7 @@ mod aimd;
 mod bbr;
 mod bbr3;
 mod binomial;
+mod copa;
 mod cubic;
 mod history;
 mod minmax;
@@ -39,6 +40,7 @@ pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd
 pub use bbr::Bbr;
 pub use bbr3::{Bbr3, Bbr3Params};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
+pub use copa::{Copa, CopaParams};
 pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
