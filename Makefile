@@ -43,6 +43,7 @@ validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 	$(BIN)/python bench/ns2_compare_tcp.py
 	$(BIN)/python bench/ns2_compare_rate.py
+	$(BIN)/python bench/ns2_compare_yang.py
 
 # Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
 bench: $(STAMP) ns2

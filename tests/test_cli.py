@@ -46,6 +46,26 @@ def test_seed_override(tmp_path, small_toml):
         ('kind = "dumbbell"', 'kind = "ring"', "topology.kind = 'ring' is not known"),
         ("seed = 3", "seed = 3\nfoo = 1", "run.foo: unknown key"),
         ("[run]", "[run", "malformed TOML"),
+        (
+            'source = { kind = "poisson", rate = "1.5Mbps" }',
+            'source = { kind = "tcp", controller = "dctcp" }',
+            "flows[0].ecn = false: must be true: dctcp reacts to ECN marks (RFC 8257 §3)",
+        ),
+        (
+            'limit = "20pkts" }',
+            'limit = "20pkts", threshold = "30pkts" }',
+            "topology.bottleneck.queue.threshold",
+        ),
+        (
+            'kind = "droptail", limit = "20pkts"',
+            'kind = "step", limit = "20pkts", threshold = "20pkts"',
+            "topology.bottleneck.queue.threshold = '20pkts': must be below limit = '20pkts'",
+        ),
+        (
+            'kind = "poisson", rate = "1.5Mbps" }',
+            'kind = "tcp", controller = { name = "vegas", alpha = 5, beta = 4 } }',
+            "flows[0].source.controller.alpha = 5.0: must be at most beta = 4.0",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, small_toml, old, new, needle):

@@ -62,6 +62,23 @@ def cli(*args: str) -> subprocess.CompletedProcess:
             "flows[0].count",
             7.5e9,
         ),
+        # The schema's most flows for a moment: few events, but a record each in the result.
+        (
+            scenario(
+                run={"duration": "1ms"},
+                flows=[{"source": {"kind": "tcp"}, "count": 1_000_000}],
+            ),
+            "flows[0].count",
+            0,
+        ),
+        # A first window of 10^9 packets leaves at once: 10^9 sends and sent-packet records.
+        (
+            scenario(flows=[{"source": {"kind": "tcp", "initial_window": 1e9, "max_window": 1e9}}]),
+            "flows[0].source.initial_window",
+            2e9,
+        ),
+        # The round model's most flows: a record each in the result.
+        ({**ROUND, "flows": [{"controller": "rate-aimd", "count": 10**7}]}, "flows[0].count", 0),
         # The round model at its maximum of steps, every step recorded.
         (
             {**ROUND, "run": {"engine": "round", "steps": 10**10}, "record": {"every": 1}},
@@ -311,6 +328,17 @@ def test_cli_errors_are_one_line_without_traceback(args):
     assert p.returncode == 2, p.stdout
     assert p.stderr.strip().count("\n") == 0, p.stderr
     assert "Traceback" not in p.stderr and "Warning" not in p.stderr
+
+
+@pytest.mark.parametrize("kind", ["scenario", "sweep"])
+def test_toml_nested_thousands_deep_is_one_line(tmp_path, kind):
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 3000 + "]" * 3000 + "\n")
+    args = ("run", str(path)) if kind == "scenario" else ("sweep", str(path), "--store", "s.db")
+    p = cli(*args)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().count("\n") == 0, p.stderr
+    assert "nested too deeply" in p.stderr and str(path) in p.stderr
 
 
 def test_a_key_with_a_newline_is_named_on_one_line():

@@ -458,10 +458,52 @@ def _cubic(params: dict) -> dict:
 
 #: The closed forms of catalogued controllers that are not binomial controls, by catalogue
 #: name: each takes the controller's parameters and returns what ``check`` reports of it.
-CLOSED_FORMS: dict[str, Callable[[dict], dict]] = {"cubic": _cubic}
+def _defaults(name: str) -> dict:
+    """The catalogue's default parameters of controller `name`."""
+    from .controllers import catalogue
+
+    entry = next(e for e in catalogue() if e["name"] == name)
+    return {p["name"]: p["default"] for p in entry["params"]}
+
+
+def _vegas(params: dict) -> dict:
+    """Brakmo & Peterson's band and Mo et al.'s equilibrium at the controller's α, β, γ."""
+    v = _defaults("vegas") | params
+    rows = theory.vegas_check_rows(v["alpha"], v["beta"], v["gamma"])
+    return {"kind": "rows", "setting": "on any link", "rows": rows}
+
+
+#: Alizadeh et al. Fig. 12's link in packets per RTT: 10 Gb/s of 1500-byte packets, 100 µs.
+DCTCP_FIG12_BDP = 10e9 * 100e-6 / (8 * 1500)
+
+
+def _dctcp(params: dict) -> dict:
+    """Alizadeh et al.'s sawtooth (§3.3-3.4) at the controller's g on Fig. 12's link with two
+    flows and K the least whole number of packets above the guideline (13)."""
+    v = _defaults("dctcp") | params
+    k = math.floor(float(theory.dctcp_min_threshold(DCTCP_FIG12_BDP, 1.0))) + 1  # (13)
+    return {
+        "kind": "rows",
+        "setting": f"on Alizadeh et al. Fig. 12's link (C·RTT = {DCTCP_FIG12_BDP:.1f} packets: "
+        f"10 Gb/s, 100 µs, 1500 B) with N = 2 and K = {k} (the least above C·RTT/7)",
+        "rows": theory.dctcp_check_rows(v["g"], DCTCP_FIG12_BDP, 1.0, k, 2),
+    }
+
+
+CLOSED_FORMS: dict[str, Callable[[dict], dict]] = {
+    "cubic": _cubic,
+    "vegas": _vegas,
+    "dctcp": _dctcp,
+}
 
 
 def _format_theory(t: dict) -> list[str]:
+    if t["kind"] == "rows":
+        lines = [f"closed forms {t['setting']}:"]
+        for r in t["rows"]:
+            shown = f"{r['theory']:.4g}" if isinstance(r["theory"], float) else r["theory"]
+            lines.append(f"  {r['quantity']}: {shown} ({r['source']})")
+        return lines
     if t["kind"] == "cubic":
         lines = [
             f"{t['source']}, RTT {t['rtt_s'] * 1e3:g} ms: alpha_cubic = {t['alpha_cubic']:.4g}; "

@@ -567,6 +567,20 @@ def reproduce(
         Path | None,
         typer.Option(help="Draw the papers' figures with ccscope's curves into this folder."),
     ] = None,
+    explore: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=LOW:HIGH[:N]: sweep a set-up parameter the paper does not print (N "
+            "values, 5 by default; repeat for a grid) and show where each claim holds."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="With --explore: points run at once.")
+    ] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option(help="With --explore: the DuckDB file to store the points in."),
+    ] = None,
 ) -> None:
     """Reproduce the papers' results: for each quantity the published value, ccscope's, the
     tolerance and whether it holds, and where it does not, why."""
@@ -574,12 +588,34 @@ def reproduce(
 
     from . import reproduce as reproductions
 
+    if explore:
+        from . import explore as exploring
+
+        try:
+            if id is None or all_:
+                raise ScenarioError("--explore takes one reproduction ID")
+            r = reproductions.get(id)
+            axes = [exploring.parse(spec, r.knob_table()) for spec in explore]
+            table = exploring.run(r.id, axes, quick, jobs, store)
+        except ScenarioError as e:
+            raise _fail(e) from None
+        if as_json:
+            print(json.dumps(exploring.regions(table), indent=2, ensure_ascii=False))
+        elif markdown:
+            print(exploring.markdown(r.id, table), end="")
+        else:
+            out.print(exploring.rich_table(r.id, table))
+            out.print(exploring.markdown(r.id, table), highlight=False)
+        return
+
     if list_:
         entries = reproductions.listing()
         if as_json:
             print(json.dumps(entries, indent=2))
         for e in [] if as_json else entries:
             out.print(f"[bold]{e['id']:<16}[/] {e['title']} ({e['source']})", highlight=False)
+            for name, meaning in e["knobs"].items():
+                out.print(f"    --explore {name}: {meaning}", highlight=False)
         return
     try:
         if all_ == (id is not None):

@@ -222,7 +222,11 @@ def sweep_page(store: Path) -> tuple[str, str]:
     if ok.empty:
         return f"ccscope sweep: {store.name}", "\n".join(parts)
     table = sweep.summarize(store)
-    parts += ["<h2>Mean and 95% confidence interval over seeds</h2>", _table(table)]
+    parts += [
+        "<h2>Mean and 95% confidence interval over seeds</h2>",
+        "<p>Over the n seeds of each row: Student's t, cut to the metric's range.</p>",
+        _table(table),
+    ]
     plotted = [a for a in axes if ok[a].nunique() > 1 and pd.api.types.is_numeric_dtype(ok[a])]
     if plotted:
         parts.append("<h2>Metrics against the axes</h2>")
@@ -243,6 +247,58 @@ def sweep_page(store: Path) -> tuple[str, str]:
     return f"ccscope sweep: {store.name}", "\n".join(parts)
 
 
+def explore_page(store: Path) -> tuple[str, str]:
+    """The title and body of the page of an exploration store (``ccscope reproduce ID
+    --explore``): per claim, where it holds, as a table and a figure over the knobs."""
+    from . import explore
+
+    meta, table = explore.load(store)
+    knobs = explore.knob_names(table)
+    regions = pd.DataFrame(
+        [
+            {
+                "claim": r["quantity"],
+                "holds at": f"{r['holds_at']} of {r['points']} points",
+                **{f"{k} where it holds": explore._values(r["where"][k]) for k in knobs},
+            }
+            for r in explore.regions(table)
+        ]
+    )
+    provenance = json.loads(meta["provenance"])
+    version = html.escape(str(provenance.get("ccscope_version")))
+    parts = [
+        f"<p>Reproduction <code>{html.escape(meta['id'])}</code>"
+        f"{' (quick)' if meta['quick'] else ''} at {table.groupby(knobs).ngroups} points of "
+        f"{html.escape(', '.join(knobs))}; ccscope {version}"
+        f", commit {html.escape(str(provenance.get('git_commit')))}.</p>",
+        "<h2>Where each claim holds</h2>",
+        _table(regions),
+        "<h2>Each claim over the knobs</h2>",
+    ]
+    plt = _plots()
+    x, y = knobs[0], knobs[1] if len(knobs) > 1 else None
+    for quantity, rows in table.groupby("quantity", sort=False):
+        fig, ax = plt.subplots(figsize=(7, 3.2))
+        held, failed = rows[rows["holds"]], rows[~rows["holds"]]
+        for part, marker, color, label in (
+            (held, "o", "tab:green", "holds"),
+            (failed, "x", "tab:red", "does not hold"),
+        ):
+            ax.scatter(
+                part[x],
+                part[y] if y else part["holds"].astype(float),
+                marker=marker,
+                color=color,
+                label=f"{label} ({len(part)})",
+            )
+        ax.set_xlabel(x)
+        ax.set_ylabel(y or "holds (1) or not (0)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        parts.append(_figure(fig, quantity))
+    return f"ccscope explore: {meta['id']}", "\n".join(parts)
+
+
 def _band(ax, table: pd.DataFrame, axis: str, axes: list[str]) -> None:
     others = [a for a in axes if a != axis and a in table]
     for key, group in table.groupby(others, dropna=False) if others else [((), table)]:
@@ -258,11 +314,16 @@ def _band(ax, table: pd.DataFrame, axis: str, axes: list[str]) -> None:
 
 
 def render(path: str | Path) -> str:
-    """The HTML page of a run directory or a sweep store."""
+    """The HTML page of a run directory, a sweep store or an exploration store."""
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such run directory or sweep store")
-    title, body = sweep_page(p) if p.is_file() else run_page(p)
+    if p.is_dir():
+        title, body = run_page(p)
+    else:
+        from .explore import is_store
+
+        title, body = explore_page(p) if is_store(p) else sweep_page(p)
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>\n"

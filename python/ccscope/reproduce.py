@@ -37,9 +37,19 @@ class Reproduction:
     #: Runs in real time on real packets (``run.engine = "udp"``): its numbers differ from
     #: run to run, so ``--all`` leaves it out unless asked (``--real-time``).
     real_time: bool = False
+    #: ``"module:NAME"`` of the set-up parameters the paper does not print
+    #: (:class:`ccscope.experiments.claims.Knob` by name), which ``--explore`` sweeps; the
+    #: function then takes ``setup``, a dict of their values.
+    knobs: str | None = None
 
-    def claims(self, quick: bool = False) -> list:
+    def claims(self, quick: bool = False, setup: dict[str, float] | None = None) -> list:
+        if setup:
+            return _resolve(self.function)(quick, setup=setup)
         return _resolve(self.function)(quick)
+
+    def knob_table(self) -> dict:
+        """The knobs ``--explore`` can sweep, by name ({} for none)."""
+        return {} if self.knobs is None else _resolve(self.knobs)
 
     def draw(self, quick: bool, path: Path) -> Path | None:
         return None if self.figure is None else _resolve(self.figure)(quick, path)
@@ -150,6 +160,7 @@ REGISTRY: dict[str, Reproduction] = {
             "Playback of DTAIMD and TCP elephants beside mice, packet level",
             "Cai et al. 2005, Table I, §V-B2",
             _E + "cai:table1",
+            knobs=_E + "cai:TABLE1_KNOBS",
         ),
         Reproduction(
             "cai-fig16",
@@ -174,12 +185,14 @@ REGISTRY: dict[str, Reproduction] = {
             "SSVP and SSVP-ADP smoothness with MPEG-4 sources",
             "Papadimitriou & Zhang 2007, Fig. 3, §VI",
             _E + "papadimitriou:fig3",
+            knobs=_E + "papadimitriou:FIG3_KNOBS",
         ),
         Reproduction(
             "papadimitriou-fig4-8",
             "SSVP-ADP against SSVP, TFRC and GAIMD with MPEG-4 sources",
             "Papadimitriou & Zhang 2007, Figs. 4-8, §VI",
             _E + "papadimitriou:fig4_8",
+            knobs=_E + "papadimitriou:FIG4_8_KNOBS",
         ),
         Reproduction(
             "jin-table5",
@@ -205,6 +218,20 @@ REGISTRY: dict[str, Reproduction] = {
             "packet level",
             "RFC 9438 §5, Figures 3 and 6, Appendix C, Tables 1-2",
             _E + "cubic:rfc9438_claims",
+        ),
+        Reproduction(
+            "vegas-equilibrium",
+            "Vegas flows keep α to β packets queued each and share the link without RTT bias, "
+            "packet level and round model",
+            "Brakmo & Peterson 1995 §3.2; Mo, La, Anantharam & Walrand 1999",
+            _E + "vegas:claims",
+        ),
+        Reproduction(
+            "dctcp-sigcomm10",
+            "DCTCP's queue sawtooth and throughput with K by the guideline, 2 and 10 flows "
+            "at 10 and 1 Gb/s, packet level",
+            "Alizadeh et al. 2010 §3.3, eqs. (6)-(13), §4.1",
+            _E + "dctcp:claims",
         ),
         Reproduction(
             "realnet-accuracy",
@@ -259,9 +286,20 @@ def ids(real_time: bool = False) -> list[str]:
     return [r.id for r in REGISTRY.values() if real_time or not r.real_time]
 
 
-def listing() -> list[dict[str, str]]:
-    """Every reproduction: id, title and source."""
-    return [{"id": r.id, "title": r.title, "source": r.source} for r in REGISTRY.values()]
+def listing() -> list[dict[str, Any]]:
+    """Every reproduction: id, title, source, and the knobs ``--explore`` can sweep (name:
+    what it is and the value assumed)."""
+    return [
+        {
+            "id": r.id,
+            "title": r.title,
+            "source": r.source,
+            "knobs": {
+                k.name: f"{k.meaning} (assumed: {k.assumed:g})" for k in r.knob_table().values()
+            },
+        }
+        for r in REGISTRY.values()
+    ]
 
 
 def run(
@@ -270,7 +308,8 @@ def run(
     figures: str | Path | None = None,  # noqa: A002
 ) -> dict[str, Any]:
     """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
-    row per claim: ``quantity, published, measured, tolerance, holds, why``. With `figures` (a
+    row per claim: ``quantity, published, measured, tolerance, holds, why, source`` (where the
+    tolerance comes from, :data:`ccscope.experiments.claims.SOURCES`). With `figures` (a
     folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
     r = get(id)
     start = time.perf_counter()
@@ -298,8 +337,8 @@ def _number(x: Any) -> str:
 def markdown(reports: list[dict[str, Any]]) -> str:
     """The reports as one Markdown table (the README's), with the reasons after it."""
     lines = [
-        "| id | quantity | paper | ccscope | tolerance | holds |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| id | quantity | paper | ccscope | tolerance | tolerance from | holds |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     reasons = []
     for report in reports:
@@ -312,7 +351,7 @@ def markdown(reports: list[dict[str, Any]]) -> str:
             lines.append(
                 f"| `{report['id']}` | {row['quantity']} | "
                 f"{_number(row['published'])} | {_number(row['measured'])} | "
-                f"{row['tolerance']} | {mark} |"
+                f"{row['tolerance']} | {row['source']} | {mark} |"
             )
     return "\n".join(lines + ([""] + reasons if reasons else [])) + "\n"
 
@@ -326,8 +365,8 @@ def table(report: dict[str, Any]):
         title_justify="left",
         caption_justify="left",
     )
-    for col in ("quantity", "paper", "ccscope", "tolerance", "holds"):
-        out.add_column(col, justify="left" if col == "quantity" else "right")
+    for col in ("quantity", "paper", "ccscope", "tolerance", "tolerance from", "holds"):
+        out.add_column(col, justify="left" if col in ("quantity", "tolerance from") else "right")
     reasons = []
     for row in report["rows"]:
         out.add_row(
@@ -335,6 +374,7 @@ def table(report: dict[str, Any]):
             _number(row["published"]),
             _number(row["measured"]),
             row["tolerance"],
+            row["source"],
             "yes" if row["holds"] else "no",
         )
         if not row["holds"]:

@@ -63,6 +63,23 @@ def _to_json(data: Any) -> str:
         ) from None
 
 
+def parse_toml(text: str) -> dict:
+    """``tomllib.loads(text)``, with malformed TOML, and TOML nested deeper than the parser's
+    recursion goes (an array a few thousand levels deep), as one :class:`ScenarioError`."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"malformed TOML: {e}") from None
+    except RecursionError:
+        raise ScenarioError(
+            "malformed TOML: nested too deeply to be read (arrays or tables within one "
+            "another thousands of levels deep)",
+            "",
+            "",
+            "a few levels of tables and lists",
+        ) from None
+
+
 class Scenario:
     """A validated scenario: :attr:`table` is what the user wrote with every default filled in
     (units as written), :attr:`engine` is "packet", "round" or "udp" (the packet scenario in real
@@ -156,11 +173,7 @@ def loads(text: str) -> Scenario:
             "bytes",
             "str",
         )
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"malformed TOML: {e}") from None
-    return Scenario.from_dict(data)
+    return Scenario.from_dict(parse_toml(text))
 
 
 def _recorded(p: Path, text: str) -> dict:
@@ -197,9 +210,9 @@ def load(path: str | Path) -> Scenario:
     if p.suffix == ".json":
         return Scenario.from_dict(_recorded(p, text), p)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"malformed TOML: {e}", file=str(p)) from None
+        data = parse_toml(text)
+    except ScenarioError as e:
+        raise e.in_file(p) from None
     return Scenario.from_dict(data, p)
 
 

@@ -105,6 +105,25 @@ def test_a_sweep_report_renders_in_chromium(tmp_path):
     assert "95% confidence" in page.read_text()
 
 
+def test_an_exploration_report_renders_in_chromium(tmp_path):
+    store = tmp_path / "e.duckdb"
+    done = CliRunner().invoke(
+        app,
+        ["reproduce", "papadimitriou-fig3", "--explore", "buffer_bdp=0.5:2:2"]
+        + ["--explore", "video_kbps=200:760:2", "-j", "2", "--store", str(store)],
+    )
+    assert done.exit_code == 0, done.output
+    page = tmp_path / "explore.html"
+    done = CliRunner().invoke(app, ["report", str(store), "-o", str(page)])
+    assert done.exit_code == 0, done.output
+    seen = load_in_browser(page)
+    assert seen["errors"] == [] and seen["title"] == "ccscope explore: papadimitriou-fig3"
+    # One figure per claim of Fig. 3 (two CoVs and the order), over the two knobs.
+    assert len(seen["images"]) == 3
+    assert all(complete and width > 0 for complete, width in seen["images"])
+    assert "Where each claim holds" in page.read_text()
+
+
 def test_report_of_nothing_exits_2(tmp_path):
     done = CliRunner().invoke(app, ["report", str(tmp_path / "missing")])
     assert done.exit_code == 2 and "no such" in done.output

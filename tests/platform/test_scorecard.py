@@ -28,12 +28,30 @@ def test_every_section_is_there(tcp_card):
     card, _ = tcp_card
     assert {r["section"] for r in card["rows"]} == {"theory", "round model", "packet model"}
     for r in card["rows"]:
-        assert set(r) == {"section", "quantity", "theory", "controller", "tcp", "source"}
+        assert set(r) == {
+            "section",
+            "quantity",
+            "theory",
+            "controller",
+            "tcp",
+            "source",
+            "agreement",
+            "agrees",
+        }
+        # A measurement over seeds carries its interval, cut to the quantity's range.
+        if isinstance(r["controller"], dict):
+            m = r["controller"]
+            assert m["n"] >= 2 and m["ci_low"] <= m["mean"] <= m["ci_high"], r
 
 
 def test_tcp_beside_itself_agrees_with_theory(tcp_card):
     card, _ = tcp_card
     by = rows(card)
+    for quantity in (
+        "efficiency, 10 flows on W = 100",
+        "T1: RTTs to efficiency from (8.8, 13.8), W = 110",
+    ):
+        assert by[quantity]["agrees"] == "yes", by[quantity]
     # Loguinov & Radha (28) is exact for synchronized flows; the round model is within 1%.
     eff = by["efficiency, 10 flows on W = 100"]
     assert eff["controller"] == pytest.approx(eff["theory"], rel=0.01)
@@ -59,13 +77,16 @@ FRIENDLINESS = (
 
 
 def test_cubic_beside_tcp(tcp_card):
-    # CUBIC (RFC 9438) has no binomial form: no theory rows, but the round model's and the
-    # packet model's, the TCP column from the same runs as TCP's own card (one store; TCP's
-    # card counts those runs twice, once per side, so only the means agree).
+    # CUBIC (RFC 9438) has no binomial form: its theory rows are what `check` measures in the
+    # round model, beside TCP's; then the round model's and the packet model's rows, the TCP
+    # column from the same runs as TCP's own card (one store; TCP's card counts those runs
+    # twice, once per side, so only the means agree).
     tcp, store = tcp_card
     card = scorecard.scorecard("cubic", quick=True, store=store, jobs=2)
     assert (card["controller"], card["family"]) == ("CUBIC(0.4,0.7)", "window")
-    assert {r["section"] for r in card["rows"]} == {"round model", "packet model"}
+    assert {r["section"] for r in card["rows"]} == {"theory", "round model", "packet model"}
+    measured = [r["quantity"] for r in card["rows"] if r["section"] == "theory"]
+    assert all(q.startswith("no closed form:") for q in measured) and len(measured) == 2
     by, tcp_by = rows(card), rows(tcp)
     for quantity in FRIENDLINESS:
         assert np.isfinite(by[quantity]["controller"]["mean"]), quantity
@@ -94,7 +115,7 @@ def test_cli_scorecard(tcp_card):
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["controller"] == "TCP"
     text = runner.invoke(app, ["scorecard", "tcp", "--quick", "--store", str(store)])
-    assert "CoV_time at 2% loss" in text.stdout
+    assert "CoV_time" in text.stdout and "agrees" in text.stdout
     bad = runner.invoke(app, ["scorecard", "nosuch", "--store", str(store)])
     assert bad.exit_code == 2 and "catalogue" in bad.output
     bad = runner.invoke(app, ["scorecard", "python:nosuch_module:x", "--store", str(store)])
@@ -126,7 +147,6 @@ def test_tcp_fairness_theory_is_yang_eq3_of_eq4(tcp_card):
     f = rows(card)["fairness F at low loss, 8 flows (per-RTT Jain's index)"]
     # Eq. (4) gives TCP's CoV_time √(1/3); Eq. (3) turns it into F = 1/(1 + 1/3) = 3/4.
     assert f["theory"] == pytest.approx(0.75)
-    assert 1 / 8 <= f["controller"]["mean"] <= 1
 
 
 @pytest.mark.xfail(
@@ -236,7 +256,9 @@ def test_tcp_beside_the_square_wave(tcp_card):
     assert 0.75 * 12.8 <= row["controller"]["mean"] <= 1.25 * 14.1
 
 
-def test_playback_rows_compare_with_the_elephants_of_the_same_runs(tcp_card):
+def test_playback_rows_smoke(tcp_card):
+    # A smoke test: the rows are there and in range; no paper gives a value for TCP as the
+    # media flow to hold them to.
     card, _ = tcp_card
     by = rows(card)
     for quantity in (
@@ -246,4 +268,50 @@ def test_playback_rows_compare_with_the_elephants_of_the_same_runs(tcp_card):
         row = by[quantity]
         assert row["controller"]["mean"] >= 0 and row["tcp"]["mean"] >= 0
     # VDI is the fraction of the video delivered in time (Papadimitriou & Zhang §V): in [0, 1].
-    assert by["Video Delivery Index of the same playback"]["controller"]["mean"] <= 1
+    assert by["Video Delivery Index of the same playback"]["controller"]["ci_high"] <= 1
+
+
+def test_vegas_beside_tcp(tcp_card):
+    # Vegas has no binomial form: its theory rows are what `check` measures in the round model,
+    # then the round model's and the packet model's rows beside TCP's, from the same store.
+    _, store = tcp_card
+    card = scorecard.scorecard("vegas", quick=True, store=store, jobs=2)
+    assert (card["controller"], card["family"]) == ("Vegas(2,4)", "window")
+    assert {r["section"] for r in card["rows"]} == {"theory", "round model", "packet model"}
+    by = rows(card)
+    for quantity in FRIENDLINESS:
+        assert np.isfinite(by[quantity]["controller"]["mean"]), quantity
+    red, droptail = (
+        by[f"TCP-friendliness ratio on {q} (2 flows + 2 TCP, 10 Mb/s)"]["controller"]["mean"]
+        for q in ("RED", "DropTail")
+    )
+    # In a DropTail queue TCP fills the buffer and Vegas, seeing the queueing delay, backs off
+    # (Mo, La, Anantharam & Walrand 1999: Reno takes the larger share); RED keeps the queue
+    # short and the two share.
+    assert droptail < 0.5 < red
+
+
+def test_agreement_flags_a_measurement_that_contradicts_the_theory():
+    # A friendliness ratio of 3.76 over two seeds beside a theory of 1 (a TCP-friendly α) is
+    # flagged; so is an upper bound the whole interval lies above; the cut interval stays >= 0.
+    far = scorecard._mean_ci(np.array([3.66, 3.86]))  # 3.76 ± 1.3
+    assert scorecard._row("p", "ratio", 1.0, far, 1.0, "s")["agrees"] == "no"
+    near = scorecard._mean_ci(np.array([0.9, 1.2]))
+    assert near["ci_low"] == 0.0
+    assert scorecard._row("p", "ratio", 1.0, near, 1.0, "s")["agrees"] == "yes"
+    above = scorecard._mean_ci(np.array([1.5, 1.6, 1.55]), low=-np.inf)
+    assert scorecard._row("p", "I", 1.0, above, 1.0, "s", scorecard.BOUND_CI)["agrees"] == "no"
+    assert scorecard._row("p", "I", 2.0, above, 1.0, "s", scorecard.BOUND_CI)["agrees"] == "yes"
+    assert scorecard._row("p", "x", "—", far, 1.0, "s")["agrees"] == "—"
+
+
+def test_a_controller_that_needs_ecn_runs_ecn_capable_in_every_sweep():
+    # DCTCP reacts only to marks (RFC 8257 §3): its flows are ECN-capable, whether the base
+    # runs it or an axis swaps it in; TCP's flows are not touched.
+    source = scorecard._source("dctcp", {}, "window")
+    for make in (scorecard._friendliness_sweep, scorecard._square_wave_sweep):
+        flows = [f for t in make(source, True).tasks() for f in json.loads(t.scenario)["flows"]]
+        dctcp = [f for f in flows if f["source"].get("controller") == "dctcp"]
+        assert dctcp and all(f["ecn"] for f in dctcp)
+    plain = scorecard._friendliness_sweep(scorecard._source("tcp", {}, "window"), True)
+    assert not any(f.get("ecn") for f in plain.base.table["flows"])

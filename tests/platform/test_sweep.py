@@ -202,6 +202,22 @@ def test_summary_is_the_t_interval_over_seeds(tmp_path):
         sweep.summarize(store, ["nonsense"])
 
 
+def test_intervals_stay_in_each_metrics_range(tmp_path):
+    # Two seeds: t_0.975 = 12.7, so an uncut interval around a Jain's index near 1 or a
+    # min/max near 0 leaves [0, 1]; the cut one cannot.
+    store = tmp_path / "r.duckdb"
+    sweep.run(spec(), store, jobs=1)
+    table = sweep.summarize(store)
+    assert (table["n"] == 2).all()
+    cut = 0
+    for row in table.itertuples():
+        low, high = sweep.METRIC_RANGES[row.metric]
+        assert low <= row.ci_low <= row.mean <= row.ci_high <= high, row
+        half = max(row.mean - row.ci_low, row.ci_high - row.mean)
+        cut += row.mean - half < low or row.mean + half > high
+    assert cut > 0, "no interval reached a range's end: the test shows nothing"
+
+
 def sweep_in_background(tmp_path, seeds: int, runs_seen: int, jobs: int = 1):
     """Starts `ccscope sweep -j jobs` on a traced sweep of `seeds` runs and returns once
     `runs_seen` runs have written their traces (written just before the store records each

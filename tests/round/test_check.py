@@ -36,6 +36,14 @@ def test_gaimd_is_converted_to_beta_removed():
     assert r["tcp_friendly"]["holds"]  # 3·0.125/(2 − 0.125) = 0.2, Loguinov & Radha (5)
 
 
+@pytest.mark.parametrize("beta", [0.1, 0.3, 0.5, 0.8, 0.875, 0.95])
+def test_every_gaimd_converges_monotonically(beta):
+    # A linear decrease meets (15) with equality at every x (Loguinov & Radha §III-A): no β may
+    # fail it at a point where rounding puts R_D(x)/x a bit above R_D'(x).
+    r = check("gaimd", {"beta": beta, "alpha": 0.5})
+    assert r["monotonic"], [c for c in r["conditions"] if not c["holds"]]
+
+
 def test_iscc_allows_ideal_scalability():
     # (38): l + 2k + 1 = 0 and k + l > 0, e.g. ISCC(−1.5, 2); its increase (k < −1) breaks
     # (21); with m_D = l the decrease slope reaches 1 only at x = C, where it "may touch the
@@ -74,6 +82,26 @@ def test_controls_without_a_binomial_form_are_measured_in_the_round_model():
     # SIMD is TCP-friendly by construction (Jin et al. (4)).
     assert friendly["holds"] and friendly["seeds"] == 5
     assert "measured in the round model" in format_report(simd)
+
+
+def test_vegas_and_dctcp_get_their_own_closed_forms_beside_the_measurement():
+    vegas = check("vegas", {"alpha": 1.0, "beta": 3.0})
+    rows = {r["quantity"]: r["theory"] for r in vegas["theory"]["rows"]}
+    # Brakmo & Peterson §3.2: each flow keeps α to β packets queued; Mo et al.: rates within
+    # β/α of each other.
+    assert rows["packets each flow keeps queued in equilibrium"] == "[1, 3]"
+    assert rows["largest ratio of two flows' throughputs, whatever their RTTs"] == 3.0
+    assert "measured" in vegas and vegas["controller"] == "Vegas(1,3)"
+    # Alizadeh et al. on Fig. 12's link, C·RTT = 83.3 packets, with N = 2: K = 12 by (13),
+    # Q_max = K + N (10).
+    dctcp = check("dctcp")
+    rows = {r["source"]: r["theory"] for r in dctcp["theory"]["rows"]}
+    assert "K = 12" in dctcp["theory"]["setting"]
+    assert rows["Alizadeh et al. (10)"] == 14.0
+    assert rows["Alizadeh et al. (13)"] == "holds"
+    text = format_report(dctcp)
+    assert "Alizadeh et al. (8)" in text and "measured in the round model" in text
+    assert "theory" not in check("simd")
 
 
 def test_measured_friendliness_tells_an_aggressive_control_from_tcp():

@@ -171,7 +171,7 @@ def test_theory_and_model_agree_on_a_single_flow_loss_rate():
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"flows": [{"controller": "vegas"}]}, "flows[0].controller"),
+        ({"flows": [{"controller": "westwood"}]}, "flows[0].controller"),
         ({"flows": [{"controller": "aimd", "params": {"beta": 2}}]}, "flows[0].params.beta"),
     ],
 )
@@ -184,7 +184,7 @@ def test_engine_errors_name_the_field_as_written(change, field):
 
 def test_unknown_controller_lists_both_catalogues():
     with pytest.raises(ScenarioError, match=r"tcp.*rate-aimd.*iscc"):
-        roundmodel.run(scenario([{"controller": "vegas"}]))
+        roundmodel.run(scenario([{"controller": "westwood"}]))
 
 
 def test_a_python_window_controller_runs_in_the_round_model_as_its_catalogued_twin():

@@ -164,6 +164,8 @@ def _expected(name, params):
         return None  # Jin et al. (3)-(4): the increase depends on w_max of the last epoch
     if name == "cubic":
         return None  # RFC 9438 Figure 1: the window is a function of the time since the event
+    if name in ("vegas", "dctcp"):
+        return None  # their steps depend on the RTT (Brakmo & Peterson §3.2) or on α (RFC 8257)
     raise AssertionError(f"{name}: a catalogued window controller this test does not classify")
 
 
@@ -192,6 +194,8 @@ CASES = [
     ("aiad", {}),
     ("history", {"k": 0.5, "l": 1.0, "beta": 0.2}),
     ("cubic", {}),
+    ("vegas", {}),
+    ("dctcp", {}),
 ]
 
 

@@ -151,10 +151,21 @@ def test_aimd_satisfies_all_monotonic_conditions(x, sigma, lam):
     # §III: AIMD (R_D = sigma*x, 0 < sigma < 1; R_I = lambda) meets (15), (19), (21), (22).
     rd, drd = L.binomial_decrease(x, sigma, 1.0), L.binomial_decrease_slope(x, sigma, 1.0)
     ri, dri = L.binomial_increase(x, lam, 0.0), L.binomial_increase_slope(x, lam, 0.0)
-    assert L.decrease_keeps_fairness(x, rd, drd * (1 + 1e-12))
+    assert L.decrease_keeps_fairness(x, rd, drd)
     assert L.decrease_no_crossover(drd)
     assert L.increase_keeps_fairness(x, ri, dri, strict=True)
     assert L.increase_no_crossover(dri)
+
+
+@given(st.floats(0.01, 1e4), st.floats(0.01, 10.0))
+def test_linear_rules_meet_15_and_21_with_equality(x, c):
+    # A linear step, R_D = c·x or R_I = c·x, has R'(x) = R(x)/x exactly: it meets (15) and the
+    # non-strict (21), and fails the strict (21), whatever rounding does to the two sides.
+    rd, drd = L.binomial_decrease(x, c, 1.0), L.binomial_decrease_slope(x, c, 1.0)
+    assert L.decrease_keeps_fairness(x, rd, drd)
+    ri, dri = L.binomial_increase(x, c, -1.0), L.binomial_increase_slope(x, c, -1.0)
+    assert L.increase_keeps_fairness(x, ri, dri)
+    assert not L.increase_keeps_fairness(x, ri, dri, strict=True)
 
 
 @given(st.floats(0.1, 1e3), st.floats(-0.9, 0.99))

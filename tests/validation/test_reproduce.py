@@ -1,7 +1,8 @@
 """The papers' results as `ccscope reproduce` runs them: every claim holds, except the ones a
 reproduction explains it cannot reproduce, which must keep failing (strict, as xfail(strict)).
-The tolerances are the papers' or their theory's and live with each reproduction
-(python/ccscope/experiments/)."""
+The tolerances live with each reproduction (python/ccscope/experiments/), each claim with where
+its tolerance comes from (the paper's printed precision, a theory's stated error, the paper's
+own statement, or "no source yet", shown as such in the README's table)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,6 @@ NOT_REPRODUCED = {
     ("loguinov-eq42", "ISCC(-1.5,2): p_1 against (42)"),
     ("loguinov-eq42", "ISCC(-1.2,2): p_1 against (42)"),
     ("jin-table6", "TCP: Δ (pkts)"),
-    # One seed's T2 is a first-passage time: seed 1 gives TCP 106 RTTs, behind SIMD's 75
-    # (over seeds 1-8 TCP spans 24-106, SIMD 75-263). The full run's median over seeds 1-5
-    # holds: TCP 49 < SIMD 187 < AIMD 533 < IIAD 2724.
-    ("jin-fig20", "Exp. 1: T2 ranking, fastest first (RTTs), seed 1"),
     *(
         ("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
         for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR")
@@ -40,18 +37,12 @@ NOT_REPRODUCED = {
             "cai-fig16",
             f"Cai Fig. 16: media throughput with {n} mice, DTAIMD(0.2,0.875) vs TCP (b/s)",
         )
-        for n in (1, 2, 3, 6, 7, 9)
+        # Model version 2 (one event per packet on a link) moved these chaotic runs: the
+        # order at a given n is one seed's noise (the claim's reason says why).
+        for n in (3, 4, 5, 8, 9)
     ),
-    ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 3 (alpha2 = 1.80), 96 flows"),
-    ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 24 flows"),
     ("cai-fig17", "Cai Fig. 17: class-2/class-1 throughput, k = 4 (alpha2 = 3.20), 96 flows"),
-    ("cai-table1", "Cai Table I: DTAIMD interruptions, over 1 seed(s)"),
-    (
-        "cai-table1",
-        "Cai Table I: share of TCP elephants with a larger max receiver queue than "
-        "DTAIMD, mean over 1 seed(s)",
-    ),
-    ("cai-table1", "Cai Table I: DTAIMD interruptions, over 3 seed(s)"),
+    ("cai-table1", "Cai Table I: TCP elephants interrupted (of 10), mean over 1 seed(s)"),
     ("cai-table1", "Cai Table I: TCP elephants interrupted (of 10), mean over 3 seed(s)"),
     ("jin-table5", "Jin Table 5: 1/aggressiveness of AIAD(2/3) (RTTs; analysis 121.0)"),
     ("papadimitriou-fig3", "Papadimitriou Fig. 3 (MPEG-4): CoV of the 150-ms rate, ssvp"),
@@ -71,6 +62,8 @@ NOT_REPRODUCED = {
             ("Fig. 8a", "vdi"),
             ("Fig. 8b", "delayed_pkt_rate"),
         )
+        # At n = 30 under model version 2 SSVP-ADP's Fairness Index leads by less than 0.0001.
+        if (n, metric) != (30, "fairness_index")
     ),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TCP to refill the queue after 16 -> 8 flows"),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),
@@ -106,6 +99,18 @@ NOT_REPRODUCED = {
                 for s in ("AIMD(0.19,1/2)", "SQRT(0.18,1/2)", "IIAD(0.10,1/2)", "TFRC(180)")
             ),
         )
+    ),
+    # DCTCP's sawtooth analysis (Alizadeh et al. §3.3) where the paper finds it less accurate:
+    # ten flows at 10 Gb/s swing less than (8) (not all in phase); at 1 Gb/s ten flows have
+    # windows of about one packet (W* = 1.14), far from the W* >> 1 of (6).
+    *(
+        ("dctcp-sigcomm10", f"{where}, {over}")
+        for where in (
+            "10 Gb/s, N = 10, K = 13: queue amplitude A, 1st to 99th percentile (packets)",
+            "1 Gb/s, N = 10, K = 2: queue amplitude A, 1st to 99th percentile (packets)",
+            "1 Gb/s, N = 10, K = 2: queue maximum, 99th percentile (packets)",
+        )
+        for over in ("seed 1", "mean of seeds 1-10")
     ),
     # The same two results on an emulated T1, on real packets and in the packet engine on the
     # same scenario: AIMD's loss starts several times above Table I's p_2 and ISCC's cannot fall

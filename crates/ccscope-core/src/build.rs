@@ -22,7 +22,7 @@ use crate::control::catalog::{
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::{Error, FieldPath, Result};
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
-use crate::net::queue::{QueueSpec, RedMode as EngineRedMode};
+use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution};
@@ -63,6 +63,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
             .map_or(ns(&s.run.duration), |t| ns(t).min(ns(&s.run.duration)));
         let at = FieldPath::ROOT.key("flows").index(i).key("source");
         let source = flow_source(f, end, ns(&s.run.warmup)).map_err(|e| e.under(at))?;
+        ecn_negotiated(f, &source, FieldPath::ROOT.key("flows").index(i).key("ecn"))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
     Ok(config::Scenario {
@@ -82,6 +83,30 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
             },
         },
     })
+}
+
+/// A TCP flow whose controller reacts to ECN marks only runs ECN-capable (RFC 8257 §3: DCTCP
+/// relies on ECN; Linux's `TCP_CONG_NEEDS_ECN`).
+fn ecn_negotiated(f: &packet::Flow, source: &SourceSpec, at: FieldPath) -> Result<()> {
+    let tcp = match source {
+        SourceSpec::Tcp(t) => t,
+        SourceSpec::Media(m) => match &m.carrier {
+            Carrier::Tcp(t) => t,
+            _ => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    match &tcp.controller {
+        ControllerChoice::Catalogued(c) if c.needs_ecn() && !f.ecn => Err(Error::invalid(
+            at,
+            "false",
+            format!(
+                "must be true: {} reacts to ECN marks (RFC 8257 §3)",
+                c.name()
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn topology(t: &Topology) -> TopologySpec {
@@ -130,17 +155,29 @@ fn link(l: &packet::Link) -> LinkParams {
     }
 }
 
+/// A validated limit as the engine counts it: whole packets, or whole bytes.
+fn length(l: &Limit) -> Length {
+    match l {
+        Limit::Packets { packets, .. } => Length::Packets(*packets as u64),
+        Limit::Bytes(s) => Length::Bytes(s.bytes().round_ties_even() as u64),
+    }
+}
+
 fn queue(q: &Queue) -> QueueSpec {
     match q {
-        Queue::DropTail(d) => match &d.limit {
-            Limit::Packets { packets, .. } => QueueSpec::DropTail {
-                limit_packets: Some(*packets as u64),
+        Queue::DropTail(d) => match length(&d.limit) {
+            Length::Packets(n) => QueueSpec::DropTail {
+                limit_packets: Some(n),
                 limit_bytes: None,
             },
-            Limit::Bytes(s) => QueueSpec::DropTail {
+            Length::Bytes(b) => QueueSpec::DropTail {
                 limit_packets: None,
-                limit_bytes: Some(s.bytes().round_ties_even() as u64),
+                limit_bytes: Some(b),
             },
+        },
+        Queue::Step(s) => QueueSpec::Step {
+            limit: length(&s.limit),
+            threshold: length(&s.threshold),
         },
         Queue::Red(r) => QueueSpec::Red {
             limit_packets: r.limit,
@@ -821,6 +858,21 @@ mod tests {
             panic!("not a dumbbell")
         };
         assert_eq!(bottleneck.queue, QueueSpec::red(60, 5.0, 15.0, 0.002));
+    }
+
+    #[test]
+    fn step_queues_lower_in_the_units_they_were_given() {
+        let mut table = one_flow(json!({"kind": "tcp"}));
+        table["topology"]["bottleneck"]["queue"] = json!({"kind": "step", "threshold": "30KB"});
+        let s = packet(&read_packet(table).unwrap()).unwrap();
+        let TopologySpec::Dumbbell { bottleneck, .. } = &s.topology else {
+            panic!("not a dumbbell")
+        };
+        let step = QueueSpec::Step {
+            limit: Length::Packets(100),
+            threshold: Length::Bytes(30_000),
+        };
+        assert_eq!(bottleneck.queue, step, "limit: DropTail's default");
     }
 
     #[test]

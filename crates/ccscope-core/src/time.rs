@@ -170,7 +170,13 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         // The neighbours of a positive value.
-        let around = |x: f64| [x, f64::from_bits(x.to_bits() + 1), f64::from_bits(x.to_bits() - 1)];
+        let around = |x: f64| {
+            [
+                x,
+                f64::from_bits(x.to_bits() + 1),
+                f64::from_bits(x.to_bits() - 1),
+            ]
+        };
         let mut values = vec![0.0, 0.5, 1.5, 2.5, 0.49999999999999994, 2f64.powi(52) + 1.0];
         for k in 0..64 {
             let whole = (1u64 << k) as f64;
@@ -178,7 +184,10 @@ mod tests {
             values.extend(around(whole + 0.5).into_iter().flat_map(around));
         }
         values.extend((0..100_000).map(|_| rng.gen::<f64>() * 2f64.powi(rng.gen_range(-10..63))));
-        for x in values.into_iter().filter(|&x| x >= 0.0 && x < 2f64.powi(63)) {
+        for x in values
+            .into_iter()
+            .filter(|&x| x >= 0.0 && x < 2f64.powi(63))
+        {
             assert_eq!(round_nonneg(x), x.round() as u64, "round({x})");
             assert_eq!(ceil_nonneg(x), x.ceil(), "ceil({x})");
         }

@@ -4,10 +4,11 @@
 mod common;
 
 use ccscope_core::build::run;
-use ccscope_core::config::{CapacityChange, TraceSpec};
+use ccscope_core::config::{CapacityChange, LinkParams, TraceSpec};
 use ccscope_core::net::loss::{LossSpec, LossStep, StepLoss};
-use ccscope_core::net::queue::QueueSpec;
+use ccscope_core::net::queue::{Length, QueueSpec};
 use ccscope_core::time::serialization_time;
+use ccscope_core::transport::tcp::TcpSpec;
 use common::*;
 use proptest::prelude::*;
 
@@ -404,5 +405,51 @@ proptest! {
             trace: TraceSpec::default(),
         };
         assert_conserved(&run(&s).unwrap());
+    }
+}
+
+/// Step marking in the engine, against arrival times worked out by hand. A TCP flow's first
+/// window of 20 packets of 1000 bytes leaves back to back through its 1 Gb/s access link:
+/// packet k reaches the 1 Mb/s bottleneck at 1 ms + 8 µs·(k + 1), while packet 0, on the wire
+/// for 8 ms, leaves k − 1 waiting. With K = 3 packets 5 to 19 are marked on arrival; with room
+/// for 10 waiting, packets 11 to 19 are dropped instead, marked or not. The run ends at 5 ms,
+/// before any ACK returns.
+#[test]
+fn step_queue_marks_the_arrivals_that_find_more_than_k_waiting() {
+    let arrival = |k: u64| MS + 8_000 * (k + 1);
+    for (limit, ecn, marked, dropped) in [
+        (100, true, 5..20, 0..0),
+        (10, true, 5..11, 11..20),
+        (100, false, 0..0, 0..0),
+        (10, false, 0..0, 11..20),
+    ] {
+        let step = QueueSpec::Step {
+            limit: Length::Packets(limit),
+            threshold: Length::Packets(3),
+        };
+        let mut flow = tcp(TcpSpec {
+            initial_window_pkts: 20.0,
+            ..TcpSpec::default()
+        });
+        flow.ecn = ecn;
+        let mut s = dumbbell(LinkParams::new(1_000_000, MS, step), vec![flow], 5 * MS, 1);
+        s.trace.events = true;
+        let r = run(&s).unwrap();
+        let ev = r.trace.unwrap().events.unwrap();
+        let times = |kind: u8| -> Vec<u64> {
+            let at = ev.time_ns.iter().zip(&ev.kind);
+            at.filter(|(_, &k)| k == kind).map(|(&t, _)| t).collect()
+        };
+        let case = format!("limit {limit}, ecn {ecn}");
+        assert_eq!(
+            times(2),
+            marked.map(arrival).collect::<Vec<_>>(),
+            "marks, {case}"
+        );
+        assert_eq!(
+            times(0),
+            dropped.map(arrival).collect::<Vec<_>>(),
+            "drops, {case}"
+        );
     }
 }

@@ -488,7 +488,7 @@ fn scenario_schema(py: Python<'_>, engine: &str) -> PyResult<String> {
 fn controllers_json(py: Python<'_>) -> PyResult<String> {
     guarded(py, || {
         let malformed = |e: serde_json::Error| ccscope_core::Error::Malformed(e.to_string());
-        let all = serde_json::to_value(catalog::catalogue()).map_err(malformed)?;
+        let all = serde_json::to_value(catalog::listing()).map_err(malformed)?;
         serde_json::to_string(&all).map_err(malformed)
     })
 }

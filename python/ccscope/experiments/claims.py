@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+
+#: Where a tolerance comes from; every claim's ``source`` starts with one of these.
+PRINTED = "printed precision"
+FIGURE = "figure reading"
+SEEDS = "seed spread"
+THEORY = "approximation error"
+STATEMENT = "the paper's statement"
+#: A tolerance no source gives yet: shown as such in the table, never hidden.
+UNSOURCED = "no source yet"
+SOURCES = (PRINTED, FIGURE, SEEDS, THEORY, STATEMENT, UNSOURCED)
 
 
 @dataclass(frozen=True)
@@ -11,7 +21,12 @@ class Claim:
 
     ``published`` is the paper's value as it prints it (a number, or text such as "1-12" or
     "> 200 RTTs"); ``tolerance`` says how close counts as agreement ("within 15%", "below");
-    ``why`` explains a claim that does not hold and is empty when it does.
+    ``why`` explains a claim that does not hold and is empty when it does. ``source`` says
+    where the tolerance comes from, one of :data:`SOURCES` and what it rests on: the paper's
+    printed precision or the resolution at which its figure can be read; the spread of
+    ccscope's runs over seeds (how many); the stated error of an approximation; the paper's
+    statement itself, for an order or a yes/no with no number to be near; or, named as such,
+    no source yet.
     """
 
     quantity: str
@@ -20,6 +35,7 @@ class Claim:
     tolerance: str
     holds: bool
     why: str = ""
+    source: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
         # numpy scalars become the Python numbers JSON and comparisons expect.
@@ -30,16 +46,33 @@ class Claim:
         object.__setattr__(self, "holds", bool(self.holds))
         if not self.holds and not self.why:
             raise ValueError(f"claim {self.quantity!r} does not hold and gives no reason")
+        if not self.source.startswith(SOURCES):
+            raise ValueError(
+                f"claim {self.quantity!r}: its tolerance's source {self.source!r} starts with "
+                f"none of {', '.join(SOURCES)}"
+            )
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A set-up parameter a paper does not print, which ``ccscope reproduce ID --explore``
+    sweeps: its name, what it is (with its unit) and the value the reproduction assumes."""
+
+    name: str
+    meaning: str
+    assumed: float
 
 
 def _unexpected(measured: float, tolerance: str, published: float) -> str:
     return f"unexpected: {measured:.4g} is not {tolerance} of {published:.4g}"
 
 
-def within(quantity: str, published: float, measured: float, rel: float, why: str = "") -> Claim:
+def within(
+    quantity: str, published: float, measured: float, rel: float, why: str = "", *, source: str
+) -> Claim:
     """A claim that `measured` is within a relative `rel` of `published`."""
     tolerance = f"within {rel:.0%}"
     holds = abs(measured - published) <= rel * abs(published)
@@ -50,11 +83,12 @@ def within(quantity: str, published: float, measured: float, rel: float, why: st
         tolerance,
         holds,
         "" if holds else why or _unexpected(measured, tolerance, published),
+        source=source,
     )
 
 
 def within_abs(
-    quantity: str, published: float, measured: float, tol: float, why: str = ""
+    quantity: str, published: float, measured: float, tol: float, why: str = "", *, source: str
 ) -> Claim:
     """A claim that `measured` is within `tol` of `published`."""
     tolerance = f"± {tol:g}"
@@ -66,11 +100,18 @@ def within_abs(
         tolerance,
         holds,
         "" if holds else why or _unexpected(measured, tolerance, published),
+        source=source,
     )
 
 
 def within_factor(
-    quantity: str, published: float, measured: float, factor: float, why: str = ""
+    quantity: str,
+    published: float,
+    measured: float,
+    factor: float,
+    why: str = "",
+    *,
+    source: str,
 ) -> Claim:
     """A claim that `measured` is within a factor `factor` of `published` either way."""
     tolerance = f"within ×{factor:g}"
@@ -82,6 +123,7 @@ def within_factor(
         tolerance,
         holds,
         "" if holds else why or _unexpected(measured, tolerance, published),
+        source=source,
     )
 
 
@@ -91,6 +133,8 @@ def below(
     measured: float,
     why: str = "",
     published: float | str | None = None,
+    *,
+    source: str,
 ) -> Claim:
     """A claim that `measured` stays at or below `bound` (``published``, if the paper prints
     something else than the bound itself)."""
@@ -102,4 +146,5 @@ def below(
         f"at most {bound:.4g}",
         holds,
         "" if holds else why or f"unexpected: {measured:.4g} is above {bound:.4g}",
+        source=source,
     )

@@ -17,7 +17,8 @@ import numpy as np
 
 from .. import engine, theory
 from ..scenario import load
-from .claims import Claim
+from .claims import SEEDS as SEED_SPREAD
+from .claims import THEORY, Claim
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "cubic-rfc9438.toml"
 
@@ -101,6 +102,7 @@ def _periodic_claim(p: float, seconds: int) -> tuple[Claim, float]:
             if holds
             else f"Figure {figure}'s fixed point is approached slowly after slow start: "
             f"{measured / published:.3f} of it after {seconds // 2} s",
+            source=THEORY + ": the two RTTs of an epoch Figures 3 and 6 leave out",
         ),
         rtt,
     )
@@ -132,6 +134,7 @@ def _bernoulli_claim(p: float, seconds: int) -> Claim:
         f"± {half:.3g} (95% CI of the mean over {len(w)} seeds)",
         holds,
         "" if holds else why,
+        source=SEED_SPREAD + f": the 95% CI of the mean over seeds 1-{len(w)}",
     )
 
 
@@ -176,6 +179,7 @@ def _region_claim(ps: tuple[float, ...], rtt: float, seconds: int) -> Claim:
         if holds
         else f"the averages of the cubic alone ({np.round(alone, 2).tolist()}) and W_est "
         f"({np.round(est, 2).tolist()}) at p = {list(ps)} cross elsewhere",
+        source=THEORY + ": the two RTTs per epoch of each average, carried to the crossing",
     )
 
 

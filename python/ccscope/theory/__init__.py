@@ -32,6 +32,12 @@ Modules
 ``cubic``
     RFC 9438: the window function and K (Figures 1, 2), AIMD's average window (Figure 3),
     CUBIC's under deterministic loss (Figure 6), the Reno-friendly region, Tables 1-2.
+``vegas``
+    Brakmo & Peterson 1995 §3.2 (Diff); Mo et al. 1999 (fluid model): each flow keeps α to
+    β packets queued, the rate-ratio bound β/α, the α = β equilibrium.
+``dctcp``
+    Alizadeh et al. 2010 §3.3–3.4: W*, α (6), D (7), A (8), T_C (9), Q_max (10), Q_min (12),
+    the threshold guideline (13) and the gain bound (15).
 """
 
 from __future__ import annotations
@@ -69,6 +75,20 @@ from .cubic import (
     cubic_response,
     cubic_theory,
     cubic_window,
+)
+from .dctcp import (
+    dctcp_alpha,
+    dctcp_alpha_approx,
+    dctcp_check_rows,
+    dctcp_critical_window,
+    dctcp_max_gain,
+    dctcp_min_threshold,
+    dctcp_period_rtts,
+    dctcp_queue_amplitude,
+    dctcp_queue_amplitude_approx,
+    dctcp_queue_max,
+    dctcp_queue_min,
+    dctcp_window_amplitude,
 )
 from .jin import (
     jin_aggressiveness_time,
@@ -131,6 +151,14 @@ from .tcp import (
     pftk_throughput,
     pftk_throughput_approx,
     tfrc_throughput,
+)
+from .vegas import (
+    vegas_backlog,
+    vegas_check_rows,
+    vegas_diff,
+    vegas_equilibrium_rates,
+    vegas_queue_band,
+    vegas_rate_ratio_bound,
 )
 from .yang import (
     TFRC_LOSS_INTERVAL_WEIGHTS,
@@ -196,6 +224,18 @@ __all__ = [
     "cubic_response",
     "cubic_theory",
     "cubic_window",
+    "dctcp_alpha",
+    "dctcp_alpha_approx",
+    "dctcp_check_rows",
+    "dctcp_critical_window",
+    "dctcp_max_gain",
+    "dctcp_min_threshold",
+    "dctcp_period_rtts",
+    "dctcp_queue_amplitude",
+    "dctcp_queue_amplitude_approx",
+    "dctcp_queue_max",
+    "dctcp_queue_min",
+    "dctcp_window_amplitude",
     "decrease_keeps_fairness",
     "decrease_no_crossover",
     "dtaimd_alpha",
@@ -234,6 +274,12 @@ __all__ = [
     "ssvp_knee_packets",
     "ssvp_optimal_beta",
     "tfrc_throughput",
+    "vegas_backlog",
+    "vegas_check_rows",
+    "vegas_diff",
+    "vegas_equilibrium_rates",
+    "vegas_queue_band",
+    "vegas_rate_ratio_bound",
     "yang_aimd_aggressiveness",
     "yang_aimd_cov_time",
     "yang_aimd_responsiveness",

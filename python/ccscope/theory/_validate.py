@@ -77,3 +77,23 @@ def out_bool(x: npt.ArrayLike) -> BoolOrArray:
     """Return a bool for 0-d results and a bool ndarray otherwise."""
     a = np.asarray(x, dtype=bool)
     return bool(a) if a.ndim == 0 else a
+
+
+#: Relative rounding error within which the two sides of a condition count as equal. Each side
+#: of the paper's conditions ((15), (19), (21), (22), (40)) is a power, product or quotient of
+#: a few rounded doubles: at most 4 roundings of ε/2 each, so sides equal in exact arithmetic
+#: (a linear R_D(x) = β·x meets (15) with equality) differ by less than 8ε relatively.
+EQUAL_RTOL = 8 * float(np.finfo(float).eps)
+
+
+def at_least(a: np.ndarray, b: npt.ArrayLike) -> np.ndarray:
+    """``a ≥ b``, with sides equal within :data:`EQUAL_RTOL` counted as equal."""
+    b_ = np.asarray(b, dtype=float)
+    return a >= b_ - EQUAL_RTOL * np.abs(b_)
+
+
+def below(a: np.ndarray, b: npt.ArrayLike) -> np.ndarray:
+    """``a < b`` strictly, with sides equal within :data:`EQUAL_RTOL` counted as equal (so
+    not below)."""
+    b_ = np.asarray(b, dtype=float)
+    return a < b_ - EQUAL_RTOL * np.abs(b_)

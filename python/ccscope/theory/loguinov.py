@@ -16,7 +16,16 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import BoolOrArray, FloatOrArray, check, out, out_bool, require
+from ._validate import (
+    BoolOrArray,
+    FloatOrArray,
+    at_least,
+    below,
+    check,
+    out,
+    out_bool,
+    require,
+)
 
 __all__ = [
     "aimd_loss_single_flow",
@@ -177,7 +186,7 @@ def decrease_keeps_fairness(
     x_ = check("x", x, gt=0.0)
     rd = check("r_d", r_d, gt=0.0)
     sl = check("r_d_slope", r_d_slope)
-    return out_bool(sl >= rd / x_)
+    return out_bool(at_least(sl, rd / x_))
 
 
 def decrease_no_crossover(r_d_slope: npt.ArrayLike) -> BoolOrArray:
@@ -186,7 +195,7 @@ def decrease_no_crossover(r_d_slope: npt.ArrayLike) -> BoolOrArray:
     Loguinov & Radha eq. (19). ``r_d_slope`` is R_D'(x) (dimensionless).
     """
     sl = check("r_d_slope", r_d_slope)
-    return out_bool(sl < 1.0)
+    return out_bool(below(sl, 1.0))
 
 
 def increase_keeps_fairness(
@@ -215,7 +224,7 @@ def increase_keeps_fairness(
     ri = check("r_i", r_i, gt=0.0)
     sl = check("r_i_slope", r_i_slope)
     bound = ri / x_
-    return out_bool(sl < bound if strict else sl <= bound)
+    return out_bool(below(sl, bound) if strict else at_least(bound, sl))
 
 
 def increase_no_crossover(r_i_slope: npt.ArrayLike) -> BoolOrArray:
@@ -224,7 +233,7 @@ def increase_no_crossover(r_i_slope: npt.ArrayLike) -> BoolOrArray:
     Loguinov & Radha eq. (22). ``r_i_slope`` is R_I'(x) (dimensionless).
     """
     sl = check("r_i_slope", r_i_slope)
-    return out_bool(sl > -1.0)
+    return out_bool(below(-1.0, sl))
 
 
 # --------------------------------------------------------------------------------------
@@ -594,7 +603,7 @@ def iscc_increase_bounded(
     m = check("m_i", m_i, ge=1.0)
     lhs = lam_ * x_ ** (-k_)
     rhs = x_ / m
-    return out_bool(lhs <= rhs * (1.0 + 1e-12))
+    return out_bool(at_least(rhs, lhs))
 
 
 def iscc_loss(k: npt.ArrayLike, m_i: npt.ArrayLike, m_d: npt.ArrayLike) -> FloatOrArray:

@@ -22,8 +22,9 @@ use super::rate::{
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
-    Binomial, Copa, CopaParams, Cubic, CubicParams, History, Taimd, Window, WindowConfig,
-    WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MIN_HISTORY_K,
+    Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas, Window,
+    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K,
+    MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -302,6 +303,12 @@ impl ControllerConfig {
         Ok((entries[self.index].build)(&self.values, start, make))
     }
 
+    /// Whether the controller reacts to ECN marks only (DCTCP, RFC 8257 §3): its flows must
+    /// carry ECN-capable packets.
+    pub fn needs_ecn(&self) -> bool {
+        entries::<Boxed>()[self.index].needs_ecn
+    }
+
     /// The receiver-side logic a rate controller needs; `None` for a window controller.
     pub fn receiver(&self) -> Option<Box<dyn Receiver>> {
         entries::<Boxed>()[self.index]
@@ -430,6 +437,26 @@ pub fn catalogue() -> Vec<ControllerInfo> {
     entries::<Boxed>().into_iter().map(|e| e.info).collect()
 }
 
+/// A catalogued controller as `ccscope controllers` lists it: its [`ControllerInfo`] and
+/// whether its flows must be ECN-capable.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listed {
+    #[serde(flatten)]
+    pub info: ControllerInfo,
+    pub needs_ecn: bool,
+}
+
+/// The catalogue as `ccscope controllers` lists it, in [`catalogue`]'s order.
+pub fn listing() -> Vec<Listed> {
+    entries::<Boxed>()
+        .into_iter()
+        .map(|e| Listed {
+            info: e.info,
+            needs_ecn: e.needs_ecn,
+        })
+        .collect()
+}
+
 /// Builds the window controller `name` (any case) with `params`, starting as `start` says (the
 /// packet engine's TCP).
 pub fn build_window(
@@ -503,6 +530,9 @@ struct Entry<M: Make> {
     build: fn(&Values, &Start, M) -> M::Output,
     /// The receiver a rate controller needs.
     receiver: Option<ReceiverBuilder>,
+    /// The controller reacts to ECN marks only, so its flows must be ECN-capable (Linux
+    /// `TCP_CONG_NEEDS_ECN`).
+    needs_ecn: bool,
 }
 
 const BETA_KEPT: &str = "β kept: a reduction sets w ← β·w (Yang & Lam, Cai et al.)";
@@ -619,6 +649,19 @@ fn level() -> ParamInfo {
     )
 }
 
+const VEGAS_PKTS: &str =
+    "delay-based: α, β, γ count the flow's packets queued in the network (Brakmo & Peterson §3.2)";
+
+/// A Vegas threshold (packets queued).
+fn vegas_pkts(name: &'static str, default: f64, meaning: &'static str) -> ParamInfo {
+    param(
+        name,
+        Some(default),
+        Range::open_closed(0.0, MAX_VEGAS_PKTS),
+        meaning,
+    )
+}
+
 /// Hands `make` a factory of window controllers built by `new` and started as `start` says.
 fn window<M: Make, R: WindowRule + 'static>(
     make: M,
@@ -646,6 +689,7 @@ fn window_entry<M: Make>(
         relation: None,
         build,
         receiver: None,
+        needs_ecn: false,
     }
 }
 
@@ -659,6 +703,7 @@ fn rate_entry<M: Make>(
         relation: None,
         build,
         receiver: Some(receiver),
+        needs_ecn: false,
     }
 }
 
@@ -999,6 +1044,58 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 m.make(move || Copa::new(p, config))
             },
         ),
+        Entry {
+            relation: Some(|v| {
+                let (a, b) = (v["alpha"], v["beta"]);
+                // Brakmo & Peterson §3.2: α < β; α = β is Mo et al.'s single equilibrium.
+                if a <= b {
+                    Ok(())
+                } else {
+                    let allowed = format!("must be at most beta = {b:?} (packets queued)");
+                    Err(Error::invalid("controller.alpha", format!("{a:?}"), allowed))
+                }
+            }),
+            ..window_entry(
+                ControllerInfo {
+                    name: "vegas",
+                    family: Family::Window,
+                    summary: "Vegas(α, β): once per RTT, +1 packet if fewer than α of its packets are queued (Diff = (Expected − Actual)·BaseRTT), −1 if more than β; TCP on loss",
+                    convention: VEGAS_PKTS,
+                    paper: "Brakmo & Peterson, IEEE JSAC 1995 §3.2, §3.3; Linux tcp_vegas.c (α = 2, β = 4, γ = 1)",
+                    params: vec![
+                        vegas_pkts("alpha", VEGAS_ALPHA, "packets queued below which the window grows, 0 < α ≤ β"),
+                        vegas_pkts("beta", VEGAS_BETA, "packets queued above which the window shrinks, β ≥ α"),
+                        vegas_pkts("gamma", VEGAS_GAMMA, "packets queued that end slow start (every other RTT doubles the window until then), > 0"),
+                    ],
+                },
+                |v, s, m| {
+                    let (a, b, g, config) = (v["alpha"], v["beta"], v["gamma"], s.window);
+                    m.make(move || Vegas::new(a, b, g).starting(config))
+                },
+            )
+        },
+        Entry {
+            needs_ecn: true,
+            ..window_entry(
+                ControllerInfo {
+                    name: "dctcp",
+                    family: Family::Window,
+                    summary: "DCTCP(g): per window α ← (1 − g)α + g·F (F: fraction of bytes marked), w ← w(1 − α/2) on ECN-Echo; TCP otherwise; needs ecn = true",
+                    convention: "ECN-based: g is the gain of the marked fraction's average; loss as TCP",
+                    paper: "RFC 8257 §3.2, §3.3; Alizadeh et al., SIGCOMM 2010 §3.1 (g = 1/16)",
+                    params: vec![param(
+                        "g",
+                        Some(DCTCP_G),
+                        Range::open_closed(0.0, 1.0),
+                        "estimation gain of α, 0 < g ≤ 1 (RFC 8257 §4: 1/16)",
+                    )],
+                },
+                |v, s, m| {
+                    let (g, config) = (v["g"], s.window);
+                    m.make(move || Dctcp::new(g).starting(config))
+                },
+            )
+        },
         rate_entry(
             ControllerInfo {
                 name: "rate-aimd",
@@ -1491,6 +1588,11 @@ mod tests {
             ("bbr3", vec![], "BBRv3"),
             ("copa", vec![], "Copa(0.5)"),
             ("copa", vec![("competitive", 0.0)], "Copa(0.5,0)"),
+            ("vegas", vec![], "Vegas(2,4)"),
+            ("Vegas", vec![("alpha", 1.0), ("beta", 3.0)], "Vegas(1,3)"),
+            ("vegas", vec![("gamma", 2.0)], "Vegas(2,4,2)"),
+            ("dctcp", vec![], "DCTCP(1/16)"),
+            ("dctcp", vec![("g", 0.125)], "DCTCP(1/8)"),
         ] {
             let c = build(name, &params(&given)).unwrap();
             assert_eq!(c.name(), expected);
@@ -1510,6 +1612,9 @@ mod tests {
             "BBR(3)",
             "Copa(0.5)",
             "Copa(0.1,0)",
+            "Vegas(1,3)",
+            "Vegas(2,4,2)",
+            "DCTCP(1/16)",
         ] {
             assert_eq!(build(name, &[]).unwrap().name(), name);
         }
@@ -1543,7 +1648,7 @@ mod tests {
 
     #[test]
     fn unknown_names_list_the_known_ones() {
-        let err = error("vegas", &[]);
+        let err = error("westwood", &[]);
         assert!(matches!(err, Error::UnknownName { .. }));
         let msg = err.to_string();
         for known in ["tcp", "gaimd", "simd", "dtaimd", "history"] {
@@ -1696,6 +1801,15 @@ mod tests {
                 vec![("alpha", 0.2), ("beta", f64::INFINITY)],
                 "controller.beta",
             ),
+            // Brakmo & Peterson §3.2: α ≤ β.
+            (
+                "vegas",
+                vec![("alpha", 5.0), ("beta", 4.0)],
+                "controller.alpha",
+            ),
+            ("vegas", vec![("gamma", 0.0)], "controller.gamma"),
+            ("dctcp", vec![("g", 0.0)], "controller.g"),
+            ("dctcp", vec![("g", 1.5)], "controller.g"),
             // Loguinov & Radha (39), (41): m_D ≥ l, m_I ≥ 1, l > 1.
             (
                 "iscc",
@@ -1820,6 +1934,15 @@ mod tests {
         };
         let err = config.build(&bad).err().unwrap().to_string();
         assert!(err.starts_with("controller.initial_window"), "{err}");
+    }
+
+    #[test]
+    fn only_dctcp_needs_ecn() {
+        for info in catalogue() {
+            let given: Vec<_> = info.params.iter().filter_map(required_sample).collect();
+            let config = ControllerConfig::resolve(info.name, &given).unwrap();
+            assert_eq!(config.needs_ecn(), info.name == "dctcp", "{}", info.name);
+        }
     }
 
     fn required_params(info: &ControllerInfo) -> Vec<(String, f64)> {

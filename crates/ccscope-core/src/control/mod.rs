@@ -31,8 +31,9 @@ pub use rate::{
 pub use receiver::{TearReceiver, TfrcReceiver};
 pub use window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial,
-    BinomialForm, BinomialRule, History, HistoryRule, Taimd, TaimdRule, Window, WindowConfig,
-    WindowRule, BANSAL_ALPHA, BANSAL_BETA, MAX_ALPHA, MAX_K, MAX_WINDOW_PKTS, MIN_HISTORY_K,
+    BinomialForm, BinomialRule, Dctcp, History, HistoryRule, Taimd, TaimdRule, Vegas, Window,
+    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS,
+    MAX_WINDOW_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 
 use crate::time::SimTime;
@@ -323,6 +324,14 @@ pub trait Controller: Send {
         true
     }
 
+    /// Whether the TCP receiver must acknowledge at once every change in the CE marking of the
+    /// data it receives, so that with delayed ACKs each ACK's ECN-Echo covers exactly the
+    /// packets that were marked (DCTCP's receiver, RFC 8257 §3.2; Linux
+    /// `dctcp_ece_ack_update`). Without delayed ACKs every ACK echoes its own packet anyway.
+    fn wants_exact_ce_echo(&self) -> bool {
+        false
+    }
+
     /// The binomial control a window controller runs ([`WindowRule::binomial`]); `None` for
     /// rules with memory and for rate controllers.
     fn binomial(&self) -> Option<BinomialForm> {
@@ -417,6 +426,9 @@ impl Controller for Box<dyn Controller> {
     }
     fn runs_in_rounds(&self) -> bool {
         (**self).runs_in_rounds()
+    }
+    fn wants_exact_ce_echo(&self) -> bool {
+        (**self).wants_exact_ce_echo()
     }
     fn binomial(&self) -> Option<BinomialForm> {
         (**self).binomial()

@@ -1,4 +1,5 @@
-//! Link queues: DropTail and RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`).
+//! Link queues: DropTail, RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`) and step
+//! marking (DCTCP's switches: Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.1).
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
 //! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and counts;
@@ -14,7 +15,7 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admit {
     Queued,
-    /// Queued with its CE bit set (RED with ECN).
+    /// Queued with its CE bit set (RED with ECN, step marking).
     Marked,
     /// Dropped by the hard limit (DropTail, or RED's physical buffer / forced region).
     DroppedForced,
@@ -64,6 +65,24 @@ pub enum QueueSpec {
         /// Typical packet size (bytes) for the idle correction and byte mode.
         mean_packet_bytes: u32,
     },
+    /// Step marking: an ECN-capable packet that arrives while more than `threshold` wait is
+    /// marked CE; arrivals beyond `limit` are dropped, ECN-capable or not.
+    Step {
+        /// The most waiting: arrivals beyond it are dropped (DropTail).
+        limit: Length,
+        /// K: marking starts above it.
+        threshold: Length,
+    },
+}
+
+/// A queue's length in packets or in bytes: DropTail's and step marking's limit, step
+/// marking's threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    /// Waiting packets.
+    Packets(u64),
+    /// Waiting bytes.
+    Bytes(u64),
 }
 
 impl QueueSpec {
@@ -148,11 +167,45 @@ impl Red {
     }
 }
 
+/// Step marking's settings and count.
+#[derive(Clone, Debug)]
+struct Step {
+    limit: Length,
+    threshold: Length,
+    /// Packets marked so far.
+    marks: u64,
+}
+
+impl Step {
+    /// Alizadeh et al. §3.1: an arriving packet is marked CE if the queue occupancy is greater
+    /// than K upon its arrival (counted here as the queue counts: the packets or bytes
+    /// waiting, not the one on the wire); DropTail beyond the limit.
+    fn admit(&mut self, size_bytes: u32, ecn_capable: bool, qlen: usize, qbytes: u64) -> Admit {
+        let full = match self.limit {
+            Length::Packets(n) => qlen as u64 >= n,
+            Length::Bytes(b) => qbytes + size_bytes as u64 > b,
+        };
+        let above = match self.threshold {
+            Length::Packets(k) => qlen as u64 > k,
+            Length::Bytes(k) => qbytes > k,
+        };
+        if full {
+            Admit::DroppedForced
+        } else if above && ecn_capable {
+            self.marks += 1;
+            Admit::Marked
+        } else {
+            Admit::Queued
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Discipline {
     DropTailPackets(u64),
     DropTailBytes(u64),
     Red(Box<Red>),
+    Step(Box<Step>),
 }
 
 /// A link's queue: how many packets wait, and the discipline that admits them.
@@ -224,6 +277,11 @@ impl Queue {
                     marks: 0,
                 }))
             }
+            QueueSpec::Step { limit, threshold } => Discipline::Step(Box::new(Step {
+                limit,
+                threshold,
+                marks: 0,
+            })),
         };
         Queue {
             len: 0,
@@ -247,6 +305,15 @@ impl Queue {
             _ => None,
         }
     }
+    /// Early drops and marks so far (RED's and step marking's; none for DropTail).
+    pub fn counts(&self) -> (u64, u64) {
+        match &self.discipline {
+            Discipline::Red(r) => r.counts(),
+            Discipline::Step(s) => (0, s.marks),
+            _ => (0, 0),
+        }
+    }
+
     /// The link's capacity changed: RED's idle correction counts packets at the new rate.
     pub fn set_rate(&mut self, rate_bps: u64) {
         if let Discipline::Red(r) = &mut self.discipline {
@@ -275,6 +342,9 @@ impl Queue {
             }
             Discipline::Red(red) => {
                 red.admit(size_bytes, ecn_capable, self.len as usize, self.bytes, now)
+            }
+            Discipline::Step(step) => {
+                step.admit(size_bytes, ecn_capable, self.len as usize, self.bytes)
             }
         }
     }
@@ -488,6 +558,65 @@ mod tests {
         assert_eq!(q.enqueue(pkt(100), t), Admit::Queued);
         assert_eq!(q.enqueue(pkt(100), t), Admit::DroppedForced);
         assert_eq!(q.enqueue(pkt(50), t), Admit::Queued);
+    }
+
+    fn ecn(size: u32) -> Packet {
+        let mut p = pkt(size);
+        p.ecn.capable = true;
+        p
+    }
+
+    /// A scripted run of a step queue: `+` an ECN-capable arrival, `-` one that is not, `d` a
+    /// departure; returns what each arrival met, in order.
+    fn script(spec: &QueueSpec, events: &str) -> Vec<Admit> {
+        let mut q = Held::new(spec, 1_000_000, SimTime::ZERO, 1);
+        let mut out = Vec::new();
+        for (i, e) in events.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let now = SimTime::from_ms(i as u64);
+            match e {
+                '+' => out.push(q.enqueue(ecn(1000), now)),
+                '-' => out.push(q.enqueue(pkt(1000), now)),
+                'd' => {
+                    q.pop(now).expect("a packet to depart");
+                }
+                _ => unreachable!("{e}"),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn step_marks_ecn_arrivals_above_k_and_drops_only_when_full() {
+        use Admit::{DroppedForced as D, Marked as M, Queued as Q};
+        let spec = QueueSpec::Step {
+            limit: Length::Packets(5),
+            threshold: Length::Packets(2),
+        };
+        // Arrivals meet 0, 1, 2 waiting (queued), then 3 (marked: more than K = 2); one that
+        // is not ECN-capable is queued at 4; the next meets the full buffer. Two departures
+        // leave 3 waiting: marked; two more leave 2: queued; then 3: marked.
+        let got = script(&spec, "+++ + - + dd + d d + +");
+        assert_eq!(got, [Q, Q, Q, M, Q, D, M, Q, M]);
+        let q = Held::new(&spec, 1_000_000, SimTime::ZERO, 1);
+        assert_eq!(q.counts(), (0, 0));
+    }
+
+    #[test]
+    fn step_counts_bytes_when_its_threshold_does() {
+        use Admit::{DroppedForced as D, Marked as M, Queued as Q};
+        // K = 1500 bytes: an arrival is marked once two 1000-byte packets wait; the limit is
+        // 3500 bytes, so a fourth packet does not fit.
+        let spec = QueueSpec::Step {
+            limit: Length::Bytes(3500),
+            threshold: Length::Bytes(1500),
+        };
+        let got = script(&spec, "++++");
+        assert_eq!(got, [Q, Q, M, D]);
+        let mut q = Held::new(&spec, 1_000_000, SimTime::ZERO, 1);
+        for _ in 0..3 {
+            q.enqueue(ecn(1000), SimTime::ZERO);
+        }
+        assert_eq!(q.counts(), (0, 1));
     }
 
     #[test]

@@ -457,7 +457,7 @@ impl Link {
     /// part of the current serialization done, queue integrals brought up to `now`.
     fn stats_at(&self, now: SimTime) -> LinkStats {
         let c = &self.stats;
-        let (early_drops, marks) = self.queue.red().map_or((0, 0), |r| r.counts());
+        let (early_drops, marks) = self.queue.counts();
         let losses = self.losses();
         let on_wire = self.on_wire.is_some();
         let dt = (now - self.queue_since).ns() as u128;
@@ -753,7 +753,7 @@ impl Core {
         };
         let mut free = self.stored.done(k);
         while let Some(next) = l.packets.after(&self.stored, k) {
-            free = free + l.serialization_time(self.stored.size_bytes(next));
+            free += l.serialization_time(self.stored.size_bytes(next));
             self.stored.set_done(next, free);
             k = next;
         }

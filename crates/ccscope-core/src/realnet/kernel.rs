@@ -209,12 +209,16 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
             limit_packets: None,
             limit_bytes: None,
         } => ("pfifo", u32::MAX as u64),
-        QueueSpec::Red { .. } => {
+        QueueSpec::Red { .. } | QueueSpec::Step { .. } => {
+            let given = match link.queue {
+                QueueSpec::Red { .. } => "'red'",
+                _ => "'step'",
+            };
             return Err(Error::invalid(
                 "topology.bottleneck.queue.kind",
-                "'red'",
+                given,
                 "'droptail' with run.emulator = \"kernel\"",
-            ))
+            ));
         }
     };
     let limit = limit.min(u32::MAX as u64).to_string();

@@ -255,8 +255,9 @@ pub enum Queue {
     #[serde(rename = "droptail")]
     DropTail(DropTail),
     Red(Red),
+    Step(Step),
 }
-tagged_union!(Queue { "droptail" => DropTail, "red" => Red });
+tagged_union!(Queue { "droptail" => DropTail, "red" => Red, "step" => Step });
 
 impl Default for Queue {
     fn default() -> Self {
@@ -282,6 +283,22 @@ impl Default for DropTail {
             limit: droptail_limit(),
         }
     }
+}
+
+/// Step marking, as DCTCP's switches (Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.1): an
+/// ECN-capable packet that arrives while more than `threshold` packets (or bytes) wait is marked
+/// CE; arrivals beyond `limit` are dropped, ECN-capable or not (DropTail). Packets that are not
+/// ECN-capable are never dropped early (a switch running WRED would drop them above K).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The most packets (or bytes) waiting, at least one packet (default 100 packets).
+    #[serde(default = "droptail_limit")]
+    pub limit: Limit,
+    /// The marking threshold K, packets ('20pkts') or bytes ('30KB'), at least one packet or
+    /// byte and below `limit` when both count the same unit. Alizadeh et al. (15) ask
+    /// K > C·RTT/7 for full throughput.
+    pub threshold: Limit,
 }
 
 /// RED (Floyd & Jacobson 1993) as in ns-2's `red.cc`, with gentle, wait, ECN and byte mode.
@@ -883,6 +900,13 @@ impl Scenario {
                     format!("'droptail' {KERNEL}: this kernel has no red qdisc; run.emulator = \"user\" runs RED"),
                 ));
             }
+            if let Queue::Step(_) = link.queue {
+                return Err(Error::invalid(
+                    format!("{at}.queue.kind"),
+                    "'step'",
+                    format!("'droptail' {KERNEL}: this kernel has no marking qdisc; run.emulator = \"user\" marks"),
+                ));
+            }
             if !link.capacity_changes.is_empty() {
                 return Err(Error::invalid(
                     format!("{at}.capacity_changes"),
@@ -1105,6 +1129,27 @@ impl Queue {
     fn validate(&self, at: &str) -> Result<()> {
         match self {
             Queue::DropTail(d) => packets_limit(&format!("{at}.limit"), &d.limit),
+            Queue::Step(q) => {
+                packets_limit(&format!("{at}.limit"), &q.limit)?;
+                packets_limit(&format!("{at}.threshold"), &q.threshold)?;
+                let below = match (&q.threshold, &q.limit) {
+                    (Limit::Packets { packets: k, .. }, Limit::Packets { packets: n, .. }) => k < n,
+                    (Limit::Bytes(k), Limit::Bytes(n)) => k.bytes() < n.bytes(),
+                    _ => true,
+                };
+                if below {
+                    Ok(())
+                } else {
+                    Err(Error::invalid(
+                        format!("{at}.threshold"),
+                        format!("'{}'", q.threshold),
+                        format!(
+                            "must be below limit = '{}': no packet could be marked",
+                            q.limit
+                        ),
+                    ))
+                }
+            }
             Queue::Red(r) => {
                 count_in(&format!("{at}.limit"), r.limit, 1, u32::MAX as u64)?;
                 if let Some(lo) = r.min_th.value() {

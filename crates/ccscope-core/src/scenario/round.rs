@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::ControllerRef;
-use super::{count_in, in_range, lit, positive, tagged_union, time_ns, Engine};
+use super::{count_in, in_range, lit, tagged_union, time_ns, Engine};
 use crate::error::{Error, FieldPath, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
@@ -290,7 +290,6 @@ impl RoundScenario {
         }
         count_in("run.substeps", run.substeps, 1, MAX_SUBSTEPS)?;
         let link = &self.link;
-        exactly_one("link", &link.capacity, link.capacity_pkts)?;
         time_ns("link.rtt", &link.rtt, true)?;
         let b = link.packet_size.bytes().round_ties_even();
         if !(1.0..=u32::MAX as f64).contains(&b) {
@@ -322,18 +321,11 @@ impl RoundScenario {
                 ));
             }
         }
-        positive(
-            "link.capacity",
-            link.capacity_bps(&link.capacity, link.capacity_pkts),
-        )?;
+        capacity(link, "link", &link.capacity, link.capacity_pkts)?;
         let mut last = None;
         for (i, c) in link.capacity_changes.iter().enumerate() {
             let at = format!("link.capacity_changes[{i}]");
-            exactly_one(&at, &c.capacity, c.capacity_pkts)?;
-            positive(
-                &format!("{at}.capacity"),
-                link.capacity_bps(&c.capacity, c.capacity_pkts),
-            )?;
+            capacity(link, &at, &c.capacity, c.capacity_pkts)?;
             if last.is_some_and(|l| c.step <= l) {
                 return Err(Error::invalid(
                     format!("{at}.step"),
@@ -393,17 +385,34 @@ impl RoundScenario {
     }
 }
 
-fn exactly_one(at: &str, rate: &Option<Rate>, pkts: Option<f64>) -> Result<()> {
-    if rate.is_some() == pkts.is_some() {
-        let at = if at == "link" {
-            "link.capacity".to_string()
-        } else {
-            format!("{at}.capacity")
-        };
+/// Checks the capacity `at` (`link` or a capacity change) as written: exactly one of a rate
+/// and a packet count, that one > 0, and the rate it makes with the packet size and RTT0
+/// finite. Each error names the field as written and its value, never the derived rate.
+fn capacity(link: &RoundLink, at: &str, rate: &Option<Rate>, pkts: Option<f64>) -> Result<()> {
+    let (field, written) = match (rate, pkts) {
+        (Some(r), None) => (format!("{at}.capacity"), format!("'{r}'")),
+        (None, Some(p)) => (format!("{at}.capacity_pkts"), format!("{p:?}")),
+        _ => {
+            return Err(Error::invalid(
+                format!("{at}.capacity"),
+                "",
+                "give exactly one of capacity (a rate) and capacity_pkts (packets per RTT0)",
+            ))
+        }
+    };
+    let written_value = rate.as_ref().map_or(pkts.unwrap_or(0.0), Rate::bps);
+    if !(written_value.is_finite() && written_value > 0.0) {
         return Err(Error::invalid(
-            at,
-            "",
-            "give exactly one of capacity (a rate) and capacity_pkts (packets per RTT0)",
+            field,
+            written,
+            "must be a finite number > 0",
+        ));
+    }
+    if !link.capacity_bps(rate, pkts).is_finite() {
+        return Err(Error::invalid(
+            field,
+            written,
+            "is too large: with link.packet_size and link.rtt it makes an infinite rate",
         ));
     }
     Ok(())

@@ -108,6 +108,35 @@ fn errors_name_the_path_the_value_as_written_and_what_is_allowed() {
             "unknown key",
         ),
         (
+            with("topology.bottleneck.queue", json!({"kind": "step"})),
+            "topology.bottleneck.queue.threshold",
+            "this key is required",
+        ),
+        (
+            with(
+                "topology.bottleneck.queue",
+                json!({"kind": "step", "limit": 20, "threshold": "20pkts"}),
+            ),
+            "topology.bottleneck.queue.threshold",
+            "'20pkts': must be below limit = '20'",
+        ),
+        (
+            with(
+                "topology.bottleneck.queue",
+                json!({"kind": "step", "threshold": "0pkts"}),
+            ),
+            "topology.bottleneck.queue.threshold",
+            "must hold at least one packet",
+        ),
+        (
+            with(
+                "topology.bottleneck.queue",
+                json!({"kind": "step", "threshold": "2.5pkts"}),
+            ),
+            "topology.bottleneck.queue.threshold",
+            "in whole packets",
+        ),
+        (
             with(
                 "topology.bottleneck.loss",
                 json!({"kind": "bernoulli", "p": true}),
@@ -312,6 +341,8 @@ fn json_schemas_describe_both_engines() {
         "\"topology\"",
         "\"fat_link\"",
         "\"droptail\"",
+        "\"step\"",
+        "\"threshold\"",
         "\"min_rto\"",
         "\"200ms\"",
     ] {
@@ -367,6 +398,14 @@ fn the_kernel_path_takes_a_udp_dumbbell_with_droptail_queues_at_a_constant_rate(
             kernel("topology.bottleneck.queue", red),
             "topology.bottleneck.queue.kind",
             "this kernel has no red qdisc",
+        ),
+        (
+            kernel(
+                "topology.bottleneck.queue",
+                json!({"kind": "step", "threshold": 10}),
+            ),
+            "topology.bottleneck.queue.kind",
+            "'step': 'droptail' with run.emulator = \"kernel\"",
         ),
         (
             kernel("topology.reverse", reverse),

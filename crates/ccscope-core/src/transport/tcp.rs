@@ -1080,14 +1080,19 @@ pub struct TcpReceiver {
     above_data: Option<Box<VecDeque<Delivery>>>,
     /// An in-order packet held for a delayed ACK: (its send time, retransmission, CE).
     held: Option<(SimTime, bool, bool)>,
+    /// For a controller that wants every change of CE state echoed at once
+    /// ([`Controller::wants_exact_ce_echo`]): RFC 8257 §3.2's DCTCP.CE, the CE state of the
+    /// last data packet; `None` for RFC 3168's echo of each ACK's own packet.
+    ce_state: Option<bool>,
     /// Duplicate packets received (already delivered or held).
     duplicates: u64,
     inbox: Inbox,
 }
 
 impl TcpReceiver {
-    /// A receiver that delivers to `app`.
-    pub fn new(spec: &TcpSpec, app: Box<dyn ReceiveApp>) -> Self {
+    /// A receiver that delivers to `app`; `exact_ce`: it echoes every change of CE state at
+    /// once (RFC 8257 §3.2).
+    pub fn new(spec: &TcpSpec, app: Box<dyn ReceiveApp>, exact_ce: bool) -> Self {
         TcpReceiver {
             ack_bytes: spec.ack_bytes,
             delayed: if spec.delayed_ack {
@@ -1099,6 +1104,7 @@ impl TcpReceiver {
             above: SeqRanges::default(),
             above_data: app.watches_deliveries().then(Box::default),
             held: None,
+            ce_state: exact_ce.then_some(false),
             duplicates: 0,
             inbox: Inbox::new(app),
         }
@@ -1152,12 +1158,21 @@ impl TcpReceiver {
         }
     }
 
-    fn send_ack(&mut self, ctx: &mut Ctx, echo: SimTime, retx: bool, ce: bool, latest: u64) {
+    /// Acknowledges the data below `ack_seq`.
+    fn send_ack(
+        &mut self,
+        ctx: &mut Ctx,
+        ack_seq: u64,
+        echo: SimTime,
+        retx: bool,
+        ce: bool,
+        latest: u64,
+    ) {
         let mut ack = Packet {
             size_bytes: self.ack_bytes,
             ..Packet::default()
         };
-        ack.header.ack = self.rcv_nxt;
+        ack.header.ack = ack_seq;
         ack.header.echo = echo;
         ack.header.flags = if retx { RETX } else { 0 } | if ce { ECE } else { 0 };
         ack.header.blocks = self.sack_blocks(latest);
@@ -1180,6 +1195,7 @@ impl Endpoint for TcpReceiver {
         let retx = pkt.header.flags & RETX != 0;
         let ce = pkt.ecn.congestion;
         let in_order = seq == self.rcv_nxt;
+        let before = self.rcv_nxt;
         if seq < self.rcv_nxt || self.above.contains(seq) {
             self.duplicates += 1;
         } else {
@@ -1197,16 +1213,34 @@ impl Endpoint for TcpReceiver {
                 self.hold(data);
             }
         }
+        // RFC 3168 §6.1.3 as ns-2's DelAck: a CE packet is acknowledged at once. RFC 8257 §3.2:
+        // a change of CE state is, after the ACK the held packet was waiting for, which keeps the
+        // state it arrived in (Linux `dctcp_ece_ack_update`); packets of one state are
+        // acknowledged as any others.
+        let urgent = match self.ce_state {
+            None => ce,
+            Some(state) => {
+                self.ce_state = Some(ce);
+                if state != ce {
+                    if let Some((stamp, retx, _)) = self.held.take() {
+                        ctx.cancel_timer(DELACK_TIMER);
+                        let latest = before.saturating_sub(1);
+                        self.send_ack(ctx, before, stamp, retx, state, latest);
+                    }
+                }
+                state != ce
+            }
+        };
         match self.delayed.get() {
             // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
-            Some(delay) if in_order && self.above.is_empty() && self.held.is_none() && !ce => {
+            Some(delay) if in_order && self.above.is_empty() && self.held.is_none() && !urgent => {
                 self.held = Some((pkt.header.stamp, retx, ce));
                 ctx.set_timer(DELACK_TIMER, ctx.now() + delay);
             }
             _ => {
                 self.held = None;
                 ctx.cancel_timer(DELACK_TIMER);
-                self.send_ack(ctx, pkt.header.stamp, retx, ce, seq);
+                self.send_ack(ctx, self.rcv_nxt, pkt.header.stamp, retx, ce, seq);
             }
         }
         self.inbox.arm(ctx, RECV_APP_TIMER);
@@ -1217,7 +1251,7 @@ impl Endpoint for TcpReceiver {
             DELACK_TIMER => {
                 if let Some((stamp, retx, ce)) = self.held.take() {
                     let latest = self.rcv_nxt.saturating_sub(1);
-                    self.send_ack(ctx, stamp, retx, ce, latest);
+                    self.send_ack(ctx, self.rcv_nxt, stamp, retx, ce, latest);
                 }
             }
             RECV_APP_TIMER => self.inbox.wake(ctx),
@@ -1270,8 +1304,12 @@ fn build(
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Endpoints {
+    let exact_ce = ctl.wants_exact_ce_echo();
     let sender = TcpSender::new(spec, ctl, app);
-    (Box::new(sender), Box::new(TcpReceiver::new(spec, sink)))
+    (
+        Box::new(sender),
+        Box::new(TcpReceiver::new(spec, sink, exact_ce)),
+    )
 }
 
 #[cfg(test)]
@@ -1285,7 +1323,7 @@ mod tests {
         use rand::SeedableRng as _;
         let mut rng = crate::rng::Rng::seed_from_u64(5);
         for _ in 0..500 {
-            let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()));
+            let mut r = TcpReceiver::new(&TcpSpec::default(), Box::new(Sink::default()), false);
             r.rcv_nxt = 10;
             let held: BTreeSet<u64> = (0..rng.gen_range(0..40))
                 .map(|_| rng.gen_range(11..60))
@@ -1330,7 +1368,7 @@ mod tests {
         };
         let tcp = crate::control::Aimd::tcp().starting(spec.window_config());
         let mut snd = TcpSender::new(&spec, Box::new(tcp), Box::new(Bulk));
-        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()));
+        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()), false);
         let (mut sio, mut rio) = (
             HostIo::new(false, Rng::seed_from_u64(1)),
             HostIo::new(false, Rng::seed_from_u64(2)),
@@ -1424,6 +1462,70 @@ mod tests {
             checked_with_resent > 1000,
             "{checked_with_resent} of {checked} checks had a retransmission in flight"
         );
+    }
+
+    /// A delayed-ACK receiver fed packets 0–6, with packets 1, 2 and 4 CE-marked: the ACKs it
+    /// sends, as (cumulative ACK, ECN-Echo), then the held packet's after its timer.
+    fn delayed_acks(exact_ce: bool) -> Vec<(u64, bool)> {
+        use crate::net::{HostIo, Side};
+        use rand::SeedableRng as _;
+        let spec = TcpSpec {
+            delayed_ack: true,
+            ..TcpSpec::default()
+        };
+        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()), exact_ce);
+        let mut io = HostIo::new(false, crate::rng::Rng::seed_from_u64(1));
+        rcv.start(&mut Ctx::host(&mut io, 0, Side::Receiver));
+        for (seq, ce) in [false, true, true, false, true, false, false]
+            .into_iter()
+            .enumerate()
+        {
+            let mut pkt = Packet::default();
+            (pkt.header.seq, pkt.ecn.congestion) = (seq as u64, ce);
+            io.now = SimTime::from_ms(seq as u64);
+            rcv.on_packet(&mut Ctx::host(&mut io, 0, Side::Receiver), pkt);
+        }
+        (io.now, io.timers[DELACK_TIMER]) = (SimTime::from_ms(500), None);
+        rcv.on_timer(&mut Ctx::host(&mut io, 0, Side::Receiver), DELACK_TIMER);
+        io.sent
+            .iter()
+            .map(|a| (a.header.ack, a.header.flags & ECE != 0))
+            .collect()
+    }
+
+    /// The packets a sender counts as marked: every packet an ACK with ECN-Echo newly
+    /// acknowledges (RFC 8257 §3.3).
+    fn counted_marks(acks: &[(u64, bool)]) -> u64 {
+        let mut acked = 0;
+        let mut marked = 0;
+        for &(ack, ece) in acks {
+            marked += if ece { ack - acked } else { 0 };
+            acked = ack;
+        }
+        marked
+    }
+
+    #[test]
+    fn an_exact_echo_acknowledges_each_change_of_ce_state_at_once() {
+        // RFC 8257 §3.2: a change of state sends the held packet's ACK with the old state, then
+        // the new packet's at once; packets of one state are acknowledged two by two.
+        let exact = delayed_acks(true);
+        let expected = [
+            (1, false),
+            (2, true),
+            (3, true),
+            (4, false),
+            (5, true),
+            (6, false),
+            (7, false),
+        ];
+        assert_eq!(exact, expected);
+        assert_eq!(counted_marks(&exact), 3);
+        // RFC 3168's echo (ns-2's DelAck): a CE packet is acknowledged at once, together with
+        // the packet held before it, which the sender then counts as marked too.
+        let classic = delayed_acks(false);
+        assert_eq!(classic, [(2, true), (3, true), (5, true), (7, false)]);
+        assert_eq!(counted_marks(&classic), 5);
     }
 
     #[test]

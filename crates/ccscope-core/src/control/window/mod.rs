@@ -24,7 +24,9 @@
 //! [`TaimdRule`] (Cai et al.'s TAIMD and DTAIMD).
 //!
 //! [`Cubic`] (RFC 9438) keeps its own state: its growth is a function of the time since the last
-//! congestion event, not of the window alone.
+//! congestion event, not of the window alone. Controllers that see more than the window keep
+//! TCP's [`Window`] for what they share with it and add their own steps, one per file:
+//! [`Vegas`] (delay-based) and [`Dctcp`] (ECN-based).
 
 mod aimd;
 mod bbr;
@@ -32,9 +34,11 @@ mod bbr3;
 mod binomial;
 mod copa;
 mod cubic;
+mod dctcp;
 mod history;
 mod minmax;
 mod taimd;
+mod vegas;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
 pub use bbr::Bbr;
@@ -42,8 +46,10 @@ pub use bbr3::{Bbr3, Bbr3Params};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use copa::{Copa, CopaParams};
 pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
+pub use dctcp::{Dctcp, DCTCP_G};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
+pub use vegas::{Vegas, MAX_VEGAS_PKTS, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA};
 
 use crate::control::{AckSample, Controller, LossEvent, LossKind, RoundSample};
 use crate::error::{check_range, Result};
@@ -223,6 +229,30 @@ impl<R: WindowRule> Window<R> {
         self.cwnd < self.ssthresh
     }
 
+    /// Sets the congestion window (packets), within [1, `MAX_WINDOW_PKTS`].
+    fn set_cwnd(&mut self, cwnd_pkts: f64) {
+        self.cwnd = clamp_window(cwnd_pkts);
+        self.check();
+    }
+
+    /// Whether a gap or ECN signal about a packet sent at `sent_at` is a new congestion event:
+    /// a packet sent before the last reduction belongs to the event that reduction answered.
+    fn new_event(&self, sent_at: SimTime) -> bool {
+        sent_at >= self.last_reduction
+    }
+
+    /// A reduction to `cwnd_pkts` that a controller computed itself (DCTCP's cut by α/2):
+    /// `ssthresh = cwnd = cwnd_pkts`, as [`Window::reduce`] leaves a gap or ECN reduction, and
+    /// kept as it is (no whole packets).
+    fn reduce_to(&mut self, now: SimTime, cwnd_pkts: f64) {
+        let w_max = self.cwnd;
+        self.cwnd = clamp_window(cwnd_pkts);
+        self.ssthresh = self.cwnd;
+        self.rule.end_epoch(w_max, self.ssthresh);
+        self.last_reduction = now;
+        self.check();
+    }
+
     /// One congestion reduction; `timeout` selects TCP's timeout action.
     ///
     /// The rule's decrease applies to a congestion-avoidance window. A loss in slow start, or a
@@ -315,8 +345,7 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
         match loss.kind {
             LossKind::Timeout => self.reduce(loss.now, true),
             LossKind::Gap | LossKind::Ecn => {
-                let same_event = loss.sent_at < self.last_reduction;
-                if !same_event {
+                if self.new_event(loss.sent_at) {
                     self.reduce(loss.now, false);
                 }
             }

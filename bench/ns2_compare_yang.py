@@ -1,0 +1,95 @@
+"""Yang et al.'s Table 1 smoothness (CoV_time at 2% and 20% Bernoulli loss) in ccscope and in
+ns-2.35 on the same set-up, beside the printed values (run by `make validate`).
+
+The set-up is yang-table1's (ccscope.experiments.yang.smoothness_scenario: one flow, 2.5 Mb/s,
+30 ms, DropTail 50, 10 ms access links, 1000 s after 10 s, bins of 104 ms) and
+bench/ns2_yang_cov.tcl's in ns-2.35. CoV_time is the CoV of the packets sent per bin
+(retransmissions included) in both. ccscope runs each protocol as the reproduction does, and
+with ns-2.35's rules: TCP with `integer_window = false`, `initial_window = 2`,
+`sack_lost_after = 1` (bench/ns2_compare_tcp.py) and ns-2.35's packet sizes on the wire (1040
+bytes a TCP packet, 1032 a TFRC one); TFRC as ns-2.35's code (`tfrc-ns2`) rather than the June
+2000 code Yang et al. ran (`tfrc-2000`). Means and standard deviations over seeds 1-5.
+
+Usage: python bench/ns2_compare_yang.py [--seeds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from ccscope import metrics
+from ccscope.experiments import yang
+
+TCL = Path(__file__).resolve().parent / "ns2_yang_cov.tcl"
+WARMUP_S, SECONDS = 10.0, 1000.0
+NS2_TCP = {"integer_window": False, "initial_window": 2, "sack_lost_after": 1}
+GAIMD = {"name": "gaimd", "alpha": 0.31, "beta": 0.875}
+#: name: (the reproduction's source, the source with ns-2.35's rules, ns-2 agent arguments,
+#: Table 1's CoV_time at 2% and 20%).
+CASES = {
+    "TCP": (
+        {"kind": "tcp", "controller": "tcp"},
+        {"kind": "tcp", "controller": "tcp", "packet_size": "1040B", **NS2_TCP},
+        ["Sack1"],
+        (0.58, 1.7),
+    ),
+    "GAIMD(0.31,0.875)": (
+        {"kind": "tcp", "controller": GAIMD},
+        {"kind": "tcp", "controller": GAIMD, "packet_size": "1040B", **NS2_TCP},
+        ["Sack1", "0.31", "0.875"],
+        (0.26, 1.7),
+    ),
+    "TFRC": (
+        {"kind": "rate", "controller": "tfrc-2000", "jitter": 0.1},
+        {"kind": "rate", "controller": "tfrc-ns2", "packet_size": "1032B"},
+        ["TFRC"],
+        (0.22, 2.0),
+    ),
+}
+
+
+def cov_ccscope(source: dict, p: float, seed: int) -> float:
+    return yang.cov_time(source, seed, p)[0]
+
+
+def cov_ns2(agent: list[str], p: float, seed: int) -> float:
+    out = subprocess.run(
+        ["ns", str(TCL), str(p), str(SECONDS), str(WARMUP_S), str(yang.BIN_S), str(seed), *agent],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    sent = json.loads(out.stdout.strip().splitlines()[-1])["sent_per_bin"]
+    return metrics.cov(np.array(sent, dtype=float))
+
+
+def cell(values: list[float]) -> str:
+    return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=5)
+    seeds = range(1, ap.parse_args().seeds + 1)
+    ns2 = shutil.which("ns") is not None
+    if not ns2:
+        print("ns-2.35 (`ns`) is not installed (make ns2): the ns-2.35 column is left blank")
+    print("| protocol | p | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|---|---|")
+    for name, (source, rules, agent, printed) in CASES.items():
+        for p, paper in zip((0.02, 0.2), printed, strict=True):
+            theirs = cell([cov_ns2(agent, p, s) for s in seeds]) if ns2 else ""
+            ours = cell([cov_ccscope(source, p, s) for s in seeds])
+            like = cell([cov_ccscope(rules, p, s) for s in seeds])
+            print(f"| {name} | {p:g} | {paper:g} | {theirs} | {ours} | {like} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

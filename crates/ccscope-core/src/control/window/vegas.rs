@@ -1,0 +1,369 @@
+//! TCP Vegas (Brakmo & Peterson, "TCP Vegas: end to end congestion avoidance on a global
+//! Internet", IEEE JSAC 13(8), 1995): a window that keeps between α and β of its own packets
+//! queued in the network, one packet more or less per RTT.
+//!
+//! Once per round trip, with BaseRTT the smallest RTT measured and RTT that of the last round,
+//! Expected = cwnd/BaseRTT, Actual = cwnd/RTT and Diff = (Expected − Actual)·BaseRTT, in packets
+//! (Brakmo & Peterson §3.2): Actual·(RTT − BaseRTT), the flow's rate times the queueing delay,
+//! which is the flow's own backlog at a FIFO bottleneck (Mo, La, Anantharam & Walrand, INFOCOM
+//! 1999).
+//! Congestion avoidance adds a packet when Diff < α, removes one when Diff > β and holds the
+//! window otherwise (§3.2). Slow start doubles the window every other round and holds it in
+//! between so that the rates can be compared, and ends when Diff exceeds γ (§3.3).
+//!
+//! As Linux `net/ipv4/tcp_vegas.c`, whose α = 2, β = 4 and γ = 1 are the defaults:
+//! - a round's RTT is the smallest sample in it (delayed ACKs only add to a sample);
+//! - leaving slow start, the window drops to the one that carries the actual rate,
+//!   cwnd·BaseRTT/RTT + 1 packets, if that is smaller;
+//! - Vegas's decrease leaves at least [`MIN_VEGAS_PKTS`];
+//! - losses and timeouts are TCP's (Reno's halving, RFC 5681), and after them, and after fast
+//!   recovery, Vegas waits a whole round of fresh samples before it decides again.
+//!
+//! Not modelled: Brakmo & Peterson's retransmission changes (§3.1; Linux keeps its own
+//! recovery too). In the round model a round is one step: BaseRTT is the path's RTT0 and RTT
+//! adds the step's queueing delay.
+
+use super::{decimal, Aimd, WindowConfig};
+use crate::control::{AckSample, Controller, LossEvent, RoundSample};
+use crate::time::SimTime;
+
+/// Linux `tcp_vegas.c` default α: fewest packets queued before the window grows.
+pub const VEGAS_ALPHA: f64 = 2.0;
+/// Linux `tcp_vegas.c` default β: most packets queued before the window shrinks.
+pub const VEGAS_BETA: f64 = 4.0;
+/// Linux `tcp_vegas.c` default γ: packets queued that end slow start.
+pub const VEGAS_GAMMA: f64 = 1.0;
+/// Largest α, β or γ accepted (packets queued): far above any backlog a scenario holds.
+pub const MAX_VEGAS_PKTS: f64 = 1e4;
+/// The window Vegas's own decrease leaves at least (packets; Linux `tcp_vegas.c`).
+const MIN_VEGAS_PKTS: f64 = 2.0;
+
+/// A TCP Vegas window controller.
+#[derive(Clone, Debug)]
+pub struct Vegas {
+    /// TCP's window: the congestion window, the slow-start threshold and the reactions to losses
+    /// and timeouts.
+    reno: Aimd,
+    /// α: packets queued below which the window grows by one per round, in (0, β].
+    alpha: f64,
+    /// β: packets queued above which the window shrinks by one per round, ≥ α.
+    beta: f64,
+    /// γ: packets queued above which slow start ends, > 0.
+    gamma: f64,
+    /// BaseRTT: the smallest RTT sample so far (none before the first).
+    base_rtt: Option<SimTime>,
+    /// When the current round began: it ends with the ACK of a packet sent at or after it.
+    round_start: SimTime,
+    /// The smallest RTT sample of the current round (none yet).
+    round_rtt: Option<SimTime>,
+    /// Slow start grows in this round; it holds in the next (every other round, §3.3).
+    growing: bool,
+    /// Diff at the last decision (packets), for the state trace.
+    diff: f64,
+}
+
+impl Vegas {
+    /// Vegas with thresholds α ≤ β and γ (packets queued), starting as TCP does (one packet,
+    /// slow start). Trusts its arguments: the catalogue ([`crate::control::catalog`]) checks
+    /// them.
+    pub fn new(alpha: f64, beta: f64, gamma: f64) -> Vegas {
+        Vegas {
+            reno: Aimd::tcp(),
+            alpha,
+            beta,
+            gamma,
+            base_rtt: None,
+            round_start: SimTime::ZERO,
+            round_rtt: None,
+            growing: true,
+            diff: f64::NAN,
+        }
+    }
+
+    /// The same controller starting as `config` says (checked by the caller).
+    pub fn starting(mut self, config: WindowConfig) -> Vegas {
+        self.reno = self.reno.starting(config);
+        self
+    }
+
+    /// The window (packets) and its TCP state.
+    pub fn tcp(&self) -> &Aimd {
+        &self.reno
+    }
+
+    /// A new round begins at `now` with no sample yet.
+    fn new_round(&mut self, now: SimTime) {
+        self.round_start = now;
+        self.round_rtt = None;
+    }
+
+    /// The once-per-round step, from BaseRTT `base` and the round's RTT `rtt`; `grow`: the
+    /// window may grow (the receiver window does not limit it).
+    fn end_round(&mut self, base: SimTime, rtt: SimTime, grow: bool) {
+        let cwnd = self.reno.cwnd;
+        let (base, rtt) = (base.secs(), rtt.secs().max(base.secs()));
+        if rtt <= 0.0 {
+            return;
+        }
+        // Brakmo & Peterson §3.2: Diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT.
+        let diff = cwnd * (rtt - base) / rtt;
+        self.diff = diff;
+        if self.reno.in_slow_start() {
+            if self.growing {
+                // §3.3: a round of growth, then a round at a fixed window to compare the rates.
+                self.growing = false;
+            } else if diff > self.gamma {
+                // §3.3: Actual fell below Expected by γ; on to congestion avoidance, at the
+                // window that carries the actual rate (Linux `tcp_vegas.c`).
+                let target = cwnd * base / rtt + 1.0;
+                self.reno.set_cwnd(cwnd.min(target));
+                self.reno.ssthresh = self.reno.cwnd;
+            } else {
+                self.growing = true;
+            }
+        } else if diff < self.alpha {
+            // §3.2: too little of the flow's data queued: one packet more per RTT.
+            if grow {
+                self.reno.set_cwnd(cwnd + 1.0);
+            }
+        } else if diff > self.beta {
+            // §3.2: too much queued: one packet less, and stay in congestion avoidance.
+            self.reno
+                .set_cwnd((cwnd - 1.0).max(MIN_VEGAS_PKTS).min(cwnd));
+            self.reno.ssthresh = self.reno.ssthresh.min(self.reno.cwnd);
+        }
+    }
+}
+
+impl Controller for Vegas {
+    fn name(&self) -> String {
+        let (a, b) = (decimal(self.alpha), decimal(self.beta));
+        if self.gamma == VEGAS_GAMMA {
+            format!("Vegas({a},{b})")
+        } else {
+            format!("Vegas({a},{b},{})", decimal(self.gamma))
+        }
+    }
+
+    /// Samples every RTT; grows in slow start's growth rounds (one packet per ACK of new data,
+    /// as TCP); decides once per round.
+    fn on_ack(&mut self, ack: &AckSample) {
+        if ack.in_recovery {
+            // Linux `tcp_vegas_state`: no Vegas in recovery; a fresh round when it ends.
+            self.new_round(ack.now);
+            return;
+        }
+        if let Some(rtt) = ack.rtt {
+            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+            self.round_rtt = Some(self.round_rtt.map_or(rtt, |r| r.min(rtt)));
+        }
+        if ack.acked_pkts == 0 {
+            return;
+        }
+        if self.growing && self.reno.in_slow_start() && !ack.rwnd_limited {
+            // A growth round: one packet per ACK of new data (RFC 5681 §3.1, ns-2
+            // `opencwnd()`), up to the threshold.
+            let w = (self.reno.cwnd + 1.0).min(self.reno.ssthresh.max(self.reno.cwnd));
+            self.reno.set_cwnd(w);
+        }
+        // Linux `tcp_vegas_cong_avoid`: the round ends with the ACK of data sent after it began.
+        if ack.rtt.is_some_and(|rtt| ack.now - rtt >= self.round_start) {
+            if let (Some(base), Some(rtt)) = (self.base_rtt, self.round_rtt) {
+                self.end_round(base, rtt, !ack.rwnd_limited);
+            }
+            self.new_round(ack.now);
+        }
+    }
+
+    /// Losses and timeouts as TCP (Linux `tcp_vegas` uses `tcp_reno_ssthresh`); Vegas then
+    /// waits a round of fresh samples.
+    fn on_loss(&mut self, loss: &LossEvent) {
+        self.reno.on_loss(loss);
+        self.growing = true;
+        self.new_round(loss.now);
+    }
+
+    /// One round of the round model: a congested round reduces as TCP; otherwise BaseRTT is the
+    /// path's and RTT adds the round's queueing delay.
+    fn on_round(&mut self, round: &RoundSample) {
+        if round.congested {
+            self.reno.on_round(round);
+            self.growing = true;
+            return;
+        }
+        if self.growing && self.reno.in_slow_start() {
+            // A growth round doubles the window, up to the threshold.
+            let w = (2.0 * self.reno.cwnd).min(self.reno.ssthresh.max(self.reno.cwnd));
+            self.reno.set_cwnd(w);
+        }
+        let rtt = round.base_rtt + round.queueing_delay;
+        self.end_round(round.base_rtt, rtt, true);
+    }
+
+    fn window(&self) -> f64 {
+        self.reno.window()
+    }
+
+    fn set_window(&mut self, cwnd_pkts: f64) {
+        self.reno.set_window(cwnd_pkts);
+    }
+
+    fn state(&self, out: &mut Vec<(&'static str, f64)>) {
+        self.reno.state(out);
+        out.push(("base_rtt_s", self.base_rtt.map_or(f64::NAN, SimTime::secs)));
+        out.push(("vegas_diff_pkts", self.diff));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::harness::{assert_close, ops, Driver};
+    use crate::control::window::MAX_WINDOW_PKTS;
+    use proptest::prelude::*;
+
+    fn vegas() -> Vegas {
+        Vegas::new(VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA)
+    }
+
+    fn at(w: f64) -> Vegas {
+        vegas().starting(WindowConfig::avoidance_at(w))
+    }
+
+    /// One round-model round with a base RTT of 100 ms and `queue_ms` of queueing delay.
+    fn round(c: &mut Vegas, queue_ms: u64) {
+        c.on_round(&RoundSample {
+            base_rtt: SimTime::from_ms(100),
+            queueing_delay: SimTime::from_ms(queue_ms),
+            interval: SimTime::from_ms(100 + queue_ms),
+            ..RoundSample::default()
+        });
+    }
+
+    #[test]
+    fn diff_is_the_backlog_and_steers_by_one_packet_per_round() {
+        // 20 packets, BaseRTT 100 ms. RTT 105 ms: Diff = 20·5/105 = 0.95 < α: grow to 21.
+        let mut c = at(20.0);
+        round(&mut c, 5);
+        assert_close(c.diff, 20.0 * 5.0 / 105.0, 1e-12);
+        assert_eq!(c.window(), 21.0);
+        // RTT 115 ms: Diff = 21·15/115 = 2.74, within [2, 4]: hold.
+        round(&mut c, 15);
+        assert_close(c.diff, 21.0 * 15.0 / 115.0, 1e-12);
+        assert_eq!(c.window(), 21.0);
+        // RTT 130 ms: Diff = 21·30/130 = 4.85 > β: shrink to 20, and stay out of slow start.
+        round(&mut c, 30);
+        assert_close(c.diff, 21.0 * 30.0 / 130.0, 1e-12);
+        assert_eq!((c.window(), c.tcp().ssthresh()), (20.0, 20.0));
+    }
+
+    #[test]
+    fn the_window_settles_where_its_backlog_is_between_alpha_and_beta() {
+        // One flow alone on a path of 50 packets per RTT0 (100 ms): the queue is w − 50 and
+        // the queueing delay (w − 50)/50 RTT0; Diff = w − 50 settles in [α, β].
+        let mut c = at(10.0);
+        for _ in 0..200 {
+            let queue = (c.window() - 50.0).max(0.0);
+            round(&mut c, (queue / 50.0 * 100.0).round() as u64);
+        }
+        let backlog = c.window() - 50.0;
+        assert!((VEGAS_ALPHA..=VEGAS_BETA).contains(&backlog), "{backlog}");
+    }
+
+    #[test]
+    fn slow_start_grows_every_other_round_and_ends_above_gamma() {
+        let mut c = vegas();
+        // No queue: grow, hold, grow, hold: 1, 2, 2, 4, 4.
+        let mut trace = Vec::new();
+        for _ in 0..4 {
+            round(&mut c, 0);
+            trace.push(c.window());
+        }
+        assert_eq!(trace, [2.0, 2.0, 4.0, 4.0]);
+        round(&mut c, 0);
+        assert_eq!(c.window(), 8.0);
+        // A hold round at 8 packets and 50 ms of queue: Diff = 8·50/150 = 2.67 > γ. Slow start
+        // ends at the window that carries the actual rate: 8·100/150 + 1 = 6.33.
+        round(&mut c, 50);
+        assert_close(c.window(), 8.0 * 100.0 / 150.0 + 1.0, 1e-12);
+        assert_eq!(c.tcp().ssthresh(), c.window());
+    }
+
+    #[test]
+    fn acks_sample_rounds_by_the_data_they_acknowledge() {
+        // Slow start in the packet engine: a round ends with the ACK of a packet sent after it
+        // began. With the driver's fixed 100 ms RTT there is no queue: growth rounds double,
+        // hold rounds keep the window.
+        let mut d = Driver::new(vegas());
+        let mut trace = Vec::new();
+        for _ in 0..6 {
+            d.ack_round();
+            trace.push(d.controller.window());
+        }
+        // Growth and hold rounds alternate from the start.
+        assert_eq!(trace, [2.0, 2.0, 4.0, 4.0, 8.0, 8.0]);
+        assert_eq!(d.controller.base_rtt, Some(SimTime::from_ms(100)));
+    }
+
+    #[test]
+    fn in_congestion_avoidance_acks_change_the_window_once_per_round() {
+        let mut d = Driver::started(at(10.0));
+        d.controller.base_rtt = Some(SimTime::from_ms(50));
+        // Each round's samples say 100 ms: Diff = w·50/100, above β = 4 until w = 8: one
+        // packet less a round, then hold.
+        for expected in [9.0, 8.0, 8.0, 8.0] {
+            d.ack_round();
+            assert_eq!(d.controller.window(), expected);
+        }
+    }
+
+    #[test]
+    fn loss_halves_as_tcp_and_recovery_restarts_the_round() {
+        let mut d = Driver::started(at(40.0));
+        d.loss();
+        assert_eq!(d.controller.window(), 20.0);
+        d.timeout();
+        assert_eq!(
+            (d.controller.window(), d.controller.tcp().ssthresh()),
+            (1.0, 10.0)
+        );
+        let mut ack = d.ack(1);
+        ack.in_recovery = true;
+        d.controller.on_ack(&ack);
+        assert_eq!(d.controller.round_start, d.now);
+        assert_eq!(d.controller.round_rtt, None);
+    }
+
+    #[test]
+    fn names_in_notation() {
+        assert_eq!(vegas().name(), "Vegas(2,4)");
+        assert_eq!(Vegas::new(1.0, 3.0, 1.0).name(), "Vegas(1,3)");
+        assert_eq!(Vegas::new(1.5, 3.0, 2.0).name(), "Vegas(1.5,3,2)");
+    }
+
+    proptest! {
+        #[test]
+        fn window_stays_finite_and_at_least_one(
+            alpha in 0.1..50.0f64,
+            spread in 0.0..50.0f64,
+            gamma in 0.1..50.0f64,
+            start in prop_oneof![Just(None), (1.0..1e4f64).prop_map(Some)],
+            rtts_ms in proptest::collection::vec(1u64..2_000, 1..8),
+            ops in ops(),
+        ) {
+            let c = Vegas::new(alpha, alpha + spread, gamma);
+            let c = match start {
+                Some(w) => c.starting(WindowConfig::avoidance_at(w)),
+                None => c,
+            };
+            let mut d = Driver::new(c);
+            // The RTT changes between stretches of feedback, so Diff takes many values.
+            let stretch = ops.len() / rtts_ms.len() + 1;
+            for (chunk, rtt) in ops.chunks(stretch).zip(&rtts_ms) {
+                d.rtt = SimTime::from_ms(*rtt);
+                d.run_checked(chunk);
+                prop_assert!(d.controller.window() <= MAX_WINDOW_PKTS);
+            }
+        }
+    }
+}

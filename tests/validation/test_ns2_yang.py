@@ -1,0 +1,33 @@
+"""Yang et al.'s Table 1 smoothness beside ns-2.35: the README's table is the output of
+`python bench/ns2_compare_yang.py` (make validate installs ns-2.35; without `ns` this fails)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+BEGIN = "<!-- python bench/ns2_compare_yang.py: begin -->\n"
+END = "<!-- python bench/ns2_compare_yang.py: end -->"
+
+
+@pytest.mark.slow
+def test_the_readme_table_is_the_output_of_the_bench():
+    assert shutil.which("ns"), "ns-2.35 is needed: make ns2"
+    pasted = re.search(
+        re.escape(BEGIN) + "(.*?)" + re.escape(END), (ROOT / "README.md").read_text(), re.S
+    )
+    assert pasted, "the README has no table of bench/ns2_compare_yang.py"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ns2_compare_yang.py")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
+    assert pasted.group(1) == done.stdout, "stale: paste the output of bench/ns2_compare_yang.py"
