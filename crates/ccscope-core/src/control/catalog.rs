@@ -23,8 +23,8 @@ use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcRece
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
     Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas, Window,
-    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K,
-    MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS,
+    MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
