@@ -23,7 +23,8 @@ def number(x: float | None, metric: str = "") -> str:
         return "–"
     if "seconds" in metric:
         return f"{x:.3f} s"
-    if "speed-up" in metric or "(KB)" in metric:  # figures near their goal: no rounding onto it
+    # Figures near their goal: no rounding onto it.
+    if "speed-up" in metric or "(KB)" in metric or metric == "events per bottleneck packet":
         return f"{x:.3f}"
     for scale, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
         if abs(x) >= scale:
@@ -53,6 +54,18 @@ def table(rows: list[dict]) -> str:
             )
         elif "events_per_s" in r:
             extra = f" ({number(r['events_per_s'])} events/s)"
+        elif "ns2_wall_s" in r:
+            extra = f" ({r['ccscope_wall_s']:.2f} s, ns-2 {r['ns2_wall_s']:.0f} s)"
+        elif "htsim" in r:
+            extra = (
+                f" (htsim {number(r['htsim'])}: {r['htsim_ratio']:.2f}×; events a bottleneck "
+                f"packet {r['events_per_bn_pkt']:.2f}, htsim {r['htsim_events_per_bn_pkt']:.2f})"
+            )
+        elif "anchor_ns" in r:
+            extra = (
+                f" (the anchor's {r['anchor_ns']:.0f} ns: {r['anchor_ratio']:.2f}×; "
+                f"{r['mean_in_flight']:,.0f} packets in flight on average)"
+            )
         elif "growth" in r:
             extra = f" ({r['growth']:.2f}× the first row)"
         elif "python_s" in r:

@@ -11,13 +11,21 @@ speed table is made from that file by bench/readme_speed.py.
 - whole process: `ccscope run FILE --no-plot -q` against `ns bench/ns2_dumbbell.tcl`, on the
   anchor dumbbell (bench/anchors.py): 8 and 64 TCP SACK flows, 10 and 100 Mb/s, 60 s, DropTail
   at the bandwidth-delay product. Bottleneck packets per wall-second; the record also holds the
-  same run's time inside one process (`ccscope.run`), the rest being start-up and writing.
+  same run's time inside one process (`ccscope.run`), the rest being start-up and writing. The
+  goal (3x) is for the rows where ns-2 takes at least a second; the others have none.
 - engine: the same dumbbells run for 600 s (10 Mb/s) or 60 s (100 Mb/s), about 750 000
   bottleneck packets, inside one Python process (ccscope.run, result tables included) against
-  ns-2's time less its time to build the scenario and stop after 1 ms; events per second too.
+  ns-2's time less its time to build the scenario and stop after 1 ms; the events each
+  bottleneck packet takes, and events per second.
+- htsim, when the HTSIM variable names its anchor binary (../shared/anchors/htsim/README.md
+  says how to build it): the same dumbbells, the engine alone (bench_run: no Python, no
+  scenario file) against htsim's event loop, bottleneck packets per wall-second.
+- per-ACK cost: bench_ack, the CPU time per ACK of one SACK flow with 10 000 packets in flight
+  against the 8-flow anchor's.
 - scale: bench_scale (100 / 1000 / 10 000 TCP flows at 1 Gb/s, 5 s; best of --repeat rounds):
-  CPU time relative to 100 flows, and memory per flow from the peak resident sets; then
-  100 000 flows.
+  CPU time relative to 100 flows, and memory per flow from the peak resident sets; then a
+  million flows; and 1000 flows for 1 s against ns-2, whose all-pairs routes make 10 000 flows
+  too large for it here.
 - round: bench_round, flow-steps per second.
 
 Timings are the best of --repeat runs; the machine is shared, so compare ratios taken here.
@@ -37,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 import anchors
@@ -140,8 +149,8 @@ def startup(repeat: int, scenario_file: Path, have_ns2: bool) -> list[dict]:
             wall,
             ns2[0] if ns2 else None,
             higher_is_better=False,
-            goal="<= 0.15 s, no pandas/matplotlib",
-            met=wall <= 0.15 and "pandas" not in loaded and "matplotlib" not in loaded,
+            goal="<= 0.1 s, no pandas/matplotlib",
+            met=wall <= 0.1 and "pandas" not in loaded and "matplotlib" not in loaded,
             rss=rss,
             ns2_rss=ns2[1] if ns2 else None,
             python_bare_s=bare,
@@ -153,8 +162,8 @@ def startup(repeat: int, scenario_file: Path, have_ns2: bool) -> list[dict]:
 def process_floor(repeat: int, have_ns2: bool) -> dict:
     """What any `ccscope run` spends outside the engine whatever the scenario: the interpreter,
     the command line (typer) and the modules of a run (ccscope.engine and the extension); against
-    ns-2's whole 8-flow, 10 Mb/s anchor run. Goal 1 (3x ns-2's packets per wall-second) needs the
-    whole process under a third of ns-2's time, so this floor alone says whether it can hold."""
+    ns-2's whole 8-flow, 10 Mb/s anchor run, which takes a fraction of a second: no goal, it
+    says why a whole process cannot be several times faster than ns-2 on runs that short."""
     floor, rss, _ = best_of(
         repeat,
         [
@@ -172,8 +181,8 @@ def process_floor(repeat: int, have_ns2: bool) -> dict:
         floor,
         ns2[0] if ns2 else None,
         higher_is_better=False,
-        goal="<= 1/3 of ns-2's whole 8-flow 10 Mb/s run",
-        met=bool(ns2) and floor <= ns2[0] / 3,
+        goal="",
+        met=None,
         rss=rss,
         ns2_rss=ns2[1] if ns2 else None,
     )
@@ -201,15 +210,19 @@ def anchor_runs(repeat: int, files: dict, have_ns2: bool) -> list[dict]:
             "bottleneck packets per wall-second",
             pkts / wall,
             ns2_pkts / ns2[0] if ns2 else None,
-            goal=">= 3x ns-2",
+            goal=">= 3x ns-2 where ns-2 takes >= 1 s",
             rss=rss,
             ns2_rss=ns2[1] if ns2 else None,
             ccscope_wall_s=wall,
             ccscope_in_process_s=inside,
             ns2_wall_s=ns2[0] if ns2 else None,
         )
-        whole["met"] = whole["ratio"] is not None and whole["ratio"] >= 3
-        rows += [whole, engine_run(n, rate, repeat, have_ns2)]
+        if ns2 and ns2[0] < 1:
+            whole["goal"], whole["met"] = "none (ns-2 under 1 s)", None
+        else:
+            whole["met"] = whole["ratio"] is not None and whole["ratio"] >= 3
+        engine = engine_run(n, rate, repeat, have_ns2)
+        rows += [whole, engine, events_per_packet(engine)]
     return rows
 
 
@@ -253,10 +266,97 @@ def engine_run(n: int, rate: int, repeat: int, have_ns2: bool) -> dict:
         ns2_wall_s=ns2_engine,
     )
     inside["met"] = inside["ratio"] is not None and inside["ratio"] >= 5
+    inside["bottleneck_pkts"] = pkts
     return inside
 
 
-def cargo_example(name: str, *args: str) -> list[dict]:
+def events_per_packet(engine: dict) -> dict:
+    """The events the engine row's run took per bottleneck packet."""
+    per = engine["events"] / engine["bottleneck_pkts"]
+    return record(
+        "events",
+        engine["scenario"],
+        "events per bottleneck packet",
+        per,
+        higher_is_better=False,
+        goal="<= 6",
+        met=per <= 6,
+    )
+
+
+def htsim_runs(repeat: int) -> list[dict]:
+    """The engine alone (bench_run) against htsim's anchor binary ($HTSIM, N RATE SECONDS) on
+    the same dumbbells: bottleneck packets per wall-second of each one's event loop. htsim
+    models less (NewReno without SACK; a reverse path of delay only)."""
+    htsim = os.environ.get("HTSIM")
+    if not htsim:
+        print("HTSIM not set (../shared/anchors/htsim/README.md): no htsim rows", file=sys.stderr)
+        return []
+    rows = []
+    for rate in (10, 100):
+        for n in (8, 64):
+            seconds = ENGINE_SECONDS[rate]
+            with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+                json.dump(
+                    tomllib.loads(anchors.scenario_toml(n, rate, "DropTail", seconds=seconds)), f
+                )
+                f.flush()
+                [ours] = cargo_example(
+                    "bench_run", f.name, "--repeat", str(repeat), json_flag=False
+                )
+            theirs = min(
+                (
+                    htsim_line(run_child([htsim, str(n), str(rate), str(seconds)])[2])
+                    for _ in range(repeat)
+                ),
+                key=lambda r: r["wall_s"],
+            )
+            ours_pps = ours["bottleneck_pkts"] / ours["wall_s"]
+            theirs_pps = theirs["bn_pkts_est"] / theirs["wall_s"]
+            row = record(
+                "htsim",
+                f"{n} TCP flows, {rate} Mb/s, {seconds} s, DropTail (BDP): event loops",
+                "bottleneck packets per wall-second",
+                ours_pps,
+                goal=">= 1x htsim",
+                met=ours_pps >= theirs_pps,
+                htsim=theirs_pps,
+                htsim_ratio=ours_pps / theirs_pps,
+                events_per_bn_pkt=ours["events"] / ours["bottleneck_pkts"],
+                htsim_events_per_bn_pkt=theirs["events_per_bn_pkt"],
+            )
+            rows.append(row)
+    return rows
+
+
+def htsim_line(out: str) -> dict:
+    """htsim's `htsim n=... wall_s=... bn_pkts_est=...` line as numbers."""
+    line = next(x for x in out.splitlines() if x.startswith("htsim "))
+    return {k: float(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+
+
+def per_ack() -> dict:
+    """bench_ack: CPU per ACK of one SACK flow with 10 000 packets in flight (receiver window)
+    against the 8-flow anchor's, whose flows have a dozen each."""
+    anchor, wide = cargo_example("bench_ack")
+    per = {r["run"]: r["cpu_s"] / r["acks"] for r in (anchor, wide)}
+    growth = per["wide"] / per["anchor"]
+    return record(
+        "per-ACK cost",
+        "1 SACK flow, 10 Gb/s, 100 ms, loss 1e-4, 10 000 packets in flight, against 8 "
+        "anchor flows (10 Mb/s)",
+        "CPU per ACK (ns)",
+        per["wide"] * 1e9,
+        higher_is_better=False,
+        goal="<= 1.5x the anchor's",
+        met=growth <= 1.5,
+        anchor_ratio=growth,
+        anchor_ns=per["anchor"] * 1e9,
+        mean_in_flight=wide["in_flight_per_flow"],
+    )
+
+
+def cargo_example(name: str, *args: str, json_flag: bool = True) -> list[dict]:
     out = subprocess.run(
         [
             "cargo",
@@ -268,7 +368,7 @@ def cargo_example(name: str, *args: str) -> list[dict]:
             "--example",
             name,
             "--",
-            "--json",
+            *(["--json"] if json_flag else []),
             *args,
         ],
         cwd=ROOT,
@@ -293,8 +393,8 @@ def scale(counts: list[str], repeat: int) -> list[dict]:
             f"{r['flows']} TCP flows, 1 Gb/s, 5 s",
             "CPU seconds",
             r["cpu_s"],
-            goal=f"<= 2x the {base['flows']}-flow run",
-            met=growth <= 2,
+            goal=f"<= 2.5x the {base['flows']}-flow run",
+            met=growth <= 2.5,
             rss=r["peak_rss_kb"] / 1024,
             growth=growth,
             wall_s=r["wall_s"],
@@ -311,8 +411,6 @@ def scale(counts: list[str], repeat: int) -> list[dict]:
             "peak RSS per added flow (KB)",
             per_flow,
             higher_is_better=False,
-            goal="<= 2 KB",
-            met=per_flow <= 2,
             rss=top["peak_rss_kb"] / 1024,
         )
     )
@@ -334,6 +432,40 @@ def scale_limit(flows: int) -> dict:
         events=r["events"],
         bottleneck_pkts=r["bottleneck_pkts"],
     )
+
+
+def scale_ns2(repeat: int, have_ns2: bool) -> dict | None:
+    """1000 TCP flows on the 1 Gb/s anchor dumbbell for 1 s, whole process against ns-2's. ns-2
+    computes routes between every pair of nodes: at 1000 flows (2002 nodes) that takes about a
+    minute and half a gigabyte, at 2000 four times as long and 1.9 GB, so 10 000 flows would
+    need about 50 GB, more than this machine has: this is the largest run both can do here."""
+    if not have_ns2:
+        return None
+    n, rate, seconds = 1000, 1000, 1
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "wide.toml"
+        path.write_text(anchors.scenario_toml(n, rate, "DropTail", seconds=seconds))
+        wall, rss, _ = best_of(
+            repeat, [CCSCOPE, "run", str(path), "--out", tmp + "/o", "--no-plot", "-q"]
+        )
+        summary = json.loads((Path(tmp) / "o" / "summary.json").read_text())
+    pkts = next(x["departures"] for x in summary["links"] if x["name"] == "bottleneck")
+    ns2_wall, ns2_rss, out = best_of(1, ns2_command(n, rate, seconds))
+    ns2_pkts = json.loads(out.strip().splitlines()[-1])["departures"]
+    row = record(
+        "scale",
+        f"{n} TCP SACK flows, {rate} Mb/s, {seconds} s, whole process (10 000: too big for ns-2)",
+        "bottleneck packets per wall-second",
+        pkts / wall,
+        ns2_pkts / ns2_wall,
+        goal=">= 10x ns-2",
+        rss=rss,
+        ns2_rss=ns2_rss,
+        ccscope_wall_s=wall,
+        ns2_wall_s=ns2_wall,
+    )
+    row["met"] = row["ratio"] >= 10
+    return row
 
 
 def engine_cbr() -> list[dict]:
@@ -377,7 +509,8 @@ def main() -> None:
     ap.add_argument(
         "--quick",
         action="store_true",
-        help="scale at 100 and 1000 flows only (not 10 000 and 100 000), and skip the round model",
+        help="scale at 100 and 1000 flows only (not 10 000, a million, and against ns-2), and "
+        "skip the round model",
     )
     args = ap.parse_args()
     have_ns2 = shutil.which("ns") is not None
@@ -393,10 +526,13 @@ def main() -> None:
         rows += startup(args.repeat * 2, files[(8, 10)], have_ns2)
         rows.append(process_floor(args.repeat * 2, have_ns2))
         rows += anchor_runs(args.repeat, files, have_ns2)
+    rows += htsim_runs(args.repeat)
+    rows.append(per_ack())
     rows += engine_cbr()
     rows += scale(["100", "1000"] if args.quick else ["100", "1000", "10000"], args.repeat)
     if not args.quick:
-        rows.append(scale_limit(100_000))
+        rows.append(scale_limit(1_000_000))
+        rows += [r for r in [scale_ns2(1, have_ns2)] if r]
         rows += round_model()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n")

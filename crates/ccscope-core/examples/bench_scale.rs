@@ -9,6 +9,8 @@
 //!
 //! Usage: `bench_scale [--json] [N ...]`; one line per N, JSON with `--json`.
 
+mod common;
+
 use std::process::Command;
 use std::time::Instant;
 
@@ -52,23 +54,14 @@ fn peak_rss_kb() -> u64 {
         .unwrap_or(0)
 }
 
-/// CPU time this process has run (s), from /proc (Linux); wall time elsewhere. On a shared
-/// machine it is the steadier figure.
-fn cpu_s(wall_s: f64) -> f64 {
-    std::fs::read_to_string("/proc/self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(wall_s, |ns| ns / 1e9)
-}
-
 /// Runs N flows in this process and prints one JSON object.
 fn measure(flows: usize) {
     let s = scenario(flows);
-    let cpu0 = cpu_s(0.0);
+    let cpu0 = common::cpu_s(0.0);
     let t = Instant::now();
     let r = run(&s).expect("valid benchmark scenario");
     let wall = t.elapsed().as_secs_f64();
-    let cpu = cpu_s(wall) - cpu0;
+    let cpu = common::cpu_s(wall) - cpu0;
     let bn = r
         .links
         .iter()

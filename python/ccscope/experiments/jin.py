@@ -397,8 +397,8 @@ FIG20_SEEDS = (1, 2, 3, 4, 5)
 #: windows, whose spread across seeds exceeds the gaps between neighbouring controls.
 FIG20_WHY = (
     "one run's T2 is the first time two noisy windows come within ε, a first-passage "
-    "time: over seeds 1-8 TCP's spans 24-106 RTTs (median 48) and SIMD's 75-263 "
-    "(median 193), so a single seed can swap neighbours; the median over seeds does "
+    "time: over seeds 1-12 TCP's spans 26-81 RTTs (median 38) and SIMD's 64-615 "
+    "(median 213), so a single seed can swap neighbours; the median over seeds does "
     "not"
 )
 

@@ -324,6 +324,7 @@ impl Queue {
     /// Offers a packet of `size_bytes`, ECN-capable or not: on `Queued` or `Marked` (then the
     /// caller sets its CE bit) the caller [`push`](Self::push)es it, or puts it on the idle
     /// wire at once; otherwise the caller drops it.
+    #[inline]
     pub fn admit(&mut self, size_bytes: u32, ecn_capable: bool, now: SimTime) -> Admit {
         match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {

@@ -395,7 +395,7 @@ impl Link {
     /// Packet `k`, on the wire, leaves it at `done`, and the next waiting packet, if any,
     /// starts serializing then. Whether the loss module took it: a lost packet keeps its place
     /// in the chain, which runs in order, until it would have reached the far end.
-    #[inline]
+    #[inline(always)]
     fn leave_wire(&mut self, store: &mut Store, k: u32, done: SimTime) -> bool {
         self.stats.departures += 1;
         self.stats.tx_bytes += store.size_bytes(k) as u64;
@@ -649,6 +649,7 @@ impl Core {
     }
 
     /// [`Core::advance`] once a packet is due to leave the wire.
+    #[inline(always)]
     fn leave_wires(&mut self, link: u32, now: SimTime) {
         loop {
             let l = &mut self.links[link as usize];
@@ -683,6 +684,7 @@ impl Core {
     }
 
     /// The packet in store slot `slot` arrives at a link's queue.
+    #[inline(always)]
     fn offer(&mut self, link: u32, slot: u32) {
         let now = self.now;
         self.advance(link, now);
