@@ -704,6 +704,47 @@ def scorecard(
         out.print(table(card))
 
 
+@app.command("scorecard-table")
+def scorecard_table(
+    controllers: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Controllers of `ccscope controllers` at their defaults (default: the seed "
+            "papers' controllers, CUBIC, BBR v1, BBR v3 and Copa)."
+        ),
+    ] = None,
+    quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            help="Store caching the packet runs "
+            "(default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """One table in Markdown (the README's), one row per controller: its friendliness against
+    TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s smoothness,
+    responsiveness and aggressiveness (mean over seeds and 95% CI), in the scorecard's packet
+    set-ups."""
+    import json
+
+    from .scorecard import COMPARED, compare, compare_markdown
+
+    chosen = COMPARED if not controllers else tuple((c, {}) for c in controllers)
+    try:
+        table_ = compare(chosen, quick=quick, store=store, jobs=jobs)
+    except (ScenarioError, StoreError) as e:
+        raise _fail(e) from None
+    if as_json:
+        print(json.dumps(table_, indent=2, ensure_ascii=False))
+    else:
+        print(compare_markdown(table_), end="")
+
+
 @app.command()
 def version() -> None:
     """Print the ccscope version, its model version (the same scenario, seed and model
