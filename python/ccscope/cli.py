@@ -660,6 +660,20 @@ def report(
     out.print(f"wrote {written}", highlight=False)
 
 
+#: The options the scorecard commands share.
+Quick = Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")]
+ScorecardStore = Annotated[
+    Path | None,
+    typer.Option(
+        help="Store caching the packet runs (default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
+    ),
+]
+ScorecardJobs = Annotated[
+    int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
 @app.command()
 def scorecard(
     controller: Annotated[
@@ -673,18 +687,10 @@ def scorecard(
         list[str] | None,
         typer.Option("--param", "-p", help="Controller parameter NAME=VALUE (repeatable)."),
     ] = None,
-    quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
-    store: Annotated[
-        Path | None,
-        typer.Option(
-            help="Store caching the packet runs "
-            "(default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
-        ),
-    ] = None,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    quick: Quick = False,
+    store: ScorecardStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
 ) -> None:
     """One table for one controller beside TCP and beside theory: the theory's verdicts, the
     round model's efficiency, loss scalability and convergence, and the packet model's
@@ -713,18 +719,10 @@ def scorecard_table(
             "papers' controllers, CUBIC, BBR v1, BBR v3 and Copa)."
         ),
     ] = None,
-    quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
-    store: Annotated[
-        Path | None,
-        typer.Option(
-            help="Store caching the packet runs "
-            "(default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
-        ),
-    ] = None,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    quick: Quick = False,
+    store: ScorecardStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
 ) -> None:
     """One table in Markdown (the README's), one row per controller: its friendliness against
     TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s smoothness,
