@@ -128,16 +128,9 @@ NOT_REPRODUCED = {
         ("bbr-vs-cubic", f"BBR v1 against Ware et al.'s model, {grid}: median relative error")
         for grid in ("2 buffers × 2 CUBIC counts, 300 s", "6 buffers × 5 CUBIC counts, 600 s")
     ),
-    # Copa: two Copa flows alone turn competitive; at small δ the queue per flow grows with n;
-    # beside CUBIC in a 1-BDP buffer the competitive mode runs away (one loss event per
-    # recovery halves 1/δ too rarely).
+    # Copa: two Copa flows alone turn competitive; at small δ the queue per flow grows with n.
     ("copa-nsdi18", "Copa(0.5), n = 2, competitive mode on: mean queue per flow (packets)"),
     ("copa-nsdi18", "Copa(0.25,0), n = 1, 2, 4, 8: mean queue per flow (packets), least-most"),
-    (
-        "copa-nsdi18",
-        "Copa(0.5) beside one CUBIC flow, 1 BDP: Copa's share with the competitive mode, "
-        "mean of seeds 1-5",
-    ),
     # The same two results on an emulated T1, on real packets and in the packet engine on the
     # same scenario: AIMD's loss starts several times above Table I's p_2 and ISCC's cannot fall
     # below the loss its decreases cost at a few packets per RTT; the non-scalable schemes but

@@ -128,12 +128,7 @@ def claims(quick: bool = False) -> list[Claim]:
                 round(on, 3),
                 "above the default mode's share",
                 on > off,
-                ""
-                if on > off
-                else "the competitive mode runs away: with seed 1 Copa's 1/δ reaches 964 and its "
-                "window 450 packets in a 50-packet buffer, 52% of its packets lost and 20 "
-                "timeouts; the TCP transport reports one loss event per recovery (RFC 6675), so "
-                "1/δ halves far less often than once a round trip with loss as §2.2 has it",
+                "" if on > off else "the competitive mode does not raise Copa's share beside CUBIC",
                 source=f"{STATEMENT}: Arun & Balakrishnan §2.2, the competitive mode keeps "
                 "Copa's share beside buffer-filling flows",
             )

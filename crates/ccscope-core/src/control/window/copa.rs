@@ -27,7 +27,7 @@
 
 use super::minmax::WindowedFilter;
 use super::{acked_packet_bytes, clamp_window, decimal, pace_bps, WindowConfig};
-use crate::control::{AckSample, Controller, LossEvent, LossKind};
+use crate::control::{AckSample, Controller, LossEvent, LossKind, LostPacket};
 use crate::time::SimTime;
 
 /// §2.1: RTTmin's window.
@@ -166,6 +166,16 @@ impl Copa {
         self.competing = competing;
     }
 
+    /// §2.2: a loss of a packet sent at `sent_at` marks the window lossy and, in the
+    /// competitive mode, halves 1/δ unless it was sent before the last halving.
+    fn halve_on_loss(&mut self, now: SimTime, sent_at: SimTime) {
+        self.loss_in_window = true;
+        if self.competing && sent_at >= self.last_decrease {
+            self.delta = (2.0 * self.delta).min(self.p.delta);
+            self.last_decrease = now;
+        }
+    }
+
     /// The end of a window (§2.1): the velocity, and in the competitive mode 1/δ + 1 when the
     /// window saw no loss (§2.2).
     fn end_window(&mut self) {
@@ -246,14 +256,21 @@ impl Controller for Copa {
     fn on_loss(&mut self, loss: &LossEvent) {
         match loss.kind {
             LossKind::Timeout => self.cwnd = 1.0,
-            LossKind::Gap | LossKind::Ecn => {
-                self.loss_in_window = true;
-                if self.competing && loss.sent_at >= self.last_decrease {
-                    self.delta = (2.0 * self.delta).min(self.p.delta);
-                    self.last_decrease = loss.now;
-                }
-            }
+            LossKind::Gap | LossKind::Ecn => self.halve_on_loss(loss.now, loss.sent_at),
         }
+    }
+
+    /// The competitive mode hears each lost packet (the transport marks them for controllers
+    /// that take delivery samples); the default mode ignores loss.
+    fn wants_delivery_rate(&self) -> bool {
+        self.p.competitive
+    }
+
+    /// §2.2: in the competitive mode each lost packet counts, and 1/δ halves at most once a
+    /// round trip (a packet sent after the last halving). The transport's `on_loss` comes once
+    /// per recovery, far less often when a runaway 1/δ loses many packets a round trip.
+    fn on_lost_packet(&mut self, lost: &LostPacket) {
+        self.halve_on_loss(lost.now, lost.sent_at);
     }
 
     fn window(&self) -> f64 {
@@ -413,6 +430,24 @@ mod tests {
         assert_close(grown, 1.0 / delta + 1.0, 1e-9);
         d.loss();
         assert_close(1.0 / state(&d.controller, "delta"), grown / 2.0, 1e-9);
+        // Each lost packet counts (the transport marks them, as Copa asks for samples in this
+        // mode), but 1/δ halves once a round trip: packets sent before the halving do not
+        // halve it again, one sent after does.
+        assert!(d.controller.wants_delivery_rate());
+        let lost = |now: SimTime, sent_at: SimTime| LostPacket {
+            now,
+            sent_at,
+            tx_in_flight_pkts: 20,
+            lost_pkts: 1,
+            app_limited: false,
+        };
+        let halved = 1.0 / state(&d.controller, "delta");
+        d.controller.on_lost_packet(&lost(d.now, d.now - ms(60)));
+        d.controller.on_lost_packet(&lost(d.now, d.now - ms(30)));
+        assert_close(1.0 / state(&d.controller, "delta"), halved, 1e-9);
+        d.now += ms(70);
+        d.controller.on_lost_packet(&lost(d.now, d.now - ms(60)));
+        assert_close(1.0 / state(&d.controller, "delta"), halved / 2.0, 1e-9);
         // Once the queue empties, the default mode and δ are back.
         d.rtt = ms(40);
         d.now += ms(200);
@@ -432,6 +467,7 @@ mod tests {
             d.ack_round();
         }
         assert_eq!(state(&d.controller, "delta"), 0.5);
+        assert!(!d.controller.wants_delivery_rate());
     }
 
     #[test]
