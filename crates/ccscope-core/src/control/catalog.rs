@@ -1882,8 +1882,12 @@ mod tests {
             let c = build(info.name, &params).unwrap();
             let per_ack = ["bbr", "bbr3", "copa"].contains(&info.name);
             assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
-            assert_eq!(c.wants_delivery_rate(), per_ack && info.name != "copa");
+            // BBR's model is delivery rates; Copa's competitive mode (on by default) hears
+            // each lost packet through the samples' loss marking.
+            assert_eq!(c.wants_delivery_rate(), per_ack, "{}", info.name);
         }
+        let default_only = build("copa", &[("competitive".into(), 0.0)]).unwrap();
+        assert!(!default_only.wants_delivery_rate());
     }
 
     #[test]
