@@ -234,6 +234,27 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "dctcp:claims",
         ),
         Reproduction(
+            "bbr-v1-queue",
+            "BBR v1's queue alone and among BBR flows, ProbeRTT every 10 s, utilization, "
+            "packet level",
+            "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.2, §4.3.4-4.3.5",
+            _E + "bbr:queue_claims",
+        ),
+        Reproduction(
+            "bbr-vs-cubic",
+            "One BBR flow against 1-16 CUBIC flows in buffers of 0.5-16 BDP, v1 and v3, "
+            "packet level",
+            "Ware et al. IMC 2019 §4-5, eqs. (9)-(11); draft-ietf-ccwg-bbr-06 §5.5.10",
+            _E + "bbr:cubic_claims",
+        ),
+        Reproduction(
+            "copa-nsdi18",
+            "Copa's standing queue of 1/δ packets per flow and its competitive mode beside "
+            "CUBIC, packet level",
+            "Arun & Balakrishnan, NSDI 2018 §2.1-2.2",
+            _E + "copa:claims",
+        ),
+        Reproduction(
             "codel-rfc8289",
             "CoDel's sojourn time and utilization with long-lived Reno and CUBIC, against "
             "DropTail with one BDP, packet level",

@@ -114,6 +114,23 @@ NOT_REPRODUCED = {
         )
         for over in ("seed 1", "mean of seeds 1-10")
     ),
+    # Ware et al.'s model of BBR v1 against CUBIC puts BBR at its in-flight cap beside a full
+    # buffer; ccscope's BBR v1 sits below its cap (cut per loss, packet conservation in
+    # recovery) beside a buffer CUBIC leaves half full, so the model overestimates its share.
+    *(
+        ("bbr-vs-cubic", f"{x:g} BDP: BBR v1's share against {counts} CUBIC flows, mean")
+        for x, counts in (
+            *((x, "1, 4") for x in (2, 8)),
+            *((x, "1, 2, 4, 8, 16") for x in (0.5, 1, 2, 4, 8, 16)),
+        )
+    ),
+    *(
+        ("bbr-vs-cubic", f"BBR v1 against Ware et al.'s model, {grid}: median relative error")
+        for grid in ("2 buffers × 2 CUBIC counts, 300 s", "6 buffers × 5 CUBIC counts, 600 s")
+    ),
+    # Copa: two Copa flows alone turn competitive; at small δ the queue per flow grows with n.
+    ("copa-nsdi18", "Copa(0.5), n = 2, competitive mode on: mean queue per flow (packets)"),
+    ("copa-nsdi18", "Copa(0.25,0), n = 1, 2, 4, 8: mean queue per flow (packets), least-most"),
     # The AQMs with four flows at a 20 ms round trip, where one BDP is 20 ms of buffer: the
     # flows' windows are a few packets, CoDel's and PIE's mean sojourn stands above the target,
     # DropTail's queue below PIE's 15 ms, and PIE lets the link idle some milliseconds where
