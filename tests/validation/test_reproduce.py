@@ -22,6 +22,16 @@ NOT_REPRODUCED = {
     ("loguinov-eq42", "ISCC(-1.5,2): p_1 against (42)"),
     ("loguinov-eq42", "ISCC(-1.2,2): p_1 against (42)"),
     ("jin-table6", "TCP: Δ (pkts)"),
+    # Fig. 20's Exp. 2: the assumed parking lot starts the pair at W2 ≈ 45 where Table 6's start
+    # at 13.8-33.2; from their own start the runs follow App. C (the rows beside them).
+    *(
+        ("jin-fig20", f"Exp. 2: {name} T1 (RTTs), {over}")
+        for name in ("TCP", "AIMD", "IIAD")
+        for over in ("seed 1", "median of seeds 1-5")
+    ),
+    # One seed's first-passage times (the medians over seeds 1-5 hold).
+    ("jin-fig20", "Exp. 1: IIAD T2 (RTTs), seed 1"),
+    ("jin-fig20", "Exp. 2: SIMD T1 over App. C's from the runs' start, seed 1"),
     *(
         ("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
         for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR")
