@@ -20,6 +20,9 @@ NOT_REPRODUCED = {
     ("loguinov-fig5", "IIAD: s_100 = p_100/p_1"),
     ("loguinov-fig5", "IIAD: exponent log s_100 / log 100"),
     ("loguinov-eq42", "ISCC(-1.5,2): p_1 against (42)"),
+    # The testbed's spread of packet-bunch estimates; the claims say why the model has none.
+    ("loguinov-fig7", "2 flows: fraction of estimates more than 0.66% from the peak"),
+    ("loguinov-fig7", "32 flows: fraction of estimates more than 7% from C"),
     ("loguinov-eq42", "ISCC(-1.2,2): p_1 against (42)"),
     ("jin-table6", "TCP: Δ (pkts)"),
     # Fig. 20's Exp. 2: the assumed parking lot starts the pair at W2 ≈ 45 where Table 6's start
