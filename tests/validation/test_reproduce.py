@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ccscope import reproduce
+from ccscope.experiments import realnet
 
 #: (id, quantity) of every claim that does not reproduce; its reason is the claim's `why`.
 NOT_REPRODUCED = {
@@ -162,15 +163,14 @@ def check(report: dict) -> None:
     assert report["rows"], report["id"]
     for row in report["rows"]:
         expected = (report["id"], row["quantity"]) not in NOT_REPRODUCED
-        if "real packets" in row["quantity"]:
-            # Real packets keep real time, not bits: on a shared machine a short run's figure
-            # differs from run to run (the quick AIMD exponent on the emulated T1 came out 1.03
-            # in one CI run and 0.74 on a quiet machine, against a tolerance of 1). It must be
-            # measured (a finite number, or a comparison written out); the packet engine's rows
-            # beside it are held to their outcome.
-            measured = row["measured"]
-            assert measured if isinstance(measured, str) else math.isfinite(measured), row
+        measured = row["measured"]
+        if "real packets" in row["quantity"] and row["source"] == realnet.REAL_TIME:
+            # A real-time row whose run-to-run spread is not measured (the full run's per-flow
+            # rows): it must be measured, a finite number.
+            assert math.isfinite(measured), row
         else:
+            # Real-time rows included: over realnet.REAL_RUNS quick runs each kept its verdict
+            # (the AIMD exponent on the emulated T1, the most spread, 0.70-0.98 against 1).
             assert row["holds"] == expected, (report["id"], row)
         assert row["holds"] or row["why"]
 
