@@ -36,6 +36,7 @@ pub struct CoDelParams {
 #[derive(Clone, Copy, Debug)]
 pub struct Head {
     pub slot: u32,
+    pub size_bytes: u32,
     /// When it entered the queue.
     pub enqueued: SimTime,
     pub ecn_capable: bool,
@@ -193,13 +194,19 @@ pub(super) struct Chain<'a> {
 
 impl Served for Chain<'_> {
     fn dequeue(&mut self) -> Option<Head> {
-        let slot = self.waiting.pop_front(self.store)?;
-        self.backlog.remove(self.store.size_bytes(slot));
-        Some(Head {
+        // The head's fields are read before the chain and the backlog are written: the compiler
+        // cannot tell those writes from writes to the store, and would check the slot against
+        // the store's length again for each read after them.
+        let slot = self.waiting.front()?;
+        let head = Head {
             slot,
+            size_bytes: self.store.size_bytes(slot),
             enqueued: self.store.done(slot),
             ecn_capable: self.store.ecn_capable(slot),
-        })
+        };
+        self.waiting.pop_front(self.store);
+        self.backlog.remove(head.size_bytes);
+        Some(head)
     }
     fn bytes(&self) -> u64 {
         self.backlog.bytes

@@ -123,7 +123,7 @@ struct FlowChain<'a> {
 impl Served for FlowChain<'_> {
     fn dequeue(&mut self) -> Option<Head> {
         let head = self.chain.dequeue()?;
-        *self.bytes -= self.chain.store.size_bytes(head.slot) as u64;
+        *self.bytes -= head.size_bytes as u64;
         Some(head)
     }
     fn bytes(&self) -> u64 {
