@@ -23,3 +23,17 @@ def test_examples_run_with_their_defaults():
     assert list(loguinov.iscc_table(steps=2_000)["scheme"]) == [*loguinov.ISCC, "AIMD1"]
     row = cai.friendliness(steps=2_000)
     assert (row["beta"], row["r"]) == (0.875, cai.R)
+
+
+def test_iiad_loss_is_its_orbits_whatever_the_start():
+    """Fig. 5's IIAD reason rests on this: with synchronized feedback the run is deterministic
+    and forgets its start (p_100 is one periodic orbit, p_1 averages its overshoot's phases),
+    and p_1 stays inside (34)'s maximum overshoot."""
+    controller, params = loguinov.FIG5["IIAD"]
+    starts = (0.1, 0.5, 1.0)
+    p100 = [loguinov.loss_rate(controller, params, 100, 20_000, start_share=s) for s in starts]
+    assert p100 == pytest.approx([p100[0]] * 3, rel=1e-9)
+    p1 = [loguinov.loss_rate(controller, params, 1, 200_000, start_share=s) for s in starts]
+    # 0.4%: the spread over 10 start rates from 5% to 100% at 200 000 steps.
+    assert p1 == pytest.approx([p1[0]] * 3, rel=4e-3)
+    assert 0 < max(p1) <= loguinov.max_overshoot_loss("IIAD", 1)

@@ -13,12 +13,29 @@ from pathlib import Path
 import pytest
 
 from ccscope import reproduce
+from ccscope.experiments import realnet
 
 #: (id, quantity) of every claim that does not reproduce; its reason is the claim's `why`.
 NOT_REPRODUCED = {
+    # Fig. 5's IIAD (full run only): the gap is in p_100, the claim's reason gives the numbers.
+    ("loguinov-fig5", "IIAD: s_100 = p_100/p_1"),
+    ("loguinov-fig5", "IIAD: exponent log s_100 / log 100"),
     ("loguinov-eq42", "ISCC(-1.5,2): p_1 against (42)"),
     ("loguinov-eq42", "ISCC(-1.2,2): p_1 against (42)"),
+    # The testbed's spread of packet-bunch estimates; the claims say why the model has none.
+    ("loguinov-fig7", "2 flows: fraction of estimates more than 0.66% from the peak"),
+    ("loguinov-fig7", "32 flows: fraction of estimates more than 7% from C"),
     ("jin-table6", "TCP: Δ (pkts)"),
+    # Fig. 20's Exp. 2: the assumed parking lot starts the pair at W2 ≈ 45 where Table 6's start
+    # at 13.8-33.2; from their own start the runs follow App. C (the rows beside them).
+    *(
+        ("jin-fig20", f"Exp. 2: {name} T1 (RTTs), {over}")
+        for name in ("TCP", "AIMD", "IIAD")
+        for over in ("seed 1", "median of seeds 1-5")
+    ),
+    # One seed's first-passage times (the medians over seeds 1-5 hold).
+    ("jin-fig20", "Exp. 1: IIAD T2 (RTTs), seed 1"),
+    ("jin-fig20", "Exp. 2: SIMD T1 over App. C's from the runs' start, seed 1"),
     *(
         ("yang-table1", f"{name}: CoV_time at 20%, mean of seeds {seeds}")
         for name in ("TCP", "GAIMD(0.31,0.875)", "TFRC", "TEAR")
@@ -198,15 +215,14 @@ def check(report: dict) -> None:
     assert report["rows"], report["id"]
     for row in report["rows"]:
         expected = (report["id"], row["quantity"]) not in NOT_REPRODUCED
-        if "real packets" in row["quantity"]:
-            # Real packets keep real time, not bits: on a shared machine a short run's figure
-            # differs from run to run (the quick AIMD exponent on the emulated T1 came out 1.03
-            # in one CI run and 0.74 on a quiet machine, against a tolerance of 1). It must be
-            # measured (a finite number, or a comparison written out); the packet engine's rows
-            # beside it are held to their outcome.
-            measured = row["measured"]
-            assert measured if isinstance(measured, str) else math.isfinite(measured), row
+        measured = row["measured"]
+        if "real packets" in row["quantity"] and row["source"] == realnet.REAL_TIME:
+            # A real-time row whose run-to-run spread is not measured (the full run's per-flow
+            # rows): it must be measured, a finite number.
+            assert math.isfinite(measured), row
         else:
+            # Real-time rows included: over realnet.REAL_RUNS quick runs each kept its verdict
+            # (the AIMD exponent on the emulated T1, the most spread, 0.70-0.98 against 1).
             assert row["holds"] == expected, (report["id"], row)
         assert row["holds"] or row["why"]
 
