@@ -255,6 +255,27 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "copa:claims",
         ),
         Reproduction(
+            "codel-rfc8289",
+            "CoDel's sojourn time and utilization with long-lived Reno and CUBIC, against "
+            "DropTail with one BDP, packet level",
+            "RFC 8289 §3.2, §4.4-4.5",
+            _E + "aqm:codel_claims",
+        ),
+        Reproduction(
+            "pie-rfc8033",
+            "PIE's sojourn time and utilization with long-lived Reno and CUBIC, against "
+            "DropTail with one BDP, packet level",
+            "RFC 8033 §4.1-4.4",
+            _E + "aqm:pie_claims",
+        ),
+        Reproduction(
+            "fq-codel-isolation",
+            "A media flow (CBR, TFRC) beside eight bulk CUBIC flows: FQ-CoDel against DropTail, "
+            "packet level",
+            "RFC 8290 §1, §4.2, §6",
+            _E + "aqm:fq_codel_claims",
+        ),
+        Reproduction(
             "realnet-accuracy",
             "Two flows on real packets beside the packet engine",
             "the udp engine on a 2 Mb/s, 40 ms emulated path",

@@ -21,7 +21,10 @@ use crate::control::catalog::{
 };
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::{Error, FieldPath, Result};
+use crate::net::codel::CoDelParams;
+use crate::net::fq_codel::FqCoDelParams;
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
+use crate::net::pie::PieParams;
 use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
@@ -35,7 +38,7 @@ use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
-use crate::units::{Limit, Time};
+use crate::units::{Limit, Size, Time};
 
 /// Whole nanoseconds of a validated time.
 fn ns(t: &Time) -> u64 {
@@ -163,8 +166,42 @@ fn length(l: &Limit) -> Length {
     }
 }
 
+fn codel(target: &Time, interval: &Time, mtu: &Size, ecn: bool) -> CoDelParams {
+    CoDelParams {
+        target: SimTime(ns(target)),
+        interval: SimTime(ns(interval)),
+        mtu_bytes: bytes(mtu.bytes()),
+        ecn,
+    }
+}
+
 fn queue(q: &Queue) -> QueueSpec {
     match q {
+        Queue::CoDel(c) => QueueSpec::CoDel {
+            params: codel(&c.target, &c.interval, &c.mtu, c.ecn),
+            limit: length(&c.limit),
+        },
+        Queue::FqCoDel(f) => QueueSpec::FqCoDel(FqCoDelParams {
+            codel: codel(&f.target, &f.interval, &f.mtu, f.ecn),
+            flows: f.flows as u32,
+            quantum: bytes(f.quantum.bytes()),
+            limit_packets: f.limit,
+            memory_limit_bytes: f.memory_limit.bytes().round_ties_even() as u64,
+            drop_batch: f.drop_batch as u32,
+        }),
+        Queue::Pie(p) => QueueSpec::Pie {
+            params: PieParams {
+                target: SimTime(ns(&p.target)),
+                t_update: SimTime(ns(&p.t_update)),
+                alpha: p.alpha,
+                beta: p.beta,
+                max_burst: SimTime(ns(&p.burst)),
+                mean_packet_bytes: bytes(p.mean_packet_size.bytes()),
+                ecn: p.ecn,
+                derandomize: p.derandomize,
+            },
+            limit: length(&p.limit),
+        },
         Queue::DropTail(d) => match length(&d.limit) {
             Length::Packets(n) => QueueSpec::DropTail {
                 limit_packets: Some(n),

@@ -157,6 +157,12 @@ fn link_dict<'py>(py: Python<'py>, l: &LinkReport) -> PyResult<Bound<'py, PyDict
     out.set_item("in_queue", l.in_queue)?;
     out.set_item("on_wire", l.on_wire)?;
     out.set_item("in_pipe", l.in_pipe)?;
+    if let Some(s) = l.sojourn.as_deref() {
+        out.set_item("sojourn_pkts", s.packets)?;
+        out.set_item("sojourn_mean_ns", s.mean_ns)?;
+        out.set_item("sojourn_p95_ns", s.p95_ns)?;
+        out.set_item("sojourn_p99_ns", s.p99_ns)?;
+    }
     if let Some(&(lo, hi, p, w)) = l.red.as_deref() {
         let red = PyDict::new(py);
         red.set_item("min_th", lo)?;
