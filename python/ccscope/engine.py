@@ -158,6 +158,8 @@ class Result:
         if "goodput_pkts" in out:
             size = f["data"]["sent_bytes"] / max(f["data"]["sent_pkts"], 1)
             out["goodput_bps"] = out["goodput_pkts"] * size * 8 / self.measured_s
+        if "goodput_bytes" in out:  # the kernel's TCP: what its receiving socket read
+            out["goodput_bps"] = out["goodput_bytes"] * 8 / self.measured_s
         if "jitter_free_pkts" in out:
             out.update(_media(out, f["data"]))
         samples = out.pop("rtt_samples", 0)

@@ -14,7 +14,7 @@ use crate::apps::{
 };
 use crate::config::{
     self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink,
-    FlowSpec, LinkParams, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec,
+    FlowSpec, LinkParams, LinuxSpec, MediaSpec, Placement, SourceSpec, TopologySpec, TraceSpec,
 };
 use crate::control::catalog::{
     ControllerChoice, ControllerConfig, Family, Foreign, NoForeign, Start,
@@ -296,6 +296,11 @@ fn source(s: &Source) -> Result<SourceSpec> {
             app: app(&u.app),
             playback: None,
         })),
+        Source::Linux(l) => SourceSpec::Linux(LinuxSpec {
+            cc: l.cc.clone(),
+            packet_bytes: bytes(l.packet_size.bytes()),
+            transfer_bytes: l.transfer_bytes(),
+        }),
     })
 }
 
@@ -308,7 +313,7 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
         Source::Rate(r) => r.app.as_ref(),
         _ => None,
     };
-    if named.is_none() && f.playback.is_none() {
+    if (named.is_none() && f.playback.is_none()) || matches!(base, SourceSpec::Linux(_)) {
         return Ok(base);
     }
     let mut spec = match base {
@@ -339,6 +344,7 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
             app: AppSpec::Default,
             playback: None,
         },
+        linux @ SourceSpec::Linux(_) => return Ok(linux),
     };
     if let Some(a) = named {
         spec.app = app(a);
@@ -567,6 +573,14 @@ pub fn endpoints(
             return rate_endpoints(r, flow, seed, foreign, app, sink);
         }
         SourceSpec::Media(ref m) => return media_endpoints(m, flow, seed, foreign),
+        // The kernel's sockets are made by the real-time engine that carries their packets.
+        SourceSpec::Linux(_) => {
+            return Err(Error::invalid(
+                "source.kind",
+                "'linux'",
+                "needs run.engine = \"udp\": the kernel's TCP sends real packets",
+            ))
+        }
     };
     Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
 }

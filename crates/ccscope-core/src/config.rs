@@ -24,6 +24,19 @@ pub enum SourceSpec {
     /// A transport carrying a workload or media application, optionally into a playback
     /// receiver. Boxed: the other sources are half its size, and a run keeps one per flow.
     Media(Box<MediaSpec>),
+    /// The kernel's own TCP, on real packets only ([`crate::realnet::linux`]).
+    Linux(LinuxSpec),
+}
+
+/// A flow of the kernel's TCP.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinuxSpec {
+    /// The congestion control module (`TCP_CONGESTION`).
+    pub cc: String,
+    /// The largest IP packet: the MTU of the flow's TUN devices.
+    pub packet_bytes: u32,
+    /// Bytes to send; `None`: bulk.
+    pub transfer_bytes: Option<u64>,
 }
 
 /// The transport under a [`MediaSpec`]'s application.

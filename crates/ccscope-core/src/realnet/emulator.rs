@@ -8,12 +8,15 @@
 //! propagation, queueing (DropTail, RED), random loss and capacity changes are therefore the
 //! very code the packet engine runs, and the link and flow counters come out the same way.
 
+use std::fs::File;
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::kernel::Bottleneck;
+use super::linux::{Parked, Tap, TunProxy, Tuns};
 use super::{io_error, real_time, wait_readable, wire, Clock};
 use crate::config;
 use crate::error::Result;
@@ -48,17 +51,34 @@ pub struct Emulator {
     nonce: u32,
     /// The kernel's bottleneck queues, which a datagram crosses before it enters `sim`.
     kernel: Option<Bottleneck>,
+    /// The TUN devices of the kernel's TCP flows, and the bytes of their packets in `sim`.
+    taps: Vec<Tap>,
+    parked: Arc<Mutex<Parked>>,
 }
 
 impl Emulator {
+    ///
+    /// Flow i is a flow of the kernel's TCP when `linux[i]` has its TUN devices: its packets
+    /// come from and go to them.
     pub fn new(
         scenario: &config::Scenario,
         socket: UdpSocket,
         host: SocketAddr,
         nonce: u32,
+        linux: &[Option<Tuns>],
     ) -> Result<Emulator> {
         let socket = Arc::new(socket);
-        let sim = Simulation::new(scenario, |_| {
+        let parked = Arc::new(Mutex::new(Parked::default()));
+        let sim = Simulation::new(scenario, |i| {
+            if let Some(Some(Tuns(files))) = linux.get(i) {
+                let proxy = |file: &Arc<File>| -> Box<dyn Endpoint> {
+                    Box::new(TunProxy {
+                        file: file.clone(),
+                        parked: parked.clone(),
+                    })
+                };
+                return Ok((proxy(&files[0]), proxy(&files[1])));
+            }
             let proxy = || -> Box<dyn Endpoint> {
                 Box::new(Proxy {
                     socket: socket.clone(),
@@ -69,11 +89,19 @@ impl Emulator {
             };
             Ok((proxy(), proxy()))
         })?;
+        let taps = linux
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| Some(Tap::of(i as u32, t.as_ref()?)))
+            .flatten()
+            .collect();
         Ok(Emulator {
             sim,
             socket,
             nonce,
             kernel: None,
+            taps,
+            parked,
         })
     }
 
@@ -107,11 +135,31 @@ impl Emulator {
             let due = self.sim.next_event().unwrap_or(end).min(end);
             let wait = clock.wait_until(due);
             let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
-            let sockets: Vec<&UdpSocket> = std::iter::once(&*self.socket)
+            let fds: Vec<RawFd> = std::iter::once(&*self.socket)
                 .chain(kernel_sockets.into_iter().flatten())
+                .map(|s| s.as_raw_fd())
+                .chain(self.taps.iter().map(|t| t.file.as_raw_fd()))
                 .collect();
-            if !wait_readable(&sockets, wait).map_err(io_error)? {
+            if !wait_readable(&fds, wait).map_err(io_error)? {
                 continue;
+            }
+            // Every packet the kernel's TCP sent enters the network at the time it is read.
+            for tap in &self.taps {
+                loop {
+                    let sim = &mut self.sim;
+                    let entering = || {
+                        let now = clock.now();
+                        sim.run_until(now);
+                        now
+                    };
+                    match tap
+                        .read(&mut buf, &self.parked, entering)
+                        .map_err(io_error)?
+                    {
+                        Some(pkt) => inject(sim, pkt),
+                        None => break,
+                    }
+                }
             }
             // Every datagram waiting enters the network, or the kernel's queue, at the time it
             // is read.

@@ -7,6 +7,7 @@
 
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{io_error, real_time, wait_readable, wire, Clock};
@@ -271,7 +272,7 @@ impl Hosts {
             };
             let next = self.next_sample().map_or(next, |t| next.min(t));
             let wait = clock.wait_until(next);
-            if !wait_readable(&[&self.socket], wait).map_err(io_error)? {
+            if !wait_readable(&[self.socket.as_raw_fd()], wait).map_err(io_error)? {
                 continue;
             }
             loop {

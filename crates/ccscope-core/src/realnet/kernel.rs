@@ -13,20 +13,15 @@
 //! access links and random loss. This kernel has no `netem` and no `red` qdisc, so delays stay
 //! in user space and RED is refused (see the scenario's validation).
 //!
-//! The namespaces are unnamed: a thread enters a new one (`unshare(2)`, `CLONE_NEWNET`) and
-//! opens its handle, then ends. Only this process holds them, through those handles and the
-//! sockets made inside them (a socket stays in the namespace it was made in, whichever thread
-//! uses it), and no file under /var/run/netns names them; when the process ends, however it
-//! ends, the kernel frees both namespaces and, with them, the veth pair and its qdiscs. `ip`
-//! and `tc` (iproute2) configure them, started from a thread that has entered the namespace
-//! (`setns(2)`): a child starts in its parent thread's namespaces.
+//! The namespaces are the run's own ([`super::netns`]): when the process ends, however it
+//! ends, the kernel frees both and, with them, the veth pair and its qdiscs.
 
 use std::fs::File;
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
-use std::process::Command;
 
+use super::netns::{inside, namespace, sysctl, tool, Needs};
 use super::wire;
 use crate::config;
 use crate::error::{Error, Result};
@@ -40,73 +35,17 @@ use crate::time::SimTime;
 /// Bytes of Ethernet, IPv4 and UDP headers around a datagram's payload on the veth pair.
 const HEADERS: u32 = 14 + 20 + 8;
 
+/// The kernel path's need of namespaces: the field its failures name.
+const KERNEL_PATH: Needs = Needs {
+    field: "run.emulator",
+    value: "'kernel'",
+    what: "create network namespaces and configure them with iproute2's ip and tc",
+    instead: "run.emulator = \"user\" needs none of that",
+};
+
 /// The error of a machine that cannot make the kernel path.
 fn unable(why: impl std::fmt::Display) -> Error {
-    Error::invalid(
-        "run.emulator",
-        "'kernel'",
-        format!("needs a process that may create network namespaces and configure them with iproute2's ip and tc (root, or CAP_SYS_ADMIN and CAP_NET_ADMIN); here {why}; run.emulator = \"user\" needs none of that"),
-    )
-}
-
-/// A new network namespace, held by its handle.
-fn namespace() -> Result<File> {
-    std::thread::spawn(|| {
-        // SAFETY: unshare changes only this short-lived thread's network namespace.
-        if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
-            return Err(unable(format_args!(
-                "unshare(CLONE_NEWNET) failed: {}",
-                std::io::Error::last_os_error()
-            )));
-        }
-        File::open("/proc/thread-self/ns/net")
-            .map_err(|e| unable(format_args!("/proc/thread-self/ns/net: {e}")))
-    })
-    .join()
-    .unwrap_or_else(|_| Err(unable("the thread making a namespace failed")))
-}
-
-/// Runs `f` on a thread inside the namespace `ns`.
-fn inside<R: Send>(ns: &File, f: impl FnOnce() -> Result<R> + Send) -> Result<R> {
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            // SAFETY: setns moves only this scoped thread, into a namespace held open by `ns`.
-            if unsafe { libc::setns(ns.as_raw_fd(), libc::CLONE_NEWNET) } != 0 {
-                return Err(unable(format_args!(
-                    "setns failed: {}",
-                    std::io::Error::last_os_error()
-                )));
-            }
-            f()
-        })
-        .join()
-        .unwrap_or_else(|_| Err(unable("a thread configuring a namespace failed")))
-    })
-}
-
-/// Runs an iproute2 command (`ip ...` or `tc ...`) in the calling thread's namespace.
-fn tool(args: &[&str]) -> Result<()> {
-    let out = Command::new(args[0])
-        .args(&args[1..])
-        .output()
-        .map_err(|e| unable(format_args!("`{}` could not start: {e}", args[0])))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(unable(format_args!(
-            "`{}` failed: {}",
-            args.join(" "),
-            err.trim()
-        )));
-    }
-    Ok(())
-}
-
-/// Sets a namespace's sysctl from a thread inside it; a missing one (no IPv6) is fine.
-fn sysctl(path: &str, value: &str) -> Result<()> {
-    match std::fs::write(path, value) {
-        Err(e) if e.kind() != ErrorKind::NotFound => Err(unable(format_args!("{path}: {e}"))),
-        _ => Ok(()),
-    }
+    KERNEL_PATH.unable(why)
 }
 
 /// A UDP socket bound to `addr`, non-blocking, whose sends report a packet the queue dropped
@@ -167,6 +106,7 @@ fn largest_packet(s: &config::Scenario) -> u32 {
             Carrier::Rate(r) => [r.packet_bytes, r.report_bytes],
             Carrier::Udp { packet_bytes } => [*packet_bytes, 0],
         },
+        SourceSpec::Linux(l) => [l.packet_bytes, 0],
     });
     sizes.fold(wire::LAYOUT_BYTES as u32, u32::max)
 }
@@ -195,7 +135,7 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
         "tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "stab", "overhead", &overhead,
         "tbf", "rate", &rate, "burst", &burst, "limit", &burst,
     ];
-    tool(&root)?;
+    tool(KERNEL_PATH, &root)?;
     let (kind, limit) = match link.queue {
         QueueSpec::DropTail {
             limit_packets: Some(n),
@@ -222,9 +162,13 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
         }
     };
     let limit = limit.min(u32::MAX as u64).to_string();
-    tool(&[
-        "tc", "qdisc", "add", "dev", dev, "parent", "1:1", "handle", "10:", kind, "limit", &limit,
-    ])
+    tool(
+        KERNEL_PATH,
+        &[
+            "tc", "qdisc", "add", "dev", dev, "parent", "1:1", "handle", "10:", kind, "limit",
+            &limit,
+        ],
+    )
 }
 
 /// What one direction's kernel queue did, as the link counters count it.
@@ -301,67 +245,87 @@ impl Bottleneck {
         };
         let back = reverse.clone().unwrap_or_else(|| bottleneck.mirrored());
         let largest = largest_packet(scenario);
-        let (left, right) = (namespace()?, namespace()?);
+        let (left, right) = (namespace(KERNEL_PATH)?, namespace(KERNEL_PATH)?);
         let right_ns = format!("/proc/{}/fd/{}", std::process::id(), right.as_raw_fd());
         // Quiet links: no IPv6 (router solicitations, DAD) and no ARP through the queues.
         let quiet = || {
-            sysctl("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1")?;
-            sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1")
+            sysctl(
+                KERNEL_PATH,
+                "/proc/sys/net/ipv6/conf/default/disable_ipv6",
+                "1",
+            )?;
+            sysctl(KERNEL_PATH, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1")
         };
-        inside(&right, quiet)?;
-        let left_socket = inside(&left, || {
+        inside(KERNEL_PATH, &right, quiet)?;
+        let left_socket = inside(KERNEL_PATH, &left, || {
             quiet()?;
-            tool(&[
-                "ip", "link", "add", "ccs-l", "address", MAC[0], "mtu", "65535", "type", "veth",
-                "peer", "name", "ccs-r", "address", MAC[1], "mtu", "65535", "netns", &right_ns,
-            ])?;
-            tool(&[
-                "ip",
-                "addr",
-                "add",
-                &format!("{}/30", IP[0]),
-                "dev",
-                "ccs-l",
-            ])?;
-            tool(&[
-                "ip",
-                "neigh",
-                "add",
-                IP[1],
-                "lladdr",
-                MAC[1],
-                "nud",
-                "permanent",
-                "dev",
-                "ccs-l",
-            ])?;
+            tool(
+                KERNEL_PATH,
+                &[
+                    "ip", "link", "add", "ccs-l", "address", MAC[0], "mtu", "65535", "type",
+                    "veth", "peer", "name", "ccs-r", "address", MAC[1], "mtu", "65535", "netns",
+                    &right_ns,
+                ],
+            )?;
+            tool(
+                KERNEL_PATH,
+                &[
+                    "ip",
+                    "addr",
+                    "add",
+                    &format!("{}/30", IP[0]),
+                    "dev",
+                    "ccs-l",
+                ],
+            )?;
+            tool(
+                KERNEL_PATH,
+                &[
+                    "ip",
+                    "neigh",
+                    "add",
+                    IP[1],
+                    "lladdr",
+                    MAC[1],
+                    "nud",
+                    "permanent",
+                    "dev",
+                    "ccs-l",
+                ],
+            )?;
             qdisc("ccs-l", bottleneck, largest)?;
-            tool(&["ip", "link", "set", "ccs-l", "up"])?;
+            tool(KERNEL_PATH, &["ip", "link", "set", "ccs-l", "up"])?;
             socket(&format!("{}:0", IP[0]))
         })?;
-        let right_socket = inside(&right, || {
-            tool(&[
-                "ip",
-                "addr",
-                "add",
-                &format!("{}/30", IP[1]),
-                "dev",
-                "ccs-r",
-            ])?;
-            tool(&[
-                "ip",
-                "neigh",
-                "add",
-                IP[0],
-                "lladdr",
-                MAC[0],
-                "nud",
-                "permanent",
-                "dev",
-                "ccs-r",
-            ])?;
+        let right_socket = inside(KERNEL_PATH, &right, || {
+            tool(
+                KERNEL_PATH,
+                &[
+                    "ip",
+                    "addr",
+                    "add",
+                    &format!("{}/30", IP[1]),
+                    "dev",
+                    "ccs-r",
+                ],
+            )?;
+            tool(
+                KERNEL_PATH,
+                &[
+                    "ip",
+                    "neigh",
+                    "add",
+                    IP[0],
+                    "lladdr",
+                    MAC[0],
+                    "nud",
+                    "permanent",
+                    "dev",
+                    "ccs-r",
+                ],
+            )?;
             qdisc("ccs-r", &back, largest)?;
-            tool(&["ip", "link", "set", "ccs-r", "up"])?;
+            tool(KERNEL_PATH, &["ip", "link", "set", "ccs-r", "up"])?;
             socket(&format!("{}:0", IP[1]))
         })?;
         let addr = |s: &UdpSocket| {

@@ -17,14 +17,18 @@
 pub mod emulator;
 pub mod host;
 pub mod kernel;
+pub mod linux;
+pub mod netns;
 pub mod wire;
 
 use std::net::UdpSocket;
+use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::build::{endpoints, Endpoints};
 use crate::config;
+use crate::config::SourceSpec;
 use crate::control::catalog::NoForeign;
 use crate::error::{Error, Result};
 use crate::net::RunResult;
@@ -32,6 +36,7 @@ use crate::scenario::Emulation;
 use crate::time::SimTime;
 use emulator::Emulator;
 use host::Hosts;
+use linux::{LinuxFlow, Tuns};
 
 /// The run's clock: time since the run began, as the engines count it.
 pub struct Clock(Instant);
@@ -63,18 +68,17 @@ fn io_error(e: std::io::Error) -> Error {
 /// The longest a loop blocks on its socket without looking at the clock.
 const MAX_WAIT: Duration = Duration::from_millis(5);
 
-/// Waits until one of `sockets` has a datagram or `timeout` has passed; says which.
+/// Waits until one of `files` (sockets, devices) has a datagram or `timeout` has passed; says which.
 ///
 /// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
 /// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which sleeps on a
 /// high-resolution timer; the calling thread's timer slack is set to 1 µs (`prctl(2)`
 /// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
-fn wait_readable(sockets: &[&UdpSocket], timeout: Duration) -> std::io::Result<bool> {
-    use std::os::fd::AsRawFd;
-    let mut fds: Vec<libc::pollfd> = sockets
+fn wait_readable(files: &[RawFd], timeout: Duration) -> std::io::Result<bool> {
+    let mut fds: Vec<libc::pollfd> = files
         .iter()
-        .map(|s| libc::pollfd {
-            fd: s.as_raw_fd(),
+        .map(|&fd| libc::pollfd {
+            fd,
             events: libc::POLLIN,
             revents: 0,
         })
@@ -138,6 +142,9 @@ pub fn run(scenario: &config::Scenario, emulation: Emulation) -> Result<RunResul
     )
 }
 
+/// How often the kernel's TCP flows sample `TCP_INFO` when the scenario traces nothing.
+const KERNEL_SAMPLE_NS: u64 = 100_000_000;
+
 /// How often the calling thread of a real-time run asks `go_on`.
 const WATCH_EVERY: Duration = Duration::from_millis(10);
 
@@ -163,18 +170,38 @@ pub fn run_with(
         .unwrap_or_default();
     let nonce =
         since_epoch.subsec_nanos() ^ std::process::id().rotate_left(16) ^ emu_addr.port() as u32;
+    // The kernel's TCP flows: their namespaces, devices and sockets, made before anything runs.
+    let sample_every = SimTime(scenario.trace.interval_ns.unwrap_or(KERNEL_SAMPLE_NS));
+    let mut linux = scenario
+        .flows
+        .iter()
+        .map(|f| match &*f.source {
+            SourceSpec::Linux(spec) => LinuxFlow::new(spec, f.ecn, sample_every).map(Some),
+            _ => Ok(None),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let tuns: Vec<Option<Tuns>> = linux
+        .iter()
+        .map(|l| l.as_ref().map(|l| l.tuns.clone()))
+        .collect();
     let emulator = match emulation {
-        Emulation::User => Emulator::new(scenario, emu_socket, host_addr, nonce)?,
+        Emulation::User => Emulator::new(scenario, emu_socket, host_addr, nonce, &tuns)?,
         Emulation::Kernel => {
             let (kernel, user) = kernel::Bottleneck::new(scenario, nonce)?;
-            Emulator::new(&user, emu_socket, host_addr, nonce)?.behind(kernel)
+            Emulator::new(&user, emu_socket, host_addr, nonce, &[])?.behind(kernel)
         }
     };
     let flows = scenario
         .flows
         .iter()
         .enumerate()
-        .map(|(i, f)| Ok((make(i)?, f.ecn, emulator.flow_times(i as u32))))
+        .map(|(i, f)| {
+            let endpoints: Endpoints = match linux[i].take() {
+                Some(l) => (Box::new(l.sender), Box::new(l.receiver)),
+                None => make(i)?,
+            };
+            Ok((endpoints, f.ecn, emulator.flow_times(i as u32)))
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce);
     let trace = &scenario.trace;

@@ -369,6 +369,24 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
                 burst: 0.0,
             }
         }
+        Source::Linux(l) => {
+            // The kernel's TCP runs outside the emulator's event loop: only its packets count.
+            let mut sent = path_pps(l.packet_size.bytes()) * active;
+            if let Some(b) = l.transfer_bytes() {
+                sent = sent.min(2.0 * b as f64 / l.packet_size.bytes());
+            }
+            FlowLoad {
+                timers: 0.0,
+                sent,
+                carried: sent,
+                replies: 1.0,
+                hops: p.hops,
+                closed_loop: true,
+                direction,
+                // Linux's initial window of 10 segments (RFC 6928).
+                burst: 10.0,
+            }
+        }
         Source::Udp(u) => {
             let pps = app_peak_bps(&u.app) / (8.0 * u.packet_size.bytes());
             FlowLoad {
@@ -395,7 +413,7 @@ fn source_app(source: &Source) -> Option<&App> {
         Source::Tcp(t) => t.app.as_ref(),
         Source::Rate(r) => r.app.as_ref(),
         Source::Udp(u) => Some(&u.app),
-        Source::Cbr(_) | Source::Poisson(_) => None,
+        Source::Cbr(_) | Source::Poisson(_) | Source::Linux(_) => None,
     }
 }
 
@@ -452,6 +470,7 @@ fn smallest_packet(s: &Scenario) -> f64 {
             Source::Tcp(t) => t.packet_size.bytes(),
             Source::Rate(r) => r.packet_size.bytes(),
             Source::Udp(u) => u.packet_size.bytes(),
+            Source::Linux(l) => l.packet_size.bytes(),
         })
         .fold(f64::INFINITY, f64::min)
         .max(1.0)

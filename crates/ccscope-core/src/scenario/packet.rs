@@ -747,8 +747,78 @@ pub enum Source {
     Tcp(Tcp),
     Rate(RateSource),
     Udp(Udp),
+    Linux(Linux),
 }
-tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp });
+tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp, "linux" => Linux });
+
+/// The kernel's own TCP (`run.engine = "udp"` only): a sending and a receiving socket in network
+/// namespaces of the run's own, whose packets cross the emulated network through TUN devices.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Linux {
+    /// The kernel's congestion control module (socket option `TCP_CONGESTION`): one that
+    /// /proc/sys/net/ipv4/tcp_available_congestion_control lists (say "reno", "cubic", "bbr").
+    #[serde(default = "linux_cc")]
+    pub cc: String,
+    /// The largest IP packet, in [100 B, 65535 B]: the TUN devices' MTU, so a full segment with
+    /// its IPv4 and TCP headers (and timestamp option) is this size. At least 100 B: 40 B of
+    /// headers, 12 B of timestamps and the least MSS Linux sends (48 B, `tcp_min_snd_mss`);
+    /// at most IPv4's largest datagram (RFC 791 §3.1, Total Length).
+    #[serde(default = "packet_size")]
+    pub packet_size: Size,
+    /// Data to send (packets of `packet_size` less 52 B of headers, or bytes); absent: a bulk
+    /// transfer that never ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfer: Option<Limit>,
+}
+
+fn linux_cc() -> String {
+    "cubic".into()
+}
+
+/// The IPv4 and TCP headers and the timestamp option (RFC 7323 §3) around a full segment's data.
+pub const LINUX_HEADER_BYTES: f64 = 20.0 + 20.0 + 12.0;
+
+/// Where the kernel lists the congestion control modules a socket may ask for.
+pub const KERNEL_CC_LIST: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+
+impl Linux {
+    fn validate(&self, at: &str) -> Result<()> {
+        let bytes = size_bytes(&format!("{at}.packet_size"), &self.packet_size, 65535.0)?;
+        if bytes < 100.0 {
+            return Err(Error::invalid(
+                format!("{at}.packet_size"),
+                format!("'{}'", self.packet_size),
+                "at least 100 B: 52 B of IPv4 and TCP headers with timestamps, and 48 B, the least MSS Linux sends",
+            ));
+        }
+        if let Some(t) = &self.transfer {
+            packets_limit(&format!("{at}.transfer"), t)?;
+        }
+        let offered = std::fs::read_to_string(KERNEL_CC_LIST)
+            .map_err(|e| Error::invalid(format!("{at}.cc"), format!("'{}'", self.cc), format!("a congestion control of this machine's kernel, which lists none ({KERNEL_CC_LIST}: {e})")))?;
+        if !offered.split_whitespace().any(|c| c == self.cc) {
+            let list = offered.split_whitespace().collect::<Vec<_>>().join(", ");
+            return Err(Error::invalid(
+                format!("{at}.cc"),
+                format!("'{}'", self.cc),
+                format!("one this machine's kernel offers: {list} ({KERNEL_CC_LIST})"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Bytes to send, `None` for a bulk transfer (a packet carries `packet_size` less the
+    /// headers).
+    pub fn transfer_bytes(&self) -> Option<u64> {
+        self.transfer.as_ref().map(|t| match t {
+            Limit::Packets { packets, .. } => {
+                (*packets * (self.packet_size.bytes() - LINUX_HEADER_BYTES)) as u64
+            }
+            Limit::Bytes(s) => (s.bytes().ceil() as u64).max(1),
+        })
+    }
+}
 
 /// UDP at a mean rate: constant gaps (CBR) or exponential ones (Poisson).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -1074,6 +1144,9 @@ impl Scenario {
         }
         let mut total = 0u64;
         for (i, f) in self.flows.iter().enumerate() {
+            if let Source::Linux(_) = f.source {
+                self.validate_linux(f, &format!("flows[{i}]"))?;
+            }
             f.validate(&format!("flows[{i}]"), &self.topology, &nodes)?;
             total = total.saturating_add(f.count);
         }
@@ -1109,6 +1182,38 @@ impl Scenario {
                     format!("gives {bins} samples per series; use a coarser interval (at most {MAX_TRACE_CELLS} cells)"),
                 ));
             }
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// Where the kernel's TCP can run: on real packets (`run.engine = "udp"`), through the
+    /// user-space emulator, which reads them from TUN devices (the kernel path's queues carry
+    /// ccscope's datagrams only).
+    fn validate_linux(&self, f: &Flow, flow: &str) -> Result<()> {
+        if f.playback.is_some() {
+            return Err(Error::invalid(
+                format!("{flow}.playback"),
+                "a playback receiver",
+                "none with source.kind = 'linux', whose receiver is the kernel's socket",
+            ));
+        }
+        let at = format!("{flow}.source.kind");
+        if self.run.engine != Engine::Udp {
+            let engine = serde_json::to_value(self.run.engine).unwrap_or_default();
+            return Err(Error::invalid(
+                &at,
+                "'linux'",
+                format!("needs run.engine = \"udp\" (here {engine}): the kernel's TCP sends real packets"),
+            ));
+        }
+        if self.run.emulator != Emulation::User {
+            return Err(Error::invalid(
+                at,
+                "'linux'",
+                "needs run.emulator = \"user\": the kernel path's queues carry ccscope's own datagrams only",
+            ));
         }
         Ok(())
     }
@@ -1742,6 +1847,7 @@ impl Source {
                 )?;
                 u.app.validate(&format!("{at}.app"))
             }
+            Source::Linux(l) => l.validate(at),
         }?;
         let app = match self {
             Source::Tcp(t) => t.app.as_ref(),

@@ -1,0 +1,156 @@
+"""Flows of the kernel's own TCP (source = { kind = "linux", cc = ... }) on the udp engine: two
+sockets in network namespaces the run makes, their packets through TUN devices into the same
+emulated network as ccscope's own flows.
+
+Making namespaces and TUN devices needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN); where this test
+cannot, the tests that need them are skipped and say why. Bounds come from the theory of
+loss-based flows over a buffered link, with room for the scheduler of a shared machine."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_realnet_kernel import WHY_NOT, machine_state, namespaces_of, net_namespaces, wait_until
+
+import ccscope
+from ccscope.errors import ScenarioError
+from ccscope.scenario import schema as scenario_schema
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-linux.toml"
+KERNEL_CCS = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
+
+WHY_NO_TUN = WHY_NOT or (None if Path("/dev/net/tun").exists() else "no /dev/net/tun here")
+needs_tun = pytest.mark.skipif(WHY_NO_TUN is not None, reason=WHY_NO_TUN or "")
+
+
+def text(duration: str = "10s") -> str:
+    return SCENARIO.read_text().replace('duration = "10s"', f'duration = "{duration}"')
+
+
+@pytest.mark.skipif(not KERNEL_CCS.exists(), reason=f"no {KERNEL_CCS} on this machine")
+def test_bad_input_is_refused_naming_the_field():
+    with pytest.raises(ScenarioError) as e:
+        ccscope.loads(text().replace('cc = "cubic"', 'cc = "hybla-nope"'))
+    assert e.value.path == "flows[0].source.cc"
+    # The kernel's own list, as it gives it.
+    for cc in KERNEL_CCS.read_text().split():
+        assert cc in str(e.value)
+    with pytest.raises(ScenarioError) as e:
+        ccscope.loads(text().replace('engine = "udp"', 'engine = "packet"'))
+    assert e.value.path == "flows[0].source.kind"
+    assert 'run.engine = "udp"' in str(e.value)
+    with pytest.raises(ScenarioError) as e:
+        ccscope.loads(text().replace('engine = "udp"', 'engine = "udp"\nemulator = "kernel"'))
+    assert e.value.path == "flows[0].source.kind"
+    small = text().replace('cc = "cubic"', 'cc = "cubic", packet_size = "60B"')
+    with pytest.raises(ScenarioError) as e:
+        ccscope.loads(small)
+    assert e.value.path == "flows[0].source.packet_size"
+
+
+def test_the_cli_refuses_a_kernel_flow_on_the_packet_engine_in_one_line(tmp_path):
+    scenario = tmp_path / "packet.toml"
+    scenario.write_text(text().replace('engine = "udp"', 'engine = "packet"'))
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "run", str(scenario), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "flows[0].source.kind" in lines[0], p.stderr
+
+
+def test_the_schema_describes_the_source_and_its_ranges():
+    schema = json.dumps(scenario_schema("packet"))
+    assert '"linux"' in schema
+    assert "tcp_available_congestion_control" in schema
+    assert "[100 B, 65535 B]" in schema
+
+
+@needs_tun
+def test_a_kernel_flow_beside_a_ccscope_flow_shares_the_link():
+    before = machine_state()
+    r = ccscope.run(ccscope.loads(text("8s")))
+    link = r.links.set_index("name").loc["bottleneck"]
+    # One loss-based flow into a buffer of a bandwidth-delay product keeps the link busy
+    # (Appenzeller et al., "Sizing router buffers", SIGCOMM 2004, §2); two do too. 0.9 leaves
+    # room for real time on a shared machine; each flow gets at least a tenth of the link.
+    assert link["utilization"] >= 0.9
+    assert (r.flows["throughput_bps"] >= 1e6).all(), r.flows[["label", "throughput_bps"]]
+    kernel = r.flows.iloc[0]
+    assert kernel["label"] == "Linux cubic"
+    assert kernel["goodput_bps"] >= 1e6 and kernel["retransmits"] >= 0
+    # TCP_INFO every 100 ms in the state trace: the RTT between the path's 44 ms and that
+    # plus a full buffer (55 ms), the window within the pipe and the buffer (110 packets,
+    # a few more for the access links) once past slow start.
+    state = r.trace.state
+    mine = state[(state["flow"] == 0) & (state["side"] == "sender")]
+    srtt = mine[mine["field"] == "srtt_s"]["value"]
+    assert len(srtt) >= 40 and srtt.between(0.044, 0.044 + 0.055 + 0.01).all()
+    cwnd = mine[(mine["field"] == "cwnd_pkts") & (mine["time_s"] >= 2)]["value"]
+    assert len(cwnd) > 0 and cwnd.between(1, 120).all()
+    fields = set(mine["field"])
+    assert {"ssthresh_pkts", "rttvar_s", "pacing_rate_bps", "delivery_rate_bps"} <= fields
+    assert "retransmits" in fields
+    # The run's namespaces and devices went with it.
+    assert wait_until(lambda: not namespaces_of(os.getpid()), 5), namespaces_of(os.getpid())
+    assert machine_state() == before
+
+
+def cli(tmp_path: Path, duration: str) -> list[str]:
+    """The command that runs the scenario for `duration` into tmp_path/out."""
+    scenario = tmp_path / "linux.toml"
+    scenario.write_text(text(duration))
+    out = str(tmp_path / "out")
+    return [sys.executable, "-m", "ccscope", "run", str(scenario), "--out", out, "--no-plot", "-q"]
+
+
+def devices(pid: int) -> int:
+    """How many of the namespaces process `pid` holds have a kernel flow's TUN device."""
+    found = 0
+    for path in namespaces_of(pid):
+        shown = subprocess.run(
+            ["nsenter", f"--net={path}", "ip", "-o", "link", "show"],
+            capture_output=True,
+            text=True,
+        ).stdout
+        found += "ccs-tun" in shown
+    return found
+
+
+@needs_tun
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_nothing_is_left_however_the_run_ends(tmp_path, sig):
+    before = machine_state()
+    with subprocess.Popen(cli(tmp_path, "60s"), stderr=subprocess.PIPE, text=True) as p:
+        # The run's two namespaces, each with its TUN device once the run has made them.
+        assert wait_until(lambda: devices(p.pid) == 2 or p.poll() is not None, 30)
+        held = namespaces_of(p.pid)
+        assert len(held) == 2 and devices(p.pid) == 2, (held, p.poll())
+        ours = set(held.values())
+        time.sleep(1)  # traffic through the devices
+        p.send_signal(sig)
+        _, stderr = p.communicate(timeout=30)
+    assert p.returncode == (130 if sig == signal.SIGINT else -signal.SIGKILL), stderr
+    assert wait_until(lambda: not (ours & net_namespaces()), 10), ours & net_namespaces()
+    assert machine_state() == before
+
+
+@needs_tun
+def test_without_the_privilege_the_run_says_so_and_exits_2(tmp_path):
+    if shutil.which("setpriv") is None:
+        pytest.skip("needs setpriv (util-linux) to drop the capabilities")
+    # The same root process without CAP_SYS_ADMIN and CAP_NET_ADMIN (setpriv(1)).
+    drop = ["setpriv", "--bounding-set=-sys_admin,-net_admin"]
+    p = subprocess.run(drop + cli(tmp_path, "3s"), capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stderr
+    assert "source.kind" in p.stderr and "TUN devices" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
