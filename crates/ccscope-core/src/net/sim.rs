@@ -79,7 +79,7 @@ pub enum Side {
 pub trait Endpoint: Send {
     fn start(&mut self, _ctx: &mut Ctx) {}
     fn stop(&mut self, _ctx: &mut Ctx) {}
-    fn on_packet(&mut self, _ctx: &mut Ctx, _pkt: Packet) {}
+    fn on_packet(&mut self, _ctx: &mut Ctx, _pkt: &Packet) {}
     fn on_timer(&mut self, _ctx: &mut Ctx, _timer: usize) {}
     /// Name of what runs here, for results (e.g. the controller's paper notation).
     fn label(&self) -> String {
@@ -1171,7 +1171,7 @@ impl Simulation {
                                 Side::Sender
                             },
                         );
-                        self.callback(ep, |e, c| e.on_packet(c, pkt));
+                        self.callback(ep, |e, c| e.on_packet(c, &pkt));
                     }
                 }
                 Kind::Timer { ep, slot, gen } => {

@@ -926,8 +926,8 @@ impl Endpoint for TcpSender {
         }
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
-        self.on_ack(ctx, &pkt);
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
+        self.on_ack(ctx, pkt);
         self.outbox.arm(ctx, APP_TIMER);
         arm_wakeup(&*self.ctl, ctx, WAKE_TIMER);
     }
@@ -1130,7 +1130,7 @@ impl Endpoint for TcpReceiver {
         self.inbox.stop(ctx, RECV_APP_TIMER);
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         let seq = pkt.header.seq;
         let retx = pkt.header.flags & RETX != 0;
         let ce = pkt.ecn.congestion;
@@ -1348,10 +1348,10 @@ mod tests {
             } else if let Some((side, pkt)) = wire.pop_front() {
                 if side == Side::Sender {
                     sio.now = now;
-                    snd.on_packet(&mut Ctx::host(&mut sio, 0, side), pkt);
+                    snd.on_packet(&mut Ctx::host(&mut sio, 0, side), &pkt);
                 } else {
                     rio.now = now;
-                    rcv.on_packet(&mut Ctx::host(&mut rio, 0, side), pkt);
+                    rcv.on_packet(&mut Ctx::host(&mut rio, 0, side), &pkt);
                 }
             } else {
                 // Nothing on the wire: on to the next timer.
@@ -1423,7 +1423,7 @@ mod tests {
             let mut pkt = Packet::default();
             (pkt.header.seq, pkt.ecn.congestion) = (seq as u64, ce);
             io.now = SimTime::from_ms(seq as u64);
-            rcv.on_packet(&mut Ctx::host(&mut io, 0, Side::Receiver), pkt);
+            rcv.on_packet(&mut Ctx::host(&mut io, 0, Side::Receiver), &pkt);
         }
         (io.now, io.timers[DELACK_TIMER]) = (SimTime::from_ms(500), None);
         rcv.on_timer(&mut Ctx::host(&mut io, 0, Side::Receiver), DELACK_TIMER);
