@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import theory
-from .errors import ScenarioError
+from .controllers import raised, user_code
+from .errors import ControllerError, ScenarioError
 
 #: Points of the rate range at which the conditions are evaluated (log-spaced).
 POINTS = 400
@@ -214,14 +215,20 @@ def _function_steps(
     def removed(v: float) -> float:
         return v - float(decrease(v))
 
-    try:
+    def failed(e: BaseException) -> ControllerError:
+        return ControllerError(
+            f"{name}: increase/decrease {raised(e)}",
+            "increase/decrease",
+            "functions",
+            "functions of the window that return a number",
+        )
+
+    with user_code(failed):
         r_i = np.array([float(increase(v)) for v in x])
         after = np.array([float(decrease(v)) for v in x])
         with np.errstate(all="ignore"):
             r_i_slope = _derivative(increase, x)
             r_d_slope = _derivative(removed, x)
-    except (TypeError, ValueError, ArithmeticError) as e:
-        raise ScenarioError(f"{name}: increase/decrease functions failed: {e}") from None
     bad = ~np.isfinite(r_i) | (r_i <= 0)
     if bad.any():
         v, got = _first_bad(bad, x, r_i)

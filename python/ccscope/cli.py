@@ -5,6 +5,7 @@ annotations``): typer reads every command's parameters from them at each start, 
 them from strings would cost about 10 ms of every command.
 """
 
+import functools
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -12,7 +13,7 @@ from typing import Annotated
 import typer
 
 from . import __version__
-from .errors import CcscopeError, ScenarioError, StoreError
+from .errors import CcscopeError, ScenarioError
 
 app = typer.Typer(
     help="ccscope: a laboratory for end-to-end congestion control. Run scenarios at packet "
@@ -26,7 +27,8 @@ app = typer.Typer(
 
 class _Console:
     """A rich console made on first use, so that `ccscope run -q` never loads rich. Pipes and
-    CI logs get 120 columns rather than rich's 80, so tables do not wrap."""
+    CI logs get 120 columns rather than rich's 80, so tables do not wrap. It reads no markup:
+    what it prints (a file name, a message with [brackets]) is printed as it is."""
 
     def __init__(self, stderr: bool = False) -> None:
         self._stderr = stderr
@@ -37,7 +39,7 @@ class _Console:
             from rich.console import Console
 
             tty = (sys.stderr if self._stderr else sys.stdout).isatty()
-            self._console = Console(stderr=self._stderr, width=None if tty else 120)
+            self._console = Console(stderr=self._stderr, width=None if tty else 120, markup=False)
         return getattr(self._console, name)
 
 
@@ -45,22 +47,92 @@ out = _Console()
 err = _Console(stderr=True)
 
 
-def escape(text: str) -> str:
-    """`text` as rich prints it literally (brackets are rich's markup)."""
-    from rich.markup import escape as rich_escape
+def _bold(text: str, style: str = "bold"):
+    from rich.text import Text
 
-    return rich_escape(text)
+    return Text(text, style=style)
 
 
-def _fail(e: Exception) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False, soft_wrap=True)
+def _error(message: str) -> None:
+    """One error line on stderr."""
+    err.print(_bold("error:", "bold red"), message, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    """Tells `message` as the error line; the exit (status 2) to raise."""
+    _error(message)
     return typer.Exit(code=2)
+
+
+#: Exit status of a command that met a bug of ccscope's (2 is the user's input, or files).
+BUG_EXIT = 1
+
+
+def _expected(e: Exception) -> str | None:
+    """The one line an expected failure (user input, files, stores, user code) is told in,
+    or None for a bug of ccscope's."""
+    import json
+
+    if isinstance(e, CcscopeError):
+        return str(e)
+    if isinstance(e, OSError):
+        names = " -> ".join(str(f) for f in (e.filename, e.filename2) if f is not None)
+        reason = e.strerror or str(e) or type(e).__name__
+        return f"{names}: {reason}" if names else reason
+    if isinstance(e, MemoryError):
+        return f"out of memory{f' ({e})' if str(e) else ''}"
+    if isinstance(e, (json.JSONDecodeError, UnicodeDecodeError)):
+        return f"cannot read JSON or text: {e}"
+    library = type(e).__module__.split(".")[0].lstrip("_")
+    if library in ("duckdb", "pyarrow"):
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return f"{library}: {first}"
+    return None
+
+
+def _click_exceptions() -> tuple[type[BaseException], ...]:
+    """What the command line itself raises to end a command: typer's exits and click's
+    errors (typer.BadParameter, ...)."""
+    click_error = sys.modules[_usage_error().__module__].ClickException
+    return (typer.Exit, typer.Abort, click_error)
+
+
+def _bounded(fn):
+    """`fn` as a command whose every expected failure is one line and exit status 2
+    (:func:`_expected`); a bug shows its traceback and asks to be reported (exit 1).
+    Ctrl-C, and the command line's own exits, pass through."""
+
+    @functools.wraps(fn)
+    def command(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except _click_exceptions():
+            raise
+        except Exception as e:
+            line = _expected(e)
+            if line is None:
+                import traceback
+
+                traceback.print_exception(e)
+                _error(
+                    f"this is a bug in ccscope ({type(e).__name__}), not a problem with the "
+                    "input: please report it with the command and the traceback above"
+                )
+                raise typer.Exit(code=BUG_EXIT) from None
+            raise _fail(line) from None
+
+    return command
+
+
+def command(fn):
+    """Registers `fn` as a command of the app behind :func:`_bounded`."""
+    return app.command()(_bounded(fn))
 
 
 def _print_notes(sc) -> None:
     """The scenario's notes (an old spelling read as the new one), one line each."""
     for note in sc.notes:
-        err.print(f"note: {escape(note)}", highlight=False, soft_wrap=True)
+        err.print(f"note: {note}", highlight=False, soft_wrap=True)
 
 
 def _si(x: float, unit: str) -> str:
@@ -211,7 +283,7 @@ def _print_round_summary(result) -> None:
 FORCE_HELP = "Run even when the estimated cost (events, memory) is beyond what runs by default."
 
 
-@app.command()
+@command
 def run(
     scenario: Annotated[
         Path,
@@ -237,49 +309,48 @@ def run(
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
-    The destination is checked before the run; the files appear together when it ends."""
+    The destination is checked, and held against other writers, before the run; the files
+    appear together when it ends."""
     from .engine import run as run_scenario
     from .errors import ControllerError, Interrupted
-    from .output import check_destination, moved, output_dir
+    from .output import claimed, moved, output_dir
     from .progress import RunProgress
     from .scenario import load
 
-    try:
-        sc = load(scenario)
-        if seed is not None:
-            sc = sc.with_seed(seed)
-        check_destination(out_dir)
+    sc = load(scenario)
+    if seed is not None:
+        sc = sc.with_seed(seed)
+    # The destination as it is now: a controller that changes the working directory does not
+    # move it.
+    with claimed(out_dir) as dest:
         progress = (
             False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
         )
         _print_notes(sc)
-        result = run_scenario(sc, progress=progress, force=force)
-    except ControllerError as e:
-        partial = getattr(e, "result", None)
-        if partial is None:
-            raise _fail(e) from None
-        written = partial.write(out_dir)
-        err.print(
-            "[bold red]error:[/] "
-            + escape(str(e))
-            + "\nwrote what was measured until then, marked partial: "
-            + ", ".join(str(p) for p in written),
-            highlight=False,
-            soft_wrap=True,
-        )
-        raise typer.Exit(code=2) from None
-    except Interrupted as e:
-        written = e.result.write(out_dir)
-        err.print(
-            "interrupted: wrote what was measured so far, marked partial: "
-            + ", ".join(str(p) for p in written),
-            highlight=False,
-        )
-        raise typer.Exit(code=130) from None
-    except CcscopeError as e:
-        raise _fail(e) from None
-    try:
-        with output_dir(out_dir) as tmp:
+        try:
+            result = run_scenario(sc, progress=progress, force=force)
+        except ControllerError as e:
+            partial = getattr(e, "result", None)
+            if partial is None:
+                raise
+            written = moved(partial.write(dest), dest, out_dir)
+            _error(str(e))
+            err.print(
+                "wrote what was measured until then, marked partial: "
+                + ", ".join(map(str, written)),
+                highlight=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(code=2) from None
+        except Interrupted as e:
+            written = moved(e.result.write(dest), dest, out_dir)
+            err.print(
+                "interrupted: wrote what was measured so far, marked partial: "
+                + ", ".join(map(str, written)),
+                highlight=False,
+            )
+            raise typer.Exit(code=130) from None
+        with output_dir(dest) as tmp:
             written = result.write_files(tmp)
             if plot and sc.engine != "round":
                 from .report import plot_playback, plot_run
@@ -290,20 +361,19 @@ def run(
                 ):
                     if png is not None:
                         written.append(png)
-    except CcscopeError as e:
-        raise _fail(e) from None
     written = moved(written, tmp, out_dir)
-    if sc.engine == "round":
-        if not quiet:
-            _print_round_summary(result)
-            out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
+    for note in getattr(result, "notes", []):
+        err.print(f"note: {note}", highlight=False, soft_wrap=True)
+    if quiet:
         return
-    if not quiet:
+    if sc.engine == "round":
+        _print_round_summary(result)
+    else:
         _print_summary(result)
-        out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
+    out.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
 
 
-@app.command()
+@command
 def validate(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
@@ -313,10 +383,7 @@ def validate(
     from .scenario import cost
     from .scenario import validate as check_scenario
 
-    try:
-        sc = check_scenario(scenario, force=force)
-    except ScenarioError as e:
-        raise _fail(e) from None
+    sc = check_scenario(scenario, force=force)
     _print_notes(sc)
     if sc.engine == "round":
         summary = f"{sc.n_flows} flows, round model"
@@ -329,7 +396,7 @@ def validate(
     out.print(f"{scenario}: ok ({summary})", highlight=False)
 
 
-@app.command()
+@command
 def schema(
     engine: Annotated[
         str, typer.Argument(help="Which scenario files: packet or round.")
@@ -341,10 +408,7 @@ def schema(
 
     from .scenario import schema as scenario_schema
 
-    try:
-        print(json.dumps(scenario_schema(engine), indent=2))
-    except ScenarioError as e:
-        raise _fail(e) from None
+    print(json.dumps(scenario_schema(engine), indent=2))
 
 
 def _params(items: list[str] | None, controller: str | None = None) -> dict:
@@ -369,7 +433,7 @@ def _params(items: list[str] | None, controller: str | None = None) -> dict:
     return params
 
 
-@app.command()
+@command
 def check(
     controller: Annotated[
         str | None,
@@ -438,15 +502,15 @@ def check(
             flows=flows,
             measure=measure,
         )
-    except (ScenarioError, ValueError) as e:
-        raise _fail(e) from None
+    except ValueError as e:  # the theory's functions refuse values outside their domain
+        raise _fail(str(e)) from None
     if as_json:
         print(json.dumps(report, indent=2))
     else:
         out.print(format_report(report), highlight=False)
 
 
-@app.command()
+@command
 def controllers(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
@@ -461,7 +525,7 @@ def controllers(
         print(json.dumps(entries, indent=2))
         return
     for e in entries:
-        out.print(f"[bold]{e['name']}[/] ({e['family']})  {e['summary']}", highlight=False)
+        out.print(_bold(e["name"]), f"({e['family']})  {e['summary']}", highlight=False)
         out.print(f"  convention: {e['convention']}", highlight=False)
         out.print(f"  source: {e['paper']}", highlight=False)
         for p in e["params"]:
@@ -486,7 +550,7 @@ def controllers(
     )
 
 
-@app.command()
+@command
 def sweep(
     file: Annotated[
         Path,
@@ -515,40 +579,77 @@ def sweep(
         typer.Option(help="With --show: write a PNG of the first --metric against --axis."),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds one run may take before it is stopped and recorded as failed "
+            "(default: from the run's cost estimate, see the README).",
+            min=0.001,
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Run a sweep of more runs than run by default (see the README)."
+        ),
+    ] = False,
 ) -> None:
     """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
-    recorded with its error; --show summarizes the sweep's runs over seeds."""
+    recorded with its error; --show summarizes the sweep's runs over seeds. Exit status 1
+    when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
-    try:
-        spec = sweeps.load_sweep(file)
-        if show:
-            ids = [t.run_id for t in spec.tasks()]
-            table = sweeps.summarize(store, metric, ids)
-            if table.empty:
-                out.print(f"{store} holds no finished run of {file}", highlight=False)
-                return
-            out.print(sweeps.summary_table(table))
-            if plot is not None:
-                first = metric[0] if metric else "throughput_bps"
-                out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}", highlight=False)
+    spec = sweeps.load_sweep(file)
+    if show:
+        ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
+        table = sweeps.summarize(store, metric, ids)
+        if table.empty:
+            out.print(f"{store} holds no finished run of {file}", highlight=False)
             return
-        done = sweeps.run(spec, store, jobs, executor, address, progress=progress)
-    except (ScenarioError, StoreError, FileNotFoundError) as e:
-        raise _fail(e) from None
+        out.print(sweeps.summary_table(table))
+        if plot is not None:
+            first = metric[0] if metric else "throughput_bps"
+            out.print(f"wrote {sweeps.plot(store, first, axis, plot, ids)}", highlight=False)
+        return
+    done = sweeps.run(
+        spec,
+        store,
+        jobs,
+        executor,
+        address,
+        progress=progress,
+        time_limit_s=time_limit,
+        force=force,
+    )
     out.print(
         f"{done.total} runs: {done.ran} run, {done.skipped} already in {store}, "
         f"{done.failed} failed",
         highlight=False,
     )
-    if done.stopped:
-        err.print(f"[bold red]error:[/] {escape(done.stopped)}", highlight=False, soft_wrap=True)
-        raise typer.Exit(code=2)
     for run_id, error in list(done.errors.items())[:5]:
         out.print(f"  {run_id}: {error}", highlight=False)
+    if done.notes:
+        n = len(done.notes)
+        err.print(
+            f"note: {'1 run has' if n == 1 else f'{n} runs have'} notes (the store's notes "
+            "column), such as "
+            + "; ".join(f"{run_id}: {notes[0]}" for run_id, notes in list(done.notes.items())[:3]),
+            highlight=False,
+            soft_wrap=True,
+        )
+    if done.stopped:
+        _error(done.stopped)
+        raise typer.Exit(code=2)
+    if done.failed:
+        every = done.failed == done.ran
+        _error(
+            ("every run failed" if every else f"{done.failed} of {done.ran} runs failed")
+            + f" (recorded in {store} with their errors, and run again by the same command)"
+        )
+        raise typer.Exit(code=2 if every else 1)
 
 
-@app.command()
+@command
 def reproduce(
     id: Annotated[str | None, typer.Argument(help="A reproduction id (see --list).")] = None,  # noqa: A002
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
@@ -587,18 +688,19 @@ def reproduce(
     import json
 
     from . import reproduce as reproductions
+    from .output import writable_folder
 
     if explore:
         from . import explore as exploring
+        from .progress import RunProgress
 
-        try:
-            if id is None or all_:
-                raise ScenarioError("--explore takes one reproduction ID")
-            r = reproductions.get(id)
-            axes = [exploring.parse(spec, r.knob_table()) for spec in explore]
-            table = exploring.run(r.id, axes, quick, jobs, store)
-        except ScenarioError as e:
-            raise _fail(e) from None
+        if id is None or all_:
+            raise ScenarioError("--explore takes one reproduction ID")
+        r = reproductions.get(id)
+        axes = [exploring.parse(spec, r.knob_table()) for spec in explore]
+        table = exploring.run(
+            r.id, axes, quick, jobs, store, RunProgress("points", delay=2.0, label="explored")
+        )
         if as_json:
             print(json.dumps(exploring.regions(table), indent=2, ensure_ascii=False))
         elif markdown:
@@ -613,16 +715,15 @@ def reproduce(
         if as_json:
             print(json.dumps(entries, indent=2))
         for e in [] if as_json else entries:
-            out.print(f"[bold]{e['id']:<16}[/] {e['title']} ({e['source']})", highlight=False)
+            out.print(_bold(f"{e['id']:<16}"), f"{e['title']} ({e['source']})", highlight=False)
             for name, meaning in e["knobs"].items():
                 out.print(f"    --explore {name}: {meaning}", highlight=False)
         return
-    try:
-        if all_ == (id is not None):
-            raise ScenarioError("give one reproduction ID, --all or --list")
-        ids = reproductions.ids(real_time) if all_ else [reproductions.get(id).id]
-    except ScenarioError as e:
-        raise _fail(e) from None
+    if all_ == (id is not None):
+        raise ScenarioError("give one reproduction ID, --all or --list")
+    ids = reproductions.ids(real_time) if all_ else [reproductions.get(id).id]
+    if figures is not None:
+        writable_folder(figures, "--figures")
     reports = []
     for rid in ids:
         if all_ and not as_json and not markdown:
@@ -639,7 +740,7 @@ def reproduce(
                 out.print(f"wrote {report['figure']}", highlight=False)
 
 
-@app.command()
+@command
 def report(
     path: Annotated[
         Path,
@@ -653,14 +754,10 @@ def report(
     (for a sweep, every metric against each axis with its 95% band)."""
     from .htmlreport import write
 
-    try:
-        written = write(path, output)
-    except FileNotFoundError as e:
-        raise _fail(e) from None
-    out.print(f"wrote {written}", highlight=False)
+    out.print(f"wrote {write(path, output)}", highlight=False)
 
 
-@app.command()
+@command
 def scorecard(
     controller: Annotated[
         str,
@@ -694,17 +791,14 @@ def scorecard(
     from .scorecard import scorecard as make
     from .scorecard import table
 
-    try:
-        card = make(controller, _params(param), quick=quick, store=store, jobs=jobs)
-    except (ScenarioError, StoreError) as e:
-        raise _fail(e) from None
+    card = make(controller, _params(param), quick=quick, store=store, jobs=jobs)
     if as_json:
         print(json.dumps(card, indent=2, ensure_ascii=False))
     else:
         out.print(table(card))
 
 
-@app.command()
+@command
 def version() -> None:
     """Print the ccscope version, its model version (the same scenario, seed and model
     version give the same results) and the commit it was built from."""
@@ -739,11 +833,7 @@ def main() -> None:
         # One line: what was wrong, and where help is.
         ctx = getattr(e, "ctx", None)
         command = ctx.command_path if ctx else "ccscope"
-        err.print(
-            f"[bold red]error:[/] {e.format_message()} (see '{command} --help')",
-            highlight=False,
-            soft_wrap=True,
-        )
+        _error(f"{e.format_message()} (see '{command} --help')")
         sys.exit(2)
     except typer.Abort:
         sys.exit(130)

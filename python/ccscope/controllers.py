@@ -18,6 +18,7 @@ paper's one-line rule ``increase(w)``/``decrease(w)`` inside TCP's window), or a
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -28,7 +29,7 @@ import json
 import re
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -237,6 +238,25 @@ ControllerSpec = Any
 PREFIX = "python:"
 
 
+@contextlib.contextmanager
+def user_code(failed: Callable[[BaseException], ControllerError]) -> Iterator[None]:
+    """Runs a block that calls code written by the user (a module's import, a factory, a
+    window rule): whatever it raises, ``sys.exit`` and ``MemoryError`` included, becomes
+    ``failed(exception)`` (with the exception as its cause), except Ctrl-C and an error
+    already explained."""
+    try:
+        yield
+    except (KeyboardInterrupt, ControllerError):
+        raise
+    except BaseException as e:
+        raise failed(e) from e
+
+
+def raised(e: BaseException) -> str:
+    """``raised Kind: message`` of an exception of user code (``raised SystemExit: 3``)."""
+    return f"raised {type(e).__name__}" + (f": {e}" if str(e) else "")
+
+
 def _is_window(obj: object) -> bool:
     return hasattr(obj, "increase") and hasattr(obj, "decrease")
 
@@ -369,24 +389,27 @@ def _load(ref: PythonRef, scenario_file: str) -> tuple[Any, Path]:
         for _ in ref.module.split(".")[1:] + ([""] if path.name == "__init__.py" else []):
             root = root.parent
         sys.path.insert(0, str(root))
+        failed = functools.partial(
+            _failed, ref, f"importing {ref.module} ({path})", "a module that imports"
+        )
         try:
             for name in [
                 m for m in sys.modules if m == ref.module or m.startswith(ref.module + ".")
             ]:
                 del sys.modules[name]
-            module = importlib.import_module(ref.module)
-        except Exception as e:
-            raise ControllerError(
-                f"{ref.path} = {ref.name!r}: importing {ref.module} ({path}) raised "
-                f"{type(e).__name__}: {e}",
-                ref.path,
-                repr(ref.name),
-                "a module that imports",
-            ) from e
+            with user_code(failed):
+                module = importlib.import_module(ref.module)
         finally:
             sys.path.remove(str(root))
         _LOADED[key] = module
     return module, path
+
+
+def _failed(ref: PythonRef, doing: str, allowed: str, e: BaseException) -> ControllerError:
+    """The error of `ref`'s user code that raised `e` while `doing`."""
+    return ControllerError(
+        f"{ref.path} = {ref.name!r}: {doing} {raised(e)}", ref.path, repr(ref.name), allowed
+    )
 
 
 def _factory(ref: PythonRef, supplied: dict[str, ControllerSpec], scenario_file: str):
@@ -482,18 +505,9 @@ def _make(ref: PythonRef, factory: Any, arguments: dict[str, Any]) -> Any:
         ) from None
     except ValueError:  # no signature (a builtin): let the call say
         pass
-    try:
+    made = f"{getattr(factory, '__name__', ref.object)}(...)"
+    with user_code(functools.partial(_failed, ref, made, "a factory that returns a controller")):
         obj = factory(**arguments)
-    except ControllerError:
-        raise
-    except Exception as e:
-        raise ControllerError(
-            f"{ref.path} = {ref.name!r}: {getattr(factory, '__name__', ref.object)}(...) raised "
-            f"{type(e).__name__}: {e}",
-            ref.path,
-            repr(ref.name),
-            "a factory that returns a controller",
-        ) from e
     if not _is_controller(obj):
         raise ControllerError(
             f"{ref.path} = {ref.name!r}: {type(obj).__name__} is not a controller",

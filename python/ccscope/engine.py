@@ -167,6 +167,39 @@ class Result:
         return out
 
     @functools.cached_property
+    def notes(self) -> list[str]:
+        """What a reader of the numbers must know, one sentence each: a real-time run that
+        did not keep time, a playback that never started within the run (summary.json's
+        ``notes``, printed by ``ccscope run``)."""
+        rows = self._flow_rows
+        notes = []
+        timer = max((r.get("timer_late_p99_ms", 0.0) for r in rows), default=0.0)
+        arrival = max((r.get("arrival_late_p99_ms", 0.0) for r in rows), default=0.0)
+        if max(timer, arrival) > LATE_MS:
+            notes.append(
+                f"the udp engine did not keep time: timers fired up to {timer:.3g} ms late and "
+                f"datagrams arrived up to {arrival:.3g} ms late (a flow's 99th percentile) "
+                f"where it aims for {AIM_MS:g} ms, so the numbers describe what this machine "
+                "could do rather than the scenario (fewer flows or packets per second keep time)"
+            )
+        startups = [
+            f.get("playback", {}).get("startup")
+            for f in self.scenario.table["flows"]
+            for _ in range(f.get("count", 1))
+        ]
+        for i, (row, startup) in enumerate(zip(rows, startups, strict=True)):
+            if startup is None or "session_s" not in row:
+                continue
+            startup_s = _core().quantity(startup)[1]
+            if row["session_s"] < startup_s:
+                notes.append(
+                    f"flow {i}: playback never started: its start-up of {startup} after the "
+                    f"first delivery outlasted the deliveries ({row['session_s']:.3g} s), so "
+                    "its interruptions and frozen time say nothing"
+                )
+        return notes
+
+    @functools.cached_property
     def playback(self) -> pd.DataFrame:
         """Playback receivers' buffer levels: one row per (flow, 100 ms interval with a
         delivery), the level after the interval's last delivery."""
@@ -366,6 +399,7 @@ class Result:
             "links": self.link_records(),
             "scenario": self.scenario.echo(),
             **self.python.summary(),
+            **({"notes": self.notes} if self.notes else {}),
             **({"partial": True} if self.partial else {}),
         }
 
@@ -402,6 +436,13 @@ class Result:
             written = self.write_files(tmp)
         return moved(written, tmp, out_dir)
 
+
+#: How well the udp engine aims to keep time: the 99th percentile of its emulated delay's
+#: error (README, "Real packets"; bench/realnet_accuracy.py measures it), ms.
+AIM_MS = 0.5
+#: A timer or arrival later than this (a flow's 99th percentile, ms: ten times the aim) makes
+#: a real-time run's result say that the run did not keep time.
+LATE_MS = 10 * AIM_MS
 
 #: Per-flow columns of a flow with a playback receiver (see ccscope.apps::playback and
 #: ccscope.metrics): consumption rate, interruptions (buffer underruns, Cai et al. §V-B),

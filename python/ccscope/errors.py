@@ -11,8 +11,9 @@ Errors found by the core (``ccscope._core``) arrive as these classes with their 
   unless told to go on (``force=True``, ``--force``); the message has the estimate.
 - :class:`ControllerError`: a controller name or parameter the catalogue does not accept (a
   :class:`ScenarioError` too, so one ``except ScenarioError`` catches both).
-- :class:`StoreError`: a sweep store that cannot take this ccscope's runs (they would mix
-  model versions); the message says how to start a new store or run them again.
+- :class:`StoreError`: a sweep store that cannot be used: not a store (a folder, another
+  program's file), truncated, held by another process, failing (a full disk), or holding runs
+  of another model version; the message names the store and what was found.
 
 An internal failure of the engine (a bug) is ``ccscope._core.CoreError``.
 """
@@ -78,8 +79,7 @@ class ControllerError(ScenarioError):
 
 
 class StoreError(CcscopeError, ValueError):
-    """A results store that cannot take this ccscope's runs, named with the reason and what to
-    do instead."""
+    """A results store that cannot be used, named with the reason and what to do instead."""
 
 
 class Interrupted(KeyboardInterrupt):

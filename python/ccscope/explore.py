@@ -12,9 +12,11 @@ store, which ``ccscope report STORE`` draws, and :func:`regions` says per claim 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,8 @@ from typing import Any
 import pandas as pd
 
 from . import reproduce
-from .errors import ScenarioError
+from .errors import ScenarioError, StoreError
+from .progress import RunProgress, callback
 
 #: Most values one axis takes.
 MAX_VALUES = 50
@@ -89,46 +92,86 @@ def run(
     quick: bool = False,
     jobs: int | None = None,
     store: str | Path | None = None,
+    progress: bool | Callable[[float, float], None] = False,
 ) -> pd.DataFrame:
     """Runs reproduction `rid` at every point of the axes' grid, `jobs` points at a time in
     worker processes (default: one per core); one row per point and claim (the knobs'
     values, ``quantity``, ``holds``, ``measured``), in grid order whatever the workers' order.
-    With `store`, also writes the table there (DuckDB, table ``explore``, replaced)."""
+    With `store`, also writes the table there (DuckDB, table ``explore``, replaced).
+    `progress` is told ``(points done, points)`` as they finish (True: a bar)."""
     import os
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
+
+    from .sweep import die_with
 
     r = reproduce.get(rid)
     points = grid(axes)
     if not axes or not points:
         raise ScenarioError.at("--explore", "", "at least one NAME=LOW:HIGH[:N]")
+    if store is not None:  # before the points are computed, not after
+        store = _writable(store)
     tasks = [(rid, quick, p) for p in points]
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    if workers == 1:
-        rows = [row for t in tasks for row in _point(t)]
-    else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            rows = [row for result in pool.map(_point, tasks) for row in result]
+    tell = callback(progress, "points")
+    rows = []
+    with contextlib.ExitStack() as stack:
+        if isinstance(tell, RunProgress):
+            stack.callback(tell.close)
+        if workers == 1:
+            results = map(_point, tasks)
+        else:
+            # Workers that die with this process, even one killed outright.
+            pool = stack.enter_context(
+                ProcessPoolExecutor(
+                    workers, get_context("spawn"), initializer=die_with, initargs=(os.getpid(),)
+                )
+            )
+            results = pool.map(_point, tasks)
+        for done, result in enumerate(results, 1):
+            rows += result
+            if tell is not None:
+                tell(done, len(tasks))
     table = pd.DataFrame(rows, columns=[*(a.name for a in axes), "quantity", "holds", "measured"])
     if store is not None:
         write(store, r.id, quick, table)
     return table
 
 
-def write(store: str | Path, rid: str, quick: bool, table: pd.DataFrame) -> Path:
-    """Writes an exploration to `store` (table ``explore``, with a ``meta`` row: the id, quick
-    and the ccscope version)."""
-    import duckdb
+def _writable(store: str | Path) -> Path:
+    """`store` made absolute, once it is a new file in a folder that can be written or an
+    exploration's store (which a new exploration replaces): :class:`ccscope.errors.StoreError`
+    naming what else it is (a sweep's store, another program's database, not a DuckDB file, a
+    file another process has open)."""
+    from .output import writable_file
+    from .store import EXPLORE_TABLES, opened, tables_of, what_holds
 
-    from .output import provenance
-
-    path = Path(store)
+    path = Path(store).absolute()
     if not path.parent.is_dir():
         raise ScenarioError.at("--store", str(store), "a file in a folder that exists")
+    writable_file(path, "--store")
+    if path.exists():
+        with opened(path, read_only=True) as con:
+            tables = tables_of(con)
+        if tables - set(EXPLORE_TABLES):
+            raise StoreError(
+                f"store {path}: is {what_holds(tables)}, not an exploration's; give a new path"
+            )
+    return path
+
+
+def write(store: str | Path, rid: str, quick: bool, table: pd.DataFrame) -> Path:
+    """Writes an exploration to `store` (table ``explore``, with a ``meta`` row: the id, quick
+    and the ccscope version), replacing the exploration it held; a file that holds anything
+    else is refused (:func:`_writable`)."""
+    from .output import provenance
+    from .store import opened
+
+    path = _writable(store)
     meta = pd.DataFrame(
         [{"id": rid, "quick": quick, "provenance": json.dumps(provenance(), sort_keys=True)}]
     )
-    with duckdb.connect(str(path)) as con:
+    with opened(path) as con:
         con.register("explored", table)
         con.register("meta_rows", meta)
         con.execute("CREATE OR REPLACE TABLE explore AS SELECT * FROM explored")
@@ -137,25 +180,26 @@ def write(store: str | Path, rid: str, quick: bool, table: pd.DataFrame) -> Path
 
 
 def load(store: str | Path) -> tuple[dict[str, Any], pd.DataFrame]:
-    """The meta row and the table of an exploration store."""
-    import duckdb
+    """The meta row and the table of an exploration store;
+    :class:`ccscope.errors.StoreError` naming what the file is when it is not one."""
+    from .store import EXPLORE_TABLES, opened, tables_of, what_holds
 
-    with duckdb.connect(str(store), read_only=True) as con:
+    with opened(store, read_only=True) as con:
+        tables = tables_of(con)
+        if not set(EXPLORE_TABLES) <= tables:
+            raise StoreError(f"store {store}: is {what_holds(tables)}, not an exploration's")
         meta = con.execute("SELECT * FROM explore_meta").df().iloc[0].to_dict()
         table = con.execute("SELECT * FROM explore").df()
     return meta, table
 
 
 def is_store(path: Path) -> bool:
-    """Whether `path` is a DuckDB file holding an exploration."""
-    import duckdb
+    """Whether `path` is a DuckDB file holding an exploration (a file that cannot be
+    opened is a :class:`ccscope.errors.StoreError` naming it)."""
+    from .store import opened, tables_of
 
-    try:
-        with duckdb.connect(str(path), read_only=True) as con:
-            names = {r[0] for r in con.execute("SHOW TABLES").fetchall()}
-    except duckdb.Error:
-        return False
-    return "explore" in names
+    with opened(path, read_only=True) as con:
+        return "explore" in tables_of(con)
 
 
 def knob_names(table: pd.DataFrame) -> list[str]:

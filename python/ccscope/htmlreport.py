@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .errors import CcscopeError
+
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
@@ -26,6 +28,10 @@ figure { margin: 1em 0; } figcaption { font-size: 0.85em; color: #555; }
 img { max-width: 100%; }
 .partial { color: #a00; font-weight: bold; }
 """
+
+
+class ReportError(CcscopeError, ValueError):
+    """A path that is not a run directory nor a sweep store, named with what was found."""
 
 
 def _figure(fig, caption: str) -> str:
@@ -153,12 +159,23 @@ def _series_figures(out: Path) -> list[str]:
     return figures
 
 
+def _summary(out: Path) -> dict:
+    """The summary.json of a run directory; :class:`ReportError` when `out` is not one."""
+    path = out / "summary.json"
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReportError(f"{out}: no summary.json (not a folder `ccscope run` wrote)") from None
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: cannot be read as JSON ({e})") from None
+    if not (isinstance(summary, dict) and "ccscope_version" in summary):
+        raise ReportError(f"{path}: not the summary.json of a ccscope run (no ccscope_version)")
+    return summary
+
+
 def run_page(out: Path) -> tuple[str, str]:
     """The title and body of the page of a run directory."""
-    path = out / "summary.json"
-    if not path.exists():
-        raise FileNotFoundError(f"{out}: no summary.json (not a directory `ccscope run` wrote)")
-    summary = json.loads(path.read_text())
+    summary = _summary(out)
     provenance = {
         k: summary.get(k)
         for k in (
@@ -188,7 +205,10 @@ def run_page(out: Path) -> tuple[str, str]:
     for key, title in (("flows", "Flows"), ("links", "Bottleneck links")):
         if summary.get(key):
             parts += [f"<h2>{title}</h2>", _table(pd.DataFrame(summary[key]))]
-    figures = _series_figures(out)
+    try:
+        figures = _series_figures(out)
+    except (OSError, ValueError, KeyError) as e:  # pyarrow's errors are ValueErrors
+        raise ReportError(f"{out}: a trace cannot be read ({e})") from None
     if figures:
         parts += ["<h2>Figures</h2>", *figures]
     parts += [
@@ -314,10 +334,12 @@ def _band(ax, table: pd.DataFrame, axis: str, axes: list[str]) -> None:
 
 
 def render(path: str | Path) -> str:
-    """The HTML page of a run directory, a sweep store or an exploration store."""
+    """The HTML page of a run directory, a sweep store or an exploration store;
+    :class:`ReportError` (or :class:`ccscope.errors.StoreError`) naming what was found when
+    `path` is none of them."""
     p = Path(path)
     if not p.exists():
-        raise FileNotFoundError(f"{p}: no such run directory or sweep store")
+        raise ReportError(f"{p}: no such run directory or sweep store")
     if p.is_dir():
         title, body = run_page(p)
     else:
@@ -332,7 +354,10 @@ def render(path: str | Path) -> str:
 
 
 def write(path: str | Path, out: str | Path) -> Path:
-    """Writes the page of `path` (a run directory or a sweep store) to `out`."""
-    target = Path(out)
+    """Writes the page of `path` (a run directory or a sweep store) to `out` (checked first:
+    :class:`ccscope.output.OutputError`)."""
+    from .output import writable_file
+
+    target = writable_file(out, "--output")
     target.write_text(render(path), encoding="utf-8")
     return target

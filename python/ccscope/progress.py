@@ -15,10 +15,18 @@ class RunProgress:
     first `delay` seconds of wall time, so short runs stay quiet; then a bar on a terminal, or
     one line every `every` seconds when the output is not a terminal."""
 
-    def __init__(self, unit: str = "s", delay: float = 0.0, every: float = 5.0, console=None):
+    def __init__(
+        self,
+        unit: str = "s",
+        delay: float = 0.0,
+        every: float = 5.0,
+        console=None,
+        label: str = "simulated",
+    ):
         from rich.console import Console
 
         self.unit = unit
+        self.label = label
         self.delay = delay
         self.every = every
         self.console = console or Console(stderr=True)
@@ -35,7 +43,7 @@ class RunProgress:
                 import rich.progress as rp
 
                 self.bar = rp.Progress(
-                    rp.TextColumn("simulating"),
+                    rp.TextColumn(self.label),
                     rp.BarColumn(),
                     rp.TextColumn(f"{{task.completed:.6g}} / {{task.total:.6g}} {self.unit}"),
                     rp.TimeElapsedColumn(),
@@ -48,7 +56,9 @@ class RunProgress:
             self.bar.update(self.task, completed=done)
         elif now - self.printed >= self.every:
             self.printed = now
-            self.console.print(f"simulated {done:.6g} of {total:.6g} {self.unit}", highlight=False)
+            self.console.print(
+                f"{self.label} {done:.6g} of {total:.6g} {self.unit}", highlight=False
+            )
             self.console.file.flush()
 
     def close(self) -> None:

@@ -192,6 +192,19 @@ def _recorded(p: Path, text: str) -> dict:
             "'scenario'; this file is not one",
             file=str(p),
         )
+    from .output import scenario_hash
+
+    recorded = data.get("scenario_sha256")
+    if recorded is not None and recorded != scenario_hash(data["scenario"]):
+        raise ScenarioError(
+            "its 'scenario' is not the one the run recorded (its SHA-256 differs from "
+            "scenario_sha256: the file was edited); write the changed scenario as a .toml "
+            "file to run it",
+            "scenario_sha256",
+            repr(recorded),
+            "the SHA-256 of 'scenario' as the run wrote it",
+            str(p),
+        )
     return data["scenario"]
 
 

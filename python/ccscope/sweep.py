@@ -20,6 +20,11 @@ that runs it (the ccscope version and commit, and the SHA-256 of each Python con
 file), so running a sweep again skips what the store already holds, whichever executor ran it
 (every executor calls :func:`execute` on the same task), and never serves a run of code that
 has changed since. When the first runs all fail the same way the sweep stops, keeping them.
+
+A sweep of more than :data:`MAX_RUNS` runs is refused unless forced (it is counted before it is
+expanded), and each run has a time limit (:func:`time_limit`, or the one given): a run that
+outlasts it is stopped and recorded as failed, so that a controller that never returns holds
+up one worker for that long, never the sweep.
 """
 
 from __future__ import annotations
@@ -51,6 +56,29 @@ if TYPE_CHECKING:
 MODES = ("grid", "zip")
 EXECUTORS = ("local", "ray")
 
+#: Runs a sweep may have unless forced (``--force``): expanding and validating takes about
+#: 2 ms a run, so this many take minutes before the first run starts.
+MAX_RUNS = 100_000
+
+#: The seeds a store holds (a BIGINT column).
+MAX_SEED = 2**63 - 1
+
+#: What a run's default time limit assumes: the events (or flow-steps) of its cost estimate,
+#: an upper bound, at a hundredth of the engine's 1e7 a second (a Python controller's hooks
+#: are that slow); a real-time run's wall time twice; and never less than a minute.
+SLOWEST_WORK_PER_S = 1e5
+MIN_TIME_LIMIT_S = 60.0
+
+
+def time_limit(cost_estimate: dict) -> float:
+    """The default time limit (wall seconds) of a run whose :func:`ccscope.scenario.cost` is
+    `cost_estimate`."""
+    return max(
+        MIN_TIME_LIMIT_S,
+        cost_estimate["work"] / SLOWEST_WORK_PER_S,
+        2 * cost_estimate["wall_s"] + MIN_TIME_LIMIT_S,
+    )
+
 
 @dataclass(frozen=True)
 class Task:
@@ -64,6 +92,8 @@ class Task:
     trace_dir: str | None = None
     #: The scenario file (or sweep file) Python controllers' modules are found beside.
     scenario_file: str = ""
+    #: Wall seconds the run may take before it is stopped and recorded as failed.
+    time_limit_s: float = MIN_TIME_LIMIT_S
 
 
 @dataclass(frozen=True)
@@ -92,10 +122,26 @@ class Sweep:
             raise bad("base", None, "the path of a scenario file, or a [base] table")
         base = data["base"]
         if isinstance(base, str):
-            base = coerce(Path(root) / base)
+            try:
+                base = coerce(Path(root) / base)
+            except ScenarioError as e:
+                if e.file:  # the file's own error, naming it
+                    raise
+                raise ScenarioError(
+                    f"base = {base!r}: {e.message}",
+                    "base",
+                    repr(base),
+                    "the path of a scenario file, relative to the sweep file",
+                ) from None
         elif isinstance(base, dict):
-            # A [base] table's modules are found beside the sweep file.
-            base = Scenario.from_dict(base, file)
+            try:
+                # A [base] table's modules are found beside the sweep file.
+                base = Scenario.from_dict(base)
+            except ScenarioError as e:
+                path = f"base.{e.path}" if e.path else "base"
+                message = f"base.{e.message}" if e.path else f"base: {e.message}"
+                raise ScenarioError(message, path, e.value, e.allowed) from None
+            base = Scenario(base.table, base.engine, file, base.notes)
         else:
             raise bad("base", base, "the path of a scenario file, or a [base] table")
         axes = data.get("axes", {})
@@ -108,10 +154,12 @@ class Sweep:
         if (
             not isinstance(seeds, list)
             or not seeds
-            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
+            or not all(
+                isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SEED for s in seeds
+            )
             or len(set(seeds)) != len(seeds)
         ):
-            raise bad("seeds", seeds, "a non-empty list of distinct integers >= 0")
+            raise bad("seeds", seeds, "a non-empty list of distinct integers in [0, 2^63)")
         mode = data.get("mode", "grid")
         if mode not in MODES:
             raise bad("mode", mode, '"grid" or "zip"')
@@ -126,26 +174,98 @@ class Sweep:
             raise bad("traces", traces, "true or false")
         return cls(base, dict(axes), list(seeds), mode, traces, file)
 
-    def points(self) -> list[dict[str, Any]]:
+    def points(self) -> Iterator[dict[str, Any]]:
         """The axes' combinations, in order."""
         names = list(self.axes)
         combine = itertools.product if self.mode == "grid" else zip
-        return [dict(zip(names, values, strict=True)) for values in combine(*self.axes.values())]
+        return (dict(zip(names, values, strict=True)) for values in combine(*self.axes.values()))
 
-    def tasks(self, trace_root: Path | None = None) -> list[Task]:
-        """Every run: each point with each seed. The core validates every scenario here."""
+    def n_points(self) -> int:
+        """How many points :meth:`points` gives, counted without expanding them."""
+        lengths = [len(v) for v in self.axes.values()]
+        if self.mode == "grid":
+            return math.prod(lengths)
+        return min(lengths, default=0)
+
+    def n_runs(self) -> int:
+        """Runs in the sweep: points times seeds."""
+        return self.n_points() * len(self.seeds)
+
+    def check_size(self, force: bool = False) -> None:
+        """Raises :class:`ScenarioError` with the count when the sweep has more than
+        :data:`MAX_RUNS` runs, unless `force`."""
+        total = self.n_runs()
+        if total > MAX_RUNS and not force:
+            counts = " x ".join(str(len(v)) for v in self.axes.values()) or "1"
+            raise ScenarioError(
+                f"the sweep has {total:,} runs ({counts} points ({self.mode}) x "
+                f"{len(self.seeds)} seeds), more than the {MAX_RUNS:,} run without --force "
+                f"(force=True); expanding them alone takes about {total * 0.002:,.0f} s",
+                "axes",
+                str(total),
+                f"at most {MAX_RUNS:,} runs, or --force",
+                self.file,
+            )
+
+    def tasks(
+        self,
+        trace_root: Path | None = None,
+        time_limit_s: float | None = None,
+        force: bool = False,
+        progress: bool = False,
+    ) -> list[Task]:
+        """Every run: each point with each seed. The core validates every scenario here (about
+        2 ms each: `progress` shows how far it got after a few seconds); a sweep of more
+        than :data:`MAX_RUNS` runs raises :class:`ScenarioError` with its count unless
+        `force`. Each run's time limit is `time_limit_s`, or :func:`time_limit`."""
+        self.check_size(force)
+        watch = None
+        if progress:
+            from .progress import RunProgress
+
+            watch = RunProgress("sweep points", delay=2.0, label="expanded")
         tasks = []
-        for point in self.points():
-            sc = self.base
+        try:
+            for i, point in enumerate(self.points()):
+                if watch is not None:
+                    watch(i, self.n_points())
+                sc = self._scenario(point)
+                code = code_of(sc)
+                limit = time_limit_s or time_limit(cost(sc))
+                # Absolute: a worker's working directory may change under a run.
+                file = str(Path(sc.file).absolute()) if sc.file else ""
+                for seed in self.seeds:
+                    run = sc.with_seed(seed)
+                    rid = run_id(run, seed, code)
+                    trace = str(trace_root / rid) if self.traces and trace_root else None
+                    tasks.append(
+                        Task(rid, seed, point, run.engine, run.to_json(), trace, file, limit)
+                    )
+        finally:
+            if watch is not None:
+                watch.close()
+        return tasks
+
+    def _scenario(self, point: dict[str, Any]) -> Scenario:
+        """The base scenario at `point`; an error names the sweep file and the axis (or the
+        point, when no one axis is to blame)."""
+        sc = self.base
+        try:
             for path, value in point.items():
                 sc = sc.replace(path, value)
-            code = code_of(sc)
-            for seed in self.seeds:
-                run = sc.with_seed(seed)
-                rid = run_id(run, seed, code)
-                trace = str(trace_root / rid) if self.traces and trace_root else None
-                tasks.append(Task(rid, seed, point, run.engine, run.to_json(), trace, sc.file))
-        return tasks
+        except ScenarioError as e:
+            blamed = [a for a in point if e.path == a or e.path.startswith((a + ".", a + "["))]
+            if blamed:
+                axis = blamed[0]
+                at, value, what = f'axes."{axis}"', point[axis], e.allowed or e.message
+                message = f"{at} = {value!r}: {what}"
+                if e.path != axis:
+                    message = f"{at} = {value!r}: {e.message}"
+            else:
+                at, value = "axes", point
+                message = f"the point {point}: {e.message}"
+            raise ScenarioError(message, at, repr(value), e.allowed, self.file or e.file) from None
+        return sc
 
 
 def code_of(scenario: Scenario) -> dict[str, Any]:
@@ -203,9 +323,12 @@ METRIC_RANGES: dict[str, tuple[float, float]] = {
 def execute(task: Task) -> dict[str, Any]:
     """Runs one task and returns its record (never raises for a failed run: the error is
     recorded). Every executor calls this, so the numbers do not depend on the executor."""
+    import os
+
     from .engine import run
 
     start = time.perf_counter()
+    cwd = os.getcwd()
     record: dict[str, Any] = {
         "run_id": task.run_id,
         "status": "ok",
@@ -213,10 +336,12 @@ def execute(task: Task) -> dict[str, Any]:
         "metrics": {},
         "flows": [],
         "trace_dir": None,
+        "notes": [],
     }
     try:
         table = json.loads(task.scenario)
         result = run(Scenario(table, task.engine, task.scenario_file))
+        record["notes"] = getattr(result, "notes", [])
         record["metrics"] = result.metrics()
         record["flows"] = [{"flow": i, **f} for i, f in enumerate(result.flow_records())]
         for row in (record["metrics"], *record["flows"]):
@@ -233,6 +358,8 @@ def execute(task: Task) -> dict[str, Any]:
             record["trace_dir"] = str(final)
     except Exception as e:  # a failed run is recorded, the sweep goes on
         return _failure(task.run_id, f"{type(e).__name__}: {e}", start)
+    finally:
+        os.chdir(cwd)  # as it was, whatever a controller did
     record["wall_s"] = time.perf_counter() - start
     return record
 
@@ -250,20 +377,42 @@ def _failure(run_id: str, error: str, start: float) -> dict[str, Any]:
 
 
 #: What a worker process runs: the parent's import path first (a sweep's controllers are
-#: imported by module, from where the parent finds them), then :func:`_serve`.
+#: imported by module, from where the parent finds them), then :func:`_serve` (its argument
+#: is the parent's process id).
 _WORKER = (
     "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
-    "from ccscope.sweep import _serve; _serve()"
+    "from ccscope.sweep import _serve; _serve(int(sys.argv[1]))"
 )
 
+#: prctl(2)'s option that sends a process a signal when its parent ends (Linux).
+PR_SET_PDEATHSIG = 1
 
-def _serve() -> None:
+
+def die_with(parent: int) -> None:
+    """Has Linux kill this process when its `parent` ends (prctl(2) PR_SET_PDEATHSIG), so
+    that a sweep or an exploration killed outright leaves no worker running; elsewhere,
+    nothing."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the request was made
+        os._exit(1)
+
+
+def _serve(parent: int) -> None:
     """A worker's loop: a pickled task in on stdin, its pickled record out on stdout, until
-    stdin closes. What a run prints goes to stderr."""
+    stdin closes or the `parent` process ends. What a run prints goes to stderr."""
     import os
     import pickle
     import sys
 
+    die_with(parent)
     records = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     try:
@@ -279,8 +428,9 @@ class _Workers:
     needs (:data:`_WORKER`): fork would copy the parent's DuckDB threads in an unknown state,
     and multiprocessing's spawn would also import the parent's main script (the CLI) and start
     a resource tracker. Each worker holds one task at a time and gets the next as it hands
-    back a record. They run in their own process group: Ctrl-C reaches the parent only, which
-    stops them at once."""
+    back a record; one that outlasts its task's time limit is killed, the run recorded as
+    failed, and a new worker takes the next. They run in their own process group: Ctrl-C
+    reaches the parent only, which stops them at once; they die with the parent."""
 
     def __init__(self, jobs: int):
         self.procs = [self._spawn() for _ in range(jobs)]
@@ -289,12 +439,13 @@ class _Workers:
 
     @staticmethod
     def _spawn() -> subprocess.Popen:
+        import os
         import pickle
         import subprocess
         import sys
 
         proc = subprocess.Popen(
-            [sys.executable, "-c", _WORKER],
+            [sys.executable, "-c", _WORKER, str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             process_group=0,
@@ -321,32 +472,54 @@ class _Workers:
             self.running[proc] = (task, time.perf_counter())
 
     def _records(self) -> Iterator[dict[str, Any]]:
-        import pickle
         import selectors
 
         with selectors.DefaultSelector() as ready:
             for proc in self.running:
                 ready.register(proc.stdout, selectors.EVENT_READ, proc)
             while self.running:
-                for key, _ in ready.select():
-                    proc = key.data
+                due = min(start + task.time_limit_s for task, start in self.running.values())
+                ended = [key.data for key, _ in ready.select(max(due - time.perf_counter(), 0))]
+                now = time.perf_counter()
+                overdue = [
+                    p
+                    for p, (task, start) in self.running.items()
+                    if p not in ended and now - start > task.time_limit_s
+                ]
+                for proc in ended + overdue:
                     ready.unregister(proc.stdout)
                     task, start = self.running.pop(proc)
-                    try:
-                        record = pickle.load(proc.stdout)
-                    except (EOFError, pickle.UnpicklingError):  # the worker died in the run
-                        self.procs.remove(proc)
-                        record = _failure(
-                            task.run_id,
-                            f"the worker process running it ended (exit status {_end(proc)})",
-                            start,
-                        )
-                        proc = self._spawn()
-                        self.procs.append(proc)
+                    record, proc = self._record(proc, task, start, overdue=proc in overdue)
                     self._give(proc)
                     if proc in self.running:
                         ready.register(proc.stdout, selectors.EVENT_READ, proc)
                     yield record
+
+    def _record(
+        self, proc: subprocess.Popen, task: Task, start: float, overdue: bool
+    ) -> tuple[dict[str, Any], subprocess.Popen]:
+        """`task`'s record from worker `proc`, and the worker for the next task: `proc`, or,
+        when it died in the run or outlasted the run's time limit (it is then killed), a new
+        one, the run recorded as failed."""
+        import pickle
+
+        if overdue:
+            proc.kill()
+        else:
+            try:
+                return pickle.load(proc.stdout), proc
+            except (EOFError, pickle.UnpicklingError):  # the worker died in the run
+                pass
+        self.procs.remove(proc)
+        status = _end(proc)
+        why = (
+            f"stopped after its time limit of {task.time_limit_s:g} s"
+            if overdue
+            else f"the worker process running it ended (exit status {status})"
+        )
+        fresh = self._spawn()
+        self.procs.append(fresh)
+        return _failure(task.run_id, why, start), fresh
 
     def stop(self) -> None:
         for proc in self.procs:
@@ -363,14 +536,37 @@ def _end(proc: subprocess.Popen) -> int:
     return status
 
 
-def _local(tasks: list[Task], workers: _Workers | None) -> Iterator[dict[str, Any]]:
-    """The tasks' records, from `workers` (in any order), or run here one by one without."""
-    if workers is not None:
-        return workers.start(tasks)
-    return map(execute, tasks)
+#: Seconds to wait for a Ray head at ``--address`` to answer.
+RAY_CONNECT_S = 5.0
+
+
+def _check_address(address: str) -> None:
+    """Refuses, in seconds, a Ray ``--address`` (``host:port`` or ``ray://host:port``) where
+    nothing answers; Ray itself retries for minutes. ``auto`` and ``local`` are Ray's own."""
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    allowed = "host:port of a running Ray head (ray start --head), auto or local"
+    if not sep or not port.isdigit():
+        raise ScenarioError.at("--address", address, allowed)
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_S).close()
+    except (OSError, OverflowError) as e:
+        raise ScenarioError(
+            f"--address {address}: nothing answers there ({getattr(e, 'strerror', None) or e}); "
+            "start a Ray head (ray start --head) or give its address",
+            "--address",
+            repr(address),
+            allowed,
+        ) from None
 
 
 def _ray(tasks: list[Task], jobs: int, address: str | None) -> Iterator[dict[str, Any]]:
+    """The tasks' records from Ray, as many in flight as the cluster has CPUs, so that each
+    starts when it is handed over and its time limit runs from then: a task past its limit is
+    cancelled (its worker killed) and recorded as failed."""
     try:
         import ray
     except ImportError:
@@ -391,11 +587,33 @@ def _ray(tasks: list[Task], jobs: int, address: str | None) -> Iterator[dict[str
             options["num_cpus"] = jobs
         ray.init(**options)
     remote = ray.remote(execute)
-    pending = [remote.remote(t) for t in tasks]
+    slots = max(1, int(ray.cluster_resources().get("CPU", jobs)))
+    todo = iter(tasks)
+    pending: dict[Any, tuple[Task, float]] = {}
+
+    def hand_over() -> None:
+        task = next(todo, None)
+        if task is not None:
+            pending[remote.remote(task)] = (task, time.perf_counter())
+
+    for _ in range(slots):
+        hand_over()
     try:
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            due = min(start + task.time_limit_s for task, start in pending.values())
+            done, _ = ray.wait(
+                list(pending), num_returns=1, timeout=max(due - time.perf_counter(), 0)
+            )
+            now = time.perf_counter()
+            for ref in done or [r for r, (t, s) in pending.items() if now - s > t.time_limit_s]:
+                task, start = pending.pop(ref)
+                if done:
+                    yield ray.get(ref)
+                else:
+                    ray.cancel(ref, force=True)
+                    why = f"stopped after its time limit of {task.time_limit_s:g} s"
+                    yield _failure(task.run_id, why, start)
+                hand_over()
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -410,6 +628,8 @@ class Outcome:
     ran: int = 0
     failed: int = 0
     errors: dict[str, str] = field(default_factory=dict)
+    #: The notes of the runs that have some (:attr:`ccscope.engine.Result.notes`), by run id.
+    notes: dict[str, list[str]] = field(default_factory=dict)
     #: Why the sweep stopped before its end, when it did: its first runs all failed alike.
     stopped: str = ""
     #: Wall seconds the real-time runs to do (``run.engine = "udp"``) take at the least, on
@@ -424,12 +644,16 @@ def run(
     executor: str = "local",
     address: str | None = None,
     progress: bool | Callable[[Outcome], None] = False,
+    time_limit_s: float | None = None,
+    force: bool = False,
 ) -> Outcome:
     """Runs every run of `sweep` that `store` does not hold finished, and records each as it
     ends (a failed run with its error). Interrupting it (Ctrl-C) keeps what finished; running
     it again does the rest. `jobs` defaults to the machine's cores; `executor` is "local"
-    (processes) or "ray" (``address`` of a cluster, or a local Ray instance). `progress` shows
-    a progress bar (True) or is called after each run."""
+    (worker processes) or "ray" (``address`` of a cluster, or a local Ray instance).
+    `progress` shows a progress bar (True) or is called after each run. A run that takes
+    longer than `time_limit_s` (default: :func:`time_limit` of its cost) is stopped and
+    recorded as failed; a sweep of more than :data:`MAX_RUNS` runs needs `force`."""
     import os
 
     sw = sweep if isinstance(sweep, Sweep) else load_sweep(sweep)
@@ -438,13 +662,18 @@ def run(
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ScenarioError.at("jobs", jobs, "at least 1")
+    if time_limit_s is not None and not time_limit_s > 0:
+        raise ScenarioError.at("time_limit_s", time_limit_s, "a number of seconds > 0")
+    if executor == "ray" and address is not None:
+        _check_address(address)
     store_path = writable(store)
+    sw.check_size(force)
+    most = sw.n_runs()
     # Local workers start while the core expands the tasks and the store opens; a sweep with
     # nothing left to run just stops them.
-    most = len(sw.points()) * len(sw.seeds)
-    workers = _Workers(min(jobs, most)) if executor == "local" and min(jobs, most) > 1 else None
+    workers = _Workers(min(jobs, most)) if executor == "local" and most else None
     try:
-        return _run(sw, store_path, jobs, executor, address, progress, workers)
+        return _run(sw, store_path, jobs, executor, address, progress, workers, time_limit_s)
     finally:
         if workers is not None:
             workers.stop()
@@ -458,10 +687,16 @@ def _run(
     address: str | None,
     progress: bool | Callable[[Outcome], None],
     workers: _Workers | None,
+    time_limit_s: float | None,
 ) -> Outcome:
     from . import _core
 
-    tasks = sw.tasks(store_path.with_name(store_path.name + ".traces"))
+    tasks = sw.tasks(
+        store_path.with_name(store_path.name + ".traces"),
+        time_limit_s,
+        force=True,
+        progress=progress is True,
+    )
     # A run met twice (two points giving one scenario) runs once.
     unique = list({t.run_id: t for t in tasks}.values())
     # A new store holds no run: the workers start on every run while it is created.
@@ -491,8 +726,8 @@ def _run(
             runs = early
         elif executor == "ray":
             runs = _ray(todo, jobs, address)
-        else:
-            runs = _local(todo, workers)
+        else:  # no workers: a sweep of no runs
+            runs = workers.start(todo) if workers is not None else iter(())
         with _progress(progress, outcome) as advance:
             for record in runs:
                 task = by_id[record["run_id"]]
@@ -509,6 +744,7 @@ def _run(
                     "engine": task.engine,
                     "scenario": task.scenario,
                     "trace_dir": record["trace_dir"],
+                    "notes": record.get("notes") or None,
                 }
                 with _sigint_deferred():
                     db.record(row, record["flows"])
@@ -516,6 +752,8 @@ def _run(
                 if record["status"] != "ok":
                     outcome.failed += 1
                     outcome.errors[task.run_id] = record["error"]
+                if record.get("notes"):
+                    outcome.notes[task.run_id] = record["notes"]
                 advance()
                 if _failing_alike(outcome):
                     outcome.stopped = (
@@ -675,8 +913,10 @@ def plot(
 ) -> Path:
     """`metric`'s mean against `axis` (default: the first) with its 95% band, one line per
     combination of the other axes' values; written to `path` (PNG)."""
+    from .output import writable_file
     from .report import plt, write  # the Agg backend, set before pyplot loads
 
+    writable_file(path, "--plot")
     table = summarize(store, [metric], run_ids)
     axes = [c for c in table.columns if c not in ("metric", "n", "mean", "ci_low", "ci_high")]
     if not axes:

@@ -66,9 +66,14 @@ def test_the_cli_refuses_bad_requests_in_one_line():
 def test_parallel_points_are_the_serial_ones_and_are_stored(tmp_path):
     axes = [explore.parse("buffer_bdp=0.5:2:2", KNOBS)]
     store = tmp_path / "e.duckdb"
-    parallel = explore.run("papadimitriou-fig3", axes, jobs=2, store=store)
-    serial = explore.run("papadimitriou-fig3", axes, jobs=1)
+    told = {1: [], 2: []}
+    parallel = explore.run(
+        "papadimitriou-fig3", axes, jobs=2, store=store, progress=lambda *a: told[2].append(a)
+    )
+    serial = explore.run("papadimitriou-fig3", axes, jobs=1, progress=lambda *a: told[1].append(a))
     pd.testing.assert_frame_equal(parallel, serial)
+    # Progress is told per point, whichever way the points run.
+    assert told[1] == told[2] == [(1, 2), (2, 2)]
     meta, stored = explore.load(store)
     assert meta["id"] == "papadimitriou-fig3" and explore.is_store(store)
     pd.testing.assert_frame_equal(stored, parallel, check_dtype=False)

@@ -348,10 +348,12 @@ fn app(a: &App) -> AppSpec {
                 cov: t.cov,
                 lag1: t.lag1,
             };
+            // A type the GOP does not have is never drawn: I's statistics stand in for it.
+            let of = |kind| stats(m.frame_type(kind).unwrap_or(&m.i));
             AppSpec::Mpeg4 {
                 gop: m.gop.clone(),
                 fps: m.fps,
-                stats: [stats(&m.i), stats(&m.p), stats(&m.b)],
+                stats: [of('I'), of('P'), of('B')],
             }
         }
         App::Square(q) => AppSpec::OnOff {

@@ -16,7 +16,10 @@
 //!   (overshoot before the losses bring them back).
 //!
 //! Each packet costs an event per send and two per link it crosses (end of serialization,
-//! arrival); acknowledgments and reports likewise on the way back.
+//! arrival); acknowledgments and reports likewise on the way back. An application's own timers
+//! cost an event each: an ON/OFF or square-wave source's two per period (so periods of 1 ns
+//! are counted, though they carry no packet), a video source's one per frame, a multirate
+//! source's one per `tau`.
 
 use super::media::App;
 use super::packet::{Loss, Scenario, Source, Topology};
@@ -38,7 +41,8 @@ const WORK_PER_S: f64 = 1e7;
 /// What one packet-model flow costs, bytes: its state in the engine (endpoints, statistics,
 /// routes: about 2 KB) and its records in the result and in summary.json, one per flow and
 /// one per access link, which a written run builds as Python objects and JSON text. Measured:
-/// `ccscope run` of 100 000 TCP flows on a dumbbell for 1 ms peaked at 2.24 GB (22 KB a flow).
+/// `ccscope run` of 100 000 TCP flows on a dumbbell for 1 ms peaked at 2.24 GB (22 KB a flow);
+/// of 20 000 CUBIC flows of 5 s each, started over 100 s, 16.8 KB a flow above 1000 such flows.
 const FLOW_BYTES: f64 = 24_000.0;
 
 /// What a sender keeps per packet outstanding (its sent-packet record in a ring that doubles
@@ -261,6 +265,8 @@ fn path(t: &Topology, f: &super::packet::Flow) -> Path {
 
 /// Packets per second and bytes of a flow's own estimate (before sharing).
 struct FlowLoad {
+    /// Events of the flow's application's timers over the run, whatever it sends.
+    timers: f64,
     /// Packets sent over the run.
     sent: f64,
     /// Of which carried past the first hop.
@@ -282,10 +288,11 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
     let p = path(&s.topology, f);
     let direction = usize::from(f.reverse);
     let path_pps = |size: f64| p.rate_bps / (8.0 * size);
-    match &f.source {
+    let load = match &f.source {
         Source::Cbr(x) | Source::Poisson(x) => {
             let pps = x.rate.bps() / (8.0 * x.packet_size.bytes());
             FlowLoad {
+                timers: 0.0,
                 sent: pps * active,
                 carried: pps.min(path_pps(x.packet_size.bytes())) * active,
                 replies: 0.0,
@@ -308,6 +315,7 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
                 sent = sent.min(2.0 * n as f64);
             }
             FlowLoad {
+                timers: 0.0,
                 sent,
                 carried: sent,
                 replies: if t.delayed_ack { 0.5 } else { 1.0 },
@@ -320,6 +328,7 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
         Source::Rate(r) => {
             let sent = path_pps(r.packet_size.bytes()) * active;
             FlowLoad {
+                timers: 0.0,
                 sent,
                 carried: sent,
                 replies: 1.0,
@@ -332,6 +341,7 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
         Source::Udp(u) => {
             let pps = app_peak_bps(&u.app) / (8.0 * u.packet_size.bytes());
             FlowLoad {
+                timers: 0.0,
                 sent: pps * active,
                 carried: pps.min(path_pps(u.packet_size.bytes())) * active,
                 replies: 0.0,
@@ -341,7 +351,46 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
                 burst: 0.0,
             }
         }
+    };
+    FlowLoad {
+        timers: app_timers(source_app(&f.source), active),
+        ..load
     }
+}
+
+/// A source's application, when it has one.
+fn source_app(source: &Source) -> Option<&App> {
+    match source {
+        Source::Tcp(t) => t.app.as_ref(),
+        Source::Rate(r) => r.app.as_ref(),
+        Source::Udp(u) => Some(&u.app),
+        Source::Cbr(_) | Source::Poisson(_) => None,
+    }
+}
+
+/// Events an application's own timers take while it is active for `active` seconds.
+fn app_timers(app: Option<&App>, active: f64) -> f64 {
+    let per_s = match app {
+        None => 0.0,
+        Some(App::Onoff(o)) => 2.0 / (o.on.secs() + o.off.secs()).max(1e-9),
+        Some(App::Square(q)) => 2.0 / (q.on.secs() + q.off.secs()).max(1e-9),
+        Some(App::Mpeg4(v)) => v.fps,
+        Some(App::Fgs(f)) => f.fps,
+        Some(App::Multirate(m)) => 1.0 / m.tau.secs().max(1e-9),
+    };
+    per_s * active
+}
+
+/// The entry that sets how often a source's application's timers fire (key in its `app`,
+/// value as written).
+fn app_period(source: &Source) -> Option<(&'static str, String)> {
+    Some(match source_app(source)? {
+        App::Onoff(o) => ("on", format!("'{}'", o.on)),
+        App::Square(q) => ("on", format!("'{}'", q.on)),
+        App::Mpeg4(v) => ("fps", v.fps.to_string()),
+        App::Fgs(f) => ("fps", f.fps.to_string()),
+        App::Multirate(m) => ("tau", format!("'{}'", m.tau)),
+    })
 }
 
 /// The most an application offers per second over UDP: its ON rate, its top layer, or (MPEG-4)
@@ -357,11 +406,7 @@ fn app_peak_bps(app: &App) -> f64 {
             let gop_bytes: f64 = v
                 .gop
                 .chars()
-                .map(|c| match c.to_ascii_uppercase() {
-                    'I' => v.i.mean.bytes(),
-                    'P' => v.p.mean.bytes(),
-                    _ => v.b.mean.bytes(),
-                })
+                .map(|c| v.frame_type(c).map_or(0.0, |t| t.mean.bytes()))
                 .sum();
             2.0 * 8.0 * gop_bytes / frames * v.fps
         }
@@ -408,7 +453,7 @@ impl Scenario {
         let mut work = 0.0;
         let mut drops = 0.0;
         let mut outstanding = 0.0;
-        let mut blame = (0.0, 0);
+        let mut blame = (0.0, 0, false);
         let mut burst_blame = (0.0, 0);
         for (i, l) in &loads {
             let k = if l.closed_loop {
@@ -417,14 +462,16 @@ impl Scenario {
                 1.0
             };
             let n = self.flows[*i].count as f64;
-            let per_flow =
-                k * (l.sent + 2.0 * l.hops * l.carried * (1.0 + l.replies) + l.carried * l.replies);
+            let per_flow = l.timers
+                + k * (l.sent
+                    + 2.0 * l.hops * l.carried * (1.0 + l.replies)
+                    + l.carried * l.replies);
             // A burst: a send and an arrival (or drop) at the first hop per packet.
             work += n * (per_flow + 2.0 * l.burst);
             drops += n * k * (l.sent - l.carried + 0.2 * l.carried);
             outstanding += n * l.burst;
             if n * per_flow > blame.0 {
-                blame = (n * per_flow, *i);
+                blame = (n * per_flow, *i, l.timers > 0.5 * per_flow);
             }
             if n * l.burst > burst_blame.0 {
                 burst_blame = (n * l.burst, *i);
@@ -468,8 +515,11 @@ impl Scenario {
                 format!("'{}'", self.run.duration),
             )
         };
-        let blame = match &flow.source {
-            Source::Cbr(x) | Source::Poisson(x) if flow.count == 1 => (
+        let blame = match (&flow.source, app_period(&flow.source)) {
+            (_, Some((key, value))) if blame.2 && flow.count == 1 => {
+                (format!("flows[{}].source.app.{key}", blame.1), value)
+            }
+            (Source::Cbr(x) | Source::Poisson(x), _) if flow.count == 1 => (
                 format!("flows[{}].source.rate", blame.1),
                 format!("'{}'", x.rate),
             ),
@@ -644,6 +694,37 @@ mod tests {
             "flows": [{"controller": "tcp", "count": 10_000_000}],
         });
         assert!(cost(v).check().is_err());
+    }
+
+    #[test]
+    fn an_applications_timers_are_counted_even_when_it_sends_nothing() {
+        // A square wave of 1 ns ON and OFF toggles 1e9 times a second, whatever its rate: 100 s
+        // of it cannot finish, and the refusal names the period.
+        let square = |on: &str| {
+            json!({
+                "run": {"duration": "100s"},
+                "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+                "flows": [{"source": {"kind": "udp", "app": {"kind": "square", "rate": "1kbps", "on": on, "off": on}}}],
+            })
+        };
+        let e = cost(square("1ns")).check().unwrap_err();
+        assert!(
+            matches!(e, Error::TooCostly { ref field, ref value, .. }
+                if field.to_string() == "flows[0].source.app.on" && value == "'1ns'"),
+            "{e:?}"
+        );
+        // Periods of 1 s: 100 toggles beside the packets.
+        let slow = cost(square("1s"));
+        assert!(slow.check().is_ok() && slow.work < 1000.0, "{slow:?}");
+        // An MPEG-4 source's frames are its timers: 25 a second.
+        let v = json!({
+            "run": {"duration": "10s"},
+            "topology": {"kind": "dumbbell", "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+            "flows": [{"source": {"kind": "udp", "app": {"kind": "mpeg4", "gop": "IPP",
+                "i": {"mean": "1B", "cov": 0.1, "lag1": 0.1},
+                "p": {"mean": "1B", "cov": 0.1, "lag1": 0.1}}}}],
+        });
+        assert!(cost(v).work >= 250.0);
     }
 
     #[test]

@@ -99,8 +99,24 @@ pub struct Mpeg4 {
     #[serde(default = "fps")]
     pub fps: f64,
     pub i: FrameType,
-    pub p: FrameType,
-    pub b: FrameType,
+    /// Required when the GOP has P frames.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<FrameType>,
+    /// Required when the GOP has B frames.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b: Option<FrameType>,
+}
+
+impl Mpeg4 {
+    /// The statistics of frame type `kind` (I, P or B); None for a type the GOP does not
+    /// have and the scenario does not give.
+    pub fn frame_type(&self, kind: char) -> Option<&FrameType> {
+        match kind.to_ascii_uppercase() {
+            'I' => Some(&self.i),
+            'P' => self.p.as_ref(),
+            _ => self.b.as_ref(),
+        }
+    }
 }
 
 fn gop() -> String {
@@ -262,8 +278,21 @@ impl App {
                     ));
                 }
                 in_range(&format!("{at}.fps"), m.fps, 1e-3, 1e4)?;
-                for (name, t) in [("i", &m.i), ("p", &m.p), ("b", &m.b)] {
+                for name in ['i', 'p', 'b'] {
                     let here = format!("{at}.{name}");
+                    let Some(t) = m.frame_type(name) else {
+                        if m.gop.to_ascii_lowercase().contains(name) {
+                            return Err(Error::invalid(
+                                here,
+                                "",
+                                format!(
+                                    "this key is required: the gop has {} frames",
+                                    name.to_ascii_uppercase()
+                                ),
+                            ));
+                        }
+                        continue;
+                    };
                     size_bytes(&format!("{here}.mean"), &t.mean, 1e9)?;
                     if !(t.cov.is_finite() && t.cov > 0.0 && t.cov <= 10.0) {
                         return Err(Error::invalid(
