@@ -121,7 +121,7 @@ pub fn serialization_time(size_bytes: u32, rate_bps: u64) -> SimTime {
 /// `u64` several (without AVX-512).
 #[inline]
 pub(crate) fn round_nonneg(x: f64) -> u64 {
-    debug_assert!(!(x < 0.0), "round_nonneg({x})");
+    debug_assert!(x >= 0.0 || x.is_nan(), "round_nonneg({x})");
     if x < I64_END {
         let whole = x as i64;
         (whole + (x - whole as f64 >= 0.5) as i64) as u64
