@@ -730,7 +730,12 @@ impl TcpSender {
         let mut sacked_pkts = 0;
         if self.spec.variant == Variant::Sack {
             for b in h.blocks.chunks(2) {
-                sacked_pkts += self.sack(now, (b[0] as u64).max(self.snd_una), b[1] as u64);
+                // Unused blocks are empty ([0, 0]), as is a block the cumulative ACK covers once
+                // it starts there: nothing to add to the scoreboard or to forget.
+                let (start, end) = ((b[0] as u64).max(self.snd_una), b[1] as u64);
+                if start < end {
+                    sacked_pkts += self.sack(now, start, end);
+                }
             }
         }
         let ack = h.ack.min(self.snd_max);
