@@ -49,6 +49,7 @@ validate: $(STAMP) ns2
 bench: $(STAMP) ns2
 	$(BIN)/python bench/speed.py
 	$(BIN)/python bench/sweep_speed.py
+	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py

@@ -136,7 +136,7 @@ def test_check_command():
     assert report["loss_exponent"] == pytest.approx(3.0)
     human = cli("check", "--binomial", "0.5,0.5,1,0.5")
     assert human.returncode == 0 and "(15)" in human.stdout
-    assert cli("check", "bbr").returncode == 2
+    assert cli("check", "westwood").returncode == 2
     assert cli("check", "--binomial", "1,2").returncode == 2
 
 

@@ -182,6 +182,33 @@ def test_cubic_runs_on_real_packets():
     assert {"cwnd_pkts", "ssthresh_pkts", "w_max_pkts"} <= fields
 
 
+@pytest.mark.parametrize(
+    ("name", "label", "field"),
+    [
+        ("bbr", "BBR", "btlbw_pkts_per_s"),
+        ("bbr3", "BBRv3", "max_bw_pkts_per_s"),
+        ("copa", "Copa(0.5)", "rtt_standing_s"),
+    ],
+)
+def test_model_based_controllers_pace_on_real_packets(name, label, field):
+    # BBR v1, BBR v3 and Copa take delivery-rate samples, per-packet RTTs and pace on the
+    # hosts as in the packet engine. Alone on the 2 Mb/s, 80 ms path (a BDP of 20 packets) with
+    # a 100-packet buffer that none of them fills: the link busy, nothing lost, and at most
+    # one BDP queued ((cwnd_gain − 1)·BDP, draft-cardwell-iccrg-bbr-congestion-control-00
+    # §4.2.3.2; Copa keeps 1/δ = 2, Arun & Balakrishnan §2.1).
+    table = ccscope.load(SCENARIO).table
+    table["flows"] = [{"source": {"kind": "tcp", "variant": "sack", "controller": name}}]
+    table["topology"]["bottleneck"]["queue"]["limit"] = "100pkts"
+    table["run"].update(duration="6s", warmup="2s")
+    table["trace"] = {"interval": "1s", "state": True}
+    r = ccscope.run(ccscope.Scenario.from_dict(table))
+    link = r.links.set_index("name").loc["bottleneck"]
+    assert r.flows.loc[0, "label"] == f"{label} (SACK)"
+    assert link["utilization"] > 0.9 and r.flows.loc[0, "loss_rate"] == 0
+    assert link["mean_queue_pkts"] <= 2e6 / 8000 * 0.080, link["mean_queue_pkts"]
+    assert field in set(r.trace.state[r.trace.state["flow"] == 0]["field"])
+
+
 def test_a_sweep_of_real_time_runs_says_how_long_it_takes(tmp_path):
     from ccscope import sweep
 

@@ -54,7 +54,9 @@ def entries(x, path=()):
             yield from entries(v, (*path, i))
 
 
-@pytest.mark.parametrize("name", ["dumbbell-mix", "jin-fig20-parkinglot", "round-loguinov-fig5"])
+@pytest.mark.parametrize(
+    "name", ["dumbbell-mix", "jin-fig20-parkinglot", "round-loguinov-fig5", "copa-nsdi18"]
+)
 def test_every_wrong_value_anywhere_is_named_cleanly(name):
     base = ccscope.load(ROOT / "scenarios" / f"{name}.toml").echo()
     refused = 0

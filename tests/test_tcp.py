@@ -86,7 +86,7 @@ def test_python_controller_errors_surface_after_the_run():
 @pytest.mark.parametrize(
     ("controller", "below", "needle"),
     [
-        ('"bbr"', "", "is not known; expected one of: tcp, aimd"),
+        ('"westwood"', "", "is not known; expected one of: tcp, aimd"),
         ('{ name = "gaimd", beta = 1.5 }', ".beta", "beta = 1.5: must be in"),
         (
             '{ name = "gaimd", gamma = 0.5 }',

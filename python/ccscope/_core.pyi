@@ -30,6 +30,7 @@ class Delivery:
     app_limited: bool
     total_delivered_pkts: int
     tx_in_flight_pkts: int
+    lost_pkts: int
 
 class Ack:
     now_s: float
@@ -136,6 +137,10 @@ def controllers_json() -> str:
 
 def controller_name(family: str, name: str, params: list[tuple[str, float]]) -> str:
     """The paper name of a catalogued controller of `family` ("window" or "rate")."""
+
+def runs_in_rounds(name: str, params: list[tuple[str, float]]) -> bool:
+    """Whether a catalogued controller runs in the round model (False: it needs per-ACK
+    feedback, which only the packet and udp engines give)."""
 
 # --- closed forms the core shares with ccscope.theory --------------------------------------------
 

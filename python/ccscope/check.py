@@ -375,15 +375,19 @@ def check(
     if isinstance(controller, str):
         form = _binomial_form(controller, params)
         if form is None:
-            from .controllers import catalogue, paper_name
+            from .controllers import _core, catalogue, paper_name
 
             family = next(
                 (e["family"] for e in catalogue() if e["name"] == controller.lower()), "window"
             )
-            report = {
-                "controller": paper_name(controller, params, family),
-                "measured": measured(controller, params),
-            }
+            report = {"controller": paper_name(controller, params, family)}
+            if _core().runs_in_rounds(controller.lower(), sorted((params or {}).items())):
+                report["measured"] = measured(controller, params)
+            else:
+                report["measured_note"] = (
+                    "not measured: it needs per-ACK feedback (delivery rates, per-packet RTTs) "
+                    "the round model does not give; run it in the packet engine"
+                )
             closed = CLOSED_FORMS.get(controller.lower())
             if closed is not None:
                 report["theory"] = closed(params or {})
@@ -497,7 +501,26 @@ def _dctcp(params: dict) -> dict:
     }
 
 
+def _bbr(params: dict) -> dict:
+    """BBR v1's in-flight cap, queues and ProbeRTT (the draft) and Ware et al.'s share against
+    loss-based flows (IMC 2019 (9)-(11)) at the controller's cwnd_gain."""
+    v = _defaults("bbr") | params
+    return {
+        "kind": "rows",
+        "setting": "on any link (the shares on Ware et al.'s 10 Mb/s, 40 ms link)",
+        "rows": theory.bbr_check_rows(v["cwnd_gain"]),
+    }
+
+
+def _copa(params: dict) -> dict:
+    """Copa's equilibrium (Arun & Balakrishnan §2.1) at the controller's δ."""
+    v = _defaults("copa") | params
+    return {"kind": "rows", "setting": "on any link", "rows": theory.copa_check_rows(v["delta"])}
+
+
 CLOSED_FORMS: dict[str, Callable[[dict], dict]] = {
+    "bbr": _bbr,
+    "copa": _copa,
     "cubic": _cubic,
     "vegas": _vegas,
     "dctcp": _dctcp,
@@ -768,7 +791,9 @@ def format_report(report: dict) -> str:
             ]
         else:
             head = [f"{report['controller']}: no closed form applies"]
-        return "\n".join([*head, *_format_measured(report["measured"])])
+        if "measured" in report:
+            return "\n".join([*head, *_format_measured(report["measured"])])
+        return "\n".join([*head, report["measured_note"]])
     lo, hi = report["range"]
     lines = [
         f"{report['controller']}: conditions for monotonic convergence to fairness "

@@ -168,6 +168,7 @@ def _print_summary(result) -> None:
         "util",
         "mean q",
         "max q",
+        "p99 wait",
         "drops",
         "marks",
         "losses",
@@ -181,6 +182,7 @@ def _print_summary(result) -> None:
             f"{link['utilization']:.1%}",
             f"{link['mean_queue_pkts']:.1f}",
             str(link["max_queue_pkts"]),
+            f"{link['sojourn_p99_s'] * 1e3:.2f} ms" if "sojourn_p99_s" in link else "-",
             str(link["drops"]),
             str(link["marks"]),
             str(link["losses"]),
@@ -757,6 +759,20 @@ def report(
     out.print(f"wrote {write(path, output)}", highlight=False)
 
 
+#: The options the scorecard commands share.
+Quick = Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")]
+ScorecardStore = Annotated[
+    Path | None,
+    typer.Option(
+        help="Store caching the packet runs (default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
+    ),
+]
+ScorecardJobs = Annotated[
+    int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
 @command
 def scorecard(
     controller: Annotated[
@@ -770,18 +786,10 @@ def scorecard(
         list[str] | None,
         typer.Option("--param", "-p", help="Controller parameter NAME=VALUE (repeatable)."),
     ] = None,
-    quick: Annotated[bool, typer.Option(help="Shorter runs, fewer seeds.")] = False,
-    store: Annotated[
-        Path | None,
-        typer.Option(
-            help="Store caching the packet runs "
-            "(default: ~/.cache/ccscope/scorecard-model<N>.duckdb)."
-        ),
-    ] = None,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Parallel runs (default: the cores).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    quick: Quick = False,
+    store: ScorecardStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
 ) -> None:
     """One table for one controller beside TCP and beside theory: the theory's verdicts, the
     round model's efficiency, loss scalability and convergence, and the packet model's
@@ -796,6 +804,38 @@ def scorecard(
         print(json.dumps(card, indent=2, ensure_ascii=False))
     else:
         out.print(table(card))
+
+
+def scorecard_table(
+    controllers: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Controllers of `ccscope controllers` at their defaults (default: the seed "
+            "papers' controllers, CUBIC, BBR v1, BBR v3 and Copa)."
+        ),
+    ] = None,
+    quick: Quick = False,
+    store: ScorecardStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
+) -> None:
+    """One table in Markdown (the README's), one row per controller: its friendliness against
+    TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s smoothness,
+    responsiveness and aggressiveness (mean over seeds and 95% CI), in the scorecard's packet
+    set-ups."""
+    import json
+
+    from .scorecard import COMPARED, compare, compare_markdown
+
+    chosen = COMPARED if not controllers else tuple((c, {}) for c in controllers)
+    table_ = compare(chosen, quick=quick, store=store, jobs=jobs)
+    if as_json:
+        print(json.dumps(table_, indent=2, ensure_ascii=False))
+    else:
+        print(compare_markdown(table_), end="")
+
+
+app.command("scorecard-table")(_bounded(scorecard_table))
 
 
 @command

@@ -234,6 +234,48 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "dctcp:claims",
         ),
         Reproduction(
+            "bbr-v1-queue",
+            "BBR v1's queue alone and among BBR flows, ProbeRTT every 10 s, utilization, "
+            "packet level",
+            "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.2, §4.3.4-4.3.5",
+            _E + "bbr:queue_claims",
+        ),
+        Reproduction(
+            "bbr-vs-cubic",
+            "One BBR flow against 1-16 CUBIC flows in buffers of 0.5-16 BDP, v1 and v3, "
+            "packet level",
+            "Ware et al. IMC 2019 §4-5, eqs. (9)-(11); draft-ietf-ccwg-bbr-06 §5.5.10",
+            _E + "bbr:cubic_claims",
+        ),
+        Reproduction(
+            "copa-nsdi18",
+            "Copa's standing queue of 1/δ packets per flow and its competitive mode beside "
+            "CUBIC, packet level",
+            "Arun & Balakrishnan, NSDI 2018 §2.1-2.2",
+            _E + "copa:claims",
+        ),
+        Reproduction(
+            "codel-rfc8289",
+            "CoDel's sojourn time and utilization with long-lived Reno and CUBIC, against "
+            "DropTail with one BDP, packet level",
+            "RFC 8289 §3.2, §4.4-4.5",
+            _E + "aqm:codel_claims",
+        ),
+        Reproduction(
+            "pie-rfc8033",
+            "PIE's sojourn time and utilization with long-lived Reno and CUBIC, against "
+            "DropTail with one BDP, packet level",
+            "RFC 8033 §4.1-4.4",
+            _E + "aqm:pie_claims",
+        ),
+        Reproduction(
+            "fq-codel-isolation",
+            "A media flow (CBR, TFRC) beside eight bulk CUBIC flows: FQ-CoDel against DropTail, "
+            "packet level",
+            "RFC 8290 §1, §4.2, §6",
+            _E + "aqm:fq_codel_claims",
+        ),
+        Reproduction(
             "realnet-accuracy",
             "Two flows on real packets beside the packet engine",
             "the udp engine on a 2 Mb/s, 40 ms emulated path",

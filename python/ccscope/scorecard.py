@@ -287,7 +287,13 @@ def _sweep(source: dict, spec: dict):
     return Sweep.from_dict(spec)
 
 
-def _friendliness_sweep(source: dict, quick: bool):
+#: The competitors of the friendliness runs: TCP (Reno, as the seed papers mean it) and CUBIC
+#: (RFC 9438), the Internet's bulk traffic today.
+RENO_COMPETITOR = {"kind": "tcp"}
+CUBIC_COMPETITOR = {"kind": "tcp", "controller": {"name": "cubic"}}
+
+
+def _friendliness_sweep(source: dict, quick: bool, against: dict = RENO_COMPETITOR):
 
     base = {
         "run": {"duration": "100s" if quick else "300s", "warmup": "20s"},
@@ -301,7 +307,7 @@ def _friendliness_sweep(source: dict, quick: bool):
         },
         "flows": [
             {"source": source, "count": 2, "start_jitter": "1s"},
-            {"source": {"kind": "tcp"}, "count": 2, "start_jitter": "1s"},
+            {"source": against, "count": 2, "start_jitter": "1s"},
         ],
     }
     queues = [
@@ -514,18 +520,52 @@ def _by_source(sw, runs: pd.DataFrame, measure) -> dict[str, list]:
     return out
 
 
-def packet_rows(
-    name: str, params: dict, family: str, quick: bool, store: Path, jobs: int | None
-) -> list[dict[str, Any]]:
-    from . import metrics, sweep
+def _friendliness_ratios(sw, runs: pd.DataFrame, flows: pd.DataFrame, queue: str) -> list:
+    """The controller's mean throughput over its competitors' in each run of the friendliness
+    sweep `sw` on queues of kind `queue`."""
+    ratios = []
+    for t in sw.tasks():
+        if json.loads(runs.loc[t.run_id, "topology.bottleneck.queue"])["kind"] != queue:
+            continue
+        x = flows[flows["run_id"] == t.run_id].sort_values("flow")["throughput_bps"]
+        ratios.append(x.iloc[:2].mean() / x.iloc[2:].mean())
+    return ratios
 
-    source = _source(name, params, family)
-    friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
-    steps = _aggressiveness_sweep(source, quick)
-    square = _square_wave_sweep(source, quick)
-    fair, halving = _fairness_sweep(source, quick), _responsiveness_sweep(source, quick)
-    playback = _playback_sweep(source, quick)
-    for sw in (friendly, smooth, steps, square, fair, halving, playback):
+
+def _covs(smooth, runs: pd.DataFrame, p: float) -> dict[str, list]:
+    """CoV_time of each run of the smoothness sweep at loss rate `p`, by flows[0].source."""
+    from . import metrics
+
+    by_source: dict[str, dict[str, float]] = {}
+    for t in smooth.tasks():
+        if t.point["topology.bottleneck.loss.p"] != p:
+            continue
+        trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
+        by_source.setdefault(json.dumps(t.point["flows[0].source"], sort_keys=True), {})[
+            t.run_id
+        ] = metrics.cov(trace[trace.time_s >= 10].sent_pkts.to_numpy())
+    return {k: list(v.values()) for k, v in by_source.items()}
+
+
+def _halvings(halving, runs: pd.DataFrame) -> dict[str, list]:
+    """Yang et al.'s D (RTTs) of each run of the responsiveness sweep, by flows[0].source."""
+    return _by_source(
+        halving, runs, lambda trace, _: yang.responsiveness_of(trace.sent_pkts.to_numpy())
+    )
+
+
+def _slopes(steps, runs: pd.DataFrame) -> dict[str, list]:
+    """Yang et al.'s I of each run of the aggressiveness sweep, by flows[0].source."""
+    return _by_source(
+        steps, runs, lambda trace, _: yang.aggressiveness_of(trace.sent_pkts.to_numpy())
+    )
+
+
+def _run_all(sweeps, store: Path, jobs: int | None) -> None:
+    """Runs the sweeps (None: none) into `store`; a failed run is a ScenarioError."""
+    from . import sweep
+
+    for sw in sweeps:
         if sw is None:
             continue
         done = sweep.run(sw, store, jobs)
@@ -533,6 +573,20 @@ def packet_rows(
             raise ScenarioError(
                 f"{done.failed} scorecard runs failed: {next(iter(done.errors.values()))}"
             )
+
+
+def packet_rows(
+    name: str, params: dict, family: str, quick: bool, store: Path, jobs: int | None
+) -> list[dict[str, Any]]:
+    from . import sweep
+
+    source = _source(name, params, family)
+    friendly, smooth = _friendliness_sweep(source, quick), _cov_sweep(source, quick)
+    steps = _aggressiveness_sweep(source, quick)
+    square = _square_wave_sweep(source, quick)
+    fair, halving = _fairness_sweep(source, quick), _responsiveness_sweep(source, quick)
+    playback = _playback_sweep(source, quick)
+    _run_all((friendly, smooth, steps, square, fair, halving, playback), store, jobs)
     runs = sweep.load(store).set_index("run_id")
     flows = sweep.load(store, "flows")
     rows = []
@@ -545,14 +599,8 @@ def packet_rows(
         if mine_theory
         else "—"
     )
-    tasks = friendly.tasks()
     for queue, shown in (("red", "RED"), ("droptail", "DropTail")):
-        ratios = []
-        for t in tasks:
-            if json.loads(runs.loc[t.run_id, "topology.bottleneck.queue"])["kind"] != queue:
-                continue
-            x = flows[flows["run_id"] == t.run_id].sort_values("flow")["throughput_bps"]
-            ratios.append(x.iloc[:2].mean() / x.iloc[2:].mean())
+        ratios = _friendliness_ratios(friendly, runs, flows, queue)
         rows.append(
             _row(
                 "packet model",
@@ -570,18 +618,8 @@ def packet_rows(
 
     mine_key, tcp_key = key(source), key(TCP_SOURCE)
     for p in (0.02, 0.2):
-        by_controller: dict[str, dict[str, float]] = {}
-        for t in smooth.tasks():
-            if t.point["topology.bottleneck.loss.p"] != p:
-                continue
-            trace = pd.read_parquet(Path(runs.loc[t.run_id, "trace_dir"]) / "trace_flows.parquet")
-            by_controller.setdefault(key(t.point["flows[0].source"]), {})[t.run_id] = metrics.cov(
-                trace[trace.time_s >= 10].sent_pkts.to_numpy()
-            )
-        covs = {
-            "mine": list(by_controller[mine_key].values()),
-            "tcp": list(by_controller[tcp_key].values()),
-        }
+        by_controller = _covs(smooth, runs, p)
+        covs = {"mine": by_controller[mine_key], "tcp": by_controller[tcp_key]}
         if p == 0.02:
             eq4 = (
                 float(theory.yang_aimd_cov_time(1 - b["beta_removed"]))
@@ -629,9 +667,7 @@ def packet_rows(
             "Yang et al. (3), (4), §3.3.2, Table 1",
         )
     )
-    halvings = _by_source(
-        halving, runs, lambda trace, _: yang.responsiveness_of(trace.sent_pkts.to_numpy())
-    )
+    halvings = _halvings(halving, runs)
 
     def halved(d: list[float]) -> dict[str, float] | str:
         return (
@@ -650,9 +686,7 @@ def packet_rows(
             "Yang et al. §4.1, Table 1",
         )
     )
-    slopes = _by_source(
-        steps, runs, lambda trace, _: yang.aggressiveness_of(trace.sent_pkts.to_numpy())
-    )
+    slopes = _slopes(steps, runs)
     rows.append(
         _row(
             "packet model",
@@ -789,6 +823,12 @@ def scorecard(
     rows = []
     if "measured" in report and "conditions" not in report:
         rows += _measured_rows(report["measured"], check("tcp", measure=True)["measured"])
+    elif "conditions" not in report:
+        # A controller that needs per-ACK feedback: its closed forms, if it has any.
+        rows += [
+            _row("theory", r["quantity"], r["theory"], "—", "—", r["source"])
+            for r in report.get("theory", {}).get("rows", [])
+        ]
     elif report:
         rows += [
             _row(
@@ -820,7 +860,7 @@ def scorecard(
                 "Yang & Lam, GAIMD: α = 4(1 − β²)/3",
             )
         )
-    if family == "window":
+    if family == "window" and _runs_in_rounds(controller, params):
         rows += round_rows(controller, params, quick)
     rows += packet_rows(controller, params, family, quick, path, jobs)
     return {
@@ -831,6 +871,16 @@ def scorecard(
         "store": str(path),
         "rows": rows,
     }
+
+
+def _runs_in_rounds(controller: str, params: dict) -> bool:
+    """Whether the round model runs the controller: not those that need per-ACK feedback
+    (BBR's delivery-rate samples, Copa's per-packet RTTs)."""
+    if controller.startswith("python:"):
+        return True
+    from .controllers import _core
+
+    return _core().runs_in_rounds(controller, sorted(params.items()))
 
 
 def _family(controller: str, params: dict) -> str:
@@ -922,3 +972,111 @@ def table(card: dict[str, Any]):
             r["source"],
         )
     return out
+
+
+# --- one table for many controllers ------------------------------------------------------------
+
+#: The controllers of :func:`compare`'s table: the seed papers' controllers as they ran them
+#: (GAIMD at Yang & Lam's β = 7/8), CUBIC, BBR v1, BBR v3 and Copa, at the catalogue's defaults.
+COMPARED: tuple[tuple[str, dict], ...] = (
+    ("tcp", {}),
+    ("gaimd", {"beta": 0.875}),
+    ("iiad", {}),
+    ("sqrt", {}),
+    ("simd", {}),
+    ("aiad", {}),
+    ("dtaimd", {}),
+    ("tfrc", {}),
+    ("tear", {}),
+    ("ssvp", {}),
+    ("ssvp-adp", {}),
+    ("iscc", {}),
+    ("cubic", {}),
+    ("bbr", {}),
+    ("bbr3", {}),
+    ("copa", {}),
+)
+
+#: The table's columns after the controller: (key, heading).
+COMPARE_COLUMNS = (
+    ("reno_droptail", "TCP (Reno), DropTail"),
+    ("reno_red", "TCP (Reno), RED"),
+    ("cubic_droptail", "CUBIC, DropTail"),
+    ("cubic_red", "CUBIC, RED"),
+    ("cov_2pct", "CoV_time at 2% loss"),
+    ("responsiveness_rtts", "responsiveness D (RTTs)"),
+    ("aggressiveness", "aggressiveness I (pkts/RTT per RTT)"),
+)
+
+
+def compare(
+    controllers: tuple[tuple[str, dict], ...] = COMPARED,
+    quick: bool = False,
+    store: str | Path | None = None,
+    jobs: int | None = None,
+) -> dict[str, Any]:
+    """One row per controller (name and parameters, as :func:`scorecard` takes them) with the
+    seeds' metrics in the scorecard's packet set-ups: its friendliness, its mean throughput
+    over its competitors' (2 flows beside 2, 10 Mb/s, DropTail and RED) against TCP (Reno) and
+    against CUBIC; Yang et al.'s CoV_time at 2% loss, responsiveness D and aggressiveness I.
+    Values are ``{"mean", "ci_low", "ci_high", "n"}`` over seeds, or text (D not reached).
+    Returns ``{"quick", "store", "columns", "rows"}``, each row ``{"controller", KEY: value}``."""
+    path = Path(store) if store is not None else default_store()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    planned = []
+    for name, params in controllers:
+        params = dict(params)
+        family = _family(name, params)
+        source = _source(name, params, family)
+        sweeps = {
+            "reno": _friendliness_sweep(source, quick),
+            "cubic": _friendliness_sweep(source, quick, CUBIC_COMPETITOR),
+            "smooth": _cov_sweep(source, quick),
+            "halving": _responsiveness_sweep(source, quick),
+            "steps": _aggressiveness_sweep(source, quick),
+        }
+        _run_all(sweeps.values(), path, jobs)
+        planned.append((_display(name, params, family), source, sweeps))
+    from . import sweep
+
+    runs = sweep.load(path).set_index("run_id")
+    flows = sweep.load(path, "flows")
+    rows = []
+    for shown, source, sw in planned:
+        mine = json.dumps(source, sort_keys=True)
+        d = _halvings(sw["halving"], runs)[mine]
+        rows.append(
+            {
+                "controller": shown,
+                **{
+                    f"{against}_{queue}": _mean_ci(
+                        np.array(_friendliness_ratios(sw[against], runs, flows, queue))
+                    )
+                    for against in ("reno", "cubic")
+                    for queue in ("droptail", "red")
+                },
+                "cov_2pct": _mean_ci(np.array(_covs(sw["smooth"], runs, 0.02)[mine])),
+                "responsiveness_rtts": _mean_ci(np.array(d))
+                if np.isfinite(d).all()
+                else f"not halved within {yang.D_RTTS} RTTs in {np.isinf(d).sum()} of {len(d)}",
+                "aggressiveness": _mean_ci(np.array(_slopes(sw["steps"], runs)[mine]), low=-np.inf),
+            }
+        )
+    return {
+        "quick": quick,
+        "store": str(path),
+        "columns": dict(COMPARE_COLUMNS),
+        "rows": rows,
+    }
+
+
+def compare_markdown(table_: dict[str, Any]) -> str:
+    """:func:`compare`'s table in Markdown (the README's): the mean over seeds, its 95% CI."""
+    keys = [k for k, _ in COMPARE_COLUMNS]
+    lines = [
+        "| controller | " + " | ".join(table_["columns"][k] for k in keys) + " |",
+        "| --- |" + " --- |" * len(keys),
+    ]
+    for row in table_["rows"]:
+        lines.append(f"| {row['controller']} | " + " | ".join(_cell(row[k]) for k in keys) + " |")
+    return "\n".join(lines) + "\n"

@@ -315,3 +315,35 @@ def test_a_controller_that_needs_ecn_runs_ecn_capable_in_every_sweep():
         assert dctcp and all(f["ecn"] for f in dctcp)
     plain = scorecard._friendliness_sweep(scorecard._source("tcp", {}, "window"), True)
     assert not any(f.get("ecn") for f in plain.base.table["flows"])
+
+
+def test_bbr_has_its_closed_forms_and_no_round_model_rows(tcp_card):
+    # BBR v1 needs delivery-rate samples, which the round model does not give: its card has
+    # the draft's and Ware et al.'s closed forms and the packet model's rows.
+    _, store = tcp_card
+    card = scorecard.scorecard("bbr", quick=True, store=store, jobs=2)
+    assert {r["section"] for r in card["rows"]} == {"theory", "packet model"}
+    theory_rows = {r["quantity"]: r["theory"] for r in card["rows"] if r["section"] == "theory"}
+    assert theory_rows["in-flight cap (BDPs)"] == 2.0
+    ratio = rows(card)["TCP-friendliness ratio on DropTail (2 flows + 2 TCP, 10 Mb/s)"]
+    assert np.isfinite(ratio["controller"]["mean"])
+
+
+def test_one_table_against_reno_and_cubic(tcp_card):
+    # The table's Reno columns come from the same runs as the scorecards' friendliness rows;
+    # CUBIC keeps at least Reno's throughput (RFC 9438 §4.2, the Reno-friendly region).
+    tcp, store = tcp_card
+    table = scorecard.compare((("tcp", {}), ("cubic", {})), quick=True, store=store, jobs=2)
+    assert [r["controller"] for r in table["rows"]] == ["TCP", "CUBIC(0.4,0.7)"]
+    mine = rows(tcp)
+    for queue, shown in (("droptail", "DropTail"), ("red", "RED")):
+        quantity = f"TCP-friendliness ratio on {shown} (2 flows + 2 TCP, 10 Mb/s)"
+        assert table["rows"][0][f"reno_{queue}"] == mine[quantity]["controller"]
+        assert table["rows"][1][f"reno_{queue}"]["mean"] >= 1
+        assert np.isfinite(table["rows"][1][f"cubic_{queue}"]["mean"])
+    runner = CliRunner()
+    done = runner.invoke(app, ["scorecard-table", "tcp", "cubic", "--quick", "--store", str(store)])
+    assert done.exit_code == 0, done.output
+    assert "| CUBIC(0.4,0.7) |" in done.stdout and "CUBIC, DropTail" in done.stdout
+    bad = runner.invoke(app, ["scorecard-table", "nosuch", "--store", str(store)])
+    assert bad.exit_code == 2 and "catalogue" in bad.output

@@ -183,8 +183,8 @@ def test_names_resolve_through_the_core():
     assert r["binomial"]["alpha"] == 0.3125 and r["binomial"]["beta_removed"] == 0.125
     with pytest.raises(ScenarioError, match=r"controller\.beta = 1\.5"):
         check("gaimd", {"beta": 1.5})
-    with pytest.raises(ScenarioError, match="bbr"):
-        check("bbr")
+    with pytest.raises(ScenarioError, match="westwood"):
+        check("westwood")
 
 
 def test_taimd_says_where_its_binomial_holds():
@@ -243,3 +243,20 @@ def test_cubic_is_checked_against_rfc_9438_and_measured():
     assert t["reno_friendly_above_p"] == pytest.approx(cubic_reno_friendly_loss_rate(0.1, 0.4, 0.8))
     assert report["measured"]["convergence"]["converged"]
     assert "Reno-friendly region for p >" in format_report(report)
+
+
+def test_bbr_and_copa_get_their_closed_forms_and_no_round_model_measurement():
+    # BBR and Copa need per-ACK feedback, which the round model refuses: check reports the
+    # theory (draft-cardwell-iccrg-bbr-congestion-control-00, Ware et al. (9)-(11); Copa §2.1)
+    # and says why nothing is measured.
+    bbr = check("bbr", {"cwnd_gain": 3.0})
+    rows = {r["quantity"]: r["theory"] for r in bbr["theory"]["rows"]}
+    assert rows["in-flight cap (BDPs)"] == 3.0
+    assert rows["queue of two or more flows (BDPs)"] == 2.0
+    assert "measured" not in bbr and "per-ACK" in bbr["measured_note"]
+    copa = check("copa", {"delta": 0.25})
+    rows = {r["quantity"]: r["theory"] for r in copa["theory"]["rows"]}
+    assert rows["packets each flow keeps queued at its target rate"] == 4.0
+    assert "run it in the packet engine" in format_report(copa)
+    bbr3 = format_report(check("bbr3"))
+    assert "no closed form applies" in bbr3 and "per-ACK" in bbr3

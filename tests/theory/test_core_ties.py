@@ -166,6 +166,11 @@ def _expected(name, params):
         return None  # RFC 9438 Figure 1: the window is a function of the time since the event
     if name in ("vegas", "dctcp"):
         return None  # their steps depend on the RTT (Brakmo & Peterson §3.2) or on α (RFC 8257)
+    if name in ("bbr", "bbr3", "copa"):
+        # Model-based: a window from the estimated bandwidth and RTT (draft-cardwell-iccrg-bbr-
+        # congestion-control-00 §4.2.3.2, draft-ietf-ccwg-bbr-06) or the queueing delay
+        # (Arun & Balakrishnan §2.1), not from the window alone.
+        return None
     raise AssertionError(f"{name}: a catalogued window controller this test does not classify")
 
 
@@ -196,6 +201,9 @@ CASES = [
     ("cubic", {}),
     ("vegas", {}),
     ("dctcp", {}),
+    ("bbr", {}),
+    ("bbr3", {}),
+    ("copa", {}),
 ]
 
 

@@ -90,6 +90,7 @@ fn main() {
             ccscope_core::build::endpoints(
                 &scenario.flows[i].source,
                 i,
+                scenario.seed,
                 &mut ccscope_core::control::catalog::NoForeign,
             )
         }

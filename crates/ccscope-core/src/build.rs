@@ -21,7 +21,10 @@ use crate::control::catalog::{
 };
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::{Error, FieldPath, Result};
+use crate::net::codel::CoDelParams;
+use crate::net::fq_codel::FqCoDelParams;
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
+use crate::net::pie::PieParams;
 use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
@@ -35,7 +38,7 @@ use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
-use crate::units::{Limit, Time};
+use crate::units::{Limit, Size, Time};
 
 /// Whole nanoseconds of a validated time.
 fn ns(t: &Time) -> u64 {
@@ -163,8 +166,42 @@ fn length(l: &Limit) -> Length {
     }
 }
 
+fn codel(target: &Time, interval: &Time, mtu: &Size, ecn: bool) -> CoDelParams {
+    CoDelParams {
+        target: SimTime(ns(target)),
+        interval: SimTime(ns(interval)),
+        mtu_bytes: bytes(mtu.bytes()),
+        ecn,
+    }
+}
+
 fn queue(q: &Queue) -> QueueSpec {
     match q {
+        Queue::CoDel(c) => QueueSpec::CoDel {
+            params: codel(&c.target, &c.interval, &c.mtu, c.ecn),
+            limit: length(&c.limit),
+        },
+        Queue::FqCoDel(f) => QueueSpec::FqCoDel(FqCoDelParams {
+            codel: codel(&f.target, &f.interval, &f.mtu, f.ecn),
+            flows: f.flows as u32,
+            quantum: bytes(f.quantum.bytes()),
+            limit_packets: f.limit,
+            memory_limit_bytes: f.memory_limit.bytes().round_ties_even() as u64,
+            drop_batch: f.drop_batch as u32,
+        }),
+        Queue::Pie(p) => QueueSpec::Pie {
+            params: PieParams {
+                target: SimTime(ns(&p.target)),
+                t_update: SimTime(ns(&p.t_update)),
+                alpha: p.alpha,
+                beta: p.beta,
+                max_burst: SimTime(ns(&p.burst)),
+                mean_packet_bytes: bytes(p.mean_packet_size.bytes()),
+                ecn: p.ecn,
+                derandomize: p.derandomize,
+            },
+            limit: length(&p.limit),
+        },
         Queue::DropTail(d) => match length(&d.limit) {
             Length::Packets(n) => QueueSpec::DropTail {
                 limit_packets: Some(n),
@@ -477,27 +514,35 @@ impl QueueSpec {
 /// A flow's sender and receiver endpoints.
 pub type Endpoints = (Box<dyn Endpoint>, Box<dyn Endpoint>);
 
-/// How a TCP flow's window controller starts.
-fn tcp_start(t: &TcpSpec) -> Start {
+/// How a TCP flow's window controller starts in a run seeded with `seed`.
+fn tcp_start(t: &TcpSpec, seed: u64) -> Start {
     Start {
         window: t.window_config(),
+        seed,
         ..Start::default()
     }
 }
 
-/// How a rate flow's controller starts.
-fn rate_start(r: &RateSourceSpec) -> Start {
+/// How a rate flow's controller starts in a run seeded with `seed`.
+fn rate_start(r: &RateSourceSpec, seed: u64) -> Start {
     Start {
         rate: r.config(),
+        seed,
         ..Start::default()
     }
 }
 
-/// The endpoints of flow `flow` (counts expanded) with the given source (the catalogue of
-/// sources and transports): CBR and Poisson run over UDP into a [`Sink`]; TCP and rate flows
-/// get their controller through the one factory, [`ControllerChoice::make`] (the catalogue's,
-/// or one `foreign` makes), and run their spec's application.
-pub fn endpoints(source: &SourceSpec, flow: usize, foreign: &mut dyn Foreign) -> Result<Endpoints> {
+/// The endpoints of flow `flow` (counts expanded) of a run seeded with `seed`, with the given
+/// source (the catalogue of sources and transports): CBR and Poisson run over UDP into a
+/// [`Sink`]; TCP and rate flows get their controller through the one factory,
+/// [`ControllerChoice::make`] (the catalogue's, or one `foreign` makes), and run their spec's
+/// application.
+pub fn endpoints(
+    source: &SourceSpec,
+    flow: usize,
+    seed: u64,
+    foreign: &mut dyn Foreign,
+) -> Result<Endpoints> {
     let (app, packet_bytes): (Box<dyn SendApp>, u32) = match *source {
         SourceSpec::Cbr {
             rate_bps,
@@ -511,16 +556,17 @@ pub fn endpoints(source: &SourceSpec, flow: usize, foreign: &mut dyn Foreign) ->
             packet_bytes,
         ),
         SourceSpec::Tcp(ref t) => {
-            let ctl = t
-                .controller
-                .make(flow, Some(Family::Window), &tcp_start(t), foreign)?;
+            let ctl =
+                t.controller
+                    .make(flow, Some(Family::Window), &tcp_start(t, seed), foreign)?;
             return Ok(tcp::endpoints_with_controller(t, ctl));
         }
         SourceSpec::Rate(ref r) => {
             let app = Box::new(Bulk);
-            return rate_endpoints(r, flow, foreign, app, Box::new(Sink::default()));
+            let sink = Box::new(Sink::default());
+            return rate_endpoints(r, flow, seed, foreign, app, sink);
         }
-        SourceSpec::Media(ref m) => return media_endpoints(m, flow, foreign),
+        SourceSpec::Media(ref m) => return media_endpoints(m, flow, seed, foreign),
     };
     Ok(udp::endpoints(packet_bytes, app, Box::new(Sink::default())))
 }
@@ -530,29 +576,35 @@ pub fn endpoints(source: &SourceSpec, flow: usize, foreign: &mut dyn Foreign) ->
 fn rate_endpoints(
     r: &RateSourceSpec,
     flow: usize,
+    seed: u64,
     foreign: &mut dyn Foreign,
     app: Box<dyn SendApp>,
     sink: Box<dyn ReceiveApp>,
 ) -> Result<Endpoints> {
     let ctl = r
         .controller
-        .make(flow, Some(Family::Rate), &rate_start(r), foreign)?;
+        .make(flow, Some(Family::Rate), &rate_start(r, seed), foreign)?;
     let receiver = r.controller.receiver(r.feedback.as_deref())?;
     Ok(rate::endpoints(r, ctl, receiver, app, sink))
 }
 
 /// The endpoints of a flow with a chosen application and receiver.
-fn media_endpoints(m: &MediaSpec, flow: usize, foreign: &mut dyn Foreign) -> Result<Endpoints> {
+fn media_endpoints(
+    m: &MediaSpec,
+    flow: usize,
+    seed: u64,
+    foreign: &mut dyn Foreign,
+) -> Result<Endpoints> {
     let (app, sink) = media_apps(m)?;
     match &m.carrier {
         Carrier::Udp { packet_bytes } => Ok(udp::endpoints(*packet_bytes, app, sink)),
         Carrier::Tcp(t) => {
-            let ctl = t
-                .controller
-                .make(flow, Some(Family::Window), &tcp_start(t), foreign)?;
+            let ctl =
+                t.controller
+                    .make(flow, Some(Family::Window), &tcp_start(t, seed), foreign)?;
             Ok(tcp::endpoints(t, ctl, app, sink))
         }
-        Carrier::Rate(r) => rate_endpoints(r, flow, foreign, app, sink),
+        Carrier::Rate(r) => rate_endpoints(r, flow, seed, foreign, app, sink),
     }
 }
 
@@ -637,7 +689,7 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
 /// Runs a packet-model run whose flows all use the catalogue's sources and controllers.
 pub fn run(scenario: &config::Scenario) -> Result<RunResult> {
     let sim = Simulation::new(scenario, |i| {
-        endpoints(&scenario.flows[i].source, i, &mut NoForeign)
+        endpoints(&scenario.flows[i].source, i, scenario.seed, &mut NoForeign)
     })?;
     Ok(sim.run())
 }
@@ -701,6 +753,8 @@ fn round_group(
             initial_rate_bps: g.initial_rate.as_ref().map(|r| r.bps()),
             min_rate_bps: None,
         },
+        seed: s.run.seed,
+        flow: 0,
     };
     // A start's checks name the start's own keys, which the group writes directly.
     let checked = |r: Result<()>, key: &str| {
@@ -762,9 +816,9 @@ mod tests {
     fn controller_errors_name_the_entry_by_its_path() {
         let cases = [
             (
-                json!({"kind": "tcp", "controller": "bbr"}),
+                json!({"kind": "tcp", "controller": "westwood"}),
                 "flows[1].source.controller",
-                "'bbr' is not known; expected one of: tcp, aimd",
+                "'westwood' is not known; expected one of: tcp, aimd",
             ),
             (
                 json!({"kind": "tcp", "controller": {"name": "gaimd", "beta": 1.5}}),

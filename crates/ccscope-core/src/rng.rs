@@ -33,6 +33,8 @@ pub enum Stream {
     FlowStart = 4,
     Sink = 5,
     Round = 6,
+    /// A flow's congestion controller (BBR's random gain-cycle phase and probing times).
+    Controller = 7,
 }
 
 /// SplitMix64 finalizer: a bijective mix of 64 bits.

@@ -5,9 +5,12 @@ mod common;
 
 use ccscope_core::build::run;
 use ccscope_core::config::{CapacityChange, LinkParams, TraceSpec};
+use ccscope_core::net::codel::CoDelParams;
+use ccscope_core::net::fq_codel::FqCoDelParams;
 use ccscope_core::net::loss::{LossSpec, LossStep, StepLoss};
+use ccscope_core::net::pie::PieParams;
 use ccscope_core::net::queue::{Length, QueueSpec};
-use ccscope_core::time::serialization_time;
+use ccscope_core::time::{serialization_time, SimTime};
 use ccscope_core::transport::tcp::TcpSpec;
 use common::*;
 use proptest::prelude::*;
@@ -268,6 +271,115 @@ fn same_seed_same_traces_different_seed_different_traces() {
     assert_ne!(a.trace, c.trace);
 }
 
+/// TCP flows and a CBR flow through a 10 Mb/s bottleneck with queue `q`, traced.
+fn mix(q: QueueSpec, seed: u64) -> ccscope_core::net::RunResult {
+    let b = ccscope_core::config::LinkParams::new(10_000_000, 20 * MS, q);
+    let mut flows: Vec<_> = (0..3)
+        .map(|_| tcp(ccscope_core::transport::tcp::TcpSpec::default()))
+        .collect();
+    flows.push(cbr(2e6));
+    flows.iter_mut().for_each(|f| f.start_jitter_ns = S);
+    run(&traced(dumbbell(b, flows, 20 * S, seed))).unwrap()
+}
+
+#[test]
+fn a_queue_that_keeps_its_packets_and_never_drops_early_runs_as_droptail() {
+    // CoDel with a target it never reaches, PIE that never draws, FQ-CoDel with one queue and
+    // no overflow: each serves first in, first out, and the link that asks its queue for the
+    // next packet when the wire falls free gives, to the nanosecond, what the link that knew
+    // each packet's start on arrival gives.
+    let never = CoDelParams {
+        target: SimTime(19 * S),
+        interval: SimTime(20 * S),
+        mtu_bytes: 1514,
+        ecn: false,
+    };
+    let pie = PieParams {
+        target: SimTime::from_ms(15),
+        t_update: SimTime::from_ms(15),
+        alpha: 0.0,
+        beta: 0.0,
+        max_burst: SimTime(100 * S),
+        mean_packet_bytes: 1000,
+        ecn: false,
+        derandomize: false,
+    };
+    let fq = FqCoDelParams {
+        codel: never,
+        flows: 1,
+        quantum: 1514,
+        limit_packets: 100_000,
+        memory_limit_bytes: u64::MAX,
+        drop_batch: 64,
+    };
+    for (q, limit) in [
+        (
+            QueueSpec::CoDel {
+                params: never,
+                limit: Length::Packets(40),
+            },
+            40,
+        ),
+        (
+            QueueSpec::Pie {
+                params: pie,
+                limit: Length::Packets(40),
+            },
+            40,
+        ),
+        (QueueSpec::FqCoDel(fq), 100_000),
+    ] {
+        let kind = q.kind();
+        let (got, want) = (mix(q, 7), mix(QueueSpec::droptail_packets(limit), 7));
+        assert_eq!(got.flows, want.flows, "{kind}");
+        assert_eq!(got.links, want.links, "{kind}");
+        assert_eq!(got.trace, want.trace, "{kind}");
+    }
+}
+
+#[test]
+fn aqm_links_keep_the_queue_short_and_report_their_sojourn_times() {
+    let codel = CoDelParams {
+        target: SimTime::from_ms(5),
+        interval: SimTime::from_ms(100),
+        mtu_bytes: 1514,
+        ecn: false,
+    };
+    let droptail = mix(QueueSpec::droptail_packets(200), 3);
+    let aqm = mix(
+        QueueSpec::CoDel {
+            params: codel,
+            limit: Length::Packets(200),
+        },
+        3,
+    );
+    assert_eq!(
+        aqm,
+        mix(
+            QueueSpec::CoDel {
+                params: codel,
+                limit: Length::Packets(200)
+            },
+            3
+        )
+    );
+    let (d, a) = (&droptail.links[0], &aqm.links[0]);
+    let (ds, as_) = (d.sojourn.as_deref().unwrap(), a.sojourn.as_deref().unwrap());
+    assert!(as_.mean_ns < ds.mean_ns / 4.0, "{as_:?} against {ds:?}");
+    assert!(
+        a.stats.early_drops > 0
+            && a.stats.early_drops + a.stats.forced_drops == a.stats.queue_drops()
+    );
+    // Every packet the queue passed to the wire is counted once; access links keep none.
+    assert_eq!(as_.packets, a.stats.departures + a.on_wire);
+    assert!(aqm
+        .links
+        .iter()
+        .filter(|l| !l.monitor)
+        .all(|l| l.sojourn.is_none()));
+    assert_conserved(&aqm);
+}
+
 /// Checks sent = delivered + dropped + in flight per flow, and the same balance per link.
 fn assert_conserved(r: &ccscope_core::net::RunResult) {
     for (i, f) in r.flows.iter().enumerate() {
@@ -304,8 +416,57 @@ fn assert_conserved(r: &ccscope_core::net::RunResult) {
     assert_eq!(drops, flow_drops);
 }
 
+/// CoDel, FQ-CoDel or PIE with random settings, ECN or not.
+fn arb_aqm() -> impl Strategy<Value = QueueSpec> {
+    (
+        0u8..3,
+        1u64..20,
+        20u64..200,
+        1u64..60,
+        any::<bool>(),
+        1u32..64,
+        1u32..80,
+    )
+        .prop_map(|(kind, target_ms, interval_ms, limit, ecn, flows, batch)| {
+            let codel = CoDelParams {
+                target: SimTime::from_ms(target_ms),
+                interval: SimTime::from_ms(interval_ms),
+                mtu_bytes: 1514,
+                ecn,
+            };
+            match kind {
+                0 => QueueSpec::CoDel {
+                    params: codel,
+                    limit: Length::Packets(limit),
+                },
+                1 => QueueSpec::FqCoDel(FqCoDelParams {
+                    codel,
+                    flows,
+                    quantum: 1514,
+                    limit_packets: limit,
+                    memory_limit_bytes: 40_000,
+                    drop_batch: batch,
+                }),
+                _ => QueueSpec::Pie {
+                    params: PieParams {
+                        target: SimTime::from_ms(target_ms),
+                        t_update: SimTime::from_ms(interval_ms / 5),
+                        alpha: 0.125,
+                        beta: 1.25,
+                        max_burst: SimTime::from_ms(interval_ms),
+                        mean_packet_bytes: 1000,
+                        ecn,
+                        derandomize: batch % 2 == 0,
+                    },
+                    limit: Length::Bytes(limit * 1000),
+                },
+            }
+        })
+}
+
 fn arb_queue() -> impl Strategy<Value = QueueSpec> {
     prop_oneof![
+        arb_aqm(),
         (1u64..50).prop_map(QueueSpec::droptail_packets),
         (1500u64..40_000).prop_map(|b| QueueSpec::DropTail {
             limit_packets: None,

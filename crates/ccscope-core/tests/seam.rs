@@ -1,15 +1,17 @@
 //! What the TCP transport tells a controller and what it does with the controller's outputs:
 //! every ACK accounted for, RTT estimates that bound the path, delivery-rate samples that never
-//! exceed the bottleneck, pacing at the given rate, wake-ups at the asked time, spurious
-//! timeouts undone and genuine ones not.
+//! exceed the bottleneck, packets marked lost once per transmission and counted in the samples,
+//! application-limited marks and restarts from idle, pacing at the given rate, wake-ups at the
+//! asked time, spurious timeouts undone and genuine ones not.
 
 mod common;
 
 use std::sync::{Arc, Mutex};
 
+use ccscope_core::apps::{OnMode, OnOff, Period, Sink};
 use ccscope_core::config::{CapacityChange, Scenario, TopologySpec};
 use ccscope_core::control::{
-    AckSample, Aimd, Controller, LossEvent, LossKind, Window, WindowConfig,
+    AckSample, Aimd, Controller, LossEvent, LossKind, LostPacket, Window, WindowConfig,
 };
 use ccscope_core::net::loss::LossSpec;
 use ccscope_core::net::queue::QueueSpec;
@@ -23,8 +25,10 @@ use common::*;
 struct Log {
     acks: Vec<AckSample>,
     losses: Vec<LossEvent>,
+    lost: Vec<LostPacket>,
     undos: Vec<SimTime>,
     wakeups: Vec<SimTime>,
+    restarts: Vec<SimTime>,
 }
 
 /// TCP's own window controller, recording every hook, optionally with a pacing rate, a
@@ -37,6 +41,9 @@ struct Recorder {
     delivery: bool,
     wake_every: Option<SimTime>,
     next_wake: SimTime,
+    /// Asks the transport to mark what it sends as application-limited between these times.
+    mark_between: Option<(SimTime, SimTime)>,
+    marking: bool,
 }
 
 impl Recorder {
@@ -49,6 +56,8 @@ impl Recorder {
             delivery: false,
             wake_every: None,
             next_wake: SimTime::ZERO,
+            mark_between: None,
+            marking: false,
         }
     }
 }
@@ -60,6 +69,18 @@ impl Controller for Recorder {
     fn on_ack(&mut self, ack: &AckSample) {
         self.log.lock().unwrap().acks.push(*ack);
         self.tcp.on_ack(ack);
+        self.marking = self
+            .mark_between
+            .is_some_and(|(from, to)| from <= ack.now && ack.now < to);
+    }
+    fn on_lost_packet(&mut self, lost: &LostPacket) {
+        self.log.lock().unwrap().lost.push(*lost);
+    }
+    fn on_restart_from_idle(&mut self, now: SimTime) {
+        self.log.lock().unwrap().restarts.push(now);
+    }
+    fn marks_app_limited(&self) -> bool {
+        self.marking
     }
     fn on_loss(&mut self, loss: &LossEvent) {
         self.log.lock().unwrap().losses.push(*loss);
@@ -301,4 +322,134 @@ fn a_spurious_timeout_is_undone() {
     );
     assert!(!log.undos.is_empty());
     assert!(log.undos.len() as f64 <= stat(&r, "timeouts") + stat(&r, "fast_retransmits"));
+}
+
+#[test]
+fn lost_packets_are_marked_once_per_transmission_and_counted_in_the_samples() {
+    // Without a timeout every retransmission resends a packet the transport marked lost (RFC
+    // 6675 IsLost, or the fast retransmit's), and every marked packet is resent. The receiver
+    // window keeps the queue from overflowing: losses are random, 0.1% of the packets.
+    for variant in [Variant::Sack, Variant::NewReno] {
+        let spec = TcpSpec {
+            variant,
+            max_window_pkts: 80.0,
+            ..TcpSpec::default()
+        };
+        let mut bottleneck = link(10_000_000, 20 * MS, 100);
+        bottleneck.loss = Some(LossSpec::Bernoulli { p: 0.001 });
+        let log = Arc::default();
+        let r = run_with(&one_flow(bottleneck, &spec, 30), &spec, || Recorder {
+            delivery: true,
+            ..Recorder::new(&log)
+        });
+        let log = log.lock().unwrap();
+        assert_eq!(stat(&r, "timeouts"), 0.0, "{variant}");
+        assert_eq!(log.lost.len() as f64, stat(&r, "retransmits"), "{variant}");
+        // Each marked packet was in flight when it left, and counts itself among the losses
+        // since; the samples count the losses between a packet's sending and its ACK.
+        for l in &log.lost {
+            assert!(l.tx_in_flight_pkts >= 1 && l.lost_pkts >= 1 && l.sent_at <= l.now);
+        }
+        // SACKs deliver packets sent before a loss was marked, so some samples count it.
+        let samples: Vec<_> = log.acks.iter().filter_map(|a| a.delivery).collect();
+        let counted = samples.iter().any(|d| d.lost_pkts > 0);
+        assert!(counted || variant != Variant::Sack);
+        assert!(samples.iter().all(|d| d.lost_pkts <= log.lost.len() as u64));
+    }
+}
+
+#[test]
+fn a_timeout_marks_everything_outstanding() {
+    // A 100-packet window into a link that stops for 2 s: the timeout marks what is
+    // outstanding lost, before the controller hears of the timeout.
+    let mut bottleneck = link(10_000_000, 20 * MS, 2000);
+    bottleneck.capacity_changes = vec![
+        CapacityChange {
+            at_ns: 5 * S,
+            rate_bps: 1,
+        },
+        CapacityChange {
+            at_ns: 7 * S,
+            rate_bps: 10_000_000,
+        },
+    ];
+    let spec = TcpSpec {
+        max_window_pkts: 100.0,
+        ..sack()
+    };
+    let log = Arc::default();
+    let r = run_with(&one_flow(bottleneck, &spec, 12), &spec, || Recorder {
+        delivery: true,
+        ..Recorder::new(&log)
+    });
+    let log = log.lock().unwrap();
+    assert!(stat(&r, "timeouts") >= 1.0);
+    let first = log
+        .losses
+        .iter()
+        .find(|l| l.kind == LossKind::Timeout)
+        .unwrap();
+    let at_timeout = log.lost.iter().filter(|l| l.now == first.now).count();
+    assert!((90..=100).contains(&at_timeout), "{at_timeout}");
+}
+
+#[test]
+fn app_limited_marks_reach_the_samples() {
+    // The controller asks for marks for half a second: the samples of what was sent then,
+    // and until what was in flight is delivered, say application-limited; none other does.
+    let log = Arc::default();
+    let s = one_flow(link(10_000_000, 20 * MS, 100), &sack(), 10);
+    let (from, to) = (SimTime::from_ms(5_000), SimTime::from_ms(5_500));
+    run_with(&s, &sack(), || Recorder {
+        delivery: true,
+        mark_between: Some((from, to)),
+        ..Recorder::new(&log)
+    });
+    let log = log.lock().unwrap();
+    let limited: Vec<_> = log
+        .acks
+        .iter()
+        .filter(|a| a.delivery.is_some_and(|d| d.app_limited))
+        .map(|a| a.now)
+        .collect();
+    assert!(limited.len() > 100, "{}", limited.len());
+    // Marked from the first ACK in the span on: its first packets are acknowledged a round
+    // trip later (45 ms of path, at most 80 ms of queue), the last packets sent while marked
+    // within two round trips of its end (until what was in flight is delivered).
+    let (first, last) = (limited[0], *limited.last().unwrap());
+    assert!(
+        from < first && first < from + SimTime::from_ms(125),
+        "{first:?}"
+    );
+    assert!(to < last && last < to + SimTime::from_ms(250), "{last:?}");
+}
+
+#[test]
+fn a_sender_that_goes_idle_restarts_from_idle() {
+    // ON/OFF transfers of 0.5 s of data at 2 Mb/s, each followed by 0.5 s OFF once it is
+    // delivered: every transfer after the first starts with nothing in flight and the
+    // application out of data.
+    let log = Arc::default();
+    let s = one_flow(link(10_000_000, 20 * MS, 100), &sack(), 10);
+    let period = Period::Fixed { secs: 0.5 };
+    Simulation::new(&s, |_| {
+        let app = OnOff::new(2e6, 1000, period, period, OnMode::Transfers)?;
+        let ctl = Recorder {
+            delivery: true,
+            ..Recorder::new(&log)
+        };
+        Ok(tcp::endpoints(
+            &sack(),
+            Box::new(ctl),
+            Box::new(app),
+            Box::new(Sink::default()),
+        ))
+    })
+    .unwrap()
+    .run();
+    let restarts = log.lock().unwrap().restarts.clone();
+    assert!((10..=19).contains(&restarts.len()), "{restarts:?}");
+    assert!(restarts
+        .windows(2)
+        .all(|w| w[1] - w[0] > SimTime::from_ms(500)));
 }

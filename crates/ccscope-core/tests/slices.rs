@@ -22,7 +22,7 @@ fn packet() -> ccscope_core::config::Scenario {
 
 fn simulation(s: &ccscope_core::config::Scenario) -> Simulation {
     Simulation::new(s, |i| {
-        build::endpoints(&s.flows[i].source, i, &mut NoForeign)
+        build::endpoints(&s.flows[i].source, i, s.seed, &mut NoForeign)
     })
     .unwrap()
 }

@@ -56,12 +56,12 @@ fn a_scenario_names_tcp_and_its_controller() {
     let r = run(&s).unwrap();
     assert_eq!(r.flows[0].label, "GAIMD(0.3125,0.875) (NewReno)");
     let mut bad = table;
-    bad["flows"][0]["source"]["controller"]["name"] = json!("bbr");
+    bad["flows"][0]["source"]["controller"]["name"] = json!("westwood");
     let err = build::packet(&scenario::read_packet(bad).unwrap())
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("flows[0].source.controller") && err.contains("bbr"),
+        err.contains("flows[0].source.controller") && err.contains("westwood"),
         "{err}"
     );
 }

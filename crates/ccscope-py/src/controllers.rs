@@ -405,6 +405,8 @@ pub(crate) struct PyDelivery {
     total_delivered_pkts: u64,
     #[pyo3(get)]
     tx_in_flight_pkts: u64,
+    #[pyo3(get)]
+    lost_pkts: u64,
 }
 
 /// A congestion signal, as `on_loss` sees it: `kind` is "gap", "timeout" or "ecn".
@@ -651,6 +653,7 @@ impl Controller for PyController {
                         app_limited: d.app_limited,
                         total_delivered_pkts: d.total_delivered_pkts,
                         tx_in_flight_pkts: d.tx_in_flight_pkts,
+                        lost_pkts: d.lost_pkts,
                     },
                 )?),
                 None => None,

@@ -157,6 +157,12 @@ fn link_dict<'py>(py: Python<'py>, l: &LinkReport) -> PyResult<Bound<'py, PyDict
     out.set_item("in_queue", l.in_queue)?;
     out.set_item("on_wire", l.on_wire)?;
     out.set_item("in_pipe", l.in_pipe)?;
+    if let Some(s) = l.sojourn.as_deref() {
+        out.set_item("sojourn_pkts", s.packets)?;
+        out.set_item("sojourn_mean_ns", s.mean_ns)?;
+        out.set_item("sojourn_p95_ns", s.p95_ns)?;
+        out.set_item("sojourn_p99_ns", s.p99_ns)?;
+    }
     if let Some(&(lo, hi, p, w)) = l.red.as_deref() {
         let red = PyDict::new(py);
         red.set_item("min_th", lo)?;
@@ -377,7 +383,7 @@ fn run_packet<'py>(
             let (real_time, emulation) = (s.run.engine == scenario::Engine::Udp, s.run.emulator);
             let s = build::packet(&s)?;
             let mut factory = PythonFactory { python, error };
-            let mut make = |i: usize| build::endpoints(&s.flows[i].source, i, &mut factory);
+            let mut make = |i: usize| build::endpoints(&s.flows[i].source, i, s.seed, &mut factory);
             if real_time {
                 let end = SimTime::from_ns(s.duration_ns);
                 let result = ccscope_core::realnet::run_with(&s, emulation, &mut make, |now| {
@@ -456,7 +462,7 @@ fn validate_packet(py: Python<'_>, table_json: &str, force: bool) -> PyResult<()
         afford(s.cost(), force)?;
         let s = build::packet(&s)?;
         // Python controllers are checked when they run; stand-ins let the rest be built.
-        let make = |i: usize| build::endpoints(&s.flows[i].source, i, &mut StandIn);
+        let make = |i: usize| build::endpoints(&s.flows[i].source, i, s.seed, &mut StandIn);
         ccscope_core::net::Simulation::new(&s, make).map(|_| ())
     })
 }
@@ -514,6 +520,17 @@ fn controller_name(
     })
 }
 
+/// Whether the catalogued controller `name` (either family) with `params` runs in the round
+/// model, or needs the per-ACK feedback only the packet and udp engines give (BBR, Copa).
+#[pyfunction]
+fn runs_in_rounds(py: Python<'_>, name: &str, params: Vec<(String, f64)>) -> PyResult<bool> {
+    let name = name.to_owned();
+    guarded(py, move || {
+        let config = ControllerConfig::resolve(&name, &params)?;
+        config.build(&Start::default()).map(|c| c.runs_in_rounds())
+    })
+}
+
 /// A value written with its unit as the core reads scenario values: ("time", seconds),
 /// ("rate", bits/s) or ("size", bytes); None when `text` is none of them ("20ms", "1Mbps",
 /// "1500B" are; "fast" and "12" are not).
@@ -553,6 +570,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(controllers_json, m)?)?;
     m.add_function(wrap_pyfunction!(controller_name, m)?)?;
+    m.add_function(wrap_pyfunction!(runs_in_rounds, m)?)?;
     m.add_function(wrap_pyfunction!(quantity, m)?)?;
     m.add_class::<controllers::PyAck>()?;
     m.add_class::<controllers::PyDelivery>()?;

@@ -35,6 +35,12 @@ Modules
 ``vegas``
     Brakmo & Peterson 1995 §3.2 (Diff); Mo et al. 1999 (fluid model): each flow keeps α to
     β packets queued, the rate-ratio bound β/α, the α = β equilibrium.
+``bbr``
+    BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): the in-flight cap, a lone flow's
+    and several flows' queues, ProbeRTT's share; Ware et al. 2019 (9)-(11), BBR's share
+    against loss-based flows.
+``copa``
+    Arun & Balakrishnan 2018 §2.1: the target rate 1/(δ·dq), 1/δ packets queued per flow.
 ``dctcp``
     Alizadeh et al. 2010 §3.3–3.4: W*, α (6), D (7), A (8), T_C (9), Q_max (10), Q_min (12),
     the threshold guideline (13) and the gain bound (15).
@@ -42,6 +48,16 @@ Modules
 
 from __future__ import annotations
 
+from .bbr import (
+    bbr_check_rows,
+    bbr_inflight_cap,
+    bbr_probe_queue_bound,
+    bbr_probe_rtt_share,
+    bbr_shared_queue,
+    ware_bbr_share,
+    ware_loss_based_share,
+    ware_probe_time_share,
+)
 from .cai import (
     cai_aimd_mean_window,
     cai_aimd_overload_window,
@@ -65,6 +81,12 @@ from .cai import (
     cai_utilization_no_buffer,
     cai_weighted_alpha_ratio,
     dtaimd_alpha,
+)
+from .copa import (
+    copa_check_rows,
+    copa_queueing_delay,
+    copa_standing_queue,
+    copa_target_rate,
 )
 from .cubic import (
     aimd_mean_window,
@@ -182,6 +204,11 @@ __all__ = [
     "aimd_friendly_alpha_beta_removed",
     "aimd_loss_single_flow",
     "aimd_mean_window",
+    "bbr_check_rows",
+    "bbr_inflight_cap",
+    "bbr_probe_queue_bound",
+    "bbr_probe_rtt_share",
+    "bbr_shared_queue",
     "binomial_decrease",
     "binomial_decrease_slope",
     "binomial_efficiency",
@@ -217,6 +244,10 @@ __all__ = [
     "cai_two_class_next_point",
     "cai_utilization_no_buffer",
     "cai_weighted_alpha_ratio",
+    "copa_check_rows",
+    "copa_queueing_delay",
+    "copa_standing_queue",
+    "copa_target_rate",
     "cubic_k",
     "cubic_mean_window",
     "cubic_reno_friendly",
@@ -280,6 +311,9 @@ __all__ = [
     "vegas_equilibrium_rates",
     "vegas_queue_band",
     "vegas_rate_ratio_bound",
+    "ware_bbr_share",
+    "ware_loss_based_share",
+    "ware_probe_time_share",
     "yang_aimd_aggressiveness",
     "yang_aimd_cov_time",
     "yang_aimd_responsiveness",

@@ -21,10 +21,10 @@ use super::rate::{
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
-    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Binomial, Cubic,
-    CubicParams, Dctcp, History, Taimd, Vegas, Window, WindowConfig, WindowRule, BANSAL_ALPHA,
-    BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA,
-    VEGAS_GAMMA,
+    friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
+    Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas, Window,
+    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS,
+    MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -207,10 +207,24 @@ impl Index<&str> for Values {
 }
 
 /// How a built controller starts: a window controller reads `window`, a rate controller `rate`.
+/// A controller that draws random numbers makes its own stream from `seed` and `flow`
+/// ([`Start::rng`]), so that a run stays a function of its scenario and seed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Start {
     pub window: WindowConfig,
     pub rate: RateConfig,
+    /// The run's seed.
+    pub seed: u64,
+    /// The flow's index in the run (counts expanded); [`ControllerChoice::make`] sets it.
+    pub flow: u64,
+}
+
+impl Start {
+    /// The controller's own random stream: the run's stream of kind
+    /// [`Stream::Controller`](crate::rng::Stream::Controller) numbered by the flow.
+    pub fn rng(&self) -> crate::rng::Rng {
+        crate::rng::stream(self.seed, crate::rng::Stream::Controller, self.flow)
+    }
 }
 
 /// What to make of a catalogued controller. [`Make::make`] receives a factory of the
@@ -386,6 +400,10 @@ impl ControllerChoice {
         start: &Start,
         foreign: &mut dyn Foreign,
     ) -> Result<Box<dyn Controller>> {
+        let start = &Start {
+            flow: flow as u64,
+            ..*start
+        };
         match self {
             ControllerChoice::Catalogued(config) => config.build(start),
             ControllerChoice::External(spec) => foreign.make(flow, spec, family, start),
@@ -523,6 +541,8 @@ const BETA_REMOVED: &str =
 const RATE_REMOVED: &str = "rate-based: β is removed (r ← r − σ·r^l), as in Loguinov & Radha";
 const RATE_KEPT: &str = "rate-based: β is kept (rate ← β·rate)";
 const EQUATION: &str = "equation-based (no α, β)";
+const MODEL_BASED: &str =
+    "model-based: a window and a pace from the path's estimated bandwidth and RTT (no α, β)";
 
 /// An optional parameter with a fixed default (or none: left unset).
 fn param(
@@ -933,6 +953,95 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 };
                 let config = s.window;
                 m.make(move || Cubic::new(params).starting(config))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
+                name: "bbr",
+                family: Family::Window,
+                summary: "BBR v1: paces at gain·BtlBw with a window of cwnd_gain·BtlBw·RTprop; Startup, Drain, ProbeBW's eight-phase gain cycle, ProbeRTT every 10 s",
+                convention: MODEL_BASED,
+                paper: "draft-cardwell-iccrg-bbr-congestion-control-00; Cardwell et al., ACM Queue 2016; Linux net/ipv4/tcp_bbr.c",
+                params: vec![param(
+                    "cwnd_gain",
+                    Some(2.0),
+                    Range::closed(1.0, 10.0),
+                    "ProbeBW's window in estimated BDPs, cwnd_gain·BtlBw·RTprop, in [1, 10] (draft §4.3.4: 2)",
+                )],
+            },
+            |v, s, m| {
+                let (gain, start) = (v["cwnd_gain"], *s);
+                m.make(move || Bbr::new(gain, start.window, start.rng()))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
+                name: "bbr3",
+                family: Family::Window,
+                summary: "BBR v3: BBR's model bounded by loss; ProbeBW's DOWN, CRUISE, REFILL and UP with inflight_hi/lo and bw_lo, probing every 2-3 s or min(BDP, 63) rounds",
+                convention: MODEL_BASED,
+                paper: "draft-ietf-ccwg-bbr-06; Linux net/ipv4/tcp_bbr.c (BBRv3, ECN threshold)",
+                params: vec![
+                    param(
+                        "loss_thresh",
+                        Some(0.02),
+                        Range::open(0.0, 1.0),
+                        "the largest loss rate per round a bandwidth probe tolerates, in (0, 1) (§2.8: 2%)",
+                    ),
+                    beta(Some(0.7), "the short-term bounds kept per round with loss, 0 < β < 1 (§2.8: 0.7)"),
+                    param(
+                        "headroom",
+                        Some(0.15),
+                        Range::closed_open(0.0, 1.0),
+                        "the share of inflight_longterm left free in CRUISE and ProbeRTT, in [0, 1) (§2.8: 0.15)",
+                    ),
+                    param(
+                        "ecn_thresh",
+                        Some(0.5),
+                        Range::open_closed(0.0, 1.0),
+                        "the share of a round's delivered packets marked CE that counts as loss, in (0, 1] (Linux tcp_bbr.c: 0.5; the draft leaves ECN open, §3.7)",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let p = Bbr3Params {
+                    loss_thresh: v["loss_thresh"],
+                    beta: v["beta"],
+                    headroom: v["headroom"],
+                    ecn_thresh: v["ecn_thresh"],
+                };
+                let start = *s;
+                m.make(move || Bbr3::new(p, start.window, start.rng()))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
+                name: "copa",
+                family: Family::Window,
+                summary: "Copa(δ): the window moves toward the target rate 1/(δ·d_q), d_q the standing queueing delay, with a velocity; a competitive mode runs AIMD on 1/δ beside buffer-filling flows",
+                convention: "delay-based: 1/δ packets queued per flow (no α, β)",
+                paper: "Arun & Balakrishnan, NSDI 2018 §2.1, §2.2",
+                params: vec![
+                    param(
+                        "delta",
+                        Some(0.5),
+                        Range::open_closed(0.0, 1.0),
+                        "δ of the default mode, in (0, 1]: each flow keeps about 1/δ packets queued (§2.1: 0.5)",
+                    ),
+                    switch(
+                        "competitive",
+                        1.0,
+                        "1: switch to AIMD on 1/δ while the queue never empties (§2.2); 0: the default mode only",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let p = CopaParams {
+                    delta: v["delta"],
+                    competitive: v["competitive"] == 1.0,
+                };
+                let config = s.window;
+                m.make(move || Copa::new(p, config))
             },
         ),
         Entry {
@@ -1474,6 +1583,11 @@ mod tests {
             ("DTAIMD", vec![("beta", 0.875)], "DTAIMD(0.2,0.875)"),
             ("cubic", vec![], "CUBIC(0.4,0.7)"),
             ("cubic", vec![("c", 4.0), ("beta", 0.8)], "CUBIC(4,0.8)"),
+            ("bbr", vec![], "BBR"),
+            ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
+            ("bbr3", vec![], "BBRv3"),
+            ("copa", vec![], "Copa(0.5)"),
+            ("copa", vec![("competitive", 0.0)], "Copa(0.5,0)"),
             ("vegas", vec![], "Vegas(2,4)"),
             ("Vegas", vec![("alpha", 1.0), ("beta", 3.0)], "Vegas(1,3)"),
             ("vegas", vec![("gamma", 2.0)], "Vegas(2,4,2)"),
@@ -1494,6 +1608,10 @@ mod tests {
             "IIAD(1,2/3)",
             "TAIMD(0.2,0.875)",
             "CUBIC(0.4,0.7)",
+            "BBR",
+            "BBR(3)",
+            "Copa(0.5)",
+            "Copa(0.1,0)",
             "Vegas(1,3)",
             "Vegas(2,4,2)",
             "DCTCP(1/16)",
@@ -1595,6 +1713,12 @@ mod tests {
                 vec![("reno_friendly", 2.0)],
                 "controller.reno_friendly",
             ),
+            ("bbr", vec![("cwnd_gain", 0.5)], "controller.cwnd_gain"),
+            ("bbr3", vec![("loss_thresh", 1.0)], "controller.loss_thresh"),
+            ("bbr3", vec![("headroom", 1.0)], "controller.headroom"),
+            ("bbr3", vec![("ecn_thresh", 0.0)], "controller.ecn_thresh"),
+            ("copa", vec![("delta", 0.0)], "controller.delta"),
+            ("copa", vec![("competitive", 0.5)], "controller.competitive"),
         ] {
             match error(name, &given) {
                 Error::InvalidField { field: f, .. } => {
@@ -1749,6 +1873,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn controllers_that_need_acks_do_not_run_in_rounds() {
+        for info in catalogue() {
+            let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
+            let c = build(info.name, &params).unwrap();
+            let per_ack = ["bbr", "bbr3", "copa"].contains(&info.name);
+            assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
+            // BBR's model is delivery rates; Copa's competitive mode (on by default) hears
+            // each lost packet through the samples' loss marking.
+            assert_eq!(c.wants_delivery_rate(), per_ack, "{}", info.name);
+        }
+        let default_only = build("copa", &[("competitive".into(), 0.0)]).unwrap();
+        assert!(!default_only.wants_delivery_rate());
     }
 
     #[test]

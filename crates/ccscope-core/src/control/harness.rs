@@ -1,7 +1,7 @@
 //! One shared test harness that drives any controller the same way, without a network
 //! (model: quiche's `test_sender`). Time advances by one RTT per round; ACKs are spread evenly.
 
-use super::{AckSample, Controller, LossEvent, LossKind, RoundSample};
+use super::{AckSample, Controller, DeliverySample, LossEvent, LossKind, LostPacket, RoundSample};
 use crate::time::SimTime;
 
 pub struct Driver<C: Controller> {
@@ -133,8 +133,10 @@ impl<C: Controller> Driver<C> {
     }
 
     /// Applies `ops` in order and checks after each that the window is finite and at least one
-    /// packet (the invariant every window controller keeps, whatever the feedback).
+    /// packet, and the pacing rate, if any, finite and positive (the invariants every window
+    /// controller keeps, whatever the feedback).
     pub fn run_checked(&mut self, ops: &[Op]) {
+        let mut delivered = 0;
         for op in ops {
             match *op {
                 Op::Ack {
@@ -142,6 +144,7 @@ impl<C: Controller> Driver<C> {
                     gap_ns,
                     ece,
                     in_recovery,
+                    sample,
                 } => {
                     self.now += SimTime(gap_ns);
                     let mut ack = self.ack(acked_pkts);
@@ -149,7 +152,36 @@ impl<C: Controller> Driver<C> {
                     if ece {
                         (ack.ece, ack.ce_pkts, ack.ce_bytes) = (true, acked_pkts, ack.acked_bytes);
                     }
+                    delivered += acked_pkts;
+                    ack.delivery = sample.filter(|_| acked_pkts > 0).map(|s| DeliverySample {
+                        rate_bps: (8000 * acked_pkts) as f64 / s.interval.secs(),
+                        delivered_pkts: acked_pkts,
+                        delivered_bytes: 1000 * acked_pkts,
+                        interval: s.interval,
+                        app_limited: s.app_limited,
+                        total_delivered_pkts: delivered,
+                        tx_in_flight_pkts: s.tx_in_flight_pkts,
+                        lost_pkts: s.lost_pkts,
+                    });
                     self.controller.on_ack(&ack);
+                }
+                Op::LostPacket {
+                    tx_in_flight_pkts,
+                    lost_pkts,
+                } => self.controller.on_lost_packet(&LostPacket {
+                    now: self.now,
+                    sent_at: self.now - self.rtt.min(self.now),
+                    tx_in_flight_pkts,
+                    lost_pkts,
+                    app_limited: false,
+                }),
+                Op::Undo => self.controller.on_undo(self.now),
+                Op::Restart => self.controller.on_restart_from_idle(self.now),
+                Op::Wakeup => {
+                    if let Some(at) = self.controller.wakeup() {
+                        self.now = self.now.max(at);
+                        self.controller.on_wakeup(self.now);
+                    }
                 }
                 Op::Loss { kind, sent_ago_ns } => {
                     let ev = LossEvent {
@@ -166,8 +198,21 @@ impl<C: Controller> Driver<C> {
             }
             let w = self.controller.window();
             assert!(w.is_finite() && w >= 1.0, "window {w} after {op:?}");
+            if let Some(r) = self.controller.pacing_rate_bps() {
+                assert!(r.is_finite() && r > 0.0, "pacing rate {r} after {op:?}");
+            }
         }
     }
+}
+
+/// What a random ACK's delivery-rate sample says, besides the packets it acknowledges.
+#[derive(Clone, Copy, Debug)]
+pub struct SampleOp {
+    /// The sample's interval (> 0).
+    pub interval: SimTime,
+    pub app_limited: bool,
+    pub tx_in_flight_pkts: u64,
+    pub lost_pkts: u64,
 }
 
 /// One random feedback event for property tests.
@@ -178,18 +223,30 @@ pub enum Op {
         gap_ns: u64,
         ece: bool,
         in_recovery: bool,
+        /// A delivery-rate sample (for the controllers that take them; others ignore it).
+        sample: Option<SampleOp>,
     },
     Loss {
         kind: LossKind,
         sent_ago_ns: u64,
     },
+    /// A packet marked lost ([`Controller::on_lost_packet`]).
+    LostPacket {
+        tx_in_flight_pkts: u64,
+        lost_pkts: u64,
+    },
     Round {
         congested: bool,
     },
+    Undo,
+    Restart,
+    /// The wake-up the controller asked for, if any, at its time.
+    Wakeup,
 }
 
 /// Any sequence of ACKs (including huge and zero ones, with and without ECN-Echo, in and out
-/// of recovery), gap/ECN/timeout losses (sent any time ago) and rounds.
+/// of recovery, with and without delivery-rate samples), gap/ECN/timeout losses (sent any time
+/// ago), packets marked lost, undos, restarts from idle, wake-ups and rounds.
 pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
     use proptest::prelude::*;
     let kind = prop_oneof![
@@ -197,18 +254,47 @@ pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
         Just(LossKind::Ecn),
         Just(LossKind::Timeout)
     ];
+    let sample = proptest::option::of(
+        (
+            1..2_000_000_000u64,
+            any::<bool>(),
+            0..20_000u64,
+            0..5_000u64,
+        )
+            .prop_map(|(interval_ns, app_limited, tx_in_flight_pkts, lost_pkts)| {
+                SampleOp {
+                    interval: SimTime(interval_ns),
+                    app_limited,
+                    tx_in_flight_pkts,
+                    lost_pkts,
+                }
+            }),
+    );
+    let ack = (
+        0..10_000u64,
+        0..200_000_000u64,
+        any::<bool>(),
+        any::<bool>(),
+        sample,
+    );
     let op = prop_oneof![
-        4 => (0..10_000u64, 0..200_000_000u64, any::<bool>(), any::<bool>()).prop_map(
-            |(acked_pkts, gap_ns, ece, in_recovery)| Op::Ack {
-                acked_pkts,
-                gap_ns,
-                ece,
-                in_recovery,
-            }
-        ),
+        4 => ack.prop_map(|(acked_pkts, gap_ns, ece, in_recovery, sample)| Op::Ack {
+            acked_pkts,
+            gap_ns,
+            ece,
+            in_recovery,
+            sample,
+        }),
         2 => (kind, 0..400_000_000u64)
             .prop_map(|(kind, sent_ago_ns)| Op::Loss { kind, sent_ago_ns }),
+        1 => (0..20_000u64, 0..5_000u64).prop_map(|(tx_in_flight_pkts, lost_pkts)| {
+            Op::LostPacket {
+                tx_in_flight_pkts,
+                lost_pkts,
+            }
+        }),
         2 => any::<bool>().prop_map(|congested| Op::Round { congested }),
+        1 => prop_oneof![Just(Op::Undo), Just(Op::Restart), Just(Op::Wakeup)],
     ];
     proptest::collection::vec(op, 0..400)
 }

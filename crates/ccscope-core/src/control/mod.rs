@@ -103,6 +103,25 @@ pub struct DeliverySample {
     pub total_delivered_pkts: u64,
     /// Packets in flight when the sampled packet was sent (BBR's `tx_in_flight`).
     pub tx_in_flight_pkts: u64,
+    /// Packets the transport marked lost between the sending of the sampled packet and this
+    /// ACK (draft-ietf-ccwg-bbr-06 §2.3 RS.lost: C.lost − P.lost).
+    pub lost_pkts: u64,
+}
+
+/// A packet the transport has just marked lost, as the delivery-rate estimator remembers its
+/// sending (draft-ietf-ccwg-bbr-06 §5.5.10.2 HandleLostPacket(P)): for controllers that take
+/// delivery-rate samples ([`Controller::wants_delivery_rate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LostPacket {
+    pub now: SimTime,
+    /// When the packet was (last) sent.
+    pub sent_at: SimTime,
+    /// Packets in flight when it was sent, itself included (P.tx_in_flight).
+    pub tx_in_flight_pkts: u64,
+    /// Packets marked lost since it was sent, itself included (C.lost − P.lost).
+    pub lost_pkts: u64,
+    /// It was sent while the sender was application-limited (P.is_app_limited).
+    pub app_limited: bool,
 }
 
 /// Why the sender believes a packet was lost.
@@ -276,6 +295,35 @@ pub trait Controller: Send {
         false
     }
 
+    /// Fires for each packet the transport marks lost, when it marks it: the holes RFC 6675
+    /// IsLost finds lost (SACK), before the ACK's [`Controller::on_ack`]; the packet a fast
+    /// retransmit resends, before its [`Controller::on_loss`]; the hole a NewReno partial ACK
+    /// resends, after that ACK's `on_ack`; every packet outstanding at a timeout, before the
+    /// timeout's `on_loss`. Only for controllers that take delivery-rate samples, whose
+    /// per-packet records it reads.
+    fn on_lost_packet(&mut self, _lost: &LostPacket) {}
+
+    /// Fires before the transport sends after an idle period: nothing was in flight and the
+    /// application had run out of data (draft-ietf-ccwg-bbr-06 §5.4.1 HandleRestartFromIdle;
+    /// Linux `CA_EVENT_TX_START`); only for controllers that take delivery-rate samples.
+    fn on_restart_from_idle(&mut self, _now: SimTime) {}
+
+    /// Whether the transport should count what it sends next as application-limited, until
+    /// what is in flight now has been delivered (draft-cheng-iccrg-delivery-rate-estimation-02
+    /// §3.4; BBR marks its ProbeRTT so, draft-cardwell-iccrg-bbr-congestion-control-00
+    /// §4.3.5): read after every ACK a controller that takes delivery-rate samples sees.
+    fn marks_app_limited(&self) -> bool {
+        false
+    }
+
+    /// Whether the controller has a form for the round model, which gives one aggregate per
+    /// round trip ([`Controller::on_round`]); a controller that needs what only ACKs carry
+    /// (delivery-rate samples, per-packet RTT samples) has none, and the round model refuses
+    /// it.
+    fn runs_in_rounds(&self) -> bool {
+        true
+    }
+
     /// Whether the TCP receiver must acknowledge at once every change in the CE marking of the
     /// data it receives, so that with delayed ACKs each ACK's ECN-Echo covers exactly the
     /// packets that were marked (DCTCP's receiver, RFC 8257 §3.2; Linux
@@ -366,6 +414,18 @@ impl Controller for Box<dyn Controller> {
     }
     fn wants_delivery_rate(&self) -> bool {
         (**self).wants_delivery_rate()
+    }
+    fn on_lost_packet(&mut self, lost: &LostPacket) {
+        (**self).on_lost_packet(lost)
+    }
+    fn on_restart_from_idle(&mut self, now: SimTime) {
+        (**self).on_restart_from_idle(now)
+    }
+    fn marks_app_limited(&self) -> bool {
+        (**self).marks_app_limited()
+    }
+    fn runs_in_rounds(&self) -> bool {
+        (**self).runs_in_rounds()
     }
     fn wants_exact_ce_echo(&self) -> bool {
         (**self).wants_exact_ce_echo()

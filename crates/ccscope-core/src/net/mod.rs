@@ -2,14 +2,20 @@
 //! knows nothing of what the flows carry: each flow's endpoints (transports and applications,
 //! [`Endpoint`]) come from the factory handed to [`Simulation::new`].
 
+pub mod codel;
 pub mod config;
 mod events;
+pub mod fq_codel;
 pub mod loss;
 pub mod packet;
+pub mod pie;
 pub mod queue;
 pub mod sim;
+pub mod sojourn;
 pub mod stats;
 pub mod store;
+#[cfg(test)]
+pub(crate) mod test_link;
 pub mod topology;
 pub mod trace;
 

@@ -1,13 +1,24 @@
 //! Link queues: DropTail, RED (Floyd & Jacobson 1993, as in ns-2 `queue/red.cc`) and step
-//! marking (DCTCP's switches: Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.1).
+//! marking (DCTCP's switches: Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.1), which decide
+//! as a packet arrives, and CoDel (RFC 8289, [`super::codel`]), FQ-CoDel (RFC 8290,
+//! [`super::fq_codel`]) and PIE (RFC 8033, [`super::pie`]), which keep their packets.
 //!
 //! A queue holds the packets waiting for the link; the packet being serialized has left it, as in
-//! ns-2. Lengths and limits therefore count waiting packets only. The queue decides and counts;
-//! the packets themselves wait in the link's chain through the engine's packet store, behind
-//! the one on the wire, so a queue holds no buffer of its own.
+//! ns-2. Lengths and limits therefore count waiting packets only. DropTail, RED and step marking
+//! decide and count: they serve first in, first out, so their packets wait in the link's chain
+//! through the engine's packet store, behind the one on the wire, each knowing when it will
+//! leave. CoDel
+//! drops at dequeue and FQ-CoDel chooses among its queues at dequeue, so they keep their waiting
+//! packets in chains of their own and give the link its next packet when the wire falls free
+//! ([`Queue::keeps_packets`]); PIE does too, for the sojourn time its delay estimate reads at
+//! dequeue.
 
 use rand::Rng as _;
 
+use super::codel::{CoDel, CoDelParams};
+use super::fq_codel::{FqCoDel, FqCoDelParams};
+use super::pie::{Arrival, Pie, PieParams};
+use super::store::Store;
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -15,11 +26,12 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admit {
     Queued,
-    /// Queued with its CE bit set (RED with ECN, step marking).
+    /// Queued with its CE bit set (RED or PIE with ECN, step marking).
     Marked,
-    /// Dropped by the hard limit (DropTail, or RED's physical buffer / forced region).
+    /// Dropped by the hard limit (DropTail, RED's physical buffer / forced region, the limit of
+    /// step marking, CoDel or PIE).
     DroppedForced,
-    /// Dropped by RED's early-drop test.
+    /// Dropped by RED's early-drop test or PIE's random drop.
     DroppedEarly,
 }
 
@@ -73,10 +85,16 @@ pub enum QueueSpec {
         /// K: marking starts above it.
         threshold: Length,
     },
+    /// CoDel (RFC 8289), with a tail-drop limit.
+    CoDel { params: CoDelParams, limit: Length },
+    /// FQ-CoDel (RFC 8290).
+    FqCoDel(FqCoDelParams),
+    /// PIE (RFC 8033), with a tail-drop limit.
+    Pie { params: PieParams, limit: Length },
 }
 
-/// A queue's length in packets or in bytes: DropTail's and step marking's limit, step
-/// marking's threshold.
+/// A queue's length in packets or in bytes: the limit of DropTail, step marking, CoDel and PIE,
+/// and step marking's threshold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Length {
     /// Waiting packets.
@@ -85,7 +103,52 @@ pub enum Length {
     Bytes(u64),
 }
 
+/// The packets waiting in a queue and their bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Backlog {
+    /// Packets waiting (at most `u32::MAX`, as a link's chain counts).
+    pub len: u32,
+    pub bytes: u64,
+}
+
+impl Backlog {
+    #[inline]
+    pub fn add(&mut self, size_bytes: u32) {
+        self.len += 1;
+        self.bytes += size_bytes as u64;
+    }
+
+    #[inline]
+    pub fn remove(&mut self, size_bytes: u32) {
+        debug_assert!(self.len > 0, "a packet left an empty queue");
+        self.len -= 1;
+        self.bytes -= size_bytes as u64;
+    }
+
+    /// Whether a packet of `size_bytes` finds the buffer full: `limit` packets already wait,
+    /// or it would take the bytes past `limit`.
+    #[inline]
+    pub fn full(&self, limit: Length, size_bytes: u32) -> bool {
+        match limit {
+            Length::Packets(n) => self.len as u64 >= n,
+            Length::Bytes(b) => self.bytes + size_bytes as u64 > b,
+        }
+    }
+}
+
 impl QueueSpec {
+    /// The queue's kind, as scenario files name it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            QueueSpec::DropTail { .. } => "droptail",
+            QueueSpec::Red { .. } => "red",
+            QueueSpec::Step { .. } => "step",
+            QueueSpec::CoDel { .. } => "codel",
+            QueueSpec::FqCoDel(_) => "fq_codel",
+            QueueSpec::Pie { .. } => "pie",
+        }
+    }
+
     pub fn droptail_packets(limit: u64) -> Self {
         QueueSpec::DropTail {
             limit_packets: Some(limit),
@@ -205,21 +268,23 @@ enum Discipline {
     DropTailPackets(u64),
     DropTailBytes(u64),
     Red(Box<Red>),
+    CoDel(Box<CoDel>),
+    FqCoDel(Box<FqCoDel>),
+    Pie(Box<Pie>),
     Step(Box<Step>),
 }
 
 /// A link's queue: how many packets wait, and the discipline that admits them.
 #[derive(Clone, Debug)]
 pub struct Queue {
-    /// Packets waiting (at most `u32::MAX`, as a link's chain counts).
-    len: u32,
-    bytes: u64,
+    backlog: Backlog,
     discipline: Discipline,
 }
 
 impl Queue {
     /// Builds a queue for a link of `rate_bps` and one-way `delay` (RED's automatic rules use
-    /// them); RED keeps `rng`, the link's queue stream.
+    /// them); RED and PIE keep `rng`, the link's queue stream, for their coins, and FQ-CoDel
+    /// draws its hash's perturbation from it.
     pub fn new(spec: &QueueSpec, rate_bps: u64, delay: SimTime, rng: Rng) -> Queue {
         let discipline = match *spec {
             QueueSpec::DropTail {
@@ -277,6 +342,16 @@ impl Queue {
                     marks: 0,
                 }))
             }
+            QueueSpec::CoDel { params, limit } => {
+                Discipline::CoDel(Box::new(CoDel::new(params, limit)))
+            }
+            QueueSpec::FqCoDel(params) => {
+                let mut rng = rng;
+                Discipline::FqCoDel(Box::new(FqCoDel::new(params, rng.gen())))
+            }
+            QueueSpec::Pie { params, limit } => {
+                Discipline::Pie(Box::new(Pie::new(params, limit, rng)))
+            }
             QueueSpec::Step { limit, threshold } => Discipline::Step(Box::new(Step {
                 limit,
                 threshold,
@@ -284,20 +359,19 @@ impl Queue {
             })),
         };
         Queue {
-            len: 0,
-            bytes: 0,
+            backlog: Backlog::default(),
             discipline,
         }
     }
 
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.backlog.len as usize
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.backlog.len == 0
     }
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        self.backlog.bytes
     }
     pub fn red(&self) -> Option<&Red> {
         match &self.discipline {
@@ -305,12 +379,90 @@ impl Queue {
             _ => None,
         }
     }
-    /// Early drops and marks so far (RED's and step marking's; none for DropTail).
+    /// Early drops (RED's early drops, CoDel's and FQ-CoDel's drops at dequeue, PIE's random
+    /// drops) and ECN marks (of RED, step marking, CoDel, FQ-CoDel, PIE) so far.
     pub fn counts(&self) -> (u64, u64) {
         match &self.discipline {
+            Discipline::DropTailPackets(_) | Discipline::DropTailBytes(_) => (0, 0),
             Discipline::Red(r) => r.counts(),
             Discipline::Step(s) => (0, s.marks),
-            _ => (0, 0),
+            Discipline::CoDel(c) => (c.signals().drops, c.signals().marks),
+            Discipline::FqCoDel(f) => (f.signals().drops, f.signals().marks),
+            Discipline::Pie(p) => p.counts(),
+        }
+    }
+
+    /// Whether the queue keeps its waiting packets and gives the link the next one when the
+    /// wire falls free ([`Queue::enqueue`], [`Queue::dequeue`]); otherwise the packets it admits
+    /// ([`Queue::admit`]) wait in the link's chain, first in, first out.
+    #[inline]
+    pub fn keeps_packets(&self) -> bool {
+        matches!(
+            self.discipline,
+            Discipline::CoDel(_) | Discipline::FqCoDel(_) | Discipline::Pie(_)
+        )
+    }
+
+    /// A queue that keeps its packets takes the packet in store slot `slot`, arriving at `now`:
+    /// what became of it. Packets it drops to make room (FQ-CoDel's overflow, the arrival
+    /// perhaps among them) are pushed onto `dropped`: the caller frees those, and the arrival
+    /// unless it was queued or marked.
+    pub fn enqueue(
+        &mut self,
+        store: &mut Store,
+        slot: u32,
+        now: SimTime,
+        dropped: &mut Vec<u32>,
+    ) -> Admit {
+        let size = store.size_bytes(slot);
+        let admit = match &mut self.discipline {
+            Discipline::CoDel(c) => match c.enqueue(store, slot, now, &self.backlog) {
+                true => Admit::Queued,
+                false => Admit::DroppedForced,
+            },
+            Discipline::FqCoDel(f) => {
+                f.enqueue(store, slot, now, &mut self.backlog, dropped);
+                return Admit::Queued;
+            }
+            Discipline::Pie(p) => match p.enqueue(store, slot, now, &self.backlog) {
+                Arrival::Queued => Admit::Queued,
+                Arrival::Marked => Admit::Marked,
+                Arrival::TailDrop => Admit::DroppedForced,
+                Arrival::Dropped => Admit::DroppedEarly,
+            },
+            _ => unreachable!("a first-in first-out queue admits (Queue::admit)"),
+        };
+        if matches!(admit, Admit::Queued | Admit::Marked) {
+            self.backlog.add(size);
+        }
+        admit
+    }
+
+    /// A queue that keeps its packets gives the wire, free at `now`, its next packet, if any,
+    /// and whether it marked it CE; the packets it drops on the way (CoDel's control law) are
+    /// pushed onto `dropped`.
+    pub fn dequeue(
+        &mut self,
+        store: &mut Store,
+        now: SimTime,
+        dropped: &mut Vec<u32>,
+    ) -> Option<(u32, bool)> {
+        match &mut self.discipline {
+            Discipline::CoDel(c) => c.dequeue(store, now, &mut self.backlog, dropped),
+            Discipline::FqCoDel(f) => f.dequeue(store, now, &mut self.backlog, dropped),
+            Discipline::Pie(p) => Some((p.dequeue(store, now, &mut self.backlog)?, false)),
+            _ => unreachable!("a first-in first-out queue's packets wait in the link's chain"),
+        }
+    }
+
+    /// The store slots of the packets a queue that keeps its packets holds (none for the
+    /// others, whose packets are in the link's chain).
+    pub fn kept<'a>(&'a self, store: &'a Store) -> Box<dyn Iterator<Item = u32> + 'a> {
+        match &self.discipline {
+            Discipline::CoDel(c) => Box::new(c.slots(store)),
+            Discipline::FqCoDel(f) => Box::new(f.slots(store)),
+            Discipline::Pie(p) => Box::new(p.slots(store)),
+            _ => Box::new(std::iter::empty()),
         }
     }
 
@@ -326,47 +478,45 @@ impl Queue {
     /// wire at once; otherwise the caller drops it.
     #[inline]
     pub fn admit(&mut self, size_bytes: u32, ecn_capable: bool, now: SimTime) -> Admit {
+        let b = &self.backlog;
         match &mut self.discipline {
             Discipline::DropTailPackets(limit) => {
-                if self.len as u64 >= *limit {
+                if b.len as u64 >= *limit {
                     Admit::DroppedForced
                 } else {
                     Admit::Queued
                 }
             }
             Discipline::DropTailBytes(limit) => {
-                if self.bytes + size_bytes as u64 > *limit {
+                if b.bytes + size_bytes as u64 > *limit {
                     Admit::DroppedForced
                 } else {
                     Admit::Queued
                 }
             }
             Discipline::Red(red) => {
-                red.admit(size_bytes, ecn_capable, self.len as usize, self.bytes, now)
+                red.admit(size_bytes, ecn_capable, b.len as usize, b.bytes, now)
             }
-            Discipline::Step(step) => {
-                step.admit(size_bytes, ecn_capable, self.len as usize, self.bytes)
-            }
+            Discipline::Step(step) => step.admit(size_bytes, ecn_capable, b.len as usize, b.bytes),
+            _ => unreachable!("a queue that keeps its packets takes them (Queue::enqueue)"),
         }
     }
 
     /// An admitted packet of `size_bytes` waits behind the others.
     pub fn push(&mut self, size_bytes: u32) {
-        self.len += 1;
-        self.bytes += size_bytes as u64;
+        self.backlog.add(size_bytes);
     }
 
     /// The head packet, of `size_bytes`, leaves the queue for the wire.
     pub fn pop(&mut self, size_bytes: u32) {
-        debug_assert!(self.len > 0, "a packet left an empty queue");
-        self.len -= 1;
-        self.bytes -= size_bytes as u64;
+        self.backlog.remove(size_bytes);
     }
 
-    /// The wire fell idle at `now` with no packet waiting: RED's idle period starts.
+    /// The wire fell free at `now` with no packet after it in the link's chain: RED's idle
+    /// period starts (a queue that keeps its packets is asked for the next one instead).
     pub fn idle(&mut self, now: SimTime) {
-        debug_assert!(self.is_empty());
         if let Discipline::Red(r) = &mut self.discipline {
+            debug_assert!(self.backlog.len == 0);
             r.idle_since.get_or_insert(now);
         }
     }

@@ -13,6 +13,13 @@
 //! take effect before the instant's events: a packet arriving at a link just as another
 //! finishes serializing finds it gone.
 //!
+//! A queue that drops or chooses at dequeue (CoDel, FQ-CoDel, PIE: [`Queue::keeps_packets`])
+//! keeps its waiting packets itself, and a packet's start is known only when the wire falls
+//! free before it. Such a link's chain holds the packets on the wire and propagating; when it
+//! is brought up to date, each time its wire fell free the queue is asked for its next packet
+//! at that time, as a router's dequeue would be, with what had arrived by then. Those links
+//! take no more events than the others: the same one per packet, at its arrival.
+//!
 //! The hot path (queueing, serialization, propagation) uses no allocation and no dynamic
 //! dispatch: events are small `Copy` values, the packets on a link (propagating, on the wire,
 //! waiting) are one chain in a store shared by all links, so a link holds no buffer
@@ -27,6 +34,7 @@ use super::events::EventQueue;
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::queue::{Admit, Queue};
+use super::sojourn::{Sojourn, SojournSummary};
 use super::stats::{FlowStats, LinkStats};
 use super::store::{prefetch, Fifo, MaybeSlot, Store};
 use super::topology::{Name, Names, Network, Routes};
@@ -317,8 +325,8 @@ struct Link {
     rate_bps: u64,
     delay: SimTime,
     queue: Queue,
-    /// The loss module, on the few links that have one.
-    loss: Option<Box<Loss>>,
+    /// The loss module and the record of sojourn times, on the few links that have them.
+    extras: Option<Box<Extras>>,
     /// The packets on the link, in [`Core::stored`], in the order they came: the ones
     /// propagating, the one on the wire, then the ones waiting. Each knows when it finishes
     /// serializing ([`Store::done`]): those times, and so the arrival times, never decrease.
@@ -336,6 +344,13 @@ struct Link {
     max_queue_pkts: u32,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
+}
+
+/// What few links have: a loss module, and the waits of the packets served on the links a
+/// run reports (monitored); boxed, as most links have neither.
+struct Extras {
+    loss: Option<Loss>,
+    sojourn: Option<Sojourn>,
 }
 
 /// A loss module, its random stream and the packets it took.
@@ -412,7 +427,7 @@ impl Link {
                 self.on_wire = MaybeSlot::NONE;
             }
         }
-        let Some(loss) = self.loss.as_deref_mut() else {
+        let Some(loss) = self.extras.as_deref_mut().and_then(|e| e.loss.as_mut()) else {
             return false;
         };
         let lost = loss.module.lose(done, &mut loss.rng);
@@ -444,7 +459,14 @@ impl Link {
 
     /// Packets lost to the loss module so far.
     fn losses(&self) -> u64 {
-        self.loss.as_ref().map_or(0, |l| l.losses)
+        let loss = self.extras.as_deref().and_then(|e| e.loss.as_ref());
+        loss.map_or(0, |l| l.losses)
+    }
+
+    /// The record of sojourn times, on a link a run reports.
+    #[inline]
+    fn sojourn(&mut self) -> Option<&mut Sojourn> {
+        self.extras.as_deref_mut()?.sojourn.as_mut()
     }
 
     /// Packets propagating: every packet that left the wire was lost, or propagates, or reached
@@ -515,6 +537,14 @@ struct Core {
     hops: Vec<u32>,
     /// Every flow's timer slots ([`timer_index`]).
     timers: Vec<TimerSlot>,
+    /// Where a queue that keeps its packets puts those it drops (kept to allocate once).
+    dropped: Vec<u32>,
+    /// The measurement window, [warm-up, end]: a packet's wait counts in its link's sojourn
+    /// times if its serialization starts within it. A FIFO link knows the start on arrival, a
+    /// queue that keeps its packets when it lets the packet go; both count the same packets
+    /// (but for a run stopped early, where a FIFO link has counted the packets still waiting
+    /// that would have started by the planned end).
+    window: [SimTime; 2],
     /// The endpoints' own random streams, sender then receiver of each flow; made when one first
     /// draws (TCP's bulk flows never do, and at thousands of flows they are 32 bytes a flow).
     endpoint_rngs: Vec<Rng>,
@@ -659,8 +689,12 @@ impl Core {
                 return;
             }
             let lost = l.leave_wire(&mut self.stored, k, done);
+            let kept = l.queue.keeps_packets();
             if lost || self.trace.is_some() {
                 self.record_departure(link, k, done, lost);
+            }
+            if kept {
+                self.serve(link, done);
             }
         }
     }
@@ -688,6 +722,9 @@ impl Core {
     fn offer(&mut self, link: u32, slot: u32) {
         let now = self.now;
         self.advance(link, now);
+        if self.links[link as usize].queue.keeps_packets() {
+            return self.offer_kept(link, slot);
+        }
         let l = &mut self.links[link as usize];
         l.account_queue(now);
         let (flow, size_bytes) = (self.stored.flow(slot), self.stored.size_bytes(slot));
@@ -734,11 +771,102 @@ impl Core {
             l.started = now;
             now
         };
+        if let Some(s) = l.sojourn() {
+            if (self.window[0]..=self.window[1]).contains(&start) {
+                s.record((start - now).ns());
+            }
+        }
         let done = start + l.serialization_time(size_bytes);
         let (head, arrival) = (l.packets.is_empty(), done + l.delay);
         self.stored.set_done(slot, done);
         l.packets.push_back(&mut self.stored, slot);
         // Packets reach the far end in order: only the link's head needs a pending event.
+        if head {
+            self.schedule(arrival, Kind::Arrive(link));
+        }
+    }
+
+    /// Counts a mark link `link`'s queue set on a packet of `flow` at `at`, in the traces.
+    fn record_mark(&mut self, link: u32, flow: u32, at: SimTime) {
+        if let Some(t) = &mut self.trace {
+            t.event(at, link, flow, EventKind::Mark);
+            if let Some(b) = t.link_queue_bin(at, link) {
+                b.marks += 1;
+            }
+        }
+    }
+
+    /// Frees the packet in `slot`, which link `link`'s queue dropped at `at`, and counts it.
+    fn drop_packet(&mut self, link: u32, slot: u32, kind: EventKind, at: SimTime) {
+        let (flow, dir) = (self.stored.flow(slot), self.stored.dir(slot));
+        self.stored.remove(slot);
+        if kind == EventKind::ForcedDrop {
+            self.links[link as usize].stats.forced_drops += 1;
+        }
+        self.record_drop(link, flow, dir, kind, at);
+    }
+
+    /// [`Core::offer`] to a queue that keeps its packets: it takes the packet (perhaps dropping
+    /// others to make room), and gives an idle wire its next packet at once.
+    fn offer_kept(&mut self, link: u32, slot: u32) {
+        let now = self.now;
+        let flow = self.stored.flow(slot);
+        let mut dropped = std::mem::take(&mut self.dropped);
+        let l = &mut self.links[link as usize];
+        l.account_queue(now);
+        let admit = l.queue.enqueue(&mut self.stored, slot, now, &mut dropped);
+        l.max_queue_pkts = l.max_queue_pkts.max(l.queue.len() as u32);
+        match admit {
+            Admit::Queued => {}
+            Admit::Marked => {
+                self.stored.mark(slot);
+                self.record_mark(link, flow, now);
+            }
+            Admit::DroppedForced => self.drop_packet(link, slot, EventKind::ForcedDrop, now),
+            Admit::DroppedEarly => self.drop_packet(link, slot, EventKind::EarlyDrop, now),
+        }
+        for &k in &dropped {
+            self.drop_packet(link, k, EventKind::ForcedDrop, now);
+        }
+        dropped.clear();
+        self.dropped = dropped;
+        if self.links[link as usize].on_wire == MaybeSlot::NONE {
+            self.serve(link, now);
+        }
+    }
+
+    /// Link `link`'s wire is free at `at` (it fell free then, or a packet arrived to find it
+    /// idle): its queue, one that keeps its packets, gives it the next packet, which starts
+    /// serializing then. What the queue drops on the way are its early drops.
+    fn serve(&mut self, link: u32, at: SimTime) {
+        let mut dropped = std::mem::take(&mut self.dropped);
+        let l = &mut self.links[link as usize];
+        debug_assert!(l.on_wire == MaybeSlot::NONE, "the wire is busy");
+        let next = l.queue.dequeue(&mut self.stored, at, &mut dropped);
+        for &k in &dropped {
+            self.drop_packet(link, k, EventKind::EarlyDrop, at);
+        }
+        dropped.clear();
+        self.dropped = dropped;
+        let Some((k, marked)) = next else {
+            return;
+        };
+        if marked {
+            self.record_mark(link, self.stored.flow(k), at);
+        }
+        let l = &mut self.links[link as usize];
+        if let Some(s) = l.sojourn() {
+            if (self.window[0]..=self.window[1]).contains(&at) {
+                // The queue kept the packet's arrival time where its finish time now goes.
+                s.record((at - self.stored.done(k)).ns());
+            }
+        }
+        l.on_wire = MaybeSlot::some(k);
+        l.started = at;
+        let done = at + l.serialization_time(self.stored.size_bytes(k));
+        let (head, arrival) = (l.packets.is_empty(), done + l.delay);
+        self.stored.set_done(k, done);
+        l.packets.push_back(&mut self.stored, k);
         if head {
             self.schedule(arrival, Kind::Arrive(link));
         }
@@ -881,6 +1009,9 @@ pub struct LinkReport {
     /// (min_th, max_th, max_p, w_q) for RED queues, as resolved (boxed: most links have none,
     /// and with many flows the reports of all links are a run's largest allocation).
     pub red: Option<Box<(f64, f64, f64, f64)>>,
+    /// The sojourn times of the packets it served over the measurement window, on the links a
+    /// run reports (monitored) that served any.
+    pub sojourn: Option<Box<SojournSummary>>,
 }
 
 /// What a run produces.
@@ -951,13 +1082,16 @@ impl Simulation {
                     SimTime(d.delay_ns),
                     stream(seed, Stream::Queue, k as u64),
                 ),
-                loss: p.loss.clone().map(|spec| {
-                    Box::new(Loss {
+                extras: {
+                    let loss = p.loss.clone().map(|spec| Loss {
                         module: LossModule::new(spec),
                         rng: stream(seed, Stream::LinkLoss, k as u64),
                         losses: 0,
-                    })
-                }),
+                    });
+                    let sojourn = d.monitor.then(Sojourn::default);
+                    (loss.is_some() || sojourn.is_some())
+                        .then(|| Box::new(Extras { loss, sojourn }))
+                },
                 on_wire: MaybeSlot::NONE,
                 started: SimTime::ZERO,
                 serialized_bytes: 0,
@@ -1049,6 +1183,8 @@ impl Simulation {
             links,
             stored: Store::default(),
             timers: vec![TimerSlot::default(); endpoints.len() / 2 * FLOW_TIMERS],
+            dropped: Vec::new(),
+            window: [SimTime(scenario.warmup_ns), end],
             endpoint_rngs: Vec::new(),
             seed,
             flows,
@@ -1250,7 +1386,13 @@ impl Simulation {
         let mut in_flight = vec![0u64; self.core.flows.len()];
         for l in &self.core.links {
             let store = &self.core.stored;
-            for k in l.packets.iter(store).filter(|&k| !store.lost(k)) {
+            let waiting = l.queue.kept(store);
+            for k in l
+                .packets
+                .iter(store)
+                .chain(waiting)
+                .filter(|&k| !store.lost(k))
+            {
                 in_flight[store.flow(k) as usize] += 1;
             }
         }
@@ -1304,6 +1446,11 @@ impl Simulation {
                 on_wire: l.on_wire.is_some() as u64,
                 in_pipe: l.propagating(),
                 red: l.queue.red().map(|r| Box::new(r.parameters())),
+                sojourn: l
+                    .extras
+                    .as_ref()
+                    .and_then(|e| e.sojourn.as_ref()?.summary())
+                    .map(Box::new),
             });
             if k + k / 8 < records.capacity() {
                 records.shrink_to_fit();

@@ -22,7 +22,8 @@ struct Routing {
     /// The next slot of the chain this one is in (meaningless at a chain's tail).
     next: u32,
     flow: u32,
-    /// When the packet finishes serializing on the link it is on.
+    /// When the packet finishes serializing on the link it is on; while it waits in a queue
+    /// that keeps its packets (CoDel, FQ-CoDel, PIE), when it entered that queue.
     done: SimTime,
     hop: u32,
     size_bytes: u32,
@@ -168,7 +169,8 @@ impl Store {
         self.routing[k as usize].hop = hop;
     }
 
-    /// When the packet in slot `k` finishes serializing on its link.
+    /// When the packet in slot `k` finishes serializing on its link (or, waiting in a queue that
+    /// keeps its packets, when it entered the queue).
     #[inline]
     pub fn done(&self, k: u32) -> SimTime {
         self.routing[k as usize].done

@@ -209,14 +209,14 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
             limit_packets: None,
             limit_bytes: None,
         } => ("pfifo", u32::MAX as u64),
-        QueueSpec::Red { .. } | QueueSpec::Step { .. } => {
-            let given = match link.queue {
-                QueueSpec::Red { .. } => "'red'",
-                _ => "'step'",
-            };
+        QueueSpec::Red { .. }
+        | QueueSpec::Step { .. }
+        | QueueSpec::CoDel { .. }
+        | QueueSpec::FqCoDel(_)
+        | QueueSpec::Pie { .. } => {
             return Err(Error::invalid(
                 "topology.bottleneck.queue.kind",
-                given,
+                format!("'{}'", link.queue.kind()),
                 "'droptail' with run.emulator = \"kernel\"",
             ));
         }
@@ -503,6 +503,9 @@ fn add(link: &mut LinkReport, c: Counts) {
     s.queue_pkt_ns += c.queue_pkt_ns;
     s.queue_byte_ns += c.queue_byte_ns;
     s.max_queue_pkts = s.max_queue_pkts.max(c.max_queue_pkts);
+    // The kernel's queue times no packet: the user-space link's waits alone would understate
+    // the link's.
+    link.sojourn = None;
 }
 
 /// The veth ends' fixed addresses: each namespace is the run's own, so they meet no one else's.

@@ -133,7 +133,7 @@ pub fn run(scenario: &config::Scenario, emulation: Emulation) -> Result<RunResul
     run_with(
         scenario,
         emulation,
-        |i| endpoints(&scenario.flows[i].source, i, &mut NoForeign),
+        |i| endpoints(&scenario.flows[i].source, i, scenario.seed, &mut NoForeign),
         |_| true,
     )
 }

@@ -51,6 +51,14 @@ fn admit<C: Controller + ?Sized>(
     g: usize,
     config: &RoundConfig,
 ) -> Result<Book> {
+    if !controller.runs_in_rounds() {
+        return Err(Error::invalid(
+            controller_of(g),
+            controller.name(),
+            "runs only in the packet and udp engines: it needs per-ACK feedback the round \
+             model does not give",
+        ));
+    }
     // A controller that limits by window is a window flow, whatever pace it also gives.
     let rate_based = !controller.window().is_finite();
     if rate_based && config.substeps > 1 {
@@ -437,6 +445,20 @@ mod tests {
         assert_eq!(a, run(&c).unwrap());
         c.seed = 2;
         assert_ne!(a.flows, run(&c).unwrap().flows);
+    }
+
+    #[test]
+    fn controllers_that_need_acks_are_refused_naming_their_group() {
+        for name in ["bbr", "bbr3", "copa"] {
+            let mut c = tcp(1, 1.0, 10.0, 10);
+            c.flows
+                .push(FlowGroup::catalogued(name, 1, 1.0, 1000).unwrap());
+            let err = run(&c).unwrap_err().to_string();
+            assert!(
+                err.contains("flows[1].controller") && err.contains("packet and udp engines"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

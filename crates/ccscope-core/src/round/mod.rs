@@ -76,6 +76,7 @@ impl FlowGroup {
                     packet_bytes,
                     ..RateConfig::default()
                 },
+                ..Start::default()
             },
         })
     }

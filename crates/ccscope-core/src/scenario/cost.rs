@@ -22,7 +22,7 @@
 //! source's one per `tau`.
 
 use super::media::App;
-use super::packet::{Loss, Scenario, Source, Topology};
+use super::packet::{Link, Loss, Queue, Scenario, Source, Topology};
 use super::round::RoundScenario;
 use super::Engine;
 use crate::error::{Error, Result};
@@ -63,6 +63,37 @@ const STATE_ROW_BYTES: f64 = 3.0 * 23.0;
 /// reply's arrival), and a callback changes about three values (a TCP ACK: window, RTT, RTO;
 /// a TFRC receiver's packet: p; a rate sender's report: up to seven).
 const STATE_ROWS_PER_EVENT: f64 = 3.0 / 5.0 * 3.0;
+
+/// State an FQ-CoDel link keeps per queue of its `flows` (its record and its backlog), bytes.
+const FQ_CODEL_QUEUE_BYTES: f64 = 72.0;
+
+/// The state the queues of a topology keep of their own, bytes: FQ-CoDel's queues, on every
+/// link that has one (each way of a mirrored link; each flow's four access links).
+fn queue_bytes(t: &Topology, n_flows: f64) -> f64 {
+    let of = |q: &Queue| match q {
+        Queue::FqCoDel(f) => f.flows as f64 * FQ_CODEL_QUEUE_BYTES,
+        _ => 0.0,
+    };
+    let access = |l: &Link| 4.0 * n_flows * of(&l.queue);
+    match t {
+        Topology::Dumbbell(d) => {
+            let reverse = d
+                .reverse
+                .as_ref()
+                .map_or(of(&d.bottleneck.queue), |r| of(&r.queue));
+            of(&d.bottleneck.queue) + reverse + access(&d.access)
+        }
+        Topology::FatLink(f) => queue_bytes(&Topology::Dumbbell(f.dumbbell()), n_flows),
+        Topology::ParkingLot(p) => {
+            p.hops.iter().map(|h| 2.0 * of(&h.queue)).sum::<f64>() + access(&p.access)
+        }
+        Topology::Custom(c) => c
+            .links
+            .iter()
+            .map(|l| of(&l.queue) * if l.duplex { 2.0 } else { 1.0 })
+            .sum(),
+    }
+}
 
 /// What one round-model flow costs, bytes: its state in the engine (about 256 B) and its
 /// record in the result and in summary.json, built as Python objects and JSON text. Measured:
@@ -478,7 +509,9 @@ impl Scenario {
             }
         }
         let n_flows = self.flows.iter().map(|f| f.count as f64).sum::<f64>();
-        let mut bytes = n_flows * FLOW_BYTES + outstanding * OUTSTANDING_BYTES;
+        let mut bytes = n_flows * FLOW_BYTES
+            + outstanding * OUTSTANDING_BYTES
+            + queue_bytes(&self.topology, n_flows);
         if let Some(t) = &self.trace {
             let bins = duration / secs(&t.interval).max(1e-9) + 1.0;
             work += bins;
@@ -694,6 +727,28 @@ mod tests {
             "flows": [{"controller": "tcp", "count": 10_000_000}],
         });
         assert!(cost(v).check().is_err());
+    }
+
+    #[test]
+    fn fq_codel_counts_its_queues_on_every_link_that_has_one() {
+        let with = |bottleneck: serde_json::Value, access: serde_json::Value| {
+            json!({
+                "run": {"duration": "10s"},
+                "topology": {"kind": "dumbbell", "access": access,
+                             "bottleneck": {"rate": "10Mbps", "delay": "10ms", "queue": bottleneck}},
+                "flows": [{"source": {"kind": "tcp"}, "count": 100}],
+            })
+        };
+        let access = json!({"rate": "1Gbps", "delay": "1ms"});
+        let plain = cost(with(json!({"kind": "droptail"}), access.clone())).bytes;
+        // Both directions of the bottleneck, 1024 queues each.
+        let fq = cost(with(json!({"kind": "fq_codel"}), access)).bytes;
+        assert_eq!(fq - plain, 2.0 * 1024.0 * FQ_CODEL_QUEUE_BYTES);
+        // Every flow's four access links, 16 queues each.
+        let small =
+            json!({"rate": "1Gbps", "delay": "1ms", "queue": {"kind": "fq_codel", "flows": 16}});
+        let at_access = cost(with(json!({"kind": "droptail"}), small)).bytes;
+        assert_eq!(at_access - plain, 100.0 * 4.0 * 16.0 * FQ_CODEL_QUEUE_BYTES);
     }
 
     #[test]

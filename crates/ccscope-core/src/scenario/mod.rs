@@ -100,8 +100,10 @@ pub fn read(table: Value) -> Result<AnyScenario> {
 /// Reads and validates a packet-model scenario table.
 pub fn read_packet(table: Value) -> Result<Scenario> {
     let round_like = table.get("link").is_some() && table.get("topology").is_none();
-    let s: Scenario = from_value(table).map_err(|e| if round_like { round_hint(e) } else { e })?;
+    let mut s: Scenario =
+        from_value(table).map_err(|e| if round_like { round_hint(e) } else { e })?;
     s.validate()?;
+    s.fill_in();
     Ok(s)
 }
 

@@ -5,6 +5,9 @@
 //! `initial_window` (ns-2.35's `windowInit_` is 2), `integer_window` (ns-2.35 keeps
 //! fractional windows after a cut) and `sack_lost_after` (RFC 6675's 3; ns-2's Sack1 acts on
 //! 1), and RED's `limit` (ns-2: 50), `mode` (ns-2: bytes) and `mean_packet_size` (ns-2: 500 B).
+//! CoDel, FQ-CoDel and PIE default to their RFCs' values, and where an RFC leaves a value open
+//! to Linux's (`sch_codel.c`, `sch_fq_codel.c`, `sch_pie.c`), except that ECN is off unless
+//! asked for on every queue (Linux's FQ-CoDel marks by default).
 
 use std::collections::BTreeSet;
 
@@ -119,8 +122,13 @@ pub struct FatLink {
     pub rate: Rate,
     #[serde(default = "fat_delay")]
     pub delay: Time,
-    #[serde(default = "fat_buffer")]
-    pub buffer: Limit,
+    /// A DropTail queue of this limit (default 100000 packets), unless `queue` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<Limit>,
+    /// The link's queue, in place of DropTail of `buffer` (then not written: the queue has
+    /// its own limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<Queue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<Loss>,
     #[serde(default = "access")]
@@ -144,8 +152,10 @@ impl FatLink {
             bottleneck: Link {
                 rate: self.rate.clone(),
                 delay: self.delay.clone(),
-                queue: Queue::DropTail(DropTail {
-                    limit: self.buffer.clone(),
+                queue: self.queue.clone().unwrap_or_else(|| {
+                    Queue::DropTail(DropTail {
+                        limit: self.buffer.clone().unwrap_or_else(fat_buffer),
+                    })
                 }),
                 loss: self.loss.clone(),
                 capacity_changes: Vec::new(),
@@ -256,8 +266,45 @@ pub enum Queue {
     DropTail(DropTail),
     Red(Red),
     Step(Step),
+    #[serde(rename = "codel")]
+    CoDel(CoDel),
+    #[serde(rename = "fq_codel")]
+    FqCoDel(FqCoDel),
+    Pie(Pie),
 }
-tagged_union!(Queue { "droptail" => DropTail, "red" => Red, "step" => Step });
+tagged_union!(Queue { "droptail" => DropTail, "red" => Red, "step" => Step, "codel" => CoDel, "fq_codel" => FqCoDel, "pie" => Pie });
+
+impl Queue {
+    /// Whether the queue marks ECN-capable packets (step marking; RED, CoDel, FQ-CoDel, PIE
+    /// with `ecn`).
+    fn marks(&self) -> bool {
+        match self {
+            Queue::DropTail(_) => false,
+            Queue::Step(_) => true,
+            Queue::Red(r) => r.ecn,
+            Queue::CoDel(c) => c.ecn,
+            Queue::FqCoDel(f) => f.ecn,
+            Queue::Pie(p) => p.ecn,
+        }
+    }
+
+    /// Whether the queue is one of the AQMs that drop or choose by sojourn time.
+    fn is_aqm(&self) -> bool {
+        matches!(self, Queue::CoDel(_) | Queue::FqCoDel(_) | Queue::Pie(_))
+    }
+
+    /// The kind as scenario files name it.
+    fn kind(&self) -> &'static str {
+        match self {
+            Queue::DropTail(_) => "droptail",
+            Queue::Red(_) => "red",
+            Queue::Step(_) => "step",
+            Queue::CoDel(_) => "codel",
+            Queue::FqCoDel(_) => "fq_codel",
+            Queue::Pie(_) => "pie",
+        }
+    }
+}
 
 impl Default for Queue {
     fn default() -> Self {
@@ -353,6 +400,191 @@ impl Default for Red {
             ecn: false,
             mode: RedMode::default(),
             mean_packet_size: packet_size(),
+        }
+    }
+}
+
+/// CoDel (RFC 8289): packets whose sojourn time has stayed above `target` for an `interval`
+/// are dropped at dequeue, ever faster (the next drop `interval`/√count after the last), until
+/// one leaves below target; ECN-capable packets are marked instead with `ecn`. Arrivals beyond
+/// `limit` are dropped (tail drop).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CoDel {
+    /// TARGET, the acceptable standing queue delay: > 0 and below `interval` (RFC 8289 §4.4).
+    #[serde(default = "codel_target")]
+    pub target: Time,
+    /// INTERVAL, > 0: how long the sojourn time must stay above target, and the control law's
+    /// base (RFC 8289 §4.5).
+    #[serde(default = "codel_interval")]
+    pub interval: Time,
+    /// The physical buffer, packets ('1000pkts') or bytes; at least one packet (Linux
+    /// `sch_codel` default 1000 packets).
+    #[serde(default = "codel_limit")]
+    pub limit: Limit,
+    /// maxpacket: a queue of at most this many bytes is never above target (RFC 8289 §5.2,
+    /// the interface MTU: 1514 B, an Ethernet frame, as Linux's `psched_mtu`).
+    #[serde(default = "mtu")]
+    pub mtu: Size,
+    /// Mark ECN-capable packets instead of dropping them; needs an ECN-capable flow.
+    #[serde(default)]
+    pub ecn: bool,
+}
+
+fn codel_target() -> Time {
+    lit("5ms")
+}
+fn codel_interval() -> Time {
+    lit("100ms")
+}
+fn codel_limit() -> Limit {
+    lit("1000pkts")
+}
+fn mtu() -> Size {
+    lit("1514B")
+}
+
+impl Default for CoDel {
+    fn default() -> Self {
+        CoDel {
+            target: codel_target(),
+            interval: codel_interval(),
+            limit: codel_limit(),
+            mtu: mtu(),
+            ecn: false,
+        }
+    }
+}
+
+/// FQ-CoDel (RFC 8290): packets hashed by flow into `flows` queues, each run by CoDel,
+/// served by deficit round robin `quantum` bytes at a time, newly active queues first; past
+/// `limit` packets or `memory_limit` bytes, packets are dropped from the queue holding the most
+/// bytes, up to `drop_batch` at once (Linux; 1 drops one at a time, as the RFC describes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FqCoDel {
+    /// Queues, in [1, 65536] (RFC 8290 §4, Linux's default and range).
+    #[serde(default = "fq_flows")]
+    pub flows: u64,
+    /// Bytes a queue sends each round, at least 256 B (RFC 8290 §4.2: one MTU; Linux's
+    /// smallest is 256 B).
+    #[serde(default = "mtu")]
+    pub quantum: Size,
+    /// CoDel's TARGET and INTERVAL for every queue (RFC 8290 §4.3, RFC 8289 §4.4–4.5).
+    #[serde(default = "codel_target")]
+    pub target: Time,
+    #[serde(default = "codel_interval")]
+    pub interval: Time,
+    /// Most packets waiting, in [1, 2^32 − 1] (Linux default 10240).
+    #[serde(default = "fq_limit")]
+    pub limit: u64,
+    /// Most bytes waiting, at least 1 byte (Linux default 32 MiB; counted here as the packets'
+    /// bytes).
+    #[serde(default = "fq_memory")]
+    pub memory_limit: Size,
+    /// Most packets dropped from the fattest queue at one overflow, in [1, 65536] (Linux
+    /// default 64).
+    #[serde(default = "fq_batch")]
+    pub drop_batch: u64,
+    /// CoDel's maxpacket (see `codel`).
+    #[serde(default = "mtu")]
+    pub mtu: Size,
+    /// Mark ECN-capable packets instead of dropping them; needs an ECN-capable flow.
+    #[serde(default)]
+    pub ecn: bool,
+}
+
+fn fq_flows() -> u64 {
+    1024
+}
+fn fq_limit() -> u64 {
+    10240
+}
+fn fq_memory() -> Size {
+    lit("32MiB")
+}
+fn fq_batch() -> u64 {
+    64
+}
+
+impl Default for FqCoDel {
+    fn default() -> Self {
+        FqCoDel {
+            flows: fq_flows(),
+            quantum: mtu(),
+            target: codel_target(),
+            interval: codel_interval(),
+            limit: fq_limit(),
+            memory_limit: fq_memory(),
+            drop_batch: fq_batch(),
+            mtu: mtu(),
+            ecn: false,
+        }
+    }
+}
+
+/// PIE (RFC 8033): every `t_update` a drop probability moves by α·(delay − target) +
+/// β·(delay − last delay), α and β scaled down while it is small; arriving packets are dropped
+/// with that probability once the `burst` allowance is spent, ECN-capable ones marked instead
+/// while it is at most 10% with `ecn`. The delay is the last departure's sojourn time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pie {
+    /// QDELAY_REF, the target queueing delay, > 0 (RFC 8033 §4.2).
+    #[serde(default = "pie_target")]
+    pub target: Time,
+    /// T_UPDATE, the update period, > 0 (RFC 8033 §4.2).
+    #[serde(default = "pie_target")]
+    pub t_update: Time,
+    /// α and β (1/s), each in [0, 2] (RFC 8033 §4.2: 0.125 and 1.25; Linux's range).
+    #[serde(default = "pie_alpha")]
+    pub alpha: f64,
+    #[serde(default = "pie_beta")]
+    pub beta: f64,
+    /// MAX_BURST, the burst allowance, ≥ 0 (RFC 8033 §4.4).
+    #[serde(default = "pie_burst")]
+    pub burst: Time,
+    /// The physical buffer, packets ('1000pkts') or bytes; at least one packet (Linux
+    /// `sch_pie` default 1000 packets).
+    #[serde(default = "codel_limit")]
+    pub limit: Limit,
+    /// MEAN_PKTSIZE: a queue of at most two of them drops nothing (RFC 8033 §4.1).
+    #[serde(default = "packet_size")]
+    pub mean_packet_size: Size,
+    /// Mark ECN-capable packets instead of dropping them while the probability is at most 10%
+    /// (RFC 8033 §5.1); needs an ECN-capable flow.
+    #[serde(default)]
+    pub ecn: bool,
+    /// De-randomize the drops (RFC 8033 §5.4).
+    #[serde(default)]
+    pub derandomize: bool,
+}
+
+fn pie_target() -> Time {
+    lit("15ms")
+}
+fn pie_alpha() -> f64 {
+    0.125
+}
+fn pie_beta() -> f64 {
+    1.25
+}
+fn pie_burst() -> Time {
+    lit("150ms")
+}
+
+impl Default for Pie {
+    fn default() -> Self {
+        Pie {
+            target: pie_target(),
+            t_update: pie_target(),
+            alpha: pie_alpha(),
+            beta: pie_beta(),
+            burst: pie_burst(),
+            limit: codel_limit(),
+            mean_packet_size: packet_size(),
+            ecn: false,
+            derandomize: false,
         }
     }
 }
@@ -795,6 +1027,16 @@ fn trace_interval() -> Time {
 const MAX_REAL_TIME_NS: u64 = 3600 * 1_000_000_000;
 
 impl Scenario {
+    /// Fills in the defaults that depend on another key: a fat link's buffer, unless it has a
+    /// queue.
+    pub(super) fn fill_in(&mut self) {
+        if let Topology::FatLink(f) = &mut self.topology {
+            if f.queue.is_none() {
+                f.buffer.get_or_insert_with(fat_buffer);
+            }
+        }
+    }
+
     /// Checks every field, naming the first bad one by its path as written.
     pub fn validate(&self) -> Result<()> {
         if self.run.engine == Engine::Round {
@@ -842,6 +1084,20 @@ impl Scenario {
                 format!("at most {MAX_FLOWS} flows in all (counts added up)"),
             ));
         }
+        if !self.flows.iter().any(|f| f.ecn) {
+            if let Some((at, _)) = self
+                .topology
+                .queues()
+                .into_iter()
+                .find(|(_, q)| q.is_aqm() && q.marks())
+            {
+                return Err(Error::invalid(
+                    format!("{at}.ecn"),
+                    "true",
+                    "needs an ECN-capable flow to mark (flows[i].ecn = true): with none it only drops; set ecn = false",
+                ));
+            }
+        }
         if let Some(t) = &self.trace {
             let iv = time_ns("trace.interval", &t.interval, true)?;
             let bins = duration / iv + 1;
@@ -875,7 +1131,12 @@ impl Scenario {
                 [Some(&d.bottleneck), d.reverse.as_ref()],
                 ["topology.bottleneck", "topology.reverse"],
             ),
-            Topology::FatLink(_) => return Ok(()),
+            Topology::FatLink(f) => match &f.queue {
+                Some(q) if !matches!(q, Queue::DropTail(_)) => {
+                    return Err(kernel_queue("topology.queue", q))
+                }
+                _ => return Ok(()),
+            },
             Topology::ParkingLot(_) => {
                 return Err(Error::invalid(
                     "topology.kind",
@@ -893,19 +1154,8 @@ impl Scenario {
         };
         for (link, at) in links.into_iter().zip(at) {
             let Some(link) = link else { continue };
-            if let Queue::Red(_) = link.queue {
-                return Err(Error::invalid(
-                    format!("{at}.queue.kind"),
-                    "'red'",
-                    format!("'droptail' {KERNEL}: this kernel has no red qdisc; run.emulator = \"user\" runs RED"),
-                ));
-            }
-            if let Queue::Step(_) = link.queue {
-                return Err(Error::invalid(
-                    format!("{at}.queue.kind"),
-                    "'step'",
-                    format!("'droptail' {KERNEL}: this kernel has no marking qdisc; run.emulator = \"user\" marks"),
-                ));
+            if !matches!(link.queue, Queue::DropTail(_)) {
+                return Err(kernel_queue(&format!("{at}.queue"), &link.queue));
             }
             if !link.capacity_changes.is_empty() {
                 return Err(Error::invalid(
@@ -921,7 +1171,56 @@ impl Scenario {
     }
 }
 
+/// A queue the kernel path cannot set up, at `at`.
+fn kernel_queue(at: &str, q: &Queue) -> Error {
+    let why = match q {
+        Queue::Red(_) => "this kernel has no red qdisc".to_string(),
+        Queue::Step(_) => "this kernel has no marking qdisc".to_string(),
+        q => format!(
+            "the kernel path sets up tbf and a fifo, no {} qdisc",
+            q.kind()
+        ),
+    };
+    Error::invalid(
+        format!("{at}.kind"),
+        format!("'{}'", q.kind()),
+        format!("'droptail' {KERNEL}: {why}; run.emulator = \"user\" runs it"),
+    )
+}
+
 impl Topology {
+    /// Every queue as written, with its path.
+    fn queues(&self) -> Vec<(String, &Queue)> {
+        let mut out: Vec<(String, &Queue)> = Vec::new();
+        match self {
+            Topology::Dumbbell(d) => {
+                out.push(("topology.bottleneck.queue".into(), &d.bottleneck.queue));
+                if let Some(r) = &d.reverse {
+                    out.push(("topology.reverse.queue".into(), &r.queue));
+                }
+                out.push(("topology.access.queue".into(), &d.access.queue));
+            }
+            Topology::FatLink(f) => {
+                if let Some(q) = &f.queue {
+                    out.push(("topology.queue".into(), q));
+                }
+                out.push(("topology.access.queue".into(), &f.access.queue));
+            }
+            Topology::ParkingLot(p) => {
+                for (i, h) in p.hops.iter().enumerate() {
+                    out.push((format!("topology.hops[{i}].queue"), &h.queue));
+                }
+                out.push(("topology.access.queue".into(), &p.access.queue));
+            }
+            Topology::Custom(c) => {
+                for (i, l) in c.links.iter().enumerate() {
+                    out.push((format!("topology.links[{i}].queue"), &l.queue));
+                }
+            }
+        }
+        out
+    }
+
     /// Checks the topology; returns its node names (custom topologies).
     fn validate(&self) -> Result<Vec<String>> {
         match self {
@@ -935,7 +1234,18 @@ impl Topology {
             Topology::FatLink(f) => {
                 link_rate("topology.rate", &f.rate)?;
                 time_ns("topology.delay", &f.delay, true)?;
-                packets_limit("topology.buffer", &f.buffer)?;
+                match (&f.buffer, &f.queue) {
+                    (Some(b), Some(_)) => {
+                        return Err(Error::invalid(
+                            "topology.buffer",
+                            b.text(),
+                            "give buffer or queue, not both: the queue has its own limit",
+                        ))
+                    }
+                    (Some(b), None) => packets_limit("topology.buffer", b)?,
+                    (None, Some(q)) => q.validate("topology.queue")?,
+                    (None, None) => {}
+                }
                 if let Some(l) = &f.loss {
                     l.validate("topology.loss")?;
                 }
@@ -1125,6 +1435,21 @@ impl Link {
     }
 }
 
+/// CoDel's TARGET and INTERVAL: both > 0, the target below the interval (RFC 8289 §4.4: the
+/// target is 5-10% of the interval).
+fn codel_times(at: &str, target: &Time, interval: &Time) -> Result<()> {
+    let t = time_ns(&format!("{at}.target"), target, true)?;
+    let i = time_ns(&format!("{at}.interval"), interval, true)?;
+    if t >= i {
+        return Err(Error::invalid(
+            format!("{at}.target"),
+            format!("'{target}'"),
+            format!("must be below interval = '{interval}' (RFC 8289 §4.4: 5-10% of it)"),
+        ));
+    }
+    Ok(())
+}
+
 impl Queue {
     fn validate(&self, at: &str) -> Result<()> {
         match self {
@@ -1149,6 +1474,48 @@ impl Queue {
                         ),
                     ))
                 }
+            }
+            Queue::CoDel(c) => {
+                codel_times(at, &c.target, &c.interval)?;
+                packets_limit(&format!("{at}.limit"), &c.limit)?;
+                size_bytes(&format!("{at}.mtu"), &c.mtu, u32::MAX as f64).map(|_| ())
+            }
+            Queue::FqCoDel(f) => {
+                count_in(&format!("{at}.flows"), f.flows, 1, 65536)?;
+                let q = f.quantum.bytes().round_ties_even();
+                if !(256.0..=u32::MAX as f64).contains(&q) {
+                    return Err(Error::invalid(
+                        format!("{at}.quantum"),
+                        format!("'{}'", f.quantum),
+                        format!(
+                            "must be at least 256 bytes (Linux's smallest) and at most {} bytes",
+                            u32::MAX
+                        ),
+                    ));
+                }
+                codel_times(at, &f.target, &f.interval)?;
+                count_in(&format!("{at}.limit"), f.limit, 1, u32::MAX as u64)?;
+                size_bytes(
+                    &format!("{at}.memory_limit"),
+                    &f.memory_limit,
+                    u64::MAX as f64,
+                )?;
+                count_in(&format!("{at}.drop_batch"), f.drop_batch, 1, 65536)?;
+                size_bytes(&format!("{at}.mtu"), &f.mtu, u32::MAX as f64).map(|_| ())
+            }
+            Queue::Pie(p) => {
+                time_ns(&format!("{at}.target"), &p.target, true)?;
+                time_ns(&format!("{at}.t_update"), &p.t_update, true)?;
+                in_range(&format!("{at}.alpha"), p.alpha, 0.0, 2.0)?;
+                in_range(&format!("{at}.beta"), p.beta, 0.0, 2.0)?;
+                time_ns(&format!("{at}.burst"), &p.burst, false)?;
+                packets_limit(&format!("{at}.limit"), &p.limit)?;
+                size_bytes(
+                    &format!("{at}.mean_packet_size"),
+                    &p.mean_packet_size,
+                    u32::MAX as f64,
+                )
+                .map(|_| ())
             }
             Queue::Red(r) => {
                 count_in(&format!("{at}.limit"), r.limit, 1, u32::MAX as u64)?;

@@ -424,3 +424,182 @@ fn the_kernel_path_takes_a_udp_dumbbell_with_droptail_queues_at_a_constant_rate(
         assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
     }
 }
+
+#[test]
+fn aqm_queues_take_their_rfcs_defaults_and_name_bad_values() {
+    let q = |v: Value| with("topology.bottleneck.queue", v);
+    let normal = read(q(json!({"kind": "codel"}))).unwrap().normalized();
+    let codel = &normal["topology"]["bottleneck"]["queue"];
+    assert_eq!(
+        (
+            &codel["target"],
+            &codel["interval"],
+            &codel["limit"],
+            &codel["mtu"],
+            &codel["ecn"]
+        ),
+        (
+            &json!("5ms"),
+            &json!("100ms"),
+            &json!("1000pkts"),
+            &json!("1514B"),
+            &json!(false)
+        )
+    );
+    let normal = read(q(json!({"kind": "fq_codel"}))).unwrap().normalized();
+    let fq = &normal["topology"]["bottleneck"]["queue"];
+    assert_eq!(
+        (
+            &fq["flows"],
+            &fq["quantum"],
+            &fq["limit"],
+            &fq["memory_limit"],
+            &fq["drop_batch"]
+        ),
+        (
+            &json!(1024),
+            &json!("1514B"),
+            &json!(10240),
+            &json!("32MiB"),
+            &json!(64)
+        )
+    );
+    let normal = read(q(json!({"kind": "pie"}))).unwrap().normalized();
+    let pie = &normal["topology"]["bottleneck"]["queue"];
+    assert_eq!(
+        (
+            &pie["target"],
+            &pie["t_update"],
+            &pie["alpha"],
+            &pie["beta"],
+            &pie["burst"]
+        ),
+        (
+            &json!("15ms"),
+            &json!("15ms"),
+            &json!(0.125),
+            &json!(1.25),
+            &json!("150ms")
+        )
+    );
+    let ecn = |v: Value| {
+        let mut t = q(v);
+        t["flows"][0]["ecn"] = json!(true);
+        t
+    };
+    let cases = [
+        (
+            q(json!({"kind": "codel", "target": "0s"})),
+            "topology.bottleneck.queue.target",
+            "'0s': must be > 0",
+        ),
+        (
+            q(json!({"kind": "codel", "target": "100ms"})),
+            "topology.bottleneck.queue.target",
+            "'100ms': must be below interval = '100ms'",
+        ),
+        (
+            q(json!({"kind": "codel", "limit": "0pkts"})),
+            "topology.bottleneck.queue.limit",
+            "must hold at least one packet",
+        ),
+        (
+            q(json!({"kind": "codel", "ecn": true})),
+            "topology.bottleneck.queue.ecn",
+            "true: needs an ECN-capable flow to mark",
+        ),
+        (
+            q(json!({"kind": "fq_codel", "flows": 0})),
+            "topology.bottleneck.queue.flows",
+            "0: must be a whole number in [1, 65536]",
+        ),
+        (
+            q(json!({"kind": "fq_codel", "quantum": "100B"})),
+            "topology.bottleneck.queue.quantum",
+            "'100B': must be at least 256 bytes",
+        ),
+        (
+            q(json!({"kind": "fq_codel", "drop_batch": 0})),
+            "topology.bottleneck.queue.drop_batch",
+            "0: must be a whole number in [1, 65536]",
+        ),
+        (
+            q(json!({"kind": "fq_codel", "memory_limit": "0B"})),
+            "topology.bottleneck.queue.memory_limit",
+            "must be at least 1 byte",
+        ),
+        (
+            q(json!({"kind": "fq_codel", "ecn": true})),
+            "topology.bottleneck.queue.ecn",
+            "needs an ECN-capable flow",
+        ),
+        (
+            q(json!({"kind": "pie", "alpha": 3})),
+            "topology.bottleneck.queue.alpha",
+            "3.0: must be in [0, 2]",
+        ),
+        (
+            q(json!({"kind": "pie", "t_update": "-1ms"})),
+            "topology.bottleneck.queue.t_update",
+            "must be > 0",
+        ),
+        (
+            q(json!({"kind": "pie", "burst": "-1ms"})),
+            "topology.bottleneck.queue.burst",
+            "must be >= 0",
+        ),
+        (
+            q(json!({"kind": "pie", "target": "15ms", "tarjet": 1})),
+            "topology.bottleneck.queue.tarjet",
+            "unknown key",
+        ),
+        (
+            q(json!({"kind": "blue"})),
+            "topology.bottleneck.queue.kind",
+            "'droptail', 'red', 'step', 'codel', 'fq_codel', 'pie'",
+        ),
+    ];
+    for (input, path, needle) in cases {
+        let e = error(input);
+        assert_eq!(field(&e), path, "{e}");
+        assert!(e.to_string().contains(needle), "{e} lacks {needle:?}");
+    }
+    // Marking is allowed once a flow is ECN-capable.
+    for kind in ["codel", "fq_codel", "pie"] {
+        read(ecn(json!({"kind": kind, "ecn": true}))).unwrap();
+    }
+}
+
+#[test]
+fn a_fat_link_takes_a_queue_in_place_of_its_buffer() {
+    let fat = |t: Value| with("topology", t);
+    let plain = read(fat(json!({"kind": "fat_link"}))).unwrap().normalized();
+    assert_eq!(plain["topology"]["buffer"], "100000pkts");
+    let aqm = fat(json!({"kind": "fat_link", "queue": {"kind": "pie"}}));
+    let normal = read(aqm).unwrap().normalized();
+    assert!(normal["topology"].get("buffer").is_none(), "{normal}");
+    assert_eq!(read(normal.clone()).unwrap().normalized(), normal);
+    let both = fat(json!({"kind": "fat_link", "buffer": "50pkts", "queue": {"kind": "codel"}}));
+    let e = error(both);
+    assert_eq!(field(&e), "topology.buffer");
+    assert!(
+        e.to_string().contains("give buffer or queue, not both"),
+        "{e}"
+    );
+    let e = error(fat(
+        json!({"kind": "fat_link", "queue": {"kind": "codel", "interval": "1ms"}}),
+    ));
+    assert_eq!(field(&e), "topology.queue.target", "{e}");
+}
+
+#[test]
+fn the_kernel_path_refuses_an_aqm() {
+    for kind in ["codel", "fq_codel", "pie"] {
+        let mut v = with("topology.bottleneck.queue", json!({ "kind": kind }));
+        v["run"]["engine"] = json!("udp");
+        v["run"]["emulator"] = json!("kernel");
+        let e = error(v);
+        assert_eq!(field(&e), "topology.bottleneck.queue.kind", "{e}");
+        assert!(e.to_string().contains(&format!("no {kind} qdisc")), "{e}");
+    }
+}

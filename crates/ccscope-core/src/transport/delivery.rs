@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use crate::control::DeliverySample;
+use crate::control::{DeliverySample, LostPacket};
 use crate::time::SimTime;
 
 /// What a packet remembers of its last transmission (the draft's per-packet state, §3.2).
@@ -28,12 +28,17 @@ struct Sent {
     delivered_bytes: u64,
     /// Packets outstanding when it was sent, itself included.
     tx_in_flight: u64,
+    /// P.lost: packets the connection had marked lost as of this send (draft-ietf-ccwg-bbr-06
+    /// §4.1.2.1.2).
+    lost_pkts: u64,
     /// Size on the wire (bytes).
     bytes: u32,
     /// P.is_app_limited.
     app_limited: bool,
     /// Delivered already (SACKed): a later cumulative ACK does not count it again.
     delivered: bool,
+    /// Marked lost since it was last sent: it counts in C.lost once until it is sent again.
+    marked_lost: bool,
 }
 
 /// The newest delivered packet among those one ACK delivered: the sample's anchor (rs).
@@ -46,6 +51,7 @@ struct Anchor {
     ack_elapsed: SimTime,
     app_limited: bool,
     tx_in_flight: u64,
+    prior_lost: u64,
 }
 
 /// The connection's delivery bookkeeping (the draft's C.* variables) and the records of the
@@ -56,6 +62,8 @@ pub(crate) struct DeliveryRate {
     /// C.delivered, in packets and in bytes.
     delivered_pkts: u64,
     delivered_bytes: u64,
+    /// C.lost: packets marked lost so far (draft-ietf-ccwg-bbr-06 §2.2).
+    lost_pkts: u64,
     /// C.delivered_time.
     delivered_time: SimTime,
     /// C.first_sent_time.
@@ -83,9 +91,11 @@ impl DeliveryRate {
             delivered_pkts: self.delivered_pkts,
             delivered_bytes: self.delivered_bytes,
             tx_in_flight: outstanding + 1,
+            lost_pkts: self.lost_pkts,
             bytes,
             app_limited: self.app_limited != 0,
             delivered: false,
+            marked_lost: false,
         };
         match self.sent.get_mut(index) {
             Some(old) => *old = record,
@@ -121,9 +131,34 @@ impl DeliveryRate {
                 ack_elapsed: now.saturating_sub(p.delivered_time),
                 app_limited: p.app_limited,
                 tx_in_flight: p.tx_in_flight,
+                prior_lost: p.lost_pkts,
             });
             self.first_sent_time = p.sent_time;
         }
+    }
+
+    /// The transport marks packet `index` lost at `now`: C.lost counts it, once until it is
+    /// sent again, and the controller hears of it with what it remembered of its sending
+    /// (draft-ietf-ccwg-bbr-06 §5.5.10.2); none when it was delivered or is marked already.
+    pub(crate) fn mark_lost(&mut self, index: usize, now: SimTime) -> Option<LostPacket> {
+        let p = self.sent.get_mut(index)?;
+        if p.delivered || p.marked_lost {
+            return None;
+        }
+        p.marked_lost = true;
+        self.lost_pkts += 1;
+        Some(LostPacket {
+            now,
+            sent_at: p.sent_time,
+            tx_in_flight_pkts: p.tx_in_flight,
+            lost_pkts: self.lost_pkts - p.lost_pkts,
+            app_limited: p.app_limited,
+        })
+    }
+
+    /// Whether the sender is in an application-limited period (C.app_limited ≠ 0).
+    pub(crate) fn is_app_limited(&self) -> bool {
+        self.app_limited != 0
     }
 
     /// The `k` lowest packets were acknowledged cumulatively (after [`Self::on_delivered`]).
@@ -158,6 +193,7 @@ impl DeliveryRate {
             app_limited: a.app_limited,
             total_delivered_pkts: self.delivered_pkts,
             tx_in_flight_pkts: a.tx_in_flight,
+            lost_pkts: self.lost_pkts - a.prior_lost,
         })
     }
 }
@@ -227,6 +263,36 @@ mod tests {
         d.forget(3);
         d.sample(None);
         assert_eq!(d.delivered_pkts, 3);
+    }
+
+    #[test]
+    fn a_lost_packet_counts_once_until_it_is_sent_again() {
+        // Packets 0-4 out; 1 and 2 are marked lost (2 twice: once counts), then 3 is SACKed:
+        // its sample counts the two losses since it left (draft-ietf-ccwg-bbr-06 §2.3 RS.lost).
+        let mut d = DeliveryRate::default();
+        send_window(&mut d, 0, 5, SimTime::ZERO, MS);
+        let first = d.mark_lost(1, SimTime::from_ms(50)).expect("marked");
+        assert_eq!((first.tx_in_flight_pkts, first.lost_pkts), (2, 1));
+        assert_eq!(
+            d.mark_lost(2, SimTime::from_ms(50)).map(|l| l.lost_pkts),
+            Some(2)
+        );
+        assert!(d.mark_lost(2, SimTime::from_ms(51)).is_none());
+        d.on_delivered(3, SimTime::from_ms(52));
+        assert_eq!(d.sample(None).expect("a sample").lost_pkts, 2);
+        assert!(
+            d.mark_lost(3, SimTime::from_ms(53)).is_none(),
+            "delivered already"
+        );
+        // Resent, packet 1 can be lost again; packets sent after the losses do not count them.
+        d.on_send(1, SimTime::from_ms(60), 1000, 5);
+        assert_eq!(
+            d.mark_lost(1, SimTime::from_ms(90)).map(|l| l.lost_pkts),
+            Some(1)
+        );
+        d.on_send(5, SimTime::from_ms(95), 1000, 5);
+        d.on_delivered(5, SimTime::from_ms(140));
+        assert_eq!(d.sample(None).expect("a sample").lost_pkts, 0);
     }
 
     #[test]

@@ -395,6 +395,9 @@ struct Extras {
     next_send: SimTime,
     /// The delivery-rate estimator, for a controller that wants samples.
     delivery: Option<DeliveryRate>,
+    /// SACK: the holes below this packet have been marked lost (RFC 6675 IsLost) since they
+    /// were last sent; the next ACK marks from here.
+    lost_mark: u64,
 }
 
 impl TcpSender {
@@ -459,6 +462,16 @@ impl TcpSender {
     fn transmit(&mut self, ctx: &mut Ctx, seq: u64) {
         let now = ctx.now();
         let retx = seq < self.snd_max;
+        if self.snd_una == self.snd_max
+            && self
+                .extras
+                .as_deref()
+                .and_then(|x| x.delivery.as_ref())
+                .is_some_and(DeliveryRate::is_app_limited)
+        {
+            // Nothing in flight and the application had run out of data: a restart from idle.
+            self.ctl.on_restart_from_idle(now);
+        }
         let chunk = if retx {
             let held = self.chunks.get(seq - self.snd_una);
             debug_assert!(
@@ -834,19 +847,58 @@ impl TcpSender {
     /// Completes `sample` with the sender's view after the ACK (RTT estimates, what is in
     /// flight, a delivery-rate sample) and hands it to the controller.
     fn tell_ack(&mut self, mut sample: AckSample) {
+        if self.spec.variant == Variant::Sack {
+            self.mark_sack_losses(sample.now);
+        }
         sample.srtt = self.rto.srtt().map(SimTime::from_secs_f64);
         sample.min_rtt = self.rto.min_rtt();
         sample.in_flight_pkts = self.in_flight_pkts();
         sample.in_flight_bytes = sample.in_flight_pkts * u64::from(self.spec.packet_bytes);
-        if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
-            sample.delivery = d.sample(sample.min_rtt);
-        }
+        let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) else {
+            self.ctl.on_ack(&sample);
+            return;
+        };
+        sample.delivery = d.sample(sample.min_rtt);
         self.ctl.on_ack(&sample);
+        if self.ctl.marks_app_limited() {
+            d.app_limited(sample.in_flight_pkts);
+        }
+    }
+
+    /// Marks packet `seq` lost for a controller that reads per-packet losses
+    /// ([`Controller::on_lost_packet`]); nothing for other controllers.
+    fn mark_lost(&mut self, seq: u64, now: SimTime) {
+        let index = (seq - self.snd_una) as usize;
+        let d = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut());
+        if let Some(lost) = d.and_then(|d| d.mark_lost(index, now)) {
+            self.ctl.on_lost_packet(&lost);
+        }
+    }
+
+    /// SACK: marks the holes that RFC 6675 IsLost finds lost since the last ACK (those below
+    /// the `sack_lost_after`-th highest SACKed packet), for a controller that reads per-packet
+    /// losses.
+    fn mark_sack_losses(&mut self, now: SimTime) {
+        let lost_below = self.lost_below();
+        let Some(x) = self.extras.as_deref_mut().filter(|x| x.delivery.is_some()) else {
+            return;
+        };
+        let mut seq = x.lost_mark.max(self.snd_una);
+        x.lost_mark = x.lost_mark.max(lost_below);
+        loop {
+            seq = self.sacked.next_absent(seq);
+            if seq >= lost_below {
+                break;
+            }
+            self.mark_lost(seq, now);
+            seq += 1;
+        }
     }
 
     fn enter_recovery(&mut self, ctx: &mut Ctx) {
         self.stats.fast_retransmits += 1;
         let lost = self.snd_una;
+        self.mark_lost(lost, ctx.now());
         self.reduce(ctx.now(), LossKind::Gap, self.sent_time(lost, ctx.now()));
         self.in_recovery = true;
         match self.spec.variant {
@@ -877,6 +929,7 @@ impl TcpSender {
             // RFC 6582 / ns-2: retransmit the next hole, deflate by the amount acked less one.
             self.dupwnd = (self.dupwnd - acked as f64 + 1.0).max(0.0);
             let hole = self.snd_una;
+            self.mark_lost(hole, ctx.now());
             self.transmit(ctx, hole);
         }
     }
@@ -895,6 +948,13 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
+        // Every packet outstanding is presumed lost (RFC 6675 §5.1, Linux `tcp_enter_loss`).
+        if let Some(x) = self.extras.as_deref_mut().filter(|x| x.delivery.is_some()) {
+            x.lost_mark = self.snd_max;
+            for seq in self.snd_una..self.snd_max {
+                self.mark_lost(seq, ctx.now());
+            }
+        }
         self.reduce(
             ctx.now(),
             LossKind::Timeout,

@@ -29,15 +29,22 @@
 //! [`Vegas`] (delay-based) and [`Dctcp`] (ECN-based).
 
 mod aimd;
+mod bbr;
+mod bbr3;
 mod binomial;
+mod copa;
 mod cubic;
 mod dctcp;
 mod history;
+mod minmax;
 mod taimd;
 mod vegas;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
+pub use bbr::Bbr;
+pub use bbr3::{Bbr3, Bbr3Params};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
+pub use copa::{Copa, CopaParams};
 pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DCTCP_G};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
@@ -285,6 +292,19 @@ impl<R: WindowRule> Window<R> {
         );
         debug_assert!(self.ssthresh >= 1.0, "ssthresh = {}", self.ssthresh);
     }
+}
+
+/// The size (bytes) of the packets `ack` acknowledges, 0 for a duplicate ACK: how a
+/// model-based controller (BBR, Copa) learns the packet size that turns its pace in packets/s
+/// into bits/s.
+fn acked_packet_bytes(ack: &AckSample) -> u64 {
+    ack.acked_bytes.checked_div(ack.acked_pkts).unwrap_or(0)
+}
+
+/// A pace of `pkts_per_s` packets of `bytes` each in bits/s, when it is finite and positive.
+fn pace_bps(pkts_per_s: f64, bytes: u64) -> Option<f64> {
+    let bps = pkts_per_s * bytes as f64 * 8.0;
+    (bps > 0.0 && bps.is_finite()).then_some(bps)
 }
 
 /// Floors a window at one packet and caps it at `MAX_WINDOW_PKTS`. A NaN (a rule's bug, caught
