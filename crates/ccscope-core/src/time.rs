@@ -115,13 +115,23 @@ pub fn serialization_time(size_bytes: u32, rate_bps: u64) -> SimTime {
 
 /// `x.round() as u64` (half away from zero) for `0 ≤ x < 2^64`. The default x86-64 target has no
 /// rounding instruction (SSE4.1), so `f64::round` is a library call, a few percent of a TCP run;
-/// truncating to an integer is one instruction and exact, and so is `x` less that integer:
-/// below 2^53 both are multiples of `x`'s last bit, above it every `f64` is whole.
+/// truncating to an integer is exact, and so is `x` less that integer: below 2^53 both are
+/// multiples of `x`'s last bit, above it every `f64` is whole. Below 2^63 the truncation goes
+/// through `i64`: a conversion between `f64` and `i64` is one instruction on x86-64, one with
+/// `u64` several (without AVX-512).
 #[inline]
 pub(crate) fn round_nonneg(x: f64) -> u64 {
-    let whole = x as u64;
-    whole + (x - whole as f64 >= 0.5) as u64
+    debug_assert!(x >= 0.0 || x.is_nan(), "round_nonneg({x})");
+    if x < I64_END {
+        let whole = x as i64;
+        (whole + (x - whole as f64 >= 0.5) as i64) as u64
+    } else {
+        x as u64 // whole already
+    }
 }
+
+/// 2^63: where `i64` ends.
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
 
 /// `x.ceil()` for finite `x ≥ 0`, without the library call (see [`round_nonneg`]).
 #[inline]
@@ -129,7 +139,8 @@ pub(crate) fn ceil_nonneg(x: f64) -> f64 {
     if x >= (1u64 << 52) as f64 {
         return x; // whole already
     }
-    let whole = x as u64 as f64;
+    // Below 2^52 (see `round_nonneg` for the `i64`).
+    let whole = x as i64 as f64;
     if whole < x {
         whole + 1.0
     } else {
@@ -184,12 +195,12 @@ mod tests {
             values.extend(around(whole + 0.5).into_iter().flat_map(around));
         }
         values.extend((0..100_000).map(|_| rng.gen::<f64>() * 2f64.powi(rng.gen_range(-10..63))));
-        for x in values
-            .into_iter()
-            .filter(|&x| x >= 0.0 && x < 2f64.powi(63))
-        {
+        values.extend([2f64.powi(64), f64::MAX]);
+        for x in values.into_iter().filter(|&x| x >= 0.0) {
             assert_eq!(round_nonneg(x), x.round() as u64, "round({x})");
-            assert_eq!(ceil_nonneg(x), x.ceil(), "ceil({x})");
+            if x < 2f64.powi(63) {
+                assert_eq!(ceil_nonneg(x), x.ceil(), "ceil({x})");
+            }
         }
         assert_eq!(ceil_nonneg(1e300), 1e300);
     }

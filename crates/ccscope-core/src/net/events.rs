@@ -113,9 +113,15 @@ impl<T: Copy> EventQueue<T> {
 /// occupied bit, and its earliest time is never read).
 #[inline]
 fn place(occupied: &mut u64, earliest: &mut [u64; BUCKETS], last: u64, at: u64) -> usize {
-    let b = (u64::BITS - (at ^ last).leading_zeros()) as usize;
-    // Bit `b - 1` for bucket `b` in 1..=64, none for bucket 0.
-    *occupied |= ((b != 0) as u64) << (b.wrapping_sub(1) & 63);
+    let x = at ^ last;
+    let differs = x != 0;
+    // The highest bit in which `at` differs from `last`, if `differs`. The logarithm of a
+    // number known not to be 0 is one instruction where counting leading zeros is several on
+    // x86-64 processors without `lzcnt`.
+    let high = (x | 1).ilog2();
+    // Bucket `high + 1` and its bit `high`, or bucket 0 and no bit.
+    *occupied |= (differs as u64) << high;
+    let b = high as usize + differs as usize;
     earliest[b] = earliest[b].min(at);
     b
 }

@@ -87,7 +87,7 @@ pub enum Side {
 pub trait Endpoint: Send {
     fn start(&mut self, _ctx: &mut Ctx) {}
     fn stop(&mut self, _ctx: &mut Ctx) {}
-    fn on_packet(&mut self, _ctx: &mut Ctx, _pkt: Packet) {}
+    fn on_packet(&mut self, _ctx: &mut Ctx, _pkt: &Packet) {}
     fn on_timer(&mut self, _ctx: &mut Ctx, _timer: usize) {}
     /// Name of what runs here, for results (e.g. the controller's paper notation).
     fn label(&self) -> String {
@@ -893,9 +893,12 @@ impl Core {
     /// the arrival of the next packet on the link, if any.
     fn arrive(&mut self, link: u32) -> Option<Packet> {
         self.advance(link, self.now);
-        let l = &mut self.links[link as usize];
-        let slot = l.packets.pop_front(&self.stored)?;
-        debug_assert_eq!(self.stored.done(slot) + l.delay, self.now);
+        // The tables as slices, whose bounds stay in registers while their elements change.
+        let (links, hops) = (&mut self.links[..], &self.hops[..]);
+        let stored = &mut self.stored;
+        let l = &mut links[link as usize];
+        let slot = l.packets.pop_front(stored)?;
+        debug_assert_eq!(stored.done(slot) + l.delay, self.now);
         debug_assert!(
             l.on_wire != MaybeSlot::some(slot),
             "arrived before it was sent"
@@ -903,24 +906,24 @@ impl Core {
         if let Some(next) = l.packets.front() {
             // It has left the wire or is on it (it started by the time this one left it):
             // its time is final.
-            let next_at = self.stored.done(next) + l.delay;
-            self.schedule(next_at, Kind::Arrive(link));
+            let next_at = stored.done(next) + l.delay;
+            self.queue.push(next_at.ns(), Kind::Arrive(link));
             // Many events run before the next packet arrives: what it will need then (its
             // payload if it leaves the network there, else the next link's record) is fetched
             // into cache now, which with thousands of flows would otherwise miss.
-            match self.hops[self.stored.hop(next) as usize + 1] {
-                PATH_END => self.stored.prefetch_payload(next),
-                then => prefetch(&self.links[then as usize]),
+            match hops[stored.hop(next) as usize + 1] {
+                PATH_END => stored.prefetch_payload(next),
+                then => prefetch(&links[then as usize]),
             }
         }
-        if self.stored.lost(slot) {
-            self.stored.remove(slot);
+        if stored.lost(slot) {
+            stored.remove(slot);
             return None;
         }
-        self.links[link as usize].stats.exits += 1;
+        links[link as usize].stats.exits += 1;
         // The packet keeps its store slot from hop to hop.
-        let hop = self.stored.hop(slot) + 1;
-        let next_link = self.hops[hop as usize];
+        let hop = stored.hop(slot) + 1;
+        let next_link = hops[hop as usize];
         if next_link != PATH_END {
             self.stored.set_hop(slot, hop);
             self.offer(next_link, slot);
@@ -1307,7 +1310,7 @@ impl Simulation {
                                 Side::Sender
                             },
                         );
-                        self.callback(ep, |e, c| e.on_packet(c, pkt));
+                        self.callback(ep, |e, c| e.on_packet(c, &pkt));
                     }
                 }
                 Kind::Timer { ep, slot, gen } => {

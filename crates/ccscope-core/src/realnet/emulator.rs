@@ -33,7 +33,8 @@ struct Proxy {
 }
 
 impl Endpoint for Proxy {
-    fn on_packet(&mut self, ctx: &mut Ctx, mut pkt: Packet) {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
+        let mut pkt = *pkt;
         // The time the packet was due at the far end: the host measures how late it came.
         pkt.sent_at = ctx.now();
         wire::encode(&pkt, self.nonce, &mut self.buf);

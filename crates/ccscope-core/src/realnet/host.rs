@@ -295,7 +295,7 @@ impl Hosts {
                         self.stations[k].late_us.push(late_us(now, pkt.sent_at));
                         self.stations[k].rx_bytes += pkt.size_bytes as u64;
                     }
-                    self.call(k, now, |e, c| e.on_packet(c, pkt))?;
+                    self.call(k, now, |e, c| e.on_packet(c, &pkt))?;
                 }
             }
         }

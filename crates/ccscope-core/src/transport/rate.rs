@@ -392,7 +392,7 @@ impl Endpoint for RateSender {
         self.outbox.stop(ctx, view, APP);
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         if !self.running {
             return;
         }
@@ -402,7 +402,7 @@ impl Endpoint for RateSender {
             self.outbox.nack(ctx, view, pkt.header.ack, rtt);
             self.outbox.arm(ctx, APP);
         } else {
-            self.on_report(ctx, &pkt);
+            self.on_report(ctx, pkt);
             arm_wakeup(&*self.controller, ctx, WAKE);
         }
     }
@@ -568,7 +568,7 @@ impl Endpoint for RateReceiver {
         self.inbox.stop(ctx, RECV_APP);
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         let h = &pkt.header;
         let now = ctx.now();
         let arrival = DataArrival {

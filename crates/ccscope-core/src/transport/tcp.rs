@@ -743,7 +743,12 @@ impl TcpSender {
         let mut sacked_pkts = 0;
         if self.spec.variant == Variant::Sack {
             for b in h.blocks.chunks(2) {
-                sacked_pkts += self.sack(now, (b[0] as u64).max(self.snd_una), b[1] as u64);
+                // Unused blocks are empty ([0, 0]), as is a block the cumulative ACK covers once
+                // it starts there: nothing to add to the scoreboard or to forget.
+                let (start, end) = ((b[0] as u64).max(self.snd_una), b[1] as u64);
+                if start < end {
+                    sacked_pkts += self.sack(now, start, end);
+                }
             }
         }
         let ack = h.ack.min(self.snd_max);
@@ -986,8 +991,8 @@ impl Endpoint for TcpSender {
         }
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
-        self.on_ack(ctx, &pkt);
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
+        self.on_ack(ctx, pkt);
         self.outbox.arm(ctx, APP_TIMER);
         arm_wakeup(&*self.ctl, ctx, WAKE_TIMER);
     }
@@ -1190,7 +1195,7 @@ impl Endpoint for TcpReceiver {
         self.inbox.stop(ctx, RECV_APP_TIMER);
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         let seq = pkt.header.seq;
         let retx = pkt.header.flags & RETX != 0;
         let ce = pkt.ecn.congestion;
@@ -1408,10 +1413,10 @@ mod tests {
             } else if let Some((side, pkt)) = wire.pop_front() {
                 if side == Side::Sender {
                     sio.now = now;
-                    snd.on_packet(&mut Ctx::host(&mut sio, 0, side), pkt);
+                    snd.on_packet(&mut Ctx::host(&mut sio, 0, side), &pkt);
                 } else {
                     rio.now = now;
-                    rcv.on_packet(&mut Ctx::host(&mut rio, 0, side), pkt);
+                    rcv.on_packet(&mut Ctx::host(&mut rio, 0, side), &pkt);
                 }
             } else {
                 // Nothing on the wire: on to the next timer.
@@ -1483,7 +1488,7 @@ mod tests {
             let mut pkt = Packet::default();
             (pkt.header.seq, pkt.ecn.congestion) = (seq as u64, ce);
             io.now = SimTime::from_ms(seq as u64);
-            rcv.on_packet(&mut Ctx::host(&mut io, 0, Side::Receiver), pkt);
+            rcv.on_packet(&mut Ctx::host(&mut io, 0, Side::Receiver), &pkt);
         }
         (io.now, io.timers[DELACK_TIMER]) = (SimTime::from_ms(500), None);
         rcv.on_timer(&mut Ctx::host(&mut io, 0, Side::Receiver), DELACK_TIMER);

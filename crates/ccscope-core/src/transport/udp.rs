@@ -126,7 +126,7 @@ impl Endpoint for UdpReceiver {
         self.inbox.stop(ctx, WAKE);
     }
 
-    fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+    fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         let d = Delivery {
             seq: pkt.header.seq,
             bytes: pkt.size_bytes,
