@@ -218,7 +218,7 @@ def load(path: str | Path) -> Scenario:
         raise ScenarioError(f"{p}: no such scenario file") from None
     except IsADirectoryError:
         raise ScenarioError(f"{p}: is a folder, not a scenario file") from None
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, ValueError) as e:  # ValueError: undecodable text, a NUL in the name
         raise ScenarioError(f"{p}: cannot read scenario file ({e})") from None
     if p.suffix == ".json":
         return Scenario.from_dict(_recorded(p, text), p)

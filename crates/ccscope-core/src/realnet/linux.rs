@@ -450,7 +450,7 @@ pub struct TunProxy {
 }
 
 impl Endpoint for TunProxy {
-    fn on_packet(&mut self, _ctx: &mut Ctx, pkt: Packet) {
+    fn on_packet(&mut self, _ctx: &mut Ctx, pkt: &Packet) {
         let Some(mut ip) = self
             .parked
             .lock()
