@@ -17,9 +17,10 @@ speed table is made from that file by bench/readme_speed.py.
   bottleneck packets, inside one Python process (ccscope.run, result tables included) against
   ns-2's time less its time to build the scenario and stop after 1 ms; the events each
   bottleneck packet takes, and events per second.
-- htsim, when the HTSIM variable names its anchor binary (../shared/anchors/htsim/README.md
-  says how to build it): the same dumbbells, the engine alone (bench_run: no Python, no
-  scenario file) against htsim's event loop, bottleneck packets per wall-second.
+- htsim, when the HTSIM variable names its anchor binary (bench/htsim_dumbbell.cpp says how
+  to build it from github.com/Broadcom/csg-htsim): the same dumbbells, the engine alone
+  (bench_run: no Python, no scenario file) against htsim's event loop, bottleneck packets per
+  wall-second.
 - per-ACK cost: bench_ack, the CPU time per ACK of one SACK flow with 10 000 packets in flight
   against the 8-flow anchor's.
 - scale: bench_scale (100 / 1000 / 10 000 TCP flows at 1 Gb/s, 5 s; best of --repeat rounds):
@@ -290,7 +291,7 @@ def htsim_runs(repeat: int) -> list[dict]:
     models less (NewReno without SACK; a reverse path of delay only)."""
     htsim = os.environ.get("HTSIM")
     if not htsim:
-        print("HTSIM not set (../shared/anchors/htsim/README.md): no htsim rows", file=sys.stderr)
+        print("HTSIM not set (bench/htsim_dumbbell.cpp): no htsim rows", file=sys.stderr)
         return []
     rows = []
     for rate in (10, 100):
