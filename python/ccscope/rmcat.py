@@ -1,6 +1,7 @@
 """The RMCAT test cases of RFC 8867 for any controller, measured as RFC 8868 §2 lists.
 
->>> suite = ccscope.rmcat.run("tfrc")          # every case, packet engine, into a store
+>>> from ccscope import rmcat
+>>> suite = rmcat.run("tfrc")          # every case, packet engine, into a store
 >>> suite["cases"]["5.1"]["delay_p95_ms"]
 
 Each case of RFC 8867 §5 (and §6.2's ECN, §6.3's multiple bottlenecks) is a table row of
@@ -472,9 +473,11 @@ def case_metrics(
       rate over the run and over the media bytes delivered;
     - ``late_fraction``: media packets more than :data:`LATE_MS` late; ``freeze_fraction``: the
       share of a media flow's active bins in which none of its packets arrived within it;
-    - ``convergence_s``: per capacity change and per media flow's arrival (or resumption), the
-      time until the media flows' total sending rate is within the band (:func:`convergence_
-      times`), where no TCP shares the path; ``never`` counts those that did not converge;
+    - ``convergence_s``: per capacity change and per media flow's arrival, pause or
+      resumption, the time until the media flows' total sending rate is within the band
+      (:func:`convergence_times`; inf, None in :func:`run`'s results, if never), where no TCP
+      shares the path; ``convergence_mean_s`` the mean of those that came, ``never_converged``
+      how many did not;
     - ``jain``, ``min_max``: among the media flows' mean rates over the bins where all are
       active; ``tcp_ratio``: the media flows' mean rate over the long TCP flows' mean rate
       over the bins where all are active, ``jain_with_tcp`` among both;
@@ -662,6 +665,7 @@ def run(
             flows[flows["run_id"] == run_id].sort_values("flow").reset_index(drop=True),
             scale,
         )
+        metrics = _finite(metrics)
         results[c.id] = metrics
         rows.append(
             {
@@ -686,6 +690,20 @@ def run(
         "store": str(path),
         "cases": results,
     }
+
+
+def _finite(x: Any) -> Any:
+    """`x` with every NaN or infinite number (a metric the case has no data for, a
+    convergence that never came) made None, so that no NaN reaches a result or its JSON."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    if isinstance(x, (float, np.floating)):
+        return float(x) if np.isfinite(x) else None
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
 
 
 def _made(path: Path) -> Path:
@@ -777,11 +795,12 @@ def headline(
     store: str | Path | None = None,
     jobs: int | None = None,
 ) -> dict[str, Any]:
-    """Every controller of `controllers` (name, parameters) through the whole suite, one row
-    each with :data:`HEADLINE_COLUMNS`: ``{"engine", "tcp", "store", "columns", "rows"}``."""
+    """Every controller of `controllers` (name, parameters) through the cases of
+    :data:`HEADLINE_COLUMNS`, one row each: ``{"engine", "tcp", "store", "columns", "rows"}``."""
     rows = []
+    cases = list(dict.fromkeys(c for c, _, _, _ in HEADLINE_COLUMNS))
     for name, params in controllers:
-        suite = run(name, dict(params), engine=engine, tcp=tcp, store=store, jobs=jobs)
+        suite = run(name, dict(params), cases, engine=engine, tcp=tcp, store=store, jobs=jobs)
         rows.append(
             {
                 "controller": suite["controller"],
