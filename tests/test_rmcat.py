@@ -320,3 +320,38 @@ def test_headline_markdown_has_a_row_per_controller(tmp_path):
     assert p.returncode == 0, p.stderr
     lines = p.stdout.strip().splitlines()
     assert len(lines) == 4 and lines[2].startswith("| TFRC |")
+
+
+AIMD_PY = """
+import ccscope
+
+
+class Aimd(ccscope.RateController):
+    name = "rate-AIMD-py"
+
+    def __init__(self):
+        self.rate = 100e3
+
+    def rate_bps(self):
+        return self.rate
+
+    def on_report(self, r):
+        self.rate = self.rate / 2 if r["lost_pkts"] else self.rate + 10e3
+"""
+
+
+def test_a_python_controller_runs_the_suite(tmp_path):
+    (tmp_path / "aimdpy.py").write_text(AIMD_PY)
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "rmcat", "python:aimdpy:Aimd", "--case", "5.4"]
+        + ["--store", "s.duckdb", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert p.returncode == 0, p.stderr
+    suite = json.loads(p.stdout)
+    m = suite["cases"]["5.4"]
+    assert suite["controller"] == "rate-AIMD-py"
+    # Three flows of one additive-increase, halving control: some share, within the capacity.
+    assert 0 < m["jain"] <= 1 and 0 < m["rate_over_capacity"] <= 1.01
