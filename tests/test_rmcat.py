@@ -158,11 +158,10 @@ def test_bad_input_names_the_field(kwargs, field):
 # --- metrics on small traces worked out by hand -----------------------------------------------
 
 
-def test_jain_and_min_max():
-    # (1 + 1 + 2)² / (3 · (1 + 1 + 4)) = 16/18.
-    assert rmcat.jain(np.array([1.0, 1.0, 2.0])) == pytest.approx(16 / 18)
-    assert rmcat.min_max(np.array([1.0, 1.0, 2.0])) == 0.5
-    assert rmcat.jain(np.array([3.0, 3.0])) == 1.0
+def test_fairness():
+    # (1 + 1 + 2)² / (3 · (1 + 1 + 4)) = 16/18; min/max 1/2; no shares at all: none.
+    assert rmcat.fairness(np.array([1.0, 1.0, 2.0])) == pytest.approx((16 / 18, 0.5))
+    assert np.isnan(rmcat.fairness(np.zeros(3))).all()
 
 
 def test_convergence_time_of_a_step():

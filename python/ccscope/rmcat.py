@@ -407,17 +407,14 @@ def capacity(c: Case, times: np.ndarray, reverse: bool = False, scale: float = 1
     return c.capacity_bps * ratios[np.searchsorted(starts, times, side="right") - 1]
 
 
-def jain(x: np.ndarray) -> float:
-    """Jain's fairness index (Σx)² / (n Σx²) (Jain, Chiu & Hawe 1984); 1 for equal shares."""
-    x = np.asarray(x, dtype=float)
-    total = float((x**2).sum())
-    return float(x.sum() ** 2 / (len(x) * total)) if total > 0 else float("nan")
+def fairness(x: np.ndarray) -> tuple[float, float]:
+    """Jain's index and min/max of the shares `x` (:mod:`ccscope.metrics`; RFC 8868 §2 asks for
+    fairness among flows), NaN both when every share is zero."""
+    from .metrics import jain_index, min_max_ratio
 
-
-def min_max(x: np.ndarray) -> float:
-    """The smallest share over the largest (RFC 8868 §2's min/max fairness ratio)."""
-    x = np.asarray(x, dtype=float)
-    return float(x.min() / x.max()) if x.max() > 0 else float("nan")
+    if not np.any(x):
+        return float("nan"), float("nan")
+    return jain_index(x), min_max_ratio(x)
 
 
 def convergence_times(
@@ -572,7 +569,7 @@ def case_metrics(
     shared_on = np.logical_and.reduce([active[g] for g in shared])
     if len(shared) > 1 and shared_on.any():
         means = np.array([rate[g][shared_on].mean() for g in shared])
-        out["jain"], out["min_max"] = jain(means), min_max(means)
+        out["jain"], out["min_max"] = fairness(means)
     long_tcp = [n_media + k for k, t in enumerate(_expanded_tcp(c)) if not t.short]
     if long_tcp:
         tcp_on = np.logical_and.reduce(
@@ -582,7 +579,7 @@ def case_metrics(
         media_means = np.array([rate[g][both].mean() for g in groups])
         tcp_means = np.array([series(f, "throughput_bps")[both].mean() for f in long_tcp])
         out["tcp_ratio"] = float(media_means.mean() / tcp_means.mean())
-        out["jain_with_tcp"] = jain(np.concatenate([media_means, tcp_means]))
+        out["jain_with_tcp"] = fairness(np.concatenate([media_means, tcp_means]))[0]
     if c.hops > 1:
         return out
     cap = capacity(c, t_all, False, scale)
