@@ -469,7 +469,8 @@ def case_metrics(
     - ``feedback_kbps`` and ``feedback_ratio``: the media receivers' reports on the wire, as a
       rate over the run and over the media bytes delivered;
     - ``late_fraction``: media packets more than :data:`LATE_MS` late; ``freeze_fraction``: the
-      share of a media flow's active bins in which none of its packets arrived within it;
+      share of a media flow's active bins (after its first second) in which none of its
+      packets arrived within :data:`LATE_MS`;
     - ``convergence_s``: per capacity change and per media flow's arrival, pause or
       resumption, the time until the media flows' total sending rate is within the band
       (:func:`convergence_times`; inf, None in :func:`run`'s results, if never), where no TCP
@@ -540,7 +541,7 @@ def case_metrics(
         flows_of = [i for i in range(n_media) if logical[i] == g]
         arrived = in_time[in_time["flow"].isin(flows_of)]["time_s"].to_numpy()
         bins = np.unique(np.floor(arrived / BIN_S + 1e-9).astype(int))
-        on = np.flatnonzero(active[g] & (t_all >= t_all[0]))
+        on = np.flatnonzero(active[g])
         # Bins of a flow's first second are its start-up, not a freeze.
         first = min(c.media[i].start for i in flows_of) * scale
         on = on[t_all[on] >= first + 1.0]
@@ -578,7 +579,9 @@ def case_metrics(
         both = all_on & tcp_on
         media_means = np.array([rate[g][both].mean() for g in groups])
         tcp_means = np.array([series(f, "throughput_bps")[both].mean() for f in long_tcp])
-        out["tcp_ratio"] = float(media_means.mean() / tcp_means.mean())
+        out["tcp_ratio"] = (
+            float(media_means.mean() / tcp_means.mean()) if tcp_means.any() else float("nan")
+        )
         out["jain_with_tcp"] = fairness(np.concatenate([media_means, tcp_means]))[0]
     if c.hops > 1:
         return out
