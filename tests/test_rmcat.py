@@ -321,28 +321,35 @@ def test_headline_markdown_has_a_row_per_controller(tmp_path):
     assert len(lines) == 4 and lines[2].startswith("| TFRC |")
 
 
-AIMD_PY = """
+DELAY_PY = '''
 import ccscope
 
 
-class Aimd(ccscope.RateController):
-    name = "rate-AIMD-py"
+class DelayTarget(ccscope.RateController):
+    """Up 5% a report while the one-way delay is within 25 ms of the least seen, down 15%
+    beyond: a delay-based media controller in a few lines."""
+
+    name = "delay-target-py"
 
     def __init__(self):
-        self.rate = 100e3
+        self.rate, self.least = 150e3, None
 
     def rate_bps(self):
         return self.rate
 
     def on_report(self, r):
-        self.rate = self.rate / 2 if r["lost_pkts"] else self.rate + 10e3
-"""
+        d = r["one_way_delay_s"]
+        if d is None:
+            return
+        self.least = d if self.least is None else min(self.least, d)
+        self.rate *= 1.05 if d - self.least < 0.025 else 0.85
+'''
 
 
 def test_a_python_controller_runs_the_suite(tmp_path):
-    (tmp_path / "aimdpy.py").write_text(AIMD_PY)
+    (tmp_path / "delaypy.py").write_text(DELAY_PY)
     p = subprocess.run(
-        [sys.executable, "-m", "ccscope", "rmcat", "python:aimdpy:Aimd", "--case", "5.4"]
+        [sys.executable, "-m", "ccscope", "rmcat", "python:delaypy:DelayTarget", "--case", "5.4"]
         + ["--store", "s.duckdb", "--json"],
         capture_output=True,
         text=True,
@@ -351,6 +358,6 @@ def test_a_python_controller_runs_the_suite(tmp_path):
     assert p.returncode == 0, p.stderr
     suite = json.loads(p.stdout)
     m = suite["cases"]["5.4"]
-    assert suite["controller"] == "rate-AIMD-py"
-    # Three flows of one additive-increase, halving control: some share, within the capacity.
+    assert suite["controller"] == "delay-target-py"
+    # Three flows of one delay-based control: some share, within the capacity.
     assert 0 < m["jain"] <= 1 and 0 < m["rate_over_capacity"] <= 1.01
