@@ -134,6 +134,7 @@ def test_the_readme_has_explorations():
         "papadimitriou-fig3",
         "papadimitriou-fig4-8",
         "cai-table1",
+        "cai-fig16",
     }
 
 
