@@ -650,6 +650,24 @@ class Outcome:
     #: the workers given: each lasts its duration whatever the machine.
     real_time_s: float = 0.0
 
+    def _shown(self) -> tuple[str, pd.DataFrame | None]:
+        import pandas as pd
+
+        title = f"{self.total} runs: {self.ran} run, {self.skipped} already in the store, "
+        title += f"{self.failed} failed" + (f"; stopped: {self.stopped}" if self.stopped else "")
+        errors = pd.DataFrame(list(self.errors.items()), columns=["run_id", "error"])
+        return title, errors
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text("ccscope.sweep.Outcome", *self._shown())
+
+    def _repr_html_(self) -> str:
+        from .display import as_html
+
+        return as_html("ccscope.sweep.Outcome", *self._shown())
+
 
 def run(
     sweep: Sweep | str | Path,
