@@ -127,3 +127,17 @@ def test_a_two_run_sweep_and_its_report(installed):
     assert "2 runs: 2 run" in done.stdout
     _ccscope(installed, "report", "two.duckdb", "--output", "two.html")
     assert (home / "two.html").stat().st_size > 0
+
+
+def test_no_module_reads_files_beside_the_package():
+    """An installed package has no source tree around it: files a module needs at run time
+    are package data (``ccscope.scenario.shipped()``, ``importlib.resources``)."""
+    import re
+
+    beside = re.compile(r"__file__\)(\.resolve\(\))?\.parents")
+    found = [
+        str(f.relative_to(ROOT))
+        for f in (ROOT / "python" / "ccscope").rglob("*.py")
+        if beside.search(f.read_text(encoding="utf-8"))
+    ]
+    assert not found, f"these modules read files beside the package: {found}"
