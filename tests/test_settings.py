@@ -170,3 +170,11 @@ def test_version_option_and_command_agree():
     assert option.exit_code == command.exit_code == 0
     assert option.output == command.output
     assert "model version" in option.output and "commit" in option.output
+
+
+def test_validate_takes_settings_too():
+    runner = CliRunner()
+    done = runner.invoke(app, ["validate", str(CBR), "--set", "run.duration=20s"])
+    assert done.exit_code == 0 and "20s" in done.output
+    done = runner.invoke(app, ["validate", str(CBR), "--set", "topology.bottleneck.rate=0Mbps"])
+    assert done.exit_code == 2 and "topology.bottleneck.rate" in done.output

@@ -393,13 +393,14 @@ def run(
 def validate(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    settings: Settings = None,
 ) -> None:
     """Check a scenario file without running it, what running it would cost included; exit 2
     with the first problem found."""
-    from .scenario import cost
+    from .scenario import cost, load
     from .scenario import validate as check_scenario
 
-    sc = check_scenario(scenario, force=force)
+    sc = check_scenario(load(scenario, _settings(settings)), force=force)
     _print_notes(sc)
     if sc.engine == "round":
         summary = f"{sc.n_flows} flows, round model"
