@@ -95,10 +95,10 @@ def test_the_assumed_set_up_is_the_reproduction():
 def test_cai_fig16_assumes_what_its_scenario_file_holds():
     # The knobs' assumed values are the set-up the reproduction runs: the access line's queue
     # and 60 mouse arrivals per unit of n (n = 1 in the file: 60 arrivals over 300 s).
-    from ccscope.scenario import load
+    from ccscope.scenario import load, shipped
 
     knobs = reproduce.get("cai-fig16").knob_table()
-    sc = load(Path(__file__).parents[2] / "scenarios" / "cai-fig16-access.toml").table
+    sc = load(shipped("cai-fig16-access.toml")).table
     assert (
         f"{knobs['access_queue_pkts'].assumed:g}pkts"
         == sc["topology"]["links"][4]["queue"]["limit"]
