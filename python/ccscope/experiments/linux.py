@@ -56,7 +56,7 @@ LINUX_TCP = {
 #: TCP-friendly region on); BBR v1 (net/ipv4/tcp_bbr.c).
 CONTROLLER = {"reno": "tcp", "cubic": "cubic", "bbr": "bbr"}
 
-#: §2a's grid: flows, bottleneck rate (Mb/s), round-trip propagation delay (ms), buffer
+#: The full grid: flows, bottleneck rate (Mb/s), round-trip propagation delay (ms), buffer
 #: (bandwidth-delay products), random loss on the bottleneck.
 GRID = {
     "flows": (1, 2, 8),
