@@ -571,6 +571,14 @@ def sweep(
     show: Annotated[
         bool, typer.Option(help="Print mean and 95% CI over seeds per point instead of running.")
     ] = False,
+    per_class: Annotated[
+        bool,
+        typer.Option(
+            "--per-class",
+            help="With --show: per point and class (the flows of one label): share of the "
+            "bottleneck, throughput, loss, delay.",
+        ),
+    ] = False,
     metric: Annotated[
         list[str] | None,
         typer.Option("--metric", "-m", help="Metric(s) to show or plot (repeatable)."),
@@ -604,7 +612,7 @@ def sweep(
     spec = sweeps.load_sweep(file)
     if show:
         ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
-        table = sweeps.summarize(store, metric, ids)
+        table = (sweeps.summarize_classes if per_class else sweeps.summarize)(store, metric, ids)
         if table.empty:
             out.print(f"{store} holds no finished run of {file}", highlight=False)
             return
