@@ -355,11 +355,11 @@ def run(
         with output_dir(dest) as tmp:
             written = result.write_files(tmp)
             if plot and sc.engine != "round":
-                from .report import plot_playback, plot_run
+                from . import report
 
                 for png in (
-                    plot_run(result, tmp / "overview.png"),
-                    plot_playback(result, tmp / "playback.png"),
+                    report.overview(result, tmp / "overview.png"),
+                    report.playback(result, tmp / "playback.png"),
                 ):
                     if png is not None:
                         written.append(png)

@@ -316,6 +316,17 @@ class Result:
         return Trace(dt, flows, queues, events, state)
 
     @property
+    def plot(self):
+        """The standard figures (matplotlib), with titles, units and the flows' labels:
+        ``result.plot()`` the overview (per class throughput, window, rate and RTT; the queue
+        and its delay), ``result.plot.throughput(per="flow")``, ``.window()``, ``.rtt()``,
+        ``.queue()``, ``.classes()``, ``.flows()``, ``.playback()``
+        (:class:`ccscope.report.Plots`)."""
+        from .report import Plots
+
+        return Plots(self)
+
+    @property
     def bottlenecks(self) -> pd.DataFrame:
         """The monitored links (bottlenecks and hops; not the access links)."""
         return self.links[self.links["monitor"]].reset_index(drop=True)

@@ -1004,8 +1004,10 @@ def plot(
 ) -> Path:
     """`metric`'s mean against `axis` (default: the first) with its 95% band, one line per
     combination of the other axes' values; written to `path` (PNG)."""
+    from matplotlib.figure import Figure
+
     from .output import writable_file
-    from .report import plt, write  # the Agg backend, set before pyplot loads
+    from .report import write
 
     writable_file(path, "--plot")
     table = summarize(store, [metric], run_ids)
@@ -1016,7 +1018,8 @@ def plot(
     if axis not in axes:
         raise ScenarioError.at("axis", axis, "one of " + ", ".join(axes))
     others = [a for a in axes if a != axis]
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = Figure(figsize=(7, 4), layout="tight")
+    ax = fig.subplots()
     for key, group in table.groupby(others, sort=True) if others else [((), table)]:
         key = key if isinstance(key, tuple) else (key,)
         group = group.sort_values(axis)
