@@ -329,6 +329,10 @@ def run(
             False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
         )
         _print_notes(sc)
+        if plot and sc.engine != "round" and "trace" in sc.table:
+            from .report import warm_up
+
+            warm_up()
         try:
             result = run_scenario(sc, progress=progress, force=force)
         except ControllerError as e:

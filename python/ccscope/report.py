@@ -12,6 +12,7 @@ no figure is kept open, so a notebook shows them inline and a script may draw th
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ def draw(view: views.View) -> Figure:
     """`view` as a matplotlib figure: a panel per axes (one column, or ``view.columns``), its
     title, unit and x label, the warm-up shaded, one legend of the view's groups above."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     n = max(len(view.panels), 1)
     cols = max(1, min(view.columns, n))
@@ -65,9 +67,12 @@ def draw(view: views.View) -> Figure:
             handles.setdefault(line.name, h)
         if view.shade and view.shade[1] > view.shade[0]:
             ax.axvspan(*view.shade, color="0.6", alpha=0.18, lw=0)
-        ax.set_title(panel.title, fontsize=8.5, loc="left")
+        # A title at a given height skips matplotlib's search for the axes' top (half the
+        # drawing time).
+        ax.set_title(panel.title, fontsize=8.5, loc="left", y=1.0)
         ax.set_ylabel(panel.ylabel, fontsize=8.5)
         ax.tick_params(labelsize=7.5)
+        ax.yaxis.set_major_locator(MaxNLocator(4))
         ax.grid(alpha=0.3)
         if k + cols >= len(view.panels):
             ax.set_xlabel(panel.xlabel, fontsize=8.5)
@@ -185,6 +190,26 @@ class RoundPlots:
         if view is None:
             self._result.flow_series()  # raises, naming record.flows
         return draw(view)
+
+
+def warm_up() -> threading.Thread:
+    """Starts loading, on a thread of its own, what drawing a traced run's figures needs
+    (pandas and pyarrow for the traces, matplotlib and its font): the engine runs without
+    holding the interpreter, so ``ccscope run`` pays for these imports while it simulates
+    rather than after."""
+
+    def load() -> None:
+        import pandas  # noqa: F401
+        import pyarrow  # noqa: F401
+        from matplotlib import font_manager
+        from matplotlib.backends import backend_agg  # noqa: F401
+        from matplotlib.figure import Figure  # noqa: F401
+
+        font_manager.findfont(font_manager.FontProperties())
+
+    thread = threading.Thread(target=load, name="ccscope-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def overview(result, path: str | Path) -> Path | None:
