@@ -316,12 +316,18 @@ def test_cli_sweep_and_show(tmp_path):
     assert "Traceback" not in lost.output and not nowhere.parent.exists()
 
 
+def one_run(store: Path) -> sweep.Sweep:
+    """A sweep of one run, run into `store`."""
+    small = sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]})
+    sweep.run(small, store, jobs=1)
+    return small
+
+
 def test_a_store_never_mixes_model_versions(tmp_path):
     import duckdb
 
-    small = sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]})
     store = tmp_path / "r.duckdb"
-    sweep.run(small, store, jobs=1)
+    small = one_run(store)
     # The same store, as another model version would have left it.
     with duckdb.connect(str(store)) as con:
         con.execute("UPDATE runs SET model_version = model_version + 1")
@@ -441,9 +447,8 @@ def test_a_store_from_before_classes_is_read_and_refused_for_writing(tmp_path):
 
     from ccscope import htmlreport
 
-    small = sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]})
     store = tmp_path / "old.duckdb"
-    sweep.run(small, store, jobs=1)
+    small = one_run(store)
     # As a ccscope before per-class rows left it.
     with duckdb.connect(str(store)) as con:
         con.execute("DROP TABLE classes")
