@@ -94,7 +94,7 @@ def figure(view: views.View) -> dict:
     cols = max(1, min(view.columns, n))
     rows = -(-n // cols)
     height = rows * PANEL_PX + rows * GAP_PX
-    colour = {g: COLORS[i % len(COLORS)] for i, g in enumerate(view.groups)}
+    colour = {g: COLORS[i % len(COLORS)] for i, g in enumerate(view.groups)} | view.colors
     data: list[dict] = []
     layout: dict = {
         "height": height + 60,
@@ -134,6 +134,7 @@ def figure(view: views.View) -> dict:
                 "xanchor": "left",
                 "yanchor": "bottom",
                 "showarrow": False,
+                "yshift": 4,
                 "font": {"size": 12},
             }
         )
@@ -516,8 +517,15 @@ def explore_page(store: Path) -> tuple[str, Page]:
             if not part.empty
         ]
         panels.append(views.Panel(str(quantity), y or "holds (1) or not (0)", lines, x))
-    page.add("<h2>Each claim over the knobs</h2>")
-    page.figure(views.View("Where each claim holds", panels, shared=False, columns=2))
+    page.figure(
+        views.View(
+            "Each claim over the knobs",
+            panels,
+            shared=False,
+            columns=2,
+            colors={"holds": COLORS[2], "does not hold": COLORS[3]},
+        )
+    )
     page.add("<h2>Where each claim holds</h2>", _table(regions))
     return f"ccscope explore: {meta['id']}", page
 

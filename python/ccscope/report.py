@@ -46,7 +46,7 @@ def draw(view: views.View) -> Figure:
     rows = -(-n // cols)
     fig = Figure(figsize=(WIDTH_IN * (1 if cols == 1 else 1.25), PANEL_IN * rows + 0.9))
     axes = fig.subplots(rows, cols, squeeze=False, sharex=view.shared)
-    colour = {g: f"C{i % 10}" for i, g in enumerate(view.groups)}
+    colour = {g: f"C{i % 10}" for i, g in enumerate(view.groups)} | view.colors
     handles: dict[str, object] = {}
     for k, ax in enumerate(axes.flat):
         if k >= len(view.panels):

@@ -60,6 +60,8 @@ class View:
     columns: int = 1
     caption: str = ""
     groups: list[str] = field(default_factory=list)
+    #: Colours of some groups (``#rrggbb``); the others take the palette's in order.
+    colors: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.panels = [p for p in self.panels if p.lines]
