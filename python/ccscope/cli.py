@@ -329,10 +329,11 @@ def run(
             False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
         )
         _print_notes(sc)
+        warm = None
         if plot and sc.engine != "round" and "trace" in sc.table:
             from .report import warm_up
 
-            warm_up()
+            warm = warm_up()
         try:
             result = run_scenario(sc, progress=progress, force=force)
         except ControllerError as e:
@@ -360,6 +361,9 @@ def run(
             written = result.write_files(tmp)
             if plot and sc.engine != "round":
                 from . import report
+
+                if warm is not None:
+                    warm.join()
 
                 for png in (
                     report.overview(result, tmp / "overview.png"),

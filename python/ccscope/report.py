@@ -196,7 +196,7 @@ def warm_up() -> threading.Thread:
     """Starts loading, on a thread of its own, what drawing a traced run's figures needs
     (pandas and pyarrow for the traces, matplotlib and its font): the engine runs without
     holding the interpreter, so ``ccscope run`` pays for these imports while it simulates
-    rather than after."""
+    rather than after, when a CPU is free. Join the thread before drawing."""
 
     def load() -> None:
         import pandas  # noqa: F401
