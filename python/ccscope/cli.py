@@ -617,6 +617,12 @@ def sweep(
     when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
+    if per_class and plot is not None:
+        raise ScenarioError.at(
+            "--plot",
+            str(plot),
+            "not with --per-class (ccscope report STORE draws each class against every axis)",
+        )
     spec = sweeps.load_sweep(file)
     if show:
         ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]

@@ -440,6 +440,11 @@ def test_the_store_keeps_each_flow_and_class(tmp_path):
     )
     assert shown.exit_code == 0, shown.output
     assert "class" in shown.output and "TCP/SACK" in shown.output and "share" in shown.output
+    plotted = CliRunner().invoke(
+        app,
+        ["sweep", str(file), "--store", str(store), "--show", "--per-class", "--plot", "p.png"],
+    )
+    assert plotted.exit_code == 2 and "--plot = 'p.png': not with --per-class" in plotted.output
 
 
 def test_a_store_from_before_classes_is_read_and_refused_for_writing(tmp_path):
