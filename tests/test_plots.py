@@ -129,3 +129,12 @@ def test_the_round_models_plots():
     unrecorded = roundmodel.run(roundmodel.loads(ROUND.replace("flows = true\n", "")))
     with pytest.raises(ccscope.ScenarioError, match="record.flows"):
         unrecorded.plot.load()
+
+
+def test_a_per_flow_view_of_many_flows_keeps_every_class():
+    many = RUN.replace("count = 2", "count = 20").replace('duration = "20s"', 'duration = "4s"')
+    r = ccscope.run(ccscope.loads(many))
+    (ax,) = [a for a in r.plot.throughput().axes if a.get_visible()]
+    # Flows 0-19 are TCP, 20 the TFRC flow: 16 drawn, the TFRC flow among them.
+    assert names(ax) == [f"{i}: TCP/SACK" for i in range(15)] + ["20: TFRC"]
+    assert "16 of 21" in ax.get_title(loc="left")

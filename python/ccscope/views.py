@@ -183,12 +183,21 @@ def _windowed(data: RunData) -> set[int]:
     return set(data.flows.loc[data.flows["window_pkts"] > 0, "flow"].unique().tolist())
 
 
+def drawn_flows(data: RunData) -> set[int]:
+    """The flows a per-flow view draws: all of them up to :data:`MAX_FLOWS`; beyond, the first
+    flow of each class, then the others in order up to :data:`MAX_FLOWS` (every class seen)."""
+    firsts = [members[0] for members in data.classes().values()]
+    rest = [i for i in range(len(data.labels)) if i not in set(firsts)]
+    return set((firsts + rest)[: max(MAX_FLOWS, len(firsts))])
+
+
 def _flow_panels(data: RunData, per_class: bool, only: set[str] | None = None) -> list[Panel]:
     import numpy as np
 
     if data.flows.empty:
         return []
     windowed = _windowed(data)
+    chosen = drawn_flows(data)
     n = data.flows["time_s"].nunique()
     panels = []
     for column, title, unit, scale, which in SERIES:
@@ -211,20 +220,20 @@ def _flow_panels(data: RunData, per_class: bool, only: set[str] | None = None) -
                     y = np.nanmean(values[:, cols], axis=1) * scale
                 lines.append(_line(times, y, f"{label} ({len(cols)})", label))
         else:
-            for j in keep[:MAX_FLOWS]:
+            drawn = [j for j in keep if int(flows[j]) in chosen]
+            for j in drawn:
                 f = int(flows[j])
                 lines.append(_line(times, values[:, j] * scale, data.name(f), str(f)))
         what = "mean per flow of each class" if per_class else "per flow"
-        cut = (
-            f", first {MAX_FLOWS} of {len(keep)}" if not per_class and len(keep) > MAX_FLOWS else ""
-        )
+        cut = f", {len(drawn)} of {len(keep)}" if not per_class and len(drawn) < len(keep) else ""
         panels.append(Panel(f"{title}, {what}{cut}{_averaged(n)}", unit, lines))
     return panels
 
 
 def flows_view(data: RunData, per_class: bool = False, only: set[str] | None = None) -> View:
     """Throughput, window (flows with one), sending rate (flows without), smoothed RTT: per
-    flow (the first :data:`MAX_FLOWS`), or the mean per flow of each class."""
+    flow (at most :data:`MAX_FLOWS`, every class among them: :func:`drawn_flows`), or the mean
+    per flow of each class."""
     title = "Per class" if per_class else "Per flow"
     caption = (
         "Each class's flows (their number in brackets) averaged: the throughput, window, rate "
