@@ -99,9 +99,9 @@ class Plots:
     (per class: throughput, window, rate, RTT; then the queue and its delay), or one view.
 
     Each method returns a :class:`matplotlib.figure.Figure` (``fig.savefig(path)``); `per` is
-    ``"flow"`` (at most 16 flows, every class among them, each ``INDEX: LABEL``) or ``"class"`` (the mean per flow of
-    the flows of each label). A view the run did not trace raises :class:`ValueError` naming
-    what the scenario needs."""
+    ``"flow"`` (at most 16 flows, every class among them, each ``INDEX: LABEL``) or
+    ``"class"`` (the mean per flow of the flows of each label). A view the run did not trace
+    raises :class:`ValueError` naming what the scenario needs."""
 
     def __init__(self, result) -> None:
         self._result = result
