@@ -60,6 +60,9 @@ def load_in_browser(page_path, toggle: tuple[int, str] | None = None) -> dict:
         page.on("request", lambda r: requests.append(r.url))
         page.goto(page_path.resolve().as_uri(), wait_until="load")
         figures = page.evaluate(STATE)
+        images = page.evaluate(
+            "() => Array.from(document.images).map(i => [i.complete, i.naturalWidth])"
+        )
         toggled = None
         if toggle is not None:
             figure, name = toggle
@@ -73,6 +76,7 @@ def load_in_browser(page_path, toggle: tuple[int, str] | None = None) -> dict:
         "errors": errors,
         "requests": requests,
         "figures": figures,
+        "images": images,
         "toggled": toggled,
         "title": title,
     }
@@ -209,6 +213,24 @@ def test_an_exploration_report_renders_in_chromium(tmp_path):
     # A panel per claim of Fig. 3 (two CoVs and the order), over the two knobs.
     assert len({t[3] for t in seen["figures"][0]["traces"]}) == 3
     assert "Where each claim holds" in text
+
+
+def test_an_rmcat_report_renders_in_chromium(tmp_path):
+    from ccscope import rmcat
+
+    store = tmp_path / "r.duckdb"
+    for controller in ("tfrc", "ssvp"):
+        rmcat.run(controller, cases=["5.3", "5.6"], store=store, jobs=1)
+    page = tmp_path / "rmcat.html"
+    done = CliRunner().invoke(app, ["report", str(store), "-o", str(page)])
+    assert done.exit_code == 0, done.output
+    seen = load_in_browser(page)
+    assert seen["errors"] == [] and seen["title"] == "ccscope rmcat: r.duckdb"
+    # Per case: the controllers' rates against the capacity, and their delays.
+    assert len(seen["images"]) == 4
+    assert all(complete and width > 0 for complete, width in seen["images"])
+    text = page.read_text()
+    assert "5.3: congested feedback link" in text and "TFRC" in text and "SSVP" in text
 
 
 def test_report_of_nothing_exits_2(tmp_path):
