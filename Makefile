@@ -65,6 +65,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/sweep_speed.py
 	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
+	$(BIN)/python bench/report_speed.py
 	$(BIN)/python bench/rmcat_speed.py
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py

@@ -73,6 +73,13 @@ def table(rows: list[dict]) -> str:
                 f" ({r['callbacks']:,} callbacks: {r['python_s']:.3f} s against "
                 f"{r['rust_s']:.3f} s in Rust, {r['slowdown']:.2f}× the run)"
             )
+        elif "share_cpu" in r:
+            extra = (
+                f" ({r['plot_wall_s']:.2f} s with it, {r['bare_wall_s']:.2f} s without; "
+                f"{r['share_cpu']:.2f} of the CPU time)"
+            )
+        elif "cpu_s" in r:
+            extra = f" (CPU {r['cpu_s']:.2f} s)"
         elif "wall_2_s" in r:
             extra = (
                 f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "

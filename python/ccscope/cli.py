@@ -355,6 +355,11 @@ def run(
             False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
         )
         _print_notes(sc)
+        warm = None
+        if plot and sc.engine != "round" and "trace" in sc.table:
+            from .report import warm_up
+
+            warm = warm_up()
         try:
             result = run_scenario(sc, progress=progress, force=force)
         except ControllerError as e:
@@ -381,11 +386,14 @@ def run(
         with output_dir(dest) as tmp:
             written = result.write_files(tmp)
             if plot and sc.engine != "round":
-                from .report import plot_playback, plot_run
+                from . import report
+
+                if warm is not None:
+                    warm.join()
 
                 for png in (
-                    plot_run(result, tmp / "overview.png"),
-                    plot_playback(result, tmp / "playback.png"),
+                    report.overview(result, tmp / "overview.png"),
+                    report.playback(result, tmp / "playback.png"),
                 ):
                     if png is not None:
                         written.append(png)
@@ -598,6 +606,14 @@ def sweep(
     show: Annotated[
         bool, typer.Option(help="Print mean and 95% CI over seeds per point instead of running.")
     ] = False,
+    per_class: Annotated[
+        bool,
+        typer.Option(
+            "--per-class",
+            help="With --show: per point and class (the flows of one label): share of the "
+            "bottleneck, throughput, loss, delay.",
+        ),
+    ] = False,
     metric: Annotated[
         list[str] | None,
         typer.Option("--metric", "-m", help="Metric(s) to show or plot (repeatable)."),
@@ -630,10 +646,16 @@ def sweep(
     Exit status 1 when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
+    if per_class and plot is not None:
+        raise ScenarioError.at(
+            "--plot",
+            str(plot),
+            "not with --per-class (ccscope report STORE draws each class against every axis)",
+        )
     spec = sweeps.load_sweep(file, _settings(settings))
     if show:
         ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
-        table = sweeps.summarize(store, metric, ids)
+        table = (sweeps.summarize_classes if per_class else sweeps.summarize)(store, metric, ids)
         if table.empty:
             out.print(f"{store} holds no finished run of {file}", highlight=False)
             return

@@ -37,7 +37,9 @@ class Trace:
     """A traced run's series as pandas frames (empty frames when not recorded).
 
     - ``flows``: one row per (time bin, flow): packets and bytes sent, delivered and lost in the
-      bin, with ``send_rate_bps`` and ``throughput_bps`` over the bin.
+      bin, with ``send_rate_bps`` and ``throughput_bps`` over the bin, and the sender's
+      ``window_pkts`` (0 without a window), ``rate_bps`` and ``srtt_s`` (0 before its first RTT
+      sample or without one) at the bin's end.
     - ``queues``: one row per (time bin, monitored link): queue length at the end of the bin,
       drops, marks and departures in the bin, and ``utilization`` over the bin.
     - ``events``: one row per drop, mark or loss: time, link, flow and kind.
@@ -383,6 +385,17 @@ class Result:
                 }
             )
         return Trace(dt, flows, queues, events, state, delays)
+
+    @property
+    def plot(self):
+        """The standard figures (matplotlib), with titles, units and the flows' labels:
+        ``result.plot()`` the overview (per class throughput, window, rate and RTT; the queue
+        and its delay), ``result.plot.throughput(per="flow")``, ``.window()``, ``.rtt()``,
+        ``.queue()``, ``.classes()``, ``.flows()``, ``.playback()``
+        (:class:`ccscope.report.Plots`)."""
+        from .report import Plots
+
+        return Plots(self)
 
     @property
     def bottlenecks(self) -> pd.DataFrame:

@@ -212,6 +212,7 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
         };
         d.set_item("window_pkts", probe(|p| p.window_pkts).into_pyarray(py))?;
         d.set_item("rate_bps", probe(|p| p.rate_bps).into_pyarray(py))?;
+        d.set_item("srtt_s", probe(|p| p.srtt_s).into_pyarray(py))?;
         out.set_item("flows", d)?;
     }
     if !t.queues.is_empty() {

@@ -710,6 +710,7 @@ impl Endpoint for LinuxSender {
             rate_bps: Some(i.pacing_bps())
                 .filter(|r| r.is_finite())
                 .unwrap_or(0.0),
+            srtt_s: i.u32(RTT_US) as f64 * 1e-6,
         })
     }
 

@@ -458,6 +458,7 @@ impl Endpoint for RateSender {
             } else {
                 0.0
             },
+            srtt_s: self.srtt_s.unwrap_or(0.0),
         }
     }
 
