@@ -453,7 +453,7 @@ class Result:
 SOJOURN = ("mean", "p95", "p99")
 
 #: How well the udp engine aims to keep time: the 99th percentile of its emulated delay's
-#: error (README, "Real packets"; bench/realnet_accuracy.py measures it), ms.
+#: error (docs/realnet.md; bench/realnet_accuracy.py measures it), ms.
 AIM_MS = 0.5
 #: A timer or arrival later than this (a flow's 99th percentile, ms: ten times the aim) makes
 #: a real-time run's result say that the run did not keep time.
