@@ -36,4 +36,5 @@ napoleon_google_docstring = False
 
 html_theme = "furo"
 html_title = "ccscope"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["ccscope.css"]
