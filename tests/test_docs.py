@@ -138,3 +138,21 @@ def test_the_speed_page_is_rewritten_between_its_markers(tmp_path):
     marked = re.compile(r"<!-- speed:begin -->\n.*?<!-- speed:end -->", re.S)
     assert marked.sub("", before) == marked.sub("", after)
     assert "| engine | one test row | events per wall-second | 15 M |" in after
+
+
+def test_tables_pastes_a_command_output_between_its_markers(tmp_path):
+    """docs/tables.py reruns a marker's command and replaces only what the markers hold."""
+    import ccscope
+
+    page = tmp_path / "page.md"
+    marked = "<!-- ccscope schema round: begin -->\nstale\n<!-- ccscope schema round: end -->"
+    page.write_text(f"before\n\n{marked}\n\nafter\n")
+    tables = [sys.executable, str(ROOT / "docs" / "tables.py")]
+    listed = subprocess.run([*tables, "--list"], capture_output=True, text=True, check=True)
+    assert "validation.md: ccscope reproduce --all --quick --markdown" in listed.stdout
+    subprocess.run([*tables, str(page)], capture_output=True, text=True, check=True)
+    text = page.read_text()
+    assert text.startswith("before\n\n<!-- ccscope schema round: begin -->\n")
+    assert text.endswith("<!-- ccscope schema round: end -->\n\nafter\n")
+    pasted = text.split("begin -->\n", 1)[1].split("<!-- ccscope", 1)[0]
+    assert json.loads(pasted) == ccscope.schema("round")
