@@ -73,7 +73,8 @@ def main() -> None:
     for page in args.pages or sorted((ROOT / "docs").glob("*.md")):
         if args.list:
             for command in blocks(page):
-                print(f"{page.name}: {command}")
+                if args.match in command:
+                    print(f"{page.name}: {command}")
             continue
         for command in regenerate(page, args.match):
             print(f"{page.name}: pasted the output of `{command}`")
