@@ -58,6 +58,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/sweep_speed.py
 	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
+	$(BIN)/python bench/rmcat_speed.py
 	$(BIN)/python bench/speed_page.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py
