@@ -94,6 +94,25 @@ class Result:
         self.warmup_s = raw["warmup_ns"] * 1e-9
         self.measured_s = self.duration_s - self.warmup_s
 
+    #: The columns ``repr`` and a notebook show of :attr:`flows`.
+    SHOWN = ("flow", "label", "throughput_bps", "loss_rate", "mean_delay_s", "mean_rtt_s")
+
+    def _shown(self) -> tuple[str, pd.DataFrame]:
+        from .display import columns, scenario_line
+
+        partial = " (partial: stopped early)" if self.partial else ""
+        return scenario_line(self.scenario) + partial, columns(self.flows, self.SHOWN)
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text("ccscope.Result", *self._shown())
+
+    def _repr_html_(self) -> str:
+        from .display import as_html
+
+        return as_html("ccscope.Result", *self._shown())
+
     # The tables are built on first use: `ccscope run` writes summary.json from the rows, so a
     # run that neither plots nor traces never loads pandas.
     @functools.cached_property
