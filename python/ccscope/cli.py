@@ -189,6 +189,18 @@ def _print_summary(result) -> None:
             f"{link['drop_rate']:.2%}",
         )
     out.print(links)
+    timing = result.timing()
+    if timing is not None:
+        from .engine import AIM_MS, RATE_AIM
+
+        out.print(
+            f"timing: datagrams up to {timing['delay_late_p99_ms']:.3g} ms late (p99; goal "
+            f"at most {AIM_MS:g} ms), hosts' rates within {timing['rate_error']:.2%} of the "
+            f"network's (goal {RATE_AIM:.0%}): "
+            + ("goals met" if not timing["missed"] else "MISSED, see the note above"),
+            highlight=False,
+            soft_wrap=True,
+        )
     _print_media(rows)
     classes = result.fairness_by_class()
     out.print(

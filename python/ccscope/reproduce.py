@@ -311,6 +311,33 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "realnet:fig3_udp_claims",
             real_time=True,
         ),
+        *(
+            Reproduction(
+                f"linux-{cc}",
+                f"Linux {name} on real packets beside ccscope's TCP set up as Linux's "
+                "(packet engine): throughput, loss, queue, retransmissions, window",
+                f"{source}; the kernel's TCP through the udp engine's emulator",
+                _E + f"linux:{cc}_claims",
+                real_time=True,
+            )
+            for cc, name, source in (
+                ("reno", "Reno", "RFC 5681; net/ipv4/tcp_cong.c"),
+                ("cubic", "CUBIC", "RFC 9438; net/ipv4/tcp_cubic.c"),
+                (
+                    "bbr",
+                    "BBR v1",
+                    "draft-cardwell-iccrg-bbr-congestion-control-00; net/ipv4/tcp_bbr.c",
+                ),
+            )
+        ),
+        Reproduction(
+            "linux-friendliness",
+            "TFRC, GAIMD, SSVP, DTAIMD, ISCC, TEAR and RAP against Linux CUBIC and Reno on real "
+            "packets, beside the same against ccscope's model of them",
+            "each controller's paper; the kernel's TCP through the udp engine's emulator",
+            _E + "linux:friendliness_claims",
+            real_time=True,
+        ),
     ]
 }
 
