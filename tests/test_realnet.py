@@ -106,7 +106,7 @@ def test_the_cli_runs_it_and_writes_the_usual_files(tmp_path):
 
 
 def test_the_run_checks_itself_against_the_timing_goals(two_flows):
-    # The goals (README, "Real packets"): delay lateness p99 at most 0.5 ms, each host's rate
+    # The goals (docs/realnet.md): delay lateness p99 at most 0.5 ms, each host's rate
     # within 1% of what the emulated network delivered to it.
     timing = two_flows.timing()
     assert timing["delay_late_p99_ms"] == two_flows.flows["arrival_late_p99_ms"].max()

@@ -628,14 +628,14 @@ def sweep(
         float | None,
         typer.Option(
             help="Seconds one run may take before it is stopped and recorded as failed "
-            "(default: from the run's cost estimate, see the README).",
+            "(default: from the run's cost estimate, see docs/cli.md).",
             min=0.001,
         ),
     ] = None,
     force: Annotated[
         bool,
         typer.Option(
-            "--force", help="Run a sweep of more runs than run by default (see the README)."
+            "--force", help="Run a sweep of more runs than run by default (see docs/cli.md)."
         ),
     ] = False,
     settings: Settings = None,
@@ -716,7 +716,9 @@ def reproduce(
     ] = False,
     quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
-    markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
+    markdown: Annotated[
+        bool, typer.Option(help="One Markdown table (the docs' validation page).")
+    ] = False,
     figures: Annotated[
         Path | None,
         typer.Option(help="Draw the papers' figures with ccscope's curves into this folder."),
@@ -870,10 +872,10 @@ def scorecard_table(
     jobs: ScorecardJobs = None,
     as_json: AsJson = False,
 ) -> None:
-    """One table in Markdown (the README's), one row per controller: its friendliness against
-    TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s smoothness,
-    responsiveness and aggressiveness (mean over seeds and 95% CI), in the scorecard's packet
-    set-ups."""
+    """One table in Markdown (the docs' controllers page), one row per controller: its
+    friendliness against TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s
+    smoothness, responsiveness and aggressiveness (mean over seeds and 95% CI), in the
+    scorecard's packet set-ups."""
     import json
 
     from .scorecard import COMPARED, compare, compare_markdown
@@ -951,7 +953,7 @@ def rmcat_table(
     jobs: ScorecardJobs = None,
     as_json: AsJson = False,
 ) -> None:
-    """One table in Markdown (the README's), one row per controller through the RFC 8867
+    """One table in Markdown (the docs' RMCAT page), one row per controller through the RFC 8867
     cases: rate over capacity, 95th-percentile delay, loss and freezes of case 5.1, fairness
     among media flows (5.2, 5.4) and against TCP (5.6)."""
     import json

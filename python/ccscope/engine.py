@@ -535,10 +535,10 @@ class Result:
 SOJOURN = ("mean", "p95", "p99")
 
 #: How well the udp engine aims to keep time: the 99th percentile of its emulated delay's
-#: error (README, "Real packets"; bench/realnet_accuracy.py measures it), ms.
+#: error (docs/realnet.md; bench/realnet_accuracy.py measures it), ms.
 AIM_MS = 0.5
 #: How close to the emulated network's rate the udp engine aims to deliver to each host
-#: (README, "Real packets"; bench/realnet_accuracy.py measures it): 1%.
+#: (docs/realnet.md; bench/realnet_accuracy.py measures it): 1%.
 RATE_AIM = 0.01
 #: A timer or arrival later than this (a flow's 99th percentile, ms: ten times the aim) makes
 #: a real-time run's result say that the run did not keep time.

@@ -7,8 +7,8 @@ Registering a reproduction is one entry in :data:`REGISTRY`: an id, a title, the
 paper, and the function (``"module:function"``) that runs it, takes ``quick: bool`` and
 returns a list of claims (for ``cai-table1`` written as ``table1`` in
 ``ccscope/experiments/cai.py``: ``_E + "cai:table1"``); optionally a figure function. The
-validation tests (``tests/validation/test_reproduce.py``) and the README's validation table
-(``ccscope reproduce --all --quick --markdown``) come from here.
+validation tests (``tests/validation/test_reproduce.py``) and the validation page's table
+(``docs/validation.md``: ``ccscope reproduce --all --quick --markdown``) come from here.
 """
 
 from __future__ import annotations
@@ -432,7 +432,7 @@ def _number(x: Any) -> str:
 
 
 def markdown(reports: list[dict[str, Any]]) -> str:
-    """The reports as one Markdown table (the README's), with the reasons after it."""
+    """The reports as one Markdown table (the validation page's), with the reasons after it."""
     lines = [
         "| id | quantity | paper | ccscope | tolerance | tolerance from | holds |",
         "| --- | --- | --- | --- | --- | --- | --- |",

@@ -818,7 +818,7 @@ def headline(
 
 
 def headline_markdown(table_: dict[str, Any]) -> str:
-    """:func:`headline`'s table in Markdown (the README's)."""
+    """:func:`headline`'s table in Markdown (the docs' RMCAT page)."""
     lines = [
         "| controller | " + " | ".join(h for _, _, h, _ in HEADLINE_COLUMNS) + " |",
         "| --- |" + " --- |" * len(HEADLINE_COLUMNS),

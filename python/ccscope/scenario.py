@@ -175,7 +175,7 @@ def shipped(name: str = "") -> Path:
 
 def _shipped_instead(p: Path) -> Path | None:
     """The shipped scenario a missing path names, if any: ``NAME``, ``NAME.toml`` or
-    ``scenarios/NAME.toml`` (the README's paths, from any folder)."""
+    ``scenarios/NAME.toml`` (the documentation's paths, from any folder)."""
     if p.parent not in (Path("."), Path("scenarios")) or p.name in ("", ".", ".."):
         return None
     f = shipped(p.name if p.suffix == ".toml" else f"{p.name}.toml")

@@ -2,7 +2,7 @@
 reproduction explains it cannot reproduce, which must keep failing (strict, as xfail(strict)).
 The tolerances live with each reproduction (python/ccscope/experiments/), each claim with where
 its tolerance comes from (the paper's printed precision, a theory's stated error, the paper's
-own statement, or "no source yet", shown as such in the README's table)."""
+own statement, or "no source yet", shown as such in the validation page's table)."""
 
 from __future__ import annotations
 
@@ -350,7 +350,7 @@ def test_quick_reproduction(rid):
     check(reproduce.run(rid, quick=True))
 
 
-#: The full runs' reports, by id, as test_full_reproduction made them, for the README check.
+#: The full runs' reports, by id, as test_full_reproduction made them, for the pages' check.
 FULL: dict[str, dict] = {}
 
 
@@ -362,31 +362,32 @@ def test_full_reproduction(rid):
 
 
 @pytest.mark.slow
-def test_the_readme_full_table_is_the_output_of_reproduce_all():
-    """The README's folded table is `ccscope reproduce --all --markdown`; the reports come from
-    the tests above when they ran in this session (the runs are deterministic), else here."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_validation_page_full_table_is_the_output_of_reproduce_all():
+    """docs/validation.md's folded table is `ccscope reproduce --all --markdown`; the reports
+    come from the tests above when they ran in this session (the runs are deterministic), else
+    here."""
+    page = (Path(__file__).parents[2] / "docs" / "validation.md").read_text()
     begin = "<!-- ccscope reproduce --all --markdown: begin -->\n"
     end = "<!-- ccscope reproduce --all --markdown: end -->"
-    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), readme, re.S)
-    assert pasted, "the README has no table of the full runs"
+    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), page, re.S)
+    assert pasted, "docs/validation.md has no table of the full runs"
     reports = [FULL.get(rid) or reproduce.run(rid, quick=False) for rid in reproduce.ids()]
     assert pasted.group(1) == reproduce.markdown(reports), (
-        "the README's table of the full runs is stale: paste the output of "
+        "docs/validation.md's table of the full runs is stale: paste the output of "
         "`ccscope reproduce --all --markdown` between its markers"
     )
 
 
 @pytest.mark.slow
-def test_the_readme_cubic_table_is_the_output_of_reproduce():
-    """The README's CUBIC section shows `ccscope reproduce cubic-rfc9438 --markdown`."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_controllers_page_cubic_table_is_the_output_of_reproduce():
+    """docs/controllers.md's CUBIC section shows `ccscope reproduce cubic-rfc9438 --markdown`."""
+    page = (Path(__file__).parents[2] / "docs" / "controllers.md").read_text()
     begin = "<!-- ccscope reproduce cubic-rfc9438 --markdown: begin -->\n"
     end = "<!-- ccscope reproduce cubic-rfc9438 --markdown: end -->"
-    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), readme, re.S)
-    assert pasted, "the README has no table of the CUBIC reproduction"
+    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), page, re.S)
+    assert pasted, "docs/controllers.md has no table of the CUBIC reproduction"
     report = FULL.get("cubic-rfc9438") or reproduce.run("cubic-rfc9438", quick=False)
     assert pasted.group(1) == reproduce.markdown([report]), (
-        "the README's CUBIC table is stale: paste the output of "
+        "docs/controllers.md's CUBIC table is stale: paste the output of "
         "`ccscope reproduce cubic-rfc9438 --markdown` between its markers"
     )

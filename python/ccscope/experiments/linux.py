@@ -36,7 +36,7 @@ ACK_BYTES = 52
 #: ``TCP_DELACK_MIN``, net/ipv4/tcp_input.c ``__tcp_ack_snd_check``): Linux grows the window
 #: per segment acknowledged (net/ipv4/tcp_cong.c ``tcp_slow_start`` and
 #: ``tcp_cong_avoid_ai`` take ``acked``), ccscope's controllers per ACK, and with an ACK per
-#: packet the two coincide (with delayed ACKs ccscope's Reno grows half as fast: README).
+#: packet the two coincide (with delayed ACKs ccscope's Reno grows half as fast: docs/realnet.md).
 LINUX_TCP = {
     "variant": "sack",
     "packet_size": f"{PACKET_BYTES}B",
@@ -101,7 +101,7 @@ QUICK_RUN = {"duration_s": 20.0, "warmup_s": 5.0}
 #: K = (1250 · 0.3 / 0.4)^(1/3) ≈ 10 s long: RFC 9438 Figure 2).
 FULL_RUN = {"duration_s": 60.0, "warmup_s": 20.0}
 #: Cases of a full run that share one real-time run: their bottlenecks together at most this
-#: many Mb/s, which the user-space emulator carries on this 2-core machine (README, "Real
+#: many Mb/s, which the user-space emulator carries on this 2-core machine (docs/realnet.md, "Real
 #: packets": 124 Mb/s for two TCP flows).
 BATCH_MBPS = 60.0
 
@@ -320,7 +320,7 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
     seen = f"Linux {lin:.4g}, model {mod:.4g}"
     if case not in QUICK:
         return (
-            f"{seen}: not diagnosed (the quick cases' reasons, README, may carry over: "
+            f"{seen}: not diagnosed (the quick cases' reasons, docs/realnet.md, may carry over: "
             "delayed-ACK bursts, BBR's bandwidth estimate, CUBIC's Reno-friendly α)"
         )
     if cc == "bbr":
