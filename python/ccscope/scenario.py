@@ -226,7 +226,23 @@ def load(path: str | Path) -> Scenario:
         data = parse_toml(text)
     except ScenarioError as e:
         raise e.in_file(p) from None
+    _trace_files_from(data, p.parent)
     return Scenario.from_dict(data, p)
+
+
+def _trace_files_from(table: Any, folder: Path) -> None:
+    """Makes every link's relative ``capacity_trace.file`` relative to `folder` (the
+    scenario file's), as an absolute path: the run then finds it from any directory."""
+    if isinstance(table, list):
+        for item in table:
+            _trace_files_from(item, folder)
+    elif isinstance(table, dict):
+        trace = table.get("capacity_trace")
+        if isinstance(trace, dict) and isinstance(trace.get("file"), str):
+            if not Path(trace["file"]).is_absolute():
+                trace["file"] = str(folder.resolve() / trace["file"])
+        for value in table.values():
+            _trace_files_from(value, folder)
 
 
 def coerce(scenario: Scenario | dict | str | Path) -> Scenario:
