@@ -18,8 +18,11 @@
 //! A packet serializes at whatever capacity the link has while it is on the wire: its bits are
 //! the integral of the capacity from its start, so a packet caught by an outage waits on the
 //! wire until the link comes back. The engine asks only when a packet starts, so an idle link
-//! costs nothing however many steps the trace has, and each packet costs a binary search over
-//! the trace's cumulative bits.
+//! costs nothing however many steps the trace has. A link's packets start no earlier than the
+//! one before finished, so each link keeps a [`Cursor`] on the segment its last packet ended
+//! in: a packet that starts and ends in one segment costs a comparison and a division, as on a
+//! constant link, and one that starts after an idle spell finds its segment by a search that
+//! gallops from the cursor.
 
 use std::fmt;
 use std::path::Path;
@@ -46,6 +49,14 @@ impl fmt::Display for TraceFormat {
             TraceFormat::Table => "table",
         })
     }
+}
+
+/// Where a link's packets are in its capacity trace: segment `seg` of the period that starts at
+/// `base` ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    base: u64,
+    seg: usize,
 }
 
 /// A capacity over time: `rates[i]` bits/s from `starts[i]` ns to the next start. With a
@@ -248,6 +259,7 @@ impl CapacityTrace {
     }
 
     /// The first time (ns) by which the work done since 0 reaches `target` (bits·1e9, > 0).
+    #[cfg(test)]
     fn time_of(&self, target: u128) -> u64 {
         let (base, mut rest) = match self.period {
             Some(p) => {
@@ -265,12 +277,94 @@ impl CapacityTrace {
         u64::try_from(base + t).unwrap_or(u64::MAX)
     }
 
-    /// When a packet of `size_bytes` that starts serializing at `start` ns leaves the wire.
-    pub fn finish(&self, start: u64, size_bytes: u32) -> u64 {
+    /// When a packet of `size_bytes` that starts serializing at `start` ns leaves the wire,
+    /// from the cumulative work (the tests' reference for [`CapacityTrace::finish_from`]).
+    #[cfg(test)]
+    fn finish(&self, start: u64, size_bytes: u32) -> u64 {
         if size_bytes == 0 {
             return start;
         }
         self.time_of(self.work_at(start) + size_bytes as u128 * 8_000_000_000)
+    }
+
+    /// The start (ns) of the segment a cursor is on, and its end (`u64::MAX` for the last
+    /// segment of a trace that does not repeat).
+    #[inline]
+    fn bounds(&self, c: &Cursor) -> (u64, u64) {
+        let start = c.base.saturating_add(self.starts[c.seg]);
+        let end = match (self.starts.get(c.seg + 1), self.period) {
+            (Some(&next), _) => c.base.saturating_add(next),
+            (None, Some(p)) => c.base.saturating_add(p),
+            (None, None) => u64::MAX,
+        };
+        (start, end)
+    }
+
+    /// Moves the cursor to the segment that holds `t`: a few steps forward from where it is,
+    /// else a binary search.
+    fn seek(&self, c: &mut Cursor, t: u64) {
+        for _ in 0..4 {
+            let (start, end) = self.bounds(c);
+            if t < start {
+                break;
+            }
+            if t < end {
+                return;
+            }
+            self.next(c);
+        }
+        let (base, r) = match self.period {
+            Some(p) => (t - t % p, t % p),
+            None => (0, t),
+        };
+        c.base = base;
+        c.seg = self.starts.partition_point(|&s| s <= r) - 1;
+    }
+
+    /// The cursor on the next segment.
+    #[inline]
+    fn next(&self, c: &mut Cursor) {
+        c.seg += 1;
+        if c.seg == self.starts.len() {
+            c.seg = 0;
+            c.base = c.base.saturating_add(self.period.unwrap_or(u64::MAX));
+        }
+    }
+
+    /// When a packet of `size_bytes` that starts serializing at `start` ns leaves the wire;
+    /// `cursor` follows the link's packets (it ends on the segment the packet ends in).
+    #[inline]
+    pub fn finish_from(&self, cursor: &mut Cursor, start: u64, size_bytes: u32) -> u64 {
+        if size_bytes == 0 {
+            return start;
+        }
+        self.seek(cursor, start);
+        let mut need = size_bytes as u128 * 8_000_000_000;
+        let mut t = start;
+        loop {
+            let (_, end) = self.bounds(cursor);
+            let rate = self.rates[cursor.seg] as u128;
+            let avail = rate * (end - t) as u128;
+            if need <= avail {
+                return u64::try_from(t as u128 + need.div_ceil(rate)).unwrap_or(u64::MAX);
+            }
+            need -= avail;
+            t = end;
+            self.next(cursor);
+            // Whole periods at once (a packet larger than a period carries).
+            if cursor.seg == 0 {
+                if let Some(p) = self.period {
+                    let per = self.work[self.starts.len()];
+                    if need > per {
+                        let k = (need - 1) / per;
+                        need -= k * per;
+                        let skip = u64::try_from(k).unwrap_or(u64::MAX).saturating_mul(p);
+                        cursor.base = cursor.base.saturating_add(skip);
+                        t = cursor.base;
+                    }
+                }
+            }
+        }
     }
 
     /// The capacity at `t` ns (bits/s).
@@ -354,6 +448,49 @@ mod tests {
         assert_eq!(t.finish(1000 * MS - MS / 2, 1000), 1500 * MS + MS / 2);
         assert_eq!(t.finish(1200 * MS, 1000), 1501 * MS);
         assert_eq!(t.rate_at(10_000 * MS), 8_000_000);
+    }
+
+    /// The cursor's walk gives the cumulative work's answer, packet after packet on one link
+    /// (each starting when the one before finished, or later), through outages, idle spells
+    /// of many segments and whole periods.
+    #[test]
+    fn the_cursor_finds_what_the_cumulative_work_gives() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let lines: String = (0..3000)
+            .map(|_| rng.gen_range(1..400u64))
+            .scan(0, |ms, gap| {
+                *ms += gap / 100;
+                Some(format!("{ms}\n"))
+            })
+            .collect();
+        let traces = [
+            mahimahi(&lines).unwrap(),
+            mahimahi("2\n2\n5\n").unwrap(),
+            table("0s 8Mbps\n1s, 0bps\n1.5s 8Mbps\n2s 1Mbps\n").unwrap(),
+        ];
+        for t in traces {
+            let mut cursor = Cursor::default();
+            let mut free = 0u64;
+            for _ in 0..20_000 {
+                let start = match rng.gen_range(0..10) {
+                    0 => free + rng.gen_range(0..50 * MS),
+                    1 => free + rng.gen_range(0..20_000 * MS),
+                    _ => free,
+                };
+                let size = match rng.gen_range(0..20) {
+                    0 => rng.gen_range(0..100_000),
+                    _ => rng.gen_range(40..1500),
+                };
+                let want = t.finish(start, size);
+                assert_eq!(
+                    t.finish_from(&mut cursor, start, size),
+                    want,
+                    "{start} {size}"
+                );
+                free = want;
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use rand::Rng as _;
 
-use super::capacity::CapacityTrace;
+use super::capacity::{CapacityTrace, Cursor};
 use super::config::{CapacityChange, Scenario};
 use super::events::EventQueue;
 use super::loss::LossModule;
@@ -354,7 +354,8 @@ struct Link {
 struct Extras {
     loss: Option<Loss>,
     sojourn: Option<Sojourn>,
-    capacity: Option<Arc<CapacityTrace>>,
+    /// A capacity trace, and where the link's packets are in it.
+    capacity: Option<(Arc<CapacityTrace>, Cursor)>,
 }
 
 /// A loss module, its random stream and the packets it took.
@@ -455,8 +456,8 @@ impl Link {
     /// the link's current rate, or as its capacity trace carries it.
     #[inline]
     fn finish(&mut self, start: SimTime, size_bytes: u32) -> SimTime {
-        match self.extras.as_deref().and_then(|e| e.capacity.as_deref()) {
-            Some(trace) => SimTime(trace.finish(start.ns(), size_bytes)),
+        match self.extras.as_deref_mut().and_then(|e| e.capacity.as_mut()) {
+            Some((trace, cursor)) => SimTime(trace.finish_from(cursor, start.ns(), size_bytes)),
             None => start + self.serialization_time(size_bytes),
         }
     }
@@ -474,9 +475,9 @@ impl Link {
     /// The capacity a report gives: the rate at the end, or for a link that follows a trace
     /// its mean over the measurement window [`from`, `to`] (at least 1 b/s, as every link's).
     fn reported_rate(&self, from: SimTime, to: SimTime) -> u64 {
-        match self.extras.as_deref().and_then(|e| e.capacity.as_deref()) {
-            Some(trace) if to > from => (trace.mean(from.ns(), to.ns()).round() as u64).max(1),
-            Some(trace) => trace.rate_at(to.ns()).max(1),
+        match self.extras.as_deref().and_then(|e| e.capacity.as_ref()) {
+            Some((trace, _)) if to > from => (trace.mean(from.ns(), to.ns()).round() as u64).max(1),
+            Some((trace, _)) => trace.rate_at(to.ns()).max(1),
             None => self.rate_bps,
         }
     }
@@ -1114,7 +1115,7 @@ impl Simulation {
                         losses: 0,
                     });
                     let sojourn = d.monitor.then(Sojourn::default);
-                    let capacity = p.capacity_trace.clone();
+                    let capacity = (p.capacity_trace.clone()).map(|t| (t, Cursor::default()));
                     (loss.is_some() || sojourn.is_some() || capacity.is_some()).then(|| {
                         Box::new(Extras {
                             loss,
