@@ -73,6 +73,11 @@ def table(rows: list[dict]) -> str:
                 f" ({r['callbacks']:,} callbacks: {r['python_s']:.3f} s against "
                 f"{r['rust_s']:.3f} s in Rust, {r['slowdown']:.2f}× the run)"
             )
+        elif "traced_s" in r:
+            extra = (
+                f" ({r['traced_s']:.3f} s against {r['constant_s']:.3f} s; "
+                f"{r['traced_events']:,} events against {r['constant_events']:,})"
+            )
         elif "wall_2_s" in r:
             extra = (
                 f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "

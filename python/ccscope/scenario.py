@@ -101,7 +101,11 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data: dict, file: object = "") -> Scenario:
-        """Validates a table (e.g. parsed TOML); raises :class:`ScenarioError`."""
+        """Validates a table (e.g. parsed TOML); raises :class:`ScenarioError`. A link's
+        relative ``capacity_trace.file`` is relative to the folder of `file`, when given."""
+        if file:
+            data = copy.deepcopy(data)
+            _trace_files_from(data, Path(str(file)).parent)
         try:
             engine, normalized, notes = _core().read_scenario(_to_json(data))
         except ScenarioError as e:
@@ -226,7 +230,6 @@ def load(path: str | Path) -> Scenario:
         data = parse_toml(text)
     except ScenarioError as e:
         raise e.in_file(p) from None
-    _trace_files_from(data, p.parent)
     return Scenario.from_dict(data, p)
 
 

@@ -339,6 +339,16 @@ impl CapacityTrace {
             return start;
         }
         self.seek(cursor, start);
+        // Most packets start and end in one segment: there, as on a constant link (ceil(need /
+        // rate) ≤ end − t exactly when need ≤ rate · (end − t)).
+        let (_, end) = self.bounds(cursor);
+        let rate = self.rates[cursor.seg];
+        if rate > 0 {
+            let took = (size_bytes as u64 * 8_000_000_000).div_ceil(rate);
+            if took <= end - start {
+                return start + took;
+            }
+        }
         let mut need = size_bytes as u128 * 8_000_000_000;
         let mut t = start;
         loop {
