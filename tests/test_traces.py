@@ -59,7 +59,12 @@ def packet_scenario(trace: dict, **bottleneck) -> dict:
         "run": {"duration": "30s", "seed": 1},
         "topology": {
             "kind": "dumbbell",
-            "bottleneck": {"rate": "10Mbps", "delay": "20ms", "capacity_trace": trace, **bottleneck},
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "20ms",
+                "capacity_trace": trace,
+                **bottleneck,
+            },
         },
         "flows": [{"source": {"kind": "tcp"}, "count": 2}],
     }

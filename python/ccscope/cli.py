@@ -442,9 +442,7 @@ def trace(
         Path | None, typer.Option("--out", "-o", help="Write here (default: standard output).")
     ] = None,
     seed: Annotated[int, typer.Option(help="The cellular trace's seed.", min=0)] = 1,
-    duration: Annotated[
-        float, typer.Option(help="The cellular trace's length (seconds).")
-    ] = 10.0,
+    duration: Annotated[float, typer.Option(help="The cellular trace's length (seconds).")] = 10.0,
 ) -> None:
     """Write a synthetic link capacity trace for a link's capacity_trace: a step pattern (a
     table of time and rate rows) or a variable cellular-like link (mahimahi's format). With

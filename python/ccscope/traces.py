@@ -36,7 +36,7 @@ def step(
     24 to 6 Mb/s, goes out for 0.5 s, and comes back at 12 Mb/s."""
     if len(rates_mbps) != len(hold_s) or not rates_mbps:
         raise ScenarioError.at("hold_s", repr(hold_s), "one hold time per rate")
-    for i, (r, h) in enumerate(zip(rates_mbps, hold_s)):
+    for i, (r, h) in enumerate(zip(rates_mbps, hold_s, strict=True)):
         if not (r >= 0 and r < float("inf")):
             raise ScenarioError.at(f"rates_mbps[{i}]", repr(r), "a rate of 0 Mb/s or more")
         if not (h > 0 and h < float("inf")):
@@ -49,7 +49,7 @@ def step(
         "# ccscope step capacity trace (ccscope.traces.step): time, rate",
     ]
     t = 0.0
-    for r, h in zip(rates_mbps, hold_s):
+    for r, h in zip(rates_mbps, hold_s, strict=True):
         lines.append(f"{t:g}s, {_mbps(r)}")
         t += h
     return "\n".join(lines) + "\n"
