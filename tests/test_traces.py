@@ -2,12 +2,11 @@
 and round engines, relative paths, and bad files (one line naming field, file and line; exit 2)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli import ccscope as cli
 
 import ccscope
 from ccscope import roundmodel, traces
@@ -15,16 +14,6 @@ from ccscope.errors import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = {"step": ROOT / "traces" / "step.txt", "cellular": ROOT / "traces" / "cellular.mahimahi"}
-
-
-def cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "ccscope", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
 
 
 @pytest.mark.parametrize("kind", ["step", "cellular"])
@@ -91,6 +80,39 @@ def test_a_link_follows_the_cellular_trace_in_the_packet_engine():
         # A packet on the wire when the outage starts may leave in the bin after.
         if b - 1 in empty:
             assert bins.loc[b] == 0 and bins.loc[b + 100] == 0
+
+
+def test_the_udp_engine_follows_a_trace_through_an_outage(tmp_path):
+    """The user-space emulator runs the packet engine's links on the wall clock: a 2 Mb/s CBR
+    flow over 4 Mb/s that goes out from 1 s to 2 s crosses nothing in between."""
+    (tmp_path / "t.txt").write_text("0s 4Mbps\n1s 0bps\n2s 4Mbps\n")
+    queue = {"kind": "droptail", "limit": "1000pkts"}
+    trace = {"file": str(tmp_path / "t.txt"), "format": "table"}
+    sc = {
+        "run": {"engine": "udp", "duration": "3s", "warmup": "0s", "seed": 1},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "4Mbps",
+                "delay": "10ms",
+                "queue": queue,
+                "capacity_trace": trace,
+            },
+        },
+        "flows": [{"source": {"kind": "cbr", "rate": "2Mbps", "packet_size": "1000B"}}],
+        "trace": {"interval": "100ms", "queues": True},
+    }
+    r = ccscope.run(sc)
+    q = r.trace.queues
+    q = q[q["name"] == "bottleneck"]
+    departures = q.set_index(np.round(q["time_s"] * 10).astype(int))["departures"]
+    # Bin k is [k / 10, (k + 1) / 10) s: [1.1, 2.0) s carries nothing (the packet on the wire
+    # at 1 s leaves at 2 s); the link carries the flow before and after.
+    assert departures.loc[11:19].sum() == 0
+    assert departures.loc[2:9].min() > 0 and departures.loc[21:28].min() > 0
+    # Over the 3 s, two of 4 Mb/s: the report's capacity is the trace's mean.
+    link = r.links.set_index("name").loc["bottleneck"]
+    assert link["rate_bps"] == pytest.approx(4e6 * 2 / 3, rel=0.01)
 
 
 def test_a_relative_trace_file_is_the_scenario_files(tmp_path):
