@@ -52,6 +52,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
 	$(BIN)/python bench/capacity_trace_speed.py
+	$(BIN)/python bench/rmcat_speed.py
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py

@@ -864,6 +864,86 @@ def scorecard_table(
 
 app.command("scorecard-table")(_bounded(scorecard_table))
 
+RmcatStore = Annotated[
+    Path | None,
+    typer.Option(help="Store of the runs (default: ~/.cache/ccscope/rmcat-model<N>.duckdb)."),
+]
+RmcatEngine = Annotated[str, typer.Option(help="packet (simulated) or udp (real packets).")]
+RmcatTcp = Annotated[str, typer.Option(help="The TCP competitor: reno, newreno or cubic.")]
+
+
+@command
+def rmcat(
+    controller: Annotated[
+        str,
+        typer.Argument(
+            help="A controller of `ccscope controllers` (e.g. tfrc), or python:module:object."
+        ),
+    ],
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="Controller parameter NAME=VALUE (repeatable)."),
+    ] = None,
+    case: Annotated[
+        list[str] | None,
+        typer.Option("--case", "-c", help="Run only this case (repeatable; e.g. 5.1, 6.2)."),
+    ] = None,
+    engine: RmcatEngine = "packet",
+    tcp: RmcatTcp = "reno",
+    seed: Annotated[int, typer.Option(min=0, help="The runs' seed.")] = 1,
+    scale: Annotated[
+        float,
+        typer.Option(help="Shrink every time of the cases by this factor (a smoke test)."),
+    ] = 1.0,
+    store: RmcatStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
+) -> None:
+    """The test cases of RFC 8867 with media flows of one controller, measured as RFC 8868
+    says: rate against capacity, one-way delay percentiles, loss, feedback, convergence and
+    fairness, one row per case. `ccscope report STORE` draws them case by case."""
+    import json
+
+    from .rmcat import run, table
+
+    suite = run(controller, _params(param, controller), case, engine, tcp, seed, store, jobs, scale)
+    if as_json:
+        print(json.dumps(suite, indent=2, ensure_ascii=False))
+    else:
+        out.print(table(suite))
+
+
+def rmcat_table(
+    controllers: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Controllers of `ccscope controllers` at their defaults (default: the seed "
+            "papers' media and rate controllers, and TCP)."
+        ),
+    ] = None,
+    engine: RmcatEngine = "packet",
+    tcp: RmcatTcp = "reno",
+    store: RmcatStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
+) -> None:
+    """One table in Markdown (the README's), one row per controller through the RFC 8867
+    cases: rate over capacity, 95th-percentile delay, loss and freezes of case 5.1, fairness
+    among media flows (5.2, 5.4) and against TCP (5.6)."""
+    import json
+
+    from .rmcat import HEADLINE, headline, headline_markdown
+
+    chosen = HEADLINE if not controllers else tuple((c, {}) for c in controllers)
+    table_ = headline(chosen, engine, tcp, store, jobs)
+    if as_json:
+        print(json.dumps(table_, indent=2, ensure_ascii=False))
+    else:
+        print(headline_markdown(table_), end="")
+
+
+app.command("rmcat-table")(_bounded(rmcat_table))
+
 
 @command
 def version() -> None:

@@ -84,6 +84,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
                 queues: t.queues,
                 events: t.events,
                 state: t.state,
+                delays: t.delays,
             },
         },
     })
