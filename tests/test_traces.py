@@ -13,7 +13,8 @@ from ccscope import roundmodel, traces
 from ccscope.errors import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = {"step": ROOT / "traces" / "step.txt", "cellular": ROOT / "traces" / "cellular.mahimahi"}
+TRACES = ROOT / "scenarios" / "traces"
+SHIPPED = {"step": TRACES / "step.txt", "cellular": TRACES / "cellular.mahimahi"}
 
 
 @pytest.mark.parametrize("kind", ["step", "cellular"])

@@ -189,6 +189,18 @@ def _print_summary(result) -> None:
             f"{link['drop_rate']:.2%}",
         )
     out.print(links)
+    timing = result.timing()
+    if timing is not None:
+        from .engine import AIM_MS, RATE_AIM
+
+        out.print(
+            f"timing: datagrams up to {timing['delay_late_p99_ms']:.3g} ms late (p99; goal "
+            f"at most {AIM_MS:g} ms), hosts' rates within {timing['rate_error']:.2%} of the "
+            f"network's (goal {RATE_AIM:.0%}): "
+            + ("goals met" if not timing["missed"] else "MISSED, see the note above"),
+            highlight=False,
+            soft_wrap=True,
+        )
     _print_media(rows)
     classes = result.fairness_by_class()
     out.print(
@@ -283,6 +295,19 @@ def _print_round_summary(result) -> None:
 
 
 FORCE_HELP = "Run even when the estimated cost (events, memory) is beyond what runs by default."
+SET_HELP = (
+    "Override one setting as if the file had it written so, e.g. "
+    "topology.bottleneck.rate=20Mbps or flows[1].count=4 (VALUE is read as TOML, or as text); "
+    "repeatable."
+)
+Settings = Annotated[list[str] | None, typer.Option("--set", metavar="PATH=VALUE", help=SET_HELP)]
+
+
+def _settings(items: list[str] | None) -> dict:
+    """The ``--set PATH=VALUE`` options as ``{path: value}``, the last of a path winning."""
+    from .scenario import parse_setting
+
+    return dict(parse_setting(item) for item in items or ())
 
 
 @command
@@ -309,17 +334,18 @@ def run(
     plot: Annotated[bool, typer.Option(help="Write overview.png when the run is traced.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    settings: Settings = None,
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
     The destination is checked, and held against other writers, before the run; the files
-    appear together when it ends."""
+    appear together when it ends. SCENARIO may name a scenario ccscope ships (dumbbell-mix)."""
     from .engine import run as run_scenario
     from .errors import ControllerError, Interrupted
     from .output import claimed, moved, output_dir
     from .progress import RunProgress
     from .scenario import load
 
-    sc = load(scenario)
+    sc = load(scenario, _settings(settings))
     if seed is not None:
         sc = sc.with_seed(seed)
     # The destination as it is now: a controller that changes the working directory does not
@@ -379,13 +405,14 @@ def run(
 def validate(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    settings: Settings = None,
 ) -> None:
     """Check a scenario file without running it, what running it would cost included; exit 2
     with the first problem found."""
-    from .scenario import cost
+    from .scenario import cost, load
     from .scenario import validate as check_scenario
 
-    sc = check_scenario(scenario, force=force)
+    sc = check_scenario(load(scenario, _settings(settings)), force=force)
     _print_notes(sc)
     if sc.engine == "round":
         summary = f"{sc.n_flows} flows, round model"
@@ -446,7 +473,7 @@ def trace(
 ) -> None:
     """Write a synthetic link capacity trace for a link's capacity_trace: a step pattern (a
     table of time and rate rows) or a variable cellular-like link (mahimahi's format). With
-    the defaults they are the files under traces/, byte for byte."""
+    the defaults they are the files under scenarios/traces/, byte for byte."""
     from . import traces
 
     if kind not in traces.GENERATORS:
@@ -622,13 +649,15 @@ def sweep(
             "--force", help="Run a sweep of more runs than run by default (see the README)."
         ),
     ] = False,
+    settings: Settings = None,
 ) -> None:
     """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
-    recorded with its error; --show summarizes the sweep's runs over seeds. Exit status 1
-    when some runs failed, 2 when every run failed or the sweep could not start."""
+    recorded with its error; --show summarizes the sweep's runs over seeds. --set overrides an
+    entry of the sweep file (seeds=[1,2]; base.run.duration=10s also when base names a file).
+    Exit status 1 when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
-    spec = sweeps.load_sweep(file)
+    spec = sweeps.load_sweep(file, _settings(settings))
     if show:
         ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
         table = sweeps.summarize(store, metric, ids)
@@ -948,16 +977,39 @@ app.command("rmcat-table")(_bounded(rmcat_table))
 @command
 def version() -> None:
     """Print the ccscope version, its model version (the same scenario, seed and model
-    version give the same results) and the commit it was built from."""
+    version give the same results) and the commit it was built from ("unknown" when it was
+    built outside a git checkout, as from an sdist)."""
     from .output import provenance
 
     p = provenance()
     dirty = " with uncommitted changes" if p["git_dirty"] else ""
+    unknown = " (built outside a git checkout)" if p["git_commit"] == "unknown" else ""
     out.print(
         f"ccscope {__version__}, model version {p['model_version']}, "
-        f"commit {p['git_commit']}{dirty}",
+        f"commit {p['git_commit']}{dirty}{unknown}",
         highlight=False,
     )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        version()
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print the version, model version and commit (as `ccscope version`), and exit.",
+        ),
+    ] = False,
+) -> None:
+    """ccscope: a laboratory for end-to-end congestion control."""
 
 
 def _usage_error() -> type[Exception]:

@@ -5,7 +5,7 @@
   of mahimahi's ``traces/README``): one line per delivery opportunity of one 1500-byte packet,
   the millisecond it falls in, repeated when several fall in one millisecond.
 
-Both are pure functions of their arguments: the files under ``traces/`` are what
+Both are pure functions of their arguments: the files under ``scenarios/traces/`` are what
 ``ccscope trace step`` and ``ccscope trace cellular`` write with the defaults, byte for byte
 (a test checks it). The cellular trace uses only IEEE arithmetic on Python's Mersenne Twister
 (no library mathematics), so its bytes do not depend on the platform's ``libm``.

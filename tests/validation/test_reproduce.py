@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ccscope import reproduce
-from ccscope.experiments import realnet
+from ccscope.experiments import linux, realnet
 
 #: (id, quantity) of every claim that does not reproduce; its reason is the claim's `why`.
 NOT_REPRODUCED = {
@@ -211,12 +211,130 @@ NOT_REPRODUCED = {
 }
 
 
+#: linux-*: the quick rows whose claim fails for any Linux value within two standard
+#: deviations of the mean of the second session of `python bench/linux_spread.py` (the
+#: model's run being seed 1's, as the claim's), by case index in linux.QUICK; each claim's
+#: reason says what Linux does that the model does not, or that it is not diagnosed.
+LINUX_BEYOND = {
+    "reno": {
+        0: (
+            "throughput_bps",
+            "loss_rate",
+            "mean_queue_pkts",
+            "retransmit_rate",
+        ),
+        1: (
+            "throughput_bps",
+            "loss_rate",
+            "retransmit_rate",
+            "cwnd_mean_pkts",
+        ),
+        2: ("mean_queue_pkts",),
+    },
+    "cubic": {
+        2: (
+            "throughput_bps",
+            "mean_queue_pkts",
+            "cwnd_mean_pkts",
+        )
+    },
+    "bbr": {
+        0: (
+            "loss_rate",
+            "mean_queue_pkts",
+            "retransmit_rate",
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        )
+    },
+}
+#: ... and the rows whose verdict changes within those two standard deviations: the run's,
+#: so they are checked for a number only.
+LINUX_VARIES = {
+    "reno": {
+        0: (
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+        1: ("cwnd_cov",),
+        2: ("throughput_bps",),
+    },
+    "cubic": {
+        0: (
+            "loss_rate",
+            "mean_queue_pkts",
+            "retransmit_rate",
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+        1: (
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+    },
+    "bbr": {
+        0: ("throughput_bps",),
+        1: (
+            "mean_queue_pkts",
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+        2: (
+            "throughput_bps",
+            "mean_queue_pkts",
+            "cwnd_mean_pkts",
+        ),
+    },
+}
+
+
+def linux_rows(table: dict) -> set[tuple[str, str]]:
+    return {
+        (f"linux-{cc}", linux.quantity(cc, linux.QUICK[k], metric))
+        for cc, cases in table.items()
+        for k, metrics in cases.items()
+        for metric in metrics
+    }
+
+
+NOT_REPRODUCED |= linux_rows(LINUX_BEYOND)
+VARIES = linux_rows(LINUX_VARIES)
+#: linux-friendliness's quick rows whose claim fails for any Linux ratio within two standard
+#: deviations of the mean of `python bench/linux_spread.py --friendliness` (five runs), and
+#: those whose verdict changes within them (ISCC's: both ratios 0.020, decided in the fourth
+#: digit). TFRC against CUBIC is among the latter: a run during `make test` gave 0.647, 2.5σ
+#: below the five runs' 1.00, within the tolerance of the model's 0.411.
+NOT_REPRODUCED |= {
+    ("linux-friendliness", linux.friendliness_quantity(name, cc, 1))
+    for name, cc in (("SSVP", "reno"), ("RAP", "cubic"))
+}
+VARIES |= {
+    ("linux-friendliness", linux.friendliness_quantity(name, cc, 1))
+    for name, cc in (
+        ("TFRC", "cubic"),
+        ("TFRC", "reno"),
+        ("SSVP", "cubic"),
+        ("DTAIMD(0.2,0.875)", "cubic"),
+        ("DTAIMD(0.2,0.875)", "reno"),
+        ("ISCC(-1.5,2)", "cubic"),
+        ("ISCC(-1.5,2)", "reno"),
+        ("TEAR", "cubic"),
+        ("RAP", "reno"),
+    )
+}
+
+
 def check(report: dict) -> None:
     assert report["rows"], report["id"]
     for row in report["rows"]:
         expected = (report["id"], row["quantity"]) not in NOT_REPRODUCED
         measured = row["measured"]
-        if "real packets" in row["quantity"] and row["source"] == realnet.REAL_TIME:
+        if (report["id"], row["quantity"]) in VARIES or (
+            report["id"].startswith("linux-") and not report["quick"]
+        ):
+            # The full grid's verdicts were never measured over runs (the quick set's were).
+            assert math.isfinite(measured), row
+        elif "real packets" in row["quantity"] and row["source"] == realnet.REAL_TIME:
             # A real-time row whose run-to-run spread is not measured (the full run's per-flow
             # rows): it must be measured, a finite number.
             assert math.isfinite(measured), row

@@ -332,6 +332,7 @@ fn source(s: &Source) -> Result<SourceSpec> {
             cc: l.cc.clone(),
             packet_bytes: bytes(l.packet_size.bytes()),
             transfer_bytes: l.transfer_bytes(),
+            app: l.app.as_ref().map(app),
         }),
     })
 }

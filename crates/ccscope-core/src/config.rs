@@ -37,6 +37,8 @@ pub struct LinuxSpec {
     pub packet_bytes: u32,
     /// Bytes to send; `None`: bulk.
     pub transfer_bytes: Option<u64>,
+    /// What the application writes when not bulk or a transfer: [`AppSpec::OnOff`].
+    pub app: Option<AppSpec>,
 }
 
 /// The transport under a [`MediaSpec`]'s application.

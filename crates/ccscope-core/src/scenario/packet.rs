@@ -799,6 +799,11 @@ pub struct Linux {
     /// transfer that never ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer: Option<Limit>,
+    /// The application: ON/OFF (`onoff`, paced at its rate or one transfer per ON period) or
+    /// the square wave (`square`), written into the socket as for ccscope's TCP; absent: bulk
+    /// (or `transfer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<App>,
 }
 
 fn linux_cc() -> String {
@@ -823,6 +828,28 @@ impl Linux {
         }
         if let Some(t) = &self.transfer {
             packets_limit(&format!("{at}.transfer"), t)?;
+        }
+        match &self.app {
+            None | Some(App::Onoff(_) | App::Square(_)) => {}
+            Some(other) => {
+                let kind = match other {
+                    App::Mpeg4(_) => "mpeg4",
+                    App::Multirate(_) => "multirate",
+                    _ => "fgs",
+                };
+                return Err(Error::invalid(
+                    format!("{at}.app.kind"),
+                    format!("'{kind}'"),
+                    "onoff or square: the kernel's TCP carries a byte stream, and the media applications need ccscope's own transports",
+                ));
+            }
+        }
+        if self.app.is_some() && self.transfer.is_some() {
+            return Err(Error::invalid(
+                format!("{at}.transfer"),
+                "given",
+                "either transfer or app: an ON/OFF application sets what is written",
+            ));
         }
         let offered = std::fs::read_to_string(KERNEL_CC_LIST)
             .map_err(|e| Error::invalid(format!("{at}.cc"), format!("'{}'", self.cc), format!("a congestion control of this machine's kernel, which lists none ({KERNEL_CC_LIST}: {e})")))?;
@@ -1909,6 +1936,7 @@ impl Source {
         let app = match self {
             Source::Tcp(t) => t.app.as_ref(),
             Source::Rate(r) => r.app.as_ref(),
+            Source::Linux(l) => l.app.as_ref(),
             _ => None,
         };
         match app {
