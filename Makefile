@@ -73,6 +73,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
 	$(BIN)/python bench/report_speed.py
+	$(BIN)/python bench/capacity_trace_speed.py
 	$(BIN)/python bench/rmcat_speed.py
 	$(BIN)/python bench/speed_page.py
 	$(BIN)/python bench/anchors.py

@@ -80,6 +80,11 @@ def table(rows: list[dict]) -> str:
             )
         elif "cpu_s" in r:
             extra = f" (CPU {r['cpu_s']:.2f} s)"
+        elif "traced_s" in r:
+            extra = (
+                f" ({r['traced_s']:.3f} s against {r['constant_s']:.3f} s; "
+                f"{r['traced_events']:,} events against {r['constant_events']:,})"
+            )
         elif "wall_2_s" in r:
             extra = (
                 f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "

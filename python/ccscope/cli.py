@@ -471,6 +471,33 @@ def _params(items: list[str] | None, controller: str | None = None) -> dict:
 
 
 @command
+def trace(
+    kind: Annotated[str, typer.Argument(help="step (a table) or cellular (mahimahi's format).")],
+    out_file: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here (default: standard output).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="The cellular trace's seed.", min=0)] = 1,
+    duration: Annotated[float, typer.Option(help="The cellular trace's length (seconds).")] = 10.0,
+) -> None:
+    """Write a synthetic link capacity trace for a link's capacity_trace: a step pattern (a
+    table of time and rate rows) or a variable cellular-like link (mahimahi's format). With
+    the defaults they are the files under scenarios/traces/, byte for byte."""
+    from . import traces
+
+    if kind not in traces.GENERATORS:
+        raise ScenarioError.at("kind", kind, "step or cellular")
+    text = traces.step() if kind == "step" else traces.cellular(seed, duration)
+    if out_file is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out_file.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise _fail(f"{out_file}: cannot write ({e.strerror or e})") from None
+    out.print(f"wrote {out_file}", highlight=False)
+
+
+@command
 def check(
     controller: Annotated[
         str | None,

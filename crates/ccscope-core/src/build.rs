@@ -21,6 +21,7 @@ use crate::control::catalog::{
 };
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::{Error, FieldPath, Result};
+use crate::net::capacity::{CapacityTrace, TraceFormat};
 use crate::net::codel::CoDelParams;
 use crate::net::fq_codel::FqCoDelParams;
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
@@ -73,7 +74,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
         seed: s.run.seed,
         duration_ns: ns(&s.run.duration),
         warmup_ns: ns(&s.run.warmup),
-        topology: topology(&s.topology),
+        topology: topology(&s.topology)?,
         flows,
         trace: match &s.trace {
             None => TraceSpec::default(),
@@ -113,38 +114,46 @@ fn ecn_negotiated(f: &packet::Flow, source: &SourceSpec, at: FieldPath) -> Resul
     }
 }
 
-fn topology(t: &Topology) -> TopologySpec {
-    match t {
+fn topology(t: &Topology) -> Result<TopologySpec> {
+    Ok(match t {
         Topology::Dumbbell(d) => TopologySpec::Dumbbell {
-            bottleneck: link(&d.bottleneck),
-            reverse: d.reverse.as_ref().map(link),
-            access: link(&d.access),
+            bottleneck: link(&d.bottleneck, "topology.bottleneck")?,
+            reverse: d
+                .reverse
+                .as_ref()
+                .map(|l| link(l, "topology.reverse"))
+                .transpose()?,
+            access: link(&d.access, "topology.access")?,
         },
-        Topology::FatLink(f) => topology(&Topology::Dumbbell(f.dumbbell())),
+        Topology::FatLink(f) => topology(&Topology::Dumbbell(f.dumbbell()))?,
         Topology::ParkingLot(p) => TopologySpec::ParkingLot {
-            hops: p.hops.iter().map(link).collect(),
-            access: link(&p.access),
+            hops: (p.hops.iter().enumerate())
+                .map(|(i, h)| link(h, &format!("topology.hops[{i}]")))
+                .collect::<Result<_>>()?,
+            access: link(&p.access, "topology.access")?,
         },
         Topology::Custom(c) => TopologySpec::Custom {
             nodes: c.nodes.clone(),
-            links: c
-                .links
-                .iter()
-                .map(|l| EngineCustomLink {
-                    from: l.from.clone(),
-                    to: l.to.clone(),
-                    params: link(&l.link()),
-                    duplex: l.duplex,
-                    monitor: l.monitor,
+            links: (c.links.iter().enumerate())
+                .map(|(i, l)| {
+                    Ok(EngineCustomLink {
+                        from: l.from.clone(),
+                        to: l.to.clone(),
+                        params: link(&l.link(), &format!("topology.links[{i}]"))?,
+                        duplex: l.duplex,
+                        monitor: l.monitor,
+                    })
                 })
-                .collect(),
+                .collect::<Result<_>>()?,
         },
-    }
+    })
 }
 
-fn link(l: &packet::Link) -> LinkParams {
-    LinkParams {
-        rate_bps: whole_bps(l.rate.bps()),
+/// A link at `at` in the scenario, its capacity trace read from its file.
+fn link(l: &packet::Link, at: &str) -> Result<LinkParams> {
+    let rate_bps = whole_bps(l.rate.bps());
+    Ok(LinkParams {
+        rate_bps,
         delay_ns: ns(&l.delay),
         queue: queue(&l.queue),
         loss: l.loss.as_ref().map(loss),
@@ -156,7 +165,29 @@ fn link(l: &packet::Link) -> LinkParams {
                 rate_bps: whole_bps(c.rate.bps()),
             })
             .collect(),
-    }
+        capacity_trace: match &l.capacity_trace {
+            Some(t) => Some(Arc::new(capacity_trace(t, at, rate_bps)?)),
+            None => None,
+        },
+    })
+}
+
+/// The capacity trace a scenario's `capacity_trace` at `at` names, read from its file.
+pub fn capacity_trace(
+    t: &packet::CapacityTraceFile,
+    at: &str,
+    rate_bps: u64,
+) -> Result<CapacityTrace> {
+    let format = match t.format {
+        packet::TraceFileFormat::Mahimahi => TraceFormat::Mahimahi,
+        packet::TraceFileFormat::Table => TraceFormat::Table,
+    };
+    CapacityTrace::read(
+        &format!("{at}.capacity_trace.file"),
+        &t.file,
+        format,
+        rate_bps,
+    )
 }
 
 /// A validated limit as the engine counts it: whole packets, or whole bytes.
@@ -718,6 +749,13 @@ pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
         steps: s.run.steps,
         warmup_steps: s.run.warmup_steps,
         capacity_bps: link.capacity_bps(&link.capacity, link.capacity_pkts),
+        capacity_trace: match &link.capacity_trace {
+            Some(t) => {
+                let base = whole_bps(link.capacity_bps(&link.capacity, link.capacity_pkts));
+                Some(Arc::new(capacity_trace(t, "link", base)?))
+            }
+            None => None,
+        },
         capacity_changes: link
             .capacity_changes
             .iter()

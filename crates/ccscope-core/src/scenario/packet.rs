@@ -159,6 +159,7 @@ impl FatLink {
                 }),
                 loss: self.loss.clone(),
                 capacity_changes: Vec::new(),
+                capacity_trace: None,
             },
             reverse: None,
             access: self.access.clone(),
@@ -196,6 +197,10 @@ pub struct Link {
     /// Capacity changes at given times, in increasing time order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capacity_changes: Vec<CapacityChange>,
+    /// A capacity that follows a trace file (then `rate` is the nominal rate RED's automatic
+    /// parameters read, and a table's capacity before its first row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_trace: Option<CapacityTraceFile>,
 }
 
 /// The access links' default: 1 Gb/s, 1 ms, 10000 packets of buffer.
@@ -208,6 +213,7 @@ fn access() -> Link {
         }),
         loss: None,
         capacity_changes: Vec::new(),
+        capacity_trace: None,
     }
 }
 
@@ -217,6 +223,26 @@ fn access() -> Link {
 pub struct CapacityChange {
     pub at: Time,
     pub rate: Rate,
+}
+
+/// A link capacity trace file ([`crate::net::capacity`]): mahimahi's format (one line per
+/// delivery opportunity of a 1500-byte packet, in ms, repeating) or a table of `time rate`
+/// rows. A relative path is relative to the scenario file's folder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapacityTraceFile {
+    pub file: String,
+    #[serde(default)]
+    pub format: TraceFileFormat,
+}
+
+/// The format of a capacity trace file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceFileFormat {
+    #[default]
+    Mahimahi,
+    Table,
 }
 
 /// A link of a custom topology between named nodes: a [`Link`] with its ends. Link's fields
@@ -235,6 +261,8 @@ pub struct CustomLink {
     pub loss: Option<Loss>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capacity_changes: Vec<CapacityChange>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_trace: Option<CapacityTraceFile>,
     /// Also create the link in the other direction (mirrored: no loss module).
     #[serde(default = "yes")]
     pub duplex: bool,
@@ -252,6 +280,7 @@ impl CustomLink {
             queue: self.queue.clone(),
             loss: self.loss.clone(),
             capacity_changes: self.capacity_changes.clone(),
+            capacity_trace: self.capacity_trace.clone(),
         }
     }
 }
@@ -1302,6 +1331,15 @@ impl Scenario {
                     ),
                 ));
             }
+            if let Some(t) = &link.capacity_trace {
+                return Err(Error::invalid(
+                    format!("{at}.capacity_trace.file"),
+                    format!("'{}'", t.file),
+                    format!(
+                        "none {KERNEL}: tc sets the rate once; run.emulator = \"user\" follows it"
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -1564,8 +1602,23 @@ impl Link {
         let mut last = None;
         for (i, c) in self.capacity_changes.iter().enumerate() {
             let here = format!("{at}.capacity_changes[{i}]");
-            link_rate(&format!("{here}.rate"), &c.rate)?;
+            link_rate(&format!("{here}.rate"), &c.rate).map_err(|e| match e {
+                Error::InvalidField { field, value, .. } if c.rate.bps() == 0.0 => Error::invalid(
+                    field,
+                    value,
+                    "a link runs at least 1 b/s: an outage is a capacity_trace (a table row \
+                     '<time> 0bps')",
+                ),
+                e => e,
+            })?;
             later(&format!("{here}.at"), &c.at, &mut last)?;
+        }
+        if self.capacity_trace.is_some() && !self.capacity_changes.is_empty() {
+            return Err(Error::invalid(
+                format!("{at}.capacity_trace"),
+                "",
+                "give capacity_changes or capacity_trace, not both",
+            ));
         }
         Ok(())
     }
