@@ -3,11 +3,12 @@
 //! validated [`crate::scenario::Scenario`] to. It declares no defaults and checks nothing: the
 //! scenario did.
 
-use crate::apps::{FrameStats, OnMode, Period, PlaybackSpec};
+use crate::apps::{EncoderSpec, FrameStats, OnMode, Period, PlaybackSpec};
 pub use crate::net::config::{
     CapacityChange, CustomLink, LinkParams, Placement, TopologySpec, TraceSpec,
 };
 use crate::transport::rate::RateSourceSpec;
+use crate::transport::rtp::RtpSpec;
 use crate::transport::tcp::TcpSpec;
 
 /// A flow's traffic source and its matching receiver.
@@ -48,6 +49,8 @@ pub enum Carrier {
     },
     Tcp(TcpSpec),
     Rate(RateSourceSpec),
+    /// The media transport ([`crate::transport::rtp`]).
+    Rtp(RtpSpec),
 }
 
 /// What a flow's application does (its transport's default is bulk data).
@@ -86,6 +89,8 @@ pub enum AppSpec {
         fps: f64,
         stats: [FrameStats; 3],
     },
+    /// RFC 8593's synthetic video encoder at the transport's rate.
+    Encoder(EncoderSpec),
 }
 
 /// A flow with a chosen application and receiver.

@@ -28,11 +28,11 @@ pub mod rate;
 pub mod receiver;
 pub mod window;
 
+pub use media::{Gcc, GccParams};
 pub use rate::{
     tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease,
     TearSender, Tfrc, TfrcVariant,
 };
-pub use media::{Gcc, GccParams};
 pub use receiver::{TearReceiver, TfrcReceiver};
 pub use window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule, Binomial,

@@ -1,9 +1,11 @@
 //! Transports: endpoints that plug into the packet engine through [`crate::net::Endpoint`] and
 //! send what their application offers ([`crate::apps`]). TCP and the rate transport take their
-//! window or rate from a [`crate::control::Controller`]; UDP has no congestion control.
+//! window or rate from a [`crate::control::Controller`], and so does the media transport
+//! ([`rtp`]), whose receiver returns per-packet feedback; UDP has no congestion control.
 mod delivery;
 mod ranges;
 pub mod rate;
+pub mod rtp;
 pub mod tcp;
 pub mod udp;
 

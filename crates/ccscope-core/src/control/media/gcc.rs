@@ -46,9 +46,7 @@ use std::collections::VecDeque;
 
 use super::{ArrivalGroups, GroupDelta, RateMeter};
 use crate::control::rate::RateConfig;
-use crate::control::{
-    Controller, FeedbackFormat, FeedbackPlan, FeedbackSample, DEFAULT_FEEDBACK,
-};
+use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample, DEFAULT_FEEDBACK};
 use crate::time::SimTime;
 
 /// GCC's parameters; [`GccParams::default`] gives draft-ietf-rmcat-gcc-02's RECOMMENDED
@@ -214,7 +212,8 @@ impl Estimator {
                 let first = *first_arrival.get_or_insert(g.arrival);
                 *deltas = (*deltas + 1.0).min(TREND_MAX_DELTAS);
                 *accumulated_ms += d;
-                *smoothed_ms = TREND_SMOOTHING * *smoothed_ms + (1.0 - TREND_SMOOTHING) * *accumulated_ms;
+                *smoothed_ms =
+                    TREND_SMOOTHING * *smoothed_ms + (1.0 - TREND_SMOOTHING) * *accumulated_ms;
                 points.push_back(((g.arrival - first).secs() * 1e3, *smoothed_ms));
                 if points.len() > TREND_WINDOW {
                     points.pop_front();
@@ -560,7 +559,9 @@ impl Controller for Gcc {
             self.rtt_s = Some(rtt.secs());
         }
         for p in &fb.packets {
-            let Some(arrived) = p.arrived_at else { continue };
+            let Some(arrived) = p.arrived_at else {
+                continue;
+            };
             if let Some(g) = self.groups.push(p.sent_at, arrived) {
                 let m = self.estimator.update(&g, self.params.q, self.params.chi);
                 self.groups_seen = (self.groups_seen + 1.0).min(TREND_MAX_DELTAS);
@@ -585,7 +586,10 @@ impl Controller for Gcc {
     }
 
     fn pacing_rate_bps(&self) -> Option<f64> {
-        Some(self.config.clamp(self.params.pacing_factor * self.target_bps()))
+        Some(
+            self.config
+                .clamp(self.params.pacing_factor * self.target_bps()),
+        )
     }
 
     fn runs_in_rounds(&self) -> bool {
@@ -676,10 +680,18 @@ mod tests {
     fn overuse_needs_overuse_time_th_and_a_rising_estimate() {
         let ms = SimTime::from_ms;
         let mut d = OveruseDetector::new(12.5, 0.0, 0.0, ms(10));
-        assert_eq!(d.update(20.0, ms(0)), Signal::Normal, "above, but not for 10 ms");
+        assert_eq!(
+            d.update(20.0, ms(0)),
+            Signal::Normal,
+            "above, but not for 10 ms"
+        );
         assert_eq!(d.update(21.0, ms(5)), Signal::Normal);
         assert_eq!(d.update(22.0, ms(10)), Signal::Overuse);
-        assert_eq!(d.update(21.0, ms(15)), Signal::Normal, "falling: not signalled");
+        assert_eq!(
+            d.update(21.0, ms(15)),
+            Signal::Normal,
+            "falling: not signalled"
+        );
         assert_eq!(d.update(-13.0, ms(20)), Signal::Underuse);
         assert_eq!(d.update(20.0, ms(25)), Signal::Normal, "a new run starts");
     }
@@ -764,7 +776,10 @@ mod tests {
         let grown = gcc.target_bps();
         assert!(grown > start, "{grown} after {start}");
         // R_hat counts the 13 arrivals less than 0.5 s older than the last.
-        assert!(grown <= 1.5 * 13.0 * 9600.0 / 0.5 + 1e-6, "A_hat < 1.5·R_hat: {grown}");
+        assert!(
+            grown <= 1.5 * 13.0 * 9600.0 / 0.5 + 1e-6,
+            "A_hat < 1.5·R_hat: {grown}"
+        );
         // Then a queue growing 8 ms per packet.
         for r in 20..30u64 {
             let pk = packets(
@@ -778,7 +793,11 @@ mod tests {
             gcc.on_feedback(&report(ms(200 * r + 600), pk));
         }
         assert_eq!(gcc.signal(), Signal::Overuse);
-        assert!(gcc.target_bps() < grown, "{} after {grown}", gcc.target_bps());
+        assert!(
+            gcc.target_bps() < grown,
+            "{} after {grown}",
+            gcc.target_bps()
+        );
     }
 
     #[test]
@@ -841,13 +860,19 @@ mod tests {
                 gcc.on_feedback(&fb);
                 let target = gcc.target_rate_bps().unwrap();
                 let pace = gcc.pacing_rate_bps().unwrap();
-                assert!(target.is_finite() && target >= 10e3, "seed {seed}: {target}");
+                assert!(
+                    target.is_finite() && target >= 10e3,
+                    "seed {seed}: {target}"
+                );
                 assert!(target <= gcc.a_hat * (1.0 + 1e-12), "seed {seed}");
                 assert!(pace.is_finite() && pace >= target, "seed {seed}");
                 let mut state = Vec::new();
                 gcc.state(&mut state);
                 for (name, v) in state {
-                    assert!(v.is_finite() || name == "r_hat_bps", "seed {seed}: {name} = {v}");
+                    assert!(
+                        v.is_finite() || name == "r_hat_bps",
+                        "seed {seed}: {name} = {v}"
+                    );
                 }
                 assert!((6.0..=600.0).contains(&gcc.detector.threshold_ms()));
             }

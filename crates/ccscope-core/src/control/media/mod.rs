@@ -85,7 +85,8 @@ impl ArrivalGroups {
         let within = sent.saturating_sub(cur.first_sent) <= self.burst_time;
         let inter_arrival = arrived.saturating_sub(cur.last_arrival);
         let variation = arrived.secs() - cur.last_arrival.secs() - (sent - cur.last_sent).secs();
-        let burst = arrived >= cur.last_arrival && inter_arrival < self.burst_time && variation < 0.0;
+        let burst =
+            arrived >= cur.last_arrival && inter_arrival < self.burst_time && variation < 0.0;
         if within || burst {
             cur.last_sent = sent;
             cur.last_arrival = cur.last_arrival.max(arrived);
@@ -170,7 +171,11 @@ mod tests {
         // Group 1: sent at 0 and 4 ms; group 2 at 10 ms; group 3 at 20 ms closes group 2.
         assert_eq!(g.push(ms(0), ms(50)), None);
         assert_eq!(g.push(ms(4), ms(54)), None);
-        assert_eq!(g.push(ms(10), ms(62)), None, "closes group 1, no group before it");
+        assert_eq!(
+            g.push(ms(10), ms(62)),
+            None,
+            "closes group 1, no group before it"
+        );
         let d = g.push(ms(20), ms(70)).expect("closes group 2");
         // T(2) − T(1) = 10 − 4 ms; t(2) − t(1) = 62 − 54 ms; d = 2 ms.
         assert!((d.send_delta_s - 0.006).abs() < 1e-12);
@@ -187,7 +192,10 @@ mod tests {
         assert_eq!(g.push(ms(20), ms(101)), None);
         g.push(ms(40), ms(130));
         let d = g.push(ms(60), ms(150)).expect("closes the second group");
-        assert!((d.send_delta_s - 0.020).abs() < 1e-12, "T(1) is the burst's last send");
+        assert!(
+            (d.send_delta_s - 0.020).abs() < 1e-12,
+            "T(1) is the burst's last send"
+        );
     }
 
     #[test]
