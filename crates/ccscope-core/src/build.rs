@@ -338,12 +338,13 @@ fn encoder(e: &media::Encoder) -> EncoderSpec {
         min_bps: e.min_rate.bps(),
         max_bps: e.max_rate.bps(),
         reaction: SimTime(ns(&e.reaction)),
+        big_change: e.big_change,
+        max_step: e.max_step,
         burst_frames: e.burst_frames as u32,
         burst_bytes: e.burst_size.bytes(),
         size_scale: e.size_scale,
         interval_scale: e.interval_scale,
         key_interval: e.key_interval.as_ref().map(|t| SimTime(ns(t))),
-        ..EncoderSpec::default()
     }
 }
 

@@ -373,7 +373,8 @@ impl Foreign for NoForeign {
 
 /// The [`Foreign`] factory of a check that builds a run without running it: each controller
 /// written outside the catalogue stands in as TCP's window (a window flow) or a constant rate
-/// of one packet a second (a rate flow), so that the rest of the run can be built and checked.
+/// of one packet a second (a rate or media flow), so that the rest of the run can be built and
+/// checked.
 pub struct StandIn;
 
 impl Foreign for StandIn {
@@ -385,7 +386,7 @@ impl Foreign for StandIn {
         start: &Start,
     ) -> Result<Box<dyn Controller>> {
         Ok(match family {
-            Some(Family::Rate) => {
+            Some(Family::Rate | Family::Media) => {
                 let rate = 8.0 * f64::from(start.rate.packet_bytes.max(1));
                 Box::new(super::ConstantRate::new(rate)?)
             }

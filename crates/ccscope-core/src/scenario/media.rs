@@ -36,9 +36,11 @@ tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "mul
 /// A live video encoder after RFC 8593 §5 (the statistical model; defaults its §5 values): a
 /// frame every 1/fps (times a Laplacian deviation of scale `interval_scale`) of target /
 /// fps bytes (times one of scale `size_scale`); the target is the sender's rate, within
-/// [min_rate, max_rate], taken up at most once per `reaction`; each change starts a transient
-/// of `burst_frames` frames, the first `burst_size` and the rest sharing what is left of
-/// their frames' budget. `key_interval` adds such a transient periodically (key frames).
+/// [min_rate, max_rate], taken up at most once per `reaction`; a change above `big_change`
+/// is taken at once and starts a transient of `burst_frames` frames, the first `burst_size`
+/// and the rest sharing what is left of their frames' budget; a smaller one moves the rate at
+/// most `max_step` (the change rules of syncodecs, the RFC's reference implementation).
+/// `key_interval` adds a transient periodically (key frames).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Encoder {
@@ -55,6 +57,13 @@ pub struct Encoder {
     /// (RFC 8593: 0.2 s); at most 10 s.
     #[serde(default = "encoder_reaction")]
     pub reaction: Time,
+    /// A relative change of the target above this is taken at once with a transient, in
+    /// (0, 10] (syncodecs: 0.5).
+    #[serde(default = "encoder_big_change")]
+    pub big_change: f64,
+    /// The largest relative change of a smaller update, in [0, 1] (syncodecs: 0.1).
+    #[serde(default = "encoder_max_step")]
+    pub max_step: f64,
     /// Frames of a transient after a rate change, in [1, 1000] (RFC 8593: 8).
     #[serde(default = "encoder_burst_frames")]
     pub burst_frames: u64,
@@ -86,6 +95,12 @@ fn encoder_max() -> Rate {
 fn encoder_reaction() -> Time {
     lit("200ms")
 }
+fn encoder_big_change() -> f64 {
+    0.5
+}
+fn encoder_max_step() -> f64 {
+    0.1
+}
 fn encoder_burst_frames() -> u64 {
     8
 }
@@ -103,6 +118,8 @@ impl Default for Encoder {
             min_rate: encoder_min(),
             max_rate: encoder_max(),
             reaction: encoder_reaction(),
+            big_change: encoder_big_change(),
+            max_step: encoder_max_step(),
             burst_frames: encoder_burst_frames(),
             burst_size: encoder_burst_size(),
             size_scale: encoder_scale(),
@@ -471,6 +488,15 @@ impl App {
                         "must be at most 10 s",
                     ));
                 }
+                let big = format!("{at}.big_change");
+                if !(e.big_change.is_finite() && e.big_change > 0.0 && e.big_change <= 10.0) {
+                    return Err(Error::invalid(
+                        big,
+                        format!("{:?}", e.big_change),
+                        "must be in (0, 10]",
+                    ));
+                }
+                in_range(&format!("{at}.max_step"), e.max_step, 0.0, 1.0)?;
                 count_in(&format!("{at}.burst_frames"), e.burst_frames, 1, 1000)?;
                 size_bytes(&format!("{at}.burst_size"), &e.burst_size, 1e9)?;
                 in_range(&format!("{at}.size_scale"), e.size_scale, 0.0, 1.0)?;
