@@ -552,7 +552,7 @@ def _check_kind(ref: PythonRef, obj: Any) -> None:
             "rate": "Controller or RateController",
         }.get(ref.kind, "Controller")
         raise ControllerError(
-            f"{ref.path} = {ref.name!r}: a {ref.kind} source runs a {need}, not "
+            f"{ref.path} = {ref.name!r}: {'an' if ref.kind == 'rtp' else 'a'} {ref.kind} source runs a {need}, not "
             f"{type(obj).__name__}",
             ref.path,
             repr(ref.name),
