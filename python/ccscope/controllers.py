@@ -551,8 +551,9 @@ def _check_kind(ref: PythonRef, obj: Any) -> None:
             "tcp": "Controller or WindowController",
             "rate": "Controller or RateController",
         }.get(ref.kind, "Controller")
+        article = "an" if ref.kind == "rtp" else "a"
         raise ControllerError(
-            f"{ref.path} = {ref.name!r}: {'an' if ref.kind == 'rtp' else 'a'} {ref.kind} source runs a {need}, not "
+            f"{ref.path} = {ref.name!r}: {article} {ref.kind} source runs a {need}, not "
             f"{type(obj).__name__}",
             ref.path,
             repr(ref.name),
