@@ -451,6 +451,7 @@ fn app(a: &App) -> AppSpec {
                 gop: m.gop.clone(),
                 fps: m.fps,
                 stats: [of('I'), of('P'), of('B')],
+                follow_rate: m.follow_rate,
             }
         }
         App::Encoder(e) => AppSpec::Encoder(encoder(e)),
@@ -744,8 +745,18 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
             })
         }
         AppSpec::Encoder(e) => Box::new(Encoder::new(*e).with_ledger(ledger.clone())),
-        AppSpec::Mpeg4 { gop, fps, stats } => {
+        AppSpec::Mpeg4 {
+            gop,
+            fps,
+            stats,
+            follow_rate,
+        } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
+            let source = if *follow_rate {
+                source.following_rate()
+            } else {
+                source
+            };
             match m.playback {
                 Some(_) => Box::new(source.with_ledger(ledger.clone())),
                 None => Box::new(source),

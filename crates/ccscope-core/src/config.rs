@@ -88,6 +88,8 @@ pub enum AppSpec {
         gop: String,
         fps: f64,
         stats: [FrameStats; 3],
+        /// Frame sizes follow the transport's rate ([`crate::apps::Mpeg4::following_rate`]).
+        follow_rate: bool,
     },
     /// RFC 8593's synthetic video encoder at the transport's rate.
     Encoder(EncoderSpec),

@@ -299,6 +299,10 @@ pub struct Mpeg4 {
     /// Required when the GOP has B frames.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub b: Option<FrameType>,
+    /// Code at the sender's rate: every frame's size scaled by that rate over the mean rate
+    /// the frame statistics give (an rtp source's target, a rate source's rate).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub follow_rate: bool,
 }
 
 impl Mpeg4 {
