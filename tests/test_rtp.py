@@ -149,3 +149,17 @@ def test_a_bad_feedback_format_is_named():
 
     with pytest.raises(ControllerError, match="feedback_format"):
         ccscope.run(media({"kind": "rtp", "controller": "python:b"}), controllers={"b": Bad})
+
+
+def test_the_media_transport_runs_on_real_packets():
+    # The udp engine carries the same endpoints: 6 s of GCC on an idle 2 Mb/s emulated path.
+    # The encoder starts at GCC's 300 kb/s and only grows while the path is idle, so the flow
+    # carries at least the encoder's floor (150 kb/s) and at most the link; feedback returns
+    # once a frame (30 a second, some lost to none on an idle path).
+    table = media({"kind": "rtp"}, seconds=6)
+    table["run"].update(engine="udp", warmup="1s")
+    r = ccscope.run(table)
+    f = r.flows.loc[0]
+    assert 150e3 < f["throughput_bps"] <= 2e6
+    assert f["feedback_received"] > 0.8 * 30 * 5
+    assert f["frames_rendered"] > 0.8 * 30 * 5
