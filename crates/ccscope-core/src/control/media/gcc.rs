@@ -46,7 +46,7 @@ use std::collections::VecDeque;
 
 use super::{ArrivalGroups, GroupDelta, RateMeter};
 use crate::control::rate::RateConfig;
-use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample, DEFAULT_FEEDBACK};
+use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample};
 use crate::time::SimTime;
 
 /// GCC's parameters; [`GccParams::default`] gives draft-ietf-rmcat-gcc-02's RECOMMENDED
@@ -603,7 +603,6 @@ impl Controller for Gcc {
             format: FeedbackFormat::TransportWide,
             interval: SimTime::from_ms(100),
             per_frame: true,
-            ..DEFAULT_FEEDBACK
         })
     }
 
@@ -837,7 +836,7 @@ mod tests {
                 let n = rng.gen_range(0..40u64);
                 let mut pk = Vec::new();
                 for _ in 0..n {
-                    now = now + SimTime(rng.gen_range(0..20_000_000));
+                    now += SimTime(rng.gen_range(0..20_000_000));
                     let arrived = (rng.gen::<f64>() > 0.2)
                         .then(|| now + SimTime(rng.gen_range(0..2_000_000_000)));
                     pk.push(PacketStatus {
@@ -849,7 +848,7 @@ mod tests {
                     });
                     seq += 1;
                 }
-                now = now + SimTime(rng.gen_range(0..300_000_000));
+                now += SimTime(rng.gen_range(0..300_000_000));
                 let fb = FeedbackSample {
                     now,
                     report_at: now,
