@@ -685,6 +685,8 @@ fn per_packet(_: &Values) -> Box<dyn Receiver> {
     Box::new(LossCounter::new(ReportEvery::Packet))
 }
 
+/// An entry whose controller needs no receiver logic of its own: a window controller (TCP's
+/// receiver) or a media controller (the media transport's feedback).
 fn window_entry<M: Make>(
     info: ControllerInfo,
     build: fn(&Values, &Start, M) -> M::Output,
@@ -708,19 +710,6 @@ fn rate_entry<M: Make>(
         relation: None,
         build,
         receiver: Some(receiver),
-        needs_ecn: false,
-    }
-}
-
-fn media_entry<M: Make>(
-    info: ControllerInfo,
-    build: fn(&Values, &Start, M) -> M::Output,
-) -> Entry<M> {
-    Entry {
-        info,
-        relation: None,
-        build,
-        receiver: None,
         needs_ecn: false,
     }
 }
@@ -1418,7 +1407,8 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
             },
             |_| Box::new(TearReceiver::default()),
         ),
-        media_entry(
+        // A media controller needs no receiver of its own: the media transport's feedback.
+        window_entry(
             ControllerInfo {
                 name: "gcc",
                 family: Family::Media,

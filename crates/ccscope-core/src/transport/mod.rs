@@ -12,6 +12,15 @@ pub mod udp;
 use crate::control::Controller;
 use crate::net::Ctx;
 
+/// Arms timer `timer` to fire [`Controller::feedback_timeout`] from now, or disarms it when the
+/// controller sets no timeout (the rate and the media transports' no-feedback timers).
+fn arm_no_feedback(ctl: &dyn Controller, ctx: &mut Ctx, timer: usize) {
+    match ctl.feedback_timeout() {
+        Some(t) => ctx.set_timer(timer, ctx.now() + t.max(crate::time::SimTime(1))),
+        None => ctx.cancel_timer(timer),
+    }
+}
+
 /// Arms timer `timer` for the wake-up `ctl` asks for ([`Controller::wakeup`]), or disarms it
 /// when it asks for none; transports call it after every hook.
 fn arm_wakeup(ctl: &dyn Controller, ctx: &mut Ctx, timer: usize) {

@@ -57,7 +57,7 @@ use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::time::SimTime;
-use crate::transport::arm_wakeup;
+use crate::transport::{arm_no_feedback, arm_wakeup};
 
 /// Data flag: the packet ends its frame (RTP's marker bit).
 const MARKER: u32 = 1;
@@ -174,17 +174,7 @@ pub fn endpoints(
         silences: 0,
         srtt_s: None,
     };
-    let receiver = RtpReceiver {
-        plan,
-        mailbox,
-        next_unreported: 0,
-        pending: Vec::new(),
-        last_report: None,
-        timer_armed: false,
-        reports: 0,
-        report_bytes: 0,
-        inbox: Inbox::new(sink),
-    };
+    let receiver = RtpReceiver::new(plan, mailbox, sink);
     (Box::new(sender), Box::new(receiver))
 }
 
@@ -299,10 +289,7 @@ impl RtpSender {
     }
 
     fn arm_no_feedback(&mut self, ctx: &mut Ctx) {
-        match self.controller.feedback_timeout() {
-            Some(t) => ctx.set_timer(NO_FEEDBACK, ctx.now() + t.max(SimTime(1))),
-            None => ctx.cancel_timer(NO_FEEDBACK),
-        }
+        arm_no_feedback(&*self.controller, ctx, NO_FEEDBACK);
     }
 
     /// A feedback packet arrived: reads its report, forgets what earlier lost reports
@@ -505,6 +492,20 @@ fn quantized(t: SimTime, resolution: SimTime) -> SimTime {
 }
 
 impl RtpReceiver {
+    fn new(plan: FeedbackPlan, mailbox: Mailbox, sink: Box<dyn ReceiveApp>) -> Self {
+        RtpReceiver {
+            plan,
+            mailbox,
+            next_unreported: 0,
+            pending: Vec::new(),
+            last_report: None,
+            timer_armed: false,
+            reports: 0,
+            report_bytes: 0,
+            inbox: Inbox::new(sink),
+        }
+    }
+
     /// The arrival time the report carries for a packet that arrived at `at`.
     fn carried(&self, at: SimTime, report_at: SimTime) -> SimTime {
         let res = self.plan.format.resolution();
@@ -679,20 +680,12 @@ mod tests {
     use super::*;
 
     fn receiver(format: FeedbackFormat) -> RtpReceiver {
-        RtpReceiver {
-            plan: FeedbackPlan {
-                format,
-                ..DEFAULT_FEEDBACK
-            },
-            mailbox: Mailbox::default(),
-            next_unreported: 0,
-            pending: Vec::new(),
-            last_report: None,
-            timer_armed: false,
-            reports: 0,
-            report_bytes: 0,
-            inbox: Inbox::new(Box::new(crate::apps::Sink::default())),
-        }
+        let plan = FeedbackPlan {
+            format,
+            ..DEFAULT_FEEDBACK
+        };
+        let sink = Box::new(crate::apps::Sink::default());
+        RtpReceiver::new(plan, Mailbox::default(), sink)
     }
 
     fn got(seq: u64, at_us: Option<u64>) -> Reported {
