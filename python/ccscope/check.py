@@ -386,9 +386,9 @@ def check(
                 report["measured"] = measured(controller, params)
             else:
                 report["measured_note"] = (
-                    "not measured: it needs per-packet feedback (delivery rates, per-packet "
-                    "RTTs, a media receiver's reports) the round model does not give; run it "
-                    "in the packet engine"
+                    "not measured: it needs per-ACK or per-packet feedback (delivery rates, "
+                    "per-packet RTTs, a media receiver's reports) the round model does not "
+                    "give; run it in the packet engine"
                 )
             closed = CLOSED_FORMS.get(controller.lower())
             if closed is not None:
