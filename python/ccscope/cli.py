@@ -202,6 +202,7 @@ def _print_summary(result) -> None:
             soft_wrap=True,
         )
     _print_media(rows)
+    _print_frames(rows)
     classes = result.fairness_by_class()
     out.print(
         "fairness per class: "
@@ -267,6 +268,29 @@ def _print_media(flows: list[dict]) -> None:
             f"{f['vdi']:.4f}",
             f"{f['delayed_pkt_rate']:.2%}",
             *frames,
+        )
+    out.print(table)
+
+
+def _print_frames(flows: list[dict]) -> None:
+    """The video frames' table of the flows that carry an encoder (their receivers measure
+    frame delay and freezes), when the run has any."""
+    from rich.table import Table
+
+    video = [(i, f) for i, f in enumerate(flows) if "frames_rendered" in f]
+    if not video:
+        return
+    table = Table(title="video frames (capture to complete frame)", title_justify="left")
+    for col in ("flow", "source", "rendered", "delay p50", "delay p95", "freezes"):
+        table.add_column(col, justify="right" if col != "source" else "left")
+    for i, f in video:
+        table.add_row(
+            str(i),
+            f["label"],
+            f"{f['frames_rendered']:.0f}/{f['frames_captured']:.0f}",
+            f"{f['frame_delay_p50_s'] * 1e3:.1f} ms",
+            f"{f['frame_delay_p95_s'] * 1e3:.1f} ms",
+            f"{f['video_freezes']:.0f} ({f['video_frozen_s']:.2f} s)",
         )
     out.print(table)
 

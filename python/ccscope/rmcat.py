@@ -252,8 +252,12 @@ def media_source(controller: str, params: dict[str, Any]) -> dict[str, Any]:
     from .scorecard import _family
 
     family = _family(controller, params)
-    coder = {"kind": "multirate", "tau": ENCODER_LAG}
     spec = {"name": controller, **params}
+    if family == "media":
+        # A media controller (GCC) runs the RTP media transport with its feedback and the
+        # RFC 8593 encoder, its default application.
+        return {"kind": "rtp", "controller": spec, "packet_size": MEDIA_PACKET}
+    coder = {"kind": "multirate", "tau": ENCODER_LAG}
     if family == "window":
         return {"kind": "tcp", "controller": spec, "packet_size": MEDIA_PACKET, "app": coder}
     python = {"feedback": "per-rtt"} if controller.startswith("python:") else {}

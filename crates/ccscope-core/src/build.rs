@@ -9,8 +9,9 @@
 use std::sync::Arc;
 
 use crate::apps::{
-    Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff,
-    Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink,
+    Bulk, Cbr, Consumption, Encoder, EncoderSpec, Fgs, Finite, FrameLedger, FrameMeter, FrameStats,
+    Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp,
+    Sink,
 };
 use crate::config::{
     self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink,
@@ -19,6 +20,7 @@ use crate::config::{
 use crate::control::catalog::{
     ControllerChoice, ControllerConfig, Family, Foreign, NoForeign, Start,
 };
+use crate::control::FeedbackFormat;
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::{Error, FieldPath, Result};
 use crate::net::capacity::{CapacityTrace, TraceFormat};
@@ -29,7 +31,7 @@ use crate::net::pie::PieParams;
 use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
-use crate::scenario::media::{self, App, Distribution};
+use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
     self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology,
 };
@@ -37,6 +39,7 @@ use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
 use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
+use crate::transport::rtp::{self, FeedbackChoice, RtpSpec};
 use crate::transport::tcp::{self, TcpSpec, Variant};
 use crate::transport::udp;
 use crate::units::{Limit, Size, Time};
@@ -334,7 +337,48 @@ fn source(s: &Source) -> Result<SourceSpec> {
             transfer_bytes: l.transfer_bytes(),
             app: l.app.as_ref().map(app),
         }),
+        Source::Rtp(r) => SourceSpec::Media(Box::new(MediaSpec {
+            carrier: Carrier::Rtp(rtp_spec(r, controller(Some(Family::Media), &r.controller)?)),
+            app: r
+                .app
+                .as_ref()
+                .map_or_else(|| AppSpec::Encoder(encoder(&Default::default())), app),
+            playback: None,
+        })),
     })
+}
+
+fn rtp_spec(r: &Rtp, controller: ControllerChoice) -> RtpSpec {
+    RtpSpec {
+        controller,
+        packet_bytes: bytes(r.packet_size.bytes()),
+        initial_rate_bps: r.initial_rate.as_ref().map(|x| x.bps()),
+        min_rate_bps: r.min_rate.as_ref().map(|x| x.bps()),
+        feedback: FeedbackChoice {
+            format: r.feedback.format.map(|f| match f {
+                media::FeedbackFormat::Rfc8888 => FeedbackFormat::Rfc8888,
+                media::FeedbackFormat::TransportWide => FeedbackFormat::TransportWide,
+            }),
+            interval: r.feedback.interval.as_ref().map(|t| SimTime(ns(t))),
+            per_frame: r.feedback.per_frame,
+        },
+    }
+}
+
+fn encoder(e: &media::Encoder) -> EncoderSpec {
+    EncoderSpec {
+        fps: e.fps,
+        min_bps: e.min_rate.bps(),
+        max_bps: e.max_rate.bps(),
+        reaction: SimTime(ns(&e.reaction)),
+        big_change: e.big_change,
+        max_step: e.max_step,
+        burst_frames: e.burst_frames as u32,
+        burst_bytes: e.burst_size.bytes(),
+        size_scale: e.size_scale,
+        interval_scale: e.interval_scale,
+        key_interval: e.key_interval.as_ref().map(|t| SimTime(ns(t))),
+    }
 }
 
 /// A flow's source with its application and receiver: the plain source unless the flow names
@@ -344,9 +388,12 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
     let named = match &f.source {
         Source::Tcp(t) => t.app.as_ref(),
         Source::Rate(r) => r.app.as_ref(),
+        Source::Rtp(r) => r.app.as_ref(),
         _ => None,
     };
-    if (named.is_none() && f.playback.is_none()) || matches!(base, SourceSpec::Linux(_)) {
+    let video = matches!(&base, SourceSpec::Media(m) if matches!(m.app, AppSpec::Encoder(_)))
+        || matches!(named, Some(App::Encoder(_)));
+    if (named.is_none() && f.playback.is_none() && !video) || matches!(base, SourceSpec::Linux(_)) {
         return Ok(base);
     }
     let mut spec = match base {
@@ -382,7 +429,14 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
     if let Some(a) = named {
         spec.app = app(a);
     }
-    spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns, warmup_ns));
+    // Every encoder flow is played out (the seeds' playback numbers, with its defaults when
+    // the flow names no playback) and has its frames measured.
+    let defaults = media::Playback::default();
+    spec.playback = match (&f.playback, video) {
+        (Some(p), _) => Some(playback(p, end_ns, warmup_ns)),
+        (None, true) => Some(playback(&defaults, end_ns, warmup_ns)),
+        (None, false) => None,
+    };
     Ok(SourceSpec::Media(Box::new(spec)))
 }
 
@@ -430,8 +484,10 @@ fn app(a: &App) -> AppSpec {
                 gop: m.gop.clone(),
                 fps: m.fps,
                 stats: [of('I'), of('P'), of('B')],
+                follow_rate: m.follow_rate,
             }
         }
+        App::Encoder(e) => AppSpec::Encoder(encoder(e)),
         App::Square(q) => AppSpec::OnOff {
             rate_bps: q.rate.bps(),
             on: Period::Fixed { secs: q.on.secs() },
@@ -652,6 +708,17 @@ fn media_endpoints(
             Ok(tcp::endpoints(t, ctl, app, sink))
         }
         Carrier::Rate(r) => rate_endpoints(r, flow, seed, foreign, app, sink),
+        Carrier::Rtp(r) => {
+            let start = Start {
+                rate: r.config(),
+                seed,
+                ..Start::default()
+            };
+            let ctl = r
+                .controller
+                .make(flow, Some(Family::Media), &start, foreign)?;
+            Ok(rtp::endpoints(r, ctl, app, sink))
+        }
     }
 }
 
@@ -663,6 +730,7 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
         Carrier::Udp { packet_bytes } => *packet_bytes,
         Carrier::Tcp(t) => t.packet_bytes,
         Carrier::Rate(r) => r.packet_bytes,
+        Carrier::Rtp(r) => r.packet_bytes,
     };
     let app: Box<dyn SendApp> = match &m.app {
         AppSpec::Default => match &m.carrier {
@@ -709,8 +777,19 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
                 coder
             })
         }
-        AppSpec::Mpeg4 { gop, fps, stats } => {
+        AppSpec::Encoder(e) => Box::new(Encoder::new(*e).with_ledger(ledger.clone())),
+        AppSpec::Mpeg4 {
+            gop,
+            fps,
+            stats,
+            follow_rate,
+        } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
+            let source = if *follow_rate {
+                source.following_rate()
+            } else {
+                source
+            };
             match m.playback {
                 Some(_) => Box::new(source.with_ledger(ledger.clone())),
                 None => Box::new(source),
@@ -727,6 +806,11 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
         (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => {
             Box::new(Playback::new(p).with_frames(ledger))
         }
+        (Some(p), AppSpec::Encoder(_)) => Box::new(FrameMeter::new(
+            Box::new(Playback::new(p).with_frames(ledger.clone())),
+            ledger,
+            SimTime(p.warmup_ns),
+        )),
         (Some(p), _) => Box::new(Playback::new(p)),
         (None, _) => Box::new(Sink::default()),
     };

@@ -15,6 +15,7 @@ use std::ops::Index;
 
 use serde::Serialize;
 
+use super::media::{ArrivalFilter, Gcc, GccParams};
 use super::rate::{
     Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant,
     MAX_RATE_BPS,
@@ -39,6 +40,9 @@ pub enum Family {
     /// A pacing rate, run by the rate transport with its receiver (packet engine) or read as a
     /// rate (round model).
     Rate,
+    /// A media encoder's target rate from per-packet feedback (RFC 8888 or transport-wide), run
+    /// by the media transport (`rtp` sources); not in the round model.
+    Media,
 }
 
 /// The values a parameter may take: from `min` to `max`, each end included or excluded.
@@ -297,7 +301,7 @@ impl ControllerConfig {
     pub fn build_with<M: Make>(&self, start: &Start, make: M) -> Result<M::Output> {
         match self.family {
             Family::Window => start.window.validate()?,
-            Family::Rate => start.rate.validate()?,
+            Family::Rate | Family::Media => start.rate.validate()?,
         }
         let entries = entries::<M>();
         Ok((entries[self.index].build)(&self.values, start, make))
@@ -369,7 +373,8 @@ impl Foreign for NoForeign {
 
 /// The [`Foreign`] factory of a check that builds a run without running it: each controller
 /// written outside the catalogue stands in as TCP's window (a window flow) or a constant rate
-/// of one packet a second (a rate flow), so that the rest of the run can be built and checked.
+/// of one packet a second (a rate or media flow), so that the rest of the run can be built and
+/// checked.
 pub struct StandIn;
 
 impl Foreign for StandIn {
@@ -381,7 +386,7 @@ impl Foreign for StandIn {
         start: &Start,
     ) -> Result<Box<dyn Controller>> {
         Ok(match family {
-            Some(Family::Rate) => {
+            Some(Family::Rate | Family::Media) => {
                 let rate = 8.0 * f64::from(start.rate.packet_bytes.max(1));
                 Box::new(super::ConstantRate::new(rate)?)
             }
@@ -680,6 +685,8 @@ fn per_packet(_: &Values) -> Box<dyn Receiver> {
     Box::new(LossCounter::new(ReportEvery::Packet))
 }
 
+/// An entry whose controller needs no receiver logic of its own: a window controller (TCP's
+/// receiver) or a media controller (the media transport's feedback).
 fn window_entry<M: Make>(
     info: ControllerInfo,
     build: fn(&Values, &Start, M) -> M::Output,
@@ -707,7 +714,52 @@ fn rate_entry<M: Make>(
     }
 }
 
-/// The catalogue: window controllers, then rate controllers.
+/// GCC's parameters as the catalogue declares them: draft-ietf-rmcat-gcc-02's Table 1, §5.5
+/// and §6, and the libwebrtc choices the draft leaves open.
+fn gcc_params() -> Vec<ParamInfo> {
+    let d = GccParams::default();
+    vec![
+        param("burst_time", Some(d.burst_time_s * 1e3), Range::closed(0.0, 100.0), "ms: packets sent within it form a group (Table 1: 5 ms)"),
+        param("q", Some(d.q), Range::open_closed(0.0, 1.0), "state noise variance of the arrival-time filter (Table 1: 10^-3)"),
+        param("e0", Some(d.e0), Range::open_closed(0.0, 1e3), "initial system error variance e(0) (Table 1: 0.1)"),
+        param("chi", Some(d.chi), Range::closed(0.001, 0.1), "measurement noise filter coefficient (Table 1: in [0.001, 0.1]; libwebrtc's 0.01)"),
+        param("del_var_th", Some(d.del_var_th0_ms), Range::closed(6.0, 600.0), "ms: initial over-use threshold del_var_th(0) (Table 1: 12.5 ms; §5.4 clamps it to [6, 600] ms)"),
+        param("overuse_time_th", Some(d.overuse_time_th_s * 1e3), Range::closed(0.0, 1000.0), "ms: how long the estimate must stay above the threshold to signal over-use (Table 1: 10 ms)"),
+        param("k_u", Some(d.k_u), Range::closed(0.0, 1.0), "threshold gain while |m| is above it, per ms (Table 1: 0.01)"),
+        param("k_d", Some(d.k_d), Range::closed(0.0, 1.0), "threshold gain while |m| is below it, per ms (Table 1: 0.00018)"),
+        param("window", Some(d.window_s * 1e3), Range::closed(100.0, 10_000.0), "ms: window T of the incoming rate R_hat (Table 1: 0.5 to 1 s)"),
+        param("beta", Some(d.beta), Range::open(0.0, 1.0), "decrease factor: A_hat = beta·R_hat on over-use (Table 1: 0.85; §5.5: 0.8 to 0.95)"),
+        switch("trendline", 0.0, "arrival-time filter: 0 the draft's Kalman filter (§5.3), 1 libwebrtc's trendline estimator"),
+        switch("loss_based", 1.0, "1: the target is min(As_hat, A_hat) with the loss-based controller of §6; 0: A_hat alone"),
+        param("pacing_factor", Some(d.pacing_factor), Range::closed(1.0, 10.0), "pacing rate over the target rate (libwebrtc's pace multiplier 2.5; the draft's §4 pacer is 1)"),
+        switch("scale_by_groups", 0.0, "1: the detector compares min(groups, 60)·m_hat with the threshold, as libwebrtc does with its Kalman estimate; 0: m_hat, as the draft says"),
+    ]
+}
+
+fn gcc_from(v: &Values) -> GccParams {
+    GccParams {
+        burst_time_s: v["burst_time"] / 1e3,
+        q: v["q"],
+        e0: v["e0"],
+        chi: v["chi"],
+        del_var_th0_ms: v["del_var_th"],
+        overuse_time_th_s: v["overuse_time_th"] / 1e3,
+        k_u: v["k_u"],
+        k_d: v["k_d"],
+        window_s: v["window"] / 1e3,
+        beta: v["beta"],
+        filter: if v["trendline"] == 1.0 {
+            ArrivalFilter::Trendline
+        } else {
+            ArrivalFilter::Kalman
+        },
+        loss_based: v["loss_based"] == 1.0,
+        pacing_factor: v["pacing_factor"],
+        scale_by_groups: v["scale_by_groups"] == 1.0,
+    }
+}
+
+/// The catalogue: window controllers, then rate controllers, then media controllers.
 fn entries<M: Make>() -> Vec<Entry<M>> {
     vec![
         window_entry(
@@ -1355,6 +1407,21 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
             },
             |_| Box::new(TearReceiver::default()),
         ),
+        // A media controller needs no receiver of its own: the media transport's feedback.
+        window_entry(
+            ControllerInfo {
+                name: "gcc",
+                family: Family::Media,
+                summary: "GCC: delay-based (arrival-time filter, adaptive-threshold over-use detector, increase/decrease/hold) and loss-based control, target min(As_hat, A_hat)",
+                convention: "media: a target rate from per-packet feedback (transport-wide feedback once per frame)",
+                paper: "draft-ietf-rmcat-gcc-02 (Holmer, Lundin, Carlucci, De Cicco & Mascolo 2016); libwebrtc for the trendline and pacing",
+                params: gcc_params(),
+            },
+            |v, s, m| {
+                let (params, config) = (gcc_from(v), s.rate);
+                m.make(move || Gcc::new(params, config))
+            },
+        ),
     ]
 }
 
@@ -1881,7 +1948,9 @@ mod tests {
             let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
             let c = build(info.name, &params).unwrap();
             let per_ack = ["bbr", "bbr3", "copa"].contains(&info.name);
-            assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
+            // Media controllers read per-packet feedback, which rounds do not give.
+            let media = info.family == Family::Media;
+            assert_eq!(c.runs_in_rounds(), !per_ack && !media, "{}", info.name);
             // BBR's model is delivery rates; Copa's competitive mode (on by default) hears
             // each lost packet through the samples' loss marking.
             assert_eq!(c.wants_delivery_rate(), per_ack, "{}", info.name);

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::media::{App, Playback, Udp};
+use super::media::{App, Playback, Rtp, Udp};
 use super::{
     count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine,
 };
@@ -777,8 +777,11 @@ pub enum Source {
     Rate(RateSource),
     Udp(Udp),
     Linux(Linux),
+    /// The media transport: a paced RTP-style sender driven by a media controller on
+    /// per-packet feedback (RFC 8888 or transport-wide), carrying an encoder by default.
+    Rtp(Rtp),
 }
-tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp, "linux" => Linux });
+tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp, "linux" => Linux, "rtp" => Rtp });
 
 /// The kernel's own TCP (`run.engine = "udp"` only): a sending and a receiving socket in network
 /// namespaces of the run's own, whose packets cross the emulated network through TUN devices.
@@ -1932,11 +1935,13 @@ impl Source {
                 u.app.validate(&format!("{at}.app"))
             }
             Source::Linux(l) => l.validate(at),
+            Source::Rtp(r) => r.validate(at),
         }?;
         let app = match self {
             Source::Tcp(t) => t.app.as_ref(),
             Source::Rate(r) => r.app.as_ref(),
             Source::Linux(l) => l.app.as_ref(),
+            Source::Rtp(r) => r.app.as_ref(),
             _ => None,
         };
         match app {
@@ -2003,6 +2008,41 @@ impl Tcp {
     }
 }
 
+/// A rate-controlled source's `min_rate` (at most [`MAX_RATE_BPS`]) and `initial_rate` (at
+/// least the floor: `min_rate`, by default one packet of `bytes` per [`T_MBI_S`]).
+pub(super) fn rate_bounds(
+    at: &str,
+    bytes: f64,
+    min_rate: Option<&Rate>,
+    initial_rate: Option<&Rate>,
+) -> Result<()> {
+    let floor = match min_rate {
+        Some(r) => {
+            let bps = rate_bps(&format!("{at}.min_rate"), r)?;
+            if bps > MAX_RATE_BPS {
+                return Err(Error::invalid(
+                    format!("{at}.min_rate"),
+                    format!("'{r}'"),
+                    format!("must be at most {MAX_RATE_BPS:e} b/s"),
+                ));
+            }
+            bps
+        }
+        None => 8.0 * bytes / T_MBI_S,
+    };
+    if let Some(r) = initial_rate {
+        let bps = rate_bps(&format!("{at}.initial_rate"), r)?;
+        if !(floor..=MAX_RATE_BPS).contains(&bps) {
+            return Err(Error::invalid(
+                format!("{at}.initial_rate"),
+                format!("'{r}'"),
+                format!("must be in [{floor} b/s, {MAX_RATE_BPS:e} b/s]: at least min_rate (default one packet per {T_MBI_S} s)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
         let bytes = size_bytes(
@@ -2013,30 +2053,12 @@ impl RateSource {
         if let Some(s) = &self.report_size {
             size_bytes(&format!("{at}.report_size"), s, u32::MAX as f64)?;
         }
-        let floor = match &self.min_rate {
-            Some(r) => {
-                let bps = rate_bps(&format!("{at}.min_rate"), r)?;
-                if bps > MAX_RATE_BPS {
-                    return Err(Error::invalid(
-                        format!("{at}.min_rate"),
-                        format!("'{r}'"),
-                        format!("must be at most {MAX_RATE_BPS:e} b/s"),
-                    ));
-                }
-                bps
-            }
-            None => 8.0 * bytes / T_MBI_S,
-        };
-        if let Some(r) = &self.initial_rate {
-            let bps = rate_bps(&format!("{at}.initial_rate"), r)?;
-            if !(floor..=MAX_RATE_BPS).contains(&bps) {
-                return Err(Error::invalid(
-                    format!("{at}.initial_rate"),
-                    format!("'{r}'"),
-                    format!("must be in [{floor} b/s, {MAX_RATE_BPS:e} b/s]: at least min_rate (default one packet per {T_MBI_S} s)"),
-                ));
-            }
-        }
+        rate_bounds(
+            at,
+            bytes,
+            self.min_rate.as_ref(),
+            self.initial_rate.as_ref(),
+        )?;
         count_in(&format!("{at}.bunch"), self.bunch, 0, MAX_BUNCH_PKTS)?;
         in_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
         if matches!(self.controller, ControllerRef::Python(_)) && self.feedback.is_none() {
