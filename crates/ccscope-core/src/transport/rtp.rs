@@ -444,6 +444,7 @@ impl Endpoint for RtpSender {
         TraceProbe {
             window_pkts: 0.0,
             rate_bps: if self.running { self.target_bps() } else { 0.0 },
+            srtt_s: self.srtt_s.unwrap_or(0.0),
         }
     }
 
