@@ -15,7 +15,7 @@ use std::ops::Index;
 
 use serde::Serialize;
 
-use super::media::{ArrivalFilter, Gcc, GccParams};
+use super::media::{ArrivalFilter, Gcc, GccParams, Nada, NadaParams};
 use super::rate::{
     Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant,
     MAX_RATE_BPS,
@@ -759,6 +759,68 @@ fn gcc_from(v: &Values) -> GccParams {
     }
 }
 
+/// NADA's parameters as the catalogue declares them: RFC 8698's Figure 3, in its units.
+fn nada_params() -> Vec<ParamInfo> {
+    let d = NadaParams::default();
+    let ms =
+        |name, default, max, meaning| param(name, Some(default), Range::closed(0.0, max), meaning);
+    vec![
+        param("prio", Some(d.prio), Range::open_closed(0.0, 10.0), "PRIO: weight of priority, the flow's share scales with it (Figure 3: 1.0)"),
+        param("rmin", Some(d.rmin_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RMIN, the least rate, below rmax (Figure 3: 150 kb/s)"),
+        param("rmax", Some(d.rmax_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RMAX, the greatest rate, above rmin (Figure 3: 1500 kb/s)"),
+        param("xref", Some(d.xref_ms), Range::open_closed(0.0, 1000.0), "ms: XREF, the reference congestion level (Figure 3: 10 ms)"),
+        param("kappa", Some(d.kappa), Range::open_closed(0.0, 10.0), "KAPPA: scaling of the gradual update, eq. 7 (Figure 3: 0.5)"),
+        param("eta", Some(d.eta), Range::closed(0.0, 100.0), "ETA: scaling of the gradual update's x_diff term, eq. 7 (Figure 3: 2.0)"),
+        param("tau", Some(d.tau_ms), Range::closed(1.0, 10_000.0), "ms: TAU, upper bound of the RTT in the gradual update (Figure 3: 500 ms)"),
+        param("delta", Some(d.delta_ms), Range::closed(1.0, 10_000.0), "ms: DELTA, the target feedback interval, the feedback plan's (Figure 3: 100 ms)"),
+        param("logwin", Some(d.logwin_ms), Range::closed(10.0, 10_000.0), "ms: LOGWIN, the receiver's observation window (Figure 3: 500 ms)"),
+        ms("qeps", d.qeps_ms, 1000.0, "ms: QEPS, queuing delay below which ramp-up may go on (Figure 3: 10 ms)"),
+        ms("dfilt", d.dfilt_ms, 1000.0, "ms: DFILT, bound on the filtering delay, eq. 3 (Figure 3: 120 ms)"),
+        param("gamma_max", Some(d.gamma_max), Range::closed(0.0, 10.0), "GAMMA_MAX: upper bound on the ramp-up's increase ratio, eq. 3 (Figure 3: 0.5)"),
+        ms("qbound", d.qbound_ms, 1000.0, "ms: QBOUND, bound on the self-inflicted queuing delay of ramp-up, eq. 3 (Figure 3: 50 ms)"),
+        param("multiloss", Some(d.multiloss), Range::closed(0.0, 1000.0), "MULTILOSS: a loss stays recent for MULTILOSS × the average loss interval (Figure 3: 7.0)"),
+        param("qth", Some(d.qth_ms), Range::open_closed(0.0, 10_000.0), "ms: QTH, delay above which the queuing delay is warped, eq. 1 (Figure 3: 50 ms)"),
+        param("lambda", Some(d.lambda), Range::closed(0.0, 10.0), "LAMBDA: exponent of the non-linear warping, eq. 1 (Figure 3: 0.5)"),
+        param("plrref", Some(d.plrref), Range::open_closed(0.0, 1.0), "PLRREF: reference packet loss ratio, eq. 2 (Figure 3: 0.01)"),
+        param("pmrref", Some(d.pmrref), Range::open_closed(0.0, 1.0), "PMRREF: reference packet marking ratio, eq. 2 (Figure 3: 0.01)"),
+        ms("dloss", d.dloss_ms, 1000.0, "ms: DLOSS, delay penalty of loss at PLRREF, eq. 2 (Figure 3: 10 ms)"),
+        ms("dmark", d.dmark_ms, 1000.0, "ms: DMARK, delay penalty of ECN marking at PMRREF, eq. 2 (Figure 3: 2 ms)"),
+        param("fps", Some(d.fps), Range::closed(1.0, 240.0), "FPS: frame rate of the video, eqs. 8 and 9 (Figure 3: 30)"),
+        param("beta_v", Some(d.beta_v), Range::closed(0.0, 10.0), "BETA_V: how far the rate shaping buffer lowers the encoder's rate, eq. 8 (Figure 3: 0.1)"),
+        param("beta_s", Some(d.beta_s), Range::closed(0.0, 10.0), "BETA_S: how far the rate shaping buffer raises the sending rate, eq. 9 (Figure 3: 0.1)"),
+        param("alpha", Some(d.alpha), Range::open_closed(0.0, 1.0), "ALPHA: smoothing of the loss and marking ratios (Figure 3: 0.1)"),
+    ]
+}
+
+fn nada_from(v: &Values) -> NadaParams {
+    NadaParams {
+        prio: v["prio"],
+        rmin_bps: v["rmin"] * 1e3,
+        rmax_bps: v["rmax"] * 1e3,
+        xref_ms: v["xref"],
+        kappa: v["kappa"],
+        eta: v["eta"],
+        tau_ms: v["tau"],
+        delta_ms: v["delta"],
+        logwin_ms: v["logwin"],
+        qeps_ms: v["qeps"],
+        dfilt_ms: v["dfilt"],
+        gamma_max: v["gamma_max"],
+        qbound_ms: v["qbound"],
+        multiloss: v["multiloss"],
+        qth_ms: v["qth"],
+        lambda: v["lambda"],
+        plrref: v["plrref"],
+        pmrref: v["pmrref"],
+        dloss_ms: v["dloss"],
+        dmark_ms: v["dmark"],
+        fps: v["fps"],
+        beta_v: v["beta_v"],
+        beta_s: v["beta_s"],
+        alpha: v["alpha"],
+    }
+}
+
 /// The catalogue: window controllers, then rate controllers, then media controllers.
 fn entries<M: Make>() -> Vec<Entry<M>> {
     vec![
@@ -1422,6 +1484,31 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 m.make(move || Gcc::new(params, config))
             },
         ),
+        Entry {
+            relation: Some(|v| {
+                let (lo, hi) = (v["rmin"], v["rmax"]);
+                if lo < hi {
+                    Ok(())
+                } else {
+                    let allowed = format!("must be below rmax = {hi:?} kb/s");
+                    Err(Error::invalid("controller.rmin", format!("{lo:?}"), allowed))
+                }
+            }),
+            ..window_entry(
+                ControllerInfo {
+                    name: "nada",
+                    family: Family::Media,
+                    summary: "NADA: aggregated congestion signal from warped queuing delay, loss and ECN marks; accelerated ramp-up or gradual update of r_ref; rate shaping buffer splits it into encoder and sending rates",
+                    convention: "media: a target rate from per-packet feedback (RFC 8888 every DELTA); the receiver's computations run at the sender",
+                    paper: "RFC 8698 (Zhu, Pan, Ramalho & Mena 2020) §4, Figure 3",
+                    params: nada_params(),
+                },
+                |v, s, m| {
+                    let (params, config) = (nada_from(v), s.rate);
+                    m.make(move || Nada::new(params, config))
+                },
+            )
+        },
     ]
 }
 

@@ -9,8 +9,10 @@
 //! ([`ArrivalGroups`]) and the receive-rate meter over a sliding window ([`RateMeter`]).
 
 mod gcc;
+mod nada;
 
 pub use gcc::{ArrivalFilter, Gcc, GccParams, OveruseDetector, Signal};
+pub use nada::{Nada, NadaParams};
 
 use std::collections::VecDeque;
 
