@@ -10,9 +10,11 @@
 
 mod gcc;
 mod nada;
+mod scream;
 
 pub use gcc::{ArrivalFilter, Gcc, GccParams, OveruseDetector, Signal};
 pub use nada::{Nada, NadaParams};
+pub use scream::{Scream, ScreamParams};
 
 use std::collections::VecDeque;
 
