@@ -850,6 +850,7 @@ fn scream_params() -> Vec<ParamInfo> {
         unit("qdelay_trend_lo", d.qdelay_trend_lo, "QDELAY_TREND_LO: trend below which fast increase may resume (§4.1.1: 0.2)"),
         param("t_resume_fast_increase", Some(d.t_resume_fast_increase_s), Range::closed(0.0, 3600.0), "s: T_RESUME_FAST_INCREASE, how long the trend must stay low (§4.1.1: 5 s)"),
         param("rate_pace_min", Some(d.rate_pace_min_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RATE_PACE_MIN, the least pacing rate (§4.1.1: 50 kb/s)"),
+        switch("compensate", 1.0, "1: the qdelay target follows competing flows between its bounds (§4.1.2.2); 0: it stays at qdelay_target_lo"),
     ]
 }
 
@@ -876,6 +877,7 @@ fn scream_from(v: &Values) -> ScreamParams {
         qdelay_trend_lo: v["qdelay_trend_lo"],
         t_resume_fast_increase_s: v["t_resume_fast_increase"],
         rate_pace_min_bps: v["rate_pace_min"] * 1e3,
+        compensate: v["compensate"] == 1.0,
     }
 }
 

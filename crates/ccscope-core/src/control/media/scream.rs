@@ -40,7 +40,10 @@
 //!   over [`RATE_WINDOW`]; the media rate is rate_transmit (the encoder's output as sent);
 //! - the RTP queue is the transport's queue of bytes not yet sent when the report arrives;
 //! - loss_event_rate is an EWMA (1/8 a smoothed RTT) of whether the RTT saw a loss;
-//!   competing-flow compensation keeps the normalized qdelay of the last 100 reports;
+//!   competing-flow compensation keeps the normalized qdelay of the last 100 reports; with a
+//!   steady queue (variance below 0.2) it sets the target to the queue's mean plus one
+//!   deviation, which lets a SCReAM flow alone raise its own target toward QDELAY_TARGET_HI:
+//!   `compensate = 0` keeps the target at QDELAY_TARGET_LO (a point to check against the RFC);
 //! - an ECN-CE event also scales the target by BETA_R at the next rate adjustment;
 //! - target_bitrate_last_max is the target at the last congestion event or end of fast
 //!   increase (1 b/s before: no slow-down then).
@@ -108,6 +111,8 @@ pub struct ScreamParams {
     pub t_resume_fast_increase_s: f64,
     /// RATE_PACE_MIN (bits/s): the least pacing rate (50 kb/s).
     pub rate_pace_min_bps: f64,
+    /// Whether the qdelay target follows competing flows (§4.1.2.2); off: QDELAY_TARGET_LO.
+    pub compensate: bool,
 }
 
 impl Default for ScreamParams {
@@ -134,6 +139,7 @@ impl Default for ScreamParams {
             qdelay_trend_lo: 0.2,
             t_resume_fast_increase_s: 5.0,
             rate_pace_min_bps: 50e3,
+            compensate: true,
         }
     }
 }
@@ -473,7 +479,9 @@ impl Controller for Scream {
             .collect();
         self.send_meter.push(&sends);
         self.update_trend(now);
-        self.adjust_qdelay_target();
+        if self.params.compensate {
+            self.adjust_qdelay_target();
+        }
         self.update_cwnd(now, newly_acked as f64, lost, fb.ce_pkts() > 0);
         self.adjust_rate(now);
     }
