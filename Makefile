@@ -7,8 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.ccscope-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 OUT ?= out/main
+WHEELS := target/wheels
 
-.PHONY: run test test-rust test-python validate bench lint format-check clean install ns2 chromium
+.PHONY: run test test-rust test-python validate bench lint format-check clean install ns2 chromium wheel
 
 install: $(STAMP)
 
@@ -16,10 +17,22 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# The development install and `make wheel` build the extension alike (release, linked by zig
+# against glibc 2.17 for manylinux2014, the pip package ziglang), so that the wheel reuses the
+# install's compiled crates; the install is editable (Python edits need no rebuild).
+ZIG_BUILD := MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014" PATH="$(abspath $(BIN)):$$PATH"
+
 $(STAMP): $(BIN)/python pyproject.toml $(RUST_SOURCES)
-	$(BIN)/pip install --quiet "maturin>=1.5,<2"
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras test --quiet
+	$(BIN)/pip install --quiet "maturin[zig]>=1.5,<2"
+	$(ZIG_BUILD) $(BIN)/pip install --quiet --no-build-isolation --editable ".[test]"
 	touch $@
+
+# An abi3 wheel (CPython >= 3.11, manylinux2014 x86_64) and the sdist, in target/wheels:
+# `pip install target/wheels/ccscope-*.whl` needs no Rust toolchain.
+wheel: $(STAMP)
+	rm -rf $(WHEELS)
+	$(ZIG_BUILD) $(BIN)/pip wheel --quiet --no-build-isolation --no-deps --wheel-dir $(WHEELS) .
+	$(BIN)/maturin sdist --out $(WHEELS)
 
 run: $(STAMP)
 	$(BIN)/ccscope run scenarios/dumbbell-mix.toml --out $(OUT)
@@ -29,7 +42,8 @@ test: $(STAMP) test-rust test-python
 test-rust:
 	cargo test -p ccscope-core --quiet
 
-test-python: $(STAMP) chromium
+# tests/platform/test_wheel.py installs the wheel into a fresh virtual environment.
+test-python: $(STAMP) chromium wheel
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # `ccscope report` is tested in headless Chromium (Debian package chromium); the test fails,
@@ -51,6 +65,7 @@ bench: $(STAMP) ns2
 	$(BIN)/python bench/sweep_speed.py
 	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
+	$(BIN)/python bench/rmcat_speed.py
 	$(BIN)/python bench/readme_speed.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py

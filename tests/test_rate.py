@@ -150,3 +150,27 @@ def test_a_window_controller_is_refused_by_a_rate_source():
     ) as e:
         ccscope.run(ccscope.loads(text), controllers={"mine": window})
     assert e.value.path == "flows[0].source.controller"
+
+
+def test_every_rate_and_tcp_flow_has_a_mean_rtt():
+    """A rate flow's mean RTT is the mean of the samples its reports give, as TCP's is of its
+    samples: at least the path's two-way propagation delay (access, bottleneck, access each
+    way) and at most that plus every queue on the way, both ways, full of data packets and a
+    packet's transmission on each link."""
+    result = ccscope.run(
+        ccscope.load("scenarios/dumbbell-mix.toml", {"run.duration": "15s", "run.warmup": "5s"})
+    )
+    t = result.scenario.table["topology"]
+    access, bottleneck = t["access"], t["bottleneck"]
+    assert (access["delay"], bottleneck["delay"]) == ("1ms", "20ms")
+    assert (access["rate"], bottleneck["rate"]) == ("100Mbps", "10Mbps")
+    assert (access["queue"]["limit"], bottleneck["queue"]["limit"]) == ("100pkts", 120)
+    packet = 1000 * 8
+    propagation = 2 * (0.001 + 0.020 + 0.001)
+    queues = 2 * (120 * packet / 10e6 + 2 * 100 * packet / 100e6)
+    transmissions = 2 * (packet / 10e6 + 2 * packet / 100e6)
+    flows = result.flows
+    closed = flows["label"].str.contains("TCP|GAIMD|TFRC", case=False)
+    assert closed.sum() == 6
+    rtt = flows.loc[closed, "mean_rtt_s"].to_numpy()
+    assert (rtt >= propagation).all() and (rtt <= propagation + queues + transmissions).all(), rtt

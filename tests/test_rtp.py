@@ -163,3 +163,11 @@ def test_the_media_transport_runs_on_real_packets():
     assert 150e3 < f["throughput_bps"] <= 2e6
     assert f["feedback_received"] > 0.8 * 30 * 5
     assert f["frames_rendered"] > 0.8 * 30 * 5
+
+
+def test_the_rmcat_suite_runs_a_media_controller_on_the_media_transport():
+    from ccscope import rmcat
+
+    source = rmcat.media_source("gcc", {"trendline": 1})
+    assert source["kind"] == "rtp" and "app" not in source  # the RFC 8593 encoder
+    assert rmcat.media_source("tfrc", {})["kind"] == "rate"

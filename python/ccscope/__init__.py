@@ -39,6 +39,11 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
+def __dir__() -> list[str]:
+    """The module's names with the lazy ones (:data:`_LAZY`), as a notebook completes them."""
+    return sorted({*globals(), *_LAZY})
+
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:

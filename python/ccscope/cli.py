@@ -307,6 +307,19 @@ def _print_round_summary(result) -> None:
 
 
 FORCE_HELP = "Run even when the estimated cost (events, memory) is beyond what runs by default."
+SET_HELP = (
+    "Override one setting as if the file had it written so, e.g. "
+    "topology.bottleneck.rate=20Mbps or flows[1].count=4 (VALUE is read as TOML, or as text); "
+    "repeatable."
+)
+Settings = Annotated[list[str] | None, typer.Option("--set", metavar="PATH=VALUE", help=SET_HELP)]
+
+
+def _settings(items: list[str] | None) -> dict:
+    """The ``--set PATH=VALUE`` options as ``{path: value}``, the last of a path winning."""
+    from .scenario import parse_setting
+
+    return dict(parse_setting(item) for item in items or ())
 
 
 @command
@@ -333,17 +346,18 @@ def run(
     plot: Annotated[bool, typer.Option(help="Write overview.png when the run is traced.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    settings: Settings = None,
 ) -> None:
     """Run a scenario, print a summary table, and write DIR/summary.json and the traces.
     The destination is checked, and held against other writers, before the run; the files
-    appear together when it ends."""
+    appear together when it ends. SCENARIO may name a scenario ccscope ships (dumbbell-mix)."""
     from .engine import run as run_scenario
     from .errors import ControllerError, Interrupted
     from .output import claimed, moved, output_dir
     from .progress import RunProgress
     from .scenario import load
 
-    sc = load(scenario)
+    sc = load(scenario, _settings(settings))
     if seed is not None:
         sc = sc.with_seed(seed)
     # The destination as it is now: a controller that changes the working directory does not
@@ -403,13 +417,14 @@ def run(
 def validate(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    settings: Settings = None,
 ) -> None:
     """Check a scenario file without running it, what running it would cost included; exit 2
     with the first problem found."""
-    from .scenario import cost
+    from .scenario import cost, load
     from .scenario import validate as check_scenario
 
-    sc = check_scenario(scenario, force=force)
+    sc = check_scenario(load(scenario, _settings(settings)), force=force)
     _print_notes(sc)
     if sc.engine == "round":
         summary = f"{sc.n_flows} flows, round model"
@@ -619,13 +634,15 @@ def sweep(
             "--force", help="Run a sweep of more runs than run by default (see the README)."
         ),
     ] = False,
+    settings: Settings = None,
 ) -> None:
     """Run a sweep into a DuckDB store: runs already in the store are skipped, a failed run is
-    recorded with its error; --show summarizes the sweep's runs over seeds. Exit status 1
-    when some runs failed, 2 when every run failed or the sweep could not start."""
+    recorded with its error; --show summarizes the sweep's runs over seeds. --set overrides an
+    entry of the sweep file (seeds=[1,2]; base.run.duration=10s also when base names a file).
+    Exit status 1 when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
-    spec = sweeps.load_sweep(file)
+    spec = sweeps.load_sweep(file, _settings(settings))
     if show:
         ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
         table = sweeps.summarize(store, metric, ids)
@@ -861,20 +878,123 @@ def scorecard_table(
 
 app.command("scorecard-table")(_bounded(scorecard_table))
 
+RmcatStore = Annotated[
+    Path | None,
+    typer.Option(help="Store of the runs (default: ~/.cache/ccscope/rmcat-model<N>.duckdb)."),
+]
+RmcatEngine = Annotated[str, typer.Option(help="packet (simulated) or udp (real packets).")]
+RmcatTcp = Annotated[str, typer.Option(help="The TCP competitor: reno, newreno or cubic.")]
+
+
+@command
+def rmcat(
+    controller: Annotated[
+        str,
+        typer.Argument(
+            help="A controller of `ccscope controllers` (e.g. tfrc), or python:module:object."
+        ),
+    ],
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="Controller parameter NAME=VALUE (repeatable)."),
+    ] = None,
+    case: Annotated[
+        list[str] | None,
+        typer.Option("--case", "-c", help="Run only this case (repeatable; e.g. 5.1, 6.2)."),
+    ] = None,
+    engine: RmcatEngine = "packet",
+    tcp: RmcatTcp = "reno",
+    seed: Annotated[int, typer.Option(min=0, help="The runs' seed.")] = 1,
+    scale: Annotated[
+        float,
+        typer.Option(help="Shrink every time of the cases by this factor (a smoke test)."),
+    ] = 1.0,
+    store: RmcatStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
+) -> None:
+    """The test cases of RFC 8867 with media flows of one controller, measured as RFC 8868
+    says: rate against capacity, one-way delay percentiles, loss, feedback, convergence and
+    fairness, one row per case. `ccscope report STORE` draws them case by case."""
+    import json
+
+    from .rmcat import run, table
+
+    suite = run(controller, _params(param, controller), case, engine, tcp, seed, store, jobs, scale)
+    if as_json:
+        print(json.dumps(suite, indent=2, ensure_ascii=False))
+    else:
+        out.print(table(suite))
+
+
+def rmcat_table(
+    controllers: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Controllers of `ccscope controllers` at their defaults (default: the seed "
+            "papers' media and rate controllers, and TCP)."
+        ),
+    ] = None,
+    engine: RmcatEngine = "packet",
+    tcp: RmcatTcp = "reno",
+    store: RmcatStore = None,
+    jobs: ScorecardJobs = None,
+    as_json: AsJson = False,
+) -> None:
+    """One table in Markdown (the README's), one row per controller through the RFC 8867
+    cases: rate over capacity, 95th-percentile delay, loss and freezes of case 5.1, fairness
+    among media flows (5.2, 5.4) and against TCP (5.6)."""
+    import json
+
+    from .rmcat import HEADLINE, headline, headline_markdown
+
+    chosen = HEADLINE if not controllers else tuple((c, {}) for c in controllers)
+    table_ = headline(chosen, engine, tcp, store, jobs)
+    if as_json:
+        print(json.dumps(table_, indent=2, ensure_ascii=False))
+    else:
+        print(headline_markdown(table_), end="")
+
+
+app.command("rmcat-table")(_bounded(rmcat_table))
+
 
 @command
 def version() -> None:
     """Print the ccscope version, its model version (the same scenario, seed and model
-    version give the same results) and the commit it was built from."""
+    version give the same results) and the commit it was built from ("unknown" when it was
+    built outside a git checkout, as from an sdist)."""
     from .output import provenance
 
     p = provenance()
     dirty = " with uncommitted changes" if p["git_dirty"] else ""
+    unknown = " (built outside a git checkout)" if p["git_commit"] == "unknown" else ""
     out.print(
         f"ccscope {__version__}, model version {p['model_version']}, "
-        f"commit {p['git_commit']}{dirty}",
+        f"commit {p['git_commit']}{dirty}{unknown}",
         highlight=False,
     )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        version()
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print the version, model version and commit (as `ccscope version`), and exit.",
+        ),
+    ] = False,
+) -> None:
+    """ccscope: a laboratory for end-to-end congestion control."""
 
 
 def _usage_error() -> type[Exception]:

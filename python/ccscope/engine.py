@@ -44,6 +44,8 @@ class Trace:
     - ``state`` (``[trace] state = true``): one row each time a value of a sender's or
       receiver's control state changed: time, flow, side ("sender" or "receiver"), field and
       the new value, which holds until the next row of that flow, side and field.
+    - ``delays`` (``[trace] delays = true``): one row per data packet delivered: its arrival
+      ``time_s``, ``flow`` and one-way ``delay_s`` (from leaving its sender to arriving).
     """
 
     interval_s: float
@@ -51,6 +53,7 @@ class Trace:
     queues: pd.DataFrame
     events: pd.DataFrame
     state: pd.DataFrame
+    delays: pd.DataFrame
 
     def flow_series(self, column: str = "send_rate_bps") -> pd.DataFrame:
         """A (time x flow) table of one flow column."""
@@ -90,6 +93,25 @@ class Result:
         self.duration_s = raw["duration_ns"] * 1e-9
         self.warmup_s = raw["warmup_ns"] * 1e-9
         self.measured_s = self.duration_s - self.warmup_s
+
+    #: The columns ``repr`` and a notebook show of :attr:`flows`.
+    SHOWN = ("flow", "label", "throughput_bps", "loss_rate", "mean_delay_s", "mean_rtt_s")
+
+    def _shown(self) -> tuple[str, pd.DataFrame]:
+        from .display import columns, scenario_line
+
+        partial = " (partial: stopped early)" if self.partial else ""
+        return scenario_line(self.scenario) + partial, columns(self.flows, self.SHOWN)
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text("ccscope.Result", *self._shown())
+
+    def _repr_html_(self) -> str:
+        from .display import as_html
+
+        return as_html("ccscope.Result", *self._shown())
 
     # The tables are built on first use: `ccscope run` writes summary.json from the rows, so a
     # run that neither plots nor traces never loads pandas.
@@ -147,6 +169,7 @@ class Result:
                         else 0.0
                     ),
                     "feedback_pkts": f["feedback"]["sent_pkts"],
+                    "feedback_bytes": f["feedback"]["sent_bytes"],
                     **self._transport(f),
                 }
             )
@@ -313,7 +336,17 @@ class Result:
                     "value": st["value"],
                 }
             )
-        return Trace(dt, flows, queues, events, state)
+        dl = t.get("delays")
+        delays = pd.DataFrame()
+        if dl is not None:
+            delays = pd.DataFrame(
+                {
+                    "time_s": dl["time_ns"] * 1e-9,
+                    "flow": dl["flow"],
+                    "delay_s": dl["delay_ns"] * 1e-9,
+                }
+            )
+        return Trace(dt, flows, queues, events, state, delays)
 
     @property
     def bottlenecks(self) -> pd.DataFrame:
@@ -429,7 +462,7 @@ class Result:
             written.append(write_parquet(self.playback, folder / "playback.parquet", meta))
         if self.trace is not None:
             meta = self.parquet_metadata()
-            for name in ("flows", "queues", "events", "state"):
+            for name in ("flows", "queues", "events", "state", "delays"):
                 frame = getattr(self.trace, name)
                 if not frame.empty:
                     written.append(write_parquet(frame, folder / f"trace_{name}.parquet", meta))

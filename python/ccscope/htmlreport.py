@@ -241,6 +241,13 @@ def sweep_page(store: Path) -> tuple[str, str]:
         parts += ["<h3>Failed runs</h3>", _table(failed[["run_id", "seed", *axes, "error"]])]
     if ok.empty:
         return f"ccscope sweep: {store.name}", "\n".join(parts)
+    from .rmcat import report_section
+
+    rmcat = report_section(store)
+    if rmcat and not axes:
+        # ccscope rmcat's runs have no axes: their mean over the whole store means nothing.
+        parts.append(rmcat)
+        return f"ccscope rmcat: {store.name}", "\n".join(parts)
     table = sweep.summarize(store)
     parts += [
         "<h2>Mean and 95% confidence interval over seeds</h2>",
@@ -259,6 +266,7 @@ def sweep_page(store: Path) -> tuple[str, str]:
                 ax.set_ylabel(metric)
                 ax.grid(alpha=0.3)
                 parts.append(_figure(fig, f"{metric} against {axis}: mean and 95% CI"))
+    parts.append(rmcat)
     scenario = json.loads(ok["scenario"].iloc[0])
     parts += [
         "<h2>Scenario of the first run</h2>",

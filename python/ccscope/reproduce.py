@@ -344,11 +344,39 @@ def listing() -> list[dict[str, Any]]:
     ]
 
 
+class Report(dict):
+    """What :func:`run` returns: a dict (as JSON writes it) that shows itself as its title and
+    its claims, in a terminal and in a notebook."""
+
+    def _shown(self):
+        import pandas as pd
+
+        rows = pd.DataFrame(self["rows"])
+        holds = int(rows["holds"].sum()) if "holds" in rows else 0
+        quick = ", quick" if self["quick"] else ""
+        title = (
+            f"{self['id']}: {self['title']} ({self['source']}{quick}); "
+            f"{holds} of {len(rows)} claims hold"
+        )
+        shown = ("quantity", "published", "measured", "tolerance", "holds")
+        return title, rows[[c for c in shown if c in rows.columns]]
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text("ccscope reproduction", *self._shown())
+
+    def _repr_html_(self) -> str:
+        from .display import as_html
+
+        return as_html("ccscope reproduction", *self._shown())
+
+
 def run(
     id: str,
     quick: bool = False,
     figures: str | Path | None = None,  # noqa: A002
-) -> dict[str, Any]:
+) -> Report:
     """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
     row per claim: ``quantity, published, measured, tolerance, holds, why, source`` (where the
     tolerance comes from, :data:`ccscope.experiments.claims.SOURCES`). With `figures` (a
@@ -356,14 +384,14 @@ def run(
     r = get(id)
     start = time.perf_counter()
     rows = [c.to_dict() for c in r.claims(quick)]
-    report = {
-        "id": r.id,
-        "title": r.title,
-        "source": r.source,
-        "quick": quick,
-        "wall_s": time.perf_counter() - start,
-        "rows": rows,
-    }
+    report = Report(
+        id=r.id,
+        title=r.title,
+        source=r.source,
+        quick=quick,
+        wall_s=time.perf_counter() - start,
+        rows=rows,
+    )
     if figures is not None and r.figure is not None:
         Path(figures).mkdir(parents=True, exist_ok=True)
         report["figure"] = str(r.draw(quick, Path(figures) / f"{r.id}.png"))

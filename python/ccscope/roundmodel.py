@@ -119,6 +119,28 @@ class RoundResult:
     def n_flows(self) -> int:
         return len(self.flows)
 
+    #: The columns ``repr`` and a notebook show of :attr:`flows`.
+    SHOWN = ("flow", "name", "mean_rate_bps", "mean_load_pkts", "lost_pkts", "congestion_events")
+
+    def _shown(self) -> tuple[str, pd.DataFrame]:
+        from .display import columns, scenario_line
+
+        title = (
+            f"{scenario_line(self.scenario)}; loss rate {self.loss_rate:.4g}, "
+            f"utilization {self.utilization:.4g}" + (" (partial)" if self.partial else "")
+        )
+        return title, columns(self.flows, self.SHOWN)
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text("ccscope.RoundResult", *self._shown())
+
+    def _repr_html_(self) -> str:
+        from .display import as_html
+
+        return as_html("ccscope.RoundResult", *self._shown())
+
     def flow_records(self) -> list[dict]:
         """One dict per flow, by index, without the index: :attr:`flows`' rows as plain
         values (a sweep store's ``flows`` rows)."""

@@ -80,6 +80,108 @@ def parse_toml(text: str) -> dict:
         ) from None
 
 
+#: A path into a scenario table: dotted keys, each with list indices (``flows[1].count``).
+_PATH = re.compile(r"[A-Za-z_][\w-]*(\[\d+\])*(\.[A-Za-z_][\w-]*(\[\d+\])*)*")
+
+
+def set_entry(table: dict, path: str, value: Any) -> None:
+    """Sets the entry at `path` (``"run.seed"``, ``"flows[1].count"``; a controller written as
+    a name becomes the table ``{ name = ... }`` when a path goes into it) in `table`, making
+    the tables on the way; raises :class:`ScenarioError` naming `path` when it cannot lead
+    anywhere (a list index past the end, a key inside a number or a string)."""
+    if not _PATH.fullmatch(path):
+        raise ScenarioError(
+            f"{path!r}: not a path into the scenario",
+            path,
+            "",
+            "dotted keys with list indices, e.g. topology.bottleneck.rate or flows[1].count",
+        )
+    keys = re.findall(r"[^.\[\]]+|\[\d+\]", path)
+    at: Any = table
+    walked = ""
+    for i, key in enumerate(keys):
+        last = i == len(keys) - 1
+        if key.startswith("["):
+            index = int(key[1:-1])
+            if not isinstance(at, list) or index >= len(at):
+                have = f"it has {len(at)}" if isinstance(at, list) else "it is not a list"
+                raise ScenarioError(
+                    f"{walked}{key}: no such entry in the scenario ({have})",
+                    path,
+                    "",
+                    "an index of an existing entry",
+                )
+            if last:
+                at[index] = value
+            at = at[index]
+        else:
+            if not isinstance(at, dict):
+                raise ScenarioError(
+                    f"{walked}: is {type(at).__name__} {at!r}, not a table with {key!r} in it",
+                    path,
+                    "",
+                    "a path through tables",
+                )
+            # A controller named by a string is the table { name = ... }: a path into it
+            # sets one of its parameters.
+            if key == "controller" and isinstance(at.get(key), str) and not last:
+                at[key] = {"name": at[key]}
+            if last:
+                at[key] = value
+            at = at.setdefault(key, {})
+        walked = f"{walked}{key}" if key.startswith("[") or not walked else f"{walked}.{key}"
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """``PATH=VALUE`` as the command line's ``--set`` writes it: the path, and the value read
+    as a TOML value (``4``, ``0.5``, ``true``, ``"cubic"``, ``[1, 2]``, ``{ name = "gaimd" }``)
+    or, when it is none (``20Mbps``, ``cubic``), as the text itself."""
+    path, eq, value = text.partition("=")
+    path = path.strip()
+    if not eq or not path:
+        raise ScenarioError(
+            f"--set {text!r}: expected PATH=VALUE",
+            "",
+            text,
+            "PATH=VALUE, e.g. topology.bottleneck.rate=20Mbps or flows[1].count=4",
+        )
+    value = value.strip()
+    try:
+        return path, tomllib.loads(f"v = {value}")["v"]
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return path, value
+
+
+def with_settings(data: dict, settings: dict[str, Any] | None) -> dict:
+    """`data` (a scenario table as its file has it) with each ``path: value`` of `settings`
+    set, as if the file had it written so."""
+    if not settings:
+        return data
+    if not isinstance(data, dict):
+        raise ScenarioError(f"a scenario is a table, not {type(data).__name__}", "", "", "a table")
+    data = copy.deepcopy(data)
+    for path, value in settings.items():
+        set_entry(data, path, value)
+    return data
+
+
+def shipped(name: str = "") -> Path:
+    """The folder of the scenario files ccscope ships (package data; the repository's
+    ``scenarios/``), or the file `name` in it."""
+    from importlib.resources import files
+
+    return Path(str(files("ccscope").joinpath("scenarios", name)))
+
+
+def _shipped_instead(p: Path) -> Path | None:
+    """The shipped scenario a missing path names, if any: ``NAME``, ``NAME.toml`` or
+    ``scenarios/NAME.toml`` (the README's paths, from any folder)."""
+    if p.parent not in (Path("."), Path("scenarios")) or p.name in ("", ".", ".."):
+        return None
+    f = shipped(p.name if p.suffix == ".toml" else f"{p.name}.toml")
+    return f if f.is_file() else None
+
+
 class Scenario:
     """A validated scenario: :attr:`table` is what the user wrote with every default filled in
     (units as written), :attr:`engine` is "packet", "round" or "udp" (the packet scenario in real
@@ -121,30 +223,7 @@ class Scenario:
         ``"flows[0].source.controller.alpha"``, also when the controller is written as a name)
         set to `value`, validated again."""
         table = self.echo()
-        keys = re.findall(r"[^.\[\]]+|\[\d+\]", path)
-        at: Any = table
-        try:
-            for key in keys[:-1]:
-                if key.startswith("["):
-                    at = at[int(key[1:-1])]
-                    continue
-                # A controller named by a string is the table { name = ... }: a path into it
-                # sets one of its parameters.
-                if key == "controller" and isinstance(at.get(key), str):
-                    at[key] = {"name": at[key]}
-                at = at.setdefault(key, {})
-            last = keys[-1]
-            if last.startswith("["):
-                at[int(last[1:-1])] = value
-            else:
-                at[last] = value
-        except (IndexError, TypeError, KeyError, AttributeError):
-            raise ScenarioError(
-                f"{path}: no such entry in the scenario",
-                path,
-                "",
-                "a dotted path into the scenario",
-            ) from None
+        set_entry(table, path, value)
         return Scenario.from_dict(table, self.file)
 
     def with_seed(self, seed: int) -> Scenario:
@@ -208,22 +287,29 @@ def _recorded(p: Path, text: str) -> dict:
     return data["scenario"]
 
 
-def load(path: str | Path) -> Scenario:
+def load(path: str | Path, settings: dict[str, Any] | None = None) -> Scenario:
     """Reads and validates a scenario TOML file, or the scenario a run recorded in its
-    summary.json (to run it again); every error names the file."""
+    summary.json (to run it again); every error names the file. A name that is no file here
+    (``dumbbell-mix``, ``scenarios/dumbbell-mix.toml``) is a scenario ccscope ships, if it has
+    one of that name (:func:`shipped`). `settings` (``{"topology.bottleneck.rate": "20Mbps",
+    "flows[1].count": 4}``) overrides entries as if the file had them written so."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScenarioError(f"{p}: no such scenario file") from None
+        instead = _shipped_instead(p)
+        if instead is None:
+            ships = p.parent in (Path("."), Path("scenarios"))
+            also = f" (nor one ccscope ships: the files in {shipped()})" if ships else ""
+            raise ScenarioError(f"{p}: no such scenario file{also}") from None
+        return load(instead, settings)
     except IsADirectoryError:
         raise ScenarioError(f"{p}: is a folder, not a scenario file") from None
     except (OSError, ValueError) as e:  # ValueError: undecodable text, a NUL in the name
         raise ScenarioError(f"{p}: cannot read scenario file ({e})") from None
-    if p.suffix == ".json":
-        return Scenario.from_dict(_recorded(p, text), p)
     try:
-        data = parse_toml(text)
+        data = _recorded(p, text) if p.suffix == ".json" else parse_toml(text)
+        data = with_settings(data, settings)
     except ScenarioError as e:
         raise e.in_file(p) from None
     return Scenario.from_dict(data, p)

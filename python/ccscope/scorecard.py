@@ -416,13 +416,9 @@ def _mean_ci(x: np.ndarray, low: float = 0.0, high: float = np.inf) -> dict[str,
 
 
 def _scenario(name: str, duration: str) -> dict:
-    from .scenario import load
+    from .scenario import load, shipped
 
-    return (
-        load(Path(__file__).resolve().parents[2] / "scenarios" / name)
-        .replace("run.duration", duration)
-        .table
-    )
+    return load(shipped() / name).replace("run.duration", duration).table
 
 
 def _square_wave_sweep(source: dict, quick: bool):

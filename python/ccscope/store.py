@@ -9,7 +9,9 @@ Tables:
   ``trace_dir`` (the folder of the run's Parquet traces, when the sweep keeps them) and
   ``notes`` (what a reader of its numbers must know, as in summary.json: a JSON list, or NULL);
 - ``flows``: one row per (run, flow) with the flow's own numbers;
-- ``axes``: the axis columns of ``runs``, in the order the sweeps declared them.
+- ``axes``: the axis columns of ``runs``, in the order the sweeps declared them;
+- ``rmcat`` (only in a store ``ccscope rmcat`` ran into): one row per RFC 8867 case and
+  controller, with the run it comes from and its metrics as JSON (:mod:`ccscope.rmcat`).
 
 A run's rows are written in one transaction, so a process killed at any moment leaves each run
 either wholly recorded or absent. Columns are added as new axes and metrics appear.
@@ -58,6 +60,9 @@ FIRST_MODEL_VERSION = 1
 
 #: The tables of a store; a DuckDB file holding any other is not one.
 TABLES = ("runs", "flows", "axes")
+
+#: Tables a sweep's store may also hold: those of commands that run sweeps into it.
+OPTIONAL_TABLES = ("rmcat",)
 
 #: The tables of an exploration's store (``ccscope reproduce ID --explore --store``).
 EXPLORE_TABLES = ("explore", "explore_meta")
@@ -147,7 +152,7 @@ def what_holds(tables: set[str]) -> str:
     """What a DuckDB file of these `tables` is, as a refusal says it."""
     if not tables:
         return "an empty DuckDB database"
-    if tables <= set(TABLES):
+    if tables <= set(TABLES) | set(OPTIONAL_TABLES):
         return "a sweep's store"
     if tables <= set(EXPLORE_TABLES):
         return "an exploration's store (ccscope reproduce ID --explore)"
@@ -246,7 +251,7 @@ class Store:
         without one."""
         with _named(self.path):
             tables = tables_of(self.con)
-        if tables - set(TABLES):
+        if tables - set(TABLES) - set(OPTIONAL_TABLES):
             raise StoreError(
                 f"store {self.path}: is {what_holds(tables)}, not a sweep's; give a new path"
             )
@@ -380,7 +385,35 @@ class Store:
             self._known.clear()  # columns added in the transaction are gone
             raise
 
+    def replace_rows(self, table: str, key: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+        """Replaces, atomically, the rows of the optional `table` that have the `key` columns'
+        values of one of `rows` with `rows` (each a dict of the same columns)."""
+        import duckdb
+
+        if table not in OPTIONAL_TABLES:
+            raise ValueError(f"table {table!r}: expected one of {OPTIONAL_TABLES}")
+        columns = ", ".join(f"{_quote(k)} {sql_type([v])}" for k, v in rows[0].items())
+        self._sql("BEGIN TRANSACTION")
+        try:
+            self._sql(f"CREATE TABLE IF NOT EXISTS {_quote(table)} ({columns})")
+            match = " AND ".join(f"{_quote(k)} = ?" for k in key)
+            for row in rows:
+                self._sql(f"DELETE FROM {_quote(table)} WHERE {match}", [row[k] for k in key])
+            self._insert(table, rows)
+            self._sql("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("ROLLBACK")
+            self._known.clear()
+            raise
+
     def table(self, name: str = "runs") -> pd.DataFrame:
+        if name in OPTIONAL_TABLES:
+            if name not in tables_of(self.con):
+                import pandas as pd
+
+                return pd.DataFrame()
+            return self._sql(f"SELECT * FROM {_quote(name)}").df()
         if name not in ("runs", "flows"):
             raise ValueError(f"table {name!r}: expected 'runs' or 'flows'")
         return self._sql(

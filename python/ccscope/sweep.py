@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import ScenarioError
-from .scenario import Scenario, coerce, cost, parse_toml
+from .scenario import Scenario, cost, parse_toml, with_settings
+from .scenario import load as load_scenario
 from .store import RUN_COLUMNS, Store, cell, writable
 
 if TYPE_CHECKING:
@@ -108,8 +109,11 @@ class Sweep:
     file: str = field(default="", compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict, root: str | Path = ".", file: str = "") -> Sweep:
-        """Reads a sweep table; a path ``base`` is relative to `root`."""
+    def from_dict(
+        cls, data: dict, root: str | Path = ".", file: str = "", base_settings: dict | None = None
+    ) -> Sweep:
+        """Reads a sweep table; a path ``base`` is relative to `root`, read with
+        `base_settings` (:func:`ccscope.scenario.load`)."""
 
         def bad(key: str, value: Any, allowed: str) -> ScenarioError:
             return ScenarioError.at(key, value, allowed)
@@ -123,7 +127,7 @@ class Sweep:
         base = data["base"]
         if isinstance(base, str):
             try:
-                base = coerce(Path(root) / base)
+                base = load_scenario(Path(root) / base, base_settings)
             except ScenarioError as e:
                 if e.file:  # the file's own error, naming it
                     raise
@@ -289,8 +293,10 @@ def run_id(scenario: Scenario, seed: int, code: dict[str, Any] | None = None) ->
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
-def load_sweep(path: str | Path) -> Sweep:
-    """Reads a sweep file; errors name the file and the entry."""
+def load_sweep(path: str | Path, settings: dict[str, Any] | None = None) -> Sweep:
+    """Reads a sweep file; errors name the file and the entry. `settings` (``{"seeds": [1,
+    2], "base.run.duration": "10s"}``) overrides entries as if the file had them written so
+    (``base.…`` ones that of the scenario file a path ``base`` names)."""
     p = Path(path)
     try:
         data = parse_toml(p.read_text(encoding="utf-8"))
@@ -298,8 +304,16 @@ def load_sweep(path: str | Path) -> Sweep:
         raise ScenarioError(f"{p}: no such sweep file") from None
     except (OSError, UnicodeDecodeError, ScenarioError) as e:
         raise ScenarioError(f"{p}: cannot read the sweep file ({e})") from None
+    # Into a base that names a file: that file's entries.
+    into_file = isinstance(data.get("base"), str)
+    base, own = {}, {}
+    for k, v in (settings or {}).items():
+        if into_file and k.startswith("base."):
+            base[k.removeprefix("base.")] = v
+        else:
+            own[k] = v
     try:
-        return Sweep.from_dict(data, p.parent, str(p))
+        return Sweep.from_dict(with_settings(data, own), p.parent, str(p), base)
     except ScenarioError as e:
         raise e.in_file(p) from None
 
@@ -635,6 +649,24 @@ class Outcome:
     #: Wall seconds the real-time runs to do (``run.engine = "udp"``) take at the least, on
     #: the workers given: each lasts its duration whatever the machine.
     real_time_s: float = 0.0
+
+    def _shown(self) -> tuple[str, pd.DataFrame | None]:
+        import pandas as pd
+
+        title = f"{self.total} runs: {self.ran} run, {self.skipped} already in the store, "
+        title += f"{self.failed} failed" + (f"; stopped: {self.stopped}" if self.stopped else "")
+        errors = pd.DataFrame(list(self.errors.items()), columns=["run_id", "error"])
+        return title, errors
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text("ccscope.sweep.Outcome", *self._shown())
+
+    def _repr_html_(self) -> str:
+        from .display import as_html
+
+        return as_html("ccscope.sweep.Outcome", *self._shown())
 
 
 def run(

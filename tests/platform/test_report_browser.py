@@ -124,6 +124,24 @@ def test_an_exploration_report_renders_in_chromium(tmp_path):
     assert "Where each claim holds" in page.read_text()
 
 
+def test_an_rmcat_report_renders_in_chromium(tmp_path):
+    from ccscope import rmcat
+
+    store = tmp_path / "r.duckdb"
+    for controller in ("tfrc", "ssvp"):
+        rmcat.run(controller, cases=["5.3", "5.6"], store=store, jobs=1)
+    page = tmp_path / "rmcat.html"
+    done = CliRunner().invoke(app, ["report", str(store), "-o", str(page)])
+    assert done.exit_code == 0, done.output
+    seen = load_in_browser(page)
+    assert seen["errors"] == [] and seen["title"] == "ccscope rmcat: r.duckdb"
+    # Per case: the controllers' rates against the capacity, and their delays.
+    assert len(seen["images"]) == 4
+    assert all(complete and width > 0 for complete, width in seen["images"])
+    text = page.read_text()
+    assert "5.3: congested feedback link" in text and "TFRC" in text and "SSVP" in text
+
+
 def test_report_of_nothing_exits_2(tmp_path):
     done = CliRunner().invoke(app, ["report", str(tmp_path / "missing")])
     assert done.exit_code == 2 and "no such" in done.output

@@ -86,6 +86,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
                 queues: t.queues,
                 events: t.events,
                 state: t.state,
+                delays: t.delays,
             },
         },
     })

@@ -89,6 +89,7 @@ fn loss_run(loss: LossSpec, rate_pps: f64, seconds: u64) -> ccscope_core::net::R
         queues: false,
         events: true,
         state: false,
+        delays: false,
     };
     run(&s).unwrap()
 }
@@ -180,13 +181,20 @@ fn waiting_packets_take_a_capacity_change_the_one_on_the_wire_does_not() {
     }];
     let mut flow = cbr(8e6);
     flow.stop_ns = Some(2 * MS + MS / 2);
-    let r = run(&chain(vec![l], flow, S, 1)).unwrap();
+    let mut s = chain(vec![l], flow, S, 1);
+    s.trace.delays = true;
+    let r = run(&s).unwrap();
     let f = &r.flows[0].stats.dir[0];
     assert_eq!((f.sent_pkts, f.delivered_pkts), (3, 3));
     // Delivered at done + 10 ms; sent at 0, 1 and 2 ms.
     let delays = [(8 + 10) * MS, (12 + 10 - 1) * MS, (16 + 10 - 2) * MS];
     assert_eq!(f.delay_sum_ns, delays.iter().sum::<u64>());
     assert_eq!(r.links[0].stats.busy_ns, 16 * MS);
+    // The delay log has each packet: delivered at 18, 22 and 26 ms, after those delays.
+    let log = r.trace.unwrap().delays.unwrap();
+    assert_eq!(log.delay_ns, delays);
+    assert_eq!(log.time_ns, [18 * MS, 22 * MS, 26 * MS]);
+    assert_eq!(log.flow, [0, 0, 0]);
 }
 
 /// At an instant when a packet leaves a link's wire and others arrive, it has left first: the
@@ -234,6 +242,7 @@ fn a_link_with_losses_and_capacity_changes_conserves_packets() {
         queues: true,
         events: true,
         state: false,
+        delays: false,
     };
     let r = run(&s).unwrap();
     assert_conserved(&r);
@@ -255,6 +264,7 @@ fn traced(mut s: ccscope_core::config::Scenario) -> ccscope_core::config::Scenar
         queues: true,
         events: true,
         state: false,
+        delays: false,
     };
     s
 }

@@ -55,6 +55,7 @@ fn run_rate(
             queues: false,
             events: false,
             state: false,
+            delays: false,
         },
     };
     let probes: Vec<Probe> = specs.iter().map(|_| Probe::default()).collect();

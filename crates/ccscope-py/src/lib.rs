@@ -261,6 +261,13 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
         d.set_item("field_names", st.names)?;
         out.set_item("state", d)?;
     }
+    if let Some(dl) = t.delays {
+        let d = PyDict::new(py);
+        d.set_item("time_ns", dl.time_ns.into_pyarray(py))?;
+        d.set_item("flow", dl.flow.into_pyarray(py))?;
+        d.set_item("delay_ns", dl.delay_ns.into_pyarray(py))?;
+        out.set_item("delays", d)?;
+    }
     Ok(out)
 }
 

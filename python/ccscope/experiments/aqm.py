@@ -20,16 +20,14 @@ its mean one-way delay less the same flow's alone on the path.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, theory
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import SEEDS, STATEMENT, THEORY, Claim
 from .cubic import _t975
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+SCENARIOS = shipped()
 #: Seeds whose spread is the tolerance of every row.
 SEED_SET = tuple(range(1, 11))
 #: Packet size of every flow (bytes) and the access links' one-way delay (s), as the scenarios.

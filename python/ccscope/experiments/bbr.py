@@ -11,15 +11,13 @@ packets of 1000 B.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, theory
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import STATEMENT, THEORY, Claim, below, within
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+SCENARIOS = shipped()
 
 #: The path of both scenarios: 10 Mb/s of 1000-byte packets, 2 × (18 + 1 + 1) ms.
 CAPACITY_PPS = 10e6 / 8000

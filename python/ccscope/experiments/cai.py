@@ -135,9 +135,9 @@ def eq35(quick: bool = False) -> list[Claim]:
     max_sender_delay_s of scenarios/cai-eq35-multirate.toml (rate-based AIMD, which takes
     the fraction removed, 1 − β), within 25%."""
     from .. import engine
-    from ..scenario import load
+    from ..scenario import load, shipped
 
-    here = Path(__file__).resolve().parents[3] / "scenarios" / "cai-eq35-multirate.toml"
+    here = shipped() / "cai-eq35-multirate.toml"
     claims = []
     for beta in (0.5, 0.875):
         sc = load(here).replace("flows[0].source.controller.beta", 1 - beta)
@@ -194,9 +194,9 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
     largest receiver queue is below most TCP flows'; its rate is within 15% of the TCP mean.
     `setup` changes what the paper leaves out (:data:`TABLE1_KNOBS`)."""
     from .. import engine
-    from ..scenario import load
+    from ..scenario import load, shipped
 
-    sc = load(Path(__file__).resolve().parents[3] / "scenarios" / "cai-table1-playback.toml")
+    sc = load(shipped() / "cai-table1-playback.toml")
     setup = setup or {}
     if "capacity_mbps" in setup:
         sc = sc.replace("topology.bottleneck.rate", f"{setup['capacity_mbps']:g}Mbps")
@@ -284,9 +284,9 @@ def fig16(quick: bool = False) -> list[Claim]:
     a 56 kb/s access line beside n = 0...10 mice (n present on average), DTAIMD(0.2,0.875)
     at or above TCP at every n. `quick` runs n = 0, 5, 10."""
     from .. import engine
-    from ..scenario import load
+    from ..scenario import load, shipped
 
-    base = load(Path(__file__).resolve().parents[3] / "scenarios" / "cai-fig16-access.toml")
+    base = load(shipped() / "cai-fig16-access.toml")
     seconds = 300.0
     claims = []
     for n in (0, 5, 10) if quick else range(11):
@@ -330,11 +330,9 @@ def fig17(quick: bool = False) -> list[Claim]:
     throughput ratio with α₂ from eq. (40), within 20% of k = 2, 3, 4 at 12 to 96 flows
     (1/6 multimedia). `quick` runs k = 2 and 4 at 12 and 48 flows."""
     from .. import engine
-    from ..scenario import load
+    from ..scenario import load, shipped
 
-    base = load(
-        Path(__file__).resolve().parents[3] / "scenarios" / "cai-fig17-differentiation.toml"
-    )
+    base = load(shipped() / "cai-fig17-differentiation.toml")
     claims = []
     for k in (2, 4) if quick else (2, 3, 4):
         alpha2 = float(theory.cai_weighted_alpha_ratio(k, 0.5, 0.875))

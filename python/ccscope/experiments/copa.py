@@ -10,15 +10,13 @@ a 500-packet DropTail buffer); against CUBIC one Copa flow and one CUBIC flow wi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, theory
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import STATEMENT, THEORY, Claim
 
-SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "copa-nsdi18.toml"
+SCENARIO = shipped() / "copa-nsdi18.toml"
 #: The scenario's BDP: 1250 packets/s for 40 ms.
 BDP_PKTS = 50
 

@@ -11,16 +11,14 @@ run times the mean RTT sample, in 1000-byte packets.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, theory
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import SEEDS as SEED_SPREAD
 from .claims import THEORY, Claim
 
-SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "cubic-rfc9438.toml"
+SCENARIO = shipped() / "cubic-rfc9438.toml"
 
 #: RFC 9438's recommended parameters (§4.6, §5.1).
 C, BETA = 0.4, 0.7

@@ -11,15 +11,13 @@ bottleneck, the queue traced every 10 µs). The queue's amplitude is read as the
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, theory
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import STATEMENT, THEORY, Claim
 
-SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "dctcp-sigcomm10.toml"
+SCENARIO = shipped() / "dctcp-sigcomm10.toml"
 
 #: §4.1: "For DCTCP, we set K=20" at 1 Gb/s, where the queue "is stable around 20 packets".
 PAPER_K_1G = 20

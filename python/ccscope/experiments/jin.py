@@ -5,8 +5,6 @@ feedback as in their App. C.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
@@ -122,9 +120,9 @@ def square_wave_run(controller: str, params: dict, duration_s: float, seed: int 
     """One flow of `controller` beside Jin et al.'s square wave
     (scenarios/jin-table5-square-wave.toml)."""
     from .. import engine
-    from ..scenario import load
+    from ..scenario import load, shipped
 
-    here = Path(__file__).resolve().parents[3] / "scenarios" / "jin-table5-square-wave.toml"
+    here = shipped() / "jin-table5-square-wave.toml"
     sc = (
         load(here)
         .replace("run.duration", f"{duration_s:g}s")

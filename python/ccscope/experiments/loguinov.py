@@ -690,21 +690,18 @@ TABLE1_FROZEN = (0.13, 0.68)
 #: "None" at the paper's resolution: one frame of a flow's 10-minute session at 10 frames/s.
 TABLE1_NONE = 1 / 6000
 
-_SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
-#: The two paths: the T1 of the paper and the same path scaled to a T3 (video scaled along).
-TABLE1_PATHS = {
-    "T1": _SCENARIOS / "loguinov-table1-t1.toml",
-    "T3": _SCENARIOS / "loguinov-table1-t3.toml",
-}
+#: The two paths' scenario files: the T1 of the paper and the same path scaled to a T3 (video
+#: scaled along).
+TABLE1_PATHS = {"T1": "loguinov-table1-t1.toml", "T3": "loguinov-table1-t3.toml"}
 
 
 def table1_scenario(scheme: str, path: str, duration_s: float, seed: int):
     """Table I's set-up (scenarios/loguinov-table1-*.toml) on `path` with `scheme`'s
     controller, `duration_s` long."""
-    from ..scenario import load
+    from ..scenario import load, shipped
 
     return (
-        load(TABLE1_PATHS[path])
+        load(shipped() / TABLE1_PATHS[path])
         .replace("flows[0].source.controller", TABLE1[scheme])
         .replace("run.duration", f"{duration_s:g}s")
         .replace("run.seed", seed)

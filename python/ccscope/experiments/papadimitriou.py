@@ -4,15 +4,13 @@ three SSVP and three SSVP-ADP flows carrying MPEG-4 video (scenarios/papadimitri
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, metrics
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import STATEMENT, UNSOURCED, Claim, Knob
 
-SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "papadimitriou-fig3-mpeg4.toml"
+SCENARIO = shipped() / "papadimitriou-fig3-mpeg4.toml"
 
 #: Papadimitriou & Zhang §VI: "CoV_SSVP = 0.0868 and CoV_SSVP-ADP = 0.0581".
 FIG3_COV = {"ssvp": 0.0868, "ssvp-adp": 0.0581}

@@ -10,8 +10,6 @@ duration in wall time.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .claims import SEEDS, THEORY, UNSOURCED, Claim, within
@@ -30,8 +28,6 @@ from .loguinov import (
     table1_scenario,
 )
 from .papadimitriou import FIG3_COV, fig3_cov
-
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
 #: The source of a real-time row whose run-to-run spread is not measured (the full run's
 #: per-flow rows); tests/validation/test_reproduce.py checks such rows only for a number.
@@ -107,9 +103,9 @@ def accuracy_claims(quick: bool = False) -> list[Claim]:
     one-way delay, on real packets within 10% of the packet engine's on the same file, as
     means over three runs of 30 s (seeds 1-3). Quick: one 5 s run, the flows' total
     throughput and the mean delay (how they split the link varies more in 4 s)."""
-    from ..scenario import load
+    from ..scenario import load, shipped
 
-    base = load(SCENARIOS / "realnet-two-flows.toml")
+    base = load(shipped() / "realnet-two-flows.toml")
     seeds, duration = ([1], "5s") if quick else ([1, 2, 3], "30s")
     real, sim = [], []
     for seed in seeds:

@@ -10,16 +10,14 @@ link of the same 51 packets per RTT) and scenarios/vegas-rtt-bias.toml (round tr
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, roundmodel, theory
 from ..controllers import catalogue
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import STATEMENT, Claim
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+SCENARIOS = shipped()
 
 #: The round model's link: the dumbbell's 1250 packets/s times its 41 ms base RTT.
 ROUND_CAPACITY_PKTS = 51.0

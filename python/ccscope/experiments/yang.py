@@ -6,12 +6,10 @@ they ran) and TEAR, in their §3.3.1 set-up; and with workloads, the ON/OFF loss
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .. import engine, metrics
-from ..scenario import load
+from ..scenario import load, shipped
 from .claims import STATEMENT, THEORY, UNSOURCED, Claim, below, within
 
 #: One RTT: 100 ms of propagation plus serialization; the bin CoV_time is taken over.
@@ -369,7 +367,7 @@ def _responsiveness_claim(name: str, source: dict, seeds: tuple[int, ...]) -> Cl
     )
 
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+SCENARIOS = shipped()
 
 #: The four protocols of Yang et al. §3 as sources (GAIMD(0.31, 0.875) is Yang & Lam's
 #: TCP-friendly pair; TFRC as Yang et al. ran it, ns-2's June 2000 snapshot).

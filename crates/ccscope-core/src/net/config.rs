@@ -170,6 +170,8 @@ pub struct TraceSpec {
     pub events: bool,
     /// Every change of the endpoints' control state ([`crate::net::trace::StateLog`]).
     pub state: bool,
+    /// Every data packet's one-way delay at its delivery ([`crate::net::trace::DelayLog`]).
+    pub delays: bool,
 }
 
 /// A whole run, flows with sources of type `S`.

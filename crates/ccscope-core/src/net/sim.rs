@@ -939,9 +939,12 @@ impl Core {
             s.marked += 1;
         }
         if pkt.dir == Dir::Forward {
-            if let Some(b) = self.trace.as_mut().and_then(|t| t.flow_bin(now, pkt.flow)) {
-                b.delivered_pkts += 1;
-                b.delivered_bytes += pkt.size_bytes as u64;
+            if let Some(t) = self.trace.as_mut() {
+                t.delay(now, pkt.flow, now - pkt.sent_at);
+                if let Some(b) = t.flow_bin(now, pkt.flow) {
+                    b.delivered_pkts += 1;
+                    b.delivered_bytes += pkt.size_bytes as u64;
+                }
             }
         }
         Some(pkt)
@@ -1063,7 +1066,7 @@ impl Simulation {
             .filter(|&k| network.links[k as usize].monitor)
             .collect();
         let spec = &scenario.trace;
-        let trace = (spec.flows || spec.queues || spec.events || spec.state)
+        let trace = (spec.flows || spec.queues || spec.events || spec.state || spec.delays)
             .then(|| Trace::new(spec, end, scenario.flows.len(), monitored.clone()));
         let sampled = trace
             .as_ref()

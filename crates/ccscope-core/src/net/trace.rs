@@ -64,6 +64,15 @@ pub struct EventLog {
     pub kind: Vec<u8>,
 }
 
+/// Columns of the delay log: one row per data packet delivered, at its delivery.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DelayLog {
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    /// From leaving its sender to reaching its receiver (ns).
+    pub delay_ns: Vec<u64>,
+}
+
 /// An endpoint's control state as named values (e.g. `("cwnd_pkts", 10.0)`), in a fixed order
 /// per endpoint; a value that is not defined yet (ssthresh before the first loss, p before the
 /// first loss event) is left out or non-finite, and is not recorded.
@@ -150,6 +159,8 @@ pub struct Trace {
     pub events: Option<EventLog>,
     /// The endpoints' control state; `None` unless asked for.
     pub state: Option<StateLog>,
+    /// Each data packet's one-way delay; `None` unless asked for.
+    pub delays: Option<DelayLog>,
 }
 
 impl Trace {
@@ -181,6 +192,7 @@ impl Trace {
             links,
             events: spec.events.then(EventLog::default),
             state: spec.state.then(|| StateLog::new(2 * n_flows)),
+            delays: spec.delays.then(DelayLog::default),
         }
     }
 
@@ -191,6 +203,16 @@ impl Trace {
         }
         let b = (now.ns() / self.interval.ns()) as usize;
         self.flows.get_mut(b * self.n_flows + flow as usize)
+    }
+
+    /// A data packet of `flow` delivered at `now` after `delay`, if delays are traced.
+    #[inline]
+    pub(crate) fn delay(&mut self, now: SimTime, flow: u32, delay: SimTime) {
+        if let Some(log) = &mut self.delays {
+            log.time_ns.push(now.ns());
+            log.flow.push(flow);
+            log.delay_ns.push(delay.ns());
+        }
     }
 
     /// The queue bin at `now` of run link `link`, if its queue is traced.

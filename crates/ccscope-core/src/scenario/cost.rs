@@ -63,6 +63,10 @@ const STATE_ROW_BYTES: f64 = 3.0 * 23.0;
 /// reply's arrival), and a callback changes about three values (a TCP ACK: window, RTT, RTO;
 /// a TFRC receiver's packet: p; a rate sender's report: up to seven).
 const STATE_ROWS_PER_EVENT: f64 = 3.0 / 5.0 * 3.0;
+/// Bytes per delay-trace row (time, flow, delay), counting the copies handed to Python; a
+/// delivered packet costs at least five events (as above), so at most one row per five.
+const DELAY_ROW_BYTES: f64 = 3.0 * 20.0;
+const DELAY_ROWS_PER_EVENT: f64 = 1.0 / 5.0;
 
 /// State an FQ-CoDel link keeps per queue of its `flows` (its record and its backlog), bytes.
 const FQ_CODEL_QUEUE_BYTES: f64 = 72.0;
@@ -588,6 +592,9 @@ impl Scenario {
             }
             if t.state {
                 bytes += work * STATE_ROWS_PER_EVENT * STATE_ROW_BYTES;
+            }
+            if t.delays {
+                bytes += work * DELAY_ROWS_PER_EVENT * DELAY_ROW_BYTES;
             }
         }
         let blame_work = blame.0;

@@ -1088,6 +1088,10 @@ pub struct Trace {
     /// estimate, rate, TFRC's p and X_calc, ...), at the time it changed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub state: bool,
+    /// Every data packet's one-way delay, from leaving its sender to reaching its receiver, at
+    /// its delivery (the per-packet record RFC 8868 §2's delay percentiles need).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub delays: bool,
 }
 
 fn trace_interval() -> Time {

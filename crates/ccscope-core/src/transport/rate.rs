@@ -183,6 +183,7 @@ fn pair(
         bunch,
         jitter: spec.jitter,
         srtt_s: None,
+        rtt_sum_s: 0.0,
         next_seq: 0,
         bunches: 0,
         last_send: SimTime::ZERO,
@@ -216,6 +217,9 @@ struct RateSender {
     jitter: f64,
     /// RTT stamped in data packets (s).
     srtt_s: Option<f64>,
+    /// The RTT samples added up (s), one per report (`reports` of them): their mean is the
+    /// flow's mean RTT, as TCP's over its samples.
+    rtt_sum_s: f64,
     next_seq: u64,
     /// Bunches sent (bunch numbers start at 1).
     bunches: u64,
@@ -331,6 +335,7 @@ impl RateSender {
             .saturating_sub(h.echo)
             .max(SimTime(1));
         self.srtt_s = Some(ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN));
+        self.rtt_sum_s += rtt.secs();
         let report = ReportSample {
             now,
             rtt: Some(rtt),
@@ -472,6 +477,8 @@ impl Endpoint for RateSender {
             ),
             ("srtt_s", Stat::Level(self.srtt_s.unwrap_or(0.0))),
             ("reports", Stat::Count(self.reports as f64)),
+            ("rtt_samples", Stat::Count(self.reports as f64)),
+            ("rtt_sum_s", Stat::Count(self.rtt_sum_s)),
             ("no_feedback_expiries", Stat::Count(self.silences as f64)),
         ];
         if self.outbox.retransmits() {

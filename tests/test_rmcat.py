@@ -1,0 +1,363 @@
+"""ccscope rmcat: RFC 8867's test cases as scenarios, RFC 8868's metrics, the command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ccscope
+from ccscope import _core, rmcat, sweep
+from ccscope.errors import ScenarioError
+
+#: RFC 8867's cases as the RFC gives them, written out here independently of ccscope.rmcat:
+#: id -> (duration s, reference capacity b/s, forward schedule [(start s, ratio)], backward
+#: schedule, one-way delay ms, queue ms, media flows [(start, end)], TCP flows [(start, end)]).
+RFC8867 = {
+    # §5.1, Table 1: 1 Mb/s reference, 100 s, one video flow 0-99 s.
+    "5.1": (100, 1e6, [(0, 1.0), (40, 2.5), (60, 0.6), (80, 1.0)], None, 50, 300, [(0, 99)], []),
+    # §5.2, Table 2: 2 Mb/s reference, 125 s, two flows 0-119 s.
+    "5.2": (
+        125,
+        2e6,
+        [(0, 2.0), (25, 1.0), (50, 1.75), (75, 0.5), (100, 1.0)],
+        None,
+        50,
+        300,
+        [(0, 119), (0, 119)],
+        [],
+    ),
+    # §5.3, Table 3: forward and backward schedules, one flow each way, 0-99 s.
+    "5.3": (
+        100,
+        1e6,
+        [(0, 2.0), (20, 1.0), (40, 0.5), (60, 2.0)],
+        [(0, 2.0), (35, 0.8), (70, 2.0)],
+        50,
+        300,
+        [(0, 99), (0, 99)],
+        [],
+    ),
+    # §5.4: 3.5 Mb/s, 120 s, flows starting at 0, 20 and 40 s.
+    "5.4": (120, 3.5e6, [(0, 1.0)], None, 50, 300, [(0, 119), (20, 119), (40, 119)], []),
+    # §5.6: 2 Mb/s, 120 s, media from 5 s beside a long TCP flow from 0 s.
+    "5.6": (120, 2e6, [(0, 1.0)], None, 50, 300, [(5, 119)], [(0, 119)]),
+    "5.6-1000ms": (120, 2e6, [(0, 1.0)], None, 50, 1000, [(5, 119)], [(0, 119)]),
+    # §5.7: 2 Mb/s, 300 s, two media flows from 5 s, 10 short TCP flows.
+    "5.7": (300, 2e6, [(0, 1.0)], None, 50, 300, [(5, 299), (5, 299)], [(0, 299)] * 10),
+    # §5.8: 3.5 Mb/s, 120 s, three flows from 0 s; the second pauses at 40 s, resumes at 60 s.
+    "5.8": (
+        120,
+        3.5e6,
+        [(0, 1.0)],
+        None,
+        50,
+        300,
+        [(0, 119), (0, 40), (0, 119), (60, 119)],
+        [],
+    ),
+}
+
+#: §5.5: 4 Mb/s, 300 s, five flows 10 s apart with one-way delays of 10, 25, 50, 100, 150 ms.
+RTT_FAIRNESS = ((10, 25, 50, 100, 150), (0, 10, 20, 30, 40))
+
+
+def seconds(text: str) -> float:
+    return _core.quantity(text)[1]
+
+
+def flat(pairs) -> list[float]:
+    return [float(x) for pair in pairs for x in pair]
+
+
+def test_every_case_of_rfc8867_section5_is_there():
+    assert set(RFC8867) | {"5.5", "6.2", "6.3"} == set(rmcat.BY_ID)
+
+
+@pytest.mark.parametrize("case_id", list(RFC8867))
+def test_each_case_matches_the_rfc(case_id):
+    duration, ref, forward, backward, delay_ms, queue_ms, media, tcp = RFC8867[case_id]
+    sc = rmcat.scenario(case_id, "tfrc")
+    assert seconds(sc["run"]["duration"]) == duration
+    b = sc["topology"]["bottleneck"]
+    schedule = [(0.0, seconds(b["rate"]) / ref)] + [
+        (seconds(x["at"]), seconds(x["rate"]) / ref) for x in b.get("capacity_changes", [])
+    ]
+    assert flat(schedule) == pytest.approx(flat(forward))
+    if backward:
+        r = sc["topology"]["reverse"]
+        got = [(0.0, seconds(r["rate"]) / ref)] + [
+            (seconds(x["at"]), seconds(x["rate"]) / ref) for x in r["capacity_changes"]
+        ]
+        assert flat(got) == pytest.approx(flat(backward))
+    # One-way propagation: access + bottleneck + access.
+    access = seconds(sc["topology"]["access"]["delay"])
+    assert (2 * access + seconds(b["delay"])) * 1e3 == pytest.approx(delay_ms)
+    # The queue holds queue_ms at the reference capacity.
+    assert seconds(b["queue"]["limit"]) == pytest.approx(queue_ms * 1e-3 * ref / 8, abs=1)
+    flows = sc["flows"]
+    media_flows = [f for f in flows if f["source"]["kind"] == "rate"]
+    assert [(seconds(f["start"]), seconds(f["stop"])) for f in media_flows] == media
+    tcp_flows = [
+        (seconds(f["start"]), seconds(f["stop"]))
+        for f in flows
+        if f["source"]["kind"] == "tcp"
+        for _ in range(f.get("count", 1))
+    ]
+    assert tcp_flows == tcp
+    if case_id == "5.3":
+        assert [f.get("reverse", False) for f in flows] == [False, True]
+
+
+def test_rtt_fairness_gives_each_flow_its_delay():
+    delays, starts = RTT_FAIRNESS
+    sc = rmcat.scenario("5.5", "tfrc")
+    b = sc["topology"]["bottleneck"]
+    assert seconds(b["rate"]) == 4e6 and seconds(sc["run"]["duration"]) == 300
+    access = seconds(sc["topology"]["access"]["delay"])
+    for f, d, start in zip(sc["flows"], delays, starts, strict=True):
+        one_way = seconds(f["left_delay"]) + seconds(b["delay"]) + access
+        assert one_way * 1e3 == pytest.approx(d)
+        assert seconds(f["start"]) == start and seconds(f["stop"]) == 299
+
+
+def test_the_media_flow_of_a_window_controller_runs_on_tcp():
+    assert rmcat.media_source("dtaimd", {})["kind"] == "tcp"
+    assert rmcat.media_source("tfrc", {})["kind"] == "rate"
+
+
+def test_every_case_is_a_valid_scenario_for_cubic_and_ecn():
+    for c in rmcat.CASES:
+        ccscope.Scenario.from_dict(rmcat.scenario(c.id, "ssvp", tcp="cubic"))
+    ecn = rmcat.scenario("6.2", "tfrc")
+    assert ecn["topology"]["bottleneck"]["queue"]["kind"] == "codel"
+    assert ecn["flows"][0]["ecn"] is True
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"case_id": "5.9"}, "case"),
+        ({"tcp": "vegas"}, "tcp"),
+        ({"scale": 0.0}, "scale"),
+        ({"controller": "nosuch"}, "controller"),
+    ],
+)
+def test_bad_input_names_the_field(kwargs, field):
+    args = {"case_id": "5.1", "controller": "tfrc", **kwargs}
+    with pytest.raises(ScenarioError) as e:
+        rmcat.scenario(**args)
+    assert e.value.path == field
+
+
+# --- metrics on small traces worked out by hand -----------------------------------------------
+
+
+def test_fairness():
+    # (1 + 1 + 2)² / (3 · (1 + 1 + 4)) = 16/18; min/max 1/2; no shares at all: none.
+    assert rmcat.fairness(np.array([1.0, 1.0, 2.0])) == pytest.approx((16 / 18, 0.5))
+    assert np.isnan(rmcat.fairness(np.zeros(3))).all()
+
+
+def test_convergence_time_of_a_step():
+    # 0 until 2 s, then 0.9 of a 1 Mb/s capacity, in 100 ms bins. The 1 s mean (10 bins) first
+    # reaches 0.8 when 9 of its 10 bins are at 0.9 (0.81): the bin starting at 2.8 s, known at
+    # its end, 2.9 s; it stays, so 2.9 s after the event at 0. An event at 5 s: already there,
+    # one bin (0.1 s).
+    t = np.arange(0, 10, 0.1)
+    rate = np.where(t >= 2.0 - 1e-9, 0.9e6, 0.0)
+    cap = np.full_like(t, 1e6)
+    got = rmcat.convergence_times(t, rate, cap, [0.0, 5.0], 10.0)
+    assert got == pytest.approx([2.9, 0.1])
+    # Above 1.1 of the capacity it never converges.
+    assert rmcat.convergence_times(t, 1.2 * cap, cap, [0.0], 10.0) == [float("inf")]
+
+
+def _synthetic(c):
+    """Two seconds of 100 ms bins for case `c`'s flows, every media flow at 500 kb/s
+    delivered, 600 kb/s sent; packets of 1250 B: 5 delivered and 6 sent per bin, one lost."""
+    t = np.round(np.arange(0, 2, 0.1), 1)
+    rows = [
+        {
+            "time_s": x,
+            "flow": f,
+            "throughput_bps": 5e5,
+            "send_rate_bps": 6e5,
+            "sent_pkts": 6,
+            "lost_pkts": 1,
+            "delivered_pkts": 5,
+            "delivered_bytes": 6250,
+        }
+        for x in t
+        for f in range(len(c.media))
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_case_metrics_by_hand():
+    c = rmcat.Case("x", "two flows", "test", 2.0, 1e6, media=(rmcat.Media(0, 2), rmcat.Media(0, 2)))
+    trace = _synthetic(c)
+    # Delays: flow 0's ten packets at 60 ms, flow 1's ten at 60 ... 150 ms and one at 500 ms
+    # (late), arriving in the first second: the second second has no timely packet of either.
+    delays = pd.DataFrame(
+        {
+            "time_s": np.r_[np.linspace(0.05, 0.95, 10), np.linspace(0.05, 0.95, 10), 1.5],
+            "flow": [0] * 10 + [1] * 11,
+            "delay_s": np.r_[np.full(10, 0.06), np.linspace(0.06, 0.15, 10), 0.5],
+        }
+    )
+    flows = pd.DataFrame({"flow": [0, 1], "feedback_bytes": [500.0, 500.0]})
+    m = rmcat.case_metrics(c, trace, delays, flows)
+    # 2 × 500 kb/s over 1 Mb/s.
+    assert m["rate_over_capacity"] == pytest.approx(1.0)
+    assert m["utilization"] == pytest.approx(1.0)
+    assert m["loss"] == pytest.approx(1 / 6)
+    # 1000 B of reports in 2 s: 4 kb/s; over 2 × 20 bins × 6250 B delivered.
+    assert m["feedback_kbps"] == pytest.approx(4.0)
+    assert m["feedback_ratio"] == pytest.approx(1000 / (2 * 20 * 6250))
+    all_delays = delays["delay_s"].to_numpy() * 1e3
+    assert m["delay_p50_ms"] == pytest.approx(np.percentile(all_delays, 50))
+    assert m["delay_p95_ms"] == pytest.approx(np.percentile(all_delays, 95))
+    assert m["late_fraction"] == pytest.approx(1 / 21)
+    # After each flow's first second (its start-up), its 10 bins of the second second have no
+    # timely packet: all frozen.
+    assert m["freeze_fraction"] == pytest.approx(1.0)
+    assert m["jain"] == pytest.approx(1.0) and m["min_max"] == pytest.approx(1.0)
+    # 1.2 Mb/s sent on 1 Mb/s: above the band, never converges.
+    assert m["never_converged"] == 1
+
+
+def test_a_resumed_flow_counts_as_the_flow_it_continues():
+    c = rmcat.Case(
+        "x",
+        "pause",
+        "test",
+        2.0,
+        1e6,
+        media=(rmcat.Media(0, 2), rmcat.Media(0, 1), rmcat.Media(1, 2, resumes=1)),
+    )
+    trace = _synthetic(c)
+    # Flow 1 stops at 1 s and flow 2 (its resumption) starts then: zero outside their times.
+    trace.loc[(trace.flow == 1) & (trace.time_s >= 1), "throughput_bps"] = 0
+    trace.loc[(trace.flow == 2) & (trace.time_s < 1), "throughput_bps"] = 0
+    delays = pd.DataFrame({"time_s": [0.05], "flow": [0], "delay_s": [0.06]})
+    flows = pd.DataFrame({"flow": [0, 1, 2], "feedback_bytes": [0.0, 0.0, 0.0]})
+    m = rmcat.case_metrics(c, trace, delays, flows)
+    # Two logical flows, each 500 kb/s throughout: equal shares.
+    assert m["jain"] == pytest.approx(1.0)
+    assert m["rate_over_capacity"] == pytest.approx(1.0)
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def ccscope_cli(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "ccscope", *args], capture_output=True, text=True, env=env
+    )
+
+
+def test_one_case_from_the_command_line_and_its_report(tmp_path):
+    store = tmp_path / "rmcat.duckdb"
+    p = ccscope_cli("rmcat", "tfrc", "--case", "5.1", "--store", str(store), "--json")
+    assert p.returncode == 0, p.stderr
+    suite = json.loads(p.stdout)
+    m = suite["cases"]["5.1"]
+    # Bounds from the case itself: at most the capacity (plus a bin's rounding); at least the
+    # 50 ms propagation and a 1200-byte packet's 9.6 ms at 1 Mb/s; p95 within propagation,
+    # serialization and the queue (37.5 kB, 500 ms at 0.6 Mb/s).
+    assert 0.5 < m["rate_over_capacity"] <= 1.01
+    assert 59.6 <= m["delay_p50_ms"] <= m["delay_p95_ms"] <= 50 + 9.6 / 0.6 + 500 + 1
+    assert 0 <= m["loss"] < 0.1
+    assert len(m["convergence_s"]) == 4
+    html = tmp_path / "report.html"
+    p = ccscope_cli("report", str(store), "-o", str(html))
+    assert p.returncode == 0, p.stderr
+    page = html.read_text()
+    assert "RFC 8867 test cases" in page and "5.1: variable available capacity" in page
+    assert page.count("<img") == 2
+    rows = sweep.load(store)
+    assert len(rows) == 1 and rows["status"].iloc[0] == "ok"
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["tfrc", "--case", "7.1"], "case = '7.1'"),
+        (["tfrc", "--tcp", "vegas"], "tcp = 'vegas'"),
+        (["tfrc", "--engine", "round"], "engine = 'round'"),
+        (["gaimd", "-p", "beta=2"], "beta"),
+    ],
+)
+def test_bad_input_is_one_line(args, field, tmp_path):
+    p = ccscope_cli("rmcat", *args, "--store", str(tmp_path / "s.duckdb"))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and field in lines[0], p.stderr
+
+
+def test_one_case_on_real_packets(tmp_path):
+    # Case 5.1 at a twentieth of its times (5 s of wall time): the udp engine runs it and the
+    # metrics come out; a smoke test, not the case.
+    suite = rmcat.run(
+        "tfrc", cases=["5.1"], engine="udp", scale=0.05, store=tmp_path / "udp.duckdb"
+    )
+    m = suite["cases"]["5.1"]
+    assert suite["engine"] == "udp" and m["delay_p50_ms"] >= 59.0
+    table = sweep.load(tmp_path / "udp.duckdb")
+    assert table["engine"].iloc[0] == "udp"
+
+
+def test_headline_markdown_has_a_row_per_controller(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    p = ccscope_cli("rmcat-table", "tfrc", "ssvp", "--store", str(tmp_path / "h.duckdb"), env=env)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.strip().splitlines()
+    assert len(lines) == 4 and lines[2].startswith("| TFRC |")
+
+
+DELAY_PY = '''
+import ccscope
+
+
+class DelayTarget(ccscope.RateController):
+    """Up 5% a report while the one-way delay is within 25 ms of the least seen, down 15%
+    beyond: a delay-based media controller in a few lines."""
+
+    name = "delay-target-py"
+
+    def __init__(self):
+        self.rate, self.least = 150e3, None
+
+    def rate_bps(self):
+        return self.rate
+
+    def on_report(self, r):
+        d = r["one_way_delay_s"]
+        if d is None:
+            return
+        self.least = d if self.least is None else min(self.least, d)
+        self.rate *= 1.05 if d - self.least < 0.025 else 0.85
+'''
+
+
+def test_a_python_controller_runs_the_suite(tmp_path):
+    (tmp_path / "delaypy.py").write_text(DELAY_PY)
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "rmcat", "python:delaypy:DelayTarget", "--case", "5.4"]
+        + ["--store", "s.duckdb", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert p.returncode == 0, p.stderr
+    suite = json.loads(p.stdout)
+    m = suite["cases"]["5.4"]
+    assert suite["controller"] == "delay-target-py"
+    # Three flows of one delay-based control: some share, within the capacity.
+    assert 0 < m["jain"] <= 1 and 0 < m["rate_over_capacity"] <= 1.01
