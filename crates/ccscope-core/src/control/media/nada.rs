@@ -402,8 +402,6 @@ impl Controller for Nada {
 mod tests {
     use super::*;
     use crate::control::PacketStatus;
-    use crate::rng::{stream, Stream};
-    use rand::Rng as _;
 
     fn close(a: f64, b: f64, tol: f64) {
         assert!((a - b).abs() <= tol, "{a} vs {b}");
@@ -522,40 +520,9 @@ mod tests {
     #[test]
     fn random_feedback_keeps_every_output_finite_and_bounded() {
         for seed in 0..200 {
-            let mut rng = stream(seed, Stream::Controller, 0);
             let p = NadaParams::default();
             let mut nada = Nada::new(p, RateConfig::default());
-            let (mut now, mut seq) = (SimTime::ZERO, 0u64);
-            for _ in 0..200 {
-                let n = rng.gen_range(0..40u64);
-                let mut pk = Vec::new();
-                for _ in 0..n {
-                    now += SimTime(rng.gen_range(0..20_000_000));
-                    let arrived = (rng.gen::<f64>() > 0.2)
-                        .then(|| now + SimTime(rng.gen_range(0..2_000_000_000)));
-                    pk.push(PacketStatus {
-                        seq,
-                        size_bytes: rng.gen_range(1..1500),
-                        sent_at: now,
-                        arrived_at: arrived,
-                        ce: arrived.is_some() && rng.gen::<f64>() < 0.1,
-                        ..PacketStatus::default()
-                    });
-                    seq += 1;
-                }
-                now += SimTime(rng.gen_range(0..300_000_000));
-                let fb = FeedbackSample {
-                    now,
-                    report_at: now,
-                    rtt: (rng.gen::<f64>() > 0.1).then(|| SimTime(rng.gen_range(1..3_000_000_000))),
-                    queued_bytes: if rng.gen::<f64>() < 0.05 {
-                        u64::MAX
-                    } else {
-                        rng.gen_range(0..200_000)
-                    },
-                    packets: pk,
-                    ..FeedbackSample::default()
-                };
+            for fb in crate::control::media::random_feedback(seed, 200) {
                 nada.on_feedback(&fb);
                 let vin = nada.target_rate_bps().unwrap();
                 let send = nada.pacing_rate_bps().unwrap();
