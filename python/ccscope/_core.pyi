@@ -82,6 +82,7 @@ class Feedback:
     format: str
     rtt_s: float | None
     in_flight_bytes: int
+    queued_bytes: int
     size_bytes: int
     packets: list[PacketStatus]
 

@@ -513,6 +513,8 @@ pub(crate) struct PyFeedback {
     #[pyo3(get)]
     in_flight_bytes: u64,
     #[pyo3(get)]
+    queued_bytes: u64,
+    #[pyo3(get)]
     size_bytes: u32,
     #[pyo3(get)]
     packets: Vec<Py<PyPacketStatus>>,
@@ -852,6 +854,7 @@ impl Controller for PyController {
                 format: f.format.name(),
                 rtt_s: secs(f.rtt),
                 in_flight_bytes: f.in_flight_bytes,
+                queued_bytes: f.queued_bytes,
                 size_bytes: f.size_bytes,
                 packets,
             };

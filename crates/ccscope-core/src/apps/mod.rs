@@ -446,6 +446,15 @@ impl Outbox {
         !self.stopped && !self.buffer.is_empty()
     }
 
+    /// Bytes waiting to be sent (none once stopped).
+    pub fn queued_bytes(&self) -> u64 {
+        if self.stopped {
+            0
+        } else {
+            self.buffer.bytes()
+        }
+    }
+
     /// The next packet's worth of data, at most `max_bytes`.
     #[inline]
     pub fn take(&mut self, max_bytes: u32) -> Option<Chunk> {

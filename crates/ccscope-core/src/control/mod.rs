@@ -330,6 +330,10 @@ pub struct FeedbackSample {
     pub rtt: Option<SimTime>,
     /// Bytes sent and not yet covered by any report that reached the sender, after this one.
     pub in_flight_bytes: u64,
+    /// Bytes the application has handed over and the sender has not sent yet when the
+    /// feedback arrived (the sender's queue: RFC 8698's rate shaping buffer, RFC 8298's RTP
+    /// queue).
+    pub queued_bytes: u64,
     /// Size of this feedback packet on the wire (bytes).
     pub size_bytes: u32,
     pub packets: Vec<PacketStatus>,

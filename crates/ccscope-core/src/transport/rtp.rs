@@ -352,6 +352,7 @@ impl RtpSender {
             format: report.format,
             rtt,
             in_flight_bytes: self.in_flight_bytes,
+            queued_bytes: self.outbox.queued_bytes(),
             size_bytes: report.size_bytes,
             packets,
         };

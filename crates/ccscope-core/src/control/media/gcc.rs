@@ -624,8 +624,6 @@ impl Controller for Gcc {
 mod tests {
     use super::*;
     use crate::control::PacketStatus;
-    use crate::rng::{stream, Stream};
-    use rand::Rng as _;
 
     /// The Kalman filter's first two steps worked by hand from §5.3's equations (Table 1's
     /// q = 10⁻³, e(0) = 0.1; chi = 0.01; var_v_hat(0) = 50; groups 10 ms apart, so
@@ -817,7 +815,6 @@ mod tests {
     #[test]
     fn random_feedback_keeps_every_output_finite_and_bounded() {
         for seed in 0..200 {
-            let mut rng = stream(seed, Stream::Controller, 0);
             let params = GccParams {
                 filter: if seed % 2 == 0 {
                     ArrivalFilter::Kalman
@@ -831,31 +828,7 @@ mod tests {
                 ..RateConfig::default()
             };
             let mut gcc = Gcc::new(params, config);
-            let (mut now, mut seq) = (SimTime::ZERO, 0u64);
-            for _ in 0..200 {
-                let n = rng.gen_range(0..40u64);
-                let mut pk = Vec::new();
-                for _ in 0..n {
-                    now += SimTime(rng.gen_range(0..20_000_000));
-                    let arrived = (rng.gen::<f64>() > 0.2)
-                        .then(|| now + SimTime(rng.gen_range(0..2_000_000_000)));
-                    pk.push(PacketStatus {
-                        seq,
-                        size_bytes: rng.gen_range(1..1500),
-                        sent_at: now,
-                        arrived_at: arrived,
-                        ..PacketStatus::default()
-                    });
-                    seq += 1;
-                }
-                now += SimTime(rng.gen_range(0..300_000_000));
-                let fb = FeedbackSample {
-                    now,
-                    report_at: now,
-                    rtt: (rng.gen::<f64>() > 0.1).then(|| SimTime(rng.gen_range(1..3_000_000_000))),
-                    packets: pk,
-                    ..FeedbackSample::default()
-                };
+            for fb in crate::control::media::random_feedback(seed, 200) {
                 gcc.on_feedback(&fb);
                 let target = gcc.target_rate_bps().unwrap();
                 let pace = gcc.pacing_rate_bps().unwrap();

@@ -9,8 +9,12 @@
 //! ([`ArrivalGroups`]) and the receive-rate meter over a sliding window ([`RateMeter`]).
 
 mod gcc;
+mod nada;
+mod scream;
 
 pub use gcc::{ArrivalFilter, Gcc, GccParams, OveruseDetector, Signal};
+pub use nada::{Nada, NadaParams};
+pub use scream::{Scream, ScreamParams};
 
 use std::collections::VecDeque;
 
@@ -155,6 +159,52 @@ impl RateMeter {
         (last.saturating_sub(first) >= self.window)
             .then(|| 8.0 * self.bytes as f64 / self.window.secs())
     }
+}
+
+/// Random feedback for the controllers' property tests: `reports` reports of seed `seed`, with
+/// random report sizes, send gaps, delays up to 2 s, 20 % losses, 10 % CE marks, gaps between
+/// reports up to 0.3 s, missing RTTs, bytes in flight and sender queues (now and then the
+/// unlimited queue of a bulk source).
+#[cfg(test)]
+pub(crate) fn random_feedback(seed: u64, reports: usize) -> Vec<crate::control::FeedbackSample> {
+    use crate::rng::{stream, Stream};
+    use rand::Rng as _;
+    let mut rng = stream(seed, Stream::Controller, 0);
+    let (mut now, mut seq) = (SimTime::ZERO, 0u64);
+    let mut out = Vec::with_capacity(reports);
+    for _ in 0..reports {
+        let n = rng.gen_range(0..40u64);
+        let mut packets = Vec::new();
+        for _ in 0..n {
+            now += SimTime(rng.gen_range(0..20_000_000));
+            let arrived =
+                (rng.gen::<f64>() > 0.2).then(|| now + SimTime(rng.gen_range(0..2_000_000_000)));
+            packets.push(PacketStatus {
+                seq,
+                size_bytes: rng.gen_range(1..1500),
+                sent_at: now,
+                arrived_at: arrived,
+                ce: arrived.is_some() && rng.gen::<f64>() < 0.1,
+                ..PacketStatus::default()
+            });
+            seq += 1;
+        }
+        now += SimTime(rng.gen_range(0..300_000_000));
+        out.push(crate::control::FeedbackSample {
+            now,
+            report_at: now,
+            rtt: (rng.gen::<f64>() > 0.1).then(|| SimTime(rng.gen_range(1..3_000_000_000))),
+            in_flight_bytes: rng.gen_range(0..1_000_000),
+            queued_bytes: if rng.gen::<f64>() < 0.05 {
+                u64::MAX
+            } else {
+                rng.gen_range(0..200_000)
+            },
+            packets,
+            ..Default::default()
+        });
+    }
+    out
 }
 
 #[cfg(test)]
