@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine with Python 3.11 and the Rust toolchain:
 #   make run    create .venv, build the extension (release), run the main job
-#   make test   the same set-up, then the Rust and Python tests
+#   make test   the same set-up, then the Rust and Python tests and the documentation site
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +9,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml
 OUT ?= out/main
 WHEELS := target/wheels
 
-.PHONY: run test test-rust test-python validate bench lint format-check clean install ns2 chromium wheel
+.PHONY: run test test-rust test-python docs validate bench lint format-check clean install ns2 chromium wheel
 
 install: $(STAMP)
 
@@ -37,7 +37,7 @@ wheel: $(STAMP)
 run: $(STAMP)
 	$(BIN)/ccscope run scenarios/dumbbell-mix.toml --out $(OUT)
 
-test: $(STAMP) test-rust test-python
+test: $(STAMP) test-rust test-python docs
 
 test-rust:
 	cargo test -p ccscope-core --quiet
@@ -45,6 +45,12 @@ test-rust:
 # tests/platform/test_wheel.py installs the wheel into a fresh virtual environment.
 test-python: $(STAMP) chromium wheel
 	$(BIN)/python -m pytest -q -m "not slow"
+
+# The documentation site (docs/, Sphinx with MyST Markdown) into out/docs, warnings as errors;
+# -E rereads every page, since the CLI and schema pages are generated from the program.
+# The pages' code blocks run in the Python tests (tests/test_docs.py).
+docs: $(STAMP)
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs out/docs
 
 # `ccscope report` is tested in headless Chromium (Debian package chromium); the test fails,
 # never skips, without it.
@@ -59,14 +65,17 @@ validate: $(STAMP) ns2
 	$(BIN)/python bench/ns2_compare_rate.py
 	$(BIN)/python bench/ns2_compare_yang.py
 
-# Speed against ns-2 in the same command: out/bench.json, then the README's speed table from it.
+# Speed against ns-2 in the same command: out/bench.json, then the speed page's table from it
+# (docs/speed.md).
 bench: $(STAMP) ns2
 	$(BIN)/python bench/speed.py
 	$(BIN)/python bench/sweep_speed.py
 	$(BIN)/python bench/queue_speed.py
 	$(BIN)/python bench/python_controllers.py
+	$(BIN)/python bench/report_speed.py
+	$(BIN)/python bench/capacity_trace_speed.py
 	$(BIN)/python bench/rmcat_speed.py
-	$(BIN)/python bench/readme_speed.py
+	$(BIN)/python bench/speed_page.py
 	$(BIN)/python bench/anchors.py
 	$(BIN)/python bench/tfrc_anchor.py
 	$(BIN)/python bench/realnet_accuracy.py
@@ -78,13 +87,13 @@ ns2:
 	  || echo "ns-2 could not be installed: anchor comparisons will run ccscope only"
 
 lint: format-check
-	$(BIN)/ruff check python tests bench
+	$(BIN)/ruff check python tests bench docs
 	cargo clippy --workspace --all-targets -- -D warnings
 
 # Formatting as `cargo fmt` (rustfmt.toml) and `ruff format` (pyproject.toml) leave it; CI checks it.
 format-check: $(STAMP)
 	cargo fmt --all -- --check
-	$(BIN)/ruff format --check python tests bench
+	$(BIN)/ruff format --check python tests bench docs
 
 clean:
 	rm -rf $(VENV) target out

@@ -7,7 +7,7 @@ as a link serves it; the queue's and the link chain's work timed, not the arriva
 best of --repeat runs, and merges rows into out/bench.json (which bench/speed.py writes first):
 nanoseconds per packet for DropTail, RED, CoDel, FQ-CoDel and PIE at 10 flows, with the goal of
 no more than RED's; and FQ-CoDel's at 1000 flows, with the goal of no more than its own at 10.
-bench/readme_speed.py shows them in the README's table.
+bench/speed_page.py shows them in docs/speed.md's table.
 
 Usage: python bench/queue_speed.py [--repeat N] [--out out/bench.json]
 """

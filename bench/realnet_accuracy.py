@@ -11,7 +11,9 @@ delay on this machine, and how closely senders keep their pacing.
   intended send time (50th and 99th percentile).
 - ceiling: two TCP flows on emulated links of 10 Mb/s, 100 Mb/s and 1 Gb/s (500 packets of
   DropTail, 10 ms); the bottleneck's utilization shows up to which rate this machine's hosts
-  and emulator keep a link busy (the hosts run every endpoint on one thread).
+  and emulator keep a link busy (the hosts run every endpoint on one thread). With the
+  user-space emulator, also two flows of the kernel's own TCP (source.kind = "linux", CUBIC,
+  through TUN devices: needs root, else the rows are left out and the output says why).
 - kernel: the same measures with the bottleneck's rate and queue in the kernel
   (run.emulator = "kernel": tc's tbf on a veth pair between two network namespaces), rate also
   at 100 Mb/s (a 120 Mb/s CBR flow) for both emulators. The kernel rows need root; elsewhere
@@ -71,6 +73,27 @@ def two_tcp(rate: str, seconds: float, emulator: str = "user") -> ccscope.Scenar
     return scenario(rate, "10ms", 500, 'source = { kind = "tcp" }\ncount = 2', seconds, emulator)
 
 
+def two_linux(rate: str, seconds: float) -> ccscope.Scenario:
+    flow = 'source = { kind = "linux", cc = "cubic" }\ncount = 2'
+    return scenario(rate, "10ms", 500, flow, seconds)
+
+
+def ceiling(emulator: str, who: str, make, seconds: float) -> list[dict]:
+    """Bottleneck utilization of two flows made by `make(rate, seconds)` at 10 Mb/s, 100 Mb/s
+    and 1 Gb/s, and the most they carried."""
+    records, sustained = [], 0.0
+    for rate, bps in (("10Mbps", 10e6), ("100Mbps", 100e6), ("1Gbps", 1e9)):
+        links = ccscope.run(make(rate, min(seconds, 5.0))).links.set_index("name")
+        utilization = links.loc["bottleneck", "utilization"]
+        measure = f"{emulator}: ceiling: bottleneck utilization, 2 {who} flows, {rate}"
+        records.append(record(measure, utilization))
+        sustained = max(sustained, utilization * bps)
+    records.append(
+        record(f"{emulator}: ceiling: most carried by 2 {who} flows (Mb/s)", sustained / 1e6)
+    )
+    return records
+
+
 def record(measure: str, value: float, goal: str = "", holds: bool | None = None) -> dict:
     return {"measure": measure, "value": float(value), "goal": goal, "holds": holds}
 
@@ -106,17 +129,12 @@ def emulator_records(emulator: str, seconds: float) -> list[dict]:
         record(f"{emulator}: pacing: timer lateness p50 (ms)", light["timer_late_p50_ms"]),
         record(f"{emulator}: pacing: timer lateness p99 (ms)", light["timer_late_p99_ms"]),
     ]
-    sustained = 0.0
-    for rate, bps in (("10Mbps", 10e6), ("100Mbps", 100e6), ("1Gbps", 1e9)):
-        links = ccscope.run(two_tcp(rate, min(seconds, 5.0), emulator)).links.set_index("name")
-        utilization = links.loc["bottleneck", "utilization"]
-        records.append(
-            record(f"{emulator}: ceiling: bottleneck utilization, 2 TCP flows, {rate}", utilization)
-        )
-        sustained = max(sustained, utilization * bps)
-    records.append(
-        record(f"{emulator}: ceiling: most carried by 2 TCP flows (Mb/s)", sustained / 1e6)
-    )
+    records += ceiling(emulator, "TCP", lambda r, s: two_tcp(r, s, emulator), seconds)
+    if emulator == "user":
+        try:
+            records += ceiling(emulator, "Linux TCP", two_linux, seconds)
+        except ScenarioError as e:
+            print(f"Linux TCP rows left out: {e}")
     return records
 
 

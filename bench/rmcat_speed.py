@@ -4,7 +4,7 @@ Runs `ccscope rmcat tfrc -j 1` into a fresh store (every case of ccscope.rmcat.C
 simulated times add up to 1625 s), pinned to one CPU with taskset where it exists, best of
 --repeat, and merges one record into out/bench.json (which bench/speed.py writes first): the
 wall time of the whole command, start-up, runs, metrics and store included, against the goal
-of under 2 minutes. bench/readme_speed.py shows it in the README's table.
+of under 2 minutes. bench/speed_page.py shows it in docs/speed.md's table.
 
 Usage: python bench/rmcat_speed.py [--repeat N] [--out out/bench.json]
 """

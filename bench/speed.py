@@ -1,8 +1,8 @@
 """`make bench`: ccscope's speed, with ns-2.35 run side by side in the same command.
 
 Writes one record per measurement to out/bench.json (scenario, ccscope's figure, ns-2's figure
-when it has one, their ratio, peak resident memory, the goal and whether it holds); the README's
-speed table is made from that file by bench/readme_speed.py.
+when it has one, their ratio, peak resident memory, the goal and whether it holds); the speed
+page's table (docs/speed.md) is made from that file by bench/speed_page.py.
 
 - start-up: what `ccscope run` does before the simulation begins (interpreter, imports, the
   command line, reading the scenario) and which heavy modules that loads, against ns-2 building

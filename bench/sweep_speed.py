@@ -4,7 +4,7 @@ Runs `ccscope sweep FILE --store S -j N` for N = 1 and N = 2 on the same sweep (
 fresh store; -j 1 and -j 2 alternate, so both meet the same load from other jobs; best of
 --repeat each), and merges one record into out/bench.json (which bench/speed.py writes first):
 the wall-time speed-up of -j 2 over -j 1, with the goal of at least 1.8x (two cores should
-almost halve a sweep). bench/readme_speed.py shows it in the README's table.
+almost halve a sweep). bench/speed_page.py shows it in docs/speed.md's table.
 
 Usage: python bench/sweep_speed.py [--repeat N] [--out out/bench.json]
 """

@@ -42,7 +42,7 @@ def test_the_examples_cover_every_kind_of_source_and_output():
         for f in ccscope.load(p).table.get("flows", [])
         if "source" in f
     }
-    assert kinds >= {"tcp", "rate", "cbr", "poisson"}
+    assert kinds >= {"tcp", "rate", "cbr", "poisson", "rtp"}
     assert any("trace" in ccscope.load(p).table for p in EXAMPLES)
 
 

@@ -105,6 +105,43 @@ def test_the_cli_runs_it_and_writes_the_usual_files(tmp_path):
     assert len(summary["flows"]) == 2
 
 
+def test_the_run_checks_itself_against_the_timing_goals(two_flows):
+    # The goals (docs/realnet.md): delay lateness p99 at most 0.5 ms, each host's rate
+    # within 1% of what the emulated network delivered to it.
+    timing = two_flows.timing()
+    assert timing["delay_late_p99_ms"] == two_flows.flows["arrival_late_p99_ms"].max()
+    host = two_flows.flows["host_rx_bps"] / two_flows.flows["throughput_bps"]
+    assert timing["rate_error"] == pytest.approx((host - 1).abs().max())
+    assert bool(timing["missed"]) == (
+        timing["delay_late_p99_ms"] > 0.5 or timing["rate_error"] > 0.01
+    )
+    # A run 1.33 ms late at the 99th percentile (ten times less than "did not keep time") and
+    # one whose host got 2% less than the network delivered: each says which goal it missed.
+    rows = two_flows._flow_rows
+    for change, says in (
+        ({"arrival_late_p99_ms": 1.33}, "datagrams arrived up to 1.33 ms late"),
+        ({"host_rx_bps": 0.98 * rows[0]["throughput_bps"]}, "2.00% away"),
+    ):
+        r = ccscope.Result(two_flows.scenario, two_flows.raw)
+        r.__dict__["_flow_rows"] = [{**rows[0], **change}, *rows[1:]]
+        assert r.notes[0].startswith("the udp engine missed its timing goals: "), r.notes
+        assert says in r.notes[0], r.notes
+        assert r.summary()["notes"] == r.notes
+    assert ccscope.run(ccscope.load(SCENARIO).replace("run.engine", "packet")).timing() is None
+
+
+def test_the_printed_summary_says_whether_the_timing_goals_were_met(tmp_path):
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "run", str(SCENARIO), "--out", str(tmp_path / "o")]
+        + ["--no-plot"],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stderr
+    (line,) = [x for x in p.stdout.splitlines() if x.startswith("timing: ")]
+    assert "goal at most 0.5 ms" in line and ("goals met" in line or "MISSED" in line), line
+
+
 class Steady(ccscope.RateController):
     """A constant 400 kb/s that counts the receiver's reports."""
 

@@ -154,3 +154,64 @@ def test_without_the_privilege_the_run_says_so_and_exits_2(tmp_path):
     assert p.returncode == 2, p.stderr
     assert "source.kind" in p.stderr and "TUN devices" in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+ALONE = """
+[run]
+engine = "udp"
+duration = "6s"
+warmup = "2s"
+seed = 1
+
+[topology]
+kind = "dumbbell"
+bottleneck = { rate = "10Mbps", delay = "20ms", queue = { kind = "droptail", limit = "55pkts" } }
+
+[[flows]]
+source = { kind = "linux", cc = "cubic", app = APP }
+
+[trace]
+interval = "100ms"
+"""
+
+
+def test_an_application_other_than_onoff_or_square_is_refused_naming_it():
+    media = '{ kind = "fgs" }'
+    with pytest.raises(ScenarioError) as e:
+        ccscope.loads(ALONE.replace("APP", media))
+    assert e.value.path == "flows[0].source.app.kind" and "onoff or square" in str(e.value)
+    both = ALONE.replace("APP", '{ kind = "square", rate = "1Mbps" }, transfer = "100pkts"')
+    with pytest.raises(ScenarioError) as e:
+        ccscope.loads(both)
+    assert e.value.path == "flows[0].source.transfer"
+
+
+@needs_tun
+def test_a_square_wave_on_a_kernel_flow_sends_half_the_time():
+    # 4 Mb/s for 1 s, then 1 s silent, from the flow's start: the measured 2-6 s hold two ON
+    # seconds, so the application offers 2 Mb/s on average, which a 10 Mb/s path carries whole
+    # but for what is in flight at the window's edges (at most a BDP and a buffer, 110 kB, 5%
+    # of the 8 Mb offered) and the restart after each OFF second (slow start from 10 segments,
+    # RFC 6928, over a few 44-ms RTTs): within 10%.
+    r = ccscope.run(
+        ccscope.loads(
+            ALONE.replace("APP", '{ kind = "square", rate = "4Mbps", on = "1s", off = "1s" }')
+        )
+    )
+    f = r.flows.iloc[0]
+    assert f["throughput_bps"] == pytest.approx(2e6, rel=0.10), f["throughput_bps"]
+    # Silent seconds: the flow's 100-ms throughput is zero in the middle of each OFF second.
+    series = r.trace.flow_series("throughput_bps")[0]
+    assert (series.loc[3.3:3.7] == 0).all() and (series.loc[2.3:2.7] > 0).all(), series
+
+
+@needs_tun
+def test_onoff_transfers_on_a_kernel_flow_wait_for_their_acks():
+    # Exponential ON/OFF as transfers: each ON period's data (0.2 s at 4 Mb/s on average, about
+    # 100 kB) is written at once and the 0.2-s OFF period starts once the kernel has it all
+    # acknowledged, so a cycle lasts at least the OFF period, the transfer at 10 Mb/s and one
+    # RTT: on average at most 0.8 Mb in 0.2 + 0.08 + 0.044 s, 2.5 Mb/s; and the flow sends.
+    app = '{ kind = "onoff", rate = "4Mbps", on = "200ms", off = "200ms", distribution = "exponential", transfers = true }'
+    r = ccscope.run(ccscope.loads(ALONE.replace("APP", app)))
+    f = r.flows.iloc[0]
+    assert 0.2e6 < f["throughput_bps"] < 2.5e6 * 1.2, f["throughput_bps"]

@@ -68,6 +68,24 @@ class Report:
     rate_bps: float | None
     capacity_bps: float | None
 
+class PacketStatus:
+    seq: int
+    size_bytes: int
+    sent_s: float
+    arrived_s: float | None
+    ect: bool
+    ce: bool
+
+class Feedback:
+    now_s: float
+    report_s: float
+    format: str
+    rtt_s: float | None
+    in_flight_bytes: int
+    queued_bytes: int
+    size_bytes: int
+    packets: list[PacketStatus]
+
 class Round:
     now_s: float
     interval_s: float

@@ -85,12 +85,13 @@ def binomial_of(name: str, params: dict[str, float] | None = None) -> Binomial:
 
 def _binomial_form(name: str, params: dict[str, float] | None) -> Binomial | None:
     """The binomial a catalogued controller runs; None for a window controller without one and
-    for a rate controller. Unknown names and bad parameters raise :class:`ControllerError`."""
+    for a rate or media controller. Unknown names and bad parameters raise
+    :class:`ControllerError`."""
     from .controllers import _core, catalogue, paper_name
 
     family = next((e["family"] for e in catalogue() if e["name"] == name.lower()), "window")
-    if family == "rate":
-        paper_name(name, params, "rate")
+    if family in ("rate", "media"):
+        paper_name(name, params, family)
         return None
     form = _core().binomial_form(name, sorted((params or {}).items()))
     if form is None:
@@ -385,8 +386,9 @@ def check(
                 report["measured"] = measured(controller, params)
             else:
                 report["measured_note"] = (
-                    "not measured: it needs per-ACK feedback (delivery rates, per-packet RTTs) "
-                    "the round model does not give; run it in the packet engine"
+                    "not measured: it needs per-ACK or per-packet feedback (delivery rates, "
+                    "per-packet RTTs, a media receiver's reports) the round model does not "
+                    "give; run it in the packet engine"
                 )
             closed = CLOSED_FORMS.get(controller.lower())
             if closed is not None:

@@ -189,7 +189,20 @@ def _print_summary(result) -> None:
             f"{link['drop_rate']:.2%}",
         )
     out.print(links)
+    timing = result.timing()
+    if timing is not None:
+        from .engine import AIM_MS, RATE_AIM
+
+        out.print(
+            f"timing: datagrams up to {timing['delay_late_p99_ms']:.3g} ms late (p99; goal "
+            f"at most {AIM_MS:g} ms), hosts' rates within {timing['rate_error']:.2%} of the "
+            f"network's (goal {RATE_AIM:.0%}): "
+            + ("goals met" if not timing["missed"] else "MISSED, see the note above"),
+            highlight=False,
+            soft_wrap=True,
+        )
     _print_media(rows)
+    _print_frames(rows)
     classes = result.fairness_by_class()
     out.print(
         "fairness per class: "
@@ -255,6 +268,29 @@ def _print_media(flows: list[dict]) -> None:
             f"{f['vdi']:.4f}",
             f"{f['delayed_pkt_rate']:.2%}",
             *frames,
+        )
+    out.print(table)
+
+
+def _print_frames(flows: list[dict]) -> None:
+    """The video frames' table of the flows that carry an encoder (their receivers measure
+    frame delay and freezes), when the run has any."""
+    from rich.table import Table
+
+    video = [(i, f) for i, f in enumerate(flows) if "frames_rendered" in f]
+    if not video:
+        return
+    table = Table(title="video frames (capture to complete frame)", title_justify="left")
+    for col in ("flow", "source", "rendered", "delay p50", "delay p95", "freezes"):
+        table.add_column(col, justify="right" if col != "source" else "left")
+    for i, f in video:
+        table.add_row(
+            str(i),
+            f["label"],
+            f"{f['frames_rendered']:.0f}/{f['frames_captured']:.0f}",
+            f"{f['frame_delay_p50_s'] * 1e3:.1f} ms",
+            f"{f['frame_delay_p95_s'] * 1e3:.1f} ms",
+            f"{f['video_freezes']:.0f} ({f['video_frozen_s']:.2f} s)",
         )
     out.print(table)
 
@@ -343,6 +379,11 @@ def run(
             False if quiet else RunProgress("steps" if sc.engine == "round" else "s", delay=2.0)
         )
         _print_notes(sc)
+        warm = None
+        if plot and sc.engine != "round" and "trace" in sc.table:
+            from .report import warm_up
+
+            warm = warm_up()
         try:
             result = run_scenario(sc, progress=progress, force=force)
         except ControllerError as e:
@@ -369,11 +410,14 @@ def run(
         with output_dir(dest) as tmp:
             written = result.write_files(tmp)
             if plot and sc.engine != "round":
-                from .report import plot_playback, plot_run
+                from . import report
+
+                if warm is not None:
+                    warm.join()
 
                 for png in (
-                    plot_run(result, tmp / "overview.png"),
-                    plot_playback(result, tmp / "playback.png"),
+                    report.overview(result, tmp / "overview.png"),
+                    report.playback(result, tmp / "playback.png"),
                 ):
                     if png is not None:
                         written.append(png)
@@ -448,6 +492,33 @@ def _params(items: list[str] | None, controller: str | None = None) -> dict:
                 raise ScenarioError.at("--param", item, "NAME=VALUE with a number") from None
             params[name] = value.strip()
     return params
+
+
+@command
+def trace(
+    kind: Annotated[str, typer.Argument(help="step (a table) or cellular (mahimahi's format).")],
+    out_file: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here (default: standard output).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="The cellular trace's seed.", min=0)] = 1,
+    duration: Annotated[float, typer.Option(help="The cellular trace's length (seconds).")] = 10.0,
+) -> None:
+    """Write a synthetic link capacity trace for a link's capacity_trace: a step pattern (a
+    table of time and rate rows) or a variable cellular-like link (mahimahi's format). With
+    the defaults they are the files under scenarios/traces/, byte for byte."""
+    from . import traces
+
+    if kind not in traces.GENERATORS:
+        raise ScenarioError.at("kind", kind, "step or cellular")
+    text = traces.step() if kind == "step" else traces.cellular(seed, duration)
+    if out_file is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out_file.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise _fail(f"{out_file}: cannot write ({e.strerror or e})") from None
+    out.print(f"wrote {out_file}", highlight=False)
 
 
 @command
@@ -586,6 +657,14 @@ def sweep(
     show: Annotated[
         bool, typer.Option(help="Print mean and 95% CI over seeds per point instead of running.")
     ] = False,
+    per_class: Annotated[
+        bool,
+        typer.Option(
+            "--per-class",
+            help="With --show: per point and class (the flows of one label): share of the "
+            "bottleneck, throughput, loss, delay.",
+        ),
+    ] = False,
     metric: Annotated[
         list[str] | None,
         typer.Option("--metric", "-m", help="Metric(s) to show or plot (repeatable)."),
@@ -600,14 +679,14 @@ def sweep(
         float | None,
         typer.Option(
             help="Seconds one run may take before it is stopped and recorded as failed "
-            "(default: from the run's cost estimate, see the README).",
+            "(default: from the run's cost estimate, see docs/cli.md).",
             min=0.001,
         ),
     ] = None,
     force: Annotated[
         bool,
         typer.Option(
-            "--force", help="Run a sweep of more runs than run by default (see the README)."
+            "--force", help="Run a sweep of more runs than run by default (see docs/cli.md)."
         ),
     ] = False,
     settings: Settings = None,
@@ -618,10 +697,16 @@ def sweep(
     Exit status 1 when some runs failed, 2 when every run failed or the sweep could not start."""
     from . import sweep as sweeps
 
+    if per_class and plot is not None:
+        raise ScenarioError.at(
+            "--plot",
+            str(plot),
+            "not with --per-class (ccscope report STORE draws each class against every axis)",
+        )
     spec = sweeps.load_sweep(file, _settings(settings))
     if show:
         ids = [t.run_id for t in spec.tasks(force=force, progress=progress)]
-        table = sweeps.summarize(store, metric, ids)
+        table = (sweeps.summarize_classes if per_class else sweeps.summarize)(store, metric, ids)
         if table.empty:
             out.print(f"{store} holds no finished run of {file}", highlight=False)
             return
@@ -682,7 +767,9 @@ def reproduce(
     ] = False,
     quick: Annotated[bool, typer.Option(help="The short version of each (seconds).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
-    markdown: Annotated[bool, typer.Option(help="One Markdown table (the README's).")] = False,
+    markdown: Annotated[
+        bool, typer.Option(help="One Markdown table (the docs' validation page).")
+    ] = False,
     figures: Annotated[
         Path | None,
         typer.Option(help="Draw the papers' figures with ccscope's curves into this folder."),
@@ -836,10 +923,10 @@ def scorecard_table(
     jobs: ScorecardJobs = None,
     as_json: AsJson = False,
 ) -> None:
-    """One table in Markdown (the README's), one row per controller: its friendliness against
-    TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s smoothness,
-    responsiveness and aggressiveness (mean over seeds and 95% CI), in the scorecard's packet
-    set-ups."""
+    """One table in Markdown (the docs' controllers page), one row per controller: its
+    friendliness against TCP (Reno) and against CUBIC on DropTail and RED, and Yang et al.'s
+    smoothness, responsiveness and aggressiveness (mean over seeds and 95% CI), in the
+    scorecard's packet set-ups."""
     import json
 
     from .scorecard import COMPARED, compare, compare_markdown
@@ -917,7 +1004,7 @@ def rmcat_table(
     jobs: ScorecardJobs = None,
     as_json: AsJson = False,
 ) -> None:
-    """One table in Markdown (the README's), one row per controller through the RFC 8867
+    """One table in Markdown (the docs' RMCAT page), one row per controller through the RFC 8867
     cases: rate over capacity, 95th-percentile delay, loss and freezes of case 5.1, fairness
     among media flows (5.2, 5.4) and against TCP (5.6)."""
     import json

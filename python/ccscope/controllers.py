@@ -11,9 +11,10 @@ in a packet scenario (``flows[i].source.controller``) and a round scenario
   an object handed to :func:`ccscope.run` as ``controllers={"NAME": ...}``.
 
 A controller written in Python is a :class:`Controller` (any design: it sees every ACK, loss,
-report or round, and sets a window, a pacing rate, or both), a :class:`WindowController` (a
-paper's one-line rule ``increase(w)``/``decrease(w)`` inside TCP's window), or a
-:class:`RateController` (a rate from receiver reports).
+report, media feedback or round, and sets a window, a pacing rate, an encoder's target rate),
+a :class:`WindowController` (a paper's one-line rule ``increase(w)``/``decrease(w)`` inside
+TCP's window), or a :class:`RateController` (a rate from receiver reports). An ``rtp``
+source (the media transport) runs a :class:`Controller` that overrides :meth:`on_feedback`.
 """
 
 from __future__ import annotations
@@ -71,10 +72,16 @@ class Controller:
       controller does not limit by window;
     - ``pacing_rate_bps``: the sending rate in bits/s, in [1, 1e12], or None: a rate-based
       sender's rate, or the pace of a window-based one (the TCP transport paces when given);
+    - ``target_rate_bps``: on an ``rtp`` source, the encoder's target in bits/s, in [1, 1e12],
+      or None: the pacing rate is the target (the sender paces at ``pacing_rate_bps``, or at
+      the target when that is None);
     - ``wakeup_s``: a time (s) at which :meth:`on_wakeup` is called, or None;
     - ``feedback_timeout_s``: on the rate transport, how long without a report before
       :meth:`on_no_feedback` is called, or None;
-    - ``wants_delivery_rate``: read once: set it true for ``ack.delivery`` samples.
+    - ``wants_delivery_rate``: read once: set it true for ``ack.delivery`` samples;
+    - ``feedback_format`` ("rfc8888" or "transport-wide"), ``feedback_interval_s`` (in
+      [1e-6, 10]), ``feedback_per_frame``: read once, the feedback an ``rtp`` source's receiver
+      sends when the scenario does not say (None: RFC 8888 every 50 ms).
 
     Hooks (each receives one object whose fields carry their units in their names):
 
@@ -91,6 +98,10 @@ class Controller:
       ``one_way_delay_s``, ``recv_rate_bps``, ``loss_event_rate``, ``lost_pkts``,
       ``received_pkts``, ``loss_sent_at_s``, ``new_loss_event``, ``rate_bps``,
       ``capacity_bps``;
+    - :meth:`on_feedback` (``rtp`` source, per feedback packet): ``now_s``, ``report_s`` (when
+      the receiver sent it), ``format``, ``rtt_s``, ``in_flight_bytes`` (sent, not yet
+      covered by feedback), ``size_bytes`` and ``packets``, in sequence order, each with
+      ``seq``, ``size_bytes``, ``sent_s``, ``arrived_s`` (None: not received), ``ect``, ``ce``;
     - :meth:`on_round` (round model, per step): ``now_s``, ``interval_s``, ``congested``,
       ``loss_fraction``, ``capacity_bps``, ``base_rtt_s``, ``queueing_delay_s``;
     - :meth:`on_wakeup`, :meth:`on_no_feedback`: the time (s).
@@ -117,9 +128,13 @@ class Controller:
     name: str | None = None
     window_pkts: float | None = None
     pacing_rate_bps: float | None = None
+    target_rate_bps: float | None = None
     wakeup_s: float | None = None
     feedback_timeout_s: float | None = None
     wants_delivery_rate: bool = False
+    feedback_format: str | None = None
+    feedback_interval_s: float | None = None
+    feedback_per_frame: bool | None = None
 
     def on_ack(self, ack: Any) -> None:
         """One acknowledgement (TCP)."""
@@ -132,6 +147,9 @@ class Controller:
 
     def on_report(self, report: Any) -> None:
         """One receiver report (the rate transport)."""
+
+    def on_feedback(self, feedback: Any) -> None:
+        """One media receiver's feedback packet (the ``rtp`` source)."""
 
     def on_round(self, round: Any) -> None:
         """One step of the round model."""
@@ -520,20 +538,22 @@ def _make(ref: PythonRef, factory: Any, arguments: dict[str, Any]) -> Any:
 
 def _check_kind(ref: PythonRef, obj: Any) -> None:
     """A TCP source runs a Controller or a window rule, a rate source a Controller or a rate
-    controller; the round model runs any."""
+    controller, an rtp source a Controller; the round model runs any."""
     if isinstance(obj, Controller) or ref.kind is None:
         return
-    wrong = (ref.kind == "tcp" and not _is_window(obj)) or (
-        ref.kind == "rate" and not _is_rate(obj)
+    wrong = (
+        (ref.kind == "tcp" and not _is_window(obj))
+        or (ref.kind == "rate" and not _is_rate(obj))
+        or ref.kind == "rtp"
     )
     if wrong:
-        need = (
-            "Controller or WindowController"
-            if ref.kind == "tcp"
-            else "Controller or RateController"
-        )
+        need = {
+            "tcp": "Controller or WindowController",
+            "rate": "Controller or RateController",
+        }.get(ref.kind, "Controller")
+        article = "an" if ref.kind == "rtp" else "a"
         raise ControllerError(
-            f"{ref.path} = {ref.name!r}: a {ref.kind} source runs a {need}, not "
+            f"{ref.path} = {ref.name!r}: {article} {ref.kind} source runs a {need}, not "
             f"{type(obj).__name__}",
             ref.path,
             repr(ref.name),

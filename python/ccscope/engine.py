@@ -37,7 +37,9 @@ class Trace:
     """A traced run's series as pandas frames (empty frames when not recorded).
 
     - ``flows``: one row per (time bin, flow): packets and bytes sent, delivered and lost in the
-      bin, with ``send_rate_bps`` and ``throughput_bps`` over the bin.
+      bin, with ``send_rate_bps`` and ``throughput_bps`` over the bin, and the sender's
+      ``window_pkts`` (0 without a window), ``rate_bps`` and ``srtt_s`` (0 before its first RTT
+      sample or without one) at the bin's end.
     - ``queues``: one row per (time bin, monitored link): queue length at the end of the bin,
       drops, marks and departures in the bin, and ``utilization`` over the bin.
     - ``events``: one row per drop, mark or loss: time, link, flow and kind.
@@ -207,6 +209,13 @@ class Result:
                 f"where it aims for {AIM_MS:g} ms, so the numbers describe what this machine "
                 "could do rather than the scenario (fewer flows or packets per second keep time)"
             )
+        elif (timing := self.timing()) and timing["missed"]:
+            notes.append(
+                "the udp engine missed its timing goals: "
+                + "; ".join(timing["missed"])
+                + ", so delays and rates are off by that much (fewer flows or packets per "
+                "second, or a quieter machine, keep them)"
+            )
         startups = [
             f.get("playback", {}).get("startup")
             for f in self.scenario.table["flows"]
@@ -223,6 +232,35 @@ class Result:
                     "its interruptions and frozen time say nothing"
                 )
         return notes
+
+    def timing(self) -> dict | None:
+        """How well a real-time run met the udp engine's timing goals (None for the simulated
+        engines): ``delay_late_p99_ms``, the largest of the flows' 99th percentiles of how late
+        datagrams reached their host after the emulated network had them due (goal: at most
+        :data:`AIM_MS`); ``rate_error``, the largest relative gap between the rate a flow's
+        receiving host got by its own clock and the rate the emulated network delivered to it
+        (goal: at most :data:`RATE_AIM`); ``missed``, one phrase per goal missed. Flows of the
+        kernel's TCP hand no datagram to the hosts and count in neither."""
+        if self.scenario.engine != "udp":
+            return None
+        rows = [r for r in self._flow_rows if r.get("host_rx_bps", 0.0) > 0.0]
+        late = max((r["arrival_late_p99_ms"] for r in rows), default=0.0)
+        error = max(
+            (abs(r["host_rx_bps"] / r["throughput_bps"] - 1) for r in rows if r["throughput_bps"]),
+            default=0.0,
+        )
+        missed = []
+        if late > AIM_MS:
+            missed.append(
+                f"datagrams arrived up to {late:.3g} ms late (a flow's 99th percentile; goal: "
+                f"at most {AIM_MS:g} ms)"
+            )
+        if error > RATE_AIM:
+            missed.append(
+                f"a receiving host got a rate {error:.2%} away from what the emulated network "
+                f"delivered (goal: within {RATE_AIM:.0%})"
+            )
+        return {"delay_late_p99_ms": late, "rate_error": error, "missed": missed}
 
     @functools.cached_property
     def playback(self) -> pd.DataFrame:
@@ -347,6 +385,17 @@ class Result:
                 }
             )
         return Trace(dt, flows, queues, events, state, delays)
+
+    @property
+    def plot(self):
+        """The standard figures (matplotlib), with titles, units and the flows' labels:
+        ``result.plot()`` the overview (per class throughput, window, rate and RTT; the queue
+        and its delay), ``result.plot.throughput(per="flow")``, ``.window()``, ``.rtt()``,
+        ``.queue()``, ``.classes()``, ``.flows()``, ``.playback()``
+        (:class:`ccscope.report.Plots`)."""
+        from .report import Plots
+
+        return Plots(self)
 
     @property
     def bottlenecks(self) -> pd.DataFrame:
@@ -486,8 +535,11 @@ class Result:
 SOJOURN = ("mean", "p95", "p99")
 
 #: How well the udp engine aims to keep time: the 99th percentile of its emulated delay's
-#: error (README, "Real packets"; bench/realnet_accuracy.py measures it), ms.
+#: error (docs/realnet.md; bench/realnet_accuracy.py measures it), ms.
 AIM_MS = 0.5
+#: How close to the emulated network's rate the udp engine aims to deliver to each host
+#: (docs/realnet.md; bench/realnet_accuracy.py measures it): 1%.
+RATE_AIM = 0.01
 #: A timer or arrival later than this (a flow's 99th percentile, ms: ten times the aim) makes
 #: a real-time run's result say that the run did not keep time.
 LATE_MS = 10 * AIM_MS

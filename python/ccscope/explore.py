@@ -229,7 +229,7 @@ def _values(values: list[float]) -> str:
 
 
 def markdown(rid: str, table: pd.DataFrame) -> str:
-    """The regions as a Markdown table (the README's)."""
+    """The regions as a Markdown table (the validation page's)."""
     knobs = knob_names(table)
     lines = [
         f"| `{rid}`: claim | holds at | " + " | ".join(f"{k} where it holds" for k in knobs) + " |",

@@ -89,7 +89,10 @@ def check_destination(out: str | Path) -> Path:
                 "give a new or empty folder, or one a previous run wrote"
             )
         out.parent.mkdir(parents=True, exist_ok=True)
-        Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".check", dir=out.parent)).rmdir()
+        probe = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".check", dir=out.parent))
+        # A writer holding `out` may have swept the probe away as a killed run's leftover.
+        with contextlib.suppress(FileNotFoundError):
+            probe.rmdir()
     except OutputError:
         raise
     except OSError as e:
@@ -184,7 +187,7 @@ def output_dir(out: str | Path) -> Iterator[Path]:
     is removed and `out` is left as it was. `out` is :func:`claimed` meanwhile."""
     with claimed(out) as out:
         # What a writer killed outright (SIGKILL) left: the lock says none is writing now.
-        for suffix in ("partial", "old"):
+        for suffix in ("partial", "old", "check"):
             for stale in out.parent.glob(f".{out.name}.*.{suffix}"):
                 shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))

@@ -7,8 +7,8 @@ Registering a reproduction is one entry in :data:`REGISTRY`: an id, a title, the
 paper, and the function (``"module:function"``) that runs it, takes ``quick: bool`` and
 returns a list of claims (for ``cai-table1`` written as ``table1`` in
 ``ccscope/experiments/cai.py``: ``_E + "cai:table1"``); optionally a figure function. The
-validation tests (``tests/validation/test_reproduce.py``) and the README's validation table
-(``ccscope reproduce --all --quick --markdown``) come from here.
+validation tests (``tests/validation/test_reproduce.py``) and the validation page's table
+(``docs/validation.md``: ``ccscope reproduce --all --quick --markdown``) come from here.
 """
 
 from __future__ import annotations
@@ -312,6 +312,33 @@ REGISTRY: dict[str, Reproduction] = {
             _E + "realnet:fig3_udp_claims",
             real_time=True,
         ),
+        *(
+            Reproduction(
+                f"linux-{cc}",
+                f"Linux {name} on real packets beside ccscope's TCP set up as Linux's "
+                "(packet engine): throughput, loss, queue, retransmissions, window",
+                f"{source}; the kernel's TCP through the udp engine's emulator",
+                _E + f"linux:{cc}_claims",
+                real_time=True,
+            )
+            for cc, name, source in (
+                ("reno", "Reno", "RFC 5681; net/ipv4/tcp_cong.c"),
+                ("cubic", "CUBIC", "RFC 9438; net/ipv4/tcp_cubic.c"),
+                (
+                    "bbr",
+                    "BBR v1",
+                    "draft-cardwell-iccrg-bbr-congestion-control-00; net/ipv4/tcp_bbr.c",
+                ),
+            )
+        ),
+        Reproduction(
+            "linux-friendliness",
+            "TFRC, GAIMD, SSVP, DTAIMD, ISCC, TEAR and RAP against Linux CUBIC and Reno on real "
+            "packets, beside the same against ccscope's model of them",
+            "each controller's paper; the kernel's TCP through the udp engine's emulator",
+            _E + "linux:friendliness_claims",
+            real_time=True,
+        ),
     ]
 }
 
@@ -406,7 +433,7 @@ def _number(x: Any) -> str:
 
 
 def markdown(reports: list[dict[str, Any]]) -> str:
-    """The reports as one Markdown table (the README's), with the reasons after it."""
+    """The reports as one Markdown table (the validation page's), with the reasons after it."""
     lines = [
         "| id | quantity | paper | ccscope | tolerance | tolerance from | holds |",
         "| --- | --- | --- | --- | --- | --- | --- |",

@@ -252,8 +252,12 @@ def media_source(controller: str, params: dict[str, Any]) -> dict[str, Any]:
     from .scorecard import _family
 
     family = _family(controller, params)
-    coder = {"kind": "multirate", "tau": ENCODER_LAG}
     spec = {"name": controller, **params}
+    if family == "media":
+        # A media controller (GCC) runs the RTP media transport with its feedback and the
+        # RFC 8593 encoder, its default application.
+        return {"kind": "rtp", "controller": spec, "packet_size": MEDIA_PACKET}
+    coder = {"kind": "multirate", "tau": ENCODER_LAG}
     if family == "window":
         return {"kind": "tcp", "controller": spec, "packet_size": MEDIA_PACKET, "app": coder}
     python = {"feedback": "per-rtt"} if controller.startswith("python:") else {}
@@ -818,7 +822,7 @@ def headline(
 
 
 def headline_markdown(table_: dict[str, Any]) -> str:
-    """:func:`headline`'s table in Markdown (the README's)."""
+    """:func:`headline`'s table in Markdown (the docs' RMCAT page)."""
     lines = [
         "| controller | " + " | ".join(h for _, _, h, _ in HEADLINE_COLUMNS) + " |",
         "| --- |" + " --- |" * len(HEADLINE_COLUMNS),

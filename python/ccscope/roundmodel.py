@@ -116,6 +116,15 @@ class RoundResult:
         self.series = pd.DataFrame(raw["series"])
 
     @property
+    def plot(self):
+        """The standard figures (matplotlib): ``result.plot()`` every view,
+        ``result.plot.aggregate()`` (utilization, loss), ``result.plot.load(per="flow")``
+        (:class:`ccscope.report.RoundPlots`)."""
+        from .report import RoundPlots
+
+        return RoundPlots(self)
+
+    @property
     def n_flows(self) -> int:
         return len(self.flows)
 

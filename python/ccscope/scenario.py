@@ -175,7 +175,7 @@ def shipped(name: str = "") -> Path:
 
 def _shipped_instead(p: Path) -> Path | None:
     """The shipped scenario a missing path names, if any: ``NAME``, ``NAME.toml`` or
-    ``scenarios/NAME.toml`` (the README's paths, from any folder)."""
+    ``scenarios/NAME.toml`` (the documentation's paths, from any folder)."""
     if p.parent not in (Path("."), Path("scenarios")) or p.name in ("", ".", ".."):
         return None
     f = shipped(p.name if p.suffix == ".toml" else f"{p.name}.toml")
@@ -203,7 +203,11 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data: dict, file: object = "") -> Scenario:
-        """Validates a table (e.g. parsed TOML); raises :class:`ScenarioError`."""
+        """Validates a table (e.g. parsed TOML); raises :class:`ScenarioError`. A link's
+        relative ``capacity_trace.file`` is relative to the folder of `file`, when given."""
+        if file:
+            data = copy.deepcopy(data)
+            _trace_files_from(data, Path(str(file)).parent)
         try:
             engine, normalized, notes = _core().read_scenario(_to_json(data))
         except ScenarioError as e:
@@ -313,6 +317,21 @@ def load(path: str | Path, settings: dict[str, Any] | None = None) -> Scenario:
     except ScenarioError as e:
         raise e.in_file(p) from None
     return Scenario.from_dict(data, p)
+
+
+def _trace_files_from(table: Any, folder: Path) -> None:
+    """Makes every link's relative ``capacity_trace.file`` relative to `folder` (the
+    scenario file's), as an absolute path: the run then finds it from any directory."""
+    if isinstance(table, list):
+        for item in table:
+            _trace_files_from(item, folder)
+    elif isinstance(table, dict):
+        trace = table.get("capacity_trace")
+        if isinstance(trace, dict) and isinstance(trace.get("file"), str):
+            if not Path(trace["file"]).is_absolute():
+                trace["file"] = str(folder.resolve() / trace["file"])
+        for value in table.values():
+            _trace_files_from(value, folder)
 
 
 def coerce(scenario: Scenario | dict | str | Path) -> Scenario:

@@ -1067,7 +1067,8 @@ def compare(
 
 
 def compare_markdown(table_: dict[str, Any]) -> str:
-    """:func:`compare`'s table in Markdown (the README's): the mean over seeds, its 95% CI."""
+    """:func:`compare`'s table in Markdown (the docs' controllers page): the mean over seeds
+    and its 95% CI."""
     keys = [k for k, _ in COMPARE_COLUMNS]
     lines = [
         "| controller | " + " | ".join(table_["columns"][k] for k in keys) + " |",

@@ -8,10 +8,18 @@ Tables:
   ``model_version``, ``engine``, ``scenario`` (the normalized scenario as JSON) and
   ``trace_dir`` (the folder of the run's Parquet traces, when the sweep keeps them) and
   ``notes`` (what a reader of its numbers must know, as in summary.json: a JSON list, or NULL);
-- ``flows``: one row per (run, flow) with the flow's own numbers;
+- ``flows``: one row per (run, flow) with the flow's own numbers, its ``class`` (its label:
+  the flows of one class run the same sender and controller) and, in the packet model, its
+  ``share`` of the first bottleneck's capacity (throughput over the link's rate);
+- ``classes``: one row per (run, class): the class's number of ``flows``, their total
+  ``throughput_bps`` and ``share``, their ``loss_rate`` (packets lost over packets sent),
+  ``mean_delay_s`` (over their delivered packets) and Jain's index among them (``jain``);
 - ``axes``: the axis columns of ``runs``, in the order the sweeps declared them;
 - ``rmcat`` (only in a store ``ccscope rmcat`` ran into): one row per RFC 8867 case and
   controller, with the run it comes from and its metrics as JSON (:mod:`ccscope.rmcat`).
+
+A store written before ``classes`` existed is read as it is (without per-class rows) and
+refused for writing, with how to start a new one.
 
 A run's rows are written in one transaction, so a process killed at any moment leaves each run
 either wholly recorded or absent. Columns are added as new axes and metrics appear.
@@ -59,7 +67,10 @@ FIRST_MODEL_VERSION = 1
 
 
 #: The tables of a store; a DuckDB file holding any other is not one.
-TABLES = ("runs", "flows", "axes")
+TABLES = ("runs", "flows", "axes", "classes")
+
+#: The tables a store to read must have (stores written before ``classes`` lack it).
+REQUIRED = ("runs", "flows", "axes")
 
 #: Tables a sweep's store may also hold: those of commands that run sweeps into it.
 OPTIONAL_TABLES = ("rmcat",)
@@ -236,6 +247,8 @@ class Store:
                     "CREATE TABLE IF NOT EXISTS axes (position BIGINT, name VARCHAR, type VARCHAR)"
                 )
                 self._refuse_other_models()
+                self._refuse_without_classes()
+                self._sql("CREATE TABLE IF NOT EXISTS classes (run_id VARCHAR, class VARCHAR)")
         except BaseException:
             self.close()
             raise
@@ -260,12 +273,30 @@ class Store:
                 f"store {self.path}: its table runs is not a sweep's (another program's "
                 "database); give a new path"
             )
-        missing = [t for t in TABLES if t not in tables]
+        missing = [t for t in REQUIRED if t not in tables]
         if read_only and missing:
             raise StoreError(
                 f"store {self.path}: holds no sweep's runs (no table {', '.join(missing)}): "
                 "not a ccscope results store"
             )
+
+    def has_classes(self) -> bool:
+        """Whether the store keeps per-class rows (stores written before them do not)."""
+        with _named(self.path):
+            return "classes" in tables_of(self.con)
+
+    def _refuse_without_classes(self) -> None:
+        """Refuses to add runs to a store of runs recorded without their per-class rows, which
+        a per-class query would silently miss."""
+        with _named(self.path):
+            tables = tables_of(self.con)
+        if "runs" in tables and "classes" not in tables:
+            if self._sql("SELECT 1 FROM runs LIMIT 1").fetchall():
+                raise StoreError(
+                    f"store {self.path} was written by an older ccscope, without per-class "
+                    "rows (no table classes): it can still be read and reported, but to add "
+                    f"runs give a new store, or remove {self.path} to run its sweeps again"
+                )
 
     def model_versions(self) -> set[int]:
         """The model versions of the runs held (a store from before model versions were
@@ -366,8 +397,14 @@ class Store:
             values,
         )
 
-    def record(self, run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
-        """Replaces the rows of run ``run["run_id"]`` with `run` and its `flows`, atomically.
+    def record(
+        self,
+        run: dict[str, Any],
+        flows: list[dict[str, Any]],
+        classes: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Replaces the rows of run ``run["run_id"]`` with `run`, its `flows` and `classes`,
+        atomically.
         On an error the store is left as it was and the error is the first one met (a
         rollback after a failed commit has nothing to undo)."""
         import duckdb
@@ -376,8 +413,10 @@ class Store:
         try:
             self._sql("DELETE FROM runs WHERE run_id = ?", [run["run_id"]])
             self._sql("DELETE FROM flows WHERE run_id = ?", [run["run_id"]])
+            self._sql("DELETE FROM classes WHERE run_id = ?", [run["run_id"]])
             self._insert("runs", [run])
             self._insert("flows", [{"run_id": run["run_id"], **flow} for flow in flows])
+            self._insert("classes", [{"run_id": run["run_id"], **c} for c in classes or []])
             self._sql("COMMIT")
         except BaseException:
             with contextlib.suppress(duckdb.Error):
@@ -408,14 +447,21 @@ class Store:
             raise
 
     def table(self, name: str = "runs") -> pd.DataFrame:
+        """The table `name`: runs, flows or classes, by run (a store written before per-class
+        rows has no classes table: :class:`StoreError`), or an optional table (empty when the
+        store has none)."""
         if name in OPTIONAL_TABLES:
             if name not in tables_of(self.con):
                 import pandas as pd
 
                 return pd.DataFrame()
             return self._sql(f"SELECT * FROM {_quote(name)}").df()
-        if name not in ("runs", "flows"):
-            raise ValueError(f"table {name!r}: expected 'runs' or 'flows'")
-        return self._sql(
-            f"SELECT * FROM {name} ORDER BY run_id" + (", flow" if name == "flows" else "")
-        ).df()
+        order = {"runs": "", "flows": ", flow", "classes": ", class"}
+        if name not in order:
+            raise ValueError(f"table {name!r}: expected 'runs', 'flows' or 'classes'")
+        if name == "classes" and not self.has_classes():
+            raise StoreError(
+                f"store {self.path} was written by an older ccscope, without per-class rows: "
+                "run its sweeps again into a new store to have them"
+            )
+        return self._sql(f"SELECT * FROM {name} ORDER BY run_id{order[name]}").df()

@@ -329,6 +329,9 @@ METRIC_RANGES: dict[str, tuple[float, float]] = {
     "utilization": (0.0, 1.0),
     "drop_rate": (0.0, 1.0),
     "throughput_bps": (0.0, math.inf),
+    "share": (0.0, math.inf),
+    "mean_delay_s": (0.0, math.inf),
+    "mean_rate_bps": (0.0, math.inf),
     "mean_queue_pkts": (0.0, math.inf),
     "events": (0.0, math.inf),
 }
@@ -349,6 +352,7 @@ def execute(task: Task) -> dict[str, Any]:
         "error": None,
         "metrics": {},
         "flows": [],
+        "classes": [],
         "trace_dir": None,
         "notes": [],
     }
@@ -357,8 +361,9 @@ def execute(task: Task) -> dict[str, Any]:
         result = run(Scenario(table, task.engine, task.scenario_file))
         record["notes"] = getattr(result, "notes", [])
         record["metrics"] = result.metrics()
-        record["flows"] = [{"flow": i, **f} for i, f in enumerate(result.flow_records())]
-        for row in (record["metrics"], *record["flows"]):
+        record["flows"] = flow_rows(result)
+        record["classes"] = class_rows(record["flows"])
+        for row in (record["metrics"], *record["flows"], *record["classes"]):
             bad = [k for k, v in row.items() if isinstance(v, float) and not math.isfinite(v)]
             if bad:
                 raise ValueError(f"{bad[0]} is not finite ({row[bad[0]]})")
@@ -376,6 +381,58 @@ def execute(task: Task) -> dict[str, Any]:
         os.chdir(cwd)  # as it was, whatever a controller did
     record["wall_s"] = time.perf_counter() - start
     return record
+
+
+def flow_rows(result) -> list[dict[str, Any]]:
+    """A run's rows of the store's ``flows`` table: each flow's index and numbers, its class
+    (its label, or in the round model its name) and, in the packet model, its share of the
+    first bottleneck's capacity (throughput over the link's rate)."""
+    from . import plainmetrics
+
+    links = result.link_records() if hasattr(result, "link_records") else []
+    capacity = links[0]["rate_bps"] if links else 0.0
+    rows = []
+    for i, f in enumerate(result.flow_records()):
+        row = {"flow": i, **f, "class": f.get("label", f.get("name"))}
+        if "throughput_bps" in f and capacity:
+            row["share"] = plainmetrics.ratio(f["throughput_bps"], capacity)
+        rows.append(row)
+    return rows
+
+
+def class_rows(flows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A run's rows of the store's ``classes`` table, from its :func:`flow_rows`: per class
+    (in the order of its first flow), its number of flows, their total throughput (round model:
+    sending rate) and share, loss rate over the packets they sent, mean delay over the packets
+    they delivered, and Jain's index among them."""
+    from . import plainmetrics
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for f in flows:
+        groups.setdefault(f["class"], []).append(f)
+    rows = []
+    for name, members in groups.items():
+        rate = "throughput_bps" if "throughput_bps" in members[0] else "mean_rate_bps"
+        lost = "dropped_pkts" if "dropped_pkts" in members[0] else "lost_pkts"
+        rates = [f[rate] for f in members]
+        row: dict[str, Any] = {
+            "class": name,
+            "flows": len(members),
+            rate: plainmetrics.numpy_sum(rates),
+            "loss_rate": plainmetrics.ratio(
+                sum(f[lost] for f in members), sum(f["sent_pkts"] for f in members)
+            ),
+            "jain": plainmetrics.fairness(rates)["jain"],
+        }
+        if all("share" in f for f in members):
+            row["share"] = plainmetrics.numpy_sum([f["share"] for f in members])
+        if all("mean_delay_s" in f for f in members):
+            delivered = sum(f["delivered_pkts"] for f in members)
+            row["mean_delay_s"] = plainmetrics.ratio(
+                sum(f["mean_delay_s"] * f["delivered_pkts"] for f in members), delivered
+            )
+        rows.append(row)
+    return rows
 
 
 def _failure(run_id: str, error: str, start: float) -> dict[str, Any]:
@@ -779,7 +836,7 @@ def _run(
                     "notes": record.get("notes") or None,
                 }
                 with _sigint_deferred():
-                    db.record(row, record["flows"])
+                    db.record(row, record["flows"], record.get("classes"))
                 outcome.ran += 1
                 if record["status"] != "ok":
                     outcome.failed += 1
@@ -885,9 +942,6 @@ def summarize(
     ``n`` seeds (``ci_low``, ``ci_high``; NaN with a single seed): Student's t, cut to the
     metric's range (:data:`METRIC_RANGES`), so a Jain's index never gets an interval above 1
     nor a queue one below 0. With few seeds the t interval is wide (t = 12.7 at n = 2)."""
-    import pandas as pd
-    from scipy import stats
-
     with Store(store, read_only=True) as db:
         runs = db.table("runs")
         axes = db.axes()
@@ -895,15 +949,52 @@ def summarize(
         runs = runs[runs["run_id"].isin(run_ids)]
     runs = runs[runs["status"] == "ok"]
     known = metric_columns(runs, axes)
-    metrics = metrics or known
-    for m in metrics:
+    metrics = _chosen(metrics, known)
+    axes = [a for a in axes if runs[a].notna().any()]
+    return _intervals(runs, axes, metrics)
+
+
+#: The per-class metrics :func:`summarize_classes` gives, in this order, when the store has them.
+CLASS_METRICS = ("share", "throughput_bps", "mean_rate_bps", "loss_rate", "mean_delay_s", "jain")
+
+
+def summarize_classes(
+    store: str | Path, metrics: list[str] | None = None, run_ids: list[str] | None = None
+) -> pd.DataFrame:
+    """:func:`summarize` per point and class (the store's ``classes`` table: each class's
+    share of the bottleneck, total throughput, loss rate, mean delay and Jain's index among its
+    flows), with a ``class`` column after the axes."""
+    with Store(store, read_only=True) as db:
+        runs = db.table("runs")
+        axes = db.axes()
+        classes = db.table("classes")
+    if run_ids is not None:
+        runs = runs[runs["run_id"].isin(run_ids)]
+    runs = runs[runs["status"] == "ok"]
+    axes = [a for a in axes if runs[a].notna().any()]
+    joined = classes.merge(runs[["run_id", *axes]], on="run_id")
+    known = [m for m in CLASS_METRICS if m in joined and joined[m].notna().any()]
+    return _intervals(joined, [*axes, "class"], _chosen(metrics, known))
+
+
+def _chosen(metrics: list[str] | None, known: list[str]) -> list[str]:
+    """`metrics` (all `known` when None), each checked to be one of them."""
+    for m in metrics or []:
         if m not in known:
             raise ScenarioError.at("metric", m, "one of " + ", ".join(known))
-    axes = [a for a in axes if runs[a].notna().any()]
+    return metrics or known
+
+
+def _intervals(runs: pd.DataFrame, keys: list[str], metrics: list[str]) -> pd.DataFrame:
+    """Per combination of `keys` and metric: n, mean and the 95% interval over the rows."""
+    import pandas as pd
+    from scipy import stats
+
+    columns = [*keys, "metric", "n", "mean", "ci_low", "ci_high"]
     if runs.empty:
-        return pd.DataFrame(columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
+        return pd.DataFrame(columns=columns)
     rows = []
-    for point, group in runs.groupby(axes, sort=True, dropna=False) if axes else [((), runs)]:
+    for point, group in runs.groupby(keys, sort=True, dropna=False) if keys else [((), runs)]:
         point = point if isinstance(point, tuple) else (point,)
         for m in metrics:
             x = group[m].dropna().to_numpy(dtype=float)
@@ -913,7 +1004,7 @@ def summarize(
             low, high = METRIC_RANGES.get(m, (-math.inf, math.inf))
             rows.append(
                 {
-                    **dict(zip(axes, point, strict=True)),
+                    **dict(zip(keys, point, strict=True)),
                     "metric": m,
                     "n": n,
                     "mean": mean,
@@ -921,7 +1012,7 @@ def summarize(
                     "ci_high": min(mean + half, high) if n > 1 else math.nan,
                 }
             )
-    return pd.DataFrame(rows, columns=[*axes, "metric", "n", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=columns)
 
 
 def metric_columns(runs: pd.DataFrame, axes: list[str]) -> list[str]:
@@ -945,8 +1036,10 @@ def plot(
 ) -> Path:
     """`metric`'s mean against `axis` (default: the first) with its 95% band, one line per
     combination of the other axes' values; written to `path` (PNG)."""
+    from matplotlib.figure import Figure
+
     from .output import writable_file
-    from .report import plt, write  # the Agg backend, set before pyplot loads
+    from .report import write
 
     writable_file(path, "--plot")
     table = summarize(store, [metric], run_ids)
@@ -957,7 +1050,8 @@ def plot(
     if axis not in axes:
         raise ScenarioError.at("axis", axis, "one of " + ", ".join(axes))
     others = [a for a in axes if a != axis]
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = Figure(figsize=(7, 4), layout="tight")
+    ax = fig.subplots()
     for key, group in table.groupby(others, sort=True) if others else [((), table)]:
         key = key if isinstance(key, tuple) else (key,)
         group = group.sort_values(axis)

@@ -122,14 +122,14 @@ def test_regions_say_where_each_claim_holds():
     assert "| q | 1 of 4 | 1 | 10 |" in explore.markdown("x", table)
 
 
-#: The README's explorations: the command between each pair of markers, and its output.
-README = (Path(__file__).parents[2] / "README.md").read_text()
+#: The validation page's explorations: the command between each pair of markers, and its output.
+PAGE = (Path(__file__).parents[2] / "docs" / "validation.md").read_text()
 BLOCKS = re.findall(
-    r"<!-- (ccscope reproduce [^>]*--explore[^>]*): begin -->\n(.*?)<!-- \1: end -->", README, re.S
+    r"<!-- (ccscope reproduce [^>]*--explore[^>]*): begin -->\n(.*?)<!-- \1: end -->", PAGE, re.S
 )
 
 
-def test_the_readme_has_explorations():
+def test_the_validation_page_has_explorations():
     assert {shlex.split(c)[2] for c, _ in BLOCKS} == {
         "papadimitriou-fig3",
         "papadimitriou-fig4-8",
@@ -140,7 +140,9 @@ def test_the_readme_has_explorations():
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("command", "pasted"), BLOCKS, ids=[c.split()[2] for c, _ in BLOCKS])
-def test_the_readme_explorations_are_the_output_of_their_commands(command, pasted):
+def test_the_validation_page_explorations_are_the_output_of_their_commands(command, pasted):
     done = runner.invoke(app, shlex.split(command)[1:])
     assert done.exit_code == 0, done.output
-    assert pasted == done.stdout, f"the README's block is stale: paste the output of `{command}`"
+    assert pasted == done.stdout, (
+        f"docs/validation.md's block is stale: paste the output of `{command}`"
+    )

@@ -1,4 +1,5 @@
-"""`ccscope reproduce`: the registry, its outputs, and the README table generated from it."""
+"""`ccscope reproduce`: the registry, its outputs, and the validation page's table generated from
+it (docs/validation.md)."""
 
 from __future__ import annotations
 
@@ -14,19 +15,20 @@ from ccscope.cli import app
 from ccscope.experiments.claims import PRINTED, UNSOURCED, Claim
 
 ROOT = Path(__file__).parents[2]
+PAGE = ROOT / "docs" / "validation.md"
 BEGIN = "<!-- ccscope reproduce --all --quick --markdown: begin -->\n"
 END = "<!-- ccscope reproduce --all --quick --markdown: end -->"
 runner = CliRunner()
 
 
-def test_the_readme_table_is_the_output_of_reproduce_all():
-    readme = (ROOT / "README.md").read_text()
-    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), readme, re.S)
-    assert pasted, "the README has no generated validation table"
+def test_the_validation_page_table_is_the_output_of_reproduce_all():
+    page = PAGE.read_text()
+    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), page, re.S)
+    assert pasted, "docs/validation.md has no generated validation table"
     done = runner.invoke(app, ["reproduce", "--all", "--quick", "--markdown"])
     assert done.exit_code == 0, done.output
     assert pasted.group(1) == done.stdout, (
-        "README's validation table is stale: paste the output of "
+        "docs/validation.md's validation table is stale: paste the output of "
         "`ccscope reproduce --all --quick --markdown` between its markers"
     )
 
@@ -83,9 +85,9 @@ def test_a_claim_must_say_where_its_tolerance_comes_from():
     strict=True,
     reason="tolerances whose source is not yet established are shown as 'no source yet'",
 )
-def test_every_tolerance_in_the_readme_has_a_source():
-    readme = (ROOT / "README.md").read_text()
-    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), readme, re.S)
+def test_every_tolerance_on_the_validation_page_has_a_source():
+    page = PAGE.read_text()
+    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), page, re.S)
     assert pasted and UNSOURCED not in pasted.group(1)
 
 

@@ -316,12 +316,18 @@ def test_cli_sweep_and_show(tmp_path):
     assert "Traceback" not in lost.output and not nowhere.parent.exists()
 
 
+def one_run(store: Path) -> sweep.Sweep:
+    """A sweep of one run, run into `store`."""
+    small = sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]})
+    sweep.run(small, store, jobs=1)
+    return small
+
+
 def test_a_store_never_mixes_model_versions(tmp_path):
     import duckdb
 
-    small = sweep.Sweep.from_dict({"base": BASE, "axes": {"run.seed": [1]}, "seeds": [1]})
     store = tmp_path / "r.duckdb"
-    sweep.run(small, store, jobs=1)
+    small = one_run(store)
     # The same store, as another model version would have left it.
     with duckdb.connect(str(store)) as con:
         con.execute("UPDATE runs SET model_version = model_version + 1")
@@ -381,3 +387,82 @@ def test_ctrl_c_stops_the_workers_and_keeps_what_they_finished(tmp_path):
     whole = tmp_path / "whole.duckdb"
     sweep.run(sweep.load_sweep(file), whole, jobs=1)
     pd.testing.assert_frame_equal(comparable(store), comparable(whole))
+
+
+def test_the_store_keeps_each_flow_and_class(tmp_path):
+    import duckdb
+
+    store = tmp_path / "r.duckdb"
+    sweep.run(spec(), store, jobs=1)
+    runs, flows = sweep.load(store), sweep.load(store, "flows")
+    # Each flow's class is its label (GAIMD's names its parameters, so it differs per beta);
+    # its share is its throughput over the fat link's rate.
+    assert (flows["class"] == flows["label"]).all()
+    assert (flows.groupby("run_id")["class"].nunique() == 2).all()
+    import ccscope
+
+    rate = ccscope.run(BASE).bottlenecks["rate_bps"].iloc[0]
+    assert np.allclose(flows["share"] * rate, flows["throughput_bps"], rtol=1e-12)
+    # The classes' totals add up to the run's.
+    classes = sweep.load(store, "classes")
+    assert len(classes) == 8 * 2 and (classes["flows"] == 1).all()
+    total = classes.groupby("run_id")["throughput_bps"].sum()
+    assert np.allclose(total[runs["run_id"]], runs["throughput_bps"], rtol=1e-12)
+    # "GAIMD's share against TCP per beta" is one query; it agrees with the flows table.
+    query = (
+        'SELECT r."flows[1].source.controller.beta" AS beta, c.class, avg(c.share) AS share '
+        "FROM classes c JOIN runs r USING (run_id) GROUP BY ALL ORDER BY ALL"
+    )
+    with duckdb.connect(str(store), read_only=True) as con:
+        one = con.execute(query).df()
+    beta = flows.merge(runs[["run_id", "flows[1].source.controller.beta"]], on="run_id")
+    by_hand = beta.groupby(["flows[1].source.controller.beta", "class"])["share"].mean()
+    assert len(one) == 4
+    assert np.allclose(one.set_index(["beta", "class"])["share"], by_hand, rtol=1e-12)
+    # Per point and class over the seeds, as --show --per-class prints it.
+    table = sweep.summarize_classes(store, ["share"])
+    assert len(table) == 4 * 2 and set(table["n"]) == {2}
+    shown = CliRunner().invoke(
+        app, ["sweep", "x.toml", "--store", str(store), "--show", "--per-class", "-m", "share"]
+    )
+    assert shown.exit_code == 2  # the sweep file is needed to name its runs
+    file = tmp_path / "s.toml"
+    file.write_text(
+        'seeds = [1, 2]\n[axes]\n"topology.loss.p" = [0.01, 0.02]\n'
+        '"flows[1].source.controller.beta" = [0.5, 0.875]\n[base]\n'
+        'run = { duration = "20s", warmup = "5s" }\n'
+        'topology = { kind = "fat_link", loss = { kind = "bernoulli", p = 0.01 } }\n'
+        'flows = [{ source = { kind = "tcp" } }, '
+        '{ source = { kind = "tcp", controller = { name = "gaimd", beta = 0.875 } } }]\n'
+    )
+    shown = CliRunner().invoke(
+        app, ["sweep", str(file), "--store", str(store), "--show", "--per-class", "-m", "share"]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "class" in shown.output and "TCP/SACK" in shown.output and "share" in shown.output
+    plotted = CliRunner().invoke(
+        app,
+        ["sweep", str(file), "--store", str(store), "--show", "--per-class", "--plot", "p.png"],
+    )
+    assert plotted.exit_code == 2 and "--plot = 'p.png': not with --per-class" in plotted.output
+
+
+def test_a_store_from_before_classes_is_read_and_refused_for_writing(tmp_path):
+    import duckdb
+
+    from ccscope import htmlreport
+
+    store = tmp_path / "old.duckdb"
+    small = one_run(store)
+    # As a ccscope before per-class rows left it.
+    with duckdb.connect(str(store)) as con:
+        con.execute("DROP TABLE classes")
+        con.execute('ALTER TABLE flows DROP COLUMN "class"')
+        con.execute("ALTER TABLE flows DROP COLUMN share")
+    assert len(sweep.load(store)) == 1 and len(sweep.load(store, "flows")) == 2
+    assert not sweep.summarize(store).empty
+    assert "Per class" not in htmlreport.render(store)
+    with pytest.raises(StoreError, match="without per-class rows"):
+        sweep.summarize_classes(store)
+    with pytest.raises(StoreError, match="older ccscope.*give a new store"):
+        sweep.run(small, store, jobs=1)

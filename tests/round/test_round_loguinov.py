@@ -17,7 +17,7 @@ def test_scalability_exponent_of_a_power_law():
 
 
 def test_examples_run_with_their_defaults():
-    # The README names loguinov.iscc_table() and cai.friendliness() without arguments.
+    # The round-model page (docs/round-model.md) names loguinov.iscc_table() and cai.friendliness() without arguments.
     from ccscope.experiments import cai
 
     assert list(loguinov.iscc_table(steps=2_000)["scheme"]) == [*loguinov.ISCC, "AIMD1"]

@@ -2,7 +2,7 @@
 reproduction explains it cannot reproduce, which must keep failing (strict, as xfail(strict)).
 The tolerances live with each reproduction (python/ccscope/experiments/), each claim with where
 its tolerance comes from (the paper's printed precision, a theory's stated error, the paper's
-own statement, or "no source yet", shown as such in the README's table)."""
+own statement, or "no source yet", shown as such in the validation page's table)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ccscope import reproduce
-from ccscope.experiments import realnet
+from ccscope.experiments import linux, realnet
 
 #: (id, quantity) of every claim that does not reproduce; its reason is the claim's `why`.
 NOT_REPRODUCED = {
@@ -211,12 +211,130 @@ NOT_REPRODUCED = {
 }
 
 
+#: linux-*: the quick rows whose claim fails for any Linux value within two standard
+#: deviations of the mean of the second session of `python bench/linux_spread.py` (the
+#: model's run being seed 1's, as the claim's), by case index in linux.QUICK; each claim's
+#: reason says what Linux does that the model does not, or that it is not diagnosed.
+LINUX_BEYOND = {
+    "reno": {
+        0: (
+            "throughput_bps",
+            "loss_rate",
+            "mean_queue_pkts",
+            "retransmit_rate",
+        ),
+        1: (
+            "throughput_bps",
+            "loss_rate",
+            "retransmit_rate",
+            "cwnd_mean_pkts",
+        ),
+        2: ("mean_queue_pkts",),
+    },
+    "cubic": {
+        2: (
+            "throughput_bps",
+            "mean_queue_pkts",
+            "cwnd_mean_pkts",
+        )
+    },
+    "bbr": {
+        0: (
+            "loss_rate",
+            "mean_queue_pkts",
+            "retransmit_rate",
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        )
+    },
+}
+#: ... and the rows whose verdict changes within those two standard deviations: the run's,
+#: so they are checked for a number only.
+LINUX_VARIES = {
+    "reno": {
+        0: (
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+        1: ("cwnd_cov",),
+        2: ("throughput_bps",),
+    },
+    "cubic": {
+        0: (
+            "loss_rate",
+            "mean_queue_pkts",
+            "retransmit_rate",
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+        1: (
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+    },
+    "bbr": {
+        0: ("throughput_bps",),
+        1: (
+            "mean_queue_pkts",
+            "cwnd_mean_pkts",
+            "cwnd_cov",
+        ),
+        2: (
+            "throughput_bps",
+            "mean_queue_pkts",
+            "cwnd_mean_pkts",
+        ),
+    },
+}
+
+
+def linux_rows(table: dict) -> set[tuple[str, str]]:
+    return {
+        (f"linux-{cc}", linux.quantity(cc, linux.QUICK[k], metric))
+        for cc, cases in table.items()
+        for k, metrics in cases.items()
+        for metric in metrics
+    }
+
+
+NOT_REPRODUCED |= linux_rows(LINUX_BEYOND)
+VARIES = linux_rows(LINUX_VARIES)
+#: linux-friendliness's quick rows whose claim fails for any Linux ratio within two standard
+#: deviations of the mean of `python bench/linux_spread.py --friendliness` (five runs), and
+#: those whose verdict changes within them (ISCC's: both ratios 0.020, decided in the fourth
+#: digit). TFRC against CUBIC is among the latter: a run during `make test` gave 0.647, 2.5σ
+#: below the five runs' 1.00, within the tolerance of the model's 0.411.
+NOT_REPRODUCED |= {
+    ("linux-friendliness", linux.friendliness_quantity(name, cc, 1))
+    for name, cc in (("SSVP", "reno"), ("RAP", "cubic"))
+}
+VARIES |= {
+    ("linux-friendliness", linux.friendliness_quantity(name, cc, 1))
+    for name, cc in (
+        ("TFRC", "cubic"),
+        ("TFRC", "reno"),
+        ("SSVP", "cubic"),
+        ("DTAIMD(0.2,0.875)", "cubic"),
+        ("DTAIMD(0.2,0.875)", "reno"),
+        ("ISCC(-1.5,2)", "cubic"),
+        ("ISCC(-1.5,2)", "reno"),
+        ("TEAR", "cubic"),
+        ("RAP", "reno"),
+    )
+}
+
+
 def check(report: dict) -> None:
     assert report["rows"], report["id"]
     for row in report["rows"]:
         expected = (report["id"], row["quantity"]) not in NOT_REPRODUCED
         measured = row["measured"]
-        if "real packets" in row["quantity"] and row["source"] == realnet.REAL_TIME:
+        if (report["id"], row["quantity"]) in VARIES or (
+            report["id"].startswith("linux-") and not report["quick"]
+        ):
+            # The full grid's verdicts were never measured over runs (the quick set's were).
+            assert math.isfinite(measured), row
+        elif "real packets" in row["quantity"] and row["source"] == realnet.REAL_TIME:
             # A real-time row whose run-to-run spread is not measured (the full run's per-flow
             # rows): it must be measured, a finite number.
             assert math.isfinite(measured), row
@@ -232,7 +350,7 @@ def test_quick_reproduction(rid):
     check(reproduce.run(rid, quick=True))
 
 
-#: The full runs' reports, by id, as test_full_reproduction made them, for the README check.
+#: The full runs' reports, by id, as test_full_reproduction made them, for the pages' check.
 FULL: dict[str, dict] = {}
 
 
@@ -244,31 +362,32 @@ def test_full_reproduction(rid):
 
 
 @pytest.mark.slow
-def test_the_readme_full_table_is_the_output_of_reproduce_all():
-    """The README's folded table is `ccscope reproduce --all --markdown`; the reports come from
-    the tests above when they ran in this session (the runs are deterministic), else here."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_validation_page_full_table_is_the_output_of_reproduce_all():
+    """docs/validation.md's folded table is `ccscope reproduce --all --markdown`; the reports
+    come from the tests above when they ran in this session (the runs are deterministic), else
+    here."""
+    page = (Path(__file__).parents[2] / "docs" / "validation.md").read_text()
     begin = "<!-- ccscope reproduce --all --markdown: begin -->\n"
     end = "<!-- ccscope reproduce --all --markdown: end -->"
-    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), readme, re.S)
-    assert pasted, "the README has no table of the full runs"
+    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), page, re.S)
+    assert pasted, "docs/validation.md has no table of the full runs"
     reports = [FULL.get(rid) or reproduce.run(rid, quick=False) for rid in reproduce.ids()]
     assert pasted.group(1) == reproduce.markdown(reports), (
-        "the README's table of the full runs is stale: paste the output of "
+        "docs/validation.md's table of the full runs is stale: paste the output of "
         "`ccscope reproduce --all --markdown` between its markers"
     )
 
 
 @pytest.mark.slow
-def test_the_readme_cubic_table_is_the_output_of_reproduce():
-    """The README's CUBIC section shows `ccscope reproduce cubic-rfc9438 --markdown`."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_controllers_page_cubic_table_is_the_output_of_reproduce():
+    """docs/controllers.md's CUBIC section shows `ccscope reproduce cubic-rfc9438 --markdown`."""
+    page = (Path(__file__).parents[2] / "docs" / "controllers.md").read_text()
     begin = "<!-- ccscope reproduce cubic-rfc9438 --markdown: begin -->\n"
     end = "<!-- ccscope reproduce cubic-rfc9438 --markdown: end -->"
-    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), readme, re.S)
-    assert pasted, "the README has no table of the CUBIC reproduction"
+    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), page, re.S)
+    assert pasted, "docs/controllers.md has no table of the CUBIC reproduction"
     report = FULL.get("cubic-rfc9438") or reproduce.run("cubic-rfc9438", quick=False)
     assert pasted.group(1) == reproduce.markdown([report]), (
-        "the README's CUBIC table is stale: paste the output of "
+        "docs/controllers.md's CUBIC table is stale: paste the output of "
         "`ccscope reproduce cubic-rfc9438 --markdown` between its markers"
     )

@@ -16,6 +16,7 @@ fn config(n: usize, feedback: Feedback) -> RoundConfig {
         warmup_steps: 0,
         capacity_bps: 10.0 * n as f64 * 8000.0 / 0.1,
         capacity_changes: Vec::new(),
+        capacity_trace: None,
         rtt0_ns: 100_000_000,
         packet_bytes: 1000,
         buffer_pkts: 0.0,

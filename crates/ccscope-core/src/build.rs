@@ -9,8 +9,9 @@
 use std::sync::Arc;
 
 use crate::apps::{
-    Bulk, Cbr, Consumption, Fgs, Finite, FrameLedger, FrameStats, Mpeg4, Multirate, OnMode, OnOff,
-    Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp, Sink,
+    Bulk, Cbr, Consumption, Encoder, EncoderSpec, Fgs, Finite, FrameLedger, FrameMeter, FrameStats,
+    Mpeg4, Multirate, OnMode, OnOff, Period, Playback, PlaybackSpec, Poisson, ReceiveApp, SendApp,
+    Sink,
 };
 use crate::config::{
     self, AppSpec, CapacityChange as EngineChange, Carrier, CustomLink as EngineCustomLink,
@@ -19,8 +20,10 @@ use crate::config::{
 use crate::control::catalog::{
     ControllerChoice, ControllerConfig, Family, Foreign, NoForeign, Start,
 };
+use crate::control::FeedbackFormat;
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::{Error, FieldPath, Result};
+use crate::net::capacity::{CapacityTrace, TraceFormat};
 use crate::net::codel::CoDelParams;
 use crate::net::fq_codel::FqCoDelParams;
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
@@ -28,7 +31,7 @@ use crate::net::pie::PieParams;
 use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
-use crate::scenario::media::{self, App, Distribution};
+use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
     self, Auto, Loss, Queue, RateSource, Red, RedMode, RttTiming, Source, Tcp, TcpVariant, Topology,
 };
@@ -36,6 +39,7 @@ use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
 use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
+use crate::transport::rtp::{self, FeedbackChoice, RtpSpec};
 use crate::transport::tcp::{self, TcpSpec, Variant, MAX_BACKOFF};
 use crate::transport::udp;
 use crate::units::{Limit, Size, Time};
@@ -73,7 +77,7 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
         seed: s.run.seed,
         duration_ns: ns(&s.run.duration),
         warmup_ns: ns(&s.run.warmup),
-        topology: topology(&s.topology),
+        topology: topology(&s.topology)?,
         flows,
         trace: match &s.trace {
             None => TraceSpec::default(),
@@ -113,38 +117,46 @@ fn ecn_negotiated(f: &packet::Flow, source: &SourceSpec, at: FieldPath) -> Resul
     }
 }
 
-fn topology(t: &Topology) -> TopologySpec {
-    match t {
+fn topology(t: &Topology) -> Result<TopologySpec> {
+    Ok(match t {
         Topology::Dumbbell(d) => TopologySpec::Dumbbell {
-            bottleneck: link(&d.bottleneck),
-            reverse: d.reverse.as_ref().map(link),
-            access: link(&d.access),
+            bottleneck: link(&d.bottleneck, "topology.bottleneck")?,
+            reverse: d
+                .reverse
+                .as_ref()
+                .map(|l| link(l, "topology.reverse"))
+                .transpose()?,
+            access: link(&d.access, "topology.access")?,
         },
-        Topology::FatLink(f) => topology(&Topology::Dumbbell(f.dumbbell())),
+        Topology::FatLink(f) => topology(&Topology::Dumbbell(f.dumbbell()))?,
         Topology::ParkingLot(p) => TopologySpec::ParkingLot {
-            hops: p.hops.iter().map(link).collect(),
-            access: link(&p.access),
+            hops: (p.hops.iter().enumerate())
+                .map(|(i, h)| link(h, &format!("topology.hops[{i}]")))
+                .collect::<Result<_>>()?,
+            access: link(&p.access, "topology.access")?,
         },
         Topology::Custom(c) => TopologySpec::Custom {
             nodes: c.nodes.clone(),
-            links: c
-                .links
-                .iter()
-                .map(|l| EngineCustomLink {
-                    from: l.from.clone(),
-                    to: l.to.clone(),
-                    params: link(&l.link()),
-                    duplex: l.duplex,
-                    monitor: l.monitor,
+            links: (c.links.iter().enumerate())
+                .map(|(i, l)| {
+                    Ok(EngineCustomLink {
+                        from: l.from.clone(),
+                        to: l.to.clone(),
+                        params: link(&l.link(), &format!("topology.links[{i}]"))?,
+                        duplex: l.duplex,
+                        monitor: l.monitor,
+                    })
                 })
-                .collect(),
+                .collect::<Result<_>>()?,
         },
-    }
+    })
 }
 
-fn link(l: &packet::Link) -> LinkParams {
-    LinkParams {
-        rate_bps: whole_bps(l.rate.bps()),
+/// A link at `at` in the scenario, its capacity trace read from its file.
+fn link(l: &packet::Link, at: &str) -> Result<LinkParams> {
+    let rate_bps = whole_bps(l.rate.bps());
+    Ok(LinkParams {
+        rate_bps,
         delay_ns: ns(&l.delay),
         queue: queue(&l.queue),
         loss: l.loss.as_ref().map(loss),
@@ -156,7 +168,29 @@ fn link(l: &packet::Link) -> LinkParams {
                 rate_bps: whole_bps(c.rate.bps()),
             })
             .collect(),
-    }
+        capacity_trace: match &l.capacity_trace {
+            Some(t) => Some(Arc::new(capacity_trace(t, at, rate_bps)?)),
+            None => None,
+        },
+    })
+}
+
+/// The capacity trace a scenario's `capacity_trace` at `at` names, read from its file.
+pub fn capacity_trace(
+    t: &packet::CapacityTraceFile,
+    at: &str,
+    rate_bps: u64,
+) -> Result<CapacityTrace> {
+    let format = match t.format {
+        packet::TraceFileFormat::Mahimahi => TraceFormat::Mahimahi,
+        packet::TraceFileFormat::Table => TraceFormat::Table,
+    };
+    CapacityTrace::read(
+        &format!("{at}.capacity_trace.file"),
+        &t.file,
+        format,
+        rate_bps,
+    )
 }
 
 /// A validated limit as the engine counts it: whole packets, or whole bytes.
@@ -301,8 +335,50 @@ fn source(s: &Source) -> Result<SourceSpec> {
             cc: l.cc.clone(),
             packet_bytes: bytes(l.packet_size.bytes()),
             transfer_bytes: l.transfer_bytes(),
+            app: l.app.as_ref().map(app),
         }),
+        Source::Rtp(r) => SourceSpec::Media(Box::new(MediaSpec {
+            carrier: Carrier::Rtp(rtp_spec(r, controller(Some(Family::Media), &r.controller)?)),
+            app: r
+                .app
+                .as_ref()
+                .map_or_else(|| AppSpec::Encoder(encoder(&Default::default())), app),
+            playback: None,
+        })),
     })
+}
+
+fn rtp_spec(r: &Rtp, controller: ControllerChoice) -> RtpSpec {
+    RtpSpec {
+        controller,
+        packet_bytes: bytes(r.packet_size.bytes()),
+        initial_rate_bps: r.initial_rate.as_ref().map(|x| x.bps()),
+        min_rate_bps: r.min_rate.as_ref().map(|x| x.bps()),
+        feedback: FeedbackChoice {
+            format: r.feedback.format.map(|f| match f {
+                media::FeedbackFormat::Rfc8888 => FeedbackFormat::Rfc8888,
+                media::FeedbackFormat::TransportWide => FeedbackFormat::TransportWide,
+            }),
+            interval: r.feedback.interval.as_ref().map(|t| SimTime(ns(t))),
+            per_frame: r.feedback.per_frame,
+        },
+    }
+}
+
+fn encoder(e: &media::Encoder) -> EncoderSpec {
+    EncoderSpec {
+        fps: e.fps,
+        min_bps: e.min_rate.bps(),
+        max_bps: e.max_rate.bps(),
+        reaction: SimTime(ns(&e.reaction)),
+        big_change: e.big_change,
+        max_step: e.max_step,
+        burst_frames: e.burst_frames as u32,
+        burst_bytes: e.burst_size.bytes(),
+        size_scale: e.size_scale,
+        interval_scale: e.interval_scale,
+        key_interval: e.key_interval.as_ref().map(|t| SimTime(ns(t))),
+    }
 }
 
 /// A flow's source with its application and receiver: the plain source unless the flow names
@@ -312,9 +388,12 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
     let named = match &f.source {
         Source::Tcp(t) => t.app.as_ref(),
         Source::Rate(r) => r.app.as_ref(),
+        Source::Rtp(r) => r.app.as_ref(),
         _ => None,
     };
-    if (named.is_none() && f.playback.is_none()) || matches!(base, SourceSpec::Linux(_)) {
+    let video = matches!(&base, SourceSpec::Media(m) if matches!(m.app, AppSpec::Encoder(_)))
+        || matches!(named, Some(App::Encoder(_)));
+    if (named.is_none() && f.playback.is_none() && !video) || matches!(base, SourceSpec::Linux(_)) {
         return Ok(base);
     }
     let mut spec = match base {
@@ -350,7 +429,14 @@ fn flow_source(f: &packet::Flow, end_ns: u64, warmup_ns: u64) -> Result<SourceSp
     if let Some(a) = named {
         spec.app = app(a);
     }
-    spec.playback = f.playback.as_ref().map(|p| playback(p, end_ns, warmup_ns));
+    // Every encoder flow is played out (the seeds' playback numbers, with its defaults when
+    // the flow names no playback) and has its frames measured.
+    let defaults = media::Playback::default();
+    spec.playback = match (&f.playback, video) {
+        (Some(p), _) => Some(playback(p, end_ns, warmup_ns)),
+        (None, true) => Some(playback(&defaults, end_ns, warmup_ns)),
+        (None, false) => None,
+    };
     Ok(SourceSpec::Media(Box::new(spec)))
 }
 
@@ -398,8 +484,10 @@ fn app(a: &App) -> AppSpec {
                 gop: m.gop.clone(),
                 fps: m.fps,
                 stats: [of('I'), of('P'), of('B')],
+                follow_rate: m.follow_rate,
             }
         }
+        App::Encoder(e) => AppSpec::Encoder(encoder(e)),
         App::Square(q) => AppSpec::OnOff {
             rate_bps: q.rate.bps(),
             on: Period::Fixed { secs: q.on.secs() },
@@ -623,6 +711,17 @@ fn media_endpoints(
             Ok(tcp::endpoints(t, ctl, app, sink))
         }
         Carrier::Rate(r) => rate_endpoints(r, flow, seed, foreign, app, sink),
+        Carrier::Rtp(r) => {
+            let start = Start {
+                rate: r.config(),
+                seed,
+                ..Start::default()
+            };
+            let ctl = r
+                .controller
+                .make(flow, Some(Family::Media), &start, foreign)?;
+            Ok(rtp::endpoints(r, ctl, app, sink))
+        }
     }
 }
 
@@ -634,6 +733,7 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
         Carrier::Udp { packet_bytes } => *packet_bytes,
         Carrier::Tcp(t) => t.packet_bytes,
         Carrier::Rate(r) => r.packet_bytes,
+        Carrier::Rtp(r) => r.packet_bytes,
     };
     let app: Box<dyn SendApp> = match &m.app {
         AppSpec::Default => match &m.carrier {
@@ -680,8 +780,19 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
                 coder
             })
         }
-        AppSpec::Mpeg4 { gop, fps, stats } => {
+        AppSpec::Encoder(e) => Box::new(Encoder::new(*e).with_ledger(ledger.clone())),
+        AppSpec::Mpeg4 {
+            gop,
+            fps,
+            stats,
+            follow_rate,
+        } => {
             let source = Mpeg4::new(gop, *fps, *stats)?;
+            let source = if *follow_rate {
+                source.following_rate()
+            } else {
+                source
+            };
             match m.playback {
                 Some(_) => Box::new(source.with_ledger(ledger.clone())),
                 None => Box::new(source),
@@ -698,6 +809,11 @@ fn media_apps(m: &MediaSpec) -> Result<(Box<dyn SendApp>, Box<dyn ReceiveApp>)> 
         (Some(p), AppSpec::Mpeg4 { .. } | AppSpec::Fgs { .. }) => {
             Box::new(Playback::new(p).with_frames(ledger))
         }
+        (Some(p), AppSpec::Encoder(_)) => Box::new(FrameMeter::new(
+            Box::new(Playback::new(p).with_frames(ledger.clone())),
+            ledger,
+            SimTime(p.warmup_ns),
+        )),
         (Some(p), _) => Box::new(Playback::new(p)),
         (None, _) => Box::new(Sink::default()),
     };
@@ -720,6 +836,13 @@ pub fn round(s: &RoundScenario) -> Result<engine_round::RoundConfig> {
         steps: s.run.steps,
         warmup_steps: s.run.warmup_steps,
         capacity_bps: link.capacity_bps(&link.capacity, link.capacity_pkts),
+        capacity_trace: match &link.capacity_trace {
+            Some(t) => {
+                let base = whole_bps(link.capacity_bps(&link.capacity, link.capacity_pkts));
+                Some(Arc::new(capacity_trace(t, "link", base)?))
+            }
+            None => None,
+        },
         capacity_changes: link
             .capacity_changes
             .iter()

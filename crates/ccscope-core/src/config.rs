@@ -3,11 +3,12 @@
 //! validated [`crate::scenario::Scenario`] to. It declares no defaults and checks nothing: the
 //! scenario did.
 
-use crate::apps::{FrameStats, OnMode, Period, PlaybackSpec};
+use crate::apps::{EncoderSpec, FrameStats, OnMode, Period, PlaybackSpec};
 pub use crate::net::config::{
     CapacityChange, CustomLink, LinkParams, Placement, TopologySpec, TraceSpec,
 };
 use crate::transport::rate::RateSourceSpec;
+use crate::transport::rtp::RtpSpec;
 use crate::transport::tcp::TcpSpec;
 
 /// A flow's traffic source and its matching receiver.
@@ -37,6 +38,8 @@ pub struct LinuxSpec {
     pub packet_bytes: u32,
     /// Bytes to send; `None`: bulk.
     pub transfer_bytes: Option<u64>,
+    /// What the application writes when not bulk or a transfer: [`AppSpec::OnOff`].
+    pub app: Option<AppSpec>,
 }
 
 /// The transport under a [`MediaSpec`]'s application.
@@ -48,6 +51,8 @@ pub enum Carrier {
     },
     Tcp(TcpSpec),
     Rate(RateSourceSpec),
+    /// The media transport ([`crate::transport::rtp`]).
+    Rtp(RtpSpec),
 }
 
 /// What a flow's application does (its transport's default is bulk data).
@@ -85,7 +90,11 @@ pub enum AppSpec {
         gop: String,
         fps: f64,
         stats: [FrameStats; 3],
+        /// Frame sizes follow the transport's rate ([`crate::apps::Mpeg4::following_rate`]).
+        follow_rate: bool,
     },
+    /// RFC 8593's synthetic video encoder at the transport's rate.
+    Encoder(EncoderSpec),
 }
 
 /// A flow with a chosen application and receiver.

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["control/window"],
     &["control/rate"],
     &["control/receiver"],
+    &["control/media"],
     &["control/catalog"],
     &["net"],
     &["apps"],
@@ -36,7 +37,7 @@ fn layer(unit: &str) -> usize {
 /// The unit of a module path: `["control", "window", "aimd"]` is in `control/window`.
 fn unit(path: &[&str]) -> String {
     match path {
-        ["control", sub @ ("window" | "rate" | "receiver" | "catalog"), ..] => {
+        ["control", sub @ ("window" | "rate" | "receiver" | "media" | "catalog"), ..] => {
             format!("control/{sub}")
         }
         [first, ..] => first.to_string(),

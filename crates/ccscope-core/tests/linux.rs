@@ -26,6 +26,7 @@ fn kernel_tcp(cc: &str) -> FlowSpec {
         cc: cc.into(),
         packet_bytes: 1000,
         transfer_bytes: None,
+        app: None,
     }))
 }
 

@@ -1,8 +1,9 @@
 //! Controllers written in Python, as the core's [`Controller`]: the run's [`Foreign`] factory
 //! hands each flow its own Python object, wrapped by what the object is:
 //! - a `ccscope.Controller`: hooks `on_ack`, `on_loss`, `on_undo`, `on_report`, `on_round`,
-//!   `on_wakeup`, `on_no_feedback`, and outputs `window_pkts`, `pacing_rate_bps`, `wakeup_s`
-//!   read back after every hook ([`PyController`]);
+//!   `on_feedback`, `on_wakeup`, `on_no_feedback`, and outputs `window_pkts`,
+//!   `pacing_rate_bps`, `target_rate_bps`, `wakeup_s` read back after every hook
+//!   ([`PyController`]);
 //! - a window rule (`ccscope.WindowController`: `increase(w)`, `decrease(w)`), run inside the
 //!   core's TCP window state ([`PyRule`]);
 //! - a `ccscope.RateController` (`rate_bps()`, `on_report(dict)`) ([`PyRateController`]).
@@ -17,7 +18,8 @@ use std::sync::{Arc, Mutex};
 
 use ccscope_core::control::catalog::{Family, Foreign, Start};
 use ccscope_core::control::{
-    AckSample, Controller, LossEvent, ReportSample, RoundSample, Window, WindowRule,
+    AckSample, Controller, FeedbackFormat, FeedbackPlan, FeedbackSample, LossEvent, ReportSample,
+    RoundSample, Window, WindowRule, DEFAULT_FEEDBACK,
 };
 use ccscope_core::scenario::packet::{MAX_RATE_BPS, MAX_WINDOW_PKTS};
 use ccscope_core::scenario::PythonController;
@@ -469,8 +471,71 @@ pub(crate) struct PyRound {
     queueing_delay_s: f64,
 }
 
+/// One packet of a media receiver's feedback, as `on_feedback` sees it (`arrived_s` None:
+/// reported not received; `ect` and `ce` always false with transport-wide feedback).
+#[pyclass(frozen, module = "ccscope._core", name = "PacketStatus")]
+pub(crate) struct PyPacketStatus {
+    #[pyo3(get)]
+    seq: u64,
+    #[pyo3(get)]
+    size_bytes: u32,
+    #[pyo3(get)]
+    sent_s: f64,
+    #[pyo3(get)]
+    arrived_s: Option<f64>,
+    #[pyo3(get)]
+    ect: bool,
+    #[pyo3(get)]
+    ce: bool,
+}
+
+#[pymethods]
+impl PyPacketStatus {
+    fn __repr__(&self) -> String {
+        format!(
+            "PacketStatus(seq={}, size_bytes={}, sent_s={}, arrived_s={:?}, ce={})",
+            self.seq, self.size_bytes, self.sent_s, self.arrived_s, self.ce
+        )
+    }
+}
+
+/// A media receiver's feedback packet, as `on_feedback` sees it.
+#[pyclass(frozen, module = "ccscope._core", name = "Feedback")]
+pub(crate) struct PyFeedback {
+    #[pyo3(get)]
+    now_s: f64,
+    #[pyo3(get)]
+    report_s: f64,
+    #[pyo3(get)]
+    format: &'static str,
+    #[pyo3(get)]
+    rtt_s: Option<f64>,
+    #[pyo3(get)]
+    in_flight_bytes: u64,
+    #[pyo3(get)]
+    queued_bytes: u64,
+    #[pyo3(get)]
+    size_bytes: u32,
+    #[pyo3(get)]
+    packets: Vec<Py<PyPacketStatus>>,
+}
+
+#[pymethods]
+impl PyFeedback {
+    fn __repr__(&self) -> String {
+        format!(
+            "Feedback(now_s={}, format={:?}, rtt_s={:?}, packets=[{} packets], in_flight_bytes={})",
+            self.now_s,
+            self.format,
+            self.rtt_s,
+            self.packets.len(),
+            self.in_flight_bytes
+        )
+    }
+}
+
 /// The hooks of `ccscope.Controller`, in the order of [`PyController::overrides`].
-const HOOKS: [&str; 7] = [
+const HOOKS: [&str; 8] = [
     "on_ack",
     "on_loss",
     "on_undo",
@@ -478,6 +543,7 @@ const HOOKS: [&str; 7] = [
     "on_round",
     "on_wakeup",
     "on_no_feedback",
+    "on_feedback",
 ];
 const ON_ACK: usize = 0;
 const ON_LOSS: usize = 1;
@@ -486,6 +552,7 @@ const ON_REPORT: usize = 3;
 const ON_ROUND: usize = 4;
 const ON_WAKEUP: usize = 5;
 const ON_NO_FEEDBACK: usize = 6;
+const ON_FEEDBACK: usize = 7;
 
 /// A `ccscope.Controller` subclass's object. Only the hooks the class overrides are called
 /// (the base's do nothing), so a controller that does not read ACKs costs no call per ACK.
@@ -495,6 +562,9 @@ struct PyController {
     error: ErrorSlot,
     overrides: [bool; HOOKS.len()],
     wants_delivery_rate: bool,
+    /// The feedback the class asks for on a media source (`feedback_format`,
+    /// `feedback_interval_s`, `feedback_per_frame`), read once.
+    feedback_plan: Option<FeedbackPlan>,
     /// The outputs as last read.
     out: Outputs,
 }
@@ -508,6 +578,7 @@ impl PyController {
             *o = !class.getattr(hook)?.is(&base.getattr(hook)?);
         }
         let wants = obj.bind(py).getattr("wants_delivery_rate")?.is_truthy()?;
+        let feedback_plan = feedback_plan(obj.bind(py), &who)?;
         let out = Outputs::read(obj.bind(py), &who, "__init__")?;
         Ok(PyController {
             who,
@@ -515,6 +586,7 @@ impl PyController {
             error,
             overrides,
             wants_delivery_rate: wants,
+            feedback_plan,
             out,
         })
     }
@@ -554,7 +626,8 @@ fn hook_name(py: Python<'_>, h: usize) -> &Bound<'_, pyo3::types::PyString> {
         ON_REPORT => intern!(py, "on_report"),
         ON_ROUND => intern!(py, "on_round"),
         ON_WAKEUP => intern!(py, "on_wakeup"),
-        _ => intern!(py, "on_no_feedback"),
+        ON_NO_FEEDBACK => intern!(py, "on_no_feedback"),
+        _ => intern!(py, "on_feedback"),
     }
 }
 
@@ -564,6 +637,7 @@ fn hook_name(py: Python<'_>, h: usize) -> &Bound<'_, pyo3::types::PyString> {
 struct Outputs {
     window: f64,
     rate_bps: Option<f64>,
+    target_bps: Option<f64>,
     wakeup: Option<SimTime>,
     feedback_timeout: Option<SimTime>,
 }
@@ -602,6 +676,21 @@ impl Outputs {
                 allowed,
             )?)
         };
+        let r = obj.getattr(intern!(py, "target_rate_bps"))?;
+        let target_bps = if r.is_none() {
+            None
+        } else {
+            let allowed = "None or a rate in b/s in [1, 1e12]";
+            Some(number(
+                py,
+                who,
+                hook,
+                "target_rate_bps",
+                &r,
+                (1.0, MAX_RATE_BPS),
+                allowed,
+            )?)
+        };
         let t = obj.getattr(intern!(py, "wakeup_s"))?;
         let wakeup = if t.is_none() {
             None
@@ -629,6 +718,7 @@ impl Outputs {
         Ok(Outputs {
             window,
             rate_bps,
+            target_bps,
             wakeup,
             feedback_timeout,
         })
@@ -739,6 +829,51 @@ impl Controller for PyController {
         });
     }
 
+    fn on_feedback(&mut self, f: &FeedbackSample) {
+        self.hook(ON_FEEDBACK, |py| {
+            let packets = f
+                .packets
+                .iter()
+                .map(|p| {
+                    Py::new(
+                        py,
+                        PyPacketStatus {
+                            seq: p.seq,
+                            size_bytes: p.size_bytes,
+                            sent_s: p.sent_at.secs(),
+                            arrived_s: secs(p.arrived_at),
+                            ect: p.ect,
+                            ce: p.ce,
+                        },
+                    )
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            let fb = PyFeedback {
+                now_s: f.now.secs(),
+                report_s: f.report_at.secs(),
+                format: f.format.name(),
+                rtt_s: secs(f.rtt),
+                in_flight_bytes: f.in_flight_bytes,
+                queued_bytes: f.queued_bytes,
+                size_bytes: f.size_bytes,
+                packets,
+            };
+            Ok(Bound::new(py, fb)?.into_any())
+        });
+    }
+
+    fn target_rate_bps(&self) -> Option<f64> {
+        self.out.target_bps
+    }
+
+    fn feedback_plan(&self) -> Option<FeedbackPlan> {
+        self.feedback_plan
+    }
+
+    fn runs_in_rounds(&self) -> bool {
+        !self.overrides[ON_FEEDBACK]
+    }
+
     fn window(&self) -> f64 {
         self.out.window
     }
@@ -842,8 +977,52 @@ impl Foreign for PythonFactory<'_> {
     }
 }
 
+/// The feedback a `ccscope.Controller` asks for: its `feedback_format` ("rfc8888" or
+/// "transport-wide"), `feedback_interval_s` and `feedback_per_frame`, each None for the
+/// default; `None` when it sets none of them.
+fn feedback_plan(obj: &Bound<'_, PyAny>, who: &Who) -> PyResult<Option<FeedbackPlan>> {
+    let py = obj.py();
+    let format = obj.getattr("feedback_format")?;
+    let interval = obj.getattr("feedback_interval_s")?;
+    let per_frame = obj.getattr("feedback_per_frame")?;
+    if format.is_none() && interval.is_none() && per_frame.is_none() {
+        return Ok(None);
+    }
+    let mut plan = DEFAULT_FEEDBACK;
+    if !format.is_none() {
+        let text: Option<String> = format.extract().ok();
+        plan.format = match text.as_deref() {
+            Some("rfc8888") => FeedbackFormat::Rfc8888,
+            Some("transport-wide") => FeedbackFormat::TransportWide,
+            _ => {
+                let shown = format.repr().map(|r| r.to_string()).unwrap_or_default();
+                let allowed = "None, 'rfc8888' or 'transport-wide'";
+                let problem = format!("gave feedback_format = {shown}; it must be {allowed}");
+                return Err(who.error(py, "__init__", &problem, &shown, allowed));
+            }
+        };
+    }
+    if !interval.is_none() {
+        let allowed = "None or a time in s in [1e-6, 10]";
+        let s = number(
+            py,
+            who,
+            "__init__",
+            "feedback_interval_s",
+            &interval,
+            (1e-6, 10.0),
+            allowed,
+        )?;
+        plan.interval = SimTime::from_secs_f64(s);
+    }
+    if !per_frame.is_none() {
+        plan.per_frame = per_frame.is_truthy()?;
+    }
+    Ok(Some(plan))
+}
+
 /// A `ccscope.Controller` on a source must set what the source runs by: a TCP source a window
-/// or a pacing rate, a rate source a pacing rate.
+/// or a pacing rate, a rate source a pacing rate, an rtp source a target or a pacing rate.
 fn needs_outputs(who: &Who, family: Option<Family>, c: &Outputs) -> ccscope_core::Result<()> {
     let missing = match family {
         Some(Family::Window) if !c.window.is_finite() && c.rate_bps.is_none() => {
@@ -851,6 +1030,9 @@ fn needs_outputs(who: &Who, family: Option<Family>, c: &Outputs) -> ccscope_core
         }
         Some(Family::Rate) if c.rate_bps.is_none() => {
             Some("a rate source needs pacing_rate_bps set")
+        }
+        Some(Family::Media) if c.rate_bps.is_none() && c.target_bps.is_none() => {
+            Some("an rtp source needs target_rate_bps or pacing_rate_bps set")
         }
         _ => None,
     };

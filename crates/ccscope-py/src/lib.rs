@@ -212,6 +212,7 @@ fn trace_dict<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
         };
         d.set_item("window_pkts", probe(|p| p.window_pkts).into_pyarray(py))?;
         d.set_item("rate_bps", probe(|p| p.rate_bps).into_pyarray(py))?;
+        d.set_item("srtt_s", probe(|p| p.srtt_s).into_pyarray(py))?;
         out.set_item("flows", d)?;
     }
     if !t.queues.is_empty() {
@@ -506,7 +507,7 @@ fn controllers_json(py: Python<'_>) -> PyResult<String> {
     })
 }
 
-/// Builds a catalogued controller of `family` ("window" or "rate") to check its name and
+/// Builds a catalogued controller of `family` ("window", "rate" or "media") to check its name and
 /// parameters; returns its paper name.
 #[pyfunction]
 fn controller_name(
@@ -517,10 +518,10 @@ fn controller_name(
 ) -> PyResult<String> {
     let (family, name) = (family.to_owned(), name.to_owned());
     guarded(py, move || {
-        let family = if family == "window" {
-            Family::Window
-        } else {
-            Family::Rate
+        let family = match family.as_str() {
+            "window" => Family::Window,
+            "media" => Family::Media,
+            _ => Family::Rate,
         };
         let config = ControllerConfig::resolve_in(family, &name, &params)?;
         config.build(&Start::default()).map(|c| c.name())
@@ -584,6 +585,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<controllers::PyLoss>()?;
     m.add_class::<controllers::PyReport>()?;
     m.add_class::<controllers::PyRound>()?;
+    m.add_class::<controllers::PyFeedback>()?;
+    m.add_class::<controllers::PyPacketStatus>()?;
     round::register(m)?;
     theory::register(m)?;
     Ok(())

@@ -16,10 +16,13 @@ def new(figsize: tuple[float, float] = (6, 4)):
 
 
 def save(fig, ax, title: str, path: Path, legend_size: int = 8) -> Path:
-    """Titles, grids and writes `fig` to `path` (PNG), and closes it."""
-    from ..report import write
+    """Titles, grids, lays out and writes `fig` to `path` (PNG, 110 dpi), and closes it."""
+    import matplotlib.pyplot as plt
 
     ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=legend_size)
-    return write(fig, path)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return Path(path)

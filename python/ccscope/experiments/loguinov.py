@@ -427,7 +427,7 @@ def fig5_figure(quick: bool, path: Path) -> Path:
 #: packets, scaled from a T1 to a T3 with every time constant kept: the DropTail queue holds
 #: 1159 packets = 311 ms, as 40 packets do at 1.544 Mb/s (scenarios/loguinov-fig8-iscc-t3.toml
 #: is the same set-up as a file). On the T1 itself ISCC's small decrease steps need more loss
-#: signals than the link can carry (README, "Loguinov Fig. 8 on the T1").
+#: signals than the link can carry (docs/validation.md, "Loguinov Fig. 8 on the T1").
 T3_BPS = 44.736e6
 FIG8 = {
     "ISCC(-1.5,2)": {"name": "iscc", "k": -1.5, "l": 2, "m_i": 20, "m_d": 2},
@@ -760,8 +760,8 @@ def table1_frozen(quick: bool = False) -> dict[tuple[str, str], dict[str, float]
 WHY_TABLE1 = {
     "T1": (
         "on the T1 a flow's fair share at n = 50 is 2.6 packets per RTT, and a loss-driven "
-        "control stepping once per RTT needs more loss signals than that carries (README, "
-        "'Loguinov Fig. 8 on the T1'): the bottleneck loses {loss:.0%} (Table I's p_50: "
+        "control stepping once per RTT needs more loss signals than that carries (validation "
+        "page, 'Loguinov Fig. 8 on the T1'): the bottleneck loses {loss:.0%} (Table I's p_50: "
         "2.3-44.7%), above the ~15% at which §VI-C's retransmission stops recovering the "
         "base layer"
     ),

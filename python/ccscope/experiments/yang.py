@@ -512,5 +512,5 @@ YANG_FIG29_WHY = {
     "slower start after the stop than congestion avoidance gives here.",
     "TFRC": "TFRC as Yang et al. ran it (tfrc-2000) climbs more slowly than the 0.12 packets "
     "per RTT per RTT the paper takes as its aggressiveness: measured 0.077 (Yang §5.1, "
-    "the README's table), which stretches 45 RTTs to about 70.",
+    "the validation page's table), which stretches 45 RTTs to about 70.",
 }

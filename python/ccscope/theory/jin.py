@@ -414,7 +414,7 @@ def jin_epochs_to_fairness(
     beta: npt.ArrayLike | None = None,
     w: npt.ArrayLike | None = None,
 ) -> FloatOrArray:
-    """Number of congestion epochs T₂ until |w₁ − w₂| < ε, Jin et al. App. C.2::
+    """Number of congestion epochs T₂ until ``|w₁ − w₂| < ε``, Jin et al. App. C.2::
 
         TCP: log_{1/2}(ε/Δ)   AIMD: log_{1−β}(ε/Δ)   SIMD: log_{1−2β}(ε/Δ)
         IIAD: ≥ log_{1−2β/W}(ε/Δ)   (a lower bound: IIAD converges more slowly)

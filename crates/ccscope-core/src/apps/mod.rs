@@ -58,9 +58,11 @@
 //! - [`Multirate`]: a coder that follows its sender's rate after a delay τ.
 //! - [`Fgs`]: layered (FGS) video at the transport's rate clipped to [b0, R_max].
 //! - [`Mpeg4`]: MPEG-4 frames of a GOP pattern, sizes from per-type TES models.
+//! - [`Encoder`]: RFC 8593's synthetic live video encoder at its transport's rate.
 //! - [`Sink`]: takes what it receives and keeps nothing (the transport counts it).
 //! - [`Playback`]: buffers and plays out at a constant rate; interruptions, frozen time,
 //!   receiver queue, Video Delivery Index.
+//! - [`FrameMeter`]: frame delay, lost frames and freezes around another receiver.
 //!
 //! Media applications are built on the same hooks: an ON/OFF source offers while ON and asks
 //! to be woken at the next switch; a frame source offers one frame per frame time with its
@@ -70,8 +72,10 @@
 
 mod bulk;
 mod cbr;
+mod encoder;
 mod fgs;
 mod finite;
+mod frames;
 mod multirate;
 mod onoff;
 mod playback;
@@ -83,8 +87,10 @@ use std::collections::VecDeque;
 
 pub use bulk::Bulk;
 pub use cbr::Cbr;
+pub use encoder::{Encoder, EncoderSpec};
 pub use fgs::Fgs;
 pub use finite::Finite;
+pub use frames::FrameMeter;
 pub use multirate::Multirate;
 pub use onoff::{OnMode, OnOff, Period};
 pub use playback::{play, Consumption, Outcome, Playback, PlaybackSpec};
@@ -440,6 +446,15 @@ impl Outbox {
         !self.stopped && !self.buffer.is_empty()
     }
 
+    /// Bytes waiting to be sent (none once stopped).
+    pub fn queued_bytes(&self) -> u64 {
+        if self.stopped {
+            0
+        } else {
+            self.buffer.bytes()
+        }
+    }
+
     /// The next packet's worth of data, at most `max_bytes`.
     #[inline]
     pub fn take(&mut self, max_bytes: u32) -> Option<Chunk> {
@@ -447,6 +462,15 @@ impl Outbox {
             return None;
         }
         self.buffer.take(max_bytes)
+    }
+
+    /// Whether `chunk`, just taken, ends its application data unit: nothing of its frame is
+    /// left in the buffer (RTP's marker bit on a frame's last packet).
+    pub fn ends_frame(&self, chunk: &Chunk) -> bool {
+        match self.buffer.offers.front() {
+            Some(&(_, tag)) => tag.frame != chunk.tag.frame,
+            None => true,
+        }
     }
 
     /// The application closed its data and all of it has been taken.

@@ -58,7 +58,7 @@ impl Period {
     }
 
     /// One period length (s).
-    fn draw(self, rng: &mut Rng) -> f64 {
+    pub(crate) fn draw(self, rng: &mut Rng) -> f64 {
         // 1 − U lies in (0, 1]: no division by zero, no log of zero.
         let u = 1.0 - rng.gen::<f64>();
         match self {

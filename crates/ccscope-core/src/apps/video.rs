@@ -23,6 +23,11 @@
 //! dropped at the sender) builds up when it produces more. The sender-side delay that buffer
 //! adds is the receiver's to see.
 //!
+//! A source built [`Mpeg4::following_rate`] codes at its transport's rate (the target rate of
+//! an encoder, [`super::TransportView::rate_bps`]): each frame's size is scaled by that rate
+//! over the source's mean rate, so its mean follows the rate and the per-type statistics keep
+//! their shape (a modelling choice: a coder's quantizer scaling every frame alike).
+//!
 //! Hooks: [`SendApp::on_start`] asks to be woken at once; each [`SendApp::on_wake`] offers one
 //! frame and asks to be woken at the next frame time (`start + k / fps`, without drift).
 
@@ -227,6 +232,8 @@ pub struct Mpeg4 {
     frames: u64,
     /// Where offered frame sizes are recorded for the receiver, if it plays frames.
     ledger: Option<FrameLedger>,
+    /// Frame sizes scale with the transport's rate over the mean rate.
+    follow_rate: bool,
 }
 
 impl Mpeg4 {
@@ -263,7 +270,16 @@ impl Mpeg4 {
             started: SimTime::ZERO,
             frames: 0,
             ledger: None,
+            follow_rate: false,
         })
+    }
+
+    /// The same source coding at its transport's rate.
+    pub fn following_rate(self) -> Mpeg4 {
+        Mpeg4 {
+            follow_rate: true,
+            ..self
+        }
     }
 
     /// The same source, recording each frame's size in `ledger`.
@@ -301,7 +317,11 @@ impl SendApp for Mpeg4 {
     fn on_wake(&mut self, cx: &mut SendCtx) {
         let now = cx.now();
         let frame = self.frames as u32;
-        let (_, bytes) = self.next_frame(cx.rng());
+        let (_, mut bytes) = self.next_frame(cx.rng());
+        let rate = cx.view().rate_bps;
+        if self.follow_rate && rate.is_finite() && rate > 0.0 {
+            bytes = ((bytes as f64 * rate / self.mean_rate_bps()).round() as u64).max(1);
+        }
         if let Some(ledger) = &self.ledger {
             ledger.lock().expect("frame ledger lock").push(Unit {
                 captured: now,
@@ -387,6 +407,41 @@ mod tests {
             assert!((r - s.lag1).abs() < 0.04, "lag-1 {r} for {s:?}");
         }
         assert_eq!(by_type.map(|x| x.len()), [120_000, 360_000, 960_000]);
+    }
+
+    /// Following a rate of a quarter of its mean (600 kb/s), every frame is a quarter of the
+    /// size the same draws give without it.
+    #[test]
+    fn a_source_following_the_rate_scales_every_frame() {
+        let s = FrameStats {
+            mean_bytes: 3000.0,
+            cov: 0.5,
+            lag1: 0.5,
+        };
+        let sizes = |follow: bool| {
+            let source = Mpeg4::new("IPB", 25.0, [s, s, s]).unwrap();
+            let source = if follow {
+                source.following_rate()
+            } else {
+                source
+            };
+            let mut h = SendHarness::new(source);
+            h.at(SimTime::ZERO, |a, cx| a.on_start(cx));
+            (0..30)
+                .map(|_| {
+                    let at = h.wake.take().unwrap();
+                    h.at(at, |a, cx| {
+                        cx.view.rate_bps = 150e3;
+                        a.on_wake(cx)
+                    });
+                    h.drain().iter().map(|c| c.bytes as u64).sum::<u64>()
+                })
+                .collect::<Vec<u64>>()
+        };
+        let (plain, following) = (sizes(false), sizes(true));
+        for (p, f) in plain.iter().zip(&following) {
+            assert!((*f as f64 - *p as f64 / 4.0).abs() <= 0.5, "{p} → {f}");
+        }
     }
 
     #[test]

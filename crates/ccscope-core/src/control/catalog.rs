@@ -15,6 +15,7 @@ use std::ops::Index;
 
 use serde::Serialize;
 
+use super::media::{ArrivalFilter, Gcc, GccParams, Nada, NadaParams, Scream, ScreamParams};
 use super::rate::{
     Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant,
     MAX_RATE_BPS,
@@ -39,6 +40,9 @@ pub enum Family {
     /// A pacing rate, run by the rate transport with its receiver (packet engine) or read as a
     /// rate (round model).
     Rate,
+    /// A media encoder's target rate from per-packet feedback (RFC 8888 or transport-wide), run
+    /// by the media transport (`rtp` sources); not in the round model.
+    Media,
 }
 
 /// The values a parameter may take: from `min` to `max`, each end included or excluded.
@@ -297,7 +301,7 @@ impl ControllerConfig {
     pub fn build_with<M: Make>(&self, start: &Start, make: M) -> Result<M::Output> {
         match self.family {
             Family::Window => start.window.validate()?,
-            Family::Rate => start.rate.validate()?,
+            Family::Rate | Family::Media => start.rate.validate()?,
         }
         let entries = entries::<M>();
         Ok((entries[self.index].build)(&self.values, start, make))
@@ -369,7 +373,8 @@ impl Foreign for NoForeign {
 
 /// The [`Foreign`] factory of a check that builds a run without running it: each controller
 /// written outside the catalogue stands in as TCP's window (a window flow) or a constant rate
-/// of one packet a second (a rate flow), so that the rest of the run can be built and checked.
+/// of one packet a second (a rate or media flow), so that the rest of the run can be built and
+/// checked.
 pub struct StandIn;
 
 impl Foreign for StandIn {
@@ -381,7 +386,7 @@ impl Foreign for StandIn {
         start: &Start,
     ) -> Result<Box<dyn Controller>> {
         Ok(match family {
-            Some(Family::Rate) => {
+            Some(Family::Rate | Family::Media) => {
                 let rate = 8.0 * f64::from(start.rate.packet_bytes.max(1));
                 Box::new(super::ConstantRate::new(rate)?)
             }
@@ -680,6 +685,8 @@ fn per_packet(_: &Values) -> Box<dyn Receiver> {
     Box::new(LossCounter::new(ReportEvery::Packet))
 }
 
+/// An entry whose controller needs no receiver logic of its own: a window controller (TCP's
+/// receiver) or a media controller (the media transport's feedback).
 fn window_entry<M: Make>(
     info: ControllerInfo,
     build: fn(&Values, &Start, M) -> M::Output,
@@ -707,7 +714,183 @@ fn rate_entry<M: Make>(
     }
 }
 
-/// The catalogue: window controllers, then rate controllers.
+/// GCC's parameters as the catalogue declares them: draft-ietf-rmcat-gcc-02's Table 1, §5.5
+/// and §6, and the libwebrtc choices the draft leaves open.
+fn gcc_params() -> Vec<ParamInfo> {
+    let d = GccParams::default();
+    vec![
+        param("burst_time", Some(d.burst_time_s * 1e3), Range::closed(0.0, 100.0), "ms: packets sent within it form a group (Table 1: 5 ms)"),
+        param("q", Some(d.q), Range::open_closed(0.0, 1.0), "state noise variance of the arrival-time filter (Table 1: 10^-3)"),
+        param("e0", Some(d.e0), Range::open_closed(0.0, 1e3), "initial system error variance e(0) (Table 1: 0.1)"),
+        param("chi", Some(d.chi), Range::closed(0.001, 0.1), "measurement noise filter coefficient (Table 1: in [0.001, 0.1]; libwebrtc's 0.01)"),
+        param("del_var_th", Some(d.del_var_th0_ms), Range::closed(6.0, 600.0), "ms: initial over-use threshold del_var_th(0) (Table 1: 12.5 ms; §5.4 clamps it to [6, 600] ms)"),
+        param("overuse_time_th", Some(d.overuse_time_th_s * 1e3), Range::closed(0.0, 1000.0), "ms: how long the estimate must stay above the threshold to signal over-use (Table 1: 10 ms)"),
+        param("k_u", Some(d.k_u), Range::closed(0.0, 1.0), "threshold gain while |m| is above it, per ms (Table 1: 0.01)"),
+        param("k_d", Some(d.k_d), Range::closed(0.0, 1.0), "threshold gain while |m| is below it, per ms (Table 1: 0.00018)"),
+        param("window", Some(d.window_s * 1e3), Range::closed(100.0, 10_000.0), "ms: window T of the incoming rate R_hat (Table 1: 0.5 to 1 s)"),
+        param("beta", Some(d.beta), Range::open(0.0, 1.0), "decrease factor: A_hat = beta·R_hat on over-use (Table 1: 0.85; §5.5: 0.8 to 0.95)"),
+        switch("trendline", 0.0, "arrival-time filter: 0 the draft's Kalman filter (§5.3), 1 libwebrtc's trendline estimator"),
+        switch("loss_based", 1.0, "1: the target is min(As_hat, A_hat) with the loss-based controller of §6; 0: A_hat alone"),
+        param("pacing_factor", Some(d.pacing_factor), Range::closed(1.0, 10.0), "pacing rate over the target rate (libwebrtc's pace multiplier 2.5; the draft's §4 pacer is 1)"),
+        switch("scale_by_groups", 0.0, "1: the detector compares min(groups, 60)·m_hat with the threshold, as libwebrtc does with its Kalman estimate; 0: m_hat, as the draft says"),
+    ]
+}
+
+fn gcc_from(v: &Values) -> GccParams {
+    GccParams {
+        burst_time_s: v["burst_time"] / 1e3,
+        q: v["q"],
+        e0: v["e0"],
+        chi: v["chi"],
+        del_var_th0_ms: v["del_var_th"],
+        overuse_time_th_s: v["overuse_time_th"] / 1e3,
+        k_u: v["k_u"],
+        k_d: v["k_d"],
+        window_s: v["window"] / 1e3,
+        beta: v["beta"],
+        filter: if v["trendline"] == 1.0 {
+            ArrivalFilter::Trendline
+        } else {
+            ArrivalFilter::Kalman
+        },
+        loss_based: v["loss_based"] == 1.0,
+        pacing_factor: v["pacing_factor"],
+        scale_by_groups: v["scale_by_groups"] == 1.0,
+    }
+}
+
+/// NADA's parameters as the catalogue declares them: RFC 8698's Figure 3, in its units.
+fn nada_params() -> Vec<ParamInfo> {
+    let d = NadaParams::default();
+    let ms =
+        |name, default, max, meaning| param(name, Some(default), Range::closed(0.0, max), meaning);
+    vec![
+        param("prio", Some(d.prio), Range::open_closed(0.0, 10.0), "PRIO: weight of priority, the flow's share scales with it (Figure 3: 1.0)"),
+        param("rmin", Some(d.rmin_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RMIN, the least rate, below rmax (Figure 3: 150 kb/s)"),
+        param("rmax", Some(d.rmax_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RMAX, the greatest rate, above rmin (Figure 3: 1500 kb/s)"),
+        param("xref", Some(d.xref_ms), Range::open_closed(0.0, 1000.0), "ms: XREF, the reference congestion level (Figure 3: 10 ms)"),
+        param("kappa", Some(d.kappa), Range::open_closed(0.0, 10.0), "KAPPA: scaling of the gradual update, eq. 7 (Figure 3: 0.5)"),
+        param("eta", Some(d.eta), Range::closed(0.0, 100.0), "ETA: scaling of the gradual update's x_diff term, eq. 7 (Figure 3: 2.0)"),
+        param("tau", Some(d.tau_ms), Range::closed(1.0, 10_000.0), "ms: TAU, upper bound of the RTT in the gradual update (Figure 3: 500 ms)"),
+        param("delta", Some(d.delta_ms), Range::closed(1.0, 10_000.0), "ms: DELTA, the target feedback interval, the feedback plan's (Figure 3: 100 ms)"),
+        param("logwin", Some(d.logwin_ms), Range::closed(10.0, 10_000.0), "ms: LOGWIN, the receiver's observation window (Figure 3: 500 ms)"),
+        ms("qeps", d.qeps_ms, 1000.0, "ms: QEPS, queuing delay below which ramp-up may go on (Figure 3: 10 ms)"),
+        ms("dfilt", d.dfilt_ms, 1000.0, "ms: DFILT, bound on the filtering delay, eq. 3 (Figure 3: 120 ms)"),
+        param("gamma_max", Some(d.gamma_max), Range::closed(0.0, 10.0), "GAMMA_MAX: upper bound on the ramp-up's increase ratio, eq. 3 (Figure 3: 0.5)"),
+        ms("qbound", d.qbound_ms, 1000.0, "ms: QBOUND, bound on the self-inflicted queuing delay of ramp-up, eq. 3 (Figure 3: 50 ms)"),
+        param("multiloss", Some(d.multiloss), Range::closed(0.0, 1000.0), "MULTILOSS: a loss stays recent for MULTILOSS × the average loss interval (Figure 3: 7.0)"),
+        param("qth", Some(d.qth_ms), Range::open_closed(0.0, 10_000.0), "ms: QTH, delay above which the queuing delay is warped, eq. 1 (Figure 3: 50 ms)"),
+        param("lambda", Some(d.lambda), Range::closed(0.0, 10.0), "LAMBDA: exponent of the non-linear warping, eq. 1 (Figure 3: 0.5)"),
+        param("plrref", Some(d.plrref), Range::open_closed(0.0, 1.0), "PLRREF: reference packet loss ratio, eq. 2 (Figure 3: 0.01)"),
+        param("pmrref", Some(d.pmrref), Range::open_closed(0.0, 1.0), "PMRREF: reference packet marking ratio, eq. 2 (Figure 3: 0.01)"),
+        ms("dloss", d.dloss_ms, 1000.0, "ms: DLOSS, delay penalty of loss at PLRREF, eq. 2 (Figure 3: 10 ms)"),
+        ms("dmark", d.dmark_ms, 1000.0, "ms: DMARK, delay penalty of ECN marking at PMRREF, eq. 2 (Figure 3: 2 ms)"),
+        param("fps", Some(d.fps), Range::closed(1.0, 240.0), "FPS: frame rate of the video, eqs. 8 and 9 (Figure 3: 30)"),
+        param("beta_v", Some(d.beta_v), Range::closed(0.0, 10.0), "BETA_V: how far the rate shaping buffer lowers the encoder's rate, eq. 8 (Figure 3: 0.1)"),
+        param("beta_s", Some(d.beta_s), Range::closed(0.0, 10.0), "BETA_S: how far the rate shaping buffer raises the sending rate, eq. 9 (Figure 3: 0.1)"),
+        param("alpha", Some(d.alpha), Range::open_closed(0.0, 1.0), "ALPHA: smoothing of the loss and marking ratios (Figure 3: 0.1)"),
+    ]
+}
+
+fn nada_from(v: &Values) -> NadaParams {
+    NadaParams {
+        prio: v["prio"],
+        rmin_bps: v["rmin"] * 1e3,
+        rmax_bps: v["rmax"] * 1e3,
+        xref_ms: v["xref"],
+        kappa: v["kappa"],
+        eta: v["eta"],
+        tau_ms: v["tau"],
+        delta_ms: v["delta"],
+        logwin_ms: v["logwin"],
+        qeps_ms: v["qeps"],
+        dfilt_ms: v["dfilt"],
+        gamma_max: v["gamma_max"],
+        qbound_ms: v["qbound"],
+        multiloss: v["multiloss"],
+        qth_ms: v["qth"],
+        lambda: v["lambda"],
+        plrref: v["plrref"],
+        pmrref: v["pmrref"],
+        dloss_ms: v["dloss"],
+        dmark_ms: v["dmark"],
+        fps: v["fps"],
+        beta_v: v["beta_v"],
+        beta_s: v["beta_s"],
+        alpha: v["alpha"],
+    }
+}
+
+/// SCReAM's parameters as the catalogue declares them: RFC 8298 §4.1.1's constants.
+fn scream_params() -> Vec<ParamInfo> {
+    let d = ScreamParams::default();
+    let unit =
+        |name, default, meaning| param(name, Some(default), Range::closed(0.0, 1.0), meaning);
+    let scale =
+        |name, default, meaning| param(name, Some(default), Range::open_closed(0.0, 1.0), meaning);
+    vec![
+        param("qdelay_target_lo", Some(d.qdelay_target_lo_s * 1e3), Range::closed(1.0, 10_000.0), "ms: QDELAY_TARGET_LO, the least qdelay target, at most qdelay_target_hi (§4.1.1: 100 ms)"),
+        param("qdelay_target_hi", Some(d.qdelay_target_hi_s * 1e3), Range::closed(1.0, 10_000.0), "ms: QDELAY_TARGET_HI, the greatest qdelay target, at least qdelay_target_lo (§4.1.1: 400 ms)"),
+        scale("qdelay_weight", d.qdelay_weight, "QDELAY_WEIGHT: EWMA weight of the qdelay fraction (§4.1.1: 0.1)"),
+        unit("qdelay_trend_th", d.qdelay_trend_th, "QDELAY_TREND_TH: trend that ends fast increase (§4.1.1: 0.2)"),
+        param("min_cwnd", Some(d.min_cwnd_bytes), Range::closed(1.0, 1e9), "bytes: MIN_CWND, the least congestion window (§4.1.1: 3000)"),
+        param("max_bytes_in_flight_head_room", Some(d.max_bytes_in_flight_head_room), Range::closed(1.0, 10.0), "MAX_BYTES_IN_FLIGHT_HEAD_ROOM: cwnd at most this × the most bytes in flight (§4.1.1: 1.1)"),
+        param("gain", Some(d.gain), Range::open_closed(0.0, 100.0), "GAIN: gain of the window's growth (§4.1.1: 1.0)"),
+        scale("beta_loss", d.beta_loss, "BETA_LOSS: cwnd scale on a loss event (§4.1.1: 0.8)"),
+        scale("beta_ecn", d.beta_ecn, "BETA_ECN: cwnd scale on an ECN-CE event (§4.1.1: 0.9)"),
+        scale("beta_r", d.beta_r, "BETA_R: target rate scale on a loss event (§4.1.1: 0.9)"),
+        param("rate_adjust_interval", Some(d.rate_adjust_interval_s * 1e3), Range::closed(1.0, 10_000.0), "ms: RATE_ADJUST_INTERVAL, period of the media rate control (§4.1.1: 200 ms)"),
+        param("target_bitrate_min", Some(d.target_bitrate_min_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: TARGET_BITRATE_MIN, below target_bitrate_max (the RFC leaves it to the codec; RFC 8593's 150 kb/s)"),
+        param("target_bitrate_max", Some(d.target_bitrate_max_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: TARGET_BITRATE_MAX, above target_bitrate_min (the RFC leaves it to the codec; RFC 8593's 1500 kb/s)"),
+        param("ramp_up_speed", Some(d.ramp_up_speed_bps / 1e3), Range::closed(0.0, 1e6), "kb/s per second: RAMP_UP_SPEED, the target's greatest growth (§4.1.1: 200)"),
+        param("pre_congestion_guard", Some(d.pre_congestion_guard), Range::closed(0.0, 1.0), "PRE_CONGESTION_GUARD: how far the qdelay trend slows growth (§4.1.1: 0.0, 0.0 to 0.2 suggested)"),
+        param("tx_queue_size_factor", Some(d.tx_queue_size_factor), Range::closed(0.0, 10.0), "TX_QUEUE_SIZE_FACTOR: weight of the RTP queue in the rate change (§4.1.1: 1.0)"),
+        param("rtp_qdelay_th", Some(d.rtp_qdelay_th_s * 1e3), Range::closed(0.0, 10_000.0), "ms: RTP_QDELAY_TH, RTP queue delay above which the target is cut (§4.1.1: 20 ms)"),
+        scale("target_rate_scale_rtp_qdelay", d.target_rate_scale_rtp_qdelay, "TARGET_RATE_SCALE_RTP_QDELAY: that cut (§4.1.1: 0.95)"),
+        unit("qdelay_trend_lo", d.qdelay_trend_lo, "QDELAY_TREND_LO: trend below which fast increase may resume (§4.1.1: 0.2)"),
+        param("t_resume_fast_increase", Some(d.t_resume_fast_increase_s), Range::closed(0.0, 3600.0), "s: T_RESUME_FAST_INCREASE, how long the trend must stay low (§4.1.1: 5 s)"),
+        param("rate_pace_min", Some(d.rate_pace_min_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RATE_PACE_MIN, the least pacing rate (§4.1.1: 50 kb/s)"),
+        switch("compensate", 1.0, "1: the qdelay target follows competing flows between its bounds (§4.1.2.2); 0: it stays at qdelay_target_lo"),
+    ]
+}
+
+fn scream_from(v: &Values) -> ScreamParams {
+    ScreamParams {
+        qdelay_target_lo_s: v["qdelay_target_lo"] / 1e3,
+        qdelay_target_hi_s: v["qdelay_target_hi"] / 1e3,
+        qdelay_weight: v["qdelay_weight"],
+        qdelay_trend_th: v["qdelay_trend_th"],
+        min_cwnd_bytes: v["min_cwnd"],
+        max_bytes_in_flight_head_room: v["max_bytes_in_flight_head_room"],
+        gain: v["gain"],
+        beta_loss: v["beta_loss"],
+        beta_ecn: v["beta_ecn"],
+        beta_r: v["beta_r"],
+        rate_adjust_interval_s: v["rate_adjust_interval"] / 1e3,
+        target_bitrate_min_bps: v["target_bitrate_min"] * 1e3,
+        target_bitrate_max_bps: v["target_bitrate_max"] * 1e3,
+        ramp_up_speed_bps: v["ramp_up_speed"] * 1e3,
+        pre_congestion_guard: v["pre_congestion_guard"],
+        tx_queue_size_factor: v["tx_queue_size_factor"],
+        rtp_qdelay_th_s: v["rtp_qdelay_th"] / 1e3,
+        target_rate_scale_rtp_qdelay: v["target_rate_scale_rtp_qdelay"],
+        qdelay_trend_lo: v["qdelay_trend_lo"],
+        t_resume_fast_increase_s: v["t_resume_fast_increase"],
+        rate_pace_min_bps: v["rate_pace_min"] * 1e3,
+        compensate: v["compensate"] == 1.0,
+    }
+}
+
+/// `lo` below (or at, with `equal`) `hi`, else one line naming `field`.
+fn ordered(field: &str, lo: f64, hi: f64, equal: bool, allowed: String) -> Result<()> {
+    if lo < hi || (equal && lo == hi) {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, format!("{lo:?}"), allowed))
+    }
+}
+
+/// The catalogue: window controllers, then rate controllers, then media controllers.
 fn entries<M: Make>() -> Vec<Entry<M>> {
     vec![
         window_entry(
@@ -1355,6 +1538,65 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
             },
             |_| Box::new(TearReceiver::default()),
         ),
+        // A media controller needs no receiver of its own: the media transport's feedback.
+        window_entry(
+            ControllerInfo {
+                name: "gcc",
+                family: Family::Media,
+                summary: "GCC: delay-based (arrival-time filter, adaptive-threshold over-use detector, increase/decrease/hold) and loss-based control, target min(As_hat, A_hat)",
+                convention: "media: a target rate from per-packet feedback (transport-wide feedback once per frame)",
+                paper: "draft-ietf-rmcat-gcc-02 (Holmer, Lundin, Carlucci, De Cicco & Mascolo 2016); libwebrtc for the trendline and pacing",
+                params: gcc_params(),
+            },
+            |v, s, m| {
+                let (params, config) = (gcc_from(v), s.rate);
+                m.make(move || Gcc::new(params, config))
+            },
+        ),
+        Entry {
+            relation: Some(|v| {
+                let (lo, hi) = (v["rmin"], v["rmax"]);
+                ordered("controller.rmin", lo, hi, false, format!("must be below rmax = {hi:?} kb/s"))
+            }),
+            ..window_entry(
+                ControllerInfo {
+                    name: "nada",
+                    family: Family::Media,
+                    summary: "NADA: aggregated congestion signal from warped queuing delay, loss and ECN marks; accelerated ramp-up or gradual update of r_ref; rate shaping buffer splits it into encoder and sending rates",
+                    convention: "media: a target rate from per-packet feedback (RFC 8888 every DELTA); the receiver's computations run at the sender",
+                    paper: "RFC 8698 (Zhu, Pan, Ramalho & Mena 2020) §4, Figure 3",
+                    params: nada_params(),
+                },
+                |v, s, m| {
+                    let (params, config) = (nada_from(v), s.rate);
+                    m.make(move || Nada::new(params, config))
+                },
+            )
+        },
+        Entry {
+            relation: Some(|v| {
+                let (lo, hi) = (v["qdelay_target_lo"], v["qdelay_target_hi"]);
+                let allowed = format!("must be at most qdelay_target_hi = {hi:?} ms");
+                ordered("controller.qdelay_target_lo", lo, hi, true, allowed)?;
+                let (lo, hi) = (v["target_bitrate_min"], v["target_bitrate_max"]);
+                let allowed = format!("must be below target_bitrate_max = {hi:?} kb/s");
+                ordered("controller.target_bitrate_min", lo, hi, false, allowed)
+            }),
+            ..window_entry(
+                ControllerInfo {
+                    name: "scream",
+                    family: Family::Media,
+                    summary: "SCReAM: self-clocked congestion window (LEDBAT-style qdelay target, qdelay trend, fast and additive increase, loss and ECN back-off) and a media rate controller from the window's rate and the RTP queue",
+                    convention: "media: a window of bytes in flight and a target rate from per-packet feedback (RFC 8888 once a frame)",
+                    paper: "RFC 8298 (Johansson & Sarker 2017) §4.1",
+                    params: scream_params(),
+                },
+                |v, s, m| {
+                    let (params, config) = (scream_from(v), s.rate);
+                    m.make(move || Scream::new(params, config))
+                },
+            )
+        },
     ]
 }
 
@@ -1881,7 +2123,9 @@ mod tests {
             let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
             let c = build(info.name, &params).unwrap();
             let per_ack = ["bbr", "bbr3", "copa"].contains(&info.name);
-            assert_eq!(c.runs_in_rounds(), !per_ack, "{}", info.name);
+            // Media controllers read per-packet feedback, which rounds do not give.
+            let media = info.family == Family::Media;
+            assert_eq!(c.runs_in_rounds(), !per_ack && !media, "{}", info.name);
             // BBR's model is delivery rates; Copa's competitive mode (on by default) hears
             // each lost packet through the samples' loss marking.
             assert_eq!(c.wants_delivery_rate(), per_ack, "{}", info.name);

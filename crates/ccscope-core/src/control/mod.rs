@@ -15,15 +15,20 @@
 //! - [`rate`]: rate-based senders, one per file, and how they start ([`RateConfig`]);
 //! - [`receiver`]: the [`Receiver`](receiver::Receiver) trait and the receivers of rate-based
 //!   protocols, one per file;
+//! - [`media`]: media controllers driven by per-packet feedback ([`FeedbackSample`], the media
+//!   transport's RFC 8888 or transport-wide feedback) that set an encoder's target rate, one per
+//!   file;
 //! - [`catalog`]: the one catalogue of window and rate controllers by name; its
 //!   [`ControllerConfig`](catalog::ControllerConfig) is validated once and builds every flow's
 //!   controller (and, for rate controllers, its receiver).
 
 pub mod catalog;
+pub mod media;
 pub mod rate;
 pub mod receiver;
 pub mod window;
 
+pub use media::{Gcc, GccParams};
 pub use rate::{
     tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease,
     TearSender, Tfrc, TfrcVariant,
@@ -223,19 +228,145 @@ impl ReportSample {
     }
 }
 
+/// How a media receiver encodes its congestion feedback (the media transport,
+/// `transport::rtp`). Both carry, for each packet of a range of transport sequence numbers,
+/// whether it arrived and when; they differ in size on the wire, in the resolution of the
+/// arrival times and in whether ECN marks are reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FeedbackFormat {
+    /// RFC 8888's congestion control feedback: per packet a received flag, its ECN codepoint
+    /// and its arrival time offset from the report timestamp in units of 1/1024 s (§3.1).
+    #[default]
+    Rfc8888,
+    /// libwebrtc's transport-wide congestion control feedback
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 §3.1): packet status chunks and
+    /// receive deltas in units of 250 µs; no ECN.
+    TransportWide,
+}
+
+impl FeedbackFormat {
+    /// The name scenario files and results use.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeedbackFormat::Rfc8888 => "rfc8888",
+            FeedbackFormat::TransportWide => "transport-wide",
+        }
+    }
+
+    /// The resolution of the arrival times it carries.
+    pub fn resolution(self) -> SimTime {
+        match self {
+            // 1/1024 s, rounded to the engine's nanosecond.
+            FeedbackFormat::Rfc8888 => SimTime(976_563),
+            FeedbackFormat::TransportWide => SimTime(250_000),
+        }
+    }
+}
+
+/// When a media receiver sends its feedback: at the end of each frame (the packet that
+/// completes an application data unit, RTP's marker bit) when `per_frame`, and in any case
+/// once `interval` has passed since the last feedback with packets to report.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeedbackPlan {
+    pub format: FeedbackFormat,
+    /// The longest time between two feedback packets while data arrives (> 0).
+    pub interval: SimTime,
+    pub per_frame: bool,
+}
+
+/// The feedback a media controller gets when neither it ([`Controller::feedback_plan`]) nor the
+/// scenario asks for other: RFC 8888 every 50 ms (a modelling choice inside the 50–100 ms
+/// that RMCAT evaluations use; RFC 8888 leaves the interval to the controller).
+pub const DEFAULT_FEEDBACK: FeedbackPlan = FeedbackPlan {
+    format: FeedbackFormat::Rfc8888,
+    interval: SimTime::from_ms(50),
+    per_frame: false,
+};
+
+/// What a media receiver reports of one packet (RFC 8888 §3.1's per-packet metric block;
+/// transport-wide feedback's packet status and receive delta); the sender adds what it
+/// remembers of the packet (size, send time).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PacketStatus {
+    /// Transport-wide sequence number (from 0, consecutive at the sender).
+    pub seq: u64,
+    /// Size on the wire (bytes), from the sender's record.
+    pub size_bytes: u32,
+    /// When the sender sent it, from the sender's record.
+    pub sent_at: SimTime,
+    /// When it reached the receiver, at the feedback format's resolution; `None`: not received
+    /// when the report was made.
+    pub arrived_at: Option<SimTime>,
+    /// It arrived ECN-capable (ECT). Transport-wide feedback reports no ECN: always false.
+    pub ect: bool,
+    /// It arrived CE-marked. Transport-wide feedback reports no ECN: always false.
+    pub ce: bool,
+}
+
+impl PacketStatus {
+    pub fn received(&self) -> bool {
+        self.arrived_at.is_some()
+    }
+
+    /// One-way delay: arrival less send time (sender and receiver share the engine's clock).
+    pub fn one_way_delay(&self) -> Option<SimTime> {
+        self.arrived_at.map(|a| a.saturating_sub(self.sent_at))
+    }
+}
+
+/// One feedback packet of a media receiver as the sender sees it (the media transport,
+/// `transport::rtp`): the fate of each packet in a range of sequence numbers, in sequence order.
+/// Successive reports cover successive ranges; a packet whose report was lost on the reverse
+/// path is never reported.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FeedbackSample {
+    /// When the feedback reached the sender.
+    pub now: SimTime,
+    /// When the receiver sent it (RFC 8888's report timestamp).
+    pub report_at: SimTime,
+    pub format: FeedbackFormat,
+    /// RTT measured from this report: now less the send time of the last packet it reports
+    /// received, less the time that packet waited at the receiver before the report.
+    pub rtt: Option<SimTime>,
+    /// Bytes sent and not yet covered by any report that reached the sender, after this one.
+    pub in_flight_bytes: u64,
+    /// Bytes the application has handed over and the sender has not sent yet when the
+    /// feedback arrived (the sender's queue: RFC 8698's rate shaping buffer, RFC 8298's RTP
+    /// queue).
+    pub queued_bytes: u64,
+    /// Size of this feedback packet on the wire (bytes).
+    pub size_bytes: u32,
+    pub packets: Vec<PacketStatus>,
+}
+
+impl FeedbackSample {
+    /// Packets reported not received.
+    pub fn lost_pkts(&self) -> usize {
+        self.packets.iter().filter(|p| !p.received()).count()
+    }
+
+    /// Packets reported CE-marked.
+    pub fn ce_pkts(&self) -> usize {
+        self.packets.iter().filter(|p| p.ce).count()
+    }
+}
+
 /// A congestion controller: engine-independent state driven by feedback hooks, read back
 /// through its outputs.
 ///
 /// Inputs (each hook fires as its doc says; every one has a default that does nothing):
 /// [`on_ack`](Controller::on_ack), [`on_loss`](Controller::on_loss),
 /// [`on_undo`](Controller::on_undo), [`on_report`](Controller::on_report),
-/// [`on_round`](Controller::on_round), [`on_wakeup`](Controller::on_wakeup),
-/// [`on_no_feedback`](Controller::on_no_feedback).
+/// [`on_round`](Controller::on_round), [`on_feedback`](Controller::on_feedback),
+/// [`on_wakeup`](Controller::on_wakeup), [`on_no_feedback`](Controller::on_no_feedback).
 ///
 /// Outputs, read after every hook: [`window`](Controller::window) (packets; infinite when the
 /// controller does not limit by window), [`pacing_rate_bps`](Controller::pacing_rate_bps)
 /// (a rate-based sender's rate, or the pace of a window-based one: the TCP transport paces
-/// when it is given), and [`wakeup`](Controller::wakeup) (when to call `on_wakeup`).
+/// when it is given), [`target_rate_bps`](Controller::target_rate_bps) (a media controller's
+/// encoder target, when apart from its pace), and [`wakeup`](Controller::wakeup) (when to call
+/// `on_wakeup`). The media transport also honours [`window`](Controller::window): it sends
+/// while the bytes in flight stay within the window times the packet size.
 pub trait Controller: Send {
     /// Name in the papers' notation, e.g. `GAIMD(0.31,0.875)`.
     fn name(&self) -> String;
@@ -349,6 +480,23 @@ pub trait Controller: Send {
     /// transport; once per report, whatever the protocol's report frequency).
     fn on_report(&mut self, _report: &ReportSample) {}
 
+    /// Fires when a media receiver's feedback reaches the sender (the media transport,
+    /// `transport::rtp`; once per feedback packet).
+    fn on_feedback(&mut self, _feedback: &FeedbackSample) {}
+
+    /// The media rate the controller asks of its encoder (bits/s), when it sets one apart from
+    /// its pacing rate (GCC's target bitrate, paced faster by the sender's pacer); `None` (the
+    /// default): the pacing rate is the target. Read by the media transport after every hook.
+    fn target_rate_bps(&self) -> Option<f64> {
+        None
+    }
+
+    /// How a media receiver should give this controller its feedback when the scenario does
+    /// not say; `None` (the default): [`DEFAULT_FEEDBACK`].
+    fn feedback_plan(&self) -> Option<FeedbackPlan> {
+        None
+    }
+
     /// How long the rate transport waits for a report before it calls [`Controller::on_no_feedback`]
     /// (TFRC's no-feedback timer, RAP's timeout); re-read after every report and expiry.
     /// `None` (the default) disables the timer.
@@ -438,6 +586,15 @@ impl Controller for Box<dyn Controller> {
     }
     fn on_report(&mut self, report: &ReportSample) {
         (**self).on_report(report)
+    }
+    fn on_feedback(&mut self, feedback: &FeedbackSample) {
+        (**self).on_feedback(feedback)
+    }
+    fn target_rate_bps(&self) -> Option<f64> {
+        (**self).target_rate_bps()
+    }
+    fn feedback_plan(&self) -> Option<FeedbackPlan> {
+        (**self).feedback_plan()
     }
     fn feedback_timeout(&self) -> Option<SimTime> {
         (**self).feedback_timeout()

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::capacity::CapacityTrace;
 use super::loss::LossSpec;
 use super::queue::QueueSpec;
 
@@ -23,6 +24,9 @@ pub struct LinkParams {
     pub queue: QueueSpec,
     pub loss: Option<LossSpec>,
     pub capacity_changes: Vec<CapacityChange>,
+    /// A capacity that follows a trace from time 0 (then `rate_bps` is the link's nominal
+    /// rate, which RED's automatic parameters read; no `capacity_changes`).
+    pub capacity_trace: Option<Arc<CapacityTrace>>,
 }
 
 impl LinkParams {
@@ -33,10 +37,12 @@ impl LinkParams {
             queue,
             loss: None,
             capacity_changes: Vec::new(),
+            capacity_trace: None,
         }
     }
 
-    /// The same link in the other direction: same rate, delay, queue and capacity changes, no loss.
+    /// The same link in the other direction: same rate, delay, queue, capacity changes and
+    /// capacity trace, no loss.
     pub fn mirrored(&self) -> Self {
         LinkParams {
             loss: None,

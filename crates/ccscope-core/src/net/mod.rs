@@ -2,6 +2,7 @@
 //! knows nothing of what the flows carry: each flow's endpoints (transports and applications,
 //! [`Endpoint`]) come from the factory handed to [`Simulation::new`].
 
+pub mod capacity;
 pub mod codel;
 pub mod config;
 mod events;

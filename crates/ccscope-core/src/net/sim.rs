@@ -27,8 +27,11 @@
 //! applications at the ends of a flow — are trait objects behind [`Endpoint`], so a new
 //! transport plugs in without changing the engine.
 
+use std::sync::Arc;
+
 use rand::Rng as _;
 
+use super::capacity::{CapacityTrace, Cursor};
 use super::config::{CapacityChange, Scenario};
 use super::events::EventQueue;
 use super::loss::LossModule;
@@ -346,11 +349,13 @@ struct Link {
     queue_since: SimTime,
 }
 
-/// What few links have: a loss module, and the waits of the packets served on the links a
-/// run reports (monitored); boxed, as most links have neither.
+/// What few links have: a loss module, the waits of the packets served on the links a run
+/// reports (monitored), a capacity that follows a trace; boxed, as most links have none.
 struct Extras {
     loss: Option<Loss>,
     sojourn: Option<Sojourn>,
+    /// A capacity trace, and where the link's packets are in it.
+    capacity: Option<(Arc<CapacityTrace>, Cursor)>,
 }
 
 /// A loss module, its random stream and the packets it took.
@@ -447,6 +452,16 @@ impl Link {
         self.queue.set_rate(rate_bps);
     }
 
+    /// When a packet of `size_bytes` that starts serializing at `start` leaves the wire: at
+    /// the link's current rate, or as its capacity trace carries it.
+    #[inline]
+    fn finish(&mut self, start: SimTime, size_bytes: u32) -> SimTime {
+        match self.extras.as_deref_mut().and_then(|e| e.capacity.as_mut()) {
+            Some((trace, cursor)) => SimTime(trace.finish_from(cursor, start.ns(), size_bytes)),
+            None => start + self.serialization_time(size_bytes),
+        }
+    }
+
     /// How long a packet of `size_bytes` takes to serialize at the link's current rate.
     #[inline]
     fn serialization_time(&mut self, size_bytes: u32) -> SimTime {
@@ -455,6 +470,16 @@ impl Link {
             self.serialization = serialization_time(size_bytes, self.rate_bps);
         }
         self.serialization
+    }
+
+    /// The capacity a report gives: the rate at the end, or for a link that follows a trace
+    /// its mean over the measurement window [`from`, `to`] (at least 1 b/s, as every link's).
+    fn reported_rate(&self, from: SimTime, to: SimTime) -> u64 {
+        match self.extras.as_deref().and_then(|e| e.capacity.as_ref()) {
+            Some((trace, _)) if to > from => (trace.mean(from.ns(), to.ns()).round() as u64).max(1),
+            Some((trace, _)) => trace.rate_at(to.ns()).max(1),
+            None => self.rate_bps,
+        }
     }
 
     /// Packets lost to the loss module so far.
@@ -776,7 +801,7 @@ impl Core {
                 s.record((start - now).ns());
             }
         }
-        let done = start + l.serialization_time(size_bytes);
+        let done = l.finish(start, size_bytes);
         let (head, arrival) = (l.packets.is_empty(), done + l.delay);
         self.stored.set_done(slot, done);
         l.packets.push_back(&mut self.stored, slot);
@@ -863,7 +888,7 @@ impl Core {
         }
         l.on_wire = MaybeSlot::some(k);
         l.started = at;
-        let done = at + l.serialization_time(self.stored.size_bytes(k));
+        let done = l.finish(at, self.stored.size_bytes(k));
         let (head, arrival) = (l.packets.is_empty(), done + l.delay);
         self.stored.set_done(k, done);
         l.packets.push_back(&mut self.stored, k);
@@ -1001,7 +1026,8 @@ pub struct LinkReport {
     pub from: Name,
     pub to: Name,
     pub monitor: bool,
-    /// Capacity at the end of the run (bits/s).
+    /// Capacity at the end of the run (bits/s); of a link that follows a capacity trace, its
+    /// mean over the measurement window.
     pub rate_bps: u64,
     pub delay: SimTime,
     pub stats: LinkStats,
@@ -1092,8 +1118,14 @@ impl Simulation {
                         losses: 0,
                     });
                     let sojourn = d.monitor.then(Sojourn::default);
-                    (loss.is_some() || sojourn.is_some())
-                        .then(|| Box::new(Extras { loss, sojourn }))
+                    let capacity = (p.capacity_trace.clone()).map(|t| (t, Cursor::default()));
+                    (loss.is_some() || sojourn.is_some() || capacity.is_some()).then(|| {
+                        Box::new(Extras {
+                            loss,
+                            sojourn,
+                            capacity,
+                        })
+                    })
                 },
                 on_wire: MaybeSlot::NONE,
                 started: SimTime::ZERO,
@@ -1439,7 +1471,7 @@ impl Simulation {
                 from: self.names.node(from),
                 to: self.names.node(to),
                 monitor: self.monitored.binary_search(&(k as u32)).is_ok(),
-                rate_bps: l.rate_bps,
+                rate_bps: l.reported_rate(self.warmup, now),
                 delay: l.delay,
                 stats: l.stats_at(now)
                     - base

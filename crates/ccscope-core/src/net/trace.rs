@@ -41,6 +41,8 @@ pub struct Probe {
     pub window_pkts: f64,
     /// Sending rate (bits/s): the pacing rate, or window / smoothed RTT.
     pub rate_bps: f64,
+    /// The sender's smoothed RTT (s); 0 before its first sample and for senders without one.
+    pub srtt_s: f64,
 }
 
 /// Per-link values in one bin.

@@ -15,6 +15,7 @@ use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::batch::{Inbox, Outbox};
 use super::kernel::Bottleneck;
 use super::linux::{Parked, Tap, TunProxy, Tuns};
 use super::{io_error, real_time, wait_readable, wire, Clock};
@@ -24,10 +25,10 @@ use crate::net::packet::{Dir, Packet};
 use crate::net::{Ctx, Endpoint, RunResult, Side, Simulation};
 use crate::time::SimTime;
 
-/// One end of a flow inside the emulator: what the network delivers here goes to the host.
+/// One end of a flow inside the emulator: what the network delivers here goes to the host,
+/// through the emulator's outbox (sent after each pass of the network).
 struct Proxy {
-    socket: Arc<UdpSocket>,
-    host: SocketAddr,
+    outbox: Arc<Mutex<Outbox>>,
     nonce: u32,
     buf: Vec<u8>,
 }
@@ -38,9 +39,9 @@ impl Endpoint for Proxy {
         // The time the packet was due at the far end: the host measures how late it came.
         pkt.sent_at = ctx.now();
         wire::encode(&pkt, self.nonce, &mut self.buf);
-        // A full socket buffer at the host is a loss the host's transport sees, as on a
-        // real path: nothing to do here.
-        let _ = self.socket.send_to(&self.buf, self.host);
+        if let Ok(mut outbox) = self.outbox.lock() {
+            outbox.push(&self.buf);
+        }
     }
 }
 
@@ -55,6 +56,9 @@ pub struct Emulator {
     /// The TUN devices of the kernel's TCP flows, and the bytes of their packets in `sim`.
     taps: Vec<Tap>,
     parked: Arc<Mutex<Parked>>,
+    /// What the proxies deliver to the hosts, sent together after each pass of the network.
+    outbox: Arc<Mutex<Outbox>>,
+    inbox: Inbox,
 }
 
 impl Emulator {
@@ -70,6 +74,7 @@ impl Emulator {
     ) -> Result<Emulator> {
         let socket = Arc::new(socket);
         let parked = Arc::new(Mutex::new(Parked::default()));
+        let outbox = Arc::new(Mutex::new(Outbox::new(host).map_err(io_error)?));
         let sim = Simulation::new(scenario, |i| {
             if let Some(Some(Tuns(files))) = linux.get(i) {
                 let proxy = |file: &Arc<File>| -> Box<dyn Endpoint> {
@@ -82,8 +87,7 @@ impl Emulator {
             }
             let proxy = || -> Box<dyn Endpoint> {
                 Box::new(Proxy {
-                    socket: socket.clone(),
-                    host,
+                    outbox: outbox.clone(),
                     nonce,
                     buf: Vec::new(),
                 })
@@ -103,6 +107,8 @@ impl Emulator {
             kernel: None,
             taps,
             parked,
+            outbox,
+            inbox: Inbox::default(),
         })
     }
 
@@ -130,6 +136,7 @@ impl Emulator {
         loop {
             let now = clock.now();
             self.sim.run_until(now);
+            self.deliver()?;
             if now >= end || stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -162,43 +169,64 @@ impl Emulator {
                     }
                 }
             }
-            // Every datagram waiting enters the network, or the kernel's queue, at the time it
-            // is read.
-            loop {
-                match self.socket.recv_from(&mut buf) {
-                    Ok((n, _)) => {
-                        let now = clock.now();
-                        self.sim.run_until(now);
-                        match self.kernel.as_mut() {
-                            Some(kernel) => kernel.enter(&buf[..n], now)?,
-                            None => {
-                                if let Some(pkt) = wire::decode(&buf[..n], self.nonce) {
-                                    inject(&mut self.sim, pkt);
-                                }
+            match self.kernel.as_mut() {
+                // Every datagram waiting enters the network at the time it is read, a batch
+                // at a time, what each batch brings out delivered together.
+                None => {
+                    let fd = self.socket.as_raw_fd();
+                    while self.inbox.recv(fd).map_err(io_error)? > 0 {
+                        for datagram in self.inbox.datagrams() {
+                            if let Some(pkt) = wire::decode(datagram, self.nonce) {
+                                self.sim.run_until(clock.now());
+                                inject(&mut self.sim, pkt);
                             }
                         }
+                        self.deliver()?;
                     }
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(e) => return Err(io_error(e)),
+                }
+                // Behind the kernel's queues, every datagram enters them at the time it is
+                // read, whole (the kernel's queue carries its padding).
+                Some(kernel) => {
+                    loop {
+                        match self.socket.recv_from(&mut buf) {
+                            Ok((n, _)) => {
+                                let now = clock.now();
+                                self.sim.run_until(now);
+                                kernel.enter(&buf[..n], now)?;
+                            }
+                            Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                            Err(e) => return Err(io_error(e)),
+                        }
+                    }
+                    let sim = &mut self.sim;
+                    kernel.leave(
+                        &mut buf,
+                        || clock.now(),
+                        |now, pkt| {
+                            sim.run_until(now);
+                            inject(sim, pkt);
+                        },
+                    )?;
                 }
             }
-            if let Some(kernel) = self.kernel.as_mut() {
-                let sim = &mut self.sim;
-                kernel.leave(
-                    &mut buf,
-                    || clock.now(),
-                    |now, pkt| {
-                        sim.run_until(now);
-                        inject(sim, pkt);
-                    },
-                )?;
-            }
         }
+        self.deliver()?;
         let mut result = self.sim.finish();
         if let Some(kernel) = self.kernel {
             kernel.report(&mut result, clock.now().min(end));
         }
         Ok(result)
+    }
+}
+
+impl Emulator {
+    /// Sends the hosts what reached them. A full socket buffer at the host is a loss the
+    /// host's transport sees, as on a real path.
+    fn deliver(&mut self) -> Result<()> {
+        let Ok(mut outbox) = self.outbox.lock() else {
+            return Ok(());
+        };
+        outbox.flush(self.socket.as_raw_fd()).map_err(io_error)
     }
 }
 

@@ -5,15 +5,15 @@
 //! sets the time, hands it a datagram or a due timer, then puts what it sent on the socket and
 //! remembers its timers. Between calls the host blocks on the socket until the earliest timer.
 
-use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::batch::{Inbox, Outbox};
 use super::{io_error, real_time, wait_readable, wire, Clock};
 use crate::build::Endpoints;
 use crate::error::Result;
-use crate::net::packet::Dir;
+use crate::net::packet::{Dir, Packet};
 use crate::net::sim::{counts, windowed, WindowStart};
 use crate::net::trace::{Probe, StateLog};
 use crate::net::{Ctx, Endpoint, HostIo, Side};
@@ -74,9 +74,11 @@ pub struct Hosts {
     started: Vec<bool>,
     stopped: Vec<bool>,
     socket: UdpSocket,
-    emulator: SocketAddr,
     nonce: u32,
     buf: Vec<u8>,
+    /// The datagrams the endpoints sent, sent to the emulator together.
+    outbox: Outbox,
+    inbox: Inbox,
     /// The trace's bin width when flow series are traced: the senders' probes are sampled at
     /// the end of every bin, as the packet engine samples them.
     sample_every: Option<SimTime>,
@@ -96,7 +98,7 @@ impl Hosts {
         socket: UdpSocket,
         emulator: SocketAddr,
         nonce: u32,
-    ) -> Hosts {
+    ) -> Result<Hosts> {
         let mut stations = Vec::with_capacity(2 * flows.len());
         let mut times = Vec::with_capacity(flows.len());
         for (i, ((snd, rcv), ecn, t)) in flows.into_iter().enumerate() {
@@ -114,19 +116,20 @@ impl Hosts {
             times.push(t);
         }
         let n = times.len();
-        Hosts {
+        Ok(Hosts {
             stations,
             times,
             started: vec![false; n],
             stopped: vec![false; n],
             socket,
-            emulator,
             nonce,
             buf: Vec::new(),
+            outbox: Outbox::new(emulator).map_err(io_error)?,
+            inbox: Inbox::default(),
             sample_every: None,
             probes: Vec::new(),
             state: None,
-        }
+        })
     }
 
     /// Records every endpoint's control state after each call (the trace's `state`).
@@ -158,7 +161,7 @@ impl Hosts {
             .map(|iv| SimTime(iv.ns() * (self.probes.len() as u64 + 1)))
     }
 
-    /// Calls endpoint `k` at `now`, then sends what it sent.
+    /// Calls endpoint `k` at `now`, then queues what it sent ([`Hosts::send`] sends it).
     fn call(
         &mut self,
         k: usize,
@@ -175,15 +178,16 @@ impl Hosts {
         }
         for pkt in st.io.sent.drain(..) {
             wire::encode(&pkt, self.nonce, &mut self.buf);
-            match self.socket.send_to(&self.buf, self.emulator) {
-                Ok(_) => {}
-                // The socket's buffer is full: the packet is lost before the bottleneck, as
-                // a real host's would be. The emulator counts only what reaches it.
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {}
-                Err(e) => return Err(io_error(e)),
-            }
+            self.outbox.push(&self.buf);
         }
         Ok(())
+    }
+
+    /// Sends what the endpoints sent to the emulator. A full socket buffer loses packets
+    /// before the bottleneck, as a real host's would; the emulator counts only what reaches
+    /// it.
+    fn send(&mut self) -> Result<()> {
+        self.outbox.flush(self.socket.as_raw_fd()).map_err(io_error)
     }
 
     /// Starts, stops and fires the timers due by `now`; returns the earliest thing still ahead.
@@ -246,7 +250,7 @@ impl Hosts {
     ) -> Result<HostsOutcome> {
         real_time();
         self.socket.set_nonblocking(true).map_err(io_error)?;
-        let mut datagram = vec![0u8; 65536];
+        let mut arrived: Vec<Packet> = Vec::with_capacity(64);
         let mut baseline: Option<Vec<WindowStart>> = None;
         loop {
             let now = clock.now();
@@ -265,6 +269,7 @@ impl Hosts {
                 break;
             }
             let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);
+            self.send()?;
             let next = if baseline.is_none() {
                 next.min(warmup)
             } else {
@@ -275,28 +280,31 @@ impl Hosts {
             if !wait_readable(&[self.socket.as_raw_fd()], wait).map_err(io_error)? {
                 continue;
             }
-            loop {
-                let (n, _) = match self.socket.recv_from(&mut datagram) {
-                    Ok(got) => got,
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(e) => return Err(io_error(e)),
-                };
-                let Some(pkt) = wire::decode(&datagram[..n], self.nonce) else {
-                    continue;
-                };
-                let side = match pkt.dir {
-                    Dir::Forward => Side::Receiver,
-                    Dir::Reverse => Side::Sender,
-                };
-                let k = 2 * pkt.flow as usize + side as usize;
-                if k < self.stations.len() {
-                    let now = clock.now();
-                    if baseline.is_some() {
-                        self.stations[k].late_us.push(late_us(now, pkt.sent_at));
-                        self.stations[k].rx_bytes += pkt.size_bytes as u64;
+            // Every datagram waiting, a batch at a time, each batch's replies sent together.
+            let fd = self.socket.as_raw_fd();
+            while self.inbox.recv(fd).map_err(io_error)? > 0 {
+                let nonce = self.nonce;
+                arrived.extend(
+                    self.inbox
+                        .datagrams()
+                        .filter_map(|d| wire::decode(d, nonce)),
+                );
+                for pkt in arrived.drain(..) {
+                    let side = match pkt.dir {
+                        Dir::Forward => Side::Receiver,
+                        Dir::Reverse => Side::Sender,
+                    };
+                    let k = 2 * pkt.flow as usize + side as usize;
+                    if k < self.stations.len() {
+                        let now = clock.now();
+                        if baseline.is_some() {
+                            self.stations[k].late_us.push(late_us(now, pkt.sent_at));
+                            self.stations[k].rx_bytes += pkt.size_bytes as u64;
+                        }
+                        self.call(k, now, |e, c| e.on_packet(c, &pkt))?;
                     }
-                    self.call(k, now, |e, c| e.on_packet(c, &pkt))?;
                 }
+                self.send()?;
             }
         }
         if self.sample_every.is_some() {

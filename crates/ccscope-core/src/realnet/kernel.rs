@@ -105,6 +105,9 @@ fn largest_packet(s: &config::Scenario) -> u32 {
             Carrier::Tcp(t) => [t.packet_bytes, t.ack_bytes],
             Carrier::Rate(r) => [r.packet_bytes, r.report_bytes],
             Carrier::Udp { packet_bytes } => [*packet_bytes, 0],
+            // Feedback is smaller than a data packet unless one report covers more than
+            // (packet size − 48 B)/2 packets.
+            Carrier::Rtp(r) => [r.packet_bytes, 0],
         },
         SourceSpec::Linux(l) => [l.packet_bytes, 0],
     });

@@ -34,11 +34,13 @@ use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 use std::sync::{Arc, Mutex};
 
 use super::netns::{inside, namespace, sysctl, tool, Needs};
-use crate::config::LinuxSpec;
+use crate::apps::{OnMode, Period};
+use crate::config::{AppSpec, LinuxSpec};
 use crate::error::Result;
 use crate::net::packet::{Dir, Ecn, Header, Packet};
 use crate::net::trace::{Probe, StateFields};
 use crate::net::{Ctx, Endpoint, Stat};
+use crate::scenario::packet::LINUX_HEADER_BYTES;
 use crate::time::SimTime;
 
 /// A kernel flow's need of namespaces and devices: the field its failures name.
@@ -144,6 +146,10 @@ impl LinuxFlow {
                 cc: spec.cc.clone(),
                 to_send: spec.transfer_bytes,
                 written: 0,
+                schedule: spec
+                    .app
+                    .as_ref()
+                    .and_then(|a| Schedule::new(a, spec.packet_bytes)),
                 chunk: vec![0; 64 << 10],
                 sample_every,
                 sample: Vec::new(),
@@ -492,14 +498,119 @@ fn mark_ce(ip: &mut [u8]) {
 const WRITE: usize = 0;
 const SAMPLE: usize = 1;
 
+/// An ON/OFF application on a kernel flow: the periods of [`crate::apps::OnOff`], drawn from
+/// the sending endpoint's random stream in the same order (ON, then OFF), its data written
+/// into the socket. Paced: while ON, the data the ON rate makes by now; transfers: at the
+/// start of an ON period the period's data at once, and the OFF period (think time) starts
+/// when the kernel reports all of it acknowledged (`tcpi_bytes_acked`).
+struct Schedule {
+    /// The ON rate in data bytes/s: the ON rate in bits/s on the wire, less the share of each
+    /// full packet its headers take.
+    bytes_per_s: f64,
+    /// Data bytes of a full packet (the MSS).
+    mss: u64,
+    on: Period,
+    off: Period,
+    mode: OnMode,
+    /// The data the application has made so far: what the sender may have written.
+    made: u64,
+    phase: Phase,
+}
+
+enum Phase {
+    /// Before the first ON period.
+    Idle,
+    /// Paced: ON since `since` until `until`, `made` bytes counted at `since`.
+    Paced {
+        since: SimTime,
+        until: SimTime,
+        base: u64,
+    },
+    /// A transfer: ON until the data made so far is acknowledged.
+    Transfer,
+    /// OFF until then.
+    Off(SimTime),
+}
+
+impl Schedule {
+    fn new(app: &AppSpec, packet_bytes: u32) -> Option<Schedule> {
+        let AppSpec::OnOff {
+            rate_bps,
+            on,
+            off,
+            mode,
+        } = *app
+        else {
+            return None;
+        };
+        let mss = u64::from(packet_bytes)
+            .saturating_sub(LINUX_HEADER_BYTES as u64)
+            .max(1);
+        Some(Schedule {
+            bytes_per_s: rate_bps / 8.0 * mss as f64 / f64::from(packet_bytes),
+            mss,
+            on,
+            off,
+            mode,
+            made: 0,
+            phase: Phase::Idle,
+        })
+    }
+
+    /// Moves the schedule on to `now`, given the bytes acknowledged; the data made so far.
+    fn advance(&mut self, ctx: &mut Ctx, acked: u64) -> u64 {
+        let now = ctx.now();
+        loop {
+            match self.phase {
+                Phase::Idle => self.turn_on(ctx, now),
+                Phase::Off(until) if now >= until => self.turn_on(ctx, now),
+                Phase::Paced { since, until, base } => {
+                    let on_s = (now.min(until).ns() - since.ns()) as f64 * 1e-9;
+                    self.made = base + (self.bytes_per_s * on_s) as u64;
+                    if now < until {
+                        break;
+                    }
+                    self.turn_off(ctx, until);
+                }
+                Phase::Transfer if acked >= self.made => self.turn_off(ctx, now),
+                Phase::Transfer | Phase::Off(_) => break,
+            }
+        }
+        self.made
+    }
+
+    fn turn_on(&mut self, ctx: &mut Ctx, now: SimTime) {
+        let len = self.on.draw(ctx.rng());
+        self.phase = match self.mode {
+            OnMode::Paced => Phase::Paced {
+                since: now,
+                until: now + SimTime::from_secs_f64(len),
+                base: self.made,
+            },
+            OnMode::Transfers => {
+                // The period's data in whole packets, at least one (as apps::OnOff offers it).
+                let pkts = (len * self.bytes_per_s / self.mss as f64).round().max(1.0) as u64;
+                self.made += pkts * self.mss;
+                Phase::Transfer
+            }
+        };
+    }
+
+    fn turn_off(&mut self, ctx: &mut Ctx, at: SimTime) {
+        let len = self.off.draw(ctx.rng());
+        self.phase = Phase::Off(at + SimTime::from_secs_f64(len));
+    }
+}
+
 /// The sending application of a kernel flow, on the hosts' clock: it connects at the flow's
-/// start, writes bulk data (or its transfer) every [`WRITE_EVERY`], and closes its side at
-/// the flow's stop or when the transfer is written.
+/// start, writes bulk data (or its transfer, or what its ON/OFF application makes) every
+/// [`WRITE_EVERY`], and closes its side at the flow's stop or when the transfer is written.
 pub struct LinuxSender {
     stream: TcpStream,
     cc: String,
     to_send: Option<u64>,
     written: u64,
+    schedule: Option<Schedule>,
     chunk: Vec<u8>,
     sample_every: SimTime,
     /// The kernel's view at the last sample, as the state trace records it.
@@ -511,9 +622,15 @@ pub struct LinuxSender {
 }
 
 impl LinuxSender {
-    fn write(&mut self) {
+    /// Writes what the application has: bulk data, the rest of its transfer, or up to `made`
+    /// bytes in all (an ON/OFF application's).
+    fn write(&mut self, made: Option<u64>) {
         while !self.done {
             let left = self.to_send.map_or(u64::MAX, |n| n - self.written);
+            let left = made.map_or(left, |m| left.min(m.saturating_sub(self.written)));
+            if left == 0 {
+                return;
+            }
             let k = (self.chunk.len() as u64).min(left) as usize;
             match self.stream.write(&self.chunk[..k]) {
                 Ok(n) if n > 0 => self.written += n as u64,
@@ -561,7 +678,13 @@ impl Endpoint for LinuxSender {
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: usize) {
         if timer == WRITE {
-            self.write();
+            // The SYN takes one sequence number, which tcpi_bytes_acked counts.
+            let acked = self
+                .info()
+                .filter(TcpInfo::connected)
+                .map_or(0, |i| i.u64(BYTES_ACKED).saturating_sub(1));
+            let made = self.schedule.as_mut().map(|s| s.advance(ctx, acked));
+            self.write(made);
             if !self.done {
                 ctx.set_timer(WRITE, SimTime(ctx.now().ns() + WRITE_EVERY.ns()));
             }
@@ -587,6 +710,7 @@ impl Endpoint for LinuxSender {
             rate_bps: Some(i.pacing_bps())
                 .filter(|r| r.is_finite())
                 .unwrap_or(0.0),
+            srtt_s: i.u32(RTT_US) as f64 * 1e-6,
         })
     }
 

@@ -14,6 +14,7 @@
 //! Unlike the packet engine, a real-time run is not reproducible to the bit: the scheduler,
 //! the socket buffers and the clock decide the exact timing of every packet.
 
+mod batch;
 pub mod emulator;
 pub mod host;
 pub mod kernel;
@@ -203,7 +204,7 @@ pub fn run_with(
             Ok((endpoints, f.ecn, emulator.flow_times(i as u32)))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce);
+    let mut hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce)?;
     let trace = &scenario.trace;
     if trace.flows {
         hosts = hosts.sampling(SimTime(trace.interval_ns.unwrap_or(scenario.duration_ns)));

@@ -170,6 +170,10 @@ pub fn run_with(
     let buffer = config.buffer_pkts;
     let mut capacity_bps = config.capacity_bps;
     let mut changes = config.capacity_changes.iter().peekable();
+    // The step length with an empty queue (ns), over which a capacity trace is averaged.
+    let nominal_ns = (config.rtt0_ns / substeps as u64).max(1);
+    // The last capacity above 0 (packets/s): the queue's delay during an outage.
+    let mut draining_pps = capacity_bps / (8.0 * config.packet_bytes as f64);
     let mut queue = 0.0;
     let mut now_s = 0.0;
     let every = config.record.every;
@@ -196,16 +200,29 @@ pub fn run_with(
         while let Some(c) = changes.next_if(|c| c.step <= step) {
             capacity_bps = c.capacity_bps;
         }
+        if let Some(trace) = &config.capacity_trace {
+            let from = SimTime::from_secs_f64(now_s).ns();
+            capacity_bps = trace.mean(from, from.saturating_add(nominal_ns));
+        }
         let capacity_pps = capacity_bps / pkt_bits;
+        // A step of no capacity (an outage) serves nothing; its queue is counted as waiting
+        // for the capacity it last had, so the round-trip time stays finite.
+        if capacity_pps > 0.0 {
+            draining_pps = capacity_pps;
+        }
         // Papadimitriou & Zhang (15): the queue adds queue/C to the round-trip time.
-        let rtt_s = rtt0_s + queue / capacity_pps;
+        let rtt_s = rtt0_s + queue / draining_pps;
         let interval_s = rtt_s * slice;
         let rate_to_pkts = interval_s / pkt_bits;
         // Packets per unit offered, for window flows (0) and rate flows (1).
         let to_pkts = [slice, rate_to_pkts];
         let load = sums[0] * to_pkts[0] + sums[1] * to_pkts[1];
         // C·RTT = C·RTT0 + queue, written so that the queue cancels exactly.
-        let service = (capacity_pps * rtt0_s + queue) * slice;
+        let service = if capacity_pps > 0.0 {
+            (capacity_pps * rtt0_s + queue) * slice
+        } else {
+            0.0
+        };
         // Loguinov & Radha §IV-D: what exceeds capacity and buffer is lost (the overshoot).
         let backlog = queue + load - service;
         let overshoot = if backlog - buffer > TIE * service {
@@ -236,7 +253,7 @@ pub fn run_with(
             loss_fraction,
             capacity_bps: config.capacity_oracle.then_some(capacity_bps),
             base_rtt: SimTime(config.rtt0_ns),
-            queueing_delay: SimTime::from_secs_f64(queue / capacity_pps),
+            queueing_delay: SimTime::from_secs_f64(queue / draining_pps),
         };
         let hit = RoundSample {
             congested: true,
@@ -315,6 +332,7 @@ mod tests {
             warmup_steps: 0,
             capacity_bps: w * 8000.0 / 0.1,
             capacity_changes: Vec::new(),
+            capacity_trace: None,
             rtt0_ns: 100_000_000,
             packet_bytes: 1000,
             buffer_pkts: 0.0,

@@ -24,9 +24,12 @@ mod report;
 pub use engine::{check_controller, run, run_with, Watch};
 pub use report::{FlowReport, RoundResult, Series};
 
+use std::sync::Arc;
+
 use crate::control::catalog::{ControllerChoice, ControllerConfig, Start};
 use crate::control::{RateConfig, WindowConfig};
 use crate::error::Result;
+use crate::net::capacity::CapacityTrace;
 
 /// How congestion reaches the flows in a step whose load exceeds capacity and buffer.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,6 +107,9 @@ pub struct RoundConfig {
     pub capacity_bps: f64,
     /// Later capacities, in increasing step order.
     pub capacity_changes: Vec<CapacityStep>,
+    /// A capacity that follows a trace (no `capacity_changes` then): each step takes its mean
+    /// over the queue-free step length, RTT0/substeps, from the step's start.
+    pub capacity_trace: Option<Arc<CapacityTrace>>,
     /// Round-trip time with an empty queue, RTT0 (ns): the control interval.
     pub rtt0_ns: u64,
     /// Packet size (bytes): the unit of windows and of the buffer.

@@ -391,6 +391,22 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
                 burst: 10.0,
             }
         }
+        Source::Rtp(r) => {
+            let size = r.packet_size.bytes();
+            let pps = (app_peak_bps(&rtp_app(r)) / (8.0 * size)).min(path_pps(size));
+            // Feedback at most once a frame (30 a second) or once a packet.
+            let reports = (RTP_FEEDBACK_PER_S / pps.max(1e-9)).min(1.0);
+            FlowLoad {
+                timers: 0.0,
+                sent: pps * active,
+                carried: pps * active,
+                replies: reports,
+                hops: p.hops,
+                closed_loop: true,
+                direction,
+                burst: 0.0,
+            }
+        }
         Source::Udp(u) => {
             let pps = app_peak_bps(&u.app) / (8.0 * u.packet_size.bytes());
             FlowLoad {
@@ -405,10 +421,22 @@ fn flow_load(s: &Scenario, f: &super::packet::Flow) -> FlowLoad {
             }
         }
     };
-    FlowLoad {
-        timers: app_timers(source_app(&f.source), active),
-        ..load
-    }
+    let timers = match &f.source {
+        Source::Rtp(r) => app_timers(Some(&rtp_app(r)), active),
+        other => app_timers(source_app(other), active),
+    };
+    FlowLoad { timers, ..load }
+}
+
+/// Feedback packets a media flow's receiver sends a second, at most (one per frame at 30
+/// frames/s, the encoder's default).
+const RTP_FEEDBACK_PER_S: f64 = 30.0;
+
+/// A media flow's application: its own, else the default encoder.
+fn rtp_app(r: &super::media::Rtp) -> App {
+    r.app
+        .clone()
+        .unwrap_or_else(|| App::Encoder(super::media::Encoder::default()))
 }
 
 /// A source's application, when it has one.
@@ -417,6 +445,7 @@ fn source_app(source: &Source) -> Option<&App> {
         Source::Tcp(t) => t.app.as_ref(),
         Source::Rate(r) => r.app.as_ref(),
         Source::Udp(u) => Some(&u.app),
+        Source::Rtp(r) => r.app.as_ref(),
         Source::Cbr(_) | Source::Poisson(_) | Source::Linux(_) => None,
     }
 }
@@ -430,6 +459,7 @@ fn app_timers(app: Option<&App>, active: f64) -> f64 {
         Some(App::Mpeg4(v)) => v.fps,
         Some(App::Fgs(f)) => f.fps,
         Some(App::Multirate(m)) => 1.0 / m.tau.secs().max(1e-9),
+        Some(App::Encoder(e)) => e.fps,
     };
     per_s * active
 }
@@ -443,6 +473,7 @@ fn app_period(source: &Source) -> Option<(&'static str, String)> {
         App::Mpeg4(v) => ("fps", v.fps.to_string()),
         App::Fgs(f) => ("fps", f.fps.to_string()),
         App::Multirate(m) => ("tau", format!("'{}'", m.tau)),
+        App::Encoder(e) => ("fps", e.fps.to_string()),
     })
 }
 
@@ -454,6 +485,7 @@ fn app_peak_bps(app: &App) -> f64 {
         App::Square(q) => q.rate.bps(),
         App::Fgs(f) => f.max.bps(),
         App::Multirate(m) => m.initial_rate.bps(),
+        App::Encoder(e) => e.max_rate.bps(),
         App::Mpeg4(v) => {
             let frames = v.gop.chars().count().max(1) as f64;
             let gop_bytes: f64 = v
@@ -475,6 +507,7 @@ fn smallest_packet(s: &Scenario) -> f64 {
             Source::Rate(r) => r.packet_size.bytes(),
             Source::Udp(u) => u.packet_size.bytes(),
             Source::Linux(l) => l.packet_size.bytes(),
+            Source::Rtp(r) => r.packet_size.bytes(),
         })
         .fold(f64::INFINITY, f64::min)
         .max(1.0)

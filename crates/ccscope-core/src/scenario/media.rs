@@ -5,8 +5,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::packet::{rate_bps, size_bytes};
-use super::{in_range, lit, tagged_union, time_ns};
+use super::packet::{rate_bounds, rate_bps, size_bytes};
+use super::{count_in, in_range, lit, tagged_union, time_ns, ControllerRef};
 use crate::error::{Error, Result};
 
 /// Largest lag-1 autocorrelation of a frame type (a TES+ model's innovations vanish at 1).
@@ -28,8 +28,202 @@ pub enum App {
     Multirate(Multirate),
     /// Layered FGS video at the sender's rate clipped to [base, max] (Loguinov & Radha §VI-C).
     Fgs(Fgs),
+    /// RFC 8593 §5's synthetic video encoder: frames at the sender's rate as its target.
+    Encoder(Encoder),
 }
-tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "multirate" => Multirate, "fgs" => Fgs });
+tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "multirate" => Multirate, "fgs" => Fgs, "encoder" => Encoder });
+
+/// A live video encoder after RFC 8593 §5 (the statistical model; defaults its §5 values): a
+/// frame every 1/fps (times a Laplacian deviation of scale `interval_scale`) of target /
+/// fps bytes (times one of scale `size_scale`); the target is the sender's rate, within
+/// [min_rate, max_rate], taken up at most once per `reaction`; a change above `big_change`
+/// is taken at once and starts a transient of `burst_frames` frames, the first `burst_size`
+/// and the rest sharing what is left of their frames' budget; a smaller one moves the rate at
+/// most `max_step` (the change rules of syncodecs, the RFC's reference implementation).
+/// `key_interval` adds a transient periodically (key frames).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Encoder {
+    /// Frames per second, in [1, 240] (RFC 8593: 30).
+    #[serde(default = "encoder_fps")]
+    pub fps: f64,
+    /// The encoder's lowest rate (RFC 8593: 150 kb/s).
+    #[serde(default = "encoder_min")]
+    pub min_rate: Rate,
+    /// The encoder's highest rate (RFC 8593: 1.5 Mb/s).
+    #[serde(default = "encoder_max")]
+    pub max_rate: Rate,
+    /// The encoder's reaction time tau_v: a new target is taken up at most once per this
+    /// (RFC 8593: 0.2 s); at most 10 s.
+    #[serde(default = "encoder_reaction")]
+    pub reaction: Time,
+    /// A relative change of the target above this is taken at once with a transient, in
+    /// (0, 10] (syncodecs: 0.5).
+    #[serde(default = "encoder_big_change")]
+    pub big_change: f64,
+    /// The largest relative change of a smaller update, in [0, 1] (syncodecs: 0.1).
+    #[serde(default = "encoder_max_step")]
+    pub max_step: f64,
+    /// Frames of a transient after a rate change, in [1, 1000] (RFC 8593: 8).
+    #[serde(default = "encoder_burst_frames")]
+    pub burst_frames: u64,
+    /// Size of a transient's first frame (RFC 8593: 13.5 KB).
+    #[serde(default = "encoder_burst_size")]
+    pub burst_size: Size,
+    /// Scale of the zero-mean Laplacian deviation of a frame's size from target / fps,
+    /// relative, in [0, 1] (RFC 8593: 0.15).
+    #[serde(default = "encoder_scale")]
+    pub size_scale: f64,
+    /// Scale of the zero-mean Laplacian deviation of a frame interval from 1/fps, relative,
+    /// in [0, 1] (RFC 8593: 0.15).
+    #[serde(default = "encoder_scale")]
+    pub interval_scale: f64,
+    /// A key frame (a transient as after a rate change) this often; default none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_interval: Option<Time>,
+}
+
+fn encoder_fps() -> f64 {
+    30.0
+}
+fn encoder_min() -> Rate {
+    lit("150kbps")
+}
+fn encoder_max() -> Rate {
+    lit("1.5Mbps")
+}
+fn encoder_reaction() -> Time {
+    lit("200ms")
+}
+fn encoder_big_change() -> f64 {
+    0.5
+}
+fn encoder_max_step() -> f64 {
+    0.1
+}
+fn encoder_burst_frames() -> u64 {
+    8
+}
+fn encoder_burst_size() -> Size {
+    lit("13500B")
+}
+fn encoder_scale() -> f64 {
+    0.15
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder {
+            fps: encoder_fps(),
+            min_rate: encoder_min(),
+            max_rate: encoder_max(),
+            reaction: encoder_reaction(),
+            big_change: encoder_big_change(),
+            max_step: encoder_max_step(),
+            burst_frames: encoder_burst_frames(),
+            burst_size: encoder_burst_size(),
+            size_scale: encoder_scale(),
+            interval_scale: encoder_scale(),
+            key_interval: None,
+        }
+    }
+}
+
+/// The longest feedback interval of a media receiver.
+pub const MAX_FEEDBACK_INTERVAL_S: f64 = 10.0;
+
+/// How a media receiver encodes its feedback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum FeedbackFormat {
+    /// RFC 8888's congestion control feedback (arrival times in 1/1024 s, ECN).
+    #[serde(rename = "rfc8888")]
+    Rfc8888,
+    /// libwebrtc's transport-wide feedback (arrival times in 250 µs, no ECN).
+    #[serde(rename = "transport-wide")]
+    TransportWide,
+}
+
+/// A media receiver's feedback; each key absent takes the controller's own choice (GCC:
+/// transport-wide, per frame and at least every 100 ms; otherwise RFC 8888 every 50 ms).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RtpFeedback {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<FeedbackFormat>,
+    /// The longest time between two feedback packets while data arrives, in (0, 10 s].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Time>,
+    /// Also send feedback at the end of each frame (the packet that completes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_frame: Option<bool>,
+}
+
+impl RtpFeedback {
+    fn is_empty(&self) -> bool {
+        *self == RtpFeedback::default()
+    }
+}
+
+/// The media transport: an RTP-style sender paced at its media controller's rate, with
+/// transport-wide sequence numbers and send times, and a receiver that returns per-packet
+/// feedback (RFC 8888 or transport-wide) on the reverse path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rtp {
+    /// A media controller of the catalogue (default GCC) or one written in Python.
+    #[serde(default = "rtp_controller")]
+    pub controller: ControllerRef,
+    /// The largest packet on the wire (default 1200 B, the size draft-ietf-rmcat-gcc-02 §5.5
+    /// assumes).
+    #[serde(default = "rtp_packet_size")]
+    pub packet_size: Size,
+    /// The controller's starting rate; default its own (GCC: 300 kb/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rate: Option<Rate>,
+    /// The controller's lowest rate; default one packet per 64 s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rate: Option<Rate>,
+    #[serde(default, skip_serializing_if = "RtpFeedback::is_empty")]
+    pub feedback: RtpFeedback,
+    /// The application; default the RFC 8593 encoder with its defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<App>,
+}
+
+fn rtp_controller() -> ControllerRef {
+    ControllerRef::named("gcc")
+}
+fn rtp_packet_size() -> Size {
+    lit("1200B")
+}
+
+impl Rtp {
+    pub(super) fn validate(&self, at: &str) -> Result<()> {
+        let bytes = size_bytes(
+            &format!("{at}.packet_size"),
+            &self.packet_size,
+            u32::MAX as f64,
+        )?;
+        rate_bounds(
+            at,
+            bytes,
+            self.min_rate.as_ref(),
+            self.initial_rate.as_ref(),
+        )?;
+        if let Some(t) = &self.feedback.interval {
+            let field = format!("{at}.feedback.interval");
+            time_ns(&field, t, true)?;
+            if t.secs() > MAX_FEEDBACK_INTERVAL_S {
+                return Err(Error::invalid(
+                    field,
+                    format!("'{t}'"),
+                    format!("must be at most {MAX_FEEDBACK_INTERVAL_S} s"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
 
 /// FGS video: a base layer at `base`, an enhancement layer up to a total of `max`, `fps`
 /// frames per second (defaults: Loguinov & Radha's 14 kb/s and 1190 kb/s; 10 frames/s
@@ -105,6 +299,10 @@ pub struct Mpeg4 {
     /// Required when the GOP has B frames.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub b: Option<FrameType>,
+    /// Code at the sender's rate: every frame's size scaled by that rate over the mean rate
+    /// the frame statistics give (an rtp source's target, a rate source's rate).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub follow_rate: bool,
 }
 
 impl Mpeg4 {
@@ -227,6 +425,18 @@ pub struct Playback {
 fn three_s() -> Time {
     lit("3s")
 }
+
+impl Default for Playback {
+    /// Every default: a 3 s start-up, re-buffering as much, the mean throughput, 75 ms.
+    fn default() -> Self {
+        Playback {
+            startup: three_s(),
+            rebuffer: None,
+            rate: None,
+            vdi_threshold: vdi_threshold(),
+        }
+    }
+}
 fn vdi_threshold() -> Time {
     lit("75ms")
 }
@@ -262,6 +472,43 @@ impl App {
                     ));
                 }
                 in_range(&format!("{at}.fps"), f.fps, 1e-3, 1e4).map(|_| ())
+            }
+            App::Encoder(e) => {
+                in_range(&format!("{at}.fps"), e.fps, 1.0, 240.0)?;
+                let min = rate_bps(&format!("{at}.min_rate"), &e.min_rate)?;
+                if rate_bps(&format!("{at}.max_rate"), &e.max_rate)? < min {
+                    return Err(Error::invalid(
+                        format!("{at}.max_rate"),
+                        format!("'{}'", e.max_rate),
+                        format!("must be at least min_rate = '{}'", e.min_rate),
+                    ));
+                }
+                let reaction = format!("{at}.reaction");
+                time_ns(&reaction, &e.reaction, false)?;
+                if e.reaction.secs() > 10.0 {
+                    return Err(Error::invalid(
+                        reaction,
+                        format!("'{}'", e.reaction),
+                        "must be at most 10 s",
+                    ));
+                }
+                let big = format!("{at}.big_change");
+                if !(e.big_change.is_finite() && e.big_change > 0.0 && e.big_change <= 10.0) {
+                    return Err(Error::invalid(
+                        big,
+                        format!("{:?}", e.big_change),
+                        "must be in (0, 10]",
+                    ));
+                }
+                in_range(&format!("{at}.max_step"), e.max_step, 0.0, 1.0)?;
+                count_in(&format!("{at}.burst_frames"), e.burst_frames, 1, 1000)?;
+                size_bytes(&format!("{at}.burst_size"), &e.burst_size, 1e9)?;
+                in_range(&format!("{at}.size_scale"), e.size_scale, 0.0, 1.0)?;
+                in_range(&format!("{at}.interval_scale"), e.interval_scale, 0.0, 1.0)?;
+                if let Some(k) = &e.key_interval {
+                    time_ns(&format!("{at}.key_interval"), k, true)?;
+                }
+                Ok(())
             }
             App::Multirate(m) => {
                 time_ns(&format!("{at}.tau"), &m.tau, false)?;

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::media::{App, Playback, Udp};
+use super::media::{App, Playback, Rtp, Udp};
 use super::{
     count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine,
 };
@@ -159,6 +159,7 @@ impl FatLink {
                 }),
                 loss: self.loss.clone(),
                 capacity_changes: Vec::new(),
+                capacity_trace: None,
             },
             reverse: None,
             access: self.access.clone(),
@@ -196,6 +197,10 @@ pub struct Link {
     /// Capacity changes at given times, in increasing time order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capacity_changes: Vec<CapacityChange>,
+    /// A capacity that follows a trace file (then `rate` is the nominal rate RED's automatic
+    /// parameters read, and a table's capacity before its first row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_trace: Option<CapacityTraceFile>,
 }
 
 /// The access links' default: 1 Gb/s, 1 ms, 10000 packets of buffer.
@@ -208,6 +213,7 @@ fn access() -> Link {
         }),
         loss: None,
         capacity_changes: Vec::new(),
+        capacity_trace: None,
     }
 }
 
@@ -217,6 +223,26 @@ fn access() -> Link {
 pub struct CapacityChange {
     pub at: Time,
     pub rate: Rate,
+}
+
+/// A link capacity trace file ([`crate::net::capacity`]): mahimahi's format (one line per
+/// delivery opportunity of a 1500-byte packet, in ms, repeating) or a table of `time rate`
+/// rows. A relative path is relative to the scenario file's folder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapacityTraceFile {
+    pub file: String,
+    #[serde(default)]
+    pub format: TraceFileFormat,
+}
+
+/// The format of a capacity trace file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceFileFormat {
+    #[default]
+    Mahimahi,
+    Table,
 }
 
 /// A link of a custom topology between named nodes: a [`Link`] with its ends. Link's fields
@@ -235,6 +261,8 @@ pub struct CustomLink {
     pub loss: Option<Loss>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capacity_changes: Vec<CapacityChange>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_trace: Option<CapacityTraceFile>,
     /// Also create the link in the other direction (mirrored: no loss module).
     #[serde(default = "yes")]
     pub duplex: bool,
@@ -252,6 +280,7 @@ impl CustomLink {
             queue: self.queue.clone(),
             loss: self.loss.clone(),
             capacity_changes: self.capacity_changes.clone(),
+            capacity_trace: self.capacity_trace.clone(),
         }
     }
 }
@@ -748,8 +777,11 @@ pub enum Source {
     Rate(RateSource),
     Udp(Udp),
     Linux(Linux),
+    /// The media transport: a paced RTP-style sender driven by a media controller on
+    /// per-packet feedback (RFC 8888 or transport-wide), carrying an encoder by default.
+    Rtp(Rtp),
 }
-tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp, "linux" => Linux });
+tagged_union!(Source { "cbr" => Cbr, "poisson" => Poisson, "tcp" => Tcp, "rate" => Rate, "udp" => Udp, "linux" => Linux, "rtp" => Rtp });
 
 /// The kernel's own TCP (`run.engine = "udp"` only): a sending and a receiving socket in network
 /// namespaces of the run's own, whose packets cross the emulated network through TUN devices.
@@ -770,6 +802,11 @@ pub struct Linux {
     /// transfer that never ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer: Option<Limit>,
+    /// The application: ON/OFF (`onoff`, paced at its rate or one transfer per ON period) or
+    /// the square wave (`square`), written into the socket as for ccscope's TCP; absent: bulk
+    /// (or `transfer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<App>,
 }
 
 fn linux_cc() -> String {
@@ -794,6 +831,28 @@ impl Linux {
         }
         if let Some(t) = &self.transfer {
             packets_limit(&format!("{at}.transfer"), t)?;
+        }
+        match &self.app {
+            None | Some(App::Onoff(_) | App::Square(_)) => {}
+            Some(other) => {
+                let kind = match other {
+                    App::Mpeg4(_) => "mpeg4",
+                    App::Multirate(_) => "multirate",
+                    _ => "fgs",
+                };
+                return Err(Error::invalid(
+                    format!("{at}.app.kind"),
+                    format!("'{kind}'"),
+                    "onoff or square: the kernel's TCP carries a byte stream, and the media applications need ccscope's own transports",
+                ));
+            }
+        }
+        if self.app.is_some() && self.transfer.is_some() {
+            return Err(Error::invalid(
+                format!("{at}.transfer"),
+                "given",
+                "either transfer or app: an ON/OFF application sets what is written",
+            ));
         }
         let offered = std::fs::read_to_string(KERNEL_CC_LIST)
             .map_err(|e| Error::invalid(format!("{at}.cc"), format!("'{}'", self.cc), format!("a congestion control of this machine's kernel, which lists none ({KERNEL_CC_LIST}: {e})")))?;
@@ -1317,6 +1376,15 @@ impl Scenario {
                     ),
                 ));
             }
+            if let Some(t) = &link.capacity_trace {
+                return Err(Error::invalid(
+                    format!("{at}.capacity_trace.file"),
+                    format!("'{}'", t.file),
+                    format!(
+                        "none {KERNEL}: tc sets the rate once; run.emulator = \"user\" follows it"
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -1579,8 +1647,23 @@ impl Link {
         let mut last = None;
         for (i, c) in self.capacity_changes.iter().enumerate() {
             let here = format!("{at}.capacity_changes[{i}]");
-            link_rate(&format!("{here}.rate"), &c.rate)?;
+            link_rate(&format!("{here}.rate"), &c.rate).map_err(|e| match e {
+                Error::InvalidField { field, value, .. } if c.rate.bps() == 0.0 => Error::invalid(
+                    field,
+                    value,
+                    "a link runs at least 1 b/s: an outage is a capacity_trace (a table row \
+                     '<time> 0bps')",
+                ),
+                e => e,
+            })?;
             later(&format!("{here}.at"), &c.at, &mut last)?;
+        }
+        if self.capacity_trace.is_some() && !self.capacity_changes.is_empty() {
+            return Err(Error::invalid(
+                format!("{at}.capacity_trace"),
+                "",
+                "give capacity_changes or capacity_trace, not both",
+            ));
         }
         Ok(())
     }
@@ -1894,10 +1977,13 @@ impl Source {
                 u.app.validate(&format!("{at}.app"))
             }
             Source::Linux(l) => l.validate(at),
+            Source::Rtp(r) => r.validate(at),
         }?;
         let app = match self {
             Source::Tcp(t) => t.app.as_ref(),
             Source::Rate(r) => r.app.as_ref(),
+            Source::Linux(l) => l.app.as_ref(),
+            Source::Rtp(r) => r.app.as_ref(),
             _ => None,
         };
         match app {
@@ -1975,6 +2061,41 @@ impl Tcp {
     }
 }
 
+/// A rate-controlled source's `min_rate` (at most [`MAX_RATE_BPS`]) and `initial_rate` (at
+/// least the floor: `min_rate`, by default one packet of `bytes` per [`T_MBI_S`]).
+pub(super) fn rate_bounds(
+    at: &str,
+    bytes: f64,
+    min_rate: Option<&Rate>,
+    initial_rate: Option<&Rate>,
+) -> Result<()> {
+    let floor = match min_rate {
+        Some(r) => {
+            let bps = rate_bps(&format!("{at}.min_rate"), r)?;
+            if bps > MAX_RATE_BPS {
+                return Err(Error::invalid(
+                    format!("{at}.min_rate"),
+                    format!("'{r}'"),
+                    format!("must be at most {MAX_RATE_BPS:e} b/s"),
+                ));
+            }
+            bps
+        }
+        None => 8.0 * bytes / T_MBI_S,
+    };
+    if let Some(r) = initial_rate {
+        let bps = rate_bps(&format!("{at}.initial_rate"), r)?;
+        if !(floor..=MAX_RATE_BPS).contains(&bps) {
+            return Err(Error::invalid(
+                format!("{at}.initial_rate"),
+                format!("'{r}'"),
+                format!("must be in [{floor} b/s, {MAX_RATE_BPS:e} b/s]: at least min_rate (default one packet per {T_MBI_S} s)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl RateSource {
     fn validate(&self, at: &str) -> Result<()> {
         let bytes = size_bytes(
@@ -1985,30 +2106,12 @@ impl RateSource {
         if let Some(s) = &self.report_size {
             size_bytes(&format!("{at}.report_size"), s, u32::MAX as f64)?;
         }
-        let floor = match &self.min_rate {
-            Some(r) => {
-                let bps = rate_bps(&format!("{at}.min_rate"), r)?;
-                if bps > MAX_RATE_BPS {
-                    return Err(Error::invalid(
-                        format!("{at}.min_rate"),
-                        format!("'{r}'"),
-                        format!("must be at most {MAX_RATE_BPS:e} b/s"),
-                    ));
-                }
-                bps
-            }
-            None => 8.0 * bytes / T_MBI_S,
-        };
-        if let Some(r) = &self.initial_rate {
-            let bps = rate_bps(&format!("{at}.initial_rate"), r)?;
-            if !(floor..=MAX_RATE_BPS).contains(&bps) {
-                return Err(Error::invalid(
-                    format!("{at}.initial_rate"),
-                    format!("'{r}'"),
-                    format!("must be in [{floor} b/s, {MAX_RATE_BPS:e} b/s]: at least min_rate (default one packet per {T_MBI_S} s)"),
-                ));
-            }
-        }
+        rate_bounds(
+            at,
+            bytes,
+            self.min_rate.as_ref(),
+            self.initial_rate.as_ref(),
+        )?;
         count_in(&format!("{at}.bunch"), self.bunch, 0, MAX_BUNCH_PKTS)?;
         in_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
         if matches!(self.controller, ControllerRef::Python(_)) && self.feedback.is_none() {

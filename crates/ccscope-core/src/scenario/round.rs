@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::packet::CapacityTraceFile;
 use super::ControllerRef;
 use super::{count_in, in_range, lit, tagged_union, time_ns, Engine};
 use crate::error::{Error, FieldPath, Result};
@@ -88,6 +89,10 @@ pub struct RoundLink {
     pub capacity_oracle: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capacity_changes: Vec<CapacityStep>,
+    /// A capacity that follows a trace file, as a link's in a packet scenario: each step
+    /// takes the trace's mean over RTT0/substeps from the step's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_trace: Option<CapacityTraceFile>,
 }
 
 fn rtt() -> Time {
@@ -334,6 +339,13 @@ impl RoundScenario {
                 ));
             }
             last = Some(c.step);
+        }
+        if link.capacity_trace.is_some() && !link.capacity_changes.is_empty() {
+            return Err(Error::invalid(
+                "link.capacity_trace",
+                "",
+                "give capacity_changes or capacity_trace, not both",
+            ));
         }
         if self.flows.is_empty() {
             return Err(Error::invalid(

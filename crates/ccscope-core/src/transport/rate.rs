@@ -53,7 +53,7 @@ use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::time::SimTime;
-use crate::transport::arm_wakeup;
+use crate::transport::{arm_no_feedback, arm_wakeup};
 
 /// Report flags.
 const HAS_RATE: u32 = 1;
@@ -266,10 +266,7 @@ impl RateSender {
     }
 
     fn arm_no_feedback(&mut self, ctx: &mut Ctx) {
-        match self.controller.feedback_timeout() {
-            Some(t) => ctx.set_timer(NO_FEEDBACK, ctx.now() + t.max(SimTime(1))),
-            None => ctx.cancel_timer(NO_FEEDBACK),
-        }
+        arm_no_feedback(&*self.controller, ctx, NO_FEEDBACK);
     }
 
     /// What the application sees of the sender.
@@ -458,6 +455,7 @@ impl Endpoint for RateSender {
             } else {
                 0.0
             },
+            srtt_s: self.srtt_s.unwrap_or(0.0),
         }
     }
 

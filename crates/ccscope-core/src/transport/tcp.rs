@@ -1108,13 +1108,15 @@ impl Endpoint for TcpSender {
 
     fn probe(&self) -> Probe {
         let w = self.cwnd();
-        let rate = match self.rto.srtt() {
-            Some(s) if s > 0.0 => w * self.spec.packet_bytes as f64 * 8.0 / s,
+        let srtt = self.rto.srtt().unwrap_or(0.0);
+        let rate = match srtt {
+            s if s > 0.0 => w * self.spec.packet_bytes as f64 * 8.0 / s,
             _ => 0.0,
         };
         Probe {
             window_pkts: w,
             rate_bps: rate,
+            srtt_s: srtt,
         }
     }
 

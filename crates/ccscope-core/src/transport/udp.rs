@@ -99,7 +99,7 @@ impl Endpoint for UdpSender {
         self.outbox.label()
     }
 
-    /// No window; the rate is the application's own, while the flow runs.
+    /// No window nor RTT; the rate is the application's own, while the flow runs.
     fn probe(&self) -> Probe {
         Probe {
             window_pkts: 0.0,
@@ -107,6 +107,7 @@ impl Endpoint for UdpSender {
                 true => self.outbox.nominal_rate_bps().unwrap_or(0.0),
                 false => 0.0,
             },
+            srtt_s: 0.0,
         }
     }
 }

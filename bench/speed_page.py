@@ -1,9 +1,9 @@
-"""Rewrites the README's speed table from out/bench.json (written by bench/speed.py).
+"""Rewrites the speed page's table (docs/speed.md) from out/bench.json (written by bench/speed.py).
 
 The table sits between the lines `<!-- speed:begin -->` and `<!-- speed:end -->`; everything
-else in the README is left as it is.
+else on the page is left as it is.
 
-Usage: python bench/readme_speed.py [--bench out/bench.json] [--readme README.md]
+Usage: python bench/speed_page.py [--bench out/bench.json] [--page docs/speed.md]
 """
 
 from __future__ import annotations
@@ -73,6 +73,18 @@ def table(rows: list[dict]) -> str:
                 f" ({r['callbacks']:,} callbacks: {r['python_s']:.3f} s against "
                 f"{r['rust_s']:.3f} s in Rust, {r['slowdown']:.2f}× the run)"
             )
+        elif "share_cpu" in r:
+            extra = (
+                f" ({r['plot_wall_s']:.2f} s with it, {r['bare_wall_s']:.2f} s without; "
+                f"{r['share_cpu']:.2f} of the CPU time)"
+            )
+        elif "cpu_s" in r:
+            extra = f" (CPU {r['cpu_s']:.2f} s)"
+        elif "traced_s" in r:
+            extra = (
+                f" ({r['traced_s']:.3f} s against {r['constant_s']:.3f} s; "
+                f"{r['traced_events']:,} events against {r['constant_events']:,})"
+            )
         elif "wall_2_s" in r:
             extra = (
                 f"× ({r['wall_1_s']:.1f} s on 1 worker, {r['wall_2_s']:.1f} s on 2; load "
@@ -99,15 +111,15 @@ def table(rows: list[dict]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bench", type=Path, default=ROOT / "out" / "bench.json")
-    ap.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    ap.add_argument("--page", type=Path, default=ROOT / "docs" / "speed.md")
     args = ap.parse_args()
     rows = json.loads(args.bench.read_text())
-    text = args.readme.read_text()
+    text = args.page.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
     if not pattern.search(text):
-        raise SystemExit(f"{args.readme}: no {BEGIN} ... {END} section to rewrite")
-    args.readme.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table(rows)}\n{END}", text))
-    print(f"rewrote the speed table of {args.readme} from {args.bench}")
+        raise SystemExit(f"{args.page}: no {BEGIN} ... {END} section to rewrite")
+    args.page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table(rows)}\n{END}", text))
+    print(f"rewrote the speed table of {args.page} from {args.bench}")
 
 
 if __name__ == "__main__":

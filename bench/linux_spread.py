@@ -1,0 +1,130 @@
+"""The run-to-run spread of the ground-truth comparisons `linux-reno`, `linux-cubic` and
+`linux-bbr` (ccscope.experiments.linux): the quick cases run R times with Linux's TCP on real
+packets (the udp engine) and with ccscope's model of it in the packet engine (seeds 1..R), and
+per case and quantity the mean and the standard deviation of one run on each side, relative to
+that side's mean. `SPREAD` in ccscope/experiments/linux.py holds these relative σ per case and
+quantity; its tolerances are three σ of the difference of two independent runs,
+3·sqrt(σ_linux² + σ_model²). Also prints in how many of the R Linux runs the quick claim (one
+Linux run against the model's run of seed 1) held at that tolerance.
+
+Real time depends on the machine's load (printed): other jobs widen the real side's spread.
+Needs root (network namespaces and TUN devices). Takes R · 20 s of wall time per algorithm.
+
+With --friendliness: the same for `linux-friendliness`'s ratios (R quick runs of 30 s), which
+`FRIENDLY_SPREAD` holds.
+
+Usage: python bench/linux_spread.py [--runs R] [--cc reno cubic bbr] [--friendliness]
+       [--out out/linux_spread.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ccscope.experiments import linux
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--cc", nargs="+", default=list(linux.CONTROLLER))
+    parser.add_argument("--out", type=Path, default=ROOT / "out" / "linux_spread.json")
+    parser.add_argument(
+        "--friendliness",
+        action="store_true",
+        help="the spread of linux-friendliness's ratios instead (R quick runs)",
+    )
+    args = parser.parse_args()
+    if args.friendliness:
+        friendliness(args)
+        return
+    cases = list(linux.QUICK)
+    report: dict = {"runs": args.runs, "load": [], "cc": {}}
+    for cc in args.cc:
+        runs = {side: [] for side in linux.SIDES}
+        for seed in range(1, args.runs + 1):
+            for side in linux.SIDES:
+                runs[side].append(linux.measure(cases, cc, side, linux.QUICK_RUN, seed))
+            report["load"].append(os.getloadavg()[0])
+        rows = []
+        for k, case in enumerate(cases):
+            for metric in linux.METRICS:
+                values = {
+                    side: np.array([run[k][metric] for run in runs[side]]) for side in linux.SIDES
+                }
+                mean = {side: float(v.mean()) for side, v in values.items()}
+                rel = {
+                    side: float(v.std(ddof=1) / abs(v.mean())) if v.mean() else 0.0
+                    for side, v in values.items()
+                }
+                tol = 3 * float(np.hypot(*rel.values()))
+                # The quick claim compares one Linux run with the model's run of seed 1.
+                model = values["model"][0]
+                held = sum(abs(model - r) <= tol * abs(r) for r in values["linux"])
+                rows.append(
+                    {
+                        "case": str(case),
+                        "metric": metric,
+                        "mean": mean,
+                        "rel_sd": rel,
+                        "tolerance": tol,
+                        "held": int(held),
+                        "values": {side: v.tolist() for side, v in values.items()},
+                    }
+                )
+                print(
+                    f"{cc:5} | {case} | {metric:16} | linux {mean['linux']:.4g} "
+                    f"(σ {rel['linux']:.1%}) | model {mean['model']:.4g} (σ {rel['model']:.1%}) "
+                    f"| tol {tol:.1%} | held {held}/{args.runs}",
+                    flush=True,
+                )
+        report["cc"][cc] = rows
+    print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in report['load'])}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+
+
+def friendliness(args: argparse.Namespace) -> None:
+    """R quick runs of every pair of linux-friendliness: each ratio's mean and relative σ per
+    side, and how many single-run comparisons held at 3σ of the difference."""
+    runs, load = [], []
+    for seed in range(1, args.runs + 1):
+        runs.append(linux.friendliness_ratios(True, seed))
+        load.append(os.getloadavg()[0])
+    rows = []
+    for name in linux.SEED_CONTROLS:
+        for cc in ("cubic", "reno"):
+            values = {s: np.array([r[name, cc, s] for r in runs]) for s in linux.SIDES}
+            rel = {s: float(v.std(ddof=1) / v.mean()) for s, v in values.items()}
+            tol = 3 * float(np.hypot(*rel.values()))
+            # The quick claim compares one Linux run with the model's run of seed 1.
+            held = sum(abs(values["model"][0] - r) <= tol * r for r in values["linux"])
+            rows.append(
+                {
+                    "controller": name,
+                    "cc": cc,
+                    "rel_sd": rel,
+                    "held": int(held),
+                    "values": {side: v.tolist() for side, v in values.items()},
+                }
+            )
+            print(
+                f"{name:18} vs {cc:5} | Linux {values['linux'].mean():.3f} (σ {rel['linux']:.1%}) "
+                f"| model {values['model'].mean():.3f} (σ {rel['model']:.1%}) | tol {tol:.1%} "
+                f"| held {held}/{args.runs}",
+                flush=True,
+            )
+    print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in load)}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"runs": args.runs, "load": load, "pairs": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
