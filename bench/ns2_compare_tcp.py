@@ -10,7 +10,9 @@
 
 Each ccscope case runs twice: with ccscope's defaults, and with ns-2.35's rules where they
 differ (`integer_window = false`: precisionReduce_ keeps fractional windows; `initial_window =
-2`: windowInit_; `sack_lost_after = 1`: Sack1 retransmits any hole below a SACKed packet).
+2`: windowInit_; `sack_lost_after = 1`: Sack1 retransmits any hole below a SACKed packet;
+`recover_margin = 1`: dupack_action()'s `highest_ack_ > recover_`; `rtt_timing = "one_per_rtt"`
+and `forget_rtt_above_backoff = 8`: tcp.cc's one timed packet and rtt_backoff()).
 Numbers are means over seeds 1-3 (ns-2's seeds are its own: the columns agree within seed spread,
 not packet for packet).
 
@@ -37,7 +39,14 @@ import anchors  # noqa: E402  (bench/anchors.py: the dumbbell scenario and its n
 LOSS_TCL = Path(__file__).resolve().parent / "ns2_sack_loss.tcl"
 FLOWS, SECONDS = 4, 200
 #: ns-2.35's TCP rules where ccscope's defaults differ (see the module docstring).
-NS2_RULES = {"integer_window": False, "initial_window": 2, "sack_lost_after": 1}
+NS2_RULES = {
+    "integer_window": False,
+    "initial_window": 2,
+    "sack_lost_after": 1,
+    "recover_margin": 1,
+    "rtt_timing": "one_per_rtt",
+    "forget_rtt_above_backoff": 8,
+}
 #: name: (ccscope source, ns-2 agent and its extra arguments).
 CASES = {
     "SACK": ({"variant": "sack"}, ["Sack1"]),

@@ -233,3 +233,53 @@ def test_sack_lost_after_is_a_count(value):
         )
     assert info.value.path == "flows[0].source.sack_lost_after"
     assert "[1, 65536]" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("setting", "allowed"),
+    [
+        ("max_backoff = 0", "[1, 65536]"),
+        ("forget_rtt_above_backoff = 0", "[1, 65536]"),
+        ("recover_margin = 65537", "[0, 65536]"),
+        ('rtt_timing = "sometimes"', "every_ack"),
+    ],
+)
+def test_ns2_timer_and_recovery_settings_are_checked(setting, allowed):
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', f'variant = "sack", {setting} }}'))
+    assert info.value.path == "flows[0].source." + setting.split(" =")[0]
+    assert allowed in str(info.value)
+
+
+def test_ns2_settings_are_written_only_when_set():
+    plain = ccscope.loads(TCP).table["flows"][0]["source"]
+    assert not {"max_backoff", "rtt_timing", "forget_rtt_above_backoff", "recover_margin"} & set(
+        plain
+    )
+    rules = 'recover_margin = 1, rtt_timing = "one_per_rtt", forget_rtt_above_backoff = 8 }'
+    ns2 = ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "sack", ' + rules))
+    source = ns2.table["flows"][0]["source"]
+    assert (source["recover_margin"], source["rtt_timing"]) == (1, "one_per_rtt")
+    assert source["forget_rtt_above_backoff"] == 8
+
+
+def _lossy_single_flow(**source) -> dict:
+    """Yang et al. §3.3.1's set-up at 20% Bernoulli loss (one TCP flow, 2.5 Mb/s, 30 ms)."""
+    from ccscope.experiments import yang
+
+    sc = yang.smoothness_scenario({"kind": "tcp", **source}, 1, 0.2)
+    sc["run"]["duration"] = "600s"
+    sc["trace"]["state"] = True
+    return sc
+
+
+def test_the_rto_backs_off_past_64_times_its_base_up_to_max_rto():
+    # RFC 6298 §5.5: each timeout doubles the RTO, bounded by the maximum RTO only. At 20%
+    # loss one flow times out several times in a row now and then; the longest wait in 600 s
+    # exceeds 64 x 0.2 s, where a cap of 64 holds it.
+    def longest(**source) -> float:
+        st = ccscope.run(_lossy_single_flow(**source)).trace.state
+        return float(st[st.field == "rto_s"].value.max())
+
+    assert longest() > 12.8
+    assert longest(max_backoff=64) == pytest.approx(12.8)

@@ -167,6 +167,7 @@ REGISTRY: dict[str, Reproduction] = {
             "DTAIMD against TCP on a 56 kb/s access line with mice",
             "Cai et al. 2005, Fig. 16, §V-B1",
             _E + "cai:fig16",
+            knobs=_E + "cai:FIG16_KNOBS",
         ),
         Reproduction(
             "cai-fig17",

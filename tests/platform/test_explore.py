@@ -92,6 +92,21 @@ def test_the_assumed_set_up_is_the_reproduction():
     assert [(c.quantity, c.measured) for c in plain] == [(c.quantity, c.measured) for c in explored]
 
 
+def test_cai_fig16_assumes_what_its_scenario_file_holds():
+    # The knobs' assumed values are the set-up the reproduction runs: the access line's queue
+    # and 60 mouse arrivals per unit of n (n = 1 in the file: 60 arrivals over 300 s).
+    from ccscope.scenario import load, shipped
+
+    knobs = reproduce.get("cai-fig16").knob_table()
+    sc = load(shipped("cai-fig16-access.toml")).table
+    assert (
+        f"{knobs['access_queue_pkts'].assumed:g}pkts"
+        == sc["topology"]["links"][4]["queue"]["limit"]
+    )
+    assert knobs["arrivals_per_mouse"].assumed == sc["flows"][2]["count"]
+    assert float(sc["run"]["duration"].rstrip("s")) / 5 == sc["flows"][2]["count"]
+
+
 def test_regions_say_where_each_claim_holds():
     table = pd.DataFrame(
         {
@@ -119,6 +134,7 @@ def test_the_validation_page_has_explorations():
         "papadimitriou-fig3",
         "papadimitriou-fig4-8",
         "cai-table1",
+        "cai-fig16",
     }
 
 

@@ -33,14 +33,14 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, Auto, Loss, Queue, RateSource, Red, RedMode, Source, Tcp, TcpVariant, Topology,
+    self, Auto, Loss, Queue, RateSource, Red, RedMode, RttTiming, Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
 use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
 use crate::transport::rtp::{self, FeedbackChoice, RtpSpec};
-use crate::transport::tcp::{self, TcpSpec, Variant};
+use crate::transport::tcp::{self, TcpSpec, Variant, MAX_BACKOFF};
 use crate::transport::udp;
 use crate::units::{Limit, Size, Time};
 
@@ -543,13 +543,16 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         initial_rto_ns: ns(&t.initial_rto),
         max_rto_ns: ns(&t.max_rto),
         tick_ns: ns(&t.tick),
-        max_backoff: t.max_backoff as u32,
+        max_backoff: t.max_backoff.map_or(MAX_BACKOFF, |n| n as u32),
+        one_per_rtt: t.rtt_timing == RttTiming::OnePerRtt,
+        forget_rtt_above_backoff: t.forget_rtt_above_backoff.map_or(u32::MAX, |n| n as u32),
         limited_transmit: t.limited_transmit,
         delayed_ack: t.delayed_ack,
         delack_ns: ns(&t.delack),
         transfer_pkts: t.transfer_pkts(),
         integer_window: t.integer_window,
         sack_lost_after: t.sack_lost_after as u32,
+        recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),
     }
 }

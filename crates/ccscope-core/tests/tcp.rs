@@ -125,6 +125,104 @@ fn rto_backs_off_up_to_the_cap() {
     assert!((20.0..=24.0).contains(&timeouts), "timeouts {timeouts}");
 }
 
+/// A path that loses every packet from 2 s on.
+fn cut_at_two_seconds() -> LossSpec {
+    use ccscope_core::net::loss::{LossStep, StepLoss};
+    LossSpec::Schedule {
+        steps: vec![
+            LossStep {
+                at_ns: 0,
+                loss: StepLoss::Bernoulli(0.0),
+            },
+            LossStep {
+                at_ns: 2 * S,
+                loss: StepLoss::Bernoulli(1.0),
+            },
+        ],
+    }
+}
+
+#[test]
+fn without_a_cap_the_rto_doubles_up_to_max_rto() {
+    // RFC 6298 §5.5: the RTO doubles at each timeout, bounded only by the maximum RTO (2.5).
+    // From the 0.2 s minimum, timeouts after 0.2, 0.4, ..., 25.6 s (8 of them) end 51.0 s after
+    // the first loss; the ninth waits 51.2 s, four times the 12.8 s a 64x cap allows.
+    let mut b = link(10_000_000, 10 * MS, 100);
+    b.loss = Some(cut_at_two_seconds());
+    let spec = TcpSpec {
+        min_rto_ns: 200 * MS,
+        ..TcpSpec::default()
+    };
+    let r = run(&dumbbell(b.clone(), vec![tcp(spec.clone())], 60 * S, 1)).unwrap();
+    assert_eq!(stat(&r, 0, "timeouts"), 8.0);
+    assert!((stat(&r, 0, "rto_s") - 51.2).abs() < 1e-9);
+    // With max_rto = 1 s the doubling stops there: 0.2 + 0.4 + 0.8, then one a second.
+    let spec = TcpSpec {
+        max_rto_ns: S,
+        ..spec
+    };
+    let r = run(&dumbbell(b, vec![tcp(spec)], 20 * S, 1)).unwrap();
+    assert!((stat(&r, 0, "rto_s") - 1.0).abs() < 1e-9);
+    let timeouts = stat(&r, 0, "timeouts");
+    assert!((18.0..=20.0).contains(&timeouts), "timeouts {timeouts}");
+}
+
+#[test]
+fn one_packet_timed_at_a_time_gives_one_sample_a_round_trip() {
+    // ns-2.35 without timestamps times one packet of new data at a time: with a window of 10
+    // packets and no loss, one sample a round trip where every ACK gives one otherwise.
+    let b = link(100_000_000, 25 * MS, 1000);
+    let spec = TcpSpec {
+        max_window_pkts: 10.0,
+        ..TcpSpec::default()
+    };
+    let every = run(&dumbbell(b.clone(), vec![tcp(spec.clone())], 10 * S, 1)).unwrap();
+    let timed = TcpSpec {
+        one_per_rtt: true,
+        ..spec
+    };
+    let one = run(&dumbbell(b, vec![tcp(timed)], 10 * S, 1)).unwrap();
+    let rtt = stat(&every, 0, "srtt_s");
+    let rounds = 10.0 / rtt;
+    let n_one = stat(&one, 0, "rtt_samples");
+    assert!(
+        (n_one - rounds).abs() <= 2.0,
+        "{n_one} samples in {rounds:.1} rounds"
+    );
+    let n_every = stat(&every, 0, "rtt_samples");
+    assert!(n_every >= 9.0 * n_one, "{n_every} against {n_one}");
+    // Both estimates are the path's RTT: the samples are of the same packets' trips.
+    assert!((stat(&one, 0, "srtt_s") - rtt).abs() < 1e-3);
+}
+
+#[test]
+fn a_recover_margin_turns_some_fast_retransmits_into_timeouts() {
+    // ns-2.35's agents allow a new fast retransmit only once the cumulative ACK is one packet
+    // past the recovery point; RFC 6582's rule allows it at the point. A loss of the first
+    // packet sent after a reduction then waits for the timer instead. Reno, 5% loss.
+    let mut b = link(100_000_000, 20 * MS, 100_000);
+    b.loss = Some(LossSpec::Bernoulli { p: 0.05 });
+    let reno = TcpSpec {
+        variant: Variant::Reno,
+        ..TcpSpec::default()
+    };
+    let rfc = run(&dumbbell(b.clone(), vec![tcp(reno.clone())], 60 * S, 3)).unwrap();
+    let ns2 = TcpSpec {
+        recover_margin: 1,
+        ..reno
+    };
+    let ns2 = run(&dumbbell(b, vec![tcp(ns2)], 60 * S, 3)).unwrap();
+    let per_sent = |r: &ccscope_core::net::RunResult| {
+        stat(r, 0, "timeouts") / r.flows[0].stats.dir[0].sent_pkts as f64
+    };
+    assert!(
+        per_sent(&ns2) > per_sent(&rfc),
+        "{} {}",
+        per_sent(&ns2),
+        per_sent(&rfc)
+    );
+}
+
 /// ECN: RED marks ECN-capable packets instead of dropping them early, and the sender treats
 /// a mark as a loss indication at most once per window (RFC 3168 §6.1.2).
 #[test]

@@ -906,6 +906,23 @@ pub enum TcpVariant {
     Sack,
 }
 
+/// Which packets give TCP its RTT samples (see [`Tcp::rtt_timing`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RttTiming {
+    /// Every ACK of a packet sent once.
+    #[default]
+    EveryAck,
+    /// One packet of new data timed at a time (ns-2.35 without timestamps).
+    OnePerRtt,
+}
+
+impl RttTiming {
+    fn is_every_ack(&self) -> bool {
+        *self == RttTiming::EveryAck
+    }
+}
+
 /// TCP whose window comes from a window controller of the catalogue. Defaults follow ns-2.35
 /// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20), `initial_window`
 /// (its `windowInit_` is 2) and `integer_window` (its `precisionReduce_` keeps fractions).
@@ -938,9 +955,24 @@ pub struct Tcp {
     /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
     #[serde(default = "tick")]
     pub tick: Time,
-    /// Largest backoff multiplier of the RTO, in [1, 65536].
-    #[serde(default = "max_backoff")]
-    pub max_backoff: u64,
+    /// Largest backoff multiplier of the RTO, in [1, 65536]. Absent: the RTO doubles at each
+    /// timeout until it reaches `max_rto` (RFC 6298 §5.5; ns-2.35's `rtt_backoff()` with its
+    /// default `rfc2988_`); 64 is the multiplier BSD and ns-2 without `rfc2988_` stop at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_backoff: Option<u64>,
+    /// Which packets give RTT samples: `every_ack` (default), every ACK of a packet sent once
+    /// (as with timestamps, RFC 7323 §4); `one_per_rtt`, one packet timed at a time (ns-2.35
+    /// without `timestamps_`, `tcp.cc` `output()` and `newack()`): new data is timed when no
+    /// packet is, a timeout or fast retransmit stops the timing, and the backoff ends only with
+    /// a sample (RFC 6298 §5, Karn's algorithm).
+    #[serde(default, skip_serializing_if = "RttTiming::is_every_ack")]
+    pub rtt_timing: RttTiming,
+    /// Once a timeout backs the RTO off to more than this multiplier, SRTT and RTTVAR are
+    /// forgotten and the next sample starts them afresh (RFC 6298 §2.2), the timeout itself
+    /// unchanged until then: RFC 6298 §5 allows it; ns-2.35's `rtt_backoff()` does it above 8.
+    /// In [1, 65536]; absent: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forget_rtt_above_backoff: Option<u64>,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
     #[serde(default = "yes")]
     pub limited_transmit: bool,
@@ -964,6 +996,13 @@ pub struct Tcp {
         skip_serializing_if = "is_rfc6675_lost_after"
     )]
     pub sack_lost_after: u64,
+    /// Packets past the recovery point the cumulative ACK must reach before another fast
+    /// retransmit or ECN response, in [0, 65536]. RFC 6582 §3.2 step 1 allows one once the ACK
+    /// covers the data sent before the last reduction: 0; ns-2.35's agents compare packet
+    /// numbers (`dupack_action()`, `highest_ack_ > recover_`), one packet more: 1 runs as they
+    /// do. Written only when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recover_margin: u64,
     /// Send jitter (ns-2 `overhead_`): packets the window lets go wait a uniform draw in
     /// [0, overhead) from the flow's own random stream, then leave together; papers use it to
     /// break phase effects. Default none (ns-2's 0: packets leave at once).
@@ -998,11 +1037,11 @@ fn max_rto() -> Time {
 fn tick() -> Time {
     lit("10ms")
 }
-fn max_backoff() -> u64 {
-    64
-}
 fn sack_lost_after() -> u64 {
     3
+}
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 fn is_rfc6675_lost_after(n: &u64) -> bool {
     *n == sack_lost_after()
@@ -1024,13 +1063,16 @@ impl Default for Tcp {
             initial_rto: initial_rto(),
             max_rto: max_rto(),
             tick: tick(),
-            max_backoff: max_backoff(),
+            max_backoff: None,
+            rtt_timing: RttTiming::EveryAck,
+            forget_rtt_above_backoff: None,
             limited_transmit: true,
             delayed_ack: false,
             delack: delack(),
             transfer: None,
             integer_window: true,
             sack_lost_after: sack_lost_after(),
+            recover_margin: 0,
             overhead: None,
             app: None,
         }
@@ -1982,7 +2024,18 @@ impl Tcp {
             ));
         }
         time_ns(&format!("{at}.tick"), &self.tick, false)?;
-        count_in(&format!("{at}.max_backoff"), self.max_backoff, 1, 1 << 16)?;
+        if let Some(n) = self.max_backoff {
+            count_in(&format!("{at}.max_backoff"), n, 1, 1 << 16)?;
+        }
+        count_in(
+            &format!("{at}.recover_margin"),
+            self.recover_margin,
+            0,
+            1 << 16,
+        )?;
+        if let Some(n) = self.forget_rtt_above_backoff {
+            count_in(&format!("{at}.forget_rtt_above_backoff"), n, 1, 1 << 16)?;
+        }
         count_in(
             &format!("{at}.sack_lost_after"),
             self.sack_lost_after,

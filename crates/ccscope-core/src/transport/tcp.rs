@@ -118,8 +118,15 @@ pub struct TcpSpec {
     pub max_rto_ns: u64,
     /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
     pub tick_ns: u64,
-    /// Largest backoff multiplier of the RTO.
+    /// Largest backoff multiplier of the RTO ([`MAX_BACKOFF`]: none below `max_rto_ns`, RFC
+    /// 6298 §5.5).
     pub max_backoff: u32,
+    /// One packet timed at a time for the RTT (ns-2.35 without timestamps); else every ACK of
+    /// a packet sent once gives a sample.
+    pub one_per_rtt: bool,
+    /// Once the backoff multiplier exceeds this, SRTT and RTTVAR start afresh with the next
+    /// sample (RFC 6298 §5; ns-2.35 `rtt_backoff()`: 8); `u32::MAX`: never.
+    pub forget_rtt_above_backoff: u32,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
     pub limited_transmit: bool,
     /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
@@ -133,6 +140,9 @@ pub struct TcpSpec {
     /// ns-2.35's Sack1 retransmits any hole below a SACKed packet (`scoreboard-rq.cc`
     /// `GetNextRetran`), which is 1.
     pub sack_lost_after: u32,
+    /// Packets past the recovery point the cumulative ACK must reach before another fast
+    /// retransmit or ECN response (0: RFC 6582 §3.2 step 1; ns-2.35 `dupack_action()`: 1).
+    pub recover_margin: u32,
     /// Send jitter (ns-2 `overhead_`, `tcp.cc` `send_much`): when the window lets packets go,
     /// they wait a uniform draw in [0, overhead) from the sender's own random stream and then
     /// leave together; 0 sends at once.
@@ -151,6 +161,13 @@ impl TcpSpec {
     }
 }
 
+/// The backoff multiplier a scenario without `max_backoff` stops at: the scenario's largest
+/// `max_backoff`; from the 200 ms minimum RTO it is far above any `max_rto`.
+pub const MAX_BACKOFF: u32 = 1 << 16;
+
+/// [`RtoEstimator::timed`] when no packet is timed.
+const NOT_TIMED: u64 = u64::MAX;
+
 /// RTT estimation and the retransmission timeout (RFC 6298; ns-2 `tcp/tcp.cc` `rtt_update()`,
 /// `rtt_timeout()`, `rtt_backoff()`), within its [`RtoLimits`].
 #[derive(Clone, Debug)]
@@ -159,6 +176,13 @@ struct RtoEstimator {
     srtt: f64,
     rttvar: f64,
     backoff: u32,
+    /// SRTT and RTTVAR were forgotten after a long backoff: the next sample starts them as the
+    /// first one does (RFC 6298 §5, §2.2).
+    forgotten: bool,
+    /// With one packet timed at a time: the packet being timed ([`NOT_TIMED`]: none). It is new
+    /// data and timing stops when it is sent again, so the sender's record of when it left is
+    /// its only send.
+    timed: u64,
     /// RTO before backoff (s).
     base: f64,
     samples: u64,
@@ -174,6 +198,8 @@ struct RtoLimits {
     max: f64,
     tick: f64,
     max_backoff: u32,
+    one_per_rtt: bool,
+    forget_above: u32,
 }
 
 impl RtoEstimator {
@@ -182,6 +208,8 @@ impl RtoEstimator {
             srtt: 0.0,
             rttvar: 0.0,
             backoff: 1,
+            forgotten: false,
+            timed: NOT_TIMED,
             base: spec.initial_rto_ns as f64 * 1e-9,
             samples: 0,
             sample_sum: 0.0,
@@ -195,7 +223,7 @@ impl RtoEstimator {
     }
 
     fn sample(&mut self, r: f64, limits: &RtoLimits) {
-        match self.srtt() {
+        match self.srtt().filter(|_| !std::mem::take(&mut self.forgotten)) {
             // RFC 6298 §2.2.
             None => {
                 self.srtt = r;
@@ -232,10 +260,35 @@ impl RtoEstimator {
         (self.base * self.backoff as f64).min(limits.max)
     }
 
+    /// A timeout: the RTO doubles (RFC 6298 §5.5) unless it is at `max` or the multiplier at
+    /// its cap; timing stops (Karn: what is sent next is a retransmission).
     fn back_off(&mut self, limits: &RtoLimits) {
-        if self.backoff < limits.max_backoff {
+        if self.backoff < limits.max_backoff && self.timeout(limits) < limits.max {
             self.backoff *= 2;
         }
+        self.forgotten |= self.backoff > limits.forget_above;
+        self.timed = NOT_TIMED;
+    }
+
+    /// With one packet timed at a time: packet `seq` of new data leaves; it is timed unless
+    /// another one is (ns-2.35 `tcp.cc` `output()`).
+    fn sent_new(&mut self, seq: u64, limits: &RtoLimits) {
+        if limits.one_per_rtt && self.timed == NOT_TIMED {
+            self.timed = seq;
+        }
+    }
+
+    /// With one packet timed at a time: the timed packet, when an ACK for everything below
+    /// `ack` covers it (its timing then ends).
+    fn timed_acked(&mut self, ack: u64) -> Option<u64> {
+        let seq = self.timed;
+        (seq < ack).then(|| std::mem::replace(&mut self.timed, NOT_TIMED))
+    }
+
+    /// Stops timing (ns-2.35 at a fast retransmit, `reset_rtx_timer(1, 0)`; Karn's rule when
+    /// the timed packet itself is sent again).
+    fn stop_timing(&mut self) {
+        self.timed = NOT_TIMED;
     }
 }
 
@@ -312,6 +365,7 @@ struct SenderSettings {
     limited_transmit: bool,
     packet_bytes: u32,
     sack_lost_after: u32,
+    recover_margin: u32,
     max_window_pkts: f64,
     overhead_ns: u64,
     rto: RtoLimits,
@@ -330,6 +384,7 @@ impl SenderSettings {
             limited_transmit: spec.limited_transmit,
             packet_bytes: spec.packet_bytes,
             sack_lost_after: spec.sack_lost_after,
+            recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
             overhead_ns: spec.overhead_ns,
             rto: RtoLimits {
@@ -337,6 +392,8 @@ impl SenderSettings {
                 max: spec.max_rto_ns as f64 * 1e-9,
                 tick: spec.tick_ns as f64 * 1e-9,
                 max_backoff: spec.max_backoff,
+                one_per_rtt: spec.one_per_rtt,
+                forget_above: spec.forget_rtt_above_backoff,
             },
         };
         LAST.with_borrow_mut(|last| match last {
@@ -501,10 +558,15 @@ impl TcpSender {
         if retx {
             pkt.header.flags = RETX;
             self.stats.retransmits += 1;
+            if self.rto.timed == seq {
+                // Karn: a packet sent twice gives no sample.
+                self.rto.stop_timing();
+            }
         } else {
             self.snd_max = seq + 1;
             self.outstanding.push_back(now);
             self.chunks.push(chunk);
+            self.rto.sent_new(seq, &self.spec.rto);
         }
         let index = (seq - self.snd_una) as usize;
         if let Some(sent_at) = self.outstanding.get_mut(index) {
@@ -765,7 +827,13 @@ impl TcpSender {
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let rtt = (h.flags & RETX == 0).then(|| now - h.echo);
-            if let Some(r) = rtt {
+            let timed = if self.spec.rto.one_per_rtt {
+                let timed = self.rto.timed_acked(ack);
+                timed.map(|seq| now - self.sent_time(seq, now))
+            } else {
+                rtt
+            };
+            if let Some(r) = timed {
                 self.rto.sample(r.secs(), &self.spec.rto);
             }
             // Eifel (RFC 3522 §3.2): the ACK that covers the retransmitted packet echoes the
@@ -830,7 +898,7 @@ impl TcpSender {
                 }
             } else if self.dupacks == DUPACK_THRESHOLD {
                 // bugFix_: at most one fast retransmit per window of data.
-                if !self.reduced_once || self.snd_una >= self.recover {
+                if self.past_recover() {
                     self.enter_recovery(ctx);
                 }
             } else if ece {
@@ -895,11 +963,20 @@ impl TcpSender {
         }
     }
 
+    /// Whether a new congestion signal may reduce the window: none has yet, or the cumulative
+    /// ACK passed the data sent before the last reduction (RFC 6582 §3.2 step 1: the ACK field
+    /// exceeds `recover`, the highest sequence number then sent), by `recover_margin` packets
+    /// more (ns-2.35 compares packet numbers, `highest_ack_ > recover_`: one more).
+    fn past_recover(&self) -> bool {
+        !self.reduced_once || self.snd_una >= self.recover + u64::from(self.spec.recover_margin)
+    }
+
     fn enter_recovery(&mut self, ctx: &mut Ctx) {
         self.stats.fast_retransmits += 1;
         let lost = self.snd_una;
         self.mark_lost(lost, ctx.now());
         self.reduce(ctx.now(), LossKind::Gap, self.sent_time(lost, ctx.now()));
+        self.rto.stop_timing();
         self.in_recovery = true;
         match self.spec.variant {
             Variant::Sack => {
@@ -923,6 +1000,11 @@ impl TcpSender {
             self.in_recovery = false;
             self.dupwnd = 0.0;
             self.dupacks = 0;
+            if self.spec.variant == Variant::Sack {
+                // The recovery point is passed; ns-2.35's Sack1 clears it (`recover_ = 0`), so
+                // `recover_margin` holds after a timeout only. (With margin 0 a no-op.)
+                self.recover = 0;
+            }
             return;
         }
         if self.spec.variant == Variant::NewReno {
@@ -937,7 +1019,7 @@ impl TcpSender {
     /// An ECN-Echo for a packet sent at `marked_sent_at`.
     fn on_ecn(&mut self, now: SimTime, marked_sent_at: SimTime) {
         // RFC 3168 §6.1.2: at most one reduction per window of data.
-        if !self.in_recovery && (!self.reduced_once || self.snd_una >= self.recover) {
+        if !self.in_recovery && self.past_recover() {
             self.stats.ecn_reductions += 1;
             self.reduce(now, LossKind::Ecn, marked_sent_at);
         }
@@ -1535,6 +1617,79 @@ mod tests {
         assert_eq!(counted_marks(&classic), 5);
     }
 
+    /// An estimator and its limits for `spec`, after 50 samples of 100 ms.
+    fn settled(spec: &TcpSpec) -> (RtoEstimator, RtoLimits) {
+        let limits = SenderSettings::shared(spec).rto;
+        let mut e = RtoEstimator::new(spec);
+        for _ in 0..50 {
+            e.sample(0.1, &limits);
+        }
+        (e, limits)
+    }
+
+    #[test]
+    fn a_long_backoff_forgets_the_rtt_when_asked() {
+        // RFC 6298 §5: SRTT and RTTVAR may be cleared after repeated backoffs, and the next
+        // sample then starts them as a first one does (2.2): RTO = R + 4 R/2 = 3R. ns-2.35
+        // clears them once the multiplier exceeds 8.
+        let spec = TcpSpec {
+            min_rto_ns: 0,
+            tick_ns: 0,
+            forget_rtt_above_backoff: 8,
+            ..TcpSpec::default()
+        };
+        let (mut e, limits) = settled(&spec);
+        for _ in 0..3 {
+            e.back_off(&limits);
+        }
+        e.sample(0.1, &limits);
+        assert!(e.base < 0.12, "{}", e.base);
+        for _ in 0..4 {
+            e.back_off(&limits);
+        }
+        assert_eq!(e.backoff, 16);
+        e.sample(0.1, &limits);
+        assert!((e.base - 0.3).abs() < 1e-9, "{}", e.base);
+        assert_eq!(e.backoff, 1);
+        // Without the setting the same history keeps the smoothed values.
+        let (mut e, limits) = settled(&TcpSpec {
+            forget_rtt_above_backoff: u32::MAX,
+            ..spec
+        });
+        for _ in 0..4 {
+            e.back_off(&limits);
+        }
+        e.sample(0.1, &limits);
+        assert!(e.base < 0.12, "{}", e.base);
+    }
+
+    #[test]
+    fn one_timed_packet_is_sampled_when_acknowledged_and_dropped_at_a_timeout() {
+        let spec = TcpSpec {
+            one_per_rtt: true,
+            ..TcpSpec::default()
+        };
+        let (mut e, limits) = settled(&spec);
+        e.sent_new(5, &limits);
+        e.sent_new(6, &limits);
+        // An ACK below the timed packet ends nothing; the one that covers it ends its timing.
+        assert_eq!(e.timed_acked(5), None);
+        assert_eq!(e.timed_acked(7), Some(5));
+        assert_eq!(e.timed_acked(8), None);
+        // A timeout stops the timing (Karn: the next packet sent is a retransmission), as
+        // does a fast retransmit.
+        e.sent_new(9, &limits);
+        e.back_off(&limits);
+        assert_eq!(e.timed_acked(10), None);
+        e.sent_new(11, &limits);
+        e.stop_timing();
+        assert_eq!(e.timed_acked(12), None);
+        // Without the setting nothing is timed this way.
+        let (mut e, limits) = settled(&TcpSpec::default());
+        e.sent_new(5, &limits);
+        assert_eq!(e.timed_acked(6), None);
+    }
+
     #[test]
     fn senders_of_equal_settings_share_them_and_others_do_not() {
         let spec = TcpSpec::default();
@@ -1563,7 +1718,8 @@ mod tests {
         // The SACK scoreboard (runs) and the retransmitted packets take a vector each (no
         // 192-byte node after a loss); what only applications that retransmit on NACK use is
         // boxed, as is what only controllers that pace or take delivery-rate samples use.
-        assert!(size_of::<TcpSender>() <= 376, "{}", size_of::<TcpSender>());
+        // 384: the 16-byte block 376 bytes took before ns-2's one timed packet was kept.
+        assert!(size_of::<TcpSender>() <= 384, "{}", size_of::<TcpSender>());
         // A receiver's packets held above a hole are runs; what they carry is kept (boxed) only
         // for an application that watches deliveries; NACKs, which TCP does not carry, take no
         // room.

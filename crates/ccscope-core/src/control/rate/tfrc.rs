@@ -14,6 +14,8 @@
 //! | initial rate | 1 packet/s | 300 bytes/s | 300 bytes/s |
 //! | history discounting (receiver) | off by default | on by default | off by default |
 //! | closed-only mean (receiver) | 8 intervals, w = (1,1,1,1,.8,.6,.4,.2) | as RFC | 7 intervals, w = (1,1,1,.8,.6,.4,.2) (`smooth_ = 0`) |
+//! | open interval I_0 (receiver) | from the loss that began the event | from the packet after it (`sample[0]`) | as RFC (not checked against the 2000 code) |
+//! | a loss starts a new event (receiver) | sent > one RTT after the event's first | and the sender has moved to a new round since (`PreciseLoss_`) | one RTT, as RFC |
 //! | immediate report (receiver) | every new loss event | every new loss event | the first loss event only |
 //! | report timer (receiver) | R | 1.5R | 1.5R |
 //!
@@ -33,8 +35,8 @@
 //! the rate at the config's minimum (RFC 5348's s/t_mbi by default; ns-2 has none). Not
 //! modelled: ns-2's `slow_increase_` / `delta_` per-packet ramp, its sqrt-RTT inter-packet
 //! damping (`ca_`) and RFC 5348 §4.5 oscillation damping, RFC 5348's data-limited rules (the
-//! sender is never data-limited), ns-2's `PreciseLoss_` round-id test, and the 2000 receiver's
-//! start-up quirk of adding the synthetic first interval to the slow-start packets.
+//! sender is never data-limited), and the 2000 receiver's start-up quirk of adding the
+//! synthetic first interval to the slow-start packets.
 
 use super::{ewma, RateConfig};
 use crate::control::{Controller, ReportSample};

@@ -290,6 +290,10 @@ pub struct LossIntervals {
     discounting: bool,
     /// ns-2 `smooth_ = 0` weighting of the closed-only mean ([`weighted_means`]).
     unsmoothed: bool,
+    /// The open interval counts from the packet after the loss that began the current event
+    /// (ns-2.35 `tfrc-sink.cc` `est_loss_WALI()`'s `sample[0]`), not from that loss (RFC 5348
+    /// §5.3).
+    open_after_loss: bool,
     /// First sequence number and send time of the current loss event.
     start: Option<(u64, SimTime)>,
     /// Highest sequence number received.
@@ -304,6 +308,7 @@ impl LossIntervals {
             df: 1.0,
             discounting,
             unsmoothed: false,
+            open_after_loss: false,
             start: None,
             highest: 0,
         }
@@ -313,6 +318,14 @@ impl LossIntervals {
     pub fn unsmoothed(self) -> Self {
         LossIntervals {
             unsmoothed: true,
+            ..self
+        }
+    }
+
+    /// The same with ns-2.35's open interval, one packet shorter ([`LossIntervals::open`]).
+    pub fn open_after_loss(self) -> Self {
+        LossIntervals {
+            open_after_loss: true,
             ..self
         }
     }
@@ -354,10 +367,13 @@ impl LossIntervals {
         self.highest = self.highest.max(seq);
     }
 
-    /// Open interval I_0: packets from the start of the current loss event to the highest received.
+    /// Open interval I_0: packets from the start of the current loss event to the highest
+    /// received, that loss included (RFC 5348 §5.3) or not (ns-2.35).
     fn open(&self) -> f64 {
-        self.start
-            .map_or(0.0, |(s, _)| (self.highest.saturating_sub(s) + 1) as f64)
+        let from_loss = u64::from(!self.open_after_loss);
+        self.start.map_or(0.0, |(s, _)| {
+            (self.highest.saturating_sub(s) + from_loss) as f64
+        })
     }
 
     /// History discounting (ns-2 `tfrc-sink.cc`, RFC 5348 §5.5): when the open interval exceeds
@@ -480,6 +496,25 @@ mod tests {
         // Closed: [50, 100]; open 11: max((11 + 50)/2, (50 + 100)/2) = 75.
         assert!((li.mean_interval().unwrap() - 75.0).abs() < 1e-9);
         assert!((li.loss_event_rate() - 1.0 / 75.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ns2_counts_the_open_interval_from_the_packet_after_the_loss() {
+        // Eight closed intervals of 10 packets; the current event began at packet 100 and the
+        // highest received is 160. RFC 5348 §5.3: I_0 = 61 (the loss included), mean
+        // (61 + 10·5)/6 = 18.5; ns-2.35's sample[0] = 60: mean 110/6.
+        let history = |li: LossIntervals| {
+            let mut li = li;
+            for k in 0..9 {
+                li.start_event(10 * k + 20, SimTime::from_ms(1000 * k), 10.0);
+            }
+            li.on_received(160);
+            li.mean_interval().unwrap()
+        };
+        let rfc = history(LossIntervals::new(false));
+        let ns2 = history(LossIntervals::new(false).open_after_loss());
+        assert!((rfc - 111.0 / 6.0).abs() < 1e-9, "{rfc}");
+        assert!((ns2 - 110.0 / 6.0).abs() < 1e-9, "{ns2}");
     }
 
     /// ns-2's 2000 receiver (`smooth_ = 0`): the closed-only mean drops the eighth interval and

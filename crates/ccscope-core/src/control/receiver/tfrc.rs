@@ -39,10 +39,10 @@ impl TfrcReceiver {
         TfrcReceiver {
             variant,
             gaps: GapDetector::new(ndupack),
-            intervals: if variant == TfrcVariant::Ns2June2000 {
-                intervals.unsmoothed()
-            } else {
-                intervals
+            intervals: match variant {
+                TfrcVariant::Rfc5348 => intervals,
+                TfrcVariant::Ns2 => intervals.open_after_loss(),
+                TfrcVariant::Ns2June2000 => intervals.unsmoothed(),
             },
             rate: ReceiveRate::default(),
             rtt: DEFAULT_RTT,
