@@ -11,8 +11,9 @@ seed_tolerance`).
 Groups: yang-fig6 (CoV_time at 1%), yang-table1 (CoV_time at 2% and 20%), yang-f300 and
 yang-f1000 (fairness F in the quick 300-s and the full 1000-s runs), yang-fig29 (refill RTTs),
 jin-table5-330 and jin-table5-1230 (1/aggressiveness, quick and full runs), cai-table1 (the
-DTAIMD/TCP rate ratio), cai-fig17 (class-2/class-1 throughput ratios), papadimitriou-fig3
-(CoV of the 150-ms rate). One process, one run at a time.
+DTAIMD/TCP rate ratio), cai-fig17 (class-2/class-1 throughput ratios), loguinov-fig8 (the
+exponents of p_n in n and their ratio; seeds 6 to N + 5, as loguinov-fig8 starts at 6),
+papadimitriou-fig3 (CoV of the 150-ms rate). One process, one run at a time.
 
 Usage: python bench/seed_spread.py [GROUP ...] [--seeds N]
 """
@@ -26,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ccscope import theory
-from ccscope.experiments import cai, jin, papadimitriou, yang
+from ccscope.experiments import cai, jin, loguinov, papadimitriou, yang
 from ccscope.scenario import load, shipped
 
 
@@ -61,6 +62,12 @@ def _cai_fig17(seed: int) -> dict[str, float]:
     return out
 
 
+def _loguinov_fig8(seed: int) -> dict[str, float]:
+    # Seeds 6 on, as loguinov-fig8 runs them.
+    e = {name: loguinov.fig8_exponent(c, seed + 5) for name, c in loguinov.FIG8.items()}
+    return {**e, "ISCC over AIMD": e["ISCC(-1.5,2)"] / e["AIMD(0.19,1/2)"]}
+
+
 GROUPS: dict[str, Callable[[int], dict[str, float]]] = {
     "yang-fig6": _yang_cov(0.01),
     "yang-table1": lambda seed: {**_yang_cov(0.02)(seed), **_yang_cov(0.2)(seed)},
@@ -77,6 +84,7 @@ GROUPS: dict[str, Callable[[int], dict[str, float]]] = {
         ]
     },
     "cai-fig17": _cai_fig17,
+    "loguinov-fig8": _loguinov_fig8,
     "papadimitriou-fig3": lambda seed: {
         c: papadimitriou.fig3_cov(c, seed=seed)[0] for c in papadimitriou.FIG3_COV
     },

@@ -21,6 +21,7 @@ from .claims import (
     UNSOURCED,
     Claim,
     below,
+    seed_tolerance,
     within,
     within_abs,
     within_factor,
@@ -580,20 +581,36 @@ def fig8_claims(quick: bool = False) -> list[Claim]:
                 "I's n^0.49 is the testbed's)",
             )
         )
-        ratio = FIG8_PUBLISHED["ISCC(-1.5,2)"] / FIG8_PUBLISHED["AIMD(0.19,1/2)"]
-        holds = iscc < 0.5 * aimd
+        a, i = FIG8_PUBLISHED["AIMD(0.19,1/2)"], FIG8_PUBLISHED["ISCC(-1.5,2)"]
+        # Both exponents printed to 0.01: ± 0.005 each, carried into their ratio.
+        printed = 0.005 / a + i * 0.005 / a**2
         claims.append(
-            Claim(
+            within_abs(
                 f"seed {seed}: ISCC(-1.5,2) exponent over AIMD's",
-                ratio,
+                i / a,
                 iscc / aimd,
-                "below 0.5",
-                holds,
-                "" if holds else "unexpected: at least half AIMD's",
-                source=STATEMENT + ": §VI-A, ISCC's loss grows markedly slower than AIMD's",
+                round(printed + seed_tolerance(FIG8_RATIO_SD, 1), 3),
+                WHY_FIG8_RATIO,
+                source=SEEDS + ": Table I prints n^0.49 and n^1.31 (± 0.005 each); 2σ of the "
+                f"difference of two runs' ratio, σ = {FIG8_RATIO_SD:g} over seeds 6-17 (python "
+                "bench/seed_spread.py loguinov-fig8 --seeds 12)",
             )
         )
     return claims
+
+
+#: Standard deviation of one run's ISCC/AIMD exponent ratio over seeds 6-17
+#: (`python bench/seed_spread.py loguinov-fig8 --seeds 12`).
+FIG8_RATIO_SD = 0.0057
+
+#: Why ISCC's exponent relative to AIMD's is not Table I's.
+WHY_FIG8_RATIO = (
+    "Table I's exponents are the testbed's; in simulation §VI-A finds ISCC(-1.5,2)'s loss "
+    "slowly decaying in n, as here (the row above: its exponent is negative, so the ratio "
+    "is), and §VI-C puts the testbed's growth down to delayed and lost feedback, nonuniform "
+    "loss and errors in measuring C; the packet engine's packet-bunch estimates of C are "
+    "exact (loguinov-fig7's rows)"
+)
 
 
 # --- Fig. 7 at packet level: packet-bunch estimates of the T1's capacity -------------------
