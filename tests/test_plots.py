@@ -138,3 +138,12 @@ def test_a_per_flow_view_of_many_flows_keeps_every_class():
     # Flows 0-19 are TCP, 20 the TFRC flow: 16 drawn, the TFRC flow among them.
     assert names(ax) == [f"{i}: TCP/SACK" for i in range(15)] + ["20: TFRC"]
     assert "16 of 21" in ax.get_title(loc="left")
+
+
+def test_a_notebook_shows_the_figures_without_pyplot(result):
+    """IPython draws an object as a PNG through its ``_repr_png_`` when no formatter of its
+    type is registered, as none is before pyplot's inline backend is active."""
+    from IPython.core.formatters import PNGFormatter
+
+    fig = result.plot.queue()
+    assert PNGFormatter()(fig).startswith(b"\x89PNG\r\n\x1a\n")

@@ -38,13 +38,14 @@ def write(fig: Figure, path: str | Path) -> Path:
 def draw(view: views.View) -> Figure:
     """`view` as a matplotlib figure: a panel per axes (one column, or ``view.columns``), its
     title, unit and x label, the warm-up shaded, one legend of the view's groups above."""
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
+
+    from ._figure import ShownFigure
 
     n = max(len(view.panels), 1)
     cols = max(1, min(view.columns, n))
     rows = -(-n // cols)
-    fig = Figure(figsize=(WIDTH_IN * (1 if cols == 1 else 1.25), PANEL_IN * rows + 0.9))
+    fig = ShownFigure(figsize=(WIDTH_IN * (1 if cols == 1 else 1.25), PANEL_IN * rows + 0.9))
     axes = fig.subplots(rows, cols, squeeze=False, sharex=view.shared)
     colour = {g: f"C{i % 10}" for i, g in enumerate(view.groups)} | view.colors
     handles: dict[str, object] = {}
