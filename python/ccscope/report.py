@@ -1,6 +1,6 @@
 """Figures (matplotlib) from results: the standard views of :mod:`ccscope.views`, drawn with
-their titles, units and legends, as ``result.plot`` gives them and ``ccscope run`` writes its
-overview.png.
+their titles, units and legends, as ``result.plot`` gives them; ``ccscope run`` writes the same
+panels as overview.png through :mod:`ccscope.pngview`.
 
 >>> fig = result.plot()                      # per class: throughput, window, rate, RTT; queue
 >>> fig = result.plot.throughput(per="flow")  # one view: also window, rate, rtt, queue, ...
@@ -204,7 +204,7 @@ def warm_up() -> threading.Thread:
         import pyarrow  # noqa: F401
         from matplotlib import font_manager
         from matplotlib.backends import backend_agg  # noqa: F401
-        from matplotlib.figure import Figure  # noqa: F401
+        from PIL import Image  # noqa: F401
 
         font_manager.findfont(font_manager.FontProperties())
 
@@ -213,16 +213,29 @@ def warm_up() -> threading.Thread:
     return thread
 
 
+def _png(view: views.View, path: str | Path) -> Path:
+    """`view` as a PNG at `path`: drawn on the Agg renderer (:mod:`ccscope.pngview`, a
+    fraction of a figure's cost), or as a figure when it has bands or markers."""
+    from . import pngview
+
+    if pngview.drawable(view):
+        return pngview.write(view, path)
+    return write(draw(view), path)
+
+
 def overview(result, path: str | Path) -> Path | None:
-    """Writes `result`'s overview (:meth:`Plots.__call__`) to `path`; None without a trace."""
+    """Writes `result`'s overview (the panels of :meth:`Plots.__call__`) to `path`; None
+    without a trace."""
     trace = result.trace
     if trace is None or (trace.flows.empty and trace.queues.empty):
         return None
-    return write(result.plot(), path)
+    view = views.overview(views.RunData.of_result(result))
+    return _png(view, path) if view.panels else None
 
 
 def playback(result, path: str | Path) -> Path | None:
-    """Writes the playback receivers' buffers to `path`; None when the run has none."""
+    """Writes the playback receivers' buffers (the panel of :meth:`Plots.playback`) to
+    `path`; None when the run has none."""
     if result.playback.empty:
         return None
-    return write(result.plot.playback(), path)
+    return _png(views.playback_view(views.RunData.of_result(result)), path)
