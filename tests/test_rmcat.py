@@ -304,7 +304,6 @@ def test_a_paused_flow_is_measured_out_of_its_pause():
     assert len(m["convergence_s"]) == 3
 
 
-
 @pytest.mark.parametrize("controller", ["nada", "tfrc", "tcp"])
 def test_case_5_8_pauses_the_encoder_and_the_flow_resumes(controller, tmp_path):
     """RFC 8867 §5.8 on the rtp (NADA), rate (TFRC) and TCP transports: the second flow sends
@@ -335,6 +334,7 @@ def test_case_5_8_pauses_the_encoder_and_the_flow_resumes(controller, tmp_path):
         kept = paused["rate_bps"].iloc[0]
         assert kept > 4 * 150e3
         assert f.loc[60.0:62.0, "throughput_bps"].mean() >= 0.5 * kept
+
 
 # --- the command ------------------------------------------------------------------------------
 
