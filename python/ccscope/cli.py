@@ -915,7 +915,7 @@ def scorecard_table(
         list[str] | None,
         typer.Argument(
             help="Controllers of `ccscope controllers` at their defaults (default: the seed "
-            "papers' controllers, CUBIC, BBR v1, BBR v3 and Copa)."
+            "papers' controllers, CUBIC, BBR v1, BBR v3, Copa, GCC, NADA and SCReAM)."
         ),
     ] = None,
     quick: Quick = False,

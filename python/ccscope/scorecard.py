@@ -990,7 +990,8 @@ def table(card: dict[str, Any]):
 # --- one table for many controllers ------------------------------------------------------------
 
 #: The controllers of :func:`compare`'s table: the seed papers' controllers as they ran them
-#: (GAIMD at Yang & Lam's β = 7/8), CUBIC, BBR v1, BBR v3 and Copa, at the catalogue's defaults.
+#: (GAIMD at Yang & Lam's β = 7/8), CUBIC, BBR v1, BBR v3, Copa, and the media controllers GCC,
+#: NADA and SCReAM, at the catalogue's defaults.
 COMPARED: tuple[tuple[str, dict], ...] = (
     ("tcp", {}),
     ("gaimd", {"beta": 0.875}),
@@ -1008,6 +1009,9 @@ COMPARED: tuple[tuple[str, dict], ...] = (
     ("bbr", {}),
     ("bbr3", {}),
     ("copa", {}),
+    ("gcc", {}),
+    ("nada", {}),
+    ("scream", {}),
 )
 
 #: The table's columns after the controller: (key, heading).
