@@ -315,7 +315,8 @@ def test_case_5_8_pauses_the_encoder_and_the_flow_resumes(controller, tmp_path):
     not know its sender is idle, so §4.4's floor of 2 packets per RTT for an idle sender does
     not hold), and it starts again from a packet every few seconds, before the case ends."""
     store = tmp_path / "s.duckdb"
-    rmcat.run(controller, cases=["5.8"], store=store)
+    p = ccscope_cli("rmcat", controller, "--case", "5.8", "--store", str(store), "--json")
+    assert p.returncode == 0, p.stderr
     folder = Path(sweep.load(store)["trace_dir"].iloc[0])
     trace = pd.read_parquet(folder / "trace_flows.parquet")
     f = trace[trace["flow"] == 1].set_index("time_s")
