@@ -32,9 +32,7 @@ Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16} [--seeds N]
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -47,22 +45,10 @@ from ccscope.scenario import load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
+from ns2_compare_rate import ns2  # noqa: E402  (runs a bench/ ns-2.35 script, its JSON line)
 
-HERE = Path(__file__).resolve().parent
 NS2_TCP = ns2_compare_tcp.NS2_RULES
 HEADER = 40  # bytes ns-2.35 adds to a TCP agent's packetSize_ on the wire
-
-
-def ns2(tcl: str, *args: object) -> dict:
-    """The JSON line an ns-2.35 script in bench/ prints last."""
-    out = subprocess.run(
-        ["ns", str(HERE / tcl), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def have_ns2() -> bool:
