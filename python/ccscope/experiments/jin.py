@@ -441,31 +441,42 @@ def fig20_scenario(experiment: int, controller: dict, duration_s: float, seed: i
 
 
 def fig20_measure(experiment: int, name: str, seed: int = 1) -> dict[str, float]:
-    """The two flows after the background stops at 400 s, in RTTs of their senders' srtt
-    averaged over the stretch measured (the rounds App. C counts; the queue after convergence
-    is longer). T2: from 400 s to the first |w1 − w2| < ε (§4.2, §6.3.1). T1 (App. C.1: to the
-    first loss detected, the window then decreased): from the climb's start, one srtt after
-    400 s (a cut before then answers a packet sent before the background stopped), to the
-    first reduction of either window; W1 ≤ W2 at that start and W = w1 + w2 just before the
-    cut, the numbers App. C's T1 takes; W1, W2 of the two flows over [300, 400) s."""
+    """:func:`fig20_times` of one ccscope run of :func:`fig20_scenario`, with the senders'
+    srtt as their RTT (window over sending rate in the trace)."""
     from ..engine import run
 
     r = run(fig20_scenario(experiment, FIG20_CONTROLLERS[name], FIG20_DURATION_S[name], seed))
     tr = r.trace.flows
-    a = tr[tr["flow"] == 0].set_index("time_s")
-    b = tr[tr["flow"] == 1].set_index("time_s")
-    pre = (a.index >= 300) & (a.index < 400)
-    post = a.index >= 400
+    a = tr[tr["flow"] == 0]
+    b = tr[tr["flow"] == 1]
     bits = FIG20_PKT_BYTES * 8
-    srtt = np.c_[
-        (a["window_pkts"] * bits / a["rate_bps"])[post].to_numpy(),
-        (b["window_pkts"] * bits / b["rate_bps"])[post].to_numpy(),
-    ]
-    t = a.index[post].to_numpy() - 400.0
-    w1, w2 = a["window_pkts"][post].to_numpy(), b["window_pkts"][post].to_numpy()
+    return fig20_times(
+        a["time_s"].to_numpy(),
+        np.c_[a["window_pkts"].to_numpy(), b["window_pkts"].to_numpy()],
+        np.c_[
+            (a["window_pkts"] * bits / a["rate_bps"]).to_numpy(),
+            (b["window_pkts"] * bits / b["rate_bps"]).to_numpy(),
+        ],
+    )
 
-    def rtts(since: int, until: int) -> float:
-        """Samples since..until as a time in RTTs of the mean srtt over them."""
+
+def fig20_times(time_s: np.ndarray, windows: np.ndarray, rtts: np.ndarray) -> dict[str, float]:
+    """The two flows after the background stops at 400 s, from their windows and RTTs sampled
+    at `time_s` (one row per sample, one column per flow), in RTTs averaged over the stretch
+    measured (the rounds App. C counts; the queue after convergence is longer). T2: from 400 s
+    to the first |w1 − w2| < ε (§4.2, §6.3.1). T1 (App. C.1: to the first loss detected, the
+    window then decreased): from the climb's start, one RTT after 400 s (a cut before then
+    answers a packet sent before the background stopped), to the first reduction of either
+    window; W1 ≤ W2 at that start and W = w1 + w2 just before the cut, the numbers App. C's T1
+    takes; W1, W2 of the two flows over [300, 400) s."""
+    pre = (time_s >= 300) & (time_s < 400)
+    post = time_s >= 400
+    srtt = rtts[post]
+    t = time_s[post] - 400.0
+    w1, w2 = windows[post, 0], windows[post, 1]
+
+    def rtts_in(since: int, until: int) -> float:
+        """Samples since..until as a time in RTTs of the mean RTT over them."""
         return float((t[until] - t[since]) / np.nanmean(srtt[since:until]))
 
     fair = np.flatnonzero(np.abs(w1 - w2) < EPSILON)
@@ -473,10 +484,10 @@ def fig20_measure(experiment: int, name: str, seed: int = 1) -> dict[str, float]
     down = (w1[1:] < w1[:-1]) | (w2[1:] < w2[:-1])  # sample i + 1 below sample i
     cut = climb + np.flatnonzero(down[climb:])
     return {
-        "W1": float(a["window_pkts"][pre].mean()),
-        "W2": float(b["window_pkts"][pre].mean()),
-        "T2": rtts(0, fair[0]) if fair.size else float("inf"),
-        "T1": rtts(climb, cut[0] + 1) if cut.size else float("inf"),
+        "W1": float(windows[pre, 0].mean()),
+        "W2": float(windows[pre, 1].mean()),
+        "T2": rtts_in(0, fair[0]) if fair.size else float("inf"),
+        "T1": rtts_in(climb, cut[0] + 1) if cut.size else float("inf"),
         "start_w1": float(min(w1[climb], w2[climb])),
         "start_w2": float(max(w1[climb], w2[climb])),
         "cut_w": float(w1[cut[0]] + w2[cut[0]]) if cut.size else float("nan"),
