@@ -246,7 +246,25 @@ REPORTED_METRICS = {
 }
 
 
-def reported(controller: str, name: str, why: str, quick: bool) -> list[Claim]:
+#: Per controller: its name in the rows and why no value is judged (what was searched).
+UNPRINTED = {
+    "nada": (
+        "NADA",
+        "no number found; RFC 8698's evaluation section, Zhu & Pan (Packet Video 2013) and "
+        "the NADA slides to the RMCAT working group could not be read here",
+    ),
+    "scream": (
+        "SCReAM",
+        "no number found; RFC 8298's text, Johansson (ACM SIGCOMM CSWS 2014) and the SCReAM "
+        "slides to the RMCAT working group (IETF 90, 96) could not be read here",
+    ),
+}
+
+
+def reported(controller: str, quick: bool) -> list[Claim]:
+    """`controller` (a key of :data:`UNPRINTED`, at its RFC's defaults) through RFC 8867 5.1
+    and 5.6 (full: 5.2 too), every metric of :data:`REPORTED_METRICS` reported, not judged."""
+    name, why = UNPRINTED[controller]
     out = []
     for case_id in ("5.1", "5.6") if quick else ("5.1", "5.2", "5.6"):
         metrics = case_metrics(case_id, controller)
@@ -266,22 +284,10 @@ def reported(controller: str, name: str, why: str, quick: bool) -> list[Claim]:
 
 
 def nada_claims(quick: bool = False) -> list[Claim]:
-    """NADA (RFC 8698 defaults) through RFC 8867 5.1 and 5.6 (full: 5.2 too), reported."""
-    return reported(
-        "nada",
-        "NADA",
-        "no number found; RFC 8698's evaluation section, Zhu & Pan (Packet Video 2013) and "
-        "the NADA slides to the RMCAT working group could not be read here",
-        quick,
-    )
+    """NADA (RFC 8698), reported: :func:`reported`."""
+    return reported("nada", quick)
 
 
 def scream_claims(quick: bool = False) -> list[Claim]:
-    """SCReAM (RFC 8298 defaults) through RFC 8867 5.1 and 5.6 (full: 5.2 too), reported."""
-    return reported(
-        "scream",
-        "SCReAM",
-        "no number found; RFC 8298's text, Johansson (ACM SIGCOMM CSWS 2014) and the SCReAM "
-        "slides to the RMCAT working group (IETF 90, 96) could not be read here",
-        quick,
-    )
+    """SCReAM (RFC 8298), reported: :func:`reported`."""
+    return reported("scream", quick)
