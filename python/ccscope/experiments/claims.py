@@ -13,7 +13,9 @@ THEORY = "approximation error"
 STATEMENT = "the paper's statement"
 #: A tolerance no source gives yet: shown as such in the table, never hidden.
 UNSOURCED = "no source yet"
-SOURCES = (PRINTED, FIGURE, SEEDS, THEORY, STATEMENT, UNSOURCED)
+#: No source prints a value for the case: ccscope's value is shown, not judged.
+REPORTED = "reported, not judged"
+SOURCES = (PRINTED, FIGURE, SEEDS, THEORY, STATEMENT, UNSOURCED, REPORTED)
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,8 @@ class Claim:
     printed precision or the resolution at which its figure can be read; the spread of
     ccscope's runs over seeds (how many); the stated error of an approximation; the paper's
     statement itself, for an order or a yes/no with no number to be near; or, named as such,
-    no source yet.
+    no source yet; or, where no source prints a value at all, reported, not judged (such a
+    claim holds by construction and is shown as "reported").
     """
 
     quantity: str
