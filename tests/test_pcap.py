@@ -220,3 +220,22 @@ def test_the_cli_writes_pcap_and_refuses_an_unknown_link_with_one_line(tmp_path,
         assert p.returncode == 2, p.stderr
         assert "trace.pcap = 'hop7' is not known" in p.stderr and "'bottleneck'" in p.stderr
         assert p.stderr.strip().count("\n") == 0, p.stderr
+
+
+@needs_tshark
+def test_the_udp_engine_writes_the_same_from_its_emulator():
+    """The udp engine's emulator is the packet engine's network run against the wall clock:
+    its captures come from the same code, with the packets' real arrival times."""
+    table = scenario(DROPTAIL)
+    table["run"] |= {"engine": "udp", "duration": "3s"}
+    for f in table["flows"]:
+        f["stop"] = "2s"
+    r = ccscope.run(table)
+    for name, path in r.pcap.items():
+        assert len(tshark(path, "frame.number")) == link(r, name)["exits"] > 100
+    rows = tshark(r.pcap["bottleneck"], "ip.src", "ip.proto")
+    assert {(x["ip.src"], x["ip.proto"]) for x in rows} == {
+        (hosts(0)[0], "6"),
+        (hosts(1)[0], "6"),
+        (hosts(2)[0], "17"),
+    }
