@@ -6,12 +6,14 @@ from __future__ import annotations
 import csv
 import io
 import shutil
+import struct
 import subprocess
 import sys
 
 import pytest
 
 import ccscope
+from ccscope.errors import ScenarioError
 
 TSHARK = shutil.which("tshark")
 needs_tshark = pytest.mark.skipif(
@@ -239,3 +241,56 @@ def test_the_udp_engine_writes_the_same_from_its_emulator():
         (hosts(1)[0], "6"),
         (hosts(2)[0], "17"),
     }
+
+
+@pytest.mark.parametrize(
+    ("pcap", "says"),
+    [
+        ([], "trace.pcap = []: at least one link name"),
+        (["bottleneck", "bottleneck"], "each link named once"),
+        (["hop0"], "trace.pcap = 'hop0' is not known; expected one of: 'bottleneck'"),
+        (7, 'trace.pcap = 7: must be a link name ("bottleneck") or a list of link names'),
+    ],
+)
+def test_bad_captures_are_named_in_one_line(pcap, says):
+    table = scenario(DROPTAIL)
+    table["trace"]["pcap"] = pcap
+    with pytest.raises(ScenarioError) as e:
+        ccscope.run(table)
+    assert e.value.field == "trace.pcap" and says in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_a_parking_lot_hop_and_an_access_link_are_captured():
+    table = {
+        "run": {"duration": "2s", "seed": 1},
+        "topology": {
+            "kind": "parking_lot",
+            "hops": [{"rate": "10Mbps", "delay": "5ms"}, {"rate": "10Mbps", "delay": "5ms"}],
+        },
+        "flows": [{"source": {"kind": "cbr", "rate": "1Mbps"}, "hops": [1, 1]}],
+        "trace": {"pcap": ["hop1", "flow0.left"]},
+    }
+    r = ccscope.run(table)
+    delivered = r.raw["flows"][0]["data"]["delivered_pkts"]
+    assert delivered > 100
+    for name, path in r.pcap.items():
+        kinds = [kind for kind, _ in pcapng_blocks(path.read_bytes())]
+        assert kinds[:2] == [0x0A0D0D0A, 1]
+        assert kinds.count(6) == link(r, name)["exits"] == delivered
+        # The interface's name option (code 2) is the link's.
+        idb = next(body for kind, body in pcapng_blocks(path.read_bytes()) if kind == 1)
+        assert idb[8:12] == (2).to_bytes(2, "little") + len(name).to_bytes(2, "little")
+        assert idb[12 : 12 + len(name)] == name.encode()
+
+
+def pcapng_blocks(data: bytes) -> list[tuple[int, bytes]]:
+    """The blocks of a little-endian pcap-ng file (type, body), each checked: a length that is
+    a multiple of 4 and the same at both ends (draft-ietf-opsawg-pcapng §3.1)."""
+    out, at = [], 0
+    while at < len(data):
+        kind, length = struct.unpack_from("<II", data, at)
+        assert length % 4 == 0 and struct.unpack_from("<I", data, at + length - 4)[0] == length
+        out.append((kind, data[at + 8 : at + length - 4]))
+        at += length
+    return out
