@@ -117,6 +117,7 @@ fn pcap_proto(source: &SourceSpec) -> Proto {
     };
     Proto::Tcp {
         segment: tcp.packet_bytes.saturating_sub(40).max(1),
+        ece: tcp::ECE,
     }
 }
 

@@ -66,8 +66,9 @@ const CE: u8 = 0b11;
 /// How a flow's packets are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
-    /// The engine's TCP: each sequence number stands for `segment` bytes.
-    Tcp { segment: u32 },
+    /// The engine's TCP: each sequence number stands for `segment` bytes; an ACK whose header
+    /// flags have bit `ece` echoes a congestion mark.
+    Tcp { segment: u32, ece: u32 },
     /// Every other transport, as UDP.
     Udp,
 }
@@ -237,18 +238,14 @@ fn close(out: &mut Vec<u8>) {
 }
 
 /// A Section Header Block: little-endian, version 1.0, length unknown, naming ccscope and its
-/// model version (no clock time: a run's files are the same every time).
+/// version (no clock time: a run's files are the same every time).
 fn section_header(out: &mut Vec<u8>) {
     open(out, SECTION_HEADER);
     out.extend(0x1A2B_3C4Du32.to_le_bytes());
     out.extend(1u16.to_le_bytes());
     out.extend(0u16.to_le_bytes());
     out.extend((-1i64).to_le_bytes());
-    let app = format!(
-        "ccscope {} (model version {})",
-        crate::VERSION,
-        crate::MODEL_VERSION
-    );
+    let app = concat!("ccscope ", env!("CARGO_PKG_VERSION"));
     option(out, SHB_USERAPPL, app.as_bytes());
     option(out, OPT_END, &[]);
     close(out);
@@ -313,8 +310,8 @@ fn frame(out: &mut Vec<u8>, pkt: &Packet, proto: Proto) -> u32 {
     out.resize(ip + IPV4, 0);
     let l4 = out.len();
     let protocol = match proto {
-        Proto::Tcp { segment } => {
-            tcp(out, pkt, segment, src_port, dst_port);
+        Proto::Tcp { segment, ece } => {
+            tcp(out, pkt, (segment, ece), src_port, dst_port);
             6
         }
         Proto::Udp => {
@@ -347,8 +344,9 @@ fn frame(out: &mut Vec<u8>, pkt: &Packet, proto: Proto) -> u32 {
     (ETHERNET + total) as u32
 }
 
-/// TCP's header and options for `pkt`, sequence numbers in bytes of `segment`.
-fn tcp(out: &mut Vec<u8>, pkt: &Packet, segment: u32, src_port: u16, dst_port: u16) {
+/// TCP's header and options for `pkt`, sequence numbers in bytes of `segment`, ECN-Echo from
+/// the header's flag `ece`.
+fn tcp(out: &mut Vec<u8>, pkt: &Packet, (segment, ece): (u32, u32), src_port: u16, dst_port: u16) {
     let bytes = |n: u64| (n.wrapping_mul(u64::from(segment))) as u32;
     let h = &pkt.header;
     let (seq, ack, mut flags) = if pkt.dir == Dir::Forward {
@@ -365,7 +363,7 @@ fn tcp(out: &mut Vec<u8>, pkt: &Packet, segment: u32, src_port: u16, dst_port: u
     out.extend(u16::MAX.to_be_bytes());
     out.extend([0; 4]);
     if pkt.dir == Dir::Reverse {
-        if h.flags & crate::transport::tcp::ECE != 0 {
+        if h.flags & ece != 0 {
             flags |= TCP_ECE;
         }
         let blocks: Vec<[u32; 2]> = (h.blocks.chunks(2))
@@ -435,14 +433,21 @@ mod tests {
             },
             header: Header {
                 ack: 3,
-                flags: crate::transport::tcp::ECE,
+                flags: 4,
                 blocks: [5, 7, 9, 10, 0, 0],
                 ..Header::default()
             },
             ..Packet::default()
         };
         let mut f = Vec::new();
-        let wire = frame(&mut f, &ack, Proto::Tcp { segment: 1000 });
+        let wire = frame(
+            &mut f,
+            &ack,
+            Proto::Tcp {
+                segment: 1000,
+                ece: 4,
+            },
+        );
         // 20 bytes of TCP header, 2 NOPs and a SACK option of two blocks.
         assert_eq!(f.len(), 14 + 20 + 20 + 4 + 16);
         assert_eq!(wire as usize, f.len(), "headers longer than the ACK's size");
@@ -465,7 +470,14 @@ mod tests {
         ack.size_bytes = 1040;
         ack.header.seq = 4;
         ack.ecn.congestion = true;
-        let wire = frame(&mut f, &ack, Proto::Tcp { segment: 1000 });
+        let wire = frame(
+            &mut f,
+            &ack,
+            Proto::Tcp {
+                segment: 1000,
+                ece: 4,
+            },
+        );
         assert_eq!((f.len(), wire), (54, 1054));
         assert_eq!(u16::from_be_bytes([f[16], f[17]]), 1040);
         assert_eq!(f[15], CE);
