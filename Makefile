@@ -48,7 +48,8 @@ test-python: $(STAMP) chromium tshark wheel
 
 # The documentation site (docs/, Sphinx with MyST Markdown) into out/docs, warnings as errors;
 # -E rereads every page, since the CLI and schema pages are generated from the program.
-# The pages' code blocks run in the Python tests (tests/test_docs.py).
+# The pages' code blocks run in the Python tests (tests/test_docs.py); the example notebooks
+# (docs/notebooks) run in this build, which fails on a cell's error.
 docs: $(STAMP)
 	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs out/docs
 

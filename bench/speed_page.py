@@ -76,7 +76,8 @@ def table(rows: list[dict]) -> str:
         elif "share_cpu" in r:
             extra = (
                 f" ({r['plot_wall_s']:.2f} s with it, {r['bare_wall_s']:.2f} s without; "
-                f"{r['share_cpu']:.2f} of the CPU time)"
+                f"{r['share_cpu']:.2f} of the CPU time; load {r['load_avg_1min']:.1f} on "
+                f"{r['cpus']} CPUs)"
             )
         elif "cpu_s" in r:
             extra = f" (CPU {r['cpu_s']:.2f} s)"
