@@ -9,7 +9,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml
 OUT ?= out/main
 WHEELS := target/wheels
 
-.PHONY: run test test-rust test-python docs validate bench lint format-check clean install ns2 chromium wheel
+.PHONY: run test test-rust test-python docs validate bench lint format-check clean install ns2 chromium tshark wheel
 
 install: $(STAMP)
 
@@ -43,7 +43,7 @@ test-rust:
 	cargo test -p ccscope-core --quiet
 
 # tests/platform/test_wheel.py installs the wheel into a fresh virtual environment.
-test-python: $(STAMP) chromium wheel
+test-python: $(STAMP) chromium tshark wheel
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # The documentation site (docs/, Sphinx with MyST Markdown) into out/docs, warnings as errors;
@@ -57,6 +57,11 @@ docs: $(STAMP)
 # never skips, without it.
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+# Packet captures (`[trace] pcap`) are read back with tshark (Debian package tshark) in
+# tests/test_pcap.py, which skips, naming it, without it.
+tshark:
+	@command -v tshark >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark)
 
 # The long reproductions of the papers' results (pytest -m slow), then TCP and the rate-based
 # controls and three reproductions beside ns-2.35.

@@ -131,11 +131,13 @@ def run_packet(
     python_controllers: PythonControllers | None = None,
     progress: Callable[[float, float], object] | None = None,
     force: bool = False,
+    pcap_dir: str | None = None,
 ) -> dict[str, Any]:
     """Runs a packet-model table: per-flow and per-link counters, traces as numpy arrays.
     ``progress(done_s, total_s)`` is called as it goes; Ctrl-C stops it early with
     ``partial`` set, and so does an error of a Python controller, which is under ``error``.
-    ``force`` runs it even beyond what its estimated cost allows."""
+    ``force`` runs it even beyond what its estimated cost allows. The captures ``[trace]
+    pcap`` asks for go into the folder ``pcap_dir`` (under ``pcap``: link, path, packets)."""
 
 def run_round(
     table_json: str,

@@ -7,6 +7,9 @@
 from __future__ import annotations
 
 import functools
+import shutil
+import tempfile
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +98,10 @@ class Result:
         self.duration_s = raw["duration_ns"] * 1e-9
         self.warmup_s = raw["warmup_ns"] * 1e-9
         self.measured_s = self.duration_s - self.warmup_s
+        #: The packet captures ``[trace] pcap`` asked for, by link name: pcap-ng files in a
+        #: temporary folder that lives as long as this result; :meth:`write` copies them into
+        #: the run's folder, ``pcap/LINK.pcapng`` (docs/scenarios.md, ``[trace]``).
+        self.pcap: dict[str, Path] = {f["link"]: Path(f["path"]) for f in raw.get("pcap", [])}
 
     #: The columns ``repr`` and a notebook show of :attr:`flows`.
     SHOWN = ("flow", "label", "throughput_bps", "loss_rate", "mean_delay_s", "mean_rtt_s")
@@ -515,6 +522,10 @@ class Result:
                 frame = getattr(self.trace, name)
                 if not frame.empty:
                     written.append(write_parquet(frame, folder / f"trace_{name}.parquet", meta))
+        if self.pcap:
+            (folder / "pcap").mkdir(exist_ok=True)
+            for link, path in self.pcap.items():
+                written.append(Path(shutil.copyfile(path, folder / "pcap" / f"{link}.pcapng")))
         return written
 
     def write(self, out_dir: str | Path) -> list[Path]:
@@ -650,13 +661,24 @@ def run(
 
         return roundmodel.run(sc, controllers, progress, force)
     python = _named(sc, lambda: per_flow(sc, controllers))
-    raw = _watched(
-        sc,
-        lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch, force),
-        progress,
-        "s",
-    )
-    return _checked(Result(sc, raw, python))
+    pcap_dir = None
+    if (sc.table.get("trace") or {}).get("pcap") is not None:
+        pcap_dir = tempfile.mkdtemp(prefix="ccscope-pcap-")
+    try:
+        raw = _watched(
+            sc,
+            lambda watch: _core().run_packet(sc.to_json(), python.by_flow, watch, force, pcap_dir),
+            progress,
+            "s",
+        )
+    except BaseException:
+        if pcap_dir is not None:
+            shutil.rmtree(pcap_dir, ignore_errors=True)
+        raise
+    result = Result(sc, raw, python)
+    if pcap_dir is not None:
+        weakref.finalize(result, shutil.rmtree, pcap_dir, True)
+    return _checked(result)
 
 
 def _named(sc: Scenario, make: Callable):

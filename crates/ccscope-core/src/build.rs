@@ -27,6 +27,7 @@ use crate::net::capacity::{CapacityTrace, TraceFormat};
 use crate::net::codel::CoDelParams;
 use crate::net::fq_codel::FqCoDelParams;
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
+use crate::net::pcap::{PcapSpec, Proto};
 use crate::net::pie::PieParams;
 use crate::net::queue::{Length, QueueSpec, RedMode as EngineRedMode};
 use crate::net::{Endpoint, RunResult, Simulation};
@@ -73,6 +74,15 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
         ecn_negotiated(f, &source, FieldPath::ROOT.key("flows").index(i).key("ecn"))?;
         flows.extend(std::iter::repeat_n(flow(f, source), f.count as usize));
     }
+    let pcap = s
+        .trace
+        .as_ref()
+        .and_then(|t| t.pcap.as_ref())
+        .map(|p| PcapSpec {
+            links: p.names(),
+            flows: flows.iter().map(|f| pcap_proto(&f.source)).collect(),
+            dir: None,
+        });
     Ok(config::Scenario {
         seed: s.run.seed,
         duration_ns: ns(&s.run.duration),
@@ -88,9 +98,27 @@ pub fn packet(s: &Scenario) -> Result<config::Scenario> {
                 events: t.events,
                 state: t.state,
                 delays: t.delays,
+                pcap,
             },
         },
     })
+}
+
+/// How a capture writes a flow's packets: the engine's TCP as TCP, a sequence number standing
+/// for a packet's bytes less its IPv4 and TCP headers; every other transport as UDP.
+fn pcap_proto(source: &SourceSpec) -> Proto {
+    let tcp = match source {
+        SourceSpec::Tcp(t) => t,
+        SourceSpec::Media(m) => match &m.carrier {
+            Carrier::Tcp(t) => t,
+            _ => return Proto::Udp,
+        },
+        _ => return Proto::Udp,
+    };
+    Proto::Tcp {
+        segment: tcp.packet_bytes.saturating_sub(40).max(1),
+        ece: tcp::ECE,
+    }
 }
 
 /// A TCP flow whose controller reacts to ECN marks only runs ECN-capable (RFC 8257 §3: DCTCP

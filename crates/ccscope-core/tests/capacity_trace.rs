@@ -44,7 +44,7 @@ fn a_constant_trace_runs_as_the_constant_link() {
             queues: true,
             events: true,
             state: false,
-            delays: false,
+            ..TraceSpec::default()
         };
         let mut b = a.clone();
         b.topology = dumbbell(traced, flows(), 10 * S, 7).topology;
@@ -68,7 +68,7 @@ fn nothing_crosses_a_link_during_an_outage() {
         queues: true,
         events: false,
         state: false,
-        delays: false,
+        ..TraceSpec::default()
     };
     let r = run(&s).unwrap();
     let bn = r.links.iter().find(|l| l.name == "bottleneck").unwrap();

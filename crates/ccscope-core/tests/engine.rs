@@ -89,7 +89,7 @@ fn loss_run(loss: LossSpec, rate_pps: f64, seconds: u64) -> ccscope_core::net::R
         queues: false,
         events: true,
         state: false,
-        delays: false,
+        ..TraceSpec::default()
     };
     run(&s).unwrap()
 }
@@ -242,7 +242,7 @@ fn a_link_with_losses_and_capacity_changes_conserves_packets() {
         queues: true,
         events: true,
         state: false,
-        delays: false,
+        ..TraceSpec::default()
     };
     let r = run(&s).unwrap();
     assert_conserved(&r);
@@ -264,7 +264,7 @@ fn traced(mut s: ccscope_core::config::Scenario) -> ccscope_core::config::Scenar
         queues: true,
         events: true,
         state: false,
-        delays: false,
+        ..TraceSpec::default()
     };
     s
 }

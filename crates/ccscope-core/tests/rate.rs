@@ -55,7 +55,7 @@ fn run_rate(
             queues: false,
             events: false,
             state: false,
-            delays: false,
+            ..TraceSpec::default()
         },
     };
     let probes: Vec<Probe> = specs.iter().map(|_| Probe::default()).collect();

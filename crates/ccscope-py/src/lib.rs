@@ -315,6 +315,25 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
         Some(t) => out.set_item("trace", trace_dict(py, t)?)?,
         None => out.set_item("trace", py.None())?,
     }
+    let files = r.pcap.map_err(|e| {
+        core_err(
+            py,
+            ccscope_core::Error::invalid(
+                "trace.pcap",
+                "",
+                format!("a capture the run could not write: {e}"),
+            ),
+        )
+    })?;
+    let pcap = PyList::empty(py);
+    for f in files {
+        let d = PyDict::new(py);
+        d.set_item("link", f.link)?;
+        d.set_item("path", f.path)?;
+        d.set_item("packets", f.packets)?;
+        pcap.append(d)?;
+    }
+    out.set_item("pcap", pcap)?;
     Ok(out)
 }
 
@@ -371,14 +390,16 @@ const SLICE: SimTime = SimTime::from_ms(10);
 /// `python_controllers` maps the index of each flow naming `python:NAME` (counts expanded) to
 /// (display name, the flow's own controller object). `progress(done_s, total_s)` is called as
 /// simulated time passes; Ctrl-C stops the run and returns what it measured, with `partial`.
+/// The captures `[trace] pcap` asks for are written into the folder `pcap_dir`.
 #[pyfunction]
-#[pyo3(signature = (table_json, python_controllers=None, progress=None, force=false))]
+#[pyo3(signature = (table_json, python_controllers=None, progress=None, force=false, pcap_dir=None))]
 fn run_packet<'py>(
     py: Python<'py>,
     table_json: &str,
     python_controllers: Option<PythonControllers>,
     progress: Option<Py<PyAny>>,
     force: bool,
+    pcap_dir: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = table_json.to_owned();
     let mut watch = watch::Watch::new(progress);
@@ -389,7 +410,10 @@ fn run_packet<'py>(
             let s = scenario::read_packet(table(&text)?)?;
             afford(s.cost(), force)?;
             let (real_time, emulation) = (s.run.engine == scenario::Engine::Udp, s.run.emulator);
-            let s = build::packet(&s)?;
+            let mut s = build::packet(&s)?;
+            if let Some(p) = s.trace.pcap.as_mut() {
+                p.dir = pcap_dir;
+            }
             let mut factory = PythonFactory { python, error };
             let mut make = |i: usize| build::endpoints(&s.flows[i].source, i, s.seed, &mut factory);
             if real_time {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::capacity::CapacityTrace;
 use super::loss::LossSpec;
+use super::pcap::PcapSpec;
 use super::queue::QueueSpec;
 
 /// A change of a link's capacity at a given time.
@@ -178,6 +179,8 @@ pub struct TraceSpec {
     pub state: bool,
     /// Every data packet's one-way delay at its delivery ([`crate::net::trace::DelayLog`]).
     pub delays: bool,
+    /// The packets crossing some links, as pcap-ng files ([`crate::net::pcap`]).
+    pub pcap: Option<PcapSpec>,
 }
 
 /// A whole run, flows with sources of type `S`.

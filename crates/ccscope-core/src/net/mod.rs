@@ -9,6 +9,7 @@ mod events;
 pub mod fq_codel;
 pub mod loss;
 pub mod packet;
+pub mod pcap;
 pub mod pie;
 pub mod queue;
 pub mod sim;

@@ -36,6 +36,7 @@ use super::config::{CapacityChange, Scenario};
 use super::events::EventQueue;
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
+use super::pcap::{PcapFile, PcapWriter};
 use super::queue::{Admit, Queue};
 use super::sojourn::{Sojourn, SojournSummary};
 use super::stats::{FlowStats, LinkStats};
@@ -575,6 +576,8 @@ struct Core {
     endpoint_rngs: Vec<Rng>,
     seed: u64,
     trace: Option<Trace>,
+    /// The links whose packets are captured ([`crate::net::pcap`]).
+    pcap: Option<Box<PcapWriter>>,
     events: u64,
 }
 
@@ -953,6 +956,9 @@ impl Core {
             return None;
         }
         links[link as usize].stats.exits += 1;
+        if let Some(p) = &mut self.pcap {
+            p.arrive(link, self.now, &stored.packet(slot));
+        }
         // The packet keeps its store slot from hop to hop.
         let hop = stored.hop(slot) + 1;
         let next_link = hops[hop as usize];
@@ -1061,6 +1067,8 @@ pub struct RunResult {
     pub flows: Vec<FlowReport>,
     pub links: Vec<LinkReport>,
     pub trace: Option<Trace>,
+    /// The capture files written ([`crate::net::pcap`]), or the first write that failed.
+    pub pcap: std::result::Result<Vec<PcapFile>, String>,
 }
 
 /// A ready-to-run simulation.
@@ -1218,6 +1226,10 @@ impl Simulation {
                     .map(move |&c| (k as u32, c))
             })
             .collect();
+        let pcap = match &spec.pcap {
+            Some(p) => PcapWriter::open(p, &network.links)?.map(Box::new),
+            None => None,
+        };
         let names = network.into_names();
         let mut core = Core {
             now: SimTime::ZERO,
@@ -1232,6 +1244,7 @@ impl Simulation {
             flows,
             hops,
             trace,
+            pcap,
             events: 0,
         };
         for i in 0..core.flows.len() {
@@ -1510,6 +1523,7 @@ impl Simulation {
                 t.sort_events();
                 t
             }),
+            pcap: self.core.pcap.take().map_or(Ok(Vec::new()), |p| p.finish()),
         }
     }
 }

@@ -96,6 +96,14 @@ impl Store {
     /// Frees slot `k` (in no chain); its packet.
     #[inline]
     pub fn remove(&mut self, k: u32) -> Packet {
+        let pkt = self.packet(k);
+        self.free.push_front(&mut self.routing, k);
+        pkt
+    }
+
+    /// The packet in slot `k`, left in place.
+    #[inline]
+    pub fn packet(&self, k: u32) -> Packet {
         let Routing {
             flow,
             hop,
@@ -109,7 +117,6 @@ impl Store {
             header,
             tag,
         } = self.payload[k as usize];
-        self.free.push_front(&mut self.routing, k);
         Packet {
             flow,
             hop,

@@ -1190,6 +1190,50 @@ pub struct Trace {
     /// its delivery (the per-packet record RFC 8868 §2's delay percentiles need).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub delays: bool,
+    /// The packets crossing these links (a link name as results name it, e.g. "bottleneck",
+    /// "bottleneck.reverse", "hop1", "flow0.left", or a list of them), written as pcap-ng with
+    /// synthesized Ethernet, IPv4 and TCP or UDP headers: one file per link, LINK.pcapng, in
+    /// the run's folder `pcap/`. Packet engine and udp engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcap: Option<PcapLinks>,
+}
+
+/// `[trace] pcap`: one link name or a list of them.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PcapLinks {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl PcapLinks {
+    /// The names, in the order written.
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            PcapLinks::One(s) => vec![s.clone()],
+            PcapLinks::Many(v) => v.clone(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PcapLinks {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let refuse = |v: &serde_json::Value| {
+            crate::units::refusal(
+                &super::render(v),
+                "must be a link name (\"bottleneck\") or a list of link names",
+            )
+        };
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => Ok(PcapLinks::One(s)),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| refuse(v)))
+                .collect::<std::result::Result<_, _>>()
+                .map(PcapLinks::Many),
+            other => Err(refuse(&other)),
+        }
+    }
 }
 
 fn trace_interval() -> Time {
@@ -1277,6 +1321,9 @@ impl Scenario {
             }
         }
         if let Some(t) = &self.trace {
+            if let Some(p) = &t.pcap {
+                self.validate_pcap(p)?;
+            }
             let iv = time_ns("trace.interval", &t.interval, true)?;
             let bins = duration / iv + 1;
             let width = total * 2 + 64;
@@ -1293,6 +1340,35 @@ impl Scenario {
 }
 
 impl Scenario {
+    /// `[trace] pcap`: names given, each once, no flow of the kernel's TCP (the link names
+    /// themselves are checked against the topology when the run is built).
+    fn validate_pcap(&self, p: &PcapLinks) -> Result<()> {
+        let names = p.names();
+        let shown = || match p {
+            PcapLinks::One(s) => format!("'{s}'"),
+            PcapLinks::Many(v) => format!("{v:?}"),
+        };
+        if names.is_empty() {
+            return Err(Error::invalid("trace.pcap", "[]", "at least one link name"));
+        }
+        let distinct: BTreeSet<&String> = names.iter().collect();
+        if distinct.len() < names.len() {
+            return Err(Error::invalid(
+                "trace.pcap",
+                shown(),
+                "each link named once",
+            ));
+        }
+        if let Some(i) = (self.flows.iter()).position(|f| matches!(f.source, Source::Linux(_))) {
+            return Err(Error::invalid(
+                "trace.pcap",
+                shown(),
+                format!("not with flows of the kernel's TCP (flows[{i}].source = 'linux'), whose packets are the kernel's own: capture them on the TUN devices"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Where the kernel's TCP can run: on real packets (`run.engine = "udp"`), through the
     /// user-space emulator, which reads them from TUN devices (the kernel path's queues carry
     /// ccscope's datagrams only).
