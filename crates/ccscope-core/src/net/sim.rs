@@ -453,11 +453,12 @@ impl Link {
     }
 
     /// When a packet of `size_bytes` that starts serializing at `start` leaves the wire: at
-    /// the link's current rate, or as its capacity trace carries it.
-    #[inline]
+    /// the link's current rate, or as its capacity trace carries it. The few links that follow
+    /// a trace take a call of their own, so that every packet of the others is served inline.
+    #[inline(always)]
     fn finish(&mut self, start: SimTime, size_bytes: u32) -> SimTime {
         match self.extras.as_deref_mut().and_then(|e| e.capacity.as_mut()) {
-            Some((trace, cursor)) => SimTime(trace.finish_from(cursor, start.ns(), size_bytes)),
+            Some((trace, cursor)) => finish_traced(trace, cursor, start, size_bytes),
             None => start + self.serialization_time(size_bytes),
         }
     }
@@ -533,6 +534,17 @@ impl Link {
             max_queue_pkts: self.max_queue_pkts.into(),
         }
     }
+}
+
+/// [`Link::finish`] on a link that follows capacity trace `trace`, its packets at `cursor`.
+#[inline(never)]
+fn finish_traced(
+    trace: &CapacityTrace,
+    cursor: &mut Cursor,
+    start: SimTime,
+    size_bytes: u32,
+) -> SimTime {
+    SimTime(trace.finish_from(cursor, start.ns(), size_bytes))
 }
 
 struct FlowRt {
