@@ -189,6 +189,12 @@ struct RtoEstimator {
     sample_sum: f64,
     /// The smallest sample (s); meaningful once there is one.
     min: f64,
+    /// What every ACK hands on or arms, as times, converted once when they change rather than
+    /// on every ACK: [`RtoEstimator::timeout`], and SRTT and the smallest sample once there
+    /// is one.
+    timeout_ns: SimTime,
+    srtt_ns: SimTime,
+    min_ns: SimTime,
 }
 
 /// The timeout's bounds, clock tick and most backoff, from the [`TcpSpec`].
@@ -203,8 +209,8 @@ struct RtoLimits {
 }
 
 impl RtoEstimator {
-    fn new(spec: &TcpSpec) -> Self {
-        RtoEstimator {
+    fn new(spec: &TcpSpec, limits: &RtoLimits) -> Self {
+        let mut e = RtoEstimator {
             srtt: 0.0,
             rttvar: 0.0,
             backoff: 1,
@@ -214,7 +220,12 @@ impl RtoEstimator {
             samples: 0,
             sample_sum: 0.0,
             min: f64::INFINITY,
-        }
+            timeout_ns: SimTime::ZERO,
+            srtt_ns: SimTime::ZERO,
+            min_ns: SimTime::ZERO,
+        };
+        e.timeout_ns = SimTime::from_secs_f64(e.timeout(limits));
+        e
     }
 
     /// The smoothed RTT (s); none before the first sample.
@@ -245,14 +256,24 @@ impl RtoEstimator {
         self.base = rto.clamp(limits.min, limits.max);
         // Karn: a valid sample ends the backoff.
         self.backoff = 1;
+        self.timeout_ns = SimTime::from_secs_f64(self.timeout(limits));
+        self.srtt_ns = SimTime::from_secs_f64(self.srtt);
         self.samples += 1;
         self.sample_sum += r;
-        self.min = self.min.min(r);
+        if r < self.min {
+            self.min = r;
+            self.min_ns = SimTime::from_secs_f64(r);
+        }
+    }
+
+    /// The smoothed RTT; none before the first sample.
+    fn srtt_time(&self) -> Option<SimTime> {
+        (self.samples > 0).then_some(self.srtt_ns)
     }
 
     /// The smallest RTT sample; none before the first.
     fn min_rtt(&self) -> Option<SimTime> {
-        (self.samples > 0).then(|| SimTime::from_secs_f64(self.min))
+        (self.samples > 0).then_some(self.min_ns)
     }
 
     /// The current timeout, backed off (RFC 6298 §5.5), at most `max`.
@@ -265,6 +286,7 @@ impl RtoEstimator {
     fn back_off(&mut self, limits: &RtoLimits) {
         if self.backoff < limits.max_backoff && self.timeout(limits) < limits.max {
             self.backoff *= 2;
+            self.timeout_ns = SimTime::from_secs_f64(self.timeout(limits));
         }
         self.forgotten |= self.backoff > limits.forget_above;
         self.timed = NOT_TIMED;
@@ -466,11 +488,12 @@ impl TcpSender {
                 ..Extras::default()
             })
         });
+        let settings = SenderSettings::shared(spec);
         TcpSender {
             ctl,
             extras,
-            rto: RtoEstimator::new(spec),
-            spec: SenderSettings::shared(spec),
+            rto: RtoEstimator::new(spec, &settings.rto),
+            spec: settings,
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
@@ -598,7 +621,7 @@ impl TcpSender {
     }
 
     fn arm_rto(&self, ctx: &mut Ctx) {
-        let at = ctx.now() + SimTime::from_secs_f64(self.rto.timeout(&self.spec.rto));
+        let at = ctx.now() + self.rto.timeout_ns;
         ctx.set_timer(RTO_TIMER, at);
     }
 
@@ -918,7 +941,7 @@ impl TcpSender {
         if self.spec.variant == Variant::Sack {
             self.mark_sack_losses(sample.now);
         }
-        sample.srtt = self.rto.srtt().map(SimTime::from_secs_f64);
+        sample.srtt = self.rto.srtt_time();
         sample.min_rtt = self.rto.min_rtt();
         sample.in_flight_pkts = self.in_flight_pkts();
         sample.in_flight_bytes = sample.in_flight_pkts * u64::from(self.spec.packet_bytes);
@@ -1620,7 +1643,7 @@ mod tests {
     /// An estimator and its limits for `spec`, after 50 samples of 100 ms.
     fn settled(spec: &TcpSpec) -> (RtoEstimator, RtoLimits) {
         let limits = SenderSettings::shared(spec).rto;
-        let mut e = RtoEstimator::new(spec);
+        let mut e = RtoEstimator::new(spec, &limits);
         for _ in 0..50 {
             e.sample(0.1, &limits);
         }
