@@ -164,6 +164,9 @@ pub(crate) fn windowed(
 /// ([`HostIo`]) collects them and puts them on sockets.
 pub struct Ctx<'a> {
     io: Io<'a>,
+    /// The time of the callback, read from `io` once: nothing changes it while the context
+    /// holds `io` (endpoints read it many times a callback).
+    now: SimTime,
     flow: u32,
     side: Side,
 }
@@ -203,6 +206,7 @@ impl Ctx<'_> {
     /// A context for an endpoint driven through `io` (see [`HostIo`]).
     pub fn host(io: &mut HostIo, flow: u32, side: Side) -> Ctx<'_> {
         Ctx {
+            now: io.now,
             io: Io::Host(io),
             flow,
             side,
@@ -210,10 +214,7 @@ impl Ctx<'_> {
     }
     #[inline]
     pub fn now(&self) -> SimTime {
-        match &self.io {
-            Io::Sim(core) => core.now,
-            Io::Host(io) => io.now,
-        }
+        self.now
     }
     pub fn flow(&self) -> u32 {
         self.flow
@@ -1282,6 +1283,7 @@ impl Simulation {
             Side::Receiver
         };
         let mut ctx = Ctx {
+            now: self.core.now,
             io: Io::Sim(&mut self.core),
             flow: (ep / 2) as u32,
             side,
