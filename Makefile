@@ -48,7 +48,8 @@ test-python: $(STAMP) chromium wheel
 
 # The documentation site (docs/, Sphinx with MyST Markdown) into out/docs, warnings as errors;
 # -E rereads every page, since the CLI and schema pages are generated from the program.
-# The pages' code blocks run in the Python tests (tests/test_docs.py).
+# The pages' code blocks run in the Python tests (tests/test_docs.py); the example notebooks
+# (docs/notebooks) run in this build, which fails on a cell's error.
 docs: $(STAMP)
 	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs out/docs
 
@@ -58,12 +59,15 @@ chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
 # The long reproductions of the papers' results (pytest -m slow), then TCP and the rate-based
-# controls beside ns-2.35.
+# controls and three reproductions beside ns-2.35.
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 	$(BIN)/python bench/ns2_compare_tcp.py
 	$(BIN)/python bench/ns2_compare_rate.py
 	$(BIN)/python bench/ns2_compare_yang.py
+	$(BIN)/python bench/ns2_compare_figs.py yang-f
+	$(BIN)/python bench/ns2_compare_figs.py jin-fig20
+	$(BIN)/python bench/ns2_compare_figs.py cai-fig16
 
 # Speed against ns-2 in the same command: out/bench.json, then the speed page's table from it
 # (docs/speed.md).

@@ -1,9 +1,11 @@
 """Rewrites the speed page's table (docs/speed.md) from out/bench.json (written by bench/speed.py).
 
 The table sits between the lines `<!-- speed:begin -->` and `<!-- speed:end -->`; everything
-else on the page is left as it is.
+else on the page is left as it is. With `--group NAME` only that group's rows are rewritten
+(the first column; e.g. `queues`, which bench/queue_speed.py measures on its own): the other
+rows stay as they are, and the load-average line under the table widens to the new rows' load.
 
-Usage: python bench/speed_page.py [--bench out/bench.json] [--page docs/speed.md]
+Usage: python bench/speed_page.py [--bench out/bench.json] [--page docs/speed.md] [--group NAME]
 """
 
 from __future__ import annotations
@@ -68,6 +70,12 @@ def table(rows: list[dict]) -> str:
             )
         elif "growth" in r:
             extra = f" ({r['growth']:.2f}× the first row)"
+        elif "against" in r:
+            counted = r["instructions_per_packet"]
+            counts = f"; {counted:.0f} instructions" if counted else ""
+            extra = (
+                f" ({r['against']:.2f}× {r['against_what']}{counts}; load {r['load_avg_1min']:.1f})"
+            )
         elif "python_s" in r:
             extra = (
                 f" ({r['callbacks']:,} callbacks: {r['python_s']:.3f} s against "
@@ -76,7 +84,8 @@ def table(rows: list[dict]) -> str:
         elif "share_cpu" in r:
             extra = (
                 f" ({r['plot_wall_s']:.2f} s with it, {r['bare_wall_s']:.2f} s without; "
-                f"{r['share_cpu']:.2f} of the CPU time)"
+                f"{r['share_cpu']:.2f} of the CPU time; load {r['load_avg_1min']:.1f} on "
+                f"{r['cpus']} CPUs)"
             )
         elif "cpu_s" in r:
             extra = f" (CPU {r['cpu_s']:.2f} s)"
@@ -100,25 +109,64 @@ def table(rows: list[dict]) -> str:
         )
     loads = [r["load_avg_1min"] for r in rows if "load_avg_1min" in r]
     if loads:
-        lines += [
-            "",
-            f"Load average (1 min) while the rows were measured: {min(loads):.1f} to "
-            f"{max(loads):.1f}.",
-        ]
+        lines += ["", load_line(min(loads), max(loads))]
     return "\n".join(lines)
+
+
+def load_line(low: float, high: float) -> str:
+    return f"Load average (1 min) while the rows were measured: {low:.1f} to {high:.1f}."
+
+
+LOAD = re.compile(r"Load average \(1 min\) while the rows were measured: ([\d.]+) to ([\d.]+)\.")
+
+
+def splice(old: str, rows: list[dict], group: str) -> str:
+    """The table `old` with the rows of `group` replaced by `rows` (in place of the first of
+    them, or after the last row if it had none), and its load line widened to theirs."""
+    lines = old.strip("\n").split("\n")
+    new = table(rows).split("\n")
+    fresh = [line for line in new[2:] if line.startswith("| ")]
+    kept, at = [], None
+    for line in lines:
+        if line.startswith(f"| {group} | "):
+            at = len(kept) if at is None else at
+            continue
+        kept.append(line)
+    if at is None:
+        at = max(i for i, line in enumerate(kept) if line.startswith("| ")) + 1
+    kept[at:at] = fresh
+    loads = [r["load_avg_1min"] for r in rows if "load_avg_1min" in r]
+    text = "\n".join(kept)
+    if loads:
+        found = LOAD.search(text)
+        if found:
+            low, high = float(found[1]), float(found[2])
+            text = LOAD.sub(load_line(min(low, *loads), max(high, *loads)), text)
+        else:
+            text += "\n\n" + load_line(min(loads), max(loads))
+    return text
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bench", type=Path, default=ROOT / "out" / "bench.json")
     ap.add_argument("--page", type=Path, default=ROOT / "docs" / "speed.md")
+    ap.add_argument("--group", help="rewrite only this group's rows (the first column)")
     args = ap.parse_args()
     rows = json.loads(args.bench.read_text())
     text = args.page.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
+    pattern = re.compile(re.escape(BEGIN) + "\n(.*?)" + re.escape(END), re.S)
+    found = pattern.search(text)
+    if not found:
         raise SystemExit(f"{args.page}: no {BEGIN} ... {END} section to rewrite")
-    args.page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table(rows)}\n{END}", text))
+    if args.group:
+        rows = [r for r in rows if r["group"] == args.group]
+        if not rows:
+            raise SystemExit(f"{args.bench}: no rows of group {args.group!r}")
+        body = splice(found[1], rows, args.group)
+    else:
+        body = table(rows)
+    args.page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{body}\n{END}", text))
     print(f"rewrote the speed table of {args.page} from {args.bench}")
 
 

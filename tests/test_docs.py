@@ -140,6 +140,48 @@ def test_the_speed_page_is_rewritten_between_its_markers(tmp_path):
     assert "| engine | one test row | events per wall-second | 15 M |" in after
 
 
+def test_the_speed_page_rewrites_one_group_and_keeps_the_others(tmp_path):
+    """speed_page.py --group replaces that group's rows only, and widens the load line."""
+    page = tmp_path / "speed.md"
+    page.write_text(
+        "# Speed\n\n<!-- speed:begin -->\n| what | scenario |\n| --- | --- |\n"
+        "| engine | kept |\n| queues | stale |\n| round | kept too |\n\n"
+        "Load average (1 min) while the rows were measured: 3.6 to 5.4.\n<!-- speed:end -->\n"
+    )
+    row = {
+        "group": "queues",
+        "scenario": "codel: one test row",
+        "metric": "ns per packet",
+        "ccscope": 20.0,
+        "ns2": None,
+        "ratio": None,
+        "ccscope_peak_rss_mb": None,
+        "ns2_peak_rss_mb": None,
+        "goal": "<= RED's 25.0",
+        "met": True,
+        "load_avg_1min": 7.25,
+        "against": 0.8,
+        "against_what": "RED's",
+        "instructions_per_packet": 309.1,
+    }
+    bench = tmp_path / "bench.json"
+    bench.write_text(json.dumps([row, {**row, "group": "engine", "scenario": "not this"}]))
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "speed_page.py"), "--bench", str(bench)]
+        + ["--page", str(page), "--group", "queues"],
+        check=True,
+        capture_output=True,
+    )
+    rows = [line for line in page.read_text().splitlines() if line.startswith("| ")]
+    assert rows[2:] == [
+        "| engine | kept |",
+        "| queues | codel: one test row | ns per packet | 20 (0.80× RED's; 309 instructions; "
+        "load 7.2) | – |  |  | <= RED's 25.0 | yes |",
+        "| round | kept too |",
+    ]
+    assert "measured: 3.6 to 7.2." in page.read_text()
+
+
 def test_tables_pastes_a_command_output_between_its_markers(tmp_path):
     """docs/tables.py reruns a marker's command and replaces only what the markers hold."""
     import ccscope

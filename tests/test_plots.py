@@ -138,3 +138,54 @@ def test_a_per_flow_view_of_many_flows_keeps_every_class():
     # Flows 0-19 are TCP, 20 the TFRC flow: 16 drawn, the TFRC flow among them.
     assert names(ax) == [f"{i}: TCP/SACK" for i in range(15)] + ["20: TFRC"]
     assert "16 of 21" in ax.get_title(loc="left")
+
+
+def test_a_notebook_shows_the_figures_without_pyplot(result):
+    """IPython draws an object as a PNG through its ``_repr_png_`` when no formatter of its
+    type is registered, as none is before pyplot's inline backend is active."""
+    from IPython.core.formatters import PNGFormatter
+
+    fig = result.plot.queue()
+    assert PNGFormatter()(fig).startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_overview_png_draws_every_panels_lines_in_their_colours(result, tmp_path):
+    """`ccscope run`'s overview.png (ccscope.pngview): the overview's panels one under the
+    other, each holding its own groups' lines and only theirs, the warm-up shaded."""
+    from matplotlib.colors import to_rgb
+    from PIL import Image
+
+    from ccscope import pngview, report
+
+    view = views.overview(views.RunData.of_result(result))
+    path = report.overview(result, tmp_path / "overview.png")
+    image = np.asarray(Image.open(path).convert("RGB"), dtype=float)
+    legend_rows = -(-len({ln.name for p in view.panels for ln in p.lines}) // 4)
+    top = pngview.LEGEND_ROW * legend_rows + pngview.HEAD
+    assert image.shape == (top + pngview.PANEL * len(view.panels), pngview.WIDTH, 3)
+    colour = {g: f"C{i}" for i, g in enumerate(view.groups)}
+
+    def near(region, rgb) -> bool:
+        return bool((np.abs(region - np.array(rgb) * 255).max(axis=-1) < 30).any())
+
+    for k, panel in enumerate(view.panels):
+        y0 = top + pngview.PANEL * k
+        axes = image[y0 + 2 : y0 + pngview.PANEL - pngview.GAP - 2, pngview.LEFT + 2 : -30]
+        drawn = {ln.group for ln in panel.lines}
+        for group in view.groups:
+            assert near(axes, to_rgb(colour[group])) == (group in drawn), (panel.title, group)
+        # The warm-up, 2 s of the axis's 21.8 (the 19.8 s traced and 5% each side): about
+        # 74 of its 810 pixels across shaded, grey 0.6 at alpha 0.18 over white.
+        middle = axes[axes.shape[0] // 2]
+        assert (np.abs(middle - 255 * (1 - 0.18 * 0.4)).max(axis=-1) < 1).sum() > 50
+
+
+def test_a_view_with_bands_or_markers_is_left_to_the_figure():
+    from ccscope import pngview
+
+    line = views.Line([0, 1], [1, 2], "a", "a")
+    assert pngview.drawable(views.View("v", [views.Panel("t", "u", [line])]))
+    banded = views.Line([0, 1], [1, 2], "a", "a", low=[0, 1], high=[2, 3])
+    assert not pngview.drawable(views.View("v", [views.Panel("t", "u", [banded])]))
+    dotted = views.Line([0, 1], [1, 2], "a", "a", markers=True, lines=False)
+    assert not pngview.drawable(views.View("v", [views.Panel("t", "u", [dotted])]))

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -58,7 +59,7 @@ RFC8867 = {
         None,
         50,
         300,
-        [(0, 119), (0, 40), (0, 119), (60, 119)],
+        [(0, 119), (0, 119), (0, 119)],
         [],
     ),
 }
@@ -112,6 +113,11 @@ def test_each_case_matches_the_rfc(case_id):
     assert tcp_flows == tcp
     if case_id == "5.3":
         assert [f.get("reverse", False) for f in flows] == [False, True]
+    # Every media flow drives RFC 8593's encoder; §5.8's second one pauses from 40 s to 60 s.
+    apps = [f["source"]["app"] for f in media_flows]
+    assert all(a["kind"] == "encoder" for a in apps)
+    paused = [(seconds(a["pause"]), seconds(a["resume"])) for a in apps if "pause" in a]
+    assert paused == ([(40, 60)] if case_id == "5.8" else [])
 
 
 def test_rtt_fairness_gives_each_flow_its_delay():
@@ -126,9 +132,45 @@ def test_rtt_fairness_gives_each_flow_its_delay():
         assert seconds(f["start"]) == start and seconds(f["stop"]) == 299
 
 
-def test_the_media_flow_of_a_window_controller_runs_on_tcp():
-    assert rmcat.media_source("dtaimd", {})["kind"] == "tcp"
-    assert rmcat.media_source("tfrc", {})["kind"] == "rate"
+@pytest.mark.parametrize(
+    ("controller", "kind"),
+    [("dtaimd", "tcp"), ("tcp", "tcp"), ("tfrc", "rate"), ("iscc", "rate"), ("nada", "rtp")],
+)
+def test_every_controller_drives_the_rfc8593_encoder(controller, kind):
+    source = rmcat.media_source(controller, {})
+    assert source["kind"] == kind and source["app"] == {"kind": "encoder"}
+    paused = rmcat.media_source(controller, {}, pause=(40.0, 60.0))["app"]
+    assert paused == {"kind": "encoder", "pause": "40s", "resume": "60s"}
+
+
+def _one_encoder_flow(app: dict) -> dict:
+    return {
+        "run": {"duration": "4s", "seed": 1},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {"rate": "1Mbps", "delay": "20ms"},
+            "access": {"rate": "100Mbps", "delay": "1ms"},
+        },
+        "flows": [{"source": {"kind": "rtp", "controller": "nada", "app": app}}],
+        "trace": {"interval": "100ms", "flows": True},
+    }
+
+
+@pytest.mark.parametrize(
+    ("app", "field", "allowed"),
+    [
+        ({"pause": "1s"}, "resume", "pause and resume come together"),
+        ({"resume": "1s"}, "pause", "pause and resume come together"),
+        ({"pause": "2s", "resume": "1s"}, "resume", "must be after pause"),
+        ({"pause": "-1s", "resume": "1s"}, "pause", "must be >= 0"),
+    ],
+)
+def test_a_bad_pause_names_its_field(app, field, allowed):
+    with pytest.raises(ScenarioError) as e:
+        ccscope.run(_one_encoder_flow({"kind": "encoder", **app}))
+    message = str(e.value)
+    assert f"flows[0].source.app.{field}" in message and allowed in message
+    assert "\n" not in message.strip()
 
 
 def test_every_case_is_a_valid_scenario_for_cubic_and_ecn():
@@ -232,25 +274,67 @@ def test_case_metrics_by_hand():
     assert m["never_converged"] == 1
 
 
-def test_a_resumed_flow_counts_as_the_flow_it_continues():
+def test_a_paused_flow_is_measured_out_of_its_pause():
     c = rmcat.Case(
-        "x",
-        "pause",
-        "test",
-        2.0,
-        1e6,
-        media=(rmcat.Media(0, 2), rmcat.Media(0, 1), rmcat.Media(1, 2, resumes=1)),
+        "x", "pause", "test", 2.0, 1e6, media=(rmcat.Media(0, 2), rmcat.Media(0, 2, pause=(1, 1.5)))
     )
     trace = _synthetic(c)
-    # Flow 1 stops at 1 s and flow 2 (its resumption) starts then: zero outside their times.
-    trace.loc[(trace.flow == 1) & (trace.time_s >= 1), "throughput_bps"] = 0
-    trace.loc[(trace.flow == 2) & (trace.time_s < 1), "throughput_bps"] = 0
-    delays = pd.DataFrame({"time_s": [0.05], "flow": [0], "delay_s": [0.06]})
-    flows = pd.DataFrame({"flow": [0, 1, 2], "feedback_bytes": [0.0, 0.0, 0.0]})
+    # Flow 1 sends nothing in its pause, flow 0 then takes the whole 1 Mb/s.
+    pause = (trace.time_s >= 1) & (trace.time_s < 1.5)
+    trace.loc[(trace.flow == 1) & pause, ["throughput_bps", "send_rate_bps"]] = 0
+    trace.loc[(trace.flow == 0) & pause, "throughput_bps"] = 1e6
+    # Each flow has a timely packet in every bin but flow 1's pause.
+    t = np.arange(0.05, 2, 0.1)
+    delays = pd.DataFrame(
+        {
+            "time_s": np.r_[t, t[(t < 1) | (t >= 1.5)]],
+            "flow": [0] * 20 + [1] * 15,
+            "delay_s": 0.06,
+        }
+    )
+    flows = pd.DataFrame({"flow": [0, 1], "feedback_bytes": [0.0, 0.0]})
     m = rmcat.case_metrics(c, trace, delays, flows)
-    # Two logical flows, each 500 kb/s throughout: equal shares.
+    # Both at 500 kb/s over the 15 bins they both run: equal shares; the capacity filled in
+    # every bin (1 Mb/s from one flow during the pause).
     assert m["jain"] == pytest.approx(1.0)
     assert m["rate_over_capacity"] == pytest.approx(1.0)
+    # The pause is no freeze.
+    assert m["freeze_fraction"] == 0.0
+    # Events: the start, the pause and the resumption.
+    assert len(m["convergence_s"]) == 3
+
+
+@pytest.mark.parametrize("controller", ["nada", "tfrc", "tcp"])
+def test_case_5_8_pauses_the_encoder_and_the_flow_resumes(controller, tmp_path):
+    """RFC 8867 §5.8 on the rtp (NADA), rate (TFRC) and TCP transports: the second flow sends
+    nothing in its pause (from 45 s: what its sender held at 40 s drains first; TCP's took
+    1.7 s), none of its
+    packets arrives (so its receiver has nothing to report), and it sends again after 60 s:
+    within its first second for NADA and TCP, whose state waits unchanged; TFRC's missing-
+    feedback timer halves its rate all through the silence (RFC 5348 §4.4; ccscope's TFRC does
+    not know its sender is idle, so §4.4's floor of 2 packets per RTT for an idle sender does
+    not hold), and it starts again from a packet every few seconds, before the case ends."""
+    store = tmp_path / "s.duckdb"
+    p = ccscope_cli("rmcat", controller, "--case", "5.8", "--store", str(store), "--json")
+    assert p.returncode == 0, p.stderr
+    folder = Path(sweep.load(store)["trace_dir"].iloc[0])
+    trace = pd.read_parquet(folder / "trace_flows.parquet")
+    f = trace[trace["flow"] == 1].set_index("time_s")
+    paused = f.loc[45.0:59.95]
+    assert len(paused) == 150 and paused["sent_pkts"].sum() == 0
+    delays = pd.read_parquet(folder / "trace_delays.parquet")
+    arrived = delays[(delays["flow"] == 1)]["time_s"]
+    assert not arrived.between(45.0, 60.0, inclusive="left").any()
+    again = f[(f.index >= 60.0) & (f["sent_pkts"] > 0)].index.min()
+    assert again < (119.0 if controller == "tfrc" else 61.0)
+    if controller == "nada":
+        # NADA updates its reference rate only on feedback (RFC 8698 §4.3): the rate it had
+        # when its last report came is the rate it resumes at, well above RMIN (150 kb/s),
+        # where a fresh NADA would start.
+        assert paused["rate_bps"].nunique() == 1
+        kept = paused["rate_bps"].iloc[0]
+        assert kept > 4 * 150e3
+        assert f.loc[60.0:62.0, "throughput_bps"].mean() >= 0.5 * kept
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -303,12 +387,13 @@ def test_bad_input_is_one_line(args, field, tmp_path):
 
 def test_one_case_on_real_packets(tmp_path):
     # Case 5.1 at a twentieth of its times (5 s of wall time): the udp engine runs it and the
-    # metrics come out; a smoke test, not the case.
+    # metrics come out; a smoke test, not the case. No packet arrives sooner than the 50 ms of
+    # propagation (a frame at the encoder's 150 kb/s is one 625-byte packet, 5 ms at 1 Mb/s).
     suite = rmcat.run(
         "tfrc", cases=["5.1"], engine="udp", scale=0.05, store=tmp_path / "udp.duckdb"
     )
     m = suite["cases"]["5.1"]
-    assert suite["engine"] == "udp" and m["delay_p50_ms"] >= 59.0
+    assert suite["engine"] == "udp" and m["delay_p50_ms"] >= 50.0
     table = sweep.load(tmp_path / "udp.duckdb")
     assert table["engine"].iloc[0] == "udp"
 
@@ -361,3 +446,41 @@ def test_a_python_controller_runs_the_suite(tmp_path):
     assert suite["controller"] == "delay-target-py"
     # Three flows of one delay-based control: some share, within the capacity.
     assert 0 < m["jain"] <= 1 and 0 < m["rate_over_capacity"] <= 1.01
+
+
+# --- the generated tables of the docs ---------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def _marked(page: str, command: str) -> str:
+    """What `page` shows between the markers of `command` (docs/tables.py's)."""
+    text = (DOCS / page).read_text()
+    begin, end = f"<!-- {command}: begin -->\n", f"<!-- {command}: end -->"
+    assert begin in text, f"docs/{page} has no block of `{command}`"
+    return text.split(begin, 1)[1].split(end, 1)[0]
+
+
+@pytest.mark.parametrize("rows", ["gcc", "nada scream"])
+def test_the_media_tables_of_the_controllers_page_are_their_command(rows):
+    command = f"python docs/media_one_flow.py {rows}"
+    p = subprocess.run(
+        [sys.executable, str(DOCS / "media_one_flow.py"), *rows.split()],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stderr
+    assert _marked("controllers.md", command) == p.stdout, (
+        f"docs/controllers.md's table is stale: python docs/tables.py --match='{command}'"
+    )
+
+
+@pytest.mark.slow
+def test_the_headline_table_of_the_rmcat_page_is_its_command(tmp_path):
+    """docs/rmcat.md's headline table is `ccscope rmcat-table` (13 controllers through five
+    cases: several minutes, so `make validate` runs it, not `make test`)."""
+    table = rmcat.headline(store=tmp_path / "headline.duckdb")
+    assert _marked("rmcat.md", "ccscope rmcat-table") == rmcat.headline_markdown(table), (
+        "docs/rmcat.md's headline table is stale: python docs/tables.py --match=rmcat-table "
+        "(with XDG_CACHE_HOME pointing at an empty directory, so that no cached run is reused)"
+    )

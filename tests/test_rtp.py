@@ -169,5 +169,5 @@ def test_the_rmcat_suite_runs_a_media_controller_on_the_media_transport():
     from ccscope import rmcat
 
     source = rmcat.media_source("gcc", {"trendline": 1})
-    assert source["kind"] == "rtp" and "app" not in source  # the RFC 8593 encoder
+    assert source["kind"] == "rtp" and source["app"] == {"kind": "encoder"}  # RFC 8593
     assert rmcat.media_source("tfrc", {})["kind"] == "rate"

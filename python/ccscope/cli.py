@@ -915,7 +915,7 @@ def scorecard_table(
         list[str] | None,
         typer.Argument(
             help="Controllers of `ccscope controllers` at their defaults (default: the seed "
-            "papers' controllers, CUBIC, BBR v1, BBR v3 and Copa)."
+            "papers' controllers, CUBIC, BBR v1, BBR v3, Copa, GCC, NADA and SCReAM)."
         ),
     ] = None,
     quick: Quick = False,
@@ -995,7 +995,7 @@ def rmcat_table(
         list[str] | None,
         typer.Argument(
             help="Controllers of `ccscope controllers` at their defaults (default: the seed "
-            "papers' media and rate controllers, and TCP)."
+            "papers' media and rate controllers, TCP, GCC, NADA and SCReAM)."
         ),
     ] = None,
     engine: RmcatEngine = "packet",
@@ -1005,8 +1005,8 @@ def rmcat_table(
     as_json: AsJson = False,
 ) -> None:
     """One table in Markdown (the docs' RMCAT page), one row per controller through the RFC 8867
-    cases: rate over capacity, 95th-percentile delay, loss and freezes of case 5.1, fairness
-    among media flows (5.2, 5.4) and against TCP (5.6)."""
+    cases: rate over capacity, 95th-percentile delay, loss, frozen bins and 95th-percentile
+    frame delay of case 5.1, fairness among media flows (5.2, 5.4) and against TCP (5.6)."""
     import json
 
     from .rmcat import HEADLINE, headline, headline_markdown

@@ -1,6 +1,6 @@
 """Figures (matplotlib) from results: the standard views of :mod:`ccscope.views`, drawn with
-their titles, units and legends, as ``result.plot`` gives them and ``ccscope run`` writes its
-overview.png.
+their titles, units and legends, as ``result.plot`` gives them; ``ccscope run`` writes the same
+panels as overview.png through :mod:`ccscope.pngview`.
 
 >>> fig = result.plot()                      # per class: throughput, window, rate, RTT; queue
 >>> fig = result.plot.throughput(per="flow")  # one view: also window, rate, rtt, queue, ...
@@ -38,13 +38,14 @@ def write(fig: Figure, path: str | Path) -> Path:
 def draw(view: views.View) -> Figure:
     """`view` as a matplotlib figure: a panel per axes (one column, or ``view.columns``), its
     title, unit and x label, the warm-up shaded, one legend of the view's groups above."""
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
+
+    from ._figure import ShownFigure
 
     n = max(len(view.panels), 1)
     cols = max(1, min(view.columns, n))
     rows = -(-n // cols)
-    fig = Figure(figsize=(WIDTH_IN * (1 if cols == 1 else 1.25), PANEL_IN * rows + 0.9))
+    fig = ShownFigure(figsize=(WIDTH_IN * (1 if cols == 1 else 1.25), PANEL_IN * rows + 0.9))
     axes = fig.subplots(rows, cols, squeeze=False, sharex=view.shared)
     colour = {g: f"C{i % 10}" for i, g in enumerate(view.groups)} | view.colors
     handles: dict[str, object] = {}
@@ -203,7 +204,7 @@ def warm_up() -> threading.Thread:
         import pyarrow  # noqa: F401
         from matplotlib import font_manager
         from matplotlib.backends import backend_agg  # noqa: F401
-        from matplotlib.figure import Figure  # noqa: F401
+        from PIL import Image  # noqa: F401
 
         font_manager.findfont(font_manager.FontProperties())
 
@@ -212,16 +213,29 @@ def warm_up() -> threading.Thread:
     return thread
 
 
+def _png(view: views.View, path: str | Path) -> Path:
+    """`view` as a PNG at `path`: drawn on the Agg renderer (:mod:`ccscope.pngview`, a
+    fraction of a figure's cost), or as a figure when it has bands or markers."""
+    from . import pngview
+
+    if pngview.drawable(view):
+        return pngview.write(view, path)
+    return write(draw(view), path)
+
+
 def overview(result, path: str | Path) -> Path | None:
-    """Writes `result`'s overview (:meth:`Plots.__call__`) to `path`; None without a trace."""
+    """Writes `result`'s overview (the panels of :meth:`Plots.__call__`) to `path`; None
+    without a trace."""
     trace = result.trace
     if trace is None or (trace.flows.empty and trace.queues.empty):
         return None
-    return write(result.plot(), path)
+    view = views.overview(views.RunData.of_result(result))
+    return _png(view, path) if view.panels else None
 
 
 def playback(result, path: str | Path) -> Path | None:
-    """Writes the playback receivers' buffers to `path`; None when the run has none."""
+    """Writes the playback receivers' buffers (the panel of :meth:`Plots.playback`) to
+    `path`; None when the run has none."""
     if result.playback.empty:
         return None
-    return write(result.plot.playback(), path)
+    return _png(views.playback_view(views.RunData.of_result(result)), path)

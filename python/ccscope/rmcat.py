@@ -10,11 +10,12 @@ ratio of the reference), one-way propagation delay, queue size in milliseconds a
 reference capacity, media flows and TCP flows, with the section each value comes from; where
 the RFC leaves a value open the row says what ccscope chose (:attr:`Case.chosen`).
 
-A media flow of a controller is built by one function, :func:`media_flow`: today a rate source
-(or, for a window controller, a TCP source) carrying a coder that codes at its sender's rate
-100 ms late (``app.kind = "multirate"``, Cai et al. §IV-B), the nearest the engine has to an
-encoder with a target rate. The RTP media transport with RFC 8888 feedback and RFC 8593's
-encoder replaces it there when it lands.
+A media flow of a controller is built by one function, :func:`media_source`: every controller
+drives the same encoder, RFC 8593 §5's synthetic video (``app.kind = "encoder"``, 150 kb/s to
+1.5 Mb/s), over the transport its family runs on: a media controller (GCC, NADA, SCReAM) the
+RTP media transport with its RFC 8888 or transport-wide feedback, a rate controller the rate
+transport, a window controller TCP. §5.8's pause is the encoder's (``pause``/``resume``): the
+flow sends nothing for 20 s and its controller keeps its state.
 
 Each case runs through the sweep machinery into a results store (a DuckDB file, traces kept);
 the per-case metrics go into its ``rmcat`` table, one row per (case, controller, TCP, engine),
@@ -40,9 +41,9 @@ BIN_S = 0.1
 MEDIA_PACKET = "1200B"
 #: TCP segments of an Ethernet MTU.
 TCP_PACKET = "1500B"
-#: The encoder's lag behind its controller's rate (ccscope's choice; RFC 8593's encoder will
-#: bring its own).
-ENCODER_LAG = "100ms"
+#: Every media flow's application: RFC 8593 §5's encoder at the RFC's values (its target the
+#: transport's rate, clipped to [150 kb/s, 1.5 Mb/s]).
+ENCODER = {"kind": "encoder"}
 #: Access links: fast, 1 ms each way (the bottleneck gets the rest of a case's delay).
 ACCESS_DELAY_MS = 1.0
 #: A packet later than this after leaving is useless to interactive media (ITU-T G.114's
@@ -58,14 +59,14 @@ CONVERGED_HOLD_S = 5.0
 
 @dataclass(frozen=True)
 class Media:
-    """A media flow: `start` and `stop` (s), its direction, its own one-way delay (ms) and,
-    for a flow that resumes after a pause, the flow it continues (`resumes`, an index)."""
+    """A media flow: `start` and `stop` (s), its direction, its own one-way delay (ms), the
+    bottleneck hops it crosses, and a `pause` (from, until; s) of its encoder."""
 
     start: float
     stop: float
     reverse: bool = False
     delay_ms: float | None = None
-    resumes: int | None = None
+    pause: tuple[float, float] | None = None
     hops: tuple[int, int] | None = None
 
 
@@ -193,14 +194,10 @@ CASES: tuple[Case, ...] = (
         "RFC 8867 §5.8",
         120.0,
         3.5e6,
-        media=(
-            Media(0.0, 119.0),
-            Media(0.0, 40.0),
-            Media(0.0, 119.0),
-            Media(60.0, 119.0, resumes=1),
-        ),
-        chosen="the paused flow resumes as a new flow of the same controller, its state "
-        "fresh (the rate source has no pause)",
+        media=(Media(0.0, 119.0), Media(0.0, 119.0, pause=(40.0, 60.0)), Media(0.0, 119.0)),
+        chosen="the second flow's encoder pauses: no frame from 40 s to 60 s, so its transport "
+        "sends nothing and its receiver reports nothing while the controller keeps its state; "
+        "at 60 s the encoder takes up the controller's target at once with a key frame",
     ),
     Case(
         "6.2",
@@ -242,32 +239,25 @@ def case(case_id: str) -> Case:
 # --- the flows ---------------------------------------------------------------------------------
 
 
-def media_source(controller: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The source of one media flow of `controller` with `params`: THE place where a media flow
-    is made, so that moving the suite to the RTP media transport is a change here.
+def media_source(
+    controller: str, params: dict[str, Any], pause: tuple[float, float] | None = None
+) -> dict[str, Any]:
+    """The source of one media flow of `controller` with `params` (its encoder paused from
+    `pause[0]` to `pause[1]` s, if given): THE place where a media flow is made.
 
-    Today: a rate controller runs a rate source, a window controller a TCP source, each
-    carrying a coder that codes at its sender's rate of :data:`ENCODER_LAG` ago (``multirate``);
-    a Python rate controller hears per-RTT reports."""
+    Every controller drives RFC 8593's encoder (:data:`ENCODER`): a media controller (GCC,
+    NADA, SCReAM) on the RTP media transport with the feedback it asks for, a rate controller
+    on the rate transport (a Python one hearing per-RTT reports), a window controller on TCP."""
     from .scorecard import _family
 
     family = _family(controller, params)
     spec = {"name": controller, **params}
-    if family == "media":
-        # A media controller (GCC) runs the RTP media transport with its feedback and the
-        # RFC 8593 encoder, its default application.
-        return {"kind": "rtp", "controller": spec, "packet_size": MEDIA_PACKET}
-    coder = {"kind": "multirate", "tau": ENCODER_LAG}
-    if family == "window":
-        return {"kind": "tcp", "controller": spec, "packet_size": MEDIA_PACKET, "app": coder}
-    python = {"feedback": "per-rtt"} if controller.startswith("python:") else {}
-    return {
-        "kind": "rate",
-        "controller": spec,
-        "packet_size": MEDIA_PACKET,
-        "app": coder,
-        **python,
-    }
+    app = dict(ENCODER)
+    if pause is not None:
+        app |= {"pause": _s(pause[0]), "resume": _s(pause[1])}
+    kind = {"media": "rtp", "window": "tcp"}.get(family, "rate")
+    python = {"feedback": "per-rtt"} if kind == "rate" and controller.startswith("python:") else {}
+    return {"kind": kind, "controller": spec, "packet_size": MEDIA_PACKET, "app": app, **python}
 
 
 #: TCP competitors: Reno (RFC 5681, the suite's default) and CUBIC (RFC 9438).
@@ -335,7 +325,7 @@ def scenario(
         raise ScenarioError.at("tcp", tcp, "one of " + ", ".join(TCP_SOURCES))
     if not 0 < scale <= 1:
         raise ScenarioError.at("scale", scale, "a number in (0, 1]")
-    source = media_source(controller, dict(params or {}))
+    params = dict(params or {})
     access = {"rate": "1Gbps", "delay": _ms(ACCESS_DELAY_MS)}
     if c.hops > 1:
         hop = c.delay_ms / c.hops - 2 * ACCESS_DELAY_MS / c.hops
@@ -356,8 +346,9 @@ def scenario(
         }
     flows = []
     for m in c.media:
+        pause = None if m.pause is None else (m.pause[0] * scale, m.pause[1] * scale)
         flow: dict[str, Any] = {
-            "source": source,
+            "source": media_source(controller, params, pause),
             "start": _s(m.start * scale),
             "stop": _s(m.stop * scale),
         }
@@ -451,7 +442,12 @@ def convergence_times(
 
 
 def _active(t: np.ndarray, m: Media, scale: float) -> np.ndarray:
-    return (t >= m.start * scale) & (t < m.stop * scale)
+    """Whether the media flow `m` sends at each of `t`: between its start and stop, out of its
+    pause."""
+    on = (t >= m.start * scale) & (t < m.stop * scale)
+    if m.pause is not None:
+        on &= (t < m.pause[0] * scale) | (t >= m.pause[1] * scale)
+    return on
 
 
 def case_metrics(
@@ -473,8 +469,11 @@ def case_metrics(
     - ``feedback_kbps`` and ``feedback_ratio``: the media receivers' reports on the wire, as a
       rate over the run and over the media bytes delivered;
     - ``late_fraction``: media packets more than :data:`LATE_MS` late; ``freeze_fraction``: the
-      share of a media flow's active bins (after its first second) in which none of its
-      packets arrived within :data:`LATE_MS`;
+      share of a media flow's active bins (after its first second, out of its pause) in which
+      none of its packets arrived within :data:`LATE_MS`;
+    - ``frame_delay_p95_ms``: the largest of the media flows' 95th percentile frame delays
+      (capture to a frame's last byte: the sender's queue counts), and ``video_freezes``: their
+      W3C freezes (a pause's gap is one), from the per-flow table where the encoder reports;
     - ``convergence_s``: per capacity change and per media flow's arrival, pause or
       resumption, the time until the media flows' total sending rate is within the band
       (:func:`convergence_times`; inf, None in :func:`run`'s results, if never), where no TCP
@@ -496,23 +495,10 @@ def case_metrics(
         g = by_flow.get(f)
         return np.zeros(len(t_all)) if g is None else g[column].to_numpy(dtype=float)
 
-    # A resumed flow is its original flow: its rows join the one it continues.
-    logical = [m.resumes if m.resumes is not None else i for i, m in enumerate(c.media)]
-    groups = sorted(set(logical))
-    active = {
-        g: np.logical_or.reduce(
-            [_active(t_all, c.media[i], scale) for i in range(n_media) if logical[i] == g]
-        )
-        for g in groups
-    }
-    rate = {
-        g: sum(series(i, "throughput_bps") for i in range(n_media) if logical[i] == g)
-        for g in groups
-    }
-    send = {
-        g: sum(series(i, "send_rate_bps") for i in range(n_media) if logical[i] == g)
-        for g in groups
-    }
+    groups = range(n_media)
+    active = {g: _active(t_all, c.media[g], scale) for g in groups}
+    rate = {g: series(g, "throughput_bps") for g in groups}
+    send = {g: series(g, "send_rate_bps") for g in groups}
     out: dict[str, Any] = {"case": c.id}
     ratios = []
     for reverse in sorted({m.reverse for m in c.media}):
@@ -542,23 +528,27 @@ def case_metrics(
     frozen = active_bins = 0
     in_time = delays[(delays["flow"] < n_media) & (delays["delay_s"] * 1e3 <= LATE_MS)]
     for g in groups:
-        flows_of = [i for i in range(n_media) if logical[i] == g]
-        arrived = in_time[in_time["flow"].isin(flows_of)]["time_s"].to_numpy()
+        arrived = in_time[in_time["flow"] == g]["time_s"].to_numpy()
         bins = np.unique(np.floor(arrived / BIN_S + 1e-9).astype(int))
         on = np.flatnonzero(active[g])
         # Bins of a flow's first second are its start-up, not a freeze.
-        first = min(c.media[i].start for i in flows_of) * scale
-        on = on[t_all[on] >= first + 1.0]
+        on = on[t_all[on] >= c.media[g].start * scale + 1.0]
         active_bins += len(on)
         frozen += len(np.setdiff1d(np.round(t_all[on] / BIN_S).astype(int), bins))
     out["freeze_fraction"] = frozen / active_bins if active_bins else float("nan")
+    if "frame_delay_p95_s" in media_rows:
+        # The encoder's frames, as its receiver played them (capture to last byte, sender's
+        # queue included): the worst flow's 95th percentile, and W3C freezes of all flows.
+        out["frame_delay_p95_ms"] = float(media_rows["frame_delay_p95_s"].max() * 1e3)
+        out["video_freezes"] = float(media_rows["video_freezes"].sum())
     if not c.tcp and c.hops == 1:
-        # A pause frees capacity as a departure does: an event too.
+        # A pause frees capacity as a departure does, a resumption takes it as an arrival.
         last = max(m.stop for m in c.media)
         events = sorted(
             {at * scale for at, _ in c.forward}
             | {m.start * scale for m in c.media if not m.reverse}
             | {m.stop * scale for m in c.media if not m.reverse and m.stop < last}
+            | {t * scale for m in c.media if not m.reverse and m.pause for t in m.pause}
         )
         forward = [g for g in groups if not c.media[g].reverse]
         total_send = sum(send[g] for g in forward)
@@ -723,6 +713,8 @@ COLUMNS = (
     ("loss", "loss", "{:.4f}"),
     ("feedback_kbps", "feedback (kb/s)", "{:.1f}"),
     ("freeze_fraction", "frozen", "{:.3f}"),
+    ("frame_delay_p95_ms", "frame delay p95 (ms)", "{:.0f}"),
+    ("video_freezes", "freezes", "{:.0f}"),
     ("convergence_mean_s", "converge (s)", "{:.1f}"),
     ("never_converged", "never", "{:d}"),
     ("jain", "Jain (media)", "{:.3f}"),
@@ -764,8 +756,8 @@ def table(suite: dict[str, Any]):
 
 # --- one table for many controllers ------------------------------------------------------------
 
-#: The seeds' media and rate controllers, and TCP (Reno) as a media flow, at their defaults
-#: (GAIMD at Yang & Lam's β = 7/8).
+#: The seeds' media and rate controllers, TCP (Reno) as a media flow, and today's media
+#: controllers (GCC, NADA, SCReAM), at their defaults (GAIMD at Yang & Lam's β = 7/8).
 HEADLINE: tuple[tuple[str, dict], ...] = (
     ("tfrc", {}),
     ("tear", {}),
@@ -777,6 +769,9 @@ HEADLINE: tuple[tuple[str, dict], ...] = (
     ("dtaimd", {}),
     ("gaimd", {"beta": 0.875}),
     ("tcp", {}),
+    ("gcc", {}),
+    ("nada", {}),
+    ("scream", {}),
 )
 
 #: The headline table's columns: (case, metric, heading, format).
@@ -785,6 +780,7 @@ HEADLINE_COLUMNS = (
     ("5.1", "delay_p95_ms", "delay p95, ms (5.1)", "{:.0f}"),
     ("5.1", "loss", "loss (5.1)", "{:.4f}"),
     ("5.1", "freeze_fraction", "frozen (5.1)", "{:.3f}"),
+    ("5.1", "frame_delay_p95_ms", "frame delay p95, ms (5.1)", "{:.0f}"),
     ("5.2", "jain", "Jain, 2 media (5.2)", "{:.3f}"),
     ("5.4", "jain", "Jain, 3 media (5.4)", "{:.3f}"),
     ("5.6", "tcp_ratio", "media/TCP (5.6)", "{:.3f}"),

@@ -3,7 +3,9 @@
 >>> card = ccscope.scorecard.scorecard("gaimd", {"beta": 0.875}, quick=True)
 >>> card["rows"][0]   # section, quantity, theory, controller, tcp, source
 
-The controller is a window or rate controller of the catalogue, or ``python:module:Object``: a
+The controller is a window, rate or media controller of the catalogue (a media controller, GCC,
+NADA or SCReAM, runs the RTP media transport driving RFC 8593's encoder), or
+``python:module:Object``: a
 :class:`ccscope.Controller`, :class:`ccscope.WindowController` or :class:`ccscope.RateController`
 (an instance, class or factory) in ``module.py`` beside the working directory, with parameters
 as a scenario gives them. Theory rows need a binomial form, and give the round model's
@@ -252,12 +254,27 @@ def _controller(name: str, params: dict) -> dict:
     return {"name": name, **params}
 
 
+#: A media controller's application in the scorecard: RFC 8593's encoder with its ceiling
+#: above every scorecard link (100 Mb/s), so that the controller, not the encoder's 1.5 Mb/s,
+#: sets the rate (a controller's own ceiling, NADA's RMAX, stays at its default).
+SCORECARD_ENCODER = {"kind": "encoder", "max_rate": "100Mbps"}
+
+
 def _source(name: str, params: dict, family: str) -> dict:
     """The packet source running the controller: TCP for a window controller, the rate
-    transport (with Yang et al.'s 10% send-time jitter, as yang.FIG6) for a rate controller;
-    a Python rate controller hears per-RTT reports."""
+    transport (with Yang et al.'s 10% send-time jitter, as yang.FIG6) for a rate controller
+    (a Python one hears per-RTT reports), the RTP media transport with its feedback driving
+    :data:`SCORECARD_ENCODER` for a media controller (GCC, NADA, SCReAM), in the set-ups'
+    1000-byte packets."""
     if family == "window":
         return {"kind": "tcp", "controller": _controller(name, params)}
+    if family == "media":
+        return {
+            "kind": "rtp",
+            "controller": _controller(name, params),
+            "packet_size": "1000B",
+            "app": dict(SCORECARD_ENCODER),
+        }
     python = {"feedback": "per-rtt"} if name.startswith("python:") else {}
     return {"kind": "rate", "controller": _controller(name, params), "jitter": 0.1, **python}
 
@@ -880,9 +897,9 @@ def _runs_in_rounds(controller: str, params: dict) -> bool:
 
 
 def _family(controller: str, params: dict) -> str:
-    """ "window" or "rate"; a bad name or parameter is a ScenarioError naming it. A
-    :class:`ccscope.Controller` that starts with a window is a window controller (run by TCP),
-    one that starts with only a rate a rate controller."""
+    """ "window", "rate" or "media" (a catalogued media controller); a bad name or parameter is
+    a ScenarioError naming it. A :class:`ccscope.Controller` that starts with a window is a
+    window controller (run by TCP), one that starts with only a rate a rate controller."""
     from .controllers import catalogue, paper_name
 
     if controller.startswith("python:"):
@@ -973,7 +990,8 @@ def table(card: dict[str, Any]):
 # --- one table for many controllers ------------------------------------------------------------
 
 #: The controllers of :func:`compare`'s table: the seed papers' controllers as they ran them
-#: (GAIMD at Yang & Lam's β = 7/8), CUBIC, BBR v1, BBR v3 and Copa, at the catalogue's defaults.
+#: (GAIMD at Yang & Lam's β = 7/8), CUBIC, BBR v1, BBR v3, Copa, and the media controllers GCC,
+#: NADA and SCReAM, at the catalogue's defaults.
 COMPARED: tuple[tuple[str, dict], ...] = (
     ("tcp", {}),
     ("gaimd", {"beta": 0.875}),
@@ -991,6 +1009,9 @@ COMPARED: tuple[tuple[str, dict], ...] = (
     ("bbr", {}),
     ("bbr3", {}),
     ("copa", {}),
+    ("gcc", {}),
+    ("nada", {}),
+    ("scream", {}),
 )
 
 #: The table's columns after the controller: (key, heading).

@@ -37,3 +37,15 @@ def test_iiad_loss_is_its_orbits_whatever_the_start():
     # 0.4%: the spread over 10 start rates from 5% to 100% at 200 000 steps.
     assert p1 == pytest.approx([p1[0]] * 3, rel=4e-3)
     assert 0 < max(p1) <= loguinov.max_overshoot_loss("IIAD", 1)
+
+
+@pytest.mark.parametrize("steps", [20, 100])
+@pytest.mark.parametrize(("ell", "n"), [(0.0, 150), (0.5, 50), (1.0, 1)])
+def test_fig4_stepping_bound_holds_for_coarse_steps(steps, ell, n):
+    """loguinov-fig4's tolerance is efficiency_stepping_bound: with steps 50 and 10 times as
+    coarse as the reproduction's, the round model's error against (28) stays inside it, and the
+    bound shrinks with the step."""
+    row = loguinov.efficiency(ell, n, steps_per_cycle=steps, cycles=40)
+    assert abs(row["measured"] / row["eq28"] - 1) <= row["bound"]
+    finer = loguinov.efficiency(ell, n, steps_per_cycle=10 * steps, cycles=4)
+    assert finer["bound"] < row["bound"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 # pytest runs in importlib mode, where a test module cannot import this conftest by name; it is
 # registered as `validation_setups` so that the tests can `from validation_setups import ...`.
 sys.modules.setdefault("validation_setups", sys.modules[__name__])
@@ -49,3 +51,45 @@ def simd_fat_link(duration_s: float = 300.0, seed: int = 1) -> dict:
         # One sample per RTT, as the issue asks.
         "trace": {"interval": "100ms", "queues": False},
     }
+
+
+STEADY_FROM_S = 100.0  # the slow-start overshoot (w ≈ 600) has decayed by then
+
+
+def simd_epochs(result) -> list[dict]:
+    """The congestion epochs of :func:`simd_fat_link`'s run: start time, w_max, w0 and the
+    growth w − w0 against the RTTs since the reduction (while the window grows)."""
+    rtt = result.flows.loc[0, "mean_rtt_s"]
+    assert result.flows.loc[0, "timeouts"] == 0
+    tr = result.trace.flows
+    w = tr["window_pkts"].to_numpy()
+    t = tr["time_s"].to_numpy()
+    # A reduction removes β·w = w/16; growth within one RTT bin is < w/100.
+    drops = [i for i in range(1, len(w)) if w[i] < w[i - 1] * (1 - SIMD_BETA / 2)]
+    out = []
+    for a, b in zip(drops, drops[1:], strict=False):
+        seg, tt = w[a:b], (t[a:b] - t[a]) / rtt
+        w0, w_max = seg.min(), w[a - 1]
+        d = seg - w0
+        grow = d > 1e-9  # the window is frozen during SACK recovery
+        out.append({"start_s": t[a], "w_max": w_max, "w0": w0, "t": tt[grow], "d": d[grow]})
+    return out
+
+
+def simd_epoch_fit(e: dict) -> tuple[float, float]:
+    """One epoch's fitted exponent p of w − w0 = c (t − t0)^p, and c (exponent held at 2) over
+    Jin et al. (7)'s c = 9β/(8 w_max)."""
+    from scipy.optimize import curve_fit
+
+    from ccscope.theory import jin
+
+    c7 = jin.jin_c(SIMD_BETA, e["w_max"], -0.5, 1, approx=True)
+
+    def model(t, c, t0, p):
+        return c * np.clip(t - t0, 1e-9, None) ** p
+
+    # Exponent: t0 absorbs where in its RTT bin the epoch began.
+    (_, _, p), _ = curve_fit(model, e["t"], e["d"], p0=(c7, 0.0, 2.0), maxfev=10_000)
+    # c: √(w − w0) is linear in t with slope √c.
+    slope, _ = np.polyfit(e["t"], np.sqrt(e["d"]), 1)
+    return float(p), float(slope**2 / c7)

@@ -5,41 +5,23 @@ with l = 1).
 
 Set-up (conftest.simd_fat_link): one SIMD(1/16) TCP/SACK flow on a fat link with a loss every
 600th packet, 100 ms RTT, window sampled once per RTT; epochs after t = 100 s are in steady
-state (w_max ≈ 26). Measured (seed 1, 300 s): 80 steady epochs, fitted exponent 1.98–2.02
-(median 2.02), c / c_eq7 = 1.030–1.038 (median 1.035), w0/w_max = 0.9375–0.9415 for w_max from
-26 to 600.
+state (w_max ≈ 26). The validation page's table shows what this measures (python
+bench/packet_checks.py).
 """
 
 import numpy as np
 import pytest
-from scipy.optimize import curve_fit
-from validation_setups import SIMD_BETA, simd_fat_link
+from validation_setups import SIMD_BETA, STEADY_FROM_S, simd_epoch_fit, simd_epochs, simd_fat_link
 
 import ccscope
 from ccscope.theory import jin
 
 BETA = SIMD_BETA
-STEADY_FROM_S = 100.0  # the slow-start overshoot (w ≈ 600) has decayed by then
 
 
 @pytest.fixture(scope="module")
 def epochs():
-    r = ccscope.run(simd_fat_link())
-    assert r.flows.loc[0, "timeouts"] == 0
-    rtt = r.flows.loc[0, "mean_rtt_s"]
-    tr = r.trace.flows
-    w = tr["window_pkts"].to_numpy()
-    t = tr["time_s"].to_numpy()
-    # A reduction removes β·w = w/16; growth within one RTT bin is < w/100 (see below).
-    drops = [i for i in range(1, len(w)) if w[i] < w[i - 1] * (1 - BETA / 2)]
-    out = []
-    for a, b in zip(drops, drops[1:], strict=False):
-        seg, tt = w[a:b], (t[a:b] - t[a]) / rtt
-        w0, w_max = seg.min(), w[a - 1]
-        d = seg - w0
-        grow = d > 1e-9  # the window is frozen during SACK recovery
-        out.append({"start_s": t[a], "w_max": w_max, "w0": w0, "t": tt[grow], "d": d[grow]})
-    return out
+    return simd_epochs(ccscope.run(simd_fat_link()))
 
 
 def test_each_epoch_grows_as_t_squared(epochs):
@@ -47,21 +29,14 @@ def test_each_epoch_grows_as_t_squared(epochs):
     assert len(steady) >= 50
     exps, c_ratio, c_band = [], [], []
     for e in steady:
-        c7 = jin.jin_c(BETA, e["w_max"], -0.5, 1, approx=True)  # Jin et al. (7): 9β/(8 w_max)
-        c5 = jin.jin_c(BETA, e["w_max"], -0.5, 1)  # Jin et al. (5): c7 / (1 − 2β/3)²
-
-        def model(t, c, t0, p):
-            return c * np.clip(t - t0, 1e-9, None) ** p
-
-        # Exponent: w − w0 = c (t − t0)^p; t0 absorbs where in its RTT bin the epoch began.
-        (_, _, p), _ = curve_fit(model, e["t"], e["d"], p0=(c7, 0.0, 2.0), maxfev=10_000)
+        p, ratio = simd_epoch_fit(e)
         exps.append(p)
-        # c with the exponent held at 2: √(w − w0) is linear in t with slope √c.
-        slope, _ = np.polyfit(e["t"], np.sqrt(e["d"]), 1)
-        c_ratio.append(slope**2 / c7)
+        c_ratio.append(ratio)
         # ACK clocking: a window w sends ⌊w⌋ ≥ w − 1 packets per RTT, so the per-RTT increase
         # is between (w−1)/w and 1 times the fluid α√(w − w0) of (3); c ∝ α² lies between
-        # ((w_max−1)/w_max)²·c5 and c5.
+        # ((w_max−1)/w_max)²·c5 and c5 (Jin et al. (5): c7 / (1 − 2β/3)²).
+        c7 = jin.jin_c(BETA, e["w_max"], -0.5, 1, approx=True)
+        c5 = jin.jin_c(BETA, e["w_max"], -0.5, 1)
         c_band.append((((e["w_max"] - 1) / e["w_max"]) ** 2 * c5 / c7, c5 / c7))
     exps, c_ratio = np.array(exps), np.array(c_ratio)
     print(

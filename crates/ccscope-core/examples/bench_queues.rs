@@ -106,6 +106,17 @@ fn arrivals(flows: u32) -> Vec<(SimTime, u32)> {
         .collect()
 }
 
+/// Frees the packets the queue dropped, as the engine does (`Core::drop_dropped`).
+#[inline(always)]
+fn free_dropped(store: &mut Store, dropped: &mut Vec<u32>) {
+    if !dropped.is_empty() {
+        for &d in dropped.iter() {
+            store.remove(d);
+        }
+        dropped.clear();
+    }
+}
+
 /// Runs the arrivals through a queue of `spec` onto the link: the seconds it took, and the
 /// packets sent.
 fn serve(spec: &QueueSpec, arrivals: &[(SimTime, u32)]) -> (f64, u64) {
@@ -128,9 +139,7 @@ fn serve(spec: &QueueSpec, arrivals: &[(SimTime, u32)]) -> (f64, u64) {
                 let next = queue
                     .dequeue(&mut store, free, &mut dropped)
                     .map(|(k, _)| k);
-                dropped.drain(..).for_each(|d| {
-                    store.remove(d);
-                });
+                free_dropped(&mut store, &mut dropped);
                 next
             } else {
                 chain
@@ -153,14 +162,10 @@ fn serve(spec: &QueueSpec, arrivals: &[(SimTime, u32)]) -> (f64, u64) {
             {
                 store.remove(k);
             }
-            dropped.drain(..).for_each(|d| {
-                store.remove(d);
-            });
+            free_dropped(&mut store, &mut dropped);
             if on_wire.is_none() {
                 on_wire = queue.dequeue(&mut store, at, &mut dropped).map(|(k, _)| k);
-                dropped.drain(..).for_each(|d| {
-                    store.remove(d);
-                });
+                free_dropped(&mut store, &mut dropped);
                 free = at + ser;
             }
         } else {

@@ -378,6 +378,11 @@ fn encoder(e: &media::Encoder) -> EncoderSpec {
         size_scale: e.size_scale,
         interval_scale: e.interval_scale,
         key_interval: e.key_interval.as_ref().map(|t| SimTime(ns(t))),
+        pause: e
+            .pause
+            .as_ref()
+            .zip(e.resume.as_ref())
+            .map(|(p, r)| (SimTime(ns(p)), SimTime(ns(r)))),
     }
 }
 

@@ -12,7 +12,17 @@ import pandas as pd
 
 from .. import roundmodel, theory
 from . import figure
-from .claims import PRINTED, STATEMENT, THEORY, UNSOURCED, Claim, Knob, within
+from .claims import (
+    PRINTED,
+    SEEDS,
+    STATEMENT,
+    THEORY,
+    UNSOURCED,
+    Claim,
+    Knob,
+    seed_tolerance,
+    within,
+)
 
 #: Cai et al. Fig. 14: "link capacity 20 packets/rtt"; (a): "gains 35% of total link capacity".
 R = 20.0
@@ -188,12 +198,28 @@ TABLE1_KNOBS = {
 }
 
 
+def table1_run(sc, seed: int) -> dict[str, float]:
+    """One run of Table I's scenario `sc` at `seed`: DTAIMD's interruptions, the TCP elephants
+    interrupted, the share of them whose largest receiver queue exceeds DTAIMD's, and DTAIMD's
+    rate over the TCP elephants' mean rate."""
+    from .. import engine
+
+    m = engine.run(sc.with_seed(seed)).media
+    d, tcp = m.iloc[0], m.iloc[1:]
+    bigger = tcp["max_receiver_queue_bytes"] > d["max_receiver_queue_bytes"]
+    return {
+        "dtaimd_interruptions": int(d["interruptions"]),
+        "tcp_interrupted": int((tcp["interruptions"] > 0).sum()),
+        "share_bigger_queue": float(bigger.mean()),
+        "rate_ratio": float(d["throughput_bps"] / tcp["throughput_bps"].mean()),
+    }
+
+
 def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[Claim]:
     """Cai et al. Table I (scenarios/cai-table1-playback.toml) over one seed (quick) or three:
     DTAIMD's playback is never interrupted while about half the TCP elephants are; DTAIMD's
     largest receiver queue is below most TCP flows'; its rate is within 15% of the TCP mean.
     `setup` changes what the paper leaves out (:data:`TABLE1_KNOBS`)."""
-    from .. import engine
     from ..scenario import load, shipped
 
     sc = load(shipped() / "cai-table1-playback.toml")
@@ -204,13 +230,11 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
         sc = sc.replace(f"flows[{len(sc.table['flows']) - 1}].count", max(1, round(setup["mice"])))
     dtaimd_int, tcp_interrupted, below, ratio = [], [], [], []
     for seed in (1,) if quick else (1, 2, 3):
-        m = engine.run(sc.with_seed(seed)).media
-        d, tcp = m.iloc[0], m.iloc[1:]
-        dtaimd_int.append(int(d["interruptions"]))
-        tcp_interrupted.append(int((tcp["interruptions"] > 0).sum()))
-        bigger = tcp["max_receiver_queue_bytes"] > d["max_receiver_queue_bytes"]
-        below.append(float(bigger.mean()))
-        ratio.append(float(d["throughput_bps"] / tcp["throughput_bps"].mean()))
+        one = table1_run(sc, seed)
+        dtaimd_int.append(one["dtaimd_interruptions"])
+        tcp_interrupted.append(one["tcp_interrupted"])
+        below.append(one["share_bigger_queue"])
+        ratio.append(one["rate_ratio"])
     paper_ratio = TABLE1_RATE_KBPS["DTAIMD"] / float(np.mean(TABLE1_RATE_KBPS["TCP"]))
     interrupted = float(np.mean(tcp_interrupted))
     seeds = f"over {len(ratio)} seed(s)"
@@ -220,6 +244,10 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
     share_tol = 2 * np.sqrt(0.8 * 0.2 / (10 * k))
     count_tol = 2 * np.sqrt(10 * 0.5 * 0.5 / k)
     share = float(np.mean(below))
+    # Whole KB/s: ± 0.5 on DTAIMD's 95 and on the mean of the ten TCP rates (± 0.5 each).
+    tcp_mean = float(np.mean(TABLE1_RATE_KBPS["TCP"]))
+    printed = 0.5 / tcp_mean + TABLE1_RATE_KBPS["DTAIMD"] * 0.5 / tcp_mean**2
+    rate_tol = printed + seed_tolerance(TABLE1_RATE_SD, k)
     return [
         Claim(
             f"Cai Table I: DTAIMD interruptions, {seeds}",
@@ -253,13 +281,31 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             f"Cai Table I: DTAIMD rate / TCP mean rate, {seeds}",
             round(paper_ratio, 3),
             round(float(np.mean(ratio)), 3),
-            "within 15% of 1",
-            abs(float(np.mean(ratio)) - 1) <= 0.15,
-            "" if abs(float(np.mean(ratio)) - 1) <= 0.15 else CAI_TABLE1_WHY,
-            source=UNSOURCED + ": 15%, where Table I's TCP rates spread 82-93 KB/s",
+            f"± {rate_tol:.2g}",
+            abs(float(np.mean(ratio)) - paper_ratio) <= rate_tol,
+            ""
+            if abs(float(np.mean(ratio)) - paper_ratio) <= rate_tol
+            else CAI_TABLE1_RATE_WHY.format(measured=float(np.mean(ratio))),
+            source=SEEDS + f": Table I prints one run's rates in whole KB/s (± {printed:.2g} in "
+            f"the ratio); 2σ of its difference from a mean of {k} seed(s), σ = "
+            f"{TABLE1_RATE_SD:g} over seeds 1-10 (python bench/seed_spread.py cai-table1)",
         ),
     ]
 
+
+#: Standard deviation of one run's DTAIMD/TCP rate ratio over seeds 1-10
+#: (`python bench/seed_spread.py cai-table1`).
+TABLE1_RATE_SD = 0.0175
+
+#: Why DTAIMD's rate relative to TCP's does not reproduce ({measured} filled in).
+CAI_TABLE1_RATE_WHY = (
+    "DTAIMD gets {measured:.3f} of the TCP elephants' mean rate here (0.938-1.000 over seeds "
+    "1-10), the paper's run 1.082: in its one run DTAIMD is 2.0 standard deviations of its own "
+    "ten TCP rates (82-93 KB/s) above their mean. Over the capacities and mice the paper does "
+    "not print (--explore, seed 1) the ratio is within this tolerance only at 6 Mb/s, the "
+    "capacity nearest the 7.8 Mb/s Table I's eleven rates add up to; the reproduction assumes "
+    "10 Mb/s"
+)
 
 #: Why the receiver-queue claim does not hold in the one-seed quick run.
 CAI_TABLE1_QUEUE_WHY = (
@@ -345,11 +391,45 @@ CAI_FIG16_WHY = (
 )
 
 
+#: Standard deviation of one run's class-2/class-1 ratio over seeds 1-10, by (k, flows)
+#: (`python bench/seed_spread.py cai-fig17`).
+FIG17_SD = {
+    (2, 12): 0.0507,
+    (2, 24): 0.117,
+    (2, 48): 0.03,
+    (2, 96): 0.102,
+    (3, 12): 0.0516,
+    (3, 24): 0.139,
+    (3, 48): 0.101,
+    (3, 96): 0.161,
+    (4, 12): 0.0633,
+    (4, 24): 0.279,
+    (4, 48): 0.0629,
+    (4, 96): 0.184,
+}
+
+
+def fig17_ratio(base, alpha2: float, n: int, seed: int = 1):
+    """Fig. 17's scenario `base` with n flows (1/6 multimedia at `alpha2`): the class-2/class-1
+    throughput ratio and the per-flow tables of class 1 and class 2."""
+    from .. import engine
+
+    sc = (
+        base.replace("flows[0].count", n - n // 6)
+        .replace("flows[1].count", n // 6)
+        .replace("flows[1].source.controller.alpha", alpha2)
+        .with_seed(seed)
+    )
+    f = engine.run(sc).flows
+    data, media = f.iloc[: n - n // 6], f.iloc[n - n // 6 :]
+    return float(media["throughput_bps"].mean() / data["throughput_bps"].mean()), data, media
+
+
 def fig17(quick: bool = False) -> list[Claim]:
     """Cai et al. Fig. 17 (scenarios/cai-fig17-differentiation.toml): the class-2/class-1
-    throughput ratio with α₂ from eq. (40), within 20% of k = 2, 3, 4 at 12 to 96 flows
+    throughput ratio with α₂ from eq. (40), within 2σ of one run (:data:`FIG17_SD`) of
+    k = 2, 3, 4 at 12 to 96 flows
     (1/6 multimedia). `quick` runs k = 2 and 4 at 12 and 48 flows."""
-    from .. import engine
     from ..scenario import load, shipped
 
     base = load(shipped() / "cai-fig17-differentiation.toml")
@@ -357,19 +437,14 @@ def fig17(quick: bool = False) -> list[Claim]:
     for k in (2, 4) if quick else (2, 3, 4):
         alpha2 = float(theory.cai_weighted_alpha_ratio(k, 0.5, 0.875))
         for n in (12, 48) if quick else (12, 24, 48, 96):
-            sc = (
-                base.replace("flows[0].count", n - n // 6)
-                .replace("flows[1].count", n // 6)
-                .replace("flows[1].source.controller.alpha", alpha2)
-            )
-            f = engine.run(sc).flows
-            data, media = f.iloc[: n - n // 6], f.iloc[n - n // 6 :]
-            ratio = float(media["throughput_bps"].mean() / data["throughput_bps"].mean())
-            holds = abs(ratio / k - 1) <= 0.2
+            ratio, data, media = fig17_ratio(base, alpha2, n)
+            sd = FIG17_SD[(k, n)]
+            holds = abs(ratio - k) <= 2 * sd
             why = (
                 ""
                 if holds
                 else (
+                    f"{abs(ratio - k) / sd:.1f} standard deviations of one run from k; "
                     "(40) assumes class 2 sees k times class 1's loss rate over AIMD cycles; "
                     f"here the link leaves a data flow {data['cwnd_pkts'].mean():.1f} packets "
                     "of window, "
@@ -385,10 +460,11 @@ def fig17(quick: bool = False) -> list[Claim]:
                     f"{n} flows",
                     k,
                     round(ratio, 3),
-                    "within 20%",
+                    f"± {2 * sd:.2g}",
                     holds,
                     why,
-                    source=UNSOURCED + ": 20% of (40)'s k, whose own error is not stated",
+                    source=SEEDS + f": (40) gives k exactly and states no error; 2σ of one "
+                    f"run, σ = {sd:g} over seeds 1-10 (python bench/seed_spread.py cai-fig17)",
                 )
             )
     return claims

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 #: Where a tolerance comes from; every claim's ``source`` starts with one of these.
@@ -64,6 +65,13 @@ class Knob:
     name: str
     meaning: str
     assumed: float
+
+
+def seed_tolerance(sd: float, k: int) -> float:
+    """Two standard deviations of the difference between one published run and ccscope's mean
+    over `k` seeds, when one run's standard deviation over seeds is `sd` (measured by
+    ``python bench/seed_spread.py``): 2·sd·sqrt(1 + 1/k)."""
+    return 2 * sd * math.sqrt(1 + 1 / k)
 
 
 def _unexpected(measured: float, tolerance: str, published: float) -> str:

@@ -21,6 +21,7 @@ from .claims import (
     UNSOURCED,
     Claim,
     below,
+    seed_tolerance,
     within,
     within_abs,
     within_factor,
@@ -167,13 +168,17 @@ def iscc_table(n: list[int] | None = None, steps: int = 100_000) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
+#: Steps in one increase phase of Fig. 4's runs.
+FIG4_STEPS = 1000
+
+
 def efficiency(
     l: float,  # noqa: E741
     n: int,
     k: float = 0.5,
     beta: float = 0.5,
     window: float = 100.0,
-    steps_per_cycle: int = 1000,
+    steps_per_cycle: int = FIG4_STEPS,
     cycles: int = 20,
 ) -> dict[str, float]:
     """Round-model utilization of binomial(k, l) with β = 1/2 on a link of W packets per RTT
@@ -182,7 +187,9 @@ def efficiency(
     Rate-based binomial flows (MTU/RTT = C/W, so the window-domain constants are α and β) do
     not stop at one packet, as (28) assumes for U = W/n < 1. (28) does not depend on α; α is
     chosen so that one increase phase, (26), lasts ``steps_per_cycle`` steps, making the
-    discrete steps small against the oscillation."""
+    discrete steps small against the oscillation. The utilization is the mean over the whole
+    cycles after the first quarter (from one loss to the last), and ``bound`` the stepping's
+    error against (28) (:func:`efficiency_stepping_bound`)."""
     u = window / n
     z = beta * u ** (l - 1.0)
     phase = u ** (k + 1) * (1 - (1 - z) ** (k + 1)) / (k + 1)  # (26) with λ = R = 1
@@ -191,7 +198,7 @@ def efficiency(
     steps = cycles * steps_per_cycle
     result = roundmodel.run(
         {
-            "run": {"engine": "round", "steps": steps, "warmup_steps": steps // 4},
+            "run": {"engine": "round", "steps": steps},
             "link": {"capacity": T1, "rtt": "100ms"},
             "flows": [
                 {
@@ -201,14 +208,41 @@ def efficiency(
                     "initial_rate": f"{unit * u * (1 - z / 2)}bps",
                 }
             ],
+            "record": {"every": 1},
         }
     )
+    series = result.series[result.series["step"] >= steps // 4]
+    losses = np.flatnonzero(series["loss_fraction"].to_numpy() > 0)
+    e = float(theory.binomial_efficiency(k, l, beta, u))
     return {
         "l": l,
         "n": n,
-        "measured": result.utilization,
-        "eq28": theory.binomial_efficiency(k, l, beta, u),
+        "measured": float(series["utilization"].to_numpy()[losses[0] : losses[-1]].mean()),
+        "eq28": e,
+        "bound": efficiency_stepping_bound(k, z, u, alpha, e),
     }
+
+
+def efficiency_stepping_bound(k: float, z: float, u: float, alpha: float, e: float) -> float:
+    """The relative error, against (28), of a round model that steps a binomial(k, l) flow's
+    increase x ← x + αx^(−k) (window units) over whole cycles between L = u(1 − z) and U = u.
+
+    Over a cycle the steps sum x_i = x_i^(k+1)·δ_i/α and count 1 = x_i^k·δ_i/α, with δ_i the
+    step from x_i: the mean is a ratio of two left Riemann sums of ∫x^(k+1)dx and ∫x^k dx over
+    [L, U], with mesh at most the largest step δ = α·max(L^(−k), U^(−k)). A left sum of an
+    increasing function is short of its integral by at most the function's rise times the
+    mesh, so each side is off by at most rise·δ/integral. The last step overshoots U by at most
+    δ, which moves the cycle's top, and through the decrease (slope 1 − lβx^(l−1) in [0, 1])
+    its bottom, by at most δ: the mean by at most δ/(e·U)."""
+    low = u * (1 - z)
+    delta = alpha * max(low ** (-k), u ** (-k))
+
+    def side(power: float) -> float:
+        rise = abs(u**power - low**power)
+        integral = (u ** (power + 1) - low ** (power + 1)) / (power + 1)
+        return rise * delta / integral
+
+    return side(k + 1) + side(k) + delta / (e * u)
 
 
 #: Fig. 5's s_100 are printed with their exponents log s_100 / log 100 to 0.01 (§V-B): ± 0.005
@@ -380,18 +414,21 @@ def eq42_claims(quick: bool = False) -> list[Claim]:
 def fig4_claims(quick: bool = False) -> list[Claim]:
     """Fig. 4 (k = 1/2, W = 100, β = 1/2): the round model's utilization against the exact
     efficiency (28) at U = W/n, for l = 0, 1/4, 1/2, 3/4, 1; one claim per n, at the l where
-    they differ most. The same in both modes (seconds)."""
+    they differ most against the stepping's bound. The same in both modes (seconds)."""
     claims = []
     for n in (1, 50, 150):
         rows = [efficiency(ell, n) for ell in (0.0, 0.25, 0.5, 0.75, 1.0)]
-        worst = max(rows, key=lambda r: abs(r["measured"] / r["eq28"] - 1))
+        worst = max(rows, key=lambda r: abs(r["measured"] / r["eq28"] - 1) / r["bound"])
         claims.append(
-            within(
+            within_abs(
                 f"n = {n}: utilization, worst l ({worst['l']:g}), against (28)",
                 worst["eq28"],
                 worst["measured"],
-                0.01,
-                source=UNSOURCED + ": 1% of (28), an exact mean the round model steps through",
+                float(f"{worst['bound'] * worst['eq28']:.2g}"),
+                source=THEORY + ": the round model's stepping through (28)'s exact mean, bounded "
+                f"from its step (1/{FIG4_STEPS} of an increase phase): "
+                f"{worst['bound']:.2g} of (28) (ccscope.experiments.loguinov."
+                "efficiency_stepping_bound)",
             )
         )
     return claims
@@ -544,20 +581,36 @@ def fig8_claims(quick: bool = False) -> list[Claim]:
                 "I's n^0.49 is the testbed's)",
             )
         )
-        ratio = FIG8_PUBLISHED["ISCC(-1.5,2)"] / FIG8_PUBLISHED["AIMD(0.19,1/2)"]
-        holds = iscc < 0.5 * aimd
+        a, i = FIG8_PUBLISHED["AIMD(0.19,1/2)"], FIG8_PUBLISHED["ISCC(-1.5,2)"]
+        # Both exponents printed to 0.01: ± 0.005 each, carried into their ratio.
+        printed = 0.005 / a + i * 0.005 / a**2
         claims.append(
-            Claim(
+            within_abs(
                 f"seed {seed}: ISCC(-1.5,2) exponent over AIMD's",
-                ratio,
+                i / a,
                 iscc / aimd,
-                "below 0.5",
-                holds,
-                "" if holds else "unexpected: at least half AIMD's",
-                source=STATEMENT + ": §VI-A, ISCC's loss grows markedly slower than AIMD's",
+                round(printed + seed_tolerance(FIG8_RATIO_SD, 1), 3),
+                WHY_FIG8_RATIO,
+                source=SEEDS + ": Table I prints n^0.49 and n^1.31 (± 0.005 each); 2σ of the "
+                f"difference of two runs' ratio, σ = {FIG8_RATIO_SD:g} over seeds 6-17 (python "
+                "bench/seed_spread.py loguinov-fig8 --seeds 12)",
             )
         )
     return claims
+
+
+#: Standard deviation of one run's ISCC/AIMD exponent ratio over seeds 6-17
+#: (`python bench/seed_spread.py loguinov-fig8 --seeds 12`).
+FIG8_RATIO_SD = 0.0057
+
+#: Why ISCC's exponent relative to AIMD's is not Table I's.
+WHY_FIG8_RATIO = (
+    "Table I's exponents are the testbed's; in simulation §VI-A finds ISCC(-1.5,2)'s loss "
+    "slowly decaying in n, as here (the row above: its exponent is negative, so the ratio "
+    "is), and §VI-C puts the testbed's growth down to delayed and lost feedback, nonuniform "
+    "loss and errors in measuring C; the packet engine's packet-bunch estimates of C are "
+    "exact (loguinov-fig7's rows)"
+)
 
 
 # --- Fig. 7 at packet level: packet-bunch estimates of the T1's capacity -------------------

@@ -27,8 +27,14 @@
 //! receiver's frame metrics. As with every source here the send buffer is unbounded: a
 //! transport slower than the encoder queues frames in the sender.
 //!
+//! A pause (RFC 8867 §5.8's media pause and resume; ccscope's rules): no frame is captured
+//! from `pause.0` until `pause.1`, so the transport has nothing to send and its receiver
+//! nothing to report, and the controller keeps its state; the first frame at the resumption
+//! takes up the transport's rate at once (no reaction-time wait, no step limit) and starts a
+//! transient, as a key frame does.
+//!
 //! Hooks: [`SendApp::on_start`] asks to be woken at once; each [`SendApp::on_wake`] codes one
-//! frame and asks to be woken at the next frame time.
+//! frame and asks to be woken at the next frame time (in a pause: at its end).
 
 use rand::Rng as _;
 
@@ -54,6 +60,8 @@ pub struct EncoderSpec {
     pub size_scale: f64,
     pub interval_scale: f64,
     pub key_interval: Option<SimTime>,
+    /// No frames from `.0` until `.1` (times of the run).
+    pub pause: Option<(SimTime, SimTime)>,
 }
 
 impl Default for EncoderSpec {
@@ -71,6 +79,7 @@ impl Default for EncoderSpec {
             size_scale: 0.15,
             interval_scale: 0.15,
             key_interval: None,
+            pause: None,
         }
     }
 }
@@ -179,6 +188,15 @@ impl SendApp for Encoder {
 
     fn on_wake(&mut self, cx: &mut SendCtx) {
         let now = cx.now();
+        if let Some((from, until)) = self.spec.pause {
+            if (from..until).contains(&now) {
+                // Paused: the first frame after it takes the target afresh, as a key frame.
+                self.rate_bps = None;
+                self.burst_left = self.spec.burst_frames;
+                cx.wake_at(until);
+                return;
+            }
+        }
         let wanted = cx.view().rate_bps;
         self.update(now, wanted);
         if let (Some(key), Some(every)) = (self.next_key, self.spec.key_interval) {
@@ -288,5 +306,24 @@ mod tests {
         let at = |s: f64| g.iter().find(|(t, _)| *t >= s).unwrap().1;
         assert_eq!(at(1.1), (1.1e6 / 240.0f64).round() as u64);
         assert_eq!(at(1.5), (1.2e6 / 240.0f64).round() as u64);
+    }
+
+    /// RFC 8867 §5.8's pause: nothing coded from 2 s to 3 s, a frame exactly at 3 s that starts
+    /// a transient (13.5 KB), and the rate then the transport's (600 kb/s, taken at once
+    /// although it is 40 % below the 1 Mb/s before the pause: no 10 % step limit).
+    #[test]
+    fn a_pause_codes_nothing_and_resumes_with_a_key_frame_at_the_target() {
+        let spec = EncoderSpec {
+            size_scale: 0.0,
+            interval_scale: 0.0,
+            pause: Some((SimTime::from_secs_f64(2.0), SimTime::from_secs_f64(3.0))),
+            ..EncoderSpec::default()
+        };
+        let f = run(spec, 5.0, |t| if t < 2.0 { 1e6 } else { 600e3 });
+        assert!(f.iter().all(|(t, b)| !(2.0..3.0).contains(t) || *b == 0));
+        let resumed: Vec<_> = f.iter().filter(|(t, b)| *t >= 3.0 && *b > 0).collect();
+        assert_eq!(resumed[0].0, 3.0);
+        assert_eq!(resumed[0].1, 13_500);
+        assert_eq!(resumed[9].1, (600e3 / 240.0f64).round() as u64);
     }
 }

@@ -13,7 +13,7 @@
 //! `t + INTERVAL / sqrt(count)`, truncated to the nanosecond), where Linux uses a Newton
 //! iteration of 1/sqrt(count) in 16-bit fixed point.
 
-use super::queue::{Backlog, Length};
+use super::queue::{Admit, Backlog, Length};
 use super::store::{Fifo, Store};
 use crate::time::{OptTime, SimTime};
 
@@ -42,7 +42,8 @@ pub struct Head {
     pub ecn_capable: bool,
 }
 
-/// The queue CoDel serves: RFC 8289's `Queue::dequeue()` and `bytes()`, and `drop()`.
+/// The queue CoDel serves once a drop or mark is due: RFC 8289's `Queue::dequeue()` and
+/// `bytes()`, and `drop()`.
 pub trait Served {
     /// Takes the head packet, if any.
     fn dequeue(&mut self) -> Option<Head>;
@@ -70,17 +71,19 @@ pub struct CoDelVars {
     dropping: bool,
 }
 
+/// Where RFC 8289 §5.4 `dequeue()` stands after its first steps ([`CoDelVars::start`]).
+pub enum Step {
+    /// Done: send this packet, or nothing if the queue is empty.
+    Done(Option<Head>),
+    /// A drop or a mark is due, this packet the first candidate: [`CoDelVars::signal`].
+    Signal(Head),
+}
+
 /// Packets a queue's control law dropped and marked so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Signals {
     pub drops: u64,
     pub marks: u64,
-}
-
-/// What `dodequeue` returns (RFC 8289 §5.5).
-struct Dequeued {
-    head: Option<Head>,
-    ok_to_drop: bool,
 }
 
 /// RFC 8289 §5.5 `control_law()`: `t + INTERVAL / sqrt(count)`.
@@ -89,83 +92,127 @@ fn control_law(t: SimTime, interval: SimTime, count: u32) -> SimTime {
 }
 
 impl CoDelVars {
-    /// RFC 8289 §5.5 `dodequeue()`: the head, and whether the sojourn time has been above
-    /// target for at least an interval.
-    fn dodequeue(&mut self, p: &CoDelParams, now: SimTime, q: &mut impl Served) -> Dequeued {
-        let Some(head) = q.dequeue() else {
+    /// RFC 8289 §5.5 `dodequeue()` once the queue has given its head, if any, and has `bytes`
+    /// left: whether the sojourn time has been above target for at least an interval.
+    #[inline(always)]
+    fn ok_to_drop(
+        &mut self,
+        p: &CoDelParams,
+        now: SimTime,
+        head: Option<&Head>,
+        bytes: u64,
+    ) -> bool {
+        let Some(head) = head else {
             // The queue is empty: it cannot be above target.
             self.first_above_time = OptTime::NONE;
-            return Dequeued {
-                head: None,
-                ok_to_drop: false,
-            };
+            return false;
         };
-        let sojourn = now - head.enqueued;
-        let mut ok_to_drop = false;
-        if sojourn < p.target || q.bytes() <= p.mtu_bytes as u64 {
+        if now - head.enqueued < p.target || bytes <= p.mtu_bytes as u64 {
             // Went below: stay below for at least an interval.
             self.first_above_time = OptTime::NONE;
-        } else {
-            match self.first_above_time.get() {
-                // Just went above from below: if still above at first_above_time, drop.
-                None => self.first_above_time = OptTime::some(now + p.interval),
-                Some(t) => ok_to_drop = now >= t,
-            }
+            return false;
         }
-        Dequeued {
-            head: Some(head),
-            ok_to_drop,
+        match self.first_above_time.get() {
+            // Just went above from below: if still above at first_above_time, drop.
+            None => {
+                self.first_above_time = OptTime::some(now + p.interval);
+                false
+            }
+            Some(t) => now >= t,
         }
     }
 
-    /// RFC 8289 §5.4 `dequeue()` at `now`: the packet to send, if any. Packets it drops go to
-    /// [`Served::drop`]; a packet it marks instead ([`CoDelParams::ecn`]) is sent.
-    pub fn dequeue(&mut self, p: &CoDelParams, now: SimTime, q: &mut impl Served) -> Option<u32> {
-        let mut r = self.dodequeue(p, now, q);
-        if self.dropping {
-            if !r.ok_to_drop {
-                // Sojourn time below target: leave the dropping state.
-                self.dropping = false;
+    /// RFC 8289 §5.5 `dodequeue()`.
+    fn dodequeue(
+        &mut self,
+        p: &CoDelParams,
+        now: SimTime,
+        q: &mut impl Served,
+    ) -> (Option<Head>, bool) {
+        let head = q.dequeue();
+        let ok_to_drop = self.ok_to_drop(p, now, head.as_ref(), q.bytes());
+        (head, ok_to_drop)
+    }
+
+    /// The first steps of RFC 8289 §5.4 `dequeue()` at `now`: `head` is what the queue gave
+    /// (`dodequeue()`'s `queue_t::dequeue()`) and `bytes` what it has left.
+    ///
+    /// Most dequeues end here: the sojourn time is below target (the dropping state is left, or
+    /// was not entered), or the queue is in the dropping state and its next drop is not due.
+    /// Only when a drop or a mark is due does CoDel need the queue as [`Served`], and the rest
+    /// of §5.4 runs, out of line ([`CoDelVars::signal`]).
+    #[inline(always)]
+    pub fn start(&mut self, p: &CoDelParams, now: SimTime, head: Option<Head>, bytes: u64) -> Step {
+        let ok_to_drop = self.ok_to_drop(p, now, head.as_ref(), bytes);
+        match head {
+            Some(h) if ok_to_drop && !(self.dropping && now < self.drop_next) => Step::Signal(h),
+            _ => {
+                if !ok_to_drop {
+                    // Sojourn time below target (or the queue is empty): leave the dropping
+                    // state.
+                    self.dropping = false;
+                }
+                Step::Done(head)
             }
+        }
+    }
+
+    /// The rest of RFC 8289 §5.4 `dequeue()` once `head`'s sojourn time has been above target
+    /// for an interval, and the queue is not in the dropping state or its next drop is due
+    /// ([`Step::Signal`]): the packet to send, if any (`head` or one behind it), and whether
+    /// CoDel marked it.
+    #[inline(never)]
+    pub fn signal(
+        &mut self,
+        p: &CoDelParams,
+        now: SimTime,
+        q: &mut impl Served,
+        head: Head,
+    ) -> Option<(Head, bool)> {
+        let mut head = Some(head);
+        if self.dropping {
             // Time for the next drop(s): a large backlog may need several now.
             while self.dropping && now >= self.drop_next {
-                let head = r.head?;
+                let h = head?;
                 self.count = self.count.wrapping_add(1);
-                if p.ecn && head.ecn_capable {
-                    q.mark(head.slot);
+                if p.ecn && h.ecn_capable {
+                    q.mark(h.slot);
                     self.drop_next = control_law(self.drop_next, p.interval, self.count);
-                    return Some(head.slot);
+                    return Some((h, true));
                 }
-                q.drop(head.slot);
-                r = self.dodequeue(p, now, q);
-                if r.ok_to_drop {
+                q.drop(h.slot);
+                let ok_to_drop;
+                (head, ok_to_drop) = self.dodequeue(p, now, q);
+                if ok_to_drop {
                     self.drop_next = control_law(self.drop_next, p.interval, self.count);
                 } else {
                     self.dropping = false;
                 }
             }
-        } else if r.ok_to_drop {
-            // Above target for an interval: enter the dropping state with a drop (or mark).
-            let head = r.head?;
-            if p.ecn && head.ecn_capable {
-                q.mark(head.slot);
-            } else {
-                q.drop(head.slot);
-                r = self.dodequeue(p, now, q);
-            }
-            self.dropping = true;
-            // Re-entering soon after leaving: start from the drop rate that last controlled
-            // the queue (RFC 8289 §5.4, the Linux version: 'now - drop_next' approximates the
-            // time since the last drop).
-            let delta = self.count.wrapping_sub(self.lastcount);
-            self.count = 1;
-            if delta > 1 && now < self.drop_next + SimTime(16 * p.interval.ns()) {
-                self.count = delta;
-            }
-            self.drop_next = control_law(now, p.interval, self.count);
-            self.lastcount = self.count;
+            return head.map(|h| (h, false));
         }
-        r.head.map(|h| h.slot)
+        // Above target for an interval: enter the dropping state with a drop (or mark).
+        let h = head?;
+        let mut marked = false;
+        if p.ecn && h.ecn_capable {
+            q.mark(h.slot);
+            marked = true;
+        } else {
+            q.drop(h.slot);
+            (head, _) = self.dodequeue(p, now, q);
+        }
+        self.dropping = true;
+        // Re-entering soon after leaving: start from the drop rate that last controlled the
+        // queue (RFC 8289 §5.4, the Linux version: 'now - drop_next' approximates the time
+        // since the last drop).
+        let delta = self.count.wrapping_sub(self.lastcount);
+        self.count = 1;
+        if delta > 1 && now < self.drop_next + SimTime(16 * p.interval.ns()) {
+            self.count = delta;
+        }
+        self.drop_next = control_law(now, p.interval, self.count);
+        self.lastcount = self.count;
+        head.map(|h| (h, marked))
     }
 }
 
@@ -181,6 +228,24 @@ pub struct CoDel {
     signals: Signals,
 }
 
+/// Takes the head of `waiting`, a FIFO of the store, out of the queue's `backlog`.
+#[inline(always)]
+pub(super) fn take_head(waiting: &mut Fifo, store: &Store, backlog: &mut Backlog) -> Option<Head> {
+    // The head's fields are read before the chain and the backlog are written: the compiler
+    // cannot tell those writes from writes to the store, and would check the slot against the
+    // store's length again for each read after them.
+    let slot = waiting.front()?;
+    let head = Head {
+        slot,
+        size_bytes: store.size_bytes(slot),
+        enqueued: store.done(slot),
+        ecn_capable: store.ecn_capable(slot),
+    };
+    waiting.pop_front(store);
+    backlog.remove(head.size_bytes);
+    Some(head)
+}
+
 /// A FIFO of waiting packets in the store, with the queue's backlog, as CoDel serves it.
 pub(super) struct Chain<'a> {
     pub(super) waiting: &'a mut Fifo,
@@ -188,25 +253,11 @@ pub(super) struct Chain<'a> {
     pub(super) backlog: &'a mut Backlog,
     pub(super) dropped: &'a mut Vec<u32>,
     pub(super) signals: &'a mut Signals,
-    /// Whether CoDel marked the packet it gives.
-    pub(super) marked: bool,
 }
 
 impl Served for Chain<'_> {
     fn dequeue(&mut self) -> Option<Head> {
-        // The head's fields are read before the chain and the backlog are written: the compiler
-        // cannot tell those writes from writes to the store, and would check the slot against
-        // the store's length again for each read after them.
-        let slot = self.waiting.front()?;
-        let head = Head {
-            slot,
-            size_bytes: self.store.size_bytes(slot),
-            enqueued: self.store.done(slot),
-            ecn_capable: self.store.ecn_capable(slot),
-        };
-        self.waiting.pop_front(self.store);
-        self.backlog.remove(head.size_bytes);
-        Some(head)
+        take_head(self.waiting, self.store, self.backlog)
     }
     fn bytes(&self) -> u64 {
         self.backlog.bytes
@@ -217,7 +268,6 @@ impl Served for Chain<'_> {
     }
     fn mark(&mut self, slot: u32) {
         self.signals.marks += 1;
-        self.marked = true;
         self.store.mark(slot);
     }
 }
@@ -234,14 +284,22 @@ impl CoDel {
     }
 
     /// RFC 8289 §5.3: the packet in `slot` is timestamped and joins the tail, unless the
-    /// buffer is full (tail drop: false).
-    pub fn enqueue(&mut self, store: &mut Store, slot: u32, now: SimTime, b: &Backlog) -> bool {
-        if b.full(self.limit, store.size_bytes(slot)) {
-            return false;
+    /// buffer is full (a tail drop).
+    pub fn enqueue(
+        &mut self,
+        store: &mut Store,
+        slot: u32,
+        now: SimTime,
+        backlog: &mut Backlog,
+    ) -> Admit {
+        let size = store.size_bytes(slot);
+        if backlog.full(self.limit, size) {
+            return Admit::DroppedForced;
         }
         store.set_done(slot, now);
         self.waiting.push_back(store, slot);
-        true
+        backlog.add(size);
+        Admit::Queued
     }
 
     /// RFC 8289 §5.4 at `now`: the packet to send and whether it was marked; the packets
@@ -253,16 +311,21 @@ impl CoDel {
         backlog: &mut Backlog,
         dropped: &mut Vec<u32>,
     ) -> Option<(u32, bool)> {
-        let mut chain = Chain {
-            waiting: &mut self.waiting,
-            store,
-            backlog,
-            dropped,
-            signals: &mut self.signals,
-            marked: false,
-        };
-        let slot = self.vars.dequeue(&self.params, now, &mut chain)?;
-        Some((slot, chain.marked))
+        let head = take_head(&mut self.waiting, store, backlog);
+        match self.vars.start(&self.params, now, head, backlog.bytes) {
+            Step::Done(head) => head.map(|h| (h.slot, false)),
+            Step::Signal(head) => {
+                let mut chain = Chain {
+                    waiting: &mut self.waiting,
+                    store,
+                    backlog,
+                    dropped,
+                    signals: &mut self.signals,
+                };
+                let (h, marked) = self.vars.signal(&self.params, now, &mut chain, head)?;
+                Some((h.slot, marked))
+            }
+        }
     }
 
     /// Drops and marks by the control law so far.

@@ -19,7 +19,7 @@
 
 use rand::Rng as _;
 
-use super::queue::{Backlog, Length};
+use super::queue::{Admit, Backlog, Length};
 use super::store::{Fifo, Store};
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -47,18 +47,6 @@ pub struct PieParams {
 /// mark_ecnth: above this `p` ECN-capable packets are dropped too (RFC 8033 §5.1, "SHOULD be
 /// set to 0.1").
 pub const MARK_ECN_TH: f64 = 0.1;
-
-/// What PIE does with an arriving packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arrival {
-    Queued,
-    /// Queued with its CE bit set.
-    Marked,
-    /// The buffer is full.
-    TailDrop,
-    /// Dropped by the random drop.
-    Dropped,
-}
 
 /// A PIE queue: one FIFO of waiting packets and the controller's state.
 #[derive(Clone, Debug)]
@@ -207,30 +195,38 @@ impl Pie {
     }
 
     /// A packet in `slot` arrives at `now` (RFC 8033 Appendix A `enque()`, with Appendix B's
-    /// tail drop and §5.1's ECN): what became of it. A queued packet is timestamped.
-    pub fn enqueue(&mut self, store: &mut Store, slot: u32, now: SimTime, b: &Backlog) -> Arrival {
+    /// tail drop and §5.1's ECN): what became of it. A queued packet is timestamped and joins
+    /// the `backlog`.
+    pub fn enqueue(
+        &mut self,
+        store: &mut Store,
+        slot: u32,
+        now: SimTime,
+        backlog: &mut Backlog,
+    ) -> Admit {
         self.catch_up(now);
         let size = store.size_bytes(slot);
-        let verdict = if b.full(self.limit, size) {
-            Arrival::TailDrop
-        } else if self.burst_allowance.ns() == 0 && self.drop_early(b.bytes) {
+        let verdict = if backlog.full(self.limit, size) {
+            Admit::DroppedForced
+        } else if self.burst_allowance.ns() == 0 && self.drop_early(backlog.bytes) {
             if self.params.ecn && store.ecn_capable(slot) && self.drop_prob <= MARK_ECN_TH {
                 self.marks += 1;
-                Arrival::Marked
+                Admit::Marked
             } else {
                 self.drops += 1;
-                Arrival::Dropped
+                Admit::DroppedEarly
             }
         } else {
-            Arrival::Queued
+            Admit::Queued
         };
         match verdict {
-            Arrival::Queued | Arrival::Marked => {
+            Admit::Queued | Admit::Marked => {
                 store.set_done(slot, now);
                 self.waiting.push_back(store, slot);
+                backlog.add(size);
             }
             // §5.4: every drop starts the de-randomization's sum again.
-            Arrival::TailDrop | Arrival::Dropped => self.accu_prob = 0.0,
+            Admit::DroppedForced | Admit::DroppedEarly => self.accu_prob = 0.0,
         }
         verdict
     }

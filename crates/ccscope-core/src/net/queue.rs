@@ -17,7 +17,7 @@ use rand::Rng as _;
 
 use super::codel::{CoDel, CoDelParams};
 use super::fq_codel::{FqCoDel, FqCoDelParams};
-use super::pie::{Arrival, Pie, PieParams};
+use super::pie::{Pie, PieParams};
 use super::store::Store;
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -407,6 +407,11 @@ impl Queue {
     /// what became of it. Packets it drops to make room (FQ-CoDel's overflow, the arrival
     /// perhaps among them) are pushed onto `dropped`: the caller frees those, and the arrival
     /// unless it was queued or marked.
+    ///
+    /// This and [`Queue::dequeue`] only choose the kind's own routine, in the caller's code:
+    /// each kind's routine keeps to what it needs (a routine shared by the kinds would save
+    /// and restore the registers the largest of them needs on every call).
+    #[inline]
     pub fn enqueue(
         &mut self,
         store: &mut Store,
@@ -414,33 +419,21 @@ impl Queue {
         now: SimTime,
         dropped: &mut Vec<u32>,
     ) -> Admit {
-        let size = store.size_bytes(slot);
-        let admit = match &mut self.discipline {
-            Discipline::CoDel(c) => match c.enqueue(store, slot, now, &self.backlog) {
-                true => Admit::Queued,
-                false => Admit::DroppedForced,
-            },
+        match &mut self.discipline {
+            Discipline::CoDel(c) => c.enqueue(store, slot, now, &mut self.backlog),
             Discipline::FqCoDel(f) => {
                 f.enqueue(store, slot, now, &mut self.backlog, dropped);
-                return Admit::Queued;
+                Admit::Queued
             }
-            Discipline::Pie(p) => match p.enqueue(store, slot, now, &self.backlog) {
-                Arrival::Queued => Admit::Queued,
-                Arrival::Marked => Admit::Marked,
-                Arrival::TailDrop => Admit::DroppedForced,
-                Arrival::Dropped => Admit::DroppedEarly,
-            },
+            Discipline::Pie(p) => p.enqueue(store, slot, now, &mut self.backlog),
             _ => unreachable!("a first-in first-out queue admits (Queue::admit)"),
-        };
-        if matches!(admit, Admit::Queued | Admit::Marked) {
-            self.backlog.add(size);
         }
-        admit
     }
 
     /// A queue that keeps its packets gives the wire, free at `now`, its next packet, if any,
     /// and whether it marked it CE; the packets it drops on the way (CoDel's control law) are
     /// pushed onto `dropped`.
+    #[inline]
     pub fn dequeue(
         &mut self,
         store: &mut Store,

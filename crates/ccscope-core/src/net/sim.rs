@@ -844,15 +844,27 @@ impl Core {
         self.record_drop(link, flow, dir, kind, at);
     }
 
+    /// Frees and counts the packets link `link`'s queue dropped at `at` (in `self.dropped`), in
+    /// the order it dropped them.
+    fn drop_dropped(&mut self, link: u32, kind: EventKind, at: SimTime) {
+        let mut dropped = std::mem::take(&mut self.dropped);
+        for &k in &dropped {
+            self.drop_packet(link, k, kind, at);
+        }
+        dropped.clear();
+        self.dropped = dropped;
+    }
+
     /// [`Core::offer`] to a queue that keeps its packets: it takes the packet (perhaps dropping
     /// others to make room), and gives an idle wire its next packet at once.
     fn offer_kept(&mut self, link: u32, slot: u32) {
         let now = self.now;
         let flow = self.stored.flow(slot);
-        let mut dropped = std::mem::take(&mut self.dropped);
         let l = &mut self.links[link as usize];
         l.account_queue(now);
-        let admit = l.queue.enqueue(&mut self.stored, slot, now, &mut dropped);
+        let admit = l
+            .queue
+            .enqueue(&mut self.stored, slot, now, &mut self.dropped);
         l.max_queue_pkts = l.max_queue_pkts.max(l.queue.len() as u32);
         match admit {
             Admit::Queued => {}
@@ -863,11 +875,9 @@ impl Core {
             Admit::DroppedForced => self.drop_packet(link, slot, EventKind::ForcedDrop, now),
             Admit::DroppedEarly => self.drop_packet(link, slot, EventKind::EarlyDrop, now),
         }
-        for &k in &dropped {
-            self.drop_packet(link, k, EventKind::ForcedDrop, now);
+        if !self.dropped.is_empty() {
+            self.drop_dropped(link, EventKind::ForcedDrop, now);
         }
-        dropped.clear();
-        self.dropped = dropped;
         if self.links[link as usize].on_wire == MaybeSlot::NONE {
             self.serve(link, now);
         }
@@ -877,15 +887,12 @@ impl Core {
     /// idle): its queue, one that keeps its packets, gives it the next packet, which starts
     /// serializing then. What the queue drops on the way are its early drops.
     fn serve(&mut self, link: u32, at: SimTime) {
-        let mut dropped = std::mem::take(&mut self.dropped);
         let l = &mut self.links[link as usize];
         debug_assert!(l.on_wire == MaybeSlot::NONE, "the wire is busy");
-        let next = l.queue.dequeue(&mut self.stored, at, &mut dropped);
-        for &k in &dropped {
-            self.drop_packet(link, k, EventKind::EarlyDrop, at);
+        let next = l.queue.dequeue(&mut self.stored, at, &mut self.dropped);
+        if !self.dropped.is_empty() {
+            self.drop_dropped(link, EventKind::EarlyDrop, at);
         }
-        dropped.clear();
-        self.dropped = dropped;
         let Some((k, marked)) = next else {
             return;
         };

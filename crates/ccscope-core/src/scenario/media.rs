@@ -40,7 +40,10 @@ tagged_union!(App { "onoff" => Onoff, "square" => Square, "mpeg4" => Mpeg4, "mul
 /// is taken at once and starts a transient of `burst_frames` frames, the first `burst_size`
 /// and the rest sharing what is left of their frames' budget; a smaller one moves the rate at
 /// most `max_step` (the change rules of syncodecs, the RFC's reference implementation).
-/// `key_interval` adds a transient periodically (key frames).
+/// `key_interval` adds a transient periodically (key frames). `pause` and `resume` stop the
+/// encoder for a while (RFC 8867 §5.8's media pause): no frame is coded between them, so the
+/// transport sends nothing and its receiver reports nothing, while the controller keeps its
+/// state; at `resume` the encoder takes up the controller's target at once with a key frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Encoder {
@@ -81,6 +84,44 @@ pub struct Encoder {
     /// A key frame (a transient as after a rate change) this often; default none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_interval: Option<Time>,
+    /// When the encoder stops coding, from the start of the run; with `resume`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause: Option<Time>,
+    /// When it codes again (a key frame at the controller's target), after `pause`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Time>,
+}
+
+impl Encoder {
+    /// The pause as (from, until) in ns, if any; `pause` and `resume` come together, `resume`
+    /// after `pause`, each error naming its field.
+    fn pause_window(&self, at: &str) -> Result<Option<(u64, u64)>> {
+        match (&self.pause, &self.resume) {
+            (None, None) => Ok(None),
+            (Some(p), None) => Err(Error::invalid(
+                format!("{at}.resume"),
+                "missing",
+                format!("a time after pause = '{p}' (pause and resume come together)"),
+            )),
+            (None, Some(r)) => Err(Error::invalid(
+                format!("{at}.pause"),
+                "missing",
+                format!("a time before resume = '{r}' (pause and resume come together)"),
+            )),
+            (Some(p), Some(r)) => {
+                let from = time_ns(&format!("{at}.pause"), p, false)?;
+                let until = time_ns(&format!("{at}.resume"), r, false)?;
+                if until <= from {
+                    return Err(Error::invalid(
+                        format!("{at}.resume"),
+                        format!("'{r}'"),
+                        format!("must be after pause = '{p}'"),
+                    ));
+                }
+                Ok(Some((from, until)))
+            }
+        }
+    }
 }
 
 fn encoder_fps() -> f64 {
@@ -125,6 +166,8 @@ impl Default for Encoder {
             size_scale: encoder_scale(),
             interval_scale: encoder_scale(),
             key_interval: None,
+            pause: None,
+            resume: None,
         }
     }
 }
@@ -508,7 +551,7 @@ impl App {
                 if let Some(k) = &e.key_interval {
                     time_ns(&format!("{at}.key_interval"), k, true)?;
                 }
-                Ok(())
+                e.pause_window(at).map(|_| ())
             }
             App::Multirate(m) => {
                 time_ns(&format!("{at}.tau"), &m.tau, false)?;

@@ -1,0 +1,311 @@
+"""Three reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+`make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
+Fig. 20 (Table 6's simulated T2 and T1) and Cai et al.'s Fig. 16.
+
+Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
+(bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
+on every TCP payload, 1032-byte TFRC packets; TFRC as ns-2.35's code, `tfrc-ns2`, rather than
+the June 2000 code Yang et al. ran; a DropTail limit one packet lower, as ns-2.35's
+drop-tail.cc admits a packet only while `length + 1 < limit_`). ns-2's seeds are its own: the
+columns can agree within their spread over seeds, not run for run. The ns-2.35 cell is blank,
+with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
+
+- yang-f (bench/ns2_yang_fairness.tcl): 8 flows of one protocol on the §2.2 dumbbell without a
+  loss module, 1000 s; F = Jain's index of their per-RTT sending rates averaged over the run,
+  the RTT being the flows' (ns-2: propagation, serialization and the bottleneck's mean queue),
+  as ccscope.experiments.yang.fairness_of. Mean ± standard deviation over seeds.
+- jin-fig20 (bench/ns2_jin_fig20.tcl): the assumed parking lot of
+  ccscope.experiments.jin.fig20_scenario; T2 (Exp. 1) and T1 (Exp. 2) by jin.fig20_times, in
+  RTTs (ccscope: the senders' srtt; ns-2: the RTT a packet sees, propagation and queues,
+  since ns-2's srtt_ counts ticks of 0.1 s); and the pair's windows (W1, W2) over 300-400 s,
+  which set where the convergence starts. Median and range over seeds (first-passage times
+  have long tails).
+- cai-fig16 (bench/ns2_cai_fig16.tcl): the media flow's goodput (its packets acknowledged, in
+  bits on the wire per second; the claim's throughput counts duplicates too, a few percent
+  here) with DTAIMD(0.2,0.875) and with TCP, n mice read as the
+  reproduction reads them (60 n arrivals over the 300 s); mean over seeds, and in how many
+  seeds DTAIMD is at or above TCP (the paper's claim).
+
+Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16} [--seeds N] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ccscope import engine
+from ccscope.experiments import cai, jin, yang
+from ccscope.scenario import load, shipped
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
+from ns2_compare_rate import ns2  # noqa: E402  (runs a bench/ ns-2.35 script, its JSON line)
+
+NS2_TCP = ns2_compare_tcp.NS2_RULES
+HEADER = 40  # bytes ns-2.35 adds to a TCP agent's packetSize_ on the wire
+
+
+def have_ns2() -> bool:
+    if shutil.which("ns") is None:
+        print("ns-2.35 (`ns`) is not installed (make ns2): the ns-2.35 column is left blank\n")
+        return False
+    return True
+
+
+# --- Yang et al.'s F -----------------------------------------------------------------------
+
+YANG_FLOWS, YANG_WARMUP_S = 8, 20.0
+#: name: (the reproduction's source, the source with ns-2.35's rules, ns-2 agent arguments or
+#: why ns-2.35 cannot run it).
+YANG_CASES = {
+    "TCP": (
+        {"kind": "tcp", "controller": "tcp"},
+        {"kind": "tcp", "controller": "tcp", "packet_size": "1040B", **NS2_TCP},
+        ["Sack1"],
+    ),
+    "GAIMD(0.31,0.875)": (
+        {"kind": "tcp", "controller": yang.GAIMD},
+        {"kind": "tcp", "controller": yang.GAIMD, "packet_size": "1040B", **NS2_TCP},
+        ["Sack1", "0.31", "0.875"],
+    ),
+    "TFRC": (
+        {"kind": "rate", "controller": "tfrc-2000", "jitter": 0.1},
+        {"kind": "rate", "controller": "tfrc-ns2", "packet_size": "1032B"},
+        ["TFRC"],
+    ),
+    "TEAR": ({"kind": "rate", "controller": "tear", "jitter": 0.1}, None, "no TEAR in ns-2.35"),
+}
+
+
+def yang_f_ccscope(source: dict, seed: int, duration_s: float, rules: bool) -> float:
+    """F as yang-table1 measures it, or with ns-2.35's DropTail: `length + 1 < limit_`
+    (drop-tail.cc) admits one packet fewer than ccscope's limit, which counts waiting
+    packets."""
+    sc = yang.fairness_scenario(source, seed, duration_s)
+    if rules:
+        sc["topology"]["bottleneck"]["queue"]["limit"] = "49pkts"
+    r = engine.run(sc)
+    return yang.fairness_of(r.trace.flows, r.flows)["F"]
+
+
+def yang_f_ns2(agent: list[str], seed: int, duration_s: float) -> float:
+    got = ns2(
+        "ns2_yang_fairness.tcl",
+        YANG_FLOWS,
+        duration_s,
+        YANG_WARMUP_S,
+        yang.FINE_BIN_S,
+        seed,
+        *agent,
+    )
+    sent = np.array(got["sent_per_bin"], dtype=float)  # flows × bins
+    bins = sent.shape[1]
+    trace = pd.DataFrame(
+        {
+            "time_s": np.tile(YANG_WARMUP_S + yang.FINE_BIN_S * np.arange(bins), YANG_FLOWS),
+            "flow": np.repeat(np.arange(YANG_FLOWS), bins),
+            "sent_pkts": sent.ravel(),
+        }
+    )
+    # The flows' RTT: 2 × 50 ms, a 1040-byte packet at the 2.5 Mb/s bottleneck and at two
+    # 100 Mb/s links, and the bottleneck's mean queue.
+    wire = 1040 * 8
+    rtt = 0.1 + wire / 2.5e6 + 2 * wire / 100e6 + got["mean_queue_bytes"] * 8 / 2.5e6
+    return yang.fairness_of(trace, None, rtt, YANG_WARMUP_S)["F"]
+
+
+def mean_sd(values: list[float]) -> str:
+    return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
+
+
+def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
+    print("| protocol | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|---|")
+    for name, (source, rules, agent) in YANG_CASES.items():
+        if isinstance(agent, str):
+            theirs = f"— ({agent})"
+        else:
+            theirs = mean_sd([yang_f_ns2(agent, s, duration_s) for s in seeds]) if with_ns2 else ""
+        ours = mean_sd([yang_f_ccscope(source, s, duration_s, False) for s in seeds])
+        like = (
+            mean_sd([yang_f_ccscope(rules, s, duration_s, True) for s in seeds]) if rules else "—"
+        )
+        print(f"| {name} | {yang.TABLE1_F[name]:g} | {theirs} | {ours} | {like} |", flush=True)
+
+
+# --- Jin et al.'s Fig. 20 --------------------------------------------------------------------
+
+#: name: ns-2 agent arguments (Sack1 [increase_num_ decrease_num_ [k l]]) or why ns-2.35
+#: cannot run it. AIMD(1/10, 1/16) removes 1/16 of the window; IIAD(1, 2/3) is ns-2's binomial
+#: (k, l) = (1, 0), w -= (1 - decrease_num_) w^0.
+JIN_NS2 = {
+    "TCP": ["Sack1"],
+    "SIMD": "no SIMD in ns-2.35: its increase depends on the window at the last decrease",
+    "AIMD": ["Sack1", "0.1", str(15 / 16)],
+    "IIAD": ["Sack1", "1", str(1 / 3), "1", "0"],
+}
+#: Experiment: (c1, c2, x, y in Mb/s), as jin.fig20_scenario.
+JIN_EXPERIMENTS = {1: (15, 0, 6, 6), 2: (11, 3, 6, 10)}
+
+
+def jin_ccscope(experiment: int, name: str, seed: int, rules: bool) -> dict[str, float]:
+    if not rules:
+        return jin.fig20_measure(experiment, name, seed)
+    sc = jin.fig20_scenario(
+        experiment, jin.FIG20_CONTROLLERS[name], jin.FIG20_DURATION_S[name], seed
+    )
+    for flow in sc["flows"]:
+        flow["source"] = {
+            **flow["source"],
+            **NS2_TCP,
+            "packet_size": f"{jin.FIG20_PKT_BYTES + HEADER}B",
+        }
+    tr = engine.run(sc).trace.flows
+    a, b = tr[tr["flow"] == 0], tr[tr["flow"] == 1]
+    bits = (jin.FIG20_PKT_BYTES + HEADER) * 8
+    return jin.fig20_times(
+        a["time_s"].to_numpy(),
+        np.c_[a["window_pkts"].to_numpy(), b["window_pkts"].to_numpy()],
+        np.c_[
+            (a["window_pkts"] * bits / a["rate_bps"]).to_numpy(),
+            (b["window_pkts"] * bits / b["rate_bps"]).to_numpy(),
+        ],
+    )
+
+
+def jin_ns2(experiment: int, name: str, seed: int) -> dict[str, float]:
+    got = ns2(
+        "ns2_jin_fig20.tcl",
+        *JIN_EXPERIMENTS[experiment],
+        jin.FIG20_DURATION_S[name],
+        seed,
+        *JIN_NS2[name],
+    )
+    rows = np.array(got["cwnd_rtt"], dtype=float)
+    t = got["interval_s"] * np.arange(1, rows.shape[0] + 1)
+    return jin.fig20_times(t, rows[:, [0, 2]], rows[:, [1, 3]])
+
+
+def median_range(values: list[float], digits: int = 0) -> str:
+    v = np.array(values, dtype=float)
+    return f"{np.median(v):.{digits}f} ({v.min():.{digits}f}–{v.max():.{digits}f})"
+
+
+def windows(runs: list[dict[str, float]]) -> str:
+    return ", ".join(f"{np.median([r[k] for r in runs]):.1f}" for k in ("W1", "W2"))
+
+
+def jin_fig20(seeds: range, with_ns2: bool) -> None:
+    print(
+        "| Exp. | control | quantity | paper | ns-2.35 | ccscope, as reproduced | "
+        "ccscope, ns-2.35 rules |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for experiment, key, column in ((1, "T2", 0), (2, "T1", 1)):
+        table6 = jin.TABLE6_EXP1 if experiment == 1 else jin.TABLE6_EXP2
+        for name, ns2_agent in JIN_NS2.items():
+            ours = [jin_ccscope(experiment, name, s, False) for s in seeds]
+            like = [jin_ccscope(experiment, name, s, True) for s in seeds]
+            if isinstance(ns2_agent, str):
+                theirs, t_cell, w_cell = None, f"— ({ns2_agent})", "—"
+            elif with_ns2:
+                theirs = [jin_ns2(experiment, name, s) for s in seeds]
+                t_cell, w_cell = median_range([r[key] for r in theirs]), windows(theirs)
+            else:
+                theirs, t_cell, w_cell = None, "", ""
+            start = next(v for k, v in table6.items() if k.startswith(name))
+            print(
+                f"| {experiment} | {name} | {key} (RTTs) | {jin.FIG20_TABLE6[name][column]:g} | "
+                f"{t_cell} | {median_range([r[key] for r in ours])} | "
+                f"{median_range([r[key] for r in like])} |"
+            )
+            print(
+                f"| {experiment} | {name} | W1, W2 before 400 s (pkts) | "
+                f"{start['w1']:g}, {start['w2']:g} | {w_cell} | {windows(ours)} | "
+                f"{windows(like)} |",
+                flush=True,
+            )
+
+
+# --- Cai et al.'s Fig. 16 --------------------------------------------------------------------
+
+CAI_SECONDS = 300
+CAI_QUEUE = int(cai.FIG16_KNOBS["access_queue_pkts"].assumed)
+CAI_PER_MOUSE = cai.FIG16_KNOBS["arrivals_per_mouse"].assumed
+CAI_MEDIA = {
+    "DTAIMD": {"name": "dtaimd", "alpha": 0.2, "beta": 0.875},
+    "TCP": {"name": "tcp"},
+}
+
+
+def cai_ccscope(n: int, media: str, seed: int, rules: bool) -> float:
+    """The media flow's goodput (b/s) with `n` mice, as cai.fig16 runs it, or with
+    ns-2.35's rules (DTAIMD keeps whole-packet cuts: ns-2's precisionReduce_ false; the
+    access line's DropTail one packet shorter, as yang_f_ccscope)."""
+    table = load(shipped() / "cai-fig16-access.toml").with_seed(seed).table
+    table["flows"][0]["source"]["controller"] = CAI_MEDIA[media]
+    if n == 0:
+        table["flows"] = table["flows"][:2]
+    else:
+        table["flows"][2]["count"] = max(1, round(n * CAI_PER_MOUSE))
+    if rules:
+        for i, flow in enumerate(table["flows"]):
+            payload = 100 if i == 0 else 1000
+            flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{payload + HEADER}B"}
+        if media == "DTAIMD":
+            table["flows"][0]["source"]["integer_window"] = True
+        table["topology"]["links"][4]["queue"]["limit"] = f"{CAI_QUEUE - 1}pkts"
+    return float(engine.run(table).flows.loc[0, "goodput_bps"])
+
+
+def cai_ns2(n: int, media: str, seed: int) -> float:
+    mice = 0 if n == 0 else max(1, round(n * CAI_PER_MOUSE))
+    got = ns2("ns2_cai_fig16.tcl", media, mice, CAI_QUEUE, CAI_SECONDS, seed)
+    return got["acked_pkts"] * got["packet_bytes"] * 8 / CAI_SECONDS
+
+
+def cai_cell(dtaimd: list[float], tcp: list[float]) -> str:
+    above = sum(d >= t for d, t in zip(dtaimd, tcp, strict=True))
+    return f"{np.mean(dtaimd) / 1e3:.2f} vs {np.mean(tcp) / 1e3:.2f} ({above}/{len(tcp)})"
+
+
+def cai_fig16(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
+    print("| mice | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|---|")
+    for n in mice:
+        cells = []
+        if with_ns2:
+            runs = {m: [cai_ns2(n, m, s) for s in seeds] for m in CAI_MEDIA}
+            cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+        else:
+            cells.append("")
+        for rules in (False, True):
+            runs = {m: [cai_ccscope(n, m, s, rules) for s in seeds] for m in CAI_MEDIA}
+            cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+        print(f"| {n} | DTAIMD above TCP | " + " | ".join(cells) + " |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("figure", choices=("yang-f", "jin-fig20", "cai-fig16"))
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="yang-f 300 s; cai-fig16 n = 0, 5, 10")
+    args = ap.parse_args()
+    seeds = range(1, args.seeds + 1)
+    with_ns2 = have_ns2()
+    if args.figure == "yang-f":
+        yang_f(seeds, 300.0 if args.quick else 1000.0, with_ns2)
+    elif args.figure == "jin-fig20":
+        jin_fig20(seeds, with_ns2)
+    else:
+        cai_fig16(seeds, (0, 5, 10) if args.quick else tuple(range(11)), with_ns2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""ccscope with ns-2.35's rules against ns-2.35 itself on three reproductions' set-ups
+(bench/ns2_compare_figs.py, whose full tables docs/validation.md shows; make validate installs
+ns-2.35): Yang et al.'s fairness F, Jin et al.'s Fig. 20 and Cai et al.'s Fig. 16, in shorter
+runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
+as samples: their means must agree within three standard errors of their difference over the
+seeds each runs (the same rule as test_ns2_tfrc_loss.py).
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import ns2_compare_figs as figs  # noqa: E402
+
+SEEDS = range(1, 5)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (make ns2)"),
+]
+
+
+def agree(what: str, ours: list[float], theirs: list[float], capsys) -> None:
+    se = math.sqrt((statistics.variance(ours) + statistics.variance(theirs)) / len(SEEDS))
+    diff = statistics.mean(ours) - statistics.mean(theirs)
+    with capsys.disabled():
+        print(
+            f"\n{what}: ccscope {statistics.mean(ours):.4g}, ns-2.35 {statistics.mean(theirs):.4g} "
+            f"(seeds {SEEDS[0]}-{SEEDS[-1]}; s.e. of the difference {se:.3g})"
+        )
+    assert abs(diff) <= 3 * se, (ours, theirs)
+
+
+@pytest.mark.parametrize("name", ["TCP", "GAIMD(0.31,0.875)", "TFRC"])
+def test_yang_fairness_matches_ns2(name, capsys):
+    """F of 8 flows over 300 s: the DropTail limit ns-2.35 counts one packet short (drop-tail.cc)
+    alone moved TCP's F by 8 standard errors (0.902 against 0.910 over 5 seeds of 1000 s)."""
+    _, rules, agent = figs.YANG_CASES[name]
+    ours = [figs.yang_f_ccscope(rules, s, 300.0, True) for s in SEEDS]
+    theirs = [figs.yang_f_ns2(agent, s, 300.0) for s in SEEDS]
+    agree(f"Yang F, {name}", ours, theirs, capsys)
+
+
+#: With mice, ccscope with ns-2's rules starves the media flow more than ns-2.35 does (means
+#: over seeds 1-5, bench/ns2_compare_figs.py cai-fig16: at 5 mice DTAIMD 1.06 and TCP 1.33 kb/s
+#: against ns-2.35's 2.43 and 2.46; half or less from 5 mice on, within 27% at 1-4): not
+#: diagnosed yet.
+MICE_GAP = pytest.mark.xfail(reason="media flow starved ~2x more than in ns-2.35 at 5+ mice")
+
+
+@pytest.mark.parametrize(
+    ("n", "media"),
+    [
+        (0, "TCP"),
+        (0, "DTAIMD"),
+        pytest.param(5, "TCP", marks=MICE_GAP),
+        pytest.param(5, "DTAIMD", marks=MICE_GAP),
+    ],
+)
+def test_cai_fig16_media_goodput_matches_ns2(n, media, capsys):
+    """The media flow's goodput alone with the elephants (which also checks ns-2's DTAIMD, set
+    from Tcl) and beside 5 mice (300 mouse arrivals in 300 s)."""
+    ours = [figs.cai_ccscope(n, media, s, True) for s in SEEDS]
+    theirs = [figs.cai_ns2(n, media, s) for s in SEEDS]
+    agree(f"Cai Fig. 16, {media} media flow at {n} mice (b/s)", ours, theirs, capsys)
+
+
+def test_jin_fig20_pair_starts_where_ns2_starts_it(capsys):
+    """Experiment 2, TCP: the pair's mean windows over 300-400 s, where the convergence
+    starts (Table 6 prints (8.8, 13.8); the assumed set-up's link delays set it)."""
+    ours = [figs.jin_ccscope(2, "TCP", s, True) for s in SEEDS]
+    theirs = [figs.jin_ns2(2, "TCP", s) for s in SEEDS]
+    for flow in ("W1", "W2"):
+        mine, ns2 = [r[flow] for r in ours], [r[flow] for r in theirs]
+        agree(f"Jin Fig. 20, Exp. 2, TCP {flow} (pkts)", mine, ns2, capsys)
