@@ -165,6 +165,9 @@ pub(crate) fn windowed(
 /// ([`HostIo`]) collects them and puts them on sockets.
 pub struct Ctx<'a> {
     io: Io<'a>,
+    /// The time of the callback, read from `io` once: nothing changes it while the context
+    /// holds `io` (endpoints read it many times a callback).
+    now: SimTime,
     flow: u32,
     side: Side,
 }
@@ -204,6 +207,7 @@ impl Ctx<'_> {
     /// A context for an endpoint driven through `io` (see [`HostIo`]).
     pub fn host(io: &mut HostIo, flow: u32, side: Side) -> Ctx<'_> {
         Ctx {
+            now: io.now,
             io: Io::Host(io),
             flow,
             side,
@@ -211,10 +215,7 @@ impl Ctx<'_> {
     }
     #[inline]
     pub fn now(&self) -> SimTime {
-        match &self.io {
-            Io::Sim(core) => core.now,
-            Io::Host(io) => io.now,
-        }
+        self.now
     }
     pub fn flow(&self) -> u32 {
         self.flow
@@ -454,11 +455,12 @@ impl Link {
     }
 
     /// When a packet of `size_bytes` that starts serializing at `start` leaves the wire: at
-    /// the link's current rate, or as its capacity trace carries it.
-    #[inline]
+    /// the link's current rate, or as its capacity trace carries it. The few links that follow
+    /// a trace take a call of their own, so that every packet of the others is served inline.
+    #[inline(always)]
     fn finish(&mut self, start: SimTime, size_bytes: u32) -> SimTime {
         match self.extras.as_deref_mut().and_then(|e| e.capacity.as_mut()) {
-            Some((trace, cursor)) => SimTime(trace.finish_from(cursor, start.ns(), size_bytes)),
+            Some((trace, cursor)) => finish_traced(trace, cursor, start, size_bytes),
             None => start + self.serialization_time(size_bytes),
         }
     }
@@ -534,6 +536,17 @@ impl Link {
             max_queue_pkts: self.max_queue_pkts.into(),
         }
     }
+}
+
+/// [`Link::finish`] on a link that follows capacity trace `trace`, its packets at `cursor`.
+#[inline(never)]
+fn finish_traced(
+    trace: &CapacityTrace,
+    cursor: &mut Cursor,
+    start: SimTime,
+    size_bytes: u32,
+) -> SimTime {
+    SimTime(trace.finish_from(cursor, start.ns(), size_bytes))
 }
 
 struct FlowRt {
@@ -1290,6 +1303,7 @@ impl Simulation {
             Side::Receiver
         };
         let mut ctx = Ctx {
+            now: self.core.now,
             io: Io::Sim(&mut self.core),
             flow: (ep / 2) as u32,
             side,
