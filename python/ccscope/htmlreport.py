@@ -15,10 +15,8 @@ a page costs no Python plotting at all.
 
 from __future__ import annotations
 
-import base64
 import html
 import importlib.util
-import io
 import json
 import math
 from pathlib import Path
@@ -224,32 +222,6 @@ class Page:
             f'<figure><div class="plot" data-figure="{len(self.figures)}"></div>{caption}</figure>',
         )
         self.figures.append(figure(view))
-
-
-def _plots():
-    """pyplot on the Agg backend, for the figures still drawn as PNG (the RFC 8867 section of
-    :func:`ccscope.rmcat.report_section`)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _figure(fig, caption: str) -> str:
-    """A pyplot figure inlined as a PNG, closed."""
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    data = base64.b64encode(buf.getvalue()).decode()
-    return (
-        f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-    )
 
 
 def _table(frame: pd.DataFrame, digits: int = 4) -> str:
@@ -463,14 +435,13 @@ def sweep_page(store: Path) -> tuple[str, Page]:
         if not failed.empty:
             page.add("<h2>Failed runs</h2>", _table(failed[["run_id", "seed", *axes, "error"]]))
         return f"ccscope sweep: {store.name}", page
-    from .rmcat import report_section
+    from .rmcat import ran_into, report_section
 
-    rmcat = report_section(store)
-    if rmcat and not axes:
+    if not axes and ran_into(store):
         # ccscope rmcat's runs have no axes: their mean over the whole store means nothing.
         if not failed.empty:
             page.add("<h2>Failed runs</h2>", _table(failed[["run_id", "seed", "error"]]))
-        page.add(rmcat)
+        report_section(store, page)
         return f"ccscope rmcat: {store.name}", page
     table = sweep.summarize(store)
     classes = sweep.summarize_classes(store) if has_classes else pd.DataFrame()
@@ -501,7 +472,7 @@ def sweep_page(store: Path) -> tuple[str, Page]:
             "Jain's index among them.</p>",
             _table(_by_point(classes)),
         )
-    page.add(rmcat)
+    report_section(store, page)
     scenario = json.loads(ok["scenario"].iloc[0])
     page.add(
         "<h2>Scenario of the first run</h2>",

@@ -832,28 +832,37 @@ def headline_markdown(table_: dict[str, Any]) -> str:
 # --- the HTML report ---------------------------------------------------------------------------
 
 
-def report_section(store: Path) -> str:
-    """The RFC 8867 part of the HTML page of a store the suite ran into (empty for any other):
-    per case, a table of the controllers' metrics, each controller's media rates against the
-    capacity over time, and its media packets' one-way delay over time."""
+def ran_into(store: Path) -> bool:
+    """Whether the suite ran into the sweep store `store` (it has rows of RFC 8867 cases)."""
+    from .store import Store
+
+    with Store(store, read_only=True) as db:
+        return not db.table("rmcat").empty
+
+
+def report_section(store: Path, page) -> None:
+    """Adds the RFC 8867 part of the HTML page of a store the suite ran into to `page` (a
+    :class:`ccscope.htmlreport.Page`; nothing for any other store): per case,
+    a table of the controllers' metrics, each controller's media rates against the capacity
+    over time, and its media packets' one-way delay over time, as interactive figures."""
     import html
 
-    from .htmlreport import _figure, _plots, _table
+    from .htmlreport import _table
     from .store import Store
+    from .views import Line, Panel, View
 
     with Store(store, read_only=True) as db:
         rows = db.table("rmcat")
         runs = db.table("runs").set_index("run_id")
     if rows.empty:
-        return ""
-    parts = [
+        return
+    page.add(
         "<h2>RFC 8867 test cases, controller by controller</h2>",
         "<p>Metrics after RFC 8868 §2 (<code>ccscope rmcat</code>, "
         "<code>ccscope.rmcat.case_metrics</code> defines each). Media rates are each flow's "
-        "delivered rate, averaged over 1 s; the dashed line is the bottleneck capacity "
-        "(dash-dotted: the backward path's, where media flows both ways).</p>",
-    ]
-    plt = _plots()
+        "delivered rate, averaged over 1 s, beside the bottleneck capacity (and the backward "
+        "path's, where media flows both ways).</p>",
+    )
     for case_id in [c for c in BY_ID if c in set(rows["case"])]:
         c = BY_ID[case_id]
         mine = rows[rows["case"] == case_id].sort_values(["controller", "tcp", "engine"])
@@ -868,45 +877,37 @@ def report_section(store: Path) -> str:
                 for r in mine.itertuples()
             ]
         )
-        parts += [
+        page.add(
             f"<h3>{html.escape(case_id)}: {html.escape(c.title)} ({html.escape(c.section)})</h3>",
             f"<p>{html.escape(c.chosen)}</p>" if c.chosen else "",
             _table(shown),
-        ]
-        fig, axes = plt.subplots(
-            len(mine), 1, figsize=(9, 2.2 * len(mine) + 0.6), sharex=True, squeeze=False
         )
-        delays = []
-        for ax, r in zip(axes[:, 0], mine.itertuples(), strict=True):
+        panels, delays = [], []
+        for r in mine.itertuples():
             folder = Path(runs.loc[r.run_id, "trace_dir"])
             trace = pd.read_parquet(folder / "trace_flows.parquet")
             scale = float(r.scale)
+            lines = []
             for flow, g in trace.groupby("flow"):
                 media = flow < len(c.media)
                 smooth = g["throughput_bps"].rolling(int(1 / BIN_S), min_periods=1).mean()
-                label = f"media {flow}" if media else f"TCP {flow - len(c.media)}"
-                ax.plot(g["time_s"], smooth / 1e6, lw=0.8, ls="-" if media else ":", label=label)
+                name = f"media {flow}" if media else f"TCP {flow - len(c.media)}"
+                lines.append(Line(g["time_s"].tolist(), (smooth / 1e6).tolist(), name, name))
             t = np.sort(trace["time_s"].unique())
-            ax.step(t, capacity(c, t, False, scale) / 1e6, "k--", lw=0.8, where="post")
+            forward = capacity(c, t, False, scale) / 1e6
+            lines.append(Line(t.tolist(), forward.tolist(), "capacity", "capacity", step=True))
             if any(m.reverse for m in c.media):
                 back = capacity(c, t, True, scale) / 1e6
-                ax.step(t, back, color="grey", ls="-.", lw=0.8, where="post", label="backward")
-            ax.set_ylabel("Mb/s")
-            ax.set_title(f"{r.controller} (TCP {r.tcp}, {r.engine})", fontsize=8)
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize=6, ncol=6)
+                lines.append(Line(t.tolist(), back.tolist(), "backward", "backward", step=True))
+            panels.append(Panel(f"{r.controller} (TCP {r.tcp}, {r.engine})", "Mb/s", lines))
             d = pd.read_parquet(folder / "trace_delays.parquet")
             d = d[d["flow"] < len(c.media)]
             per = d.groupby((d["time_s"] // 1.0) * 1.0)["delay_s"].quantile(0.95)
-            delays.append((per.index.to_numpy(), per.to_numpy() * 1e3, r.controller))
-        axes[-1, 0].set_xlabel("time (s)")
-        parts.append(_figure(fig, f"case {case_id}: media rates against the capacity"))
-        fig, ax = plt.subplots(figsize=(9, 3))
-        for x, y, label in delays:
-            ax.plot(x, y, lw=0.8, label=label)
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("one-way delay, p95 per s (ms)")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=4)
-        parts.append(_figure(fig, f"case {case_id}: the media packets' one-way delay"))
-    return "\n".join(parts)
+            name = f"{r.controller} (TCP {r.tcp}, {r.engine})"
+            delays.append(Line(per.index.tolist(), (per * 1e3).tolist(), name, name))
+        colors = {"capacity": "#000000", "backward": "#7f7f7f"}
+        page.figure(
+            View(f"Case {case_id}: media rates against the capacity", panels, colors=colors)
+        )
+        delay = Panel("one-way delay of the media packets", "p95 per s (ms)", delays)
+        page.figure(View(f"Case {case_id}: the media packets' one-way delay", [delay]))

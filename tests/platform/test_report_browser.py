@@ -224,12 +224,19 @@ def test_an_rmcat_report_renders_in_chromium(tmp_path):
     page = tmp_path / "rmcat.html"
     done = CliRunner().invoke(app, ["report", str(store), "-o", str(page)])
     assert done.exit_code == 0, done.output
-    seen = load_in_browser(page)
-    assert seen["errors"] == [] and seen["title"] == "ccscope rmcat: r.duckdb"
-    # Per case: the controllers' rates against the capacity, and their delays.
-    assert len(seen["images"]) == 4
-    assert all(complete and width > 0 for complete, width in seen["images"])
-    text = page.read_text()
+    seen = load_in_browser(page, toggle=(0, "capacity"))
+    assert seen["title"] == "ccscope rmcat: r.duckdb"
+    # Per case, interactive: the controllers' rates against the capacity (a panel per
+    # controller, y and y2) and their media packets' delays (one panel); no PNG.
+    text = check_page(page, seen, 4)
+    assert seen["images"] == []
+    rates_53, delays_53, rates_56, delays_56 = seen["figures"]
+    assert {t[3] for t in rates_53["traces"]} == {"y", "y2"}
+    assert "capacity" in traces(rates_53) and "media 0" in traces(rates_53)
+    assert len(traces(delays_53)) == 2 and len(traces(delays_56)) == 2
+    # Clicking "capacity" hides the capacity line in both controllers' panels, only those.
+    hidden = [t for t in seen["toggled"][0]["traces"] if t[2] == "legendonly"]
+    assert [t[0] for t in hidden] == ["capacity", "capacity"]
     assert "5.3: congested feedback link" in text and "TFRC" in text and "SSVP" in text
 
 
