@@ -12,7 +12,7 @@ run's time over the constant one's (goal: at most 1.1; the traced run's time inc
 the file) and the events of both (equal: a step takes no event). Under the varying trace TCP
 flows behave differently (other losses, other events), so that row has no goal: it shows
 what a real trace's run costs. Rows merge into
-out/bench.json (which bench/speed.py writes first); bench/readme_speed.py shows them.
+out/bench.json (which bench/speed.py writes first); bench/speed_page.py shows them.
 
 Usage: python bench/capacity_trace_speed.py [--repeat N] [--out out/bench.json]
 """

@@ -13,8 +13,8 @@ the same load from other jobs):
   its CPU time (user + system, which other jobs on the machine do not inflate).
 
 Merges its rows (group "report") into out/bench.json (which bench/speed.py writes first), with
-the load average and the number of CPUs beside them; bench/readme_speed.py shows them in the
-README's table.
+the load average and the number of CPUs beside them; bench/speed_page.py shows them in the
+speed page's table (docs/speed.md).
 
 Usage: python bench/report_speed.py [--repeat N] [--out out/bench.json]
 """
