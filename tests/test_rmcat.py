@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from docpages import marked
 
 import ccscope
 from ccscope import _core, rmcat, sweep
@@ -455,14 +456,6 @@ def test_a_python_controller_runs_the_suite(tmp_path):
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def _marked(page: str, command: str) -> str:
-    """What `page` shows between the markers of `command` (docs/tables.py's)."""
-    text = (DOCS / page).read_text()
-    begin, end = f"<!-- {command}: begin -->\n", f"<!-- {command}: end -->"
-    assert begin in text, f"docs/{page} has no block of `{command}`"
-    return text.split(begin, 1)[1].split(end, 1)[0]
-
-
 @pytest.mark.parametrize("rows", ["gcc", "nada scream"])
 def test_the_media_tables_of_the_controllers_page_are_their_command(rows):
     command = f"python docs/media_one_flow.py {rows}"
@@ -472,7 +465,7 @@ def test_the_media_tables_of_the_controllers_page_are_their_command(rows):
         text=True,
     )
     assert p.returncode == 0, p.stderr
-    assert _marked("controllers.md", command) == p.stdout, (
+    assert marked("controllers.md", command) == p.stdout, (
         f"docs/controllers.md's table is stale: python docs/tables.py --match='{command}'"
     )
 
@@ -482,7 +475,7 @@ def test_the_headline_table_of_the_rmcat_page_is_its_command(tmp_path):
     """docs/rmcat.md's headline table is `ccscope rmcat-table` (13 controllers through five
     cases: several minutes, so `make validate` runs it, not `make test`)."""
     table = rmcat.headline(store=tmp_path / "headline.duckdb")
-    assert _marked("rmcat.md", "ccscope rmcat-table") == rmcat.headline_markdown(table), (
+    assert marked("rmcat.md", "ccscope rmcat-table") == rmcat.headline_markdown(table), (
         "docs/rmcat.md's headline table is stale: python docs/tables.py --match=rmcat-table "
         "(with XDG_CACHE_HOME pointing at an empty directory, so that no cached run is reused)"
     )

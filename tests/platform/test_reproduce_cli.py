@@ -4,30 +4,24 @@ it (docs/validation.md)."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
+from docpages import marked
 from typer.testing import CliRunner
 
 from ccscope import reproduce
 from ccscope.cli import app
 from ccscope.experiments.claims import PRINTED, UNSOURCED, Claim
 
-ROOT = Path(__file__).parents[2]
-PAGE = ROOT / "docs" / "validation.md"
-BEGIN = "<!-- ccscope reproduce --all --quick --markdown: begin -->\n"
-END = "<!-- ccscope reproduce --all --quick --markdown: end -->"
 runner = CliRunner()
 
 
 def test_the_validation_page_table_is_the_output_of_reproduce_all():
-    page = PAGE.read_text()
-    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), page, re.S)
-    assert pasted, "docs/validation.md has no generated validation table"
+    pasted = marked("validation.md", "ccscope reproduce --all --quick --markdown")
     done = runner.invoke(app, ["reproduce", "--all", "--quick", "--markdown"])
     assert done.exit_code == 0, done.output
-    assert pasted.group(1) == done.stdout, (
+    assert pasted == done.stdout, (
         "docs/validation.md's validation table is stale: paste the output of "
         "`ccscope reproduce --all --quick --markdown` between its markers"
     )
@@ -86,9 +80,7 @@ def test_a_claim_must_say_where_its_tolerance_comes_from():
     reason="tolerances whose source is not yet established are shown as 'no source yet'",
 )
 def test_every_tolerance_on_the_validation_page_has_a_source():
-    page = PAGE.read_text()
-    pasted = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), page, re.S)
-    assert pasted and UNSOURCED not in pasted.group(1)
+    assert UNSOURCED not in marked("validation.md", "ccscope reproduce --all --quick --markdown")
 
 
 def test_registering_is_one_entry(monkeypatch):

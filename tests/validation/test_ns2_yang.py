@@ -3,28 +3,21 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from docpages import marked
 
 ROOT = Path(__file__).parents[2]
-BEGIN = "<!-- python bench/ns2_compare_yang.py: begin -->\n"
-END = "<!-- python bench/ns2_compare_yang.py: end -->"
 
 
 @pytest.mark.slow
 def test_the_validation_page_table_is_the_output_of_the_bench():
     assert shutil.which("ns"), "ns-2.35 is needed: make ns2"
-    pasted = re.search(
-        re.escape(BEGIN) + "(.*?)" + re.escape(END),
-        (ROOT / "docs" / "validation.md").read_text(),
-        re.S,
-    )
-    assert pasted, "docs/validation.md has no table of bench/ns2_compare_yang.py"
+    pasted = marked("validation.md", "python bench/ns2_compare_yang.py")
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "ns2_compare_yang.py")],
         capture_output=True,
@@ -32,4 +25,4 @@ def test_the_validation_page_table_is_the_output_of_the_bench():
         timeout=900,
         check=True,
     )
-    assert pasted.group(1) == done.stdout, "stale: paste the output of bench/ns2_compare_yang.py"
+    assert pasted == done.stdout, "stale: paste the output of bench/ns2_compare_yang.py"

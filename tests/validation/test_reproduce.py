@@ -7,10 +7,9 @@ own statement, or "no source yet", shown as such in the validation page's table)
 from __future__ import annotations
 
 import math
-import re
-from pathlib import Path
 
 import pytest
+from docpages import marked
 
 from ccscope import reproduce
 from ccscope.experiments import linux, realnet
@@ -424,13 +423,9 @@ def test_the_validation_page_full_table_is_the_output_of_reproduce_all():
     """docs/validation.md's folded table is `ccscope reproduce --all --markdown`; the reports
     come from the tests above when they ran in this session (the runs are deterministic), else
     here."""
-    page = (Path(__file__).parents[2] / "docs" / "validation.md").read_text()
-    begin = "<!-- ccscope reproduce --all --markdown: begin -->\n"
-    end = "<!-- ccscope reproduce --all --markdown: end -->"
-    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), page, re.S)
-    assert pasted, "docs/validation.md has no table of the full runs"
+    pasted = marked("validation.md", "ccscope reproduce --all --markdown")
     reports = [FULL.get(rid) or reproduce.run(rid, quick=False) for rid in reproduce.ids()]
-    assert pasted.group(1) == reproduce.markdown(reports), (
+    assert pasted == reproduce.markdown(reports), (
         "docs/validation.md's table of the full runs is stale: paste the output of "
         "`ccscope reproduce --all --markdown` between its markers"
     )
@@ -439,13 +434,9 @@ def test_the_validation_page_full_table_is_the_output_of_reproduce_all():
 @pytest.mark.slow
 def test_the_controllers_page_cubic_table_is_the_output_of_reproduce():
     """docs/controllers.md's CUBIC section shows `ccscope reproduce cubic-rfc9438 --markdown`."""
-    page = (Path(__file__).parents[2] / "docs" / "controllers.md").read_text()
-    begin = "<!-- ccscope reproduce cubic-rfc9438 --markdown: begin -->\n"
-    end = "<!-- ccscope reproduce cubic-rfc9438 --markdown: end -->"
-    pasted = re.search(re.escape(begin) + "(.*?)" + re.escape(end), page, re.S)
-    assert pasted, "docs/controllers.md has no table of the CUBIC reproduction"
+    pasted = marked("controllers.md", "ccscope reproduce cubic-rfc9438 --markdown")
     report = FULL.get("cubic-rfc9438") or reproduce.run("cubic-rfc9438", quick=False)
-    assert pasted.group(1) == reproduce.markdown([report]), (
+    assert pasted == reproduce.markdown([report]), (
         "docs/controllers.md's CUBIC table is stale: paste the output of "
         "`ccscope reproduce cubic-rfc9438 --markdown` between its markers"
     )
