@@ -884,6 +884,7 @@ def report_section(store: Path, page) -> None:
         )
         panels, delays = [], []
         for r in mine.itertuples():
+            run = f"{r.controller} (TCP {r.tcp}, {r.engine})"
             folder = Path(runs.loc[r.run_id, "trace_dir"])
             trace = pd.read_parquet(folder / "trace_flows.parquet")
             scale = float(r.scale)
@@ -899,12 +900,11 @@ def report_section(store: Path, page) -> None:
             if any(m.reverse for m in c.media):
                 back = capacity(c, t, True, scale) / 1e6
                 lines.append(Line(t.tolist(), back.tolist(), "backward", "backward", step=True))
-            panels.append(Panel(f"{r.controller} (TCP {r.tcp}, {r.engine})", "Mb/s", lines))
+            panels.append(Panel(run, "Mb/s", lines))
             d = pd.read_parquet(folder / "trace_delays.parquet")
             d = d[d["flow"] < len(c.media)]
             per = d.groupby((d["time_s"] // 1.0) * 1.0)["delay_s"].quantile(0.95)
-            name = f"{r.controller} (TCP {r.tcp}, {r.engine})"
-            delays.append(Line(per.index.tolist(), (per * 1e3).tolist(), name, name))
+            delays.append(Line(per.index.tolist(), (per * 1e3).tolist(), run, run))
         colors = {"capacity": "#000000", "backward": "#7f7f7f"}
         page.figure(
             View(f"Case {case_id}: media rates against the capacity", panels, colors=colors)
