@@ -25,7 +25,8 @@ pub use scream2::{Scream2, Scream2Params};
 
 use std::collections::VecDeque;
 
-use crate::control::PacketStatus;
+use crate::control::rate::RateConfig;
+use crate::control::{FeedbackSample, PacketStatus};
 use crate::time::SimTime;
 
 /// One completed packet group compared with the one before it (draft-ietf-rmcat-gcc-02 §5.1):
@@ -198,6 +199,34 @@ impl BaseDelay {
             .fold(f64::INFINITY, f64::min);
         (owd - base).max(0.0)
     }
+
+    /// qdelay from a report: the one-way delay of its latest-arriving packet; `None` when it
+    /// reports none received.
+    pub fn from_report(&mut self, fb: &FeedbackSample) -> Option<f64> {
+        let (arrived, sent) = fb
+            .packets
+            .iter()
+            .filter_map(|p| p.arrived_at.map(|a| (a, p.sent_at)))
+            .max_by_key(|x| x.0)?;
+        Some(self.qdelay(arrived, arrived.secs() - sent.secs()))
+    }
+}
+
+/// s_rtt after a report: RFC 6298's smoothing (gain 1/8) of each report's RTT, as SCReAM
+/// (RFC 8298 §4.1.1) and SCReAMv2 (draft-johansson-ccwg-rfc8298bis-screamv2-03 §4.2.1.4) say.
+pub fn smoothed_rtt(s_rtt: Option<f64>, fb: &FeedbackSample) -> Option<f64> {
+    match fb.rtt {
+        Some(rtt) => {
+            let r = rtt.secs();
+            Some(s_rtt.map_or(r, |s| 0.875 * s + 0.125 * r))
+        }
+        None => s_rtt,
+    }
+}
+
+/// A target bitrate's start: the configured initial rate, else `min`, within [`min`, `max`].
+pub fn start_rate(config: &RateConfig, min: f64, max: f64) -> f64 {
+    config.initial_rate_bps.unwrap_or(min).clamp(min, max)
 }
 
 /// The qdelay target that follows competing loss-based flows (RFC 8298 §4.1.2.2;
@@ -224,9 +253,15 @@ impl QdelayTarget {
         }
     }
 
-    /// Takes one qdelay sample (s); returns the new target from `target`, the bounds `lo`,
-    /// `hi` (s) and the loss event rate.
-    pub fn adjust(&mut self, qdelay: f64, target: f64, lo: f64, hi: f64, loss_rate: f64) -> f64 {
+    /// Takes one qdelay sample (s); returns the new target from `target`, the bounds
+    /// `(lo, hi)` (s) and the loss event rate.
+    pub fn adjust(
+        &mut self,
+        qdelay: f64,
+        target: f64,
+        (lo, hi): (f64, f64),
+        loss_rate: f64,
+    ) -> f64 {
         if self.hist.len() == self.var_samples.max(self.avg_samples) {
             self.hist.pop_front();
         }

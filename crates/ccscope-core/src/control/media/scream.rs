@@ -50,7 +50,7 @@
 
 use std::collections::VecDeque;
 
-use super::{BaseDelay, LossEventRate, QdelayTarget, RateMeter};
+use super::{smoothed_rtt, start_rate, BaseDelay, LossEventRate, QdelayTarget, RateMeter};
 use crate::control::rate::RateConfig;
 use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample, PacketStatus};
 use crate::time::SimTime;
@@ -68,7 +68,10 @@ const TREND_EVERY: SimTime = SimTime::from_ms(50);
 /// over 50: the state variable's 100 is taken for both).
 const NORM_SAMPLES: usize = 100;
 
-/// SCReAM's parameters; [`ScreamParams::default`] gives RFC 8298 §4.1.1's values.
+/// SCReAM's parameters; [`ScreamParams::default`] gives RFC 8298 §4.1.1's values. RFC 8298's
+/// text was not readable here; draft-johansson-ccwg-scream-bis-00's source still carries its
+/// QDELAY_TARGET_LO/HI, MIN_CWND, MAX_BYTES_IN_FLIGHT_HEAD_ROOM and RATE_PACE_MIN (equal); the
+/// others are checked only against a transcription in code (libtgvoip's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScreamParams {
     /// QDELAY_TARGET_LO (s): the least qdelay target (0.1 s).
@@ -223,10 +226,7 @@ pub struct Scream {
 impl Scream {
     pub fn new(params: ScreamParams, config: RateConfig) -> Self {
         let p = params;
-        let target = config
-            .initial_rate_bps
-            .unwrap_or(p.target_bitrate_min_bps)
-            .clamp(p.target_bitrate_min_bps, p.target_bitrate_max_bps);
+        let target = start_rate(&config, p.target_bitrate_min_bps, p.target_bitrate_max_bps);
         Scream {
             params,
             config,
@@ -286,13 +286,11 @@ impl Scream {
     /// §4.1.2.2: the qdelay target follows competing loss-based flows.
     pub fn adjust_qdelay_target(&mut self) {
         let p = &self.params;
-        self.qdelay_target = self.compensation.adjust(
-            self.qdelay,
-            self.qdelay_target,
-            p.qdelay_target_lo_s,
-            p.qdelay_target_hi_s,
-            self.loss_event_rate,
-        );
+        let bounds = (p.qdelay_target_lo_s, p.qdelay_target_hi_s);
+        let rate = self.loss_event_rate;
+        self.qdelay_target =
+            self.compensation
+                .adjust(self.qdelay, self.qdelay_target, bounds, rate);
     }
 
     /// §4.1.2.4: the congestion window after a report.
@@ -400,11 +398,7 @@ impl Controller for Scream {
 
     fn on_feedback(&mut self, fb: &FeedbackSample) {
         let now = fb.now;
-        if let Some(rtt) = fb.rtt {
-            let r = rtt.secs();
-            // RFC 6298's smoothing, as §4.1.1's s_rtt says.
-            self.s_rtt = Some(self.s_rtt.map_or(r, |s| 0.875 * s + 0.125 * r));
-        }
+        self.s_rtt = smoothed_rtt(self.s_rtt, fb);
         let newly_acked: u64 = fb.packets.iter().map(|p| p.size_bytes as u64).sum();
         self.in_flight_now = (fb.in_flight_bytes + newly_acked) as f64;
         self.in_flight
@@ -417,13 +411,8 @@ impl Controller for Scream {
             self.in_flight.pop_front();
         }
         self.rtp_queue_bits = 8.0 * fb.queued_bytes.min(u32::MAX as u64) as f64;
-        let latest = fb
-            .packets
-            .iter()
-            .filter_map(|p| p.arrived_at.map(|a| (a, p.sent_at)))
-            .max_by_key(|x| x.0);
-        if let Some((arrived, sent)) = latest {
-            self.qdelay = self.base.qdelay(arrived, arrived.secs() - sent.secs());
+        if let Some(q) = self.base.from_report(fb) {
+            self.qdelay = q;
         }
         let lost = fb.lost_pkts() > 0;
         self.loss_event_rate = self.loss_events.update(now, lost, self.s_rtt);

@@ -51,7 +51,7 @@
 //!   rate_fb = 0.02 × TARGET_BITRATE_MAX / 800 clipped to [10, 1000] per second (the densest
 //!   feedback the flow needs; the plan is fixed, the draft's rate follows the received rate).
 
-use super::{BaseDelay, LossEventRate, QdelayTarget};
+use super::{smoothed_rtt, start_rate, BaseDelay, LossEventRate, QdelayTarget};
 use crate::control::rate::RateConfig;
 use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample};
 use crate::time::SimTime;
@@ -262,10 +262,7 @@ pub struct Scream2 {
 impl Scream2 {
     pub fn new(params: Scream2Params, config: RateConfig) -> Self {
         let p = params;
-        let target = config
-            .initial_rate_bps
-            .unwrap_or(p.target_bitrate_min_bps)
-            .clamp(p.target_bitrate_min_bps, p.target_bitrate_max_bps);
+        let target = start_rate(&config, p.target_bitrate_min_bps, p.target_bitrate_max_bps);
         Scream2 {
             params,
             config,
@@ -394,10 +391,7 @@ impl Controller for Scream2 {
     fn on_feedback(&mut self, fb: &FeedbackSample) {
         let p = self.params;
         let now = fb.now;
-        if let Some(rtt) = fb.rtt {
-            let r = rtt.secs();
-            self.s_rtt = Some(self.s_rtt.map_or(r, |s| 0.875 * s + 0.125 * r));
-        }
+        self.s_rtt = smoothed_rtt(self.s_rtt, fb);
         let acked: u64 = fb.packets.iter().map(|p| p.size_bytes as u64).sum();
         let acked_ce: u64 = fb
             .packets
@@ -407,13 +401,8 @@ impl Controller for Scream2 {
             .sum();
         let in_flight = (fb.in_flight_bytes.saturating_add(acked)) as f64;
         let in_flight_ratio = in_flight / self.ref_wnd;
-        let latest = fb
-            .packets
-            .iter()
-            .filter_map(|p| p.arrived_at.map(|a| (a, p.sent_at)))
-            .max_by_key(|x| x.0);
-        if let Some((arrived, sent)) = latest {
-            self.qdelay = self.base.qdelay(arrived, arrived.secs() - sent.secs());
+        if let Some(q) = self.base.from_report(fb) {
+            self.qdelay = q;
         }
         let lost = fb.lost_pkts() > 0;
         let ce = fb.ce_pkts() > 0;
@@ -426,13 +415,11 @@ impl Controller for Scream2 {
         }
         self.loss_event_rate = self.loss_events.update(now, lost, self.s_rtt);
         if p.compensate {
-            self.qdelay_target = self.compensation.adjust(
-                self.qdelay,
-                self.qdelay_target,
-                p.qdelay_target_lo_s,
-                p.qdelay_target_hi_s,
-                self.loss_event_rate,
-            );
+            let bounds = (p.qdelay_target_lo_s, p.qdelay_target_hi_s);
+            let (q, target) = (self.qdelay, self.qdelay_target);
+            self.qdelay_target = self
+                .compensation
+                .adjust(q, target, bounds, self.loss_event_rate);
         }
         let Some(s_rtt) = self.s_rtt.filter(|s| *s > 0.0) else {
             return;
