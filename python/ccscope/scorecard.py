@@ -199,10 +199,10 @@ def efficiency_bound(binomial: dict | None, efficiency: float | None, steps: int
     """The relative error of the round model's efficiency against (28) for EFFICIENCY_N
     synchronized flows of `binomial` (``ccscope check``'s form) on EFFICIENCY_W packets per RTT,
     measured over `steps` steps: the stepping over whole cycles (Loguinov & Radha's cycle
-    between L = U(1 − z) and U = W/n, :func:`ccscope.experiments.loguinov.
-    efficiency_stepping_bound`), plus the partial cycle the measured steps end in, at most
-    one cycle's N + 1 steps (N from (26): its increase phase over the step α·U^(−k)) of
-    `steps`, each off the mean by at most 1/efficiency of it. None without (28)'s value."""
+    between L = U(1 − z) and U = W/n; ``loguinov.efficiency_stepping_bound``), plus the
+    partial cycle the measured steps end in, at most one cycle's N + 1 steps (N: (26)'s
+    increase phase over the smallest step α·x^(−k) on [L, U]) of `steps`, each off the mean
+    by at most 1/efficiency of it. None without (28)'s value."""
     if binomial is None or efficiency is None:
         return None
     k, ell, alpha = binomial["k"], binomial["l"], binomial["alpha"]

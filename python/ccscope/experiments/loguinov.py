@@ -360,7 +360,7 @@ EQ42_SOURCE = {
 
 
 def eq42_claims(quick: bool = False) -> list[Claim]:
-    """§V-D/§VI-A: ISCC(k, 2) keeps p_n constant in n where rate AIMD's grows as n^2 (37),
+    """§V-C/§VI-A: ISCC(k, 2) keeps p_n constant in n where rate AIMD's grows as n^2 (37),
     and a lone ISCC flow knowing C loses at most (42). n = 10, 20, 50, 100 at 50 000 steps
     (quick) or 200 000. The paper prints no exponent for its simulations: ISCC(-1.5,2)'s p_n
     decays (below 0), ISCC(-1.2,2)'s stays constant (nearer 0 than (37)'s 0.6), and AIMD's
