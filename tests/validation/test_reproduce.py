@@ -416,7 +416,8 @@ def test_full_reproduction(rid):
 
 @pytest.mark.slow
 def test_the_validation_page_full_table_is_the_output_of_reproduce_all():
-    """docs/validation.md's folded table is `ccscope reproduce --all --markdown`; the reports
+    """docs/validation.md's folded table is `ccscope reproduce --all --markdown`, and its claims
+    that do not reproduce `ccscope reproduce --all --failing --markdown`; the reports
     come from the tests above when they ran in this session (the runs are deterministic), else
     here."""
     pasted = marked("validation.md", "ccscope reproduce --all --markdown")
@@ -424,6 +425,11 @@ def test_the_validation_page_full_table_is_the_output_of_reproduce_all():
     assert pasted == reproduce.markdown(reports), (
         "docs/validation.md's table of the full runs is stale: paste the output of "
         "`ccscope reproduce --all --markdown` between its markers"
+    )
+    failing = marked("validation.md", "ccscope reproduce --all --failing --markdown")
+    assert failing == reproduce.markdown(reports, failing=True), (
+        "docs/validation.md's claims that do not reproduce are stale: "
+        'python docs/tables.py --match="reproduce --all"'
     )
 
 
