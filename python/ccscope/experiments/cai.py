@@ -648,12 +648,13 @@ def fig10() -> pd.DataFrame:
 
 def fig10_whole_packet_bound(alpha: float, beta: float, r: float) -> float:
     """How far whole packets can move one AIMD(α, β) flow's utilization from (24), which
-    takes a fluid window cut at exactly r + B. A packet engine drops the packet one past
-    r + B and learns of it a round trip later, after one more increase α: the cut starts at
-    most β(1 + α) packets above (24)'s, raising every window of the cycle's stage I by at most
-    that; a window of w packets has ⌊w⌋ in flight, lowering it by less than one. Stage I sends
-    at most max(1, β(1 + α)) packets per τ0 more or fewer out of r; stage II stays at 1."""
-    return max(1.0, beta * (1 + alpha)) / r
+    takes a fluid window cut at exactly r + B. A packet engine drops the packet one past r + B,
+    while cwnd may hold up to one packet's fraction more, and learns of it a round trip later,
+    after one more increase α: the cut starts at most 2 + α packets above (24)'s, its trough at
+    most β(2 + α) above. A whole-packet cut ⌊βW⌋ and ⌊cwnd⌋ packets in flight each lower the
+    window by less than one: less than 2 below. Stage I sends at most max(2, β(2 + α))
+    packets per τ0 more or fewer out of r; stage II stays at 1."""
+    return max(2.0, beta * (2 + alpha)) / r
 
 
 def fig10_claims(quick: bool = False) -> list[Claim]:
@@ -673,7 +674,7 @@ def fig10_claims(quick: bool = False) -> list[Claim]:
                 worst.measured,
                 round(fig10_whole_packet_bound(a, b, r), 3),
                 source=THEORY + f": (24) is a fluid window cut at r + B; whole packets (r = "
-                f"{r:.1f} per τ0) move it by at most max(1, β(1 + α))/r",
+                f"{r:.1f} per τ0) move it by at most max(2, β(2 + α))/r",
             )
         )
     return claims
