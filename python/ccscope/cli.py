@@ -770,6 +770,10 @@ def reproduce(
     markdown: Annotated[
         bool, typer.Option(help="One Markdown table (the docs' validation page).")
     ] = False,
+    failing: Annotated[
+        bool,
+        typer.Option(help="With --markdown: only the claims that do not hold, each with why."),
+    ] = False,
     figures: Annotated[
         Path | None,
         typer.Option(help="Draw the papers' figures with ccscope's curves into this folder."),
@@ -827,6 +831,8 @@ def reproduce(
         return
     if all_ == (id is not None):
         raise ScenarioError("give one reproduction ID, --all or --list")
+    if failing and not markdown:
+        raise ScenarioError("--failing goes with --markdown")
     ids = reproductions.ids(real_time) if all_ else [reproductions.get(id).id]
     if figures is not None:
         writable_folder(figures, "--figures")
@@ -838,7 +844,7 @@ def reproduce(
     if as_json:
         print(json.dumps(reports if all_ else reports[0], indent=2, ensure_ascii=False))
     elif markdown:
-        print(reproductions.markdown(reports), end="")
+        print(reproductions.markdown(reports, failing), end="")
     else:
         for report in reports:
             out.print(reproductions.table(report))
