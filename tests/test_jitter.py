@@ -11,6 +11,7 @@ import pytest
 
 import ccscope
 from ccscope.errors import ScenarioError
+from ccscope.scenario import validate
 
 STD_MS = 5.0
 #: E|N(0, 1)| clamped at 3: 2(φ(0) − φ(3)) + 3·P(|N| > 3) = 0.78902 + 0.00810; its standard
@@ -97,3 +98,12 @@ def test_bad_jitter_names_its_field(jitter, field):
         ccscope.run(cbr("1Mbps", jitter, seconds=1))
     message = str(e.value)
     assert field in message and "\n" not in message
+
+
+def test_the_kernel_path_refuses_jitter_on_its_bottleneck():
+    """tc's queues on the kernel path hand packets on in order at once: no jitter there."""
+    table = cbr("1Mbps", {"std": "5ms"}, seconds=1)
+    table["run"] |= {"engine": "udp", "emulator": "kernel"}
+    with pytest.raises(ScenarioError) as e:
+        validate(table)
+    assert "topology.bottleneck.jitter" in str(e.value) and "kernel" in str(e.value)
