@@ -162,24 +162,30 @@ def carlucci_claims(quick: bool = False) -> list[Claim]:
         )
         for label, (median, _) in (("adaptive", adaptive), ("static", static))
     ]
-    claims += [
-        row(
-            f"De Cicco 2013, one flow, {kbps} kb/s, 50 ms RTT, 60 KB buffer, static threshold: "
-            f"channel utilization, {seconds:g} s",
+    all_rates = not quick
+    for what, published, measure, rates in (
+        (
+            "one flow, {} kb/s, 50 ms RTT, 60 KB buffer, static threshold: channel utilization",
             "> 0.8",
-            round(utilization_2013(kbps, seconds), 3),
-        )
-        for kbps in ((1000,) if quick else (500, 1000, 1500, 2000))
-    ]
-    claims += [
-        row(
-            f"De Cicco 2013, GCC beside one TCP CUBIC flow, {kbps} kb/s, 50 ms RTT, 60 KB "
-            f"buffer: GCC's share of the throughput, {seconds:g} s",
+            utilization_2013,
+            (500, 1000, 1500, 2000) if all_rates else (1000,),
+        ),
+        (
+            "GCC beside one TCP CUBIC flow, {} kb/s, 50 ms RTT, 60 KB buffer: GCC's share of "
+            "the throughput",
             "starved (< 0.5)",
-            round(tcp_share_2013(kbps, seconds), 3),
-        )
-        for kbps in ((1000,) if quick else (500, 1000))
-    ]
+            tcp_share_2013,
+            (500, 1000) if all_rates else (1000,),
+        ),
+    ):
+        claims += [
+            row(
+                f"De Cicco 2013, {what.format(kbps)}, {seconds:g} s",
+                published,
+                round(measure(kbps, seconds), 3),
+            )
+            for kbps in rates
+        ]
     return claims
 
 
