@@ -978,6 +978,13 @@ def rmcat(
         float,
         typer.Option(help="Shrink every time of the cases by this factor (a smoke test)."),
     ] = 1.0,
+    jitter: Annotated[
+        str | None,
+        typer.Option(
+            help="The path's largest jitter, e.g. 30ms (RFC 8867's): RFC 8868's truncated "
+            "Gaussian on the bottleneck each way, no reordering. Default: none."
+        ),
+    ] = None,
     store: RmcatStore = None,
     jobs: ScorecardJobs = None,
     as_json: AsJson = False,
@@ -989,7 +996,9 @@ def rmcat(
 
     from .rmcat import run, table
 
-    suite = run(controller, _params(param, controller), case, engine, tcp, seed, store, jobs, scale)
+    suite = run(
+        controller, _params(param, controller), case, engine, tcp, seed, store, jobs, scale, jitter
+    )
     if as_json:
         print(json.dumps(suite, indent=2, ensure_ascii=False))
     else:

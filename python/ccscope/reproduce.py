@@ -279,7 +279,7 @@ REGISTRY: dict[str, Reproduction] = {
         Reproduction(
             "gcc-carlucci2016",
             "GCC alone on 1 Mb/s with the adaptive and a static over-use threshold, and "
-            "beside TCP, packet level",
+            "beside TCP, reported beside a survey's reading of the papers, packet level",
             "Carlucci et al., ACM MMSys 2016; De Cicco et al., ACM SIGCOMM FhMN 2013",
             _E + "rmcat_papers:carlucci_claims",
         ),

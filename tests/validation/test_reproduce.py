@@ -182,27 +182,6 @@ NOT_REPRODUCED = {
     # Copa: two Copa flows alone turn competitive; at small δ the queue per flow grows with n.
     ("copa-nsdi18", "Copa(0.5), n = 2, competitive mode on: mean queue per flow (packets)"),
     ("copa-nsdi18", "Copa(0.25,0), n = 1, 2, 4, 8: mean queue per flow (packets), least-most"),
-    # GCC beside Carlucci et al. 2016 and De Cicco et al. 2013 (as a survey read them): ccscope's
-    # GCC queues more than Chromium's did and is held by its loss-based band beside TCP
-    # instead of starving; each claim's reason gives the run's numbers.
-    *(
-        ("gcc-carlucci2016", f"Carlucci 2016, {what}, {s} s")
-        for s in (60, 120)
-        for what in (
-            "one flow, 1 Mb/s, T_q = 150 ms, adaptive threshold: RTT 95th percentile (ms)",
-            "one flow, 1 Mb/s, T_q = 150 ms, static threshold (25 ms): RTT 95th percentile (ms)",
-            "same, adaptive threshold: RTT median (ms)",
-            "same, static threshold: RTT median (ms)",
-        )
-    ),
-    *(
-        (
-            "gcc-carlucci2016",
-            "De Cicco 2013, GCC beside one TCP CUBIC flow, 1000 kb/s, 50 ms RTT, 60 KB buffer: "
-            f"GCC's share of the throughput, {s} s",
-        )
-        for s in (60, 120)
-    ),
     # The AQMs with four flows at a 20 ms round trip, where one BDP is 20 ms of buffer: the
     # flows' windows are a few packets, CoDel's and PIE's mean sojourn stands above the target,
     # DropTail's queue below PIE's 15 ms, and PIE lets the link idle some milliseconds where

@@ -508,6 +508,14 @@ pub trait Controller: Send {
     /// (or since the start, or since the previous expiry).
     fn on_no_feedback(&mut self, _now: SimTime) {}
 
+    /// Fires in place of [`Controller::on_no_feedback`] when the sender was idle the whole time
+    /// the timer ran: it sent no packet since the timer was set and its application has nothing
+    /// to send (RFC 5348 §4.4: "idle ever since the nofeedback timer was set"). The default
+    /// treats it as any expiry.
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        self.on_no_feedback(now);
+    }
+
     /// ns-2's send timer for the rate transport: a no-feedback expiry sends a packet at once and
     /// restarts the send timer at the new rate, and a report leaves the pending send where it
     /// is (`tfrc.cc`: `reduce_rate_on_no_feedback()` calls `nextpkt()`, `recv()` reschedules
@@ -601,6 +609,9 @@ impl Controller for Box<dyn Controller> {
     }
     fn on_no_feedback(&mut self, now: SimTime) {
         (**self).on_no_feedback(now)
+    }
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        (**self).on_no_feedback_idle(now)
     }
     fn ns2_send_timer(&self) -> bool {
         (**self).ns2_send_timer()

@@ -191,6 +191,7 @@ fn pair(
         running: false,
         reports: 0,
         silences: 0,
+        sent_since_armed: false,
         probe,
         outbox: Outbox::new(app),
     };
@@ -231,6 +232,8 @@ struct RateSender {
     reports: u64,
     /// No-feedback timer expiries.
     silences: u64,
+    /// A data packet left since the no-feedback timer was last set.
+    sent_since_armed: bool,
     probe: Option<Probe>,
     /// The application and the data it offered and the sender has not sent yet.
     outbox: Outbox,
@@ -267,6 +270,7 @@ impl RateSender {
 
     fn arm_no_feedback(&mut self, ctx: &mut Ctx) {
         arm_no_feedback(&*self.controller, ctx, NO_FEEDBACK);
+        self.sent_since_armed = false;
     }
 
     /// What the application sees of the sender.
@@ -311,6 +315,7 @@ impl RateSender {
                 pkt.header.flags |= RESENT;
             }
             ctx.send(pkt);
+            self.sent_since_armed = true;
             self.outbox.record(self.next_seq, chunk);
             self.next_seq += 1;
             if self.outbox.watches_progress() && !chunk.resent {
@@ -416,7 +421,12 @@ impl Endpoint for RateSender {
         match timer {
             NO_FEEDBACK => {
                 self.silences += 1;
-                self.controller.on_no_feedback(ctx.now());
+                // Idle the whole time the timer ran: nothing sent, nothing to send.
+                if self.sent_since_armed || self.outbox.has_data() {
+                    self.controller.on_no_feedback(ctx.now());
+                } else {
+                    self.controller.on_no_feedback_idle(ctx.now());
+                }
                 self.record_rate(ctx.now());
                 self.arm_no_feedback(ctx);
                 if self.controller.ns2_send_timer() {
