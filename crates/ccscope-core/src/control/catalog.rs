@@ -1393,10 +1393,12 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
         Entry {
             relation: Some(|v| {
                 let d = v["loss_after"];
-                if d.fract() == 0.0 {
-                    Ok(())
-                } else {
+                if d.fract() != 0.0 {
                     Err(Error::invalid("controller.loss_after", format!("{d:?}"), "a whole number of packets, 1 to 64"))
+                } else if v["rtt_timer"].fract() != 0.0 {
+                    Err(Error::invalid("controller.rtt_timer", format!("{:?}", v["rtt_timer"]), "0 or 1"))
+                } else {
+                    Ok(())
                 }
             }),
             ..rate_entry(
@@ -1420,11 +1422,17 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                             Range::closed(1.0, 64.0),
                             "the receiver counts a packet lost once one this many sequence numbers above it arrives (ns-2 rap.cc: 3)",
                         ),
+                        param(
+                            "rtt_timer",
+                            Some(0.0),
+                            Range::closed(0.0, 1.0),
+                            "1: increase on a timer every SRTT (ns-2 rap.cc RttTimeout); 0: on a report an SRTT after the last step",
+                        ),
                     ],
                 },
                 |v, s, m| {
-                    let (a, b, config) = (v["alpha"], v["beta"], s.rate);
-                    m.make(move || Rap::new(a, b, config))
+                    let (a, b, timer, config) = (v["alpha"], v["beta"], v["rtt_timer"] == 1.0, s.rate);
+                    m.make(move || Rap::new(a, b, timer, config))
                 },
                 |v| Box::new(LossCounter::new(ReportEvery::Packet).revealed_at(v["loss_after"] as u64)),
             )

@@ -16,8 +16,12 @@
 //! - ns-2's `UpdateTimeValues` keeps its first-sample flag in a `static`, shared by all RAP
 //!   agents of a run: only the first agent starts its SRTT from its first sample, the others
 //!   from `srtt_` = 2 s (a start-up difference only);
-//! - the increase runs when a report arrives at least one SRTT after the previous step (ns-2's
-//!   RTT timer); RAP's "enough was sent" check always holds because the sender is never
+//! - by default the increase runs when a report arrives at least one SRTT after the previous
+//!   step; with `rtt_timer` it runs on a timer of its own as ns-2's `RttTimeout()` does: once at
+//!   the start (at the initial 2-s SRTT), then every SRTT after the last step or back-off
+//!   (`rttTimer_.resched(srtt_)`), whether or not reports arrive. A report arrives some part of
+//!   an inter-packet gap after the SRTT has passed, so report-driven steps come that much later;
+//!   RAP's "enough was sent" check (`dpthresh_`) always holds because the sender is never
 //!   data-limited; fine-grain adaptation (`useFineGrain_`) is off, as in ns-2's default.
 
 use super::RateConfig;
@@ -51,12 +55,17 @@ pub struct Rap {
     last_step: SimTime,
     /// When the last back-off happened.
     last_backoff: Option<SimTime>,
+    /// Increase on ns-2's RTT timer (at `next_step`) rather than on reports.
+    rtt_timer: bool,
+    /// When the RTT timer fires next (with `rtt_timer`).
+    next_step: SimTime,
     config: RateConfig,
 }
 
 impl Rap {
-    /// RAP(α, β). Trusts its arguments: the catalogue ([`crate::control::catalog`]) checks them.
-    pub fn new(alpha: f64, beta: f64, config: RateConfig) -> Self {
+    /// RAP(α, β), increasing on reports or, with `rtt_timer`, on ns-2's RTT timer. Trusts its
+    /// arguments: the catalogue ([`crate::control::catalog`]) checks them.
+    pub fn new(alpha: f64, beta: f64, rtt_timer: bool, config: RateConfig) -> Self {
         let rate = config.initial_rate(config.packet_bits() / INITIAL_IPG_S);
         Rap {
             alpha,
@@ -66,6 +75,8 @@ impl Rap {
             variance_s: 0.0,
             last_step: SimTime::ZERO,
             last_backoff: None,
+            rtt_timer,
+            next_step: SimTime::ZERO,
             config,
         }
     }
@@ -84,6 +95,11 @@ impl Rap {
         self.set_ipg(self.ipg_s / self.beta); // rap.h IncreaseIpg(): ipg ← ipg/β
         self.last_backoff = Some(now);
         self.last_step = now;
+        self.next_step = self.after_srtt(now); // rap.cc LossHandler(): rttTimer_.resched(srtt_)
+    }
+
+    fn after_srtt(&self, now: SimTime) -> SimTime {
+        now + SimTime::from_secs_f64(self.srtt())
     }
 
     fn increase(&mut self, now: SimTime) {
@@ -91,6 +107,7 @@ impl Rap {
         // rap.h DecreaseIpg(): ipg ← ipg·srtt/(α·ipg + srtt), i.e. rate + α/srtt packets/s.
         self.set_ipg(self.ipg_s * srtt / (self.alpha * self.ipg_s + srtt));
         self.last_step = now;
+        self.next_step = self.after_srtt(now); // rap.cc RttTimeout(): rttTimer_.resched(srtt_)
     }
 
     fn rtt_sample(&mut self, sample_s: f64) {
@@ -119,8 +136,18 @@ impl Controller for Rap {
         }
         if report.lost_pkts > 0.0 && !report.loss_predates(self.last_backoff) {
             self.backoff(report.now);
-        } else if report.now.secs() - self.last_step.secs() >= self.srtt() {
+        } else if !self.rtt_timer && report.now.secs() - self.last_step.secs() >= self.srtt() {
             self.increase(report.now);
+        }
+    }
+
+    fn wakeup(&self) -> Option<SimTime> {
+        self.rtt_timer.then_some(self.next_step)
+    }
+
+    fn on_wakeup(&mut self, now: SimTime) {
+        if self.rtt_timer && now >= self.next_step {
+            self.increase(now);
         }
     }
 
@@ -180,7 +207,7 @@ mod tests {
 
     #[test]
     fn first_ack_sets_one_packet_per_rtt_then_adds_alpha_per_srtt() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
+        let mut r = Rap::new(1.0, 0.5, false, RateConfig::default());
         assert_close(r.pacing_rate_bps().unwrap(), 8000.0 / 2.0, 1e-12);
         r.on_report(&ack(100, 0.0, 0));
         // ipg = srtt = 0.1 s, then one increase step (the RTT timer had expired): 2 packets/RTT.
@@ -193,7 +220,7 @@ mod tests {
 
     #[test]
     fn one_backoff_per_loss_cluster() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
+        let mut r = Rap::new(1.0, 0.5, false, RateConfig::default());
         r.on_report(&ack(100, 0.0, 0));
         let before = r.pacing_rate_bps().unwrap();
         r.on_report(&ack(120, 1.0, 110));
@@ -206,8 +233,32 @@ mod tests {
     }
 
     #[test]
+    fn the_rtt_timer_steps_every_srtt_whatever_the_reports() {
+        let mut r = Rap::new(1.0, 0.5, true, RateConfig::default());
+        // rap.cc start(): RttTimeout() at once, at the initial 2-s SRTT: ipg 2 → 1 s.
+        assert_eq!(r.wakeup(), Some(SimTime::ZERO));
+        r.on_wakeup(SimTime::ZERO);
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0, 1e-9);
+        assert_eq!(r.wakeup(), Some(SimTime::from_ms(2000)));
+        // The first ACK sets ipg = srtt = 0.1 s and leaves the timer alone.
+        r.on_report(&ack(100, 0.0, 0));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 10.0, 1e-9);
+        // A report well over an SRTT after the last step does not step either.
+        r.on_report(&ack(1000, 0.0, 0));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 10.0, 1e-9);
+        // Steps on the timer, then every SRTT after it (srtt 0.1 s).
+        r.on_wakeup(SimTime::from_ms(2000));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 20.0, 1e-9);
+        assert_eq!(r.wakeup(), Some(SimTime::from_ms(2100)));
+        // A back-off restarts the timer an SRTT later.
+        r.on_report(&ack(2150, 1.0, 2120));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 10.0, 1e-9);
+        assert_eq!(r.wakeup(), Some(SimTime::from_ms(2250)));
+    }
+
+    #[test]
     fn timeout_follows_mu_srtt_plus_phi_variance() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
+        let mut r = Rap::new(1.0, 0.5, false, RateConfig::default());
         assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(2400)));
         r.on_report(&ack(100, 0.0, 0));
         let mut s = ack(200, 0.0, 0);
