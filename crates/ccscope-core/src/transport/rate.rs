@@ -130,7 +130,7 @@ impl RateSourceSpec {
 /// What a probed flow records, for tests and traces.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ProbeLog {
-    /// (time, pacing rate in bits/s) after every report and no-feedback expiry.
+    /// (time, pacing rate in bits/s) after every report, wake-up, no-feedback expiry and timer loss.
     pub rates: Vec<(SimTime, f64)>,
 }
 
