@@ -7,7 +7,8 @@
 //! or `bfifo` (byte limit) child as the queue; a size table (`tc-stab(8)`) takes the 42 bytes of Ethernet, IP and UDP headers off
 //! every datagram, so the kernel counts a packet at its modelled size (datagrams never go below
 //! [`wire::LAYOUT_BYTES`], so a 40-byte ACK counts as that). The emulator puts every datagram
-//! from the hosts into the side of the veth pair its packet leaves from and reads it at the
+//! from the hosts, and the datagram a host would send for every packet the kernel's TCP flows
+//! send out of their TUN devices, into the side of the veth pair its packet leaves from and reads it at the
 //! other side when the kernel has let it through; then the user-space network, the scenario
 //! with unlimited bottleneck queues, gives it its serialization time, propagation delays,
 //! access links and random loss. This kernel has no `netem` and no `red` qdisc, so delays stay
