@@ -351,6 +351,14 @@ REGISTRY: dict[str, Reproduction] = {
             )
         ),
         Reproduction(
+            "linux-emulators",
+            "Linux Reno through the user-space emulator and through the kernel-queue emulator: "
+            "the same ground truth from either",
+            "RFC 5681; the udp engine's emulators (tc-tbf(8), tc-pfifo(8) on a veth pair)",
+            _E + "linux:emulator_claims",
+            real_time=True,
+        ),
+        Reproduction(
             "linux-friendliness",
             "TFRC, GAIMD, SSVP, DTAIMD, ISCC, TEAR and RAP against Linux CUBIC and Reno on real "
             "packets, beside the same against ccscope's model of them",

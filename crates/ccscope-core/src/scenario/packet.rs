@@ -1420,9 +1420,8 @@ impl Scenario {
         Ok(())
     }
 
-    /// Where the kernel's TCP can run: on real packets (`run.engine = "udp"`), through the
-    /// user-space emulator, which reads them from TUN devices (the kernel path's queues carry
-    /// ccscope's datagrams only).
+    /// Where the kernel's TCP can run: on real packets (`run.engine = "udp"`), through either
+    /// emulator, which reads them from TUN devices.
     fn validate_linux(&self, f: &Flow, flow: &str) -> Result<()> {
         if f.playback.is_some() {
             return Err(Error::invalid(
@@ -1438,13 +1437,6 @@ impl Scenario {
                 &at,
                 "'linux'",
                 format!("needs run.engine = \"udp\" (here {engine}): the kernel's TCP sends real packets"),
-            ));
-        }
-        if self.run.emulator != Emulation::User {
-            return Err(Error::invalid(
-                at,
-                "'linux'",
-                "needs run.emulator = \"user\": the kernel path's queues carry ccscope's own datagrams only",
             ));
         }
         Ok(())
