@@ -13,14 +13,13 @@ yang-f1000 (fairness F in the quick 300-s and the full 1000-s runs), yang-fig29 
 jin-table5-330 and jin-table5-1230 (1/aggressiveness, quick and full runs), cai-table1 (the
 DTAIMD/TCP rate ratio), cai-fig17 (class-2/class-1 throughput ratios), loguinov-fig8 (the
 exponents of p_n in n and their ratio; seeds 6 to N + 5, as loguinov-fig8 starts at 6),
-papadimitriou-fig3 (CoV of the 150-ms rate), gcc-carlucci2016 (one GCC flow's RTT median and
-95th percentile, 60 s and 120 s). Four run in real time on real packets, each value relative
-to the packet engine's on the same scenario: realnet-accuracy (each flow's throughput and loss
-rate, 30 s of scenarios/realnet-two-flows.toml, seeds 1..N) and papadimitriou-fig3-udp (the
-CoV of the 150-ms rate, 30 s per protocol, seeds 1..N); realnet-accuracy-quick and
+papadimitriou-fig3 (CoV of the 150-ms rate). Four run in real time on real packets, each value
+relative to the packet engine's on the same scenario: realnet-accuracy (each flow's throughput
+and loss rate, 30 s of scenarios/realnet-two-flows.toml, seeds 1..N) and papadimitriou-fig3-udp
+(the CoV of the 150-ms rate, 30 s per protocol, seeds 1..N); realnet-accuracy-quick and
 loguinov-fig8-udp repeat those reproductions' quick runs N times at their own seed (the spread
-is real time's; the latter gives the real-packet exponents themselves). One process, one run
-at a time; a real-time group's spread includes the machine's load, which its use states.
+is real time's; the latter gives the real-packet exponents themselves). One process, one run at
+a time; a real-time group's spread includes the machine's load, which its use states.
 
 Usage: python bench/seed_spread.py [GROUP ...] [--seeds N]
 """
@@ -34,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ccscope import theory
-from ccscope.experiments import cai, jin, loguinov, papadimitriou, realnet, rmcat_papers, yang
+from ccscope.experiments import cai, jin, loguinov, papadimitriou, realnet, yang
 from ccscope.scenario import load, shipped
 
 
@@ -85,16 +84,6 @@ def _realnet_accuracy(seed: int) -> dict[str, float]:
     }
 
 
-def _carlucci(seed: int) -> dict[str, float]:
-    out = {}
-    for seconds in (60.0, 120.0):
-        for name, static in (("adaptive", False), ("static", True)):
-            median, tail = rmcat_papers.rtt_percentiles(static, seconds, seed)
-            out[f"{name}, {seconds:g} s: RTT median (ms)"] = median
-            out[f"{name}, {seconds:g} s: RTT 95th percentile (ms)"] = tail
-    return out
-
-
 def _fig3_udp(seed: int) -> dict[str, float]:
     return {
         c: papadimitriou.fig3_cov(c, "udp", "30s", seed=seed)[0]
@@ -123,7 +112,6 @@ GROUPS: dict[str, Callable[[int], dict[str, float]]] = {
     "papadimitriou-fig3": lambda seed: {
         c: papadimitriou.fig3_cov(c, seed=seed)[0] for c in papadimitriou.FIG3_COV
     },
-    "gcc-carlucci2016": _carlucci,
     "realnet-accuracy": _realnet_accuracy,
     # The quick real-time claims as `ccscope reproduce ID --quick` runs them (at their own seed:
     # the spread is real time's): each quick real-packet value relative to the engine's.
