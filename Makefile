@@ -73,6 +73,7 @@ validate: $(STAMP) ns2
 	$(BIN)/python bench/ns2_compare_figs.py yang-f
 	$(BIN)/python bench/ns2_compare_figs.py jin-fig20
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16
+	$(BIN)/python bench/ns2_compare_figs.py cai-fig16-start
 
 # Speed against ns-2 in the same command: out/bench.json, then the speed page's table from it
 # (docs/speed.md).
