@@ -1,7 +1,7 @@
 """The media controllers' tables on docs/controllers.md: one flow on a 1 Mb/s, 40 ms path.
 
     python docs/media_one_flow.py gcc            # GCC's table (and TFRC driving the encoder)
-    python docs/media_one_flow.py nada scream    # NADA's and SCReAM's
+    python docs/media_one_flow.py nada scream scream2    # NADA's, SCReAM's and SCReAMv2's
 
 Each row is one flow of a controller driving RFC 8593's encoder on the page's `one_flow` path
 (1 Mb/s, 40 ms bottleneck, 60-packet DropTail, 100 Mb/s 5 ms access links; 70 s after a 10 s
@@ -35,6 +35,13 @@ ROWS = {
         (
             "`scream`, `compensate = 0`",
             {"kind": "rtp", "controller": {"name": "scream", "compensate": 0}},
+        ),
+    ],
+    "scream2": [
+        ("`scream2` (the -03 draft's defaults)", {"kind": "rtp", "controller": "scream2"}),
+        (
+            "`scream2`, `compensate = 0`",
+            {"kind": "rtp", "controller": {"name": "scream2", "compensate": 0}},
         ),
     ],
 }

@@ -494,7 +494,7 @@ def test_a_python_controller_runs_the_suite(tmp_path):
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-@pytest.mark.parametrize("rows", ["gcc", "nada scream"])
+@pytest.mark.parametrize("rows", ["gcc", "nada scream scream2"])
 def test_the_media_tables_of_the_controllers_page_are_their_command(rows):
     command = f"python docs/media_one_flow.py {rows}"
     p = subprocess.run(

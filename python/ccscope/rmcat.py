@@ -796,7 +796,7 @@ def table(suite: dict[str, Any]):
 # --- one table for many controllers ------------------------------------------------------------
 
 #: The seeds' media and rate controllers, TCP (Reno) as a media flow, and today's media
-#: controllers (GCC, NADA, SCReAM), at their defaults (GAIMD at Yang & Lam's β = 7/8).
+#: controllers (GCC, NADA, SCReAM, SCReAMv2), at their defaults (GAIMD at Yang & Lam's β = 7/8).
 HEADLINE: tuple[tuple[str, dict], ...] = (
     ("tfrc", {}),
     ("tear", {}),
@@ -811,6 +811,7 @@ HEADLINE: tuple[tuple[str, dict], ...] = (
     ("gcc", {}),
     ("nada", {}),
     ("scream", {}),
+    ("scream2", {}),
 )
 
 #: The headline table's columns: (case, metric, heading, format).

@@ -15,7 +15,9 @@ use std::ops::Index;
 
 use serde::Serialize;
 
-use super::media::{ArrivalFilter, Gcc, GccParams, Nada, NadaParams, Scream, ScreamParams};
+use super::media::{
+    ArrivalFilter, Gcc, GccParams, Nada, NadaParams, Scream, Scream2, Scream2Params, ScreamParams,
+};
 use super::rate::{
     Iscc, Rap, RapTimers, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc,
     TfrcVariant, MAX_RATE_BPS,
@@ -881,6 +883,75 @@ fn scream_from(v: &Values) -> ScreamParams {
     }
 }
 
+/// SCReAMv2's parameters as the catalogue declares them: the constants of
+/// draft-johansson-ccwg-rfc8298bis-screamv2-03 (section numbers of that text).
+fn scream2_params() -> Vec<ParamInfo> {
+    let d = Scream2Params::default();
+    let scale =
+        |name, default, meaning| param(name, Some(default), Range::open_closed(0.0, 1.0), meaning);
+    vec![
+        param("qdelay_target_lo", Some(d.qdelay_target_lo_s * 1e3), Range::closed(1.0, 10_000.0), "ms: QDELAY_TARGET_LO, the least qdelay target, at most qdelay_target_hi (§4.2.2: 60 ms)"),
+        param("qdelay_target_hi", Some(d.qdelay_target_hi_s * 1e3), Range::closed(1.0, 10_000.0), "ms: QDELAY_TARGET_HI, the greatest qdelay target, at least qdelay_target_lo (§4.2.2: 400 ms)"),
+        param("min_ref_wnd", Some(d.min_ref_wnd_bytes), Range::closed(1.0, 1e9), "bytes: MIN_REF_WND, the least reference window (§4.2.2: 3000)"),
+        param("bytes_in_flight_head_room", Some(d.bytes_in_flight_head_room), Range::closed(1.0, 10.0), "BYTES_IN_FLIGHT_HEAD_ROOM: ref_wnd grows only up to MSS + this × the most bytes in flight (§4.2.2: 1.5)"),
+        scale("beta_loss", d.beta_loss, "BETA_LOSS: ref_wnd scale on a loss event (§4.2.2: 0.7)"),
+        scale("beta_ecn", d.beta_ecn, "BETA_ECN: ref_wnd scale on a classic ECN-CE event (§4.2.2: 0.8)"),
+        param("ref_wnd_overhead", Some(d.ref_wnd_overhead), Range::closed(1.0, 100.0), "REF_WND_OVERHEAD: bytes in flight may reach this × ref_wnd (§4.2.2: 5.0)"),
+        param("post_congestion_delay_rtts", Some(d.post_congestion_delay_rtts), Range::open_closed(0.0, 1e6), "RTTs: POST_CONGESTION_DELAY_RTT, after congestion the multiplicative growth returns over this many RTTs (§4.2.2: 100)"),
+        param("mul_increase_factor", Some(d.mul_increase_factor), Range::closed(0.0, 1.0), "MUL_INCREASE_FACTOR: ref_wnd's multiplicative growth per RTT, a fraction of ref_wnd/MSS (§4.2.2: 0.02)"),
+        switch("l4s", 0.0, "IS_L4S: 1, CE marks scale ref_wnd by 1 − l4s_alpha/2 (L4S; use a `step` queue and ecn = true); 0, by beta_ecn (classic ECN) (§4.2.2: false)"),
+        param("virtual_rtt", Some(d.virtual_rtt_s * 1e3), Range::open_closed(0.0, 10_000.0), "ms: VIRTUAL_RTT, growth slows for RTTs below it (§4.2.2: 25 ms)"),
+        scale("l4s_avg_g_up", d.l4s_avg_g_up, "L4S_AVG_G_UP: l4s_alpha's EWMA weight on a rise (§4.2.1.3: 1/8)"),
+        scale("l4s_avg_g_down", d.l4s_avg_g_down, "L4S_AVG_G_DOWN: l4s_alpha's EWMA weight on a fall (§4.2.1.3: 1/128)"),
+        scale("qdelay_avg_g", d.qdelay_avg_g, "QDELAY_AVG_G: qdelay_avg's EWMA weight on a rise (§4.2.1.4: 1/4)"),
+        param("rate_pace_min", Some(d.rate_pace_min_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: RATE_PACE_MIN, the least pacing rate (§4.3.3: 50 kb/s)"),
+        param("packet_pacing_headroom", Some(d.packet_pacing_headroom), Range::closed(1.0, 10.0), "PACKET_PACING_HEADROOM: pacing rate over the target (§4.3.3: 1.5)"),
+        param("bytes_in_flight_limit", Some(d.bytes_in_flight_limit), Range::open_closed(0.0, 10.0), "BYTES_IN_FLIGHT_LIMIT: bytes in flight over ref_wnd above which the target is held back (§4.4: 0.9)"),
+        param("bytes_in_flight_limit_compensation", Some(d.bytes_in_flight_limit_compensation), Range::closed(1.0, 10.0), "BYTES_IN_FLIGHT_LIMIT_COMPENSATION: the most the target is divided by then (§4.4: 1.5)"),
+        param("packet_overhead", Some(d.packet_overhead_bytes), Range::closed(0.0, 10_000.0), "bytes: PACKET_OVERHEAD, packetization overhead per data unit (§4.4: 20)"),
+        param("target_bitrate_min", Some(d.target_bitrate_min_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: TARGET_BITRATE_MIN, below target_bitrate_max (the draft leaves it to the application; RFC 8593's 150 kb/s)"),
+        param("target_bitrate_max", Some(d.target_bitrate_max_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: TARGET_BITRATE_MAX, above target_bitrate_min (the draft leaves it to the application; RFC 8593's 1500 kb/s)"),
+        switch("compensate", 1.0, "1: the qdelay target follows competing flows between its bounds (§4.2.1.4.1); 0: it stays at qdelay_target_lo (the section allows turning it off)"),
+    ]
+}
+
+fn scream2_from(v: &Values) -> Scream2Params {
+    Scream2Params {
+        qdelay_target_lo_s: v["qdelay_target_lo"] / 1e3,
+        qdelay_target_hi_s: v["qdelay_target_hi"] / 1e3,
+        min_ref_wnd_bytes: v["min_ref_wnd"],
+        bytes_in_flight_head_room: v["bytes_in_flight_head_room"],
+        beta_loss: v["beta_loss"],
+        beta_ecn: v["beta_ecn"],
+        ref_wnd_overhead: v["ref_wnd_overhead"],
+        post_congestion_delay_rtts: v["post_congestion_delay_rtts"],
+        mul_increase_factor: v["mul_increase_factor"],
+        l4s: v["l4s"] == 1.0,
+        virtual_rtt_s: v["virtual_rtt"] / 1e3,
+        l4s_avg_g_up: v["l4s_avg_g_up"],
+        l4s_avg_g_down: v["l4s_avg_g_down"],
+        qdelay_avg_g: v["qdelay_avg_g"],
+        rate_pace_min_bps: v["rate_pace_min"] * 1e3,
+        packet_pacing_headroom: v["packet_pacing_headroom"],
+        bytes_in_flight_limit: v["bytes_in_flight_limit"],
+        bytes_in_flight_limit_compensation: v["bytes_in_flight_limit_compensation"],
+        packet_overhead_bytes: v["packet_overhead"],
+        target_bitrate_min_bps: v["target_bitrate_min"] * 1e3,
+        target_bitrate_max_bps: v["target_bitrate_max"] * 1e3,
+        compensate: v["compensate"] == 1.0,
+    }
+}
+
+/// SCReAM's and SCReAMv2's relations: the qdelay target's bounds and the target bitrate's.
+fn scream_relation(v: &Values) -> Result<()> {
+    let (lo, hi) = (v["qdelay_target_lo"], v["qdelay_target_hi"]);
+    let allowed = format!("must be at most qdelay_target_hi = {hi:?} ms");
+    ordered("controller.qdelay_target_lo", lo, hi, true, allowed)?;
+    let (lo, hi) = (v["target_bitrate_min"], v["target_bitrate_max"]);
+    let allowed = format!("must be below target_bitrate_max = {hi:?} kb/s");
+    ordered("controller.target_bitrate_min", lo, hi, false, allowed)
+}
+
 /// `lo` below (or at, with `equal`) `hi`, else one line naming `field`.
 fn ordered(field: &str, lo: f64, hi: f64, equal: bool, allowed: String) -> Result<()> {
     if lo < hi || (equal && lo == hi) {
@@ -1588,14 +1659,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
             )
         },
         Entry {
-            relation: Some(|v| {
-                let (lo, hi) = (v["qdelay_target_lo"], v["qdelay_target_hi"]);
-                let allowed = format!("must be at most qdelay_target_hi = {hi:?} ms");
-                ordered("controller.qdelay_target_lo", lo, hi, true, allowed)?;
-                let (lo, hi) = (v["target_bitrate_min"], v["target_bitrate_max"]);
-                let allowed = format!("must be below target_bitrate_max = {hi:?} kb/s");
-                ordered("controller.target_bitrate_min", lo, hi, false, allowed)
-            }),
+            relation: Some(scream_relation),
             ..window_entry(
                 ControllerInfo {
                     name: "scream",
@@ -1608,6 +1672,23 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 |v, s, m| {
                     let (params, config) = (scream_from(v), s.rate);
                     m.make(move || Scream::new(params, config))
+                },
+            )
+        },
+        Entry {
+            relation: Some(scream_relation),
+            ..window_entry(
+                ControllerInfo {
+                    name: "scream2",
+                    family: Family::Media,
+                    summary: "SCReAMv2: reference window cut on loss, classic ECN or L4S marks (by l4s_alpha) and on a queue above half its target (a virtual mark), grown additively after congestion then multiplicatively; target bitrate 8·ref_wnd/s_rtt; bytes in flight up to 5 × ref_wnd, paced at 1.5 × the target",
+                    convention: "media: a target rate from the reference window and RTT, per-packet feedback (RFC 8888 once a frame and at least every 27 ms)",
+                    paper: "draft-johansson-ccwg-rfc8298bis-screamv2-03 (Johansson, Westerlund & Kühlewind; obsoletes RFC 8298) §4",
+                    params: scream2_params(),
+                },
+                |v, s, m| {
+                    let (params, config) = (scream2_from(v), s.rate);
+                    m.make(move || Scream2::new(params, config))
                 },
             )
         },

@@ -268,6 +268,8 @@ impl RtpSender {
         };
         pkt.header.seq = self.next_seq;
         pkt.header.stamp = now;
+        // ECT as the flow's `ecn` says (RFC 8888 reports each packet's ECN field back).
+        pkt.ecn.capable = ctx.ecn();
         if self.outbox.ends_frame(&chunk) {
             pkt.header.flags |= MARKER;
         }

@@ -50,7 +50,8 @@ use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample};
 use crate::time::SimTime;
 
 /// GCC's parameters; [`GccParams::default`] gives draft-ietf-rmcat-gcc-02's RECOMMENDED
-/// values (Table 1, §5.5, §6).
+/// values (Table 1, §5.5, §6). Table 1's values were checked against a copy of the table as the
+/// draft prints it; §5.5's and §6's were not (no copy of their text was readable).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GccParams {
     /// burst_time (s): packets sent within it form a group (Table 1: 5 ms).

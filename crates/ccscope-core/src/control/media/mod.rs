@@ -4,21 +4,29 @@
 //! ([`Controller::target_rate_bps`](crate::control::Controller::target_rate_bps)), one per file:
 //!
 //! - [`Gcc`]: Google Congestion Control (draft-ietf-rmcat-gcc-02).
+//! - [`Nada`]: NADA (RFC 8698).
+//! - [`Scream`]: SCReAM (RFC 8298); [`Scream2`]: SCReAMv2
+//!   (draft-johansson-ccwg-rfc8298bis-screamv2-03).
 //!
 //! Shared pieces: the pre-filter's packet groups and their inter-group delay variation
-//! ([`ArrivalGroups`]) and the receive-rate meter over a sliding window ([`RateMeter`]).
+//! ([`ArrivalGroups`]), the receive-rate meter over a sliding window ([`RateMeter`]), and
+//! SCReAM's and SCReAMv2's common estimators ([`BaseDelay`], [`QdelayTarget`],
+//! [`LossEventRate`]).
 
 mod gcc;
 mod nada;
 mod scream;
+mod scream2;
 
 pub use gcc::{ArrivalFilter, Gcc, GccParams, OveruseDetector, Signal};
 pub use nada::{Nada, NadaParams};
 pub use scream::{Scream, ScreamParams};
+pub use scream2::{Scream2, Scream2Params};
 
 use std::collections::VecDeque;
 
-use crate::control::PacketStatus;
+use crate::control::rate::RateConfig;
+use crate::control::{FeedbackSample, PacketStatus};
 use crate::time::SimTime;
 
 /// One completed packet group compared with the one before it (draft-ietf-rmcat-gcc-02 §5.1):
@@ -158,6 +166,149 @@ impl RateMeter {
         let first = self.first?;
         (last.saturating_sub(first) >= self.window)
             .then(|| 8.0 * self.bytes as f64 / self.window.secs())
+    }
+}
+
+/// The queuing delay as LEDBAT measures it (RFC 6817 §3.4.2), which SCReAM (RFC 8298
+/// §4.1.2) and SCReAMv2 (draft-johansson-ccwg-rfc8298bis-screamv2-03 §4.2.1.4) both use:
+/// qdelay = one-way delay − base delay, the base the least one-way delay of the last ten
+/// one-minute intervals.
+#[derive(Clone, Debug, Default)]
+pub struct BaseDelay {
+    /// Least one-way delay (s) of each of the last ten minutes: (minute, least).
+    minutes: VecDeque<(u64, f64)>,
+}
+
+impl BaseDelay {
+    /// Takes one one-way delay sample `owd` (s) at `at`; returns qdelay (s), ≥ 0.
+    pub fn qdelay(&mut self, at: SimTime, owd: f64) -> f64 {
+        let minute = at.secs() as u64 / 60;
+        match self.minutes.back_mut() {
+            Some((m, least)) if *m == minute => *least = least.min(owd),
+            _ => {
+                self.minutes.push_back((minute, owd));
+                if self.minutes.len() > 10 {
+                    self.minutes.pop_front();
+                }
+            }
+        }
+        let base = self
+            .minutes
+            .iter()
+            .map(|b| b.1)
+            .fold(f64::INFINITY, f64::min);
+        (owd - base).max(0.0)
+    }
+
+    /// qdelay from a report: the one-way delay of its latest-arriving packet; `None` when it
+    /// reports none received.
+    pub fn from_report(&mut self, fb: &FeedbackSample) -> Option<f64> {
+        let (arrived, sent) = fb
+            .packets
+            .iter()
+            .filter_map(|p| p.arrived_at.map(|a| (a, p.sent_at)))
+            .max_by_key(|x| x.0)?;
+        Some(self.qdelay(arrived, arrived.secs() - sent.secs()))
+    }
+}
+
+/// s_rtt after a report: RFC 6298's smoothing (gain 1/8) of each report's RTT, as SCReAM
+/// (RFC 8298 §4.1.1) and SCReAMv2 (draft-johansson-ccwg-rfc8298bis-screamv2-03 §4.2.1.4) say.
+pub fn smoothed_rtt(s_rtt: Option<f64>, fb: &FeedbackSample) -> Option<f64> {
+    match fb.rtt {
+        Some(rtt) => {
+            let r = rtt.secs();
+            Some(s_rtt.map_or(r, |s| 0.875 * s + 0.125 * r))
+        }
+        None => s_rtt,
+    }
+}
+
+/// A target bitrate's start: the configured initial rate, else `min`, within [`min`, `max`].
+pub fn start_rate(config: &RateConfig, min: f64, max: f64) -> f64 {
+    config.initial_rate_bps.unwrap_or(min).clamp(min, max)
+}
+
+/// The qdelay target that follows competing loss-based flows (RFC 8298 §4.1.2.2;
+/// draft-johansson-ccwg-rfc8298bis-screamv2-03 §4.2.1.4.1, the same pseudocode): the history
+/// of qdelay/QDELAY_TARGET_LO, its variance over the last `var_samples` and its average over
+/// the last `avg_samples`; new = (average + deviation)·QDELAY_TARGET_LO; with losses (a loss
+/// event rate above 0.002) the target is 1.5·new, with a steady queue (variance below 0.2)
+/// new, else it falls (to max(target/2, new) when new is below QDELAY_TARGET_LO, else by a
+/// tenth); always within [QDELAY_TARGET_LO, QDELAY_TARGET_HI].
+#[derive(Clone, Debug)]
+pub struct QdelayTarget {
+    hist: VecDeque<f64>,
+    var_samples: usize,
+    avg_samples: usize,
+}
+
+impl QdelayTarget {
+    pub fn new(var_samples: usize, avg_samples: usize) -> Self {
+        let (var_samples, avg_samples) = (var_samples.max(1), avg_samples.max(1));
+        QdelayTarget {
+            hist: VecDeque::with_capacity(var_samples.max(avg_samples)),
+            var_samples,
+            avg_samples,
+        }
+    }
+
+    /// Takes one qdelay sample (s); returns the new target from `target`, the bounds
+    /// `(lo, hi)` (s) and the loss event rate.
+    pub fn adjust(
+        &mut self,
+        qdelay: f64,
+        target: f64,
+        (lo, hi): (f64, f64),
+        loss_rate: f64,
+    ) -> f64 {
+        if self.hist.len() == self.var_samples.max(self.avg_samples) {
+            self.hist.pop_front();
+        }
+        self.hist.push_back(qdelay / lo);
+        let len = self.hist.len();
+        let last = |k: usize| self.hist.iter().skip(len.saturating_sub(k));
+        let mean = |k: usize| last(k).sum::<f64>() / k.min(len) as f64;
+        let avg = mean(self.avg_samples);
+        let m = mean(self.var_samples);
+        let var = last(self.var_samples).map(|x| (x - m).powi(2)).sum::<f64>()
+            / self.var_samples.min(len) as f64;
+        let fresh = (avg + var.sqrt()) * lo;
+        if loss_rate > 0.002 {
+            1.5 * fresh
+        } else if var < 0.2 {
+            fresh
+        } else if fresh < lo {
+            (0.5 * target).max(fresh)
+        } else {
+            0.9 * target
+        }
+        .clamp(lo, hi)
+    }
+}
+
+/// loss_event_rate, "the estimated fraction of RTTs with lost packets detected" (RFC 8298
+/// §4.1.1; draft-johansson-ccwg-rfc8298bis-screamv2-03 §4.2.1.4.1); the estimator is ours: an
+/// EWMA (weight 1/8) of whether each smoothed RTT saw a loss.
+#[derive(Clone, Debug, Default)]
+pub struct LossEventRate {
+    rate: f64,
+    rtt_start: SimTime,
+    loss_this_rtt: bool,
+}
+
+impl LossEventRate {
+    /// Takes one report at `now` (whether it saw a loss; the smoothed RTT, 0.1 s before one);
+    /// returns the rate.
+    pub fn update(&mut self, now: SimTime, lost: bool, s_rtt: Option<f64>) -> f64 {
+        self.loss_this_rtt |= lost;
+        if now.saturating_sub(self.rtt_start).secs() >= s_rtt.unwrap_or(0.1) {
+            let hit = if self.loss_this_rtt { 1.0 } else { 0.0 };
+            self.rate = 0.875 * self.rate + 0.125 * hit;
+            self.loss_this_rtt = false;
+            self.rtt_start = now;
+        }
+        self.rate
     }
 }
 

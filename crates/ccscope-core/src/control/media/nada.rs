@@ -57,7 +57,10 @@ use crate::time::SimTime;
 /// most recent samples).
 pub const MIN_FILTER_TAPS: usize = 15;
 
-/// NADA's parameters; [`NadaParams::default`] gives RFC 8698's Figure 3 values.
+/// NADA's parameters; [`NadaParams::default`] gives RFC 8698's Figure 3 values. RFC 8698's text
+/// was not readable here: PRIO to DLOSS and ALPHA equal draft-ietf-rmcat-nada-10's Figure 3 as
+/// its first author transcribed it in code, except GAMMA_MAX (0.2 there, 0.5 here and in
+/// cisco/ns3-rmcat's draft-05 values); DMARK, PMRREF, MULTILOSS, BETA_V and BETA_S are unchecked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NadaParams {
     /// PRIO: the flow's weight of priority (1.0).

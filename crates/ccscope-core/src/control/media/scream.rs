@@ -50,7 +50,7 @@
 
 use std::collections::VecDeque;
 
-use super::RateMeter;
+use super::{smoothed_rtt, start_rate, BaseDelay, LossEventRate, QdelayTarget, RateMeter};
 use crate::control::rate::RateConfig;
 use crate::control::{Controller, FeedbackFormat, FeedbackPlan, FeedbackSample, PacketStatus};
 use crate::time::SimTime;
@@ -63,10 +63,15 @@ pub const RATE_WINDOW: SimTime = SimTime::from_ms(500);
 const TREND_SAMPLES: usize = 20;
 /// Interval of the trend's history (§4.1.2.1: every 50 ms).
 const TREND_EVERY: SimTime = SimTime::from_ms(50);
-/// Normalized qdelay samples of the competing-flow compensation.
+/// Normalized qdelay samples of the competing-flow compensation (§4.1.1's
+/// qdelay_norm_hist[100]; its pseudocode in §4.1.2.2 reads a variance over 200 and an average
+/// over 50: the state variable's 100 is taken for both).
 const NORM_SAMPLES: usize = 100;
 
-/// SCReAM's parameters; [`ScreamParams::default`] gives RFC 8298 §4.1.1's values.
+/// SCReAM's parameters; [`ScreamParams::default`] gives RFC 8298 §4.1.1's values. RFC 8298's
+/// text was not readable here; draft-johansson-ccwg-scream-bis-00's source still carries its
+/// QDELAY_TARGET_LO/HI, MIN_CWND, MAX_BYTES_IN_FLIGHT_HEAD_ROOM and RATE_PACE_MIN (equal); the
+/// others are checked only against a transcription in code (libtgvoip's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScreamParams {
     /// QDELAY_TARGET_LO (s): the least qdelay target (0.1 s).
@@ -200,9 +205,8 @@ pub struct Scream {
     qdelay_fraction_hist: VecDeque<f64>,
     qdelay_trend: f64,
     qdelay_trend_mem: f64,
-    qdelay_norm_hist: VecDeque<f64>,
-    /// Least one-way delay (s) of each of the last ten minutes: (minute, least).
-    base: VecDeque<(u64, f64)>,
+    compensation: QdelayTarget,
+    base: BaseDelay,
     in_fast_increase: bool,
     /// Last time the trend was at or above QDELAY_TREND_LO.
     trend_high_at: SimTime,
@@ -213,8 +217,7 @@ pub struct Scream {
     in_flight: VecDeque<(SimTime, u64)>,
     in_flight_now: f64,
     loss_event_rate: f64,
-    rtt_start: SimTime,
-    loss_this_rtt: bool,
+    loss_events: LossEventRate,
     ack_meter: RateMeter,
     send_meter: RateMeter,
     rtp_queue_bits: f64,
@@ -223,10 +226,7 @@ pub struct Scream {
 impl Scream {
     pub fn new(params: ScreamParams, config: RateConfig) -> Self {
         let p = params;
-        let target = config
-            .initial_rate_bps
-            .unwrap_or(p.target_bitrate_min_bps)
-            .clamp(p.target_bitrate_min_bps, p.target_bitrate_max_bps);
+        let target = start_rate(&config, p.target_bitrate_min_bps, p.target_bitrate_max_bps);
         Scream {
             params,
             config,
@@ -241,8 +241,8 @@ impl Scream {
             qdelay_fraction_hist: VecDeque::with_capacity(TREND_SAMPLES),
             qdelay_trend: 0.0,
             qdelay_trend_mem: 0.0,
-            qdelay_norm_hist: VecDeque::with_capacity(NORM_SAMPLES),
-            base: VecDeque::new(),
+            compensation: QdelayTarget::new(NORM_SAMPLES, NORM_SAMPLES),
+            base: BaseDelay::default(),
             in_fast_increase: true,
             trend_high_at: SimTime::ZERO,
             last_trend_update: None,
@@ -252,28 +252,11 @@ impl Scream {
             in_flight: VecDeque::new(),
             in_flight_now: 0.0,
             loss_event_rate: 0.0,
-            rtt_start: SimTime::ZERO,
-            loss_this_rtt: false,
+            loss_events: LossEventRate::default(),
             ack_meter: RateMeter::new(RATE_WINDOW),
             send_meter: RateMeter::new(RATE_WINDOW),
             rtp_queue_bits: 0.0,
         }
-    }
-
-    /// One one-way delay sample (s) at `at`: the base delay's history, then qdelay.
-    fn delay_sample(&mut self, at: SimTime, owd: f64) {
-        let minute = at.secs() as u64 / 60;
-        match self.base.back_mut() {
-            Some((m, least)) if *m == minute => *least = least.min(owd),
-            _ => {
-                self.base.push_back((minute, owd));
-                if self.base.len() > 10 {
-                    self.base.pop_front();
-                }
-            }
-        }
-        let base = self.base.iter().map(|b| b.1).fold(f64::INFINITY, f64::min);
-        self.qdelay = (owd - base).max(0.0);
     }
 
     /// §4.1.2.1: the qdelay fraction's average, history, trend and its memory.
@@ -303,30 +286,11 @@ impl Scream {
     /// §4.1.2.2: the qdelay target follows competing loss-based flows.
     pub fn adjust_qdelay_target(&mut self) {
         let p = &self.params;
-        if self.qdelay_norm_hist.len() == NORM_SAMPLES {
-            self.qdelay_norm_hist.pop_front();
-        }
-        self.qdelay_norm_hist
-            .push_back(self.qdelay / p.qdelay_target_lo_s);
-        let n = self.qdelay_norm_hist.len() as f64;
-        let avg = self.qdelay_norm_hist.iter().sum::<f64>() / n;
-        let var = self
-            .qdelay_norm_hist
-            .iter()
-            .map(|x| (x - avg).powi(2))
-            .sum::<f64>()
-            / n;
-        let fresh = (avg + var.sqrt()) * p.qdelay_target_lo_s;
-        self.qdelay_target = if self.loss_event_rate > 0.002 {
-            1.5 * fresh
-        } else if var < 0.2 {
-            fresh
-        } else if fresh < p.qdelay_target_lo_s {
-            (0.5 * self.qdelay_target).max(fresh)
-        } else {
-            0.9 * self.qdelay_target
-        }
-        .clamp(p.qdelay_target_lo_s, p.qdelay_target_hi_s);
+        let bounds = (p.qdelay_target_lo_s, p.qdelay_target_hi_s);
+        let rate = self.loss_event_rate;
+        self.qdelay_target =
+            self.compensation
+                .adjust(self.qdelay, self.qdelay_target, bounds, rate);
     }
 
     /// §4.1.2.4: the congestion window after a report.
@@ -434,11 +398,7 @@ impl Controller for Scream {
 
     fn on_feedback(&mut self, fb: &FeedbackSample) {
         let now = fb.now;
-        if let Some(rtt) = fb.rtt {
-            let r = rtt.secs();
-            // RFC 6298's smoothing, as §4.1.1's s_rtt says.
-            self.s_rtt = Some(self.s_rtt.map_or(r, |s| 0.875 * s + 0.125 * r));
-        }
+        self.s_rtt = smoothed_rtt(self.s_rtt, fb);
         let newly_acked: u64 = fb.packets.iter().map(|p| p.size_bytes as u64).sum();
         self.in_flight_now = (fb.in_flight_bytes + newly_acked) as f64;
         self.in_flight
@@ -451,23 +411,11 @@ impl Controller for Scream {
             self.in_flight.pop_front();
         }
         self.rtp_queue_bits = 8.0 * fb.queued_bytes.min(u32::MAX as u64) as f64;
-        let latest = fb
-            .packets
-            .iter()
-            .filter_map(|p| p.arrived_at.map(|a| (a, p.sent_at)))
-            .max_by_key(|x| x.0);
-        if let Some((arrived, sent)) = latest {
-            self.delay_sample(arrived, arrived.secs() - sent.secs());
+        if let Some(q) = self.base.from_report(fb) {
+            self.qdelay = q;
         }
         let lost = fb.lost_pkts() > 0;
-        // loss_event_rate: whether each smoothed RTT saw a loss, averaged with weight 1/8.
-        self.loss_this_rtt |= lost;
-        if now.saturating_sub(self.rtt_start).secs() >= self.s_rtt.unwrap_or(0.1) {
-            let hit = if self.loss_this_rtt { 1.0 } else { 0.0 };
-            self.loss_event_rate = 0.875 * self.loss_event_rate + 0.125 * hit;
-            self.loss_this_rtt = false;
-            self.rtt_start = now;
-        }
+        self.loss_event_rate = self.loss_events.update(now, lost, self.s_rtt);
         self.ack_meter.push(&fb.packets);
         let sends: Vec<PacketStatus> = fb
             .packets
