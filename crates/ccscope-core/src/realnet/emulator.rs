@@ -25,8 +25,9 @@ use crate::net::packet::{Dir, Packet};
 use crate::net::{Ctx, Endpoint, RunResult, Side, Simulation};
 use crate::time::SimTime;
 
-/// One end of a flow inside the emulator: what the network delivers here goes to the host,
-/// through the emulator's outbox (sent after each pass of the network).
+/// One end of a flow inside the emulator: what the network delivers here goes to the host
+/// of that end (the senders' or the receivers' half), through the emulator's outbox for it
+/// (sent after each pass of the network).
 struct Proxy {
     outbox: Arc<Mutex<Outbox>>,
     nonce: u32,
@@ -46,7 +47,7 @@ impl Endpoint for Proxy {
 }
 
 /// A network emulator for `scenario`, serving datagrams that arrive on `socket` and delivering
-/// to `host`.
+/// to the senders' and the receivers' hosts.
 pub struct Emulator {
     sim: Simulation,
     socket: Arc<UdpSocket>,
@@ -56,25 +57,30 @@ pub struct Emulator {
     /// The TUN devices of the kernel's TCP flows, and the bytes of their packets in `sim`.
     taps: Vec<Tap>,
     parked: Arc<Mutex<Parked>>,
-    /// What the proxies deliver to the hosts, sent together after each pass of the network.
-    outbox: Arc<Mutex<Outbox>>,
+    /// What the proxies deliver to the senders' and to the receivers' hosts, sent together
+    /// after each pass of the network.
+    outboxes: [Arc<Mutex<Outbox>>; 2],
     inbox: Inbox,
 }
 
 impl Emulator {
     ///
-    /// Flow i is a flow of the kernel's TCP when `linux[i]` has its TUN devices: its packets
-    /// come from and go to them.
+    /// `hosts`: the senders' address, then the receivers'. Flow i is a flow of the kernel's
+    /// TCP when `linux[i]` has its TUN devices: its packets come from and go to them.
     pub fn new(
         scenario: &config::Scenario,
         socket: UdpSocket,
-        host: SocketAddr,
+        hosts: [SocketAddr; 2],
         nonce: u32,
         linux: &[Option<Tuns>],
     ) -> Result<Emulator> {
         let socket = Arc::new(socket);
         let parked = Arc::new(Mutex::new(Parked::default()));
-        let outbox = Arc::new(Mutex::new(Outbox::new(host).map_err(io_error)?));
+        let outbox = |to| Outbox::new(to).map(|o| Arc::new(Mutex::new(o)));
+        let outboxes = [
+            outbox(hosts[0]).map_err(io_error)?,
+            outbox(hosts[1]).map_err(io_error)?,
+        ];
         let sim = Simulation::new(scenario, |i| {
             if let Some(Some(Tuns(files))) = linux.get(i) {
                 let proxy = |file: &Arc<File>| -> Box<dyn Endpoint> {
@@ -85,14 +91,14 @@ impl Emulator {
                 };
                 return Ok((proxy(&files[0]), proxy(&files[1])));
             }
-            let proxy = || -> Box<dyn Endpoint> {
+            let proxy = |side: Side| -> Box<dyn Endpoint> {
                 Box::new(Proxy {
-                    outbox: outbox.clone(),
+                    outbox: outboxes[side as usize].clone(),
                     nonce,
                     buf: Vec::new(),
                 })
             };
-            Ok((proxy(), proxy()))
+            Ok((proxy(Side::Sender), proxy(Side::Receiver)))
         })?;
         let taps = linux
             .iter()
@@ -107,7 +113,7 @@ impl Emulator {
             kernel: None,
             taps,
             parked,
-            outbox,
+            outboxes,
             inbox: Inbox::default(),
         })
     }
@@ -223,10 +229,12 @@ impl Emulator {
     /// Sends the hosts what reached them. A full socket buffer at the host is a loss the
     /// host's transport sees, as on a real path.
     fn deliver(&mut self) -> Result<()> {
-        let Ok(mut outbox) = self.outbox.lock() else {
-            return Ok(());
-        };
-        outbox.flush(self.socket.as_raw_fd()).map_err(io_error)
+        for outbox in &self.outboxes {
+            if let Ok(mut outbox) = outbox.lock() {
+                outbox.flush(self.socket.as_raw_fd()).map_err(io_error)?;
+            }
+        }
+        Ok(())
     }
 }
 
