@@ -311,3 +311,61 @@ fn merged(senders: Option<StateLog>, receivers: Option<StateLog>) -> Option<Stat
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log of the rows (time, flow, side, name, value) given.
+    fn log(rows: &[(u64, u32, u8, &'static str, f64)]) -> StateLog {
+        let mut l = StateLog::default();
+        for &(t, flow, side, name, value) in rows {
+            let field = match l.names.iter().position(|n| *n == name) {
+                Some(f) => f,
+                None => {
+                    l.names.push(name);
+                    l.names.len() - 1
+                }
+            };
+            l.time_ns.push(t);
+            l.flow.push(flow);
+            l.side.push(side);
+            l.field.push(field as u16);
+            l.value.push(value);
+        }
+        l
+    }
+
+    fn rows(l: &StateLog) -> Vec<(u64, u32, u8, &'static str, f64)> {
+        (0..l.time_ns.len())
+            .map(|k| {
+                let name = l.names[l.field[k] as usize];
+                (l.time_ns[k], l.flow[k], l.side[k], name, l.value[k])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_halves_state_logs_merge_in_time_order_with_their_names() {
+        let senders = log(&[(1, 0, 0, "cwnd_pkts", 10.0), (5, 1, 0, "rate_bps", 2e6)]);
+        let receivers = log(&[
+            (0, 0, 1, "p", 0.01),
+            (5, 0, 1, "p", 0.02),
+            (9, 1, 1, "x", 3.0),
+        ]);
+        let m = merged(Some(senders), Some(receivers)).unwrap();
+        assert_eq!(
+            rows(&m),
+            vec![
+                (0, 0, 1, "p", 0.01),
+                (1, 0, 0, "cwnd_pkts", 10.0),
+                (5, 1, 0, "rate_bps", 2e6),
+                (5, 0, 1, "p", 0.02),
+                (9, 1, 1, "x", 3.0),
+            ],
+            "time order, the senders' row first at a tie"
+        );
+        assert_eq!(m.names, ["p", "cwnd_pkts", "rate_bps", "x"]);
+        assert!(merged(None, None).is_none());
+    }
+}
