@@ -24,7 +24,7 @@ use std::os::fd::RawFd;
 use super::wire;
 
 /// Messages at most a system call.
-const BATCH: usize = 64;
+pub const BATCH: usize = 64;
 /// A slot's bytes without coalescing: the layout, rounded up.
 const SLOT: usize = wire::LAYOUT_BYTES.next_multiple_of(64);
 /// A slot's bytes with coalescing: the largest UDP payload, rounded up.

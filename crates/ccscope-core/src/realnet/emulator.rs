@@ -11,14 +11,14 @@
 use std::fs::File;
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::batch::{Inbox, Outbox};
+use super::batch::{Inbox, Outbox, BATCH};
 use super::kernel::Bottleneck;
 use super::linux::{Parked, Tap, TunProxy, Tuns};
-use super::{io_error, real_time, wait_readable, wire, Clock};
+use super::{io_error, real_time, wire, Clock, Waiter};
 use crate::config;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -139,6 +139,15 @@ impl Emulator {
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let end = self.sim.end();
         let mut buf = vec![0u8; 65536];
+        // The socket, the kernel's queues' sockets, then the TUN devices.
+        let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
+        let mut waiter = Waiter::new(
+            std::iter::once(&*self.socket)
+                .chain(kernel_sockets.into_iter().flatten())
+                .map(|s| s.as_raw_fd())
+                .chain(self.taps.iter().map(|t| t.file.as_raw_fd())),
+        );
+        let first_tap = 1 + self.kernel.as_ref().map_or(0, |k| k.sockets().len());
         loop {
             let now = clock.now();
             self.sim.run_until(now);
@@ -148,18 +157,12 @@ impl Emulator {
             }
             let due = self.sim.next_event().unwrap_or(end).min(end);
             let wait = clock.wait_until(due);
-            let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
-            let fds: Vec<RawFd> = std::iter::once(&*self.socket)
-                .chain(kernel_sockets.into_iter().flatten())
-                .map(|s| s.as_raw_fd())
-                .chain(self.taps.iter().map(|t| t.file.as_raw_fd()))
-                .collect();
-            if !wait_readable(&fds, wait).map_err(io_error)? {
+            if !waiter.wait(wait).map_err(io_error)? {
                 continue;
             }
             // Every packet the kernel's TCP sent enters the network at the time it is read.
-            for tap in &self.taps {
-                loop {
+            for (k, tap) in self.taps.iter().enumerate() {
+                while waiter.ready(first_tap + k) {
                     let sim = &mut self.sim;
                     let entering = || {
                         let now = clock.now();
@@ -177,10 +180,12 @@ impl Emulator {
             }
             match self.kernel.as_mut() {
                 // Every datagram waiting enters the network at the time it is read, a batch
-                // at a time, what each batch brings out delivered together.
-                None => {
+                // at a time, what each batch brings out delivered together; a batch that is
+                // not full emptied the socket.
+                None if waiter.ready(0) => {
                     let fd = self.socket.as_raw_fd();
-                    while self.inbox.recv(fd).map_err(io_error)? > 0 {
+                    loop {
+                        let n = self.inbox.recv(fd).map_err(io_error)?;
                         for datagram in self.inbox.datagrams() {
                             if let Some(pkt) = wire::decode(datagram, self.nonce) {
                                 self.sim.run_until(clock.now());
@@ -188,8 +193,12 @@ impl Emulator {
                             }
                         }
                         self.deliver()?;
+                        if n < BATCH {
+                            break;
+                        }
                     }
                 }
+                None => {}
                 // Behind the kernel's queues, every datagram enters them at the time it is
                 // read, whole (the kernel's queue carries its padding).
                 Some(kernel) => {

@@ -12,8 +12,8 @@ use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::batch::{Inbox, Outbox};
-use super::{io_error, real_time, wait_readable, wire, Clock};
+use super::batch::{Inbox, Outbox, BATCH};
+use super::{io_error, real_time, wire, Clock, Waiter};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -252,6 +252,8 @@ impl Hosts {
             Side::Receiver => Dir::Forward,
         };
         let mut arrived: Vec<Packet> = Vec::with_capacity(64);
+        let fd = self.socket.as_raw_fd();
+        let mut waiter = Waiter::new([fd]);
         let mut baseline: Option<Vec<WindowStart>> = None;
         loop {
             let now = clock.now();
@@ -278,12 +280,13 @@ impl Hosts {
             };
             let next = self.next_sample().map_or(next, |t| next.min(t));
             let wait = clock.wait_until(next);
-            if !wait_readable(&[self.socket.as_raw_fd()], wait).map_err(io_error)? {
+            if !waiter.wait(wait).map_err(io_error)? {
                 continue;
             }
-            // Every datagram waiting, a batch at a time, each batch's replies sent together.
-            let fd = self.socket.as_raw_fd();
-            while self.inbox.recv(fd).map_err(io_error)? > 0 {
+            // Every datagram waiting, a batch at a time, each batch's replies sent together;
+            // a batch that is not full emptied the socket (what comes after, the next wait sees).
+            loop {
+                let n = self.inbox.recv(fd).map_err(io_error)?;
                 let nonce = self.nonce;
                 arrived.extend(
                     self.inbox
@@ -309,6 +312,9 @@ impl Hosts {
                     self.call(i, now, |e, c| e.on_packet(c, &pkt));
                 }
                 self.send()?;
+                if n < BATCH {
+                    break;
+                }
             }
         }
         if self.sample_every.is_some() {

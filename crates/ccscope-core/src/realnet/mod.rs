@@ -71,45 +71,63 @@ fn io_error(e: std::io::Error) -> Error {
 /// The longest a loop blocks on its socket without looking at the clock.
 const MAX_WAIT: Duration = Duration::from_millis(5);
 
-/// Waits until one of `files` (sockets, devices) has a datagram or `timeout` has passed; says which.
-///
-/// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
-/// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which sleeps on a
-/// high-resolution timer; the calling thread's timer slack is set to 1 µs (`prctl(2)`
-/// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
-fn wait_readable(files: &[RawFd], timeout: Duration) -> std::io::Result<bool> {
-    let mut fds: Vec<libc::pollfd> = files
-        .iter()
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
-        .collect();
-    let ts = libc::timespec {
-        tv_sec: timeout.as_secs() as libc::time_t,
-        tv_nsec: timeout.subsec_nanos() as libc::c_long,
-    };
-    // SAFETY: valid pollfds for the duration of the call, a valid timespec, no signal mask.
-    let n = unsafe {
-        libc::ppoll(
-            fds.as_mut_ptr(),
-            fds.len() as libc::nfds_t,
-            &ts,
-            std::ptr::null(),
+/// The files (sockets, devices) a loop waits on, and which of them the last wait found
+/// readable: a loop reads only those, rather than asking each file and being told it has
+/// nothing (a system call each).
+pub(crate) struct Waiter(Vec<libc::pollfd>);
+
+impl Waiter {
+    pub(crate) fn new(files: impl IntoIterator<Item = RawFd>) -> Waiter {
+        Waiter(
+            files
+                .into_iter()
+                .map(|fd| libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                })
+                .collect(),
         )
-    };
-    match n {
-        n if n < 0 => {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
-                Ok(false)
-            } else {
-                Err(e)
+    }
+
+    /// Waits until one of the files has something to read or `timeout` has passed; says
+    /// whether one has.
+    ///
+    /// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
+    /// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which
+    /// sleeps on a high-resolution timer; the calling thread's timer slack is set to 1 µs
+    /// (`prctl(2)` `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
+    pub(crate) fn wait(&mut self, timeout: Duration) -> std::io::Result<bool> {
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: valid pollfds for the duration of the call, a valid timespec, no signal mask.
+        let n = unsafe {
+            libc::ppoll(
+                self.0.as_mut_ptr(),
+                self.0.len() as libc::nfds_t,
+                &ts,
+                std::ptr::null(),
+            )
+        };
+        match n {
+            n if n < 0 => {
+                self.0.iter_mut().for_each(|p| p.revents = 0);
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    Ok(false)
+                } else {
+                    Err(e)
+                }
             }
+            n => Ok(n > 0),
         }
-        0 => Ok(false),
-        _ => Ok(true),
+    }
+
+    /// Whether file `k` had something to read (or an error to report) at the last wait.
+    pub(crate) fn ready(&self, k: usize) -> bool {
+        self.0.get(k).is_some_and(|p| p.revents != 0)
     }
 }
 
