@@ -133,10 +133,14 @@ impl Inbox {
             };
         }
         self.count = n as usize;
-        for i in 0..self.count {
-            let m = &msgs[i];
-            self.lens[i] = (m.msg_len as usize).min(slot);
-            self.segments[i] = if coalescing {
+        for ((m, len), segment) in msgs
+            .iter()
+            .zip(&mut self.lens)
+            .zip(&mut self.segments)
+            .take(self.count)
+        {
+            *len = (m.msg_len as usize).min(slot);
+            *segment = if coalescing {
                 segment_size(&m.msg_hdr)
             } else {
                 0
