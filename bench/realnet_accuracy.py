@@ -11,7 +11,8 @@ delay on this machine, and how closely senders keep their pacing.
   intended send time (50th and 99th percentile).
 - ceiling: two TCP flows on emulated links of 10 Mb/s, 100 Mb/s and 1 Gb/s (500 packets of
   DropTail, 10 ms); the bottleneck's utilization shows up to which rate this machine's hosts
-  and emulator keep a link busy (the hosts run every endpoint on one thread). With the
+  and emulator keep a link busy (the hosts run the senders on one thread and the receivers on
+  another, the emulator on a third). With the
   user-space emulator, also two flows of the kernel's own TCP (source.kind = "linux", CUBIC,
   through TUN devices: needs root, else the rows are left out and the output says why).
 - kernel: the same measures with the bottleneck's rate and queue in the kernel
@@ -19,10 +20,11 @@ delay on this machine, and how closely senders keep their pacing.
   at 100 Mb/s (a 120 Mb/s CBR flow) for both emulators. The kernel rows need root; elsewhere
   they are left out, and the output says why.
 
-Real time depends on the machine's load: run it on a quiet machine, and read `load` in the
-output. Writes out/realnet.json.
+Real time depends on the machine's load: run it on a quiet machine, and read the load average
+printed beside each measure (over the minute before the measure ended). Writes
+out/realnet.json; `--markdown` prints the table of docs/realnet.md's realnet-bench block.
 
-Usage: python bench/realnet_accuracy.py [--seconds S] [--out out/realnet.json]
+Usage: python bench/realnet_accuracy.py [--seconds S] [--out out/realnet.json] [--markdown]
 """
 
 from __future__ import annotations
@@ -95,7 +97,40 @@ def ceiling(emulator: str, who: str, make, seconds: float) -> list[dict]:
 
 
 def record(measure: str, value: float, goal: str = "", holds: bool | None = None) -> dict:
-    return {"measure": measure, "value": float(value), "goal": goal, "holds": holds}
+    """One measure, with the load average over the minute before it was taken."""
+    return {
+        "measure": measure,
+        "value": float(value),
+        "goal": goal,
+        "holds": holds,
+        "load": os.getloadavg()[0],
+    }
+
+
+def cell(value: float) -> str:
+    """A rate or ratio to four decimals, a rate in Mb/s to one."""
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.4f}"
+
+
+def markdown(records: list[dict]) -> str:
+    """The measures as docs/realnet.md's table: one row per measure, the user-space and the
+    kernel emulator side by side, then the range of load averages they were taken at."""
+    rows: dict[str, dict[str, dict]] = {}
+    for r in records:
+        emulator, measure = r["measure"].split(": ", 1)
+        rows.setdefault(measure, {})[emulator] = r
+    lines = ["| measure | user space | kernel | goal |", "|---|---:|---:|---|"]
+    for measure, by in rows.items():
+        cells = [cell(by[e]["value"]) if e in by else "" for e in ("user", "kernel")]
+        goal = next(iter(by.values()))["goal"]
+        lines.append(f"| {measure} | {cells[0]} | {cells[1]} | {goal} |")
+    loads = [r["load"] for r in records]
+    lines.append("")
+    lines.append(
+        f"Load average over the last minute: {min(loads):.1f}-{max(loads):.1f} while the rows "
+        f"were measured, on {os.cpu_count()} cores."
+    )
+    return "\n".join(lines)
 
 
 def emulator_records(emulator: str, seconds: float) -> list[dict]:
@@ -142,6 +177,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "realnet.json")
+    ap.add_argument("--markdown", action="store_true", help="print docs/realnet.md's table")
     args = ap.parse_args()
     records = emulator_records("user", args.seconds)
     try:
@@ -151,10 +187,16 @@ def main() -> None:
             raise
         print(f"kernel rows left out: {e}")
     load = os.getloadavg()[0]
-    for r in records:
-        holds = "" if r["holds"] is None else ("holds" if r["holds"] else "MISSES")
-        print(f"{r['measure']:64s} {r['value']:10.4f}  {r['goal']:15s} {holds}")
-    print(f"load average over the last minute: {load:.2f} on {os.cpu_count()} cores")
+    if args.markdown:
+        print(markdown(records))
+    else:
+        for r in records:
+            holds = "" if r["holds"] is None else ("holds" if r["holds"] else "MISSES")
+            print(
+                f"{r['measure']:64s} {r['value']:10.4f}  {r['goal']:15s} {holds:6s}"
+                f" load {r['load']:.2f}"
+            )
+        print(f"load average over the last minute: {load:.2f} on {os.cpu_count()} cores")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     summary = {"load": load, "seconds": args.seconds, "records": records}
     args.out.write_text(json.dumps(summary, indent=1))

@@ -204,6 +204,33 @@ def test_traces_carry_the_senders_state_from_the_hosts():
     # The state log comes from the endpoints the hosts ran: TCP's window changes many times.
     cwnd = trace.state[(trace.state["flow"] == 0) & (trace.state["field"] == "cwnd_pkts")]
     assert len(cwnd) > 10 and (cwnd["value"] >= 1).all()
+    # The senders' and the receivers' threads each log their own; the run's log is one, in
+    # time order.
+    assert trace.state["time_s"].is_monotonic_increasing
+
+
+def test_the_accuracy_bench_prints_the_docs_table():
+    """bench/realnet_accuracy.py --markdown: one row per measure, both emulators side by side
+    (a measure one of them lacks left empty), and the loads the rows were measured at."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    try:
+        import realnet_accuracy
+    finally:
+        sys.path.pop(0)
+
+    def rec(measure, value, load, goal=""):
+        return {"measure": measure, "value": value, "goal": goal, "holds": None, "load": load}
+
+    table = realnet_accuracy.markdown(
+        [
+            rec("user: rate: achieved / configured, 10 Mb/s link", 0.99994, 1.2, "within 1%"),
+            rec("user: ceiling: most carried by 2 TCP flows (Mb/s)", 452.04, 1.5),
+            rec("kernel: rate: achieved / configured, 10 Mb/s link", 1.0, 0.7, "within 1%"),
+        ]
+    ).splitlines()
+    assert table[2] == "| rate: achieved / configured, 10 Mb/s link | 0.9999 | 1.0000 | within 1% |"
+    assert table[3] == "| ceiling: most carried by 2 TCP flows (Mb/s) | 452.0 |  |  |"
+    assert table[-1].startswith("Load average over the last minute: 0.7-1.5 while the rows")
 
 
 def test_cubic_runs_on_real_packets():

@@ -11,22 +11,23 @@
 use std::fs::File;
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::batch::{Inbox, Outbox};
+use super::batch::{Inbox, Outbox, BATCH};
 use super::kernel::Bottleneck;
 use super::linux::{Parked, Tap, TunProxy, Tuns};
-use super::{io_error, real_time, wait_readable, wire, Clock};
+use super::{io_error, real_time, wire, Clock, Waiter};
 use crate::config;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
 use crate::net::{Ctx, Endpoint, RunResult, Side, Simulation};
 use crate::time::SimTime;
 
-/// One end of a flow inside the emulator: what the network delivers here goes to the host,
-/// through the emulator's outbox (sent after each pass of the network).
+/// One end of a flow inside the emulator: what the network delivers here goes to the host
+/// of that end (the senders' or the receivers' half), through the emulator's outbox for it
+/// (sent after each pass of the network).
 struct Proxy {
     outbox: Arc<Mutex<Outbox>>,
     nonce: u32,
@@ -46,7 +47,7 @@ impl Endpoint for Proxy {
 }
 
 /// A network emulator for `scenario`, serving datagrams that arrive on `socket` and delivering
-/// to `host`.
+/// to the senders' and the receivers' hosts.
 pub struct Emulator {
     sim: Simulation,
     socket: Arc<UdpSocket>,
@@ -56,25 +57,30 @@ pub struct Emulator {
     /// The TUN devices of the kernel's TCP flows, and the bytes of their packets in `sim`.
     taps: Vec<Tap>,
     parked: Arc<Mutex<Parked>>,
-    /// What the proxies deliver to the hosts, sent together after each pass of the network.
-    outbox: Arc<Mutex<Outbox>>,
+    /// What the proxies deliver to the senders' and to the receivers' hosts, sent together
+    /// after each pass of the network.
+    outboxes: [Arc<Mutex<Outbox>>; 2],
     inbox: Inbox,
 }
 
 impl Emulator {
     ///
-    /// Flow i is a flow of the kernel's TCP when `linux[i]` has its TUN devices: its packets
-    /// come from and go to them.
+    /// `hosts`: the senders' address, then the receivers'. Flow i is a flow of the kernel's
+    /// TCP when `linux[i]` has its TUN devices: its packets come from and go to them.
     pub fn new(
         scenario: &config::Scenario,
         socket: UdpSocket,
-        host: SocketAddr,
+        hosts: [SocketAddr; 2],
         nonce: u32,
         linux: &[Option<Tuns>],
     ) -> Result<Emulator> {
         let socket = Arc::new(socket);
         let parked = Arc::new(Mutex::new(Parked::default()));
-        let outbox = Arc::new(Mutex::new(Outbox::new(host).map_err(io_error)?));
+        let outbox = |to| Outbox::new(to).map(|o| Arc::new(Mutex::new(o)));
+        let outboxes = [
+            outbox(hosts[0]).map_err(io_error)?,
+            outbox(hosts[1]).map_err(io_error)?,
+        ];
         let sim = Simulation::new(scenario, |i| {
             if let Some(Some(Tuns(files))) = linux.get(i) {
                 let proxy = |file: &Arc<File>| -> Box<dyn Endpoint> {
@@ -85,14 +91,14 @@ impl Emulator {
                 };
                 return Ok((proxy(&files[0]), proxy(&files[1])));
             }
-            let proxy = || -> Box<dyn Endpoint> {
+            let proxy = |side: Side| -> Box<dyn Endpoint> {
                 Box::new(Proxy {
-                    outbox: outbox.clone(),
+                    outbox: outboxes[side as usize].clone(),
                     nonce,
                     buf: Vec::new(),
                 })
             };
-            Ok((proxy(), proxy()))
+            Ok((proxy(Side::Sender), proxy(Side::Receiver)))
         })?;
         let taps = linux
             .iter()
@@ -107,7 +113,7 @@ impl Emulator {
             kernel: None,
             taps,
             parked,
-            outbox,
+            outboxes,
             inbox: Inbox::default(),
         })
     }
@@ -133,7 +139,16 @@ impl Emulator {
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let end = self.sim.end();
         let mut buf = vec![0u8; 65536];
-        let mut datagram = Vec::new();
+        let mut encoded = Vec::new();
+        // The socket, the kernel's queues' sockets, then the TUN devices.
+        let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
+        let mut waiter = Waiter::new(
+            std::iter::once(&*self.socket)
+                .chain(kernel_sockets.into_iter().flatten())
+                .map(|s| s.as_raw_fd())
+                .chain(self.taps.iter().map(|t| t.file.as_raw_fd())),
+        );
+        let first_tap = 1 + self.kernel.as_ref().map_or(0, |k| k.sockets().len());
         loop {
             let now = clock.now();
             self.sim.run_until(now);
@@ -143,19 +158,13 @@ impl Emulator {
             }
             let due = self.sim.next_event().unwrap_or(end).min(end);
             let wait = clock.wait_until(due);
-            let kernel_sockets = self.kernel.as_ref().map(|k| k.sockets());
-            let fds: Vec<RawFd> = std::iter::once(&*self.socket)
-                .chain(kernel_sockets.into_iter().flatten())
-                .map(|s| s.as_raw_fd())
-                .chain(self.taps.iter().map(|t| t.file.as_raw_fd()))
-                .collect();
-            if !wait_readable(&fds, wait).map_err(io_error)? {
+            if !waiter.wait(wait).map_err(io_error)? {
                 continue;
             }
             // Every packet the kernel's TCP sent enters the network at the time it is read:
             // behind the kernel's queues, as the datagram a host would have sent for it.
-            for tap in &self.taps {
-                loop {
+            for (k, tap) in self.taps.iter().enumerate() {
+                while waiter.ready(first_tap + k) {
                     let sim = &mut self.sim;
                     let entering = || {
                         let now = clock.now();
@@ -169,8 +178,8 @@ impl Emulator {
                         Some(pkt) => match self.kernel.as_mut() {
                             None => inject(sim, pkt),
                             Some(kernel) => {
-                                wire::encode(&pkt, self.nonce, &mut datagram);
-                                kernel.enter(&datagram, pkt.sent_at)?;
+                                wire::encode(&pkt, self.nonce, &mut encoded);
+                                kernel.enter(&encoded, pkt.sent_at)?;
                             }
                         },
                         None => break,
@@ -179,10 +188,12 @@ impl Emulator {
             }
             match self.kernel.as_mut() {
                 // Every datagram waiting enters the network at the time it is read, a batch
-                // at a time, what each batch brings out delivered together.
-                None => {
+                // at a time, what each batch brings out delivered together; a batch that is
+                // not full emptied the socket.
+                None if waiter.ready(0) => {
                     let fd = self.socket.as_raw_fd();
-                    while self.inbox.recv(fd).map_err(io_error)? > 0 {
+                    loop {
+                        let n = self.inbox.recv(fd).map_err(io_error)?;
                         for datagram in self.inbox.datagrams() {
                             if let Some(pkt) = wire::decode(datagram, self.nonce) {
                                 self.sim.run_until(clock.now());
@@ -190,8 +201,12 @@ impl Emulator {
                             }
                         }
                         self.deliver()?;
+                        if n < BATCH {
+                            break;
+                        }
                     }
                 }
+                None => {}
                 // Behind the kernel's queues, every datagram enters them at the time it is
                 // read, whole (the kernel's queue carries its padding).
                 Some(kernel) => {
@@ -231,10 +246,12 @@ impl Emulator {
     /// Sends the hosts what reached them. A full socket buffer at the host is a loss the
     /// host's transport sees, as on a real path.
     fn deliver(&mut self) -> Result<()> {
-        let Ok(mut outbox) = self.outbox.lock() else {
-            return Ok(());
-        };
-        outbox.flush(self.socket.as_raw_fd()).map_err(io_error)
+        for outbox in &self.outboxes {
+            if let Ok(mut outbox) = outbox.lock() {
+                outbox.flush(self.socket.as_raw_fd()).map_err(io_error)?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -1,16 +1,19 @@
 //! The hosts: every flow's real sender and receiver (the same transport, controller and
-//! application objects the packet engine runs), driven by the wall clock and a UDP socket.
+//! application objects the packet engine runs), driven by the wall clock and UDP sockets.
 //!
-//! Each endpoint is called as a sans-IO state machine through a [`HostIo`] context: the host
-//! sets the time, hands it a datagram or a due timer, then puts what it sent on the socket and
-//! remembers its timers. Between calls the host blocks on the socket until the earliest timer.
+//! The senders run on one thread and the receivers on another ([`Hosts::new`] makes both
+//! halves), each with a socket of its own, so that a run's endpoints use two cores: a sender
+//! and its receiver share nothing but the emulated network between them. Each endpoint is
+//! called as a sans-IO state machine through a [`HostIo`] context: the host sets the time,
+//! hands it a datagram or a due timer, then puts what it sent on the socket and remembers its
+//! timers. Between calls the host blocks on its socket until the earliest timer.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::batch::{Inbox, Outbox};
-use super::{io_error, real_time, wait_readable, wire, Clock};
+use super::batch::{Inbox, Outbox, BATCH};
+use super::{io_error, real_time, wire, Clock, Waiter};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -24,10 +27,8 @@ use crate::time::SimTime;
 struct Station {
     endpoint: Box<dyn Endpoint>,
     io: HostIo,
-    flow: u32,
-    side: Side,
-    /// How late, after the warm-up, its timers fired (sender: the pacing error) or its packets
-    /// arrived after the emulator had them due (receiver: the emulation's delay error), in µs.
+    /// How late, after the warm-up, its timers fired or its packets arrived after the emulator
+    /// had them due (a receiver's: the emulation's delay error), in µs.
     late_us: Vec<u32>,
     /// Bytes of datagrams handed to it after the warm-up (what the path achieved).
     rx_bytes: u64,
@@ -47,27 +48,27 @@ fn late_us(now: SimTime, due: SimTime) -> u32 {
     (now.ns().saturating_sub(due.ns()) / 1000).min(u32::MAX as u64) as u32
 }
 
-/// What the hosts report per flow: label, sender and receiver numbers over [warm-up, end), and
-/// the receiver's series.
+/// What one half of the hosts reports per flow: its endpoint's label and numbers over
+/// [warm-up, end), and its series.
 pub struct HostReport {
     pub label: String,
-    pub sender: Vec<(&'static str, f64)>,
-    pub receiver: Vec<(&'static str, f64)>,
+    pub stats: Vec<(&'static str, f64)>,
     pub series: Vec<(&'static str, Vec<f64>)>,
 }
 
-/// What the hosts measured: each flow's report, the senders' probes per trace bin, and the
-/// control-state log when the trace asked for one.
+/// What one half of the hosts measured: each flow's report, the senders' probes per trace bin
+/// (the senders' half only), and the control-state log when the trace asked for one.
 pub struct HostsOutcome {
     pub reports: Vec<HostReport>,
     pub probes: Vec<Vec<Probe>>,
     pub state: Option<StateLog>,
 }
 
-/// Every flow's endpoints on the wall clock, with their timers, start and stop times, and what
-/// they measure.
+/// One side's endpoints of every flow (the senders, or the receivers) on the wall clock, with
+/// their timers, start and stop times, and what they measure.
 pub struct Hosts {
-    /// Sender of flow i at 2i, receiver at 2i + 1, as in the packet engine.
+    side: Side,
+    /// Flow i's endpoint on this side at i.
     stations: Vec<Station>,
     /// Each flow's start and stop, and whether they have happened.
     times: Vec<(SimTime, Option<SimTime>)>,
@@ -79,8 +80,8 @@ pub struct Hosts {
     /// The datagrams the endpoints sent, sent to the emulator together.
     outbox: Outbox,
     inbox: Inbox,
-    /// The trace's bin width when flow series are traced: the senders' probes are sampled at
-    /// the end of every bin, as the packet engine samples them.
+    /// The trace's bin width when flow series are traced (senders only): the senders' probes
+    /// are sampled at the end of every bin, as the packet engine samples them.
     sample_every: Option<SimTime>,
     /// The senders' probes at the end of each bin, bin by bin.
     probes: Vec<Vec<Probe>>,
@@ -89,70 +90,73 @@ pub struct Hosts {
 }
 
 impl Hosts {
-    /// The hosts of `flows` (each flow's endpoints, ECN flag, start and stop), sending to the
-    /// emulator at `emulator` through `socket`, with the random streams the packet engine
-    /// would give the same endpoints under `seed`.
+    /// The hosts of `flows` (each flow's endpoints, ECN flag, start and stop): the senders'
+    /// half on `sockets[0]` and the receivers' on `sockets[1]`, both sending to the emulator at
+    /// `emulator`, with the random streams the packet engine would give the same endpoints
+    /// under `seed`.
     pub fn new(
         flows: Vec<(Endpoints, bool, (SimTime, Option<SimTime>))>,
         seed: u64,
-        socket: UdpSocket,
+        sockets: [UdpSocket; 2],
         emulator: SocketAddr,
         nonce: u32,
-    ) -> Result<Hosts> {
-        let mut stations = Vec::with_capacity(2 * flows.len());
-        let mut times = Vec::with_capacity(flows.len());
+    ) -> Result<[Hosts; 2]> {
+        let n = flows.len();
+        let (mut senders, mut receivers) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut times = Vec::with_capacity(n);
         for (i, ((snd, rcv), ecn, t)) in flows.into_iter().enumerate() {
-            let i = i as u32;
-            let station = |endpoint, side, kind| Station {
+            let station = |endpoint, kind| Station {
                 endpoint,
                 io: HostIo::new(ecn, stream(seed, kind, i as u64)),
-                flow: i,
-                side,
                 late_us: Vec::new(),
                 rx_bytes: 0,
             };
-            stations.push(station(snd, Side::Sender, Stream::Source));
-            stations.push(station(rcv, Side::Receiver, Stream::Sink));
+            senders.push(station(snd, Stream::Source));
+            receivers.push(station(rcv, Stream::Sink));
             times.push(t);
         }
-        let n = times.len();
-        Ok(Hosts {
-            stations,
-            times,
-            started: vec![false; n],
-            stopped: vec![false; n],
-            socket,
-            nonce,
-            buf: Vec::new(),
-            outbox: Outbox::new(emulator).map_err(io_error)?,
-            inbox: Inbox::default(),
-            sample_every: None,
-            probes: Vec::new(),
-            state: None,
-        })
+        let [snd_socket, rcv_socket] = sockets;
+        let half = |side, stations, socket| -> Result<Hosts> {
+            Ok(Hosts {
+                side,
+                stations,
+                times: times.clone(),
+                started: vec![false; n],
+                stopped: vec![false; n],
+                socket,
+                nonce,
+                buf: Vec::new(),
+                outbox: Outbox::new(emulator).map_err(io_error)?,
+                inbox: Inbox::default(),
+                sample_every: None,
+                probes: Vec::new(),
+                state: None,
+            })
+        };
+        Ok([
+            half(Side::Sender, senders, snd_socket)?,
+            half(Side::Receiver, receivers, rcv_socket)?,
+        ])
     }
 
     /// Records every endpoint's control state after each call (the trace's `state`).
     pub fn logging_state(mut self) -> Hosts {
-        self.state = Some(StateLog::new(self.stations.len()));
+        self.state = Some(StateLog::new(2 * self.stations.len()));
         self
     }
 
-    /// Samples the senders' probes at the end of every `interval` (the trace's bins).
+    /// Samples the senders' probes at the end of every `interval` (the trace's bins); the
+    /// receivers' half has none to sample.
     pub fn sampling(mut self, interval: SimTime) -> Hosts {
-        self.sample_every = (interval > SimTime::ZERO).then_some(interval);
+        self.sample_every =
+            (interval > SimTime::ZERO && self.side == Side::Sender).then_some(interval);
         self
     }
 
     /// Each sender's probe now, for the bin that ends now.
     fn sample(&mut self) {
-        self.probes.push(
-            self.stations
-                .iter()
-                .step_by(2)
-                .map(|s| s.endpoint.probe())
-                .collect(),
-        );
+        self.probes
+            .push(self.stations.iter().map(|s| s.endpoint.probe()).collect());
     }
 
     /// When the current bin ends, if probes are sampled.
@@ -161,26 +165,20 @@ impl Hosts {
             .map(|iv| SimTime(iv.ns() * (self.probes.len() as u64 + 1)))
     }
 
-    /// Calls endpoint `k` at `now`, then queues what it sent ([`Hosts::send`] sends it).
-    fn call(
-        &mut self,
-        k: usize,
-        now: SimTime,
-        f: impl FnOnce(&mut dyn Endpoint, &mut Ctx),
-    ) -> Result<()> {
-        let st = &mut self.stations[k];
+    /// Calls flow `i`'s endpoint at `now`, then queues what it sent ([`Hosts::send`] sends it).
+    fn call(&mut self, i: usize, now: SimTime, f: impl FnOnce(&mut dyn Endpoint, &mut Ctx)) {
+        let st = &mut self.stations[i];
         st.io.now = now;
-        let mut ctx = Ctx::host(&mut st.io, st.flow, st.side);
+        let mut ctx = Ctx::host(&mut st.io, i as u32, self.side);
         f(st.endpoint.as_mut(), &mut ctx);
         if let Some(log) = self.state.as_mut() {
             let endpoint = &st.endpoint;
-            log.record(now, k, |out| endpoint.state(out));
+            log.record(now, 2 * i + self.side as usize, |out| endpoint.state(out));
         }
         for pkt in st.io.sent.drain(..) {
             wire::encode(&pkt, self.nonce, &mut self.buf);
             self.outbox.push(&self.buf);
         }
-        Ok(())
     }
 
     /// Sends what the endpoints sent to the emulator. A full socket buffer loses packets
@@ -192,7 +190,7 @@ impl Hosts {
 
     /// Starts, stops and fires the timers due by `now`; returns the earliest thing still ahead.
     /// Timer lateness is recorded when `measure`.
-    fn due(&mut self, now: SimTime, measure: bool) -> Result<Option<SimTime>> {
+    fn due(&mut self, now: SimTime, measure: bool) -> Option<SimTime> {
         let mut next: Option<SimTime> = None;
         let mut ahead = |t: SimTime| next = Some(next.map_or(t, |n: SimTime| n.min(t)));
         for i in 0..self.times.len() {
@@ -200,9 +198,7 @@ impl Hosts {
             if !self.started[i] {
                 if start <= now {
                     self.started[i] = true;
-                    // Receiver first, as the packet engine starts them.
-                    self.call(2 * i + 1, now, |e, c| e.start(c))?;
-                    self.call(2 * i, now, |e, c| e.start(c))?;
+                    self.call(i, now, |e, c| e.start(c));
                 } else {
                     ahead(start);
                 }
@@ -211,35 +207,34 @@ impl Hosts {
                 if !self.stopped[i] && self.started[i] {
                     if stop <= now {
                         self.stopped[i] = true;
-                        self.call(2 * i, now, |e, c| e.stop(c))?;
-                        self.call(2 * i + 1, now, |e, c| e.stop(c))?;
+                        self.call(i, now, |e, c| e.stop(c));
                     } else {
                         ahead(stop);
                     }
                 }
             }
         }
-        for k in 0..self.stations.len() {
-            for slot in 0..self.stations[k].io.timers.len() {
-                match self.stations[k].io.timers[slot] {
+        for i in 0..self.stations.len() {
+            for slot in 0..self.stations[i].io.timers.len() {
+                match self.stations[i].io.timers[slot] {
                     Some(at) if at <= now => {
-                        self.stations[k].io.timers[slot] = None;
+                        self.stations[i].io.timers[slot] = None;
                         if measure {
-                            self.stations[k].late_us.push(late_us(now, at));
+                            self.stations[i].late_us.push(late_us(now, at));
                         }
-                        self.call(k, now, |e, c| e.on_timer(c, slot))?;
+                        self.call(i, now, |e, c| e.on_timer(c, slot));
                     }
                     _ => {}
                 }
             }
-            for at in self.stations[k].io.timers.iter().flatten() {
+            for at in self.stations[i].io.timers.iter().flatten() {
                 ahead(*at);
             }
         }
-        Ok(next)
+        next
     }
 
-    /// Runs the hosts until `end` on `clock`, or until `stop` is set; counts are taken over
+    /// Runs this half until `end` on `clock`, or until `stop` is set; counts are taken over
     /// [warmup, the time stopped).
     pub fn run(
         mut self,
@@ -250,7 +245,15 @@ impl Hosts {
     ) -> Result<HostsOutcome> {
         real_time();
         self.socket.set_nonblocking(true).map_err(io_error)?;
+        // The packets this half's endpoints receive: ACKs for the senders, data for the
+        // receivers.
+        let inward = match self.side {
+            Side::Sender => Dir::Reverse,
+            Side::Receiver => Dir::Forward,
+        };
         let mut arrived: Vec<Packet> = Vec::with_capacity(64);
+        let fd = self.socket.as_raw_fd();
+        let mut waiter = Waiter::new([fd]);
         let mut baseline: Option<Vec<WindowStart>> = None;
         loop {
             let now = clock.now();
@@ -268,7 +271,7 @@ impl Hosts {
             if now >= end || stop.load(Ordering::Relaxed) {
                 break;
             }
-            let next = self.due(now, baseline.is_some())?.unwrap_or(end).min(end);
+            let next = self.due(now, baseline.is_some()).unwrap_or(end).min(end);
             self.send()?;
             let next = if baseline.is_none() {
                 next.min(warmup)
@@ -277,34 +280,41 @@ impl Hosts {
             };
             let next = self.next_sample().map_or(next, |t| next.min(t));
             let wait = clock.wait_until(next);
-            if !wait_readable(&[self.socket.as_raw_fd()], wait).map_err(io_error)? {
+            if !waiter.wait(wait).map_err(io_error)? {
                 continue;
             }
-            // Every datagram waiting, a batch at a time, each batch's replies sent together.
-            let fd = self.socket.as_raw_fd();
-            while self.inbox.recv(fd).map_err(io_error)? > 0 {
+            // Every datagram waiting, a batch at a time, each batch's replies sent together;
+            // a batch that is not full emptied the socket (what comes after, the next wait sees).
+            loop {
+                let n = self.inbox.recv(fd).map_err(io_error)?;
                 let nonce = self.nonce;
                 arrived.extend(
                     self.inbox
                         .datagrams()
-                        .filter_map(|d| wire::decode(d, nonce)),
+                        .filter_map(|d| wire::decode(d, nonce))
+                        .filter(|p| p.dir == inward),
                 );
                 for pkt in arrived.drain(..) {
-                    let side = match pkt.dir {
-                        Dir::Forward => Side::Receiver,
-                        Dir::Reverse => Side::Sender,
-                    };
-                    let k = 2 * pkt.flow as usize + side as usize;
-                    if k < self.stations.len() {
-                        let now = clock.now();
-                        if baseline.is_some() {
-                            self.stations[k].late_us.push(late_us(now, pkt.sent_at));
-                            self.stations[k].rx_bytes += pkt.size_bytes as u64;
-                        }
-                        self.call(k, now, |e, c| e.on_packet(c, &pkt))?;
+                    let i = pkt.flow as usize;
+                    if i >= self.stations.len() {
+                        continue;
                     }
+                    let now = clock.now();
+                    // The other half may have started the flow (and its packet crossed the
+                    // network) a moment before this one looked at the clock.
+                    if !self.started[i] {
+                        self.due(now, baseline.is_some());
+                    }
+                    if baseline.is_some() {
+                        self.stations[i].late_us.push(late_us(now, pkt.sent_at));
+                        self.stations[i].rx_bytes += pkt.size_bytes as u64;
+                    }
+                    self.call(i, now, |e, c| e.on_packet(c, &pkt));
                 }
                 self.send()?;
+                if n < BATCH {
+                    break;
+                }
             }
         }
         if self.sample_every.is_some() {
@@ -313,34 +323,31 @@ impl Hosts {
         }
         let measured_s = clock.now().ns().min(end.ns()).saturating_sub(warmup.ns()) as f64 * 1e-9;
         let baseline = baseline.unwrap_or_default();
+        let side = self.side;
         let reports = self
             .stations
-            .chunks_mut(2)
+            .iter_mut()
             .enumerate()
-            .map(|(i, pair)| {
-                let mut sender = windowed(pair[0].endpoint.stats(), baseline.get(2 * i));
-                sender.push(("timer_late_p50_ms", quantile_ms(&mut pair[0].late_us, 0.5)));
-                sender.push(("timer_late_p99_ms", quantile_ms(&mut pair[0].late_us, 0.99)));
-                let mut receiver = windowed(pair[1].endpoint.stats(), baseline.get(2 * i + 1));
-                receiver.push((
-                    "arrival_late_p50_ms",
-                    quantile_ms(&mut pair[1].late_us, 0.5),
-                ));
-                receiver.push((
-                    "arrival_late_p99_ms",
-                    quantile_ms(&mut pair[1].late_us, 0.99),
-                ));
-                let rate = if measured_s > 0.0 {
-                    pair[1].rx_bytes as f64 * 8.0 / measured_s
-                } else {
-                    0.0
+            .map(|(i, st)| {
+                let mut stats = windowed(st.endpoint.stats(), baseline.get(i));
+                let late = match side {
+                    Side::Sender => ["timer_late_p50_ms", "timer_late_p99_ms"],
+                    Side::Receiver => ["arrival_late_p50_ms", "arrival_late_p99_ms"],
                 };
-                receiver.push(("host_rx_bps", rate));
+                stats.push((late[0], quantile_ms(&mut st.late_us, 0.5)));
+                stats.push((late[1], quantile_ms(&mut st.late_us, 0.99)));
+                if side == Side::Receiver {
+                    let rate = if measured_s > 0.0 {
+                        st.rx_bytes as f64 * 8.0 / measured_s
+                    } else {
+                        0.0
+                    };
+                    stats.push(("host_rx_bps", rate));
+                }
                 HostReport {
-                    label: pair[0].endpoint.label(),
-                    sender,
-                    receiver,
-                    series: pair[1].endpoint.series(),
+                    label: st.endpoint.label(),
+                    stats,
+                    series: st.endpoint.series(),
                 }
             })
             .collect();

@@ -1,10 +1,11 @@
 //! The real-time engine: the packet engine's transports, controllers and applications on real
 //! UDP datagrams, through an emulated bottleneck on loopback.
 //!
-//! Two threads share one clock, and the caller's thread only watches them (for Ctrl-C and
-//! progress). [`host::Hosts`] runs every flow's sender and receiver, the very
-//! endpoint objects [`crate::build::endpoints`] makes for the packet engine, as sans-IO state
-//! machines on the wall clock, and sends their packets as datagrams ([`wire`]) to the emulator.
+//! Three threads share one clock, and the caller's thread only watches them (for Ctrl-C and
+//! progress). [`host::Hosts`] runs every flow's sender (on one thread) and receiver (on
+//! another), the very endpoint objects [`crate::build::endpoints`] makes for the packet
+//! engine, as sans-IO state machines on the wall clock, and sends their packets as datagrams
+//! ([`wire`]) to the emulator.
 //! [`emulator::Emulator`] is the packet engine's network (links, queues, loss, capacity
 //! changes) run against the same clock: each datagram enters at the sending end of its flow's
 //! path and leaves as a datagram to the hosts when it reaches the far end. The result has the
@@ -32,6 +33,7 @@ use crate::config;
 use crate::config::SourceSpec;
 use crate::control::catalog::NoForeign;
 use crate::error::{Error, Result};
+use crate::net::trace::StateLog;
 use crate::net::RunResult;
 use crate::scenario::Emulation;
 use crate::time::SimTime;
@@ -69,45 +71,63 @@ fn io_error(e: std::io::Error) -> Error {
 /// The longest a loop blocks on its socket without looking at the clock.
 const MAX_WAIT: Duration = Duration::from_millis(5);
 
-/// Waits until one of `files` (sockets, devices) has a datagram or `timeout` has passed; says which.
-///
-/// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
-/// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which sleeps on a
-/// high-resolution timer; the calling thread's timer slack is set to 1 µs (`prctl(2)`
-/// `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
-fn wait_readable(files: &[RawFd], timeout: Duration) -> std::io::Result<bool> {
-    let mut fds: Vec<libc::pollfd> = files
-        .iter()
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
-        .collect();
-    let ts = libc::timespec {
-        tv_sec: timeout.as_secs() as libc::time_t,
-        tv_nsec: timeout.subsec_nanos() as libc::c_long,
-    };
-    // SAFETY: valid pollfds for the duration of the call, a valid timespec, no signal mask.
-    let n = unsafe {
-        libc::ppoll(
-            fds.as_mut_ptr(),
-            fds.len() as libc::nfds_t,
-            &ts,
-            std::ptr::null(),
+/// The files (sockets, devices) a loop waits on, and which of them the last wait found
+/// readable: a loop reads only those, rather than asking each file and being told it has
+/// nothing (a system call each).
+pub(crate) struct Waiter(Vec<libc::pollfd>);
+
+impl Waiter {
+    pub(crate) fn new(files: impl IntoIterator<Item = RawFd>) -> Waiter {
+        Waiter(
+            files
+                .into_iter()
+                .map(|fd| libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                })
+                .collect(),
         )
-    };
-    match n {
-        n if n < 0 => {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
-                Ok(false)
-            } else {
-                Err(e)
+    }
+
+    /// Waits until one of the files has something to read or `timeout` has passed; says
+    /// whether one has.
+    ///
+    /// `SO_RCVTIMEO` counts in scheduler ticks (4 ms at 250 Hz), far coarser than a packet's
+    /// serialization at 10 Mb/s (0.8 ms for 1000 bytes), so the wait is `ppoll(2)`, which
+    /// sleeps on a high-resolution timer; the calling thread's timer slack is set to 1 µs
+    /// (`prctl(2)` `PR_SET_TIMERSLACK`; the default 50 µs would be added to every wake-up).
+    pub(crate) fn wait(&mut self, timeout: Duration) -> std::io::Result<bool> {
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: valid pollfds for the duration of the call, a valid timespec, no signal mask.
+        let n = unsafe {
+            libc::ppoll(
+                self.0.as_mut_ptr(),
+                self.0.len() as libc::nfds_t,
+                &ts,
+                std::ptr::null(),
+            )
+        };
+        match n {
+            n if n < 0 => {
+                self.0.iter_mut().for_each(|p| p.revents = 0);
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    Ok(false)
+                } else {
+                    Err(e)
+                }
             }
+            n => Ok(n > 0),
         }
-        0 => Ok(false),
-        _ => Ok(true),
+    }
+
+    /// Whether file `k` had something to read (or an error to report) at the last wait.
+    pub(crate) fn ready(&self, k: usize) -> bool {
+        self.0.get(k).is_some_and(|p| p.revents != 0)
     }
 }
 
@@ -160,11 +180,12 @@ pub fn run_with(
     mut go_on: impl FnMut(SimTime) -> bool,
 ) -> Result<RunResult> {
     let bind = || UdpSocket::bind("127.0.0.1:0").map_err(io_error);
-    let (emu_socket, host_socket) = (bind()?, bind()?);
-    let (emu_addr, host_addr) = (
-        emu_socket.local_addr().map_err(io_error)?,
-        host_socket.local_addr().map_err(io_error)?,
-    );
+    let (emu_socket, host_sockets) = (bind()?, [bind()?, bind()?]);
+    let emu_addr = emu_socket.local_addr().map_err(io_error)?;
+    let host_addrs = [
+        host_sockets[0].local_addr().map_err(io_error)?,
+        host_sockets[1].local_addr().map_err(io_error)?,
+    ];
     // Tells this run's datagrams from any other's on a reused port.
     let since_epoch = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -186,10 +207,10 @@ pub fn run_with(
         .map(|l| l.as_ref().map(|l| l.tuns.clone()))
         .collect();
     let emulator = match emulation {
-        Emulation::User => Emulator::new(scenario, emu_socket, host_addr, nonce, &tuns)?,
+        Emulation::User => Emulator::new(scenario, emu_socket, host_addrs, nonce, &tuns)?,
         Emulation::Kernel => {
             let (kernel, user) = kernel::Bottleneck::new(scenario, nonce)?;
-            Emulator::new(&user, emu_socket, host_addr, nonce, &tuns)?.behind(kernel)
+            Emulator::new(&user, emu_socket, host_addrs, nonce, &tuns)?.behind(kernel)
         }
     };
     let flows = scenario
@@ -204,35 +225,39 @@ pub fn run_with(
             Ok((endpoints, f.ecn, emulator.flow_times(i as u32)))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut hosts = Hosts::new(flows, scenario.seed, host_socket, emu_addr, nonce)?;
     let trace = &scenario.trace;
-    if trace.flows {
-        hosts = hosts.sampling(SimTime(trace.interval_ns.unwrap_or(scenario.duration_ns)));
-    }
-    if trace.state {
-        hosts = hosts.logging_state();
-    }
+    let halves = Hosts::new(flows, scenario.seed, host_sockets, emu_addr, nonce)?.map(|mut h| {
+        if trace.flows {
+            h = h.sampling(SimTime(trace.interval_ns.unwrap_or(scenario.duration_ns)));
+        }
+        if trace.state {
+            h = h.logging_state();
+        }
+        h
+    });
     let (warmup, end) = (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns));
     let clock = Clock::start();
     let (stop, stop_hosts) = (AtomicBool::new(false), AtomicBool::new(false));
     let (network, reports) = std::thread::scope(|s| {
         let emu = s.spawn(|| emulator.run(&clock, &stop));
-        let hosts = s.spawn(|| hosts.run(&clock, warmup, end, &stop_hosts));
+        let hosts = halves.map(|h| s.spawn(|| h.run(&clock, warmup, end, &stop_hosts)));
         // The caller's thread only watches: `go_on` may wait (for Python's GIL, say) without
         // holding up a real-time thread.
-        while !hosts.is_finished() {
+        while !hosts.iter().all(|h| h.is_finished()) {
             std::thread::sleep(WATCH_EVERY);
             if !go_on(clock.now()) {
                 stop_hosts.store(true, Ordering::Relaxed);
                 break;
             }
         }
-        let hosts = hosts.join().unwrap_or_else(|_| {
-            Err(Error::invalid(
-                "run.engine",
-                "\"udp\"",
-                "hosts that do not fail",
-            ))
+        let hosts = hosts.map(|h| {
+            h.join().unwrap_or_else(|_| {
+                Err(Error::invalid(
+                    "run.engine",
+                    "\"udp\"",
+                    "hosts that do not fail",
+                ))
+            })
         });
         stop.store(true, Ordering::Relaxed);
         let network = emu.join().unwrap_or_else(|_| {
@@ -245,11 +270,10 @@ pub fn run_with(
         (network, hosts)
     });
     let mut result = network?;
-    let host::HostsOutcome {
-        reports,
-        probes,
-        state,
-    } = reports?;
+    let [senders, receivers] = reports;
+    let (senders, receivers) = (senders?, receivers?);
+    let probes = senders.probes;
+    let state = merged(senders.state, receivers.state);
     // The endpoints' state lives in the hosts: their probes fill the trace's flow bins, and
     // their state log is the trace's (the emulator's proxies have none).
     if let Some(t) = result.trace.as_mut() {
@@ -262,11 +286,104 @@ pub fn run_with(
         }
         t.state = state;
     }
-    for (flow, report) in result.flows.iter_mut().zip(reports) {
-        flow.label = report.label;
-        flow.sender = report.sender;
-        flow.receiver = report.receiver;
-        flow.series = report.series;
+    for ((flow, snd), rcv) in result
+        .flows
+        .iter_mut()
+        .zip(senders.reports)
+        .zip(receivers.reports)
+    {
+        flow.label = snd.label;
+        flow.sender = snd.stats;
+        flow.receiver = rcv.stats;
+        flow.series = rcv.series;
     }
     Ok(result)
+}
+
+/// One state log of the senders' and the receivers' (each in time order), in time order, the
+/// senders' rows first among rows of the same time.
+fn merged(senders: Option<StateLog>, receivers: Option<StateLog>) -> Option<StateLog> {
+    let (a, b) = match (senders, receivers) {
+        (Some(a), Some(b)) => (a, b),
+        (a, b) => return a.or(b),
+    };
+    let mut out = StateLog::default();
+    let (mut i, mut j) = (0, 0);
+    while i < a.time_ns.len() || j < b.time_ns.len() {
+        let from_a = j == b.time_ns.len() || (i < a.time_ns.len() && a.time_ns[i] <= b.time_ns[j]);
+        let (log, k) = if from_a { (&a, &mut i) } else { (&b, &mut j) };
+        let name = log.names[log.field[*k] as usize];
+        let field = match out.names.iter().position(|n| *n == name) {
+            Some(f) => f,
+            None => {
+                out.names.push(name);
+                out.names.len() - 1
+            }
+        };
+        out.time_ns.push(log.time_ns[*k]);
+        out.flow.push(log.flow[*k]);
+        out.side.push(log.side[*k]);
+        out.field.push(field as u16);
+        out.value.push(log.value[*k]);
+        *k += 1;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log of the rows (time, flow, side, name, value) given.
+    fn log(rows: &[(u64, u32, u8, &'static str, f64)]) -> StateLog {
+        let mut l = StateLog::default();
+        for &(t, flow, side, name, value) in rows {
+            let field = match l.names.iter().position(|n| *n == name) {
+                Some(f) => f,
+                None => {
+                    l.names.push(name);
+                    l.names.len() - 1
+                }
+            };
+            l.time_ns.push(t);
+            l.flow.push(flow);
+            l.side.push(side);
+            l.field.push(field as u16);
+            l.value.push(value);
+        }
+        l
+    }
+
+    fn rows(l: &StateLog) -> Vec<(u64, u32, u8, &'static str, f64)> {
+        (0..l.time_ns.len())
+            .map(|k| {
+                let name = l.names[l.field[k] as usize];
+                (l.time_ns[k], l.flow[k], l.side[k], name, l.value[k])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_halves_state_logs_merge_in_time_order_with_their_names() {
+        let senders = log(&[(1, 0, 0, "cwnd_pkts", 10.0), (5, 1, 0, "rate_bps", 2e6)]);
+        let receivers = log(&[
+            (0, 0, 1, "p", 0.01),
+            (5, 0, 1, "p", 0.02),
+            (9, 1, 1, "x", 3.0),
+        ]);
+        let m = merged(Some(senders), Some(receivers)).unwrap();
+        assert_eq!(
+            rows(&m),
+            vec![
+                (0, 0, 1, "p", 0.01),
+                (1, 0, 0, "cwnd_pkts", 10.0),
+                (5, 1, 0, "rate_bps", 2e6),
+                (5, 0, 1, "p", 0.02),
+                (9, 1, 1, "x", 3.0),
+            ],
+            "time order, the senders' row first at a tie"
+        );
+        assert_eq!(m.names, ["p", "cwnd_pkts", "rate_bps", "x"]);
+        assert!(merged(None, None).is_none());
+    }
 }
