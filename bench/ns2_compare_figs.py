@@ -33,7 +33,7 @@ jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/
 ns-2.35 the store is left as it is.
 
 Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16} [--seeds N] [--quick]
-       [--store]
+       [--mice N,N,...] [--store]
 """
 
 from __future__ import annotations
@@ -337,6 +337,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="yang-f 300 s; cai-fig16 n = 0, 5, 10")
     ap.add_argument(
+        "--mice",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        help="cai-fig16: these n only, e.g. 6,7,8 (default 0-10)",
+    )
+    ap.add_argument(
         "--store",
         action="store_true",
         help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
@@ -353,7 +358,8 @@ def main() -> None:
     elif args.figure == "jin-fig20":
         jin_fig20(seeds, with_ns2)
     else:
-        cai_fig16(seeds, (0, 5, 10) if args.quick else tuple(range(11)), with_ns2)
+        mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
+        cai_fig16(seeds, mice, with_ns2)
 
 
 if __name__ == "__main__":

@@ -544,8 +544,8 @@ def markdown(reports: list[dict[str, Any]]) -> str:
                 f"{_number(row['measured'])} | {row['tolerance']} | {row['source']} | {mark} |"
             )
     if notes.texts:
+        reasons += [""] if reasons else []
         reasons += [
-            "",
             "ns-2.35 column: ns-2.35 on the reproduction's full set-up "
             "(python/ccscope/ns2column.json, written by `make validate`), beside quick and full "
             "rows alike; a dash where ns-2.35 has no cell, for the reason noted:",
