@@ -503,8 +503,8 @@ class _Notes:
 def _disagrees(cell: dict[str, Any]) -> str:
     return (
         f"ns-2.35 gives {cell['ns2']} and ccscope with ns-2.35's rules {cell['ccscope']} over "
-        f"seeds {cell['seeds']} (`{cell['command']}`, model version {cell['model_version']}): "
-        f"not {cell['compared']}, a ccscope defect until shown otherwise"
+        f"seeds {cell['seeds']} (`{cell['command']}`, model version {cell['model_version']}), "
+        f"which fails the rule ({cell['compared']}): a ccscope defect until shown otherwise"
     )
 
 
