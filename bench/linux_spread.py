@@ -11,10 +11,12 @@ Real time depends on the machine's load (printed): other jobs widen the real sid
 Needs root (network namespaces and TUN devices). Takes R · 20 s of wall time per algorithm.
 
 With --friendliness: the same for `linux-friendliness`'s ratios (R quick runs of 30 s), which
-`FRIENDLY_SPREAD` holds.
+`FRIENDLY_SPREAD` holds. With --emulators: the same for `linux-emulators`, Linux Reno on each
+quick case alone through the user-space and the kernel-queue emulator (R runs of each, 20 s a
+run), which `EMULATOR_SPREAD` holds.
 
-Usage: python bench/linux_spread.py [--runs R] [--cc reno cubic bbr] [--friendliness]
-       [--out out/linux_spread.json]
+Usage: python bench/linux_spread.py [--runs R] [--cc reno cubic bbr]
+       [--friendliness | --emulators] [--out out/linux_spread.json]
 """
 
 from __future__ import annotations
@@ -41,9 +43,17 @@ def main() -> None:
         action="store_true",
         help="the spread of linux-friendliness's ratios instead (R quick runs)",
     )
+    parser.add_argument(
+        "--emulators",
+        action="store_true",
+        help="the spread of linux-emulators's quantities instead (R runs through each emulator)",
+    )
     args = parser.parse_args()
     if args.friendliness:
         friendliness(args)
+        return
+    if args.emulators:
+        emulators(args)
         return
     cases = list(linux.QUICK)
     report: dict = {"runs": args.runs, "load": [], "cc": {}}
@@ -124,6 +134,49 @@ def friendliness(args: argparse.Namespace) -> None:
     print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in load)}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"runs": args.runs, "load": load, "pairs": rows}, indent=1))
+
+
+def emulators(args: argparse.Namespace) -> None:
+    """R runs of Linux Reno on each quick case through each emulator: per case and quantity,
+    each emulator's mean and relative σ, and how many single-run comparisons (run i through
+    one emulator against run i through the other) held at 3σ of the difference."""
+    runs: dict = {e: [] for e in linux.EMULATORS}
+    load = []
+    for _ in range(args.runs):
+        for e in linux.EMULATORS:
+            runs[e].append(
+                [linux.measure_alone(c, "reno", e, linux.QUICK_RUN) for c in linux.QUICK]
+            )
+        load.append(os.getloadavg()[0])
+    rows = []
+    for k, case in enumerate(linux.QUICK):
+        for metric in linux.METRICS:
+            values = {e: np.array([run[k][metric] for run in runs[e]]) for e in linux.EMULATORS}
+            rel = {
+                e: float(v.std(ddof=1) / abs(v.mean())) if v.mean() else 0.0
+                for e, v in values.items()
+            }
+            tol = 3 * float(np.hypot(*rel.values()))
+            user, kernel = values["user"], values["kernel"]
+            held = int(sum(abs(b - a) <= tol * abs(a) for a, b in zip(user, kernel, strict=True)))
+            rows.append(
+                {
+                    "case": str(case),
+                    "metric": metric,
+                    "rel_sd": rel,
+                    "held": held,
+                    "values": {e: v.tolist() for e, v in values.items()},
+                }
+            )
+            print(
+                f"{case} | {metric:16} | user {user.mean():.4g} (σ {rel['user']:.2g}) | kernel "
+                f"{kernel.mean():.4g} (σ {rel['kernel']:.2g}) | tol {tol:.1%} | held "
+                f"{held}/{args.runs}",
+                flush=True,
+            )
+    print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in load)}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"runs": args.runs, "load": load, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

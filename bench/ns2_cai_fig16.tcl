@@ -10,17 +10,27 @@
 # whole packets of cwnd_; ns-2.35 has no DTAIMD agent and the timer is much shorter than the
 # line's RTT). Ten Sack1 elephants e0 -> e1 start at uniform times in [0, 1) s; MICE Sack1 mice
 # s0 -> d0 (packetSize_ 1000) start at uniform times in [0, SIM_S) and stop after
-# exponential lifetimes of mean 5 s. window_ 10000, ns-2.35 defaults otherwise.
-# usage: ns ns2_cai_fig16.tcl AGENT MICE QUEUE SIM_S SEED
+# exponential lifetimes of mean 5 s. window_ 10000, ns-2.35 defaults otherwise. START "syn"
+# (the default) keeps ns-2.35's connection start (syn_ and delay_growth_ true, tcp.cc: a
+# 40-byte SYN first, cwnd_ 1 until its ACK, then windowInit_); "data" starts every agent as
+# ccscope's TCP does, windowInit_ packets of data at once (syn_ and delay_growth_ false).
+# usage: ns ns2_cai_fig16.tcl AGENT MICE QUEUE SIM_S SEED [START]
 # prints one JSON line: the packets of the media flow acknowledged (ack_ + 1) and its packet
 # size on the wire.
 set agent [lindex $argv 0]; set mice [lindex $argv 1]; set qlim [lindex $argv 2]
 set simt [lindex $argv 3]; set seed [lindex $argv 4]
+set start [expr {[llength $argv] > 5 ? [lindex $argv 5] : "syn"}]
 set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed $seed
 Agent/TCP set window_ 10000
 Agent/TCP set packetSize_ 1000
+if {$start == "data"} {
+  Agent/TCP set syn_ false
+  Agent/TCP set delay_growth_ false
+} elseif {$start != "syn"} {
+  puts stderr "START = $start: must be syn or data"; exit 2
+}
 Queue/RED set bytes_ false
 Queue/RED set queue_in_bytes_ false
 Queue/RED set mean_pktsize_ 1000

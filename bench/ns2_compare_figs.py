@@ -25,6 +25,10 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   here) with DTAIMD(0.2,0.875) and with TCP, n mice read as the
   reproduction reads them (60 n arrivals over the 300 s); mean over seeds, and in how many
   seeds DTAIMD is at or above TCP (the paper's claim).
+- cai-fig16-start: the same at 1, 5 and 10 mice, ns-2.35 as it starts a connection (a 40-byte
+  SYN exchange first, then windowInit_ packets: syn_ and delay_growth_ true, its defaults) and
+  started as ccscope's TCP starts (windowInit_ packets of data at once), against ccscope with
+  ns-2.35's rules: how much of the gap between the two simulators is the SYN.
 
 With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.35's rules
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
@@ -32,8 +36,8 @@ ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F
 jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10". Without
 ns-2.35 the store is left as it is.
 
-Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16} [--seeds N] [--quick]
-       [--mice N,N,...] [--store]
+Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start}
+[--seeds N] [--quick] [--mice N,N,...] [--store]
 """
 
 from __future__ import annotations
@@ -301,9 +305,11 @@ def cai_ccscope(n: int, media: str, seed: int, rules: bool) -> float:
     return float(engine.run(table).flows.loc[0, "goodput_bps"])
 
 
-def cai_ns2(n: int, media: str, seed: int) -> float:
+def cai_ns2(n: int, media: str, seed: int, start: str = "syn") -> float:
+    """The media flow's goodput (b/s) in ns-2.35; `start` "data" starts every agent without
+    ns-2.35's SYN exchange (bench/ns2_cai_fig16.tcl)."""
     mice = 0 if n == 0 else max(1, round(n * CAI_PER_MOUSE))
-    got = ns2("ns2_cai_fig16.tcl", media, mice, CAI_QUEUE, CAI_SECONDS, seed)
+    got = ns2("ns2_cai_fig16.tcl", media, mice, CAI_QUEUE, CAI_SECONDS, seed, start)
     return got["acked_pkts"] * got["packet_bytes"] * 8 / CAI_SECONDS
 
 
@@ -333,11 +339,34 @@ def cai_fig16(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
             store("cai-fig16", f"mice/{n}", ns2, ours, agree, CAI_AGREE)
 
 
+def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
+    """The media flow beside mice in ns-2.35 as it starts a connection (a SYN exchange first:
+    syn_ and delay_growth_ true) and started as ccscope's TCP starts (windowInit_ packets of
+    data at once), against ccscope with ns-2.35's rules."""
+    print("| mice | ns-2.35 (SYN first) | ns-2.35, data from the start | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for n in mice:
+        cells = []
+        for start in ("syn", "data"):
+            if with_ns2:
+                runs = {m: [cai_ns2(n, m, s, start) for s in seeds] for m in CAI_MEDIA}
+                cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+            else:
+                cells.append("")
+        runs = {m: [cai_ccscope(n, m, s, True) for s in seeds] for m in CAI_MEDIA}
+        cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+        print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("figure", choices=("yang-f", "jin-fig20", "cai-fig16"))
+    ap.add_argument("figure", choices=("yang-f", "jin-fig20", "cai-fig16", "cai-fig16-start"))
     ap.add_argument("--seeds", type=int, default=5)
-    ap.add_argument("--quick", action="store_true", help="yang-f 300 s; cai-fig16 n = 0, 5, 10")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="yang-f 300 s; cai-fig16 n = 0, 5, 10; cai-fig16-start n = 5",
+    )
     ap.add_argument(
         "--mice",
         type=lambda text: tuple(int(n) for n in text.split(",")),
@@ -359,9 +388,11 @@ def main() -> None:
         yang_f(seeds, 300.0 if args.quick else 1000.0, with_ns2)
     elif args.figure == "jin-fig20":
         jin_fig20(seeds, with_ns2)
-    else:
+    elif args.figure == "cai-fig16":
         mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
         cai_fig16(seeds, mice, with_ns2)
+    else:
+        cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,14 @@ Packets are counted, not bytes: ns-2.35 adds headers to its data packets (a TCP 
 gives ns-2's delivered packets as Mb/s of 1000-byte packets, and in set-ups 2 and 3 ccscope's
 TCP and TFRC packets take ns-2's wire sizes (1040 and 1032 bytes).
 
-Usage: python bench/ns2_compare_rate.py [--seeds N] [--seconds S]
+With `--rap` it prints set-up 3 alone, in more detail, for each of ccscope's RAP settings:
+per flow, RAP's and TCP's packets delivered per second, the bottleneck's drop rate and RAP's
+back-offs per second (the times its inter-packet gap grew: ccscope's state trace, ns-2's
+agent trace of `ipg_`), mean ± standard deviation over the seeds; "by the timer" counts
+ccscope's back-offs on the loss timer (`timer_losses`) or, without it, its no-feedback expiries
+(each backs off at most once per SRTT); ns-2 does not tell them apart.
+
+Usage: python bench/ns2_compare_rate.py [--rap] [--seeds N] [--seconds S]
 Without `ns` on the PATH it says so and prints the ccscope column only.
 """
 
@@ -29,6 +36,7 @@ import json
 import shutil
 import statistics
 import subprocess
+import tempfile
 from pathlib import Path
 
 import ccscope
@@ -81,17 +89,33 @@ def loss_ns2(p: float, seconds: int, seed: int) -> float:
 WIRE = {"tcp": 1040, "tfrc-ns2": 1032, "rap": 1000}
 
 
-def red_ccscope(rate_source: dict, seconds: int, seed: int) -> tuple[float, float]:
+def red_run(rate_source: dict, seconds: int, seed: int, state: bool = False) -> dict:
+    """Set-up 3 (or 2) in ccscope: per-flow packets per second (the rate flows first), the
+    bottleneck's drop rate and the run; `state` traces the control state."""
     name = rate_source["controller"]
     name = name if isinstance(name, str) else name["name"]
     sc = ccscope.load(RED).with_seed(seed).replace("run.duration", f"{seconds}s")
     sc = sc.replace("flows[0].source", {**rate_source, "packet_size": f"{WIRE[name]}B"})
     sc = sc.replace("flows[1].source.packet_size", f"{WIRE['tcp']}B")
+    if state:
+        sc = sc.replace("trace", {"state": True, "flows": False, "queues": False})
     r = ccscope.run(sc)
     n = sc.table["flows"][0]["count"]
-    f, link = r.flows, r.bottlenecks.iloc[0]
-    ratio = (f.throughput_bps[:n].mean() / WIRE[name]) / (f.goodput_bps[n:].mean() / WIRE["tcp"])
-    return float(ratio), float(link.drop_rate)
+    f = r.flows
+    rate = f.throughput_bps[:n] / WIRE[name] / 8
+    tcp = f.goodput_bps[n:] / WIRE["tcp"] / 8
+    return {
+        "n": n,
+        "pps": [*rate, *tcp],
+        "drop_rate": float(r.bottlenecks.iloc[0].drop_rate),
+        "result": r,
+    }
+
+
+def red_ccscope(rate_source: dict, seconds: int, seed: int) -> tuple[float, float]:
+    d = red_run(rate_source, seconds, seed)
+    n, pps = d["n"], d["pps"]
+    return float(mean(pps[:n]) / mean(pps[n:])), d["drop_rate"]
 
 
 def red_ns2(script: str, seconds: int, seed: int) -> tuple[float, float]:
@@ -99,6 +123,95 @@ def red_ns2(script: str, seconds: int, seed: int) -> tuple[float, float]:
     pkts = d["packets"]
     ratio = statistics.mean(pkts[: d["n"]]) / statistics.mean(pkts[d["n"] :])
     return ratio, d["drops"] / d["arrivals"]
+
+
+#: ccscope's RAP settings in the `--rap` table: ccscope's defaults, ns-2's receiver
+#: (`loss_after = 3`, 44-byte ACKs), then ns-2's timers on top.
+RAP_SETTINGS = [
+    ("ccscope, defaults", {"kind": "rate", "controller": "rap"}),
+    ("ccscope, ns-2's receiver", {"kind": "rate", "controller": RAP_NS2, "report_size": "44B"}),
+    *(
+        (
+            f"ccscope, ns-2's receiver + {label}",
+            {"kind": "rate", "controller": {**RAP_NS2, **timers}, "report_size": "44B"},
+        )
+        for label, timers in [
+            ("`rtt_timer`", {"rtt_timer": 1}),
+            ("`loss_timer`", {"loss_timer": 1}),
+            ("both", {"rtt_timer": 1, "loss_timer": 1}),
+        ]
+    ),
+]
+
+
+def rap_ccscope(rate_source: dict, seconds: int, seed: int) -> dict:
+    """One run of set-up 3: means per flow of RAP's and TCP's packets per second, the drop
+    rate, RAP's back-offs per second and those on a timer."""
+    d = red_run(rate_source, seconds, seed, state=True)
+    r, n = d["result"], d["n"]
+    backoffs = []
+    for i in range(n):
+        s = r.trace.state_series(i)
+        grew = s["ipg_s"].diff() > 0
+        backoffs.append(int(grew[s.index >= r.warmup_s].sum()) / r.measured_s)
+    timer = r.flows.get("timer_losses", r.flows["no_feedback_expiries"])[:n] / r.measured_s
+    return {
+        "rap": mean(d["pps"][:n]),
+        "tcp": mean(d["pps"][n:]),
+        "drops": d["drop_rate"],
+        "backoffs": mean(backoffs),
+        "timer": float(timer.mean()),
+    }
+
+
+def rap_ns2(seconds: int, seed: int) -> dict:
+    """The same in ns-2.35 (bench/ns2_rap.tcl), back-offs from its trace of each RAP source's
+    `ipg_` ("f -t TIME -s ADDR ... -v NEW -o OLD"; the first ACK of every agent but the first
+    sets ipg_ = srtt_, which may grow it, before the warm-up ends)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = Path(tmp) / "ipg.tr"
+        d = ns2("ns2_rap.tcl", 4, 15, 20, seconds, WARMUP_S, seed, trace)
+        grew: dict[str, int] = {}
+        for line in trace.read_text().splitlines():
+            w = line.split()
+            fields = dict(zip(w[1::2], w[2::2], strict=False))
+            if "-o" in fields and float(fields["-t"]) >= WARMUP_S:
+                up = float(fields["-v"]) > float(fields["-o"])
+                grew[fields["-s"]] = grew.get(fields["-s"], 0) + up
+    n, pkts, span = d["n"], d["packets"], seconds - WARMUP_S
+    return {
+        "rap": mean(pkts[:n]) / span,
+        "tcp": mean(pkts[n:]) / span,
+        "drops": d["drops"] / d["arrivals"],
+        "backoffs": sum(grew.values()) / n / span,
+        "timer": None,
+    }
+
+
+def spread(xs: list[float], digits: int) -> str:
+    """Mean ± standard deviation over the seeds."""
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return f"{mean(xs):.{digits}f} ± {sd:.{digits}f}"
+
+
+def rap_table(seeds: range, seconds: int, with_ns2: bool) -> None:
+    """The `--rap` table, as markdown."""
+    columns = [("rap", "RAP pkt/s", 1), ("tcp", "TCP pkt/s", 1), ("drops", "drop rate", 4)]
+    columns += [("backoffs", "back-offs/s", 2), ("timer", "by the timer/s", 2)]
+    span = f"seeds {seeds.start}-{seeds.stop - 1}, {seconds} s, measured after {WARMUP_S} s"
+    print(f"{span}; per flow, mean ± sd over the seeds\n")
+    print("| RAP | " + " | ".join(title for _, title, _ in columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    runs = [(name, lambda s, src=src: rap_ccscope(src, seconds, s)) for name, src in RAP_SETTINGS]
+    if with_ns2:
+        runs.insert(0, ("ns-2.35, Agent/RAP", lambda s: rap_ns2(seconds, s)))
+    for name, run in runs:
+        got = [run(s) for s in seeds]
+        cells = [
+            spread([g[key] for g in got], digits) if got[0][key] is not None else "—"
+            for key, _, digits in columns
+        ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def mean(xs) -> float:
@@ -142,12 +255,17 @@ def rows(seeds: range, seconds: int, with_ns2: bool) -> list[tuple[str, str, flo
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=10, help="seeds 1..N (default 10)")
+    ap.add_argument("--rap", action="store_true", help="RAP + TCP on RED alone, in detail")
+    ap.add_argument("--seeds", type=int, help="seeds 1..N (default 10; with --rap 5)")
     ap.add_argument("--seconds", type=int, default=300, help="simulated seconds (default 300)")
     a = ap.parse_args()
     with_ns2 = shutil.which("ns") is not None
     if not with_ns2:
         print("ns-2 is not installed (make ns2): the ns-2.35 column is skipped")
+    if a.rap:
+        rap_table(range(1, (a.seeds or 5) + 1), a.seconds, with_ns2)
+        return
+    a.seeds = a.seeds or 10
     print(f"{a.seeds} seeds, {a.seconds} s, measured after {WARMUP_S} s\n")
     print(f"| {'set-up':<36} | {'measure':<9} | {'ccscope':>8} | {'ns-2.35':>8} | {'ratio':>6} |")
     print(f"|{'-' * 38}|{'-' * 11}|{'-' * 10}|{'-' * 10}|{'-' * 8}|")

@@ -16,7 +16,7 @@ and `forget_rtt_above_backoff = 8`: tcp.cc's one timed packet and rtt_backoff())
 Numbers are means over seeds 1-3 (ns-2's seeds are its own: the columns agree within seed spread,
 not packet for packet).
 
-Usage: python bench/ns2_compare_tcp.py [--seeds N]
+Usage: python bench/ns2_compare_tcp.py [--seeds N] [--markdown]
 """
 
 from __future__ import annotations
@@ -146,6 +146,9 @@ def mean(runs: list[dict], key: str) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
+    ap.add_argument(
+        "--markdown", action="store_true", help="one Markdown table (docs/validation.md's)"
+    )
     args = ap.parse_args()
     if shutil.which("ns") is None:
         print(
@@ -154,15 +157,21 @@ def main() -> None:
         return
     seeds = range(1, args.seeds + 1)
     columns = ("ccscope", "ccscope, ns-2 rules", "ns-2.35")
-    print(
-        f"TCP against ns-2.35, means over seeds 1-{args.seeds}; 'ns-2 rules': "
-        + ", ".join(f"{k} = {v}" for k, v in NS2_RULES.items())
-    )
-    print(
-        f"\nfat link, {FLOWS} flows, 100 Mb/s, 20 ms, Bernoulli loss, {SECONDS} s: "
-        "retransmits per loss / timeouts per loss / throughput Mb/s"
-    )
-    print(f"{'case':<19} {'p':>5}  " + "  ".join(f"{c:>25}" for c in columns))
+    if args.markdown:
+        print(
+            "| case | p | ccscope: retransmits / timeouts per loss, Mb/s | ccscope, ns-2 rules "
+            "| ns-2.35 |\n| --- | --- | --- | --- | --- |"
+        )
+    else:
+        print(
+            f"TCP against ns-2.35, means over seeds 1-{args.seeds}; 'ns-2 rules': "
+            + ", ".join(f"{k} = {v}" for k, v in NS2_RULES.items())
+        )
+        print(
+            f"\nfat link, {FLOWS} flows, 100 Mb/s, 20 ms, Bernoulli loss, {SECONDS} s: "
+            "retransmits per loss / timeouts per loss / throughput Mb/s"
+        )
+        print(f"{'case':<19} {'p':>5}  " + "  ".join(f"{c:>25}" for c in columns))
     for name, (source, agent) in CASES.items():
         for p in (0.02, 0.05):
             rows = [
@@ -170,28 +179,35 @@ def main() -> None:
                 loss_row([loss_ccscope({**source, **NS2_RULES}, p, s) for s in seeds]),
                 loss_row([loss_ns2(agent, p, s) for s in seeds]),
             ]
-            print(
-                f"{name:<19} {p:>5}  "
-                + "  ".join(f"{rx:>7.3f} / {to:.4f} / {mbps:>6.3f}" for rx, to, mbps in rows)
-            )
-    print(
-        f"\ndumbbells of bench/anchors.py, 8 SACK flows, 10 Mb/s, {anchors.SECONDS} s: "
-        "goodput Mb/s / drop rate / Jain"
-    )
-    print(f"{'queue':<25}  " + "  ".join(f"{c:>25}" for c in columns))
+            cells = [f"{rx:.3f} / {to:.4f} / {mbps:.3f}" for rx, to, mbps in rows]
+            if args.markdown:
+                print(f"| {name} | {p:g} | " + " | ".join(cells) + " |")
+            else:
+                print(f"{name:<19} {p:>5}  " + "  ".join(f"{c:>25}" for c in cells))
+    if not args.markdown:
+        print(
+            f"\ndumbbells of bench/anchors.py, 8 SACK flows, 10 Mb/s, {anchors.SECONDS} s: "
+            "goodput Mb/s / drop rate / Jain"
+        )
+        print(f"{'queue':<25}  " + "  ".join(f"{c:>25}" for c in columns))
     for queue in ("DropTail", "RED"):
         cols = [
             [dumbbell_ccscope(queue, {}, s) for s in seeds],
             [dumbbell_ccscope(queue, NS2_RULES, s) for s in seeds],
             [dumbbell_ns2(queue, s) for s in seeds],
         ]
-        print(
-            f"{queue:<25}  "
-            + "  ".join(
-                f"{mean(c, 'goodput'):>7.3f} / {mean(c, 'drop_rate'):.4f} / {mean(c, 'jain'):.4f}"
-                for c in cols
+        cells = [
+            f"{mean(c, 'goodput'):.3f} / {mean(c, 'drop_rate'):.4f} / {mean(c, 'jain'):.4f}"
+            for c in cols
+        ]
+        if args.markdown:
+            print(
+                f"| dumbbell, {queue}: goodput Mb/s / drop rate / Jain | | "
+                + " | ".join(cells)
+                + " |"
             )
-        )
+        else:
+            print(f"{queue:<25}  " + "  ".join(f"{c:>25}" for c in cells))
 
 
 if __name__ == "__main__":

@@ -2,12 +2,16 @@
 # Agent/TFRCSink flows and N TCP/Sack1 bulk flows on a gentle-RED dumbbell, 1000-byte packets,
 # 1 Gb/s 1 ms access links, flows started uniformly in [0, 1] s. bench/ns2_rap.tcl runs it with
 # Agent/RAP in place of TFRC (variable `agent`).
-# usage: ns ns2_tfrc.tcl N BW_MBPS DELAY_MS SIM_S WARMUP_S SEED
+# usage: ns ns2_tfrc.tcl N BW_MBPS DELAY_MS SIM_S WARMUP_S SEED [IPG_TRACE]
+# With IPG_TRACE (RAP only) every change of each RAP source's ipg_ goes to that file (ns-2's
+# agent trace: "f -t TIME -s ADDR ... -n ipg_ ... -v NEW -o OLD -T v"), from which the bench
+# counts back-offs (the gap grows).
 # prints one JSON line: per-flow Mb/s over [WARMUP_S, SIM_S] (TFRC: bytes delivered to the sink,
 # 1032 a packet with ns-2's header; TCP: cumulative ACKs x 1000 B), per-flow packets delivered,
 # bottleneck arrivals and drops (packets) and departed bytes over the same window.
 set n [lindex $argv 0]; set bw [lindex $argv 1]; set dly [lindex $argv 2]
 set simt [lindex $argv 3]; set warm [lindex $argv 4]; set seed [lindex $argv 5]
+set ipgtrace [lindex $argv 6]
 if {![info exists agent]} { set agent TFRC }
 set ns [new Simulator]
 global defaultRNG
@@ -37,6 +41,10 @@ for {set i 0} {$i < 2*$n} {incr i} {
     if {$agent == "RAP"} {
       # rap.cc: the sink is an Agent/RAP that listens.
       set src($i) [new Agent/RAP]; set snk($i) [new Agent/RAP]; $ns at 0 "$snk($i) listen"
+      if {$ipgtrace != ""} {
+        if {![info exists tf]} { set tf [open $ipgtrace w] }
+        $src($i) attach $tf; $src($i) trace ipg_
+      }
     } else {
       set src($i) [new Agent/TFRC]; set snk($i) [new Agent/TFRCSink]
     }
@@ -67,7 +75,8 @@ proc mark {} {
   set m0 [list [$mon set parrivals_] [$mon set pdrops_] [$mon set bdepartures_]]
 }
 proc finish {} {
-  global n mon b0 k0 m0 simt warm agent
+  global n mon b0 k0 m0 simt warm agent tf
+  if {[info exists tf]} { close $tf }
   set rates {}; set pkts {}
   for {set i 0} {$i < 2*$n} {incr i} {
     lappend rates [format "%.4f" [expr ([delivered $i] - $b0($i)) * 8.0 / ($simt - $warm) / 1e6]]

@@ -13,7 +13,13 @@ yang-f1000 (fairness F in the quick 300-s and the full 1000-s runs), yang-fig29 
 jin-table5-330 and jin-table5-1230 (1/aggressiveness, quick and full runs), cai-table1 (the
 DTAIMD/TCP rate ratio), cai-fig17 (class-2/class-1 throughput ratios), loguinov-fig8 (the
 exponents of p_n in n and their ratio; seeds 6 to N + 5, as loguinov-fig8 starts at 6),
-papadimitriou-fig3 (CoV of the 150-ms rate). One process, one run at a time.
+papadimitriou-fig3 (CoV of the 150-ms rate). Four run in real time on real packets, each value
+relative to the packet engine's on the same scenario: realnet-accuracy (each flow's throughput
+and loss rate, 30 s of scenarios/realnet-two-flows.toml, seeds 1..N) and papadimitriou-fig3-udp
+(the CoV of the 150-ms rate, 30 s per protocol, seeds 1..N); realnet-accuracy-quick and
+loguinov-fig8-udp repeat those reproductions' quick runs N times at their own seed (the spread
+is real time's; the latter gives the real-packet exponents themselves). One process, one run at
+a time; a real-time group's spread includes the machine's load, which its use states.
 
 Usage: python bench/seed_spread.py [GROUP ...] [--seeds N]
 """
@@ -27,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ccscope import theory
-from ccscope.experiments import cai, jin, loguinov, papadimitriou, yang
+from ccscope.experiments import cai, jin, loguinov, papadimitriou, realnet, yang
 from ccscope.scenario import load, shipped
 
 
@@ -68,6 +74,24 @@ def _loguinov_fig8(seed: int) -> dict[str, float]:
     return {**e, "ISCC over AIMD": e["ISCC(-1.5,2)"] / e["AIMD(0.19,1/2)"]}
 
 
+def _realnet_accuracy(seed: int) -> dict[str, float]:
+    table = load(shipped() / "realnet-two-flows.toml").with_seed(seed)
+    real, sim = (r.flows for r in realnet._both(table.replace("run.duration", "30s").table))
+    return {
+        f"flow {flow}: {column} real / engine": real.loc[flow, column] / sim.loc[flow, column]
+        for flow in (0, 1)
+        for column in ("throughput_bps", "loss_rate")
+    }
+
+
+def _fig3_udp(seed: int) -> dict[str, float]:
+    return {
+        c: papadimitriou.fig3_cov(c, "udp", "30s", seed=seed)[0]
+        / papadimitriou.fig3_cov(c, "packet", "30s", seed=seed)[0]
+        for c in papadimitriou.FIG3_COV
+    }
+
+
 GROUPS: dict[str, Callable[[int], dict[str, float]]] = {
     "yang-fig6": _yang_cov(0.01),
     "yang-table1": lambda seed: {**_yang_cov(0.02)(seed), **_yang_cov(0.2)(seed)},
@@ -88,6 +112,18 @@ GROUPS: dict[str, Callable[[int], dict[str, float]]] = {
     "papadimitriou-fig3": lambda seed: {
         c: papadimitriou.fig3_cov(c, seed=seed)[0] for c in papadimitriou.FIG3_COV
     },
+    "realnet-accuracy": _realnet_accuracy,
+    # The quick real-time claims as `ccscope reproduce ID --quick` runs them (at their own seed:
+    # the spread is real time's): each quick real-packet value relative to the engine's.
+    "realnet-accuracy-quick": lambda seed: {
+        c.quantity: c.measured / c.published for c in realnet.accuracy_claims(quick=True)
+    },
+    "loguinov-fig8-udp": lambda seed: {
+        c.quantity: c.measured
+        for c in realnet.fig8_udp_claims(quick=True)
+        if c.quantity.endswith(realnet.ENGINES[0])
+    },
+    "papadimitriou-fig3-udp": _fig3_udp,
 }
 
 

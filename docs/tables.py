@@ -16,6 +16,7 @@ The speed page's table is written by bench/speed_page.py from `make bench`'s mea
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shlex
 import subprocess
@@ -33,9 +34,32 @@ def blocks(page: Path) -> list[str]:
     return [m["command"] for m in MARKED.finditer(page.read_text())]
 
 
+#: The reports of each `ccscope reproduce --all ...` run made here, by its options, so that a
+#: table and its `--failing` view on the same page come from one run.
+_REPORTS: dict[tuple[str, ...], list] = {}
+
+
+def _reproduce_all(words: list[str]) -> str | None:
+    """`ccscope reproduce --all ... --markdown [--failing]` rendered from the run's reports
+    (`--json`), made once per set of options; None for any other command."""
+    if words[:2] != ["ccscope", "reproduce"] or not {"--all", "--markdown"} <= set(words):
+        return None
+    options = tuple(w for w in words[2:] if w not in ("--markdown", "--failing"))
+    if options not in _REPORTS:
+        _REPORTS[options] = json.loads(
+            output(shlex.join(["ccscope", "reproduce", *options, "--json"]))
+        )
+    from ccscope import reproduce
+
+    return reproduce.markdown(_REPORTS[options], "--failing" in words)
+
+
 def output(command: str) -> str:
     """What `command` prints, run from the repository's root with this Python's ccscope."""
     words = shlex.split(command)
+    rendered = _reproduce_all(words)
+    if rendered is not None:
+        return rendered
     if words[0] == "ccscope":
         words = [sys.executable, "-m", "ccscope", *words[1:]]
     elif words[0] == "python":

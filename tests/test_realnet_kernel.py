@@ -127,6 +127,8 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     # saves up (one packet and 1 ms at 2 Mb/s) and one datagram on its way through the pair.
     assert link["drops"] > 0
     assert link["max_queue_pkts"] <= 40 + 2 + 1
+    # Each packet the kernel's queue dropped counts against its flow, sent and lost.
+    assert r.flows["dropped_pkts"].sum() == link["drops"]
     # The run's namespaces went with it: this process holds none, the machine has no new
     # named namespace or interface.
     assert wait_until(lambda: not namespaces_of(os.getpid()), 5), namespaces_of(os.getpid())

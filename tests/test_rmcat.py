@@ -198,6 +198,39 @@ def test_bad_input_names_the_field(kwargs, field):
     assert e.value.path == field
 
 
+def test_the_rfcs_jitter_goes_on_every_bottleneck_each_way():
+    """RFC 8867 §5's 30 ms of maximum jitter as RFC 8868 §4.5's model: std = 30 ms / N_STD
+    (3), no reordering (the model's default), on the bottleneck both ways, or on each hop of
+    §6.3's two; none without it, and none on the access links."""
+    model = {"std": "10ms", "n_std": 3}
+    assert rmcat.jitter_model(rmcat.RFC_JITTER) == model
+    table = rmcat.scenario("5.3", "tfrc", jitter="30ms")
+    topo = table["topology"]
+    assert topo["bottleneck"]["jitter"] == model and topo["reverse"]["jitter"] == model
+    assert "jitter" not in topo["access"]
+    hops = rmcat.scenario("6.3", "tfrc", jitter="15ms")["topology"]["hops"]
+    assert [h["jitter"] for h in hops] == [{"std": "5ms", "n_std": 3}] * 2
+    assert "jitter" not in rmcat.scenario("5.1", "tfrc")["topology"]["bottleneck"]
+    with pytest.raises(ScenarioError) as e:
+        rmcat.scenario("5.1", "tfrc", jitter="fast")
+    assert e.value.path == "jitter"
+
+
+def test_a_case_with_jitter_keeps_its_own_row(tmp_path):
+    """The same case with and without the path's jitter: two runs, two rows in the store's
+    rmcat table."""
+    store = tmp_path / "j.duckdb"
+    plain = rmcat.run("tfrc", cases=["5.1"], store=store, scale=0.2)
+    jittered = rmcat.run("tfrc", cases=["5.1"], store=store, scale=0.2, jitter="30ms")
+    assert jittered["jitter"] == "30ms" and plain["jitter"] is None
+    from ccscope.store import Store
+
+    with Store(store) as db:
+        rows = db.table("rmcat")
+    assert len(rows) == 2 and rows["run_id"].nunique() == 2
+    assert rows["controller"].str.contains("jitter 30ms").sum() == 1
+
+
 # --- metrics on small traces worked out by hand -----------------------------------------------
 
 
@@ -310,11 +343,12 @@ def test_case_5_8_pauses_the_encoder_and_the_flow_resumes(controller, tmp_path):
     """RFC 8867 §5.8 on the rtp (NADA), rate (TFRC) and TCP transports: the second flow sends
     nothing in its pause (from 45 s: what its sender held at 40 s drains first; TCP's took
     1.7 s), none of its
-    packets arrives (so its receiver has nothing to report), and it sends again after 60 s:
-    within its first second for NADA and TCP, whose state waits unchanged; TFRC's missing-
-    feedback timer halves its rate all through the silence (RFC 5348 §4.4; ccscope's TFRC does
-    not know its sender is idle, so §4.4's floor of 2 packets per RTT for an idle sender does
-    not hold), and it starts again from a packet every few seconds, before the case ends."""
+    packets arrives (so its receiver has nothing to report), and it sends again within its
+    first second after 60 s: NADA and TCP, whose state waits unchanged, and TFRC, whose
+    missing-feedback expiries find its sender idle, so that by RFC 5348 §4.4 they stop halving
+    once X_recv is below recover_rate = W_init/R: its allowed rate stays at least
+    min(X_calc, W_init/R), and W_init/R is at least 8·4380 bits over the longest round trip
+    the case allows (2·50 ms of propagation and the 300 ms queue), 87.6 kb/s."""
     store = tmp_path / "s.duckdb"
     p = ccscope_cli("rmcat", controller, "--case", "5.8", "--store", str(store), "--json")
     assert p.returncode == 0, p.stderr
@@ -327,7 +361,9 @@ def test_case_5_8_pauses_the_encoder_and_the_flow_resumes(controller, tmp_path):
     arrived = delays[(delays["flow"] == 1)]["time_s"]
     assert not arrived.between(45.0, 60.0, inclusive="left").any()
     again = f[(f.index >= 60.0) & (f["sent_pkts"] > 0)].index.min()
-    assert again < (119.0 if controller == "tfrc" else 61.0)
+    assert again < 61.0
+    if controller == "tfrc":
+        assert paused["rate_bps"].min() >= 8 * 4380 / 0.4
     if controller == "nada":
         # NADA updates its reference rate only on feedback (RFC 8698 §4.3): the rate it had
         # when its last report came is the rate it resumes at, well above RMIN (150 kb/s),
@@ -379,6 +415,8 @@ def test_one_case_from_the_command_line_and_its_report(tmp_path):
         (["tfrc", "--tcp", "vegas"], "tcp = 'vegas'"),
         (["tfrc", "--engine", "round"], "engine = 'round'"),
         (["gaimd", "-p", "beta=2"], "beta"),
+        (["tfrc", "--jitter", "30"], "jitter = '30'"),
+        (["tfrc", "--jitter", "0ms"], "jitter = '0ms'"),
     ],
 )
 def test_bad_input_is_one_line(args, field, tmp_path):

@@ -770,6 +770,10 @@ def reproduce(
     markdown: Annotated[
         bool, typer.Option(help="One Markdown table (the docs' validation page).")
     ] = False,
+    failing: Annotated[
+        bool,
+        typer.Option(help="With --markdown: only the claims that do not hold, each with why."),
+    ] = False,
     figures: Annotated[
         Path | None,
         typer.Option(help="Draw the papers' figures with ccscope's curves into this folder."),
@@ -827,6 +831,8 @@ def reproduce(
         return
     if all_ == (id is not None):
         raise ScenarioError("give one reproduction ID, --all or --list")
+    if failing and not markdown:
+        raise ScenarioError("--failing goes with --markdown")
     ids = reproductions.ids(real_time) if all_ else [reproductions.get(id).id]
     if figures is not None:
         writable_folder(figures, "--figures")
@@ -838,7 +844,7 @@ def reproduce(
     if as_json:
         print(json.dumps(reports if all_ else reports[0], indent=2, ensure_ascii=False))
     elif markdown:
-        print(reproductions.markdown(reports), end="")
+        print(reproductions.markdown(reports, failing), end="")
     else:
         for report in reports:
             out.print(reproductions.table(report))
@@ -972,6 +978,13 @@ def rmcat(
         float,
         typer.Option(help="Shrink every time of the cases by this factor (a smoke test)."),
     ] = 1.0,
+    jitter: Annotated[
+        str | None,
+        typer.Option(
+            help="The path's largest jitter, e.g. 30ms (RFC 8867's): RFC 8868's truncated "
+            "Gaussian on the bottleneck each way, no reordering. Default: none."
+        ),
+    ] = None,
     store: RmcatStore = None,
     jobs: ScorecardJobs = None,
     as_json: AsJson = False,
@@ -983,7 +996,9 @@ def rmcat(
 
     from .rmcat import run, table
 
-    suite = run(controller, _params(param, controller), case, engine, tcp, seed, store, jobs, scale)
+    suite = run(
+        controller, _params(param, controller), case, engine, tcp, seed, store, jobs, scale, jitter
+    )
     if as_json:
         print(json.dumps(suite, indent=2, ensure_ascii=False))
     else:

@@ -279,7 +279,7 @@ REGISTRY: dict[str, Reproduction] = {
         Reproduction(
             "gcc-carlucci2016",
             "GCC alone on 1 Mb/s with the adaptive and a static over-use threshold, and "
-            "beside TCP, packet level",
+            "beside TCP, reported beside a survey's reading of the papers, packet level",
             "Carlucci et al., ACM MMSys 2016; De Cicco et al., ACM SIGCOMM FhMN 2013",
             _E + "rmcat_papers:carlucci_claims",
         ),
@@ -349,6 +349,14 @@ REGISTRY: dict[str, Reproduction] = {
                     "draft-cardwell-iccrg-bbr-congestion-control-00; net/ipv4/tcp_bbr.c",
                 ),
             )
+        ),
+        Reproduction(
+            "linux-emulators",
+            "Linux Reno through the user-space emulator and through the kernel-queue emulator: "
+            "the same ground truth from either",
+            "RFC 5681; the udp engine's emulators (tc-tbf(8), tc-pfifo(8) on a veth pair)",
+            _E + "linux:emulator_claims",
+            real_time=True,
         ),
         Reproduction(
             "linux-friendliness",
@@ -508,9 +516,23 @@ def _disagrees(cell: dict[str, Any]) -> str:
     )
 
 
-def markdown(reports: list[dict[str, Any]]) -> str:
+def markdown(reports: list[dict[str, Any]], failing: bool = False) -> str:
     """The reports as one Markdown table (the validation page's), with the reasons after it
-    and the ns-2.35 column's notes (N1, N2, ...) after those."""
+    and the ns-2.35 column's notes (N1, N2, ...) after those; with `failing`, only the claims
+    that do not hold, each with its reason in the table."""
+    if failing:
+        lines = [
+            "| id | quantity | paper | ccscope | tolerance | why |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        lines += [
+            f"| `{report['id']}` | {row['quantity']} | {_number(row['published'])} | "
+            f"{_number(row['measured'])} | {row['tolerance']} | {row['why']} |"
+            for report in reports
+            for row in report["rows"]
+            if not row["holds"]
+        ]
+        return "\n".join(lines) + "\n"
     lines = [
         "| id | quantity | paper | ns-2.35 | ccscope | tolerance | tolerance from | holds |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",

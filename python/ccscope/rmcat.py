@@ -106,8 +106,13 @@ class Case:
 
 #: RFC 8867's common attributes (§5.1 to §5.8 repeat them): one-way propagation delay 50 ms,
 #: DropTail bottleneck of 300 ms, no path loss; maximum end-to-end jitter 30 ms, which the
-#: engine does not model (its links keep packets in order and add no jitter).
-COMMON = "§5 each: 50 ms one-way, DropTail queue of 300 ms, 0% loss (30 ms jitter not modelled)"
+#: suite adds only when asked (:data:`RFC_JITTER`, ``run(..., jitter=...)``).
+COMMON = "§5 each: 50 ms one-way, DropTail queue of 300 ms, 0% loss, at most 30 ms of jitter"
+#: RFC 8867 §5's maximum end-to-end jitter, every case's.
+RFC_JITTER = "30ms"
+#: Where the jitter's Gaussian is clamped, in standard deviations (draft-ietf-rmcat-eval-
+#: criteria-13 §4.5.3, RFC 8868's recommended N_STD): a maximum jitter of J is std = J / 3.
+JITTER_N_STD = 3
 
 CASES: tuple[Case, ...] = (
     Case(
@@ -308,6 +313,20 @@ def _link(c: Case, schedule, delay_ms: float, scale: float) -> dict[str, Any]:
     return link
 
 
+def jitter_model(jitter: str) -> dict[str, Any]:
+    """A link's jitter (``topology.*.jitter``) whose largest delay variation is `jitter` (a
+    time, e.g. RFC 8867's "30ms"): RFC 8868 §4.5's truncated Gaussian clamped at
+    :data:`JITTER_N_STD` standard deviations, a flow's packets in order (NR-RPVD, §4.5.2)."""
+    from . import _core
+
+    parsed = _core.quantity(jitter)
+    if parsed is None or parsed[0] != "time" or not 0 < parsed[1] <= 3 * JITTER_N_STD:
+        raise ScenarioError.at(
+            "jitter", jitter, f"a time in (0, {3 * JITTER_N_STD}s], e.g. '{RFC_JITTER}'"
+        )
+    return {"std": f"{parsed[1] / JITTER_N_STD * 1e3:.6g}ms", "n_std": JITTER_N_STD}
+
+
 def scenario(
     case_id: str,
     controller: str,
@@ -316,10 +335,14 @@ def scenario(
     engine: str = "packet",
     seed: int = 1,
     scale: float = 1.0,
+    jitter: str | None = None,
 ) -> dict[str, Any]:
     """The scenario table of case `case_id` with media flows of `controller` (flows in the
     order of the case's media, then its TCP flows); `scale` < 1 shrinks every time of the case
-    (a smoke test on real packets, not RFC 8867's case)."""
+    (a smoke test on real packets, not RFC 8867's case). With `jitter` (the largest delay
+    variation, RFC 8867's "30ms"), every bottleneck link, each way, adds :func:`jitter_model`
+    to every flow's packets (media and TCP alike, none reordered, as RFC 8868 §4.5 asks of
+    competing flows)."""
     c = case(case_id)
     if tcp not in TCP_SOURCES:
         raise ScenarioError.at("tcp", tcp, "one of " + ", ".join(TCP_SOURCES))
@@ -344,6 +367,12 @@ def scenario(
             "reverse": _link(c, c.backward, bottleneck, scale),
             "access": access,
         }
+    if jitter is not None:
+        model = jitter_model(jitter)
+        for link in topology.get("hops", []) + [
+            topology[k] for k in ("bottleneck", "reverse") if k in topology
+        ]:
+            link["jitter"] = dict(model)
     flows = []
     for m in c.media:
         pause = None if m.pause is None else (m.pause[0] * scale, m.pause[1] * scale)
@@ -618,13 +647,15 @@ def run(
     store: str | Path | None = None,
     jobs: int | None = None,
     scale: float = 1.0,
+    jitter: str | None = None,
 ) -> dict[str, Any]:
     """Runs the cases `cases` (default all of :data:`CASES`) with media flows of `controller`
     (a controller of the catalogue, or ``python:module:Object``) on `engine` ("packet" or
-    "udp") against TCP `tcp` ("reno", "newreno" or "cubic"), into `store` (default
+    "udp") against TCP `tcp` ("reno", "newreno" or "cubic"), with the path's `jitter` if given
+    (:func:`scenario`; RFC 8867's is :data:`RFC_JITTER`), into `store` (default
     :func:`default_store`; runs already there are not run again), and records each case's
     metrics (:func:`case_metrics`) in the store's ``rmcat`` table. Returns ``{"controller",
-    "params", "engine", "tcp", "seed", "store", "cases": {id: metrics}}``."""
+    "params", "engine", "tcp", "seed", "jitter", "store", "cases": {id: metrics}}``."""
     from . import sweep
     from .scorecard import _display, _family
     from .store import Store, writable
@@ -632,13 +663,16 @@ def run(
     params = dict(params or {})
     family = _family(controller, params)
     shown = _display(controller, params, family)
+    if jitter is not None:
+        jitter_model(jitter)
+        shown = f"{shown}, jitter {jitter}"
     if engine not in ENGINES:
         raise ScenarioError.at("engine", engine, "one of " + ", ".join(ENGINES))
     chosen = [case(c) for c in (cases or list(BY_ID))]
     path = writable(store if store is not None else _made(default_store()))
     tasks = {}
     for c in chosen:
-        table = scenario(c.id, controller, params, tcp, engine, seed, scale)
+        table = scenario(c.id, controller, params, tcp, engine, seed, scale, jitter)
         sw = sweep.Sweep.from_dict({"base": table, "seeds": [seed], "traces": True})
         done = sweep.run(sw, path, 1 if engine == "udp" else jobs)
         if done.failed:
@@ -665,7 +699,11 @@ def run(
             {
                 "case": c.id,
                 "controller": shown,
-                "spec": json.dumps({"name": controller, **params}, sort_keys=True),
+                # The path's jitter is part of what was run: a run with it keeps its own row.
+                "spec": json.dumps(
+                    {"name": controller, **params, **({"path_jitter": jitter} if jitter else {})},
+                    sort_keys=True,
+                ),
                 "tcp": tcp,
                 "engine": engine,
                 "scale": scale,
@@ -681,6 +719,7 @@ def run(
         "engine": engine,
         "tcp": tcp,
         "seed": seed,
+        "jitter": jitter,
         "store": str(path),
         "cases": results,
     }

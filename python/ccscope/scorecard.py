@@ -43,7 +43,7 @@ from . import roundmodel, theory
 from .check import check
 from .controllers import Controller, RateController, WindowController, display_name, instance
 from .errors import ScenarioError
-from .experiments import jin, yang
+from .experiments import jin, loguinov, yang
 
 
 def default_store() -> Path:
@@ -70,6 +70,7 @@ def _row(
     tcp: Any,
     source: str,
     agreement: str = INSIDE_CI,
+    rel: float | None = None,
 ) -> dict[str, Any]:
     """One row; ``agrees`` says whether `theory_value` and the controller's measurement agree
     by ``agreement``: "yes", "no", or "—" where either is not a number."""
@@ -85,13 +86,18 @@ def _row(
         "tcp": plain(tcp),
         "source": source,
         "agreement": agreement,
-        "agrees": _agrees(plain(theory_value), plain(mine), agreement),
+        "agrees": _agrees(plain(theory_value), plain(mine), agreement, rel),
     }
 
 
-def _agrees(theory_value: Any, mine: Any, agreement: str) -> str:
+def _agrees(theory_value: Any, mine: Any, agreement: str, rel: float | None = None) -> str:
+    """`rel`: for a deterministic measurement, the relative error the approximation states."""
     if isinstance(theory_value, bool) or not isinstance(theory_value, (int, float)):
         return "—"
+    if rel is not None:
+        if isinstance(mine, bool) or not isinstance(mine, (int, float)) or not np.isfinite(rel):
+            return "—"
+        return "yes" if abs(mine - theory_value) <= rel * abs(theory_value) else "no"
     if isinstance(mine, dict):
         low, high = mine["ci_low"], mine["ci_high"]
         if not (np.isfinite(low) and np.isfinite(high)):
@@ -105,8 +111,6 @@ def _agrees(theory_value: Any, mine: Any, agreement: str) -> str:
         return "yes" if mine <= theory_value else "no"
     if agreement == ONE_STEP:
         return "yes" if abs(mine - theory_value) <= 1 else "no"
-    if agreement == WITHIN_1PCT:
-        return "yes" if abs(mine - theory_value) <= 0.01 * abs(theory_value) else "no"
     return "—"
 
 
@@ -138,11 +142,11 @@ def _round_flows(
     )
 
 
-#: The round model's rows: (28) within 1%, a tolerance no source gives yet ((28) is an exact
-#: mean that states no error; the loguinov-fig4 reproduction uses the same and says so); (37) is
-#: an order bound, s_n = O(n^(l+2k+1)), so the fitted exponent is at most it; App. C's T1 counts
-#: whole RTTs, so one step of rounding.
-WITHIN_1PCT = "within 1% (no source yet)"
+#: The round model's rows: (28) is the exact mean of the fluid cycle, so the measured
+#: efficiency is held to the error of the round model's stepping through it, bounded from its
+#: step (:func:`efficiency_bound`); (37) is an order bound, s_n = O(n^(l+2k+1)), so the fitted
+#: exponent is at most it; App. C's T1 counts whole RTTs, so one step of rounding.
+STEPPING = "within the round model's stepping error, bounded from its step"
 EXPONENT_BOUND = "at most the order bound (37)"
 ONE_STEP = "within one RTT (App. C counts whole RTTs)"
 
@@ -191,18 +195,42 @@ def _jin_theory(name: str, params: dict, start: tuple[float, float]) -> float | 
     return float(theory.jin_convergence_t1(JIN_APP_C[name], JIN_W, *start, _jin_beta(name, params)))
 
 
+def efficiency_bound(binomial: dict | None, efficiency: float | None, steps: int) -> float | None:
+    """The relative error of the round model's efficiency against (28) for EFFICIENCY_N
+    synchronized flows of `binomial` (``ccscope check``'s form) on EFFICIENCY_W packets per RTT,
+    measured over `steps` steps: the stepping over whole cycles (Loguinov & Radha's cycle
+    between L = U(1 − z) and U = W/n; ``loguinov.efficiency_stepping_bound``), plus the
+    partial cycle the measured steps end in, at most one cycle's N + 1 steps (N: (26)'s
+    increase phase over the smallest step α·x^(−k) on [L, U]) of `steps`, each off the mean
+    by at most 1/efficiency of it. None without (28)'s value."""
+    if binomial is None or efficiency is None:
+        return None
+    k, ell, alpha = binomial["k"], binomial["l"], binomial["alpha"]
+    u = EFFICIENCY_W / EFFICIENCY_N
+    z = binomial["beta_removed"] * u ** (ell - 1.0)
+    if not 0 < z < 1 or alpha <= 0:
+        return None
+    phase = u ** (k + 1) * (1 - (1 - z) ** (k + 1)) / (k + 1)  # (26) with λ = R = 1
+    cycle = phase / (alpha * min(u ** (-k), (u * (1 - z)) ** (-k)))
+    partial = (cycle + 1) / (steps * efficiency)
+    return loguinov.efficiency_stepping_bound(k, z, u, alpha, efficiency) + partial
+
+
 def round_rows(name: str, params: dict, quick: bool) -> list[dict[str, Any]]:
     steps = 20_000 if quick else 100_000
     mine = _verdict(name, params, window=EFFICIENCY_W, flows=EFFICIENCY_N)
+    efficiency = mine["efficiency"]["value"] if mine.get("efficiency") else None
+    bound = efficiency_bound(mine.get("binomial"), efficiency, steps - steps // 4)
     rows = [
         _row(
             "round model",
             f"efficiency, {EFFICIENCY_N} flows on W = {EFFICIENCY_W:g}",
-            mine["efficiency"]["value"] if mine.get("efficiency") else "—",
+            "—" if efficiency is None else efficiency,
             _round_flows(name, params, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
             _round_flows("tcp", {}, EFFICIENCY_N, EFFICIENCY_W, steps).utilization,
             "Loguinov & Radha (28), Fig. 4",
-            WITHIN_1PCT,
+            STEPPING if bound is None else f"{STEPPING} ({bound:.2g} of (28))",
+            rel=bound,
         )
     ]
     exponents = []

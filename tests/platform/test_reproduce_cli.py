@@ -77,12 +77,27 @@ def test_a_claim_must_say_where_its_tolerance_comes_from():
         Claim("x", 1.0, 1.0, "within 1%", True, source="because it passes")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tolerances whose source is not yet established are shown as 'no source yet'",
-)
 def test_every_tolerance_on_the_validation_page_has_a_source():
+    # The quick table; tests/validation/test_reproduce.py checks every row it runs (the full
+    # and the real-time ones too).
     assert UNSOURCED not in marked("validation.md", "ccscope reproduce --all --quick --markdown")
+
+
+def test_failing_lists_the_claims_that_do_not_hold_with_their_reasons():
+    reports = [
+        {
+            "id": "demo",
+            "rows": [
+                Claim("x", 1.0, 1.0, "± 0.1", True, source=PRINTED).to_dict(),
+                Claim("y", 1.0, 2.0, "± 0.1", False, "the reason", source=PRINTED).to_dict(),
+            ],
+        }
+    ]
+    assert reproduce.markdown(reports, failing=True).splitlines()[2:] == [
+        "| `demo` | y | 1 | 2 | ± 0.1 | the reason |"
+    ]
+    done = runner.invoke(app, ["reproduce", "jin-table6", "--quick", "--failing"])
+    assert done.exit_code == 2 and "--failing goes with --markdown" in done.output
 
 
 def test_registering_is_one_entry(monkeypatch):

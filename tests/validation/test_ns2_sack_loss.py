@@ -96,3 +96,25 @@ def test_sack_times_out_as_often_as_ns2(p, rules, capsys):
     a, b = ours["timeouts"], theirs["timeouts"]
     ratio = (a / ours["lost"]) / (b / theirs["lost"])
     assert abs(ratio - 1) <= 3 * math.sqrt(1 / a + 1 / b)
+
+
+#: The validation page's table of TCP against ns-2.35 and the command that makes it.
+TABLE = "python bench/ns2_compare_tcp.py --seeds 5 --markdown"
+
+
+@pytest.mark.slow
+def test_the_validation_page_table_is_the_output_of_the_bench():
+    import subprocess
+
+    from docpages import marked
+
+    assert shutil.which("ns"), "ns-2.35 is needed: make ns2"
+    _, script, *args = TABLE.split()
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve().parents[2] / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=True,
+    )
+    assert marked("validation.md", TABLE) == done.stdout, f"stale: paste the output of `{TABLE}`"

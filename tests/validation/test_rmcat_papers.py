@@ -65,3 +65,35 @@ def test_the_cli_runs_a_reported_entry_as_json():
     cases = {row["quantity"].split("case ")[1][:3] for row in report["rows"]}
     assert cases == {"5.1", "5.6"}
     assert all(isinstance(row["measured"], float) for row in report["rows"])
+
+
+def test_the_gcc_rows_show_the_survey_s_values_reported_not_judged(monkeypatch):
+    """Carlucci et al. 2016 and De Cicco et al. 2013 could not be read here: their values are a
+    survey's reading, shown beside ccscope's and never judged, even where they would fail (the
+    runs are stubbed with values far from the published ones)."""
+    monkeypatch.setattr(rmcat_papers, "rtt_percentiles", lambda static, s: (300.0, 900.0))
+    monkeypatch.setattr(rmcat_papers, "utilization_2013", lambda kbps, s: 0.1)
+    monkeypatch.setattr(rmcat_papers, "tcp_share_2013", lambda kbps, s: 0.9)
+    for quick, count in ((True, 7), (False, 11)):
+        rows = rmcat_papers.carlucci_claims(quick)
+        assert len(rows) == count
+        assert all(r.holds and r.source.startswith(REPORTED) for r in rows)
+        assert all("survey" in r.source and "could not be read" in r.source for r in rows)
+    published = [r.published for r in rmcat_papers.carlucci_claims(True)]
+    assert published[:2] == [130.0, 187.0]
+    assert published[2:] == [
+        "adaptive < static",
+        "≈ 50 (RTT_min)",
+        "≈ 50 (RTT_min)",
+        "> 0.8",
+        "starved (< 0.5)",
+    ]
+    table = reproduce.markdown(
+        [
+            {
+                "id": "gcc-carlucci2016",
+                "rows": [r.to_dict() for r in rmcat_papers.carlucci_claims(True)],
+            }
+        ]
+    )
+    assert table.count("| reported |") == 7 and "(1)" not in table

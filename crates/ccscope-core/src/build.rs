@@ -26,6 +26,7 @@ use crate::error::{Error, FieldPath, Result};
 use crate::net::capacity::{CapacityTrace, TraceFormat};
 use crate::net::codel::CoDelParams;
 use crate::net::fq_codel::FqCoDelParams;
+use crate::net::jitter::JitterSpec;
 use crate::net::loss::{LossSpec, LossStep as EngineStep, StepLoss};
 use crate::net::pcap::{PcapSpec, Proto};
 use crate::net::pie::PieParams;
@@ -188,6 +189,11 @@ fn link(l: &packet::Link, at: &str) -> Result<LinkParams> {
         delay_ns: ns(&l.delay),
         queue: queue(&l.queue),
         loss: l.loss.as_ref().map(loss),
+        jitter: l.jitter.as_ref().map(|j| JitterSpec {
+            std_ns: ns(&j.std),
+            n_std: j.n_std,
+            reorder: j.reorder,
+        }),
         capacity_changes: l
             .capacity_changes
             .iter()

@@ -35,6 +35,8 @@ pub enum Stream {
     Round = 6,
     /// A flow's congestion controller (BBR's random gain-cycle phase and probing times).
     Controller = 7,
+    /// A link's packet delay variation ([`crate::net::jitter`]).
+    Jitter = 8,
 }
 
 /// SplitMix64 finalizer: a bijective mix of 64 bits.

@@ -202,25 +202,28 @@ def measure(cases: list[Case], cc: str, side: str, run: dict, seed: int = 1) -> 
     # 10 Mb/s paths of the full grid); the process running them peaked at 300 MB.
     result = run_scenario(table, force=True)
     flows, links, state = result.flows, result.links, result.trace.state
-    warmup = run["warmup_s"]
     out = []
     for i, part in enumerate(parts):
-        f = flows[flows["flow"].isin(part)]
         link = links[links["name"].str.contains(f"r1_{i}") & links["name"].str.contains(f"r2_{i}")]
         link = link[link["name"].str.startswith(f"r1_{i}")].iloc[0]
-        windows = [window_samples(state, flow, warmup, run["duration_s"]) for flow in part]
-        sent = float(f["sent_pkts"].sum())
-        out.append(
-            {
-                "throughput_bps": float(f["throughput_bps"].sum()),
-                "loss_rate": float(f["dropped_pkts"].sum()) / max(sent, 1.0),
-                "mean_queue_pkts": float(link["mean_queue_pkts"]),
-                "retransmit_rate": float(f["retransmits"].sum()) / max(sent, 1.0),
-                "cwnd_mean_pkts": float(np.mean([w.mean() for w in windows])),
-                "cwnd_cov": float(np.mean([w.std() / w.mean() for w in windows])),
-            }
-        )
+        out.append(values(flows, link, state, part, run))
     return out
+
+
+def values(flows, link, state, part, run: dict) -> dict:
+    """:data:`METRICS` of the flows `part` of a run's results (`flows`, the state trace
+    `state`) and of their bottleneck's row `link`."""
+    f = flows[flows["flow"].isin(part)]
+    windows = [window_samples(state, flow, run["warmup_s"], run["duration_s"]) for flow in part]
+    sent = float(f["sent_pkts"].sum())
+    return {
+        "throughput_bps": float(f["throughput_bps"].sum()),
+        "loss_rate": float(f["dropped_pkts"].sum()) / max(sent, 1.0),
+        "mean_queue_pkts": float(link["mean_queue_pkts"]),
+        "retransmit_rate": float(f["retransmits"].sum()) / max(sent, 1.0),
+        "cwnd_mean_pkts": float(np.mean([w.mean() for w in windows])),
+        "cwnd_cov": float(np.mean([w.std() / w.mean() for w in windows])),
+    }
 
 
 #: How often the window is read off its trace (s): the kernel's TCP_INFO sampling interval.
@@ -422,6 +425,131 @@ def cubic_claims(quick: bool = False) -> list[Claim]:
 
 def bbr_claims(quick: bool = False) -> list[Claim]:
     return ground_truth_claims("bbr", quick)
+
+
+# --- linux-emulators ----------------------------------------------------------------------------
+
+#: The udp engine's two emulators (``run.emulator``): the bottleneck's queue in user space, and
+#: in the kernel's traffic control (a token bucket and a packet fifo on a veth pair).
+EMULATORS = ("user", "kernel")
+
+
+def dumbbell(case: Case) -> dict:
+    """The case's path as a dumbbell (the kernel-queue emulator's topology), with the links of
+    :func:`path`: each flow's access links ten times the bottleneck's rate and 1 ms each way,
+    the bottleneck's delay making up the round trip."""
+    bottleneck = {
+        "rate": f"{case.rate_mbps:g}Mbps",
+        "delay": f"{case.rtt_ms / 2 - 2:g}ms",
+        "queue": {"kind": "droptail", "limit": f"{case.buffer_pkts}pkts"},
+    }
+    if case.loss:
+        bottleneck["loss"] = {"kind": "bernoulli", "p": case.loss}
+    access = {"rate": f"{10 * case.rate_mbps:g}Mbps", "delay": "1ms"}
+    return {"kind": "dumbbell", "bottleneck": bottleneck, "access": access}
+
+
+def measure_alone(case: Case, cc: str, emulator: str, run: dict) -> dict:
+    """Linux's `cc` on `case`'s dumbbell through `emulator`, once: :data:`METRICS`, and the
+    flows' mean smoothed RTT as the kernel reports it (``srtt_s``)."""
+    from ..engine import run as run_scenario
+
+    section = {
+        "engine": "udp",
+        "emulator": emulator,
+        "duration": f"{run['duration_s']:g}s",
+        "warmup": f"{run['warmup_s']:g}s",
+    }
+    table = {
+        "run": section,
+        "topology": dumbbell(case),
+        "flows": [{"source": tcp_source(cc, "linux"), "count": case.flows}],
+        "trace": {"interval": "100ms", "state": True},
+    }
+    result = run_scenario(table, force=True)
+    link = result.links.set_index("name").loc["bottleneck"]
+    state = result.trace.state
+    srtt = state[(state["field"] == "srtt_s") & (state["time_s"] >= run["warmup_s"])]["value"]
+    return {
+        **values(result.flows, link, state, range(case.flows), run),
+        "srtt_s": float(srtt.mean()),
+    }
+
+
+#: The cases linux-emulators runs: the quick run the two-flow quick case, the full run all
+#: three (each alone: the kernel-queue emulator carries one dumbbell).
+EMULATOR_CASES = {True: (QUICK[1],), False: QUICK}
+#: How many runs of each emulator :data:`EMULATOR_SPREAD` rests on, and the load average
+#: (1 min, 2 cores) over them.
+EMULATOR_RUNS = 5
+EMULATOR_LOAD = "16.0-18.8"
+#: The run-to-run spread of one run of Linux Reno on each quick case (in the order of
+#: :data:`QUICK`) through each emulator: the standard deviation relative to the mean, user
+#: space then kernel queue, to two significant digits (``python bench/linux_spread.py
+#: --emulators``, :data:`EMULATOR_RUNS` runs of each).
+EMULATOR_SPREAD: dict[str, tuple[tuple[float, float], ...]] = {
+    "throughput_bps": ((0.00051, 0.00042), (0.00026, 0.0011), (0.0069, 0.007)),
+    "loss_rate": ((0.11, 0.053), (0.06, 0.037), (0.0054, 0.0063)),
+    "mean_queue_pkts": ((0.008, 0.037), (0.013, 0.019), (0.035, 0.72)),
+    "retransmit_rate": ((0.11, 0.054), (0.06, 0.037), (0.0069, 0.0045)),
+    "cwnd_mean_pkts": ((0.0037, 0.015), (0.0059, 0.0087), (0.0093, 0.01)),
+    "cwnd_cov": ((0.033, 0.016), (0.032, 0.095), (0.043, 0.027)),
+}
+
+
+def emulator_claims(quick: bool = False) -> list[Claim]:
+    """Linux Reno through the user-space emulator (the reference) and through the kernel-queue
+    emulator, per case and quantity, held to three standard deviations of the difference of
+    one run through each (:data:`EMULATOR_SPREAD`)."""
+    claims = []
+    for case in EMULATOR_CASES[quick]:
+        user, kernel = (measure_alone(case, "reno", e, QUICK_RUN) for e in EMULATORS)
+        k = QUICK.index(case)
+        for metric in METRICS:
+            sd_user, sd_kernel = EMULATOR_SPREAD[metric][k]
+            source = (
+                SEEDS + f": 3σ of the difference of one run through each emulator, over "
+                f"{EMULATOR_RUNS} runs of each (user {sd_user:.2%}, kernel {sd_kernel:.2%}; load "
+                f"average {EMULATOR_LOAD} on 2 cores)"
+            )
+            claims.append(
+                near(
+                    emulator_quantity(case, metric),
+                    user[metric],
+                    kernel[metric],
+                    3 * float(np.hypot(sd_user, sd_kernel)),
+                    emulator_diagnosis(case, metric, user, kernel),
+                    source,
+                )
+            )
+    return claims
+
+
+def emulator_quantity(case: Case, metric: str) -> str:
+    """The linux-emulators claim's name for `metric` on `case`."""
+    return (
+        f"{case}: {METRICS[metric]}, Linux reno through the user-space emulator (reference) vs "
+        "the kernel-queue emulator"
+    )
+
+
+def emulator_diagnosis(case: Case, metric: str, user: dict, kernel: dict) -> str:
+    """Why the kernel-queue emulator's `metric` differs from the user-space one's on `case`
+    beyond the tolerance (`user` and `kernel` the two runs' values), as far as the runs show."""
+    seen = f"user {user[metric]:.4g}, kernel {kernel[metric]:.4g}"
+    if metric not in ("mean_queue_pkts", "cwnd_mean_pkts"):
+        return f"{seen}: not diagnosed"
+    packet_ms = PACKET_BYTES * 8 / (case.rate_mbps * 1e3)
+    longer = 1e3 * (kernel["srtt_s"] - user["srtt_s"])
+    return (
+        f"{seen}: behind the kernel's queue the user-space link serializes each packet again; a "
+        "token bucket with a standing queue lets a packet go when its tokens are in, at the end "
+        "of its time on the link (net/sched/sch_tbf.c tbf_dequeue), so while the queue stands "
+        f"each packet takes one more packet time ({packet_ms:.2g} ms) to cross, and the kernel "
+        "queue's count holds the packet waiting for its tokens, which the user-space count, of "
+        f"waiting packets only, leaves out; the kernel's mean srtt was {longer:.2f} ms longer "
+        "in these runs, the part beyond one packet time not diagnosed"
+    )
 
 
 # --- linux-friendliness -------------------------------------------------------------------------

@@ -642,6 +642,7 @@ YANG_FIG29_WHY = {
     "37 on average, about 6.5 RTTs of additive increase. The paper's 20 RTTs implies a "
     "slower start after the stop than congestion avoidance gives here.",
     "TFRC": "TFRC as Yang et al. ran it (tfrc-2000) climbs more slowly than the 0.12 packets "
-    "per RTT per RTT the paper takes as its aggressiveness: measured 0.077 (Yang §5.1, "
-    "the validation page's table), which stretches 45 RTTs to about 70.",
+    "per RTT per RTT the paper takes as its aggressiveness (Yang §5.1; measured by "
+    "tfrc_aggressiveness_matches_yang in crates/ccscope-core/tests/rate.rs), which stretches "
+    "the paper's 45 RTTs.",
 }

@@ -17,8 +17,8 @@ use serde::Serialize;
 
 use super::media::{ArrivalFilter, Gcc, GccParams, Nada, NadaParams, Scream, ScreamParams};
 use super::rate::{
-    Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc, TfrcVariant,
-    MAX_RATE_BPS,
+    Iscc, Rap, RapTimers, RateBinomial, RateConfig, Ssvp, SsvpDecrease, TearSender, Tfrc,
+    TfrcVariant, MAX_RATE_BPS,
 };
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
@@ -1420,11 +1420,25 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                             Range::closed(1.0, 64.0),
                             "the receiver counts a packet lost once one this many sequence numbers above it arrives (ns-2 rap.cc: 3)",
                         ),
+                        switch(
+                            "rtt_timer",
+                            0.0,
+                            "1: increase on a timer every SRTT (ns-2 rap.cc RttTimeout); 0: on a report an SRTT after the last step",
+                        ),
+                        switch(
+                            "loss_timer",
+                            0.0,
+                            "1: a packet not acknowledged μ·srtt + φ·variance after its sending is lost, checked at every send (ns-2 rap.cc TimerLostPacket); 0: a no-feedback timer of that length",
+                        ),
                     ],
                 },
                 |v, s, m| {
+                    let timers = RapTimers {
+                        rtt: v["rtt_timer"] == 1.0,
+                        loss: v["loss_timer"] == 1.0,
+                    };
                     let (a, b, config) = (v["alpha"], v["beta"], s.rate);
-                    m.make(move || Rap::new(a, b, config))
+                    m.make(move || Rap::new(a, b, timers, config))
                 },
                 |v| Box::new(LossCounter::new(ReportEvery::Packet).revealed_at(v["loss_after"] as u64)),
             )

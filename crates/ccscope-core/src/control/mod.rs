@@ -30,8 +30,8 @@ pub mod window;
 
 pub use media::{Gcc, GccParams};
 pub use rate::{
-    tfrc_throughput_bps, ConstantRate, Iscc, Rap, RateBinomial, RateConfig, Ssvp, SsvpDecrease,
-    TearSender, Tfrc, TfrcVariant,
+    tfrc_throughput_bps, ConstantRate, Iscc, Rap, RapTimers, RateBinomial, RateConfig, Ssvp,
+    SsvpDecrease, TearSender, Tfrc, TfrcVariant,
 };
 pub use receiver::{TearReceiver, TfrcReceiver};
 pub use window::{
@@ -358,7 +358,8 @@ impl FeedbackSample {
 /// [`on_ack`](Controller::on_ack), [`on_loss`](Controller::on_loss),
 /// [`on_undo`](Controller::on_undo), [`on_report`](Controller::on_report),
 /// [`on_round`](Controller::on_round), [`on_feedback`](Controller::on_feedback),
-/// [`on_wakeup`](Controller::on_wakeup), [`on_no_feedback`](Controller::on_no_feedback).
+/// [`on_wakeup`](Controller::on_wakeup), [`on_no_feedback`](Controller::on_no_feedback),
+/// [`on_timer_loss`](Controller::on_timer_loss).
 ///
 /// Outputs, read after every hook: [`window`](Controller::window) (packets; infinite when the
 /// controller does not limit by window), [`pacing_rate_bps`](Controller::pacing_rate_bps)
@@ -508,6 +509,32 @@ pub trait Controller: Send {
     /// (or since the start, or since the previous expiry).
     fn on_no_feedback(&mut self, _now: SimTime) {}
 
+    /// Fires in place of [`Controller::on_no_feedback`] when the sender was idle the whole time
+    /// the timer ran: it sent no packet since the timer was set and its application has nothing
+    /// to send (RFC 5348 §4.4: "idle ever since the nofeedback timer was set"). The default
+    /// treats it as any expiry.
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        self.on_no_feedback(now);
+    }
+
+    /// How long after its sending a packet still unacknowledged counts as lost, for the rate
+    /// transport's timer-based loss detection (ns-2 `rap/rap.cc` `TimerLostPacket`): re-read at
+    /// every send slot, where the transport looks for such packets. Meant for receivers that
+    /// acknowledge every packet (RAP's). `None` (the default): no detection, and the transport
+    /// keeps no record of the packets it sends.
+    fn loss_timeout(&self) -> Option<SimTime> {
+        None
+    }
+
+    /// Fires at a send slot of the rate transport when packets sent
+    /// [`Controller::loss_timeout`] ago or earlier are still unacknowledged (the transport then
+    /// forgets them): `loss.sent_at` is the send time of the latest of them, `loss.lost_pkts`
+    /// their number. Returns whether the controller took them as a new loss; the slot then
+    /// sends nothing (ns-2 `rap.cc` `IpgTimeout()`).
+    fn on_timer_loss(&mut self, _loss: &LossEvent) -> bool {
+        false
+    }
+
     /// ns-2's send timer for the rate transport: a no-feedback expiry sends a packet at once and
     /// restarts the send timer at the new rate, and a report leaves the pending send where it
     /// is (`tfrc.cc`: `reduce_rate_on_no_feedback()` calls `nextpkt()`, `recv()` reschedules
@@ -601,6 +628,15 @@ impl Controller for Box<dyn Controller> {
     }
     fn on_no_feedback(&mut self, now: SimTime) {
         (**self).on_no_feedback(now)
+    }
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        (**self).on_no_feedback_idle(now)
+    }
+    fn loss_timeout(&self) -> Option<SimTime> {
+        (**self).loss_timeout()
+    }
+    fn on_timer_loss(&mut self, loss: &LossEvent) -> bool {
+        (**self).on_timer_loss(loss)
     }
     fn ns2_send_timer(&self) -> bool {
         (**self).ns2_send_timer()

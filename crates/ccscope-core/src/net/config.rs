@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::capacity::CapacityTrace;
+use super::jitter::JitterSpec;
 use super::loss::LossSpec;
 use super::pcap::PcapSpec;
 use super::queue::QueueSpec;
@@ -28,6 +29,8 @@ pub struct LinkParams {
     /// A capacity that follows a trace from time 0 (then `rate_bps` is the link's nominal
     /// rate, which RED's automatic parameters read; no `capacity_changes`).
     pub capacity_trace: Option<Arc<CapacityTrace>>,
+    /// Packet delay variation added after the propagation delay ([`super::jitter`]).
+    pub jitter: Option<JitterSpec>,
 }
 
 impl LinkParams {
@@ -39,14 +42,16 @@ impl LinkParams {
             loss: None,
             capacity_changes: Vec::new(),
             capacity_trace: None,
+            jitter: None,
         }
     }
 
     /// The same link in the other direction: same rate, delay, queue, capacity changes and
-    /// capacity trace, no loss.
+    /// capacity trace, no loss and no jitter.
     pub fn mirrored(&self) -> Self {
         LinkParams {
             loss: None,
+            jitter: None,
             ..self.clone()
         }
     }

@@ -7,6 +7,7 @@ pub mod codel;
 pub mod config;
 mod events;
 pub mod fq_codel;
+pub mod jitter;
 pub mod loss;
 pub mod packet;
 pub mod pcap;

@@ -34,6 +34,7 @@ use rand::Rng as _;
 use super::capacity::{CapacityTrace, Cursor};
 use super::config::{CapacityChange, Scenario};
 use super::events::EventQueue;
+use super::jitter::Jitter;
 use super::loss::LossModule;
 use super::packet::{Dir, Packet};
 use super::pcap::{PcapFile, PcapWriter};
@@ -291,6 +292,8 @@ fn endpoint_index(flow: u32, side: Side) -> usize {
 enum Kind {
     /// The packet at the head of a link reached the far end.
     Arrive(u32),
+    /// A packet a link's jitter held ([`super::jitter`]), by its store slot, is handed on.
+    Jittered(u32),
     Timer {
         ep: u32,
         slot: u8,
@@ -358,6 +361,8 @@ struct Extras {
     sojourn: Option<Sojourn>,
     /// A capacity trace, and where the link's packets are in it.
     capacity: Option<(Arc<CapacityTrace>, Cursor)>,
+    /// Packet delay variation after the propagation delay.
+    jitter: Option<Jitter>,
 }
 
 /// A loss module, its random stream and the packets it took.
@@ -968,10 +973,24 @@ impl Core {
             stored.remove(slot);
             return None;
         }
-        links[link as usize].stats.exits += 1;
+        let l = &mut links[link as usize];
+        l.stats.exits += 1;
         if let Some(p) = &mut self.pcap {
             p.arrive(link, self.now, &stored.packet(slot));
         }
+        if let Some(j) = l.extras.as_deref_mut().and_then(|e| e.jitter.as_mut()) {
+            let serial = serialization_time(stored.size_bytes(slot), l.rate_bps);
+            let at = j.release(stored.flow(slot), self.now, serial);
+            self.queue.push(at.ns(), Kind::Jittered(slot));
+            return None;
+        }
+        self.onward(slot)
+    }
+
+    /// Packet `slot`, at the far end of its link, goes on to its next link, or, at the end of
+    /// its path, is delivered: returned.
+    fn onward(&mut self, slot: u32) -> Option<Packet> {
+        let (hops, stored) = (&self.hops[..], &mut self.stored);
         // The packet keeps its store slot from hop to hop.
         let hop = stored.hop(slot) + 1;
         let next_link = hops[hop as usize];
@@ -1147,11 +1166,17 @@ impl Simulation {
                     });
                     let sojourn = d.monitor.then(Sojourn::default);
                     let capacity = (p.capacity_trace.clone()).map(|t| (t, Cursor::default()));
-                    (loss.is_some() || sojourn.is_some() || capacity.is_some()).then(|| {
+                    let jitter = p.jitter.clone().map(|spec| {
+                        let rng = stream(seed, Stream::Jitter, k as u64);
+                        Jitter::new(spec, rng, scenario.flows.len())
+                    });
+                    let any = loss.is_some() || sojourn.is_some() || capacity.is_some();
+                    (any || jitter.is_some()).then(|| {
                         Box::new(Extras {
                             loss,
                             sojourn,
                             capacity,
+                            jitter,
                         })
                     })
                 },
@@ -1369,8 +1394,12 @@ impl Simulation {
             self.core.now = at;
             self.core.events += 1;
             match kind {
-                Kind::Arrive(link) => {
-                    if let Some(pkt) = self.core.arrive(link) {
+                Kind::Arrive(link) | Kind::Jittered(link) => {
+                    let pkt = match kind {
+                        Kind::Arrive(_) => self.core.arrive(link),
+                        _ => self.core.onward(link),
+                    };
+                    if let Some(pkt) = pkt {
                         let ep = endpoint_index(
                             pkt.flow,
                             if pkt.dir == Dir::Forward {

@@ -133,6 +133,7 @@ impl Emulator {
         self.socket.set_nonblocking(true).map_err(io_error)?;
         let end = self.sim.end();
         let mut buf = vec![0u8; 65536];
+        let mut datagram = Vec::new();
         loop {
             let now = clock.now();
             self.sim.run_until(now);
@@ -151,7 +152,8 @@ impl Emulator {
             if !wait_readable(&fds, wait).map_err(io_error)? {
                 continue;
             }
-            // Every packet the kernel's TCP sent enters the network at the time it is read.
+            // Every packet the kernel's TCP sent enters the network at the time it is read:
+            // behind the kernel's queues, as the datagram a host would have sent for it.
             for tap in &self.taps {
                 loop {
                     let sim = &mut self.sim;
@@ -164,7 +166,13 @@ impl Emulator {
                         .read(&mut buf, &self.parked, entering)
                         .map_err(io_error)?
                     {
-                        Some(pkt) => inject(sim, pkt),
+                        Some(pkt) => match self.kernel.as_mut() {
+                            None => inject(sim, pkt),
+                            Some(kernel) => {
+                                wire::encode(&pkt, self.nonce, &mut datagram);
+                                kernel.enter(&datagram, pkt.sent_at)?;
+                            }
+                        },
                         None => break,
                     }
                 }

@@ -7,7 +7,8 @@
 //! or `bfifo` (byte limit) child as the queue; a size table (`tc-stab(8)`) takes the 42 bytes of Ethernet, IP and UDP headers off
 //! every datagram, so the kernel counts a packet at its modelled size (datagrams never go below
 //! [`wire::LAYOUT_BYTES`], so a 40-byte ACK counts as that). The emulator puts every datagram
-//! from the hosts into the side of the veth pair its packet leaves from and reads it at the
+//! from the hosts, and the datagram a host would send for every packet the kernel's TCP flows
+//! send out of their TUN devices, into the side of the veth pair its packet leaves from and reads it at the
 //! other side when the kernel has let it through; then the user-space network, the scenario
 //! with unlimited bottleneck queues, gives it its serialization time, propagation delays,
 //! access links and random loss. This kernel has no `netem` and no `red` qdisc, so delays stay
@@ -223,6 +224,9 @@ pub struct Bottleneck {
     ways: [Way; 2],
     /// Per flow: whether its sender is on the right.
     reverse: Vec<bool>,
+    /// Per flow and direction: the packets the kernel's queues dropped after the warm-up, and
+    /// their bytes (they never reach the user-space network, which counts the flows' packets).
+    dropped: Vec<[(u64, u64); 2]>,
     nonce: u32,
     warmup: SimTime,
     /// The namespaces, held until the run ends.
@@ -347,6 +351,7 @@ impl Bottleneck {
         let kernel = Bottleneck {
             ways: [way(left_socket, right_addr), way(right_socket, left_addr)],
             reverse: scenario.flows.iter().map(|f| f.reverse).collect(),
+            dropped: vec![[(0, 0); 2]; scenario.flows.len()],
             nonce,
             warmup: SimTime(scenario.warmup_ns),
             _namespaces: [left, right],
@@ -404,7 +409,11 @@ impl Bottleneck {
             Err(e)
                 if e.raw_os_error() == Some(libc::ENOBUFS) || e.kind() == ErrorKind::WouldBlock =>
             {
-                way.counts.drops += 1
+                way.counts.drops += 1;
+                if now >= self.warmup {
+                    let d = &mut self.dropped[pkt.flow as usize][pkt.dir.index()];
+                    *d = (d.0 + 1, d.1 + pkt.size_bytes as u64);
+                }
             }
             Err(e) => {
                 return Err(unable(format_args!(
@@ -449,7 +458,8 @@ impl Bottleneck {
     }
 
     /// Adds what the kernel's queues did over [warm-up, `end`) to the bottleneck's counters in
-    /// `result`: the arrivals and drops it had, and the packets waiting in it.
+    /// `result`: the arrivals and drops it had, and the packets waiting in it; and to each
+    /// flow's, the packets they dropped, sent but never delivered.
     pub fn report(mut self, result: &mut RunResult, end: SimTime) {
         self.tick(end);
         for (way, name) in self.ways.iter().zip(["bottleneck", "bottleneck.reverse"]) {
@@ -457,6 +467,13 @@ impl Bottleneck {
                 continue;
             };
             add(link, way.windowed());
+        }
+        for (flow, dropped) in result.flows.iter_mut().zip(&self.dropped) {
+            for (s, &(pkts, bytes)) in flow.stats.dir.iter_mut().zip(dropped) {
+                s.sent_pkts += pkts;
+                s.sent_bytes += bytes;
+                s.queue_drops += pkts;
+            }
         }
     }
 }

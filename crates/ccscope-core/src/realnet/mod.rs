@@ -189,7 +189,7 @@ pub fn run_with(
         Emulation::User => Emulator::new(scenario, emu_socket, host_addr, nonce, &tuns)?,
         Emulation::Kernel => {
             let (kernel, user) = kernel::Bottleneck::new(scenario, nonce)?;
-            Emulator::new(&user, emu_socket, host_addr, nonce, &[])?.behind(kernel)
+            Emulator::new(&user, emu_socket, host_addr, nonce, &tuns)?.behind(kernel)
         }
     };
     let flows = scenario

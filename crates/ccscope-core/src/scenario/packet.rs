@@ -160,6 +160,7 @@ impl FatLink {
                 loss: self.loss.clone(),
                 capacity_changes: Vec::new(),
                 capacity_trace: None,
+                jitter: None,
             },
             reverse: None,
             access: self.access.clone(),
@@ -201,6 +202,52 @@ pub struct Link {
     /// parameters read, and a table's capacity before its first row).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity_trace: Option<CapacityTraceFile>,
+    /// Packet delay variation after the propagation delay (RFC 8868's jitter models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Jitter>,
+}
+
+/// Packet delay variation on a link, after its propagation delay: the jitter models of
+/// draft-ietf-rmcat-eval-criteria-13 §4.5 (RFC 8868), each packet delayed by `|N(0, std²)|`
+/// clamped to `n_std` standard deviations (§4.5.3: std 5 ms, N_STD 3), a flow's packets kept
+/// in order, each at least its predecessor's serialization time after it (NR-RPVD, §4.5.2),
+/// unless `reorder` (RBPDV, §4.5.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Jitter {
+    /// Standard deviation of the Gaussian before it is clamped, in (0, 1 s].
+    pub std: Time,
+    /// Where the Gaussian is clamped, in standard deviations, in (0, 10]; default 3.
+    #[serde(default = "three")]
+    pub n_std: f64,
+    /// A flow's packets may overtake one another (RBPDV); default false (NR-RPVD).
+    #[serde(default)]
+    pub reorder: bool,
+}
+
+fn three() -> f64 {
+    3.0
+}
+
+impl Jitter {
+    fn validate(&self, at: &str) -> Result<()> {
+        let std = time_ns(&format!("{at}.std"), &self.std, true)?;
+        if std > 1_000_000_000 {
+            return Err(Error::invalid(
+                format!("{at}.std"),
+                format!("'{}'", self.std),
+                "must be at most 1s",
+            ));
+        }
+        if !(self.n_std.is_finite() && self.n_std > 0.0 && self.n_std <= 10.0) {
+            return Err(Error::invalid(
+                format!("{at}.n_std"),
+                format!("{:?}", self.n_std),
+                "must be in (0, 10] (standard deviations)",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The access links' default: 1 Gb/s, 1 ms, 10000 packets of buffer.
@@ -214,6 +261,7 @@ fn access() -> Link {
         loss: None,
         capacity_changes: Vec::new(),
         capacity_trace: None,
+        jitter: None,
     }
 }
 
@@ -263,7 +311,9 @@ pub struct CustomLink {
     pub capacity_changes: Vec<CapacityChange>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity_trace: Option<CapacityTraceFile>,
-    /// Also create the link in the other direction (mirrored: no loss module).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Jitter>,
+    /// Also create the link in the other direction (mirrored: no loss module, no jitter).
     #[serde(default = "yes")]
     pub duplex: bool,
     /// Report this link in results and queue traces.
@@ -281,6 +331,7 @@ impl CustomLink {
             loss: self.loss.clone(),
             capacity_changes: self.capacity_changes.clone(),
             capacity_trace: self.capacity_trace.clone(),
+            jitter: self.jitter.clone(),
         }
     }
 }
@@ -1369,9 +1420,8 @@ impl Scenario {
         Ok(())
     }
 
-    /// Where the kernel's TCP can run: on real packets (`run.engine = "udp"`), through the
-    /// user-space emulator, which reads them from TUN devices (the kernel path's queues carry
-    /// ccscope's datagrams only).
+    /// Where the kernel's TCP can run: on real packets (`run.engine = "udp"`), through either
+    /// emulator, which reads them from TUN devices.
     fn validate_linux(&self, f: &Flow, flow: &str) -> Result<()> {
         if f.playback.is_some() {
             return Err(Error::invalid(
@@ -1387,13 +1437,6 @@ impl Scenario {
                 &at,
                 "'linux'",
                 format!("needs run.engine = \"udp\" (here {engine}): the kernel's TCP sends real packets"),
-            ));
-        }
-        if self.run.emulator != Emulation::User {
-            return Err(Error::invalid(
-                at,
-                "'linux'",
-                "needs run.emulator = \"user\": the kernel path's queues carry ccscope's own datagrams only",
             ));
         }
         Ok(())
@@ -1450,6 +1493,13 @@ impl Scenario {
                     format!(
                         "none {KERNEL}: tc sets the rate once; run.emulator = \"user\" changes it"
                     ),
+                ));
+            }
+            if link.jitter.is_some() {
+                return Err(Error::invalid(
+                    format!("{at}.jitter"),
+                    "a jitter model",
+                    format!("none {KERNEL}: tc's queue hands packets on in order at once; run.emulator = \"user\" adds it"),
                 ));
             }
             if let Some(t) = &link.capacity_trace {
@@ -1719,6 +1769,9 @@ impl Link {
         self.queue.validate(&format!("{at}.queue"))?;
         if let Some(l) = &self.loss {
             l.validate(&format!("{at}.loss"))?;
+        }
+        if let Some(j) = &self.jitter {
+            j.validate(&format!("{at}.jitter"))?;
         }
         let mut last = None;
         for (i, c) in self.capacity_changes.iter().enumerate() {

@@ -9,6 +9,11 @@
 //! per packet) or when its report interval expires with data received since the last report.
 //! The sender measures the RTT from each report and hands it to the controller
 //! ([`Controller::on_report`]); a no-feedback timer calls [`Controller::on_no_feedback`].
+//! For a controller with a loss timeout ([`Controller::loss_timeout`], RAP's `loss_timer`) the
+//! sender also keeps the send times of the packets no report has acknowledged yet (a report
+//! acknowledges the data packet whose send time it echoes), and at each send slot hands the
+//! controller those sent a timeout ago or earlier ([`Controller::on_timer_loss`], ns-2
+//! `rap.cc` `TimerLostPacket`); a slot where the controller takes them as a loss sends nothing.
 //!
 //! Data comes from the sender's application ([`crate::apps`]; bulk by default): each send slot
 //! takes up to a bunch of packets from what the application offered (gaps are reckoned in full
@@ -39,6 +44,7 @@
 //! | `value` | — | [receive rate (bits/s), loss event rate p] |
 //! | `flags` | `RESENT` | `HAS_RATE`, `HAS_CAPACITY`, `HAS_LOSS_TIME`, `NEW_LOSS_EVENT`; `NACK` |
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use rand::Rng as _;
@@ -48,7 +54,7 @@ use crate::control::catalog::ControllerChoice;
 use crate::control::rate::{ewma, RateConfig};
 use crate::control::receiver::capacity::{BunchMark, PacketBunch, MIN_BUNCH_PKTS};
 use crate::control::receiver::{DataArrival, Receiver, Report};
-use crate::control::{Controller, ReportSample};
+use crate::control::{Controller, LossEvent, LossKind, ReportSample};
 use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
@@ -124,7 +130,7 @@ impl RateSourceSpec {
 /// What a probed flow records, for tests and traces.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ProbeLog {
-    /// (time, pacing rate in bits/s) after every report and no-feedback expiry.
+    /// (time, pacing rate in bits/s) after every report, wake-up, no-feedback expiry and timer loss.
     pub rates: Vec<(SimTime, f64)>,
 }
 
@@ -191,6 +197,9 @@ fn pair(
         running: false,
         reports: 0,
         silences: 0,
+        sent_since_armed: false,
+        unacked: VecDeque::new(),
+        timer_losses: 0,
         probe,
         outbox: Outbox::new(app),
     };
@@ -231,6 +240,13 @@ struct RateSender {
     reports: u64,
     /// No-feedback timer expiries.
     silences: u64,
+    /// A data packet left since the no-feedback timer was last set.
+    sent_since_armed: bool,
+    /// Send times of the packets sent and not acknowledged yet, in send order: kept only for a
+    /// controller with a loss timeout ([`Controller::loss_timeout`]).
+    unacked: VecDeque<SimTime>,
+    /// Send slots in which the controller took expired packets as a loss.
+    timer_losses: u64,
     probe: Option<Probe>,
     /// The application and the data it offered and the sender has not sent yet.
     outbox: Outbox,
@@ -267,6 +283,7 @@ impl RateSender {
 
     fn arm_no_feedback(&mut self, ctx: &mut Ctx) {
         arm_no_feedback(&*self.controller, ctx, NO_FEEDBACK);
+        self.sent_since_armed = false;
     }
 
     /// What the application sees of the sender.
@@ -279,10 +296,11 @@ impl RateSender {
         }
     }
 
-    /// One send slot: up to a bunch of the application's data; an empty slot passes unused.
+    /// One send slot: up to a bunch of the application's data; an empty slot passes unused, and
+    /// so does one in which the controller answers a timer loss.
     fn send(&mut self, ctx: &mut Ctx) {
         self.last_send = ctx.now();
-        if !self.outbox.has_data() {
+        if self.timer_loss(ctx.now()) || !self.outbox.has_data() {
             return;
         }
         let bunch_id = if self.bunch > 1 {
@@ -311,6 +329,10 @@ impl RateSender {
                 pkt.header.flags |= RESENT;
             }
             ctx.send(pkt);
+            self.sent_since_armed = true;
+            if self.controller.loss_timeout().is_some() {
+                self.unacked.push_back(ctx.now());
+            }
             self.outbox.record(self.next_seq, chunk);
             self.next_seq += 1;
             if self.outbox.watches_progress() && !chunk.resent {
@@ -318,6 +340,34 @@ impl RateSender {
                 self.outbox.sent(ctx, view, &chunk);
             }
         }
+    }
+
+    /// Timer-based loss detection (ns-2 `rap.cc`: `LossDetection(RAP_TIMER_BASED)` at every
+    /// `IpgTimeout()`): forgets the packets sent the controller's loss timeout ago or earlier
+    /// and not acknowledged, hands them to the controller, and says whether it took them as a
+    /// loss.
+    fn timer_loss(&mut self, now: SimTime) -> bool {
+        let Some(timeout) = self.controller.loss_timeout() else {
+            return false;
+        };
+        let expired = self.unacked.partition_point(|&sent| sent + timeout <= now);
+        if expired == 0 {
+            return false;
+        }
+        let sent_at = self.unacked[expired - 1];
+        self.unacked.drain(..expired);
+        let loss = LossEvent {
+            now,
+            kind: LossKind::Timeout,
+            sent_at,
+            lost_pkts: expired as f64,
+        };
+        let lost = self.controller.on_timer_loss(&loss);
+        if lost {
+            self.timer_losses += 1;
+            self.record_rate(now);
+        }
+        lost
     }
 
     fn record_rate(&self, now: SimTime) {
@@ -336,9 +386,20 @@ impl RateSender {
             .max(SimTime(1));
         self.srtt_s = Some(ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN));
         self.rtt_sum_s += rtt.secs();
+        // The report acknowledges the packet it echoes (packets of a bunch share a send time:
+        // each report takes one of them). With a loss timeout, a packet already forgotten as
+        // lost gives the controller no RTT sample (ns-2 rap.cc RecvAck() samples only packets
+        // still in its transmission history).
+        let sampled = match self.unacked.binary_search(&h.stamp) {
+            Ok(i) => {
+                self.unacked.remove(i);
+                true
+            }
+            Err(_) => self.controller.loss_timeout().is_none(),
+        };
         let report = ReportSample {
             now,
-            rtt: Some(rtt),
+            rtt: sampled.then_some(rtt),
             hold: h.echo,
             // The report left when the receiver sent it; the echoed packet arrived `hold` before.
             one_way_delay: Some(pkt.sent_at.saturating_sub(h.echo).saturating_sub(h.stamp)),
@@ -416,7 +477,12 @@ impl Endpoint for RateSender {
         match timer {
             NO_FEEDBACK => {
                 self.silences += 1;
-                self.controller.on_no_feedback(ctx.now());
+                // Idle the whole time the timer ran: nothing sent, nothing to send.
+                if self.sent_since_armed || self.outbox.has_data() {
+                    self.controller.on_no_feedback(ctx.now());
+                } else {
+                    self.controller.on_no_feedback_idle(ctx.now());
+                }
                 self.record_rate(ctx.now());
                 self.arm_no_feedback(ctx);
                 if self.controller.ns2_send_timer() {
@@ -482,6 +548,9 @@ impl Endpoint for RateSender {
             ("rtt_sum_s", Stat::Count(self.rtt_sum_s)),
             ("no_feedback_expiries", Stat::Count(self.silences as f64)),
         ];
+        if self.controller.loss_timeout().is_some() {
+            out.push(("timer_losses", Stat::Count(self.timer_losses as f64)));
+        }
         if self.outbox.retransmits() {
             out.push((
                 "retransmissions_sent",

@@ -21,7 +21,7 @@ mod tfrc;
 pub use binomial::RateBinomial;
 pub use constant::ConstantRate;
 pub use iscc::Iscc;
-pub use rap::Rap;
+pub use rap::{Rap, RapTimers};
 pub use ssvp::{Ssvp, SsvpDecrease};
 pub use tear::TearSender;
 pub use tfrc::{invert_throughput, tfrc_throughput_bps, Tfrc, TfrcVariant};

@@ -9,19 +9,28 @@
 //!   (ns-2's ACK is `rap_base_hdr_size_` = 44 bytes);
 //! - a loss of a packet sent before the last back-off is ignored: ns-2 marks the whole
 //!   transmission history INACTIVE on a back-off, which has the same effect;
-//! - the sender's timeout (timer-based loss detection) is the rate transport's no-feedback
-//!   timer, armed for `timeout = μ·srtt + φ·variance`; it backs off at most once per SRTT.
-//!   ns-2's `TimerLostPacket` instead declares lost, at each send, every packet sent more than
-//!   `timeout` ago and not acknowledged, even while ACKs of later packets arrive: not modelled;
+//! - timer-based loss detection: by default the rate transport's no-feedback timer, armed for
+//!   `timeout = μ·srtt + φ·variance`, which backs off at most once per SRTT. With `loss_timer`
+//!   it is ns-2's `TimerLostPacket` instead: at each send slot the transport finds the packets
+//!   sent `timeout` ago or earlier and not acknowledged ([`Controller::loss_timeout`]); if one
+//!   of them was sent after the last back-off (ns-2's `RAP_SENT`, not `RAP_INACTIVE`), RAP
+//!   backs off and the slot sends nothing (`IpgTimeout()`), even while ACKs of later packets
+//!   arrive. ns-2 has no no-feedback timer, so RAP then asks for none. A packet whose ACK was
+//!   lost on the way back stays unacknowledged here, where ns-2's `AckLostPacket` finds it
+//!   received from the next ACK's hole report;
 //! - ns-2's `UpdateTimeValues` keeps its first-sample flag in a `static`, shared by all RAP
 //!   agents of a run: only the first agent starts its SRTT from its first sample, the others
 //!   from `srtt_` = 2 s (a start-up difference only);
-//! - the increase runs when a report arrives at least one SRTT after the previous step (ns-2's
-//!   RTT timer); RAP's "enough was sent" check always holds because the sender is never
+//! - by default the increase runs when a report arrives at least one SRTT after the previous
+//!   step; with `rtt_timer` it runs on a timer of its own as ns-2's `RttTimeout()` does: once at
+//!   the start (at the initial 2-s SRTT), then every SRTT after the last step or back-off
+//!   (`rttTimer_.resched(srtt_)`), whether or not reports arrive. A report arrives some part of
+//!   an inter-packet gap after the SRTT has passed, so report-driven steps come that much later;
+//!   RAP's "enough was sent" check (`dpthresh_`) always holds because the sender is never
 //!   data-limited; fine-grain adaptation (`useFineGrain_`) is off, as in ns-2's default.
 
 use super::RateConfig;
-use crate::control::{Controller, ReportSample, RoundSample};
+use crate::control::{Controller, LossEvent, ReportSample, RoundSample};
 use crate::time::SimTime;
 
 /// ns-2 `ipg_` (s): the gap before the first RTT sample.
@@ -51,12 +60,26 @@ pub struct Rap {
     last_step: SimTime,
     /// When the last back-off happened.
     last_backoff: Option<SimTime>,
+    /// Which of ns-2's timers it runs.
+    timers: RapTimers,
+    /// When the RTT timer fires next (with `timers.rtt`).
+    next_step: SimTime,
     config: RateConfig,
 }
 
+/// Which of ns-2 rap.cc's timers RAP runs; by default neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RapTimers {
+    /// Increase on the RTT timer (`RttTimeout()`) rather than on reports.
+    pub rtt: bool,
+    /// Timer-based loss detection (`TimerLostPacket`) rather than a no-feedback timer.
+    pub loss: bool,
+}
+
 impl Rap {
-    /// RAP(α, β). Trusts its arguments: the catalogue ([`crate::control::catalog`]) checks them.
-    pub fn new(alpha: f64, beta: f64, config: RateConfig) -> Self {
+    /// RAP(α, β) with the ns-2 timers `timers`. Trusts its arguments: the catalogue
+    /// ([`crate::control::catalog`]) checks them.
+    pub fn new(alpha: f64, beta: f64, timers: RapTimers, config: RateConfig) -> Self {
         let rate = config.initial_rate(config.packet_bits() / INITIAL_IPG_S);
         Rap {
             alpha,
@@ -66,6 +89,8 @@ impl Rap {
             variance_s: 0.0,
             last_step: SimTime::ZERO,
             last_backoff: None,
+            timers,
+            next_step: SimTime::ZERO,
             config,
         }
     }
@@ -84,6 +109,11 @@ impl Rap {
         self.set_ipg(self.ipg_s / self.beta); // rap.h IncreaseIpg(): ipg ← ipg/β
         self.last_backoff = Some(now);
         self.last_step = now;
+        self.next_step = self.after_srtt(now); // rap.cc LossHandler(): rttTimer_.resched(srtt_)
+    }
+
+    fn after_srtt(&self, now: SimTime) -> SimTime {
+        now + SimTime::from_secs_f64(self.srtt())
     }
 
     fn increase(&mut self, now: SimTime) {
@@ -91,6 +121,13 @@ impl Rap {
         // rap.h DecreaseIpg(): ipg ← ipg·srtt/(α·ipg + srtt), i.e. rate + α/srtt packets/s.
         self.set_ipg(self.ipg_s * srtt / (self.alpha * self.ipg_s + srtt));
         self.last_step = now;
+        self.next_step = self.after_srtt(now); // rap.cc RttTimeout(): rttTimer_.resched(srtt_)
+    }
+
+    /// rap.cc UpdateTimeValues(): timeout = μ·srtt + φ·variance (ns-2 `timeout_` 2 s before
+    /// the first sample).
+    fn timeout(&self) -> SimTime {
+        SimTime::from_secs_f64(MU * self.srtt() + PHI * self.variance_s)
     }
 
     fn rtt_sample(&mut self, sample_s: f64) {
@@ -119,8 +156,18 @@ impl Controller for Rap {
         }
         if report.lost_pkts > 0.0 && !report.loss_predates(self.last_backoff) {
             self.backoff(report.now);
-        } else if report.now.secs() - self.last_step.secs() >= self.srtt() {
+        } else if !self.timers.rtt && report.now.secs() - self.last_step.secs() >= self.srtt() {
             self.increase(report.now);
+        }
+    }
+
+    fn wakeup(&self) -> Option<SimTime> {
+        self.timers.rtt.then_some(self.next_step)
+    }
+
+    fn on_wakeup(&mut self, now: SimTime) {
+        if self.timers.rtt && now >= self.next_step {
+            self.increase(now);
         }
     }
 
@@ -134,11 +181,21 @@ impl Controller for Rap {
     }
 
     fn feedback_timeout(&self) -> Option<SimTime> {
-        // rap.cc UpdateTimeValues(): timeout = μ·srtt + φ·variance (ns-2 `timeout_` 2 s before
-        // the first sample).
-        Some(SimTime::from_secs_f64(
-            MU * self.srtt() + PHI * self.variance_s,
-        ))
+        (!self.timers.loss).then(|| self.timeout())
+    }
+
+    fn loss_timeout(&self) -> Option<SimTime> {
+        self.timers.loss.then(|| self.timeout())
+    }
+
+    fn on_timer_loss(&mut self, loss: &LossEvent) -> bool {
+        // rap.cc LossHandler() marks every packet sent so far INACTIVE: their expiries are
+        // no new loss.
+        if self.last_backoff.is_some_and(|cut| loss.sent_at < cut) {
+            return false;
+        }
+        self.backoff(loss.now);
+        true
     }
 
     fn on_no_feedback(&mut self, now: SimTime) {
@@ -167,6 +224,7 @@ impl Controller for Rap {
 mod tests {
     use super::*;
     use crate::control::harness::assert_close;
+    use crate::control::LossKind;
 
     fn ack(now_ms: u64, lost: f64, sent_ms: u64) -> ReportSample {
         ReportSample {
@@ -180,7 +238,7 @@ mod tests {
 
     #[test]
     fn first_ack_sets_one_packet_per_rtt_then_adds_alpha_per_srtt() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
+        let mut r = Rap::new(1.0, 0.5, RapTimers::default(), RateConfig::default());
         assert_close(r.pacing_rate_bps().unwrap(), 8000.0 / 2.0, 1e-12);
         r.on_report(&ack(100, 0.0, 0));
         // ipg = srtt = 0.1 s, then one increase step (the RTT timer had expired): 2 packets/RTT.
@@ -193,7 +251,7 @@ mod tests {
 
     #[test]
     fn one_backoff_per_loss_cluster() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
+        let mut r = Rap::new(1.0, 0.5, RapTimers::default(), RateConfig::default());
         r.on_report(&ack(100, 0.0, 0));
         let before = r.pacing_rate_bps().unwrap();
         r.on_report(&ack(120, 1.0, 110));
@@ -206,8 +264,67 @@ mod tests {
     }
 
     #[test]
+    fn the_rtt_timer_steps_every_srtt_whatever_the_reports() {
+        let rtt = RapTimers {
+            rtt: true,
+            loss: false,
+        };
+        let mut r = Rap::new(1.0, 0.5, rtt, RateConfig::default());
+        // rap.cc start(): RttTimeout() at once, at the initial 2-s SRTT: ipg 2 → 1 s.
+        assert_eq!(r.wakeup(), Some(SimTime::ZERO));
+        r.on_wakeup(SimTime::ZERO);
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0, 1e-9);
+        assert_eq!(r.wakeup(), Some(SimTime::from_ms(2000)));
+        // The first ACK sets ipg = srtt = 0.1 s and leaves the timer alone.
+        r.on_report(&ack(100, 0.0, 0));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 10.0, 1e-9);
+        // A report well over an SRTT after the last step does not step either.
+        r.on_report(&ack(1000, 0.0, 0));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 10.0, 1e-9);
+        // Steps on the timer, then every SRTT after it (srtt 0.1 s).
+        r.on_wakeup(SimTime::from_ms(2000));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 20.0, 1e-9);
+        assert_eq!(r.wakeup(), Some(SimTime::from_ms(2100)));
+        // A back-off restarts the timer an SRTT later.
+        r.on_report(&ack(2150, 1.0, 2120));
+        assert_close(r.pacing_rate_bps().unwrap(), 8000.0 * 10.0, 1e-9);
+        assert_eq!(r.wakeup(), Some(SimTime::from_ms(2250)));
+    }
+
+    #[test]
+    fn the_loss_timer_backs_off_once_per_packet_sent_since_the_last_backoff() {
+        let loss = RapTimers {
+            rtt: false,
+            loss: true,
+        };
+        let mut r = Rap::new(1.0, 0.5, loss, RateConfig::default());
+        // ns-2 has no no-feedback timer: the loss timer takes its place, at the same timeout.
+        assert_eq!(r.feedback_timeout(), None);
+        assert_eq!(r.loss_timeout(), Some(SimTime::from_ms(2400)));
+        r.on_report(&ack(100, 0.0, 0));
+        assert_eq!(r.loss_timeout(), Some(SimTime::from_ms(120)));
+        let before = r.pacing_rate_bps().unwrap();
+        let expired = |now_ms, sent_ms| LossEvent {
+            now: SimTime::from_ms(now_ms),
+            kind: LossKind::Timeout,
+            sent_at: SimTime::from_ms(sent_ms),
+            lost_pkts: 1.0,
+        };
+        assert!(r.on_timer_loss(&expired(300, 150)));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 2.0, 1e-9);
+        // Sent before that back-off (ns-2: INACTIVE): purged, not a loss.
+        assert!(!r.on_timer_loss(&expired(310, 290)));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 2.0, 1e-9);
+        assert!(r.on_timer_loss(&expired(500, 350)));
+        assert_close(r.pacing_rate_bps().unwrap(), before / 4.0, 1e-9);
+        // Without the setting the transport keeps no record of sends.
+        let plain = Rap::new(1.0, 0.5, RapTimers::default(), RateConfig::default());
+        assert_eq!(plain.loss_timeout(), None);
+    }
+
+    #[test]
     fn timeout_follows_mu_srtt_plus_phi_variance() {
-        let mut r = Rap::new(1.0, 0.5, RateConfig::default());
+        let mut r = Rap::new(1.0, 0.5, RapTimers::default(), RateConfig::default());
         assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(2400)));
         r.on_report(&ack(100, 0.0, 0));
         let mut s = ack(200, 0.0, 0);

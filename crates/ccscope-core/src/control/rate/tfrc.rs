@@ -208,10 +208,15 @@ impl Tfrc {
         });
     }
 
-    fn on_report_rfc(&mut self, now: SimTime, first: bool, r: f64) {
+    /// The initial rate W_init/R (bits/s) at RTT `r`: RFC 5348 §4.2, W_init = min(4s, max(2s,
+    /// 4380)) bytes; §4.4 calls it recover_rate.
+    fn w_init_bps(&self, r: f64) -> f64 {
         let s = self.config.packet_bytes as f64;
-        // RFC 5348 §4.2: W_init = min(4s, max(2s, 4380)) bytes.
-        let w_init_bps = 8.0 * (4.0 * s).min((2.0 * s).max(4380.0)) / r;
+        8.0 * (4.0 * s).min((2.0 * s).max(4380.0)) / r
+    }
+
+    fn on_report_rfc(&mut self, now: SimTime, first: bool, r: f64) {
+        let w_init_bps = self.w_init_bps(r);
         let recv_limit = 2.0 * self.x_recv_bps;
         if self.p > 0.0 {
             // RFC 5348 §4.3 step 4: X = max(min(X_calc, recv_limit), s/t_mbi).
@@ -405,6 +410,26 @@ impl Controller for Tfrc {
         self.rate_bps = self.config.clamp(self.rate_bps);
     }
 
+    /// RFC 5348 §4.4 step 1: a sender idle ever since the timer was set keeps its rate when
+    /// p > 0 and X_recv < recover_rate, or p = 0 and X < 2·recover_rate (recover_rate = W_init/R),
+    /// so that an idle period never cuts it below the initial rate; otherwise the expiry halves
+    /// as any other. Before the first RTT sample there is no recover_rate: the rate halves. The
+    /// ns-2 variants halve as `tfrc.cc` does, idle or not.
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        if let (TfrcVariant::Rfc5348, Some(r)) = (self.variant, self.rtt_s) {
+            let recover_rate = self.w_init_bps(r);
+            let kept = if self.p > 0.0 {
+                self.x_recv_bps < recover_rate
+            } else {
+                self.rate_bps < 2.0 * recover_rate
+            };
+            if kept {
+                return;
+            }
+        }
+        self.on_no_feedback(now);
+    }
+
     fn pacing_rate_bps(&self) -> Option<f64> {
         Some(self.rate_bps)
     }
@@ -455,6 +480,40 @@ mod tests {
             recv_rate_bps: x_recv_bps,
             loss_event_rate: p,
             ..ReportSample::default()
+        }
+    }
+
+    /// RFC 5348 §4.4 over an idle sender: with p > 0 each idle expiry halves X_recv only while it
+    /// is at least recover_rate = W_init/R (1000-byte packets, R = 100 ms: 4000 B / 0.1 s = 320
+    /// kb/s), so X = min(X_calc, 2·X_recv) never falls below min(X_calc, recover_rate); with
+    /// p = 0 the rate halves only while X ≥ 2·recover_rate. Expiries of a sender that sent keep
+    /// halving down to the floor s/t_mbi.
+    #[test]
+    fn an_idle_sender_keeps_the_initial_rate_over_missing_feedback() {
+        let recover_rate = 8.0 * 4000.0 / 0.1;
+        let after = |p: f64, idle: bool| {
+            let mut t = Tfrc::new(TfrcVariant::Rfc5348, RateConfig::default());
+            t.on_report(&report(0, 0.0, 0.0));
+            t.on_report(&report(100, p, 4e6));
+            for k in 1..=200 {
+                let now = SimTime::from_ms(100 + 400 * k);
+                if idle {
+                    t.on_no_feedback_idle(now);
+                } else {
+                    t.on_no_feedback(now);
+                }
+            }
+            t
+        };
+        let lossy = after(0.01, true);
+        let bound = lossy.x_calc(0.1).min(recover_rate);
+        assert!(lossy.rate_bps >= bound, "{} < {bound}", lossy.rate_bps);
+        assert!(lossy.x_recv_bps >= recover_rate / 2.0);
+        let clean = after(0.0, true);
+        assert!(clean.rate_bps >= recover_rate && clean.rate_bps < 2.0 * recover_rate);
+        let floor = RateConfig::default().min_rate();
+        for busy in [after(0.01, false), after(0.0, false)] {
+            assert_eq!(busy.rate_bps, floor);
         }
     }
 
