@@ -88,6 +88,7 @@ BLANK: dict[str, str] = {
     "linux-cubic": _REAL + " (Linux's own TCP)",
     "linux-bbr": _REAL + " (Linux's own TCP)",
     "linux-friendliness": _REAL + " (Linux's own TCP)",
+    "linux-emulators": _REAL + " (Linux's own TCP)",
 }
 
 #: Reproduction id: why some of its rows have no ns-2.35 cell.
