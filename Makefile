@@ -64,15 +64,16 @@ tshark:
 	@command -v tshark >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark)
 
 # The long reproductions of the papers' results (pytest -m slow), then TCP and the rate-based
-# controls and three reproductions beside ns-2.35.
+# controls and four reproductions beside ns-2.35; --store writes the validation table's
+# ns-2.35 column (python/ccscope/ns2column.json, committed).
 validate: $(STAMP) ns2
 	$(BIN)/python -m pytest -q -m slow
 	$(BIN)/python bench/ns2_compare_tcp.py
 	$(BIN)/python bench/ns2_compare_rate.py
-	$(BIN)/python bench/ns2_compare_yang.py
-	$(BIN)/python bench/ns2_compare_figs.py yang-f
-	$(BIN)/python bench/ns2_compare_figs.py jin-fig20
-	$(BIN)/python bench/ns2_compare_figs.py cai-fig16
+	$(BIN)/python bench/ns2_compare_yang.py --store
+	$(BIN)/python bench/ns2_compare_figs.py yang-f --store
+	$(BIN)/python bench/ns2_compare_figs.py jin-fig20 --store
+	$(BIN)/python bench/ns2_compare_figs.py cai-fig16 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16-start
 
 # Speed against ns-2 in the same command: out/bench.json, then the speed page's table from it

@@ -25,14 +25,19 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   here) with DTAIMD(0.2,0.875) and with TCP, n mice read as the
   reproduction reads them (60 n arrivals over the 300 s); mean over seeds, and in how many
   seeds DTAIMD is at or above TCP (the paper's claim).
-
 - cai-fig16-start: the same at 1, 5 and 10 mice, ns-2.35 as it starts a connection (a 40-byte
   SYN exchange first, then windowInit_ packets: syn_ and delay_growth_ true, its defaults) and
   started as ccscope's TCP starts (windowInit_ packets of data at once), against ccscope with
   ns-2.35's rules: how much of the gap between the two simulators is the SYN.
 
+With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.35's rules
+agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
+ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
+jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10". Without
+ns-2.35 the store is left as it is.
+
 Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start}
-[--seeds N] [--quick]
+[--seeds N] [--quick] [--mice N,N,...] [--store]
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ccscope import engine
+from ccscope import engine, ns2column
 from ccscope.experiments import cai, jin, yang
 from ccscope.scenario import load, shipped
 
@@ -130,19 +135,39 @@ def mean_sd(values: list[float]) -> str:
     return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
 
 
+def store(reproduction: str, key: str, ns2: str, ours: str, agree: bool, compared: str) -> None:
+    """One cell of the ns-2.35 column, if --store was given (STORE names its seeds)."""
+    if STORE:
+        ns2column.store(
+            reproduction,
+            {key: {"ns2": ns2, "ccscope": ours, "agree": agree, "compared": compared, **STORE}},
+            " ".join(["python", "bench/ns2_compare_figs.py", *sys.argv[1:]]),
+        )
+
+
+#: With --store: {"seeds": "1-N"}; empty otherwise.
+STORE: dict[str, str] = {}
+
+
 def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
     print("| protocol | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|")
     for name, (source, rules, agent) in YANG_CASES.items():
+        runs = []
         if isinstance(agent, str):
             theirs = f"— ({agent})"
+        elif with_ns2:
+            runs = [yang_f_ns2(agent, s, duration_s) for s in seeds]
+            theirs = mean_sd(runs)
         else:
-            theirs = mean_sd([yang_f_ns2(agent, s, duration_s) for s in seeds]) if with_ns2 else ""
+            theirs = ""
         ours = mean_sd([yang_f_ccscope(source, s, duration_s, False) for s in seeds])
-        like = (
-            mean_sd([yang_f_ccscope(rules, s, duration_s, True) for s in seeds]) if rules else "—"
-        )
-        print(f"| {name} | {yang.TABLE1_F[name]:g} | {theirs} | {ours} | {like} |", flush=True)
+        like = [yang_f_ccscope(rules, s, duration_s, True) for s in seeds] if rules else []
+        shown = mean_sd(like) if like else "—"
+        print(f"| {name} | {yang.TABLE1_F[name]:g} | {theirs} | {ours} | {shown} |", flush=True)
+        if runs:
+            agree = ns2column.agree_means(runs, like)
+            store("yang-table1", f"F/{name}", theirs, shown, agree, ns2column.AGREE_MEANS)
 
 
 # --- Jin et al.'s Fig. 20 --------------------------------------------------------------------
@@ -225,6 +250,16 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
                 t_cell, w_cell = median_range([r[key] for r in theirs]), windows(theirs)
             else:
                 theirs, t_cell, w_cell = None, "", ""
+            if theirs:
+                agree = ns2column.agree_medians([r[key] for r in theirs], [r[key] for r in like])
+                store(
+                    "jin-fig20",
+                    f"exp{experiment}/{key}/{name}",
+                    t_cell,
+                    median_range([r[key] for r in like]),
+                    agree,
+                    ns2column.AGREE_MEDIANS,
+                )
             start = next(v for k, v in table6.items() if k.startswith(name))
             print(
                 f"| {experiment} | {name} | {key} (RTTs) | {jin.FIG20_TABLE6[name][column]:g} | "
@@ -278,25 +313,30 @@ def cai_ns2(n: int, media: str, seed: int, start: str = "syn") -> float:
     return got["acked_pkts"] * got["packet_bytes"] * 8 / CAI_SECONDS
 
 
-def cai_cell(dtaimd: list[float], tcp: list[float]) -> str:
+def cai_cell(dtaimd: list[float], tcp: list[float], unit: str = "") -> str:
     above = sum(d >= t for d, t in zip(dtaimd, tcp, strict=True))
-    return f"{np.mean(dtaimd) / 1e3:.2f} vs {np.mean(tcp) / 1e3:.2f} ({above}/{len(tcp)})"
+    return f"{np.mean(dtaimd) / 1e3:.2f} vs {np.mean(tcp) / 1e3:.2f}{unit} ({above}/{len(tcp)})"
+
+
+#: How the Cai cells are judged: each media control's mean goodput.
+CAI_AGREE = "DTAIMD's and TCP's mean goodputs, each: " + ns2column.AGREE_MEANS
 
 
 def cai_fig16(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
     print("| mice | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|")
     for n in mice:
-        cells = []
-        if with_ns2:
-            runs = {m: [cai_ns2(n, m, s) for s in seeds] for m in CAI_MEDIA}
-            cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
-        else:
-            cells.append("")
+        theirs = {m: [cai_ns2(n, m, s) for s in seeds] for m in CAI_MEDIA} if with_ns2 else {}
+        cells = [cai_cell(theirs["DTAIMD"], theirs["TCP"]) if theirs else ""]
         for rules in (False, True):
             runs = {m: [cai_ccscope(n, m, s, rules) for s in seeds] for m in CAI_MEDIA}
             cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
         print(f"| {n} | DTAIMD above TCP | " + " | ".join(cells) + " |", flush=True)
+        if theirs:
+            agree = all(ns2column.agree_means(theirs[m], runs[m]) for m in CAI_MEDIA)
+            unit = " kb/s goodput"  # the claim's row is in b/s of throughput
+            ns2, ours = (cai_cell(r["DTAIMD"], r["TCP"], unit) for r in (theirs, runs))
+            store("cai-fig16", f"mice/{n}", ns2, ours, agree, CAI_AGREE)
 
 
 def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
@@ -327,15 +367,30 @@ def main() -> None:
         action="store_true",
         help="yang-f 300 s; cai-fig16 n = 0, 5, 10; cai-fig16-start n = 5",
     )
+    ap.add_argument(
+        "--mice",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        help="cai-fig16: these n only, e.g. 6,7,8 (default 0-10)",
+    )
+    ap.add_argument(
+        "--store",
+        action="store_true",
+        help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
+    )
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
     with_ns2 = have_ns2()
+    if args.store and args.quick:
+        ap.error("--store keeps the full runs' cells: drop --quick")
+    if args.store and with_ns2:
+        STORE["seeds"] = f"1-{args.seeds}"
     if args.figure == "yang-f":
         yang_f(seeds, 300.0 if args.quick else 1000.0, with_ns2)
     elif args.figure == "jin-fig20":
         jin_fig20(seeds, with_ns2)
     elif args.figure == "cai-fig16":
-        cai_fig16(seeds, (0, 5, 10) if args.quick else tuple(range(11)), with_ns2)
+        mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
+        cai_fig16(seeds, mice, with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

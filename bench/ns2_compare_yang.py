@@ -11,7 +11,13 @@ sizes on the wire (1040 bytes a TCP packet, 1032 a TFRC one); TFRC as ns-2.35's 
 deviations over seeds 1-10: at 20% loss a run's CoV rests on a few idle stretches of up to a
 minute (the backed-off timer), so five seeds do not settle it.
 
-Usage: python bench/ns2_compare_yang.py [--seeds N]
+Fig. 6's 1% rows (yang-fig6) run on the same set-up. With --store the ns-2.35 cells, and
+whether ccscope with ns-2.35's rules agrees with them (ccscope.ns2column.AGREE_MEANS), go into
+the validation table's ns-2.35 column (ccscope/ns2column.json) under yang-fig6's and
+yang-table1's claim keys ("cov_1/TCP", "cov_20/TFRC", ...); without ns-2.35 the store is
+left as it is.
+
+Usage: python bench/ns2_compare_yang.py [--seeds N] [--store]
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ccscope import metrics
+from ccscope import metrics, ns2column
 from ccscope.experiments import yang
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,7 +42,7 @@ WARMUP_S, SECONDS = 10.0, 1000.0
 NS2_TCP = ns2_compare_tcp.NS2_RULES
 GAIMD = {"name": "gaimd", "alpha": 0.31, "beta": 0.875}
 #: name: (the reproduction's source, the source with ns-2.35's rules, ns-2 agent arguments,
-#: Table 1's CoV_time at 2% and 20%).
+#: Table 1's CoV_time at 2% and 20%). Fig. 6's at 1% is yang.FIG6's.
 CASES = {
     "TCP": (
         {"kind": "tcp", "controller": "tcp"},
@@ -79,21 +85,50 @@ def cell(values: list[float]) -> str:
     return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
 
 
+#: Loss rate: (the reproduction whose rows it is, the claim key's prefix).
+CLAIMS = {
+    0.01: ("yang-fig6", "cov_1"),
+    0.02: ("yang-table1", "cov_2"),
+    0.2: ("yang-table1", "cov_20"),
+}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=10)
-    seeds = range(1, ap.parse_args().seeds + 1)
+    ap.add_argument(
+        "--store", action="store_true", help="Write the ns-2.35 cells to ccscope/ns2column.json."
+    )
+    args = ap.parse_args()
+    seeds = range(1, args.seeds + 1)
     ns2 = shutil.which("ns") is not None
     if not ns2:
         print("ns-2.35 (`ns`) is not installed (make ns2): the ns-2.35 column is left blank")
+    command = " ".join(["python", "bench/ns2_compare_yang.py", *sys.argv[1:]])
     print("| protocol | p | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|---|")
     for name, (source, rules, agent, printed) in CASES.items():
-        for p, paper in zip((0.02, 0.2), printed, strict=True):
-            theirs = cell([cov_ns2(agent, p, s) for s in seeds]) if ns2 else ""
+        for p, paper in zip((0.01, 0.02, 0.2), (yang.FIG6[name][1], *printed), strict=True):
+            theirs = [cov_ns2(agent, p, s) for s in seeds] if ns2 else []
             ours = cell([cov_ccscope(source, p, s) for s in seeds])
-            like = cell([cov_ccscope(rules, p, s) for s in seeds])
-            print(f"| {name} | {p:g} | {paper:g} | {theirs} | {ours} | {like} |", flush=True)
+            like = [cov_ccscope(rules, p, s) for s in seeds]
+            shown = cell(theirs) if theirs else ""
+            print(f"| {name} | {p:g} | {paper:g} | {shown} | {ours} | {cell(like)} |", flush=True)
+            if args.store and ns2:
+                reproduction, prefix = CLAIMS[p]
+                ns2column.store(
+                    reproduction,
+                    {
+                        f"{prefix}/{name}": {
+                            "ns2": shown,
+                            "ccscope": cell(like),
+                            "agree": ns2column.agree_means(theirs, like),
+                            "compared": ns2column.AGREE_MEANS,
+                            "seeds": f"1-{args.seeds}",
+                        }
+                    },
+                    command,
+                )
 
 
 if __name__ == "__main__":

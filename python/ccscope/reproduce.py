@@ -415,7 +415,9 @@ class Report(dict):
             f"{holds} of {len(judged)} claims hold"
             + (f", {len(rows) - len(judged)} reported" if len(judged) < len(rows) else "")
         )
-        shown = ("quantity", "published", "measured", "tolerance", "holds")
+        if "ns2" in rows.columns:
+            rows["ns-2.35"] = [_ns2_text(c) for c in rows["ns2"]]
+        shown = ("quantity", "published", "ns-2.35", "measured", "tolerance", "holds")
         return title, rows[[c for c in shown if c in rows.columns]]
 
     def __repr__(self) -> str:
@@ -434,10 +436,15 @@ def run(
     quick: bool = False,
     figures: str | Path | None = None,  # noqa: A002
 ) -> Report:
-    """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows"}`` with one
-    row per claim: ``quantity, published, measured, tolerance, holds, why, source`` (where the
-    tolerance comes from, :data:`ccscope.experiments.claims.SOURCES`). With `figures` (a
+    """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows",
+    "ns2_note"}`` with one row per claim: ``quantity, published, measured, tolerance, holds,
+    why, source`` (where the tolerance comes from, :data:`ccscope.experiments.claims.SOURCES`),
+    ``key`` and ``ns2``: what ns-2.35 gives on the same set-up (a stored cell,
+    :mod:`ccscope.ns2column`: ``ns2``, ``ccscope`` with ns-2.35's rules, ``agree``, ``seeds``,
+    ``command``, ...), or None; ``ns2_note`` says why rows have none. With `figures` (a
     folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
+    from . import ns2column
+
     r = get(id)
     start = time.perf_counter()
     rows = [c.to_dict() for c in r.claims(quick)]
@@ -449,6 +456,7 @@ def run(
         wall_s=time.perf_counter() - start,
         rows=rows,
     )
+    ns2column.attach(report)
     if figures is not None and r.figure is not None:
         Path(figures).mkdir(parents=True, exist_ok=True)
         report["figure"] = str(r.draw(quick, Path(figures) / f"{r.id}.png"))
@@ -472,9 +480,46 @@ def _number(x: Any) -> str:
     return f"{x:.4g}"
 
 
+def _ns2_text(cell: dict[str, Any] | None) -> str:
+    """A stored ns-2.35 cell as the tables show it: its value, and "≠ ccscope" where ccscope
+    with ns-2.35's rules does not agree with it."""
+    if not cell:
+        return "—"
+    return cell["ns2"] + ("" if cell["agree"] else " ≠ ccscope")
+
+
+class _Notes:
+    """The ns-2.35 column's notes under the Markdown table, numbered N1, N2, ... in order of
+    first use; one note per distinct text."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, list[str]] = {}
+
+    def mark(self, text: str, who: str) -> str:
+        ids = self.texts.setdefault(text, [])
+        if who not in ids:
+            ids.append(who)
+        return f"N{list(self.texts).index(text) + 1}"
+
+    def lines(self) -> list[str]:
+        return [
+            f"(N{i}) {', '.join(ids)}: {text}."
+            for i, (text, ids) in enumerate(self.texts.items(), 1)
+        ]
+
+
+def _disagrees(cell: dict[str, Any]) -> str:
+    return (
+        f"ns-2.35 gives {cell['ns2']} and ccscope with ns-2.35's rules {cell['ccscope']} over "
+        f"seeds {cell['seeds']} (`{cell['command']}`, model version {cell['model_version']}), "
+        f"which fails the rule ({cell['compared']}): a ccscope defect until shown otherwise"
+    )
+
+
 def markdown(reports: list[dict[str, Any]], failing: bool = False) -> str:
-    """The reports as one Markdown table (the validation page's), with the reasons after it;
-    with `failing`, only the claims that do not hold, each with its reason in the table."""
+    """The reports as one Markdown table (the validation page's), with the reasons after it
+    and the ns-2.35 column's notes (N1, N2, ...) after those; with `failing`, only the claims
+    that do not hold, each with its reason in the table."""
     if failing:
         lines = [
             "| id | quantity | paper | ccscope | tolerance | why |",
@@ -489,22 +534,45 @@ def markdown(reports: list[dict[str, Any]], failing: bool = False) -> str:
         ]
         return "\n".join(lines) + "\n"
     lines = [
-        "| id | quantity | paper | ccscope | tolerance | tolerance from | holds |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| id | quantity | paper | ns-2.35 | ccscope | tolerance | tolerance from | holds |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    reasons = []
+    reasons, notes = [], _Notes()
     for report in reports:
         for row in report["rows"]:
+            cell = row.get("ns2")
+            if cell:
+                ns2 = cell["ns2"]
+                if not cell["agree"]:
+                    who = f"{report['id']} {row['key']}"
+                    ns2 += f" ≠ ccscope ({notes.mark(_disagrees(cell), who)})"
+            elif report.get("ns2_note"):
+                ns2 = f"— ({notes.mark(report['ns2_note'], report['id'])})"
+            else:
+                ns2 = "—"
             mark = _verdict(row) if row["holds"] else f"no ({len(reasons) + 1})"
             if not row["holds"]:
+                also = (
+                    f"; ns-2.35 on the same set-up gives {cell['ns2']}, and ccscope with "
+                    f"ns-2.35's rules {cell['ccscope']}, within their spread"
+                    if cell and cell["agree"]
+                    else ""
+                )
                 reasons.append(
-                    f"({len(reasons) + 1}) {report['id']}, {row['quantity']}: {row['why']}."
+                    f"({len(reasons) + 1}) {report['id']}, {row['quantity']}: {row['why']}{also}."
                 )
             lines.append(
-                f"| `{report['id']}` | {row['quantity']} | "
-                f"{_number(row['published'])} | {_number(row['measured'])} | "
-                f"{row['tolerance']} | {row['source']} | {mark} |"
+                f"| `{report['id']}` | {row['quantity']} | {_number(row['published'])} | {ns2} | "
+                f"{_number(row['measured'])} | {row['tolerance']} | {row['source']} | {mark} |"
             )
+    if notes.texts:
+        reasons += [""] if reasons else []
+        reasons += [
+            "ns-2.35 column: ns-2.35 on the reproduction's full set-up "
+            "(python/ccscope/ns2column.json, written by `make validate`), beside quick and full "
+            "rows alike; a dash where ns-2.35 has no cell, for the reason noted:",
+            *notes.lines(),
+        ]
     return "\n".join(lines + ([""] + reasons if reasons else [])) + "\n"
 
 
@@ -517,13 +585,14 @@ def table(report: dict[str, Any]):
         title_justify="left",
         caption_justify="left",
     )
-    for col in ("quantity", "paper", "ccscope", "tolerance", "tolerance from", "holds"):
+    for col in ("quantity", "paper", "ns-2.35", "ccscope", "tolerance", "tolerance from", "holds"):
         out.add_column(col, justify="left" if col in ("quantity", "tolerance from") else "right")
     reasons = []
     for row in report["rows"]:
         out.add_row(
             row["quantity"],
             _number(row["published"]),
+            _ns2_text(row.get("ns2")),
             _number(row["measured"]),
             row["tolerance"],
             row["source"],
@@ -531,6 +600,12 @@ def table(report: dict[str, Any]):
         )
         if not row["holds"]:
             reasons.append(f"{row['quantity']}: {row['why']}")
-    if reasons:
-        out.caption = "why not:\n" + "\n".join(reasons)
+    caption = ["why not:", *reasons] if reasons else []
+    for row in report["rows"]:
+        if row.get("ns2") and not row["ns2"]["agree"]:
+            caption.append(f"ns-2.35, {row['quantity']}: {_disagrees(row['ns2'])}")
+    if report.get("ns2_note"):
+        caption.append(f"ns-2.35: {report['ns2_note']}")
+    if caption:
+        out.caption = "\n".join(caption)
     return out

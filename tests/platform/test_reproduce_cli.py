@@ -39,7 +39,7 @@ def test_one_reproduction_as_json_has_the_documented_shape():
     done = runner.invoke(app, ["reproduce", "jin-table6", "--quick", "--json"])
     assert done.exit_code == 0, done.output
     report = json.loads(done.stdout)
-    assert {"id", "title", "source", "rows"} <= set(report)
+    assert {"id", "title", "source", "rows", "ns2_note"} <= set(report)
     assert report["id"] == "jin-table6"
     for row in report["rows"]:
         assert set(row) == {
@@ -50,6 +50,8 @@ def test_one_reproduction_as_json_has_the_documented_shape():
             "holds",
             "why",
             "source",
+            "key",
+            "ns2",
         }
         assert isinstance(row["holds"], bool)
     text = runner.invoke(app, ["reproduce", "jin-table6", "--quick"])

@@ -389,6 +389,7 @@ def fig16(quick: bool = False, setup: dict[str, float] | None = None) -> list[Cl
                 holds,
                 "" if holds else CAI_FIG16_WHY,
                 source=STATEMENT + ": §V-B1, DTAIMD at or above TCP",
+                key=f"mice/{n}",
             )
         )
     return claims

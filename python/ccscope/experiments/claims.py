@@ -30,7 +30,10 @@ class Claim:
     ccscope's runs over seeds (how many); the stated error of an approximation; the paper's
     statement itself, for an order or a yes/no with no number to be near; or, named as such,
     no source yet; or, where no source prints a value at all, reported, not judged (such a
-    claim holds by construction and is shown as "reported").
+    claim holds by construction and is shown as "reported"). ``key`` names the claim the same
+    in quick and full runs (its quantity names the seeds it averages) where ns-2.35 measures it
+    too: the validation table's ns-2.35 column finds its cell by reproduction id and key
+    (:mod:`ccscope.ns2column`); empty elsewhere.
     """
 
     quantity: str
@@ -40,6 +43,7 @@ class Claim:
     holds: bool
     why: str = ""
     source: str = field(default="", kw_only=True)
+    key: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
         # numpy scalars become the Python numbers JSON and comparisons expect.
@@ -83,7 +87,14 @@ def _unexpected(measured: float, tolerance: str, published: float) -> str:
 
 
 def within(
-    quantity: str, published: float, measured: float, rel: float, why: str = "", *, source: str
+    quantity: str,
+    published: float,
+    measured: float,
+    rel: float,
+    why: str = "",
+    *,
+    source: str,
+    key: str = "",
 ) -> Claim:
     """A claim that `measured` is within a relative `rel` of `published`."""
     percent = 100 * rel
@@ -97,11 +108,19 @@ def within(
         holds,
         "" if holds else why or _unexpected(measured, tolerance, published),
         source=source,
+        key=key,
     )
 
 
 def within_abs(
-    quantity: str, published: float, measured: float, tol: float, why: str = "", *, source: str
+    quantity: str,
+    published: float,
+    measured: float,
+    tol: float,
+    why: str = "",
+    *,
+    source: str,
+    key: str = "",
 ) -> Claim:
     """A claim that `measured` is within `tol` of `published`."""
     tolerance = f"± {tol:g}"
@@ -114,6 +133,7 @@ def within_abs(
         holds,
         "" if holds else why or _unexpected(measured, tolerance, published),
         source=source,
+        key=key,
     )
 
 
@@ -125,6 +145,7 @@ def within_factor(
     why: str = "",
     *,
     source: str,
+    key: str = "",
 ) -> Claim:
     """A claim that `measured` is within a factor `factor` of `published` either way."""
     tolerance = f"within ×{factor:g}"
@@ -137,6 +158,7 @@ def within_factor(
         holds,
         "" if holds else why or _unexpected(measured, tolerance, published),
         source=source,
+        key=key,
     )
 
 
@@ -148,6 +170,7 @@ def below(
     published: float | str | None = None,
     *,
     source: str,
+    key: str = "",
 ) -> Claim:
     """A claim that `measured` stays at or below `bound` (``published``, if the paper prints
     something else than the bound itself)."""
@@ -160,4 +183,5 @@ def below(
         holds,
         "" if holds else why or f"unexpected: {measured:.4g} is above {bound:.4g}",
         source=source,
+        key=key,
     )

@@ -582,6 +582,7 @@ def fig20_claims(quick: bool = False) -> list[Claim]:
                 holds,
                 "" if holds else f"unexpected: a different order; {FIG20_WHY}",
                 source=STATEMENT + ": §6.3's order (a ranking hides the gaps between times)",
+                key=f"exp{experiment}/{key}/order",
             )
         )
         for name, ms in runs.items():
@@ -616,6 +617,7 @@ def fig20_claims(quick: bool = False) -> list[Claim]:
                     why,
                     source=SEEDS + f": 2σ of one run over seeds 1-12 (σ = {sd:g}); Table 6 "
                     "prints one run",
+                    key=f"exp{experiment}/{key}/{name}",
                 )
             )
             if key == "T1":

@@ -106,6 +106,7 @@ def fig6_claims(quick: bool = False) -> list[Claim]:
                 + f": §3.3.1 prints one run, {printed:g}: ± half its last digit and 2σ of its "
                 f"difference from a mean of {len(seeds)} seeds, σ = {sd:g} over seeds 1-10 "
                 "(python bench/seed_spread.py yang-fig6)",
+                key=f"cov_1/{name}",
             )
         )
         if name == "TCP":
@@ -191,6 +192,7 @@ def table1_cov_claim(name: str, key: str, measured: float, k: int, why: str) -> 
         round(tol, 4),
         why,
         source=source,
+        key=f"{key}/{name}",
     )
 
 
@@ -456,6 +458,7 @@ def _fairness_claim(name: str, source: dict, seeds: tuple[int, ...], duration_s:
         f"({TABLE1_ANALYSIS_ERROR:.0%}, the CoV_time rows) carried through Eq. (3), plus 2σ/√"
         f"{len(seeds)} of the mean, σ = {sd:g} over seeds 1-10 (python bench/seed_spread.py "
         f"yang-f{duration_s:.0f})",
+        key=f"F/{name}",
     )
 
 

@@ -1,0 +1,174 @@
+"""The validation table's ns-2.35 column: what ns-2.35 itself gives on a reproduction's set-up,
+beside the paper and ccscope.
+
+The cells live in ``ns2column.json`` beside this module, written only by ``make validate``'s
+bench scripts (``python bench/ns2_compare_yang.py --store``, ``python bench/ns2_compare_figs.py
+FIGURE --store``: they need ns-2.35's ``ns``) and committed like the documentation's generated
+tables. A cell belongs to a reproduction id and a claim's ``key``
+(:class:`ccscope.experiments.claims.Claim`) and holds ns-2.35's value over seeds, ccscope's on
+the same set-up with ns-2.35's rules (the bench script's "ns-2.35 rules" column), whether the
+two agree within their spread over seeds, the seeds, the command that wrote it and the model
+version it ran at. Where the two do not agree the table says so: a ccscope defect until shown
+otherwise. The ns-2.35 value is the full set-up's, shown beside quick and full rows alike.
+
+A reproduction ns-2.35 cannot express has no cells and a reason (:data:`BLANK`); one whose
+rows ns-2.35 measures only in part names what its other rows lack (:data:`PARTIAL`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+STORE = Path(__file__).with_name("ns2column.json")
+
+#: How the bench scripts judge a mean ± sd cell: ns-2.35's mean and ccscope's (with ns-2.35's
+#: rules) within 3 standard errors of their difference, the seeds being independent.
+AGREE_MEANS = "means within 3 standard errors of their difference"
+#: How they judge a median (range) cell, first-passage times with long tails: each median
+#: inside the other's range over the same seeds.
+AGREE_MEDIANS = "each median inside the other's range"
+
+_ROUND = "a round model (one step per round trip) or closed forms: no packets to simulate"
+_MEDIA = "a media controller ns-2.35 has no agent for"
+_REAL = "real packets through the udp engine: a real-time run, not a simulator's"
+_NOT_YET = "ns-2.35 could run it ({what}), but no bench script does yet"
+
+#: Reproduction id: why it has no ns-2.35 cell.
+BLANK: dict[str, str] = {
+    "loguinov-fig4": _ROUND,
+    "loguinov-fig5": _ROUND,
+    "loguinov-eq42": _ROUND + "; and ISCC has no ns-2.35 agent",
+    "jin-table6": _ROUND,
+    "cai-fig14": _ROUND,
+    "cai-eq13": _ROUND,
+    "cai-eq35": "a sender's coder queue in closed form: no network to simulate",
+    "loguinov-fig7": "rate-based AIMD(1, 1/2) with packet-bunch estimates: ns-2.35's rate "
+    "agents are TFRC and RAP, neither this control",
+    "loguinov-fig8": "ISCC: no agent in ns-2.35",
+    "loguinov-table1": "ISCC and Loguinov & Radha's rate-based binomials streaming FGS video: no "
+    "agent in ns-2.35",
+    "papadimitriou-fig3": "SSVP: no agent in ns-2.35",
+    "papadimitriou-fig4-8": "SSVP and SSVP-ADP: no agent in ns-2.35",
+    "jin-table5": _NOT_YET.format(
+        what="Sack1 with binomial and GAIMD parameters beside a CBR square wave"
+    ),
+    "cai-fig8-9": _NOT_YET.format(
+        what="Sack1 with GAIMD parameters; TAIMD's and DTAIMD's "
+        "window-dependent increase only from Tcl, as bench/ns2_cai_fig16.tcl does"
+    ),
+    "cai-fig10": _NOT_YET.format(what="one Sack1 flow with GAIMD parameters and a DropTail buffer"),
+    "cai-table1": _NOT_YET.format(
+        what="DTAIMD from Tcl as in bench/ns2_cai_fig16.tcl, and TCP "
+        "mice; the playback buffer from the trace"
+    ),
+    "cai-fig17": _NOT_YET.format(what="Sack1 with two (α, β) classes"),
+    "yang-fig27-29": _NOT_YET.format(what="16 then 8 Sack1 or TFRC flows; TEAR has no agent"),
+    "yang-onoff": _NOT_YET.format(what="Sack1 and TFRC with ns-2's two-state loss module"),
+    "cubic-rfc9438": _NOT_YET.format(what="CUBIC through ns-2.35's TCP/Linux port"),
+    "vegas-equilibrium": _NOT_YET.format(what="Agent/TCP/Vegas; the round-model rows have none"),
+    "dctcp-sigcomm10": "DCTCP is not in ns-2.35 (its ns-2 code is a separate patch)",
+    "bbr-v1-queue": "BBR is not in ns-2.35",
+    "bbr-vs-cubic": "BBR is not in ns-2.35",
+    "copa-nsdi18": "Copa is not in ns-2.35",
+    "codel-rfc8289": "CoDel is not in ns-2.35 (no Queue/CoDel)",
+    "pie-rfc8033": "PIE is not in ns-2.35 (no Queue/PIE)",
+    "fq-codel-isolation": "FQ-CoDel is not in ns-2.35",
+    "gcc-carlucci2016": _MEDIA + " (GCC)",
+    "nada-rfc8698": _MEDIA + " (NADA)",
+    "scream-rfc8298": _MEDIA + " (SCReAM)",
+    "realnet-accuracy": _REAL,
+    "loguinov-fig7-udp": _REAL,
+    "loguinov-fig8-udp": _REAL,
+    "loguinov-table1-udp": _REAL,
+    "papadimitriou-fig3-udp": _REAL,
+    "linux-reno": _REAL + " (Linux's own TCP)",
+    "linux-cubic": _REAL + " (Linux's own TCP)",
+    "linux-bbr": _REAL + " (Linux's own TCP)",
+    "linux-friendliness": _REAL + " (Linux's own TCP)",
+    "linux-emulators": _REAL + " (Linux's own TCP)",
+}
+
+#: Reproduction id: why some of its rows have no ns-2.35 cell.
+PARTIAL: dict[str, str] = {
+    "yang-fig6": "TEAR has no ns-2.35 agent; the RTT row and the order are not run in ns-2.35",
+    "yang-table1": "TEAR has no ns-2.35 agent; I and D (a loss step) are not run in ns-2.35 yet",
+    "jin-fig20": "SIMD has no ns-2.35 agent (its increase depends on the window at the last "
+    "decrease), so neither has either ranking; App. C's ratios are not run in ns-2.35",
+}
+
+
+def load(path: Path = STORE) -> dict[str, dict[str, dict[str, Any]]]:
+    """The stored cells: ``{reproduction id: {claim key: cell}}`` ({} before any is stored)."""
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text())["reproductions"]
+
+
+def note(reproduction: str) -> str:
+    """Why `reproduction` has no ns-2.35 cell, or which of its rows have none ("" if all do)."""
+    return BLANK.get(reproduction) or PARTIAL.get(reproduction, "")
+
+
+def attach(report: dict[str, Any], cells: dict[str, dict[str, dict[str, Any]]] | None = None):
+    """Adds the ns-2.35 column to a :func:`ccscope.reproduce.run` report: each row's ``ns2``
+    (its stored cell, or None) and the report's ``ns2_note`` (:func:`note`)."""
+    mine = (load() if cells is None else cells).get(report["id"], {})
+    for row in report["rows"]:
+        row["ns2"] = mine.get(row.get("key", "")) if row.get("key") else None
+    report["ns2_note"] = note(report["id"])
+    return report
+
+
+def store(
+    reproduction: str, cells: dict[str, dict[str, Any]], command: str, path: Path = STORE
+) -> None:
+    """Merges `cells` (claim key: cell) into the store under `reproduction`, each stamped with
+    the `command` that wrote it and the model version it ran at."""
+    import fcntl
+
+    from . import _core
+
+    # make validate may run the bench scripts at once: one writer at a time.
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text() or "{}")
+        data.setdefault(
+            "about",
+            "The validation table's ns-2.35 column (ccscope.ns2column), written only by the "
+            "bench scripts' --store (make validate); do not edit by hand.",
+        )
+        mine = data.setdefault("reproductions", {}).setdefault(reproduction, {})
+        for key, cell in cells.items():
+            mine[key] = {**cell, "command": command, "model_version": _core.MODEL_VERSION}
+        data["reproductions"] = {
+            k: dict(sorted(v.items())) for k, v in sorted(data["reproductions"].items())
+        }
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def agree_means(ns2: list[float], ours: list[float]) -> bool:
+    """:data:`AGREE_MEANS` over the two samples (each of two or more seeds)."""
+    se = math.sqrt(_var(ns2) / len(ns2) + _var(ours) / len(ours))
+    return abs(_mean(ns2) - _mean(ours)) <= 3 * se
+
+
+def agree_medians(ns2: list[float], ours: list[float]) -> bool:
+    """:data:`AGREE_MEDIANS` over the two samples."""
+    return min(ns2) <= _median(ours) <= max(ns2) and min(ours) <= _median(ns2) <= max(ours)
+
+
+def _mean(v: list[float]) -> float:
+    return sum(v) / len(v)
+
+
+def _var(v: list[float]) -> float:
+    m = _mean(v)
+    return sum((x - m) ** 2 for x in v) / (len(v) - 1)
+
+
+def _median(v: list[float]) -> float:
+    s = sorted(v)
+    return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2

@@ -1,0 +1,127 @@
+"""The validation table's ns-2.35 column (ccscope.ns2column): every reproduction has stored
+cells or a reason for having none, the table shows cells, disagreements and blanks, and a
+stored cell is what its bench script computes afresh."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from ccscope import ns2column, reproduce
+from ccscope.experiments.claims import STATEMENT, Claim
+
+ROOT = Path(__file__).resolve().parents[1]
+STORED = ns2column.load()
+FIELDS = {"ns2", "ccscope", "agree", "compared", "seeds", "command", "model_version"}
+
+
+def test_every_reproduction_has_cells_or_a_reason_for_none():
+    for rid in reproduce.REGISTRY:
+        assert (rid in STORED) != (rid in ns2column.BLANK), rid
+    assert set(ns2column.PARTIAL) <= set(STORED)
+    assert set(STORED) <= set(reproduce.REGISTRY)
+
+
+def test_every_cell_names_its_command_seeds_and_model_version():
+    for rid, cells in STORED.items():
+        for key, cell in cells.items():
+            assert set(cell) == FIELDS, (rid, key)
+            assert cell["command"].startswith("python bench/ns2_compare_"), (rid, key)
+            assert "--store" in cell["command"] and "--quick" not in cell["command"]
+
+
+def _report(rows: list[Claim], rid: str = "yang-table1") -> dict:
+    report = {"id": rid, "rows": [c.to_dict() for c in rows]}
+    return ns2column.attach(report, STORED_FAKE)
+
+
+STORED_FAKE = {
+    "yang-table1": {
+        "a": {"ns2": "1.0 ± 0.1", "ccscope": "1.02 ± 0.1", "agree": True, "seeds": "1-10"},
+        "b": {
+            "ns2": "2.0 ± 0.1",
+            "ccscope": "1.0 ± 0.1",
+            "agree": False,
+            "seeds": "1-10",
+            "compared": ns2column.AGREE_MEANS,
+            "command": "python bench/ns2_compare_yang.py --store",
+            "model_version": 3,
+        },
+    }
+}
+
+
+def _claim(key: str, holds: bool) -> Claim:
+    return Claim(
+        f"q{key}", 1.0, 1.5, "± 0.1", holds, "" if holds else "off", source=STATEMENT, key=key
+    )
+
+
+def test_markdown_shows_a_cell_a_disagreement_and_a_blank():
+    rows = [_claim("a", False), _claim("b", True), _claim("", True)]
+    blank = ns2column.attach({"id": "cai-eq13", "rows": [_claim("", True).to_dict()]}, {})
+    text = reproduce.markdown([_report(rows), blank])
+    lines = text.splitlines()
+    assert lines[0].split(" | ")[2:5] == ["paper", "ns-2.35", "ccscope"]
+    assert "| 1 | 1.0 ± 0.1 | 1.5 |" in lines[2]
+    # A failing claim that ccscope with ns-2.35's rules shares with ns-2.35 says so.
+    assert "ns-2.35 on the same set-up gives 1.0 ± 0.1" in text
+    assert "| 2.0 ± 0.1 ≠ ccscope (N1) |" in lines[3]
+    assert (
+        "(N1) yang-table1 b: ns-2.35 gives 2.0 ± 0.1 and ccscope with ns-2.35's rules 1.0" in text
+    )
+    assert "a ccscope defect until shown otherwise" in text
+    # yang-table1's rows without a key carry its partial note; cai-eq13's its blank.
+    assert "| — (N2) |" in lines[4] and "| — (N3) |" in lines[5]
+    assert f"(N3) cai-eq13: {ns2column.BLANK['cai-eq13']}." in text
+
+
+def test_run_attaches_the_stored_cells():
+    report = reproduce.run("cai-eq13", quick=True)
+    assert report["ns2_note"] == ns2column.BLANK["cai-eq13"]
+    assert all(row["ns2"] is None for row in report["rows"])
+
+
+def _bench():
+    sys.path.insert(0, str(ROOT / "bench"))
+    import ns2_compare_yang
+
+    return ns2_compare_yang
+
+
+#: The cell the tests recompute: yang-table1's TCP CoV_time at 2% (one flow, 1000 s a seed).
+CELL = ("yang-table1", "cov_2/TCP", "TCP", 0.02)
+
+
+def _seeds(cell: dict) -> range:
+    first, last = (int(s) for s in cell["seeds"].split("-"))
+    return range(first, last + 1)
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2.35 (`ns`) is not installed: make ns2")
+def test_a_stored_cell_is_what_its_bench_script_computes():
+    """ns-2.35's CoV_time over the stored seeds (seconds of ns-2) is the stored value to the
+    digit: ns-2's runs are deterministic by seed."""
+    bench = _bench()
+    rid, key, name, p = CELL
+    cell = STORED[rid][key]
+    agent = bench.CASES[name][2]
+    assert bench.cell([bench.cov_ns2(agent, p, s) for s in _seeds(cell)]) == cell["ns2"]
+
+
+@pytest.mark.slow
+def test_a_stored_cells_ccscope_side_is_what_its_bench_script_computes():
+    """ccscope with ns-2.35's rules over the stored seeds is the stored value, at the model
+    version it was stored at (make validate rewrites the cells after a change)."""
+    from ccscope import _core
+
+    bench = _bench()
+    rid, key, name, p = CELL
+    cell = STORED[rid][key]
+    if cell["model_version"] != _core.MODEL_VERSION:
+        pytest.skip(f"stored at model version {cell['model_version']}: make validate rewrites it")
+    rules = bench.CASES[name][1]
+    assert bench.cell([bench.cov_ccscope(rules, p, s) for s in _seeds(cell)]) == cell["ccscope"]
