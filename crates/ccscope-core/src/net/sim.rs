@@ -40,7 +40,7 @@ use super::packet::{Dir, Packet};
 use super::pcap::{PcapFile, PcapWriter};
 use super::queue::{Admit, Queue};
 use super::sojourn::{Sojourn, SojournSummary};
-use super::stats::{DirStats, FlowStats, LinkStats};
+use super::stats::{FlowStats, LinkStats};
 use super::store::{prefetch, Fifo, MaybeSlot, Store};
 use super::topology::{Name, Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
@@ -271,7 +271,7 @@ impl Ctx<'_> {
     /// Whether the flow's packets are ECN-capable (the scenario's `ecn`).
     pub fn ecn(&self) -> bool {
         match &self.io {
-            Io::Sim(core) => core.flows[self.flow as usize].turns[1].ecn,
+            Io::Sim(core) => core.flows[self.flow as usize].ecn,
             Io::Host(io) => io.ecn,
         }
     }
@@ -329,38 +329,29 @@ struct TimerSlot {
 
 /// One simplex link: its queue, the packet on the wire, and the packets propagating, as they
 /// stand at the time the link was last brought up to date ([`Core::advance`]).
-///
-/// Laid out in cache lines, in this order (`repr(C)`): with thousands of flows each has its own
-/// access links, which a packet finds out of cache, and a packet's hop reads the first two lines
-/// and only those (the third holds what changes while a queue is not empty, on a drop or with
-/// the capacity). Left to the compiler, the 176 bytes would straddle three or four lines.
-#[repr(C, align(64))]
 struct Link {
-    // The first line: what a packet arriving at the link reads first.
-    /// The packet being serialized; the packets after it in `packets` wait in the queue.
-    on_wire: MaybeSlot,
+    rate_bps: u64,
+    delay: SimTime,
+    queue: Queue,
+    /// The loss module and the record of sojourn times, on the few links that have them.
+    extras: Option<Box<Extras>>,
     /// The packets on the link, in [`Core::stored`], in the order they came: the ones
     /// propagating, the one on the wire, then the ones waiting. Each knows when it finishes
     /// serializing ([`Store::done`]): those times, and so the arrival times, never decrease.
     packets: Fifo,
-    queue: Queue,
+    /// The packet being serialized; the packets after it in `packets` wait in the queue.
+    on_wire: MaybeSlot,
     /// When the serialization of the packet on the wire started.
     started: SimTime,
-    delay: SimTime,
-    // The second line.
     /// The last packet size seen and its serialization time (packets of one size follow each
     /// other on most links; 0 bytes take no time at any rate).
-    serialization: SimTime,
     serialized_bytes: u32,
+    serialization: SimTime,
+    stats: Counters,
     /// Most packets ever waiting (a queue holds at most `u32::MAX`, as its chain counts).
     max_queue_pkts: u32,
     /// When the queue length last changed (for the time integrals).
     queue_since: SimTime,
-    /// The loss module and the record of sojourn times, on the few links that have them.
-    extras: Option<Box<Extras>>,
-    /// Its first four counters end the second line.
-    stats: Counters,
-    rate_bps: u64,
 }
 
 /// What few links have: a loss module, the waits of the packets served on the links a run
@@ -383,17 +374,15 @@ struct Loss {
 
 /// What every link counts itself. The rest of its [`LinkStats`] follows from these and from
 /// what is in its queue and on its wire (arrivals), or is counted by the few links that can
-/// have it: RED counts its early drops and marks, a loss module its losses. The four that every
-/// packet moves come first ([`Link`]'s layout).
+/// have it: RED counts its early drops and marks, a loss module its losses.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
 struct Counters {
     departures: u64,
     /// Packets that reached the far end.
     exits: u64,
     tx_bytes: u64,
-    busy_ns: u64,
     forced_drops: u64,
+    busy_ns: u64,
     queue_pkt_ns: Wide,
     queue_byte_ns: Wide,
 }
@@ -565,65 +554,15 @@ fn finish_traced(
     SimTime(trace.finish_from(cursor, start.ns(), size_bytes))
 }
 
-/// A flow's packet delivered in one direction, and what the packet its end sends back at once
-/// (an ACK for data, data for an ACK) moves: one cache line, which with thousands of flows is
-/// out of cache when the packet arrives.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(64))]
-struct Turn {
-    /// [`DirStats`] of the direction delivered.
-    delivered_pkts: u64,
-    delivered_bytes: u64,
-    delay_sum_ns: u64,
-    marked: u64,
-    /// [`DirStats`] of the other direction.
-    sent_pkts: u64,
-    sent_bytes: u64,
-    /// Where the other direction's path starts in `Core::hops`.
-    path: u32,
-    /// Whether the flow's packets are ECN-capable (read when the sender sends, so kept in the
-    /// turn of a delivered ACK; the other turn's copy is not read).
-    ecn: bool,
-}
-
-/// A flow's counters and times, laid out in cache lines ([`Turn`]).
-#[repr(C, align(64))]
 struct FlowRt {
-    /// Deliveries forward (with the reverse sends), then reverse (with the forward sends). The
-    /// forward path runs to the [`PATH_END`] just before the reverse one.
-    turns: [Turn; 2],
-    queue_drops: [u64; 2],
-    link_losses: [u64; 2],
+    /// Where the forward and the reverse path start in `Core::hops`: the forward path runs to
+    /// the [`PATH_END`] just before the reverse one.
+    paths: [u32; 2],
+    stats: FlowStats,
     start: SimTime,
     /// When the flow stops, if it does.
     stop: OptTime,
-}
-
-impl FlowRt {
-    /// The turn holding direction `dir`'s sends.
-    #[inline]
-    fn sends(&mut self, dir: Dir) -> &mut Turn {
-        &mut self.turns[1 - dir.index()]
-    }
-
-    fn stats(&self) -> FlowStats {
-        let dir = |d: usize| {
-            let (got, sent) = (&self.turns[d], &self.turns[1 - d]);
-            DirStats {
-                sent_pkts: sent.sent_pkts,
-                sent_bytes: sent.sent_bytes,
-                delivered_pkts: got.delivered_pkts,
-                delivered_bytes: got.delivered_bytes,
-                queue_drops: self.queue_drops[d],
-                link_losses: self.link_losses[d],
-                marked: got.marked,
-                delay_sum_ns: got.delay_sum_ns,
-            }
-        };
-        FlowStats {
-            dir: [dir(0), dir(1)],
-        }
-    }
+    ecn: bool,
 }
 
 /// Everything but the endpoints, so that an endpoint callback can borrow it mutably.
@@ -663,7 +602,7 @@ struct Core {
 impl Core {
     /// The links of flow `flow`'s forward path.
     fn forward_path(&self, flow: &FlowRt) -> &[u32] {
-        &self.hops[flow.turns[1].path as usize..flow.turns[0].path as usize - 1]
+        &self.hops[flow.paths[0] as usize..flow.paths[1] as usize - 1]
     }
 
     #[inline]
@@ -732,10 +671,10 @@ impl Core {
     }
 
     fn inject(&mut self, pkt: Packet) {
-        let s = self.flows[pkt.flow as usize].sends(pkt.dir);
+        let flow = &mut self.flows[pkt.flow as usize];
+        let s = &mut flow.stats.dir[pkt.dir.index()];
         s.sent_pkts += 1;
         s.sent_bytes += pkt.size_bytes as u64;
-        let first = s.path;
         if pkt.dir == Dir::Forward {
             if let Some(b) = self
                 .trace
@@ -746,6 +685,7 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
+        let first = flow.paths[pkt.dir.index()];
         let link = self.hops[first as usize];
         let slot = self.stored.insert(Packet { hop: first, ..pkt });
         self.offer(link, slot);
@@ -753,11 +693,11 @@ impl Core {
 
     /// Counts a packet of `flow` going `dir` that link `link` dropped or lost at `at`.
     fn record_drop(&mut self, link: u32, flow: u32, dir: Dir, kind: EventKind, at: SimTime) {
-        let f = &mut self.flows[flow as usize];
+        let s = &mut self.flows[flow as usize].stats.dir[dir.index()];
         if kind == EventKind::Loss {
-            f.link_losses[dir.index()] += 1;
+            s.link_losses += 1;
         } else {
-            f.queue_drops[dir.index()] += 1;
+            s.queue_drops += 1;
         }
         if let Some(t) = &mut self.trace {
             t.event(at, link, flow, kind);
@@ -1061,7 +1001,7 @@ impl Core {
         }
         let pkt = self.stored.remove(slot);
         let now = self.now;
-        let s = &mut self.flows[pkt.flow as usize].turns[pkt.dir.index()];
+        let s = &mut self.flows[pkt.flow as usize].stats.dir[pkt.dir.index()];
         s.delivered_pkts += 1;
         s.delivered_bytes += pkt.size_bytes as u64;
         s.delay_sum_ns += (now - pkt.sent_at).ns();
@@ -1297,18 +1237,12 @@ impl Simulation {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
-            // Each turn holds the other direction's path.
-            let sends = |path| Turn {
-                path,
-                ecn: f.ecn,
-                ..Turn::default()
-            };
             flows.push(FlowRt {
-                turns: [sends(paths[1]), sends(paths[0])],
-                queue_drops: [0; 2],
-                link_losses: [0; 2],
+                paths,
+                stats: FlowStats::default(),
                 start: SimTime(start),
                 stop: stop.map_or(OptTime::NONE, |t| OptTime::some(SimTime(t))),
+                ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;
             endpoints.push(snd);
@@ -1427,7 +1361,7 @@ impl Simulation {
     fn snapshot(&self) -> Baseline {
         let now = self.core.now;
         Baseline {
-            flows: self.core.flows.iter().map(FlowRt::stats).collect(),
+            flows: self.core.flows.iter().map(|f| f.stats).collect(),
             links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
             endpoints: self.endpoints.iter().map(|e| counts(e.stats())).collect(),
         }
@@ -1580,7 +1514,7 @@ impl Simulation {
                 sender: stats(snd.as_ref(), 2 * i),
                 receiver: stats(rcv.as_ref(), 2 * i + 1),
                 series: rcv.series(),
-                stats: f.stats()
+                stats: f.stats
                     - base
                         .as_ref()
                         .map_or_else(FlowStats::default, |b| b.flows[i]),
@@ -1661,23 +1595,18 @@ mod tests {
     fn per_flow_state_stays_small() {
         // Five timer slots per flow: at ten thousand flows every byte here is 50 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
-        // A flow's counters (128 bytes), times, and where its paths are among all hops, in
-        // three cache lines: a packet's delivery, and the packet its end sends back at once,
-        // read one of them.
-        assert_eq!(std::mem::size_of::<Turn>(), 64);
-        assert_eq!(std::mem::size_of::<FlowRt>(), 192);
-        assert_eq!(std::mem::align_of::<FlowRt>(), 64);
+        // A flow's counters (128 bytes), times, and where its paths are among all hops.
+        assert!(
+            std::mem::size_of::<FlowRt>() <= 160,
+            "{}",
+            std::mem::size_of::<FlowRt>()
+        );
         // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
-        // it does not draw from, no trace slot (the trace finds its own): 176 bytes in three
-        // cache lines, of which a hop reads the first two.
-        assert_eq!(std::mem::size_of::<Link>(), 192);
-        assert_eq!(std::mem::align_of::<Link>(), 64);
-        assert_eq!(std::mem::offset_of!(Link, delay), 56, "the first line");
-        assert_eq!(std::mem::offset_of!(Link, stats), 96);
-        assert_eq!(
-            std::mem::offset_of!(Counters, forced_drops),
-            32,
-            "the third line"
+        // it does not draw from, no trace slot (the trace finds its own), and no padding.
+        assert!(
+            std::mem::size_of::<Link>() <= 176,
+            "{}",
+            std::mem::size_of::<Link>()
         );
         // Four link reports per flow too, made while the run's records are given back: a name
         // is a shared string or a flow's number, never a string of its own.
