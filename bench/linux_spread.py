@@ -33,6 +33,17 @@ from ccscope.experiments import linux
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def spread(values: dict[str, np.ndarray]) -> tuple[dict[str, float], float]:
+    """Each side's standard deviation of one run relative to its mean (0 where every run gave
+    0), and the tolerance of a comparison of one run on each side: three standard deviations
+    of their difference, 3·sqrt(σ_a² + σ_b²)."""
+    rel = {
+        side: float(v.std(ddof=1) / abs(v.mean())) if v.mean() else 0.0
+        for side, v in values.items()
+    }
+    return rel, 3 * float(np.hypot(*rel.values()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -70,11 +81,7 @@ def main() -> None:
                     side: np.array([run[k][metric] for run in runs[side]]) for side in linux.SIDES
                 }
                 mean = {side: float(v.mean()) for side, v in values.items()}
-                rel = {
-                    side: float(v.std(ddof=1) / abs(v.mean())) if v.mean() else 0.0
-                    for side, v in values.items()
-                }
-                tol = 3 * float(np.hypot(*rel.values()))
+                rel, tol = spread(values)
                 # The quick claim compares one Linux run with the model's run of seed 1.
                 model = values["model"][0]
                 held = sum(abs(model - r) <= tol * abs(r) for r in values["linux"])
@@ -112,8 +119,7 @@ def friendliness(args: argparse.Namespace) -> None:
     for name in linux.SEED_CONTROLS:
         for cc in ("cubic", "reno"):
             values = {s: np.array([r[name, cc, s] for r in runs]) for s in linux.SIDES}
-            rel = {s: float(v.std(ddof=1) / v.mean()) for s, v in values.items()}
-            tol = 3 * float(np.hypot(*rel.values()))
+            rel, tol = spread(values)
             # The quick claim compares one Linux run with the model's run of seed 1.
             held = sum(abs(values["model"][0] - r) <= tol * r for r in values["linux"])
             rows.append(
@@ -152,11 +158,7 @@ def emulators(args: argparse.Namespace) -> None:
     for k, case in enumerate(linux.QUICK):
         for metric in linux.METRICS:
             values = {e: np.array([run[k][metric] for run in runs[e]]) for e in linux.EMULATORS}
-            rel = {
-                e: float(v.std(ddof=1) / abs(v.mean())) if v.mean() else 0.0
-                for e, v in values.items()
-            }
-            tol = 3 * float(np.hypot(*rel.values()))
+            rel, tol = spread(values)
             user, kernel = values["user"], values["kernel"]
             held = int(sum(abs(b - a) <= tol * abs(a) for a, b in zip(user, kernel, strict=True)))
             rows.append(
