@@ -40,7 +40,7 @@ use super::packet::{Dir, Packet};
 use super::pcap::{PcapFile, PcapWriter};
 use super::queue::{Admit, Queue};
 use super::sojourn::{Sojourn, SojournSummary};
-use super::stats::{FlowStats, LinkStats};
+use super::stats::{DirStats, FlowStats, LinkStats};
 use super::store::{prefetch, Fifo, MaybeSlot, Store};
 use super::topology::{Name, Names, Network, Routes};
 use super::trace::{EventKind, Probe, StateFields, Trace};
@@ -271,7 +271,7 @@ impl Ctx<'_> {
     /// Whether the flow's packets are ECN-capable (the scenario's `ecn`).
     pub fn ecn(&self) -> bool {
         match &self.io {
-            Io::Sim(core) => core.flows[self.flow as usize].ecn,
+            Io::Sim(core) => core.flows[self.flow as usize].turns[1].ecn,
             Io::Host(io) => io.ecn,
         }
     }
@@ -554,15 +554,67 @@ fn finish_traced(
     SimTime(trace.finish_from(cursor, start.ns(), size_bytes))
 }
 
+/// A flow's packet delivered in one direction, and what the packet its end sends back at once
+/// (an ACK for data, data for an ACK) moves: one cache line, which with thousands of flows is
+/// out of cache when the packet arrives.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Turn {
+    /// [`DirStats`] of the direction delivered.
+    delivered_pkts: u64,
+    delivered_bytes: u64,
+    delay_sum_ns: u64,
+    marked: u64,
+    /// [`DirStats`] of the other direction.
+    sent_pkts: u64,
+    sent_bytes: u64,
+    /// Where the other direction's path starts in `Core::hops`.
+    path: u32,
+    /// Whether the flow's packets are ECN-capable (read when the sender sends, so kept in the
+    /// turn of a delivered ACK; the other turn's copy is not read).
+    ecn: bool,
+}
+
+/// A flow's counters and times, laid out in cache lines ([`Turn`]). Their vector is made at
+/// its size and never reallocated: Rust's allocator hands glibc's `realloc` alignments of up to
+/// 16 bytes only, and copies a 64-byte-aligned vector, old and new block held at once.
+#[repr(C, align(64))]
 struct FlowRt {
-    /// Where the forward and the reverse path start in `Core::hops`: the forward path runs to
-    /// the [`PATH_END`] just before the reverse one.
-    paths: [u32; 2],
-    stats: FlowStats,
+    /// Deliveries forward (with the reverse sends), then reverse (with the forward sends). The
+    /// forward path runs to the [`PATH_END`] just before the reverse one.
+    turns: [Turn; 2],
+    queue_drops: [u64; 2],
+    link_losses: [u64; 2],
     start: SimTime,
     /// When the flow stops, if it does.
     stop: OptTime,
-    ecn: bool,
+}
+
+impl FlowRt {
+    /// The turn holding direction `dir`'s sends.
+    #[inline]
+    fn sends(&mut self, dir: Dir) -> &mut Turn {
+        &mut self.turns[1 - dir.index()]
+    }
+
+    fn stats(&self) -> FlowStats {
+        let dir = |d: usize| {
+            let (got, sent) = (&self.turns[d], &self.turns[1 - d]);
+            DirStats {
+                sent_pkts: sent.sent_pkts,
+                sent_bytes: sent.sent_bytes,
+                delivered_pkts: got.delivered_pkts,
+                delivered_bytes: got.delivered_bytes,
+                queue_drops: self.queue_drops[d],
+                link_losses: self.link_losses[d],
+                marked: got.marked,
+                delay_sum_ns: got.delay_sum_ns,
+            }
+        };
+        FlowStats {
+            dir: [dir(0), dir(1)],
+        }
+    }
 }
 
 /// Everything but the endpoints, so that an endpoint callback can borrow it mutably.
@@ -602,7 +654,7 @@ struct Core {
 impl Core {
     /// The links of flow `flow`'s forward path.
     fn forward_path(&self, flow: &FlowRt) -> &[u32] {
-        &self.hops[flow.paths[0] as usize..flow.paths[1] as usize - 1]
+        &self.hops[flow.turns[1].path as usize..flow.turns[0].path as usize - 1]
     }
 
     #[inline]
@@ -671,10 +723,10 @@ impl Core {
     }
 
     fn inject(&mut self, pkt: Packet) {
-        let flow = &mut self.flows[pkt.flow as usize];
-        let s = &mut flow.stats.dir[pkt.dir.index()];
+        let s = self.flows[pkt.flow as usize].sends(pkt.dir);
         s.sent_pkts += 1;
         s.sent_bytes += pkt.size_bytes as u64;
+        let first = s.path;
         if pkt.dir == Dir::Forward {
             if let Some(b) = self
                 .trace
@@ -685,7 +737,6 @@ impl Core {
                 b.sent_bytes += pkt.size_bytes as u64;
             }
         }
-        let first = flow.paths[pkt.dir.index()];
         let link = self.hops[first as usize];
         let slot = self.stored.insert(Packet { hop: first, ..pkt });
         self.offer(link, slot);
@@ -693,11 +744,11 @@ impl Core {
 
     /// Counts a packet of `flow` going `dir` that link `link` dropped or lost at `at`.
     fn record_drop(&mut self, link: u32, flow: u32, dir: Dir, kind: EventKind, at: SimTime) {
-        let s = &mut self.flows[flow as usize].stats.dir[dir.index()];
+        let f = &mut self.flows[flow as usize];
         if kind == EventKind::Loss {
-            s.link_losses += 1;
+            f.link_losses[dir.index()] += 1;
         } else {
-            s.queue_drops += 1;
+            f.queue_drops[dir.index()] += 1;
         }
         if let Some(t) = &mut self.trace {
             t.event(at, link, flow, kind);
@@ -1001,7 +1052,7 @@ impl Core {
         }
         let pkt = self.stored.remove(slot);
         let now = self.now;
-        let s = &mut self.flows[pkt.flow as usize].stats.dir[pkt.dir.index()];
+        let s = &mut self.flows[pkt.flow as usize].turns[pkt.dir.index()];
         s.delivered_pkts += 1;
         s.delivered_bytes += pkt.size_bytes as u64;
         s.delay_sum_ns += (now - pkt.sent_at).ns();
@@ -1237,12 +1288,18 @@ impl Simulation {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            // Each turn holds the other direction's path.
+            let sends = |path| Turn {
+                path,
+                ecn: f.ecn,
+                ..Turn::default()
+            };
             flows.push(FlowRt {
-                paths,
-                stats: FlowStats::default(),
+                turns: [sends(paths[1]), sends(paths[0])],
+                queue_drops: [0; 2],
+                link_losses: [0; 2],
                 start: SimTime(start),
                 stop: stop.map_or(OptTime::NONE, |t| OptTime::some(SimTime(t))),
-                ecn: f.ecn,
             });
             let (snd, rcv) = make_endpoints(i)?;
             endpoints.push(snd);
@@ -1361,7 +1418,7 @@ impl Simulation {
     fn snapshot(&self) -> Baseline {
         let now = self.core.now;
         Baseline {
-            flows: self.core.flows.iter().map(|f| f.stats).collect(),
+            flows: self.core.flows.iter().map(FlowRt::stats).collect(),
             links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
             endpoints: self.endpoints.iter().map(|e| counts(e.stats())).collect(),
         }
@@ -1514,7 +1571,7 @@ impl Simulation {
                 sender: stats(snd.as_ref(), 2 * i),
                 receiver: stats(rcv.as_ref(), 2 * i + 1),
                 series: rcv.series(),
-                stats: f.stats
+                stats: f.stats()
                     - base
                         .as_ref()
                         .map_or_else(FlowStats::default, |b| b.flows[i]),
@@ -1523,7 +1580,9 @@ impl Simulation {
             });
         }
         // A report is larger than a link's record: the records go as the reports are made, from
-        // the last link back, their room given back each time an eighth of it has emptied.
+        // the last link back, their room given back each time an eighth of it has emptied (in
+        // place, by glibc's `realloc`, which Rust's allocator calls for a record aligned to at
+        // most 16 bytes; a more aligned one would be copied at each step, both copies held).
         let mut records = std::mem::take(&mut self.core.links);
         let mut links = Vec::with_capacity(records.len());
         while let Some(l) = records.pop() {
@@ -1595,12 +1654,12 @@ mod tests {
     fn per_flow_state_stays_small() {
         // Five timer slots per flow: at ten thousand flows every byte here is 50 kB.
         assert_eq!(std::mem::size_of::<TimerSlot>(), 24);
-        // A flow's counters (128 bytes), times, and where its paths are among all hops.
-        assert!(
-            std::mem::size_of::<FlowRt>() <= 160,
-            "{}",
-            std::mem::size_of::<FlowRt>()
-        );
+        // A flow's counters (128 bytes), times, and where its paths are among all hops, in
+        // three cache lines: a packet's delivery, and the packet its end sends back at once,
+        // read one of them.
+        assert_eq!(std::mem::size_of::<Turn>(), 64);
+        assert_eq!(std::mem::size_of::<FlowRt>(), 192);
+        assert_eq!(std::mem::align_of::<FlowRt>(), 64);
         // Four links per flow on a dumbbell: a link's record holds no buffer, no random stream
         // it does not draw from, no trace slot (the trace finds its own), and no padding.
         assert!(
@@ -1608,6 +1667,8 @@ mod tests {
             "{}",
             std::mem::size_of::<Link>()
         );
+        // The report gives the records' room back as it goes, in place only up to this.
+        assert!(std::mem::align_of::<Link>() <= 16);
         // Four link reports per flow too, made while the run's records are given back: a name
         // is a shared string or a flow's number, never a string of its own.
         assert_eq!(std::mem::size_of::<Name>(), 16);
