@@ -24,12 +24,12 @@
 //!
 //! Media rate control (§4.1.3), every RATE_ADJUST_INTERVAL, and at once on a loss or CE event
 //! (the congestion event that cuts cwnd), which scales the target by BETA_R (loss) or BETA_ECN
-//! (CE) and stands for that interval's adjustment; in fast increase it grows by RAMP_UP_SPEED·interval·scale; else
-//! by the current rate less the RTP queue (`TX_QUEUE_SIZE_FACTOR`·rtp_queue_size, bits),
-//! increases limited by the ramp-up speed; an RTP queue delay above RTP_QDELAY_TH scales it by
-//! TARGET_RATE_SCALE_RTP_QDELAY; it never exceeds (2 − qdelay_trend_mem) × the media rate
-//! reached; scale = clip((4·(target − last_max)/last_max)², 0.2, 1) slows growth near the
-//! rate of the last congestion.
+//! (CE) and stands for that interval's adjustment; in fast increase the target grows by
+//! RAMP_UP_SPEED·interval·scale; else by the current rate less the RTP queue
+//! (`TX_QUEUE_SIZE_FACTOR`·rtp_queue_size, bits), increases limited by the ramp-up speed; an RTP
+//! queue delay above RTP_QDELAY_TH scales it by TARGET_RATE_SCALE_RTP_QDELAY; it never exceeds
+//! (2 − qdelay_trend_mem) × the media rate reached; scale = clip((4·(target − last_max)/
+//! last_max)², 0.2, 1) slows growth near the rate of the last congestion.
 //!
 //! Readings of ours (this file's RFC 8298 text was reached only through secondary copies:
 //! constants and pseudocode structure were checked against them, the items below are ours):
@@ -92,7 +92,7 @@ pub struct ScreamParams {
     pub gain: f64,
     /// BETA_LOSS: cwnd scale on a loss event (0.8).
     pub beta_loss: f64,
-    /// BETA_ECN: cwnd scale on an ECN event (0.9).
+    /// BETA_ECN: cwnd and target scale on an ECN event (0.9).
     pub beta_ecn: f64,
     /// BETA_R: target rate scale on a loss event (0.9).
     pub beta_r: f64,
