@@ -44,44 +44,10 @@ class Expiries(ccscope.Controller):
         self.idle.append(now_s)
 
 
-class AnyExpiry(ccscope.Controller):
-    """Overrides only on_no_feedback: it must get every expiry, idle ones included."""
+class AnyExpiry(Expiries):
+    """Does not override on_no_feedback_idle: it must get every expiry, idle ones included."""
 
-    feedback_timeout_s = TIMEOUT_S
-
-    def __init__(self):
-        self.pacing_rate_bps = 500e3
-        self.busy, self.idle = [], []
-
-    def on_report(self, report):
-        pass
-
-    def on_no_feedback(self, now_s):
-        self.busy.append(now_s)
-
-
-class RateExpiries(ccscope.RateController):
-    def __init__(self):
-        self.busy, self.idle = [], []
-
-    def rate_bps(self):
-        return 500e3
-
-    def on_report(self, report):
-        pass
-
-    def feedback_timeout_s(self):
-        return TIMEOUT_S
-
-    def on_no_feedback(self, now_s):
-        self.busy.append(now_s)
-
-    def on_no_feedback_idle(self, now_s):
-        self.idle.append(now_s)
-
-
-class RateAnyExpiry(RateExpiries):
-    on_no_feedback_idle = ccscope.RateController.on_no_feedback_idle
+    on_no_feedback_idle = ccscope.Controller.on_no_feedback_idle
 
 
 class DuckAnyExpiry:
@@ -101,6 +67,15 @@ class DuckAnyExpiry:
 
     def on_no_feedback(self, now_s):
         self.busy.append(now_s)
+
+
+class RateExpiries(DuckAnyExpiry, ccscope.RateController):
+    def on_no_feedback_idle(self, now_s):
+        self.idle.append(now_s)
+
+
+class RateAnyExpiry(RateExpiries):
+    on_no_feedback_idle = ccscope.RateController.on_no_feedback_idle
 
 
 def expiries(factory):
