@@ -59,6 +59,7 @@ use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::time::SimTime;
+use crate::transport::limited::DataLimits;
 use crate::transport::{arm_no_feedback, arm_wakeup};
 
 /// Report flags.
@@ -202,6 +203,7 @@ fn pair(
         timer_losses: 0,
         probe,
         outbox: Outbox::new(app),
+        limits: DataLimits::default(),
     };
     let rx = RateReceiver {
         logic: receiver,
@@ -250,6 +252,8 @@ struct RateSender {
     probe: Option<Probe>,
     /// The application and the data it offered and the sender has not sent yet.
     outbox: Outbox,
+    /// When the rate last held data back, to tell reports of data-limited intervals.
+    limits: DataLimits,
 }
 
 impl RateSender {
@@ -340,6 +344,10 @@ impl RateSender {
                 self.outbox.sent(ctx, view, &chunk);
             }
         }
+        // Data left over waits for the next slot: the rate, not the application, limits.
+        if self.outbox.has_data() {
+            self.limits.held_back(ctx.now());
+        }
     }
 
     /// Timer-based loss detection (ns-2 `rap.cc`: `LossDetection(RAP_TIMER_BASED)` at every
@@ -384,7 +392,8 @@ impl RateSender {
             .saturating_sub(h.stamp)
             .saturating_sub(h.echo)
             .max(SimTime(1));
-        self.srtt_s = Some(ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN));
+        let srtt_s = ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN);
+        self.srtt_s = Some(srtt_s);
         self.rtt_sum_s += rtt.secs();
         // The report acknowledges the packet it echoes (packets of a bunch share a send time:
         // each report takes one of them). With a loss timeout, a packet already forgotten as
@@ -411,6 +420,7 @@ impl RateSender {
             new_loss_event: h.flags & NEW_LOSS_EVENT != 0,
             rate_bps: (h.flags & HAS_RATE != 0).then(|| get_f64(&h.blocks[2..4])),
             capacity_bps: (h.flags & HAS_CAPACITY != 0).then(|| get_f64(&h.blocks[4..6])),
+            data_limited: self.limits.on_report(now, h.stamp, srtt_s),
         };
         self.controller.on_report(&report);
         self.reports += 1;
