@@ -252,7 +252,7 @@ struct RateSender {
     probe: Option<Probe>,
     /// The application and the data it offered and the sender has not sent yet.
     outbox: Outbox,
-    /// When the rate last held data back, to tell reports of data-limited intervals.
+    /// When the rate held data back, to tell reports of data-limited intervals.
     limits: DataLimits,
 }
 
@@ -305,6 +305,7 @@ impl RateSender {
     fn send(&mut self, ctx: &mut Ctx) {
         self.last_send = ctx.now();
         if self.timer_loss(ctx.now()) || !self.outbox.has_data() {
+            self.limits.slot(ctx.now(), self.outbox.has_data());
             return;
         }
         let bunch_id = if self.bunch > 1 {
@@ -345,9 +346,7 @@ impl RateSender {
             }
         }
         // Data left over waits for the next slot: the rate, not the application, limits.
-        if self.outbox.has_data() {
-            self.limits.held_back(ctx.now());
-        }
+        self.limits.slot(ctx.now(), self.outbox.has_data());
     }
 
     /// Timer-based loss detection (ns-2 `rap.cc`: `LossDetection(RAP_TIMER_BASED)` at every
@@ -420,7 +419,7 @@ impl RateSender {
             new_loss_event: h.flags & NEW_LOSS_EVENT != 0,
             rate_bps: (h.flags & HAS_RATE != 0).then(|| get_f64(&h.blocks[2..4])),
             capacity_bps: (h.flags & HAS_CAPACITY != 0).then(|| get_f64(&h.blocks[4..6])),
-            data_limited: self.limits.on_report(now, h.stamp, srtt_s),
+            data_limited: self.limits.on_report(h.stamp, srtt_s),
         };
         self.controller.on_report(&report);
         self.reports += 1;
