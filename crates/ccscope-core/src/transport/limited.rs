@@ -12,8 +12,8 @@
 //! own text could not be read here). Ours keeps the runs instead: with reports about one RTT
 //! apart and the RTT varying around that spacing, the two times both fall after a report's
 //! echo now and then, and the two-time method takes a report of a sender that was never
-//! data-limited for one of a data-limited interval (a greedy TFRC flow through 2 % loss, 20 s:
-//! 10 of its reports). Runs older than two RTTs before the latest report's echo are dropped.
+//! data-limited for one of a data-limited interval (two greedy flows, TFRC and TEAR, through
+//! 2 % Bernoulli loss for 20 s, `tests/rate.rs`'s determinism run: 10 of their reports). Runs older than two RTTs before the latest report's echo are dropped.
 
 use std::collections::VecDeque;
 
