@@ -40,9 +40,9 @@
 //! Data-limited senders (RFC 5348 variant only; the ns-2 ones have no such rule): §4.4's idle
 //! rule at a no-feedback expiry ([`Controller::on_no_feedback_idle`]) and §4.3's X_recv_set
 //! rule for a report of an interval in which the sender was data-limited
-//! ([`ReportSample::data_limited`], which the rate transport sets after §8.2.1). X_recv_set
-//! is kept as one value: a report of an interval that was not data-limited sets it to its
-//! X_recv (the RFC keeps the last two RTTs' values).
+//! ([`ReportSample::data_limited`], which the rate transport sets from its runs of rate-limited
+//! send slots). X_recv_set is kept as one value: a report of an interval that was not
+//! data-limited sets it to its X_recv (the RFC keeps the last two RTTs' values).
 
 use super::{ewma, RateConfig};
 use crate::control::{Controller, ReportSample};
