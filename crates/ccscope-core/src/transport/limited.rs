@@ -106,7 +106,7 @@ mod tests {
     fn worked_intervals() {
         let mut d = DataLimits::default();
         let held = [20, 30, 170];
-        let mut run_to = |d: &mut DataLimits, from: u64, to: u64| {
+        let run_to = |d: &mut DataLimits, from: u64, to: u64| {
             for t in (from..to).step_by(10) {
                 d.slot(ms(t), held.contains(&t));
             }
