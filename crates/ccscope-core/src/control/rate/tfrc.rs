@@ -130,6 +130,8 @@ pub struct Tfrc {
     x_recv_bps: f64,
     /// Reports received (ns-2's round id, also bumped by no-feedback expiries).
     reports: u64,
+    /// The latest report covered a data-limited interval (RFC 5348 §4.3).
+    data_limited: bool,
     /// ns-2: still in slow start (no loss reported yet).
     slow_start: bool,
     /// When the rate last changed (RFC 5348 t_ld, ns-2 `last_change_`).
@@ -154,6 +156,7 @@ impl Tfrc {
             p: 0.0,
             x_recv_bps: 0.0,
             reports: 0,
+            data_limited: false,
             slow_start: true,
             last_change: SimTime::ZERO,
             equation_bytes: config.packet_bytes,
@@ -231,6 +234,7 @@ impl Tfrc {
     /// ours keeps only the latest, as before), limit 2·X_recv.
     fn recv_limit_rfc(&mut self, report: &ReportSample, p_before: f64) -> f64 {
         let x_recv = report.recv_rate_bps.max(0.0);
+        self.data_limited = report.data_limited;
         if !report.data_limited {
             self.x_recv_bps = x_recv;
             return 2.0 * x_recv;
@@ -479,6 +483,8 @@ impl Controller for Tfrc {
         ]);
         if self.variant.is_ns2() {
             out.push(("slow_start", f64::from(u8::from(self.slow_start))));
+        } else {
+            out.push(("data_limited", f64::from(u8::from(self.data_limited))));
         }
     }
 
