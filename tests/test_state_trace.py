@@ -89,6 +89,36 @@ def test_tfrc_sender_rate_is_the_equation_at_its_own_p_and_rtt(tfrc):
         assert c["rate_bps"] == pytest.approx(min(x_calc, 2 * c["x_recv_bps"]), rel=1e-9)
 
 
+def test_a_greedy_tfrc_sender_is_never_data_limited(tfrc):
+    # RFC 5348 §4.3's data-limited rule is for a sender that sent less than it could: a bulk
+    # source always has data waiting for the next send slot.
+    reports = [c for c in callbacks(tfrc) if "data_limited" in c]
+    assert len(reports) > 100
+    assert all(c["data_limited"] == 0 for c in reports)
+
+
+def test_tfrc_keeps_the_largest_receive_rate_over_data_limited_reports():
+    # RFC 5348 §4.3: the encoder at a fixed 150 kb/s codes 625-byte frames, one packet each,
+    # 1/30 s apart, on an empty 100 Mb/s path: after its start-up transient no packet waits for
+    # a send slot, so every report covers a data-limited interval, p stays 0, and each report
+    # keeps the largest receive rate seen (Maximize X_recv_set): X_recv_set never falls, and the
+    # rate stays within recv_limit = twice it, or at the initial rate W_init/R (W_init = 4380 B
+    # for 1200-byte packets) if that is higher (§4.3 step 4's slow start).
+    encoder = {"kind": "encoder", "min_rate": "150kbps", "max_rate": "150kbps"}
+    encoder |= {"size_scale": 0, "interval_scale": 0}
+    source = {"kind": "rate", "controller": "tfrc", "packet_size": "1200B", "app": encoder}
+    table = fat_link(source, {})
+    del table["topology"]["loss"]
+    r = ccscope.run(table)
+    reports = [c for c in callbacks(r) if c["t"] > 2.0]
+    assert len(reports) > 100
+    assert all(c["data_limited"] == 1 and c["p"] == 0 for c in reports)
+    kept = [c["x_recv_bps"] for c in reports]
+    assert all(b >= a for a, b in zip(kept, kept[1:], strict=False))
+    for c in reports:
+        assert c["rate_bps"] <= max(2 * c["x_recv_bps"], 8 * 4380 / c["rtt_s"]) * (1 + 1e-12)
+
+
 @pytest.fixture(scope="module")
 def reno() -> list[dict[str, float]]:
     src = {

@@ -216,6 +216,9 @@ pub struct ReportSample {
     pub rate_bps: Option<f64>,
     /// The receiver's estimate of the bottleneck capacity (bits/s), e.g. from packet bunches.
     pub capacity_bps: Option<f64>,
+    /// The sender was data-limited over the whole interval the report covers (RFC 5348 §4.3:
+    /// its rate held no data back in it); false where the transport does not tell.
+    pub data_limited: bool,
 }
 
 impl ReportSample {

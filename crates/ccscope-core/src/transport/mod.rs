@@ -3,6 +3,7 @@
 //! window or rate from a [`crate::control::Controller`], and so does the media transport
 //! ([`rtp`]), whose receiver returns per-packet feedback; UDP has no congestion control.
 mod delivery;
+mod limited;
 mod ranges;
 pub mod rate;
 pub mod rtp;

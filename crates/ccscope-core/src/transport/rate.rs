@@ -65,6 +65,7 @@ use crate::net::packet::Packet;
 use crate::net::sim::{Ctx, Endpoint, Stat};
 use crate::net::trace::{Probe as TraceProbe, StateFields};
 use crate::time::SimTime;
+use crate::transport::limited::DataLimits;
 use crate::transport::{arm_no_feedback, arm_wakeup};
 
 /// Report flags.
@@ -208,6 +209,7 @@ fn pair(
         timer_losses: 0,
         probe,
         outbox: Outbox::new(app),
+        limits: DataLimits::default(),
     };
     let rx = RateReceiver {
         logic: receiver,
@@ -256,6 +258,8 @@ struct RateSender {
     probe: Option<Probe>,
     /// The application and the data it offered and the sender has not sent yet.
     outbox: Outbox,
+    /// When the rate held data back, to tell reports of data-limited intervals.
+    limits: DataLimits,
 }
 
 impl RateSender {
@@ -307,6 +311,7 @@ impl RateSender {
     fn send(&mut self, ctx: &mut Ctx) {
         self.last_send = ctx.now();
         if self.timer_loss(ctx.now()) || !self.outbox.has_data() {
+            self.limits.slot(ctx.now(), self.outbox.has_data());
             return;
         }
         let bunch_id = if self.bunch > 1 {
@@ -348,6 +353,8 @@ impl RateSender {
                 self.outbox.sent(ctx, view, &chunk);
             }
         }
+        // Data left over waits for the next slot: the rate, not the application, limits.
+        self.limits.slot(ctx.now(), self.outbox.has_data());
     }
 
     /// Timer-based loss detection (ns-2 `rap.cc`: `LossDetection(RAP_TIMER_BASED)` at every
@@ -392,7 +399,8 @@ impl RateSender {
             .saturating_sub(h.stamp)
             .saturating_sub(h.echo)
             .max(SimTime(1));
-        self.srtt_s = Some(ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN));
+        let srtt_s = ewma(self.srtt_s, rtt.secs(), STAMP_RTT_GAIN);
+        self.srtt_s = Some(srtt_s);
         self.rtt_sum_s += rtt.secs();
         // The report acknowledges the packet it echoes (packets of a bunch share a send time:
         // each report takes one of them). With a loss timeout, a packet already forgotten as
@@ -419,6 +427,7 @@ impl RateSender {
             new_loss_event: h.flags & NEW_LOSS_EVENT != 0,
             rate_bps: (h.flags & HAS_RATE != 0).then(|| get_f64(&h.blocks[2..4])),
             capacity_bps: (h.flags & HAS_CAPACITY != 0).then(|| get_f64(&h.blocks[4..6])),
+            data_limited: self.limits.on_report(h.stamp, srtt_s),
         };
         self.controller.on_report(&report);
         self.reports += 1;

@@ -34,9 +34,15 @@
 //! know the sender's t_RTO), reports on the first packet and at least once per RTT. All floor
 //! the rate at the config's minimum (RFC 5348's s/t_mbi by default; ns-2 has none). Not
 //! modelled: ns-2's `slow_increase_` / `delta_` per-packet ramp, its sqrt-RTT inter-packet
-//! damping (`ca_`) and RFC 5348 §4.5 oscillation damping, RFC 5348's data-limited rules (the
-//! sender is never data-limited), and the 2000 receiver's start-up quirk of adding the
-//! synthetic first interval to the slow-start packets.
+//! damping (`ca_`) and RFC 5348 §4.5 oscillation damping, and the 2000 receiver's start-up
+//! quirk of adding the synthetic first interval to the slow-start packets.
+//!
+//! Data-limited senders (RFC 5348 variant only; the ns-2 ones have no such rule): §4.4's idle
+//! rule at a no-feedback expiry ([`Controller::on_no_feedback_idle`]) and §4.3's X_recv_set
+//! rule for a report of an interval in which the sender was data-limited
+//! ([`ReportSample::data_limited`], which the rate transport sets from its runs of rate-limited
+//! send slots). X_recv_set is kept as one value: a report of an interval that was not
+//! data-limited sets it to its X_recv (the RFC keeps the last two RTTs' values).
 
 use super::{ewma, RateConfig};
 use crate::control::{Controller, ReportSample};
@@ -119,10 +125,13 @@ pub struct Tfrc {
     ticks: Option<(i64, i64)>,
     /// Loss event rate p from the latest report, in [0, 1].
     p: f64,
-    /// Receive rate X_recv from the latest report (bits/s), ≥ 0.
+    /// Receive rate X_recv from the latest report (bits/s), ≥ 0; RFC 5348: the largest value
+    /// of X_recv_set (the latest X_recv unless reports of data-limited intervals kept more).
     x_recv_bps: f64,
     /// Reports received (ns-2's round id, also bumped by no-feedback expiries).
     reports: u64,
+    /// The latest report covered a data-limited interval (RFC 5348 §4.3).
+    data_limited: bool,
     /// ns-2: still in slow start (no loss reported yet).
     slow_start: bool,
     /// When the rate last changed (RFC 5348 t_ld, ns-2 `last_change_`).
@@ -147,6 +156,7 @@ impl Tfrc {
             p: 0.0,
             x_recv_bps: 0.0,
             reports: 0,
+            data_limited: false,
             slow_start: true,
             last_change: SimTime::ZERO,
             equation_bytes: config.packet_bytes,
@@ -215,9 +225,31 @@ impl Tfrc {
         8.0 * (4.0 * s).min((2.0 * s).max(4380.0)) / r
     }
 
-    fn on_report_rfc(&mut self, now: SimTime, first: bool, r: f64) {
+    /// RFC 5348 §4.3 step 4's X_recv_set, kept as its one largest value in `x_recv_bps`, and
+    /// the receive limit it sets. A report of an interval in which the sender was data-limited
+    /// keeps the largest of the set and the new X_recv ("Maximize X_recv_set"), after halving
+    /// the set and taking 0.85·X_recv if the report shows a new loss event or a larger p, and
+    /// then limits the rate to max(X_recv_set) rather than twice it. Any other report replaces
+    /// the set with the new X_recv ("Update X_recv_set" keeps the values of the last two RTTs;
+    /// ours keeps only the latest, as before), limit 2·X_recv.
+    fn recv_limit_rfc(&mut self, report: &ReportSample, p_before: f64) -> f64 {
+        let x_recv = report.recv_rate_bps.max(0.0);
+        self.data_limited = report.data_limited;
+        if !report.data_limited {
+            self.x_recv_bps = x_recv;
+            return 2.0 * x_recv;
+        }
+        if report.new_loss_event || self.p > p_before {
+            self.x_recv_bps = (self.x_recv_bps / 2.0).max(0.85 * x_recv);
+            self.x_recv_bps
+        } else {
+            self.x_recv_bps = self.x_recv_bps.max(x_recv);
+            2.0 * self.x_recv_bps
+        }
+    }
+
+    fn on_report_rfc(&mut self, now: SimTime, first: bool, r: f64, recv_limit: f64) {
         let w_init_bps = self.w_init_bps(r);
-        let recv_limit = 2.0 * self.x_recv_bps;
         if self.p > 0.0 {
             // RFC 5348 §4.3 step 4: X = max(min(X_calc, recv_limit), s/t_mbi).
             self.rate_bps = self.x_calc(r).min(recv_limit);
@@ -362,12 +394,18 @@ impl Controller for Tfrc {
         }
         let Some(r) = self.rtt_s else { return };
         self.reports += 1;
+        let p_before = self.p;
         self.p = report.loss_event_rate.clamp(0.0, 1.0);
-        self.x_recv_bps = report.recv_rate_bps.max(0.0);
-        match self.variant {
-            TfrcVariant::Rfc5348 => self.on_report_rfc(report.now, first, r),
-            TfrcVariant::Ns2 => self.on_report_ns2(report.now, first, r),
-            TfrcVariant::Ns2June2000 => self.on_report_ns2_2000(report.now, r),
+        if self.variant == TfrcVariant::Rfc5348 {
+            let recv_limit = self.recv_limit_rfc(report, p_before);
+            self.on_report_rfc(report.now, first, r, recv_limit);
+        } else {
+            self.x_recv_bps = report.recv_rate_bps.max(0.0);
+            if self.variant == TfrcVariant::Ns2 {
+                self.on_report_ns2(report.now, first, r);
+            } else {
+                self.on_report_ns2_2000(report.now, r);
+            }
         }
         self.rate_bps = self.config.clamp(self.rate_bps);
     }
@@ -445,6 +483,8 @@ impl Controller for Tfrc {
         ]);
         if self.variant.is_ns2() {
             out.push(("slow_start", f64::from(u8::from(self.slow_start))));
+        } else {
+            out.push(("data_limited", f64::from(u8::from(self.data_limited))));
         }
     }
 
@@ -514,6 +554,84 @@ mod tests {
         let floor = RateConfig::default().min_rate();
         for busy in [after(0.01, false), after(0.0, false)] {
             assert_eq!(busy.rate_bps, floor);
+        }
+    }
+
+    /// RFC 5348 §4.3 step 4 worked through (1000-byte packets, R = 100 ms, p = 1e-4 then 2e-4,
+    /// where X_calc ≈ 9.8 and 6.9 Mb/s, so the receive limit binds):
+    /// 1. X_recv 1 Mb/s, not data-limited: X_recv_set {1 Mb/s}, X = 2·1 = 2 Mb/s;
+    /// 2. X_recv 0.3 Mb/s over a data-limited interval, p unchanged: Maximize keeps 1 Mb/s, X
+    ///    stays 2 Mb/s (not 2·0.3 = 0.6 Mb/s);
+    /// 3. X_recv 0.3 Mb/s, data-limited, p up: the set halves to 0.5 Mb/s, X_recv becomes
+    ///    0.85·0.3 = 0.255 Mb/s, Maximize keeps 0.5 Mb/s, and X = max(X_recv_set) = 0.5 Mb/s;
+    /// 4. X_recv 0.3 Mb/s, not data-limited: X = 0.6 Mb/s.
+    #[test]
+    fn data_limited_reports_keep_the_largest_receive_rate() {
+        let mut t = Tfrc::new(TfrcVariant::Rfc5348, RateConfig::default());
+        t.on_report(&report(0, 0.0, 0.0));
+        let limited = |now_ms, p, x| ReportSample {
+            data_limited: true,
+            ..report(now_ms, p, x)
+        };
+        let steps = [
+            (report(100, 1e-4, 1e6), 2e6, 1e6),
+            (limited(200, 1e-4, 0.3e6), 2e6, 1e6),
+            (limited(300, 2e-4, 0.3e6), 0.5e6, 0.5e6),
+            (report(400, 2e-4, 0.3e6), 0.6e6, 0.3e6),
+        ];
+        for (k, (r, rate, set)) in steps.into_iter().enumerate() {
+            t.on_report(&r);
+            assert!(t.x_calc(0.1) > 2.0 * rate, "step {k}: X_calc binds");
+            assert!(
+                (t.rate_bps - rate).abs() < 1e-6,
+                "step {k}: X {}",
+                t.rate_bps
+            );
+            assert!(
+                (t.x_recv_bps - set).abs() < 1e-6,
+                "step {k}: set {}",
+                t.x_recv_bps
+            );
+        }
+        // A new loss event halves the set as a larger p does.
+        let mut u = t.clone();
+        u.on_report(&ReportSample {
+            new_loss_event: true,
+            ..limited(500, 2e-4, 0.1e6)
+        });
+        assert!((u.x_recv_bps - 0.15e6).abs() < 1e-6 && (u.rate_bps - 0.15e6).abs() < 1e-6);
+    }
+
+    proptest::proptest! {
+        /// Whatever the reports, a data-limited one without more loss never lowers the receive
+        /// limit below the previous report's, and a data-limited one with more loss never sets
+        /// it above the previous: X_recv_set only keeps (RFC 5348 §4.3).
+        #[test]
+        fn data_limited_reports_never_shrink_the_set_without_loss(
+            reports in proptest::collection::vec(
+                (0.0f64..1e-2, 0.0f64..1e7, proptest::bool::ANY, proptest::bool::ANY), 1..60)
+        ) {
+            let mut t = Tfrc::new(TfrcVariant::Rfc5348, RateConfig::default());
+            t.on_report(&report(0, 0.0, 0.0));
+            let mut p = 0.0;
+            for (k, (dp, x, limited, more_loss)) in reports.into_iter().enumerate() {
+                let before = t.x_recv_bps;
+                let p_new = if more_loss { p + dp } else { p };
+                let r = ReportSample {
+                    data_limited: limited,
+                    ..report(100 * (k as u64 + 1), p_new, x)
+                };
+                t.on_report(&r);
+                if limited && p_new <= p {
+                    proptest::prop_assert!(t.x_recv_bps >= before.max(x));
+                } else if limited {
+                    proptest::prop_assert!(t.x_recv_bps <= (before / 2.0).max(0.85 * x) + 1e-9);
+                } else {
+                    proptest::prop_assert_eq!(t.x_recv_bps, x);
+                }
+                proptest::prop_assert!(t.rate_bps.is_finite() && t.rate_bps > 0.0);
+                p = p_new;
+            }
         }
     }
 
