@@ -34,10 +34,13 @@ With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.3
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
 jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10". Without
-ns-2.35 the store is left as it is.
+ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell is
+computed first: a cell whose value is the stored one to the character is stamped with this
+model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is
+measured afresh, both sides, and stored, as with --store alone.
 
 Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start}
-[--seeds N] [--quick] [--mice N,N,...] [--store]
+[--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
 from __future__ import annotations
@@ -135,24 +138,48 @@ def mean_sd(values: list[float]) -> str:
     return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
 
 
+def command() -> str:
+    return " ".join(["python", "bench/ns2_compare_figs.py", *sys.argv[1:]])
+
+
 def store(reproduction: str, key: str, ns2: str, ours: str, agree: bool, compared: str) -> None:
     """One cell of the ns-2.35 column, if --store was given (STORE names its seeds)."""
     if STORE:
         ns2column.store(
             reproduction,
             {key: {"ns2": ns2, "ccscope": ours, "agree": agree, "compared": compared, **STORE}},
-            " ".join(["python", "bench/ns2_compare_figs.py", *sys.argv[1:]]),
+            command(),
         )
+
+
+def settled(reproduction: str, key: str, ours: str) -> bool:
+    """With --restamp: whether the stored cell's ccscope side is `ours` to the character (it
+    is then stamped with this model version, and ns-2.35 need not run for it). Always False
+    otherwise: the caller measures the cell."""
+    if not RESTAMP:
+        return False
+    if ns2column.restamp(reproduction, key, ours, STORE["seeds"], command()):
+        print(f"{reproduction} {key}: {ours} as stored: re-stamped", flush=True)
+        return True
+    was = ns2column.load().get(reproduction, {}).get(key, {}).get("ccscope")
+    print(f"{reproduction} {key}: {ours}, stored {was}: measured afresh", flush=True)
+    return False
 
 
 #: With --store: {"seeds": "1-N"}; empty otherwise.
 STORE: dict[str, str] = {}
+#: With --restamp: [True].
+RESTAMP: list[bool] = []
 
 
 def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
     print("| protocol | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|")
     for name, (source, rules, agent) in YANG_CASES.items():
+        like = [yang_f_ccscope(rules, s, duration_s, True) for s in seeds] if rules else []
+        shown = mean_sd(like) if like else "—"
+        if like and settled("yang-table1", f"F/{name}", shown):
+            continue
         runs = []
         if isinstance(agent, str):
             theirs = f"— ({agent})"
@@ -162,8 +189,6 @@ def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
         else:
             theirs = ""
         ours = mean_sd([yang_f_ccscope(source, s, duration_s, False) for s in seeds])
-        like = [yang_f_ccscope(rules, s, duration_s, True) for s in seeds] if rules else []
-        shown = mean_sd(like) if like else "—"
         print(f"| {name} | {yang.TABLE1_F[name]:g} | {theirs} | {ours} | {shown} |", flush=True)
         if runs:
             agree = ns2column.agree_means(runs, like)
@@ -241,8 +266,13 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
     for experiment, key, column in ((1, "T2", 0), (2, "T1", 1)):
         table6 = jin.TABLE6_EXP1 if experiment == 1 else jin.TABLE6_EXP2
         for name, ns2_agent in JIN_NS2.items():
-            ours = [jin_ccscope(experiment, name, s, False) for s in seeds]
             like = [jin_ccscope(experiment, name, s, True) for s in seeds]
+            mine = median_range([r[key] for r in like])
+            if not isinstance(ns2_agent, str) and settled(
+                "jin-fig20", f"exp{experiment}/{key}/{name}", mine
+            ):
+                continue
+            ours = [jin_ccscope(experiment, name, s, False) for s in seeds]
             if isinstance(ns2_agent, str):
                 theirs, t_cell, w_cell = None, f"— ({ns2_agent})", "—"
             elif with_ns2:
@@ -256,15 +286,14 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
                     "jin-fig20",
                     f"exp{experiment}/{key}/{name}",
                     t_cell,
-                    median_range([r[key] for r in like]),
+                    mine,
                     agree,
                     ns2column.AGREE_MEDIANS,
                 )
             start = next(v for k, v in table6.items() if k.startswith(name))
             print(
                 f"| {experiment} | {name} | {key} (RTTs) | {jin.FIG20_TABLE6[name][column]:g} | "
-                f"{t_cell} | {median_range([r[key] for r in ours])} | "
-                f"{median_range([r[key] for r in like])} |"
+                f"{t_cell} | {median_range([r[key] for r in ours])} | {mine} |"
             )
             print(
                 f"| {experiment} | {name} | W1, W2 before 400 s (pkts) | "
@@ -325,18 +354,19 @@ CAI_AGREE = "DTAIMD's and TCP's mean goodputs, each: " + ns2column.AGREE_MEANS
 def cai_fig16(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
     print("| mice | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|")
+    unit = " kb/s goodput"  # the claim's row is in b/s of throughput
     for n in mice:
+        like = {m: [cai_ccscope(n, m, s, True) for s in seeds] for m in CAI_MEDIA}
+        if settled("cai-fig16", f"mice/{n}", cai_cell(like["DTAIMD"], like["TCP"], unit)):
+            continue
         theirs = {m: [cai_ns2(n, m, s) for s in seeds] for m in CAI_MEDIA} if with_ns2 else {}
-        cells = [cai_cell(theirs["DTAIMD"], theirs["TCP"]) if theirs else ""]
-        for rules in (False, True):
-            runs = {m: [cai_ccscope(n, m, s, rules) for s in seeds] for m in CAI_MEDIA}
-            cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+        ours = {m: [cai_ccscope(n, m, s, False) for s in seeds] for m in CAI_MEDIA}
+        cells = [cai_cell(r["DTAIMD"], r["TCP"]) if r else "" for r in (theirs, ours, like)]
         print(f"| {n} | DTAIMD above TCP | " + " | ".join(cells) + " |", flush=True)
         if theirs:
-            agree = all(ns2column.agree_means(theirs[m], runs[m]) for m in CAI_MEDIA)
-            unit = " kb/s goodput"  # the claim's row is in b/s of throughput
-            ns2, ours = (cai_cell(r["DTAIMD"], r["TCP"], unit) for r in (theirs, runs))
-            store("cai-fig16", f"mice/{n}", ns2, ours, agree, CAI_AGREE)
+            agree = all(ns2column.agree_means(theirs[m], like[m]) for m in CAI_MEDIA)
+            ns2, mine = (cai_cell(r["DTAIMD"], r["TCP"], unit) for r in (theirs, like))
+            store("cai-fig16", f"mice/{n}", ns2, mine, agree, CAI_AGREE)
 
 
 def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
@@ -377,11 +407,20 @@ def main() -> None:
         action="store_true",
         help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
     )
+    ap.add_argument(
+        "--restamp",
+        action="store_true",
+        help="With --store: re-stamp the cells whose ccscope side recomputes to the stored "
+        "text; measure the others afresh.",
+    )
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
     with_ns2 = have_ns2()
     if args.store and args.quick:
         ap.error("--store keeps the full runs' cells: drop --quick")
+    if args.restamp and not (args.store and with_ns2):
+        ap.error("--restamp rewrites the store's cells: give --store, with ns-2.35 installed")
+    RESTAMP.extend([True] if args.restamp else [])
     if args.store and with_ns2:
         STORE["seeds"] = f"1-{args.seeds}"
     if args.figure == "yang-f":
