@@ -1,6 +1,6 @@
-"""Three reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Four reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
-Fig. 20 (Table 6's simulated T2 and T1) and Cai et al.'s Fig. 16.
+Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16 and Vegas's equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -29,17 +29,22 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   SYN exchange first, then windowInit_ packets: syn_ and delay_growth_ true, its defaults) and
   started as ccscope's TCP starts (windowInit_ packets of data at once), against ccscope with
   ns-2.35's rules: how much of the gap between the two simulators is the SYN.
+- vegas (bench/ns2_vegas.tcl): vegas-equilibrium's packet-level rows, Agent/TCP/Vegas with
+  v_alpha_ 2, v_beta_ 4 (tcp-vegas.cc), and Agent/TCP/Reno in the two-RTT row: each n's mean
+  queue per flow (the cell: least and most of them), the largest throughput ratio over n, the
+  20-ms flow's throughput over the 100-ms flow's; over seeds 1-10 (--seeds 10).
 
 With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.35's rules
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
-jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10". Without
-ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell is
-computed first: a cell whose value is the stored one to the character is stamped with this
-model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is
-measured afresh, both sides, and stored, as with --store alone.
+jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10";
+vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno". Without ns-2.35 the store is
+left as it is. With --store --restamp ccscope's side of each cell is computed first: a cell
+whose value is the stored one to the character is stamped with this model version
+(ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is measured afresh,
+both sides, and stored, as with --store alone.
 
-Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start}
+Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start,vegas}
 [--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
@@ -54,7 +59,7 @@ import numpy as np
 import pandas as pd
 
 from ccscope import engine, ns2column
-from ccscope.experiments import cai, jin, yang
+from ccscope.experiments import cai, jin, vegas, yang
 from ccscope.scenario import load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -388,9 +393,104 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 
+# --- Vegas's equilibrium ----------------------------------------------------------------
+
+#: vegas-equilibrium's flow counts.
+VEGAS_NS = tuple(range(1, 17))
+
+
+def vegas_rules(table: dict) -> dict:
+    """A Vegas scenario with ns-2.35's rules: NS2_TCP, 1040 bytes on the wire, the DropTail
+    limit one packet lower (yang_f_ccscope)."""
+    for flow in table["flows"]:
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{1000 + HEADER}B"}
+    queue = table["topology"]["bottleneck"]["queue"]
+    queue["limit"] = f"{int(queue['limit'].removesuffix('pkts')) - 1}pkts"
+    return table
+
+
+def vegas_ccscope_equilibrium(n: int, seed: int) -> dict[str, float]:
+    """vegas.packet_equilibrium with ns-2.35's rules."""
+    sc = load(shipped() / "vegas-equilibrium.toml").replace("flows[0].count", n).with_seed(seed)
+    return vegas.equilibrium_of(engine.run(vegas_rules(sc.table)), n)
+
+
+def vegas_ccscope_rtt(controller: str, seed: int) -> float:
+    """vegas.rtt_ratio with ns-2.35's rules."""
+    sc = load(shipped() / "vegas-rtt-bias.toml").with_seed(seed)
+    for i in (0, 1):
+        sc = sc.replace(f"flows[{i}].source.controller", controller)
+    rate = engine.run(vegas_rules(sc.table)).flows["throughput_bps"]
+    return float(rate.iloc[0] / rate.iloc[1])
+
+
+def vegas_ns2_equilibrium(n: int, seed: int) -> dict[str, float]:
+    got = ns2("ns2_vegas.tcl", "equilibrium", n, seed)
+    rate = np.array(got["throughput_bps"])
+    return {"per_flow": got["mean_queue_pkts"] / n, "ratio": float(rate.max() / rate.min())}
+
+
+def vegas_ns2_rtt(agent: str, seed: int) -> float:
+    rate = ns2("ns2_vegas.tcl", "rtt-bias", agent, seed)["throughput_bps"]
+    return rate[0] / rate[1]
+
+
+def vegas_equilibrium(seeds: range, with_ns2: bool) -> None:
+    """vegas-equilibrium's packet-level rows: the mean queue per flow (each n's mean over the
+    seeds; the cell is the least and most of them), the largest throughput ratio over n (per
+    seed), and the two-RTT throughput ratio under Vegas and Reno (ns-2.35's Agent/TCP/Vegas
+    and Agent/TCP/Reno; ccscope with the reproduction's variant = "reno")."""
+    print("| quantity | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    like = {n: [vegas_ccscope_equilibrium(n, s) for s in seeds] for n in VEGAS_NS}
+    per_flow = {n: [r["per_flow"] for r in runs] for n, runs in like.items()}
+    spread = [max(like[n][i]["ratio"] for n in VEGAS_NS) for i in range(len(seeds))]
+    rtt = {a: [vegas_ccscope_rtt(c, s) for s in seeds] for a, c in VEGAS_RTT.items()}
+    mine = {
+        "queue": vegas_range(per_flow),
+        "spread": mean_sd(spread),
+        **{f"rtt/{a}": mean_sd(v) for a, v in rtt.items()},
+    }
+    todo = [k for k, v in mine.items() if not settled("vegas-equilibrium", k, v)]
+    theirs: dict[str, str] = dict.fromkeys(mine, "")
+    if with_ns2 and todo:
+        runs = {n: [vegas_ns2_equilibrium(n, s) for s in seeds] for n in VEGAS_NS}
+        queue = {n: [r["per_flow"] for r in rs] for n, rs in runs.items()}
+        widest = [max(runs[n][i]["ratio"] for n in VEGAS_NS) for i in range(len(seeds))]
+        ratios = {a: [vegas_ns2_rtt(a, s) for s in seeds] for a in VEGAS_RTT}
+        samples = {"spread": (widest, spread), **{f"rtt/{a}": (ratios[a], rtt[a]) for a in rtt}}
+        theirs = {"queue": vegas_range(queue), **{k: mean_sd(v[0]) for k, v in samples.items()}}
+        agree = {
+            "queue": all(ns2column.agree_means(queue[n], per_flow[n]) for n in VEGAS_NS),
+            **{k: ns2column.agree_means(*v) for k, v in samples.items()},
+        }
+        for key in todo:
+            compared = VEGAS_QUEUE_AGREE if key == "queue" else ns2column.AGREE_MEANS
+            store("vegas-equilibrium", key, theirs[key], mine[key], agree[key], compared)
+    alpha, beta = vegas.thresholds()
+    paper = {"queue": f"[{alpha:g}, {beta:g}]", "spread": f"≤ {beta / alpha:g}"}
+    paper |= {"rtt/Vegas": f"≤ {beta / alpha:g}", "rtt/Reno": f"> {beta / alpha:g}"}
+    for key, value in mine.items():
+        print(f"| {key} | {paper[key]} | {theirs[key]} | {value} |", flush=True)
+
+
+#: ns-2.35 agent: ccscope controller, in the two-RTT rows.
+VEGAS_RTT = {"Vegas": "vegas", "Reno": "tcp"}
+#: How the queue cell is judged.
+VEGAS_QUEUE_AGREE = "each n's mean queue per flow over the seeds: " + ns2column.AGREE_MEANS
+
+
+def vegas_range(per_n: dict[int, list[float]]) -> str:
+    """The least and most of each n's mean over the seeds, as the claim's "least–most"."""
+    means = [float(np.mean(v)) for v in per_n.values()]
+    return f"{min(means):.3f}–{max(means):.3f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("figure", choices=("yang-f", "jin-fig20", "cai-fig16", "cai-fig16-start"))
+    ap.add_argument(
+        "figure", choices=("yang-f", "jin-fig20", "cai-fig16", "cai-fig16-start", "vegas")
+    )
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument(
         "--quick",
@@ -430,6 +530,8 @@ def main() -> None:
     elif args.figure == "cai-fig16":
         mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
         cai_fig16(seeds, mice, with_ns2)
+    elif args.figure == "vegas":
+        vegas_equilibrium(seeds, with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

@@ -1,7 +1,7 @@
-"""ccscope with ns-2.35's rules against ns-2.35 itself on three reproductions' set-ups
+"""ccscope with ns-2.35's rules against ns-2.35 itself on four reproductions' set-ups
 (bench/ns2_compare_figs.py, whose full tables docs/validation.md shows; make validate installs
-ns-2.35): Yang et al.'s fairness F, Jin et al.'s Fig. 20 and Cai et al.'s Fig. 16, in shorter
-runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
+ns-2.35): Yang et al.'s fairness F, Jin et al.'s Fig. 20, Cai et al.'s Fig. 16 and Vegas's
+equilibrium, in shorter runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
 as samples: their means must agree within three standard errors of their difference over the
 seeds each runs (the same rule as test_ns2_tfrc_loss.py).
 """
@@ -90,3 +90,22 @@ def test_jin_fig20_pair_starts_where_ns2_starts_it(capsys):
     for flow in ("W1", "W2"):
         mine, ns2 = [r[flow] for r in ours], [r[flow] for r in theirs]
         agree(f"Jin Fig. 20, Exp. 2, TCP {flow} (pkts)", mine, ns2, capsys)
+
+
+#: Over seeds 1-10 (bench/ns2_compare_figs.py vegas --seeds 10) ns-2.35's Agent/TCP/Vegas
+#: gives the 20-ms flow 2.18 ± 0.11 times the 100-ms flow's throughput and ccscope's Vegas with
+#: ns-2.35's rules 1.29 ± 0.06: not diagnosed (a ccscope defect until shown otherwise).
+VEGAS_RTT = pytest.mark.xfail(
+    strict=True, reason="ns-2.35's Vegas keeps an RTT bias of about 2.2; ccscope's about 1.3"
+)
+
+
+@pytest.mark.parametrize(
+    "agent", [pytest.param("Vegas", marks=VEGAS_RTT), "Reno"], ids=["Vegas", "Reno"]
+)
+def test_vegas_rtt_bias_matches_ns2(agent, capsys):
+    """vegas-equilibrium's two-RTT row (scenarios/vegas-rtt-bias.toml): the 20-ms flow's
+    throughput over the 100-ms flow's, Vegas(2,4) and Reno, in both simulators."""
+    ours = [figs.vegas_ccscope_rtt(figs.VEGAS_RTT[agent], s) for s in SEEDS]
+    theirs = [figs.vegas_ns2_rtt(agent, s) for s in SEEDS]
+    agree(f"Vegas RTT bias, {agent}: throughput ratio", ours, theirs, capsys)
