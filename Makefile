@@ -72,6 +72,7 @@ validate: $(STAMP) ns2
 	$(BIN)/python bench/ns2_compare_rate.py
 	$(BIN)/python bench/ns2_compare_yang.py --store
 	$(BIN)/python bench/ns2_compare_figs.py yang-f --store
+	$(BIN)/python bench/ns2_compare_figs.py yang-onoff --store
 	$(BIN)/python bench/ns2_compare_figs.py jin-fig20 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16-start

@@ -1,6 +1,7 @@
-"""Four reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Five reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
-Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16 and Vegas's equilibrium.
+Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16, Yang et al.'s ON/OFF loss (§3.3)
+and Vegas's equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -14,6 +15,10 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   loss module, 1000 s; F = Jain's index of their per-RTT sending rates averaged over the run,
   the RTT being the flows' (ns-2: propagation, serialization and the bottleneck's mean queue),
   as ccscope.experiments.yang.fairness_of. Mean ± standard deviation over seeds.
+- yang-onoff (bench/ns2_yang_onoff.tcl, then bench/ns2_yang_cov.tcl): each protocol's
+  CoV_time beside five Pareto ON/OFF sources, then alone under Bernoulli loss at the loss rate
+  it saw there (its drops at the bottleneck over its arrivals), as yang.onoff; mean ± sd over
+  seeds, and in how many the ON/OFF one is higher; ccscope with ns-2.35's rules only.
 - jin-fig20 (bench/ns2_jin_fig20.tcl): the assumed parking lot of
   ccscope.experiments.jin.fig20_scenario; T2 (Exp. 1) and T1 (Exp. 2) by jin.fig20_times, in
   RTTs (ccscope: the senders' srtt; ns-2: the RTT a packet sees, propagation and queues,
@@ -32,19 +37,21 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
 - vegas (bench/ns2_vegas.tcl): vegas-equilibrium's packet-level rows, Agent/TCP/Vegas with
   v_alpha_ 2, v_beta_ 4 (tcp-vegas.cc), and Agent/TCP/Reno in the two-RTT row: each n's mean
   queue per flow (the cell: least and most of them), the largest throughput ratio over n, the
-  20-ms flow's throughput over the 100-ms flow's; over seeds 1-10 (--seeds 10).
+  20-ms flow's throughput over the 100-ms flow's; over seeds 1-10 (--seeds 10); ccscope with
+  ns-2.35's rules only.
 
 With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.35's rules
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
-jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10";
-vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno". Without ns-2.35 the store is
-left as it is. With --store --restamp ccscope's side of each cell is computed first: a cell
-whose value is the stored one to the character is stamped with this model version
-(ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is measured afresh,
-both sides, and stored, as with --store alone.
+yang-onoff's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's
+"mice/0" ... "mice/10"; vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno".
+Without ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell
+is computed first: a cell whose value is the stored one to the character is stamped with this
+model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is
+measured afresh, both sides, and stored, as with --store alone.
 
-Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start,vegas}
+Usage: python bench/ns2_compare_figs.py
+{yang-f,yang-onoff,jin-fig20,cai-fig16,cai-fig16-start,vegas}
 [--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
@@ -58,7 +65,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ccscope import engine, ns2column
+from ccscope import engine, metrics, ns2column
 from ccscope.experiments import cai, jin, vegas, yang
 from ccscope.scenario import load, shipped
 
@@ -198,6 +205,76 @@ def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
         if runs:
             agree = ns2column.agree_means(runs, like)
             store("yang-table1", f"F/{name}", theirs, shown, agree, ns2column.AGREE_MEANS)
+
+
+# --- Yang et al.'s ON/OFF loss (§3.3) -------------------------------------------------------
+
+ONOFF_SECONDS, ONOFF_WARMUP_S = 1000.0, 10.0
+
+
+def onoff_ccscope(rules: dict, seed: int) -> tuple[float, float]:
+    """yang.onoff's two CoV_time (beside the ON/OFF sources, then alone under Bernoulli loss at
+    the loss rate it saw there) with ns-2.35's rules: `rules` as the flow's source, the
+    DropTail limit one packet lower (yang_f_ccscope)."""
+    sc = load(shipped() / "yang-onoff-loss.toml").with_seed(seed)
+    table = sc.replace("flows[0].source", rules).table
+    table["topology"]["bottleneck"]["queue"]["limit"] = "49pkts"
+    for flow in table["flows"][1:]:
+        flow["source"]["packet_size"] = "1000B"  # ns-2's UDP packetSize_: bytes on the wire
+    cov_onoff, p, _ = yang._cov_and_loss(type(sc).from_dict(table, sc.file))
+    table["flows"] = table["flows"][:1]
+    table["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": p}
+    return cov_onoff, yang._cov_and_loss(type(sc).from_dict(table, sc.file))[0]
+
+
+def onoff_ns2(agent: list[str], seed: int) -> tuple[float, float]:
+    """The same in ns-2.35: bench/ns2_yang_onoff.tcl, then bench/ns2_yang_cov.tcl at the loss
+    rate the flow saw."""
+    got = ns2("ns2_yang_onoff.tcl", ONOFF_SECONDS, ONOFF_WARMUP_S, yang.BIN_S, seed, *agent)
+    cov_onoff = metrics.cov(np.array(got["sent_per_bin"], dtype=float))
+    alone = ns2(
+        "ns2_yang_cov.tcl",
+        got["loss_rate"],
+        ONOFF_SECONDS,
+        ONOFF_WARMUP_S,
+        yang.BIN_S,
+        seed,
+        *agent,
+    )
+    return cov_onoff, metrics.cov(np.array(alone["sent_per_bin"], dtype=float))
+
+
+def onoff_cell(runs: list[tuple[float, float]]) -> str:
+    onoff, bern = ([r[i] for r in runs] for i in (0, 1))
+    higher = sum(a > b for a, b in runs)
+    return f"{mean_sd(onoff)} vs {mean_sd(bern)} ({higher}/{len(runs)})"
+
+
+#: How the ON/OFF cells are judged: each of the two CoV_time.
+ONOFF_AGREE = "the ON/OFF and the Bernoulli CoV_time, each: " + ns2column.AGREE_MEANS
+
+
+def yang_onoff(seeds: range, with_ns2: bool) -> None:
+    """yang-onoff: each protocol's CoV_time beside five Pareto ON/OFF sources vs alone under
+    Bernoulli loss at the loss rate it saw (mean ± sd over seeds, and in how many seeds the
+    ON/OFF one is higher: the paper's claim)."""
+    print("| protocol | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for name, (_, rules, agent) in YANG_CASES.items():
+        if rules is None:
+            print(f"| {name} | ON/OFF slightly higher | — ({agent}) | — |")
+            continue
+        like = [onoff_ccscope(rules, s) for s in seeds]
+        if settled("yang-onoff", name, onoff_cell(like)):
+            continue
+        theirs = [onoff_ns2(agent, s) for s in seeds] if with_ns2 else []
+        shown = onoff_cell(theirs) if theirs else ""
+        print(f"| {name} | ON/OFF slightly higher | {shown} | {onoff_cell(like)} |", flush=True)
+        if theirs:
+            agree = all(
+                ns2column.agree_means([r[i] for r in theirs], [r[i] for r in like]) for i in (0, 1)
+            )
+            store("yang-onoff", name, shown, onoff_cell(like), agree, ONOFF_AGREE)
 
 
 # --- Jin et al.'s Fig. 20 --------------------------------------------------------------------
@@ -489,7 +566,8 @@ def vegas_range(per_n: dict[int, list[float]]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
-        "figure", choices=("yang-f", "jin-fig20", "cai-fig16", "cai-fig16-start", "vegas")
+        "figure",
+        choices=("yang-f", "yang-onoff", "jin-fig20", "cai-fig16", "cai-fig16-start", "vegas"),
     )
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument(
@@ -530,6 +608,8 @@ def main() -> None:
     elif args.figure == "cai-fig16":
         mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
         cai_fig16(seeds, mice, with_ns2)
+    elif args.figure == "yang-onoff":
+        yang_onoff(seeds, with_ns2)
     elif args.figure == "vegas":
         vegas_equilibrium(seeds, with_ns2)
     else:

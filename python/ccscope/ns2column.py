@@ -67,7 +67,6 @@ BLANK: dict[str, str] = {
     ),
     "cai-fig17": _NOT_YET.format(what="Sack1 with two (α, β) classes"),
     "yang-fig27-29": _NOT_YET.format(what="16 then 8 Sack1 or TFRC flows; TEAR has no agent"),
-    "yang-onoff": _NOT_YET.format(what="Sack1 and TFRC with ns-2's two-state loss module"),
     "cubic-rfc9438": _NOT_YET.format(what="CUBIC through ns-2.35's TCP/Linux port"),
     "dctcp-sigcomm10": "DCTCP is not in ns-2.35 (its ns-2 code is a separate patch)",
     "bbr-v1-queue": "BBR is not in ns-2.35",
@@ -95,6 +94,7 @@ BLANK: dict[str, str] = {
 PARTIAL: dict[str, str] = {
     "yang-fig6": "TEAR has no ns-2.35 agent; the RTT row and the order are not run in ns-2.35",
     "yang-table1": "TEAR has no ns-2.35 agent; I and D (a loss step) are not run in ns-2.35 yet",
+    "yang-onoff": "TEAR has no ns-2.35 agent",
     "vegas-equilibrium": "the round model's row: one step per round trip, no packets to simulate",
     "jin-fig20": "SIMD has no ns-2.35 agent (its increase depends on the window at the last "
     "decrease), so neither has either ranking; App. C's ratios are not run in ns-2.35",

@@ -1,7 +1,7 @@
 """ccscope with ns-2.35's rules against ns-2.35 itself on four reproductions' set-ups
 (bench/ns2_compare_figs.py, whose full tables docs/validation.md shows; make validate installs
-ns-2.35): Yang et al.'s fairness F, Jin et al.'s Fig. 20, Cai et al.'s Fig. 16 and Vegas's
-equilibrium, in shorter runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
+ns-2.35): Yang et al.'s fairness F and ON/OFF loss, Jin et al.'s Fig. 20, Cai et al.'s Fig. 16
+and Vegas's equilibrium, in shorter runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
 as samples: their means must agree within three standard errors of their difference over the
 seeds each runs (the same rule as test_ns2_tfrc_loss.py).
 """
@@ -46,6 +46,17 @@ def test_yang_fairness_matches_ns2(name, capsys):
     ours = [figs.yang_f_ccscope(rules, s, 300.0, True) for s in SEEDS]
     theirs = [figs.yang_f_ns2(agent, s, 300.0) for s in SEEDS]
     agree(f"Yang F, {name}", ours, theirs, capsys)
+
+
+def test_yang_onoff_tcp_matches_ns2(capsys):
+    """yang-onoff's TCP row, which fails against the paper: CoV_time beside five Pareto ON/OFF
+    sources and alone under Bernoulli loss at the loss rate it saw, in both simulators."""
+    _, rules, agent = figs.YANG_CASES["TCP"]
+    ours = [figs.onoff_ccscope(rules, s) for s in SEEDS]
+    theirs = [figs.onoff_ns2(agent, s) for s in SEEDS]
+    for i, loss in enumerate(("ON/OFF", "Bernoulli")):
+        mine, ns2 = [r[i] for r in ours], [r[i] for r in theirs]
+        agree(f"Yang TCP CoV_time, {loss} loss", mine, ns2, capsys)
 
 
 #: With mice, ccscope with ns-2's rules starves the media flow more than ns-2.35 as it runs by

@@ -529,6 +529,7 @@ def onoff(quick: bool = False) -> list[Claim]:
                 tolerance="higher",
                 holds=holds,
                 source=STATEMENT + ": §3.3, 'slightly higher'",
+                key=name,
                 why=""
                 if holds
                 else (
