@@ -1,7 +1,7 @@
-"""Five reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Seven reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
 Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16, Yang et al.'s ON/OFF loss (§3.3)
-and Vegas's equilibrium.
+and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -19,6 +19,9 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   CoV_time beside five Pareto ON/OFF sources, then alone under Bernoulli loss at the loss rate
   it saw there (its drops at the bottleneck over its arrivals), as yang.onoff; mean ± sd over
   seeds, and in how many the ON/OFF one is higher; ccscope with ns-2.35's rules only.
+- yang-fig29 (bench/ns2_yang_fig29.tcl): yang-fig27-29's RTTs for the eight remaining flows
+  of a protocol to refill the queue after the other eight stop, as yang.fig29_refill; over
+  seeds 1-10 (--seeds 10); ccscope with ns-2.35's rules only.
 - jin-fig20 (bench/ns2_jin_fig20.tcl): the assumed parking lot of
   ccscope.experiments.jin.fig20_scenario; T2 (Exp. 1) and T1 (Exp. 2) by jin.fig20_times, in
   RTTs (ccscope: the senders' srtt; ns-2: the RTT a packet sees, propagation and queues,
@@ -34,6 +37,11 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   SYN exchange first, then windowInit_ packets: syn_ and delay_growth_ true, its defaults) and
   started as ccscope's TCP starts (windowInit_ packets of data at once), against ccscope with
   ns-2.35's rules: how much of the gap between the two simulators is the SYN.
+- cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
+  ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
+  module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
+  of 3000 s) at each loss rate; over seeds 1-10 (--seeds 10); ccscope with ns-2.35's rules
+  only.
 - vegas (bench/ns2_vegas.tcl): vegas-equilibrium's packet-level rows, Agent/TCP/Vegas with
   v_alpha_ 2, v_beta_ 4 (tcp-vegas.cc), and Agent/TCP/Reno in the two-RTT row: each n's mean
   queue per flow (the cell: least and most of them), the largest throughput ratio over n, the
@@ -43,15 +51,15 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
 With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.35's rules
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
-yang-onoff's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's
-"mice/0" ... "mice/10"; vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno".
-Without ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell
-is computed first: a cell whose value is the stored one to the character is stamped with this
-model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is
-measured afresh, both sides, and stored, as with --store alone.
+yang-onoff's and yang-fig27-29's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...;
+cai-fig16's "mice/0" ... "mice/10"; cubic-rfc9438's "bernoulli/P"; vegas-equilibrium's "queue",
+"spread", "rtt/Vegas", "rtt/Reno". Without ns-2.35 the store is left as it is. With --store
+--restamp ccscope's side of each cell is computed first: a cell whose value is the stored one
+to the character is stamped with this model version (ccscope.ns2column.restamp) and ns-2.35 is
+not rerun for it; any other is measured afresh, both sides, and stored, as with --store alone.
 
 Usage: python bench/ns2_compare_figs.py
-{yang-f,yang-onoff,jin-fig20,cai-fig16,cai-fig16-start,vegas}
+{yang-f,yang-onoff,yang-fig29,jin-fig20,cai-fig16,cai-fig16-start,cubic,vegas}
 [--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
@@ -60,13 +68,14 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ccscope import engine, metrics, ns2column
-from ccscope.experiments import cai, jin, vegas, yang
+from ccscope import engine, metrics, ns2column, theory
+from ccscope.experiments import cai, cubic, jin, vegas, yang
 from ccscope.scenario import load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -258,23 +267,91 @@ def yang_onoff(seeds: range, with_ns2: bool) -> None:
     """yang-onoff: each protocol's CoV_time beside five Pareto ON/OFF sources vs alone under
     Bernoulli loss at the loss rate it saw (mean ± sd over seeds, and in how many seeds the
     ON/OFF one is higher: the paper's claim)."""
+    paper = dict.fromkeys(YANG_CASES, "ON/OFF slightly higher")
+    yang_rows(
+        "yang-onoff", paper, onoff_ccscope, onoff_ns2, onoff_cell, ONOFF_AGREE, seeds, with_ns2
+    )
+
+
+def samples(runs: list) -> list[list[float]]:
+    """Each component of tuple-valued runs as a sample of its own, or the runs as one."""
+    if isinstance(runs[0], tuple):
+        return [list(column) for column in zip(*runs, strict=True)]
+    return [runs]
+
+
+def yang_rows(
+    reproduction: str,
+    paper: dict[str, str],
+    ours: Callable,
+    theirs: Callable,
+    cell: Callable[[list], str],
+    compared: str,
+    seeds: range,
+    with_ns2: bool,
+) -> None:
+    """One row and one cell per protocol of YANG_CASES: `ours(rules, seed)` and `theirs(agent,
+    seed)` give a value, or a tuple of values each judged alone (all must agree)."""
     print("| protocol | paper | ns-2.35 | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|")
     for name, (_, rules, agent) in YANG_CASES.items():
         if rules is None:
-            print(f"| {name} | ON/OFF slightly higher | — ({agent}) | — |")
+            print(f"| {name} | {paper[name]} | — ({agent}) | — |")
             continue
-        like = [onoff_ccscope(rules, s) for s in seeds]
-        if settled("yang-onoff", name, onoff_cell(like)):
+        like = [ours(rules, s) for s in seeds]
+        if settled(reproduction, name, cell(like)):
             continue
-        theirs = [onoff_ns2(agent, s) for s in seeds] if with_ns2 else []
-        shown = onoff_cell(theirs) if theirs else ""
-        print(f"| {name} | ON/OFF slightly higher | {shown} | {onoff_cell(like)} |", flush=True)
-        if theirs:
-            agree = all(
-                ns2column.agree_means([r[i] for r in theirs], [r[i] for r in like]) for i in (0, 1)
-            )
-            store("yang-onoff", name, shown, onoff_cell(like), agree, ONOFF_AGREE)
+        runs = [theirs(agent, s) for s in seeds] if with_ns2 else []
+        shown = cell(runs) if runs else ""
+        print(f"| {name} | {paper[name]} | {shown} | {cell(like)} |", flush=True)
+        if runs:
+            pairs = zip(samples(runs), samples(like), strict=True)
+            agree = all(ns2column.agree_means(a, b) for a, b in pairs)
+            store(reproduction, name, shown, cell(like), agree, compared)
+
+
+# --- Yang et al.'s Fig. 29 (§5.2) --------------------------------------------------------------
+
+FIG29_SECONDS = 300.0
+
+
+def fig29_ccscope(rules: dict, seed: int) -> float:
+    """yang.fig29_refill's RTTs to refill the queue to its mean level of the 50 s before the
+    stop, with ns-2.35's rules: `rules` as every flow's source, the DropTail limit one packet
+    lower (yang_f_ccscope)."""
+    sc = (
+        load(shipped() / "yang-fig29-leave.toml")
+        .replace("flows[0].source", rules)
+        .replace("flows[1].source", rules)
+        .replace("topology.bottleneck.queue.limit", "49pkts")
+        .with_seed(seed)
+    )
+    q = engine.run(sc).trace.queues
+    q = q[q["name"] == "bottleneck"]
+    return yang.refill_rtts(q["time_s"], q["queue_pkts"])
+
+
+def fig29_ns2(agent: list[str], seed: int) -> float:
+    got = ns2("ns2_yang_fig29.tcl", FIG29_SECONDS, yang.BIN_S, seed, *agent)
+    queue = np.array(got["queue_pkts"], dtype=float)
+    return yang.refill_rtts(yang.BIN_S * np.arange(len(queue)), queue)
+
+
+def yang_fig29(seeds: range, with_ns2: bool) -> None:
+    """yang-fig27-29: RTTs for each protocol's eight remaining flows to refill the queue after
+    the other eight stop, mean ± sd over the seeds."""
+    paper = {name: f"{rtts:g} RTTs" for name, rtts in yang.FIG29_RTTS.items()}
+    paper["TEAR"] = f"> {paper['TEAR']}"
+    yang_rows(
+        "yang-fig27-29",
+        paper,
+        fig29_ccscope,
+        fig29_ns2,
+        mean_sd,
+        ns2column.AGREE_MEANS,
+        seeds,
+        with_ns2,
+    )
 
 
 # --- Jin et al.'s Fig. 20 --------------------------------------------------------------------
@@ -470,6 +547,70 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 
+# --- RFC 9438's CUBIC under Bernoulli loss --------------------------------------------------
+
+#: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22): β = 819/1024, C =
+#: bic_scale·10/1024 = 410/1024, no HyStart (Linux 2.6.29 added it); fast convergence off, as
+#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow.
+NS2_CUBIC = {
+    "name": "cubic",
+    "fast_convergence": 0,
+    "beta": 819 / 1024,
+    "c": 410 / 1024,
+    "hystart": 0,
+}
+#: bench/ns2_cubic.tcl's round trip without a queue: 2 × (48 + 1 + 1) ms of propagation and a
+#: 1040-byte packet and a 40-byte ACK serialized at the two 1 Gb/s links and the 10 Gb/s one.
+CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
+
+
+def cubic_ccscope(p: float, seed: int) -> float:
+    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP,
+    1040 bytes on the wire): packets sent per RTT over the second half of the 3000-s run."""
+    sc = (
+        load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
+    )
+    table = sc.table
+    source = table["flows"][0]["source"]
+    table["flows"][0]["source"] = {
+        **source,
+        **NS2_TCP,
+        "packet_size": f"{1000 + HEADER}B",
+        "controller": NS2_CUBIC,
+    }
+    f = engine.run(table).flows.iloc[0]
+    return float(f["send_rate_bps"] * f["mean_rtt_s"] / (8 * (1000 + HEADER)))
+
+
+def cubic_ns2(p: float, seed: int) -> float:
+    got = ns2("ns2_cubic.tcl", p, cubic.FULL_S, seed)
+    return got["sent_pkts"] / got["seconds"] * CUBIC_NS2_RTT_S
+
+
+def cubic_rfc9438(seeds: range, with_ns2: bool) -> None:
+    """cubic-rfc9438's Bernoulli rows: the mean window (packets per RTT) at each loss rate,
+    mean ± sd over the seeds, beside RFC 9438's Figure 6 (Figure 3 in the Reno-friendly
+    region) at ns-2.35's β and C and at the RFC's."""
+    print(
+        "| p | RFC 9438 (β 0.7, C 0.4) | at ns-2.35's β and C | ns-2.35 | ccscope, ns-2.35 rules |"
+    )
+    print("|---|---|---|---|---|")
+    rtt = CUBIC_NS2_RTT_S
+    for p in cubic.LOSS_RATES:
+        like = [cubic_ccscope(p, s) for s in seeds]
+        key = f"bernoulli/{p:g}"
+        if settled("cubic-rfc9438", key, mean_sd(like)):
+            continue
+        theirs = [cubic_ns2(p, s) for s in seeds] if with_ns2 else []
+        shown = mean_sd(theirs) if theirs else ""
+        rfc = float(theory.cubic_response(p, rtt, cubic.C, cubic.BETA))
+        at_ns2 = float(theory.cubic_response(p, rtt, NS2_CUBIC["c"], NS2_CUBIC["beta"]))
+        print(f"| {p:g} | {rfc:.1f} | {at_ns2:.1f} | {shown} | {mean_sd(like)} |", flush=True)
+        if theirs:
+            agree = ns2column.agree_means(theirs, like)
+            store("cubic-rfc9438", key, shown, mean_sd(like), agree, ns2column.AGREE_MEANS)
+
+
 # --- Vegas's equilibrium ----------------------------------------------------------------
 
 #: vegas-equilibrium's flow counts.
@@ -567,7 +708,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "figure",
-        choices=("yang-f", "yang-onoff", "jin-fig20", "cai-fig16", "cai-fig16-start", "vegas"),
+        choices=(
+            "yang-f",
+            "yang-onoff",
+            "yang-fig29",
+            "jin-fig20",
+            "cai-fig16",
+            "cai-fig16-start",
+            "cubic",
+            "vegas",
+        ),
     )
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument(
@@ -610,6 +760,10 @@ def main() -> None:
         cai_fig16(seeds, mice, with_ns2)
     elif args.figure == "yang-onoff":
         yang_onoff(seeds, with_ns2)
+    elif args.figure == "yang-fig29":
+        yang_fig29(seeds, with_ns2)
+    elif args.figure == "cubic":
+        cubic_rfc9438(seeds, with_ns2)
     elif args.figure == "vegas":
         vegas_equilibrium(seeds, with_ns2)
     else:

@@ -3,23 +3,15 @@
 # DropTail 50 packets, beside five Pareto ON/OFF sources (Application/Traffic/Pareto over UDP,
 # pareto.cc: mean ON 1 s, mean OFF 2 s, 500 kb/s while ON, shape 1.5, 1000-byte packets), every
 # flow on its own 100 Mb/s, 10 ms access links; 1000-byte payloads.
-# AGENT and INCREASE DECREASE as bench/ns2_yang_cov.tcl (Sack1 [GAIMD] or TFRC).
+# AGENT and INCREASE DECREASE as bench/ns2_yang_common.tcl (Sack1 [GAIMD] or TFRC).
 # usage: ns ns2_yang_onoff.tcl SIM_S WARMUP_S BIN_S SEED AGENT [INCREASE DECREASE]
 # prints one JSON line: the packets the flow sent into its access link in each BIN_S bin from
 # WARMUP_S to SIM_S (retransmissions included), and the share of its packets the bottleneck
 # dropped over that time (a flow monitor on the bottleneck, the flow's fid 1).
 set simt [lindex $argv 0]; set warm [lindex $argv 1]; set bin [lindex $argv 2]
-set seed [lindex $argv 3]; set agent [lindex $argv 4]
-if {$argc > 6} {
-  Agent/TCP set increase_num_ [lindex $argv 5]
-  Agent/TCP set decrease_num_ [lindex $argv 6]
-}
-set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 10000
-Agent/TFRC set packetSize_ 1000
+set seed [lindex $argv 3]
+source [file join [file dirname [info script]] ns2_yang_common.tcl]
+yang_setup $seed {*}[lrange $argv 4 end]
 set L [$ns node]; set R [$ns node]
 $ns duplex-link $L $R 2.5Mb 30ms DropTail
 $ns queue-limit $L $R 50
@@ -31,15 +23,8 @@ proc host {} {
   return [list $s $d]
 }
 lassign [host] s d
-if {$agent == "TFRC"} {
-  set src [new Agent/TFRC]; set snk [new Agent/TFRCSink]
-} else {
-  set src [new Agent/TCP/$agent]
-  set snk [new [expr {$agent == "Sack1" ? "Agent/TCPSink/Sack1" : "Agent/TCPSink"}]]
-  set ftp [new Application/FTP]; $ftp attach-agent $src
-}
+lassign [yang_flow $s $d] src app
 $src set fid_ 1
-$ns attach-agent $s $src; $ns attach-agent $d $snk; $ns connect $src $snk
 for {set i 0} {$i < 5} {incr i} {
   lassign [host] us ud
   set udp [new Agent/UDP]; $udp set fid_ 2; $udp set packetSize_ 1000
@@ -54,22 +39,15 @@ for {set i 0} {$i < 5} {incr i} {
 set out [$ns monitor-queue $s $L ""]
 set fmon [$ns makeflowmon Fid]
 $ns attach-fmon [$ns link $L $R] $fmon
-if {$agent == "TFRC"} { $ns at 0 "$src start" } else { $ns at 0 "$ftp start" }
+$ns at 0 "$app start"
 set counts {}
 set last 0
-proc sample {} {
-  global ns out bin counts last simt
-  set now [$out set pdepartures_]
-  lappend counts [expr $now - $last]
-  set last $now
-  if {[$ns now] + $bin < $simt + 1e-9} { $ns at [expr [$ns now] + $bin] "sample" }
-}
 proc start {} {
   global ns out last bin fmon flow arrived0 dropped0
   set last [$out set pdepartures_]
   set flow [[$fmon classifier] lookup auto 0 0 1]
   set arrived0 [$flow set parrivals_]; set dropped0 [$flow set pdrops_]
-  $ns at [expr [$ns now] + $bin] "sample"
+  $ns at [expr [$ns now] + $bin] "yang_sample"
 }
 proc finish {} {
   global counts flow arrived0 dropped0

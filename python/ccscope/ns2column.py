@@ -66,8 +66,6 @@ BLANK: dict[str, str] = {
         "mice; the playback buffer from the trace"
     ),
     "cai-fig17": _NOT_YET.format(what="Sack1 with two (α, β) classes"),
-    "yang-fig27-29": _NOT_YET.format(what="16 then 8 Sack1 or TFRC flows; TEAR has no agent"),
-    "cubic-rfc9438": _NOT_YET.format(what="CUBIC through ns-2.35's TCP/Linux port"),
     "dctcp-sigcomm10": "DCTCP is not in ns-2.35 (its ns-2 code is a separate patch)",
     "bbr-v1-queue": "BBR is not in ns-2.35",
     "bbr-vs-cubic": "BBR is not in ns-2.35",
@@ -95,6 +93,9 @@ PARTIAL: dict[str, str] = {
     "yang-fig6": "TEAR has no ns-2.35 agent; the RTT row and the order are not run in ns-2.35",
     "yang-table1": "TEAR has no ns-2.35 agent; I and D (a loss step) are not run in ns-2.35 yet",
     "yang-onoff": "TEAR has no ns-2.35 agent",
+    "yang-fig27-29": "TEAR has no ns-2.35 agent",
+    "cubic-rfc9438": "the deterministic-loss rows and the Reno-friendly region's edge are one "
+    "deterministic run each: no spread over seeds for the agreement rules to judge by",
     "vegas-equilibrium": "the round model's row: one step per round trip, no packets to simulate",
     "jin-fig20": "SIMD has no ns-2.35 agent (its increase depends on the window at the last "
     "decrease), so neither has either ranking; App. C's ratios are not run in ns-2.35",

@@ -631,6 +631,7 @@ def fig27_29(quick: bool = False) -> list[Claim]:
                     f"refilled; to a full queue {name} takes {full:.0f} RTTs here.)"
                 ),
                 source=source,
+                key=name,
             )
         )
     return claims
