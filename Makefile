@@ -72,9 +72,13 @@ validate: $(STAMP) ns2
 	$(BIN)/python bench/ns2_compare_rate.py
 	$(BIN)/python bench/ns2_compare_yang.py --store
 	$(BIN)/python bench/ns2_compare_figs.py yang-f --store
+	$(BIN)/python bench/ns2_compare_figs.py yang-onoff --store
+	$(BIN)/python bench/ns2_compare_figs.py yang-fig29 --seeds 10 --store
 	$(BIN)/python bench/ns2_compare_figs.py jin-fig20 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16-start
+	$(BIN)/python bench/ns2_compare_figs.py cubic --seeds 10 --store
+	$(BIN)/python bench/ns2_compare_figs.py vegas --seeds 10 --store
 
 # Speed against ns-2 in the same command: out/bench.json, then the speed page's table from it
 # (docs/speed.md).

@@ -1,6 +1,7 @@
-"""Three reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Seven reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
-Fig. 20 (Table 6's simulated T2 and T1) and Cai et al.'s Fig. 16.
+Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16, Yang et al.'s ON/OFF loss (§3.3)
+and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -14,6 +15,13 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   loss module, 1000 s; F = Jain's index of their per-RTT sending rates averaged over the run,
   the RTT being the flows' (ns-2: propagation, serialization and the bottleneck's mean queue),
   as ccscope.experiments.yang.fairness_of. Mean ± standard deviation over seeds.
+- yang-onoff (bench/ns2_yang_onoff.tcl, then bench/ns2_yang_cov.tcl): each protocol's
+  CoV_time beside five Pareto ON/OFF sources, then alone under Bernoulli loss at the loss rate
+  it saw there (its drops at the bottleneck over its arrivals), as yang.onoff; mean ± sd over
+  seeds, and in how many the ON/OFF one is higher; ccscope with ns-2.35's rules only.
+- yang-fig29 (bench/ns2_yang_fig29.tcl): yang-fig27-29's RTTs for the eight remaining flows
+  of a protocol to refill the queue after the other eight stop, as yang.fig29_refill; over
+  seeds 1-10 (--seeds 10); ccscope with ns-2.35's rules only.
 - jin-fig20 (bench/ns2_jin_fig20.tcl): the assumed parking lot of
   ccscope.experiments.jin.fig20_scenario; T2 (Exp. 1) and T1 (Exp. 2) by jin.fig20_times, in
   RTTs (ccscope: the senders' srtt; ns-2: the RTT a packet sees, propagation and queues,
@@ -29,15 +37,30 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   SYN exchange first, then windowInit_ packets: syn_ and delay_growth_ true, its defaults) and
   started as ccscope's TCP starts (windowInit_ packets of data at once), against ccscope with
   ns-2.35's rules: how much of the gap between the two simulators is the SYN.
+- cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
+  ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
+  module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
+  of 3000 s) at each loss rate; over seeds 1-10 (--seeds 10); ccscope with ns-2.35's rules
+  only.
+- vegas (bench/ns2_vegas.tcl): vegas-equilibrium's packet-level rows, Agent/TCP/Vegas with
+  v_alpha_ 2, v_beta_ 4 (tcp-vegas.cc), and Agent/TCP/Reno in the two-RTT row: each n's mean
+  queue per flow (the cell: least and most of them), the largest throughput ratio over n, the
+  20-ms flow's throughput over the 100-ms flow's; over seeds 1-10 (--seeds 10); ccscope with
+  ns-2.35's rules only.
 
 With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.35's rules
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
-jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...; cai-fig16's "mice/0" ... "mice/10". Without
-ns-2.35 the store is left as it is.
+yang-onoff's and yang-fig27-29's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...;
+cai-fig16's "mice/0" ... "mice/10"; cubic-rfc9438's "bernoulli/P"; vegas-equilibrium's "queue",
+"spread", "rtt/Vegas", "rtt/Reno". Without ns-2.35 the store is left as it is. With --store
+--restamp ccscope's side of each cell is computed first: a cell whose value is the stored one
+to the character is stamped with this model version (ccscope.ns2column.restamp) and ns-2.35 is
+not rerun for it; any other is measured afresh, both sides, and stored, as with --store alone.
 
-Usage: python bench/ns2_compare_figs.py {yang-f,jin-fig20,cai-fig16,cai-fig16-start}
-[--seeds N] [--quick] [--mice N,N,...] [--store]
+Usage: python bench/ns2_compare_figs.py
+{yang-f,yang-onoff,yang-fig29,jin-fig20,cai-fig16,cai-fig16-start,cubic,vegas}
+[--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
 from __future__ import annotations
@@ -45,13 +68,14 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ccscope import engine, ns2column
-from ccscope.experiments import cai, jin, yang
+from ccscope import engine, metrics, ns2column, theory
+from ccscope.experiments import cai, cubic, jin, vegas, yang
 from ccscope.scenario import load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -135,24 +159,48 @@ def mean_sd(values: list[float]) -> str:
     return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
 
 
+def command() -> str:
+    return " ".join(["python", "bench/ns2_compare_figs.py", *sys.argv[1:]])
+
+
 def store(reproduction: str, key: str, ns2: str, ours: str, agree: bool, compared: str) -> None:
     """One cell of the ns-2.35 column, if --store was given (STORE names its seeds)."""
     if STORE:
         ns2column.store(
             reproduction,
             {key: {"ns2": ns2, "ccscope": ours, "agree": agree, "compared": compared, **STORE}},
-            " ".join(["python", "bench/ns2_compare_figs.py", *sys.argv[1:]]),
+            command(),
         )
+
+
+def settled(reproduction: str, key: str, ours: str) -> bool:
+    """With --restamp: whether the stored cell's ccscope side is `ours` to the character (it
+    is then stamped with this model version, and ns-2.35 need not run for it). Always False
+    otherwise: the caller measures the cell."""
+    if not RESTAMP:
+        return False
+    if ns2column.restamp(reproduction, key, ours, STORE["seeds"], command()):
+        print(f"{reproduction} {key}: {ours} as stored: re-stamped", flush=True)
+        return True
+    was = ns2column.load().get(reproduction, {}).get(key, {}).get("ccscope")
+    print(f"{reproduction} {key}: {ours}, stored {was}: measured afresh", flush=True)
+    return False
 
 
 #: With --store: {"seeds": "1-N"}; empty otherwise.
 STORE: dict[str, str] = {}
+#: With --restamp: [True].
+RESTAMP: list[bool] = []
 
 
 def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
     print("| protocol | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|")
     for name, (source, rules, agent) in YANG_CASES.items():
+        like = [yang_f_ccscope(rules, s, duration_s, True) for s in seeds] if rules else []
+        shown = mean_sd(like) if like else "—"
+        if like and settled("yang-table1", f"F/{name}", shown):
+            continue
         runs = []
         if isinstance(agent, str):
             theirs = f"— ({agent})"
@@ -162,12 +210,148 @@ def yang_f(seeds: range, duration_s: float, with_ns2: bool) -> None:
         else:
             theirs = ""
         ours = mean_sd([yang_f_ccscope(source, s, duration_s, False) for s in seeds])
-        like = [yang_f_ccscope(rules, s, duration_s, True) for s in seeds] if rules else []
-        shown = mean_sd(like) if like else "—"
         print(f"| {name} | {yang.TABLE1_F[name]:g} | {theirs} | {ours} | {shown} |", flush=True)
         if runs:
             agree = ns2column.agree_means(runs, like)
             store("yang-table1", f"F/{name}", theirs, shown, agree, ns2column.AGREE_MEANS)
+
+
+# --- Yang et al.'s ON/OFF loss (§3.3) -------------------------------------------------------
+
+ONOFF_SECONDS, ONOFF_WARMUP_S = 1000.0, 10.0
+
+
+def onoff_ccscope(rules: dict, seed: int) -> tuple[float, float]:
+    """yang.onoff's two CoV_time (beside the ON/OFF sources, then alone under Bernoulli loss at
+    the loss rate it saw there) with ns-2.35's rules: `rules` as the flow's source, the
+    DropTail limit one packet lower (yang_f_ccscope)."""
+    sc = load(shipped() / "yang-onoff-loss.toml").with_seed(seed)
+    table = sc.replace("flows[0].source", rules).table
+    table["topology"]["bottleneck"]["queue"]["limit"] = "49pkts"
+    for flow in table["flows"][1:]:
+        flow["source"]["packet_size"] = "1000B"  # ns-2's UDP packetSize_: bytes on the wire
+    cov_onoff, p, _ = yang._cov_and_loss(type(sc).from_dict(table, sc.file))
+    table["flows"] = table["flows"][:1]
+    table["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": p}
+    return cov_onoff, yang._cov_and_loss(type(sc).from_dict(table, sc.file))[0]
+
+
+def onoff_ns2(agent: list[str], seed: int) -> tuple[float, float]:
+    """The same in ns-2.35: bench/ns2_yang_onoff.tcl, then bench/ns2_yang_cov.tcl at the loss
+    rate the flow saw."""
+    got = ns2("ns2_yang_onoff.tcl", ONOFF_SECONDS, ONOFF_WARMUP_S, yang.BIN_S, seed, *agent)
+    cov_onoff = metrics.cov(np.array(got["sent_per_bin"], dtype=float))
+    alone = ns2(
+        "ns2_yang_cov.tcl",
+        got["loss_rate"],
+        ONOFF_SECONDS,
+        ONOFF_WARMUP_S,
+        yang.BIN_S,
+        seed,
+        *agent,
+    )
+    return cov_onoff, metrics.cov(np.array(alone["sent_per_bin"], dtype=float))
+
+
+def onoff_cell(runs: list[tuple[float, float]]) -> str:
+    onoff, bern = ([r[i] for r in runs] for i in (0, 1))
+    higher = sum(a > b for a, b in runs)
+    return f"{mean_sd(onoff)} vs {mean_sd(bern)} ({higher}/{len(runs)})"
+
+
+#: How the ON/OFF cells are judged: each of the two CoV_time.
+ONOFF_AGREE = "the ON/OFF and the Bernoulli CoV_time, each: " + ns2column.AGREE_MEANS
+
+
+def yang_onoff(seeds: range, with_ns2: bool) -> None:
+    """yang-onoff: each protocol's CoV_time beside five Pareto ON/OFF sources vs alone under
+    Bernoulli loss at the loss rate it saw (mean ± sd over seeds, and in how many seeds the
+    ON/OFF one is higher: the paper's claim)."""
+    paper = dict.fromkeys(YANG_CASES, "ON/OFF slightly higher")
+    yang_rows(
+        "yang-onoff", paper, onoff_ccscope, onoff_ns2, onoff_cell, ONOFF_AGREE, seeds, with_ns2
+    )
+
+
+def samples(runs: list) -> list[list[float]]:
+    """Each component of tuple-valued runs as a sample of its own, or the runs as one."""
+    if isinstance(runs[0], tuple):
+        return [list(column) for column in zip(*runs, strict=True)]
+    return [runs]
+
+
+def yang_rows(
+    reproduction: str,
+    paper: dict[str, str],
+    ours: Callable,
+    theirs: Callable,
+    cell: Callable[[list], str],
+    compared: str,
+    seeds: range,
+    with_ns2: bool,
+) -> None:
+    """One row and one cell per protocol of YANG_CASES: `ours(rules, seed)` and `theirs(agent,
+    seed)` give a value, or a tuple of values each judged alone (all must agree)."""
+    print("| protocol | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for name, (_, rules, agent) in YANG_CASES.items():
+        if rules is None:
+            print(f"| {name} | {paper[name]} | — ({agent}) | — |")
+            continue
+        like = [ours(rules, s) for s in seeds]
+        if settled(reproduction, name, cell(like)):
+            continue
+        runs = [theirs(agent, s) for s in seeds] if with_ns2 else []
+        shown = cell(runs) if runs else ""
+        print(f"| {name} | {paper[name]} | {shown} | {cell(like)} |", flush=True)
+        if runs:
+            pairs = zip(samples(runs), samples(like), strict=True)
+            agree = all(ns2column.agree_means(a, b) for a, b in pairs)
+            store(reproduction, name, shown, cell(like), agree, compared)
+
+
+# --- Yang et al.'s Fig. 29 (§5.2) --------------------------------------------------------------
+
+FIG29_SECONDS = 300.0
+
+
+def fig29_ccscope(rules: dict, seed: int) -> float:
+    """yang.fig29_refill's RTTs to refill the queue to its mean level of the 50 s before the
+    stop, with ns-2.35's rules: `rules` as every flow's source, the DropTail limit one packet
+    lower (yang_f_ccscope)."""
+    sc = (
+        load(shipped() / "yang-fig29-leave.toml")
+        .replace("flows[0].source", rules)
+        .replace("flows[1].source", rules)
+        .replace("topology.bottleneck.queue.limit", "49pkts")
+        .with_seed(seed)
+    )
+    q = engine.run(sc).trace.queues
+    q = q[q["name"] == "bottleneck"]
+    return yang.refill_rtts(q["time_s"], q["queue_pkts"])
+
+
+def fig29_ns2(agent: list[str], seed: int) -> float:
+    got = ns2("ns2_yang_fig29.tcl", FIG29_SECONDS, yang.BIN_S, seed, *agent)
+    queue = np.array(got["queue_pkts"], dtype=float)
+    return yang.refill_rtts(yang.BIN_S * np.arange(len(queue)), queue)
+
+
+def yang_fig29(seeds: range, with_ns2: bool) -> None:
+    """yang-fig27-29: RTTs for each protocol's eight remaining flows to refill the queue after
+    the other eight stop, mean ± sd over the seeds."""
+    paper = {name: f"{rtts:g} RTTs" for name, rtts in yang.FIG29_RTTS.items()}
+    paper["TEAR"] = f"> {paper['TEAR']}"
+    yang_rows(
+        "yang-fig27-29",
+        paper,
+        fig29_ccscope,
+        fig29_ns2,
+        mean_sd,
+        ns2column.AGREE_MEANS,
+        seeds,
+        with_ns2,
+    )
 
 
 # --- Jin et al.'s Fig. 20 --------------------------------------------------------------------
@@ -241,8 +425,13 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
     for experiment, key, column in ((1, "T2", 0), (2, "T1", 1)):
         table6 = jin.TABLE6_EXP1 if experiment == 1 else jin.TABLE6_EXP2
         for name, ns2_agent in JIN_NS2.items():
-            ours = [jin_ccscope(experiment, name, s, False) for s in seeds]
             like = [jin_ccscope(experiment, name, s, True) for s in seeds]
+            mine = median_range([r[key] for r in like])
+            if not isinstance(ns2_agent, str) and settled(
+                "jin-fig20", f"exp{experiment}/{key}/{name}", mine
+            ):
+                continue
+            ours = [jin_ccscope(experiment, name, s, False) for s in seeds]
             if isinstance(ns2_agent, str):
                 theirs, t_cell, w_cell = None, f"— ({ns2_agent})", "—"
             elif with_ns2:
@@ -256,15 +445,14 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
                     "jin-fig20",
                     f"exp{experiment}/{key}/{name}",
                     t_cell,
-                    median_range([r[key] for r in like]),
+                    mine,
                     agree,
                     ns2column.AGREE_MEDIANS,
                 )
             start = next(v for k, v in table6.items() if k.startswith(name))
             print(
                 f"| {experiment} | {name} | {key} (RTTs) | {jin.FIG20_TABLE6[name][column]:g} | "
-                f"{t_cell} | {median_range([r[key] for r in ours])} | "
-                f"{median_range([r[key] for r in like])} |"
+                f"{t_cell} | {median_range([r[key] for r in ours])} | {mine} |"
             )
             print(
                 f"| {experiment} | {name} | W1, W2 before 400 s (pkts) | "
@@ -325,18 +513,19 @@ CAI_AGREE = "DTAIMD's and TCP's mean goodputs, each: " + ns2column.AGREE_MEANS
 def cai_fig16(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
     print("| mice | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|")
+    unit = " kb/s goodput"  # the claim's row is in b/s of throughput
     for n in mice:
+        like = {m: [cai_ccscope(n, m, s, True) for s in seeds] for m in CAI_MEDIA}
+        if settled("cai-fig16", f"mice/{n}", cai_cell(like["DTAIMD"], like["TCP"], unit)):
+            continue
         theirs = {m: [cai_ns2(n, m, s) for s in seeds] for m in CAI_MEDIA} if with_ns2 else {}
-        cells = [cai_cell(theirs["DTAIMD"], theirs["TCP"]) if theirs else ""]
-        for rules in (False, True):
-            runs = {m: [cai_ccscope(n, m, s, rules) for s in seeds] for m in CAI_MEDIA}
-            cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+        ours = {m: [cai_ccscope(n, m, s, False) for s in seeds] for m in CAI_MEDIA}
+        cells = [cai_cell(r["DTAIMD"], r["TCP"]) if r else "" for r in (theirs, ours, like)]
         print(f"| {n} | DTAIMD above TCP | " + " | ".join(cells) + " |", flush=True)
         if theirs:
-            agree = all(ns2column.agree_means(theirs[m], runs[m]) for m in CAI_MEDIA)
-            unit = " kb/s goodput"  # the claim's row is in b/s of throughput
-            ns2, ours = (cai_cell(r["DTAIMD"], r["TCP"], unit) for r in (theirs, runs))
-            store("cai-fig16", f"mice/{n}", ns2, ours, agree, CAI_AGREE)
+            agree = all(ns2column.agree_means(theirs[m], like[m]) for m in CAI_MEDIA)
+            ns2, mine = (cai_cell(r["DTAIMD"], r["TCP"], unit) for r in (theirs, like))
+            store("cai-fig16", f"mice/{n}", ns2, mine, agree, CAI_AGREE)
 
 
 def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
@@ -358,9 +547,178 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 
+# --- RFC 9438's CUBIC under Bernoulli loss --------------------------------------------------
+
+#: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22): β = 819/1024, C =
+#: bic_scale·10/1024 = 410/1024, no HyStart (Linux 2.6.29 added it); fast convergence off, as
+#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow.
+NS2_CUBIC = {
+    "name": "cubic",
+    "fast_convergence": 0,
+    "beta": 819 / 1024,
+    "c": 410 / 1024,
+    "hystart": 0,
+}
+#: bench/ns2_cubic.tcl's round trip without a queue: 2 × (48 + 1 + 1) ms of propagation and a
+#: 1040-byte packet and a 40-byte ACK serialized at the two 1 Gb/s links and the 10 Gb/s one.
+CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
+
+
+def cubic_ccscope(p: float, seed: int) -> float:
+    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP,
+    1040 bytes on the wire): packets sent per RTT over the second half of the 3000-s run."""
+    sc = (
+        load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
+    )
+    table = sc.table
+    source = table["flows"][0]["source"]
+    table["flows"][0]["source"] = {
+        **source,
+        **NS2_TCP,
+        "packet_size": f"{1000 + HEADER}B",
+        "controller": NS2_CUBIC,
+    }
+    f = engine.run(table).flows.iloc[0]
+    return float(f["send_rate_bps"] * f["mean_rtt_s"] / (8 * (1000 + HEADER)))
+
+
+def cubic_ns2(p: float, seed: int) -> float:
+    got = ns2("ns2_cubic.tcl", p, cubic.FULL_S, seed)
+    return got["sent_pkts"] / got["seconds"] * CUBIC_NS2_RTT_S
+
+
+def cubic_rfc9438(seeds: range, with_ns2: bool) -> None:
+    """cubic-rfc9438's Bernoulli rows: the mean window (packets per RTT) at each loss rate,
+    mean ± sd over the seeds, beside RFC 9438's Figure 6 (Figure 3 in the Reno-friendly
+    region) at ns-2.35's β and C and at the RFC's."""
+    print(
+        "| p | RFC 9438 (β 0.7, C 0.4) | at ns-2.35's β and C | ns-2.35 | ccscope, ns-2.35 rules |"
+    )
+    print("|---|---|---|---|---|")
+    rtt = CUBIC_NS2_RTT_S
+    for p in cubic.LOSS_RATES:
+        like = [cubic_ccscope(p, s) for s in seeds]
+        key = f"bernoulli/{p:g}"
+        if settled("cubic-rfc9438", key, mean_sd(like)):
+            continue
+        theirs = [cubic_ns2(p, s) for s in seeds] if with_ns2 else []
+        shown = mean_sd(theirs) if theirs else ""
+        rfc = float(theory.cubic_response(p, rtt, cubic.C, cubic.BETA))
+        at_ns2 = float(theory.cubic_response(p, rtt, NS2_CUBIC["c"], NS2_CUBIC["beta"]))
+        print(f"| {p:g} | {rfc:.1f} | {at_ns2:.1f} | {shown} | {mean_sd(like)} |", flush=True)
+        if theirs:
+            agree = ns2column.agree_means(theirs, like)
+            store("cubic-rfc9438", key, shown, mean_sd(like), agree, ns2column.AGREE_MEANS)
+
+
+# --- Vegas's equilibrium ----------------------------------------------------------------
+
+#: vegas-equilibrium's flow counts.
+VEGAS_NS = tuple(range(1, 17))
+
+
+def vegas_rules(table: dict) -> dict:
+    """A Vegas scenario with ns-2.35's rules: NS2_TCP, 1040 bytes on the wire, the DropTail
+    limit one packet lower (yang_f_ccscope)."""
+    for flow in table["flows"]:
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{1000 + HEADER}B"}
+    queue = table["topology"]["bottleneck"]["queue"]
+    queue["limit"] = f"{int(queue['limit'].removesuffix('pkts')) - 1}pkts"
+    return table
+
+
+def vegas_ccscope_equilibrium(n: int, seed: int) -> dict[str, float]:
+    """vegas.packet_equilibrium with ns-2.35's rules."""
+    sc = load(shipped() / "vegas-equilibrium.toml").replace("flows[0].count", n).with_seed(seed)
+    return vegas.equilibrium_of(engine.run(vegas_rules(sc.table)), n)
+
+
+def vegas_ccscope_rtt(controller: str, seed: int) -> float:
+    """vegas.rtt_ratio with ns-2.35's rules."""
+    sc = load(shipped() / "vegas-rtt-bias.toml").with_seed(seed)
+    for i in (0, 1):
+        sc = sc.replace(f"flows[{i}].source.controller", controller)
+    rate = engine.run(vegas_rules(sc.table)).flows["throughput_bps"]
+    return float(rate.iloc[0] / rate.iloc[1])
+
+
+def vegas_ns2_equilibrium(n: int, seed: int) -> dict[str, float]:
+    got = ns2("ns2_vegas.tcl", "equilibrium", n, seed)
+    rate = np.array(got["throughput_bps"])
+    return {"per_flow": got["mean_queue_pkts"] / n, "ratio": float(rate.max() / rate.min())}
+
+
+def vegas_ns2_rtt(agent: str, seed: int) -> float:
+    rate = ns2("ns2_vegas.tcl", "rtt-bias", agent, seed)["throughput_bps"]
+    return rate[0] / rate[1]
+
+
+def vegas_equilibrium(seeds: range, with_ns2: bool) -> None:
+    """vegas-equilibrium's packet-level rows: the mean queue per flow (each n's mean over the
+    seeds; the cell is the least and most of them), the largest throughput ratio over n (per
+    seed), and the two-RTT throughput ratio under Vegas and Reno (ns-2.35's Agent/TCP/Vegas
+    and Agent/TCP/Reno; ccscope with the reproduction's variant = "reno")."""
+    print("| quantity | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    like = {n: [vegas_ccscope_equilibrium(n, s) for s in seeds] for n in VEGAS_NS}
+    per_flow = {n: [r["per_flow"] for r in runs] for n, runs in like.items()}
+    spread = [max(like[n][i]["ratio"] for n in VEGAS_NS) for i in range(len(seeds))]
+    rtt = {a: [vegas_ccscope_rtt(c, s) for s in seeds] for a, c in VEGAS_RTT.items()}
+    mine = {
+        "queue": vegas_range(per_flow),
+        "spread": mean_sd(spread),
+        **{f"rtt/{a}": mean_sd(v) for a, v in rtt.items()},
+    }
+    todo = [k for k, v in mine.items() if not settled("vegas-equilibrium", k, v)]
+    theirs: dict[str, str] = dict.fromkeys(mine, "")
+    if with_ns2 and todo:
+        runs = {n: [vegas_ns2_equilibrium(n, s) for s in seeds] for n in VEGAS_NS}
+        queue = {n: [r["per_flow"] for r in rs] for n, rs in runs.items()}
+        widest = [max(runs[n][i]["ratio"] for n in VEGAS_NS) for i in range(len(seeds))]
+        ratios = {a: [vegas_ns2_rtt(a, s) for s in seeds] for a in VEGAS_RTT}
+        samples = {"spread": (widest, spread), **{f"rtt/{a}": (ratios[a], rtt[a]) for a in rtt}}
+        theirs = {"queue": vegas_range(queue), **{k: mean_sd(v[0]) for k, v in samples.items()}}
+        agree = {
+            "queue": all(ns2column.agree_means(queue[n], per_flow[n]) for n in VEGAS_NS),
+            **{k: ns2column.agree_means(*v) for k, v in samples.items()},
+        }
+        for key in todo:
+            compared = VEGAS_QUEUE_AGREE if key == "queue" else ns2column.AGREE_MEANS
+            store("vegas-equilibrium", key, theirs[key], mine[key], agree[key], compared)
+    alpha, beta = vegas.thresholds()
+    paper = {"queue": f"[{alpha:g}, {beta:g}]", "spread": f"≤ {beta / alpha:g}"}
+    paper |= {"rtt/Vegas": f"≤ {beta / alpha:g}", "rtt/Reno": f"> {beta / alpha:g}"}
+    for key, value in mine.items():
+        print(f"| {key} | {paper[key]} | {theirs[key]} | {value} |", flush=True)
+
+
+#: ns-2.35 agent: ccscope controller, in the two-RTT rows.
+VEGAS_RTT = {"Vegas": "vegas", "Reno": "tcp"}
+#: How the queue cell is judged.
+VEGAS_QUEUE_AGREE = "each n's mean queue per flow over the seeds: " + ns2column.AGREE_MEANS
+
+
+def vegas_range(per_n: dict[int, list[float]]) -> str:
+    """The least and most of each n's mean over the seeds, as the claim's "least–most"."""
+    means = [float(np.mean(v)) for v in per_n.values()]
+    return f"{min(means):.3f}–{max(means):.3f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("figure", choices=("yang-f", "jin-fig20", "cai-fig16", "cai-fig16-start"))
+    ap.add_argument(
+        "figure",
+        choices=(
+            "yang-f",
+            "yang-onoff",
+            "yang-fig29",
+            "jin-fig20",
+            "cai-fig16",
+            "cai-fig16-start",
+            "cubic",
+            "vegas",
+        ),
+    )
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument(
         "--quick",
@@ -377,11 +735,20 @@ def main() -> None:
         action="store_true",
         help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
     )
+    ap.add_argument(
+        "--restamp",
+        action="store_true",
+        help="With --store: re-stamp the cells whose ccscope side recomputes to the stored "
+        "text; measure the others afresh.",
+    )
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
     with_ns2 = have_ns2()
     if args.store and args.quick:
         ap.error("--store keeps the full runs' cells: drop --quick")
+    if args.restamp and not (args.store and with_ns2):
+        ap.error("--restamp rewrites the store's cells: give --store, with ns-2.35 installed")
+    RESTAMP.extend([True] if args.restamp else [])
     if args.store and with_ns2:
         STORE["seeds"] = f"1-{args.seeds}"
     if args.figure == "yang-f":
@@ -391,6 +758,14 @@ def main() -> None:
     elif args.figure == "cai-fig16":
         mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
         cai_fig16(seeds, mice, with_ns2)
+    elif args.figure == "yang-onoff":
+        yang_onoff(seeds, with_ns2)
+    elif args.figure == "yang-fig29":
+        yang_fig29(seeds, with_ns2)
+    elif args.figure == "cubic":
+        cubic_rfc9438(seeds, with_ns2)
+    elif args.figure == "vegas":
+        vegas_equilibrium(seeds, with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

@@ -57,7 +57,8 @@ def ns2(script: str, *args) -> dict:
         timeout=1800,
         check=True,
     ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    # The last JSON line: ns-2.35's Linux TCP prints its Tcl commands to stdout on exit.
+    return json.loads(next(line for line in reversed(out.splitlines()) if line.startswith("{")))
 
 
 def loss_ccscope(p: float, seconds: int, seed: int) -> float:

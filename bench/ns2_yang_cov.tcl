@@ -3,24 +3,14 @@
 # DropTail 50 packets, 10 ms 100 Mb/s access links, whose packets are lost independently with
 # probability P after they cross it (link-lossmodel: ns-lib.tcl's insert-linkloss, as ccscope's
 # loss modules), 1000-byte packets.
-# AGENT is Sack1 or Reno (with Agent/TCPSink[/Sack1], window_ 10000, ns-2.35 defaults otherwise;
-# INCREASE and DECREASE set increase_num_ and decrease_num_: GAIMD) or TFRC (Agent/TFRC and
-# Agent/TFRCSink with their ns-2.35 defaults).
+# AGENT and INCREASE DECREASE as bench/ns2_yang_common.tcl (Sack1 or Reno [GAIMD], or TFRC).
 # usage: ns ns2_yang_cov.tcl P SIM_S WARMUP_S BIN_S SEED AGENT [INCREASE DECREASE]
 # prints one JSON line: the packets the source sent into its access link in each BIN_S bin
 # from WARMUP_S to SIM_S (a queue monitor on that link: retransmissions included).
 set p [lindex $argv 0]; set simt [lindex $argv 1]; set warm [lindex $argv 2]
-set bin [lindex $argv 3]; set seed [lindex $argv 4]; set agent [lindex $argv 5]
-if {$argc > 7} {
-  Agent/TCP set increase_num_ [lindex $argv 6]
-  Agent/TCP set decrease_num_ [lindex $argv 7]
-}
-set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 10000
-Agent/TFRC set packetSize_ 1000
+set bin [lindex $argv 3]; set seed [lindex $argv 4]
+source [file join [file dirname [info script]] ns2_yang_common.tcl]
+yang_setup $seed {*}[lrange $argv 5 end]
 set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
 $ns duplex-link $s $L 100Mb 10ms DropTail
 $ns duplex-link $L $R 2.5Mb 30ms DropTail
@@ -34,27 +24,13 @@ $u use-rng [new RNG]
 $em ranvar $u
 $em drop-target [new Agent/Null]
 $ns link-lossmodel $em $L $R
-if {$agent == "TFRC"} {
-  set src [new Agent/TFRC]; set snk [new Agent/TFRCSink]
-} else {
-  set src [new Agent/TCP/$agent]
-  set snk [new [expr {$agent == "Sack1" ? "Agent/TCPSink/Sack1" : "Agent/TCPSink"}]]
-  set ftp [new Application/FTP]; $ftp attach-agent $src
-}
-$ns attach-agent $s $src; $ns attach-agent $d $snk; $ns connect $src $snk
+lassign [yang_flow $s $d] src app
 set out [$ns monitor-queue $s $L ""]
-if {$agent == "TFRC"} { $ns at 0 "$src start" } else { $ns at 0 "$ftp start" }
+$ns at 0 "$app start"
 set counts {}
 set last 0
-proc sample {} {
-  global ns out bin counts last simt
-  set now [$out set pdepartures_]
-  lappend counts [expr $now - $last]
-  set last $now
-  if {[$ns now] + $bin < $simt + 1e-9} { $ns at [expr [$ns now] + $bin] "sample" }
-}
 proc start {} { global out last; set last [$out set pdepartures_]; sample_next }
-proc sample_next {} { global ns bin; $ns at [expr [$ns now] + $bin] "sample" }
+proc sample_next {} { global ns bin; $ns at [expr [$ns now] + $bin] "yang_sample" }
 proc finish {} {
   global counts p
   puts [format "{\"sim\":\"ns-2.35\",\"p\":%s,\"sent_per_bin\":\[%s\]}" $p [join $counts ,]]

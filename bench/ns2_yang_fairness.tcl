@@ -3,25 +3,15 @@
 # share a 2.5 Mb/s, 30 ms bottleneck, DropTail 50 packets, each from its own 100 Mb/s, 10 ms
 # access link to a sink behind a 100 Mb/s, 10 ms link; no loss module; 1000-byte packets; the
 # flows start at uniform times in [0, 2) s.
-# AGENT is Sack1 or Reno (Agent/TCPSink[/Sack1], window_ 10000, ns-2.35 defaults otherwise;
-# INCREASE and DECREASE set increase_num_ and decrease_num_: GAIMD) or TFRC (Agent/TFRC and
-# Agent/TFRCSink with their ns-2.35 defaults).
+# AGENT and INCREASE DECREASE as bench/ns2_yang_common.tcl (Sack1 or Reno [GAIMD], or TFRC).
 # usage: ns ns2_yang_fairness.tcl N SIM_S WARMUP_S BIN_S SEED AGENT [INCREASE DECREASE]
 # prints one JSON line: per flow, the packets it sent into its access link in each BIN_S bin
 # from WARMUP_S to SIM_S (retransmissions included), and the bottleneck queue's mean length in
 # bytes over the same time.
 set n [lindex $argv 0]; set simt [lindex $argv 1]; set warm [lindex $argv 2]
-set bin [lindex $argv 3]; set seed [lindex $argv 4]; set agent [lindex $argv 5]
-if {$argc > 7} {
-  Agent/TCP set increase_num_ [lindex $argv 6]
-  Agent/TCP set decrease_num_ [lindex $argv 7]
-}
-set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 10000
-Agent/TFRC set packetSize_ 1000
+set bin [lindex $argv 3]; set seed [lindex $argv 4]
+source [file join [file dirname [info script]] ns2_yang_common.tcl]
+yang_setup $seed {*}[lrange $argv 5 end]
 set L [$ns node]; set R [$ns node]; set d [$ns node]
 $ns duplex-link $L $R 2.5Mb 30ms DropTail
 $ns duplex-link $R $d 100Mb 10ms DropTail
@@ -32,15 +22,7 @@ $starts set min_ 0; $starts set max_ 2
 for {set i 0} {$i < $n} {incr i} {
   set s [$ns node]
   $ns duplex-link $s $L 100Mb 10ms DropTail
-  if {$agent == "TFRC"} {
-    set src($i) [new Agent/TFRC]; set snk [new Agent/TFRCSink]
-    set app($i) $src($i)
-  } else {
-    set src($i) [new Agent/TCP/$agent]
-    set snk [new [expr {$agent == "Sack1" ? "Agent/TCPSink/Sack1" : "Agent/TCPSink"}]]
-    set app($i) [new Application/FTP]; $app($i) attach-agent $src($i)
-  }
-  $ns attach-agent $s $src($i); $ns attach-agent $d $snk; $ns connect $src($i) $snk
+  lassign [yang_flow $s $d] src($i) app($i)
   set out($i) [$ns monitor-queue $s $L ""]
   set last($i) 0; set counts($i) {}
   $ns at [$starts value] "$app($i) start"

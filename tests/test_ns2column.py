@@ -4,6 +4,7 @@ stored cell is what its bench script computes afresh."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -16,6 +17,8 @@ from ccscope.experiments.claims import STATEMENT, Claim
 ROOT = Path(__file__).resolve().parents[1]
 STORED = ns2column.load()
 FIELDS = {"ns2", "ccscope", "agree", "compared", "seeds", "command", "model_version"}
+#: A cell carried across a model-version change also says from which version and by what.
+RESTAMPED = FIELDS | {"restamped"}
 
 
 def test_every_reproduction_has_cells_or_a_reason_for_none():
@@ -28,9 +31,43 @@ def test_every_reproduction_has_cells_or_a_reason_for_none():
 def test_every_cell_names_its_command_seeds_and_model_version():
     for rid, cells in STORED.items():
         for key, cell in cells.items():
-            assert set(cell) == FIELDS, (rid, key)
+            assert set(cell) in (FIELDS, RESTAMPED), (rid, key)
             assert cell["command"].startswith("python bench/ns2_compare_"), (rid, key)
             assert "--store" in cell["command"] and "--quick" not in cell["command"]
+            if "restamped" in cell:
+                assert cell["restamped"]["measured_at"] < cell["model_version"], (rid, key)
+                assert "--store --restamp" in cell["restamped"]["command"], (rid, key)
+
+
+def test_a_cell_is_restamped_only_if_its_ccscope_side_is_unchanged(tmp_path):
+    """ns2column.restamp carries a cell to this model version when ccscope's side recomputes
+    to the stored text to the character and over the same seeds; anything else is left for
+    the bench script to measure afresh."""
+    from ccscope import _core
+
+    path = tmp_path / "store.json"
+    cell = {"ns2": "1.0 ± 0.1", "ccscope": "1.02 ± 0.1", "agree": True, "compared": "x"}
+    ns2column.store("r", {"k": {**cell, "seeds": "1-5"}}, "python bench/b.py --store", path)
+    # Stored at an older version, as after an engine change.
+    data = json.loads(path.read_text())
+    data["reproductions"]["r"]["k"]["model_version"] = _core.MODEL_VERSION - 1
+    path.write_text(json.dumps(data))
+    again = "python bench/b.py --store --restamp"
+    assert not ns2column.restamp("r", "k", "1.020 ± 0.1", "1-5", again, path)
+    assert not ns2column.restamp("r", "k", "1.02 ± 0.1", "1-10", again, path)
+    assert not ns2column.restamp("r", "other", "1.02 ± 0.1", "1-5", again, path)
+    assert ns2column.load(path)["r"]["k"]["model_version"] == _core.MODEL_VERSION - 1
+    assert ns2column.restamp("r", "k", "1.02 ± 0.1", "1-5", again, path)
+    got = ns2column.load(path)["r"]["k"]
+    assert got["model_version"] == _core.MODEL_VERSION
+    assert got["restamped"] == {"measured_at": _core.MODEL_VERSION - 1, "command": again}
+    assert {k: got[k] for k in cell} == cell and got["command"] == "python bench/b.py --store"
+    # A second re-stamp keeps the version the cell was measured at.
+    assert ns2column.restamp("r", "k", "1.02 ± 0.1", "1-5", again, path)
+    assert ns2column.load(path)["r"]["k"]["restamped"]["measured_at"] == _core.MODEL_VERSION - 1
+    # Measuring afresh replaces the whole cell: no re-stamp left on it.
+    ns2column.store("r", {"k": {**cell, "seeds": "1-5"}}, again, path)
+    assert "restamped" not in ns2column.load(path)["r"]["k"]
 
 
 def _report(rows: list[Claim], rid: str = "yang-table1") -> dict:

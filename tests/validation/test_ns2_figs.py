@@ -1,7 +1,7 @@
-"""ccscope with ns-2.35's rules against ns-2.35 itself on three reproductions' set-ups
+"""ccscope with ns-2.35's rules against ns-2.35 itself on four reproductions' set-ups
 (bench/ns2_compare_figs.py, whose full tables docs/validation.md shows; make validate installs
-ns-2.35): Yang et al.'s fairness F, Jin et al.'s Fig. 20 and Cai et al.'s Fig. 16, in shorter
-runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
+ns-2.35): Yang et al.'s fairness F, ON/OFF loss and Fig. 29, Jin et al.'s Fig. 20, Cai et al.'s
+Fig. 16, CUBIC under Bernoulli loss and Vegas's equilibrium, in shorter runs and over fewer seeds than the tables. ns-2's seeds are its own, so the two are compared
 as samples: their means must agree within three standard errors of their difference over the
 seeds each runs (the same rule as test_ns2_tfrc_loss.py).
 """
@@ -48,6 +48,26 @@ def test_yang_fairness_matches_ns2(name, capsys):
     agree(f"Yang F, {name}", ours, theirs, capsys)
 
 
+def test_yang_onoff_tcp_matches_ns2(capsys):
+    """yang-onoff's TCP row, which fails against the paper: CoV_time beside five Pareto ON/OFF
+    sources and alone under Bernoulli loss at the loss rate it saw, in both simulators."""
+    _, rules, agent = figs.YANG_CASES["TCP"]
+    ours = [figs.onoff_ccscope(rules, s) for s in SEEDS]
+    theirs = [figs.onoff_ns2(agent, s) for s in SEEDS]
+    for i, loss in enumerate(("ON/OFF", "Bernoulli")):
+        mine, ns2 = [r[i] for r in ours], [r[i] for r in theirs]
+        agree(f"Yang TCP CoV_time, {loss} loss", mine, ns2, capsys)
+
+
+def test_yang_fig29_tcp_refill_matches_ns2(capsys):
+    """yang-fig27-29's TCP row, which fails against the paper's 20 RTTs: the RTTs for eight
+    TCP flows to refill the queue after the other eight stop, in both simulators."""
+    _, rules, agent = figs.YANG_CASES["TCP"]
+    ours = [figs.fig29_ccscope(rules, s) for s in SEEDS]
+    theirs = [figs.fig29_ns2(agent, s) for s in SEEDS]
+    agree("Yang Fig. 29, TCP refill (RTTs)", ours, theirs, capsys)
+
+
 #: With mice, ccscope with ns-2's rules starves the media flow more than ns-2.35 as it runs by
 #: default (means over seeds 1-5, bench/ns2_compare_figs.py cai-fig16: at 5 mice DTAIMD 1.06
 #: and TCP 1.33 kb/s against ns-2.35's 2.43 and 2.46), mostly because ns-2.35's agents start
@@ -90,3 +110,40 @@ def test_jin_fig20_pair_starts_where_ns2_starts_it(capsys):
     for flow in ("W1", "W2"):
         mine, ns2 = [r[flow] for r in ours], [r[flow] for r in theirs]
         agree(f"Jin Fig. 20, Exp. 2, TCP {flow} (pkts)", mine, ns2, capsys)
+
+
+#: Over seeds 1-10 (bench/ns2_compare_figs.py vegas --seeds 10) ns-2.35's Agent/TCP/Vegas
+#: gives the 20-ms flow 2.18 ± 0.11 times the 100-ms flow's throughput and ccscope's Vegas with
+#: ns-2.35's rules 1.29 ± 0.06: not diagnosed (a ccscope defect until shown otherwise).
+VEGAS_RTT = pytest.mark.xfail(
+    strict=True, reason="ns-2.35's Vegas keeps an RTT bias of about 2.2; ccscope's about 1.3"
+)
+
+
+@pytest.mark.parametrize(
+    "agent", [pytest.param("Vegas", marks=VEGAS_RTT), "Reno"], ids=["Vegas", "Reno"]
+)
+def test_vegas_rtt_bias_matches_ns2(agent, capsys):
+    """vegas-equilibrium's two-RTT row (scenarios/vegas-rtt-bias.toml): the 20-ms flow's
+    throughput over the 100-ms flow's, Vegas(2,4) and Reno, in both simulators."""
+    ours = [figs.vegas_ccscope_rtt(figs.VEGAS_RTT[agent], s) for s in SEEDS]
+    theirs = [figs.vegas_ns2_rtt(agent, s) for s in SEEDS]
+    agree(f"Vegas RTT bias, {agent}: throughput ratio", ours, theirs, capsys)
+
+
+#: Over seeds 1-10 (bench/ns2_compare_figs.py cubic --seeds 10), in the Reno-friendly region
+#: ccscope's CUBIC with ns-2.35's module's β and C gives 4-9% more than ns-2.35 (p = 0.01:
+#: 14.34 ± 0.24 against 13.80 ± 0.13 packets per RTT): not diagnosed.
+CUBIC_RENO_FRIENDLY = pytest.mark.xfail(
+    strict=True, reason="ccscope's CUBIC runs 4-9% above ns-2.35's in the Reno-friendly region"
+)
+
+
+@pytest.mark.parametrize("p", [0.001, pytest.param(0.01, marks=CUBIC_RENO_FRIENDLY)])
+def test_cubic_window_under_bernoulli_loss_matches_ns2(p, capsys):
+    """cubic-rfc9438's Bernoulli rows: one flow's mean window (packets per RTT) with ns-2.35's
+    CUBIC module (Linux 2.6.22: β 819/1024, C 410/1024, no HyStart) and with ccscope's CUBIC at
+    those parameters."""
+    ours = [figs.cubic_ccscope(p, s) for s in SEEDS]
+    theirs = [figs.cubic_ns2(p, s) for s in SEEDS]
+    agree(f"CUBIC mean window at p = {p:g} (pkts)", ours, theirs, capsys)

@@ -133,6 +133,7 @@ def _bernoulli_claim(p: float, seconds: int) -> Claim:
         holds,
         "" if holds else why,
         source=SEED_SPREAD + f": the 95% CI of the mean over seeds 1-{len(w)}",
+        key=f"bernoulli/{p:g}",
     )
 
 

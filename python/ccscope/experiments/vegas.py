@@ -35,7 +35,11 @@ def packet_equilibrium(n: int, seed: int = 1) -> dict[str, float]:
     (packets), its utilization and the ratio of the fastest flow's throughput to the
     slowest's."""
     sc = load(SCENARIOS / "vegas-equilibrium.toml").replace("flows[0].count", n).with_seed(seed)
-    r = engine.run(sc)
+    return equilibrium_of(engine.run(sc), n)
+
+
+def equilibrium_of(r, n: int) -> dict[str, float]:
+    """:func:`packet_equilibrium`'s measures of a run `r` of `n` flows."""
     link = r.links[r.links["name"] == "bottleneck"].iloc[0]
     rate = r.flows["throughput_bps"]
     return {
@@ -90,7 +94,7 @@ def claims(quick: bool = False) -> list[Claim]:
     def within(values: list[float]) -> bool:
         return alpha <= min(values) and max(values) <= beta
 
-    def queue_claim(engine_name: str, values: list[float]) -> Claim:
+    def queue_claim(engine_name: str, values: list[float], key: str = "") -> Claim:
         holds = within(values)
         return Claim(
             f"{engine_name}, {shown}: mean standing queue per flow (packets), least–most",
@@ -101,10 +105,11 @@ def claims(quick: bool = False) -> list[Claim]:
             "" if holds else f"a flow count leaves {min(values):.3f}–{max(values):.3f} per flow",
             source=f"{STATEMENT}: Brakmo & Peterson §3.2, Vegas keeps between α and β packets "
             "queued",
+            key=key,
         )
 
     return [
-        queue_claim("packet engine", per_flow),
+        queue_claim("packet engine", per_flow, "queue"),
         queue_claim("round model", rounds),
         Claim(
             f"packet engine, {shown}: fastest flow's throughput over the slowest's, largest",
@@ -114,6 +119,7 @@ def claims(quick: bool = False) -> list[Claim]:
             spread <= bound,
             "" if spread <= bound else "two flows keep backlogs further apart than [α, β]",
             source=f"{STATEMENT}: Mo et al. 1999, every flow's backlog in [α, β] at equilibrium",
+            key="spread",
         ),
         Claim(
             f"Vegas({alpha:g},{beta:g}), RTTs 20 and 100 ms: throughput ratio, {over}",
@@ -123,6 +129,7 @@ def claims(quick: bool = False) -> list[Claim]:
             vegas <= bound,
             "" if vegas <= bound else "the short flow keeps more than β/α times the long one's",
             source=f"{STATEMENT}: Mo et al. 1999, Vegas has no RTT bias in equilibrium",
+            key="rtt/Vegas",
         ),
         Claim(
             f"Reno, RTTs 20 and 100 ms: throughput ratio, {over}",
@@ -132,5 +139,6 @@ def claims(quick: bool = False) -> list[Claim]:
             reno > bound,
             "" if reno > bound else "Reno shared the link within Vegas's bound",
             source=f"{STATEMENT}: Mo et al. 1999, Reno is biased against long round trips",
+            key="rtt/Reno",
         ),
     ]

@@ -529,6 +529,7 @@ def onoff(quick: bool = False) -> list[Claim]:
                 tolerance="higher",
                 holds=holds,
                 source=STATEMENT + ": §3.3, 'slightly higher'",
+                key=name,
                 why=""
                 if holds
                 else (
@@ -651,6 +652,7 @@ def fig27_29(quick: bool = False) -> list[Claim]:
                     f"refilled; to a full queue {name} takes {full:.0f} RTTs here.)"
                 ),
                 source=source,
+                key=name,
             )
         )
     return claims

@@ -1,0 +1,42 @@
+# Shared by the bench/ns2_yang_*.tcl scripts (sourced): the simulator seeded with SEED, and
+# Yang et al.'s agents with 1000-byte payloads (window_ 10000, ns-2.35 defaults otherwise):
+# AGENT Sack1 or Reno (with Agent/TCPSink[/Sack1]; INCREASE and DECREASE, the arguments after
+# AGENT, set increase_num_ and decrease_num_: GAIMD) or TFRC (Agent/TFRC and Agent/TFRCSink).
+# usage: yang_setup SEED AGENT ?INCREASE DECREASE?  (sets the global ns)
+#        yang_flow FROM TO                          (returns {source app}: start/stop the app)
+#        yang_sample                                (appends to the global counts the packets
+#          the global queue monitor out passed since the last call, and calls itself again a
+#          global bin later until the global simt; the caller sets last first)
+proc yang_setup {seed agent args} {
+  global ns yang_agent
+  set yang_agent $agent
+  if {[llength $args] == 2} {
+    Agent/TCP set increase_num_ [lindex $args 0]
+    Agent/TCP set decrease_num_ [lindex $args 1]
+  }
+  set ns [new Simulator]
+  global defaultRNG
+  $defaultRNG seed $seed
+  Agent/TCP set packetSize_ 1000
+  Agent/TCP set window_ 10000
+  Agent/TFRC set packetSize_ 1000
+}
+proc yang_flow {from to} {
+  global ns yang_agent
+  if {$yang_agent == "TFRC"} {
+    set src [new Agent/TFRC]; set snk [new Agent/TFRCSink]; set app $src
+  } else {
+    set src [new Agent/TCP/$yang_agent]
+    set snk [new [expr {$yang_agent == "Sack1" ? "Agent/TCPSink/Sack1" : "Agent/TCPSink"}]]
+    set app [new Application/FTP]; $app attach-agent $src
+  }
+  $ns attach-agent $from $src; $ns attach-agent $to $snk; $ns connect $src $snk
+  return [list $src $app]
+}
+proc yang_sample {} {
+  global ns out bin counts last simt
+  set now [$out set pdepartures_]
+  lappend counts [expr $now - $last]
+  set last $now
+  if {[$ns now] + $bin < $simt + 1e-9} { $ns at [expr [$ns now] + $bin] "yang_sample" }
+}
