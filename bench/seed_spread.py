@@ -11,15 +11,16 @@ seed_tolerance`).
 Groups: yang-fig6 (CoV_time at 1%), yang-table1 (CoV_time at 2% and 20%), yang-f300 and
 yang-f1000 (fairness F in the quick 300-s and the full 1000-s runs), yang-fig29 (refill RTTs),
 jin-table5-330 and jin-table5-1230 (1/aggressiveness, quick and full runs), cai-table1 (the
-DTAIMD/TCP rate ratio), cai-fig17 (class-2/class-1 throughput ratios), loguinov-fig8 (the
-exponents of p_n in n and their ratio; seeds 6 to N + 5, as loguinov-fig8 starts at 6),
-papadimitriou-fig3 (CoV of the 150-ms rate). Four run in real time on real packets, each value
-relative to the packet engine's on the same scenario: realnet-accuracy (each flow's throughput
-and loss rate, 30 s of scenarios/realnet-two-flows.toml, seeds 1..N) and papadimitriou-fig3-udp
-(the CoV of the 150-ms rate, 30 s per protocol, seeds 1..N); realnet-accuracy-quick and
-loguinov-fig8-udp repeat those reproductions' quick runs N times at their own seed (the spread
-is real time's; the latter gives the real-packet exponents themselves). One process, one run at
-a time; a real-time group's spread includes the machine's load, which its use states.
+DTAIMD/TCP rate ratio, and the other Table I quantities, whose reasons cite their spread),
+cai-fig17 (class-2/class-1 throughput ratios), loguinov-fig8 (the exponents of p_n in n and their
+ratio; seeds 6 to N + 5, as loguinov-fig8 starts at 6), papadimitriou-fig3 (CoV of the 150-ms
+rate). Four run in real time on real packets, each value relative to the packet engine's on the
+same scenario: realnet-accuracy (each flow's throughput and loss rate, 30 s of
+scenarios/realnet-two-flows.toml, seeds 1..N) and papadimitriou-fig3-udp (the CoV of the 150-ms
+rate, 30 s per protocol, seeds 1..N); realnet-accuracy-quick and loguinov-fig8-udp repeat those
+reproductions' quick runs N times at their own seed (the spread is real time's; the latter gives
+the real-packet exponents themselves). One process, one run at a time; a real-time group's
+spread includes the machine's load, which its use states.
 
 Usage: python bench/seed_spread.py [GROUP ...] [--seeds N]
 """
@@ -103,9 +104,10 @@ GROUPS: dict[str, Callable[[int], dict[str, float]]] = {
     "jin-table5-330": _jin_table5(330.0),
     "jin-table5-1230": _jin_table5(1230.0),
     "cai-table1": lambda seed: {
-        "rate ratio": cai.table1_run(load(shipped() / "cai-table1-playback.toml"), seed)[
-            "rate_ratio"
-        ]
+        name.replace("_", " "): float(value)
+        for name, value in cai.table1_run(
+            load(shipped() / "cai-table1-playback.toml"), seed
+        ).items()
     },
     "cai-fig17": _cai_fig17,
     "loguinov-fig8": _loguinov_fig8,

@@ -198,3 +198,28 @@ def test_tables_pastes_a_command_output_between_its_markers(tmp_path):
     assert text.endswith("<!-- ccscope schema round: end -->\n\nafter\n")
     pasted = text.split("begin -->\n", 1)[1].split("<!-- ccscope", 1)[0]
     assert json.loads(pasted) == ccscope.schema("round")
+
+
+#: The sections of docs/validation.md that set ccscope beside ns-2.35 through generated tables:
+#: their prose says what the rows show and retypes none of their measured values, which carry
+#: three or more significant digits; the only such number the prose may name is a constant,
+#: GAIMD's decrease factor 0.875 (ns-2's `decrease_num_`).
+BESIDE_NS2 = (
+    "Against ns-2",
+    "Yang's Table 1 beside ns-2.35",
+    "Three reproductions beside ns-2.35",
+    "Rate-based controls against ns-2.35",
+)
+CONSTANTS = {"0.875"}
+
+
+def test_the_ns2_sections_retype_no_measured_number():
+    text = (ROOT / "docs" / "validation.md").read_text()
+    sections = {s.split("\n", 1)[0]: s for s in re.split(r"^## ", text, flags=re.M)}
+    marked = re.compile(r"<!-- (?P<c>[^>]+?): begin -->\n.*?<!-- (?P=c): end -->", re.S)
+    number = re.compile(r"(?<![\w.\-])\d+\.\d+(?![\w.])")
+    for title in BESIDE_NS2:
+        assert title in sections, f"docs/validation.md has no section '{title}'"
+        prose = marked.sub("", sections[title])
+        typed = {n for n in number.findall(prose) if len(n.replace(".", "").lstrip("0")) >= 3}
+        assert typed <= CONSTANTS, f"'{title}' types {sorted(typed - CONSTANTS)} by hand"

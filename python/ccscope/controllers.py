@@ -77,7 +77,7 @@ class Controller:
       the target when that is None);
     - ``wakeup_s``: a time (s) at which :meth:`on_wakeup` is called, or None;
     - ``feedback_timeout_s``: on the rate transport, how long without a report before
-      :meth:`on_no_feedback` is called, or None;
+      :meth:`on_no_feedback` (or :meth:`on_no_feedback_idle`) is called, or None;
     - ``wants_delivery_rate``: read once: set it true for ``ack.delivery`` samples;
     - ``feedback_format`` ("rfc8888" or "transport-wide"), ``feedback_interval_s`` (in
       [1e-6, 10]), ``feedback_per_frame``: read once, the feedback an ``rtp`` source's receiver
@@ -104,7 +104,7 @@ class Controller:
       ``seq``, ``size_bytes``, ``sent_s``, ``arrived_s`` (None: not received), ``ect``, ``ce``;
     - :meth:`on_round` (round model, per step): ``now_s``, ``interval_s``, ``congested``,
       ``loss_fraction``, ``capacity_bps``, ``base_rtt_s``, ``queueing_delay_s``;
-    - :meth:`on_wakeup`, :meth:`on_no_feedback`: the time (s).
+    - :meth:`on_wakeup`, :meth:`on_no_feedback`, :meth:`on_no_feedback_idle`: the time (s).
 
     A controller that limits by window is a window flow in the round model, else a rate flow.
     An exception in a hook, or an output outside what is allowed, stops the run with one
@@ -159,6 +159,13 @@ class Controller:
 
     def on_no_feedback(self, now_s: float) -> None:
         """No report for ``feedback_timeout_s`` (the rate transport)."""
+
+    def on_no_feedback_idle(self, now_s: float) -> None:
+        """No report for ``feedback_timeout_s`` while the sender was idle the whole time: it
+        sent nothing since the timer was set and its application has nothing to send (RFC 5348
+        §4.4's case). Unless overridden, the expiry goes to :meth:`on_no_feedback` as any
+        other."""
+        self.on_no_feedback(now_s)
 
 
 @dataclass
@@ -216,7 +223,8 @@ class RateController:
     ``loss_sent_at_s``, ``new_loss_event``, ``rate_bps``, ``capacity_bps``, ``now_s``;
     absent values are None). The scenario's ``feedback`` picks the receiver that produces the
     reports. Optionally override :meth:`feedback_timeout_s` and :meth:`on_no_feedback` for a
-    no-feedback timer.
+    no-feedback timer, and :meth:`on_no_feedback_idle` for an expiry that finds the sender idle
+    (RFC 5348 §4.4; by default it calls :meth:`on_no_feedback`).
 
     >>> class Aimd(RateController):
     ...     name = "rate-AIMD-py"
@@ -239,6 +247,9 @@ class RateController:
 
     def on_no_feedback(self, now_s: float) -> None:
         return None
+
+    def on_no_feedback_idle(self, now_s: float) -> None:
+        self.on_no_feedback(now_s)
 
     def on_round(self, sample: dict) -> None:
         """The round model's step (``now_s``, ``interval_s``, ``congested``,

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from docpages import marked
 from typer.testing import CliRunner
 
 from ccscope import scorecard, sweep
@@ -371,3 +372,18 @@ def test_a_media_controller_runs_on_the_media_transport(tcp_card):
     flows = sweep.load(store, "flows")
     nada = flows[flows["run_id"].isin(runs) & (flows["flow"] < 2)]["throughput_bps"]
     assert len(nada) == 2 * len(runs) and (nada <= 1.5e6 * 1.02).all()
+
+
+#: The command whose output docs/controllers.md shows as its quick table of controllers.
+TABLE_COMMAND = "ccscope scorecard-table --quick -j 2"
+
+
+@pytest.mark.slow
+def test_the_controllers_page_table_is_the_output_of_scorecard_table(tmp_path):
+    """docs/controllers.md's table is what the command prints, run here into a fresh store (so
+    no run cached from an older build answers for it)."""
+    pasted = marked("controllers.md", TABLE_COMMAND)
+    store = ["--store", str(tmp_path / "scorecard.duckdb")]
+    done = CliRunner().invoke(app, [*TABLE_COMMAND.split()[1:], *store])
+    assert done.exit_code == 0, done.output
+    assert pasted == done.stdout, f"stale: python docs/tables.py --match='{TABLE_COMMAND}'"

@@ -90,3 +90,18 @@ def test_tear_history_after_five_indications():
     five = np.array([1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 0.75, 0.75, 0.75])
     four = np.array([1 / 16, 1 / 8, 1 / 4, 1 / 2, 0.75, 0.75, 0.75, 0.75])
     assert w @ five <= 0.375 < w @ four
+
+
+@pytest.mark.parametrize("level", [0.0, 20.0, 37.0, 50.0])
+def test_fig29_congestion_avoidance_refill_integrates_the_growth(level):
+    """experiments.yang.ca_refill_rtts is eight flows' congestion avoidance integrated: each adds
+    a packet per round trip, which lasts max(W, BDP)/BDP base RTTs (the queue's delay), from
+    half of W1 = BDP + level back to W1; stepped here one round trip at a time."""
+    from ccscope.experiments.yang import FIG29_BDP_PKTS as bdp
+    from ccscope.experiments.yang import ca_refill_rtts
+
+    w1, w, t, dw = bdp + level, (bdp + level) / 2, 0.0, 1e-3
+    while w < w1:
+        t += dw / 8 * max(w + dw / 2, bdp) / bdp
+        w += dw
+    assert ca_refill_rtts(level) == pytest.approx(t, rel=1e-3)

@@ -1,9 +1,9 @@
 //! Controllers written in Python, as the core's [`Controller`]: the run's [`Foreign`] factory
 //! hands each flow its own Python object, wrapped by what the object is:
 //! - a `ccscope.Controller`: hooks `on_ack`, `on_loss`, `on_undo`, `on_report`, `on_round`,
-//!   `on_feedback`, `on_wakeup`, `on_no_feedback`, and outputs `window_pkts`,
-//!   `pacing_rate_bps`, `target_rate_bps`, `wakeup_s` read back after every hook
-//!   ([`PyController`]);
+//!   `on_feedback`, `on_wakeup`, `on_no_feedback`, `on_no_feedback_idle`, and outputs
+//!   `window_pkts`, `pacing_rate_bps`, `target_rate_bps`, `wakeup_s` read back after every
+//!   hook ([`PyController`]);
 //! - a window rule (`ccscope.WindowController`: `increase(w)`, `decrease(w)`), run inside the
 //!   core's TCP window state ([`PyRule`]);
 //! - a `ccscope.RateController` (`rate_bps()`, `on_report(dict)`) ([`PyRateController`]).
@@ -209,8 +209,9 @@ impl WindowRule for PyRule {
 }
 
 /// A rate controller written in Python: an object with `rate_bps()` (the pacing rate),
-/// `on_report(report: dict)`, and optionally `on_no_feedback(now_s)` and `feedback_timeout_s()`
-/// (see `ccscope.RateController`). The rate is read back after every call.
+/// `on_report(report: dict)`, and optionally `on_no_feedback(now_s)`,
+/// `on_no_feedback_idle(now_s)` and `feedback_timeout_s()` (see `ccscope.RateController`). The
+/// rate is read back after every call.
 struct PyRateController {
     who: Who,
     obj: Py<PyAny>,
@@ -229,6 +230,21 @@ impl PyRateController {
         };
         c.refresh("start");
         c
+    }
+
+    /// A no-feedback expiry, handed to `hook`: an object without `on_no_feedback_idle` (one
+    /// that is not a `ccscope.RateController`) takes an idle expiry as any other.
+    fn no_feedback(&mut self, now: SimTime, hook: &str) {
+        call_python(&self.who, hook, &self.error, |py| {
+            let obj = self.obj.bind(py);
+            let method = if obj.hasattr(hook)? {
+                hook
+            } else {
+                "on_no_feedback"
+            };
+            obj.call_method1(method, (now.secs(),)).map(|_| ())
+        });
+        self.refresh(hook);
     }
 
     /// Reads `rate_bps()` back after `hook`; keeps the old rate when the call fails.
@@ -304,12 +320,11 @@ impl Controller for PyRateController {
     }
 
     fn on_no_feedback(&mut self, now: SimTime) {
-        call_python(&self.who, "on_no_feedback", &self.error, |py| {
-            self.obj
-                .call_method1(py, "on_no_feedback", (now.secs(),))
-                .map(|_| ())
-        });
-        self.refresh("on_no_feedback");
+        self.no_feedback(now, "on_no_feedback");
+    }
+
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        self.no_feedback(now, "on_no_feedback_idle");
     }
 
     /// The round model's step: `on_round(sample)` with the interval's aggregate feedback.
@@ -535,7 +550,7 @@ impl PyFeedback {
 }
 
 /// The hooks of `ccscope.Controller`, in the order of [`PyController::overrides`].
-const HOOKS: [&str; 8] = [
+const HOOKS: [&str; 9] = [
     "on_ack",
     "on_loss",
     "on_undo",
@@ -544,6 +559,7 @@ const HOOKS: [&str; 8] = [
     "on_wakeup",
     "on_no_feedback",
     "on_feedback",
+    "on_no_feedback_idle",
 ];
 const ON_ACK: usize = 0;
 const ON_LOSS: usize = 1;
@@ -553,6 +569,7 @@ const ON_ROUND: usize = 4;
 const ON_WAKEUP: usize = 5;
 const ON_NO_FEEDBACK: usize = 6;
 const ON_FEEDBACK: usize = 7;
+const ON_NO_FEEDBACK_IDLE: usize = 8;
 
 /// A `ccscope.Controller` subclass's object. Only the hooks the class overrides are called
 /// (the base's do nothing), so a controller that does not read ACKs costs no call per ACK.
@@ -627,6 +644,7 @@ fn hook_name(py: Python<'_>, h: usize) -> &Bound<'_, pyo3::types::PyString> {
         ON_ROUND => intern!(py, "on_round"),
         ON_WAKEUP => intern!(py, "on_wakeup"),
         ON_NO_FEEDBACK => intern!(py, "on_no_feedback"),
+        ON_NO_FEEDBACK_IDLE => intern!(py, "on_no_feedback_idle"),
         _ => intern!(py, "on_feedback"),
     }
 }
@@ -827,6 +845,18 @@ impl Controller for PyController {
         self.hook(ON_NO_FEEDBACK, |py| {
             Ok(now.secs().into_pyobject(py)?.into_any())
         });
+    }
+
+    /// An idle expiry: to `on_no_feedback_idle` when the class overrides it, else to
+    /// `on_no_feedback` as any expiry (what the base's `on_no_feedback_idle` would do, without
+    /// its call).
+    fn on_no_feedback_idle(&mut self, now: SimTime) {
+        let h = if self.overrides[ON_NO_FEEDBACK_IDLE] {
+            ON_NO_FEEDBACK_IDLE
+        } else {
+            ON_NO_FEEDBACK
+        };
+        self.hook(h, |py| Ok(now.secs().into_pyobject(py)?.into_any()));
     }
 
     fn on_feedback(&mut self, f: &FeedbackSample) {

@@ -158,10 +158,8 @@ def cubic_claims(quick: bool = False) -> list[Claim]:
         "Ware et al.'s (9) puts BBR at its cap 2·BtlBw·RTprop beside a full buffer; here the "
         "buffer is not full on average and BBR's window sits below its cap, cut a packet per "
         "loss and held to packet conservation in recovery (draft §4.2.3.4), which the model "
-        "leaves out (one CUBIC flow, 300 s, seed 1: at 2 BDP a mean queue of 39 of 100 "
-        "packets and a mean window of 105 against a cap of 120; at 8 BDP 165 of 400, 220 "
-        "against 321); at 16 CUBIC flows in shallow buffers BBR loses a fifth of its packets "
-        "and its timeouts back off"
+        "leaves out; with many CUBIC flows in shallow buffers BBR loses a large part of its "
+        "packets and its timeouts back off"
     )
     for x in buffers:
         model = float(theory.ware_bbr_share(x, CAPACITY_PPS, RTT_S))

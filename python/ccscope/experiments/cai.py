@@ -311,18 +311,18 @@ TABLE1_RATE_SD = 0.0175
 
 #: Why DTAIMD's rate relative to TCP's does not reproduce ({measured} filled in).
 CAI_TABLE1_RATE_WHY = (
-    "DTAIMD gets {measured:.3f} of the TCP elephants' mean rate here (0.938-1.000 over seeds "
-    "1-10), the paper's run 1.082: in its one run DTAIMD is 2.0 standard deviations of its own "
-    "ten TCP rates (82-93 KB/s) above their mean. Over the capacities and mice the paper does "
-    "not print (--explore, seed 1) the ratio is within this tolerance only at 6 Mb/s, the "
-    "capacity nearest the 7.8 Mb/s Table I's eleven rates add up to; the reproduction assumes "
-    "10 Mb/s"
+    "DTAIMD gets {measured:.3f} of the TCP elephants' mean rate here, the paper's run 1.082: in "
+    "its one run DTAIMD is 2.0 standard deviations of its own ten TCP rates (82-93 KB/s) above "
+    "their mean. Over the capacities and mice the paper does not print (ccscope reproduce "
+    "cai-table1 --explore, on the validation page) the ratio comes within this tolerance only "
+    "at the lowest capacity explored, the one nearest the 7.8 Mb/s Table I's eleven rates add "
+    "up to; the reproduction assumes 10 Mb/s"
 )
 
 #: Why the receiver-queue claim does not hold in the one-seed quick run.
 CAI_TABLE1_QUEUE_WHY = (
-    "one seed can fall to half: over seeds 1-10 the share of TCP elephants whose "
-    "largest receiver queue exceeds DTAIMD's runs from 0.5 to 1.0 (mean 0.81)"
+    "one seed can fall to half: the share of TCP elephants whose largest receiver queue "
+    "exceeds DTAIMD's spreads widely over seeds (python bench/seed_spread.py cai-table1)"
 )
 
 
@@ -331,9 +331,9 @@ CAI_TABLE1_WHY = (
     "playback at exactly a flow's mean rate is interrupted whenever the flow "
     "stays below its session mean for longer than its buffer lasts; here such "
     "stretches last tens of seconds and reach more TCP flows than in the paper, "
-    "and DTAIMD too in some seeds (over seeds 1-10: 7 to 10 of the 10 TCP flows, "
-    "mean 8.4; DTAIMD in 3 of the 10 seeds). The capacity and the mice's "
-    "arrivals, which the paper does not print, set how long they last"
+    "and DTAIMD too in some seeds (python bench/seed_spread.py cai-table1 gives both "
+    "over seeds). The capacity and the mice's arrivals, which the paper does not print, "
+    "set how long they last"
 )
 
 
@@ -398,8 +398,8 @@ def fig16(quick: bool = False, setup: dict[str, float] | None = None) -> list[Cl
 #: Why a Fig. 16 point does not reproduce.
 CAI_FIG16_WHY = (
     "with mice on the line the media flow's 100-byte packets give it a tenth of a "
-    "1000-byte mouse's rate at the same window, so it gets 1-8 kb/s of the 56; at "
-    "those rates one seed's noise decides the order, which flips between "
+    "1000-byte mouse's rate at the same window, so it gets a few kb/s of the 56 (the "
+    "measured column); at those rates one seed's noise decides the order, which flips between "
     "neighbouring n (the paper's curves are not printed as numbers, nor its seeds)"
 )
 

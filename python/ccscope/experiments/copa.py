@@ -107,8 +107,8 @@ def claims(quick: bool = False) -> list[Claim]:
             ""
             if both <= 4.0
             else "the competitive mode turns on between two Copa flows alone: their swings "
-            "do not empty the queue together for 5 RTTs (seed 1: from 2.2 s to 19.4 s, then "
-            "on and off), and its growing 1/δ keeps the queue up; Copa+ (IEEE/ACM ToN 2023) "
+            "do not empty the queue together for 5 RTTs, and its growing 1/δ keeps the queue "
+            "up; Copa+ (IEEE/ACM ToN 2023) "
             "reports that Copa does not clear the buffer periodically and that the mode "
             "misfires",
             source=f"{STATEMENT}: Arun & Balakrishnan §2.2, the mode switches only beside "

@@ -525,9 +525,9 @@ FIG20_APPC_REL = 0.26
 #: windows, whose spread across seeds exceeds the gaps between neighbouring controls.
 FIG20_WHY = (
     "one run's T2 is the first time two noisy windows come within ε, a first-passage "
-    "time: over seeds 1-12 TCP's spans 26-81 RTTs (median 38) and SIMD's 63-615 "
-    "(median 213), so a single seed can swap neighbours; the median over seeds does "
-    "not"
+    f"time: over seeds 1-12 one run's σ is {FIG20_SD['TCP'][0]:g} RTTs for TCP and "
+    f"{FIG20_SD['SIMD'][0]:g} for SIMD, so a single seed can swap neighbours; the median over "
+    "seeds does not"
 )
 
 #: Why one control's T2 may miss Table 6's one run; formatted with the runs' numbers.
@@ -546,13 +546,13 @@ WHY_FIG20_T1 = (
     "from their own start, so the dynamics hold and the gap is the start"
 )
 
-#: Why SIMD's T1 may run short of App. C's: measured over seeds 1-12 (T1 over App. C 0.50-1.00;
-#: the lowest where a flow's last decrease before 400 s was oldest, 17 s on seed 7).
+#: Why SIMD's T1 may run short of App. C's, as runs over seeds 1-12 showed it (T1 over App. C
+#: lowest where a flow's last decrease before 400 s was oldest).
 WHY_FIG20_SIMD = (
     "SIMD's increase grows with the time since its last decrease (Jin et al. (2), (3): "
     "w ← w + α/(w − w0)^k with k < 0), and App. C starts it afresh at (W1, W2), where a "
     "flow whose last decrease lies seconds before 400 s is already increasing faster; over "
-    "seeds 1-12 the ratio spans 0.50-1.00, the lowest where that decrease was oldest"
+    "seeds the ratio is lowest where that decrease was oldest"
 )
 
 

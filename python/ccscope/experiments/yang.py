@@ -45,7 +45,7 @@ FIG6_HALF_DIGIT = {"TCP": 0.005, "GAIMD(0.31,0.875)": 0.05, "TFRC": 0.005, "TEAR
 
 #: What is known of a Fig. 6 value that does not reproduce.
 FIG6_WHY = {
-    "TCP": "at 2% ns-2.35's Sack1 on this set-up gives 0.486 ± 0.009, below ccscope's 0.518 "
+    "TCP": "ns-2.35's Sack1 on this set-up runs smoother still than ccscope's TCP, at 1% and 2% "
     "(bench/ns2_compare_yang.py): the 2000-era ns-2 TCP Yang et al. ran is neither; not "
     "diagnosed further",
     "TEAR": "TEAR also runs smoother than printed at 20% (Table 1's row); not diagnosed",
@@ -223,7 +223,7 @@ COV_20_WHY = {
 COV_2_WHY = {
     "GAIMD(0.31,0.875)": "{measured:.3f} measured against (6)'s 0.26: with ns-2.35's TCP rules "
     "(fractional windows, a first window of 2, Sack1's hole rule, ns-2's packet sizes) ccscope "
-    "gives 0.252 ± 0.011 and ns-2.35 itself 0.265 ± 0.007 on this set-up, both within "
+    "and ns-2.35 itself both come within this tolerance on this set-up "
     "(bench/ns2_compare_yang.py); ccscope's default rules make GAIMD's per-RTT rate rougher",
 }
 
@@ -553,6 +553,8 @@ FIG29_SD = {"TCP": 1.9, "GAIMD(0.31,0.875)": 8.29, "TFRC": 5.47}
 
 #: The stop time of scenarios/yang-fig29-leave.toml (its trace bin is BIN_S, one RTT).
 LEAVE_AT_S = 200.0
+#: Its bandwidth-delay product in 1000-byte packets: 2.5 Mb/s over the base RTT.
+FIG29_BDP_PKTS = 2.5e6 * BIN_S / 8000
 
 
 def refill_rtts(
@@ -567,15 +569,20 @@ def refill_rtts(
     `before_s` seconds before); infinity if it never does."""
     t, q = np.asarray(queue_t, dtype=float), np.asarray(queue_pkts, dtype=float)
     if level is None:
-        level = q[(t >= at_s - before_s) & (t < at_s)].mean()
+        level = mean_level(t, q, at_s, before_s)
     after = (t >= at_s) & (q >= level)
     return float((t[after][0] - at_s) / rtt_s) if after.any() else float("inf")
 
 
-def fig29_refill(name: str, seed: int = 1) -> tuple[float, float]:
+def mean_level(t: np.ndarray, q: np.ndarray, at_s: float, before_s: float) -> float:
+    """The queue's mean over the `before_s` seconds before `at_s`."""
+    return float(q[(t >= at_s - before_s) & (t < at_s)].mean())
+
+
+def fig29_refill(name: str, seed: int = 1) -> tuple[float, float, float]:
     """RTTs for the flows of protocol `name` (:data:`PROTOCOLS`) in
     scenarios/yang-fig29-leave.toml at `seed` to refill the queue after the stop: to its mean
-    level of the 50 s before, and to full (50 packets)."""
+    level of the 50 s before, and to full (50 packets); then that mean level (packets)."""
     source = PROTOCOLS[name]
     sc = (
         load(SCENARIOS / "yang-fig29-leave.toml")
@@ -585,10 +592,24 @@ def fig29_refill(name: str, seed: int = 1) -> tuple[float, float]:
     )
     q = engine.run(sc).trace.queues
     q = q[q["name"] == "bottleneck"]
+    t, pkts = q["time_s"].to_numpy(dtype=float), q["queue_pkts"].to_numpy(dtype=float)
     return (
-        refill_rtts(q["time_s"], q["queue_pkts"]),
-        refill_rtts(q["time_s"], q["queue_pkts"], before_s=0.0, level=50.0),
+        refill_rtts(t, pkts),
+        refill_rtts(t, pkts, before_s=0.0, level=50.0),
+        mean_level(t, pkts, LEAVE_AT_S, 50.0),
     )
+
+
+def ca_refill_rtts(level: float, bdp: float = FIG29_BDP_PKTS, flows: int = 8) -> float:
+    """Base RTTs for `flows` TCP flows in congestion avoidance, holding half of the window the
+    sixteen held (W1/2, W1 = `bdp` + `level`), to grow back to W1: each adds a packet per
+    round trip, and a round trip lasts W/bdp base RTTs once the window W exceeds the pipe, so
+    dW/dt = flows·bdp/W per base RTT, which integrates to (W1² − W0²)/(2·flows·bdp) (plus
+    (bdp − W0)/flows base RTTs first while W0 is below the pipe)."""
+    w1 = bdp + level
+    w0 = w1 / 2
+    below = max(0.0, bdp - w0) / flows
+    return below + (w1**2 - max(w0, bdp) ** 2) / (2 * flows * bdp)
 
 
 def fig27_29(quick: bool = False) -> list[Claim]:
@@ -599,7 +620,7 @@ def fig27_29(quick: bool = False) -> list[Claim]:
     del quick  # one 300-s run at 2.5 Mb/s per protocol is already short
     claims = []
     for name in PROTOCOLS:
-        got, full = fig29_refill(name)
+        got, full, level = fig29_refill(name)
         paper = FIG29_RTTS[name]
         if name == "TEAR":
             # A queue that never refills (inf) is no reproduction of a slow refill.
@@ -625,7 +646,7 @@ def fig27_29(quick: bool = False) -> list[Claim]:
                 why=""
                 if holds
                 else (
-                    f"{YANG_FIG29_WHY.get(name, '')} (Measured to the queue's mean level of the "
+                    f"{fig29_why(name, level)} (Measured to the queue's mean level of the "
                     f"50 s before the stop; the paper does not say which level counts as "
                     f"refilled; to a full queue {name} takes {full:.0f} RTTs here.)"
                 ),
@@ -635,14 +656,24 @@ def fig27_29(quick: bool = False) -> list[Claim]:
     return claims
 
 
-#: Why a Fig. 29 row does not reproduce, by protocol.
-YANG_FIG29_WHY = {
-    "TCP": "Eight TCP flows in congestion avoidance add 8 packets per RTT together; the stop "
-    "frees about 15 packets per RTT (half of Yang's 30-packet BDP) and the queue held "
-    "37 on average, about 6.5 RTTs of additive increase. The paper's 20 RTTs implies a "
-    "slower start after the stop than congestion avoidance gives here.",
-    "TFRC": "TFRC as Yang et al. ran it (tfrc-2000) climbs more slowly than the 0.12 packets "
-    "per RTT per RTT the paper takes as its aggressiveness (Yang §5.1; measured by "
-    "tfrc_aggressiveness_matches_yang in crates/ccscope-core/tests/rate.rs), which stretches "
-    "the paper's 45 RTTs.",
-}
+def fig29_why(name: str, level: float) -> str:
+    """Why the Fig. 29 row of protocol `name` does not reproduce, given the queue's mean
+    level before the stop (packets); empty where no reason is known."""
+    if name == "TCP":
+        return (
+            f"Eight TCP flows in congestion avoidance, holding half of the window the sixteen "
+            f"held (the pipe's {FIG29_BDP_PKTS:g} packets and the queue's mean {level:.1f} "
+            f"before the stop), add 8 packets per round trip together, and each round trip "
+            f"lengthens as the queue refills: back to that level takes "
+            f"{ca_refill_rtts(level):.1f} base RTTs. The paper's 20 RTTs implies a slower "
+            f"start after the stop than congestion avoidance gives here."
+        )
+    if name == "TFRC":
+        return (
+            "TFRC as Yang et al. ran it (tfrc-2000) climbs more slowly than the 0.12 packets "
+            "per RTT per RTT the paper takes as its aggressiveness (Yang §5.1; the strict "
+            "expected failure tfrc_aggressiveness_matches_yang in "
+            "crates/ccscope-core/tests/rate.rs finds it below), which stretches the paper's "
+            "45 RTTs."
+        )
+    return ""

@@ -839,7 +839,7 @@ fn scream_params() -> Vec<ParamInfo> {
         param("max_bytes_in_flight_head_room", Some(d.max_bytes_in_flight_head_room), Range::closed(1.0, 10.0), "MAX_BYTES_IN_FLIGHT_HEAD_ROOM: cwnd at most this × the most bytes in flight (§4.1.1: 1.1)"),
         param("gain", Some(d.gain), Range::open_closed(0.0, 100.0), "GAIN: gain of the window's growth (§4.1.1: 1.0)"),
         scale("beta_loss", d.beta_loss, "BETA_LOSS: cwnd scale on a loss event (§4.1.1: 0.8)"),
-        scale("beta_ecn", d.beta_ecn, "BETA_ECN: cwnd scale on an ECN-CE event (§4.1.1: 0.9)"),
+        scale("beta_ecn", d.beta_ecn, "BETA_ECN: cwnd and target rate scale on an ECN-CE event (§4.1.1: 0.9)"),
         scale("beta_r", d.beta_r, "BETA_R: target rate scale on a loss event (§4.1.1: 0.9)"),
         param("rate_adjust_interval", Some(d.rate_adjust_interval_s * 1e3), Range::closed(1.0, 10_000.0), "ms: RATE_ADJUST_INTERVAL, period of the media rate control (§4.1.1: 200 ms)"),
         param("target_bitrate_min", Some(d.target_bitrate_min_bps / 1e3), Range::open_closed(0.0, 1e6), "kb/s: TARGET_BITRATE_MIN, below target_bitrate_max (the RFC leaves it to the codec; RFC 8593's 150 kb/s)"),

@@ -202,7 +202,8 @@ pub struct ReportSample {
     pub recv_rate_bps: f64,
     /// The receiver's loss event rate p, in [0, 1] (TFRC; 0 before the first loss).
     pub loss_event_rate: f64,
-    /// Packets found lost since the previous report, ≥ 0.
+    /// Packets found lost since the previous report, ≥ 0; a packet that arrived CE-marked counts
+    /// as lost (RFC 3168 §5).
     pub lost_pkts: f64,
     /// Packets received since the previous report, ≥ 0.
     pub received_pkts: f64,

@@ -23,6 +23,12 @@
 //! data-limited sender's rate to twice the receive rate; that is not modelled). The receiver
 //! hands every data packet to its application as it arrives.
 //!
+//! ECN: a flow with `ecn = true` sends its data packets ECN-capable (ECT). Every receiver
+//! counts a packet that arrives CE-marked as a lost packet (RFC 3168 §5: the response to a
+//! single CE packet must be essentially that to a single dropped packet), the TFRC and TEAR
+//! receivers in their loss events too. The controller hears of marks only through the report's
+//! losses ([`ReportSample::lost_pkts`], the loss event rate, the new-loss-event flag).
+//!
 //! NACKs ([`crate::apps`], retransmission on NACK): each packet the receiving application
 //! reports missing goes back as a reverse packet of its own, the size of a report, flagged
 //! `NACK` with the missing sequence number in `ack`; the sender hands what that packet carried
@@ -318,6 +324,8 @@ impl RateSender {
                 tag: chunk.tag,
                 ..Packet::default()
             };
+            // ECT as the flow's `ecn` says; the receiver counts a CE mark as a loss.
+            pkt.ecn.capable = ctx.ecn();
             pkt.header.seq = self.next_seq;
             pkt.header.stamp = ctx.now();
             pkt.header.echo = self.srtt_s.map_or(SimTime::ZERO, SimTime::from_secs_f64);

@@ -22,13 +22,14 @@
 //!   packet fit [`Controller::window`] (the send window's limit, in packets);
 //! - packet pacing (§4.1.2.6): max(RATE_PACE_MIN, 8·cwnd/s_rtt).
 //!
-//! Media rate control (§4.1.3), every RATE_ADJUST_INTERVAL: after a loss (or CE) event the
-//! target is scaled by BETA_R; in fast increase it grows by RAMP_UP_SPEED·interval·scale; else
-//! by the current rate less the RTP queue (`TX_QUEUE_SIZE_FACTOR`·rtp_queue_size, bits),
-//! increases limited by the ramp-up speed; an RTP queue delay above RTP_QDELAY_TH scales it by
-//! TARGET_RATE_SCALE_RTP_QDELAY; it never exceeds (2 − qdelay_trend_mem) × the media rate
-//! reached; scale = clip((4·(target − last_max)/last_max)², 0.2, 1) slows growth near the
-//! rate of the last congestion.
+//! Media rate control (§4.1.3), every RATE_ADJUST_INTERVAL, and at once on a loss or CE event
+//! (the congestion event that cuts cwnd), which scales the target by BETA_R (loss) or BETA_ECN
+//! (CE) and stands for that interval's adjustment; in fast increase the target grows by
+//! RAMP_UP_SPEED·interval·scale; else by the current rate less the RTP queue
+//! (`TX_QUEUE_SIZE_FACTOR`·rtp_queue_size, bits), increases limited by the ramp-up speed; an RTP
+//! queue delay above RTP_QDELAY_TH scales it by TARGET_RATE_SCALE_RTP_QDELAY; it never exceeds
+//! (2 − qdelay_trend_mem) × the media rate reached; scale = clip((4·(target − last_max)/
+//! last_max)², 0.2, 1) slows growth near the rate of the last congestion.
 //!
 //! Readings of ours (this file's RFC 8298 text was reached only through secondary copies:
 //! constants and pseudocode structure were checked against them, the items below are ours):
@@ -44,7 +45,8 @@
 //!   steady queue (variance below 0.2) it sets the target to the queue's mean plus one
 //!   deviation, which lets a SCReAM flow alone raise its own target toward QDELAY_TARGET_HI:
 //!   `compensate = 0` keeps the target at QDELAY_TARGET_LO (a point to check against the RFC);
-//! - an ECN-CE event also scales the target by BETA_R at the next rate adjustment;
+//! - the prompt cut on loss or CE restarts the RATE_ADJUST_INTERVAL (§4.1.3's pseudocode
+//!   "exits" the adjustment after it);
 //! - target_bitrate_last_max is the target at the last congestion event or end of fast
 //!   increase (1 b/s before: no slow-down then).
 
@@ -90,7 +92,7 @@ pub struct ScreamParams {
     pub gain: f64,
     /// BETA_LOSS: cwnd scale on a loss event (0.8).
     pub beta_loss: f64,
-    /// BETA_ECN: cwnd scale on an ECN event (0.9).
+    /// BETA_ECN: cwnd and target scale on an ECN event (0.9).
     pub beta_ecn: f64,
     /// BETA_R: target rate scale on a loss event (0.9).
     pub beta_r: f64,
@@ -212,7 +214,6 @@ pub struct Scream {
     trend_high_at: SimTime,
     last_trend_update: Option<SimTime>,
     last_congestion: Option<SimTime>,
-    congestion_pending: bool,
     last_rate_adjust: Option<SimTime>,
     in_flight: VecDeque<(SimTime, u64)>,
     in_flight_now: f64,
@@ -247,7 +248,6 @@ impl Scream {
             trend_high_at: SimTime::ZERO,
             last_trend_update: None,
             last_congestion: None,
-            congestion_pending: false,
             last_rate_adjust: None,
             in_flight: VecDeque::new(),
             in_flight_now: 0.0,
@@ -304,9 +304,12 @@ impl Scream {
             self.cwnd *= if lost { p.beta_loss } else { p.beta_ecn };
             self.cwnd = self.cwnd.max(p.min_cwnd_bytes);
             self.last_congestion = Some(now);
-            self.congestion_pending = true;
             self.in_fast_increase = false;
             self.target_last_max = self.target;
+            // §4.1.3: the target's prompt cut ("on loss" BETA_R, "on ecn_mark" BETA_ECN).
+            let beta = if lost { p.beta_r } else { p.beta_ecn };
+            self.target = (beta * self.target).max(p.target_bitrate_min_bps);
+            self.last_rate_adjust = Some(now);
             self.trend_high_at = now;
             return;
         }
@@ -348,11 +351,6 @@ impl Scream {
             return;
         }
         self.last_rate_adjust = Some(now);
-        if self.congestion_pending {
-            self.congestion_pending = false;
-            self.target = (p.beta_r * self.target).max(p.target_bitrate_min_bps);
-            return;
-        }
         let ramp_t = p.ramp_up_speed_bps.min(self.target / 2.0);
         let s = (self.target - self.target_last_max) / self.target_last_max;
         let scale = (4.0 * s).powi(2).clamp(0.2, 1.0);
@@ -560,16 +558,43 @@ mod tests {
         assert!(s.in_fast_increase);
         assert!(s.cwnd > p.min_cwnd_bytes, "{}", s.cwnd);
         let (before, target) = (s.cwnd, s.target);
-        // A loss 200 ms after the last rate adjustment: cwnd ← BETA_LOSS·cwnd, and the rate
-        // adjustment of the same report scales the target by BETA_R.
+        // A loss 60 ms after the last rate adjustment (at 500 ms): cwnd ← BETA_LOSS·cwnd, and
+        // at once (§4.1.3's prompt reaction, not at the next RATE_ADJUST_INTERVAL) the target
+        // ← BETA_R·target.
         s.on_feedback(&report(
-            ms(700),
+            ms(560),
             before as u64,
             packets(50, 5, |_| 40, |k| k == 52),
         ));
         assert!((s.cwnd - (p.beta_loss * before).max(p.min_cwnd_bytes)).abs() < 1e-9);
         assert!(!s.in_fast_increase);
         assert!((s.target - (p.beta_r * target).max(p.target_bitrate_min_bps)).abs() < 1e-6);
+    }
+
+    /// §4.1.3's "on ecn_mark": a CE event scales the target by BETA_ECN (here 0.5, set apart
+    /// from BETA_R's 0.9), at once.
+    #[test]
+    fn a_ce_mark_cuts_the_target_by_beta_ecn_at_once() {
+        let p = ScreamParams {
+            beta_ecn: 0.5,
+            ..ScreamParams::default()
+        };
+        let config = RateConfig {
+            initial_rate_bps: Some(1e6),
+            ..RateConfig::default()
+        };
+        let mut s = Scream::new(p, config);
+        let ms = SimTime::from_ms;
+        s.on_feedback(&report(ms(100), 5000, packets(0, 5, |_| 40, |_| false)));
+        let target = s.target;
+        let mut marked = packets(5, 5, |_| 40, |_| false);
+        marked[2].ce = true;
+        s.on_feedback(&report(ms(150), 5000, marked));
+        assert!(
+            (s.target - 0.5 * target).abs() < 1e-6,
+            "{} after {target}",
+            s.target
+        );
     }
 
     #[test]
