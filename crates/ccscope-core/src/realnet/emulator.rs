@@ -151,12 +151,28 @@ impl Emulator {
         let first_tap = 1 + self.kernel.as_ref().map_or(0, |k| k.sockets().len());
         loop {
             let now = clock.now();
+            // What the kernel let through leaves the bottleneck at its time.
+            if let Some(kernel) = self.kernel.as_mut() {
+                let sim = &mut self.sim;
+                kernel.release(now, |at, pkt| {
+                    sim.run_until(at);
+                    inject(sim, pkt);
+                });
+            }
             self.sim.run_until(now);
             self.deliver()?;
             if now >= end || stop.load(Ordering::Relaxed) {
                 break;
             }
-            let due = self.sim.next_event().unwrap_or(end).min(end);
+            let leaving = self.kernel.as_ref().and_then(|k| k.next_departure());
+            let due = self
+                .sim
+                .next_event()
+                .into_iter()
+                .chain(leaving)
+                .min()
+                .unwrap_or(end)
+                .min(end);
             let wait = clock.wait_until(due);
             if !waiter.wait(wait).map_err(io_error)? {
                 continue;
@@ -208,28 +224,17 @@ impl Emulator {
                 }
                 None => {}
                 // Behind the kernel's queues, every datagram enters them at the time it is
-                // read, whole (the kernel's queue carries its padding).
+                // read, whole (the kernel's queue carries its padding); what they let through
+                // waits for the end of its time on the link (the loop's next pass).
                 Some(kernel) => {
                     loop {
                         match self.socket.recv_from(&mut buf) {
-                            Ok((n, _)) => {
-                                let now = clock.now();
-                                self.sim.run_until(now);
-                                kernel.enter(&buf[..n], now)?;
-                            }
+                            Ok((n, _)) => kernel.enter(&buf[..n], clock.now())?,
                             Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                             Err(e) => return Err(io_error(e)),
                         }
                     }
-                    let sim = &mut self.sim;
-                    kernel.leave(
-                        &mut buf,
-                        || clock.now(),
-                        |now, pkt| {
-                            sim.run_until(now);
-                            inject(sim, pkt);
-                        },
-                    )?;
+                    kernel.leave(&mut buf, || clock.now())?;
                 }
             }
         }

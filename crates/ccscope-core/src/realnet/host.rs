@@ -27,9 +27,11 @@ use crate::time::SimTime;
 struct Station {
     endpoint: Box<dyn Endpoint>,
     io: HostIo,
-    /// How late, after the warm-up, its timers fired or its packets arrived after the emulator
-    /// had them due (a receiver's: the emulation's delay error), in µs.
-    late_us: Vec<u32>,
+    /// How late, after the warm-up, its timers fired after their deadlines, in µs.
+    timer_late_us: Vec<u32>,
+    /// How late, after the warm-up, its packets arrived after the emulator had them due (the
+    /// emulation's delay error: data at a receiver, ACKs and feedback at a sender), in µs.
+    arrival_late_us: Vec<u32>,
     /// Bytes of datagrams handed to it after the warm-up (what the path achieved).
     rx_bytes: u64,
 }
@@ -108,7 +110,8 @@ impl Hosts {
             let station = |endpoint, kind| Station {
                 endpoint,
                 io: HostIo::new(ecn, stream(seed, kind, i as u64)),
-                late_us: Vec::new(),
+                timer_late_us: Vec::new(),
+                arrival_late_us: Vec::new(),
                 rx_bytes: 0,
             };
             senders.push(station(snd, Stream::Source));
@@ -220,7 +223,7 @@ impl Hosts {
                     Some(at) if at <= now => {
                         self.stations[i].io.timers[slot] = None;
                         if measure {
-                            self.stations[i].late_us.push(late_us(now, at));
+                            self.stations[i].timer_late_us.push(late_us(now, at));
                         }
                         self.call(i, now, |e, c| e.on_timer(c, slot));
                     }
@@ -306,7 +309,9 @@ impl Hosts {
                         self.due(now, baseline.is_some());
                     }
                     if baseline.is_some() {
-                        self.stations[i].late_us.push(late_us(now, pkt.sent_at));
+                        self.stations[i]
+                            .arrival_late_us
+                            .push(late_us(now, pkt.sent_at));
                         self.stations[i].rx_bytes += pkt.size_bytes as u64;
                     }
                     self.call(i, now, |e, c| e.on_packet(c, &pkt));
@@ -330,12 +335,19 @@ impl Hosts {
             .enumerate()
             .map(|(i, st)| {
                 let mut stats = windowed(st.endpoint.stats(), baseline.get(i));
-                let late = match side {
-                    Side::Sender => ["timer_late_p50_ms", "timer_late_p99_ms"],
+                let arrival = match side {
+                    Side::Sender => ["ack_late_p50_ms", "ack_late_p99_ms"],
                     Side::Receiver => ["arrival_late_p50_ms", "arrival_late_p99_ms"],
                 };
-                stats.push((late[0], quantile_ms(&mut st.late_us, 0.5)));
-                stats.push((late[1], quantile_ms(&mut st.late_us, 0.99)));
+                stats.push((arrival[0], quantile_ms(&mut st.arrival_late_us, 0.5)));
+                stats.push((arrival[1], quantile_ms(&mut st.arrival_late_us, 0.99)));
+                if side == Side::Sender {
+                    stats.push(("timer_late_p50_ms", quantile_ms(&mut st.timer_late_us, 0.5)));
+                    stats.push((
+                        "timer_late_p99_ms",
+                        quantile_ms(&mut st.timer_late_us, 0.99),
+                    ));
+                }
                 if side == Side::Receiver {
                     let rate = if measured_s > 0.0 {
                         st.rx_bytes as f64 * 8.0 / measured_s

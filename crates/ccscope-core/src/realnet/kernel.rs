@@ -9,14 +9,17 @@
 //! [`wire::LAYOUT_BYTES`], so a 40-byte ACK counts as that). The emulator puts every datagram
 //! from the hosts, and the datagram a host would send for every packet the kernel's TCP flows
 //! send out of their TUN devices, into the side of the veth pair its packet leaves from and reads it at the
-//! other side when the kernel has let it through; then the user-space network, the scenario
-//! with unlimited bottleneck queues, gives it its serialization time, propagation delays,
-//! access links and random loss. This kernel has no `netem` and no `red` qdisc, so delays stay
+//! other side when the kernel has let it through. It holds the packet until its time on the
+//! link is over ([`departure`]: the token bucket lets a packet through at the end of that time
+//! behind a standing queue, at once onto an idle link) and hands it to the user-space network,
+//! the scenario with unlimited bottleneck queues whose bottleneck takes no time to serialize,
+//! for the propagation delays, access links and random loss. This kernel has no `netem` and no `red` qdisc, so delays stay
 //! in user space and RED is refused (see the scenario's validation).
 //!
 //! The namespaces are the run's own ([`super::netns`]): when the process ends, however it
 //! ends, the kernel frees both and, with them, the veth pair and its qdiscs.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
@@ -31,7 +34,7 @@ use crate::net::packet::{Dir, Packet};
 use crate::net::queue::QueueSpec;
 use crate::net::sim::LinkReport;
 use crate::net::RunResult;
-use crate::time::SimTime;
+use crate::time::{serialization_time, SimTime};
 
 /// Bytes of Ethernet, IPv4 and UDP headers around a datagram's payload on the veth pair.
 const HEADERS: u32 = 14 + 20 + 8;
@@ -175,46 +178,102 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
     )
 }
 
-/// What one direction's kernel queue did, as the link counters count it.
-#[derive(Clone, Copy, Debug, Default)]
+/// What one direction's bottleneck did over the measurement window, as the link counters
+/// count it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Counts {
     arrivals: u64,
     drops: u64,
     queue_pkt_ns: u128,
     queue_byte_ns: u128,
+    busy_ns: u64,
     max_queue_pkts: u64,
 }
 
-/// One direction of the veth pair: the socket a packet enters by, where it goes, and the
-/// packets and bytes between the two (waiting in the kernel's queue).
+/// A packet that entered the kernel's queue: when, and what it is (to find it again when it
+/// comes out).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    at: SimTime,
+    flow: u32,
+    dir: Dir,
+    size: u32,
+}
+
+/// A packet the kernel let through, held until its time on the link is over.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    entered: SimTime,
+    /// When its time on the link began and ends.
+    start: SimTime,
+    departure: SimTime,
+    pkt: Packet,
+}
+
+/// When a packet leaves the bottleneck: the kernel let it through at `released`; it entered
+/// the kernel's queue at `entered`, takes `serialization` on the link, and the packet before
+/// it left at `previous`.
+///
+/// A token bucket lets a packet through once its tokens are in (net/sched/sch_tbf.c
+/// `tbf_dequeue`): behind a standing queue that is the end of its time on the link, but a packet
+/// reaching an idle link, or a burst the saved tokens pay for, goes at once. A link of the
+/// bucket's rate ends a packet's time no earlier than its arrival, nor than the previous
+/// packet's end, plus its serialization. That link's departures send at most one packet plus the
+/// rate's worth in any span of time, which a bucket holding the largest packet allows, and the
+/// bucket lets each packet through at the earliest time that keeps to it: never later than
+/// that link would finish it. So the latest of the three is that link's departure, while a
+/// kernel running late still has the last word.
+fn departure(
+    entered: SimTime,
+    released: SimTime,
+    previous: SimTime,
+    serialization: SimTime,
+) -> SimTime {
+    released
+        .max(entered + serialization)
+        .max(previous + serialization)
+}
+
+/// One direction of the veth pair: the socket a packet enters by, where it goes, the packets
+/// in the kernel's queue and those it let through, until they leave the link.
 struct Way {
     from: UdpSocket,
     to: SocketAddr,
-    waiting: (u64, u64),
-    since: SimTime,
+    rate_bps: u64,
+    /// In the kernel's queue (a fifo), in the order they entered.
+    queued: VecDeque<Entry>,
+    /// Let through, in order, each until its departure.
+    held: VecDeque<Held>,
+    /// When the last packet let through leaves the link.
+    last_departure: SimTime,
     counts: Counts,
-    /// The counts when the warm-up ended.
-    base: Option<Counts>,
 }
 
 impl Way {
-    /// Adds the time since the last change at the current backlog.
-    fn advance(&mut self, now: SimTime) {
-        let dt = now.ns().saturating_sub(self.since.ns()) as u128;
-        self.counts.queue_pkt_ns += dt * self.waiting.0 as u128;
-        self.counts.queue_byte_ns += dt * self.waiting.1 as u128;
-        self.since = self.since.max(now);
+    /// The packets waiting just before `first` takes the link at its start: those that
+    /// entered before then, itself among them, of the held ones after it and then the kernel's
+    /// (each in the order they entered; none of them takes the link before `first`).
+    fn waiting_for(&self, first: &Held) -> u64 {
+        let t = first.start;
+        let held = self.held.partition_point(|h| h.entered < t);
+        let mut n = u64::from(first.entered < t) + held as u64;
+        if held == self.held.len() {
+            n += self.queued.partition_point(|e| e.at < t) as u64;
+        }
+        n
     }
 
-    fn windowed(&self) -> Counts {
-        let (c, b) = (self.counts, self.base.unwrap_or_default());
-        Counts {
-            arrivals: c.arrivals - b.arrivals,
-            drops: c.drops - b.drops,
-            queue_pkt_ns: c.queue_pkt_ns - b.queue_pkt_ns,
-            queue_byte_ns: c.queue_byte_ns - b.queue_byte_ns,
-            max_queue_pkts: c.max_queue_pkts,
-        }
+    /// Counts the packet `h` over the window from `warmup` to `end`: waiting from its entry to
+    /// the start of its time on the link, then on the link to its departure.
+    fn count(&mut self, h: &Held, warmup: SimTime, end: SimTime) {
+        let within = |a: SimTime, b: SimTime| {
+            let (a, b) = (a.max(warmup), b.min(end));
+            b.ns().saturating_sub(a.ns())
+        };
+        let waited = within(h.entered, h.start) as u128;
+        self.counts.queue_pkt_ns += waited;
+        self.counts.queue_byte_ns += waited * h.pkt.size_bytes as u128;
+        self.counts.busy_ns += within(h.start, h.departure);
     }
 }
 
@@ -228,7 +287,8 @@ pub struct Bottleneck {
     /// their bytes (they never reach the user-space network, which counts the flows' packets).
     dropped: Vec<[(u64, u64); 2]>,
     nonce: u32,
-    warmup: SimTime,
+    /// The measurement window: from the warm-up to the scenario's end.
+    window: (SimTime, SimTime),
     /// The namespaces, held until the run ends.
     _namespaces: [File; 2],
 }
@@ -236,7 +296,8 @@ pub struct Bottleneck {
 impl Bottleneck {
     /// Makes the namespaces, the veth pair and its qdiscs for `scenario`'s dumbbell; returns the
     /// bottleneck and the network left to user space: the scenario with unlimited bottleneck
-    /// queues.
+    /// queues, whose bottleneck links take no time to serialize (the kernel's queue and
+    /// [`departure`] give each packet its time on the link).
     pub fn new(scenario: &config::Scenario, nonce: u32) -> Result<(Bottleneck, config::Scenario)> {
         let TopologySpec::Dumbbell {
             bottleneck,
@@ -340,23 +401,28 @@ impl Bottleneck {
                 .map_err(|e| unable(format_args!("a kernel socket's address: {e}")))
         };
         let (left_addr, right_addr) = (addr(&left_socket)?, addr(&right_socket)?);
-        let way = |from, to| Way {
+        let way = |from, to, link: &LinkParams| Way {
             from,
             to,
-            waiting: (0, 0),
-            since: SimTime::ZERO,
+            rate_bps: link.rate_bps,
+            queued: VecDeque::new(),
+            held: VecDeque::new(),
+            last_departure: SimTime::ZERO,
             counts: Counts::default(),
-            base: None,
         };
         let kernel = Bottleneck {
-            ways: [way(left_socket, right_addr), way(right_socket, left_addr)],
+            ways: [
+                way(left_socket, right_addr, bottleneck),
+                way(right_socket, left_addr, &back),
+            ],
             reverse: scenario.flows.iter().map(|f| f.reverse).collect(),
             dropped: vec![[(0, 0); 2]; scenario.flows.len()],
             nonce,
-            warmup: SimTime(scenario.warmup_ns),
+            window: (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns)),
             _namespaces: [left, right],
         };
         let unlimited = |l: &LinkParams| LinkParams {
+            rate_bps: u64::MAX,
             queue: QueueSpec::DropTail {
                 limit_packets: None,
                 limit_bytes: None,
@@ -377,17 +443,6 @@ impl Bottleneck {
         [&self.ways[0].from, &self.ways[1].from]
     }
 
-    /// Ends the warm-up's share of the counts once `now` reaches it.
-    fn tick(&mut self, now: SimTime) {
-        for w in &mut self.ways {
-            w.advance(now);
-            if w.base.is_none() && now >= self.warmup {
-                w.base = Some(w.counts);
-                w.counts.max_queue_pkts = w.waiting.0;
-            }
-        }
-    }
-
     /// A datagram from the hosts enters the kernel's queue on its side of the bottleneck.
     pub fn enter(&mut self, datagram: &[u8], now: SimTime) -> Result<()> {
         let Some(pkt) = wire::decode(datagram, self.nonce) else {
@@ -396,21 +451,22 @@ impl Bottleneck {
         let Some(&reverse) = self.reverse.get(pkt.flow as usize) else {
             return Ok(());
         };
-        self.tick(now);
+        let counted = now >= self.window.0;
         let way = &mut self.ways[usize::from((pkt.dir == Dir::Forward) == reverse)];
-        way.counts.arrivals += 1;
+        way.counts.arrivals += u64::from(counted);
         match way.from.send_to(datagram, way.to) {
-            Ok(_) => {
-                way.waiting.0 += 1;
-                way.waiting.1 += pkt.size_bytes as u64;
-                way.counts.max_queue_pkts = way.counts.max_queue_pkts.max(way.waiting.0);
-            }
+            Ok(_) => way.queued.push_back(Entry {
+                at: now,
+                flow: pkt.flow,
+                dir: pkt.dir,
+                size: pkt.size_bytes,
+            }),
             // The queue is full (the qdisc's drop), or the socket's buffer is: dropped.
             Err(e)
                 if e.raw_os_error() == Some(libc::ENOBUFS) || e.kind() == ErrorKind::WouldBlock =>
             {
-                way.counts.drops += 1;
-                if now >= self.warmup {
+                if counted {
+                    way.counts.drops += 1;
                     let d = &mut self.dropped[pkt.flow as usize][pkt.dir.index()];
                     *d = (d.0 + 1, d.1 + pkt.size_bytes as u64);
                 }
@@ -424,13 +480,9 @@ impl Bottleneck {
         Ok(())
     }
 
-    /// Hands `arrive` every packet the kernel has let through by `now`.
-    pub fn leave(
-        &mut self,
-        buf: &mut [u8],
-        now: impl Fn() -> SimTime,
-        mut arrive: impl FnMut(SimTime, Packet),
-    ) -> Result<()> {
+    /// Takes every packet the kernel has let through by `now` out of its queue, to leave the
+    /// link at its [`departure`] ([`Bottleneck::release`] hands it on then).
+    pub fn leave(&mut self, buf: &mut [u8], now: impl Fn() -> SimTime) -> Result<()> {
         for k in 0..2 {
             loop {
                 let n = match self.ways[k].from.recv(buf) {
@@ -446,27 +498,87 @@ impl Bottleneck {
                     continue;
                 };
                 let at = now();
-                self.tick(at);
-                // Sent by the other side's way.
+                // Sent by the other side's way; the queue is a fifo, so it is the first packet
+                // of its flow, direction and size that entered (any before it were lost).
                 let way = &mut self.ways[1 - k];
-                way.waiting.0 = way.waiting.0.saturating_sub(1);
-                way.waiting.1 = way.waiting.1.saturating_sub(pkt.size_bytes as u64);
-                arrive(at, pkt);
+                let mut entered = at;
+                while let Some(e) = way.queued.pop_front() {
+                    if (e.flow, e.dir, e.size) == (pkt.flow, pkt.dir, pkt.size_bytes) {
+                        entered = e.at;
+                        break;
+                    }
+                }
+                let serialization = serialization_time(pkt.size_bytes, way.rate_bps);
+                let departure = departure(entered, at, way.last_departure, serialization);
+                way.last_departure = departure;
+                way.held.push_back(Held {
+                    entered,
+                    start: departure - serialization,
+                    departure,
+                    pkt,
+                });
             }
         }
         Ok(())
     }
 
-    /// Adds what the kernel's queues did over [warm-up, `end`) to the bottleneck's counters in
-    /// `result`: the arrivals and drops it had, and the packets waiting in it; and to each
-    /// flow's, the packets they dropped, sent but never delivered.
+    /// When the next packet let through leaves the link, if any waits.
+    pub fn next_departure(&self) -> Option<SimTime> {
+        self.ways
+            .iter()
+            .filter_map(|w| w.held.front().map(|h| h.departure))
+            .min()
+    }
+
+    /// Hands `arrive` every packet whose time on the link is over by `now`, in the order they
+    /// leave, at the time each leaves.
+    pub fn release(&mut self, now: SimTime, mut arrive: impl FnMut(SimTime, Packet)) {
+        while let Some(k) = (0..2)
+            .filter(|&k| {
+                self.ways[k]
+                    .held
+                    .front()
+                    .is_some_and(|h| h.departure <= now)
+            })
+            .min_by_key(|&k| self.ways[k].held[0].departure)
+        {
+            let ((warmup, end), way) = (self.window, &mut self.ways[k]);
+            let Some(h) = way.held.pop_front() else { break };
+            if (warmup..end).contains(&h.start) {
+                // The queue is longest just before a packet takes the link.
+                let waiting = way.waiting_for(&h);
+                way.counts.max_queue_pkts = way.counts.max_queue_pkts.max(waiting);
+            }
+            way.count(&h, warmup, end);
+            arrive(h.departure, h.pkt);
+        }
+    }
+
+    /// Adds what the bottleneck did over [warm-up, `end`) to its counters in `result`: the
+    /// arrivals and drops of the kernel's queues, the packets waiting in them or let through
+    /// and not yet on the link, and the time on the link; and to each flow's, the packets
+    /// dropped, sent but never delivered.
     pub fn report(mut self, result: &mut RunResult, end: SimTime) {
-        self.tick(end);
-        for (way, name) in self.ways.iter().zip(["bottleneck", "bottleneck.reverse"]) {
+        let (warmup, end) = (self.window.0, self.window.1.min(end));
+        for (way, name) in self
+            .ways
+            .iter_mut()
+            .zip(["bottleneck", "bottleneck.reverse"])
+        {
+            let waiting = way.held.iter().filter(|h| h.start >= end).count() + way.queued.len();
+            way.counts.max_queue_pkts = way.counts.max_queue_pkts.max(waiting as u64);
+            for h in std::mem::take(&mut way.held) {
+                way.count(&h, warmup, end);
+            }
+            for e in &way.queued {
+                let waited = end.ns().saturating_sub(e.at.max(warmup).ns()) as u128;
+                way.counts.queue_pkt_ns += waited;
+                way.counts.queue_byte_ns += waited * e.size as u128;
+            }
             let Some(link) = result.links.iter_mut().find(|l| l.name == name) else {
                 continue;
             };
-            add(link, way.windowed());
+            add(link, way.counts, way.rate_bps);
         }
         for (flow, dropped) in result.flows.iter_mut().zip(&self.dropped) {
             for (s, &(pkts, bytes)) in flow.stats.dir.iter_mut().zip(dropped) {
@@ -478,12 +590,15 @@ impl Bottleneck {
     }
 }
 
-/// The kernel queue's counts added to the user-space link's (whose queue only ever holds what
-/// waits for its own serialization).
-fn add(link: &mut LinkReport, c: Counts) {
+/// The bottleneck's counts put into the user-space link's report (whose link took no time
+/// to serialize: its queue only ever held packets released in the same nanosecond), with the
+/// link's rate.
+fn add(link: &mut LinkReport, c: Counts, rate_bps: u64) {
+    link.rate_bps = rate_bps;
     let s = &mut link.stats;
     s.arrivals = c.arrivals;
     s.forced_drops += c.drops;
+    s.busy_ns = c.busy_ns;
     s.queue_pkt_ns += c.queue_pkt_ns;
     s.queue_byte_ns += c.queue_byte_ns;
     s.max_queue_pkts = s.max_queue_pkts.max(c.max_queue_pkts);
@@ -495,3 +610,88 @@ fn add(link: &mut LinkReport, c: Counts) {
 /// The veth ends' fixed addresses: each namespace is the run's own, so they meet no one else's.
 const IP: [&str; 2] = ["10.0.0.1", "10.0.0.2"];
 const MAC: [&str; 2] = ["02:cc:5c:00:00:01", "02:cc:5c:00:00:02"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng as _;
+
+    const MS: SimTime = SimTime(1_000_000);
+
+    #[test]
+    fn a_packet_leaves_the_link_at_the_end_of_its_time_on_it() {
+        // 1250 bytes at 10 Mb/s: 1 ms.
+        let s = serialization_time(1250, 10_000_000);
+        assert_eq!(s, MS);
+        let (zero, t) = (SimTime::ZERO, SimTime::from_ms(20));
+        // An idle link: the bucket lets it through at once; it leaves 1 ms later.
+        assert_eq!(departure(t, t, zero, s), t + MS);
+        // Behind a standing queue the bucket lets it through when its tokens are in, the end of
+        // its time on the link: then, not 1 ms later.
+        assert_eq!(departure(zero, t, t - MS, s), t);
+        // A burst the saved tokens pay for goes through at once: spaced by the link again.
+        let out: Vec<_> = (0..3)
+            .scan(zero, |prev, _| {
+                *prev = departure(t, t, *prev, s);
+                Some(*prev)
+            })
+            .collect();
+        assert_eq!(out, [t + MS, t + MS + MS, t + SimTime::from_ms(3)]);
+        // A kernel running late has the last word.
+        let late = t + SimTime(30_000);
+        assert_eq!(departure(zero, late, t - MS, s), late);
+    }
+
+    /// A token bucket of `rate_bps` whose bucket holds `bucket` of the rate (in time), full at
+    /// first, as net/sched/sch_tbf.c keeps it: each packet of `(arrival, size)`, in order, goes
+    /// through at the first time at or after its arrival and the one before it when its
+    /// serialization's worth of tokens is in.
+    fn token_bucket(packets: &[(SimTime, u32)], rate_bps: u64, bucket: SimTime) -> Vec<SimTime> {
+        let (mut tokens, mut at) = (bucket.ns(), SimTime::ZERO);
+        packets
+            .iter()
+            .map(|&(arrival, size)| {
+                let t = arrival.max(at);
+                tokens = (tokens + (t - at).ns()).min(bucket.ns());
+                let cost = serialization_time(size, rate_bps).ns();
+                let wait = cost.saturating_sub(tokens);
+                at = t + SimTime(wait);
+                tokens = tokens + wait - cost;
+                at
+            })
+            .collect()
+    }
+
+    #[test]
+    fn behind_a_token_bucket_packets_leave_when_a_link_of_its_rate_would_finish_them() {
+        // Random arrivals and sizes (40 to 1500 bytes) at 10 Mb/s, in bursts and idle spells,
+        // through a bucket of the largest packet and `SAVED_NS` of the rate, as `qdisc` sets it.
+        let rate = 10_000_000;
+        let bucket = serialization_time(1500, rate) + SimTime(SAVED_NS);
+        let mut rng = crate::rng::stream(7, crate::rng::Stream::Queue, 0);
+        let mut t = SimTime::ZERO;
+        let packets: Vec<(SimTime, u32)> = (0..20_000)
+            .map(|_| {
+                // Gaps from 0 to 3 ms: the link is sometimes idle, sometimes far behind.
+                t += SimTime((rng.gen::<f64>() * 3e6 * rng.gen::<f64>()) as u64);
+                (t, 40 + (rng.gen::<f64>() * 1460.0) as u32)
+            })
+            .collect();
+        let released = token_bucket(&packets, rate, bucket);
+        let (mut link, mut previous) = (SimTime::ZERO, SimTime::ZERO);
+        let mut backlogged = 0;
+        for (&(arrival, size), &out) in packets.iter().zip(&released) {
+            let s = serialization_time(size, rate);
+            backlogged += usize::from(link > arrival);
+            link = link.max(arrival) + s;
+            previous = departure(arrival, out, previous, s);
+            assert!(
+                out <= link,
+                "the bucket let a packet through after the link's end"
+            );
+            assert_eq!(previous, link);
+        }
+        // Both regimes were there.
+        assert!((2_000..18_000).contains(&backlogged), "{backlogged}");
+    }
+}
