@@ -440,9 +440,10 @@ pub struct TcpSender {
     /// whether the retransmission was needed (Eifel detection, RFC 3522 §3.2).
     undo_armed: bool,
     dupacks: u32,
-    /// SACK with [`TcpSpec::sack_pipe_counter`]: ns-2.35 Sack1's `pipe_` in a recovery.
-    pipe_count: i32,
-    /// Reno/NewReno window inflation during recovery (packets).
+    /// In a recovery, Reno/NewReno's window inflation (packets), or with
+    /// [`TcpSpec::sack_pipe_counter`] SACK's pipe as ns-2.35 Sack1 counts it (`pipe_`, a whole
+    /// number of packets, may be negative); 0 outside recovery. One field: a sender pays for
+    /// one of the two.
     dupwnd: f64,
     /// SACK scoreboard: packets above `snd_una` the receiver holds.
     sacked: SeqRanges,
@@ -499,7 +500,6 @@ impl TcpSender {
             in_recovery: false,
             undo_armed: false,
             dupacks: 0,
-            pipe_count: 0,
             dupwnd: 0.0,
             sacked: SeqRanges::default(),
             rexmitted: Vec::new(),
@@ -661,11 +661,7 @@ impl TcpSender {
             // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
             // cwnd − pipe ≥ 1 packet (ns-2.35 Sack1 `send_much()`: `pipe_ < int(cwnd_)`).
             let counter = self.spec.sack_pipe_counter;
-            let mut pipe = if counter {
-                f64::from(self.pipe_count)
-            } else {
-                self.pipe()
-            };
+            let mut pipe = if counter { self.dupwnd } else { self.pipe() };
             while pipe + 1.0 <= self.cwnd() {
                 if let Some(hole) = self.next_hole() {
                     if self.hold(ctx, force) {
@@ -688,7 +684,7 @@ impl TcpSender {
                 }
                 pipe += 1.0;
                 if counter {
-                    self.pipe_count += 1;
+                    self.dupwnd += 1.0;
                 }
             }
             return;
@@ -925,7 +921,7 @@ impl TcpSender {
                 if self.spec.variant != Variant::Sack {
                     self.dupwnd += 1.0;
                 } else if self.spec.sack_pipe_counter {
-                    self.pipe_count -= 1;
+                    self.dupwnd -= 1.0;
                 }
             } else if self.dupacks == DUPACK_THRESHOLD {
                 // bugFix_: at most one fast retransmit per window of data.
@@ -1020,10 +1016,12 @@ impl TcpSender {
                 self.rexmitted = Vec::new();
                 self.retransmitted(lost);
                 self.rxt_next = lost + 1;
-                // Sack1 `dupack_action()`: numdupacks_ of the packets outstanding have left;
-                // the retransmission is not counted.
-                let outstanding = i32::try_from(self.snd_max - self.snd_una).unwrap_or(i32::MAX);
-                self.pipe_count = outstanding - DUPACK_THRESHOLD as i32;
+                if self.spec.sack_pipe_counter {
+                    // Sack1 `dupack_action()`: numdupacks_ of the packets outstanding have
+                    // left; the retransmission is not counted.
+                    let outstanding = (self.snd_max - self.snd_una) as f64;
+                    self.dupwnd = outstanding - f64::from(DUPACK_THRESHOLD);
+                }
                 self.transmit(ctx, lost);
             }
             _ => {
@@ -1050,7 +1048,7 @@ impl TcpSender {
         if self.spec.variant == Variant::Sack && self.spec.sack_pipe_counter {
             // Sack1 `recv()`: one less for the ACK, and one more for the retransmission it
             // acknowledges (`partial_ack_` false).
-            self.pipe_count -= 2;
+            self.dupwnd -= 2.0;
         }
         if self.spec.variant == Variant::NewReno {
             // RFC 6582 / ns-2: retransmit the next hole, deflate by the amount acked less one.
@@ -1637,7 +1635,7 @@ mod tests {
                 pipe = (snd.snd_max - snd.snd_una) as i64 - i64::from(DUPACK_THRESHOLD);
             }
             una = snd.snd_una;
-            assert_eq!(i64::from(snd.pipe_count), pipe);
+            assert_eq!(snd.dupwnd, pipe as f64);
             if snd.has_data() && !sent.is_empty() {
                 assert!(
                     pipe >= snd.cwnd().floor() as i64,
