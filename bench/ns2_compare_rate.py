@@ -18,7 +18,8 @@ Packets are counted, not bytes: ns-2.35 adds headers to its data packets (a TCP 
 gives ns-2's delivered packets as Mb/s of 1000-byte packets, and in set-ups 2 and 3 ccscope's
 TCP and TFRC packets take ns-2's wire sizes (1040 and 1032 bytes).
 
-With `--rap` it prints set-up 3 alone, in more detail, for each of ccscope's RAP settings:
+With `--rap` it prints set-up 3 alone, in more detail, for each of ccscope's RAP settings
+(with ccscope's default TCP, and last with all of them and the TCP flows on ns-2.35's rules):
 per flow, RAP's and TCP's packets delivered per second, the bottleneck's drop rate and RAP's
 back-offs per second (the times its inter-packet gap grew: ccscope's state trace, ns-2's
 agent trace of `ipg_`), mean ± standard deviation over the seeds; "by the timer" counts
@@ -36,10 +37,14 @@ import json
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import ccscope
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
@@ -90,14 +95,19 @@ def loss_ns2(p: float, seconds: int, seed: int) -> float:
 WIRE = {"tcp": 1040, "tfrc-ns2": 1032, "rap": 1000}
 
 
-def red_run(rate_source: dict, seconds: int, seed: int, state: bool = False) -> dict:
+def red_run(
+    rate_source: dict, seconds: int, seed: int, state: bool = False, tcp: dict | None = None
+) -> dict:
     """Set-up 3 (or 2) in ccscope: per-flow packets per second (the rate flows first), the
-    bottleneck's drop rate and the run; `state` traces the control state."""
+    bottleneck's drop rate and the run; `state` traces the control state; `tcp` adds settings
+    to the TCP flows' source (ccscope's defaults without)."""
     name = rate_source["controller"]
     name = name if isinstance(name, str) else name["name"]
     sc = ccscope.load(RED).with_seed(seed).replace("run.duration", f"{seconds}s")
     sc = sc.replace("flows[0].source", {**rate_source, "packet_size": f"{WIRE[name]}B"})
     sc = sc.replace("flows[1].source.packet_size", f"{WIRE['tcp']}B")
+    for key, value in (tcp or {}).items():
+        sc = sc.replace(f"flows[1].source.{key}", value)
     if state:
         sc = sc.replace("trace", {"state": True, "flows": False, "queues": False})
     r = ccscope.run(sc)
@@ -127,14 +137,22 @@ def red_ns2(script: str, seconds: int, seed: int) -> tuple[float, float]:
 
 
 #: ccscope's RAP settings in the `--rap` table: ccscope's defaults, ns-2's receiver
-#: (`loss_after = 3`, 44-byte ACKs), then ns-2's timers on top.
+#: (`loss_after = 3`, 44-byte ACKs), then ns-2's timers on top, with ccscope's default TCP; and
+#: last, all of RAP's ns-2 settings with the TCP flows on ns-2.35's rules too
+#: (bench/ns2_compare_tcp.py's NS2_RULES): (name, RAP source, TCP settings).
+RAP_NS2_BOTH = {**RAP_NS2, "rtt_timer": 1, "loss_timer": 1}
 RAP_SETTINGS = [
-    ("ccscope, defaults", {"kind": "rate", "controller": "rap"}),
-    ("ccscope, ns-2's receiver", {"kind": "rate", "controller": RAP_NS2, "report_size": "44B"}),
+    ("ccscope, defaults", {"kind": "rate", "controller": "rap"}, {}),
+    (
+        "ccscope, ns-2's receiver",
+        {"kind": "rate", "controller": RAP_NS2, "report_size": "44B"},
+        {},
+    ),
     *(
         (
             f"ccscope, ns-2's receiver + {label}",
             {"kind": "rate", "controller": {**RAP_NS2, **timers}, "report_size": "44B"},
+            {},
         )
         for label, timers in [
             ("`rtt_timer`", {"rtt_timer": 1}),
@@ -142,13 +160,18 @@ RAP_SETTINGS = [
             ("both", {"rtt_timer": 1, "loss_timer": 1}),
         ]
     ),
+    (
+        "ccscope, ns-2's receiver + both, TCP on ns-2's rules",
+        {"kind": "rate", "controller": RAP_NS2_BOTH, "report_size": "44B"},
+        ns2_compare_tcp.NS2_RULES,
+    ),
 ]
 
 
-def rap_ccscope(rate_source: dict, seconds: int, seed: int) -> dict:
+def rap_ccscope(rate_source: dict, seconds: int, seed: int, tcp: dict | None = None) -> dict:
     """One run of set-up 3: means per flow of RAP's and TCP's packets per second, the drop
-    rate, RAP's back-offs per second and those on a timer."""
-    d = red_run(rate_source, seconds, seed, state=True)
+    rate, RAP's back-offs per second and those on a timer; `tcp` as red_run takes it."""
+    d = red_run(rate_source, seconds, seed, state=True, tcp=tcp)
     r, n = d["result"], d["n"]
     backoffs = []
     for i in range(n):
@@ -203,7 +226,10 @@ def rap_table(seeds: range, seconds: int, with_ns2: bool) -> None:
     print(f"{span}; per flow, mean ± sd over the seeds\n")
     print("| RAP | " + " | ".join(title for _, title, _ in columns) + " |")
     print("|---|" + "---|" * len(columns))
-    runs = [(name, lambda s, src=src: rap_ccscope(src, seconds, s)) for name, src in RAP_SETTINGS]
+    runs = [
+        (name, lambda s, src=src, tcp=tcp: rap_ccscope(src, seconds, s, tcp))
+        for name, src, tcp in RAP_SETTINGS
+    ]
     if with_ns2:
         runs.insert(0, ("ns-2.35, Agent/RAP", lambda s: rap_ns2(seconds, s)))
     for name, run in runs:

@@ -35,7 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, Auto, Loss, Queue, RateSource, Red, RedMode, RttTiming, Source, Tcp, TcpVariant, Topology,
+    self, Auto, Loss, Queue, RateSource, Red, RedMode, RttTiming, SackPipe, Source, Tcp,
+    TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -590,7 +591,9 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         delack_ns: ns(&t.delack),
         transfer_pkts: t.transfer_pkts(),
         integer_window: t.integer_window,
+        whole_ssthresh: t.whole_ssthresh,
         sack_lost_after: t.sack_lost_after as u32,
+        sack_pipe_counter: t.sack_pipe == SackPipe::Counter,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),
     }

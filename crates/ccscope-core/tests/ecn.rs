@@ -63,9 +63,8 @@ fn run(exact: bool) -> (RunResult, u64) {
     let config = ControllerConfig::resolve("dctcp", &[]).unwrap();
     let start = Start {
         window: WindowConfig {
-            initial_window: 1.0,
-            slow_start: true,
             integer: true,
+            ..WindowConfig::default()
         },
         ..Start::default()
     };

@@ -974,6 +974,23 @@ impl RttTiming {
     }
 }
 
+/// How a SACK sender counts the packets in flight during recovery (see [`Tcp::sack_pipe`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SackPipe {
+    /// RFC 6675 SetPipe, from the scoreboard at each ACK.
+    #[default]
+    Scoreboard,
+    /// ns-2.35 Sack1's counter `pipe_` (`tcp-sack1.cc`).
+    Counter,
+}
+
+impl SackPipe {
+    fn is_scoreboard(&self) -> bool {
+        *self == SackPipe::Scoreboard
+    }
+}
+
 /// TCP whose window comes from a window controller of the catalogue. Defaults follow ns-2.35
 /// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20), `initial_window`
 /// (its `windowInit_` is 2) and `integer_window` (its `precisionReduce_` keeps fractions).
@@ -1039,6 +1056,12 @@ pub struct Tcp {
     /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
+    /// With `integer_window = false`: ssthresh still in whole packets and at least 2 after a
+    /// reduction, as ns-2.35's `slowdown()` keeps its `ssthresh_` (an int) while the window keeps
+    /// its fraction; slow start after a timeout then stops at the packet below half the window.
+    /// Default false (ssthresh keeps the fraction too). Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_ssthresh: bool,
     /// SACK: SACKed packets above a hole that make it lost, in [1, 65536]. RFC 6675's IsLost
     /// takes DupThresh, 3; ns-2.35's Sack1 retransmits any hole below a SACKed packet
     /// (`scoreboard-rq.cc` `GetNextRetran`): 1 runs as it does. Written only when not 3.
@@ -1047,6 +1070,14 @@ pub struct Tcp {
         skip_serializing_if = "is_rfc6675_lost_after"
     )]
     pub sack_lost_after: u64,
+    /// SACK: what the pipe (packets in flight) of a recovery is. `scoreboard` (default): RFC
+    /// 6675 SetPipe, recomputed from the scoreboard, so a hole found lost leaves it at once;
+    /// `counter`: ns-2.35 Sack1's `pipe_` (`tcp-sack1.cc`), set at the fast retransmit to the
+    /// packets outstanding less 3, one less per ACK (two for a partial ACK), one more per
+    /// packet sent but the fast retransmit itself: a second hole leaves it only with the
+    /// partial ACK a round trip later. Written only when not `scoreboard`.
+    #[serde(default, skip_serializing_if = "SackPipe::is_scoreboard")]
+    pub sack_pipe: SackPipe,
     /// Packets past the recovery point the cumulative ACK must reach before another fast
     /// retransmit or ECN response, in [0, 65536]. RFC 6582 §3.2 step 1 allows one once the ACK
     /// covers the data sent before the last reduction: 0; ns-2.35's agents compare packet
@@ -1122,7 +1153,9 @@ impl Default for Tcp {
             delack: delack(),
             transfer: None,
             integer_window: true,
+            whole_ssthresh: false,
             sack_lost_after: sack_lost_after(),
+            sack_pipe: SackPipe::Scoreboard,
             recover_margin: 0,
             overhead: None,
             app: None,

@@ -136,10 +136,18 @@ pub struct TcpSpec {
     pub transfer_pkts: Option<u64>,
     /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C).
     pub integer_window: bool,
+    /// Without `integer_window`: ssthresh in whole packets, at least 2, as ns-2.35's
+    /// `slowdown()` keeps its integer `ssthresh_` while `precisionReduce_` keeps the window's
+    /// fraction.
+    pub whole_ssthresh: bool,
     /// SACK: SACKed packets above a hole that make it lost (RFC 6675 IsLost: DupThresh, 3);
     /// ns-2.35's Sack1 retransmits any hole below a SACKed packet (`scoreboard-rq.cc`
     /// `GetNextRetran`), which is 1.
     pub sack_lost_after: u32,
+    /// SACK: the pipe of a recovery is ns-2.35 Sack1's counter `pipe_` (`tcp-sack1.cc`): the
+    /// packets outstanding less DupThresh at the fast retransmit, one less per ACK (two for a
+    /// partial ACK), one more per packet sent after the fast retransmit; else RFC 6675 SetPipe.
+    pub sack_pipe_counter: bool,
     /// Packets past the recovery point the cumulative ACK must reach before another fast
     /// retransmit or ECN response (0: RFC 6582 §3.2 step 1; ns-2.35 `dupack_action()`: 1).
     pub recover_margin: u32,
@@ -157,6 +165,7 @@ impl TcpSpec {
             initial_window: self.initial_window_pkts,
             slow_start: true,
             integer: self.integer_window,
+            whole_ssthresh: self.whole_ssthresh,
         }
     }
 }
@@ -372,6 +381,7 @@ struct SenderSettings {
     limited_transmit: bool,
     packet_bytes: u32,
     sack_lost_after: u32,
+    sack_pipe_counter: bool,
     recover_margin: u32,
     max_window_pkts: f64,
     overhead_ns: u64,
@@ -391,6 +401,7 @@ impl SenderSettings {
             limited_transmit: spec.limited_transmit,
             packet_bytes: spec.packet_bytes,
             sack_lost_after: spec.sack_lost_after,
+            sack_pipe_counter: spec.sack_pipe_counter,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
             overhead_ns: spec.overhead_ns,
@@ -429,7 +440,10 @@ pub struct TcpSender {
     /// whether the retransmission was needed (Eifel detection, RFC 3522 §3.2).
     undo_armed: bool,
     dupacks: u32,
-    /// Reno/NewReno window inflation during recovery (packets).
+    /// In a recovery, Reno/NewReno's window inflation (packets), or with
+    /// [`TcpSpec::sack_pipe_counter`] SACK's pipe as ns-2.35 Sack1 counts it (`pipe_`, a whole
+    /// number of packets, may be negative); 0 outside recovery. One field: a sender pays for
+    /// one of the two.
     dupwnd: f64,
     /// SACK scoreboard: packets above `snd_una` the receiver holds.
     sacked: SeqRanges,
@@ -645,8 +659,9 @@ impl TcpSender {
     fn send(&mut self, ctx: &mut Ctx, force: bool) {
         if self.spec.variant == Variant::Sack && self.in_recovery {
             // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
-            // cwnd − pipe ≥ 1 packet.
-            let mut pipe = self.pipe();
+            // cwnd − pipe ≥ 1 packet (ns-2.35 Sack1 `send_much()`: `pipe_ < int(cwnd_)`).
+            let counter = self.spec.sack_pipe_counter;
+            let mut pipe = if counter { self.dupwnd } else { self.pipe() };
             while pipe + 1.0 <= self.cwnd() {
                 if let Some(hole) = self.next_hole() {
                     if self.hold(ctx, force) {
@@ -668,6 +683,9 @@ impl TcpSender {
                     break;
                 }
                 pipe += 1.0;
+                if counter {
+                    self.dupwnd += 1.0;
+                }
             }
             return;
         }
@@ -899,14 +917,21 @@ impl TcpSender {
             self.dupacks += 1;
             if self.in_recovery {
                 // Reno/NewReno inflate the window by one per duplicate ACK; SACK's pipe is
-                // recomputed from the scoreboard instead.
+                // recomputed from the scoreboard instead, or Sack1's counter drops by one.
                 if self.spec.variant != Variant::Sack {
                     self.dupwnd += 1.0;
+                } else if self.spec.sack_pipe_counter {
+                    self.dupwnd -= 1.0;
                 }
             } else if self.dupacks == DUPACK_THRESHOLD {
                 // bugFix_: at most one fast retransmit per window of data.
                 if self.past_recover() {
                     self.enter_recovery(ctx);
+                    if self.spec.sack_pipe_counter && self.spec.variant == Variant::Sack {
+                        // Sack1 sends nothing more on the ACK that starts its recovery
+                        // (`recv()` calls `send_much()` only with no duplicate ACKs counted).
+                        return;
+                    }
                 }
             } else if ece {
                 self.on_ecn(now, h.echo);
@@ -991,6 +1016,12 @@ impl TcpSender {
                 self.rexmitted = Vec::new();
                 self.retransmitted(lost);
                 self.rxt_next = lost + 1;
+                if self.spec.sack_pipe_counter {
+                    // Sack1 `dupack_action()`: numdupacks_ of the packets outstanding have
+                    // left; the retransmission is not counted.
+                    let outstanding = (self.snd_max - self.snd_una) as f64;
+                    self.dupwnd = outstanding - f64::from(DUPACK_THRESHOLD);
+                }
                 self.transmit(ctx, lost);
             }
             _ => {
@@ -1013,6 +1044,11 @@ impl TcpSender {
                 self.recover = 0;
             }
             return;
+        }
+        if self.spec.variant == Variant::Sack && self.spec.sack_pipe_counter {
+            // Sack1 `recv()`: one less for the ACK, and one more for the retransmission it
+            // acknowledges (`partial_ack_` false).
+            self.dupwnd -= 2.0;
         }
         if self.spec.variant == Variant::NewReno {
             // RFC 6582 / ns-2: retransmit the next hole, deflate by the amount acked less one.
@@ -1447,24 +1483,18 @@ mod tests {
         }
     }
 
-    /// RFC 6675 SetPipe by its definition, after every ACK a SACK sender takes in recovery:
-    /// each packet from `snd_una` to `snd_max` that is not SACKed counts once unless it is lost
-    /// (`sack_lost_after` SACKed packets above it), and once more if it was retransmitted in this
-    /// recovery. First transmissions and retransmissions alike are lost at random on the way
-    /// to the receiver; ACKs all arrive, in order.
-    #[test]
-    fn the_pipe_is_rfc_6675_setpipe() {
+    /// Runs a SACK sender with `spec` against a receiver for 200 000 steps, first
+    /// transmissions and retransmissions alike lost at random (4%) on the way to the receiver,
+    /// ACKs all arriving in order; after each step that leaves the sender in recovery, calls
+    /// `check` with the sender, the packets it sent in that step, whether it was in recovery
+    /// before the step and whether the step was an ACK reaching it.
+    fn drive_recoveries(spec: &TcpSpec, mut check: impl FnMut(&TcpSender, &[Packet], bool, bool)) {
         use crate::net::{HostIo, Side};
         use crate::rng::Rng;
         use rand::SeedableRng as _;
-        let spec = TcpSpec {
-            variant: Variant::Sack,
-            initial_window_pkts: 40.0,
-            ..TcpSpec::default()
-        };
         let tcp = crate::control::Aimd::tcp().starting(spec.window_config());
-        let mut snd = TcpSender::new(&spec, Box::new(tcp), Box::new(Bulk));
-        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()), false);
+        let mut snd = TcpSender::new(spec, Box::new(tcp), Box::new(Bulk));
+        let mut rcv = TcpReceiver::new(spec, Box::new(Sink::default()), false);
         let (mut sio, mut rio) = (
             HostIo::new(false, Rng::seed_from_u64(1)),
             HostIo::new(false, Rng::seed_from_u64(2)),
@@ -1474,8 +1504,6 @@ mod tests {
         rcv.start(&mut Ctx::host(&mut rio, 0, Side::Receiver));
         // Packets on the way: to the receiver (data) or to the sender (ACKs).
         let mut wire: VecDeque<(Side, Packet)> = VecDeque::new();
-        let mut resent_in_recovery = BTreeSet::new();
-        let (mut checked, mut checked_with_resent) = (0, 0);
         let mut now = SimTime::ZERO;
         for _ in 0..200_000 {
             wire.extend(
@@ -1494,6 +1522,7 @@ mod tests {
                     .min()
             };
             let was_in_recovery = snd.in_recovery;
+            let mut acked = false;
             let due = |io: &HostIo| armed(io).filter(|&(t, _)| t <= now).map(|(_, k)| k);
             if let Some(k) = due(&sio) {
                 (sio.now, sio.timers[k]) = (now, None);
@@ -1503,7 +1532,7 @@ mod tests {
                 rcv.on_timer(&mut Ctx::host(&mut rio, 0, Side::Receiver), k);
             } else if let Some((side, pkt)) = wire.pop_front() {
                 if side == Side::Sender {
-                    sio.now = now;
+                    (sio.now, acked) = (now, true);
                     snd.on_packet(&mut Ctx::host(&mut sio, 0, side), &pkt);
                 } else {
                     rio.now = now;
@@ -1519,15 +1548,31 @@ mod tests {
                     .0;
                 continue;
             }
-            if !snd.in_recovery {
-                continue;
+            if snd.in_recovery {
+                check(&snd, &sio.sent, was_in_recovery, acked);
             }
+        }
+    }
+
+    /// RFC 6675 SetPipe by its definition, after every ACK a SACK sender takes in recovery:
+    /// each packet from `snd_una` to `snd_max` that is not SACKed counts once unless it is lost
+    /// (`sack_lost_after` SACKed packets above it), and once more if it was retransmitted in this
+    /// recovery.
+    #[test]
+    fn the_pipe_is_rfc_6675_setpipe() {
+        let spec = TcpSpec {
+            variant: Variant::Sack,
+            initial_window_pkts: 40.0,
+            ..TcpSpec::default()
+        };
+        let mut resent_in_recovery = BTreeSet::new();
+        let (mut checked, mut checked_with_resent) = (0, 0);
+        drive_recoveries(&spec, |snd, sent, was_in_recovery, _| {
             if !was_in_recovery {
                 resent_in_recovery.clear();
             }
             resent_in_recovery.extend(
-                sio.sent
-                    .iter()
+                sent.iter()
                     .filter(|p| p.header.flags & RETX != 0)
                     .map(|p| p.header.seq),
             );
@@ -1553,10 +1598,56 @@ mod tests {
             checked += 1;
             checked_with_resent +=
                 (snd.snd_una..snd.snd_max).any(|s| resent_in_recovery.contains(&s)) as u32;
-        }
+        });
         assert!(
             checked_with_resent > 1000,
             "{checked_with_resent} of {checked} checks had a retransmission in flight"
+        );
+    }
+
+    /// With `sack_pipe_counter`, ns-2.35 Sack1's `pipe_` by its definition (`tcp-sack1.cc`
+    /// `dupack_action()`, `recv()`, `send_much()`): the packets outstanding less 3 when the fast
+    /// retransmit leaves, one less for every ACK of the recovery and one more for a partial
+    /// one, one more for every packet sent after the fast retransmit; and it sends only while
+    /// the pipe is below the whole window.
+    #[test]
+    fn the_counter_pipe_is_sack1s_pipe() {
+        let spec = TcpSpec {
+            variant: Variant::Sack,
+            initial_window_pkts: 40.0,
+            sack_pipe_counter: true,
+            sack_lost_after: 1,
+            ..TcpSpec::default()
+        };
+        let (mut pipe, mut una, mut checked, mut partial) = (0i64, 0, 0, 0);
+        drive_recoveries(&spec, |snd, sent, was_in_recovery, acked| {
+            if was_in_recovery {
+                if acked {
+                    pipe -= 1 + i64::from(snd.snd_una > una);
+                }
+                partial += u32::from(snd.snd_una > una);
+                pipe += sent.len() as i64;
+            } else {
+                // The fast retransmit, alone: nothing else leaves on the ACK that starts it.
+                assert_eq!(sent.len(), 1);
+                let retransmitted = sent[0].header.seq;
+                assert_eq!(retransmitted, snd.snd_una);
+                pipe = (snd.snd_max - snd.snd_una) as i64 - i64::from(DUPACK_THRESHOLD);
+            }
+            una = snd.snd_una;
+            assert_eq!(snd.dupwnd, pipe as f64);
+            if snd.has_data() && !sent.is_empty() {
+                assert!(
+                    pipe >= snd.cwnd().floor() as i64,
+                    "{pipe} below {}",
+                    snd.cwnd()
+                );
+            }
+            checked += 1;
+        });
+        assert!(
+            checked > 10_000 && partial > 100,
+            "{checked} checks, {partial} partial ACKs"
         );
     }
 

@@ -123,6 +123,11 @@ pub struct WindowConfig {
     /// ssthresh (ns-2 `ssthresh_` is an int; Linux counts segments). At small windows this
     /// makes a reduction deeper than the rule's β (Cai et al. §III-C).
     pub integer: bool,
+    /// Without `integer`: ssthresh as ns-2.35's `slowdown()` leaves it, in whole packets and at
+    /// least 2 after any reduction (its `ssthresh_` is an int), while the window keeps its
+    /// fraction (`precisionReduce_`). Slow start after a timeout then stops at the packet below
+    /// half the window. Window controllers built on [`Window`] only.
+    pub whole_ssthresh: bool,
 }
 
 impl WindowConfig {
@@ -133,6 +138,7 @@ impl WindowConfig {
             initial_window: w,
             slow_start: false,
             integer: false,
+            whole_ssthresh: false,
         }
     }
 
@@ -156,6 +162,7 @@ impl Default for WindowConfig {
             initial_window: 1.0,
             slow_start: true,
             integer: false,
+            whole_ssthresh: false,
         }
     }
 }
@@ -174,6 +181,8 @@ pub struct Window<R> {
     last_reduction: SimTime,
     /// Reductions floor to whole packets (see [`WindowConfig::integer`]).
     integer: bool,
+    /// See [`WindowConfig::whole_ssthresh`].
+    whole_ssthresh: bool,
 }
 
 impl<R: WindowRule> Window<R> {
@@ -185,6 +194,7 @@ impl<R: WindowRule> Window<R> {
             ssthresh: f64::INFINITY,
             last_reduction: SimTime::ZERO,
             integer: false,
+            whole_ssthresh: false,
         };
         w.restart(WindowConfig::default());
         w
@@ -204,6 +214,7 @@ impl<R: WindowRule> Window<R> {
 
     fn restart(&mut self, config: WindowConfig) {
         self.integer = config.integer;
+        self.whole_ssthresh = config.whole_ssthresh;
         self.cwnd = config.initial_window;
         self.last_reduction = SimTime::ZERO;
         self.ssthresh = if config.slow_start {
@@ -278,6 +289,10 @@ impl<R: WindowRule> Window<R> {
             // ssthresh = cwnd = the reduced window.
             self.ssthresh = reduced;
             self.cwnd = reduced;
+        }
+        if self.whole_ssthresh && !self.integer {
+            // ns-2 `slowdown()`: `ssthresh_ = (int) decreasewin` (or halfwin), then at least 2.
+            self.ssthresh = self.ssthresh.floor().max(MIN_SSTHRESH_PKTS);
         }
         self.rule.end_epoch(w_max, self.ssthresh);
         self.last_reduction = now;
@@ -511,15 +526,42 @@ mod tests {
     #[test]
     fn integer_windows_floor_every_reduction() {
         let config = WindowConfig {
-            initial_window: 13.0,
-            slow_start: false,
             integer: true,
+            ..WindowConfig::avoidance_at(13.0)
         };
         // 7/8 of 13 packets is 11.375; a whole-packet stack keeps 11.
         let gaimd = Aimd::gaimd(0.31, 0.875);
         let mut d = Driver::started(gaimd.with_config(config).unwrap());
         d.loss();
         assert_eq!(d.controller.window(), 11.0);
+    }
+
+    #[test]
+    fn whole_ssthresh_floors_ssthresh_and_keeps_the_window_fraction() {
+        // ns-2.35 `slowdown()` with precisionReduce_: cwnd_ = 0.875 · 13 = 11.375, while the
+        // int ssthresh_ keeps 11; after a timeout ssthresh_ = (int)(11.375 / 2) = 5.
+        let config = WindowConfig {
+            whole_ssthresh: true,
+            ..WindowConfig::avoidance_at(13.0)
+        };
+        let mut d = Driver::started(Aimd::gaimd(0.31, 0.875).with_config(config).unwrap());
+        d.loss();
+        assert_eq!(d.controller.window(), 11.375);
+        assert_eq!(d.controller.ssthresh(), 11.0);
+        d.now += d.rtt;
+        d.timeout();
+        assert_eq!((d.controller.window(), d.controller.ssthresh()), (1.0, 5.0));
+        // At least 2, as ns-2 keeps it, after a reduction from a small window.
+        let config = WindowConfig {
+            whole_ssthresh: true,
+            ..WindowConfig::avoidance_at(2.0)
+        };
+        let mut d = Driver::started(Aimd::gaimd(0.31, 0.875).with_config(config).unwrap());
+        d.loss();
+        assert_eq!(
+            (d.controller.window(), d.controller.ssthresh()),
+            (1.75, 2.0)
+        );
     }
 
     #[test]
