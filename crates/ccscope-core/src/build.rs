@@ -593,6 +593,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         sack_lost_after: t.sack_lost_after as u32,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),
+        syn: t.syn,
     }
 }
 
