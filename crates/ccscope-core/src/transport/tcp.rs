@@ -1833,6 +1833,22 @@ mod tests {
         rio: crate::net::HostIo,
     }
 
+    /// `pkts` reach endpoint `ep` (on `side`, driven through `io`) at `at` (ms); returns what
+    /// it sends.
+    fn arrive(
+        ep: &mut dyn Endpoint,
+        io: &mut crate::net::HostIo,
+        side: crate::net::Side,
+        at: u64,
+        pkts: &[Packet],
+    ) -> Vec<Packet> {
+        io.now = SimTime::from_ms(at);
+        for pkt in pkts {
+            ep.on_packet(&mut Ctx::host(io, 0, side), pkt);
+        }
+        std::mem::take(&mut io.sent)
+    }
+
     impl Pair {
         fn new(spec: &TcpSpec) -> Self {
             use crate::net::{HostIo, Side};
@@ -1856,22 +1872,19 @@ mod tests {
 
         /// `pkts` reach the receiver at `at` (ms); returns the ACKs it sends.
         fn reach_receiver(&mut self, at: u64, pkts: &[Packet]) -> Vec<Packet> {
-            self.rio.now = SimTime::from_ms(at);
-            for pkt in pkts {
-                let mut ctx = Ctx::host(&mut self.rio, 0, crate::net::Side::Receiver);
-                self.rcv.on_packet(&mut ctx, pkt);
-            }
-            std::mem::take(&mut self.rio.sent)
+            let side = crate::net::Side::Receiver;
+            arrive(&mut self.rcv, &mut self.rio, side, at, pkts)
         }
 
         /// `acks` reach the sender at `at` (ms); returns what it sends.
         fn reach_sender(&mut self, at: u64, acks: &[Packet]) -> Vec<Packet> {
-            self.sio.now = SimTime::from_ms(at);
-            for ack in acks {
-                let mut ctx = Ctx::host(&mut self.sio, 0, crate::net::Side::Sender);
-                self.snd.on_packet(&mut ctx, ack);
-            }
-            self.sent()
+            arrive(
+                &mut self.snd,
+                &mut self.sio,
+                crate::net::Side::Sender,
+                at,
+                acks,
+            )
         }
 
         /// The sender's retransmission timer fires (it must be armed); returns what it sends.
