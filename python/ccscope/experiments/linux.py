@@ -481,19 +481,19 @@ def measure_alone(case: Case, cc: str, emulator: str, run: dict) -> dict:
 EMULATOR_CASES = {True: (QUICK[1],), False: QUICK}
 #: How many runs of each emulator :data:`EMULATOR_SPREAD` rests on, and the load average
 #: (1 min, 2 cores) over them.
-EMULATOR_RUNS = 5
-EMULATOR_LOAD = "16.0-18.8"
+EMULATOR_RUNS = 10
+EMULATOR_LOAD = "7.6-15.5"
 #: The run-to-run spread of one run of Linux Reno on each quick case (in the order of
 #: :data:`QUICK`) through each emulator: the standard deviation relative to the mean, user
 #: space then kernel queue, to two significant digits (``python bench/linux_spread.py
-#: --emulators``, :data:`EMULATOR_RUNS` runs of each).
+#: --emulators --runs 10``, :data:`EMULATOR_RUNS` runs of each).
 EMULATOR_SPREAD: dict[str, tuple[tuple[float, float], ...]] = {
-    "throughput_bps": ((0.00051, 0.00042), (0.00026, 0.0011), (0.0069, 0.007)),
-    "loss_rate": ((0.11, 0.053), (0.06, 0.037), (0.0054, 0.0063)),
-    "mean_queue_pkts": ((0.008, 0.037), (0.013, 0.019), (0.035, 0.72)),
-    "retransmit_rate": ((0.11, 0.054), (0.06, 0.037), (0.0069, 0.0045)),
-    "cwnd_mean_pkts": ((0.0037, 0.015), (0.0059, 0.0087), (0.0093, 0.01)),
-    "cwnd_cov": ((0.033, 0.016), (0.032, 0.095), (0.043, 0.027)),
+    "throughput_bps": ((0.0011, 0.00087), (0.0011, 0.0017), (0.0053, 0.0077)),
+    "loss_rate": ((0.039, 0.069), (0.051, 0.055), (0.01, 0.0096)),
+    "mean_queue_pkts": ((0.0028, 0.026), (0.018, 0.058), (0.027, 0.03)),
+    "retransmit_rate": ((0.039, 0.057), (0.05, 0.056), (0.0068, 0.0082)),
+    "cwnd_mean_pkts": ((0.0033, 0.0047), (0.0089, 0.0091), (0.0073, 0.011)),
+    "cwnd_cov": ((0.011, 0.022), (0.12, 0.056), (0.025, 0.024)),
 }
 
 
