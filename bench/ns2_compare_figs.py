@@ -33,10 +33,11 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   here) with DTAIMD(0.2,0.875) and with TCP, n mice read as the
   reproduction reads them (60 n arrivals over the 300 s); mean over seeds, and in how many
   seeds DTAIMD is at or above TCP (the paper's claim).
-- cai-fig16-start: the same at 1, 5 and 10 mice, ns-2.35 as it starts a connection (a 40-byte
-  SYN exchange first, then windowInit_ packets: syn_ and delay_growth_ true, its defaults) and
-  started as ccscope's TCP starts (windowInit_ packets of data at once), against ccscope with
-  ns-2.35's rules: how much of the gap between the two simulators is the SYN.
+- cai-fig16-start: the same at 1, 5 and 10 mice, each simulator starting a connection both
+  ways: with a 40-byte SYN exchange first, then windowInit_ packets (ns-2.35's syn_ and
+  delay_growth_ true, its defaults; ccscope's `syn = true`, part of ns-2.35's rules), and with
+  windowInit_ packets of data at once (ns-2.35 with both false; ccscope without `syn`): how
+  much of the gap between the two simulators the start makes.
 - cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
   ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
   module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
@@ -473,10 +474,11 @@ CAI_MEDIA = {
 }
 
 
-def cai_ccscope(n: int, media: str, seed: int, rules: bool) -> float:
+def cai_ccscope(n: int, media: str, seed: int, rules: bool, start: str = "syn") -> float:
     """The media flow's goodput (b/s) with `n` mice, as cai.fig16 runs it, or with
     ns-2.35's rules (DTAIMD keeps whole-packet cuts: ns-2's precisionReduce_ false; the
-    access line's DropTail one packet shorter, as yang_f_ccscope)."""
+    access line's DropTail one packet shorter, as yang_f_ccscope); with the rules, `start`
+    "data" starts every flow without the SYN exchange (as cai_ns2's)."""
     table = load(shipped() / "cai-fig16-access.toml").with_seed(seed).table
     table["flows"][0]["source"]["controller"] = CAI_MEDIA[media]
     if n == 0:
@@ -487,6 +489,7 @@ def cai_ccscope(n: int, media: str, seed: int, rules: bool) -> float:
         for i, flow in enumerate(table["flows"]):
             payload = 100 if i == 0 else 1000
             flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{payload + HEADER}B"}
+            flow["source"]["syn"] = start == "syn"
         if media == "DTAIMD":
             table["flows"][0]["source"]["integer_window"] = True
         table["topology"]["links"][4]["queue"]["limit"] = f"{CAI_QUEUE - 1}pkts"
@@ -529,11 +532,14 @@ def cai_fig16(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
 
 
 def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None:
-    """The media flow beside mice in ns-2.35 as it starts a connection (a SYN exchange first:
-    syn_ and delay_growth_ true) and started as ccscope's TCP starts (windowInit_ packets of
-    data at once), against ccscope with ns-2.35's rules."""
-    print("| mice | ns-2.35 (SYN first) | ns-2.35, data from the start | ccscope, ns-2.35 rules |")
-    print("|---|---|---|---|")
+    """The media flow beside mice, each simulator starting connections with a SYN exchange
+    (ns-2.35's syn_ and delay_growth_ true; ccscope's ns-2.35 rules, `syn = true`) and with
+    windowInit_ packets of data at once (both false; the rules without `syn`)."""
+    print(
+        "| mice | ns-2.35 (SYN first) | ccscope, ns-2.35 rules (SYN first) | "
+        "ns-2.35, data from the start | ccscope, ns-2.35 rules, data from the start |"
+    )
+    print("|---|---|---|---|---|")
     for n in mice:
         cells = []
         for start in ("syn", "data"):
@@ -542,8 +548,8 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
                 cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
             else:
                 cells.append("")
-        runs = {m: [cai_ccscope(n, m, s, True) for s in seeds] for m in CAI_MEDIA}
-        cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
+            runs = {m: [cai_ccscope(n, m, s, True, start) for s in seeds] for m in CAI_MEDIA}
+            cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 

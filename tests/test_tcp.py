@@ -283,3 +283,96 @@ def test_the_rto_backs_off_past_64_times_its_base_up_to_max_rto():
 
     assert longest() > 12.8
     assert longest(max_backoff=64) == pytest.approx(12.8)
+
+
+def _short_transfer(syn: bool, lose_first: bool = False):
+    """One 2-packet transfer with an initial window of 2 over an idle 10 Gb/s path (24 ms of
+    propagation each way and back); `lose_first`: the first packet to cross the bottleneck is
+    lost (the SYN, or data packet 0)."""
+    bottleneck = {"rate": "10Gbps", "delay": "10ms"}
+    if lose_first:
+        bottleneck["loss"] = {"kind": "schedule", "steps": [{"at": "0s", "interval": "100s"}]}
+    source = {"kind": "tcp", "transfer": "2pkts", "initial_window": 2}
+    if syn:
+        source["syn"] = True
+    r = ccscope.run(
+        {
+            "run": {"duration": "20s", "seed": 1},
+            "topology": {
+                "kind": "dumbbell",
+                "access": {"rate": "10Gbps", "delay": "1ms"},
+                "bottleneck": bottleneck,
+            },
+            "flows": [{"source": source}],
+        }
+    )
+    return r.flows.iloc[0]
+
+
+def test_a_syn_exchange_costs_one_round_trip_and_a_lost_syn_the_initial_rto():
+    # ns-2.35's start (syn_, delay_growth_; tcp.cc output(), tcp-sack1.cc recv()): a SYN
+    # alone, then the initial window on its ACK. On an idle path whose serialization is
+    # microseconds, the two packets' transfer takes one round trip R from the start without a
+    # SYN and 2 R with one. A lost SYN waits the initial RTO (3 s), then leaves a window of 1
+    # with ssthresh 2: SYN, packet 0, packet 1 take a round trip each.
+    plain, syn = _short_transfer(False), _short_transfer(True)
+    rtt = plain["completion_time_s"]
+    assert rtt == pytest.approx(0.024, abs=1e-4)
+    assert syn["completion_time_s"] == pytest.approx(2 * rtt, abs=1e-4)
+    # The SYN is not data: the same packets delivered and acknowledged, none sent again.
+    for key in ("goodput_pkts", "acked_pkts"):
+        assert syn[key] == plain[key] == 2
+    assert syn["retransmits"] == syn["timeouts"] == 0
+    lost = _short_transfer(True, lose_first=True)
+    assert lost["completion_time_s"] == pytest.approx(3 + 3 * rtt, abs=1e-4)
+    assert (lost["timeouts"], lost["retransmits"], lost["goodput_pkts"]) == (1, 1, 2)
+
+
+def test_the_syn_exchange_is_off_by_default_and_written_only_when_set():
+    plain = ccscope.loads(TCP)
+    assert "syn" not in plain.table["flows"][0]["source"]
+    on = ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "sack", syn = true }'))
+    assert on.table["flows"][0]["source"]["syn"] is True
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "sack", syn = "yes" }'))
+    assert info.value.path == "flows[0].source.syn"
+
+
+SYN_TOML = """
+[run]
+duration = "5s"
+
+[topology]
+kind = "dumbbell"
+access = { rate = "10Gbps", delay = "1ms" }
+bottleneck = { rate = "10Gbps", delay = "10ms" }
+
+[[flows]]
+source = { kind = "tcp", transfer = "2pkts", initial_window = 2, syn = SYN }
+"""
+
+
+def test_the_syn_exchange_from_the_command_line(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    def run(syn: str) -> subprocess.CompletedProcess:
+        name = syn.strip('"')
+        path = tmp_path / f"syn-{name}.toml"
+        path.write_text(SYN_TOML.replace("SYN", syn))
+        out = tmp_path / f"out-{name}"
+        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(out), "-q"]
+        return subprocess.run([*cmd, "--no-plot"], capture_output=True, text=True, timeout=300)
+
+    times = {}
+    for syn in ("false", "true"):
+        p = run(syn)
+        assert p.returncode == 0, p.stderr
+        summary = json.loads((tmp_path / f"out-{syn}" / "summary.json").read_text())
+        times[syn] = summary["flows"][0]["completion_time_s"]
+    # One more round trip (24 ms) for the SYN, as in Python.
+    assert times["true"] - times["false"] == pytest.approx(0.024, abs=1e-4)
+    p = run('"yes"')
+    assert p.returncode == 2
+    assert "flows[0].source.syn" in p.stderr

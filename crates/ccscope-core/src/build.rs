@@ -596,6 +596,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         sack_pipe_counter: t.sack_pipe == SackPipe::Counter,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),
+        syn: t.syn,
     }
 }
 

@@ -1090,6 +1090,15 @@ pub struct Tcp {
     /// break phase effects. Default none (ns-2's 0: packets leave at once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead: Option<Time>,
+    /// Start with a SYN exchange, as ns-2.35's one-way TCP models one by default (`syn_` and
+    /// `delay_growth_` true, `tcp.cc` `output()`, `set_initial_window()`; `tcp-sack1.cc`
+    /// `recv()`): the first packet is a header-only SYN (`ack_size` bytes) and the data waits
+    /// for its ACK, which gives the first RTT sample and opens the window at `initial_window`.
+    /// A lost SYN is sent again after `initial_rto` (backed off as any timeout), and the
+    /// timeout leaves the window at 1 and ssthresh at 2, as ns-2.35's does at its window of
+    /// 1. Default false: data from the start.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub syn: bool,
     /// The application; default bulk (or `transfer`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
@@ -1158,6 +1167,7 @@ impl Default for Tcp {
             sack_pipe: SackPipe::Scoreboard,
             recover_margin: 0,
             overhead: None,
+            syn: false,
             app: None,
         }
     }

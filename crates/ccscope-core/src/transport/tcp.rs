@@ -49,6 +49,8 @@ use crate::transport::ranges::SeqRanges;
 pub const ECE: u32 = 1;
 /// Data flag: retransmission. ACK flag: the packet that triggered the ACK was one.
 pub const RETX: u32 = 2;
+/// The connection's SYN, and the receiver's ACK of it ([`Handshake`]).
+pub const SYN: u32 = 4;
 
 // Each endpoint has its own timers: the sender's retransmission timer and the receiver's
 // delayed ACK share a number.
@@ -155,6 +157,9 @@ pub struct TcpSpec {
     /// they wait a uniform draw in [0, overhead) from the sender's own random stream and then
     /// leave together; 0 sends at once.
     pub overhead_ns: u64,
+    /// A SYN exchange before the data, as ns-2.35 models one (`syn_` and `delay_growth_`, see
+    /// [`Handshake`]).
+    pub syn: bool,
 }
 
 impl TcpSpec {
@@ -308,6 +313,31 @@ impl RtoEstimator {
     }
 }
 
+/// Where a sender that starts with a SYN exchange ([`TcpSpec::syn`]) stands, as ns-2.35 models
+/// one (`syn_` and `delay_growth_` true, its defaults): the first packet is a header-only SYN;
+/// the window lets nothing else go until its ACK (ns-2's `cwnd_` is 1, `set_initial_window()`),
+/// and that ACK opens the window at the initial one (`tcp-sack1.cc` `recv()`: `cwnd_ =
+/// initial_window()` on the ACK of packet 0). The SYN is timed for the first RTT sample. A
+/// timeout resends it: ns-2.35's `timeout()` at its window of 1 (`slowdown(CLOSE_SSTHRESH_HALF |
+/// CLOSE_CWND_RESTART)`: ssthresh 2, window 1, and `bugfix_ss_` makes the initial window 1), which
+/// the controller's timeout gives here. The controller sees neither the SYN nor its ACK but for
+/// that timeout.
+///
+/// ns-2 gives the SYN packet number 0 and the data the numbers after it; here the SYN stands
+/// outside the data's numbers (the receiver answers it without counting it as data).
+///
+/// One byte: a SYN sent again is one sent after a timeout (the sender's timeouts before the
+/// exchange ends are the SYN's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handshake {
+    /// No SYN exchange, or it is over: data flows.
+    Open,
+    /// The SYN is to be sent.
+    Due,
+    /// The SYN left and its ACK has not come.
+    Sent,
+}
+
 /// Counters a sender reports.
 #[derive(Clone, Copy, Debug, Default)]
 struct SenderStats {
@@ -380,6 +410,8 @@ struct SenderSettings {
     variant: Variant,
     limited_transmit: bool,
     packet_bytes: u32,
+    /// The SYN's size: header only, an ACK's.
+    syn_bytes: u32,
     sack_lost_after: u32,
     sack_pipe_counter: bool,
     recover_margin: u32,
@@ -400,6 +432,7 @@ impl SenderSettings {
             variant: spec.variant,
             limited_transmit: spec.limited_transmit,
             packet_bytes: spec.packet_bytes,
+            syn_bytes: spec.ack_bytes,
             sack_lost_after: spec.sack_lost_after,
             sack_pipe_counter: spec.sack_pipe_counter,
             recover_margin: spec.recover_margin,
@@ -439,6 +472,8 @@ pub struct TcpSender {
     /// A gap or timeout reduction retransmitted `snd_una`; the ACK that first covers it says
     /// whether the retransmission was needed (Eifel detection, RFC 3522 §3.2).
     undo_armed: bool,
+    /// The SYN exchange before the data, if the spec asks for one.
+    handshake: Handshake,
     dupacks: u32,
     /// In a recovery, Reno/NewReno's window inflation (packets), or with
     /// [`TcpSpec::sack_pipe_counter`] SACK's pipe as ns-2.35 Sack1 counts it (`pipe_`, a whole
@@ -499,6 +534,11 @@ impl TcpSender {
             reduced_once: false,
             in_recovery: false,
             undo_armed: false,
+            handshake: if spec.syn {
+                Handshake::Due
+            } else {
+                Handshake::Open
+            },
             dupacks: 0,
             dupwnd: 0.0,
             sacked: SeqRanges::default(),
@@ -623,6 +663,66 @@ impl TcpSender {
         ctx.set_timer(RTO_TIMER, at);
     }
 
+    /// Sends the SYN: header only, not ECN-capable (RFC 3168 §6.1.1; ns-2 clears `ect` on it),
+    /// timed through the send time its ACK echoes unless it is a retransmission (Karn).
+    fn send_syn(&mut self, ctx: &mut Ctx) {
+        let again = self.stats.timeouts > 0;
+        let mut pkt = Packet {
+            size_bytes: self.spec.syn_bytes,
+            ..Packet::default()
+        };
+        pkt.header.stamp = ctx.now();
+        pkt.header.flags = SYN | if again { RETX } else { 0 };
+        if again {
+            self.stats.retransmits += 1;
+        }
+        self.handshake = Handshake::Sent;
+        ctx.send(pkt);
+        if !ctx.timer_armed(RTO_TIMER) {
+            self.arm_rto(ctx);
+        }
+    }
+
+    /// The ACK of the SYN: the first RTT sample unless it acknowledges a SYN sent again (Karn;
+    /// with one packet timed at a time, as ns-2.35 times, unless the SYN timed out at all), and
+    /// the data may go, in the window the controller holds (its initial one, or 1 after a
+    /// timeout).
+    fn syn_acked(&mut self, ctx: &mut Ctx, ack: &Packet) {
+        if self.handshake == Handshake::Open {
+            // A second ACK of a SYN sent twice: nothing more to open.
+            return;
+        }
+        let timed = !self.spec.rto.one_per_rtt || self.stats.timeouts == 0;
+        if ack.header.flags & RETX == 0 && timed {
+            let r = ctx.now() - ack.header.echo;
+            self.rto.sample(r.secs(), &self.spec.rto);
+        }
+        self.handshake = Handshake::Open;
+        ctx.cancel_timer(RTO_TIMER);
+        self.send_more(ctx);
+    }
+
+    /// The SYN's timer expired: ns-2.35's `timeout()` before any ACK (a timeout to the
+    /// controller, the RTO backed off), and the SYN goes again.
+    fn syn_timeout(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now();
+        self.stats.timeouts += 1;
+        // The timer was armed when the SYN left (but for the send jitter).
+        let armed = now.saturating_sub(SimTime::from_secs_f64(self.rto.timeout(&self.spec.rto)));
+        self.ctl.on_loss(&LossEvent {
+            now,
+            kind: LossKind::Timeout,
+            sent_at: armed,
+            lost_pkts: 1.0,
+        });
+        // ns-2.35 sets `recover_` to the SYN's number, which the data's first ACK passes.
+        self.reduced_once = true;
+        self.rto.back_off(&self.spec.rto);
+        self.handshake = Handshake::Due;
+        self.arm_rto(ctx);
+        self.send_more(ctx);
+    }
+
     /// Sends what the window and the application's data allow, after the send jitter.
     fn send_more(&mut self, ctx: &mut Ctx) {
         self.send(ctx, false);
@@ -657,6 +757,13 @@ impl TcpSender {
     /// Sends what the window and the application's data allow; `force`: now, without the
     /// send jitter.
     fn send(&mut self, ctx: &mut Ctx, force: bool) {
+        if self.handshake != Handshake::Open {
+            // Until the SYN is acknowledged the window holds the SYN alone (ns-2 `cwnd_` 1).
+            if self.handshake == Handshake::Due && !self.hold(ctx, force) {
+                self.send_syn(ctx);
+            }
+            return;
+        }
         if self.spec.variant == Variant::Sack && self.in_recovery {
             // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
             // cwnd − pipe ≥ 1 packet (ns-2.35 Sack1 `send_much()`: `pipe_ < int(cwnd_)`).
@@ -1069,6 +1176,10 @@ impl TcpSender {
     }
 
     fn on_timeout(&mut self, ctx: &mut Ctx) {
+        if self.handshake != Handshake::Open {
+            self.syn_timeout(ctx);
+            return;
+        }
         if self.snd_una == self.snd_max {
             return;
         }
@@ -1117,7 +1228,11 @@ impl Endpoint for TcpSender {
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
-        self.on_ack(ctx, pkt);
+        if pkt.header.flags & SYN != 0 {
+            self.syn_acked(ctx, pkt);
+        } else {
+            self.on_ack(ctx, pkt);
+        }
         self.outbox.arm(ctx, APP_TIMER);
         arm_wakeup(&*self.ctl, ctx, WAKE_TIMER);
     }
@@ -1323,8 +1438,20 @@ impl Endpoint for TcpReceiver {
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
-        let seq = pkt.header.seq;
         let retx = pkt.header.flags & RETX != 0;
+        if pkt.header.flags & SYN != 0 {
+            // The SYN is answered at once (ns-2.35 `TCPSink` `SYN_immediate_ack_`), no data.
+            let mut ack = Packet {
+                size_bytes: self.ack_bytes,
+                ..Packet::default()
+            };
+            ack.header.ack = self.rcv_nxt;
+            ack.header.echo = pkt.header.stamp;
+            ack.header.flags = SYN | if retx { RETX } else { 0 };
+            ctx.send(ack);
+            return;
+        }
+        let seq = pkt.header.seq;
         let ce = pkt.ecn.congestion;
         let in_order = seq == self.rcv_nxt;
         let before = self.rcv_nxt;
@@ -1786,6 +1913,215 @@ mod tests {
         let (mut e, limits) = settled(&TcpSpec::default());
         e.sent_new(5, &limits);
         assert_eq!(e.timed_acked(6), None);
+    }
+
+    /// A sender and a receiver of `spec` driven by hand (no network between them), started
+    /// at time 0.
+    struct Pair {
+        snd: TcpSender,
+        rcv: TcpReceiver,
+        sio: crate::net::HostIo,
+        rio: crate::net::HostIo,
+    }
+
+    /// `pkts` reach endpoint `ep` (on `side`, driven through `io`) at `at` (ms); returns what
+    /// it sends.
+    fn arrive(
+        ep: &mut dyn Endpoint,
+        io: &mut crate::net::HostIo,
+        side: crate::net::Side,
+        at: u64,
+        pkts: &[Packet],
+    ) -> Vec<Packet> {
+        io.now = SimTime::from_ms(at);
+        for pkt in pkts {
+            ep.on_packet(&mut Ctx::host(io, 0, side), pkt);
+        }
+        std::mem::take(&mut io.sent)
+    }
+
+    impl Pair {
+        fn new(spec: &TcpSpec) -> Self {
+            use crate::net::{HostIo, Side};
+            use rand::SeedableRng as _;
+            let tcp = crate::control::Aimd::tcp().starting(spec.window_config());
+            let mut p = Pair {
+                snd: TcpSender::new(spec, Box::new(tcp), Box::new(Bulk)),
+                rcv: TcpReceiver::new(spec, Box::new(Sink::default()), false),
+                sio: HostIo::new(false, crate::rng::Rng::seed_from_u64(1)),
+                rio: HostIo::new(false, crate::rng::Rng::seed_from_u64(2)),
+            };
+            p.snd.start(&mut Ctx::host(&mut p.sio, 0, Side::Sender));
+            p.rcv.start(&mut Ctx::host(&mut p.rio, 0, Side::Receiver));
+            p
+        }
+
+        /// What the sender sent since last asked.
+        fn sent(&mut self) -> Vec<Packet> {
+            std::mem::take(&mut self.sio.sent)
+        }
+
+        /// `pkts` reach the receiver at `at` (ms); returns the ACKs it sends.
+        fn reach_receiver(&mut self, at: u64, pkts: &[Packet]) -> Vec<Packet> {
+            let side = crate::net::Side::Receiver;
+            arrive(&mut self.rcv, &mut self.rio, side, at, pkts)
+        }
+
+        /// `acks` reach the sender at `at` (ms); returns what it sends.
+        fn reach_sender(&mut self, at: u64, acks: &[Packet]) -> Vec<Packet> {
+            arrive(
+                &mut self.snd,
+                &mut self.sio,
+                crate::net::Side::Sender,
+                at,
+                acks,
+            )
+        }
+
+        /// The sender's retransmission timer fires (it must be armed); returns what it sends.
+        fn rto_fires(&mut self) -> Vec<Packet> {
+            let at = self.sio.timers[RTO_TIMER].take().expect("the RTO armed");
+            self.sio.now = at;
+            let mut ctx = Ctx::host(&mut self.sio, 0, crate::net::Side::Sender);
+            self.snd.on_timer(&mut ctx, RTO_TIMER);
+            self.sent()
+        }
+
+        fn ssthresh(&self) -> f64 {
+            let mut out = StateFields::default();
+            self.snd.state(&mut out);
+            out.iter()
+                .find(|(k, _)| *k == "ssthresh_pkts")
+                .expect("ssthresh")
+                .1
+        }
+    }
+
+    /// ns-2.35's start (`syn_`, `delay_growth_`): a header-only SYN alone, then, on its ACK,
+    /// the initial window of data from packet 0; the SYN's round trip is the first RTT sample.
+    #[test]
+    fn a_syn_goes_alone_and_its_ack_opens_the_initial_window() {
+        let spec = TcpSpec {
+            syn: true,
+            initial_window_pkts: 4.0,
+            ..TcpSpec::default()
+        };
+        let mut p = Pair::new(&spec);
+        let syn = p.sent();
+        assert_eq!(syn.len(), 1, "the SYN alone, whatever the initial window");
+        assert_eq!(syn[0].header.flags, SYN);
+        assert_eq!(syn[0].size_bytes, spec.ack_bytes);
+        assert!(!syn[0].ecn.capable);
+        // The RTO before a sample: ns-2.35's `rtxcur_init_`.
+        assert_eq!(p.sio.timers[RTO_TIMER], Some(SimTime(spec.initial_rto_ns)));
+        let ack = p.reach_receiver(60, &syn);
+        assert_eq!(ack.len(), 1);
+        assert_eq!(ack[0].header.flags & SYN, SYN);
+        // Not data: nothing delivered, nothing counted twice.
+        assert_eq!((p.rcv.rcv_nxt, p.rcv.duplicates), (0, 0));
+        let data = p.reach_sender(120, &ack);
+        let seqs: Vec<u64> = data.iter().map(|d| d.header.seq).collect();
+        assert_eq!(seqs, [0, 1, 2, 3]);
+        assert!(data
+            .iter()
+            .all(|d| d.header.flags == 0 && d.size_bytes == spec.packet_bytes));
+        let srtt = p.snd.rto.srtt().expect("a sample");
+        assert!((srtt - 0.12).abs() < 1e-12, "{srtt}");
+        // RFC 6298 §2.2 from the one sample: 0.12 + 4 × 0.06 s.
+        let rto = p.snd.rto.timeout(&p.snd.spec.rto);
+        assert!((rto - 0.36).abs() < 1e-9, "{rto}");
+        assert_eq!(p.snd.stats.timeouts, 0);
+        // The data's ACKs are the data's: packet 0 acknowledged opens slow start as usual.
+        let acks = p.reach_receiver(180, &data[..1]);
+        assert_eq!(acks[0].header.ack, 1);
+        assert_eq!(p.reach_sender(240, &acks).len(), 2);
+        // Without the setting the data leaves at once.
+        let mut q = Pair::new(&TcpSpec { syn: false, ..spec });
+        assert_eq!(
+            q.sent().iter().map(|d| d.header.seq).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+    }
+
+    /// A lost SYN: ns-2.35's `timeout()` after `rtxcur_init_` (3 s) resends it, with ssthresh 2
+    /// and a window of 1 (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)` at its window of
+    /// 1, `bugfix_ss_` making the initial window 1); the RTO is backed off and the resent SYN
+    /// gives no sample (Karn), so the data's first timer runs 6 s.
+    #[test]
+    fn a_lost_syn_is_resent_after_the_initial_rto_with_ssthresh_2() {
+        let spec = TcpSpec {
+            syn: true,
+            initial_window_pkts: 2.0,
+            ..TcpSpec::default()
+        };
+        assert_eq!(spec.initial_rto_ns, 3_000_000_000);
+        let mut p = Pair::new(&spec);
+        p.sent(); // lost
+        let again = p.rto_fires();
+        assert_eq!(p.sio.now, SimTime::from_ms(3_000));
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].header.flags, SYN | RETX);
+        assert_eq!(p.snd.stats.timeouts, 1);
+        assert_eq!((p.snd.cwnd(), p.ssthresh()), (1.0, 2.0));
+        // Backed off: the next timer runs 2 × 3 s.
+        assert_eq!(p.sio.timers[RTO_TIMER], Some(SimTime::from_ms(9_000)));
+        let ack = p.reach_receiver(3_100, &again);
+        assert_eq!(ack[0].header.flags, SYN | RETX);
+        let data = p.reach_sender(3_200, &ack);
+        assert_eq!(data.iter().map(|d| d.header.seq).collect::<Vec<_>>(), [0]);
+        assert_eq!(p.snd.rto.srtt(), None);
+        assert_eq!(p.sio.timers[RTO_TIMER], Some(SimTime::from_ms(9_200)));
+        // Slow start to ssthresh 2, then congestion avoidance: 1/cwnd per ACK.
+        let acks = p.reach_receiver(3_300, &data);
+        let more = p.reach_sender(3_400, &acks);
+        assert_eq!(more.len(), 2);
+        assert_eq!(p.snd.cwnd(), 2.0);
+        let acks = p.reach_receiver(3_500, &more);
+        p.reach_sender(3_600, &acks[..1]);
+        assert!((p.snd.cwnd() - 2.5).abs() < 1e-9, "{}", p.snd.cwnd());
+    }
+
+    /// The first SYN's ACK after its timer fired: it opens the window (ns-2.35: any ACK of
+    /// packet 0); it gives an RTT sample when every ACK of a packet sent once does (its echo
+    /// is the first SYN's send time), none when one packet is timed at a time (ns-2.35's
+    /// timeout stops the timing). The second SYN's ACK then changes nothing.
+    #[test]
+    fn a_late_syn_ack_opens_the_window_and_is_timed_as_the_rtt_rule_says() {
+        for one_per_rtt in [false, true] {
+            let spec = TcpSpec {
+                syn: true,
+                one_per_rtt,
+                ..TcpSpec::default()
+            };
+            let mut p = Pair::new(&spec);
+            let first = p.sent();
+            let again = p.rto_fires();
+            let acks = p.reach_receiver(3_500, &[first[0], again[0]]);
+            let data = p.reach_sender(3_600, &acks[..1]);
+            assert_eq!(data.len(), 1, "window 1 after the timeout");
+            let srtt = p.snd.rto.srtt();
+            if one_per_rtt {
+                assert_eq!(srtt, None);
+            } else {
+                assert!((srtt.expect("a sample") - 3.6).abs() < 1e-9, "{srtt:?}");
+            }
+            assert!(p.reach_sender(3_700, &acks[1..]).is_empty());
+            assert_eq!(p.snd.stats.timeouts, 1);
+        }
+    }
+
+    #[test]
+    fn a_delayed_ack_receiver_answers_a_syn_at_once() {
+        // ns-2.35's `TCPSink` `SYN_immediate_ack_` (true by default).
+        let spec = TcpSpec {
+            syn: true,
+            delayed_ack: true,
+            ..TcpSpec::default()
+        };
+        let mut p = Pair::new(&spec);
+        let syn = p.sent();
+        assert_eq!(p.reach_receiver(50, &syn).len(), 1);
+        assert_eq!(p.rio.timers[DELACK_TIMER], None);
     }
 
     #[test]
