@@ -476,7 +476,10 @@ def fig20_times(time_s: np.ndarray, windows: np.ndarray, rtts: np.ndarray) -> di
     w1, w2 = windows[post, 0], windows[post, 1]
 
     def rtts_in(since: int, until: int) -> float:
-        """Samples since..until as a time in RTTs of the mean RTT over them."""
+        """Samples since..until as a time in RTTs of the mean RTT over them (0 when the two
+        are one sample: windows already equal when the measure starts)."""
+        if until <= since:
+            return 0.0
         return float((t[until] - t[since]) / np.nanmean(srtt[since:until]))
 
     fair = np.flatnonzero(np.abs(w1 - w2) < EPSILON)
