@@ -84,7 +84,9 @@ def regenerate(page: Path, match: str = "") -> list[str]:
         begin, end = f"<!-- {m['command']}: begin -->\n", f"<!-- {m['command']}: end -->"
         return begin + output(m["command"]) + end
 
-    page.write_text(MARKED.sub(paste, text))
+    pasted = MARKED.sub(paste, text)
+    if ran:  # a page with nothing to rerun is left alone, not rewritten
+        page.write_text(pasted)
     return ran
 
 
