@@ -13,7 +13,8 @@
 //! apart and the RTT varying around that spacing, the two times both fall after a report's
 //! echo now and then, and the two-time method takes a report of a sender that was never
 //! data-limited for one of a data-limited interval (two greedy flows, TFRC and TEAR, through
-//! 2 % Bernoulli loss for 20 s, `tests/rate.rs`'s determinism run: 10 of their reports). Runs older than two RTTs before the latest report's echo are dropped.
+//! 2 % Bernoulli loss for 20 s, `tests/rate.rs`'s determinism run: 10 of their reports). Runs
+//! older than two RTTs before the latest report's echo are dropped.
 
 use std::collections::VecDeque;
 
