@@ -13,10 +13,13 @@ trace's mean and coefficient of variation; tolerances from the run-to-run spread
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from ..errors import ScenarioError
 from .claims import SEEDS, Claim
 from .realnet import side_by_side
 
@@ -364,27 +367,36 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
     )
 
 
-def compare(cc: str, quick: bool) -> list[tuple[Case, dict, dict]]:
+def compare(cc: str, quick: bool, stored: bool = False) -> list[tuple[Case, dict, dict]]:
     """Every case of the quick set or the full grid, run on both sides: (case, Linux's
-    values, the model's)."""
+    values, the model's). With `stored`, Linux's values are the mean of its stored runs of the
+    case (:func:`stored_runs`) and only the model runs."""
     cases, run = (list(QUICK), QUICK_RUN) if quick else (full_grid(), FULL_RUN)
     out = []
     for group in [cases] if quick else batches(cases):
-        linux, model = (measure(group, cc, side, run) for side in SIDES)
+        model = measure(group, cc, "model", run)
+        if stored:
+            linux = [mean_values(stored_runs(kind(quick), cc, case)["runs"]) for case in group]
+        else:
+            linux = measure(group, cc, "linux", run)
         out += zip(group, linux, model, strict=True)
     return out
 
 
-def ground_truth_claims(cc: str, quick: bool) -> list[Claim]:
+def ground_truth_claims(cc: str, quick: bool, stored: bool = False) -> list[Claim]:
     """Linux's `cc` on real packets (the reference) against ccscope's model of it, per case and
-    quantity, each held to :func:`tolerance`; where one is beyond it, :func:`diagnosis`."""
+    quantity, each held to :func:`tolerance`; where one is beyond it, :func:`diagnosis`. With
+    `stored`, Linux's side is the mean of its stored runs (:func:`stored_runs`), which each
+    claim's name and source say (the tolerance, for one run, is wider than a mean's needs)."""
     claims = []
-    for case, linux, model in compare(cc, quick):
+    for case, linux, model in compare(cc, quick, stored):
         for metric in METRICS:
             tol, source = tolerance(cc, case, metric)
+            if stored:
+                source += "; Linux's side " + stored_label(stored_runs(kind(quick), cc, case))
             claims.append(
                 near(
-                    quantity(cc, case, metric),
+                    quantity(cc, case, metric, stored),
                     linux[metric],
                     model[metric],
                     tol,
@@ -395,15 +407,16 @@ def ground_truth_claims(cc: str, quick: bool) -> list[Claim]:
     return claims
 
 
-def quantity(cc: str, case: Case, metric: str) -> str:
-    """The claim's name for `metric` on `case`."""
-    return f"{case}: {METRICS[metric]}, Linux {cc} (reference) vs ccscope's model"
+def quantity(cc: str, case: Case, metric: str, stored: bool = False) -> str:
+    """The claim's name for `metric` on `case` (`stored`: Linux's side from its stored runs)."""
+    linux = f"Linux {cc}, stored runs," if stored else f"Linux {cc}"
+    return f"{case}: {METRICS[metric]}, {linux} (reference) vs ccscope's model"
 
 
 def near(quantity: str, linux: float, model: float, rel: float, why: str, source: str) -> Claim:
     """The model's value within `rel` of Linux's (the tolerance printed to two significant
     digits, which :func:`ccscope.experiments.claims.within` rounds to whole percent)."""
-    holds = abs(model - linux) <= rel * abs(linux)
+    holds = within(linux, model, rel)
     return Claim(
         quantity,
         round(linux, 6),
@@ -415,16 +428,289 @@ def near(quantity: str, linux: float, model: float, rel: float, why: str, source
     )
 
 
-def reno_claims(quick: bool = False) -> list[Claim]:
-    return ground_truth_claims("reno", quick)
+def within(linux: float, model: float, rel: float) -> bool:
+    """Whether the model's value is within `rel` of Linux's, relative to Linux's."""
+    return abs(model - linux) <= rel * abs(linux)
 
 
-def cubic_claims(quick: bool = False) -> list[Claim]:
-    return ground_truth_claims("cubic", quick)
+def reno_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
+    return ground_truth_claims("reno", quick, stored)
 
 
-def bbr_claims(quick: bool = False) -> list[Claim]:
-    return ground_truth_claims("bbr", quick)
+def cubic_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
+    return ground_truth_claims("cubic", quick, stored)
+
+
+def bbr_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
+    return ground_truth_claims("bbr", quick, stored)
+
+
+# --- Linux's side, stored --------------------------------------------------------------------
+
+#: Linux's side of the ground truth as measured, committed beside the package like the ns-2.35
+#: column (:mod:`ccscope.ns2column`): written only by ``python bench/linux_spread.py ...
+#: --store``. ``{"runs": {kind: {cc: {key: entry}}}}``, kind "quick" (the quick cases at
+#: :data:`QUICK_RUN`), "full" (the grid at :data:`FULL_RUN`) or "friendliness"
+#: (linux-friendliness's quick run; cc the TCP, key the controller); the key of a path is
+#: ``str(case)``; an entry holds the runs' values (:data:`METRICS`, or ``ratio``), their
+#: count, the kernel's release, when and with which command they ran, the run's length and
+#: the load average (1 min, 2 cores) after each run.
+STORE = Path(__file__).resolve().parents[1] / "linuxruns.json"
+
+
+def kind(quick: bool) -> str:
+    """The store's kind of a ground-truth run: "quick" or "full"."""
+    return "quick" if quick else "full"
+
+
+def load_store(path: Path = STORE) -> dict:
+    """Every stored entry, ``{kind: {cc: {key: entry}}}`` ({} before any is stored)."""
+    return json.loads(path.read_text())["runs"] if path.exists() else {}
+
+
+def stored_runs(kind: str, cc: str, key: Case | str, path: Path = STORE) -> dict:
+    """The stored entry of `key` (a case, or a friendliness controller); a missing one is a
+    :class:`ccscope.errors.ScenarioError` naming the command that stores it."""
+    entry = load_store(path).get(kind, {}).get(cc, {}).get(str(key))
+    if entry is None:
+        how = {"quick": "", "full": " --grid", "friendliness": " --friendliness"}[kind]
+        raise ScenarioError(
+            f"no stored Linux runs of {kind} {cc} '{key}' in {path.name}: python "
+            f"bench/linux_spread.py{how} --cc {cc} --store measures them"
+        )
+    return entry
+
+
+def store_runs(
+    kind: str,
+    cc: str,
+    key: Case | str,
+    runs: list[dict],
+    load: list[float],
+    run: dict,
+    command: str,
+    path: Path = STORE,
+) -> None:
+    """Writes (or replaces) the entry of `key` with `runs` (one dict of values per run), the
+    load average after each, the `run`'s length, the `command`, the kernel's release and the
+    date."""
+    import fcntl
+    import platform
+    from datetime import UTC, datetime
+
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text() or "{}")
+        data.setdefault(
+            "about",
+            "Linux's side of linux-reno, linux-cubic, linux-bbr and linux-friendliness "
+            "(ccscope.experiments.linux.STORE), written only by python bench/linux_spread.py "
+            "--store; do not edit by hand.",
+        )
+        cells = data.setdefault("runs", {}).setdefault(kind, {}).setdefault(cc, {})
+        cells[str(key)] = {
+            "runs": [{k: round(float(v), 9) for k, v in r.items()} for r in runs],
+            "count": len(runs),
+            "kernel": platform.release(),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "load": [round(x, 2) for x in load],
+            "run": run,
+            "command": command,
+        }
+        data["runs"] = {
+            k: {c: dict(sorted(e.items())) for c, e in sorted(v.items())}
+            for k, v in sorted(data["runs"].items())
+        }
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def mean_values(runs: list[dict]) -> dict:
+    """Each value's mean over `runs`."""
+    return {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
+
+
+def stored_label(entries: dict | list[dict]) -> str:
+    """Where stored values come from: the runs' count, kernel, dates and load averages."""
+    entries = [entries] if isinstance(entries, dict) else entries
+    counts = sorted({e["count"] for e in entries})
+    kernels = sorted({e["kernel"] for e in entries})
+    days = sorted({e["date"][:10] for e in entries})
+    load = [x for e in entries for x in e["load"]]
+    many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
+    return (
+        f"from {many} stored run(s) (kernel {', '.join(kernels)}, {when}, load average "
+        f"{min(load):.1f}-{max(load):.1f} on 2 cores; {STORE.name})"
+    )
+
+
+# --- the pages' tables from the stored side ---------------------------------------------------
+
+#: How each quantity is shown in the tables: throughput in Mb/s, rates in percent, the rest to
+#: three significant digits.
+SHOWN = {
+    "throughput_bps": lambda v: f"{v / 1e6:.3f}",
+    "loss_rate": lambda v: f"{100 * v:.2f}%",
+    "mean_queue_pkts": lambda v: f"{v:.3g}",
+    "retransmit_rate": lambda v: f"{100 * v:.2f}%",
+    "cwnd_mean_pkts": lambda v: f"{v:.3g}",
+    "cwnd_cov": lambda v: f"{v:.3g}",
+}
+#: The tables' column heads, by quantity.
+HEADS = {
+    "throughput_bps": "throughput (Mb/s)",
+    "loss_rate": "loss",
+    "mean_queue_pkts": "mean queue (pkts)",
+    "retransmit_rate": "retransmits/pkt",
+    "cwnd_mean_pkts": "cwnd mean",
+    "cwnd_cov": "cwnd CoV",
+}
+
+
+def verdict_mark(linux: np.ndarray, model: float, rel: float) -> str:
+    """How a claim of one Linux run against `model` within `rel` fares over Linux's stored runs
+    `linux`: "†" where it fails for every value within two standard deviations of their mean,
+    "~" where its verdict changes within them, "" where it holds for all of them (one run: "†"
+    where it fails, "" where it holds)."""
+    mean = float(np.mean(linux))
+    sd = float(np.std(linux, ddof=1)) if len(linux) > 1 else 0.0
+    low, high = mean - 2 * sd, mean + 2 * sd
+    # |model - x| <= rel·x holds for x in [model / (1 + rel), model / (1 - rel)].
+    lo = model / (1 + rel)
+    hi = model / (1 - rel) if rel < 1 else np.inf
+    if high < lo or low > hi:
+        return " †"
+    return "" if lo <= low and high <= hi else " ~"
+
+
+def quick_marks(cc: str) -> list[dict[str, tuple[np.ndarray, float, str]]]:
+    """Per quick case (in the order of :data:`QUICK`) and quantity: Linux's stored runs, the
+    model's run of seed 1 (made here) and :func:`verdict_mark` at the claim's tolerance."""
+    model = measure(list(QUICK), cc, "model", QUICK_RUN)
+    out = []
+    for case, mine in zip(QUICK, model, strict=True):
+        runs = stored_runs("quick", cc, case)["runs"]
+        out.append({})
+        for metric in METRICS:
+            theirs = np.array([r[metric] for r in runs])
+            mark = verdict_mark(theirs, mine[metric], tolerance(cc, case, metric)[0])
+            out[-1][metric] = (theirs, mine[metric], mark)
+    return out
+
+
+def friendliness_marks() -> dict[tuple[str, str], tuple[np.ndarray, float, str]]:
+    """Per (controller, cc) of linux-friendliness: Linux's stored ratios, the model's of seed
+    1's quick run (made here) and :func:`verdict_mark` at the quick claim's tolerance."""
+    model = friendliness_run(True, 1, "model")
+    out = {}
+    for name, cc in model:
+        theirs = np.array([r["ratio"] for r in stored_runs("friendliness", cc, name)["runs"]])
+        rel = 3 * float(np.hypot(*FRIENDLY_SPREAD[name, cc]))
+        out[name, cc] = (theirs, model[name, cc], verdict_mark(theirs, model[name, cc], rel))
+    return out
+
+
+def quick_table(ccs: tuple[str, ...] = tuple(CONTROLLER)) -> str:
+    """docs/realnet.md's table of the quick cases: per algorithm and case, Linux's mean over its
+    stored runs / the model's run of seed 1 (:func:`quick_marks`), with the mark, and where
+    the stored runs come from."""
+    names = ("1 flow", "2 flows", "1 flow, 1% loss")
+    lines = [
+        "| algorithm | case | " + " | ".join(HEADS.values()) + " |",
+        "|---|---|" + "---:|" * len(HEADS),
+    ]
+    for cc in ccs:
+        for k, marks in enumerate(quick_marks(cc)):
+            cells = [
+                f"{SHOWN[m](theirs.mean())} / {SHOWN[m](mine)}{mark}"
+                for m, (theirs, mine, mark) in marks.items()
+            ]
+            lines.append(f"| {cc} | {names[k]} | " + " | ".join(cells) + " |")
+    entries = [stored_runs("quick", cc, case) for cc in ccs for case in QUICK]
+    lines += ["", f"Linux: the mean {stored_label(entries)}; the model: seed 1."]
+    return "\n".join(lines) + "\n"
+
+
+def friendliness_table() -> str:
+    """docs/realnet.md's linux-friendliness table: each controller's ratio against Linux (the
+    mean over its stored quick runs, and the relative σ of one run) / against the model
+    (:func:`friendliness_marks`), with the mark."""
+    marks = friendliness_marks()
+    lines = ["| controller | against CUBIC | against Reno |", "|---|---:|---:|"]
+    for name in SEED_CONTROLS:
+        cells = []
+        for cc in ("cubic", "reno"):
+            theirs, mine, mark = marks[name, cc]
+            mean = float(theirs.mean())
+            sd = float(theirs.std(ddof=1) / mean) if len(theirs) > 1 and mean else 0.0
+            cells.append(f"{ratio(mean)} (σ {100 * sd:.2g}%) / {ratio(mine)}{mark}")
+        label = name.replace(",", ", ").replace("-1.5", "−1.5")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    entries = [stored_runs("friendliness", cc, name) for name, cc in marks]
+    lines += ["", f"Linux: the mean {stored_label(entries)}; the model: seed 1."]
+    return "\n".join(lines) + "\n"
+
+
+def grid_table(cc: str) -> str:
+    """docs/realnet.md's table of the full grid for `cc`: per path Linux's stored run / the
+    model's run (seed 1, :data:`FULL_RUN`, side by side as :func:`compare` runs them, made
+    here), "†" where the claim fails, where the stored runs come from, and
+    :func:`grid_summary`."""
+    lines = [
+        "| path | " + " | ".join(HEADS.values()) + " |",
+        "|---|" + "---:|" * len(HEADS),
+    ]
+    entries, results = [], compare(cc, False, stored=True)
+    for case, linux, model in results:
+        entries.append(stored_runs("full", cc, case))
+        cells = [
+            f"{shown(linux[m])} / {shown(model[m])}"
+            + verdict_mark(np.array([linux[m]]), model[m], tolerance(cc, case, m)[0])
+            for m, shown in SHOWN.items()
+        ]
+        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    lines += ["", f"Linux: {stored_label(entries)}; the model: seed 1.", ""]
+    return "\n".join(lines + grid_summary(cc, results)) + "\n"
+
+
+#: The grid's axes as :func:`grid_summary` groups its paths: how each group is named, by
+#: :class:`Case` field.
+AXES = {
+    "flows": lambda v: f"{v} flow{'s' if v > 1 else ''}",
+    "rate_mbps": lambda v: f"{v:g} Mb/s",
+    "rtt_ms": lambda v: f"{v:g} ms",
+    "buffer_bdp": lambda v: f"{v:g} BDP",
+    "loss": lambda v: f"{v:.0%} loss",
+}
+
+
+def grid_summary(cc: str, results: list[tuple[Case, dict, dict]]) -> list[str]:
+    """The grid's paths grouped along each axis (:data:`AXES`): per quantity and group, how
+    many paths are beyond the tolerance and the median of Linux's value over the model's
+    (over the paths where the model's is not 0)."""
+    groups = [(field, value) for field in AXES for value in GRID[field]]
+    lines = [
+        "| quantity | " + " | ".join(AXES[field](value) for field, value in groups) + " |",
+        "|---|" + "---:|" * len(groups),
+    ]
+    for metric in METRICS:
+        cells = []
+        for field, value in groups:
+            mine = [(c, lin, mod) for c, lin, mod in results if getattr(c, field) == value]
+            beyond = sum(
+                not within(lin[metric], mod[metric], tolerance(cc, c, metric)[0])
+                for c, lin, mod in mine
+            )
+            ratios = [lin[metric] / mod[metric] for _, lin, mod in mine if mod[metric]]
+            median = f", ×{np.median(ratios):.3g}" if ratios else ""
+            cells.append(f"{beyond}/{len(mine)}{median}")
+        lines.append(f"| {HEADS[metric]} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def ratio(x: float) -> str:
+    """A throughput ratio as the friendliness table shows it."""
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
 
 
 # --- linux-emulators ----------------------------------------------------------------------------
@@ -593,34 +879,43 @@ def friendliness_ratios(quick: bool, seed: int) -> dict[tuple[str, str, str], fl
     """One run of every (seed controller, algorithm) pair on a dumbbell of its own, side by
     side, on real packets against Linux's TCP and in the packet engine against ccscope's
     model of it: the controller's throughput over the TCP flow's, by (controller, cc, side)."""
+    return {
+        (name, cc, side): value
+        for side in SIDES
+        for (name, cc), value in friendliness_run(quick, seed, side).items()
+    }
+
+
+def friendliness_run(quick: bool, seed: int, side: str) -> dict[tuple[str, str], float]:
+    """One run of every (seed controller, algorithm) pair side by side, against `side`'s TCP
+    (:data:`SIDES`): the controller's throughput over the TCP flow's, by (controller, cc)."""
     from ..engine import run as run_scenario
 
     run = FRIENDLY_RUN[quick]
     pairs = [(name, cc) for name in SEED_CONTROLS for cc in ("cubic", "reno")]
-    out = {}
-    for side in SIDES:
-        section = {
-            "engine": "udp" if side == "linux" else "packet",
-            "duration": f"{run['duration_s']:g}s",
-            "warmup": f"{run['warmup_s']:g}s",
-            "seed": seed,
+    section = {
+        "engine": "udp" if side == "linux" else "packet",
+        "duration": f"{run['duration_s']:g}s",
+        "warmup": f"{run['warmup_s']:g}s",
+        "seed": seed,
+    }
+    tables = [
+        {
+            "run": section,
+            "topology": path(FRIENDLY_PATH),
+            "flows": [
+                {"source": SEED_CONTROLS[name], "from": "s", "to": "d"},
+                {"source": tcp_source(cc, side), "from": "s", "to": "d"},
+            ],
         }
-        tables = [
-            {
-                "run": section,
-                "topology": path(FRIENDLY_PATH),
-                "flows": [
-                    {"source": SEED_CONTROLS[name], "from": "s", "to": "d"},
-                    {"source": tcp_source(cc, side), "from": "s", "to": "d"},
-                ],
-            }
-            for name, cc in pairs
-        ]
-        table, parts = side_by_side(tables)
-        rate = run_scenario(table).flows["throughput_bps"].to_numpy()
-        for (name, cc), part in zip(pairs, parts, strict=True):
-            out[name, cc, side] = float(rate[part.start] / max(rate[part.start + 1], 1.0))
-    return out
+        for name, cc in pairs
+    ]
+    table, parts = side_by_side(tables)
+    rate = run_scenario(table).flows["throughput_bps"].to_numpy()
+    return {
+        pair: float(rate[part.start] / max(rate[part.start + 1], 1.0))
+        for pair, part in zip(pairs, parts, strict=True)
+    }
 
 
 #: The run-to-run spread of one quick run's ratio (relative σ over :data:`SPREAD_RUNS` runs,
