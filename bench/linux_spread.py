@@ -18,12 +18,15 @@ run), which `EMULATOR_SPREAD` holds.
 With --store: Linux's runs also go into the committed store of Linux's side
 (ccscope/linuxruns.json, ccscope.experiments.linux.STORE), each path's entry replaced: the
 quick cases' R runs, linux-friendliness's R runs of each ratio, or, with --grid, the full grid's
-paths. --grid runs Linux only, the full grid's batches (linux.batches: the 10 Mb/s paths six
-side by side, the 100 Mb/s ones alone; 60 s each) or those --batches names (e.g. 0-7), so that a
-long grid can be split into runs of a few minutes; --list-batches prints them.
+paths, or, with --episodes, one run's drops on linux.EPISODE_PATHS grouped into overflows
+(linux.drop_episodes). --grid runs Linux only, the full grid's batches (linux.batches: the
+10 Mb/s paths six side by side, the 100 Mb/s ones alone; 60 s each) or those --batches names
+(e.g. 0-7), so that a long grid can be split into runs of a few minutes; --list-batches prints
+them.
 
 Usage: python bench/linux_spread.py [--runs R] [--cc reno cubic bbr]
-       [--friendliness | --emulators | --grid [--batches I-J] [--list-batches]] [--store]
+       [--friendliness | --emulators | --episodes | --grid [--batches I-J] [--list-batches]]
+       [--store]
        [--out out/linux_spread.json]
 """
 
@@ -75,6 +78,11 @@ def main() -> None:
     )
     parser.add_argument("--batches", help="With --grid: these batches only, I-J (from 0)")
     parser.add_argument(
+        "--episodes",
+        action="store_true",
+        help="Linux's drops grouped into overflows on linux.EPISODE_PATHS instead (one run)",
+    )
+    parser.add_argument(
         "--list-batches", action="store_true", help="With --grid: list the batches, run none"
     )
     parser.add_argument(
@@ -93,6 +101,9 @@ def main() -> None:
         return
     if args.grid:
         grid(args)
+        return
+    if args.episodes:
+        episodes(args)
         return
     cases = list(linux.QUICK)
     report: dict = {"runs": args.runs, "load": [], "cc": {}}
@@ -253,6 +264,27 @@ def grid(args: argparse.Namespace) -> None:
                 )
                 if args.store:
                     linux.store_runs("full", cc, case, [v], [load], linux.FULL_RUN, command())
+
+
+def episodes(args: argparse.Namespace) -> None:
+    """One run of Linux on each of linux.EPISODE_PATHS with the event log: its drops grouped
+    into overflows (linux.drop_episodes), beside the model's; stored with --store."""
+    for cc in args.cc:
+        for cases in linux.EPISODE_PATHS:
+            theirs = linux.drop_episodes(cases, cc, "linux")
+            load = os.getloadavg()[0]
+            mine = linux.drop_episodes(cases, cc, "model")
+            for case, a, b in zip(cases, theirs, mine, strict=True):
+                print(
+                    f"{cc:5} | {case} | "
+                    + " | ".join(f"{k} {a[k]:.3g} / {b[k]:.3g}" for k in a)
+                    + f" | load {load:.2f}",
+                    flush=True,
+                )
+                if args.store:
+                    linux.store_runs(
+                        "episodes", cc, case, [a], [load], linux.EPISODE_RUN, command()
+                    )
 
 
 def command() -> str:

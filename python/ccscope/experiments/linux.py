@@ -708,6 +708,64 @@ def grid_summary(cc: str, results: list[tuple[Case, dict, dict]]) -> list[str]:
     return lines
 
 
+#: The paths whose drops :func:`drop_episodes` groups into overflows (none with random loss,
+#: so that every drop is the buffer's): the 10 Mb/s ones side by side, the 100 Mb/s one alone.
+EPISODE_PATHS = (
+    (Case(1, 10, 20, 1, 0.0), Case(2, 10, 20, 1, 0.0), Case(8, 10, 20, 1, 0.0)),
+    (Case(1, 100, 20, 0.25, 0.0),),
+)
+#: Their runs: 30 s, measured from 5 s on.
+EPISODE_RUN = {"duration_s": 30.0, "warmup_s": 5.0}
+
+
+def drop_episodes(cases: tuple[Case, ...], cc: str, side: str, seed: int = 1) -> list[dict]:
+    """One run of the `cases` side by side (:data:`EPISODE_RUN`) with the event log: per case,
+    its flows' drops after the warm-up grouped into overflows, a drop more than four
+    propagation round trips after the one before starting a new one (a loss-based sawtooth's
+    overflows are many round trips apart): the drops, the overflows, the drops per overflow
+    and the median time between the drops of one overflow (ms; 0 where none has two)."""
+    from ..engine import run as run_scenario
+
+    table, parts = scenario(list(cases), cc, side, EPISODE_RUN, seed)
+    table["trace"]["events"] = True
+    events = run_scenario(table, force=True).trace.events
+    out = []
+    for case, part in zip(cases, parts, strict=True):
+        mine = events[events["flow"].isin(list(part)) & (events["kind"] != "mark")]
+        t = np.sort(mine[mine["time_s"] >= EPISODE_RUN["warmup_s"]]["time_s"].to_numpy())
+        gaps = np.diff(t)
+        apart = gaps > 4 * case.rtt_ms / 1e3
+        overflows = int(apart.sum()) + (len(t) > 0)
+        within = gaps[~apart]
+        out.append(
+            {
+                "drops": float(len(t)),
+                "overflows": float(overflows),
+                "drops_per_overflow": len(t) / max(overflows, 1),
+                "gap_ms": float(np.median(within) * 1e3) if len(within) else 0.0,
+            }
+        )
+    return out
+
+
+def episodes_table(cc: str = "reno") -> str:
+    """docs/realnet.md's table of overflows: per path of :data:`EPISODE_PATHS`, Linux's stored
+    run / the model's (seed 1, made here), as :func:`drop_episodes` counts them."""
+    lines = [
+        "| path | drops | overflows | drops per overflow | median gap within one (ms) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    entries = []
+    for cases in EPISODE_PATHS:
+        for case, mine in zip(cases, drop_episodes(cases, cc, "model"), strict=True):
+            entries.append(stored_runs("episodes", cc, case))
+            theirs = entries[-1]["runs"][0]
+            cells = [f"{theirs[k]:.3g} / {mine[k]:.3g}" for k in mine]
+            lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    lines += ["", f"Linux {cc}: {stored_label(entries)}; the model: seed 1."]
+    return "\n".join(lines) + "\n"
+
+
 def ratio(x: float) -> str:
     """A throughput ratio as the friendliness table shows it."""
     return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
