@@ -89,7 +89,14 @@ def test_reproduce_stored_takes_linuxs_side_from_the_store_and_says_so():
             assert row["measured"] == round(model[k][metric], 6)
 
 
-@pytest.mark.parametrize("table", ["quick", "friendliness"])
+def test_a_lone_reno_flow_acking_every_packet_loses_one_packet_an_overflow():
+    """Reno's window grows by at most one packet a round trip (RFC 5681 §3.1), so with an ACK
+    for every packet the buffer overflows by one packet, once a sawtooth."""
+    (lone,) = linux.drop_episodes((linux.QUICK[0],), "reno", "model")
+    assert lone["overflows"] >= 10 and lone["drops_per_overflow"] == 1 and lone["gap_ms"] == 0
+
+
+@pytest.mark.parametrize("table", ["quick", "friendliness", "episodes"])
 def test_the_pages_tables_are_their_command(table):
     command = f"python docs/linux_tables.py {table}"
     p = subprocess.run(

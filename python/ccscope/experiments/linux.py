@@ -154,11 +154,24 @@ def path(case: Case) -> dict:
 SIDES = ("linux", "model")
 
 
+#: A what-if side for Reno (:func:`tcp_source` "delayed"): the model with Linux's delayed ACKs
+#: (every second packet, or after ``TCP_DELACK_MIN``, 40 ms, include/net/tcp.h) and GAIMD(2,
+#: 1/2), whose 2/W per ACK at one ACK per two packets keeps Linux's growth of one packet a round
+#: trip in congestion avoidance (slow start grows half as fast as Linux's).
+DELAYED_RENO = {
+    "delayed_ack": True,
+    "delack": "40ms",
+    "controller": {"name": "gaimd", "alpha": 2.0, "beta": 0.5},
+}
+
+
 def tcp_source(cc: str, side: str) -> dict:
-    """A flow of Linux's `cc` (`side` "linux") or of ccscope's model of it ("model")."""
+    """A flow of Linux's `cc` (`side` "linux"), of ccscope's model of it ("model"), or, for
+    Reno, of the model with delayed ACKs (:data:`DELAYED_RENO`, "delayed")."""
     if side == "linux":
         return {"kind": "linux", "cc": cc, "packet_size": f"{PACKET_BYTES}B"}
-    return {"kind": "tcp", "controller": CONTROLLER[cc], **LINUX_TCP}
+    model = {"kind": "tcp", "controller": CONTROLLER[cc], **LINUX_TCP}
+    return {**model, **DELAYED_RENO} if side == "delayed" else model
 
 
 def scenario(cases: list[Case], cc: str, side: str, run: dict, seed: int = 1) -> tuple:
@@ -324,10 +337,13 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
     they do not say."""
     lin, mod = linux[metric], model[metric]
     seen = f"Linux {lin:.4g}, model {mod:.4g}"
+    if case not in QUICK and cc == "reno":
+        return f"{seen}: {grid_diagnosis(case, metric)}"
     if case not in QUICK:
         return (
-            f"{seen}: not diagnosed (the quick cases' reasons, docs/realnet.md, may carry over: "
-            "delayed-ACK bursts, BBR's bandwidth estimate, CUBIC's Reno-friendly α)"
+            f"{seen}: not diagnosed, its grid not yet read (the quick cases' reasons, "
+            "docs/realnet.md, may carry over: delayed-ACK bursts, BBR's bandwidth estimate, "
+            "CUBIC's Reno-friendly α)"
         )
     if cc == "bbr":
         return (
@@ -365,6 +381,58 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
         f"{seen}: not diagnosed; a difference of a few percent in the window's level or swing "
         f"(or a packet of queue) at the same loss, for which {DELAYED_ACKS} is the first suspect"
     )
+
+
+#: What the stored run of Linux Reno's full grid shows, by mechanism (docs/realnet.md, "The
+#: full grid, Reno", gives the numbers: ``python docs/linux_tables.py grid reno`` and
+#: ``episodes``).
+OVERFLOW_LOSSES = (
+    "Linux loses more packets at each overflow of the buffer than the model (the drop log of "
+    "python bench/linux_spread.py --episodes: about as many overflows on both sides, more "
+    "drops in each)"
+)
+#: ... on a 10 Mb/s path: one flow's second drop a round trip after the first, several
+#: flows' bursts.
+OVERFLOW_10 = (
+    "; one flow drops a second packet one round trip after the first, which neither delayed "
+    "ACKs nor limited transmit (RFC 3042) give the model (not diagnosed further); with several "
+    "flows the delayed-ACK bursts add drops, as the model with delayed ACKs (linux.DELAYED_RENO) "
+    "shows"
+)
+#: ... on a 100 Mb/s path: runs of drops back to back.
+OVERFLOW_100 = (
+    "; at 100 Mb/s an overflow costs Linux a run of tens of packets that reach the bottleneck "
+    "back to back, at the access link's rate, where the model loses one: Linux's packets "
+    "arrive in bursts that its ACK clock alone does not make (the real-time path's share in "
+    "them, as the host thread's late reads of the TUN device, not measured)"
+)
+#: The windows of a random-loss path: Linux's pairs queue behind each other.
+LOSS_QUEUE = (
+    "with 1% random loss the windows stay small and the queue nearly empty, and "
+    + DELAYED_ACKS
+    + ": Linux's pairs queue behind each other, so its mean queue is a few times the model's "
+    "(the model with delayed ACKs, linux.DELAYED_RENO, moves part of the way)"
+)
+#: A path whose measured window is still the first slow start's outcome.
+SLOW_START = (
+    "no packet lost after the warm-up on either side: the measured window is still climbing "
+    "from the ssthresh the first slow start's overshoot left, which differs from run to run "
+    "(a further Linux run on this path, with its state trace, left ssthresh within a packet of "
+    "the model's, and its window then grew as the model's): one run's start, not a systematic "
+    "difference"
+)
+
+
+def grid_diagnosis(case: Case, metric: str) -> str:
+    """What the stored full grid shows for Linux Reno's `metric` on `case` beyond the
+    tolerance (:data:`OVERFLOW_LOSSES` and the texts below it)."""
+    if case.loss and metric == "mean_queue_pkts":
+        return LOSS_QUEUE
+    if not case.loss and metric in ("loss_rate", "retransmit_rate"):
+        return OVERFLOW_LOSSES + (OVERFLOW_10 if case.rate_mbps < 100 else OVERFLOW_100)
+    if case == Case(1, 100, 100, 0.25, 0.0):
+        return SLOW_START
+    return "not diagnosed"
 
 
 def compare(cc: str, quick: bool, stored: bool = False) -> list[tuple[Case, dict, dict]]:
@@ -670,7 +738,23 @@ def grid_table(cc: str) -> str:
         ]
         lines.append(f"| {case} | " + " | ".join(cells) + " |")
     lines += ["", f"Linux: {stored_label(entries)}; the model: seed 1.", ""]
-    return "\n".join(lines + grid_summary(cc, results)) + "\n"
+    lines += grid_summary(cc, results)
+    if cc == "reno":
+        delayed = [
+            (case, linux, mine)
+            for group in batches([c for c, _, _ in results])
+            for case, mine in zip(group, measure(group, cc, "delayed", FULL_RUN), strict=True)
+            for c, linux, _ in results
+            if c == case
+        ]
+        lines += [
+            "",
+            "The same against the model with delayed ACKs and GAIMD(2, 1/2) "
+            "(linux.DELAYED_RENO), seed 1:",
+            "",
+            *grid_summary(cc, delayed),
+        ]
+    return "\n".join(lines) + "\n"
 
 
 #: The grid's axes as :func:`grid_summary` groups its paths: how each group is named, by
@@ -748,21 +832,27 @@ def drop_episodes(cases: tuple[Case, ...], cc: str, side: str, seed: int = 1) ->
     return out
 
 
-def episodes_table(cc: str = "reno") -> str:
-    """docs/realnet.md's table of overflows: per path of :data:`EPISODE_PATHS`, Linux's stored
-    run / the model's (seed 1, made here), as :func:`drop_episodes` counts them."""
+def episodes_table() -> str:
+    """docs/realnet.md's table of overflows: per path of :data:`EPISODE_PATHS`, Linux Reno's
+    stored run / the model's / the model's with delayed ACKs (:data:`DELAYED_RENO`; both seed
+    1, made here), as :func:`drop_episodes` counts them."""
     lines = [
         "| path | drops | overflows | drops per overflow | median gap within one (ms) |",
         "|---|---:|---:|---:|---:|",
     ]
     entries = []
     for cases in EPISODE_PATHS:
-        for case, mine in zip(cases, drop_episodes(cases, cc, "model"), strict=True):
-            entries.append(stored_runs("episodes", cc, case))
+        sides = [drop_episodes(cases, "reno", side) for side in ("model", "delayed")]
+        for case, mine, delayed in zip(cases, *sides, strict=True):
+            entries.append(stored_runs("episodes", "reno", case))
             theirs = entries[-1]["runs"][0]
-            cells = [f"{theirs[k]:.3g} / {mine[k]:.3g}" for k in mine]
+            cells = [" / ".join(f"{v[k]:.4g}" for v in (theirs, mine, delayed)) for k in mine]
             lines.append(f"| {case} | " + " | ".join(cells) + " |")
-    lines += ["", f"Linux {cc}: {stored_label(entries)}; the model: seed 1."]
+    lines += [
+        "",
+        f"Linux Reno {stored_label(entries)} / the model / the model with delayed ACKs "
+        "(linux.DELAYED_RENO), seed 1.",
+    ]
     return "\n".join(lines) + "\n"
 
 
