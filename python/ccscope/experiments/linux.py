@@ -369,13 +369,27 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
             f"{seen}: {DELAYED_ACKS}, so on this otherwise empty path (random loss keeps the "
             "windows small) Linux's pairs queue behind each other at the bottleneck"
         )
-    if metric in ("throughput_bps", "loss_rate", "retransmit_rate"):
+    overflow = metric in ("throughput_bps", "loss_rate", "retransmit_rate")
+    if overflow and cc == "reno" and case.flows > 1:
+        return (
+            f"{seen}: {DELAYED_ACKS}, so when a burst meets a full buffer Linux loses more "
+            "packets where the model loses one (more loss and retransmission at the same mean "
+            "window; the model with delayed ACKs, linux.DELAYED_RENO, loses as many per overflow "
+            "as Linux in the drop log of python bench/linux_spread.py --episodes), and the "
+            "recovery of the extra losses lets the link idle a little more"
+        )
+    if overflow and cc == "reno":
+        return (
+            f"{seen}: {OVERFLOW_LOSSES}{OVERFLOW_10}; the recovery of the extra losses lets the "
+            "link idle a little more"
+        )
+    if overflow:
         return (
             f"{seen}: {DELAYED_ACKS}, so when a burst meets a full buffer Linux loses two or "
             "three packets where the model loses one (more loss and retransmission at the same "
-            "mean window), and the recovery of the extra losses (RACK-TLP, RFC 8985, and PRR, "
-            "RFC 6937, net/ipv4/tcp_recovery.c and tcp_input.c) lets the link idle a little "
-            "more; inferred from the numbers, not confirmed by a run without the bursts"
+            "mean window), and the recovery of the extra losses lets the link idle a little "
+            "more; seen in Linux Reno's drop log (python bench/linux_spread.py --episodes), not "
+            f"measured for {cc}"
         )
     return (
         f"{seen}: not diagnosed; a difference of a few percent in the window's level or swing "
