@@ -449,15 +449,21 @@ def grid_diagnosis(case: Case, metric: str) -> str:
     return "not diagnosed"
 
 
-def compare(cc: str, quick: bool, stored: bool = False) -> list[tuple[Case, dict, dict]]:
+def compare(
+    cc: str, quick: bool, stored: bool | str = False, side: str = "model"
+) -> list[tuple[Case, dict | None, dict]]:
     """Every case of the quick set or the full grid, run on both sides: (case, Linux's
     values, the model's). With `stored`, Linux's values are the mean of its stored runs of the
-    case (:func:`stored_runs`) and only the model runs."""
+    case (:func:`stored_runs`) and only the model runs; "partial": None where the case has no
+    stored runs. `side`: "delayed" for the what-if model (:data:`DELAYED_RENO`)."""
     cases, run = (list(QUICK), QUICK_RUN) if quick else (full_grid(), FULL_RUN)
+    have = load_store().get(kind(quick), {}).get(cc, {})
     out = []
     for group in [cases] if quick else batches(cases):
-        model = measure(group, cc, "model", run)
-        if stored:
+        model = measure(group, cc, side, run)
+        if stored == "partial":
+            linux = [mean_values(have[str(c)]["runs"]) if str(c) in have else None for c in group]
+        elif stored:
             linux = [mean_values(stored_runs(kind(quick), cc, case)["runs"]) for case in group]
         else:
             linux = measure(group, cc, "linux", run)
@@ -628,13 +634,13 @@ def stored_label(entries: dict | list[dict]) -> str:
 
 # --- the pages' tables from the stored side ---------------------------------------------------
 
-#: How each quantity is shown in the tables: throughput in Mb/s, rates in percent, the rest to
-#: three significant digits.
+#: How each quantity is shown in the tables: throughput in Mb/s to the kb/s, the rest to three
+#: significant digits (rates in percent).
 SHOWN = {
     "throughput_bps": lambda v: f"{v / 1e6:.3f}",
-    "loss_rate": lambda v: f"{100 * v:.2f}%",
+    "loss_rate": lambda v: f"{100 * v:.3g}%",
     "mean_queue_pkts": lambda v: f"{v:.3g}",
-    "retransmit_rate": lambda v: f"{100 * v:.2f}%",
+    "retransmit_rate": lambda v: f"{100 * v:.3g}%",
     "cwnd_mean_pkts": lambda v: f"{v:.3g}",
     "cwnd_cov": lambda v: f"{v:.3g}",
 }
@@ -737,29 +743,35 @@ def grid_table(cc: str) -> str:
     """docs/realnet.md's table of the full grid for `cc`: per path Linux's stored run / the
     model's run (seed 1, :data:`FULL_RUN`, side by side as :func:`compare` runs them, made
     here), "†" where the claim fails, where the stored runs come from, and
-    :func:`grid_summary`."""
+    :func:`grid_summary` (for Reno also against :data:`DELAYED_RENO`). Paths without stored
+    runs are left out, and the count says so."""
     lines = [
         "| path | " + " | ".join(HEADS.values()) + " |",
         "|---|" + "---:|" * len(HEADS),
     ]
-    entries, results = [], compare(cc, False, stored=True)
+    every = compare(cc, False, stored="partial")
+    results = [(case, linux, model) for case, linux, model in every if linux is not None]
     for case, linux, model in results:
-        entries.append(stored_runs("full", cc, case))
         cells = [
             f"{shown(linux[m])} / {shown(model[m])}"
             + verdict_mark(np.array([linux[m]]), model[m], tolerance(cc, case, m)[0])
             for m, shown in SHOWN.items()
         ]
         lines.append(f"| {case} | " + " | ".join(cells) + " |")
-    lines += ["", f"Linux: {stored_label(entries)}; the model: seed 1.", ""]
-    lines += grid_summary(cc, results)
+    entries = [stored_runs("full", cc, case) for case, _, _ in results]
+    lines += [
+        "",
+        f"Linux: {len(results)} of the {len(every)} paths, each {stored_label(entries)}; the "
+        "model: seed 1.",
+        "",
+        *grid_summary(cc, results),
+    ]
     if cc == "reno":
+        stored = {case: linux for case, linux, _ in results}
         delayed = [
-            (case, linux, mine)
-            for group in batches([c for c, _, _ in results])
-            for case, mine in zip(group, measure(group, cc, "delayed", FULL_RUN), strict=True)
-            for c, linux, _ in results
-            if c == case
+            (case, stored[case], mine)
+            for case, _, mine in compare(cc, False, stored="partial", side="delayed")
+            if case in stored
         ]
         lines += [
             "",
