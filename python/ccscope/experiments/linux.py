@@ -338,7 +338,7 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
     lin, mod = linux[metric], model[metric]
     seen = f"Linux {lin:.4g}, model {mod:.4g}"
     if case not in QUICK and cc == "reno":
-        return f"{seen}: {grid_diagnosis(case, metric)}"
+        return f"{seen}: {grid_diagnosis(case, metric, lin)}"
     if case not in QUICK:
         return (
             f"{seen}: not diagnosed, its grid not yet read (the quick cases' reasons, "
@@ -437,12 +437,13 @@ SLOW_START = (
 )
 
 
-def grid_diagnosis(case: Case, metric: str) -> str:
-    """What the stored full grid shows for Linux Reno's `metric` on `case` beyond the
-    tolerance (:data:`OVERFLOW_LOSSES` and the texts below it)."""
+def grid_diagnosis(case: Case, metric: str, linux: float) -> str:
+    """What the stored full grid shows for Linux Reno's `metric` (`linux` its value) on `case`
+    beyond the tolerance (:data:`OVERFLOW_LOSSES` and the texts below it). A loss rate above
+    twice the random loss is mostly the buffer's."""
     if case.loss and metric == "mean_queue_pkts":
         return LOSS_QUEUE
-    if not case.loss and metric in ("loss_rate", "retransmit_rate"):
+    if metric in ("loss_rate", "retransmit_rate") and linux > 2 * case.loss:
         return OVERFLOW_LOSSES + (OVERFLOW_10 if case.rate_mbps < 100 else OVERFLOW_100)
     if case == Case(1, 100, 100, 0.25, 0.0):
         return SLOW_START
