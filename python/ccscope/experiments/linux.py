@@ -885,7 +885,7 @@ def episodes_table() -> str:
 
 def ratio(x: float) -> str:
     """A throughput ratio as the friendliness table shows it."""
-    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3g}"
 
 
 # --- linux-emulators ----------------------------------------------------------------------------
