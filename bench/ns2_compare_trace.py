@@ -20,8 +20,15 @@ sends around it. ccscope's `rtt_estimator = "ns2"` draws its clock's phase (ns-2
 `boot_time_`) from the run's seed, which ns-2.35 draws from its own: --seeds tries several, and
 the longest agreement is the one whose phase falls where ns-2.35's did.
 
+With --loss-rate N it compares instead the packets sent per 104-ms bin (Yang's CoV_time bins,
+from 10 s to 1000 s) over seeds 1-N, each simulator with its own Bernoulli losses, beside each
+run's realized loss rate (ns-2.35: the replayed draws of the packets that crossed the
+bottleneck; ccscope: the bottleneck's `losses` over its departures), and reads both at the same
+loss rate, 2%, by a least-squares line through the runs' (rate, packets per bin).
+
 Usage: python bench/ns2_compare_trace.py [--seed N] [--seconds S] [--rtt-estimator ns2]
        [--seeds A-B] [--tolerance MS]
+       python bench/ns2_compare_trace.py --loss-rate N
 """
 
 from __future__ import annotations
@@ -135,6 +142,44 @@ def compare(folder: Path, ns2: list, seed: int, seconds: float, rules: dict, tol
     return best
 
 
+def per_bin_and_loss_ns2(seed: int) -> tuple[float, float]:
+    """ns-2.35's packets per bin and realized loss rate over one 1000-s run."""
+    with tempfile.TemporaryDirectory(prefix="ccscope-trace-") as tmp:
+        folder = Path(tmp)
+        ns2_run(seed, ns2_compare_yang.SECONDS, folder)
+        sends = [t for t, _ in ns2_sends(folder)]
+        crossed = sum(1 for line in open(folder / "bottleneck.tr") if line.startswith("-"))
+        lost = sum(1 for i in map(int, (folder / "lost.txt").read_text().split()) if i < crossed)
+    edges = np.arange(ns2_compare_yang.WARMUP_S, ns2_compare_yang.SECONDS + 1e-9, yang.BIN_S)
+    return float(np.histogram(sends, edges)[0].mean()), lost / crossed
+
+
+def per_bin_and_loss_ccscope(seed: int) -> tuple[float, float]:
+    """ccscope's packets per bin and realized loss rate over one 1000-s run."""
+    r = ccscope.run(yang.smoothness_scenario(ns2_compare_yang.CASES[CASE][1], seed, P))
+    sent = r.trace.flows
+    bottleneck = r.links.iloc[0]
+    per_bin = sent[sent.time_s >= ns2_compare_yang.WARMUP_S].sent_pkts.mean()
+    return float(per_bin), bottleneck.losses / bottleneck.departures
+
+
+def loss_rate(seeds: range) -> None:
+    print(
+        f"GAIMD(0.31,0.875) at {P:g}, seeds {seeds[0]}-{seeds[-1]}: packets per bin (s.e.), "
+        f"realized loss rate, packets per bin at {P:.3%} (s.e. of the line there)"
+    )
+    for name, run in (("ns-2.35", per_bin_and_loss_ns2), ("ccscope", per_bin_and_loss_ccscope)):
+        per_bin, rate = np.array([run(seed) for seed in seeds]).T
+        slope, at = np.polyfit(rate - P, per_bin, 1)
+        residual = per_bin - (at + slope * (rate - P))
+        n = len(seeds)
+        print(
+            f"{name:8} {per_bin.mean():.3f} ± {per_bin.std(ddof=1) / np.sqrt(n):.3f}  "
+            f"{rate.mean():.4%}  {at:.3f} ± {np.sqrt(residual.var(ddof=2) / n):.3f}",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1, help="ns-2.35's seed (default 1)")
@@ -142,9 +187,15 @@ def main() -> None:
     ap.add_argument("--rtt-estimator", choices=["rfc6298", "ns2"], default="rfc6298")
     ap.add_argument("--seeds", default="1-1", help="ccscope's seeds to try, e.g. 1-20")
     ap.add_argument("--tolerance", type=float, default=1.5, help="ms (default 1.5)")
+    ap.add_argument("--loss-rate", type=int, metavar="N", help="packets per bin, seeds 1-N")
     args = ap.parse_args()
+    if args.loss_rate is not None and args.loss_rate < 3:
+        ap.error(f"--loss-rate {args.loss_rate}: a line through the runs needs at least 3 seeds")
     if shutil.which("ns") is None:
         print("ns-2.35 (`ns`) is not installed (make ns2): nothing to compare")
+        return
+    if args.loss_rate:
+        loss_rate(range(1, args.loss_rate + 1))
         return
     low, high = map(int, args.seeds.split("-"))
     rules = {"rtt_estimator": args.rtt_estimator}
