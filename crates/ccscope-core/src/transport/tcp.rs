@@ -386,9 +386,9 @@ fn ns2_ticks(sent: SimTime, now: SimTime, phase: u16, limits: &RtoLimits) -> u64
     let tick = limits.tick_ns;
     let ticks = if limits.one_per_rtt {
         let shift = ((u128::from(phase) * u128::from(tick)) >> 16) as u64;
-        now.0.saturating_add(shift) / tick - sent.0.saturating_add(shift) / tick
+        (now.0.saturating_add(shift) / tick).saturating_sub(sent.0.saturating_add(shift) / tick)
     } else {
-        ((u128::from(now.0 - sent.0) * 2 + u128::from(tick)) / (2 * u128::from(tick))) as u64
+        ((u128::from((now - sent).0) * 2 + u128::from(tick)) / (2 * u128::from(tick))) as u64
     };
     ticks.max(1)
 }
