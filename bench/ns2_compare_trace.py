@@ -166,7 +166,7 @@ def per_bin_and_loss_ccscope(seed: int) -> tuple[float, float]:
 def loss_rate(seeds: range) -> None:
     print(
         f"GAIMD(0.31,0.875) at {P:g}, seeds {seeds[0]}-{seeds[-1]}: packets per bin (s.e.), "
-        f"realized loss rate, packets per bin at {P:.3%} (s.e. of the line there)"
+        f"realized loss rate, packets per bin at {P:.3%} on the line (± the residuals' sd / √n)"
     )
     for name, run in (("ns-2.35", per_bin_and_loss_ns2), ("ccscope", per_bin_and_loss_ccscope)):
         per_bin, rate = np.array([run(seed) for seed in seeds]).T
