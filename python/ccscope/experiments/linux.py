@@ -174,15 +174,21 @@ def tcp_source(cc: str, side: str) -> dict:
     return {**model, **DELAYED_RENO} if side == "delayed" else model
 
 
-def scenario(cases: list[Case], cc: str, side: str, run: dict, seed: int = 1) -> tuple:
-    """The `cases` side by side with flows of `side` ("linux": on real packets, "model": in
-    the packet engine); the scenario and each case's flow indices."""
-    section = {
+def run_section(side: str, run: dict, seed: int) -> dict:
+    """The ``[run]`` section of `side`'s run (Linux's on the udp engine, the model's on the
+    packet engine) of `run`'s length and warm-up."""
+    return {
         "engine": "udp" if side == "linux" else "packet",
         "duration": f"{run['duration_s']:g}s",
         "warmup": f"{run['warmup_s']:g}s",
         "seed": seed,
     }
+
+
+def scenario(cases: list[Case], cc: str, side: str, run: dict, seed: int = 1) -> tuple:
+    """The `cases` side by side with flows of `side` ("linux": on real packets, "model": in
+    the packet engine); the scenario and each case's flow indices."""
+    section = run_section(side, run, seed)
     tables = [
         {
             "run": section,
@@ -1070,12 +1076,7 @@ def friendliness_run(quick: bool, seed: int, side: str) -> dict[tuple[str, str],
 
     run = FRIENDLY_RUN[quick]
     pairs = [(name, cc) for name in SEED_CONTROLS for cc in ("cubic", "reno")]
-    section = {
-        "engine": "udp" if side == "linux" else "packet",
-        "duration": f"{run['duration_s']:g}s",
-        "warmup": f"{run['warmup_s']:g}s",
-        "seed": seed,
-    }
+    section = run_section(side, run, seed)
     tables = [
         {
             "run": section,
