@@ -445,6 +445,14 @@ SLOW_START = (
 )
 
 
+#: Eight flows' windows at 100 Mb/s and 20 ms.
+EIGHT_FLOWS = (
+    "with eight flows the delayed-ACK bursts' extra drops at each overflow fall on more of the "
+    "flows, so more of them cut at once and their windows swing further (the model with "
+    "delayed ACKs, linux.DELAYED_RENO, gives about Linux's CoV on these paths)"
+)
+
+
 def grid_diagnosis(case: Case, metric: str, linux: float) -> str:
     """What the stored full grid shows for Linux Reno's `metric` (`linux` its value) on `case`
     beyond the tolerance (:data:`OVERFLOW_LOSSES` and the texts below it). A loss rate above
@@ -455,6 +463,8 @@ def grid_diagnosis(case: Case, metric: str, linux: float) -> str:
         return OVERFLOW_LOSSES + (OVERFLOW_10 if case.rate_mbps < 100 else OVERFLOW_100)
     if case.rate_mbps == 100 and case.rtt_ms == 100 and not case.loss:
         return SLOW_START
+    if case.flows == 8 and metric in ("cwnd_mean_pkts", "cwnd_cov"):
+        return EIGHT_FLOWS
     return "not diagnosed"
 
 
