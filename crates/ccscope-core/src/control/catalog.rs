@@ -1195,6 +1195,11 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         1.0,
                         "1: never below the Reno-friendly window W_est (RFC 9438 §4.3); 0: the cubic alone",
                     ),
+                    switch(
+                        "alpha_to_one",
+                        1.0,
+                        "1: W_est grows by 1 per RTT once it reaches the window of the last reduction (RFC 9438 §4.3); 0: by 3(1 − β)/(1 + β) throughout, as Linux net/ipv4/tcp_cubic.c",
+                    ),
                 ],
             },
             |v, s, m| {
@@ -1204,6 +1209,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                     fast_convergence: v["fast_convergence"] == 1.0,
                     hystart: v["hystart"] == 1.0,
                     reno_friendly: v["reno_friendly"] == 1.0,
+                    alpha_to_one: v["alpha_to_one"] == 1.0,
                 };
                 let config = s.window;
                 m.make(move || Cubic::new(params).starting(config))

@@ -9,7 +9,7 @@
 //!   clamped to [cwnd, 1.5·cwnd] and approached by `(target − cwnd)/cwnd` per new ACK (§4.4,
 //!   §4.5), RTT the smoothed RTT (RFC 6298);
 //! - §4.3 the Reno-friendly estimate `W_est` (Figure 4) with α_cubic = 3(1 − β)/(1 + β), and
-//!   α = 1 once `W_est` ≥ `cwnd_prior`;
+//!   α = 1 once `W_est` ≥ `cwnd_prior` (or α_cubic throughout, as Linux: `alpha_to_one`);
 //! - §4.6 the multiplicative decrease by β_cubic on a loss or an ECN-Echo, at most once per RTT
 //!   (a signal about a packet sent before the last reduction belongs to the same event); §4.7
 //!   fast convergence; §4.8 a timeout (cwnd = 1, ssthresh by β, then K = 0 and `W_max` = the
@@ -47,6 +47,10 @@ pub struct CubicParams {
     pub fast_convergence: bool,
     /// The Reno-friendly region (RFC 9438 §4.3).
     pub reno_friendly: bool,
+    /// `W_est` grows by 1 per RTT once it reaches `cwnd_prior` (RFC 9438 §4.3's SHOULD); else by
+    /// α_cubic throughout, as Linux's net/ipv4/tcp_cubic.c (`bictcp_update` counts
+    /// `beta_scale`/8 windows of packets per packet of its `tcp_cwnd`, never fewer).
+    pub alpha_to_one: bool,
     /// HyStart++ (RFC 9406) in the initial slow start, else classic slow start (RFC 5681);
     /// RFC 9438 §4.10: SHOULD use HyStart++.
     pub hystart: bool,
@@ -60,6 +64,7 @@ impl Default for CubicParams {
             beta: 0.7,
             fast_convergence: true,
             reno_friendly: true,
+            alpha_to_one: true,
             hystart: true,
         }
     }
@@ -319,9 +324,9 @@ impl Cubic {
     }
 
     /// The additive increase of `W_est`: α_cubic until `W_est` reaches `cwnd_prior`, then 1
-    /// (RFC 9438 §4.3).
+    /// (RFC 9438 §4.3), or α_cubic throughout without [`CubicParams::alpha_to_one`].
     fn est_alpha(&self, w_est: f64) -> f64 {
-        if w_est >= self.s.cwnd_prior {
+        if self.params.alpha_to_one && w_est >= self.s.cwnd_prior {
             1.0
         } else {
             self.alpha
@@ -444,20 +449,29 @@ impl Controller for Cubic {
             return;
         }
         let acked = ack.acked_pkts as f64;
+        // Steps of growth this ACK counts (the transport's `growth`): 1, or one per packet.
+        let mut steps = ack.growth_pkts as f64;
         if self.in_slow_start() {
             if self.hystart_on() {
                 // RFC 9406 §4.2: cwnd += min(N, L·SMSS), divided in CSS.
                 let over = self.hystart.on_ack(ack);
                 self.slow_start(acked.min(L_UNPACED) / self.hystart.divisor(), over);
+                steps = 0.0;
             } else {
-                self.slow_start(acked.min(1.0), false); // RFC 5681 §3.1, eq. (2)
+                // RFC 5681 §3.1, eq. (2), a packet per step; the steps that find the window at
+                // ssthresh go to congestion avoidance (net/ipv4/tcp_cong.c `tcp_slow_start`).
+                let cwnd = self.s.cwnd;
+                self.slow_start(steps, false);
+                steps -= (self.s.cwnd - cwnd).ceil();
             }
-        } else {
+        }
+        if steps > 0.0 && !self.in_slow_start() {
             let e = self.epoch(ack.now);
             let t = (ack.now - e.start).secs();
             let target = self.w_cubic(&e, t + rtt.secs());
             let cwnd = self.s.cwnd;
-            self.avoid(e, t, acked / cwnd, target, 1.0 / cwnd);
+            // §4.2 per ACK, or per packet acknowledged as Linux's `tcp_cong_avoid_ai`.
+            self.avoid(e, t, acked / cwnd, target, steps / cwnd);
         }
         self.check();
     }
@@ -600,6 +614,71 @@ mod tests {
         d.rounds(1, true);
         let w = d.round_trace(10);
         assert_close(w[9], 10.0 + 0.4 * (1.0 - 7.5f64.cbrt()).powi(3), 1e-12);
+    }
+
+    #[test]
+    fn without_alpha_to_one_the_reno_friendly_window_keeps_alpha_cubic() {
+        // Linux's tcp_cubic.c: W_est gains α_cubic = 3·0.3/1.7 a round throughout, also past
+        // cwnd_prior = 10 (where RFC 9438 §4.3 raises it to 1). The cubic returns to 10 only
+        // at K = 1.96 s, so after ten 100-ms rounds W_est still leads: 7 + 10·α_cubic.
+        let p = CubicParams {
+            alpha_to_one: false,
+            ..params(false, true)
+        };
+        let mut d = at(p, 10.0);
+        d.rounds(1, true);
+        let w = d.round_trace(10);
+        let alpha = 0.9 / 1.7;
+        assert_close(w[5], 7.0 + 6.0 * alpha, 1e-12);
+        assert_close(w[9], 7.0 + 10.0 * alpha, 1e-12); // 12.29, against the RFC's 14.18
+    }
+
+    #[test]
+    fn per_packet_growth_counts_every_packet_an_ack_acknowledges() {
+        // Delayed ACKs, two packets each, counted per packet: the window follows the same
+        // cubic as with an ACK per packet (RFC 9438 §4.2 per packet, as Linux's
+        // tcp_cong_avoid_ai), where counting per ACK would close the gap half as fast.
+        let run = |per_packet: bool, pkts: u64| {
+            let mut d = at(params(false, false), 100.0);
+            d.loss();
+            for _ in 0..10 {
+                let acks = (d.controller.window() as u64 / pkts).max(1);
+                for _ in 0..acks {
+                    d.now += SimTime(d.rtt.ns() / acks);
+                    let mut ack = d.ack(pkts);
+                    if per_packet {
+                        ack.growth_pkts = pkts;
+                    }
+                    d.controller.on_ack(&ack);
+                }
+            }
+            d.controller.window()
+        };
+        let single = run(false, 1);
+        assert_close(run(true, 2), single, 1e-3);
+        // Per ACK the window lags one RTT more: at t = 1 s the cubic climbs
+        // 3·0.4·(∛75 − 1)² = 12.4 packets/s, 1.2 packets per 100-ms RTT.
+        assert!(run(false, 2) < single - 1.0);
+        // Slow start (classic): a packet per packet acknowledged, up to ssthresh, the rest
+        // counted in congestion avoidance (net/ipv4/tcp_cong.c tcp_slow_start).
+        let mut d = at(params(false, false), 20.0);
+        d.timeout();
+        assert_eq!(
+            (d.controller.window(), d.controller.ssthresh()),
+            (1.0, 14.0)
+        );
+        let two = |d: &mut Driver<Cubic>| {
+            let mut ack = d.ack(2);
+            ack.growth_pkts = 2;
+            d.controller.on_ack(&ack);
+            d.controller.window()
+        };
+        for expected in [3.0, 5.0, 7.0, 9.0, 11.0, 13.0] {
+            assert_eq!(two(&mut d), expected);
+        }
+        two(&mut d);
+        // 13 + 1 to ssthresh, then W_est's cubic step of one packet at 14 (K = 0, W_max = 14).
+        assert!(d.controller.window() >= 14.0 && d.controller.window() < 14.1);
     }
 
     #[test]
@@ -832,12 +911,13 @@ mod tests {
     }
 
     fn any_params() -> impl Strategy<Value = CubicParams> {
-        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 3]>()).prop_map(|(c, beta, [f, r, h])| {
+        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 4]>()).prop_map(|(c, beta, [f, r, a, h])| {
             CubicParams {
                 c,
                 beta,
                 fast_convergence: f,
                 reno_friendly: r,
+                alpha_to_one: a,
                 hystart: h,
             }
         })
@@ -875,6 +955,7 @@ mod tests {
                 c.on_ack(&AckSample {
                     now,
                     acked_pkts: acked,
+                    growth_pkts: acked.min(in_flight),
                     in_flight_pkts: in_flight,
                     rtt: (rtt_us > 0).then_some(rtt),
                     srtt: (rtt_us > 0).then_some(rtt),

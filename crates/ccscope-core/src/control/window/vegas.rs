@@ -145,8 +145,8 @@ impl Controller for Vegas {
         }
     }
 
-    /// Samples every RTT; grows in slow start's growth rounds (one packet per ACK of new data,
-    /// as TCP); decides once per round.
+    /// Samples every RTT; grows in slow start's growth rounds (a packet per growth step of an ACK
+    /// of new data, as TCP); decides once per round.
     fn on_ack(&mut self, ack: &AckSample) {
         if ack.in_recovery {
             // Linux `tcp_vegas_state`: no Vegas in recovery; a fresh round when it ends.
@@ -162,8 +162,10 @@ impl Controller for Vegas {
         }
         if self.growing && self.reno.in_slow_start() && !ack.rwnd_limited {
             // A growth round: one packet per ACK of new data (RFC 5681 §3.1, ns-2
-            // `opencwnd()`), up to the threshold.
-            let w = (self.reno.cwnd + 1.0).min(self.reno.ssthresh.max(self.reno.cwnd));
+            // `opencwnd()`) or per packet it acknowledges (`growth_pkts`; Linux
+            // `tcp_vegas_cong_avoid` calls `tcp_slow_start`), up to the threshold.
+            let grown = self.reno.cwnd + ack.growth_pkts as f64;
+            let w = grown.min(self.reno.ssthresh.max(self.reno.cwnd));
             self.reno.set_cwnd(w);
         }
         // Linux `tcp_vegas_cong_avoid`: the round ends with the ACK of data sent after it began.
