@@ -25,6 +25,15 @@
 //! computed from cwnd, not the flight size (§4.6 allows it with the validated-window test
 //! above). In the Reno-friendly region the window rises to `W_est` and never falls to it.
 //!
+//! Option `linux_friendly` (off by default) counts `W_est` as Linux `tcp_cubic.c` does (2.6.22,
+//! the module ns-2.35's `Agent/TCP/Linux` runs, and since): one packet per
+//! `cwnd·⌊8(1024 + b)/(3(1024 − b))⌋/8` ACKs with b = 1024·β, that is α = 8/⌊…⌋ per RTT
+//! (0.348 at β = 819/1024 where Figure 4 gives 0.333), and never α = 1: the kernel has no
+//! `cwnd_prior` test. Its whole-packet `tcp_cwnd` steps are not modelled. Option
+//! `ssthresh_inclusive` (off by default) slow-starts at cwnd = ssthresh too, as 2.6.22's
+//! `bictcp_cong_avoid` does (`snd_cwnd <= snd_ssthresh`; RFC 5681 §3.1 allows either at
+//! equality): the first ACK after a reduction adds a packet.
+//!
 //! The round model's per-RTT form (one call of [`Controller::on_round`] per interval, its
 //! clock advanced by the interval): the window offered for the interval that starts at `t` is
 //! `W_cubic(t)` clamped to [cwnd, 1.5·cwnd], the reading of RFC 9438 Appendix C (the window
@@ -50,6 +59,10 @@ pub struct CubicParams {
     /// HyStart++ (RFC 9406) in the initial slow start, else classic slow start (RFC 5681);
     /// RFC 9438 §4.10: SHOULD use HyStart++.
     pub hystart: bool,
+    /// `W_est` as Linux `tcp_cubic.c` counts it (see the module comment); else RFC 9438 §4.3.
+    pub linux_friendly: bool,
+    /// Slow start at cwnd = ssthresh too (Linux 2.6.22); else below ssthresh only.
+    pub ssthresh_inclusive: bool,
 }
 
 impl Default for CubicParams {
@@ -61,6 +74,8 @@ impl Default for CubicParams {
             fast_convergence: true,
             reno_friendly: true,
             hystart: true,
+            linux_friendly: false,
+            ssthresh_inclusive: false,
         }
     }
 }
@@ -74,6 +89,14 @@ pub fn w_cubic(c: f64, k_s: f64, w_max: f64, t_s: f64) -> f64 {
 /// K (seconds), RFC 9438 Figure 2: how long the cubic takes from `cwnd_epoch` to `w_max`.
 pub fn k_seconds(c: f64, w_max: f64, cwnd_epoch: f64) -> f64 {
     ((w_max - cwnd_epoch) / c).cbrt() // RFC 9438 Figure 2
+}
+
+/// Linux `tcp_cubic.c`'s additive increase of `W_est` (packets per RTT, one ACK per packet):
+/// 8/`beta_scale`, `beta_scale` = ⌊⌊8(1024 + b)/3⌋/(1024 − b)⌋ in integers, b = 1024·β rounded.
+pub fn linux_friendly_alpha(beta: f64) -> f64 {
+    let b = (1024.0 * beta).round();
+    let scale = ((8.0 * (1024.0 + b) / 3.0).floor() / (1024.0 - b)).floor();
+    8.0 / scale.max(1.0)
 }
 
 /// The congestion-control state: what RFC 9438 §4.9 saves before a reduction and restores when
@@ -243,7 +266,11 @@ impl Cubic {
     /// the catalogue ([`crate::control::catalog`]) checks them.
     pub fn new(params: CubicParams) -> Self {
         Cubic {
-            alpha: friendly_alpha_cai(params.beta),
+            alpha: if params.linux_friendly {
+                linux_friendly_alpha(params.beta)
+            } else {
+                friendly_alpha_cai(params.beta)
+            },
             params,
             s: State {
                 cwnd: 1.0,
@@ -285,6 +312,7 @@ impl Cubic {
 
     fn in_slow_start(&self) -> bool {
         self.s.cwnd < self.s.ssthresh
+            || (self.params.ssthresh_inclusive && self.s.cwnd == self.s.ssthresh)
     }
 
     /// HyStart++ runs in the initial slow start only, while ssthresh is still infinite
@@ -321,7 +349,7 @@ impl Cubic {
     /// The additive increase of `W_est`: α_cubic until `W_est` reaches `cwnd_prior`, then 1
     /// (RFC 9438 §4.3).
     fn est_alpha(&self, w_est: f64) -> f64 {
-        if w_est >= self.s.cwnd_prior {
+        if w_est >= self.s.cwnd_prior && !self.params.linux_friendly {
             1.0
         } else {
             self.alpha
@@ -350,7 +378,13 @@ impl Cubic {
     /// congestion avoidance starts from this window with K = 0 (RFC 9406 §4.2, RFC 9438
     /// §4.10).
     fn slow_start(&mut self, inc: f64, over: bool) {
-        self.s.cwnd = clamp_window((self.s.cwnd + inc).min(self.s.ssthresh));
+        let cap = self.s.ssthresh
+            + if self.params.ssthresh_inclusive {
+                1.0
+            } else {
+                0.0
+            };
+        self.s.cwnd = clamp_window((self.s.cwnd + inc).min(cap));
         if over {
             self.s.ssthresh = self.s.cwnd;
             self.s.cwnd_prior = self.s.cwnd;
@@ -831,16 +865,58 @@ mod tests {
         assert_eq!(Cubic::new(CubicParams::default()).name(), "CUBIC(0.4,0.7)");
     }
 
+    #[test]
+    fn linux_friendly_counts_w_est_at_beta_scale_and_never_at_one() {
+        // tcp_cubic.c: beta_scale = 23 at β = 819/1024 (ns-2.35's Linux 2.6.22), 15 at 717.
+        assert_close(linux_friendly_alpha(819.0 / 1024.0), 8.0 / 23.0, 1e-12);
+        assert_close(linux_friendly_alpha(0.7), 8.0 / 15.0, 1e-12);
+        let p = CubicParams {
+            linux_friendly: true,
+            ..params(false, true)
+        };
+        let linux = Cubic::new(p);
+        let rfc = Cubic::new(params(false, true));
+        assert_close(linux.alpha, 8.0 / 15.0, 1e-12);
+        // At W_est ≥ cwnd_prior RFC 9438 §4.3 switches to 1; the kernel keeps its α.
+        let w = linux.s.cwnd_prior + 1.0;
+        assert_eq!((rfc.est_alpha(w), linux.est_alpha(w)), (1.0, linux.alpha));
+    }
+
+    #[test]
+    fn ssthresh_inclusive_adds_a_packet_after_a_reduction() {
+        // 20 packets, β = 0.8, whole-packet reductions: 16 after a loss; Linux 2.6.22
+        // slow-starts at cwnd = ssthresh, so the next ACK makes it 17.
+        let window = |inclusive: bool| {
+            let p = CubicParams {
+                beta: 0.8,
+                ssthresh_inclusive: inclusive,
+                ..params(false, true)
+            };
+            let c = Cubic::new(p).starting(WindowConfig {
+                integer: true,
+                ..WindowConfig::avoidance_at(20.0)
+            });
+            let mut d = Driver::started(c);
+            d.loss();
+            d.acks(1);
+            d.controller.window()
+        };
+        assert_eq!(window(true), 17.0);
+        assert!(window(false) < 16.1, "{}", window(false));
+    }
+
     fn any_params() -> impl Strategy<Value = CubicParams> {
-        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 3]>()).prop_map(|(c, beta, [f, r, h])| {
-            CubicParams {
+        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 5]>()).prop_map(
+            |(c, beta, [f, r, h, l, i])| CubicParams {
                 c,
                 beta,
                 fast_convergence: f,
                 reno_friendly: r,
                 hystart: h,
-            }
-        })
+                linux_friendly: l,
+                ssthresh_inclusive: i,
+            },
+        )
     }
 
     proptest! {
