@@ -3,8 +3,8 @@ quick cases of `linux-reno`, `linux-cubic` and `linux-bbr` (ccscope.experiments.
 packet engine, seeds 1..R, under three ways of acknowledging and counting growth: an ACK per
 packet (growth per ACK, which then equals growth per packet), Linux's delayed ACKs with growth
 per ACK (RFC 5681 §3.1, ns-2), and delayed ACKs with growth per packet acknowledged (RFC 3465 as
-Linux counts, what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`alpha_to_one = 1`)
-and with Linux's (`alpha_to_one = 0`, what `LINUX_TCP` sets). Prints per case the mean and the
+Linux counts, what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
+and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets). Prints per case the mean and the
 standard deviation over the seeds of each quantity the claims compare. No real packets: the
 Linux side's numbers are `python bench/linux_spread.py`'s.
 
@@ -35,11 +35,11 @@ def main() -> None:
     args = parser.parse_args()
     cases = list(linux.QUICK)
     for cc in args.cc:
-        alphas = (1, 0) if cc == "cubic" else (None,)
+        alphas = (0, 1) if cc == "cubic" else (None,)
         for alpha in alphas:
             controller = linux.CONTROLLER[cc]
             if alpha is not None:
-                controller = {"name": "cubic", "alpha_to_one": alpha}
+                controller = {"name": "cubic", "linux_friendly": alpha}
             for name, acking in ACKING.items():
                 with (
                     mock.patch.dict(linux.LINUX_TCP, acking),
@@ -49,7 +49,7 @@ def main() -> None:
                         linux.measure(cases, cc, "model", linux.QUICK_RUN, seed)
                         for seed in range(1, args.runs + 1)
                     ]
-                label = cc if alpha is None else f"{cc}, alpha_to_one = {alpha}"
+                label = cc if alpha is None else f"{cc}, linux_friendly = {alpha}"
                 for k, case in enumerate(cases):
                     cells = []
                     for metric in linux.METRICS:

@@ -557,13 +557,17 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
 
 #: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22): β = 819/1024, C =
 #: bic_scale·10/1024 = 410/1024, no HyStart (Linux 2.6.29 added it); fast convergence off, as
-#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow.
+#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow; W_est counted at
+#: beta_scale and never at α = 1 (linux_friendly); slow start at cwnd = ssthresh too
+#: (ssthresh_inclusive, bictcp_cong_avoid's `snd_cwnd <= snd_ssthresh`).
 NS2_CUBIC = {
     "name": "cubic",
     "fast_convergence": 0,
     "beta": 819 / 1024,
     "c": 410 / 1024,
     "hystart": 0,
+    "linux_friendly": 1,
+    "ssthresh_inclusive": 1,
 }
 #: bench/ns2_cubic.tcl's round trip without a queue: 2 × (48 + 1 + 1) ms of propagation and a
 #: 1040-byte packet and a 40-byte ACK serialized at the two 1 Gb/s links and the 10 Gb/s one.
@@ -571,8 +575,9 @@ CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
 
 
 def cubic_ccscope(p: float, seed: int) -> float:
-    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP,
-    1040 bytes on the wire): packets sent per RTT over the second half of the 3000-s run."""
+    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP but
+    whole-packet windows, as TCP/Linux's integer snd_cwnd; 1040 bytes on the wire): packets
+    sent per RTT over the second half of the 3000-s run."""
     sc = (
         load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
     )
@@ -581,6 +586,7 @@ def cubic_ccscope(p: float, seed: int) -> float:
     table["flows"][0]["source"] = {
         **source,
         **NS2_TCP,
+        "integer_window": True,
         "packet_size": f"{1000 + HEADER}B",
         "controller": NS2_CUBIC,
     }
@@ -623,11 +629,20 @@ def cubic_rfc9438(seeds: range, with_ns2: bool) -> None:
 VEGAS_NS = tuple(range(1, 17))
 
 
+#: ns-2.35's tcp-vegas.cc where ccscope's Vegas (Linux tcp_vegas.c) differs: Diff rounded to
+#: whole packets, a round's mean RTT, the +1 spread over the next round's ACKs, and an eighth
+#: off the window leaving slow start.
+NS2_VEGAS = {"whole_diff": 1, "mean_rtt": 1, "ack_increase": 1, "eighth_exit": 1}
+
+
 def vegas_rules(table: dict) -> dict:
-    """A Vegas scenario with ns-2.35's rules: NS2_TCP, 1040 bytes on the wire, the DropTail
-    limit one packet lower (yang_f_ccscope)."""
+    """A Vegas scenario with ns-2.35's rules: NS2_TCP, NS2_VEGAS for the Vegas flows, 1040
+    bytes on the wire, the DropTail limit one packet lower (yang_f_ccscope)."""
     for flow in table["flows"]:
-        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{1000 + HEADER}B"}
+        source = {**flow["source"], **NS2_TCP, "packet_size": f"{1000 + HEADER}B"}
+        if source["controller"] == "vegas":
+            source["controller"] = {"name": "vegas", **NS2_VEGAS}
+        flow["source"] = source
     queue = table["topology"]["bottleneck"]["queue"]
     queue["limit"] = f"{int(queue['limit'].removesuffix('pkts')) - 1}pkts"
     return table

@@ -54,10 +54,10 @@ LINUX_TCP = {
 #: The kernel's module and ccscope's controller for it: Reno (net/ipv4/tcp_cong.c
 #: ``tcp_reno_cong_avoid``, ``tcp_reno_ssthresh``: AIMD(1, 1/2)); CUBIC (net/ipv4/tcp_cubic.c:
 #: ``beta`` 717/1024, ``bic_scale`` 41 give β = 0.7 and C = 0.4, fast convergence and the
-#: TCP-friendly region on, its estimate growing by α_cubic = 3(1 − β)/(1 + β) throughout, as
-#: ``bictcp_update`` counts it with ``beta_scale``: ``alpha_to_one = 0``); BBR v1
+#: TCP-friendly region on, its estimate growing by 8/``beta_scale`` = 8/15 per RTT throughout,
+#: as ``bictcp_update`` counts it: ``linux_friendly = 1``); BBR v1
 #: (net/ipv4/tcp_bbr.c).
-CONTROLLER = {"reno": "tcp", "cubic": {"name": "cubic", "alpha_to_one": 0}, "bbr": "bbr"}
+CONTROLLER = {"reno": "tcp", "cubic": {"name": "cubic", "linux_friendly": 1}, "bbr": "bbr"}
 
 #: The full grid: flows, bottleneck rate (Mb/s), round-trip propagation delay (ms), buffer
 #: (bandwidth-delay products), random loss on the bottleneck.
@@ -315,11 +315,11 @@ def tolerance(cc: str, case: Case, metric: str) -> tuple[float, str]:
 #: - BBR's bandwidth estimate: the maximum of delivery-rate samples over ten rounds
 #:   (net/ipv4/tcp_bbr.c ``bbr_update_bw``) taken on the hosts' real clock, whose jitter the
 #:   maximum keeps; the model's samples are exact.
-#: - CUBIC's Reno-friendly estimate, now modelled (``alpha_to_one = 0``): RFC 9438 §4.3 raises
-#:   α_cubic to 1 once W_est passes W_max, which net/ipv4/tcp_cubic.c does not. What remains:
-#:   Linux's window climbs to its estimate over about an RTT (``bictcp_update`` bounds ``cnt``)
-#:   where the model's jumps to it, and its α is 8/15 (``beta_scale`` in whole numbers) against
-#:   3·0.3/1.7 = 0.529.
+#: - CUBIC's Reno-friendly estimate, now modelled (``linux_friendly = 1``): RFC 9438 §4.3
+#:   raises α_cubic to 1 once W_est passes W_max, which net/ipv4/tcp_cubic.c does not, and
+#:   its α is 8/15 (``beta_scale`` in whole numbers). What remains: Linux's window climbs to
+#:   its estimate over about an RTT (``bictcp_update`` bounds ``cnt``) where the model's
+#:   jumps to it.
 #: The mean queue (packets) of the quick case with 1% loss: the model's with an ACK per packet
 #: and with delayed ACKs (seeds 1-5), Linux's (five runs), per algorithm.
 LOSSY_QUEUE = {"reno": (0.13, 0.29, 0.37), "cubic": (0.048, 0.20, 0.30)}

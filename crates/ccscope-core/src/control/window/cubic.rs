@@ -9,7 +9,7 @@
 //!   clamped to [cwnd, 1.5·cwnd] and approached by `(target − cwnd)/cwnd` per new ACK (§4.4,
 //!   §4.5), RTT the smoothed RTT (RFC 6298);
 //! - §4.3 the Reno-friendly estimate `W_est` (Figure 4) with α_cubic = 3(1 − β)/(1 + β), and
-//!   α = 1 once `W_est` ≥ `cwnd_prior` (or α_cubic throughout, as Linux: `alpha_to_one`);
+//!   α = 1 once `W_est` ≥ `cwnd_prior`;
 //! - §4.6 the multiplicative decrease by β_cubic on a loss or an ECN-Echo, at most once per RTT
 //!   (a signal about a packet sent before the last reduction belongs to the same event); §4.7
 //!   fast convergence; §4.8 a timeout (cwnd = 1, ssthresh by β, then K = 0 and `W_max` = the
@@ -24,6 +24,15 @@
 //! counted); a stage that starts above `W_max` takes `W_max` = `cwnd_epoch`, K = 0; ssthresh is
 //! computed from cwnd, not the flight size (§4.6 allows it with the validated-window test
 //! above). In the Reno-friendly region the window rises to `W_est` and never falls to it.
+//!
+//! Option `linux_friendly` (off by default) counts `W_est` as Linux `tcp_cubic.c` does (2.6.22,
+//! the module ns-2.35's `Agent/TCP/Linux` runs, and since): one packet per
+//! `cwnd·⌊8(1024 + b)/(3(1024 − b))⌋/8` ACKs with b = 1024·β, that is α = 8/⌊…⌋ per RTT
+//! (0.348 at β = 819/1024 where Figure 4 gives 0.333), and never α = 1: the kernel has no
+//! `cwnd_prior` test. Its whole-packet `tcp_cwnd` steps are not modelled. Option
+//! `ssthresh_inclusive` (off by default) slow-starts at cwnd = ssthresh too, as 2.6.22's
+//! `bictcp_cong_avoid` does (`snd_cwnd <= snd_ssthresh`; RFC 5681 §3.1 allows either at
+//! equality): the first ACK after a reduction adds a packet.
 //!
 //! The round model's per-RTT form (one call of [`Controller::on_round`] per interval, its
 //! clock advanced by the interval): the window offered for the interval that starts at `t` is
@@ -47,13 +56,13 @@ pub struct CubicParams {
     pub fast_convergence: bool,
     /// The Reno-friendly region (RFC 9438 §4.3).
     pub reno_friendly: bool,
-    /// `W_est` grows by 1 per RTT once it reaches `cwnd_prior` (RFC 9438 §4.3's SHOULD); else by
-    /// α_cubic throughout, as Linux's net/ipv4/tcp_cubic.c (`bictcp_update` counts
-    /// `beta_scale`/8 windows of packets per packet of its `tcp_cwnd`, never fewer).
-    pub alpha_to_one: bool,
     /// HyStart++ (RFC 9406) in the initial slow start, else classic slow start (RFC 5681);
     /// RFC 9438 §4.10: SHOULD use HyStart++.
     pub hystart: bool,
+    /// `W_est` as Linux `tcp_cubic.c` counts it (see the module comment); else RFC 9438 §4.3.
+    pub linux_friendly: bool,
+    /// Slow start at cwnd = ssthresh too (Linux 2.6.22); else below ssthresh only.
+    pub ssthresh_inclusive: bool,
 }
 
 impl Default for CubicParams {
@@ -64,8 +73,9 @@ impl Default for CubicParams {
             beta: 0.7,
             fast_convergence: true,
             reno_friendly: true,
-            alpha_to_one: true,
             hystart: true,
+            linux_friendly: false,
+            ssthresh_inclusive: false,
         }
     }
 }
@@ -79,6 +89,14 @@ pub fn w_cubic(c: f64, k_s: f64, w_max: f64, t_s: f64) -> f64 {
 /// K (seconds), RFC 9438 Figure 2: how long the cubic takes from `cwnd_epoch` to `w_max`.
 pub fn k_seconds(c: f64, w_max: f64, cwnd_epoch: f64) -> f64 {
     ((w_max - cwnd_epoch) / c).cbrt() // RFC 9438 Figure 2
+}
+
+/// Linux `tcp_cubic.c`'s additive increase of `W_est` (packets per RTT, one ACK per packet):
+/// 8/`beta_scale`, `beta_scale` = ⌊⌊8(1024 + b)/3⌋/(1024 − b)⌋ in integers, b = 1024·β rounded.
+pub fn linux_friendly_alpha(beta: f64) -> f64 {
+    let b = (1024.0 * beta).round();
+    let scale = ((8.0 * (1024.0 + b) / 3.0).floor() / (1024.0 - b)).floor();
+    8.0 / scale.max(1.0)
 }
 
 /// The congestion-control state: what RFC 9438 §4.9 saves before a reduction and restores when
@@ -248,7 +266,11 @@ impl Cubic {
     /// the catalogue ([`crate::control::catalog`]) checks them.
     pub fn new(params: CubicParams) -> Self {
         Cubic {
-            alpha: friendly_alpha_cai(params.beta),
+            alpha: if params.linux_friendly {
+                linux_friendly_alpha(params.beta)
+            } else {
+                friendly_alpha_cai(params.beta)
+            },
             params,
             s: State {
                 cwnd: 1.0,
@@ -290,6 +312,7 @@ impl Cubic {
 
     fn in_slow_start(&self) -> bool {
         self.s.cwnd < self.s.ssthresh
+            || (self.params.ssthresh_inclusive && self.s.cwnd == self.s.ssthresh)
     }
 
     /// HyStart++ runs in the initial slow start only, while ssthresh is still infinite
@@ -324,9 +347,9 @@ impl Cubic {
     }
 
     /// The additive increase of `W_est`: α_cubic until `W_est` reaches `cwnd_prior`, then 1
-    /// (RFC 9438 §4.3), or α_cubic throughout without [`CubicParams::alpha_to_one`].
+    /// (RFC 9438 §4.3), or α throughout with [`CubicParams::linux_friendly`].
     fn est_alpha(&self, w_est: f64) -> f64 {
-        if self.params.alpha_to_one && w_est >= self.s.cwnd_prior {
+        if w_est >= self.s.cwnd_prior && !self.params.linux_friendly {
             1.0
         } else {
             self.alpha
@@ -355,7 +378,13 @@ impl Cubic {
     /// congestion avoidance starts from this window with K = 0 (RFC 9406 §4.2, RFC 9438
     /// §4.10).
     fn slow_start(&mut self, inc: f64, over: bool) {
-        self.s.cwnd = clamp_window((self.s.cwnd + inc).min(self.s.ssthresh));
+        let cap = self.s.ssthresh
+            + if self.params.ssthresh_inclusive {
+                1.0
+            } else {
+                0.0
+            };
+        self.s.cwnd = clamp_window((self.s.cwnd + inc).min(cap));
         if over {
             self.s.ssthresh = self.s.cwnd;
             self.s.cwnd_prior = self.s.cwnd;
@@ -609,7 +638,8 @@ mod tests {
         assert_close(w[0], 7.0 + alpha, 1e-12);
         assert_close(w[5], 7.0 + 6.0 * alpha, 1e-12); // 10.18: past cwnd_prior
         assert_close(w[9], 7.0 + 6.0 * alpha + 4.0, 1e-12); // 14.18
-                                                            // Without the region, the cubic alone: W_cubic(1 s) = 10 + 0.4·(1 − ∛7.5)³ = 9.65.
+
+        // Without the region, the cubic alone: W_cubic(1 s) = 10 + 0.4·(1 − ∛7.5)³ = 9.65.
         let mut d = at(params(false, false), 10.0);
         d.rounds(1, true);
         let w = d.round_trace(10);
@@ -617,20 +647,20 @@ mod tests {
     }
 
     #[test]
-    fn without_alpha_to_one_the_reno_friendly_window_keeps_alpha_cubic() {
-        // Linux's tcp_cubic.c: W_est gains α_cubic = 3·0.3/1.7 a round throughout, also past
-        // cwnd_prior = 10 (where RFC 9438 §4.3 raises it to 1). The cubic returns to 10 only
-        // at K = 1.96 s, so after ten 100-ms rounds W_est still leads: 7 + 10·α_cubic.
+    fn linux_friendly_keeps_its_alpha_past_cwnd_prior() {
+        // Linux's tcp_cubic.c: W_est gains 8/beta_scale = 8/15 a round at β = 0.7 throughout,
+        // also past cwnd_prior = 10 (where RFC 9438 §4.3 raises α to 1). The cubic returns to
+        // 10 only at K = 1.96 s, so after ten 100-ms rounds W_est still leads: 7 + 10·8/15.
         let p = CubicParams {
-            alpha_to_one: false,
+            linux_friendly: true,
             ..params(false, true)
         };
         let mut d = at(p, 10.0);
         d.rounds(1, true);
         let w = d.round_trace(10);
-        let alpha = 0.9 / 1.7;
+        let alpha = 8.0 / 15.0;
         assert_close(w[5], 7.0 + 6.0 * alpha, 1e-12);
-        assert_close(w[9], 7.0 + 10.0 * alpha, 1e-12); // 12.29, against the RFC's 14.18
+        assert_close(w[9], 7.0 + 10.0 * alpha, 1e-12); // 12.33, against the RFC's 14.18
     }
 
     #[test]
@@ -910,17 +940,58 @@ mod tests {
         assert_eq!(Cubic::new(CubicParams::default()).name(), "CUBIC(0.4,0.7)");
     }
 
+    #[test]
+    fn linux_friendly_counts_w_est_at_beta_scale_and_never_at_one() {
+        // tcp_cubic.c: beta_scale = 23 at β = 819/1024 (ns-2.35's Linux 2.6.22), 15 at 717.
+        assert_close(linux_friendly_alpha(819.0 / 1024.0), 8.0 / 23.0, 1e-12);
+        assert_close(linux_friendly_alpha(0.7), 8.0 / 15.0, 1e-12);
+        let p = CubicParams {
+            linux_friendly: true,
+            ..params(false, true)
+        };
+        let linux = Cubic::new(p);
+        let rfc = Cubic::new(params(false, true));
+        assert_close(linux.alpha, 8.0 / 15.0, 1e-12);
+        // At W_est ≥ cwnd_prior RFC 9438 §4.3 switches to 1; the kernel keeps its α.
+        let w = linux.s.cwnd_prior + 1.0;
+        assert_eq!((rfc.est_alpha(w), linux.est_alpha(w)), (1.0, linux.alpha));
+    }
+
+    #[test]
+    fn ssthresh_inclusive_adds_a_packet_after_a_reduction() {
+        // 20 packets, β = 0.8, whole-packet reductions: 16 after a loss; Linux 2.6.22
+        // slow-starts at cwnd = ssthresh, so the next ACK makes it 17.
+        let window = |inclusive: bool| {
+            let p = CubicParams {
+                beta: 0.8,
+                ssthresh_inclusive: inclusive,
+                ..params(false, true)
+            };
+            let c = Cubic::new(p).starting(WindowConfig {
+                integer: true,
+                ..WindowConfig::avoidance_at(20.0)
+            });
+            let mut d = Driver::started(c);
+            d.loss();
+            d.acks(1);
+            d.controller.window()
+        };
+        assert_eq!(window(true), 17.0);
+        assert!(window(false) < 16.1, "{}", window(false));
+    }
+
     fn any_params() -> impl Strategy<Value = CubicParams> {
-        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 4]>()).prop_map(|(c, beta, [f, r, a, h])| {
-            CubicParams {
+        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 5]>()).prop_map(
+            |(c, beta, [f, r, h, l, i])| CubicParams {
                 c,
                 beta,
                 fast_convergence: f,
                 reno_friendly: r,
-                alpha_to_one: a,
                 hystart: h,
-            }
-        })
+                linux_friendly: l,
+                ssthresh_inclusive: i,
+            },
+        )
     }
 
     proptest! {

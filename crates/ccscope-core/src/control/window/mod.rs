@@ -49,7 +49,9 @@ pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DCTCP_G};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
-pub use vegas::{Vegas, MAX_VEGAS_PKTS, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA};
+pub use vegas::{
+    Ns2Rules as VegasNs2Rules, Vegas, MAX_VEGAS_PKTS, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+};
 
 use crate::control::{AckSample, Controller, LossEvent, LossKind, RoundSample};
 use crate::error::{check_range, Result};
