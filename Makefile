@@ -77,6 +77,7 @@ validate: $(STAMP) ns2
 	$(BIN)/python bench/ns2_compare_figs.py jin-fig20 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig16-start
+	$(BIN)/python bench/ns2_compare_figs.py cai-fig10 --store
 	$(BIN)/python bench/ns2_compare_figs.py cubic --seeds 10 --store
 	$(BIN)/python bench/ns2_compare_figs.py vegas --seeds 10 --store
 

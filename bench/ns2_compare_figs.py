@@ -1,7 +1,7 @@
-"""Seven reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Eight reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
-Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16, Yang et al.'s ON/OFF loss (§3.3)
-and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's equilibrium.
+Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Figs. 16 and 10, Yang et al.'s ON/OFF
+loss (§3.3) and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -38,6 +38,10 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   delay_growth_ true, its defaults; ccscope's `syn = true`, part of ns-2.35's rules), and with
   windowInit_ packets of data at once (ns-2.35 with both false; ccscope without `syn`): how
   much of the gap between the two simulators the start makes.
+- cai-fig10 (bench/ns2_cai_fig10.tcl): Fig. 10's one GAIMD flow, at each (α, β) pair the
+  bottleneck's utilization over [5, 30] s at buffers of 2, 5, 10 and 20 packets, beside (24);
+  nothing in either simulator is random, so one run each, judged by FIG10_AGREE (the phase
+  of a periodic sawtooth within the window) rather than a spread over seeds.
 - cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
   ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
   module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
@@ -53,14 +57,15 @@ With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.3
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
 yang-onoff's and yang-fig27-29's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...;
-cai-fig16's "mice/0" ... "mice/10"; cubic-rfc9438's "bernoulli/P"; vegas-equilibrium's "queue",
-"spread", "rtt/Vegas", "rtt/Reno". Without ns-2.35 the store is left as it is. With --store
---restamp ccscope's side of each cell is computed first: a cell whose value is the stored one
-to the character is stamped with this model version (ccscope.ns2column.restamp) and ns-2.35 is
-not rerun for it; any other is measured afresh, both sides, and stored, as with --store alone.
+cai-fig16's "mice/0" ... "mice/10"; cai-fig10's "AIMD(0.2,0.875)", ...; cubic-rfc9438's
+"bernoulli/P"; vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno". Without
+ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell is
+computed first: a cell whose value is the stored one to the character is stamped with this
+model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is
+measured afresh, both sides, and stored, as with --store alone.
 
 Usage: python bench/ns2_compare_figs.py
-{yang-f,yang-onoff,yang-fig29,jin-fig20,cai-fig16,cai-fig16-start,cubic,vegas}
+{yang-f,yang-onoff,yang-fig29,jin-fig20,cai-fig16,cai-fig16-start,cai-fig10,cubic,vegas}
 [--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
@@ -553,6 +558,81 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 
+# --- Cai et al.'s Fig. 10: one AIMD flow, no random element ---------------------------------
+
+#: Fig. 10's utilization is measured over [5, 30] s (cai.fig10_scenario).
+FIG10_WINDOW_S = 25.0
+FIG10_WIRE = cai.FIG10_PKT_BYTES + HEADER
+#: How a Fig. 10 cell is judged: one run each, nothing random in either, so no seed spread.
+FIG10_AGREE = (
+    "each buffer's utilization within two sawtooth cycles' share of the 25-s window, times the "
+    "utilization's swing, plus four packets: deterministic runs of one periodic sawtooth that "
+    "start in different phases differ by at most that (cycle: (1 - β)(r + B)/α rounds of at "
+    "most (r + B) packet times; swing: 1 - β(r + B)/r, at least 0)"
+)
+
+
+def fig10_ccscope(alpha: float, beta: float, buffer: int) -> float:
+    """Fig. 10's utilization with ns-2.35's rules: 1040-byte packets on the wire (the paper's
+    1000-byte MSS and ns-2's 40 bytes of header), the DropTail one packet shorter
+    (yang_f_ccscope)."""
+    sc = cai.fig10_scenario(alpha, beta, buffer)
+    source = sc["flows"][0]["source"]
+    sc["flows"][0]["source"] = {**source, **NS2_TCP, "packet_size": f"{FIG10_WIRE}B"}
+    sc["topology"]["bottleneck"]["queue"]["limit"] = f"{buffer - 1}pkts"
+    return float(engine.run(sc).bottlenecks.loc[0, "utilization"])
+
+
+def fig10_ns2(alpha: float, beta: float, buffer: int) -> float:
+    got = ns2("ns2_cai_fig10.tcl", alpha, beta, buffer, 30, 30 - FIG10_WINDOW_S)
+    return float(got["utilization"])
+
+
+def fig10_width(alpha: float, beta: float, buffer: int) -> float:
+    """:data:`FIG10_AGREE`'s width for one buffer: a T-second mean of a sawtooth of period P
+    is off its cycle mean by at most the part cycle's share P/T times the largest departure
+    of the utilization from that mean (1 - its trough, the trough being β(r + B)/r of the
+    link below r); two runs differ by twice that; a packet at either end of each run's
+    window adds four packet times over T."""
+    pkt_s = FIG10_WIRE * 8 / cai.FIG10_RATE_BPS
+    r = cai.fig10_base_rtt_s() / pkt_s
+    peak = r + buffer
+    cycle_s = (1 - beta) * peak / alpha * peak * pkt_s
+    swing = 1 - min(1.0, beta * peak / r)
+    return (2 * cycle_s * swing + 4 * pkt_s) / FIG10_WINDOW_S
+
+
+def fig10_cell(values: list[float]) -> str:
+    return ", ".join(f"{v:.3f}" for v in values) + " (B = 2, 5, 10, 20)"
+
+
+def cai_fig10(with_ns2: bool) -> None:
+    print(
+        "| (α, β) | buffer | (24) | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules | "
+        "width |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    table = cai.fig10()
+    for a, b in cai.FIG10_PAIRS:
+        key = f"AIMD({a:g},{b:g})"
+        like = [fig10_ccscope(a, b, n) for n in cai.FIG10_BUFFERS]
+        if settled("cai-fig10", key, fig10_cell(like)):
+            continue
+        theirs = [fig10_ns2(a, b, n) for n in cai.FIG10_BUFFERS] if with_ns2 else []
+        widths = [fig10_width(a, b, n) for n in cai.FIG10_BUFFERS]
+        rows = table[(table.alpha == a) & (table.beta == b)]
+        for i, row in enumerate(rows.itertuples()):
+            them = f"{theirs[i]:.4f}" if theirs else ""
+            print(
+                f"| ({a:g}, {b:g}) | {row.buffer} | {row.eq24:.4f} | {them} | "
+                f"{row.measured:.4f} | {like[i]:.4f} | ± {widths[i]:.4f} |",
+                flush=True,
+            )
+        if theirs:
+            agree = all(abs(t - m) <= w for t, m, w in zip(theirs, like, widths, strict=True))
+            store("cai-fig10", key, fig10_cell(theirs), fig10_cell(like), agree, FIG10_AGREE)
+
+
 # --- RFC 9438's CUBIC under Bernoulli loss --------------------------------------------------
 
 #: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22): β = 819/1024, C =
@@ -721,6 +801,7 @@ def main() -> None:
             "jin-fig20",
             "cai-fig16",
             "cai-fig16-start",
+            "cai-fig10",
             "cubic",
             "vegas",
         ),
@@ -748,6 +829,8 @@ def main() -> None:
         "text; measure the others afresh.",
     )
     args = ap.parse_args()
+    if args.figure == "cai-fig10":
+        args.seeds = 1  # nothing random: one run per case (FIG10_AGREE)
     seeds = range(1, args.seeds + 1)
     with_ns2 = have_ns2()
     if args.store and args.quick:
@@ -772,6 +855,8 @@ def main() -> None:
         cubic_rfc9438(seeds, with_ns2)
     elif args.figure == "vegas":
         vegas_equilibrium(seeds, with_ns2)
+    elif args.figure == "cai-fig10":
+        cai_fig10(with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

@@ -60,7 +60,6 @@ BLANK: dict[str, str] = {
         what="Sack1 with GAIMD parameters; TAIMD's and DTAIMD's "
         "window-dependent increase only from Tcl, as bench/ns2_cai_fig16.tcl does"
     ),
-    "cai-fig10": _NOT_YET.format(what="one Sack1 flow with GAIMD parameters and a DropTail buffer"),
     "cai-table1": _NOT_YET.format(
         what="DTAIMD from Tcl as in bench/ns2_cai_fig16.tcl, and TCP "
         "mice; the playback buffer from the trace"

@@ -676,6 +676,7 @@ def fig10_claims(quick: bool = False) -> list[Claim]:
                 round(fig10_whole_packet_bound(a, b, r), 3),
                 source=THEORY + f": (24) is a fluid window cut at r + B; whole packets (r = "
                 f"{r:.1f} per τ0) move it by at most max(2, β(2 + α))/r",
+                key=f"AIMD({a:g},{b:g})",
             )
         )
     return claims
