@@ -1,7 +1,8 @@
-"""Eight reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Eleven reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
-Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Figs. 16 and 10, Yang et al.'s ON/OFF
-loss (§3.3) and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's equilibrium.
+Fig. 20 (Table 6's simulated T2 and T1) and Table 5, Cai et al.'s Figs. 16, 10, 17 and 8-9,
+Yang et al.'s ON/OFF loss (§3.3) and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's
+equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -27,7 +28,15 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   RTTs (ccscope: the senders' srtt; ns-2: the RTT a packet sees, propagation and queues,
   since ns-2's srtt_ counts ticks of 0.1 s); and the pair's windows (W1, W2) over 300-400 s,
   which set where the convergence starts. Median and range over seeds (first-passage times
-  have long tails).
+  have long tails), seeds 1-12 (--seeds 12): with 5 seeds the rule (each median inside the
+  other's range) calls two samples of one distribution different 29% of the time, with 12
+  1.4% (20 000 pairs of normal samples).
+- jin-table5 (bench/ns2_jin_table5.tcl): one flow beside the CBR square wave of
+  scenarios/jin-table5-square-wave.toml, Newreno with Table 5's increase and decrease (IIAD
+  as ns-2's binomial (k, l) = (1, 0)); 1/aggressiveness (RTTs) from its window every 100 ms,
+  as jin.table5_measure, over 1230 s; mean ± sd over seeds 1-10 (--seeds 10). SIMD and
+  AIAD(2/3) have no ns-2.35 agent (their increase depends on the window at the last
+  decrease).
 - cai-fig16 (bench/ns2_cai_fig16.tcl): the media flow's goodput (its packets acknowledged, in
   bits on the wire per second; the claim's throughput counts duplicates too, a few percent
   here) with DTAIMD(0.2,0.875) and with TCP, n mice read as the
@@ -42,6 +51,14 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   bottleneck's utilization over [5, 30] s at buffers of 2, 5, 10 and 20 packets, beside (24);
   nothing in either simulator is random, so one run each, judged by FIG10_AGREE (the phase
   of a periodic sawtooth within the window) rather than a spread over seeds.
+- cai-fig17 (bench/ns2_cai_fig17.tcl): the class-2/class-1 ratio of mean goodputs, TCP
+  against DTAIMD(α₂, 0.875) with α₂ from (40) for k = 2, 3, 4 at 12 to 96 flows, as
+  cai.fig17_ratio (which takes throughput, duplicates included); mean ± sd over seeds.
+- cai-fig8-9 (bench/ns2_cai_fig8.tcl): n TCP and n TAIMD or DTAIMD flows on the 15 Mb/s RED
+  link of cai.fig8_scenario, at the n whose windows are below 1/(1 - β): the other class's
+  goodput over all flows' mean (Fig. 8) and Jain's index of all flows (Fig. 9), each of
+  TAIMD and DTAIMD as mean ± sd over seeds. ns-2.35's TAIMD and DTAIMD: Sack1 with
+  bench/ns2_cai_dtaimd.tcl.
 - cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
   ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
   module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
@@ -57,7 +74,9 @@ With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.3
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
 yang-onoff's and yang-fig27-29's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...;
-cai-fig16's "mice/0" ... "mice/10"; cai-fig10's "AIMD(0.2,0.875)", ...; cubic-rfc9438's
+cai-fig16's "mice/0" ... "mice/10"; cai-fig10's "AIMD(0.2,0.875)", ...; jin-table5's "TCP",
+"AIMD(1/10,1/16)", "IIAD(1,2/3)"; cai-fig17's "k2/n12", ...; cai-fig8-9's "n16/throughput",
+"n16/jain", ...; cubic-rfc9438's
 "bernoulli/P"; vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno". Without
 ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell is
 computed first: a cell whose value is the stored one to the character is stamped with this
@@ -65,7 +84,8 @@ model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any o
 measured afresh, both sides, and stored, as with --store alone.
 
 Usage: python bench/ns2_compare_figs.py
-{yang-f,yang-onoff,yang-fig29,jin-fig20,cai-fig16,cai-fig16-start,cai-fig10,cubic,vegas}
+{yang-f,yang-onoff,yang-fig29,jin-fig20,jin-table5,cai-fig16,cai-fig16-start,cai-fig10,
+cai-fig17,cai-fig8-9,cubic,vegas}
 [--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
 """
 
@@ -468,6 +488,67 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
             )
 
 
+# --- Jin et al.'s Table 5: one flow beside a CBR square wave ---------------------------------
+
+#: Table 5's name: ns-2 agent arguments (Newreno [increase_num_ decrease_num_ [k l]], as
+#: JIN_NS2) or why ns-2.35 cannot run it.
+TABLE5_NS2 = {
+    "TCP": ["Newreno"],
+    "AIMD(1/10,1/16)": ["Newreno", "0.1", str(15 / 16)],
+    "IIAD(1,2/3)": ["Newreno", "1", str(1 / 3), "1", "0"],
+    "SIMD(1/16)": JIN_NS2["SIMD"],
+    "AIAD(2/3)": "no AIAD(2/3) in ns-2.35: its increase 3β/(2 w_max) depends on the window at "
+    "the last decrease (ns-2's binomial increase is fixed)",
+}
+TABLE5_SECONDS = 1230.0
+
+
+def table5_ccscope(name: str, seed: int) -> float:
+    """1/aggressiveness (RTTs) as jin.table5 measures it, with ns-2.35's rules (the TCP
+    flow's 1000-byte payload 1040 bytes on the wire)."""
+    controller, params = jin.TABLE5[name][1]
+    sc = load(shipped() / "jin-table5-square-wave.toml").with_seed(seed).table
+    sc["run"]["duration"] = f"{TABLE5_SECONDS:g}s"
+    sc["flows"][0]["source"] = {
+        **sc["flows"][0]["source"],
+        **NS2_TCP,
+        "controller": {"name": controller, **params},
+        "packet_size": "1040B",
+    }
+    tr = engine.run(sc).trace.flows
+    w = tr[tr["flow"] == 0]
+    return table5_response(w["time_s"].to_numpy(), w["window_pkts"].to_numpy())
+
+
+def table5_ns2(name: str, seed: int) -> float:
+    got = ns2("ns2_jin_table5.tcl", TABLE5_SECONDS, seed, *TABLE5_NS2[name])
+    w = np.array(got["cwnd"], dtype=float)
+    return table5_response(got["interval_s"] * np.arange(1, w.size + 1), w)
+
+
+def table5_response(t: np.ndarray, window: np.ndarray) -> float:
+    on, off = jin.SQUARE_ON_S, jin.SQUARE_OFF_S
+    return metrics.square_wave_response(t, window, on, off, jin.RTT_S)["inv_aggressiveness_rtts"]
+
+
+def jin_table5(seeds: range, with_ns2: bool) -> None:
+    print("| control | paper (95% interval) | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for name, agent in TABLE5_NS2.items():
+        lo, hi = jin.TABLE5[name][0]
+        if isinstance(agent, str):
+            print(f"| {name} | {lo}-{hi} | — ({agent}) | — |", flush=True)
+            continue
+        like = [table5_ccscope(name, s) for s in seeds]
+        if settled("jin-table5", name, mean_sd(like)):
+            continue
+        theirs = [table5_ns2(name, s) for s in seeds] if with_ns2 else []
+        print(f"| {name} | {lo}-{hi} | {mean_sd(theirs) if theirs else ''} | {mean_sd(like)} |")
+        if theirs:
+            agree = ns2column.agree_means(theirs, like)
+            store("jin-table5", name, mean_sd(theirs), mean_sd(like), agree, ns2column.AGREE_MEANS)
+
+
 # --- Cai et al.'s Fig. 16 --------------------------------------------------------------------
 
 CAI_SECONDS = 300
@@ -556,6 +637,123 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
             runs = {m: [cai_ccscope(n, m, s, True, start) for s in seeds] for m in CAI_MEDIA}
             cells.append(cai_cell(runs["DTAIMD"], runs["TCP"]))
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
+
+
+# --- Cai et al.'s Fig. 17: two (α, β) classes --------------------------------------------
+
+FIG17_SECONDS, FIG17_WARMUP_S = 140, 20  # as scenarios/cai-fig17-differentiation.toml
+
+
+def fig17_alpha2(k: int) -> float:
+    return float(theory.cai_weighted_alpha_ratio(k, 0.5, 0.875))
+
+
+def fig17_ccscope(k: int, n: int, seed: int) -> float:
+    """Class 2's mean goodput over class 1's, Fig. 17's set-up as cai.fig17_ratio runs it with
+    ns-2.35's rules (1040-byte packets on the wire; DTAIMD's cuts in whole packets, ns-2's
+    precisionReduce_ false, as cai_ccscope)."""
+    table = load(shipped() / "cai-fig17-differentiation.toml").with_seed(seed).table
+    data, media = table["flows"]
+    data["count"], media["count"] = n - n // 6, n // 6
+    media["source"]["controller"]["alpha"] = fig17_alpha2(k)
+    for flow in (data, media):
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+    media["source"]["integer_window"] = True
+    goodput = engine.run(table).flows["goodput_bps"].to_numpy()
+    return float(goodput[n - n // 6 :].mean() / goodput[: n - n // 6].mean())
+
+
+def fig17_ns2(k: int, n: int, seed: int) -> float:
+    got = ns2(
+        "ns2_cai_fig17.tcl",
+        n - n // 6,
+        n // 6,
+        fig17_alpha2(k),
+        FIG17_SECONDS,
+        FIG17_WARMUP_S,
+        seed,
+    )
+    acked = np.array(got["acked_pkts"], dtype=float)
+    return float(acked[n - n // 6 :].mean() / acked[: n - n // 6].mean())
+
+
+def cai_fig17(seeds: range, with_ns2: bool) -> None:
+    print("| k | flows | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|---|")
+    for k in (2, 3, 4):
+        for n in (12, 24, 48, 96):
+            like = [fig17_ccscope(k, n, s) for s in seeds]
+            if settled("cai-fig17", f"k{k}/n{n}", mean_sd(like)):
+                continue
+            theirs = [fig17_ns2(k, n, s) for s in seeds] if with_ns2 else []
+            shown = mean_sd(theirs) if theirs else ""
+            print(f"| {k} | {n} | {k} | {shown} | {mean_sd(like)} |", flush=True)
+            if theirs:
+                agree = ns2column.agree_means(theirs, like)
+                store("cai-fig17", f"k{k}/n{n}", shown, mean_sd(like), agree, FIG17_AGREE)
+
+
+#: How a Fig. 17 cell is judged: the class-2/class-1 goodput ratio, each seed one run.
+FIG17_AGREE = "class 2's over class 1's mean goodput per run: " + ns2column.AGREE_MEANS
+
+
+# --- Cai et al.'s Figs. 8 and 9: TAIMD and DTAIMD beside TCP at small windows ---------------
+
+FIG8_SECONDS, FIG8_WARMUP_S = 100, 20  # as cai.fig8_scenario
+#: The n of fig8-9's rows: those whose windows are below 1/(1 - β) (cai.fig8_9_claims).
+FIG8_N = (16, 32, 64)
+FIG8_KINDS = ("dtaimd", "taimd")
+
+
+def fig8_summary(goodput: np.ndarray) -> dict[str, float]:
+    """The other class's goodput over the mean of all flows' (TCP the even flows; Fig. 8's
+    normalized throughput) and Jain's index of all flows (Fig. 9)."""
+    return {"other": goodput[1::2].mean() / goodput.mean(), "jain": metrics.jain_index(goodput)}
+
+
+def fig8_ccscope(n: int, kind: str, seed: int) -> dict[str, float]:
+    """cai.fig8_mix's two numbers with ns-2.35's rules (1040-byte packets on the wire; the
+    (D)TAIMD flows' cuts in whole packets, ns-2's precisionReduce_ false, as cai_ccscope), from
+    the flows' goodput."""
+    sc = cai.fig8_scenario(n, kind, FIG8_SECONDS, FIG8_WARMUP_S, seed)
+    for i, flow in enumerate(sc["flows"]):
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        if i % 2:
+            flow["source"]["integer_window"] = True
+    return fig8_summary(engine.run(sc).flows["goodput_bps"].to_numpy())
+
+
+def fig8_ns2(n: int, kind: str, seed: int) -> dict[str, float]:
+    got = ns2("ns2_cai_fig8.tcl", n, kind, FIG8_SECONDS, FIG8_WARMUP_S, seed)
+    return fig8_summary(np.array(got["acked_pkts"], dtype=float))
+
+
+def fig8_cell(runs: dict[str, list[dict[str, float]]], what: str) -> str:
+    return ", ".join(f"{k.upper()} {mean_sd([r[what] for r in runs[k]])}" for k in FIG8_KINDS)
+
+
+#: How a Figs. 8-9 cell is judged.
+FIG8_AGREE = "DTAIMD's and TAIMD's values over the seeds, each: " + ns2column.AGREE_MEANS
+
+
+def cai_fig8_9(seeds: range, with_ns2: bool) -> None:
+    print("| n | quantity | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for n in FIG8_N:
+        like = {k: [fig8_ccscope(n, k, s) for s in seeds] for k in FIG8_KINDS}
+        keys = {"other": f"n{n}/throughput", "jain": f"n{n}/jain"}
+        if all(settled("cai-fig8-9", keys[w], fig8_cell(like, w)) for w in keys):
+            continue
+        theirs = {k: [fig8_ns2(n, k, s) for s in seeds] for k in FIG8_KINDS} if with_ns2 else {}
+        for what, key in keys.items():
+            shown = fig8_cell(theirs, what) if theirs else ""
+            print(f"| {n} | {key} | {shown} | {fig8_cell(like, what)} |", flush=True)
+            if theirs:
+                agree = all(
+                    ns2column.agree_means([r[what] for r in theirs[k]], [r[what] for r in like[k]])
+                    for k in FIG8_KINDS
+                )
+                store("cai-fig8-9", key, shown, fig8_cell(like, what), agree, FIG8_AGREE)
 
 
 # --- Cai et al.'s Fig. 10: one AIMD flow, no random element ---------------------------------
@@ -799,9 +997,12 @@ def main() -> None:
             "yang-onoff",
             "yang-fig29",
             "jin-fig20",
+            "jin-table5",
             "cai-fig16",
             "cai-fig16-start",
             "cai-fig10",
+            "cai-fig17",
+            "cai-fig8-9",
             "cubic",
             "vegas",
         ),
@@ -857,6 +1058,12 @@ def main() -> None:
         vegas_equilibrium(seeds, with_ns2)
     elif args.figure == "cai-fig10":
         cai_fig10(with_ns2)
+    elif args.figure == "jin-table5":
+        jin_table5(seeds, with_ns2)
+    elif args.figure == "cai-fig17":
+        cai_fig17(seeds, with_ns2)
+    elif args.figure == "cai-fig8-9":
+        cai_fig8_9(seeds, with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

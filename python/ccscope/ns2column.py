@@ -53,9 +53,6 @@ BLANK: dict[str, str] = {
     "agent in ns-2.35",
     "papadimitriou-fig3": "SSVP: no agent in ns-2.35",
     "papadimitriou-fig4-8": "SSVP and SSVP-ADP: no agent in ns-2.35",
-    "jin-table5": _NOT_YET.format(
-        what="Sack1 with binomial and GAIMD parameters beside a CBR square wave"
-    ),
     "cai-fig8-9": _NOT_YET.format(
         what="Sack1 with GAIMD parameters; TAIMD's and DTAIMD's "
         "window-dependent increase only from Tcl, as bench/ns2_cai_fig16.tcl does"
@@ -96,6 +93,8 @@ PARTIAL: dict[str, str] = {
     "cubic-rfc9438": "the deterministic-loss rows and the Reno-friendly region's edge are one "
     "deterministic run each: no spread over seeds for the agreement rules to judge by",
     "vegas-equilibrium": "the round model's row: one step per round trip, no packets to simulate",
+    "jin-table5": "SIMD(1/16) and AIAD(2/3) have no ns-2.35 agent (their increase depends on "
+    "the window at the last decrease; ns-2's binomial increase is fixed)",
     "jin-fig20": "SIMD has no ns-2.35 agent (its increase depends on the window at the last "
     "decrease), so neither has either ranking; App. C's ratios are not run in ns-2.35",
 }

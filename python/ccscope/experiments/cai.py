@@ -478,6 +478,7 @@ def fig17(quick: bool = False) -> list[Claim]:
                     why,
                     source=SEEDS + f": (40) gives k exactly and states no error; 2σ of one "
                     f"run, σ = {sd:g} over seeds 1-10 (python bench/seed_spread.py cai-fig17)",
+                    key=f"k{k}/n{n}",
                 )
             )
     return claims
@@ -767,6 +768,7 @@ def fig8_9_claims(quick: bool = False) -> list[Claim]:
                 closer,
                 "" if closer else "unexpected: TAIMD is closer to 1",
                 source=STATEMENT + ": §III-C, DTAIMD corrects TAIMD at small windows",
+                key=f"n{n}/throughput",
             )
         )
         fairer = d["jain"] >= t["jain"]
@@ -779,6 +781,7 @@ def fig8_9_claims(quick: bool = False) -> list[Claim]:
                 fairer,
                 "" if fairer else "unexpected: TAIMD is fairer",
                 source=STATEMENT + ": §III-C, DTAIMD corrects TAIMD at small windows",
+                key=f"n{n}/jain",
             )
         )
     if not claims:
