@@ -102,7 +102,7 @@ import pandas as pd
 
 from ccscope import engine, metrics, ns2column, theory
 from ccscope.experiments import cai, cubic, jin, vegas, yang
-from ccscope.scenario import load, shipped
+from ccscope.scenario import Scenario, load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
@@ -639,6 +639,99 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 
+# --- Cai et al.'s Table I: playback beside TCP elephants and mice ----------------------------
+
+TABLE1_SECONDS, TABLE1_STARTUP_S = 600, 3.0  # as scenarios/cai-table1-playback.toml
+TABLE1_MICE = int(cai.TABLE1_KNOBS["mice"].assumed)
+#: Claim key: cai.table1_run's number.
+TABLE1_KEYS = {
+    "dtaimd/interruptions": "dtaimd_interruptions",
+    "tcp/interrupted": "tcp_interrupted",
+    "queue/share": "share_bigger_queue",
+    "rate/ratio": "rate_ratio",
+}
+
+
+def table1_ccscope(seed: int) -> dict[str, float]:
+    """cai.table1_run with ns-2.35's rules (1040-byte packets on the wire; DTAIMD's cuts in
+    whole packets, as cai_ccscope)."""
+    table = load(shipped() / "cai-table1-playback.toml").table
+    for i, flow in enumerate(table["flows"]):
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        if i == 0:
+            flow["source"]["integer_window"] = True
+    return cai.table1_run(Scenario.from_dict(table), seed)
+
+
+def playout(t: np.ndarray, delivered: np.ndarray) -> tuple[int, float]:
+    """Interruptions and the largest buffer (packets) of ccscope's playback receiver
+    (crates/ccscope-core/src/apps/playback.rs: playback from TABLE1_STARTUP_S after the first
+    delivery at the session's mean rate, first to last delivery; an underrun freezes it until
+    TABLE1_STARTUP_S of playback is buffered again) on deliveries logged every 10 ms (each
+    interval's packets counted at its end)."""
+    step = np.diff(np.concatenate([[0.0], delivered]))
+    when, pkts = t[step > 0], step[step > 0]
+    first, last = when[0], when[-1]
+    c = pkts.sum() / (last - first)
+    buffer, now, started, playing, interruptions, most = 0.0, first, False, False, 0, 0.0
+    for at, n in zip(when, pkts, strict=True):
+        if not started and first + TABLE1_STARTUP_S <= at:
+            started, playing, now = True, True, first + TABLE1_STARTUP_S
+        if playing:
+            if now + buffer / c <= at:
+                buffer, playing = 0.0, False
+                interruptions += 1
+            else:
+                buffer -= c * (at - now)
+        now = at
+        buffer += n
+        most = max(most, buffer)
+        if started and not playing and buffer >= c * TABLE1_STARTUP_S:
+            playing = True
+    return interruptions, most
+
+
+def table1_ns2(seed: int) -> dict[str, float]:
+    """cai.table1_run's numbers from ns-2.35's deliveries (bench/ns2_cai_table1.tcl)."""
+    got = ns2("ns2_cai_table1.tcl", TABLE1_MICE, TABLE1_SECONDS, seed)
+    acked = np.maximum(np.array(got["ack"], dtype=float), 0.0)  # ack_ 0: the SYN's
+    t = got["interval_s"] * np.arange(1, acked.shape[0] + 1)
+    played = [playout(t, acked[:, i]) for i in range(acked.shape[1])]
+    interruptions = np.array([p[0] for p in played])
+    queue = np.array([p[1] for p in played])
+    return {
+        "dtaimd_interruptions": int(interruptions[0]),
+        "tcp_interrupted": int((interruptions[1:] > 0).sum()),
+        "share_bigger_queue": float((queue[1:] > queue[0]).mean()),
+        "rate_ratio": float(acked[-1, 0] / acked[-1, 1:].mean()),
+    }
+
+
+def cai_table1(seeds: range, with_ns2: bool) -> None:
+    print("| quantity | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    like = [table1_ccscope(s) for s in seeds]
+    cells = {key: mean_sd([r[name] for r in like]) for key, name in TABLE1_KEYS.items()}
+    if all(settled("cai-table1", key, cell) for key, cell in cells.items()):
+        return
+    theirs = [table1_ns2(s) for s in seeds] if with_ns2 else []
+    for key, name in TABLE1_KEYS.items():
+        shown = mean_sd([r[name] for r in theirs]) if theirs else ""
+        print(f"| {key} | {TABLE1_PAPER[key]} | {shown} | {cells[key]} |", flush=True)
+        if theirs:
+            agree = ns2column.agree_means([r[name] for r in theirs], [r[name] for r in like])
+            store("cai-table1", key, shown, cells[key], agree, ns2column.AGREE_MEANS)
+
+
+#: Table I's values as the claims state them.
+TABLE1_PAPER = {
+    "dtaimd/interruptions": "0",
+    "tcp/interrupted": "5",
+    "queue/share": "0.8",
+    "rate/ratio": f"{cai.TABLE1_RATE_KBPS['DTAIMD'] / np.mean(cai.TABLE1_RATE_KBPS['TCP']):.3f}",
+}
+
+
 # --- Cai et al.'s Fig. 17: two (α, β) classes --------------------------------------------
 
 FIG17_SECONDS, FIG17_WARMUP_S = 140, 20  # as scenarios/cai-fig17-differentiation.toml
@@ -1003,6 +1096,7 @@ def main() -> None:
             "cai-fig10",
             "cai-fig17",
             "cai-fig8-9",
+            "cai-table1",
             "cubic",
             "vegas",
         ),
@@ -1064,6 +1158,8 @@ def main() -> None:
         cai_fig17(seeds, with_ns2)
     elif args.figure == "cai-fig8-9":
         cai_fig8_9(seeds, with_ns2)
+    elif args.figure == "cai-table1":
+        cai_table1(seeds, with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

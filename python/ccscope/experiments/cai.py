@@ -269,6 +269,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             all(n == 0 for n in dtaimd_int),
             "" if all(n == 0 for n in dtaimd_int) else CAI_TABLE1_WHY,
             source=PRINTED + ": Table I's 0",
+            key="dtaimd/interruptions",
         ),
         Claim(
             f"Cai Table I: TCP elephants interrupted (of 10), mean {seeds}",
@@ -278,6 +279,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             abs(interrupted - 5) <= count_tol,
             "" if abs(interrupted - 5) <= count_tol else CAI_TABLE1_WHY,
             source=THEORY + f": 2σ of a binomial count of 10 at 1/2, mean of {k} seed(s)",
+            key="tcp/interrupted",
         ),
         Claim(
             f"Cai Table I: share of TCP elephants with a larger max receiver queue than "
@@ -288,6 +290,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             abs(share - 0.8) <= share_tol,
             "" if abs(share - 0.8) <= share_tol else CAI_TABLE1_QUEUE_WHY,
             source=THEORY + f": 2σ of a binomial share of {10 * k} flows at 0.8",
+            key="queue/share",
         ),
         Claim(
             f"Cai Table I: DTAIMD rate / TCP mean rate, {seeds}",
@@ -301,6 +304,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             source=SEEDS + f": Table I prints one run's rates in whole KB/s (± {printed:.2g} in "
             f"the ratio); 2σ of its difference from a mean of {k} seed(s), σ = "
             f"{TABLE1_RATE_SD:g} over seeds 1-10 (python bench/seed_spread.py cai-table1)",
+            key="rate/ratio",
         ),
     ]
 
