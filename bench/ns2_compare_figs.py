@@ -58,7 +58,7 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   link of cai.fig8_scenario, at the n whose windows are below 1/(1 - β): the other class's
   goodput over all flows' mean (Fig. 8) and Jain's index of all flows (Fig. 9), each of
   TAIMD and DTAIMD as mean ± sd over seeds. ns-2.35's TAIMD and DTAIMD: Sack1 with
-  bench/ns2_cai_dtaimd.tcl.
+  bench/ns2_cai_common.tcl.
 - cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
   ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
   module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
