@@ -86,7 +86,7 @@ measured afresh, both sides, and stored, as with --store alone.
 Usage: python bench/ns2_compare_figs.py
 {yang-f,yang-onoff,yang-fig29,jin-fig20,jin-table5,cai-fig16,cai-fig16-start,cai-fig10,
 cai-fig17,cai-fig8-9,cubic,vegas}
-[--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
+[--seeds N] [--quick] [--mice N,N,...] [--only KEY,...] [--store [--restamp]]
 """
 
 from __future__ import annotations
@@ -442,7 +442,8 @@ def windows(runs: list[dict[str, float]]) -> str:
     return ", ".join(f"{np.median([r[k] for r in runs]):.1f}" for k in ("W1", "W2"))
 
 
-def jin_fig20(seeds: range, with_ns2: bool) -> None:
+def jin_fig20(seeds: range, with_ns2: bool, only: tuple[str, ...] = ()) -> None:
+    """The table; with `only`, the cells of those keys alone (e.g. "exp2/T1/IIAD")."""
     print(
         "| Exp. | control | quantity | paper | ns-2.35 | ccscope, as reproduced | "
         "ccscope, ns-2.35 rules |"
@@ -451,6 +452,8 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
     for experiment, key, column in ((1, "T2", 0), (2, "T1", 1)):
         table6 = jin.TABLE6_EXP1 if experiment == 1 else jin.TABLE6_EXP2
         for name, ns2_agent in JIN_NS2.items():
+            if only and f"exp{experiment}/{key}/{name}" not in only:
+                continue
             like = [jin_ccscope(experiment, name, s, True) for s in seeds]
             mine = median_range([r[key] for r in like])
             if not isinstance(ns2_agent, str) and settled(
@@ -1113,6 +1116,12 @@ def main() -> None:
         help="cai-fig16: these n only, e.g. 6,7,8 (default 0-10)",
     )
     ap.add_argument(
+        "--only",
+        type=lambda text: tuple(text.split(",")),
+        default=(),
+        help="jin-fig20: these cells only, e.g. exp2/T1/IIAD",
+    )
+    ap.add_argument(
         "--store",
         action="store_true",
         help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
@@ -1138,7 +1147,7 @@ def main() -> None:
     if args.figure == "yang-f":
         yang_f(seeds, 300.0 if args.quick else 1000.0, with_ns2)
     elif args.figure == "jin-fig20":
-        jin_fig20(seeds, with_ns2)
+        jin_fig20(seeds, with_ns2, args.only)
     elif args.figure == "cai-fig16":
         mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
         cai_fig16(seeds, mice, with_ns2)
