@@ -411,10 +411,10 @@ mod tests {
         let rx = roomy(UdpSocket::bind("127.0.0.1:0").unwrap());
         let tx = UdpSocket::bind("127.0.0.1:0").unwrap();
         let to = rx.local_addr().unwrap();
-        let burst = 2000;
+        let burst: u32 = 2000;
         for k in 0..burst {
             let mut datagram = [0u8; 1000];
-            datagram[..4].copy_from_slice(&(k as u32).to_le_bytes());
+            datagram[..4].copy_from_slice(&k.to_le_bytes());
             tx.send_to(&datagram, to).unwrap();
         }
         rx.set_nonblocking(true).unwrap();
@@ -424,7 +424,7 @@ mod tests {
             assert_eq!(n, 1000);
             got.push(u32::from_le_bytes(buf[..4].try_into().unwrap()));
         }
-        assert_eq!(got, (0..burst).collect::<Vec<u32>>());
+        assert_eq!(got, (0..burst).collect::<Vec<_>>());
     }
 
     #[test]
