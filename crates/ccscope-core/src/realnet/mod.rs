@@ -84,19 +84,7 @@ const SOCKET_BUFFER: libc::c_int = 16 << 20;
 /// CAP_NET_ADMIN; without it, `SO_RCVBUF`/`SO_SNDBUF` get as much as `net.core.rmem_max` and
 /// `net.core.wmem_max` allow (socket(7)).
 fn roomy(socket: UdpSocket) -> UdpSocket {
-    let fd = socket.as_raw_fd();
-    let set = |name: libc::c_int| {
-        // SAFETY: a valid socket and a pointer to a c_int of the size given.
-        unsafe {
-            libc::setsockopt(
-                fd,
-                libc::SOL_SOCKET,
-                name,
-                (&SOCKET_BUFFER as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            ) == 0
-        }
-    };
+    let set = |name| batch::int_option(socket.as_raw_fd(), libc::SOL_SOCKET, name, SOCKET_BUFFER);
     for (forced, capped) in [
         (libc::SO_RCVBUFFORCE, libc::SO_RCVBUF),
         (libc::SO_SNDBUFFORCE, libc::SO_SNDBUF),
