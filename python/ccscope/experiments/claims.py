@@ -82,8 +82,28 @@ def seed_tolerance(sd: float, k: int, runs: int = 1) -> float:
     return 2 * sd * math.sqrt(1 / runs + 1 / k)
 
 
-def _unexpected(measured: float, tolerance: str, published: float) -> str:
-    return f"unexpected: {measured:.4g} is not {tolerance} of {published:.4g}"
+def _graded(
+    quantity: str,
+    published: float,
+    measured: float,
+    tolerance: str,
+    holds: bool,
+    why: str,
+    source: str,
+    key: str,
+) -> Claim:
+    """A two-sided claim; one that fails without a reason says how far off it is."""
+    unexpected = f"unexpected: {measured:.4g} is not {tolerance} of {published:.4g}"
+    return Claim(
+        quantity,
+        published,
+        measured,
+        tolerance,
+        holds,
+        "" if holds else why or unexpected,
+        source=source,
+        key=key,
+    )
 
 
 def within(
@@ -100,16 +120,7 @@ def within(
     percent = 100 * rel
     tolerance = f"within {percent:.0f}%" if percent >= 10 else f"within {percent:.2g}%"
     holds = abs(measured - published) <= rel * abs(published)
-    return Claim(
-        quantity,
-        published,
-        measured,
-        tolerance,
-        holds,
-        "" if holds else why or _unexpected(measured, tolerance, published),
-        source=source,
-        key=key,
-    )
+    return _graded(quantity, published, measured, tolerance, holds, why, source, key)
 
 
 def within_abs(
@@ -125,16 +136,7 @@ def within_abs(
     """A claim that `measured` is within `tol` of `published`."""
     tolerance = f"± {tol:g}"
     holds = abs(measured - published) <= tol
-    return Claim(
-        quantity,
-        published,
-        measured,
-        tolerance,
-        holds,
-        "" if holds else why or _unexpected(measured, tolerance, published),
-        source=source,
-        key=key,
-    )
+    return _graded(quantity, published, measured, tolerance, holds, why, source, key)
 
 
 def within_factor(
@@ -150,16 +152,7 @@ def within_factor(
     """A claim that `measured` is within a factor `factor` of `published` either way."""
     tolerance = f"within ×{factor:g}"
     holds = published / factor <= measured <= published * factor
-    return Claim(
-        quantity,
-        published,
-        measured,
-        tolerance,
-        holds,
-        "" if holds else why or _unexpected(measured, tolerance, published),
-        source=source,
-        key=key,
-    )
+    return _graded(quantity, published, measured, tolerance, holds, why, source, key)
 
 
 def below(
