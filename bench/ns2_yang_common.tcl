@@ -4,6 +4,8 @@
 # AGENT, set increase_num_ and decrease_num_: GAIMD) or TFRC (Agent/TFRC and Agent/TFRCSink).
 # usage: yang_setup SEED AGENT ?INCREASE DECREASE?  (sets the global ns)
 #        yang_flow FROM TO                          (returns {source app}: start/stop the app)
+#        yang_path P                                (Yang's one-flow path, below; returns
+#          {s L R d rng u}: the nodes, and the RNG and uniform variable of its error model)
 #        yang_sample                                (appends to the global counts the packets
 #          the global queue monitor out passed since the last call, and calls itself again a
 #          global bin later until the global simt; the caller sets last first)
@@ -32,6 +34,28 @@ proc yang_flow {from to} {
   }
   $ns attach-agent $from $src; $ns attach-agent $to $snk; $ns connect $src $snk
   return [list $src $app]
+}
+# s -> L 100 Mb/s 10 ms, L -> R 2.5 Mb/s 30 ms DropTail 50 whose packets are lost
+# independently with probability P after its queue (link-lossmodel: ns-lib.tcl's
+# insert-linkloss, as ccscope's loss modules), R -> d 100 Mb/s 10 ms; the error model draws from
+# an RNG of its own.
+proc yang_path {p} {
+  global ns
+  set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
+  $ns duplex-link $s $L 100Mb 10ms DropTail
+  $ns duplex-link $L $R 2.5Mb 30ms DropTail
+  $ns duplex-link $R $d 100Mb 10ms DropTail
+  $ns queue-limit $L $R 50
+  set em [new ErrorModel]
+  $em unit pkt
+  $em set rate_ $p
+  set u [new RandomVariable/Uniform]
+  set rng [new RNG]
+  $u use-rng $rng
+  $em ranvar $u
+  $em drop-target [new Agent/Null]
+  $ns link-lossmodel $em $L $R
+  return [list $s $L $R $d $rng $u]
 }
 proc yang_sample {} {
   global ns out bin counts last simt

@@ -11,19 +11,7 @@ set p [lindex $argv 0]; set simt [lindex $argv 1]; set warm [lindex $argv 2]
 set bin [lindex $argv 3]; set seed [lindex $argv 4]
 source [file join [file dirname [info script]] ns2_yang_common.tcl]
 yang_setup $seed {*}[lrange $argv 5 end]
-set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
-$ns duplex-link $s $L 100Mb 10ms DropTail
-$ns duplex-link $L $R 2.5Mb 30ms DropTail
-$ns duplex-link $R $d 100Mb 10ms DropTail
-$ns queue-limit $L $R 50
-set em [new ErrorModel]
-$em unit pkt
-$em set rate_ $p
-set u [new RandomVariable/Uniform]
-$u use-rng [new RNG]
-$em ranvar $u
-$em drop-target [new Agent/Null]
-$ns link-lossmodel $em $L $R
+lassign [yang_path $p] s L R d
 lassign [yang_flow $s $d] src app
 set out [$ns monitor-queue $s $L ""]
 $ns at 0 "$app start"

@@ -35,8 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, Auto, Loss, Queue, RateSource, Red, RedMode, RttTiming, SackPipe, Source, Tcp,
-    TcpVariant, Topology,
+    self, Auto, Loss, Queue, RateSource, Red, RedMode, RttEstimator, RttTiming, SackPipe, Source,
+    Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -586,6 +586,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         max_backoff: t.max_backoff.map_or(MAX_BACKOFF, |n| n as u32),
         one_per_rtt: t.rtt_timing == RttTiming::OnePerRtt,
         forget_rtt_above_backoff: t.forget_rtt_above_backoff.map_or(u32::MAX, |n| n as u32),
+        ns2_rtt: t.rtt_estimator == RttEstimator::Ns2,
         limited_transmit: t.limited_transmit,
         delayed_ack: t.delayed_ack,
         delack_ns: ns(&t.delack),

@@ -991,6 +991,23 @@ impl SackPipe {
     }
 }
 
+/// How TCP turns RTT samples into its RTO (see [`Tcp::rtt_estimator`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RttEstimator {
+    /// RFC 6298 §2 in floating point.
+    #[default]
+    Rfc6298,
+    /// ns-2.35's fixed-point estimator in whole clock ticks (`tcp.cc` `rtt_update()`).
+    Ns2,
+}
+
+impl RttEstimator {
+    fn is_rfc6298(&self) -> bool {
+        *self == RttEstimator::Rfc6298
+    }
+}
+
 /// TCP whose window comes from a window controller of the catalogue. Defaults follow ns-2.35
 /// (`tcp.cc`, `tcp-sink.cc`) except `max_window` (ns-2's `window_` is 20), `initial_window`
 /// (its `windowInit_` is 2) and `integer_window` (its `precisionReduce_` keeps fractions).
@@ -1041,6 +1058,16 @@ pub struct Tcp {
     /// In [1, 65536]; absent: never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forget_rtt_above_backoff: Option<u64>,
+    /// How RTT samples become the RTO: `rfc6298` (default), RFC 6298 §2 in floating point,
+    /// rounded up to whole ticks; `ns2`, ns-2.35's estimator (`tcp.cc` `rtt_update()`,
+    /// `rtt_timeout()`, with its defaults `T_SRTT_BITS` 3, `T_RTTVAR_BITS` 2, `rttvar_exp_` 2):
+    /// a sample is the number of `tick` boundaries it spans (at least 1) on a clock whose phase
+    /// the flow draws at its start (`boot_time_`), or with `rtt_timing = "every_ack"` the sample
+    /// rounded to ticks (ns-2's `timestamps_`); SRTT and RTTVAR are integers in 1/8 and 1/4
+    /// tick, and the RTO is SRTT + 4 RTTVAR rounded down to whole ticks, at least 2 ticks.
+    /// Needs a positive `tick`. Written only when not `rfc6298`.
+    #[serde(default, skip_serializing_if = "RttEstimator::is_rfc6298")]
+    pub rtt_estimator: RttEstimator,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
     #[serde(default = "yes")]
     pub limited_transmit: bool,
@@ -1157,6 +1184,7 @@ impl Default for Tcp {
             max_backoff: None,
             rtt_timing: RttTiming::EveryAck,
             forget_rtt_above_backoff: None,
+            rtt_estimator: RttEstimator::Rfc6298,
             limited_transmit: true,
             delayed_ack: false,
             delack: delack(),
@@ -2195,7 +2223,14 @@ impl Tcp {
                 format!("must not exceed max_rto = '{}'", self.max_rto),
             ));
         }
-        time_ns(&format!("{at}.tick"), &self.tick, false)?;
+        let tick = time_ns(&format!("{at}.tick"), &self.tick, false)?;
+        if tick == 0 && self.rtt_estimator == RttEstimator::Ns2 {
+            return Err(Error::invalid(
+                format!("{at}.tick"),
+                format!("'{}'", self.tick),
+                "must be positive with rtt_estimator = \"ns2\", which counts RTTs in ticks",
+            ));
+        }
         if let Some(n) = self.max_backoff {
             count_in(&format!("{at}.max_backoff"), n, 1, 1 << 16)?;
         }

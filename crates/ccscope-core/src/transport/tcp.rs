@@ -129,6 +129,9 @@ pub struct TcpSpec {
     /// Once the backoff multiplier exceeds this, SRTT and RTTVAR start afresh with the next
     /// sample (RFC 6298 §5; ns-2.35 `rtt_backoff()`: 8); `u32::MAX`: never.
     pub forget_rtt_above_backoff: u32,
+    /// ns-2.35's RTT estimator: samples in whole ticks, SRTT and RTTVAR in fixed point (see
+    /// [`RtoEstimator::sample_ns2`]); else RFC 6298's in floating point.
+    pub ns2_rtt: bool,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
     pub limited_transmit: bool,
     /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
@@ -186,13 +189,19 @@ const NOT_TIMED: u64 = u64::MAX;
 /// `rtt_timeout()`, `rtt_backoff()`), within its [`RtoLimits`].
 #[derive(Clone, Debug)]
 struct RtoEstimator {
-    /// Smoothed RTT (s); meaningful once there is a sample (`samples` > 0).
+    /// Smoothed RTT (s); meaningful once there is a sample (`samples` > 0). With ns-2.35's
+    /// estimator a whole number of 1/8 ticks.
     srtt: f64,
+    /// RTT variation (s); with ns-2.35's estimator a whole number of 1/4 ticks.
     rttvar: f64,
     backoff: u32,
     /// SRTT and RTTVAR were forgotten after a long backoff: the next sample starts them as the
     /// first one does (RFC 6298 §5, §2.2).
     forgotten: bool,
+    /// With ns-2.35's estimator: where the flow's clock ticks fall, in 1/65536 of a tick after
+    /// the run's tick boundaries (ns-2's `boot_time_`, drawn uniform in a tick when the agent
+    /// starts, `tcp.cc` `reset()`).
+    phase: u16,
     /// With one packet timed at a time: the packet being timed ([`NOT_TIMED`]: none). It is new
     /// data and timing stops when it is sent again, so the sender's record of when it left is
     /// its only send.
@@ -217,6 +226,9 @@ struct RtoLimits {
     max_backoff: u32,
     one_per_rtt: bool,
     forget_above: u32,
+    /// ns-2.35's estimator ([`TcpSpec::ns2_rtt`]), counting in ticks of `tick_ns`.
+    ns2: bool,
+    tick_ns: u64,
 }
 
 impl RtoEstimator {
@@ -226,6 +238,7 @@ impl RtoEstimator {
             rttvar: 0.0,
             backoff: 1,
             forgotten: false,
+            phase: 0,
             timed: NOT_TIMED,
             base: spec.initial_rto_ns as f64 * 1e-9,
             samples: 0,
@@ -240,6 +253,17 @@ impl RtoEstimator {
         (self.samples > 0).then_some(self.srtt)
     }
 
+    /// An RTT sample: a packet sent at `sent` acknowledged at `now`.
+    fn measure(&mut self, sent: SimTime, now: SimTime, limits: &RtoLimits) {
+        let r = (now - sent).secs();
+        if limits.ns2 {
+            self.sample_ns2(ns2_ticks(sent, now, self.phase, limits), r, limits);
+        } else {
+            self.sample(r, limits);
+        }
+    }
+
+    /// RFC 6298's estimator, with sample `r` (s).
     fn sample(&mut self, r: f64, limits: &RtoLimits) {
         match self.srtt().filter(|_| !std::mem::take(&mut self.forgotten)) {
             // RFC 6298 §2.2.
@@ -261,13 +285,54 @@ impl RtoEstimator {
             rto = ceil_nonneg(rto / tick) * tick;
         }
         self.base = rto.clamp(limits.min, limits.max);
-        // Karn: a valid sample ends the backoff.
+        self.sampled(r);
+    }
+
+    /// ns-2.35's estimator (`tcp.cc` `rtt_update()` with its defaults `T_SRTT_BITS` 3,
+    /// `T_RTTVAR_BITS` 2, `rttvar_exp_` 2), with a sample of `m` ticks (`t_rtt_`, at least 1)
+    /// and `r` seconds. SRTT is kept in eighths of a tick and RTTVAR in quarters, integers whose
+    /// whole-tick parts are taken by truncation: SRTT += m - trunc(SRTT), RTTVAR += |m -
+    /// trunc(SRTT)| - trunc(RTTVAR) (scaled, so the gains are 1/8 and 1/4), neither below one
+    /// unit; the first sample (or the first after SRTT was forgotten) sets SRTT = m, RTTVAR = m/2.
+    /// The RTO (`t_rtxcur_`) is trunc(SRTT + 4 RTTVAR) ticks, then `rtt_timeout()`'s bounds:
+    /// `minrto_` before the backoff, `maxrto_` after it. (Its floor of two ticks never binds:
+    /// SRTT stays at least one tick and RTTVAR at least a quarter.)
+    fn sample_ns2(&mut self, m: u64, r: f64, limits: &RtoLimits) {
+        // Far above any run (2^40 ticks), and keeps the shifts below from overflowing.
+        let m = m.min(1 << 40) as i64;
+        let tick = limits.tick;
+        let (srtt8, rttvar4) = match self.srtt().filter(|_| !std::mem::take(&mut self.forgotten)) {
+            None => (m << 3, m << 1),
+            Some(s) => {
+                let srtt8 = (s / tick * 8.0).round() as i64;
+                let rttvar4 = (self.rttvar / tick * 4.0).round() as i64;
+                let delta = m - (srtt8 >> 3);
+                let rttvar4 = rttvar4 + delta.abs() - (rttvar4 >> 2);
+                ((srtt8 + delta).max(1), rttvar4.max(1))
+            }
+        };
+        self.srtt = srtt8 as f64 / 8.0 * tick;
+        self.rttvar = rttvar4 as f64 / 4.0 * tick;
+        let rto_ticks = ((rttvar4 << 3) + srtt8) >> 3;
+        self.base = (rto_ticks as f64 * tick).clamp(limits.min, limits.max);
+        self.sampled(r);
+    }
+
+    /// What any sample does besides smoothing: the backoff ends (Karn), the sample is counted.
+    fn sampled(&mut self, r: f64) {
         self.backoff = 1;
         self.samples += 1;
         self.sample_sum += r;
         if r < self.min {
             self.min = r;
             self.min_ns = SimTime::from_secs_f64(r);
+        }
+    }
+
+    /// Draws the phase of the flow's clock for ns-2.35's estimator (its `boot_time_`).
+    fn start(&mut self, limits: &RtoLimits, rng: &mut crate::rng::Rng) {
+        if limits.ns2 {
+            self.phase = rng.gen();
         }
     }
 
@@ -311,6 +376,21 @@ impl RtoEstimator {
     fn stop_timing(&mut self) {
         self.timed = NOT_TIMED;
     }
+}
+
+/// An RTT sample in ticks as ns-2.35 takes it (`tcp.cc` `rtt_update()`, at least 1): with one
+/// packet timed at a time, the boundaries of the flow's clock (ticks of `limits.tick_ns`,
+/// shifted by `phase`/65536 of a tick) between `sent` and `now`; with every ACK timed (ns-2's
+/// `timestamps_`), the sample rounded to the nearest tick.
+fn ns2_ticks(sent: SimTime, now: SimTime, phase: u16, limits: &RtoLimits) -> u64 {
+    let tick = limits.tick_ns;
+    let ticks = if limits.one_per_rtt {
+        let shift = ((u128::from(phase) * u128::from(tick)) >> 16) as u64;
+        (now.0.saturating_add(shift) / tick).saturating_sub(sent.0.saturating_add(shift) / tick)
+    } else {
+        ((u128::from((now - sent).0) * 2 + u128::from(tick)) / (2 * u128::from(tick))) as u64
+    };
+    ticks.max(1)
 }
 
 /// Where a sender that starts with a SYN exchange ([`TcpSpec::syn`]) stands, as ns-2.35 models
@@ -445,6 +525,8 @@ impl SenderSettings {
                 max_backoff: spec.max_backoff,
                 one_per_rtt: spec.one_per_rtt,
                 forget_above: spec.forget_rtt_above_backoff,
+                ns2: spec.ns2_rtt,
+                tick_ns: spec.tick_ns,
             },
         };
         LAST.with_borrow_mut(|last| match last {
@@ -694,8 +776,7 @@ impl TcpSender {
         }
         let timed = !self.spec.rto.one_per_rtt || self.stats.timeouts == 0;
         if ack.header.flags & RETX == 0 && timed {
-            let r = ctx.now() - ack.header.echo;
-            self.rto.sample(r.secs(), &self.spec.rto);
+            self.rto.measure(ack.header.echo, ctx.now(), &self.spec.rto);
         }
         self.handshake = Handshake::Open;
         ctx.cancel_timer(RTO_TIMER);
@@ -958,16 +1039,17 @@ impl TcpSender {
         let mut newly_acked = 0;
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
-            let rtt = (h.flags & RETX == 0).then(|| now - h.echo);
-            let timed = if self.spec.rto.one_per_rtt {
+            let echo = (h.flags & RETX == 0).then_some(h.echo);
+            let sent = if self.spec.rto.one_per_rtt {
                 let timed = self.rto.timed_acked(ack);
-                timed.map(|seq| now - self.sent_time(seq, now))
+                timed.map(|seq| self.sent_time(seq, now))
             } else {
-                rtt
+                echo
             };
-            if let Some(r) = timed {
-                self.rto.sample(r.secs(), &self.spec.rto);
+            if let Some(sent) = sent {
+                self.rto.measure(sent, now, &self.spec.rto);
             }
+            let rtt = echo.map(|e| now - e);
             // Eifel (RFC 3522 §3.2): the ACK that covers the retransmitted packet echoes the
             // original's send time, earlier than the retransmission's, when the original
             // arrived.
@@ -1211,6 +1293,7 @@ impl TcpSender {
 
 impl Endpoint for TcpSender {
     fn start(&mut self, ctx: &mut Ctx) {
+        self.rto.start(&self.spec.rto, ctx.rng());
         let view = self.view(ctx.now());
         self.outbox.start(ctx, view);
         self.send_more(ctx);
@@ -1850,6 +1933,83 @@ mod tests {
             e.sample(0.1, &limits);
         }
         (e, limits)
+    }
+
+    #[test]
+    fn the_ns2_estimator_is_tcp_cc_fixed_point_arithmetic() {
+        // ns-2.35 `tcp.cc` `rtt_update()` with its defaults (tick 10 ms, T_SRTT_BITS 3,
+        // T_RTTVAR_BITS 2, rttvar_exp_ 2), worked by hand in its integers: t_srtt_ = 8 SRTT,
+        // t_rttvar_ = 4 RTTVAR (ticks), t_rtxcur_ = ((t_rttvar_ << 3) + t_srtt_) >> 3 ticks.
+        let spec = TcpSpec {
+            ns2_rtt: true,
+            min_rto_ns: 0,
+            ..TcpSpec::default()
+        };
+        let limits = SenderSettings::shared(&spec).rto;
+        let mut e = RtoEstimator::new(&spec);
+        let mut step = |m: u64| {
+            e.sample_ns2(m, m as f64 * 0.01, &limits);
+            let scaled = |x: f64, k: f64| (x / 0.01 * k).round() as i64;
+            (
+                scaled(e.srtt, 8.0),
+                scaled(e.rttvar, 4.0),
+                scaled(e.base, 1.0),
+            )
+        };
+        // First sample, 10 ticks: t_srtt_ = 10 << 3, t_rttvar_ = 10 << 1, RTO (160 + 80) >> 3.
+        assert_eq!(step(10), (80, 20, 30));
+        // 21 ticks: delta = 21 - (80 >> 3) = 11; t_srtt_ = 91; t_rttvar_ = 20 + 11 - (20 >> 2)
+        // = 26; RTO (208 + 91) >> 3 = 37 ticks (RFC 6298 in floating point: 0.11375 s + 4 x
+        // 0.065 s, 38 ticks rounded up).
+        assert_eq!(step(21), (91, 26, 37));
+        // 10 ticks: delta = 10 - 11 = -1; t_srtt_ = 90; t_rttvar_ = 26 + 1 - 6 = 21; RTO 32.
+        assert_eq!(step(10), (90, 21, 32));
+        // Ten ticks for ever: t_srtt_ falls while its truncation exceeds 10 (89, 88, 87) and
+        // stays at 87 (10.875 ticks), t_rttvar_ loses a quarter a sample (17, 14, 12, 9, 7, 6,
+        // 5, 4, 3) and stays at 3 (3 >> 2 = 0): RTO (24 + 87) >> 3 = 13 ticks, where RFC 6298's
+        // RTTVAR decays to nothing and its RTO to SRTT + G = 11 ticks.
+        let last = (0..30).map(|_| step(10)).last();
+        assert_eq!(last, Some((87, 3, 13)));
+        assert_eq!(e.backoff, 1);
+        // minrto_ applies before the backoff (`rtt_timeout()` with `rfc2988_`).
+        let spec = TcpSpec {
+            ns2_rtt: true,
+            ..TcpSpec::default()
+        };
+        let limits = SenderSettings::shared(&spec).rto;
+        let mut e = RtoEstimator::new(&spec);
+        e.sample_ns2(5, 0.05, &limits);
+        assert!((e.timeout(&limits) - 0.2).abs() < 1e-12);
+        e.back_off(&limits);
+        assert!((e.timeout(&limits) - 0.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_ns2_sample_counts_the_ticks_of_the_flows_clock() {
+        // `rtt_update()` without timestamps: t_rtt_ = int((tao + fmod(sent + boot_time_,
+        // tick)) / tick), the tick boundaries of a clock shifted by boot_time_ between the send
+        // and the ACK; with timestamps int(tao / tick + 0.5); at least 1 either way.
+        let ms = |x: f64| SimTime((x * 1e6).round() as u64);
+        let spec = TcpSpec {
+            ns2_rtt: true,
+            one_per_rtt: true,
+            ..TcpSpec::default()
+        };
+        let timed = SenderSettings::shared(&spec).rto;
+        let (sent, acked) = (ms(1004.0), ms(1101.0));
+        // 97 ms from 1.004 s: boundaries 1.01 ... 1.10 with no shift (10), 1.013 ... 1.093 with
+        // boot_time_ 7 ms (0.7 x 65536 = 45875; tickoff 1 ms, int(9.8) = 9).
+        assert_eq!(ns2_ticks(sent, acked, 0, &timed), 10);
+        assert_eq!(ns2_ticks(sent, acked, 45875, &timed), 9);
+        assert_eq!(ns2_ticks(ms(1000.0), ms(1000.5), 0, &timed), 1);
+        let every = SenderSettings::shared(&TcpSpec {
+            one_per_rtt: false,
+            ..spec
+        })
+        .rto;
+        assert_eq!(ns2_ticks(sent, acked, 45875, &every), 10);
+        assert_eq!(ns2_ticks(ms(1000.0), ms(1094.0), 0, &every), 9);
+        assert_eq!(ns2_ticks(ms(1000.0), ms(1003.0), 0, &every), 1);
     }
 
     #[test]
