@@ -558,18 +558,15 @@ def emulator_diagnosis(case: Case, metric: str, user: dict, kernel: dict) -> str
     seen = f"user {user[metric]:.4g}, kernel {kernel[metric]:.4g}"
     if metric not in ("mean_queue_pkts", "cwnd_mean_pkts"):
         return f"{seen}: not diagnosed"
-    packet_ms = PACKET_BYTES * 8 / (case.rate_mbps * 1e3)
-    # The token bucket holds one packet and 1 ms of the rate (realnet/kernel.rs SAVED_NS).
-    ahead = case.rate_mbps * 1e3 / 8 / PACKET_BYTES
     longer = 1e3 * (kernel["srtt_s"] - user["srtt_s"])
     return (
-        f"{seen}: behind the kernel's queue each packet leaves the link when a link of its rate "
-        "would finish it (the kernel path's departure rule), but the token bucket saves up 1 ms "
-        "of the rate beyond one packet, so that its timer firing late costs no rate, and can "
-        "therefore let packets through up to that far ahead of the link; those wait outside "
-        f"its fifo, whose limit then admits up to {ahead:.3g} packets more "
-        f"({packet_ms:.2g} ms of link time each): a mechanism, not measured; the kernel's mean "
-        f"srtt was {longer:.2f} ms longer in these runs, and any part beyond that not diagnosed"
+        f"{seen}: the kernel's fifo is short of the limit by the packets its token bucket saves, "
+        "so it fills when the link's queue would (realnet/kernel.rs Bucket), and each packet "
+        "leaves the link when a link of its rate would finish it (the departure rule); but a "
+        "packet read from the veth pair after its time on the link would have ended leaves when "
+        "read, delaying the link's later departures until it idles, while the fifo admits as "
+        "if they were on time: not measured per run; the kernel's mean srtt differed by "
+        f"{longer:+.2f} ms in these runs"
     )
 
 
