@@ -1,7 +1,8 @@
-"""Seven reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
+"""Eleven reproductions in ns-2.35 and in ccscope on the same set-up, beside the paper (run by
 `make validate`): Yang et al.'s short-term fairness F (Table 1, Figs. 10 and 13), Jin et al.'s
-Fig. 20 (Table 6's simulated T2 and T1), Cai et al.'s Fig. 16, Yang et al.'s ON/OFF loss (§3.3)
-and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's equilibrium.
+Fig. 20 (Table 6's simulated T2 and T1) and Table 5, Cai et al.'s Figs. 16, 10, 17 and 8-9,
+Yang et al.'s ON/OFF loss (§3.3) and queue refill (Fig. 29), RFC 9438's CUBIC and Vegas's
+equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
 (bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
@@ -27,7 +28,15 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   RTTs (ccscope: the senders' srtt; ns-2: the RTT a packet sees, propagation and queues,
   since ns-2's srtt_ counts ticks of 0.1 s); and the pair's windows (W1, W2) over 300-400 s,
   which set where the convergence starts. Median and range over seeds (first-passage times
-  have long tails).
+  have long tails), seeds 1-12 (--seeds 12): with 5 seeds the rule (each median inside the
+  other's range) calls two samples of one distribution different 29% of the time, with 12
+  1.4% (20 000 pairs of normal samples).
+- jin-table5 (bench/ns2_jin_table5.tcl): one flow beside the CBR square wave of
+  scenarios/jin-table5-square-wave.toml, Newreno with Table 5's increase and decrease (IIAD
+  as ns-2's binomial (k, l) = (1, 0)); 1/aggressiveness (RTTs) from its window every 100 ms,
+  as jin.table5_measure, over 1230 s; mean ± sd over seeds 1-10 (--seeds 10). SIMD and
+  AIAD(2/3) have no ns-2.35 agent (their increase depends on the window at the last
+  decrease).
 - cai-fig16 (bench/ns2_cai_fig16.tcl): the media flow's goodput (its packets acknowledged, in
   bits on the wire per second; the claim's throughput counts duplicates too, a few percent
   here) with DTAIMD(0.2,0.875) and with TCP, n mice read as the
@@ -38,6 +47,18 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   delay_growth_ true, its defaults; ccscope's `syn = true`, part of ns-2.35's rules), and with
   windowInit_ packets of data at once (ns-2.35 with both false; ccscope without `syn`): how
   much of the gap between the two simulators the start makes.
+- cai-fig10 (bench/ns2_cai_fig10.tcl): Fig. 10's one GAIMD flow, at each (α, β) pair the
+  bottleneck's utilization over [5, 30] s at buffers of 2, 5, 10 and 20 packets, beside (24);
+  nothing in either simulator is random, so one run each, judged by FIG10_AGREE (the phase
+  of a periodic sawtooth within the window) rather than a spread over seeds.
+- cai-fig17 (bench/ns2_cai_fig17.tcl): the class-2/class-1 ratio of mean goodputs, TCP
+  against DTAIMD(α₂, 0.875) with α₂ from (40) for k = 2, 3, 4 at 12 to 96 flows, as
+  cai.fig17_ratio (which takes throughput, duplicates included); mean ± sd over seeds.
+- cai-fig8-9 (bench/ns2_cai_fig8.tcl): n TCP and n TAIMD or DTAIMD flows on the 15 Mb/s RED
+  link of cai.fig8_scenario, at the n whose windows are below 1/(1 - β): the other class's
+  goodput over all flows' mean (Fig. 8) and Jain's index of all flows (Fig. 9), each of
+  TAIMD and DTAIMD as mean ± sd over seeds. ns-2.35's TAIMD and DTAIMD: Sack1 with
+  bench/ns2_cai_common.tcl.
 - cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
   ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
   module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
@@ -53,15 +74,19 @@ With --store (full runs only) the ns-2.35 cells, and whether ccscope with ns-2.3
 agrees with them (ccscope.ns2column.AGREE_MEANS, AGREE_MEDIANS), go into the validation table's
 ns-2.35 column (ccscope/ns2column.json) under the claims' keys: yang-table1's "F/TCP", ...;
 yang-onoff's and yang-fig27-29's "TCP", ...; jin-fig20's "exp1/T2/AIMD", "exp2/T1/AIMD", ...;
-cai-fig16's "mice/0" ... "mice/10"; cubic-rfc9438's "bernoulli/P"; vegas-equilibrium's "queue",
-"spread", "rtt/Vegas", "rtt/Reno". Without ns-2.35 the store is left as it is. With --store
---restamp ccscope's side of each cell is computed first: a cell whose value is the stored one
-to the character is stamped with this model version (ccscope.ns2column.restamp) and ns-2.35 is
-not rerun for it; any other is measured afresh, both sides, and stored, as with --store alone.
+cai-fig16's "mice/0" ... "mice/10"; cai-fig10's "AIMD(0.2,0.875)", ...; jin-table5's "TCP",
+"AIMD(1/10,1/16)", "IIAD(1,2/3)"; cai-fig17's "k2/n12", ...; cai-fig8-9's "n16/throughput",
+"n16/jain", ...; cubic-rfc9438's
+"bernoulli/P"; vegas-equilibrium's "queue", "spread", "rtt/Vegas", "rtt/Reno". Without
+ns-2.35 the store is left as it is. With --store --restamp ccscope's side of each cell is
+computed first: a cell whose value is the stored one to the character is stamped with this
+model version (ccscope.ns2column.restamp) and ns-2.35 is not rerun for it; any other is
+measured afresh, both sides, and stored, as with --store alone.
 
 Usage: python bench/ns2_compare_figs.py
-{yang-f,yang-onoff,yang-fig29,jin-fig20,cai-fig16,cai-fig16-start,cubic,vegas}
-[--seeds N] [--quick] [--mice N,N,...] [--store [--restamp]]
+{yang-f,yang-onoff,yang-fig29,jin-fig20,jin-table5,cai-fig16,cai-fig16-start,cai-fig10,
+cai-fig17,cai-fig8-9,cubic,vegas}
+[--seeds N] [--quick] [--mice N,N,...] [--only KEY,...] [--store [--restamp]]
 """
 
 from __future__ import annotations
@@ -77,7 +102,7 @@ import pandas as pd
 
 from ccscope import engine, metrics, ns2column, theory
 from ccscope.experiments import cai, cubic, jin, vegas, yang
-from ccscope.scenario import load, shipped
+from ccscope.scenario import Scenario, load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
@@ -417,7 +442,8 @@ def windows(runs: list[dict[str, float]]) -> str:
     return ", ".join(f"{np.median([r[k] for r in runs]):.1f}" for k in ("W1", "W2"))
 
 
-def jin_fig20(seeds: range, with_ns2: bool) -> None:
+def jin_fig20(seeds: range, with_ns2: bool, only: tuple[str, ...] = ()) -> None:
+    """The table; with `only`, the cells of those keys alone (e.g. "exp2/T1/IIAD")."""
     print(
         "| Exp. | control | quantity | paper | ns-2.35 | ccscope, as reproduced | "
         "ccscope, ns-2.35 rules |"
@@ -426,6 +452,8 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
     for experiment, key, column in ((1, "T2", 0), (2, "T1", 1)):
         table6 = jin.TABLE6_EXP1 if experiment == 1 else jin.TABLE6_EXP2
         for name, ns2_agent in JIN_NS2.items():
+            if only and f"exp{experiment}/{key}/{name}" not in only:
+                continue
             like = [jin_ccscope(experiment, name, s, True) for s in seeds]
             mine = median_range([r[key] for r in like])
             if not isinstance(ns2_agent, str) and settled(
@@ -461,6 +489,67 @@ def jin_fig20(seeds: range, with_ns2: bool) -> None:
                 f"{windows(like)} |",
                 flush=True,
             )
+
+
+# --- Jin et al.'s Table 5: one flow beside a CBR square wave ---------------------------------
+
+#: Table 5's name: ns-2 agent arguments (Newreno [increase_num_ decrease_num_ [k l]], as
+#: JIN_NS2) or why ns-2.35 cannot run it.
+TABLE5_NS2 = {
+    "TCP": ["Newreno"],
+    "AIMD(1/10,1/16)": ["Newreno", "0.1", str(15 / 16)],
+    "IIAD(1,2/3)": ["Newreno", "1", str(1 / 3), "1", "0"],
+    "SIMD(1/16)": JIN_NS2["SIMD"],
+    "AIAD(2/3)": "no AIAD(2/3) in ns-2.35: its increase 3β/(2 w_max) depends on the window at "
+    "the last decrease (ns-2's binomial increase is fixed)",
+}
+TABLE5_SECONDS = 1230.0
+
+
+def table5_ccscope(name: str, seed: int) -> float:
+    """1/aggressiveness (RTTs) as jin.table5 measures it, with ns-2.35's rules (the TCP
+    flow's 1000-byte payload 1040 bytes on the wire)."""
+    controller, params = jin.TABLE5[name][1]
+    sc = load(shipped() / "jin-table5-square-wave.toml").with_seed(seed).table
+    sc["run"]["duration"] = f"{TABLE5_SECONDS:g}s"
+    sc["flows"][0]["source"] = {
+        **sc["flows"][0]["source"],
+        **NS2_TCP,
+        "controller": {"name": controller, **params},
+        "packet_size": "1040B",
+    }
+    tr = engine.run(sc).trace.flows
+    w = tr[tr["flow"] == 0]
+    return table5_response(w["time_s"].to_numpy(), w["window_pkts"].to_numpy())
+
+
+def table5_ns2(name: str, seed: int) -> float:
+    got = ns2("ns2_jin_table5.tcl", TABLE5_SECONDS, seed, *TABLE5_NS2[name])
+    w = np.array(got["cwnd"], dtype=float)
+    return table5_response(got["interval_s"] * np.arange(1, w.size + 1), w)
+
+
+def table5_response(t: np.ndarray, window: np.ndarray) -> float:
+    on, off = jin.SQUARE_ON_S, jin.SQUARE_OFF_S
+    return metrics.square_wave_response(t, window, on, off, jin.RTT_S)["inv_aggressiveness_rtts"]
+
+
+def jin_table5(seeds: range, with_ns2: bool) -> None:
+    print("| control | paper (95% interval) | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for name, agent in TABLE5_NS2.items():
+        lo, hi = jin.TABLE5[name][0]
+        if isinstance(agent, str):
+            print(f"| {name} | {lo}-{hi} | — ({agent}) | — |", flush=True)
+            continue
+        like = [table5_ccscope(name, s) for s in seeds]
+        if settled("jin-table5", name, mean_sd(like)):
+            continue
+        theirs = [table5_ns2(name, s) for s in seeds] if with_ns2 else []
+        print(f"| {name} | {lo}-{hi} | {mean_sd(theirs) if theirs else ''} | {mean_sd(like)} |")
+        if theirs:
+            agree = ns2column.agree_means(theirs, like)
+            store("jin-table5", name, mean_sd(theirs), mean_sd(like), agree, ns2column.AGREE_MEANS)
 
 
 # --- Cai et al.'s Fig. 16 --------------------------------------------------------------------
@@ -553,17 +642,306 @@ def cai_fig16_start(seeds: range, mice: tuple[int, ...], with_ns2: bool) -> None
         print(f"| {n} | " + " | ".join(cells) + " |", flush=True)
 
 
+# --- Cai et al.'s Table I: playback beside TCP elephants and mice ----------------------------
+
+TABLE1_SECONDS, TABLE1_STARTUP_S = 600, 3.0  # as scenarios/cai-table1-playback.toml
+TABLE1_MICE = int(cai.TABLE1_KNOBS["mice"].assumed)
+#: Claim key: cai.table1_run's number.
+TABLE1_KEYS = {
+    "dtaimd/interruptions": "dtaimd_interruptions",
+    "tcp/interrupted": "tcp_interrupted",
+    "queue/share": "share_bigger_queue",
+    "rate/ratio": "rate_ratio",
+}
+
+
+def table1_ccscope(seed: int) -> dict[str, float]:
+    """cai.table1_run with ns-2.35's rules (1040-byte packets on the wire; DTAIMD's cuts in
+    whole packets, as cai_ccscope)."""
+    table = load(shipped() / "cai-table1-playback.toml").table
+    for i, flow in enumerate(table["flows"]):
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        if i == 0:
+            flow["source"]["integer_window"] = True
+    return cai.table1_run(Scenario.from_dict(table), seed)
+
+
+def playout(t: np.ndarray, delivered: np.ndarray) -> tuple[int, float]:
+    """Interruptions and the largest buffer (packets) of ccscope's playback receiver
+    (crates/ccscope-core/src/apps/playback.rs: playback from TABLE1_STARTUP_S after the first
+    delivery at the session's mean rate, first to last delivery; an underrun freezes it until
+    TABLE1_STARTUP_S of playback is buffered again) on deliveries logged every 10 ms (each
+    interval's packets counted at its end)."""
+    step = np.diff(np.concatenate([[0.0], delivered]))
+    when, pkts = t[step > 0], step[step > 0]
+    first, last = when[0], when[-1]
+    c = pkts.sum() / (last - first)
+    buffer, now, started, playing, interruptions, most = 0.0, first, False, False, 0, 0.0
+    for at, n in zip(when, pkts, strict=True):
+        if not started and first + TABLE1_STARTUP_S <= at:
+            started, playing, now = True, True, first + TABLE1_STARTUP_S
+        if playing:
+            if now + buffer / c <= at:
+                buffer, playing = 0.0, False
+                interruptions += 1
+            else:
+                buffer -= c * (at - now)
+        now = at
+        buffer += n
+        most = max(most, buffer)
+        if started and not playing and buffer >= c * TABLE1_STARTUP_S:
+            playing = True
+    return interruptions, most
+
+
+def table1_ns2(seed: int) -> dict[str, float]:
+    """cai.table1_run's numbers from ns-2.35's deliveries (bench/ns2_cai_table1.tcl)."""
+    got = ns2("ns2_cai_table1.tcl", TABLE1_MICE, TABLE1_SECONDS, seed)
+    acked = np.maximum(np.array(got["ack"], dtype=float), 0.0)  # ack_ 0: the SYN's
+    t = got["interval_s"] * np.arange(1, acked.shape[0] + 1)
+    played = [playout(t, acked[:, i]) for i in range(acked.shape[1])]
+    interruptions = np.array([p[0] for p in played])
+    queue = np.array([p[1] for p in played])
+    return {
+        "dtaimd_interruptions": int(interruptions[0]),
+        "tcp_interrupted": int((interruptions[1:] > 0).sum()),
+        "share_bigger_queue": float((queue[1:] > queue[0]).mean()),
+        "rate_ratio": float(acked[-1, 0] / acked[-1, 1:].mean()),
+    }
+
+
+def cai_table1(seeds: range, with_ns2: bool) -> None:
+    print("| quantity | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    like = [table1_ccscope(s) for s in seeds]
+    cells = {key: mean_sd([r[name] for r in like]) for key, name in TABLE1_KEYS.items()}
+    if all(settled("cai-table1", key, cell) for key, cell in cells.items()):
+        return
+    theirs = [table1_ns2(s) for s in seeds] if with_ns2 else []
+    for key, name in TABLE1_KEYS.items():
+        shown = mean_sd([r[name] for r in theirs]) if theirs else ""
+        print(f"| {key} | {TABLE1_PAPER[key]} | {shown} | {cells[key]} |", flush=True)
+        if theirs:
+            agree = ns2column.agree_means([r[name] for r in theirs], [r[name] for r in like])
+            store("cai-table1", key, shown, cells[key], agree, ns2column.AGREE_MEANS)
+
+
+#: Table I's values as the claims state them.
+TABLE1_PAPER = {
+    "dtaimd/interruptions": "0",
+    "tcp/interrupted": "5",
+    "queue/share": "0.8",
+    "rate/ratio": f"{cai.TABLE1_RATE_KBPS['DTAIMD'] / np.mean(cai.TABLE1_RATE_KBPS['TCP']):.3f}",
+}
+
+
+# --- Cai et al.'s Fig. 17: two (α, β) classes --------------------------------------------
+
+FIG17_SECONDS, FIG17_WARMUP_S = 140, 20  # as scenarios/cai-fig17-differentiation.toml
+
+
+def fig17_alpha2(k: int) -> float:
+    return float(theory.cai_weighted_alpha_ratio(k, 0.5, 0.875))
+
+
+def fig17_ccscope(k: int, n: int, seed: int) -> float:
+    """Class 2's mean goodput over class 1's, Fig. 17's set-up as cai.fig17_ratio runs it with
+    ns-2.35's rules (1040-byte packets on the wire; DTAIMD's cuts in whole packets, ns-2's
+    precisionReduce_ false, as cai_ccscope)."""
+    table = load(shipped() / "cai-fig17-differentiation.toml").with_seed(seed).table
+    data, media = table["flows"]
+    data["count"], media["count"] = n - n // 6, n // 6
+    media["source"]["controller"]["alpha"] = fig17_alpha2(k)
+    for flow in (data, media):
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+    media["source"]["integer_window"] = True
+    goodput = engine.run(table).flows["goodput_bps"].to_numpy()
+    return float(goodput[n - n // 6 :].mean() / goodput[: n - n // 6].mean())
+
+
+def fig17_ns2(k: int, n: int, seed: int) -> float:
+    got = ns2(
+        "ns2_cai_fig17.tcl",
+        n - n // 6,
+        n // 6,
+        fig17_alpha2(k),
+        FIG17_SECONDS,
+        FIG17_WARMUP_S,
+        seed,
+    )
+    acked = np.array(got["acked_pkts"], dtype=float)
+    return float(acked[n - n // 6 :].mean() / acked[: n - n // 6].mean())
+
+
+def cai_fig17(seeds: range, with_ns2: bool) -> None:
+    print("| k | flows | paper | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|---|")
+    for k in (2, 3, 4):
+        for n in (12, 24, 48, 96):
+            like = [fig17_ccscope(k, n, s) for s in seeds]
+            if settled("cai-fig17", f"k{k}/n{n}", mean_sd(like)):
+                continue
+            theirs = [fig17_ns2(k, n, s) for s in seeds] if with_ns2 else []
+            shown = mean_sd(theirs) if theirs else ""
+            print(f"| {k} | {n} | {k} | {shown} | {mean_sd(like)} |", flush=True)
+            if theirs:
+                agree = ns2column.agree_means(theirs, like)
+                store("cai-fig17", f"k{k}/n{n}", shown, mean_sd(like), agree, FIG17_AGREE)
+
+
+#: How a Fig. 17 cell is judged: the class-2/class-1 goodput ratio, each seed one run.
+FIG17_AGREE = "class 2's over class 1's mean goodput per run: " + ns2column.AGREE_MEANS
+
+
+# --- Cai et al.'s Figs. 8 and 9: TAIMD and DTAIMD beside TCP at small windows ---------------
+
+FIG8_SECONDS, FIG8_WARMUP_S = 100, 20  # as cai.fig8_scenario
+#: The n of fig8-9's rows: those whose windows are below 1/(1 - β) (cai.fig8_9_claims).
+FIG8_N = (16, 32, 64)
+FIG8_KINDS = ("dtaimd", "taimd")
+
+
+def fig8_summary(goodput: np.ndarray) -> dict[str, float]:
+    """The other class's goodput over the mean of all flows' (TCP the even flows; Fig. 8's
+    normalized throughput) and Jain's index of all flows (Fig. 9)."""
+    return {"other": goodput[1::2].mean() / goodput.mean(), "jain": metrics.jain_index(goodput)}
+
+
+def fig8_ccscope(n: int, kind: str, seed: int) -> dict[str, float]:
+    """cai.fig8_mix's two numbers with ns-2.35's rules (1040-byte packets on the wire; the
+    (D)TAIMD flows' cuts in whole packets, ns-2's precisionReduce_ false, as cai_ccscope), from
+    the flows' goodput."""
+    sc = cai.fig8_scenario(n, kind, FIG8_SECONDS, FIG8_WARMUP_S, seed)
+    for i, flow in enumerate(sc["flows"]):
+        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        if i % 2:
+            flow["source"]["integer_window"] = True
+    return fig8_summary(engine.run(sc).flows["goodput_bps"].to_numpy())
+
+
+def fig8_ns2(n: int, kind: str, seed: int) -> dict[str, float]:
+    got = ns2("ns2_cai_fig8.tcl", n, kind, FIG8_SECONDS, FIG8_WARMUP_S, seed)
+    return fig8_summary(np.array(got["acked_pkts"], dtype=float))
+
+
+def fig8_cell(runs: dict[str, list[dict[str, float]]], what: str) -> str:
+    return ", ".join(f"{k.upper()} {mean_sd([r[what] for r in runs[k]])}" for k in FIG8_KINDS)
+
+
+#: How a Figs. 8-9 cell is judged.
+FIG8_AGREE = "DTAIMD's and TAIMD's values over the seeds, each: " + ns2column.AGREE_MEANS
+
+
+def cai_fig8_9(seeds: range, with_ns2: bool) -> None:
+    print("| n | quantity | ns-2.35 | ccscope, ns-2.35 rules |")
+    print("|---|---|---|---|")
+    for n in FIG8_N:
+        like = {k: [fig8_ccscope(n, k, s) for s in seeds] for k in FIG8_KINDS}
+        keys = {"other": f"n{n}/throughput", "jain": f"n{n}/jain"}
+        if all(settled("cai-fig8-9", keys[w], fig8_cell(like, w)) for w in keys):
+            continue
+        theirs = {k: [fig8_ns2(n, k, s) for s in seeds] for k in FIG8_KINDS} if with_ns2 else {}
+        for what, key in keys.items():
+            shown = fig8_cell(theirs, what) if theirs else ""
+            print(f"| {n} | {key} | {shown} | {fig8_cell(like, what)} |", flush=True)
+            if theirs:
+                agree = all(
+                    ns2column.agree_means([r[what] for r in theirs[k]], [r[what] for r in like[k]])
+                    for k in FIG8_KINDS
+                )
+                store("cai-fig8-9", key, shown, fig8_cell(like, what), agree, FIG8_AGREE)
+
+
+# --- Cai et al.'s Fig. 10: one AIMD flow, no random element ---------------------------------
+
+#: Fig. 10's utilization is measured over [5, 30] s (cai.fig10_scenario).
+FIG10_WINDOW_S = 25.0
+FIG10_WIRE = cai.FIG10_PKT_BYTES + HEADER
+#: How a Fig. 10 cell is judged: one run each, nothing random in either, so no seed spread.
+FIG10_AGREE = (
+    "each buffer's utilization within two sawtooth cycles' share of the 25-s window, times the "
+    "utilization's swing, plus four packets: deterministic runs of one periodic sawtooth that "
+    "start in different phases differ by at most that (cycle: (1 - β)(r + B)/α rounds of at "
+    "most (r + B) packet times; swing: 1 - β(r + B)/r, at least 0)"
+)
+
+
+def fig10_ccscope(alpha: float, beta: float, buffer: int) -> float:
+    """Fig. 10's utilization with ns-2.35's rules: 1040-byte packets on the wire (the paper's
+    1000-byte MSS and ns-2's 40 bytes of header), the DropTail one packet shorter
+    (yang_f_ccscope)."""
+    sc = cai.fig10_scenario(alpha, beta, buffer)
+    source = sc["flows"][0]["source"]
+    sc["flows"][0]["source"] = {**source, **NS2_TCP, "packet_size": f"{FIG10_WIRE}B"}
+    sc["topology"]["bottleneck"]["queue"]["limit"] = f"{buffer - 1}pkts"
+    return float(engine.run(sc).bottlenecks.loc[0, "utilization"])
+
+
+def fig10_ns2(alpha: float, beta: float, buffer: int) -> float:
+    got = ns2("ns2_cai_fig10.tcl", alpha, beta, buffer, 30, 30 - FIG10_WINDOW_S)
+    return float(got["utilization"])
+
+
+def fig10_width(alpha: float, beta: float, buffer: int) -> float:
+    """:data:`FIG10_AGREE`'s width for one buffer: a T-second mean of a sawtooth of period P
+    is off its cycle mean by at most the part cycle's share P/T times the largest departure
+    of the utilization from that mean (1 - its trough, the trough being β(r + B)/r of the
+    link below r); two runs differ by twice that; a packet at either end of each run's
+    window adds four packet times over T."""
+    pkt_s = FIG10_WIRE * 8 / cai.FIG10_RATE_BPS
+    r = cai.fig10_base_rtt_s() / pkt_s
+    peak = r + buffer
+    cycle_s = (1 - beta) * peak / alpha * peak * pkt_s
+    swing = 1 - min(1.0, beta * peak / r)
+    return (2 * cycle_s * swing + 4 * pkt_s) / FIG10_WINDOW_S
+
+
+def fig10_cell(values: list[float]) -> str:
+    return ", ".join(f"{v:.3f}" for v in values) + " (B = 2, 5, 10, 20)"
+
+
+def cai_fig10(with_ns2: bool) -> None:
+    print(
+        "| (α, β) | buffer | (24) | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules | "
+        "width |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    table = cai.fig10()
+    for a, b in cai.FIG10_PAIRS:
+        key = f"AIMD({a:g},{b:g})"
+        like = [fig10_ccscope(a, b, n) for n in cai.FIG10_BUFFERS]
+        if settled("cai-fig10", key, fig10_cell(like)):
+            continue
+        theirs = [fig10_ns2(a, b, n) for n in cai.FIG10_BUFFERS] if with_ns2 else []
+        widths = [fig10_width(a, b, n) for n in cai.FIG10_BUFFERS]
+        rows = table[(table.alpha == a) & (table.beta == b)]
+        for i, row in enumerate(rows.itertuples()):
+            them = f"{theirs[i]:.4f}" if theirs else ""
+            print(
+                f"| ({a:g}, {b:g}) | {row.buffer} | {row.eq24:.4f} | {them} | "
+                f"{row.measured:.4f} | {like[i]:.4f} | ± {widths[i]:.4f} |",
+                flush=True,
+            )
+        if theirs:
+            agree = all(abs(t - m) <= w for t, m, w in zip(theirs, like, widths, strict=True))
+            store("cai-fig10", key, fig10_cell(theirs), fig10_cell(like), agree, FIG10_AGREE)
+
+
 # --- RFC 9438's CUBIC under Bernoulli loss --------------------------------------------------
 
 #: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22): β = 819/1024, C =
 #: bic_scale·10/1024 = 410/1024, no HyStart (Linux 2.6.29 added it); fast convergence off, as
-#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow.
+#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow; W_est counted at
+#: beta_scale and never at α = 1 (linux_friendly); slow start at cwnd = ssthresh too
+#: (ssthresh_inclusive, bictcp_cong_avoid's `snd_cwnd <= snd_ssthresh`).
 NS2_CUBIC = {
     "name": "cubic",
     "fast_convergence": 0,
     "beta": 819 / 1024,
     "c": 410 / 1024,
     "hystart": 0,
+    "linux_friendly": 1,
+    "ssthresh_inclusive": 1,
 }
 #: bench/ns2_cubic.tcl's round trip without a queue: 2 × (48 + 1 + 1) ms of propagation and a
 #: 1040-byte packet and a 40-byte ACK serialized at the two 1 Gb/s links and the 10 Gb/s one.
@@ -571,8 +949,9 @@ CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
 
 
 def cubic_ccscope(p: float, seed: int) -> float:
-    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP,
-    1040 bytes on the wire): packets sent per RTT over the second half of the 3000-s run."""
+    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP but
+    whole-packet windows, as TCP/Linux's integer snd_cwnd; 1040 bytes on the wire): packets
+    sent per RTT over the second half of the 3000-s run."""
     sc = (
         load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
     )
@@ -581,6 +960,7 @@ def cubic_ccscope(p: float, seed: int) -> float:
     table["flows"][0]["source"] = {
         **source,
         **NS2_TCP,
+        "integer_window": True,
         "packet_size": f"{1000 + HEADER}B",
         "controller": NS2_CUBIC,
     }
@@ -623,11 +1003,20 @@ def cubic_rfc9438(seeds: range, with_ns2: bool) -> None:
 VEGAS_NS = tuple(range(1, 17))
 
 
+#: ns-2.35's tcp-vegas.cc where ccscope's Vegas (Linux tcp_vegas.c) differs: Diff rounded to
+#: whole packets, a round's mean RTT, the +1 spread over the next round's ACKs, and an eighth
+#: off the window leaving slow start.
+NS2_VEGAS = {"whole_diff": 1, "mean_rtt": 1, "ack_increase": 1, "eighth_exit": 1}
+
+
 def vegas_rules(table: dict) -> dict:
-    """A Vegas scenario with ns-2.35's rules: NS2_TCP, 1040 bytes on the wire, the DropTail
-    limit one packet lower (yang_f_ccscope)."""
+    """A Vegas scenario with ns-2.35's rules: NS2_TCP, NS2_VEGAS for the Vegas flows, 1040
+    bytes on the wire, the DropTail limit one packet lower (yang_f_ccscope)."""
     for flow in table["flows"]:
-        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{1000 + HEADER}B"}
+        source = {**flow["source"], **NS2_TCP, "packet_size": f"{1000 + HEADER}B"}
+        if source["controller"] == "vegas":
+            source["controller"] = {"name": "vegas", **NS2_VEGAS}
+        flow["source"] = source
     queue = table["topology"]["bottleneck"]["queue"]
     queue["limit"] = f"{int(queue['limit'].removesuffix('pkts')) - 1}pkts"
     return table
@@ -719,8 +1108,13 @@ def main() -> None:
             "yang-onoff",
             "yang-fig29",
             "jin-fig20",
+            "jin-table5",
             "cai-fig16",
             "cai-fig16-start",
+            "cai-fig10",
+            "cai-fig17",
+            "cai-fig8-9",
+            "cai-table1",
             "cubic",
             "vegas",
         ),
@@ -737,6 +1131,12 @@ def main() -> None:
         help="cai-fig16: these n only, e.g. 6,7,8 (default 0-10)",
     )
     ap.add_argument(
+        "--only",
+        type=lambda text: tuple(text.split(",")),
+        default=(),
+        help="jin-fig20: these cells only, e.g. exp2/T1/IIAD",
+    )
+    ap.add_argument(
         "--store",
         action="store_true",
         help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
@@ -748,6 +1148,8 @@ def main() -> None:
         "text; measure the others afresh.",
     )
     args = ap.parse_args()
+    if args.figure == "cai-fig10":
+        args.seeds = 1  # nothing random: one run per case (FIG10_AGREE)
     seeds = range(1, args.seeds + 1)
     with_ns2 = have_ns2()
     if args.store and args.quick:
@@ -760,7 +1162,7 @@ def main() -> None:
     if args.figure == "yang-f":
         yang_f(seeds, 300.0 if args.quick else 1000.0, with_ns2)
     elif args.figure == "jin-fig20":
-        jin_fig20(seeds, with_ns2)
+        jin_fig20(seeds, with_ns2, args.only)
     elif args.figure == "cai-fig16":
         mice = args.mice or ((0, 5, 10) if args.quick else tuple(range(11)))
         cai_fig16(seeds, mice, with_ns2)
@@ -772,6 +1174,16 @@ def main() -> None:
         cubic_rfc9438(seeds, with_ns2)
     elif args.figure == "vegas":
         vegas_equilibrium(seeds, with_ns2)
+    elif args.figure == "cai-fig10":
+        cai_fig10(with_ns2)
+    elif args.figure == "jin-table5":
+        jin_table5(seeds, with_ns2)
+    elif args.figure == "cai-fig17":
+        cai_fig17(seeds, with_ns2)
+    elif args.figure == "cai-fig8-9":
+        cai_fig8_9(seeds, with_ns2)
+    elif args.figure == "cai-table1":
+        cai_table1(seeds, with_ns2)
     else:
         cai_fig16_start(seeds, (5,) if args.quick else (1, 5, 10), with_ns2)
 

@@ -115,7 +115,7 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     r = ccscope.run(ccscope.loads(kernel_text()))
     link = r.links.set_index("name").loc["bottleneck"]
     # 2 Mb/s over the 4 s after the warm-up. The token bucket lets through no more than that
-    # (its bucket of one packet and 1 ms adds 0.03%). Two AIMD(1, 1/2) sawtooths keep at least
+    # (the packet it saves adds 0.1%). Two AIMD(1, 1/2) sawtooths keep at least
     # 3/4 of it even with no buffer at all (a window between W/2 and W, W the pipe); the 40
     # packets of buffer only raise that, up to all of it. Real time on a shared machine delays
     # senders, so the test holds the flows to the bufferless floor, not to the full link.
@@ -123,10 +123,13 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     assert 0.75 * 2e6 < total <= 2e6, r.flows[["label", "throughput_bps"]]
     assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
     # The user-space network behind the kernel has unlimited queues: every queue drop is the
-    # kernel's pfifo of 40 packets, which holds at most that, plus what the token bucket
-    # saves up (one packet and 1 ms at 2 Mb/s) and one datagram on its way through the pair.
+    # kernel's. Its pfifo holds 40 packets less the one the token bucket saves (1 ms at 2 Mb/s,
+    # rounded up to a packet), which waits in the emulator instead: at most 40, and one
+    # datagram on its way through the pair. A packet the emulator reads late holds the link's
+    # later departures back, so the count can pass that: two more are allowed for it (not
+    # derived; it depends on the load).
     assert link["drops"] > 0
-    assert link["max_queue_pkts"] <= 40 + 2 + 1
+    assert link["max_queue_pkts"] <= 40 + 1 + 2
     # Each packet the kernel's queue dropped counts against its flow, sent and lost.
     assert r.flows["dropped_pkts"].sum() == link["drops"]
     # The run's namespaces went with it: this process holds none, the machine has no new

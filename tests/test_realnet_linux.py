@@ -113,11 +113,13 @@ def test_the_kernel_queue_emulator_carries_a_kernel_flow():
     assert link["utilization"] >= 0.9
     assert (r.flows["throughput_bps"] >= 1e6).all(), r.flows[["label", "throughput_bps"]]
     # The user-space network behind the kernel has unlimited queues: every queue drop is the
-    # kernel's pfifo of 55 packets (CUBIC fills any buffer until it overflows), which holds at
-    # most that, plus what the token bucket saves up (one packet and 1 ms at 10 Mb/s, two
-    # packets of 1000 B) and one datagram on its way through the pair.
+    # kernel's (CUBIC fills any buffer until it overflows). Its pfifo holds 55 packets less the
+    # two of 1000 B the token bucket saves (1 ms at 10 Mb/s, rounded up), which wait in the
+    # emulator instead: at most 55, and one datagram on its way through the pair. A packet the
+    # emulator reads late holds the link's later departures back, so the count can pass that:
+    # three more are allowed for it (not derived; it depends on the load).
     assert link["drops"] > 0 and r.flows["dropped_pkts"].sum() == link["drops"]
-    assert link["max_queue_pkts"] <= 55 + 3 + 1
+    assert link["max_queue_pkts"] <= 55 + 1 + 3
     kernel = r.flows.iloc[0]
     assert kernel["label"] == "Linux cubic" and kernel["retransmits"] > 0
     assert wait_until(lambda: not namespaces_of(os.getpid()), 5), namespaces_of(os.getpid())

@@ -453,3 +453,62 @@ def test_the_ns2_estimator_from_the_command_line(tmp_path):
     p = run('"bsd"')
     assert p.returncode == 2
     assert "flows[0].source.rtt_estimator" in p.stderr
+
+
+def _slow_start_window(growth: str | None, delayed_ack: bool) -> float:
+    """One TCP flow from a window of 10 on an idle 100 Mb/s, 100 ms path: its window 0.35 s
+    in, after three rounds of slow start."""
+    source = {"kind": "tcp", "initial_window": 10, "delayed_ack": delayed_ack}
+    if growth:
+        source["growth"] = growth
+    sc = {
+        "run": {"duration": "0.35s", "seed": 1},
+        "topology": {"kind": "dumbbell", "bottleneck": {"rate": "100Mbps", "delay": "48ms"}},
+        "flows": [{"source": source}],
+        "trace": {"interval": "10ms", "state": True},
+    }
+    st = ccscope.run(sc).trace.state
+    window = st[(st.field == "cwnd_pkts") & (st.side == "sender")]
+    return float(window.sort_values("time_s").value.iloc[-1])
+
+
+def test_per_packet_growth_keeps_slow_start_doubling_with_delayed_acks():
+    # RFC 5681 §3.1 counts ACKs: with an ACK per two packets slow start grows by half a window
+    # per round (10 -> 15 -> 22.5 -> 33.75); counted per packet acknowledged (RFC 3465, Linux's
+    # tcp_slow_start) it doubles as with an ACK per packet (10 -> 20 -> 40 -> 80).
+    assert _slow_start_window(None, False) == 80
+    assert _slow_start_window("per_packet", True) == 80
+    assert 30 <= _slow_start_window(None, True) <= 36
+
+
+def test_python_controllers_see_the_growth_count():
+    seen = []
+
+    class Probe(ccscope.Controller):
+        window_pkts = 10.0
+
+        def on_ack(self, ack):
+            if ack.acked_pkts:
+                seen.append((ack.acked_pkts, ack.growth_pkts))
+
+    def counts(growth: str) -> set:
+        seen.clear()
+        gaimd = 'controller = { name = "gaimd", beta = 0.875 }'
+        mine = f'controller = "python:p", delayed_ack = true, growth = "{growth}"'
+        text = TCP.replace(gaimd, mine)
+        ccscope.run(ccscope.loads(text), controllers={"p": Probe()})
+        return set(seen)
+
+    assert {g for _, g in counts("per_ack")} == {1}
+    per_packet = counts("per_packet")
+    assert all(a == g for a, g in per_packet) and any(a == 2 for a, _ in per_packet)
+
+
+def test_growth_is_checked_and_written_only_when_per_packet():
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "sack", growth = "per_byte" }'))
+    assert info.value.path == "flows[0].source.growth"
+    assert "per_packet" in str(info.value)
+    assert "growth" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    text = TCP.replace('variant = "sack" }', 'variant = "sack", growth = "per_packet" }')
+    assert ccscope.loads(text).table["flows"][0]["source"]["growth"] == "per_packet"

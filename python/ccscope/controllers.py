@@ -86,7 +86,9 @@ class Controller:
     Hooks (each receives one object whose fields carry their units in their names):
 
     - :meth:`on_ack` (TCP, every ACK): ``now_s``, ``acked_pkts``, ``acked_bytes``,
-      ``sacked_pkts``, ``rtt_s``, ``srtt_s``, ``min_rtt_s``, ``in_flight_pkts``,
+      ``sacked_pkts``, ``growth_pkts`` (the steps of growth the ACK counts: 1 for an ACK of new
+      data, or with the source's ``growth = "per_packet"`` the packets it acknowledges; 0 for
+      a duplicate), ``rtt_s``, ``srtt_s``, ``min_rtt_s``, ``in_flight_pkts``,
       ``in_flight_bytes``, ``ce_pkts``, ``ce_bytes``, ``ece``, ``in_recovery``,
       ``rwnd_limited`` and ``delivery`` (``rate_bps``, ``delivered_pkts``,
       ``delivered_bytes``, ``interval_s``, ``app_limited``, ``total_delivered_pkts``,

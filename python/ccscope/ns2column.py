@@ -35,7 +35,6 @@ AGREE_MEDIANS = "each median inside the other's range"
 _ROUND = "a round model (one step per round trip) or closed forms: no packets to simulate"
 _MEDIA = "a media controller ns-2.35 has no agent for"
 _REAL = "real packets through the udp engine: a real-time run, not a simulator's"
-_NOT_YET = "ns-2.35 could run it ({what}), but no bench script does yet"
 
 #: Reproduction id: why it has no ns-2.35 cell.
 BLANK: dict[str, str] = {
@@ -53,19 +52,6 @@ BLANK: dict[str, str] = {
     "agent in ns-2.35",
     "papadimitriou-fig3": "SSVP: no agent in ns-2.35",
     "papadimitriou-fig4-8": "SSVP and SSVP-ADP: no agent in ns-2.35",
-    "jin-table5": _NOT_YET.format(
-        what="Sack1 with binomial and GAIMD parameters beside a CBR square wave"
-    ),
-    "cai-fig8-9": _NOT_YET.format(
-        what="Sack1 with GAIMD parameters; TAIMD's and DTAIMD's "
-        "window-dependent increase only from Tcl, as bench/ns2_cai_fig16.tcl does"
-    ),
-    "cai-fig10": _NOT_YET.format(what="one Sack1 flow with GAIMD parameters and a DropTail buffer"),
-    "cai-table1": _NOT_YET.format(
-        what="DTAIMD from Tcl as in bench/ns2_cai_fig16.tcl, and TCP "
-        "mice; the playback buffer from the trace"
-    ),
-    "cai-fig17": _NOT_YET.format(what="Sack1 with two (α, β) classes"),
     "dctcp-sigcomm10": "DCTCP is not in ns-2.35 (its ns-2 code is a separate patch)",
     "bbr-v1-queue": "BBR is not in ns-2.35",
     "bbr-vs-cubic": "BBR is not in ns-2.35",
@@ -97,6 +83,8 @@ PARTIAL: dict[str, str] = {
     "cubic-rfc9438": "the deterministic-loss rows and the Reno-friendly region's edge are one "
     "deterministic run each: no spread over seeds for the agreement rules to judge by",
     "vegas-equilibrium": "the round model's row: one step per round trip, no packets to simulate",
+    "jin-table5": "SIMD(1/16) and AIAD(2/3) have no ns-2.35 agent (their increase depends on "
+    "the window at the last decrease; ns-2's binomial increase is fixed)",
     "jin-fig20": "SIMD has no ns-2.35 agent (its increase depends on the window at the last "
     "decrease), so neither has either ranking; App. C's ratios are not run in ns-2.35",
 }

@@ -269,11 +269,12 @@ def linux_marks() -> dict[tuple[str, str], str]:
 
 #: linux-emulators's quick rows (the two-flow case) whose verdict changes from run to run. Over
 #: ten paired runs of `python bench/linux_spread.py --emulators --runs 10` (load 15.2-19.3) the
-#: kernel path's mean queue held in 3 and its mean window in 3 (the reason each row gives: the
-#: token bucket's saved tokens let its fifo admit more). The window's CoV held in all ten, but
-#: failed in one CI run (user space 0.211, kernel queue 0.304: 44% apart, beyond the ten runs'
-#: 29%); its spread is heavy-tailed (ten earlier runs through the user-space emulator, whose
-#: code the kernel path's departure rule left alone, gave 0.216-0.309, σ 12%).
+#: kernel path's mean queue held in 3 and its mean window in 3 (its token bucket's saved tokens
+#: let its fifo admit more); with the fifo short of the saved packets both held in four of four
+#: (`--runs 4`, load 13.0-16.3): too few runs to grade them yet. The window's CoV held in all
+#: ten, but failed in one CI run (user space 0.211, kernel queue 0.304: 44% apart, beyond the
+#: ten runs' 29%); its spread is heavy-tailed (ten earlier runs through the user-space emulator,
+#: whose code the kernel path's departure rule left alone, gave 0.216-0.309, σ 12%).
 VARIES = {
     ("linux-emulators", linux.emulator_quantity(linux.QUICK[1], metric))
     for metric in ("mean_queue_pkts", "cwnd_mean_pkts", "cwnd_cov")

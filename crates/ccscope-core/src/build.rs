@@ -35,8 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, Auto, Loss, Queue, RateSource, Red, RedMode, RttEstimator, RttTiming, SackPipe, Source,
-    Tcp, TcpVariant, Topology,
+    self, Auto, Growth, Loss, Queue, RateSource, Red, RedMode, RttEstimator, RttTiming, SackPipe,
+    Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -590,6 +590,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         limited_transmit: t.limited_transmit,
         delayed_ack: t.delayed_ack,
         delack_ns: ns(&t.delack),
+        growth_per_packet: t.growth == Growth::PerPacket,
         transfer_pkts: t.transfer_pkts(),
         integer_window: t.integer_window,
         whole_ssthresh: t.whole_ssthresh,

@@ -269,6 +269,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             all(n == 0 for n in dtaimd_int),
             "" if all(n == 0 for n in dtaimd_int) else CAI_TABLE1_WHY,
             source=PRINTED + ": Table I's 0",
+            key="dtaimd/interruptions",
         ),
         Claim(
             f"Cai Table I: TCP elephants interrupted (of 10), mean {seeds}",
@@ -278,6 +279,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             abs(interrupted - 5) <= count_tol,
             "" if abs(interrupted - 5) <= count_tol else CAI_TABLE1_WHY,
             source=THEORY + f": 2σ of a binomial count of 10 at 1/2, mean of {k} seed(s)",
+            key="tcp/interrupted",
         ),
         Claim(
             f"Cai Table I: share of TCP elephants with a larger max receiver queue than "
@@ -288,6 +290,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             abs(share - 0.8) <= share_tol,
             "" if abs(share - 0.8) <= share_tol else CAI_TABLE1_QUEUE_WHY,
             source=THEORY + f": 2σ of a binomial share of {10 * k} flows at 0.8",
+            key="queue/share",
         ),
         Claim(
             f"Cai Table I: DTAIMD rate / TCP mean rate, {seeds}",
@@ -301,6 +304,7 @@ def table1(quick: bool = False, setup: dict[str, float] | None = None) -> list[C
             source=SEEDS + f": Table I prints one run's rates in whole KB/s (± {printed:.2g} in "
             f"the ratio); 2σ of its difference from a mean of {k} seed(s), σ = "
             f"{TABLE1_RATE_SD:g} over seeds 1-10 (python bench/seed_spread.py cai-table1)",
+            key="rate/ratio",
         ),
     ]
 
@@ -478,6 +482,7 @@ def fig17(quick: bool = False) -> list[Claim]:
                     why,
                     source=SEEDS + f": (40) gives k exactly and states no error; 2σ of one "
                     f"run, σ = {sd:g} over seeds 1-10 (python bench/seed_spread.py cai-fig17)",
+                    key=f"k{k}/n{n}",
                 )
             )
     return claims
@@ -676,6 +681,7 @@ def fig10_claims(quick: bool = False) -> list[Claim]:
                 round(fig10_whole_packet_bound(a, b, r), 3),
                 source=THEORY + f": (24) is a fluid window cut at r + B; whole packets (r = "
                 f"{r:.1f} per τ0) move it by at most max(2, β(2 + α))/r",
+                key=f"AIMD({a:g},{b:g})",
             )
         )
     return claims
@@ -766,6 +772,7 @@ def fig8_9_claims(quick: bool = False) -> list[Claim]:
                 closer,
                 "" if closer else "unexpected: TAIMD is closer to 1",
                 source=STATEMENT + ": §III-C, DTAIMD corrects TAIMD at small windows",
+                key=f"n{n}/throughput",
             )
         )
         fairer = d["jain"] >= t["jain"]
@@ -778,6 +785,7 @@ def fig8_9_claims(quick: bool = False) -> list[Claim]:
                 fairer,
                 "" if fairer else "unexpected: TAIMD is fairer",
                 source=STATEMENT + ": §III-C, DTAIMD corrects TAIMD at small windows",
+                key=f"n{n}/jain",
             )
         )
     if not claims:

@@ -206,6 +206,7 @@ def table5(quick: bool = False) -> list[Claim]:
                 + f": Table 5 prints a 95% interval over its runs; ccscope's one run adds 2σ, "
                 f"σ = {sd:g} RTTs over seeds 1-10 (python bench/seed_spread.py "
                 f"jin-table5-{duration:.0f})",
+                key=name,
             )
         )
     return claims

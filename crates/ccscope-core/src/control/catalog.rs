@@ -25,9 +25,9 @@ use super::rate::{
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
-    Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas, Window,
-    WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS,
-    MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+    Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas, VegasNs2Rules,
+    Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K,
+    MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -1195,6 +1195,16 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         1.0,
                         "1: never below the Reno-friendly window W_est (RFC 9438 §4.3); 0: the cubic alone",
                     ),
+                    switch(
+                        "linux_friendly",
+                        0.0,
+                        "1: W_est as Linux tcp_cubic.c (2.6.22 on) counts it: α = 8/⌊8(1024 + b)/(3(1024 − b))⌋, b = 1024·β, never 1; 0: RFC 9438 §4.3's α_cubic, then 1 from cwnd_prior",
+                    ),
+                    switch(
+                        "ssthresh_inclusive",
+                        0.0,
+                        "1: slow start at cwnd = ssthresh too, as Linux 2.6.22's bictcp_cong_avoid (one packet more after each reduction); 0: below ssthresh only (RFC 5681 §3.1 allows either)",
+                    ),
                 ],
             },
             |v, s, m| {
@@ -1204,6 +1214,8 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                     fast_convergence: v["fast_convergence"] == 1.0,
                     hystart: v["hystart"] == 1.0,
                     reno_friendly: v["reno_friendly"] == 1.0,
+                    linux_friendly: v["linux_friendly"] == 1.0,
+                    ssthresh_inclusive: v["ssthresh_inclusive"] == 1.0,
                 };
                 let config = s.window;
                 m.make(move || Cubic::new(params).starting(config))
@@ -1320,11 +1332,21 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         vegas_pkts("alpha", VEGAS_ALPHA, "packets queued below which the window grows, 0 < α ≤ β"),
                         vegas_pkts("beta", VEGAS_BETA, "packets queued above which the window shrinks, β ≥ α"),
                         vegas_pkts("gamma", VEGAS_GAMMA, "packets queued that end slow start (every other RTT doubles the window until then), > 0"),
+                        switch("whole_diff", 0.0, "1: Diff rounded to the nearest whole packet, as ns-2.35's tcp-vegas.cc (the band becomes [α − ½, β + ½)); 0: Diff as computed (Brakmo & Peterson §3.2, Linux)"),
+                        switch("mean_rtt", 0.0, "1: a round's RTT is the mean of its samples, as ns-2.35's tcp-vegas.cc; 0: the smallest (Linux tcp_vegas.c)"),
+                        switch("ack_increase", 0.0, "1: a round's +1 is spread over the next round's ACKs, 1/cwnd each, as ns-2.35's tcp-vegas.cc; 0: added at the round's end (Linux tcp_vegas.c)"),
+                        switch("eighth_exit", 0.0, "1: slow start ends by taking an eighth off the window (ssthresh 2), as ns-2.35's tcp-vegas.cc; 0: at the window of the actual rate + 1 (Linux tcp_vegas.c)"),
                     ],
                 },
                 |v, s, m| {
                     let (a, b, g, config) = (v["alpha"], v["beta"], v["gamma"], s.window);
-                    m.make(move || Vegas::new(a, b, g).starting(config))
+                    let ns2 = VegasNs2Rules {
+                        whole_diff: v["whole_diff"] == 1.0,
+                        mean_rtt: v["mean_rtt"] == 1.0,
+                        ack_increase: v["ack_increase"] == 1.0,
+                        eighth_exit: v["eighth_exit"] == 1.0,
+                    };
+                    m.make(move || Vegas::new(a, b, g).with_ns2_rules(ns2).starting(config))
                 },
             )
         },

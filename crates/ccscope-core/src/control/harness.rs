@@ -30,13 +30,14 @@ impl<C: Controller> Driver<C> {
     }
 
     /// An ACK of `acked_pkts` 1000-byte packets now, with the driver's RTT as sample and the
-    /// window in flight.
+    /// window in flight, counted once for growth (the TCP source's `growth = "per_ack"`).
     pub fn ack(&self, acked_pkts: u64) -> AckSample {
         let in_flight = self.controller.window().min(1e9) as u64;
         AckSample {
             now: self.now,
             acked_pkts,
             acked_bytes: 1000 * acked_pkts,
+            growth_pkts: acked_pkts.min(1),
             rtt: Some(self.rtt),
             srtt: Some(self.rtt),
             min_rtt: Some(self.rtt),
@@ -144,11 +145,15 @@ impl<C: Controller> Driver<C> {
                     gap_ns,
                     ece,
                     in_recovery,
+                    per_packet,
                     sample,
                 } => {
                     self.now += SimTime(gap_ns);
                     let mut ack = self.ack(acked_pkts);
                     ack.in_recovery = in_recovery;
+                    if per_packet {
+                        ack.growth_pkts = acked_pkts;
+                    }
                     if ece {
                         (ack.ece, ack.ce_pkts, ack.ce_bytes) = (true, acked_pkts, ack.acked_bytes);
                     }
@@ -223,6 +228,9 @@ pub enum Op {
         gap_ns: u64,
         ece: bool,
         in_recovery: bool,
+        /// Counted for growth per packet acknowledged (the TCP source's `growth =
+        /// "per_packet"`), else once.
+        per_packet: bool,
         /// A delivery-rate sample (for the controllers that take them; others ignore it).
         sample: Option<SampleOp>,
     },
@@ -245,7 +253,7 @@ pub enum Op {
 }
 
 /// Any sequence of ACKs (including huge and zero ones, with and without ECN-Echo, in and out
-/// of recovery, with and without delivery-rate samples), gap/ECN/timeout losses (sent any time
+/// of recovery, counted for growth once or per packet, with and without delivery-rate samples), gap/ECN/timeout losses (sent any time
 /// ago), packets marked lost, undos, restarts from idle, wake-ups and rounds.
 pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
     use proptest::prelude::*;
@@ -275,14 +283,16 @@ pub fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
         0..200_000_000u64,
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
         sample,
     );
     let op = prop_oneof![
-        4 => ack.prop_map(|(acked_pkts, gap_ns, ece, in_recovery, sample)| Op::Ack {
+        4 => ack.prop_map(|(acked_pkts, gap_ns, ece, in_recovery, per_packet, sample)| Op::Ack {
             acked_pkts,
             gap_ns,
             ece,
             in_recovery,
+            per_packet,
             sample,
         }),
         2 => (kind, 0..400_000_000u64)

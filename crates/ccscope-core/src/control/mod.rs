@@ -56,6 +56,13 @@ pub struct AckSample {
     pub acked_bytes: u64,
     /// Packets above the cumulative ACK that this ACK newly reports held (SACK, RFC 2018).
     pub sacked_pkts: u64,
+    /// Packets this ACK counts for window growth, as the TCP source's `growth` says: with
+    /// `per_ack` (the default; RFC 5681 §3.1, ns-2's `opencwnd()`) 1 for an ACK of new data;
+    /// with `per_packet` (RFC 3465's byte counting in whole packets and without its limit L, as
+    /// Linux hands `tcp_congestion_ops.cong_avoid` its `acked`) the packets it newly
+    /// acknowledges; 0 for a duplicate ACK. A window controller takes its per-ACK step this
+    /// many times (net/ipv4/tcp_cong.c `tcp_slow_start`, `tcp_cong_avoid_ai`).
+    pub growth_pkts: u64,
     /// RTT measured by this ACK, if any (none for an ACK of a retransmission: Karn's rule).
     pub rtt: Option<SimTime>,
     /// The transport's smoothed RTT (RFC 6298), once it has a sample.

@@ -38,13 +38,18 @@ const MAX_PAYLOAD: usize = 65507;
 /// 64-bit machine).
 type Control = [u64; 4];
 
-/// Sets an `int` option of level `SOL_UDP` on `fd`; whether the kernel took it.
-fn udp_option(fd: RawFd, name: libc::c_int, value: libc::c_int) -> bool {
+/// Sets an `int` option of `level` on `fd`; whether the kernel took it.
+pub(super) fn int_option(
+    fd: RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+    value: libc::c_int,
+) -> bool {
     // SAFETY: a valid descriptor and an int of the size given.
     unsafe {
         libc::setsockopt(
             fd,
-            libc::SOL_UDP,
+            level,
             name,
             (&value as *const libc::c_int).cast(),
             std::mem::size_of::<libc::c_int>() as libc::socklen_t,
@@ -90,7 +95,7 @@ impl Inbox {
     /// how many (0: none was waiting).
     pub fn recv(&mut self, fd: RawFd) -> io::Result<usize> {
         if self.gro.is_none() {
-            let on = udp_option(fd, libc::UDP_GRO, 1);
+            let on = int_option(fd, libc::SOL_UDP, libc::UDP_GRO, 1);
             self.gro = Some(on);
             self.slot = if on { GRO_SLOT } else { SLOT };
         }
@@ -250,7 +255,7 @@ impl Outbox {
     pub fn flush(&mut self, fd: RawFd) -> io::Result<()> {
         if self.gso.is_none() {
             // UDP_SEGMENT of 0 leaves sends as they are; a kernel without it refuses the option.
-            self.gso = Some(udp_option(fd, libc::UDP_SEGMENT, 0));
+            self.gso = Some(int_option(fd, libc::SOL_UDP, libc::UDP_SEGMENT, 0));
         }
         // SAFETY: zeroed iovec and mmsghdr are valid empty values; the pointers set below
         // point into `self.bytes`, `iovs`, `controls` and `self.to`, which outlive the calls.

@@ -3,18 +3,20 @@
 //!
 //! The run makes two network namespaces of its own, "left" and "right", joined by a veth pair.
 //! Each end's egress has a token bucket filter (`tc-tbf(8)`) at the link's rate, whose bucket
-//! holds one largest packet and 1 ms of the rate ([`SAVED_NS`]), with a `pfifo` (packet limit)
-//! or `bfifo` (byte limit) child as the queue; a size table (`tc-stab(8)`) takes the 42 bytes of Ethernet, IP and UDP headers off
-//! every datagram, so the kernel counts a packet at its modelled size (datagrams never go below
-//! [`wire::LAYOUT_BYTES`], so a 40-byte ACK counts as that). The emulator puts every datagram
-//! from the hosts, and the datagram a host would send for every packet the kernel's TCP flows
-//! send out of their TUN devices, into the side of the veth pair its packet leaves from and reads it at the
-//! other side when the kernel has let it through. It holds the packet until its time on the
-//! link is over ([`departure`]: the token bucket lets a packet through at the end of that time
-//! behind a standing queue, at once onto an idle link) and hands it to the user-space network,
-//! the scenario with unlimited bottleneck queues whose bottleneck takes no time to serialize,
-//! for the propagation delays, access links and random loss. This kernel has no `netem` and no `red` qdisc, so delays stay
-//! in user space and RED is refused (see the scenario's validation).
+//! holds one largest packet and the packets of at least 1 ms of the rate ([`Bucket`]), with a
+//! `pfifo` (packet limit) or `bfifo` (byte limit) child as the queue, short of the limit by the
+//! saved packets; a size table (`tc-stab(8)`) takes the 42 bytes of Ethernet, IP and UDP
+//! headers off every datagram, so the kernel counts a packet at its modelled size (datagrams
+//! never go below [`wire::LAYOUT_BYTES`], so a 40-byte ACK counts as that). The emulator puts
+//! every datagram from the hosts, and the datagram a host would send for every packet the
+//! kernel's TCP flows send out of their TUN devices, into the side of the veth pair its packet
+//! leaves from and reads it at the other side when the kernel has let it through. It holds the
+//! packet until its time on the link is over ([`departure`]: the token bucket lets a packet
+//! through no later than the start of that time, at once onto an idle link) and hands it to
+//! the user-space network, the scenario with unlimited bottleneck queues whose bottleneck takes
+//! no time to serialize, for the propagation delays, access links and random loss. This kernel
+//! has no `netem` and no `red` qdisc, so delays stay in user space and RED is refused (see the
+//! scenario's validation).
 //!
 //! The namespaces are the run's own ([`super::netns`]): when the process ends, however it
 //! ends, the kernel frees both and, with them, the veth pair and its qdiscs.
@@ -118,24 +120,88 @@ fn largest_packet(s: &config::Scenario) -> u32 {
     sizes.fold(wire::LAYOUT_BYTES as u32, u32::max)
 }
 
-/// How long the link's rate may be saved up in the token bucket, beyond one largest packet.
+/// How long the link's rate should be saved up in the token bucket, beyond one largest packet.
 ///
 /// tbf sends the next packet when a timer says its tokens are there; on a busy machine the
 /// timer fires some µs late, and with a bucket of one packet the tokens of that lateness are
-/// lost, the rate with them (2.9% of it at 10 Mb/s on a busy 2-core machine). A bucket that
-/// also holds 1 ms of the rate keeps them. What leaves at once after an idle spell is spaced again by the user-space
-/// link's serialization, so it still reaches the far end when it would have; the kernel's
-/// queue can then hold up to that 1 ms more than its limit, for a moment.
+/// lost, the rate with them (2.9% of it at 10 Mb/s on a busy 2-core machine). Saved tokens keep
+/// them, but they also let the bucket run ahead of the link: see [`Bucket`].
 const SAVED_NS: u64 = 1_000_000;
 
-/// Puts `link`'s rate and DropTail queue on `dev`'s egress, with a bucket of one `largest`
-/// packet and [`SAVED_NS`] of the rate.
+/// The token bucket and the fifo's limit of one direction.
+///
+/// Saved tokens let packets through ahead of the link's pace: after an idle spell the bucket
+/// is full and lets the saved packets through at once, and from then on each packet goes that
+/// much before a link of its rate would start it (a timer firing late, by less than the saved
+/// time, keeps its lateness's tokens, so the lead lasts; net/sched/sch_tbf.c `tbf_dequeue`).
+/// Those packets have left the fifo while that link would still have them waiting, so a fifo
+/// of the link's limit would hold that many more. So the bucket saves a whole number of
+/// largest packets, `saved` (at least [`SAVED_NS`] of the rate, fewer than the limit), and the
+/// fifo's limit is that many packets (or their bytes) smaller: behind a queue of `w` waiting
+/// packets the fifo then holds `w − saved` of them, and it is full exactly when that link's
+/// queue is (with packets of one size; unit test
+/// `a_fifo_short_of_the_saved_packets_admits_as_droptail_does`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Bucket {
+    /// Bytes: one largest packet and the saved ones.
+    burst: u64,
+    /// The fifo's limit, in packets or in bytes.
+    limit: u64,
+    /// Whether `limit` is in bytes (a `bfifo`).
+    bytes: bool,
+}
+
+impl Bucket {
+    /// The bucket and fifo for a link of `rate_bps` whose queue is `queue`, where the largest
+    /// packet has `largest` bytes.
+    fn new(rate_bps: u64, queue: &QueueSpec, largest: u32) -> Result<Bucket> {
+        let largest = u64::from(largest);
+        let wanted = (rate_bps as u128 * SAVED_NS as u128)
+            .div_ceil(8_000_000_000 * largest as u128)
+            .min(u32::MAX as u128) as u64;
+        let (limit, bytes) = match queue {
+            QueueSpec::DropTail {
+                limit_packets: Some(n),
+                ..
+            } => (*n, false),
+            QueueSpec::DropTail {
+                limit_packets: None,
+                limit_bytes: Some(b),
+            } => (*b, true),
+            QueueSpec::DropTail {
+                limit_packets: None,
+                limit_bytes: None,
+            } => (u32::MAX as u64, false),
+            QueueSpec::Red { .. }
+            | QueueSpec::Step { .. }
+            | QueueSpec::CoDel { .. }
+            | QueueSpec::FqCoDel(_)
+            | QueueSpec::Pie { .. } => {
+                return Err(Error::invalid(
+                    "topology.bottleneck.queue.kind",
+                    format!("'{}'", queue.kind()),
+                    "'droptail' with run.emulator = \"kernel\"",
+                ));
+            }
+        };
+        let limit = limit.min(u32::MAX as u64);
+        let each = if bytes { largest } else { 1 };
+        let saved = wanted.min((limit / each).saturating_sub(1));
+        Ok(Bucket {
+            burst: largest * (1 + saved),
+            limit: limit - saved * each,
+            bytes,
+        })
+    }
+}
+
+/// Puts `link`'s rate and DropTail queue on `dev`'s egress ([`Bucket`]), where the largest
+/// packet has `largest` bytes.
 fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
-    let burst = (largest as u128 + link.rate_bps as u128 * SAVED_NS as u128 / 8_000_000_000)
-        .min(u32::MAX as u128);
+    let b = Bucket::new(link.rate_bps, &link.queue, largest)?;
     let (rate, burst, overhead) = (
         format!("{}bit", link.rate_bps),
-        burst.to_string(),
+        b.burst.min(u32::MAX as u64).to_string(),
         format!("-{HEADERS}"),
     );
     let root = [
@@ -143,32 +209,7 @@ fn qdisc(dev: &str, link: &LinkParams, largest: u32) -> Result<()> {
         "tbf", "rate", &rate, "burst", &burst, "limit", &burst,
     ];
     tool(KERNEL_PATH, &root)?;
-    let (kind, limit) = match link.queue {
-        QueueSpec::DropTail {
-            limit_packets: Some(n),
-            ..
-        } => ("pfifo", n),
-        QueueSpec::DropTail {
-            limit_packets: None,
-            limit_bytes: Some(b),
-        } => ("bfifo", b),
-        QueueSpec::DropTail {
-            limit_packets: None,
-            limit_bytes: None,
-        } => ("pfifo", u32::MAX as u64),
-        QueueSpec::Red { .. }
-        | QueueSpec::Step { .. }
-        | QueueSpec::CoDel { .. }
-        | QueueSpec::FqCoDel(_)
-        | QueueSpec::Pie { .. } => {
-            return Err(Error::invalid(
-                "topology.bottleneck.queue.kind",
-                format!("'{}'", link.queue.kind()),
-                "'droptail' with run.emulator = \"kernel\"",
-            ));
-        }
-    };
-    let limit = limit.min(u32::MAX as u64).to_string();
+    let (kind, limit) = (if b.bytes { "bfifo" } else { "pfifo" }, b.limit.to_string());
     tool(
         KERNEL_PATH,
         &[
@@ -215,8 +256,8 @@ struct Held {
 /// it left at `previous`.
 ///
 /// A token bucket lets a packet through once its tokens are in (net/sched/sch_tbf.c
-/// `tbf_dequeue`): behind a standing queue that is the end of its time on the link, but a packet
-/// reaching an idle link, or a burst the saved tokens pay for, goes at once. A link of the
+/// `tbf_dequeue`): behind a standing queue at the start of its time on the link, or the saved
+/// packets' time before it ([`Bucket`]); a packet reaching an idle link goes at once. A link of the
 /// bucket's rate ends a packet's time no earlier than its arrival, nor than the previous
 /// packet's end, plus its serialization. That link's departures send at most one packet plus the
 /// rate's worth in any span of time, which a bucket holding the largest packet allows, and the
@@ -626,8 +667,7 @@ mod tests {
         let (zero, t) = (SimTime::ZERO, SimTime::from_ms(20));
         // An idle link: the bucket lets it through at once; it leaves 1 ms later.
         assert_eq!(departure(t, t, zero, s), t + MS);
-        // Behind a standing queue the bucket lets it through when its tokens are in, the end of
-        // its time on the link: then, not 1 ms later.
+        // Let through late, at the end of its time on the link: it leaves then, not 1 ms later.
         assert_eq!(departure(zero, t, t - MS, s), t);
         // A burst the saved tokens pay for goes through at once: spaced by the link again.
         let out: Vec<_> = (0..3)
@@ -665,9 +705,14 @@ mod tests {
     #[test]
     fn behind_a_token_bucket_packets_leave_when_a_link_of_its_rate_would_finish_them() {
         // Random arrivals and sizes (40 to 1500 bytes) at 10 Mb/s, in bursts and idle spells,
-        // through a bucket of the largest packet and `SAVED_NS` of the rate, as `qdisc` sets it.
+        // through the bucket `qdisc` sets for an unlimited queue.
         let rate = 10_000_000;
-        let bucket = serialization_time(1500, rate) + SimTime(SAVED_NS);
+        let unlimited = QueueSpec::DropTail {
+            limit_packets: None,
+            limit_bytes: None,
+        };
+        let burst = Bucket::new(rate, &unlimited, 1500).unwrap().burst;
+        let bucket = serialization_time(burst as u32, rate);
         let mut rng = crate::rng::stream(7, crate::rng::Stream::Queue, 0);
         let mut t = SimTime::ZERO;
         let packets: Vec<(SimTime, u32)> = (0..20_000)
@@ -693,5 +738,119 @@ mod tests {
         }
         // Both regimes were there.
         assert!((2_000..18_000).contains(&backlogged), "{backlogged}");
+    }
+
+    #[test]
+    fn the_bucket_saves_whole_packets_and_the_fifo_is_that_much_shorter() {
+        let b = |rate, queue: QueueSpec, largest| Bucket::new(rate, &queue, largest).unwrap();
+        let bytes = |n| QueueSpec::DropTail {
+            limit_packets: None,
+            limit_bytes: Some(n),
+        };
+        // 1 ms of 10 Mb/s is 1.25 packets of 1000 B: two are saved.
+        let p25 = b(10_000_000, QueueSpec::droptail_packets(25), 1000);
+        assert_eq!((p25.burst, p25.limit, p25.bytes), (3000, 23, false));
+        let b25 = b(10_000_000, bytes(25_000), 1000);
+        assert_eq!((b25.burst, b25.limit, b25.bytes), (3000, 23_000, true));
+        // 1 ms of 100 Mb/s is 8.3 packets of 1500 B: nine.
+        let p100 = b(100_000_000, QueueSpec::droptail_packets(100), 1500);
+        assert_eq!((p100.burst, p100.limit), (15_000, 91));
+        // Fewer saved than the limit: the fifo keeps room for one packet.
+        let p2 = b(10_000_000, QueueSpec::droptail_packets(2), 1000);
+        assert_eq!((p2.burst, p2.limit), (2000, 1));
+        let p1 = b(10_000_000, QueueSpec::droptail_packets(1), 1000);
+        assert_eq!((p1.burst, p1.limit), (1000, 1));
+    }
+
+    /// Which of `arrivals` (in order, all of `size` bytes) a token bucket of `rate_bps`
+    /// holding `burst` bytes, full at first, with a fifo of `limit` packets admits, its timer
+    /// firing on time (net/sched/sch_tbf.c: a packet is enqueued if the fifo has room, and the
+    /// head goes when its tokens are in).
+    fn tbf_admits(
+        arrivals: &[SimTime],
+        size: u32,
+        rate_bps: u64,
+        burst: u64,
+        limit: usize,
+    ) -> Vec<bool> {
+        let cost = serialization_time(size, rate_bps).ns();
+        let full = serialization_time(burst as u32, rate_bps).ns();
+        let (mut tokens, mut t_c) = (full, SimTime::ZERO);
+        let mut fifo: VecDeque<SimTime> = VecDeque::new();
+        arrivals
+            .iter()
+            .map(|&t| {
+                // Let through every head whose tokens are in by `t`.
+                while let Some(&head) = fifo.front() {
+                    let from = head.max(t_c);
+                    let have = (tokens + (from - t_c).ns()).min(full);
+                    let out = from + SimTime(cost.saturating_sub(have));
+                    if out > t {
+                        break;
+                    }
+                    tokens = (tokens + (out - t_c).ns()).min(full) - cost;
+                    t_c = out;
+                    fifo.pop_front();
+                }
+                let admitted = fifo.len() < limit;
+                if admitted {
+                    fifo.push_back(t);
+                }
+                admitted
+            })
+            .collect()
+    }
+
+    /// Which of `arrivals` a DropTail link of `rate_bps` admits, whose queue holds `limit`
+    /// waiting packets besides the one on the link.
+    fn droptail_admits(arrivals: &[SimTime], size: u32, rate_bps: u64, limit: usize) -> Vec<bool> {
+        let s = serialization_time(size, rate_bps);
+        let mut starts: VecDeque<SimTime> = VecDeque::new();
+        let mut free = SimTime::ZERO;
+        arrivals
+            .iter()
+            .map(|&t| {
+                while starts.front().is_some_and(|&x| x <= t) {
+                    starts.pop_front();
+                }
+                let admitted = starts.len() < limit;
+                if admitted {
+                    let start = t.max(free);
+                    free = start + s;
+                    starts.push_back(start);
+                }
+                admitted
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fifo_short_of_the_saved_packets_admits_as_droptail_does() {
+        // Bursts at up to twice the link's rate, then idle spells: 20 000 packets of 1000 B at
+        // 10 Mb/s into 25 packets of queue, as `qdisc` sets the bucket and the fifo.
+        let (rate, size, limit) = (10_000_000, 1000, 25);
+        let mut rng = crate::rng::stream(11, crate::rng::Stream::Queue, 0);
+        let mut t = SimTime::ZERO;
+        let arrivals: Vec<SimTime> = (0..20_000)
+            .map(|k| {
+                let idle = k % 200 == 0 && rng.gen::<f64>() < 0.5;
+                t += SimTime(if idle {
+                    20_000_000
+                } else {
+                    (rng.gen::<f64>() * 800_000.0) as u64
+                });
+                t
+            })
+            .collect();
+        let link = droptail_admits(&arrivals, size, rate, limit);
+        let b = Bucket::new(rate, &QueueSpec::droptail_packets(limit as u64), size).unwrap();
+        let kernel = tbf_admits(&arrivals, size, rate, b.burst, b.limit as usize);
+        let drops = link.iter().filter(|&&a| !a).count();
+        assert!((1_000..10_000).contains(&drops), "{drops}");
+        assert_eq!(kernel, link);
+        // A fifo of the link's own limit behind the same bucket admits more.
+        let admitted = |a: &[bool]| a.iter().filter(|&&x| x).count();
+        let whole = tbf_admits(&arrivals, size, rate, b.burst, limit);
+        assert!(admitted(&whole) > admitted(&link));
     }
 }

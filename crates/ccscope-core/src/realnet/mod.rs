@@ -24,7 +24,7 @@ pub mod netns;
 pub mod wire;
 
 use std::net::UdpSocket;
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -66,6 +66,34 @@ fn io_error(e: std::io::Error) -> Error {
         "\"udp\"",
         format!("a working loopback UDP socket ({e})"),
     )
+}
+
+/// Each loopback socket's receive and send buffer, in bytes of the kernel's accounting (a
+/// datagram's bytes and bookkeeping: up to about twice its bytes), not memory taken: room for
+/// tens of milliseconds of datagrams at the fastest emulated rate (1 Gb/s for 10 ms is 1.25
+/// MB), far more than a thread a moment late to read leaves waiting, yet a bound on how far a
+/// machine that cannot keep up lets datagrams wait before the emulated network (they then
+/// arrive late, which the hosts measure, rather than lost).
+const SOCKET_BUFFER: libc::c_int = 16 << 20;
+
+/// `socket` with buffers of [`SOCKET_BUFFER`]. A datagram that finds a socket's receive buffer
+/// full is lost outside the emulated network, which counts no such loss: with the default
+/// buffer (`net.core.rmem_default`, 208 KiB: about a hundred 1000-byte datagrams) a thread a
+/// fraction of a millisecond late to read at 1 Gb/s lost datagrams, and TCP flows took them for
+/// congestion. `SO_RCVBUFFORCE`/`SO_SNDBUFFORCE` go beyond the system's limit with
+/// CAP_NET_ADMIN; without it, `SO_RCVBUF`/`SO_SNDBUF` get as much as `net.core.rmem_max` and
+/// `net.core.wmem_max` allow (socket(7)).
+fn roomy(socket: UdpSocket) -> UdpSocket {
+    let set = |name| batch::int_option(socket.as_raw_fd(), libc::SOL_SOCKET, name, SOCKET_BUFFER);
+    for (forced, capped) in [
+        (libc::SO_RCVBUFFORCE, libc::SO_RCVBUF),
+        (libc::SO_SNDBUFFORCE, libc::SO_SNDBUF),
+    ] {
+        if !set(forced) {
+            set(capped);
+        }
+    }
+    socket
 }
 
 /// The longest a loop blocks on its socket without looking at the clock.
@@ -179,7 +207,7 @@ pub fn run_with(
     mut make: impl FnMut(usize) -> Result<Endpoints>,
     mut go_on: impl FnMut(SimTime) -> bool,
 ) -> Result<RunResult> {
-    let bind = || UdpSocket::bind("127.0.0.1:0").map_err(io_error);
+    let bind = || UdpSocket::bind("127.0.0.1:0").map(roomy).map_err(io_error);
     let (emu_socket, host_sockets) = (bind()?, [bind()?, bind()?]);
     let emu_addr = emu_socket.local_addr().map_err(io_error)?;
     let host_addrs = [
@@ -361,6 +389,30 @@ mod tests {
                 (l.time_ns[k], l.flow[k], l.side[k], name, l.value[k])
             })
             .collect()
+    }
+
+    /// A burst far beyond what the default receive buffer holds (`net.core.rmem_default`, 208
+    /// KiB: about a hundred 1000-byte datagrams with the kernel's bookkeeping) waits unread in
+    /// a run's socket without loss.
+    #[test]
+    fn a_burst_waits_unread_in_a_runs_socket_without_loss() {
+        let rx = roomy(UdpSocket::bind("127.0.0.1:0").unwrap());
+        let tx = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let to = rx.local_addr().unwrap();
+        let burst: u32 = 2000;
+        for k in 0..burst {
+            let mut datagram = [0u8; 1000];
+            datagram[..4].copy_from_slice(&k.to_le_bytes());
+            tx.send_to(&datagram, to).unwrap();
+        }
+        rx.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 1000];
+        let mut got = Vec::new();
+        while let Ok(n) = rx.recv(&mut buf) {
+            assert_eq!(n, 1000);
+            got.push(u32::from_le_bytes(buf[..4].try_into().unwrap()));
+        }
+        assert_eq!(got, (0..burst).collect::<Vec<_>>());
     }
 
     #[test]

@@ -974,6 +974,23 @@ impl RttTiming {
     }
 }
 
+/// What a TCP sender's window grows by per ACK of new data (see [`Tcp::growth`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Growth {
+    /// One step per ACK (RFC 5681 §3.1; ns-2 `opencwnd()`).
+    #[default]
+    PerAck,
+    /// One step per packet the ACK acknowledges (RFC 3465 in whole packets, no limit L; Linux).
+    PerPacket,
+}
+
+impl Growth {
+    fn is_per_ack(&self) -> bool {
+        *self == Growth::PerAck
+    }
+}
+
 /// How a SACK sender counts the packets in flight during recovery (see [`Tcp::sack_pipe`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1076,6 +1093,13 @@ pub struct Tcp {
     pub delayed_ack: bool,
     #[serde(default = "delack")]
     pub delack: Time,
+    /// What the window controller's growth counts: `per_ack` (default), a step per ACK of new
+    /// data (RFC 5681 §3.1; ns-2's `opencwnd()`), so that with delayed ACKs the window grows
+    /// half as fast; `per_packet`, a step per packet the ACK acknowledges (RFC 3465's byte
+    /// counting in whole packets without its limit L, as Linux counts: net/ipv4/tcp_cong.c
+    /// `tcp_slow_start`, `tcp_cong_avoid_ai`). Written only when not `per_ack`.
+    #[serde(default, skip_serializing_if = "Growth::is_per_ack")]
+    pub growth: Growth,
     /// Data to transfer (packets or bytes); absent: a bulk transfer that never ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer: Option<Limit>,
@@ -1188,6 +1212,7 @@ impl Default for Tcp {
             limited_transmit: true,
             delayed_ack: false,
             delack: delack(),
+            growth: Growth::PerAck,
             transfer: None,
             integer_window: true,
             whole_ssthresh: false,

@@ -137,6 +137,9 @@ pub struct TcpSpec {
     /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
     pub delayed_ack: bool,
     pub delack_ns: u64,
+    /// The window grows a step per packet acknowledged (RFC 3465; Linux), not per ACK
+    /// ([`AckSample::growth_pkts`]).
+    pub growth_per_packet: bool,
     /// Packets to transfer; `None` is a bulk (FTP-like) transfer that never ends.
     pub transfer_pkts: Option<u64>,
     /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C).
@@ -489,6 +492,7 @@ impl Chunks {
 struct SenderSettings {
     variant: Variant,
     limited_transmit: bool,
+    growth_per_packet: bool,
     packet_bytes: u32,
     /// The SYN's size: header only, an ACK's.
     syn_bytes: u32,
@@ -511,6 +515,7 @@ impl SenderSettings {
         let settings = SenderSettings {
             variant: spec.variant,
             limited_transmit: spec.limited_transmit,
+            growth_per_packet: spec.growth_per_packet,
             packet_bytes: spec.packet_bytes,
             syn_bytes: spec.ack_bytes,
             sack_lost_after: spec.sack_lost_after,
@@ -1076,6 +1081,11 @@ impl TcpSender {
             self.sacked.forget_below(ack);
             self.forget_retransmitted(0, ack);
             sample.acked_pkts = acked;
+            sample.growth_pkts = if self.spec.growth_per_packet {
+                acked
+            } else {
+                1
+            };
             sample.acked_bytes = acked_bytes;
             sample.rtt = rtt;
             if ece {

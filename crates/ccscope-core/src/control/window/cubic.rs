@@ -25,6 +25,15 @@
 //! computed from cwnd, not the flight size (§4.6 allows it with the validated-window test
 //! above). In the Reno-friendly region the window rises to `W_est` and never falls to it.
 //!
+//! Option `linux_friendly` (off by default) counts `W_est` as Linux `tcp_cubic.c` does (2.6.22,
+//! the module ns-2.35's `Agent/TCP/Linux` runs, and since): one packet per
+//! `cwnd·⌊8(1024 + b)/(3(1024 − b))⌋/8` ACKs with b = 1024·β, that is α = 8/⌊…⌋ per RTT
+//! (0.348 at β = 819/1024 where Figure 4 gives 0.333), and never α = 1: the kernel has no
+//! `cwnd_prior` test. Its whole-packet `tcp_cwnd` steps are not modelled. Option
+//! `ssthresh_inclusive` (off by default) slow-starts at cwnd = ssthresh too, as 2.6.22's
+//! `bictcp_cong_avoid` does (`snd_cwnd <= snd_ssthresh`; RFC 5681 §3.1 allows either at
+//! equality): the first ACK after a reduction adds a packet.
+//!
 //! The round model's per-RTT form (one call of [`Controller::on_round`] per interval, its
 //! clock advanced by the interval): the window offered for the interval that starts at `t` is
 //! `W_cubic(t)` clamped to [cwnd, 1.5·cwnd], the reading of RFC 9438 Appendix C (the window
@@ -50,6 +59,10 @@ pub struct CubicParams {
     /// HyStart++ (RFC 9406) in the initial slow start, else classic slow start (RFC 5681);
     /// RFC 9438 §4.10: SHOULD use HyStart++.
     pub hystart: bool,
+    /// `W_est` as Linux `tcp_cubic.c` counts it (see the module comment); else RFC 9438 §4.3.
+    pub linux_friendly: bool,
+    /// Slow start at cwnd = ssthresh too (Linux 2.6.22); else below ssthresh only.
+    pub ssthresh_inclusive: bool,
 }
 
 impl Default for CubicParams {
@@ -61,6 +74,8 @@ impl Default for CubicParams {
             fast_convergence: true,
             reno_friendly: true,
             hystart: true,
+            linux_friendly: false,
+            ssthresh_inclusive: false,
         }
     }
 }
@@ -74,6 +89,14 @@ pub fn w_cubic(c: f64, k_s: f64, w_max: f64, t_s: f64) -> f64 {
 /// K (seconds), RFC 9438 Figure 2: how long the cubic takes from `cwnd_epoch` to `w_max`.
 pub fn k_seconds(c: f64, w_max: f64, cwnd_epoch: f64) -> f64 {
     ((w_max - cwnd_epoch) / c).cbrt() // RFC 9438 Figure 2
+}
+
+/// Linux `tcp_cubic.c`'s additive increase of `W_est` (packets per RTT, one ACK per packet):
+/// 8/`beta_scale`, `beta_scale` = ⌊⌊8(1024 + b)/3⌋/(1024 − b)⌋ in integers, b = 1024·β rounded.
+pub fn linux_friendly_alpha(beta: f64) -> f64 {
+    let b = (1024.0 * beta).round();
+    let scale = ((8.0 * (1024.0 + b) / 3.0).floor() / (1024.0 - b)).floor();
+    8.0 / scale.max(1.0)
 }
 
 /// The congestion-control state: what RFC 9438 §4.9 saves before a reduction and restores when
@@ -243,7 +266,11 @@ impl Cubic {
     /// the catalogue ([`crate::control::catalog`]) checks them.
     pub fn new(params: CubicParams) -> Self {
         Cubic {
-            alpha: friendly_alpha_cai(params.beta),
+            alpha: if params.linux_friendly {
+                linux_friendly_alpha(params.beta)
+            } else {
+                friendly_alpha_cai(params.beta)
+            },
             params,
             s: State {
                 cwnd: 1.0,
@@ -285,6 +312,7 @@ impl Cubic {
 
     fn in_slow_start(&self) -> bool {
         self.s.cwnd < self.s.ssthresh
+            || (self.params.ssthresh_inclusive && self.s.cwnd == self.s.ssthresh)
     }
 
     /// HyStart++ runs in the initial slow start only, while ssthresh is still infinite
@@ -319,9 +347,9 @@ impl Cubic {
     }
 
     /// The additive increase of `W_est`: α_cubic until `W_est` reaches `cwnd_prior`, then 1
-    /// (RFC 9438 §4.3).
+    /// (RFC 9438 §4.3), or α throughout with [`CubicParams::linux_friendly`].
     fn est_alpha(&self, w_est: f64) -> f64 {
-        if w_est >= self.s.cwnd_prior {
+        if w_est >= self.s.cwnd_prior && !self.params.linux_friendly {
             1.0
         } else {
             self.alpha
@@ -350,7 +378,13 @@ impl Cubic {
     /// congestion avoidance starts from this window with K = 0 (RFC 9406 §4.2, RFC 9438
     /// §4.10).
     fn slow_start(&mut self, inc: f64, over: bool) {
-        self.s.cwnd = clamp_window((self.s.cwnd + inc).min(self.s.ssthresh));
+        let cap = self.s.ssthresh
+            + if self.params.ssthresh_inclusive {
+                1.0
+            } else {
+                0.0
+            };
+        self.s.cwnd = clamp_window((self.s.cwnd + inc).min(cap));
         if over {
             self.s.ssthresh = self.s.cwnd;
             self.s.cwnd_prior = self.s.cwnd;
@@ -444,20 +478,29 @@ impl Controller for Cubic {
             return;
         }
         let acked = ack.acked_pkts as f64;
+        // Steps of growth this ACK counts (the transport's `growth`): 1, or one per packet.
+        let mut steps = ack.growth_pkts as f64;
         if self.in_slow_start() {
             if self.hystart_on() {
                 // RFC 9406 §4.2: cwnd += min(N, L·SMSS), divided in CSS.
                 let over = self.hystart.on_ack(ack);
                 self.slow_start(acked.min(L_UNPACED) / self.hystart.divisor(), over);
+                steps = 0.0;
             } else {
-                self.slow_start(acked.min(1.0), false); // RFC 5681 §3.1, eq. (2)
+                // RFC 5681 §3.1, eq. (2), a packet per step; the steps that find the window at
+                // ssthresh go to congestion avoidance (net/ipv4/tcp_cong.c `tcp_slow_start`).
+                let cwnd = self.s.cwnd;
+                self.slow_start(steps, false);
+                steps -= (self.s.cwnd - cwnd).ceil();
             }
-        } else {
+        }
+        if steps > 0.0 && !self.in_slow_start() {
             let e = self.epoch(ack.now);
             let t = (ack.now - e.start).secs();
             let target = self.w_cubic(&e, t + rtt.secs());
             let cwnd = self.s.cwnd;
-            self.avoid(e, t, acked / cwnd, target, 1.0 / cwnd);
+            // §4.2 per ACK, or per packet acknowledged as Linux's `tcp_cong_avoid_ai`.
+            self.avoid(e, t, acked / cwnd, target, steps / cwnd);
         }
         self.check();
     }
@@ -595,11 +638,77 @@ mod tests {
         assert_close(w[0], 7.0 + alpha, 1e-12);
         assert_close(w[5], 7.0 + 6.0 * alpha, 1e-12); // 10.18: past cwnd_prior
         assert_close(w[9], 7.0 + 6.0 * alpha + 4.0, 1e-12); // 14.18
-                                                            // Without the region, the cubic alone: W_cubic(1 s) = 10 + 0.4·(1 − ∛7.5)³ = 9.65.
+
+        // Without the region, the cubic alone: W_cubic(1 s) = 10 + 0.4·(1 − ∛7.5)³ = 9.65.
         let mut d = at(params(false, false), 10.0);
         d.rounds(1, true);
         let w = d.round_trace(10);
         assert_close(w[9], 10.0 + 0.4 * (1.0 - 7.5f64.cbrt()).powi(3), 1e-12);
+    }
+
+    #[test]
+    fn linux_friendly_keeps_its_alpha_past_cwnd_prior() {
+        // Linux's tcp_cubic.c: W_est gains 8/beta_scale = 8/15 a round at β = 0.7 throughout,
+        // also past cwnd_prior = 10 (where RFC 9438 §4.3 raises α to 1). The cubic returns to
+        // 10 only at K = 1.96 s, so after ten 100-ms rounds W_est still leads: 7 + 10·8/15.
+        let p = CubicParams {
+            linux_friendly: true,
+            ..params(false, true)
+        };
+        let mut d = at(p, 10.0);
+        d.rounds(1, true);
+        let w = d.round_trace(10);
+        let alpha = 8.0 / 15.0;
+        assert_close(w[5], 7.0 + 6.0 * alpha, 1e-12);
+        assert_close(w[9], 7.0 + 10.0 * alpha, 1e-12); // 12.33, against the RFC's 14.18
+    }
+
+    #[test]
+    fn per_packet_growth_counts_every_packet_an_ack_acknowledges() {
+        // Delayed ACKs, two packets each, counted per packet: the window follows the same
+        // cubic as with an ACK per packet (RFC 9438 §4.2 per packet, as Linux's
+        // tcp_cong_avoid_ai), where counting per ACK would close the gap half as fast.
+        let run = |per_packet: bool, pkts: u64| {
+            let mut d = at(params(false, false), 100.0);
+            d.loss();
+            for _ in 0..10 {
+                let acks = (d.controller.window() as u64 / pkts).max(1);
+                for _ in 0..acks {
+                    d.now += SimTime(d.rtt.ns() / acks);
+                    let mut ack = d.ack(pkts);
+                    if per_packet {
+                        ack.growth_pkts = pkts;
+                    }
+                    d.controller.on_ack(&ack);
+                }
+            }
+            d.controller.window()
+        };
+        let single = run(false, 1);
+        assert_close(run(true, 2), single, 1e-3);
+        // Per ACK the window lags one RTT more: at t = 1 s the cubic climbs
+        // 3·0.4·(∛75 − 1)² = 12.4 packets/s, 1.2 packets per 100-ms RTT.
+        assert!(run(false, 2) < single - 1.0);
+        // Slow start (classic): a packet per packet acknowledged, up to ssthresh, the rest
+        // counted in congestion avoidance (net/ipv4/tcp_cong.c tcp_slow_start).
+        let mut d = at(params(false, false), 20.0);
+        d.timeout();
+        assert_eq!(
+            (d.controller.window(), d.controller.ssthresh()),
+            (1.0, 14.0)
+        );
+        let two = |d: &mut Driver<Cubic>| {
+            let mut ack = d.ack(2);
+            ack.growth_pkts = 2;
+            d.controller.on_ack(&ack);
+            d.controller.window()
+        };
+        for expected in [3.0, 5.0, 7.0, 9.0, 11.0, 13.0] {
+            assert_eq!(two(&mut d), expected);
+        }
+        two(&mut d);
+        // 13 + 1 to ssthresh, then W_est's cubic step of one packet at 14 (K = 0, W_max = 14).
+        assert!(d.controller.window() >= 14.0 && d.controller.window() < 14.1);
     }
 
     #[test]
@@ -831,16 +940,58 @@ mod tests {
         assert_eq!(Cubic::new(CubicParams::default()).name(), "CUBIC(0.4,0.7)");
     }
 
+    #[test]
+    fn linux_friendly_counts_w_est_at_beta_scale_and_never_at_one() {
+        // tcp_cubic.c: beta_scale = 23 at β = 819/1024 (ns-2.35's Linux 2.6.22), 15 at 717.
+        assert_close(linux_friendly_alpha(819.0 / 1024.0), 8.0 / 23.0, 1e-12);
+        assert_close(linux_friendly_alpha(0.7), 8.0 / 15.0, 1e-12);
+        let p = CubicParams {
+            linux_friendly: true,
+            ..params(false, true)
+        };
+        let linux = Cubic::new(p);
+        let rfc = Cubic::new(params(false, true));
+        assert_close(linux.alpha, 8.0 / 15.0, 1e-12);
+        // At W_est ≥ cwnd_prior RFC 9438 §4.3 switches to 1; the kernel keeps its α.
+        let w = linux.s.cwnd_prior + 1.0;
+        assert_eq!((rfc.est_alpha(w), linux.est_alpha(w)), (1.0, linux.alpha));
+    }
+
+    #[test]
+    fn ssthresh_inclusive_adds_a_packet_after_a_reduction() {
+        // 20 packets, β = 0.8, whole-packet reductions: 16 after a loss; Linux 2.6.22
+        // slow-starts at cwnd = ssthresh, so the next ACK makes it 17.
+        let window = |inclusive: bool| {
+            let p = CubicParams {
+                beta: 0.8,
+                ssthresh_inclusive: inclusive,
+                ..params(false, true)
+            };
+            let c = Cubic::new(p).starting(WindowConfig {
+                integer: true,
+                ..WindowConfig::avoidance_at(20.0)
+            });
+            let mut d = Driver::started(c);
+            d.loss();
+            d.acks(1);
+            d.controller.window()
+        };
+        assert_eq!(window(true), 17.0);
+        assert!(window(false) < 16.1, "{}", window(false));
+    }
+
     fn any_params() -> impl Strategy<Value = CubicParams> {
-        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 3]>()).prop_map(|(c, beta, [f, r, h])| {
-            CubicParams {
+        (1e-3..100.0f64, 1e-3..0.999f64, any::<[bool; 5]>()).prop_map(
+            |(c, beta, [f, r, h, l, i])| CubicParams {
                 c,
                 beta,
                 fast_convergence: f,
                 reno_friendly: r,
                 hystart: h,
-            }
-        })
+                linux_friendly: l,
+                ssthresh_inclusive: i,
+            },
+        )
     }
 
     proptest! {
@@ -875,6 +1026,7 @@ mod tests {
                 c.on_ack(&AckSample {
                     now,
                     acked_pkts: acked,
+                    growth_pkts: acked.min(in_flight),
                     in_flight_pkts: in_flight,
                     rtt: (rtt_us > 0).then_some(rtt),
                     srtt: (rtt_us > 0).then_some(rtt),

@@ -49,7 +49,9 @@ pub use cubic::{k_seconds, w_cubic, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DCTCP_G};
 pub use history::{History, HistoryRule, MIN_HISTORY_K};
 pub use taimd::{Taimd, TaimdRule};
-pub use vegas::{Vegas, MAX_VEGAS_PKTS, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA};
+pub use vegas::{
+    Ns2Rules as VegasNs2Rules, Vegas, MAX_VEGAS_PKTS, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+};
 
 use crate::control::{AckSample, Controller, LossEvent, LossKind, RoundSample};
 use crate::error::{check_range, Result};
@@ -338,20 +340,31 @@ impl<R: WindowRule + 'static> Controller for Window<R> {
         self.rule.name()
     }
 
-    /// One step per ACK that acknowledges new data, as ns-2's `opencwnd()` and RFC 5681 §3.1
-    /// count (not per packet acknowledged: a cumulative jump after a retransmission fills a
-    /// hole is one step); no growth in loss recovery or while the receiver window limits.
+    /// `ack.growth_pkts` steps per ACK that acknowledges new data: one, as ns-2's `opencwnd()`
+    /// and RFC 5681 §3.1 count (a cumulative jump after a retransmission fills a hole is one
+    /// step), or one per packet acknowledged as Linux counts (net/ipv4/tcp_cong.c: slow start
+    /// adds a packet per packet acknowledged up to ssthresh and hands the rest to congestion
+    /// avoidance, `tcp_slow_start`; congestion avoidance adds the rule's increase at this ACK's
+    /// window once per window of packets acknowledged, `tcp_cong_avoid_ai`). No growth in loss
+    /// recovery or while the receiver window limits.
     fn on_ack(&mut self, ack: &AckSample) {
         if ack.acked_pkts == 0 || ack.in_recovery || ack.rwnd_limited {
             return;
         }
-        if self.in_slow_start() {
-            // ns-2 `opencwnd()`: cwnd += 1 per new ACK in slow start.
-            self.cwnd = clamp_window(self.cwnd + 1.0);
+        let steps = ack.growth_pkts as f64;
+        // Slow start: a packet per step while below ssthresh (ns-2 `opencwnd()`); the steps
+        // it takes are those that begin below ssthresh.
+        let slow = if self.in_slow_start() {
+            steps.min((self.ssthresh - self.cwnd).ceil())
         } else {
-            // The per-RTT increase spread over the ~cwnd ACKs of one RTT (ns-2 `opencwnd()`).
+            0.0
+        };
+        let rest = steps - slow;
+        self.cwnd = clamp_window(self.cwnd + slow);
+        if rest > 0.0 {
+            // The per-RTT increase spread over the ~cwnd packets of one RTT (ns-2 `opencwnd()`).
             let inc = self.rule.increase(self.cwnd);
-            self.cwnd = clamp_window(self.cwnd + inc / self.cwnd);
+            self.cwnd = clamp_window(self.cwnd + inc * rest / self.cwnd);
         }
         self.check();
     }
@@ -436,7 +449,7 @@ pub(crate) fn decimal(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::harness::Driver;
+    use crate::control::harness::{assert_close, Driver};
 
     /// The simplest rule: +1 per RTT, halve on loss (TCP), to test the shared semantics alone.
     #[derive(Debug)]
@@ -468,6 +481,35 @@ mod tests {
         }
         d.rounds(3, false);
         assert_eq!(d.controller.window(), 128.0);
+    }
+
+    #[test]
+    fn per_packet_growth_counts_each_packet_as_linux_does() {
+        // An ACK of two packets counted per packet grows the window as two ACKs of one
+        // (net/ipv4/tcp_cong.c tcp_cong_avoid_ai: +1 per window of packets acknowledged),
+        // where counted per ACK it grows half as fast (RFC 5681 §3.1 with delayed ACKs).
+        let round = |growth_pkts: u64| {
+            let mut d = at(40.0);
+            for _ in 0..20 {
+                let mut ack = d.ack(2);
+                ack.growth_pkts = growth_pkts;
+                d.controller.on_ack(&ack);
+            }
+            d.controller.window()
+        };
+        // 20 ACKs of 2 at w ≈ 40: about one packet per packet-window, a half per ACK-window.
+        assert_close(round(2), 40.0 + 40.0 / 40.0, 1e-3);
+        assert_close(round(1), 40.0 + 20.0 / 40.0, 1e-3);
+        // Slow start: a packet per packet up to ssthresh, the rest in congestion avoidance
+        // (tcp_slow_start returns what is left over): from 1 with ssthresh 10, ACKs of 4.
+        let mut d = at(20.0);
+        d.timeout();
+        let mut ack = d.ack(4);
+        ack.growth_pkts = 4;
+        for expected in [5.0, 9.0, 10.0 + 3.0 / 10.0] {
+            d.controller.on_ack(&ack);
+            assert_eq!(d.controller.window(), expected);
+        }
     }
 
     #[test]

@@ -19,6 +19,14 @@
 //! - losses and timeouts are TCP's (Reno's halving, RFC 5681), and after them, and after fast
 //!   recovery, Vegas waits a whole round of fresh samples before it decides again.
 //!
+//! ns-2.35's `tcp-vegas.cc` rules are options ([`Ns2Rules`], off by default), for comparisons
+//! with it: `whole_diff`, Diff rounded to the nearest whole packet (`int(x + 0.5)`), which
+//! turns the band [α, β] into [α − ½, β + ½); `mean_rtt`, a round's RTT the mean of its
+//! samples (`v_sumRTT_ / v_cntRTT_`) rather than the smallest; `ack_increase`, a round's +1
+//! spread over the next round's ACKs, 1/cwnd each (`v_incr_`), rather than added at once;
+//! `eighth_exit`, slow start left by taking an eighth off the window (ssthresh 2) rather than
+//! Linux's drop to the window of the actual rate.
+//!
 //! Not modelled: Brakmo & Peterson's retransmission changes (§3.1; Linux keeps its own
 //! recovery too). In the round model a round is one step: BaseRTT is the path's RTT0 and RTT
 //! adds the step's queueing delay.
@@ -38,6 +46,16 @@ pub const MAX_VEGAS_PKTS: f64 = 1e4;
 /// The window Vegas's own decrease leaves at least (packets; Linux `tcp_vegas.c`).
 const MIN_VEGAS_PKTS: f64 = 2.0;
 
+/// ns-2.35 `tcp-vegas.cc` rules where Linux `tcp_vegas.c` (the default) differs; see the
+/// module comment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ns2Rules {
+    pub whole_diff: bool,
+    pub mean_rtt: bool,
+    pub ack_increase: bool,
+    pub eighth_exit: bool,
+}
+
 /// A TCP Vegas window controller.
 #[derive(Clone, Debug)]
 pub struct Vegas {
@@ -56,6 +74,13 @@ pub struct Vegas {
     round_start: SimTime,
     /// The smallest RTT sample of the current round (none yet).
     round_rtt: Option<SimTime>,
+    /// The sum (ns) and count of the current round's RTT samples, for `mean_rtt`.
+    round_sum_ns: u64,
+    round_samples: u32,
+    /// Which of ns-2.35's rules apply.
+    ns2: Ns2Rules,
+    /// With `ack_increase`: packets added per packet acknowledged until the next decision.
+    incr: f64,
     /// Slow start grows in this round; it holds in the next (every other round, §3.3).
     growing: bool,
     /// Diff at the last decision (packets), for the state trace.
@@ -75,6 +100,10 @@ impl Vegas {
             base_rtt: None,
             round_start: SimTime::ZERO,
             round_rtt: None,
+            round_sum_ns: 0,
+            round_samples: 0,
+            ns2: Ns2Rules::default(),
+            incr: 0.0,
             growing: true,
             diff: f64::NAN,
         }
@@ -83,6 +112,12 @@ impl Vegas {
     /// The same controller starting as `config` says (checked by the caller).
     pub fn starting(mut self, config: WindowConfig) -> Vegas {
         self.reno = self.reno.starting(config);
+        self
+    }
+
+    /// The same controller with ns-2.35's `tcp-vegas.cc` rules `ns2`.
+    pub fn with_ns2_rules(mut self, ns2: Ns2Rules) -> Vegas {
+        self.ns2 = ns2;
         self
     }
 
@@ -95,6 +130,8 @@ impl Vegas {
     fn new_round(&mut self, now: SimTime) {
         self.round_start = now;
         self.round_rtt = None;
+        self.round_sum_ns = 0;
+        self.round_samples = 0;
     }
 
     /// The once-per-round step, from BaseRTT `base` and the round's RTT `rtt`; `grow`: the
@@ -106,12 +143,21 @@ impl Vegas {
             return;
         }
         // Brakmo & Peterson §3.2: Diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT.
-        let diff = cwnd * (rtt - base) / rtt;
+        let mut diff = cwnd * (rtt - base) / rtt;
+        if self.ns2.whole_diff {
+            diff = (diff + 0.5).floor(); // ns-2.35 tcp-vegas.cc: int(x + 0.5), x ≥ 0
+        }
         self.diff = diff;
+        self.incr = 0.0;
         if self.reno.in_slow_start() {
             if self.growing {
                 // §3.3: a round of growth, then a round at a fixed window to compare the rates.
                 self.growing = false;
+            } else if diff > self.gamma && self.ns2.eighth_exit {
+                // ns-2.35 tcp-vegas.cc: an eighth off the window, at least 2; ssthresh 2.
+                self.reno
+                    .set_cwnd((cwnd - cwnd / 8.0).max(MIN_VEGAS_PKTS).min(cwnd));
+                self.reno.ssthresh = MIN_VEGAS_PKTS.min(self.reno.cwnd);
             } else if diff > self.gamma {
                 // §3.3: Actual fell below Expected by γ; on to congestion avoidance, at the
                 // window that carries the actual rate (Linux `tcp_vegas.c`).
@@ -123,7 +169,10 @@ impl Vegas {
             }
         } else if diff < self.alpha {
             // §3.2: too little of the flow's data queued: one packet more per RTT.
-            if grow {
+            if grow && self.ns2.ack_increase {
+                // ns-2.35 tcp-vegas.cc: v_incr_ = 1/cwnd on each ACK of the next round.
+                self.incr = 1.0 / cwnd;
+            } else if grow {
                 self.reno.set_cwnd(cwnd + 1.0);
             }
         } else if diff > self.beta {
@@ -145,8 +194,8 @@ impl Controller for Vegas {
         }
     }
 
-    /// Samples every RTT; grows in slow start's growth rounds (one packet per ACK of new data,
-    /// as TCP); decides once per round.
+    /// Samples every RTT; grows in slow start's growth rounds (a packet per growth step of an ACK
+    /// of new data, as TCP); decides once per round.
     fn on_ack(&mut self, ack: &AckSample) {
         if ack.in_recovery {
             // Linux `tcp_vegas_state`: no Vegas in recovery; a fresh round when it ends.
@@ -156,22 +205,37 @@ impl Controller for Vegas {
         if let Some(rtt) = ack.rtt {
             self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
             self.round_rtt = Some(self.round_rtt.map_or(rtt, |r| r.min(rtt)));
+            self.round_sum_ns = self.round_sum_ns.saturating_add(rtt.ns());
+            self.round_samples += 1;
         }
         if ack.acked_pkts == 0 {
             return;
         }
         if self.growing && self.reno.in_slow_start() && !ack.rwnd_limited {
             // A growth round: one packet per ACK of new data (RFC 5681 §3.1, ns-2
-            // `opencwnd()`), up to the threshold.
-            let w = (self.reno.cwnd + 1.0).min(self.reno.ssthresh.max(self.reno.cwnd));
+            // `opencwnd()`) or per packet it acknowledges (`growth_pkts`; Linux
+            // `tcp_vegas_cong_avoid` calls `tcp_slow_start`), up to the threshold.
+            let grown = self.reno.cwnd + ack.growth_pkts as f64;
+            let w = grown.min(self.reno.ssthresh.max(self.reno.cwnd));
             self.reno.set_cwnd(w);
         }
         // Linux `tcp_vegas_cong_avoid`: the round ends with the ACK of data sent after it began.
         if ack.rtt.is_some_and(|rtt| ack.now - rtt >= self.round_start) {
-            if let (Some(base), Some(rtt)) = (self.base_rtt, self.round_rtt) {
+            let round_rtt = match self.round_rtt {
+                // ns-2.35 tcp-vegas.cc: v_sumRTT_ / v_cntRTT_.
+                Some(_) if self.ns2.mean_rtt => Some(SimTime(
+                    self.round_sum_ns / u64::from(self.round_samples.max(1)),
+                )),
+                r => r,
+            };
+            if let (Some(base), Some(rtt)) = (self.base_rtt, round_rtt) {
                 self.end_round(base, rtt, !ack.rwnd_limited);
             }
             self.new_round(ack.now);
+        }
+        if self.incr > 0.0 && !self.reno.in_slow_start() && !ack.rwnd_limited {
+            let w = self.reno.cwnd + self.incr * ack.acked_pkts as f64;
+            self.reno.set_cwnd(w);
         }
     }
 
@@ -179,6 +243,7 @@ impl Controller for Vegas {
     /// waits a round of fresh samples.
     fn on_loss(&mut self, loss: &LossEvent) {
         self.reno.on_loss(loss);
+        self.incr = 0.0;
         self.growing = true;
         self.new_round(loss.now);
     }
@@ -332,6 +397,81 @@ mod tests {
         d.controller.on_ack(&ack);
         assert_eq!(d.controller.round_start, d.now);
         assert_eq!(d.controller.round_rtt, None);
+    }
+
+    fn ns2(whole_diff: bool, mean_rtt: bool, ack_increase: bool, eighth_exit: bool) -> Ns2Rules {
+        Ns2Rules {
+            whole_diff,
+            mean_rtt,
+            ack_increase,
+            eighth_exit,
+        }
+    }
+
+    #[test]
+    fn ns2_whole_diff_widens_the_band_by_half_a_packet() {
+        let whole = ns2(true, false, false, false);
+        // 20 packets, RTT 109 ms: Diff = 20·9/109 = 1.65 < α grows; rounded to 2 it holds.
+        let (mut c, mut w) = (at(20.0), at(20.0).with_ns2_rules(whole));
+        round(&mut c, 9);
+        round(&mut w, 9);
+        assert_eq!((c.window(), w.window()), (21.0, 20.0));
+        // RTT 128 ms: Diff = 20·28/128 = 4.375 > β shrinks; rounded to 4 it holds.
+        let (mut c, mut w) = (at(20.0), at(20.0).with_ns2_rules(whole));
+        round(&mut c, 28);
+        round(&mut w, 28);
+        assert_eq!((c.window(), w.window()), (19.0, 20.0));
+    }
+
+    #[test]
+    fn ns2_mean_rtt_judges_a_round_by_its_mean_sample() {
+        // BaseRTT 50 ms, 10 packets, a round's samples 60, 140 and 100 ms: the smallest gives
+        // Diff = 10·10/60 = 1.67 < α (grow), the mean 10·50/100 = 5 > β (shrink).
+        let window_after = |rules: Ns2Rules| {
+            let mut d = Driver::started(at(10.0).with_ns2_rules(rules));
+            d.controller.base_rtt = Some(SimTime::from_ms(50));
+            d.controller.new_round(d.now);
+            let start = d.now;
+            for (after_ms, rtt_ms) in [(10, 60), (20, 140), (200, 100)] {
+                let mut ack = d.ack(1);
+                ack.now = start + SimTime::from_ms(after_ms);
+                ack.rtt = Some(SimTime::from_ms(rtt_ms));
+                d.controller.on_ack(&ack);
+            }
+            d.controller.window()
+        };
+        assert_eq!(window_after(Ns2Rules::default()), 11.0);
+        assert_eq!(window_after(ns2(false, true, false, false)), 9.0);
+    }
+
+    #[test]
+    fn ns2_ack_increase_spreads_the_packet_over_the_next_round() {
+        // BaseRTT = RTT: Diff = 0 < α. Linux adds the packet at the round's end; ns-2.35 adds
+        // 1/cwnd on that ACK and each of the next round's.
+        let mut linux = Driver::started(at(10.0));
+        let mut ns = Driver::started(at(10.0).with_ns2_rules(ns2(false, false, true, false)));
+        for d in [&mut linux, &mut ns] {
+            d.controller.base_rtt = Some(d.rtt);
+            d.acks(1);
+        }
+        assert_eq!(
+            (linux.controller.window(), ns.controller.window()),
+            (11.0, 10.1)
+        );
+        ns.acks(9);
+        assert_close(ns.controller.window(), 11.0, 1e-12);
+    }
+
+    #[test]
+    fn ns2_eighth_exit_leaves_slow_start_an_eighth_lower() {
+        let mut c = vegas().with_ns2_rules(ns2(false, false, false, true));
+        for _ in 0..5 {
+            round(&mut c, 0);
+        }
+        assert_eq!(c.window(), 8.0);
+        // A hold round with Diff = 8·50/150 = 2.67 > γ: 8 − 8/8 = 7 packets, ssthresh 2.
+        round(&mut c, 50);
+        assert_eq!((c.window(), c.tcp().ssthresh()), (7.0, 2.0));
     }
 
     #[test]

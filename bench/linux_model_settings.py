@@ -1,0 +1,62 @@
+"""What each of `LINUX_TCP`'s Linux-like settings does to ccscope's model of Linux's TCP: the
+quick cases of `linux-reno`, `linux-cubic` and `linux-bbr` (ccscope.experiments.linux) in the
+packet engine, seeds 1..R, under three ways of acknowledging and counting growth: an ACK per
+packet (growth per ACK, which then equals growth per packet), Linux's delayed ACKs with growth
+per ACK (RFC 5681 §3.1, ns-2), and delayed ACKs with growth per packet acknowledged (RFC 3465 as
+Linux counts, what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
+and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets). Prints per case the mean and the
+standard deviation over the seeds of each quantity the claims compare. No real packets: the
+Linux side's numbers are `python bench/linux_spread.py`'s.
+
+Usage: python bench/linux_model_settings.py [--runs R] [--cc reno cubic bbr]
+"""
+
+from __future__ import annotations
+
+import argparse
+from unittest import mock
+
+import numpy as np
+
+from ccscope.experiments import linux
+
+#: The ways of acknowledging and counting growth compared, by name.
+ACKING = {
+    "ACK per packet": {"delayed_ack": False, "growth": "per_ack"},
+    "delayed ACKs, growth per ACK": {"delayed_ack": True, "growth": "per_ack"},
+    "delayed ACKs, growth per packet": {"delayed_ack": True, "growth": "per_packet"},
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--cc", nargs="+", default=list(linux.CONTROLLER))
+    args = parser.parse_args()
+    cases = list(linux.QUICK)
+    for cc in args.cc:
+        alphas = (0, 1) if cc == "cubic" else (None,)
+        for alpha in alphas:
+            controller = linux.CONTROLLER[cc]
+            if alpha is not None:
+                controller = {"name": "cubic", "linux_friendly": alpha}
+            for name, acking in ACKING.items():
+                with (
+                    mock.patch.dict(linux.LINUX_TCP, acking),
+                    mock.patch.dict(linux.CONTROLLER, {cc: controller}),
+                ):
+                    runs = [
+                        linux.measure(cases, cc, "model", linux.QUICK_RUN, seed)
+                        for seed in range(1, args.runs + 1)
+                    ]
+                label = cc if alpha is None else f"{cc}, linux_friendly = {alpha}"
+                for k, case in enumerate(cases):
+                    cells = []
+                    for metric in linux.METRICS:
+                        v = np.array([run[k][metric] for run in runs])
+                        cells.append(f"{metric} {v.mean():.4g} (σ {v.std(ddof=1):.2g})")
+                    print(f"{label} | {name} | {case} | " + ", ".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()
