@@ -15,8 +15,19 @@ With --friendliness: the same for `linux-friendliness`'s ratios (R quick runs of
 quick case alone through the user-space and the kernel-queue emulator (R runs of each, 20 s a
 run), which `EMULATOR_SPREAD` holds.
 
+With --store: Linux's runs also go into the committed store of Linux's side
+(ccscope/linuxruns.json, ccscope.experiments.linux.STORE), each path's entry replaced: the
+quick cases' R runs, linux-friendliness's R runs of each ratio, or, with --grid, the full grid's
+paths, or, with --episodes, one run's drops on linux.EPISODE_PATHS grouped into overflows
+(linux.drop_episodes). --grid runs Linux only, the full grid's batches (linux.batches: the
+10 Mb/s paths six side by side, the 100 Mb/s ones alone; 60 s each) or those --batches names
+(e.g. 0-7), so that a long grid can be split into runs of a few minutes; --list-batches prints
+them.
+
 Usage: python bench/linux_spread.py [--runs R] [--cc reno cubic bbr]
-       [--friendliness | --emulators] [--out out/linux_spread.json]
+       [--friendliness | --emulators | --episodes | --grid [--batches I-J] [--list-batches]]
+       [--store]
+       [--out out/linux_spread.json]
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -59,12 +71,39 @@ def main() -> None:
         action="store_true",
         help="the spread of linux-emulators's quantities instead (R runs through each emulator)",
     )
+    parser.add_argument(
+        "--grid",
+        action="store_true",
+        help="Linux's side of the full grid instead (one run of each path)",
+    )
+    parser.add_argument("--batches", help="With --grid: these batches only, I-J (from 0)")
+    parser.add_argument(
+        "--episodes",
+        action="store_true",
+        help="Linux's drops grouped into overflows on linux.EPISODE_PATHS instead (one run)",
+    )
+    parser.add_argument(
+        "--list-batches", action="store_true", help="With --grid: list the batches, run none"
+    )
+    parser.add_argument(
+        "--store",
+        action="store_true",
+        help="Write Linux's runs to ccscope/linuxruns.json (linux.STORE)",
+    )
     args = parser.parse_args()
+    if args.store and args.emulators:
+        parser.error("--store keeps Linux's side of linux-{reno,cubic,bbr,friendliness}")
     if args.friendliness:
         friendliness(args)
         return
     if args.emulators:
         emulators(args)
+        return
+    if args.grid:
+        grid(args)
+        return
+    if args.episodes:
+        episodes(args)
         return
     cases = list(linux.QUICK)
     report: dict = {"runs": args.runs, "load": [], "cc": {}}
@@ -103,6 +142,18 @@ def main() -> None:
                     flush=True,
                 )
         report["cc"][cc] = rows
+        for k, case in enumerate(cases):
+            if args.store:
+                linux_runs = [run[k] for run in runs["linux"]]
+                linux.store_runs(
+                    "quick",
+                    cc,
+                    case,
+                    linux_runs,
+                    report["load"][-args.runs :],
+                    linux.QUICK_RUN,
+                    command(),
+                )
     print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in report['load'])}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))
@@ -140,6 +191,12 @@ def friendliness(args: argparse.Namespace) -> None:
     print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in load)}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"runs": args.runs, "load": load, "pairs": rows}, indent=1))
+    for name in linux.SEED_CONTROLS:
+        for cc in ("cubic", "reno") if args.store else ():
+            ratios = [{"ratio": r[name, cc, "linux"]} for r in runs]
+            linux.store_runs(
+                "friendliness", cc, name, ratios, load, linux.FRIENDLY_RUN[True], command()
+            )
 
 
 def emulators(args: argparse.Namespace) -> None:
@@ -179,6 +236,59 @@ def emulators(args: argparse.Namespace) -> None:
     print(f"load average (1 min) at each run: {', '.join(f'{x:.2f}' for x in load)}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"runs": args.runs, "load": load, "rows": rows}, indent=1))
+
+
+def grid(args: argparse.Namespace) -> None:
+    """One run of Linux on each path of the full grid (or of the --batches named), batch by
+    batch; each path's values printed, and stored with --store as its batch ends."""
+    groups = linux.batches(linux.full_grid())
+    first, last = 0, len(groups) - 1
+    if args.batches:
+        first, _, end = args.batches.partition("-")
+        first, last = int(first), int(end or first)
+    for i, group in enumerate(groups):
+        if args.list_batches:
+            print(f"batch {i}: " + "; ".join(map(str, group)))
+            continue
+        if not first <= i <= last:
+            continue
+        for cc in args.cc:
+            values = linux.measure(group, cc, "linux", linux.FULL_RUN)
+            load = os.getloadavg()[0]
+            for case, v in zip(group, values, strict=True):
+                print(
+                    f"{cc:5} | batch {i} | {case} | "
+                    + " | ".join(f"{m} {v[m]:.4g}" for m in linux.METRICS)
+                    + f" | load {load:.2f}",
+                    flush=True,
+                )
+                if args.store:
+                    linux.store_runs("full", cc, case, [v], [load], linux.FULL_RUN, command())
+
+
+def episodes(args: argparse.Namespace) -> None:
+    """One run of Linux on each of linux.EPISODE_PATHS with the event log: its drops grouped
+    into overflows (linux.drop_episodes), beside the model's; stored with --store."""
+    for cc in args.cc:
+        for cases in linux.EPISODE_PATHS:
+            theirs = linux.drop_episodes(cases, cc, "linux")
+            load = os.getloadavg()[0]
+            mine = linux.drop_episodes(cases, cc, "model")
+            for case, a, b in zip(cases, theirs, mine, strict=True):
+                print(
+                    f"{cc:5} | {case} | "
+                    + " | ".join(f"{k} {a[k]:.3g} / {b[k]:.3g}" for k in a)
+                    + f" | load {load:.2f}",
+                    flush=True,
+                )
+                if args.store:
+                    linux.store_runs(
+                        "episodes", cc, case, [a], [load], linux.EPISODE_RUN, command()
+                    )
+
+
+def command() -> str:
+    return " ".join(["python", "bench/linux_spread.py", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

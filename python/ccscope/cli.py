@@ -792,6 +792,13 @@ def reproduce(
         Path | None,
         typer.Option(help="With --explore: the DuckDB file to store the points in."),
     ] = None,
+    stored: Annotated[
+        bool,
+        typer.Option(
+            help="linux-reno, linux-cubic, linux-bbr: Linux's side from its stored runs "
+            "(ccscope/linuxruns.json) instead of running it; the model still runs."
+        ),
+    ] = False,
 ) -> None:
     """Reproduce the papers' results: for each quantity the published value, ccscope's, the
     tolerance and whether it holds, and where it does not, why."""
@@ -840,7 +847,9 @@ def reproduce(
     for rid in ids:
         if all_ and not as_json and not markdown:
             err.print(f"running {rid} ...", highlight=False)
-        reports.append(reproductions.run(rid, quick=quick, figures=figures))
+        # With --all, --stored applies to the reproductions that have stored runs.
+        here = stored and (not all_ or reproductions.get(rid).stored)
+        reports.append(reproductions.run(rid, quick=quick, figures=figures, stored=here))
     if as_json:
         print(json.dumps(reports if all_ else reports[0], indent=2, ensure_ascii=False))
     elif markdown:

@@ -41,10 +41,17 @@ class Reproduction:
     #: (:class:`ccscope.experiments.claims.Knob` by name), which ``--explore`` sweeps; the
     #: function then takes ``setup``, a dict of their values.
     knobs: str | None = None
+    #: Its function also takes ``stored``: the real side from stored runs instead of a run
+    #: (``--stored``; the linux-* ground truth: :data:`ccscope.experiments.linux.STORE`).
+    stored: bool = False
 
-    def claims(self, quick: bool = False, setup: dict[str, float] | None = None) -> list:
+    def claims(
+        self, quick: bool = False, setup: dict[str, float] | None = None, stored: bool = False
+    ) -> list:
         if setup:
             return _resolve(self.function)(quick, setup=setup)
+        if stored:
+            return _resolve(self.function)(quick, stored=True)
         return _resolve(self.function)(quick)
 
     def knob_table(self) -> dict:
@@ -339,6 +346,7 @@ REGISTRY: dict[str, Reproduction] = {
                 f"{source}; the kernel's TCP through the udp engine's emulator",
                 _E + f"linux:{cc}_claims",
                 real_time=True,
+                stored=True,
             )
             for cc, name, source in (
                 ("reno", "Reno", "RFC 5681; net/ipv4/tcp_cong.c"),
@@ -435,6 +443,7 @@ def run(
     id: str,
     quick: bool = False,
     figures: str | Path | None = None,  # noqa: A002
+    stored: bool = False,
 ) -> Report:
     """Runs reproduction `id`: ``{"id", "title", "source", "quick", "wall_s", "rows",
     "ns2_note"}`` with one row per claim: ``quantity, published, measured, tolerance, holds,
@@ -442,12 +451,17 @@ def run(
     ``key`` and ``ns2``: what ns-2.35 gives on the same set-up (a stored cell,
     :mod:`ccscope.ns2column`: ``ns2``, ``ccscope`` with ns-2.35's rules, ``agree``, ``seeds``,
     ``command``, ...), or None; ``ns2_note`` says why rows have none. With `figures` (a
-    folder), also draws the paper's figure there as ID.png, named by ``"figure"``."""
+    folder), also draws the paper's figure there as ID.png, named by ``"figure"``. With
+    `stored`, a reproduction that offers it (:attr:`Reproduction.stored`) takes its real side
+    from stored runs, which its rows' quantities and sources name."""
     from . import ns2column
 
     r = get(id)
+    if stored and not r.stored:
+        offered = ", ".join(x.id for x in REGISTRY.values() if x.stored)
+        raise ScenarioError.at("--stored", id, f"only {offered} have stored runs")
     start = time.perf_counter()
-    rows = [c.to_dict() for c in r.claims(quick)]
+    rows = [c.to_dict() for c in r.claims(quick, stored=stored)]
     report = Report(
         id=r.id,
         title=r.title,

@@ -13,10 +13,13 @@ trace's mean and coefficient of variation; tolerances from the run-to-run spread
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from ..errors import ScenarioError
 from .claims import SEEDS, Claim
 from .realnet import side_by_side
 
@@ -161,15 +164,21 @@ def tcp_source(cc: str, side: str) -> dict:
     return {"kind": "tcp", "controller": CONTROLLER[cc], **LINUX_TCP}
 
 
-def scenario(cases: list[Case], cc: str, side: str, run: dict, seed: int = 1) -> tuple:
-    """The `cases` side by side with flows of `side` ("linux": on real packets, "model": in
-    the packet engine); the scenario and each case's flow indices."""
-    section = {
+def run_section(side: str, run: dict, seed: int) -> dict:
+    """The ``[run]`` section of `side`'s run (Linux's on the udp engine, the model's on the
+    packet engine) of `run`'s length and warm-up."""
+    return {
         "engine": "udp" if side == "linux" else "packet",
         "duration": f"{run['duration_s']:g}s",
         "warmup": f"{run['warmup_s']:g}s",
         "seed": seed,
     }
+
+
+def scenario(cases: list[Case], cc: str, side: str, run: dict, seed: int = 1) -> tuple:
+    """The `cases` side by side with flows of `side` ("linux": on real packets, "model": in
+    the packet engine); the scenario and each case's flow indices."""
+    section = run_section(side, run, seed)
     tables = [
         {
             "run": section,
@@ -322,7 +331,7 @@ def tolerance(cc: str, case: Case, metric: str) -> tuple[float, str]:
 #:   jumps to it.
 #: The mean queue (packets) of the quick case with 1% loss: the model's with an ACK per packet
 #: and with delayed ACKs (seeds 1-5), Linux's (five runs), per algorithm.
-LOSSY_QUEUE = {"reno": (0.13, 0.29, 0.37), "cubic": (0.050, 0.20, 0.30)}
+LOSSY_QUEUE = {"reno": (0.13, 0.29, 0.40), "cubic": (0.050, 0.20, 0.31)}
 DELAYED_ACKS = (
     "Linux's receiver delays ACKs (every second full segment, net/ipv4/tcp_input.c "
     "__tcp_ack_snd_check) and so does the model's (LINUX_TCP), each sender answering an ACK "
@@ -336,6 +345,8 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
     they do not say."""
     lin, mod = linux[metric], model[metric]
     seen = f"Linux {lin:.4g}, model {mod:.4g}"
+    if case not in QUICK and cc == "reno":
+        return f"{seen}: {grid_diagnosis(case, metric, lin)}"
     if case not in QUICK:
         return (
             f"{seen}: not diagnosed (the quick cases' reasons, docs/realnet.md, may carry over: "
@@ -356,8 +367,7 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
         return (
             f"{seen}: not diagnosed; in CUBIC's Reno-friendly region, where both run at 1% "
             "loss, Linux's window climbs to its estimate over about an RTT (net/ipv4/"
-            "tcp_cubic.c bictcp_update bounds cnt) where the model's jumps to it, and Linux's α "
-            "is 8/15 (beta_scale in whole numbers) against the model's 0.529"
+            "tcp_cubic.c bictcp_update bounds cnt) where the model's jumps to it"
         )
     if case.loss:
         per_packet, delayed, real = LOSSY_QUEUE[cc]
@@ -383,27 +393,106 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
     )
 
 
-def compare(cc: str, quick: bool) -> list[tuple[Case, dict, dict]]:
+#: What the stored run of Linux Reno's full grid shows, by mechanism (docs/realnet.md, "The
+#: full grid, Reno", gives the numbers: ``python docs/linux_tables.py grid reno`` and
+#: ``episodes``).
+OVERFLOW_LOSSES = (
+    "Linux loses more packets at each overflow of the buffer than the model (the drop log of "
+    "python bench/linux_spread.py --episodes: about as many overflows on both sides, more "
+    "drops in each)"
+)
+#: ... on a 10 Mb/s path: one flow's second drop a round trip after the first, several
+#: flows' bursts.
+OVERFLOW_10 = (
+    "; one flow drops a second packet one round trip after the first, which the model, with "
+    "Linux's delayed ACKs and limited transmit (RFC 3042), does not (not diagnosed further); "
+    "with several flows the delayed-ACK bursts add drops (the model, with them, loses as many "
+    "per overflow with two flows, fewer with eight)"
+)
+#: ... on a 100 Mb/s path: runs of drops back to back.
+OVERFLOW_100 = (
+    "; at 100 Mb/s an overflow costs Linux a run of tens of packets that reach the bottleneck "
+    "back to back, at the access link's rate, where the model loses one: Linux's packets "
+    "arrive in bursts that its ACK clock alone does not make (the real-time path's share in "
+    "them, as the host thread's late reads of the TUN device, not measured)"
+)
+#: The windows of a random-loss path: Linux's pairs queue behind each other.
+LOSS_QUEUE = (
+    "with 1% random loss the windows stay small and the queue nearly empty, and "
+    + DELAYED_ACKS
+    + ": the pairs queue behind each other, yet Linux's mean queue is a few times the model's "
+    "(not diagnosed further)"
+)
+#: A path whose measured window is still the first slow start's outcome.
+SLOW_START = (
+    "at 100 Mb/s and 100 ms few or no packets are lost after the warm-up: the measured window "
+    "is still climbing, one packet a round trip, from the ssthresh the first slow start's "
+    "overshoot left, which differs from run to run (a further Linux run of the lone flow with "
+    "its state trace left ssthresh within a packet of the model's, and its window then grew as "
+    "the model's) and from the model's: the slow start's outcome in one run, its spread not "
+    "measured"
+)
+
+
+#: Eight flows' windows at 100 Mb/s and 20 ms.
+EIGHT_FLOWS = (
+    "with eight flows Linux's extra drops at each overflow (more than the model's, with the "
+    "same delayed ACKs) fall on more of the flows, so more of them cut at once and their "
+    "windows swing further"
+)
+
+
+def grid_diagnosis(case: Case, metric: str, linux: float) -> str:
+    """What the stored full grid shows for Linux Reno's `metric` (`linux` its value) on `case`
+    beyond the tolerance (:data:`OVERFLOW_LOSSES` and the texts below it). A loss rate above
+    twice the random loss is mostly the buffer's."""
+    if case.loss and metric == "mean_queue_pkts":
+        return LOSS_QUEUE
+    if metric in ("loss_rate", "retransmit_rate") and linux > 2 * case.loss:
+        return OVERFLOW_LOSSES + (OVERFLOW_10 if case.rate_mbps < 100 else OVERFLOW_100)
+    if case.rate_mbps == 100 and case.rtt_ms == 100 and not case.loss:
+        return SLOW_START
+    if case.flows == 8 and metric in ("cwnd_mean_pkts", "cwnd_cov"):
+        return EIGHT_FLOWS
+    return "not diagnosed"
+
+
+def compare(
+    cc: str, quick: bool, stored: bool | str = False
+) -> list[tuple[Case, dict | None, dict]]:
     """Every case of the quick set or the full grid, run on both sides: (case, Linux's
-    values, the model's)."""
+    values, the model's). With `stored`, Linux's values are the mean of its stored runs of the
+    case (:func:`stored_runs`) and only the model runs; "partial": None where the case has no
+    stored runs."""
     cases, run = (list(QUICK), QUICK_RUN) if quick else (full_grid(), FULL_RUN)
+    have = load_store().get(kind(quick), {}).get(cc, {})
     out = []
     for group in [cases] if quick else batches(cases):
-        linux, model = (measure(group, cc, side, run) for side in SIDES)
+        model = measure(group, cc, "model", run)
+        if stored == "partial":
+            linux = [mean_values(have[str(c)]["runs"]) if str(c) in have else None for c in group]
+        elif stored:
+            linux = [mean_values(stored_runs(kind(quick), cc, case)["runs"]) for case in group]
+        else:
+            linux = measure(group, cc, "linux", run)
         out += zip(group, linux, model, strict=True)
     return out
 
 
-def ground_truth_claims(cc: str, quick: bool) -> list[Claim]:
+def ground_truth_claims(cc: str, quick: bool, stored: bool = False) -> list[Claim]:
     """Linux's `cc` on real packets (the reference) against ccscope's model of it, per case and
-    quantity, each held to :func:`tolerance`; where one is beyond it, :func:`diagnosis`."""
+    quantity, each held to :func:`tolerance`; where one is beyond it, :func:`diagnosis`. With
+    `stored`, Linux's side is the mean of its stored runs (:func:`stored_runs`), which each
+    claim's name and source say (the tolerance, for one run, is wider than a mean's needs)."""
     claims = []
-    for case, linux, model in compare(cc, quick):
+    for case, linux, model in compare(cc, quick, stored):
         for metric in METRICS:
             tol, source = tolerance(cc, case, metric)
+            if stored:
+                source += "; Linux's side " + stored_label(stored_runs(kind(quick), cc, case))
             claims.append(
                 near(
-                    quantity(cc, case, metric),
+                    quantity(cc, case, metric, stored),
                     linux[metric],
                     model[metric],
                     tol,
@@ -414,15 +503,16 @@ def ground_truth_claims(cc: str, quick: bool) -> list[Claim]:
     return claims
 
 
-def quantity(cc: str, case: Case, metric: str) -> str:
-    """The claim's name for `metric` on `case`."""
-    return f"{case}: {METRICS[metric]}, Linux {cc} (reference) vs ccscope's model"
+def quantity(cc: str, case: Case, metric: str, stored: bool = False) -> str:
+    """The claim's name for `metric` on `case` (`stored`: Linux's side from its stored runs)."""
+    linux = f"Linux {cc}, stored runs," if stored else f"Linux {cc}"
+    return f"{case}: {METRICS[metric]}, {linux} (reference) vs ccscope's model"
 
 
 def near(quantity: str, linux: float, model: float, rel: float, why: str, source: str) -> Claim:
     """The model's value within `rel` of Linux's (the tolerance printed to two significant
     digits, which :func:`ccscope.experiments.claims.within` rounds to whole percent)."""
-    holds = abs(model - linux) <= rel * abs(linux)
+    holds = within(linux, model, rel)
     return Claim(
         quantity,
         round(linux, 6),
@@ -434,16 +524,358 @@ def near(quantity: str, linux: float, model: float, rel: float, why: str, source
     )
 
 
-def reno_claims(quick: bool = False) -> list[Claim]:
-    return ground_truth_claims("reno", quick)
+def within(linux: float, model: float, rel: float) -> bool:
+    """Whether the model's value is within `rel` of Linux's, relative to Linux's."""
+    return abs(model - linux) <= rel * abs(linux)
 
 
-def cubic_claims(quick: bool = False) -> list[Claim]:
-    return ground_truth_claims("cubic", quick)
+def reno_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
+    return ground_truth_claims("reno", quick, stored)
 
 
-def bbr_claims(quick: bool = False) -> list[Claim]:
-    return ground_truth_claims("bbr", quick)
+def cubic_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
+    return ground_truth_claims("cubic", quick, stored)
+
+
+def bbr_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
+    return ground_truth_claims("bbr", quick, stored)
+
+
+# --- Linux's side, stored --------------------------------------------------------------------
+
+#: Linux's side of the ground truth as measured, committed beside the package like the ns-2.35
+#: column (:mod:`ccscope.ns2column`): written only by ``python bench/linux_spread.py ...
+#: --store``. ``{"runs": {kind: {cc: {key: entry}}}}``, kind "quick" (the quick cases at
+#: :data:`QUICK_RUN`), "full" (the grid at :data:`FULL_RUN`) or "friendliness"
+#: (linux-friendliness's quick run; cc the TCP, key the controller); the key of a path is
+#: ``str(case)``; an entry holds the runs' values (:data:`METRICS`, or ``ratio``), their
+#: count, the kernel's release, when and with which command they ran, the run's length and
+#: the load average (1 min, 2 cores) after each run.
+STORE = Path(__file__).resolve().parents[1] / "linuxruns.json"
+
+
+def kind(quick: bool) -> str:
+    """The store's kind of a ground-truth run: "quick" or "full"."""
+    return "quick" if quick else "full"
+
+
+def load_store(path: Path = STORE) -> dict:
+    """Every stored entry, ``{kind: {cc: {key: entry}}}`` ({} before any is stored)."""
+    return json.loads(path.read_text())["runs"] if path.exists() else {}
+
+
+def stored_runs(kind: str, cc: str, key: Case | str, path: Path = STORE) -> dict:
+    """The stored entry of `key` (a case, or a friendliness controller); a missing one is a
+    :class:`ccscope.errors.ScenarioError` naming the command that stores it."""
+    entry = load_store(path).get(kind, {}).get(cc, {}).get(str(key))
+    if entry is None:
+        how = {"quick": "", "full": " --grid", "friendliness": " --friendliness"}[kind]
+        raise ScenarioError(
+            f"no stored Linux runs of {kind} {cc} '{key}' in {path.name}: python "
+            f"bench/linux_spread.py{how} --cc {cc} --store measures them"
+        )
+    return entry
+
+
+def store_runs(
+    kind: str,
+    cc: str,
+    key: Case | str,
+    runs: list[dict],
+    load: list[float],
+    run: dict,
+    command: str,
+    path: Path = STORE,
+) -> None:
+    """Writes (or replaces) the entry of `key` with `runs` (one dict of values per run), the
+    load average after each, the `run`'s length, the `command`, the kernel's release and the
+    date."""
+    import fcntl
+    import platform
+    from datetime import UTC, datetime
+
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text() or "{}")
+        data.setdefault(
+            "about",
+            "Linux's side of linux-reno, linux-cubic, linux-bbr and linux-friendliness "
+            "(ccscope.experiments.linux.STORE), written only by python bench/linux_spread.py "
+            "--store; do not edit by hand.",
+        )
+        cells = data.setdefault("runs", {}).setdefault(kind, {}).setdefault(cc, {})
+        cells[str(key)] = {
+            "runs": [{k: round(float(v), 9) for k, v in r.items()} for r in runs],
+            "count": len(runs),
+            "kernel": platform.release(),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "load": [round(x, 2) for x in load],
+            "run": run,
+            "command": command,
+        }
+        data["runs"] = {
+            k: {c: dict(sorted(e.items())) for c, e in sorted(v.items())}
+            for k, v in sorted(data["runs"].items())
+        }
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def mean_values(runs: list[dict]) -> dict:
+    """Each value's mean over `runs`."""
+    return {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
+
+
+def stored_label(entries: dict | list[dict]) -> str:
+    """Where stored values come from: the runs' count, kernel, dates and load averages."""
+    entries = [entries] if isinstance(entries, dict) else entries
+    counts = sorted({e["count"] for e in entries})
+    kernels = sorted({e["kernel"] for e in entries})
+    days = sorted({e["date"][:10] for e in entries})
+    load = [x for e in entries for x in e["load"]]
+    many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
+    return (
+        f"from {many} stored run(s) (kernel {', '.join(kernels)}, {when}, load average "
+        f"{min(load):.1f}-{max(load):.1f} on 2 cores; {STORE.name})"
+    )
+
+
+# --- the pages' tables from the stored side ---------------------------------------------------
+
+#: How each quantity is shown in the tables: throughput in Mb/s to the kb/s, the rest to three
+#: significant digits (rates in percent).
+SHOWN = {
+    "throughput_bps": lambda v: f"{v / 1e6:.3f}",
+    "loss_rate": lambda v: f"{100 * v:.3g}%",
+    "mean_queue_pkts": lambda v: f"{v:.3g}",
+    "retransmit_rate": lambda v: f"{100 * v:.3g}%",
+    "cwnd_mean_pkts": lambda v: f"{v:.3g}",
+    "cwnd_cov": lambda v: f"{v:.3g}",
+}
+#: The tables' column heads, by quantity.
+HEADS = {
+    "throughput_bps": "throughput (Mb/s)",
+    "loss_rate": "loss",
+    "mean_queue_pkts": "mean queue (pkts)",
+    "retransmit_rate": "retransmits/pkt",
+    "cwnd_mean_pkts": "cwnd mean",
+    "cwnd_cov": "cwnd CoV",
+}
+
+
+def verdict_mark(linux: np.ndarray, model: float, rel: float) -> str:
+    """How a claim of one Linux run against `model` within `rel` fares over Linux's stored runs
+    `linux`: "†" where it fails for every value within two standard deviations of their mean,
+    "~" where its verdict changes within them, "" where it holds for all of them (one run: "†"
+    where it fails, "" where it holds)."""
+    mean = float(np.mean(linux))
+    sd = float(np.std(linux, ddof=1)) if len(linux) > 1 else 0.0
+    low, high = mean - 2 * sd, mean + 2 * sd
+    # |model - x| <= rel·x holds for x in [model / (1 + rel), model / (1 - rel)].
+    lo = model / (1 + rel)
+    hi = model / (1 - rel) if rel < 1 else np.inf
+    if high < lo or low > hi:
+        return " †"
+    return "" if lo <= low and high <= hi else " ~"
+
+
+def quick_marks(cc: str) -> list[dict[str, tuple[np.ndarray, float, str]]]:
+    """Per quick case (in the order of :data:`QUICK`) and quantity: Linux's stored runs, the
+    model's run of seed 1 (made here) and :func:`verdict_mark` at the claim's tolerance."""
+    model = measure(list(QUICK), cc, "model", QUICK_RUN)
+    out = []
+    for case, mine in zip(QUICK, model, strict=True):
+        runs = stored_runs("quick", cc, case)["runs"]
+        out.append({})
+        for metric in METRICS:
+            theirs = np.array([r[metric] for r in runs])
+            mark = verdict_mark(theirs, mine[metric], tolerance(cc, case, metric)[0])
+            out[-1][metric] = (theirs, mine[metric], mark)
+    return out
+
+
+def friendliness_marks() -> dict[tuple[str, str], tuple[np.ndarray, float, str]]:
+    """Per (controller, cc) of linux-friendliness: Linux's stored ratios, the model's of seed
+    1's quick run (made here) and :func:`verdict_mark` at the quick claim's tolerance."""
+    model = friendliness_run(True, 1, "model")
+    out = {}
+    for name, cc in model:
+        theirs = np.array([r["ratio"] for r in stored_runs("friendliness", cc, name)["runs"]])
+        rel = 3 * float(np.hypot(*FRIENDLY_SPREAD[name, cc]))
+        out[name, cc] = (theirs, model[name, cc], verdict_mark(theirs, model[name, cc], rel))
+    return out
+
+
+def quick_table(ccs: tuple[str, ...] = tuple(CONTROLLER)) -> str:
+    """docs/realnet.md's table of the quick cases: per algorithm and case, Linux's mean over its
+    stored runs / the model's run of seed 1 (:func:`quick_marks`), with the mark, and where
+    the stored runs come from."""
+    names = ("1 flow", "2 flows", "1 flow, 1% loss")
+    lines = [
+        "| algorithm | case | " + " | ".join(HEADS.values()) + " |",
+        "|---|---|" + "---:|" * len(HEADS),
+    ]
+    for cc in ccs:
+        for k, marks in enumerate(quick_marks(cc)):
+            cells = [
+                f"{SHOWN[m](theirs.mean())} / {SHOWN[m](mine)}{mark}"
+                for m, (theirs, mine, mark) in marks.items()
+            ]
+            lines.append(f"| {cc} | {names[k]} | " + " | ".join(cells) + " |")
+    entries = [stored_runs("quick", cc, case) for cc in ccs for case in QUICK]
+    lines += ["", f"Linux: the mean {stored_label(entries)}; the model: seed 1."]
+    return "\n".join(lines) + "\n"
+
+
+def friendliness_table() -> str:
+    """docs/realnet.md's linux-friendliness table: each controller's ratio against Linux (the
+    mean over its stored quick runs, and the relative σ of one run) / against the model
+    (:func:`friendliness_marks`), with the mark."""
+    marks = friendliness_marks()
+    lines = ["| controller | against CUBIC | against Reno |", "|---|---:|---:|"]
+    for name in SEED_CONTROLS:
+        cells = []
+        for cc in ("cubic", "reno"):
+            theirs, mine, mark = marks[name, cc]
+            mean = float(theirs.mean())
+            sd = float(theirs.std(ddof=1) / mean) if len(theirs) > 1 and mean else 0.0
+            cells.append(f"{ratio(mean)} (σ {100 * sd:.2g}%) / {ratio(mine)}{mark}")
+        label = name.replace(",", ", ").replace("-1.5", "−1.5")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    entries = [stored_runs("friendliness", cc, name) for name, cc in marks]
+    lines += ["", f"Linux: the mean {stored_label(entries)}; the model: seed 1."]
+    return "\n".join(lines) + "\n"
+
+
+def grid_table(cc: str) -> str:
+    """docs/realnet.md's table of the full grid for `cc`: per path Linux's stored run / the
+    model's run (seed 1, :data:`FULL_RUN`, side by side as :func:`compare` runs them, made
+    here), "†" where the claim fails, where the stored runs come from, and
+    :func:`grid_summary`. Paths without stored
+    runs are left out, and the count says so."""
+    lines = [
+        "| path | " + " | ".join(HEADS.values()) + " |",
+        "|---|" + "---:|" * len(HEADS),
+    ]
+    every = compare(cc, False, stored="partial")
+    results = [(case, linux, model) for case, linux, model in every if linux is not None]
+    for case, linux, model in results:
+        cells = [
+            f"{shown(linux[m])} / {shown(model[m])}"
+            + verdict_mark(np.array([linux[m]]), model[m], tolerance(cc, case, m)[0])
+            for m, shown in SHOWN.items()
+        ]
+        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    entries = [stored_runs("full", cc, case) for case, _, _ in results]
+    lines += [
+        "",
+        f"Linux: {len(results)} of the {len(every)} paths, each {stored_label(entries)}; the "
+        "model: seed 1.",
+        "",
+        *grid_summary(cc, results),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+#: The grid's axes as :func:`grid_summary` groups its paths: how each group is named, by
+#: :class:`Case` field.
+AXES = {
+    "flows": lambda v: f"{v} flow{'s' if v > 1 else ''}",
+    "rate_mbps": lambda v: f"{v:g} Mb/s",
+    "rtt_ms": lambda v: f"{v:g} ms",
+    "buffer_bdp": lambda v: f"{v:g} BDP",
+    "loss": lambda v: f"{v:.0%} loss",
+}
+
+
+def grid_summary(cc: str, results: list[tuple[Case, dict, dict]]) -> list[str]:
+    """The grid's paths grouped along each axis (:data:`AXES`): per quantity and group, how
+    many paths are beyond the tolerance and the median of Linux's value over the model's
+    (over the paths where the model's is not 0)."""
+    groups = [(field, value) for field in AXES for value in GRID[field]]
+    lines = [
+        "| quantity | " + " | ".join(AXES[field](value) for field, value in groups) + " |",
+        "|---|" + "---:|" * len(groups),
+    ]
+    for metric in METRICS:
+        cells = []
+        for field, value in groups:
+            mine = [(c, lin, mod) for c, lin, mod in results if getattr(c, field) == value]
+            beyond = sum(
+                not within(lin[metric], mod[metric], tolerance(cc, c, metric)[0])
+                for c, lin, mod in mine
+            )
+            ratios = [lin[metric] / mod[metric] for _, lin, mod in mine if mod[metric]]
+            median = f", ×{np.median(ratios):.3g}" if ratios else ""
+            cells.append(f"{beyond}/{len(mine)}{median}")
+        lines.append(f"| {HEADS[metric]} | " + " | ".join(cells) + " |")
+    return lines
+
+
+#: The paths whose drops :func:`drop_episodes` groups into overflows (none with random loss,
+#: so that every drop is the buffer's): the 10 Mb/s ones side by side, the 100 Mb/s one alone.
+EPISODE_PATHS = (
+    (Case(1, 10, 20, 1, 0.0), Case(2, 10, 20, 1, 0.0), Case(8, 10, 20, 1, 0.0)),
+    (Case(1, 100, 20, 0.25, 0.0),),
+)
+#: Their runs: 30 s, measured from 5 s on.
+EPISODE_RUN = {"duration_s": 30.0, "warmup_s": 5.0}
+
+
+def drop_episodes(cases: tuple[Case, ...], cc: str, side: str, seed: int = 1) -> list[dict]:
+    """One run of the `cases` side by side (:data:`EPISODE_RUN`) with the event log: per case,
+    its flows' drops after the warm-up grouped into overflows, a drop more than four
+    propagation round trips after the one before starting a new one (a loss-based sawtooth's
+    overflows are many round trips apart): the drops, the overflows, the drops per overflow
+    and the median time between the drops of one overflow (ms; 0 where none has two)."""
+    from ..engine import run as run_scenario
+
+    table, parts = scenario(list(cases), cc, side, EPISODE_RUN, seed)
+    table["trace"]["events"] = True
+    events = run_scenario(table, force=True).trace.events
+    out = []
+    for case, part in zip(cases, parts, strict=True):
+        mine = events[events["flow"].isin(list(part)) & (events["kind"] != "mark")]
+        t = np.sort(mine[mine["time_s"] >= EPISODE_RUN["warmup_s"]]["time_s"].to_numpy())
+        gaps = np.diff(t)
+        apart = gaps > 4 * case.rtt_ms / 1e3
+        overflows = int(apart.sum()) + (len(t) > 0)
+        within = gaps[~apart]
+        out.append(
+            {
+                "drops": float(len(t)),
+                "overflows": float(overflows),
+                "drops_per_overflow": len(t) / max(overflows, 1),
+                "gap_ms": float(np.median(within) * 1e3) if len(within) else 0.0,
+            }
+        )
+    return out
+
+
+def episodes_table() -> str:
+    """docs/realnet.md's table of overflows: per path of :data:`EPISODE_PATHS`, Linux Reno's
+    stored run / the model's (seed 1, made here), as :func:`drop_episodes` counts them."""
+    lines = [
+        "| path | drops | overflows | drops per overflow | median gap within one (ms) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    entries = []
+    for cases in EPISODE_PATHS:
+        for case, mine in zip(cases, drop_episodes(cases, "reno", "model"), strict=True):
+            entries.append(stored_runs("episodes", "reno", case))
+            theirs = entries[-1]["runs"][0]
+            cells = [" / ".join(f"{v[k]:.4g}" for v in (theirs, mine)) for k in mine]
+            lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"Linux Reno {stored_label(entries)} / the model, seed 1.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def ratio(x: float) -> str:
+    """A throughput ratio as the friendliness table shows it."""
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3g}"
 
 
 # --- linux-emulators ----------------------------------------------------------------------------
@@ -609,34 +1041,38 @@ def friendliness_ratios(quick: bool, seed: int) -> dict[tuple[str, str, str], fl
     """One run of every (seed controller, algorithm) pair on a dumbbell of its own, side by
     side, on real packets against Linux's TCP and in the packet engine against ccscope's
     model of it: the controller's throughput over the TCP flow's, by (controller, cc, side)."""
+    return {
+        (name, cc, side): value
+        for side in SIDES
+        for (name, cc), value in friendliness_run(quick, seed, side).items()
+    }
+
+
+def friendliness_run(quick: bool, seed: int, side: str) -> dict[tuple[str, str], float]:
+    """One run of every (seed controller, algorithm) pair side by side, against `side`'s TCP
+    (:data:`SIDES`): the controller's throughput over the TCP flow's, by (controller, cc)."""
     from ..engine import run as run_scenario
 
     run = FRIENDLY_RUN[quick]
     pairs = [(name, cc) for name in SEED_CONTROLS for cc in ("cubic", "reno")]
-    out = {}
-    for side in SIDES:
-        section = {
-            "engine": "udp" if side == "linux" else "packet",
-            "duration": f"{run['duration_s']:g}s",
-            "warmup": f"{run['warmup_s']:g}s",
-            "seed": seed,
+    section = run_section(side, run, seed)
+    tables = [
+        {
+            "run": section,
+            "topology": path(FRIENDLY_PATH),
+            "flows": [
+                {"source": SEED_CONTROLS[name], "from": "s", "to": "d"},
+                {"source": tcp_source(cc, side), "from": "s", "to": "d"},
+            ],
         }
-        tables = [
-            {
-                "run": section,
-                "topology": path(FRIENDLY_PATH),
-                "flows": [
-                    {"source": SEED_CONTROLS[name], "from": "s", "to": "d"},
-                    {"source": tcp_source(cc, side), "from": "s", "to": "d"},
-                ],
-            }
-            for name, cc in pairs
-        ]
-        table, parts = side_by_side(tables)
-        rate = run_scenario(table).flows["throughput_bps"].to_numpy()
-        for (name, cc), part in zip(pairs, parts, strict=True):
-            out[name, cc, side] = float(rate[part.start] / max(rate[part.start + 1], 1.0))
-    return out
+        for name, cc in pairs
+    ]
+    table, parts = side_by_side(tables)
+    rate = run_scenario(table).flows["throughput_bps"].to_numpy()
+    return {
+        pair: float(rate[part.start] / max(rate[part.start + 1], 1.0))
+        for pair, part in zip(pairs, parts, strict=True)
+    }
 
 
 #: The run-to-run spread of one quick run's ratio (relative σ over :data:`SPREAD_RUNS` runs,
