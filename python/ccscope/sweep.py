@@ -790,9 +790,12 @@ def _run(
     unique = list({t.run_id: t for t in tasks}.values())
     # A new store holds no run: the workers start on every run while it is created.
     early = workers.start(unique) if workers is not None and not store_path.exists() else None
-    with Store(store_path) as db:
-        kinds = db.declare_axes(sw.axes)
-        done = db.finished()
+    with contextlib.ExitStack() as stack:
+        # The workers may have started: a Ctrl-C while DuckDB opens the store waits for it.
+        with _sigint_deferred():
+            db = stack.enter_context(Store(store_path))
+            kinds = db.declare_axes(sw.axes)
+            done = db.finished()
         todo = [t for t in unique if t.run_id not in done]
         outcome = Outcome(len(unique), skipped=len(unique) - len(todo))
         real_time = [t for t in todo if t.engine == "udp"]

@@ -551,7 +551,7 @@ def bbr_claims(quick: bool = False, stored: bool = False) -> list[Claim]:
 #: ``str(case)``; an entry holds the runs' values (:data:`METRICS`, or ``ratio``), their
 #: count, the kernel's release, when and with which command they ran, the run's length and
 #: the load average (1 min, 2 cores) after each run.
-STORE = Path(__file__).resolve().parents[1] / "linuxruns.json"
+STORE = Path(__file__).resolve().parent.with_name("linuxruns.json")
 
 
 def kind(quick: bool) -> str:
