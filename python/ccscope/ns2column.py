@@ -113,25 +113,33 @@ def attach(report: dict[str, Any], cells: dict[str, dict[str, dict[str, Any]]] |
 
 
 @contextmanager
-def _locked(path: Path):
-    """The store's data, read and written back under a file lock: make validate may run the
-    bench scripts at once, so one writer at a time."""
+def locked_json(path: Path, about: str):
+    """The data of a committed JSON store of reference measurements (this column; Linux's runs,
+    :mod:`ccscope.experiments.linux`), read and written back under a file lock: make validate
+    may run the bench scripts at once, so one writer at a time. `about` heads a new file."""
     import fcntl
 
     with open(path, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = json.loads(path.read_text() or "{}")
-        data.setdefault(
-            "about",
-            "The validation table's ns-2.35 column (ccscope.ns2column), written only by the "
-            "bench scripts' --store (make validate); do not edit by hand.",
-        )
+        data.setdefault("about", about)
+        yield data
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def _locked(path: Path):
+    """This column's data under :func:`locked_json`, its reproductions and keys in order."""
+    about = (
+        "The validation table's ns-2.35 column (ccscope.ns2column), written only by the "
+        "bench scripts' --store (make validate); do not edit by hand."
+    )
+    with locked_json(path, about) as data:
         data.setdefault("reproductions", {})
         yield data
         data["reproductions"] = {
             k: dict(sorted(v.items())) for k, v in sorted(data["reproductions"].items())
         }
-        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def store(

@@ -590,19 +590,17 @@ def store_runs(
     """Writes (or replaces) the entry of `key` with `runs` (one dict of values per run), the
     load average after each, the `run`'s length, the `command`, the kernel's release and the
     date."""
-    import fcntl
     import platform
     from datetime import UTC, datetime
 
-    with open(path, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        data = json.loads(path.read_text() or "{}")
-        data.setdefault(
-            "about",
-            "Linux's side of linux-reno, linux-cubic, linux-bbr and linux-friendliness "
-            "(ccscope.experiments.linux.STORE), written only by python bench/linux_spread.py "
-            "--store; do not edit by hand.",
-        )
+    from ..ns2column import locked_json
+
+    about = (
+        "Linux's side of linux-reno, linux-cubic, linux-bbr and linux-friendliness "
+        "(ccscope.experiments.linux.STORE), written only by python bench/linux_spread.py "
+        "--store; do not edit by hand."
+    )
+    with locked_json(path, about) as data:
         cells = data.setdefault("runs", {}).setdefault(kind, {}).setdefault(cc, {})
         cells[str(key)] = {
             "runs": [{k: round(float(v), 9) for k, v in r.items()} for r in runs],
@@ -617,7 +615,6 @@ def store_runs(
             k: {c: dict(sorted(e.items())) for c, e in sorted(v.items())}
             for k, v in sorted(data["runs"].items())
         }
-        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def mean_values(runs: list[dict]) -> dict:
