@@ -1,19 +1,18 @@
-# What bench/ns2_cai_fig17.tcl, ns2_cai_fig8.tcl and ns2_cai_table1.tcl share, Cai et al.'s
-# §V set-up in ns-2.35: `cai_start SEED` makes the simulator (global ns), seeds its RNG and sets
-# the agents' and RED's defaults (packetSize_ 1000, window_ 10000; RED counted in packets with
-# mean_pktsize_ 1000, as ccscope's); `sack_flow L R RATE DELAY` adds a host reaching L over RATE
-# and DELAY, a sink reached from R over RATE and 1 ms, and a Sack1 FTP between them, and
-# returns its agent and FTP; `acked_between FLOWS WARMUP_S SIM_S` prints at SIM_S one JSON line
-# of the packets each agent had acknowledged (ack_) since WARMUP_S, and the packet size on the
-# wire.
+# What bench/ns2_cai_fig16.tcl, ns2_cai_fig17.tcl, ns2_cai_fig8.tcl and ns2_cai_table1.tcl
+# share, Cai et al.'s §V set-up in ns-2.35: `cai_start SEED` makes the simulator (global ns),
+# seeds its RNG and sets the agents' and RED's defaults (packetSize_ 1000, window_ 10000; RED
+# counted in packets with mean_pktsize_ 1000, as ccscope's); `sack_flow L R RATE DELAY` adds a
+# host reaching L over RATE and DELAY, a sink reached from R over RATE and 1 ms, and a Sack1 FTP
+# between them, and returns its agent and FTP; `acked_between FLOWS WARMUP_S SIM_S` prints at
+# SIM_S one JSON line of the packets each agent had acknowledged (ack_) since WARMUP_S, and the
+# packet size on the wire.
 #
 # Cai et al.'s DTAIMD(ALPHA, 0.875) on a Sack1 agent (ns-2.35 has no DTAIMD agent): `taimd SRC
 # ALPHA` makes SRC cut to int(0.875 int(cwnd_)) packets, at least one fewer (decrease_num_
 # 0.875, precisionReduce_ false) and increase by ALPHA per RTT (TAIMD); `dtaimd SRC ALPHA` also
 # sets increase_num_ every 10 ms from cwnd_ by Cai et al.'s L1-L6 scaled by the class's
 # ALPHA/0.2 (ALPHA at 8 packets or more, ALPHA/0.2 at one, ALPHA/0.2 x 3/(2w - 1) between, w
-# the whole packets of cwnd_), as bench/ns2_cai_fig16.tcl does for ALPHA = 0.2. The timer is
-# much shorter than an RTT.
+# the whole packets of cwnd_). The timer is much shorter than an RTT.
 proc cai_start {seed} {
   global ns defaultRNG
   set ns [new Simulator]

@@ -4,11 +4,8 @@
 # automatic thresholds and weight, limit 200, counted in packets (mean_pktsize_ 1000, as
 # ccscope's); r2-e1 100 Mb/s, 1 ms; r2-d0 the 56 kb/s, 5 ms access line, DropTail QUEUE packets.
 # The media flow s0 -> d0 (packetSize_ 100) runs AGENT: TCP (Agent/TCP/Sack1) or DTAIMD
-# (Sack1, decrease_num_ 0.875 with precisionReduce_ false, so that a cut keeps
-# int(0.875 int(cwnd)) packets, at least one fewer; and increase_num_ set every 10 ms from
-# cwnd_ by Cai et al.'s L1-L6: 0.2 at 8 packets or more, 1 at one, 3/(2w - 1) between, w the
-# whole packets of cwnd_; ns-2.35 has no DTAIMD agent and the timer is much shorter than the
-# line's RTT). Ten Sack1 elephants e0 -> e1 start at uniform times in [0, 1) s; MICE Sack1 mice
+# (Sack1 as bench/ns2_cai_common.tcl's `dtaimd` makes it, AIMD(0.2, 0.875); that file also
+# sets the defaults below). Ten Sack1 elephants e0 -> e1 start at uniform times in [0, 1) s; MICE Sack1 mice
 # s0 -> d0 (packetSize_ 1000) start at uniform times in [0, SIM_S) and stop after
 # exponential lifetimes of mean 5 s. window_ 10000, ns-2.35 defaults otherwise. START "syn"
 # (the default) keeps ns-2.35's connection start (syn_ and delay_growth_ true, tcp.cc: a
@@ -20,20 +17,14 @@
 set agent [lindex $argv 0]; set mice [lindex $argv 1]; set qlim [lindex $argv 2]
 set simt [lindex $argv 3]; set seed [lindex $argv 4]
 set start [expr {[llength $argv] > 5 ? [lindex $argv 5] : "syn"}]
-set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
-Agent/TCP set window_ 10000
-Agent/TCP set packetSize_ 1000
+source [file join [file dirname [info script]] ns2_cai_common.tcl]
+cai_start $seed
 if {$start == "data"} {
   Agent/TCP set syn_ false
   Agent/TCP set delay_growth_ false
 } elseif {$start != "syn"} {
   puts stderr "START = $start: must be syn or data"; exit 2
 }
-Queue/RED set bytes_ false
-Queue/RED set queue_in_bytes_ false
-Queue/RED set mean_pktsize_ 1000
 foreach n {s0 r1 r2 d0 e0 e1} { set $n [$ns node] }
 $ns duplex-link $s0 $r1 100Mb 1ms DropTail
 $ns duplex-link $e0 $r1 100Mb 1ms DropTail
@@ -53,18 +44,7 @@ proc tcp {from to} {
 }
 lassign [tcp $s0 $d0] media mftp
 $media set packetSize_ 100
-if {$agent == "DTAIMD"} {
-  $media set decrease_num_ 0.875
-  $media set precisionReduce_ false
-  proc alpha {} {
-    global ns media
-    set w [expr int([$media set cwnd_])]
-    if {$w >= 8} { set a 0.2 } elseif {$w <= 1} { set a 1.0 } else { set a [expr 3.0 / (2 * $w - 1)] }
-    $media set increase_num_ $a
-    $ns at [expr [$ns now] + 0.01] "alpha"
-  }
-  $ns at 0 "alpha"
-}
+if {$agent == "DTAIMD"} { dtaimd $media 0.2 }
 $ns at 0 "$mftp start"
 set u [new RandomVariable/Uniform]; $u set min_ 0; $u set max_ 1
 for {set i 0} {$i < 10} {incr i} {
