@@ -1228,16 +1228,25 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 summary: "BBR v1: paces at gain·BtlBw with a window of cwnd_gain·BtlBw·RTprop; Startup, Drain, ProbeBW's eight-phase gain cycle, ProbeRTT every 10 s",
                 convention: MODEL_BASED,
                 paper: "draft-cardwell-iccrg-bbr-congestion-control-00; Cardwell et al., ACM Queue 2016; Linux net/ipv4/tcp_bbr.c",
-                params: vec![param(
-                    "cwnd_gain",
-                    Some(2.0),
-                    Range::closed(1.0, 10.0),
-                    "ProbeBW's window in estimated BDPs, cwnd_gain·BtlBw·RTprop, in [1, 10] (draft §4.3.4: 2)",
-                )],
+                params: vec![
+                    param(
+                        "cwnd_gain",
+                        Some(2.0),
+                        Range::closed(1.0, 10.0),
+                        "ProbeBW's window in estimated BDPs, cwnd_gain·BtlBw·RTprop, in [1, 10] (draft §4.3.4: 2)",
+                    ),
+                    switch(
+                        "ack_aggregation",
+                        0.0,
+                        "1: the window's target adds the packets ACKed beyond BtlBw's pace in an epoch, their maximum over 5-10 rounds, at most BtlBw × 100 ms (Linux 5.1+ tcp_bbr.c bbr_ack_aggregation_cwnd); 0: the draft's target alone",
+                    ),
+                ],
             },
             |v, s, m| {
-                let (gain, start) = (v["cwnd_gain"], *s);
-                m.make(move || Bbr::new(gain, start.window, start.rng()))
+                let (gain, aggregation, start) = (v["cwnd_gain"], v["ack_aggregation"] == 1.0, *s);
+                m.make(move || {
+                    Bbr::with_ack_aggregation(gain, aggregation, start.window, start.rng())
+                })
             },
         ),
         window_entry(
@@ -1944,6 +1953,7 @@ mod tests {
             ("cubic", vec![("c", 4.0), ("beta", 0.8)], "CUBIC(4,0.8)"),
             ("bbr", vec![], "BBR"),
             ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
+            ("bbr", vec![("ack_aggregation", 1.0)], "BBR(2,1)"),
             ("bbr3", vec![], "BBRv3"),
             ("copa", vec![], "Copa(0.5)"),
             ("copa", vec![("competitive", 0.0)], "Copa(0.5,0)"),
@@ -1969,6 +1979,7 @@ mod tests {
             "CUBIC(0.4,0.7)",
             "BBR",
             "BBR(3)",
+            "BBR(3,1)",
             "Copa(0.5)",
             "Copa(0.1,0)",
             "Vegas(1,3)",
@@ -2073,6 +2084,11 @@ mod tests {
                 "controller.reno_friendly",
             ),
             ("bbr", vec![("cwnd_gain", 0.5)], "controller.cwnd_gain"),
+            (
+                "bbr",
+                vec![("ack_aggregation", 0.5)],
+                "controller.ack_aggregation",
+            ),
             ("bbr3", vec![("loss_thresh", 1.0)], "controller.loss_thresh"),
             ("bbr3", vec![("headroom", 1.0)], "controller.headroom"),
             ("bbr3", vec![("ecn_thresh", 0.0)], "controller.ecn_thresh"),

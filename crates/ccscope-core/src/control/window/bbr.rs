@@ -25,6 +25,16 @@
 //! conservation ending at the first round start after recovery begins, a round counted only
 //! on ACKs that give a delivery-rate sample. The model is in packets: BtlBw in packets/s,
 //! converted to bits/s for the pacing rate with the largest packet acknowledged so far.
+//!
+//! With `ack_aggregation` on, the window also carries Linux's allowance for ACK aggregation
+//! (net/ipv4/tcp_bbr.c `bbr_update_ack_aggregation`, `bbr_ack_aggregation_cwnd`, from Linux 5.1,
+//! commit 78dc70ebaa38; later drafts call it BBR.extra_acked, e.g.
+//! draft-cardwell-iccrg-bbr-congestion-control-02): the packets (S)ACKed beyond what BtlBw
+//! would deliver since an epoch began, at most the window, whose maximum over 5-10 rounds is
+//! added to the window's target once the pipe is full, at most BtlBw × 100 ms. The kernel counts
+//! the packets expected in an epoch in whole packets; the model, in packets as everywhere else,
+//! does not round them.
+//!
 //! Not modelled: Linux's long-term (policer) bandwidth sampling, TSO segment sizing beyond the
 //! send quantum's share of the window.
 
@@ -53,6 +63,14 @@ pub const MIN_PIPE_CWND: f64 = 4.0;
 /// without it after which the pipe is full.
 const FULL_BW_GROWTH: f64 = 1.25;
 const FULL_BW_ROUNDS: u32 = 3;
+/// Linux tcp_bbr.c `bbr_extra_acked_win_rtts`: the rounds each of the two slots of the
+/// extra-ACKed maximum covers, so that the maximum spans the last 5-10 rounds.
+const EXTRA_ACKED_WIN_ROUNDS: u32 = 5;
+/// Linux tcp_bbr.c `bbr_extra_acked_max_us`: the allowance is at most BtlBw times this.
+const EXTRA_ACKED_MAX: SimTime = SimTime::from_ms(100);
+/// Linux tcp_bbr.c `bbr_ack_epoch_acked_reset_thresh`: an epoch that would count this many
+/// packets starts afresh.
+const ACK_EPOCH_RESET_PKTS: u64 = 1 << 20;
 
 /// §4.3: BBR's states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +160,60 @@ pub struct Bbr {
     /// after it.
     last_in_flight: u64,
     last_delivered: u64,
+    /// Linux's ACK-aggregation allowance, when on (`None`: the draft's window alone).
+    aggregation: Option<AckAggregation>,
+}
+
+/// Linux tcp_bbr.c's estimate of ACK aggregation: the current epoch (its start and the packets
+/// (S)ACKed since) and the extra-ACKed maximum in two slots of 5 rounds each.
+#[derive(Clone, Debug, Default)]
+struct AckAggregation {
+    epoch_start: SimTime,
+    epoch_acked: u64,
+    /// The slots' maxima (packets), the current slot, and the rounds it has run.
+    extra_acked: [f64; 2],
+    slot: usize,
+    slot_rounds: u32,
+}
+
+impl AckAggregation {
+    /// `bbr_update_ack_aggregation` on an ACK at `now` of `acked` packets with a delivery-rate
+    /// sample, `round_start` whether it started a round, `btlbw` BBR.BtlBw (packets/s) with
+    /// this sample in it, `cwnd` the window before this ACK.
+    fn update(&mut self, now: SimTime, acked: u64, round_start: bool, btlbw: f64, cwnd: f64) {
+        if acked == 0 {
+            return;
+        }
+        if round_start {
+            self.slot_rounds += 1;
+            if self.slot_rounds >= EXTRA_ACKED_WIN_ROUNDS {
+                self.slot_rounds = 0;
+                self.slot ^= 1;
+                self.extra_acked[self.slot] = 0.0;
+            }
+        }
+        let mut expected = btlbw * (now - self.epoch_start).secs();
+        // ACKs no faster than BtlBw, or an epoch grown very long, start a new epoch.
+        if self.epoch_acked as f64 <= expected || self.epoch_acked + acked >= ACK_EPOCH_RESET_PKTS {
+            self.epoch_acked = 0;
+            self.epoch_start = now;
+            expected = 0.0;
+        }
+        self.epoch_acked += acked;
+        let extra = (self.epoch_acked as f64 - expected).min(cwnd);
+        self.extra_acked[self.slot] = self.extra_acked[self.slot].max(extra);
+    }
+
+    /// The extra-ACKed maximum of the last 5-10 rounds (`bbr_extra_acked`).
+    fn extra_acked(&self) -> f64 {
+        self.extra_acked[0].max(self.extra_acked[1])
+    }
+
+    /// An idle sender starts a new epoch (`bbr_cwnd_event` on `CA_EVENT_TX_START`).
+    fn restart(&mut self, now: SimTime) {
+        self.epoch_start = now;
+        self.epoch_acked = 0;
+    }
 }
 
 impl Bbr {
@@ -149,6 +221,17 @@ impl Bbr {
     /// (its initial window is InitialCwnd; BBR has no slow-start threshold), drawing from
     /// `rng`. Trusts its arguments: the catalogue checks them.
     pub fn new(cwnd_gain: f64, config: WindowConfig, rng: Rng) -> Self {
+        Self::with_ack_aggregation(cwnd_gain, false, config, rng)
+    }
+
+    /// As [`Bbr::new`], with Linux's ACK-aggregation allowance in the window when
+    /// `ack_aggregation`.
+    pub fn with_ack_aggregation(
+        cwnd_gain: f64,
+        ack_aggregation: bool,
+        config: WindowConfig,
+        rng: Rng,
+    ) -> Self {
         let w = config.initial_window;
         let mut b = Bbr {
             probe_cwnd_gain: cwnd_gain,
@@ -186,6 +269,7 @@ impl Bbr {
             rto_recovery_until: None,
             last_in_flight: 0,
             last_delivered: 0,
+            aggregation: ack_aggregation.then(AckAggregation::default),
         };
         b.enter(Mode::Startup);
         b
@@ -379,9 +463,21 @@ impl Bbr {
         };
     }
 
-    /// §4.2.3.6 BBRSetCwnd, with §4.2.3.4's recovery and §4.2.3.5's ProbeRTT modulation.
+    /// Linux tcp_bbr.c `bbr_ack_aggregation_cwnd`: once the pipe is full, the extra-ACKed
+    /// maximum (times `bbr_extra_acked_gain`, 1), at most BtlBw × 100 ms; none when off.
+    fn ack_aggregation_cwnd(&self) -> f64 {
+        match &self.aggregation {
+            Some(a) if self.filled_pipe => {
+                a.extra_acked().min(self.btlbw() * EXTRA_ACKED_MAX.secs())
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// §4.2.3.6 BBRSetCwnd, with §4.2.3.4's recovery and §4.2.3.5's ProbeRTT modulation; the
+    /// target includes the ACK-aggregation allowance (Linux `bbr_set_cwnd`).
     fn set_cwnd(&mut self, in_flight: f64, delivered: f64, lost: u64) {
-        self.target_cwnd = self.inflight(self.cwnd_gain);
+        self.target_cwnd = self.inflight(self.cwnd_gain) + self.ack_aggregation_cwnd();
         // §4.2.3.4 BBRModulateCwndForRecovery.
         if lost > 0 {
             self.cwnd = (self.cwnd - lost as f64).max(1.0);
@@ -411,11 +507,16 @@ impl Bbr {
 }
 
 impl Controller for Bbr {
+    /// BBR, BBR(cwnd_gain), and BBR(cwnd_gain,1) with the ACK-aggregation allowance.
     fn name(&self) -> String {
-        if self.probe_cwnd_gain == CWND_GAIN {
-            "BBR".into()
-        } else {
-            format!("BBR({})", decimal(self.probe_cwnd_gain))
+        let gain = decimal(self.probe_cwnd_gain);
+        match (
+            self.aggregation.is_some(),
+            self.probe_cwnd_gain == CWND_GAIN,
+        ) {
+            (true, _) => format!("BBR({gain},1)"),
+            (false, true) => "BBR".into(),
+            (false, false) => format!("BBR({gain})"),
         }
     }
 
@@ -450,10 +551,18 @@ impl Controller for Bbr {
         let app_limited = ack.delivery.is_some_and(|d| d.app_limited);
         self.round_start = false;
         if let Some(d) = ack.delivery {
+            // Linux's rs->acked_sacked: the packets this ACK delivered, each counted once (not
+            // again when the cumulative ACK passes a packet SACKed before).
+            let newly_delivered = d.total_delivered_pkts.saturating_sub(self.delivered);
             self.delivered = d.total_delivered_pkts;
             let rate = d.delivered_pkts as f64 / d.interval.secs();
             let prior_delivered = d.total_delivered_pkts - d.delivered_pkts;
             self.update_btlbw(prior_delivered, rate, d.app_limited);
+            // Linux `bbr_update_model`: the aggregation estimate right after the bandwidth's.
+            let (round_start, btlbw, cwnd) = (self.round_start, self.btlbw(), self.cwnd);
+            if let Some(a) = &mut self.aggregation {
+                a.update(now, newly_delivered, round_start, btlbw, cwnd);
+            }
         }
         let left_rto = self
             .rto_recovery_until
@@ -520,8 +629,11 @@ impl Controller for Bbr {
     }
 
     /// §4.3.4.3 BBRHandleRestartFromIdle.
-    fn on_restart_from_idle(&mut self, _now: SimTime) {
+    fn on_restart_from_idle(&mut self, now: SimTime) {
         self.idle_restart = true;
+        if let Some(a) = &mut self.aggregation {
+            a.restart(now);
+        }
         if self.mode == Mode::ProbeBw {
             self.set_pacing_rate_with_gain(1.0);
         }
@@ -548,6 +660,9 @@ impl Controller for Bbr {
             ("cwnd_gain", self.cwnd_gain),
             ("target_cwnd_pkts", self.target_cwnd),
         ]);
+        if let Some(a) = &self.aggregation {
+            out.push(("extra_acked_pkts", a.extra_acked()));
+        }
     }
 }
 
@@ -817,6 +932,106 @@ mod tests {
         assert_eq!(b.rto_recovery_until, Some(total + 50));
     }
 
+    /// The aggregation estimate fed by hand: `(now, acked)` ACKs at BtlBw 1000 packets/s with
+    /// a window of 100 packets, none starting a round.
+    fn aggregate(a: &mut AckAggregation, acks: &[(SimTime, u64)]) {
+        for &(now, acked) in acks {
+            a.update(now, acked, false, 1000.0, 100.0);
+        }
+    }
+
+    #[test]
+    fn extra_acked_counts_what_an_epoch_acks_beyond_btlbw_at_most_the_window() {
+        // Linux tcp_bbr.c bbr_update_ack_aggregation at 1000 packets/s, so 1 packet per ms.
+        let mut a = AckAggregation::default();
+        // 2 at 0 ms opens an epoch (nothing ACKed in it yet); 2 more at 1 ms: 4 ACKed, 1
+        // expected, 3 extra.
+        aggregate(&mut a, &[(ms(0), 2), (ms(1), 2)]);
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(0), 4));
+        assert_close(a.extra_acked(), 3.0, 1e-12);
+        // At 10 ms the epoch's 4 packets are below the 10 expected: a new epoch begins with
+        // this ACK's 2; the maximum keeps 3.
+        aggregate(&mut a, &[(ms(10), 2)]);
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(10), 2));
+        assert_close(a.extra_acked(), 3.0, 1e-12);
+        // A burst of 20 at the same instant: 22 beyond the 0 expected.
+        aggregate(&mut a, &[(ms(10), 20)]);
+        assert_close(a.extra_acked(), 22.0, 1e-12);
+        // 200 more: 222 extra, held to the window of 100 packets.
+        aggregate(&mut a, &[(ms(10), 200)]);
+        assert_close(a.extra_acked(), 100.0, 1e-12);
+        // An ACK without newly delivered packets changes nothing.
+        aggregate(&mut a, &[(ms(500), 0)]);
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(10), 222));
+        // An epoch that would reach 2^20 packets starts afresh.
+        a.epoch_acked = ACK_EPOCH_RESET_PKTS - 1;
+        aggregate(&mut a, &[(ms(11), 1)]);
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(11), 1));
+        // A restart from idle opens an epoch.
+        a.restart(ms(20));
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(20), 0));
+    }
+
+    #[test]
+    fn extra_acked_is_the_maximum_of_two_five_round_slots() {
+        // A 30-packet burst in round 0, then an ACK of one packet every 100 ms, each starting a
+        // round and, slower than BtlBw, opening an epoch with 1 extra: slot 0 holds 30 until
+        // round 5 moves to slot 1, and round 10 back to slot 0, which it empties. So a maximum
+        // lasts 5-10 rounds (Linux tcp_bbr.c bbr_extra_acked).
+        let mut a = AckAggregation::default();
+        aggregate(&mut a, &[(ms(0), 30)]);
+        let mut seen = vec![];
+        for round in 1..=12u64 {
+            a.update(ms(100 * round), 1, true, 1000.0, 100.0);
+            seen.push(a.extra_acked());
+        }
+        let expected = [
+            30.0, 30.0, 30.0, 30.0, 30.0, 30.0, 30.0, 30.0, 30.0, 1.0, 1.0, 1.0,
+        ];
+        assert_eq!(seen, expected);
+        assert_eq!((a.slot, a.slot_rounds), (0, 2));
+    }
+
+    #[test]
+    fn the_allowance_joins_the_target_once_the_pipe_is_full_at_most_100_ms_of_btlbw() {
+        // One ACK a 50 ms round for all 50 packets of the round at 1000 packets/s: each ACK is
+        // a whole round's burst, 50 packets beyond the 0 expected of the epoch it opens.
+        let mut b = Bbr::with_ack_aggregation(
+            CWND_GAIN,
+            true,
+            WindowConfig {
+                initial_window: 10.0,
+                ..WindowConfig::default()
+            },
+            crate::rng::Rng::seed_from_u64(1),
+        );
+        let (mut now, mut total) = (SimTime::ZERO, 0);
+        rounds(&mut b, &mut now, &mut total, &[1000.0; 3], 50);
+        assert!(!b.filled_pipe);
+        assert_eq!(b.ack_aggregation_cwnd(), 0.0, "none in Startup");
+        assert_close(b.aggregation.as_ref().unwrap().extra_acked(), 50.0, 1e-9);
+        rounds(&mut b, &mut now, &mut total, &[1000.0; 2], 50);
+        assert_eq!(b.mode(), Mode::ProbeBw);
+        // §4.2.3.2's 2 × 50 + 3 × 2 packets, plus the 50 (under 1000 × 100 ms = 100).
+        assert_close(b.target_cwnd, 106.0 + 50.0, 1e-9);
+        let mut state = vec![];
+        b.state(&mut state);
+        assert!(state.contains(&(
+            "extra_acked_pkts",
+            b.aggregation.as_ref().unwrap().extra_acked()
+        )));
+        // A larger maximum is held to 100 ms at BtlBw.
+        b.aggregation.as_mut().unwrap().extra_acked = [300.0, 0.0];
+        assert_close(b.ack_aggregation_cwnd(), 100.0, 1e-9);
+        // Off, the same feedback leaves the draft's target and no state field.
+        let (mut off, mut now, mut total) = (bbr(1), SimTime::ZERO, 0);
+        rounds(&mut off, &mut now, &mut total, &[1000.0; 5], 50);
+        assert_close(off.target_cwnd, 106.0, 1e-9);
+        let mut state = vec![];
+        off.state(&mut state);
+        assert!(state.iter().all(|(name, _)| *name != "extra_acked_pkts"));
+    }
+
     #[test]
     fn named_in_notation() {
         assert_eq!(bbr(1).name(), "BBR");
@@ -826,6 +1041,13 @@ mod tests {
             crate::rng::Rng::seed_from_u64(1),
         );
         assert_eq!(b.name(), "BBR(3)");
+        let b = Bbr::with_ack_aggregation(
+            2.0,
+            true,
+            WindowConfig::default(),
+            crate::rng::Rng::seed_from_u64(1),
+        );
+        assert_eq!(b.name(), "BBR(2,1)");
     }
 
     proptest! {
@@ -835,10 +1057,16 @@ mod tests {
         #[test]
         fn any_feedback_keeps_the_invariants(
             gain in 1.0..10.0f64,
+            aggregation in any::<bool>(),
             seed in any::<u64>(),
             ops in ops(),
         ) {
-            let b = Bbr::new(gain, WindowConfig::default(), crate::rng::Rng::seed_from_u64(seed));
+            let b = Bbr::with_ack_aggregation(
+                gain,
+                aggregation,
+                WindowConfig::default(),
+                crate::rng::Rng::seed_from_u64(seed),
+            );
             Driver::started(b).run_checked(&ops);
         }
     }
