@@ -4,9 +4,10 @@ packet engine, seeds 1..R, under three ways of acknowledging and counting growth
 packet (growth per ACK, which then equals growth per packet), Linux's delayed ACKs with growth
 per ACK (RFC 5681 §3.1, ns-2), and delayed ACKs with growth per packet acknowledged (RFC 3465 as
 Linux counts, what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
-and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets). Prints per case the mean and the
-standard deviation over the seeds of each quantity the claims compare. No real packets: the
-Linux side's numbers are `python bench/linux_spread.py`'s.
+and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets); for BBR each without and with
+Linux's ACK-aggregation allowance (`ack_aggregation = 0` / 1, what `LINUX_TCP` sets). Prints per
+case the mean and the standard deviation over the seeds of each quantity the claims compare. No
+real packets: the Linux side's numbers are `python bench/linux_spread.py`'s.
 
 Usage: python bench/linux_model_settings.py [--runs R] [--cc reno cubic bbr]
 """
@@ -27,6 +28,9 @@ ACKING = {
     "delayed ACKs, growth per packet": {"delayed_ack": True, "growth": "per_packet"},
 }
 
+#: The controller's switch between the published rule and Linux's, by algorithm.
+SWITCH = {"cubic": "linux_friendly", "bbr": "ack_aggregation"}
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,11 +39,11 @@ def main() -> None:
     args = parser.parse_args()
     cases = list(linux.QUICK)
     for cc in args.cc:
-        alphas = (0, 1) if cc == "cubic" else (None,)
-        for alpha in alphas:
+        switch = SWITCH.get(cc)
+        for alpha in (0, 1) if switch else (None,):
             controller = linux.CONTROLLER[cc]
             if alpha is not None:
-                controller = {"name": "cubic", "linux_friendly": alpha}
+                controller = {"name": cc, switch: alpha}
             for name, acking in ACKING.items():
                 with (
                     mock.patch.dict(linux.LINUX_TCP, acking),
@@ -49,7 +53,7 @@ def main() -> None:
                         linux.measure(cases, cc, "model", linux.QUICK_RUN, seed)
                         for seed in range(1, args.runs + 1)
                     ]
-                label = cc if alpha is None else f"{cc}, linux_friendly = {alpha}"
+                label = cc if alpha is None else f"{cc}, {switch} = {alpha}"
                 for k, case in enumerate(cases):
                     cells = []
                     for metric in linux.METRICS:

@@ -58,9 +58,14 @@ LINUX_TCP = {
 #: ``tcp_reno_cong_avoid``, ``tcp_reno_ssthresh``: AIMD(1, 1/2)); CUBIC (net/ipv4/tcp_cubic.c:
 #: ``beta`` 717/1024, ``bic_scale`` 41 give β = 0.7 and C = 0.4, fast convergence and the
 #: TCP-friendly region on, its estimate growing by 8/``beta_scale`` = 8/15 per RTT throughout,
-#: as ``bictcp_update`` counts it: ``linux_friendly = 1``); BBR v1
-#: (net/ipv4/tcp_bbr.c).
-CONTROLLER = {"reno": "tcp", "cubic": {"name": "cubic", "linux_friendly": 1}, "bbr": "bbr"}
+#: as ``bictcp_update`` counts it: ``linux_friendly = 1``); BBR v1 (net/ipv4/tcp_bbr.c) with
+#: its window's allowance for ACK aggregation (``bbr_ack_aggregation_cwnd``, Linux 5.1 on:
+#: ``ack_aggregation = 1``).
+CONTROLLER = {
+    "reno": "tcp",
+    "cubic": {"name": "cubic", "linux_friendly": 1},
+    "bbr": {"name": "bbr", "ack_aggregation": 1},
+}
 
 #: The full grid: flows, bottleneck rate (Mb/s), round-trip propagation delay (ms), buffer
 #: (bandwidth-delay products), random loss on the bottleneck.
@@ -359,9 +364,10 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
             "run), the maximum over ten rounds of delivery-rate samples that the real-time "
             "clock's jitter spreads, so ProbeBW's gain-1 phases pace above the link and a "
             "queue stands (Linux about 16 packets of 25 against the model's 5.8, 0.4% lost "
-            "against none), and its window adds the ACK-aggregation allowance "
-            "(net/ipv4/tcp_bbr.c bbr_ack_aggregation_cwnd) for the delayed ACKs' bursts, which "
-            "draft-cardwell-iccrg-bbr-congestion-control-00, the model, lacks"
+            "against none); the window's ACK-aggregation allowance (net/ipv4/tcp_bbr.c "
+            "bbr_ack_aggregation_cwnd), now modelled, is one delayed ACK's 2 packets on the "
+            "model's exact clock and moved its lone flow's mean window from 57.5 to 59.4 "
+            "packets (seeds 1-5; Linux 62.9), not its queue"
         )
     if cc == "cubic" and case.loss and metric in ("throughput_bps", "cwnd_mean_pkts"):
         return (

@@ -1,0 +1,111 @@
+"""BBR v1's allowance for ACK aggregation (Linux net/ipv4/tcp_bbr.c `bbr_update_ack_aggregation`,
+`bbr_ack_aggregation_cwnd`), the `ack_aggregation` switch of `bbr`: off by default, on in the
+model of Linux's BBR (ccscope.experiments.linux.CONTROLLER)."""
+
+import subprocess
+import sys
+
+import pytest
+
+import ccscope
+from ccscope.errors import ScenarioError
+from ccscope.experiments import linux
+
+
+def lone_flow(controller, delayed_ack: bool = True) -> dict:
+    """One BBR flow for 12 s on a 10 Mb/s, 20 ms dumbbell with a 2-BDP buffer, acknowledged
+    as Linux's receiver does (every second segment or after 40 ms), its state traced."""
+    return {
+        "run": {"duration": "12s", "warmup": "2s", "seed": 1},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "9ms",
+                "queue": {"kind": "droptail", "limit": "60pkts"},
+            },
+            "access": {"rate": "100Mbps", "delay": "0.5ms"},
+        },
+        "flows": [
+            {
+                "source": {
+                    "kind": "tcp",
+                    "variant": "sack",
+                    "initial_window": 10,
+                    "delayed_ack": delayed_ack,
+                    "delack": "40ms",
+                    "growth": "per_packet",
+                    "controller": controller,
+                }
+            }
+        ],
+        "trace": {"interval": "100ms", "state": True, "queues": False, "flows": False},
+    }
+
+
+def at(result, name: str, time_s: float) -> float | None:
+    """The sender's state field `name` in force at `time_s` (the trace holds a row per change),
+    None if it has none."""
+    state = result.trace.state
+    rows = state[(state["field"] == name) & (state["side"] == "sender")]
+    rows = rows[rows["time_s"] <= time_s]
+    return float(rows["value"].iloc[-1]) if len(rows) else None
+
+
+def test_off_by_default_and_the_same_run_as_before():
+    plain = ccscope.run(lone_flow("bbr"))
+    off = ccscope.run(lone_flow({"name": "bbr", "ack_aggregation": 0}))
+    assert plain.flows.equals(off.flows)
+    assert plain.trace.state.equals(off.trace.state)
+    assert at(plain, "extra_acked_pkts", 12.0) is None
+
+
+@pytest.mark.parametrize(("delayed_ack", "per_ack"), [(True, 2.0), (False, 1.0)])
+def test_a_paced_lone_flow_is_allowed_one_acks_packets(delayed_ack, per_ack):
+    # Alone and paced at BtlBw, the flow's ACKs come no faster than BtlBw, so each opens an
+    # epoch with 0 expected and what it delivers extra (tcp_bbr.c bbr_update_ack_aggregation):
+    # 2 packets with delayed ACKs, 1 with an ACK per packet; well under the cap of BtlBw × 100
+    # ms (125 packets). Startup's larger bursts have left the 5-10-round maximum by 5 s.
+    on = ccscope.run(lone_flow({"name": "bbr", "ack_aggregation": 1}, delayed_ack))
+    assert on.flows.loc[0, "label"].startswith("BBR(2,1)")
+    assert at(on, "extra_acked_pkts", 5.0) == per_ack
+    # The window's target is the draft's (the same path estimates) plus the allowance.
+    off = ccscope.run(lone_flow("bbr", delayed_ack))
+    for estimate in ("btlbw_pkts_per_s", "rtprop_s"):
+        assert at(on, estimate, 5.0) == at(off, estimate, 5.0)
+    gap = at(on, "target_cwnd_pkts", 5.0) - at(off, "target_cwnd_pkts", 5.0)
+    assert gap == pytest.approx(per_ack, abs=1e-9)
+
+
+def test_the_model_of_linux_bbr_has_it():
+    assert linux.tcp_source("bbr", "model")["controller"] == {
+        "name": "bbr",
+        "ack_aggregation": 1,
+    }
+
+
+@pytest.mark.parametrize("value", [0.5, 2, -1])
+def test_bad_values_name_the_field_in_one_line(value):
+    with pytest.raises(ScenarioError) as info:
+        ccscope.run(lone_flow({"name": "bbr", "ack_aggregation": value}))
+    message = str(info.value)
+    assert "flows[0].source.controller.ack_aggregation" in message
+    assert "\n" not in message.strip()
+
+
+def test_the_command_line_refuses_a_bad_value_with_exit_2(tmp_path):
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text(
+        '[run]\nduration = "1s"\n[topology]\nkind = "dumbbell"\n'
+        'bottleneck = { rate = "10Mbps", delay = "9ms" }\n[[flows]]\n'
+        'source = { kind = "tcp", controller = { name = "bbr", ack_aggregation = 0.5 } }\n'
+    )
+    p = subprocess.run(
+        [sys.executable, "-m", "ccscope", "validate", str(scenario)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 2, p.stderr
+    assert "flows[0].source.controller.ack_aggregation = 0.5" in p.stderr
+    assert p.stderr.strip().count("\n") == 0 and "Traceback" not in p.stderr
