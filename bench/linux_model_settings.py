@@ -3,8 +3,9 @@ quick cases of `linux-reno`, `linux-cubic` and `linux-bbr` (ccscope.experiments.
 packet engine, seeds 1..R, under three ways of acknowledging and counting growth: an ACK per
 packet (growth per ACK, which then equals growth per packet), Linux's delayed ACKs with growth
 per ACK (RFC 5681 §3.1, ns-2), delayed ACKs with growth per packet acknowledged (RFC 3465 as
-Linux counts), and that with the packet that fills a hole acknowledged at once (RFC 5681 §4.2 as
-Linux does, what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
+Linux counts), that with the packet that fills a hole acknowledged at once (RFC 5681 §4.2 as
+Linux does), and that with SACK recovery by Proportional Rate Reduction (RFC 6937 as Linux does;
+what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
 and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets). Prints per case the mean and the
 standard deviation over the seeds of each quantity the claims compare. No real packets: the
 Linux side's numbers are `python bench/linux_spread.py`'s.
@@ -23,21 +24,35 @@ from ccscope.experiments import linux
 
 #: The ways of acknowledging and counting growth compared, by name.
 ACKING = {
-    "ACK per packet": {"delayed_ack": False, "growth": "per_ack", "ack_filled_hole": False},
+    "ACK per packet": {
+        "delayed_ack": False,
+        "growth": "per_ack",
+        "ack_filled_hole": False,
+        "prr": False,
+    },
     "delayed ACKs, growth per ACK": {
         "delayed_ack": True,
         "growth": "per_ack",
         "ack_filled_hole": False,
+        "prr": False,
     },
     "delayed ACKs, growth per packet": {
         "delayed_ack": True,
         "growth": "per_packet",
         "ack_filled_hole": False,
+        "prr": False,
     },
     "delayed ACKs, growth per packet, filled hole acknowledged at once": {
         "delayed_ack": True,
         "growth": "per_packet",
         "ack_filled_hole": True,
+        "prr": False,
+    },
+    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR": {
+        "delayed_ack": True,
+        "growth": "per_packet",
+        "ack_filled_hole": True,
+        "prr": True,
     },
 }
 
