@@ -436,18 +436,21 @@ def test_the_syn_exchange_from_the_command_line(tmp_path):
     assert "flows[0].source.syn" in p.stderr
 
 
-def test_the_ns2_estimator_from_the_command_line(tmp_path):
+def _run_source(tmp_path, settings: str):
+    """`ccscope run` of :data:`SYN_TOML` with the TCP source's `settings` (TOML, after the
+    flow's `transfer` and `initial_window`)."""
     import subprocess
     import sys
 
-    def run(value: str) -> subprocess.CompletedProcess:
-        path = tmp_path / "ns2rtt.toml"
-        text = SYN_TOML.replace("syn = SYN", f"syn = true, rtt_estimator = {value}")
-        path.write_text(text)
-        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
-        return subprocess.run(
-            [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
-        )
+    path = tmp_path / "source.toml"
+    path.write_text(SYN_TOML.replace("syn = SYN", settings))
+    cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
+    return subprocess.run([*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300)
+
+
+def test_the_ns2_estimator_from_the_command_line(tmp_path):
+    def run(value: str):
+        return _run_source(tmp_path, f"syn = true, rtt_estimator = {value}")
 
     assert run('"ns2"').returncode == 0
     p = run('"bsd"')
@@ -542,9 +545,9 @@ def test_linux_recovery_settings_are_checked(setting, field, needle):
     assert "\n" not in str(info.value)
 
 
-def _lossy_linux_like(**settings) -> tuple:
-    """One SACK flow with delayed ACKs on a 10 Mb/s, 20 ms path with 1% random loss: its
-    flows table row and the number of ACKs its receiver sent (the link back carries only them)."""
+def _lossy_linux_like(**settings):
+    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with 1% random loss,
+    20 s: its row of the flows table."""
     source = {"kind": "tcp", "delayed_ack": True, "delack": "40ms", **settings}
     sc = {
         "run": {"duration": "20s", "seed": 1},
@@ -558,36 +561,24 @@ def _lossy_linux_like(**settings) -> tuple:
         },
         "flows": [{"source": source}],
     }
-    result = ccscope.run(sc)
-    return result.flows.iloc[0], result
+    return ccscope.run(sc).flows.iloc[0]
 
 
 def test_linux_recovery_settings_reach_the_engine():
     # A filled hole acknowledged at once adds an ACK where the delayed-ACK receiver would hold
     # the packet; PRR sends during the recovery's first round trip where RFC 6675 waits: both
     # change the run, and each run repeats itself.
-    base, _ = _lossy_linux_like()
+    base = _lossy_linux_like()
     for setting in ({"ack_filled_hole": True}, {"prr": True}):
-        row, _ = _lossy_linux_like(**setting)
-        again, _ = _lossy_linux_like(**setting)
+        row = _lossy_linux_like(**setting)
+        again = _lossy_linux_like(**setting)
         assert row.equals(again)
         assert not row.equals(base)
 
 
 def test_linux_recovery_settings_from_the_command_line(tmp_path):
-    import subprocess
-    import sys
-
-    def run(setting: str) -> subprocess.CompletedProcess:
-        path = tmp_path / "linuxlike.toml"
-        path.write_text(SYN_TOML.replace("syn = SYN", f"delayed_ack = true, {setting}"))
-        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
-        return subprocess.run(
-            [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
-        )
-
-    assert run("ack_filled_hole = true, prr = true").returncode == 0
-    p = run('variant = "reno", prr = true')
-    assert p.returncode == 2
+    ok = _run_source(tmp_path, "delayed_ack = true, ack_filled_hole = true, prr = true")
+    assert ok.returncode == 0, ok.stderr
+    p = _run_source(tmp_path, 'variant = "reno", delayed_ack = true, prr = true')
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
     assert "flows[0].source.prr" in p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1
