@@ -436,23 +436,28 @@ def test_the_syn_exchange_from_the_command_line(tmp_path):
     assert "flows[0].source.syn" in p.stderr
 
 
-def test_the_ns2_estimator_from_the_command_line(tmp_path):
+@pytest.mark.parametrize(
+    ("field", "good", "bad"),
+    [("rtt_estimator", '"ns2"', '"bsd"'), ("after_timeout", '"go_back_n"', "1")],
+)
+def test_ns2s_tcp_settings_from_the_command_line(tmp_path, field, good, bad):
     import subprocess
     import sys
 
     def run(value: str) -> subprocess.CompletedProcess:
-        path = tmp_path / "ns2rtt.toml"
-        text = SYN_TOML.replace("syn = SYN", f"syn = true, rtt_estimator = {value}")
+        path = tmp_path / f"{field}.toml"
+        text = SYN_TOML.replace("syn = SYN", f"syn = true, {field} = {value}")
         path.write_text(text)
         cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
         return subprocess.run(
             [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
         )
 
-    assert run('"ns2"').returncode == 0
-    p = run('"bsd"')
+    assert run(good).returncode == 0
+    p = run(bad)
     assert p.returncode == 2
-    assert "flows[0].source.rtt_estimator" in p.stderr
+    assert f"flows[0].source.{field}" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
 
 
 def _slow_start_window(growth: str | None, delayed_ack: bool) -> float:
@@ -512,3 +517,30 @@ def test_growth_is_checked_and_written_only_when_per_packet():
     assert "growth" not in ccscope.loads(TCP).table["flows"][0]["source"]
     text = TCP.replace('variant = "sack" }', 'variant = "sack", growth = "per_packet" }')
     assert ccscope.loads(text).table["flows"][0]["source"]["growth"] == "per_packet"
+
+
+def test_sack1s_go_back_n_is_off_by_default_written_only_when_set_and_checked():
+    assert "after_timeout" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    gbn = 'variant = "sack", after_timeout = "go_back_n" }'
+    on = ccscope.loads(TCP.replace('variant = "sack" }', gbn))
+    assert on.table["flows"][0]["source"]["after_timeout"] == "go_back_n"
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", after_timeout = "all" }')
+        )
+    assert info.value.path == "flows[0].source.after_timeout"
+    assert "\n" not in str(info.value).strip()
+
+
+def test_sack1s_go_back_n_leaves_senders_without_sack_alone():
+    # Reno and NewReno carry no SACK blocks: with Sack1's rule that a duplicate ACK counts only
+    # if it SACKs something new they would never fast retransmit. The setting is SACK's only.
+    def flows(**extra) -> list:
+        sc = ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "reno" }'))
+        table = sc.table
+        table["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": 0.02}
+        for flow in table["flows"]:
+            flow["source"].update(extra)
+        return ccscope.run(table).flows[["sent_pkts", "timeouts", "fast_retransmits"]].values.tolist()
+
+    assert flows(after_timeout="go_back_n") == flows()
