@@ -186,9 +186,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1, help="ns-2.35's seed (default 1)")
     ap.add_argument("--seconds", type=float, default=200.0)
     ap.add_argument("--rtt-estimator", choices=["rfc6298", "ns2"], default="rfc6298")
-    ap.add_argument(
-        "--after-timeout", choices=["go_back_n", "skip_sacked"], default="go_back_n"
-    )
+    ap.add_argument("--after-timeout", choices=["go_back_n", "skip_sacked"], default="go_back_n")
     ap.add_argument("--seeds", default="1-1", help="ccscope's seeds to try, e.g. 1-20")
     ap.add_argument("--tolerance", type=float, default=1.5, help="ms (default 1.5)")
     ap.add_argument("--loss-rate", type=int, metavar="N", help="packets per bin, seeds 1-N")

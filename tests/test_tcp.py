@@ -541,6 +541,8 @@ def test_sack1s_go_back_n_leaves_senders_without_sack_alone():
         table["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": 0.02}
         for flow in table["flows"]:
             flow["source"].update(extra)
-        return ccscope.run(table).flows[["sent_pkts", "timeouts", "fast_retransmits"]].values.tolist()
+        return (
+            ccscope.run(table).flows[["sent_pkts", "timeouts", "fast_retransmits"]].values.tolist()
+        )
 
     assert flows(after_timeout="go_back_n") == flows()

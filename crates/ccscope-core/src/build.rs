@@ -35,8 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, AfterTimeout, Auto, Growth, Loss, Queue, RateSource, Red, RedMode, RttEstimator, RttTiming, SackPipe,
-    Source, Tcp, TcpVariant, Topology,
+    self, AfterTimeout, Auto, Growth, Loss, Queue, RateSource, Red, RedMode, RttEstimator,
+    RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};

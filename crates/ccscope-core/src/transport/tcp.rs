@@ -2280,7 +2280,10 @@ mod tests {
         let next = p.reach_sender(t + 100, &acks);
         assert_eq!(seqs(&next), [2, 3]);
         let acks = p.reach_receiver(t + 150, &next);
-        assert_eq!(acks.iter().map(|a| a.header.ack).collect::<Vec<_>>(), [4, 4]);
+        assert_eq!(
+            acks.iter().map(|a| a.header.ack).collect::<Vec<_>>(),
+            [4, 4]
+        );
         p.reach_sender(t + 200, &acks);
         assert_eq!(p.snd.dupacks, 1);
         let again = p.reach_receiver(t + 250, &next[1..]);
