@@ -517,6 +517,42 @@ def test_growth_is_checked_and_written_only_when_per_packet():
     assert ccscope.loads(text).table["flows"][0]["source"]["growth"] == "per_packet"
 
 
+def test_sack1s_go_back_n_is_off_by_default_written_only_when_set_and_checked():
+    assert "after_timeout" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    gbn = 'variant = "sack", after_timeout = "go_back_n" }'
+    on = ccscope.loads(TCP.replace('variant = "sack" }', gbn))
+    assert on.table["flows"][0]["source"]["after_timeout"] == "go_back_n"
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", after_timeout = "all" }')
+        )
+    assert info.value.path == "flows[0].source.after_timeout"
+    assert "\n" not in str(info.value).strip()
+
+
+def test_sack1s_go_back_n_from_the_command_line(tmp_path):
+    assert _run_source(tmp_path, 'after_timeout = "go_back_n"').returncode == 0
+    p = _run_source(tmp_path, "after_timeout = 1")
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.after_timeout" in p.stderr
+
+
+def test_sack1s_go_back_n_leaves_senders_without_sack_alone():
+    # Reno and NewReno carry no SACK blocks: with Sack1's rule that a duplicate ACK counts only
+    # if it SACKs something new they would never fast retransmit. The setting is SACK's only.
+    def flows(**extra) -> list:
+        sc = ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "reno" }'))
+        table = sc.table
+        table["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": 0.02}
+        for flow in table["flows"]:
+            flow["source"].update(extra)
+        return (
+            ccscope.run(table).flows[["sent_pkts", "timeouts", "fast_retransmits"]].values.tolist()
+        )
+
+    assert flows(after_timeout="go_back_n") == flows()
+
+
 LINUX_RECOVERY = ("ack_filled_hole = true", "prr = true")
 
 

@@ -1008,6 +1008,23 @@ impl SackPipe {
     }
 }
 
+/// What a SACK sender resends after a retransmission timeout (see [`Tcp::after_timeout`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterTimeout {
+    /// Go-back-N skips the packets the receiver reports holding (RFC 6675 §5.1).
+    #[default]
+    SkipSacked,
+    /// Go-back-N resends every packet, as ns-2.35's Sack1 (`tcp-sack1.cc`) does.
+    GoBackN,
+}
+
+impl AfterTimeout {
+    fn is_skip_sacked(&self) -> bool {
+        *self == AfterTimeout::SkipSacked
+    }
+}
+
 /// How TCP turns RTT samples into its RTO (see [`Tcp::rtt_estimator`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1136,6 +1153,16 @@ pub struct Tcp {
     /// partial ACK a round trip later. Written only when not `scoreboard`.
     #[serde(default, skip_serializing_if = "SackPipe::is_scoreboard")]
     pub sack_pipe: SackPipe,
+    /// SACK: what the go-back-N after a retransmission timeout resends. `skip_sacked`
+    /// (default): RFC 6675 §5.1, the packets the receiver reports holding are not sent again;
+    /// `go_back_n`: ns-2.35's Sack1 (`tcp-sack1.cc` `timeout()`, `recv()`), every packet from
+    /// the first unacknowledged one, with Sack1's scoreboard: SACK blocks are read from
+    /// duplicate ACKs and from the ACKs of a recovery only, none from a timeout to the next new
+    /// ACK (`timeout_`), the scoreboard is emptied by each new ACK outside a recovery, and a
+    /// duplicate ACK outside a recovery counts only if it reports a packet not yet SACKed
+    /// (`CheckUpdate()`; RFC 6675 §2's definition). Written only when not `skip_sacked`.
+    #[serde(default, skip_serializing_if = "AfterTimeout::is_skip_sacked")]
+    pub after_timeout: AfterTimeout,
     /// SACK: in recovery, send by Proportional Rate Reduction (RFC 6937, as Linux's
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`): on each ACK as many packets as keep what was
     /// sent since the loss at ssthresh / (the window before it) of what was delivered, and
@@ -1235,6 +1262,7 @@ impl Default for Tcp {
             whole_ssthresh: false,
             sack_lost_after: sack_lost_after(),
             sack_pipe: SackPipe::Scoreboard,
+            after_timeout: AfterTimeout::SkipSacked,
             prr: false,
             recover_margin: 0,
             overhead: None,

@@ -159,6 +159,13 @@ pub struct TcpSpec {
     /// packets outstanding less DupThresh at the fast retransmit, one less per ACK (two for a
     /// partial ACK), one more per packet sent after the fast retransmit; else RFC 6675 SetPipe.
     pub sack_pipe_counter: bool,
+    /// SACK: a timeout's go-back-N resends the packets the receiver reports holding, with
+    /// ns-2.35 Sack1's scoreboard (`tcp-sack1.cc` `recv()`, `timeout()`): blocks read from
+    /// duplicate ACKs and the ACKs of a recovery only, none from a timeout to the next new ACK,
+    /// emptied by each new ACK outside a recovery; a duplicate ACK outside a recovery counts
+    /// only if it SACKs a packet not yet SACKed. Else RFC 6675 §5.1 (SACKed packets skipped).
+    /// For [`Variant::Sack`] only: Reno and NewReno ignore it.
+    pub sack_go_back_n: bool,
     /// SACK: a recovery sends by Proportional Rate Reduction (RFC 6937; Linux
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`), not whenever the pipe is below the window.
     pub prr: bool,
@@ -211,6 +218,9 @@ struct RtoEstimator {
     /// the run's tick boundaries (ns-2's `boot_time_`, drawn uniform in a tick when the agent
     /// starts, `tcp.cc` `reset()`).
     phase: u16,
+    /// A timeout came and no new ACK since (ns-2 Sack1's `timeout_`); kept here, in the room
+    /// `phase` leaves, rather than in the sender.
+    timed_out: bool,
     /// With one packet timed at a time: the packet being timed ([`NOT_TIMED`]: none). It is new
     /// data and timing stops when it is sent again, so the sender's record of when it left is
     /// its only send.
@@ -248,6 +258,7 @@ impl RtoEstimator {
             backoff: 1,
             forgotten: false,
             phase: 0,
+            timed_out: false,
             timed: NOT_TIMED,
             base: spec.initial_rto_ns as f64 * 1e-9,
             samples: 0,
@@ -504,6 +515,7 @@ struct SenderSettings {
     syn_bytes: u32,
     sack_lost_after: u32,
     sack_pipe_counter: bool,
+    sack_go_back_n: bool,
     prr: bool,
     recover_margin: u32,
     max_window_pkts: f64,
@@ -527,6 +539,8 @@ impl SenderSettings {
             syn_bytes: spec.ack_bytes,
             sack_lost_after: spec.sack_lost_after,
             sack_pipe_counter: spec.sack_pipe_counter,
+            // A sender without SACK blocks has no scoreboard to keep as Sack1 does.
+            sack_go_back_n: spec.sack_go_back_n && spec.variant == Variant::Sack,
             prr: spec.prr,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
@@ -964,7 +978,7 @@ impl TcpSender {
             // RFC 6675 §5.1: after a timeout the sender uses the SACK information that arrives
             // during the recovery that follows: what the receiver reports holding is not sent
             // again by go-back-N.
-            if seq < self.snd_max && self.sacked.contains(seq) {
+            if seq < self.snd_max && !self.spec.sack_go_back_n && self.sacked.contains(seq) {
                 self.snd_nxt += 1;
                 continue;
             }
@@ -1112,7 +1126,7 @@ impl TcpSender {
         // For PRR: where IsLost stood before this ACK, and what it newly delivers.
         let lost_before = if self.spec.prr { self.lost_below() } else { 0 };
         let mut delivered = 0;
-        if self.spec.variant == Variant::Sack {
+        if self.spec.variant == Variant::Sack && self.reads_sack_blocks(h.ack) {
             for b in h.blocks.chunks(2) {
                 // Unused blocks are empty ([0, 0]), as is a block the cumulative ACK covers once
                 // it starts there: nothing to add to the scoreboard or to forget.
@@ -1177,6 +1191,12 @@ impl TcpSender {
             self.snd_nxt = self.snd_nxt.max(ack);
             self.sacked.forget_below(ack);
             self.forget_retransmitted(0, ack);
+            if self.spec.sack_go_back_n && (!self.in_recovery || ack >= self.recover) {
+                // Sack1 empties its scoreboard on a new ACK outside a recovery and on the one
+                // that ends it (`ClearScoreBoard()`), and reads SACK blocks again.
+                self.sacked.clear();
+            }
+            self.rto.timed_out = false;
             sample.acked_pkts = acked;
             sample.growth_pkts = if self.spec.growth_per_packet {
                 acked
@@ -1210,7 +1230,10 @@ impl TcpSender {
             }
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
             self.tell_ack(sample);
-            self.dupacks += 1;
+            // Sack1 counts a duplicate ACK outside a recovery only if it SACKs a packet not yet
+            // SACKed (`CheckUpdate()`; RFC 6675 §2's DupAck).
+            let counted = !self.spec.sack_go_back_n || self.in_recovery || sacked_pkts > 0;
+            self.dupacks += u32::from(counted);
             if self.in_recovery {
                 // Reno/NewReno inflate the window by one per duplicate ACK; SACK's pipe is
                 // recomputed from the scoreboard instead, or Sack1's counter drops by one.
@@ -1219,7 +1242,7 @@ impl TcpSender {
                 } else if self.spec.sack_pipe_counter {
                     self.dupwnd -= 1.0;
                 }
-            } else if self.dupacks == DUPACK_THRESHOLD {
+            } else if counted && self.dupacks == DUPACK_THRESHOLD {
                 // bugFix_: at most one fast retransmit per window of data.
                 if self.past_recover() {
                     self.enter_recovery(ctx);
@@ -1296,6 +1319,21 @@ impl TcpSender {
             }
             self.mark_lost(seq, now);
             seq += 1;
+        }
+    }
+
+    /// Whether an ACK's SACK blocks go into the scoreboard: always, or with
+    /// [`TcpSpec::sack_go_back_n`] as ns-2.35 Sack1's `recv()` reads them: in a recovery from
+    /// any ACK but the one that ends it, outside one from a duplicate ACK unless no new ACK came
+    /// since a timeout (`timeout_`).
+    fn reads_sack_blocks(&self, ack: u64) -> bool {
+        if !self.spec.sack_go_back_n {
+            return true;
+        }
+        if self.in_recovery {
+            ack < self.recover
+        } else {
+            ack == self.snd_una && !self.rto.timed_out
         }
     }
 
@@ -1406,6 +1444,7 @@ impl TcpSender {
         self.sacked.clear();
         self.rexmitted = Vec::new();
         self.snd_nxt = self.snd_una;
+        self.rto.timed_out = true;
         self.arm_rto(ctx);
         self.send_more(ctx);
     }
@@ -2387,6 +2426,92 @@ mod tests {
                 .expect("ssthresh")
                 .1
         }
+    }
+
+    fn seqs(pkts: &[Packet]) -> Vec<u64> {
+        pkts.iter().map(|p| p.header.seq).collect()
+    }
+
+    /// A SACK sender of initial window 6 whose packets 0, 2, 4 and 5 are lost: 1 and 3 arrive,
+    /// their two duplicate ACKs let 6 and 7 go (limited transmit), both held up, and the timer
+    /// fires. Returns the pair at that moment (in ms), 6 and 7, and what the timeout resent.
+    fn timed_out_over_sacked_packets(go_back_n: bool) -> (Pair, u64, Vec<Packet>, Vec<Packet>) {
+        let spec = TcpSpec {
+            variant: Variant::Sack,
+            initial_window_pkts: 6.0,
+            sack_lost_after: 1,
+            sack_go_back_n: go_back_n,
+            ..TcpSpec::default()
+        };
+        let mut p = Pair::new(&spec);
+        let first = p.sent();
+        assert_eq!(seqs(&first), [0, 1, 2, 3, 4, 5]);
+        let acks = p.reach_receiver(50, &[first[1], first[3]]);
+        let limited = p.reach_sender(100, &acks);
+        assert_eq!(seqs(&limited), [6, 7]);
+        let resent = p.rto_fires();
+        let now_ms = p.sio.now.0 / 1_000_000;
+        (p, now_ms, limited, resent)
+    }
+
+    /// After a timeout RFC 6675 §5.1's go-back-N skips what the receiver reports holding, and
+    /// ns-2.35's Sack1 resends it, worked by hand from `tcp-sack1.cc` and `tcp.cc`: the timeout
+    /// (`timeout()`, `reset_rtx_timer()`) empties the scoreboard, sets `timeout_` and goes back
+    /// to packet 0 at a window of 1; the resent 0 fills the first hole, and its ACK (2, with
+    /// SACK block [3, 4)) is a new ACK, whose blocks Sack1 does not read and whose arrival
+    /// empties the scoreboard (`recv()`), so `send_much()` sends from `t_seqno_` = 2 at a
+    /// window of 2: 2 and 3, though the receiver holds 3. RFC 6675 sends 2 alone: 3, SACKed,
+    /// is skipped and the window of 2 from 2 ends there.
+    #[test]
+    fn sack1_goes_back_n_over_sacked_packets_after_a_timeout() {
+        for (go_back_n, want) in [(false, &[2][..]), (true, &[2, 3][..])] {
+            let (mut p, t, _, resent) = timed_out_over_sacked_packets(go_back_n);
+            assert_eq!(seqs(&resent), [0]);
+            let acks = p.reach_receiver(t + 50, &resent);
+            assert_eq!(acks[0].header.ack, 2);
+            assert_eq!(acks[0].header.blocks[..2], [3, 4]);
+            assert_eq!(seqs(&p.reach_sender(t + 100, &acks)), want, "{go_back_n}");
+        }
+    }
+
+    /// Sack1 from a timeout to the next new ACK (`timeout_`): a late duplicate ACK (7 arrives
+    /// after the timeout: ACK 0, blocks [7, 8), [3, 4), [1, 2)) is not read, not counted, and
+    /// lets nothing go (`send_much()` at window 1 from `t_seqno_` = 1: 1 > `last_ack_` + 1 =
+    /// 0). RFC 6675 reads and counts it; limited transmit's window of 1 + 1 from 0 holds 1,
+    /// SACKed: nothing goes either.
+    /// After the new ACK a duplicate ACK counts only if it SACKs something new
+    /// (`CheckUpdate()`): the resent 2 and 3 bring ACK 4 and a duplicate with block [7, 8),
+    /// new to the scoreboard the new ACK emptied (counted: 1); 3 once more repeats the same
+    /// block (not counted).
+    #[test]
+    fn sack1_ignores_duplicate_acks_from_a_timeout_to_the_next_new_ack() {
+        let (mut p, t, limited, resent) = timed_out_over_sacked_packets(false);
+        let late = p.reach_receiver(t + 10, &limited[1..]);
+        assert!(p.reach_sender(t + 20, &late).is_empty());
+        assert_eq!(p.snd.dupacks, 1);
+        assert_eq!(p.snd.sacked.count_from(0), 3);
+        let (mut p, t, limited, resent2) = timed_out_over_sacked_packets(true);
+        assert_eq!(seqs(&resent), seqs(&resent2));
+        let late = p.reach_receiver(t + 10, &limited[1..]);
+        assert_eq!(late[0].header.ack, 0);
+        assert_eq!(late[0].header.blocks, [7, 8, 3, 4, 1, 2]);
+        assert!(p.reach_sender(t + 20, &late).is_empty());
+        assert_eq!(p.snd.dupacks, 0);
+        assert!(p.snd.sacked.is_empty());
+        let acks = p.reach_receiver(t + 50, &resent2);
+        let next = p.reach_sender(t + 100, &acks);
+        assert_eq!(seqs(&next), [2, 3]);
+        let acks = p.reach_receiver(t + 150, &next);
+        assert_eq!(
+            acks.iter().map(|a| a.header.ack).collect::<Vec<_>>(),
+            [4, 4]
+        );
+        p.reach_sender(t + 200, &acks);
+        assert_eq!(p.snd.dupacks, 1);
+        let again = p.reach_receiver(t + 250, &next[1..]);
+        assert_eq!(again[0].header.blocks[..2], [7, 8]);
+        p.reach_sender(t + 300, &again);
+        assert_eq!(p.snd.dupacks, 1);
     }
 
     /// ns-2.35's start (`syn_`, `delay_growth_`): a header-only SYN alone, then, on its ACK,
