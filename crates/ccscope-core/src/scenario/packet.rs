@@ -1107,10 +1107,12 @@ pub struct Tcp {
     /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
-    /// With `integer_window = false`: ssthresh still in whole packets and at least 2 after a
-    /// reduction, as ns-2.35's `slowdown()` keeps its `ssthresh_` (an int) while the window keeps
-    /// its fraction; slow start after a timeout then stops at the packet below half the window.
-    /// Default false (ssthresh keeps the fraction too). Written only when true.
+    /// ssthresh in whole packets and at least 2 after a reduction, as ns-2.35's `slowdown()`
+    /// keeps its `ssthresh_` (an int, raised to 2). With `integer_window = false` the window
+    /// keeps its fraction and slow start after a timeout stops at the packet below half the
+    /// window; with `integer_window = true` a cut to one packet leaves ssthresh 2, so the next
+    /// ACK adds a packet (slow start) rather than the rule's increase. Default false (ssthresh
+    /// is the reduced window). Written only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_ssthresh: bool,
     /// With `integer_window = true`: a cut applies to the whole-packet window and floors the

@@ -144,9 +144,8 @@ pub struct TcpSpec {
     pub transfer_pkts: Option<u64>,
     /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C).
     pub integer_window: bool,
-    /// Without `integer_window`: ssthresh in whole packets, at least 2, as ns-2.35's
-    /// `slowdown()` keeps its integer `ssthresh_` while `precisionReduce_` keeps the window's
-    /// fraction.
+    /// ssthresh in whole packets, at least 2, as ns-2.35's `slowdown()` keeps its integer
+    /// `ssthresh_` (see [`WindowConfig::whole_ssthresh`]).
     pub whole_ssthresh: bool,
     /// With `integer_window`: reductions cut from the whole-packet window, ⌊β·⌊cwnd⌋⌋, as
     /// ns-2.35's `slowdown()` with `precisionReduce_` false (see

@@ -125,10 +125,11 @@ pub struct WindowConfig {
     /// ssthresh (ns-2 `ssthresh_` is an int; Linux counts segments). At small windows this
     /// makes a reduction deeper than the rule's β (Cai et al. §III-C).
     pub integer: bool,
-    /// Without `integer`: ssthresh as ns-2.35's `slowdown()` leaves it, in whole packets and at
-    /// least 2 after any reduction (its `ssthresh_` is an int), while the window keeps its
-    /// fraction (`precisionReduce_`). Slow start after a timeout then stops at the packet below
-    /// half the window. Window controllers built on [`Window`] only.
+    /// ssthresh as ns-2.35's `slowdown()` leaves it, in whole packets and at least 2 after any
+    /// reduction (its `ssthresh_` is an int). Without `integer` the window keeps its fraction
+    /// (`precisionReduce_`), and slow start after a timeout stops at the packet below half the
+    /// window; with it a cut to one packet leaves ssthresh 2, so the next ACK is slow start's.
+    /// Window controllers built on [`Window`] only.
     pub whole_ssthresh: bool,
     /// With `integer`: a reduction applies to the whole-packet window ⌊cwnd⌋ and floors the
     /// result, ⌊decrease(⌊cwnd⌋)⌋, as ns-2.35's `slowdown()` does with `precisionReduce_`
@@ -310,7 +311,7 @@ impl<R: WindowRule> Window<R> {
             self.ssthresh = reduced;
             self.cwnd = reduced;
         }
-        if self.whole_ssthresh && !self.integer {
+        if self.whole_ssthresh {
             // ns-2 `slowdown()`: `ssthresh_ = (int) decreasewin` (or halfwin), then at least 2.
             self.ssthresh = self.ssthresh.floor().max(MIN_SSTHRESH_PKTS);
         }
@@ -637,6 +638,28 @@ mod tests {
         let mut d = Driver::started(gaimd().with_config(cut_config(1.9, true)).unwrap());
         d.loss();
         assert_eq!(d.controller.window(), 1.0);
+    }
+
+    #[test]
+    fn whole_ssthresh_keeps_ssthresh_at_two_with_integer_windows() {
+        // ns-2.35 slowdown() without precisionReduce_ from cwnd_ 2.5: cwnd_ = (int)(0.875 · 2)
+        // = 1 and ssthresh_ = 1, raised to 2; opencwnd() then adds 1 (slow start, cwnd_ <
+        // ssthresh_) on the next ACK. With ssthresh 1 the ACK adds 0.31 / 1 instead.
+        for (whole, after_ack) in [(true, 2.0), (false, 1.31)] {
+            let config = WindowConfig {
+                whole_ssthresh: whole,
+                ..cut_config(2.5, true)
+            };
+            let mut d = Driver::started(Aimd::gaimd(0.31, 0.875).with_config(config).unwrap());
+            d.loss();
+            let kept = if whole { 2.0 } else { 1.0 };
+            assert_eq!(
+                (d.controller.window(), d.controller.ssthresh()),
+                (1.0, kept)
+            );
+            d.acks(1);
+            assert_close(d.controller.window(), after_ack, 1e-12);
+        }
     }
 
     #[test]
