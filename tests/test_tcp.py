@@ -553,6 +553,79 @@ def test_sack1s_go_back_n_leaves_senders_without_sack_alone():
     assert flows(after_timeout="go_back_n") == flows()
 
 
+def _gaimd_cuts(**source) -> list[tuple[float, float]]:
+    """(window before, window after) of each congestion-avoidance cut of one GAIMD(0.31, 0.875)
+    flow losing every 100th packet (windows near 15 packets), from the state trace."""
+    from test_state_trace import callbacks, fat_link
+
+    src = {
+        "kind": "tcp",
+        "variant": "reno",
+        "controller": {"name": "gaimd", "alpha": 0.31, "beta": 0.875},
+        "max_window": 1000,
+        **source,
+    }
+    states = callbacks(ccscope.run(fat_link(src, {"kind": "periodic", "every": 100}, 60)))
+    return [
+        (before["cwnd_pkts"], after["cwnd_pkts"])
+        for before, after in zip(states[:-1], states[1:], strict=True)
+        if "ssthresh_pkts" in before
+        and before["cwnd_pkts"] >= before["ssthresh_pkts"]
+        and 1 < after["cwnd_pkts"] < before["cwnd_pkts"]
+    ]
+
+
+def test_cut_from_whole_window_cuts_int_cwnd_as_ns2_without_precision_reduce():
+    # ns-2.35 tcp.cc slowdown() with precisionReduce_ false: cwnd_ = (int)(decrease_num_ *
+    # window()), window() = (int)cwnd_. integer_window alone floors 0.875 of the fractional
+    # window, which keeps one packet more whenever the two straddle an integer.
+    whole = _gaimd_cuts(integer_window=True, cut_from_whole_window=True)
+    assert len(whole) > 20
+    for w, cut in whole:
+        assert cut == math.floor(0.875 * math.floor(w)), (w, cut)
+    floored = _gaimd_cuts(integer_window=True)
+    assert all(cut == math.floor(0.875 * w) for w, cut in floored)
+    # Over these windows the two rules part at some cuts (3/8 of them for evenly spread
+    # fractions): the setting is not a no-op.
+    assert any(math.floor(0.875 * w) != math.floor(0.875 * math.floor(w)) for w, _ in floored)
+
+
+def test_cut_from_whole_window_is_off_by_default_and_needs_whole_packet_windows():
+    assert "cut_from_whole_window" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    on = ccscope.loads(
+        TCP.replace('variant = "sack" }', 'variant = "sack", cut_from_whole_window = true }')
+    )
+    assert on.table["flows"][0]["source"]["cut_from_whole_window"] is True
+    fractional = 'variant = "sack", integer_window = false, cut_from_whole_window = true }'
+    with pytest.raises(ScenarioError, match="needs integer_window = true") as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', fractional))
+    assert info.value.path == "flows[0].source.cut_from_whole_window"
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", cut_from_whole_window = "yes" }')
+        )
+    assert info.value.path == "flows[0].source.cut_from_whole_window"
+
+
+def test_cut_from_whole_window_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    def run(value: str) -> subprocess.CompletedProcess:
+        path = tmp_path / "whole.toml"
+        path.write_text(SYN_TOML.replace("syn = SYN", f"cut_from_whole_window = {value}"))
+        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
+        return subprocess.run(
+            [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
+        )
+
+    assert run("true").returncode == 0
+    p = run("2")
+    assert p.returncode == 2
+    assert "flows[0].source.cut_from_whole_window" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
 LINUX_RECOVERY = ("ack_filled_hole = true", "prr = true")
 
 

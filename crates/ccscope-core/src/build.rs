@@ -595,6 +595,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         transfer_pkts: t.transfer_pkts(),
         integer_window: t.integer_window,
         whole_ssthresh: t.whole_ssthresh,
+        cut_from_whole_window: t.cut_from_whole_window,
         sack_lost_after: t.sack_lost_after as u32,
         sack_pipe_counter: t.sack_pipe == SackPipe::Counter,
         sack_go_back_n: t.after_timeout == AfterTimeout::GoBackN,

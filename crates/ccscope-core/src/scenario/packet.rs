@@ -1131,12 +1131,22 @@ pub struct Tcp {
     /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
-    /// With `integer_window = false`: ssthresh still in whole packets and at least 2 after a
-    /// reduction, as ns-2.35's `slowdown()` keeps its `ssthresh_` (an int) while the window keeps
-    /// its fraction; slow start after a timeout then stops at the packet below half the window.
-    /// Default false (ssthresh keeps the fraction too). Written only when true.
+    /// ssthresh in whole packets and at least 2 after a reduction, as ns-2.35's `slowdown()`
+    /// keeps its `ssthresh_` (an int, raised to 2). With `integer_window = false` the window
+    /// keeps its fraction and slow start after a timeout stops at the packet below half the
+    /// window; with `integer_window = true` a cut to one packet leaves ssthresh 2, so the next
+    /// ACK adds a packet (slow start) rather than the rule's increase. Default false (ssthresh
+    /// is the reduced window). Written only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_ssthresh: bool,
+    /// With `integer_window = true`: a cut applies to the whole-packet window and floors the
+    /// result, ⌊β·⌊cwnd⌋⌋ (a rule's decrease of ⌊cwnd⌋), as ns-2.35's `slowdown()` does with
+    /// `precisionReduce_` false (`(int)(decrease_num_ * window())`, `window()` = int(cwnd_)).
+    /// Default false: ⌊β·cwnd⌋, the fraction cut too. Window controllers of the catalogue
+    /// built on TCP's window (AIMD, GAIMD, binomial, TAIMD/DTAIMD, Jin's, Vegas's losses).
+    /// Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut_from_whole_window: bool,
     /// SACK: SACKed packets above a hole that make it lost, in [1, 65536]. RFC 6675's IsLost
     /// takes DupThresh, 3; ns-2.35's Sack1 retransmits any hole below a SACKed packet
     /// (`scoreboard-rq.cc` `GetNextRetran`): 1 runs as it does. Written only when not 3.
@@ -1260,6 +1270,7 @@ impl Default for Tcp {
             transfer: None,
             integer_window: true,
             whole_ssthresh: false,
+            cut_from_whole_window: false,
             sack_lost_after: sack_lost_after(),
             sack_pipe: SackPipe::Scoreboard,
             after_timeout: AfterTimeout::SkipSacked,
@@ -2300,6 +2311,14 @@ impl Tcp {
                 format!("{at}.tick"),
                 format!("'{}'", self.tick),
                 "must be positive with rtt_estimator = \"ns2\", which counts RTTs in ticks",
+            ));
+        }
+        if self.cut_from_whole_window && !self.integer_window {
+            return Err(Error::invalid(
+                format!("{at}.cut_from_whole_window"),
+                "true",
+                "needs integer_window = true (ns-2.35 cuts from the whole window only \
+                 without precisionReduce_)",
             ));
         }
         if self.prr && (self.variant != TcpVariant::Sack || self.sack_pipe != SackPipe::Scoreboard)

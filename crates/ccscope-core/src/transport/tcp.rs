@@ -147,10 +147,13 @@ pub struct TcpSpec {
     pub transfer_pkts: Option<u64>,
     /// Window reductions leave whole packets, as real stacks do (Cai et al. §III-C).
     pub integer_window: bool,
-    /// Without `integer_window`: ssthresh in whole packets, at least 2, as ns-2.35's
-    /// `slowdown()` keeps its integer `ssthresh_` while `precisionReduce_` keeps the window's
-    /// fraction.
+    /// ssthresh in whole packets, at least 2, as ns-2.35's `slowdown()` keeps its integer
+    /// `ssthresh_` (see [`WindowConfig::whole_ssthresh`]).
     pub whole_ssthresh: bool,
+    /// With `integer_window`: reductions cut from the whole-packet window, ⌊β·⌊cwnd⌋⌋, as
+    /// ns-2.35's `slowdown()` with `precisionReduce_` false (see
+    /// [`WindowConfig::cut_from_whole_window`]).
+    pub cut_from_whole_window: bool,
     /// SACK: SACKed packets above a hole that make it lost (RFC 6675 IsLost: DupThresh, 3);
     /// ns-2.35's Sack1 retransmits any hole below a SACKed packet (`scoreboard-rq.cc`
     /// `GetNextRetran`), which is 1.
@@ -190,6 +193,7 @@ impl TcpSpec {
             slow_start: true,
             integer: self.integer_window,
             whole_ssthresh: self.whole_ssthresh,
+            cut_from_whole_window: self.cut_from_whole_window,
         }
     }
 }
