@@ -111,7 +111,7 @@ def test_the_pages_tables_are_their_command(table):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cc", ["reno"])
+@pytest.mark.parametrize("cc", ["reno", "cubic", "bbr"])
 def test_the_pages_grid_table_is_its_command(cc):
     """The full grid's model side: 72 packet-engine runs of 60 s (minutes: `make validate`)."""
     command = f"python docs/linux_tables.py grid {cc}"
