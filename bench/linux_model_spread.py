@@ -40,7 +40,7 @@ def main() -> None:
         ]
         for metric in linux.METRICS:
             v = np.array([r[metric] for r in runs])
-            sd = v.std(ddof=1) / v.mean() if v.mean() else 0.0
+            sd = v.std(ddof=1) / v.mean() if len(v) > 1 and v.mean() else 0.0
             shown = linux.SHOWN[metric]
             print(
                 f"{args.cc} | {case} | {linux.HEADS[metric]} | mean {shown(v.mean())} "
