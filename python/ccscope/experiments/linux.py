@@ -480,11 +480,12 @@ EIGHT_CUBIC = (
     "bench/linux_spread.py --episodes) showed more drops at each overflow than the model's, "
     "CUBIC's drops not logged; not diagnosed further"
 )
-#: One CUBIC flow with 1% random loss on a 100 ms path.
+#: One CUBIC flow with 1% random loss on a 100 Mb/s, 100 ms path.
 LOSSY_CUBIC_100MS = (
-    "on a 100 ms path with 1% random loss Linux CUBIC's window and throughput stay about a "
-    "fifth above the model's, which is not the model's draw (python "
-    "bench/linux_model_spread.py --cc cubic over seeds 1-5: the same); not diagnosed"
+    "on a 100 Mb/s, 100 ms path with 1% random loss Linux CUBIC's window and throughput stay "
+    "about a fifth above the model's, which is not the model's draw (python "
+    "bench/linux_model_spread.py --cc cubic 1,100,100,0.25,0.01: the same over seeds 1-5); "
+    "not diagnosed"
 )
 
 
@@ -521,7 +522,7 @@ def cubic_grid_diagnosis(case: Case, metric: str, linux: dict, model: dict) -> s
     """:func:`grid_diagnosis` for CUBIC."""
     if case.loss and metric == "mean_queue_pkts":
         return LOSS_QUEUE
-    if case.loss and case.rtt_ms == 100 and case.flows == 1:
+    if case.loss and case.rtt_ms == 100 and case.rate_mbps == 100 and case.flows == 1:
         return LOSSY_CUBIC_100MS
     if case.rate_mbps == 100 and not case.loss and linux["loss_rate"] > 2 * model["loss_rate"]:
         return OVERFLOW_CUBIC
