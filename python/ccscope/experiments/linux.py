@@ -489,6 +489,17 @@ LOSSY_CUBIC_100MS = (
 )
 
 
+#: BBR's standing queue (the quick cases' reason, :func:`diagnosis`).
+BBR_STANDING = (
+    "Linux BBR keeps a longer standing queue than the model, as on the quick paths: its "
+    "bandwidth estimate, the maximum over ten rounds of delivery-rate samples taken on the "
+    "hosts' real clock (net/ipv4/tcp_bbr.c bbr_update_bw), runs above the link, so ProbeBW's "
+    "gain-1 phases pace above it, and its window adds the ACK-aggregation allowance "
+    "(bbr_ack_aggregation_cwnd) that draft-cardwell-iccrg-bbr-congestion-control-00, the "
+    "model, lacks: more queue, a larger window and, on a short buffer, losses"
+)
+
+
 def grid_diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str:
     """What the stored full grid shows for Linux's `cc` (`linux` its values, `model` the
     model's) on `case` where `metric` is beyond the tolerance (:data:`OVERFLOW_LOSSES` and the
@@ -502,7 +513,7 @@ def grid_diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -
         return reno_grid_diagnosis(case, metric, lin)
     if cc == "cubic":
         return cubic_grid_diagnosis(case, metric, linux, model)
-    return "not diagnosed"
+    return bbr_grid_diagnosis(case, metric, linux, model)
 
 
 def reno_grid_diagnosis(case: Case, metric: str, linux: float) -> str:
@@ -530,6 +541,16 @@ def cubic_grid_diagnosis(case: Case, metric: str, linux: dict, model: dict) -> s
         return TWO_CUBIC
     if case.flows == 8 and metric == "cwnd_mean_pkts" and linux["loss_rate"] > model["loss_rate"]:
         return EIGHT_CUBIC
+    return "not diagnosed"
+
+
+def bbr_grid_diagnosis(case: Case, metric: str, linux: dict, model: dict) -> str:
+    """:func:`grid_diagnosis` for BBR."""
+    if linux[metric] > model[metric] and (
+        metric == "mean_queue_pkts"
+        or (case.flows == 1 and metric in ("cwnd_mean_pkts", "loss_rate", "retransmit_rate"))
+    ):
+        return BBR_STANDING
     return "not diagnosed"
 
 
