@@ -7,9 +7,12 @@ so their seed 1 draws other random numbers than the path's run alone.) No real p
 A path is FLOWS,MBPS,RTT_MS,BUFFER_BDP,LOSS (e.g. 1,100,100,0.25,0.01). With --cuts, also
 seed 1's window cuts after the warm-up (a fall of a fifth or more of the window in one step
 of the state trace): per flow, and how many of the first flow's fall within one propagation
-round trip of another flow's (whether the flows cut at the same overflows).
+round trip of another flow's (whether the flows cut at the same overflows). With --estimate
+(BBR), seed 1's timeouts and its bandwidth estimate (the state trace's btlbw_pkts_per_s) over
+the link's rate: its maximum before the first timeout and over the whole run.
 
-Usage: python bench/linux_model_spread.py --cc cubic [--runs R] [--cuts] PATH [PATH ...]
+Usage: python bench/linux_model_spread.py --cc cubic [--runs R] [--cuts] [--estimate]
+       PATH [PATH ...]
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ def main() -> None:
     parser.add_argument("--cc", required=True, choices=list(linux.CONTROLLER))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cuts", action="store_true", help="seed 1's window cuts per flow")
+    parser.add_argument(
+        "--estimate", action="store_true", help="BBR: seed 1's bandwidth estimate and timeouts"
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     args = parser.parse_args()
     for text in args.paths:
@@ -48,18 +54,47 @@ def main() -> None:
             )
         if args.cuts:
             print(f"{args.cc} | {case} | {cuts(case, args.cc)}")
+        if args.estimate:
+            print(f"{args.cc} | {case} | {estimate(case, args.cc)}")
+
+
+def seed_one(case: linux.Case, cc: str):
+    """Seed 1's run of the model alone on `case`, with its state trace."""
+    from ccscope.engine import run
+
+    table, parts = linux.scenario([case], cc, "model", linux.FULL_RUN)
+    return run(table, force=True), parts[0]
+
+
+def estimate(case: linux.Case, cc: str) -> str:
+    """Seed 1's timeouts and bandwidth estimate over the link's rate: its maximum before the
+    first timeout (a rise of the RTO, which backs off) and over the whole run."""
+    result, _ = seed_one(case, cc)
+    state = result.trace.state
+    bw = state[state["field"] == "btlbw_pkts_per_s"]
+    rto = state[state["field"] == "rto_s"].sort_values("time_s")
+    backoff = rto["time_s"].to_numpy()[1:][np.diff(rto["value"].to_numpy()) > 0]
+    if bw.empty:
+        return "no bandwidth estimate in the state trace (BBR only)"
+    link = case.rate_mbps * 1e6 / (8 * linux.PACKET_BYTES)
+    first = backoff[0] if len(backoff) else np.inf
+    before = bw[bw["time_s"] < first]["value"].max() / link
+    timeouts = int(result.flows["timeouts"].sum())
+    return (
+        f"timeouts after the warm-up {timeouts}; bandwidth estimate over the link's rate: "
+        f"{before:.2f} at most before the first timeout, {bw['value'].max() / link:.2f} at most "
+        "over the run"
+    )
 
 
 def cuts(case: linux.Case, cc: str) -> str:
     """Seed 1's window cuts after the warm-up, per flow, and how many of the first flow's
     come within one propagation round trip of another flow's."""
-    from ccscope.engine import run
-
-    table, parts = linux.scenario([case], cc, "model", linux.FULL_RUN)
-    state = run(table, force=True).trace.state
+    result, flows = seed_one(case, cc)
+    state = result.trace.state
     state = state[(state["side"] == "sender") & (state["field"] == "cwnd_pkts")]
     times = []
-    for flow in parts[0]:
+    for flow in flows:
         rows = state[state["flow"] == flow].sort_values("time_s")
         t, w = rows["time_s"].to_numpy(), rows["value"].to_numpy()
         fall = np.flatnonzero(np.diff(w) <= -0.2 * w[:-1]) + 1
