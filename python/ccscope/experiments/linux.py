@@ -480,13 +480,13 @@ EIGHT_CUBIC = (
     "bench/linux_spread.py --episodes) showed more drops at each overflow than the model's, "
     "CUBIC's drops not logged; not diagnosed further"
 )
-#: One CUBIC flow with 1% random loss on a 100 Mb/s, 100 ms path.
+#: One CUBIC flow with 1% random loss on a 100 ms path.
 LOSSY_CUBIC_100MS = (
     "one run of each side on a path whose runs spread more than the quick path's the "
     "tolerance takes: with 1% random loss at 100 ms a 40-s run holds a few dozen losses, and "
     "the model's throughput over seeds 1-20 spreads by 10% with Linux's run inside its range "
-    "(python bench/linux_model_spread.py --cc cubic --runs 20 1,100,100,0.25,0.01), seed 1 "
-    "among its lowest; Linux's own spread here not measured"
+    "(python bench/linux_model_spread.py --cc cubic --runs 20 1,100,100,0.25,0.01 "
+    "1,10,100,1,0.01), seed 1 among its lowest; Linux's own spread here not measured"
 )
 
 
@@ -534,7 +534,7 @@ def cubic_grid_diagnosis(case: Case, metric: str, linux: dict, model: dict) -> s
     """:func:`grid_diagnosis` for CUBIC."""
     if case.loss and metric == "mean_queue_pkts":
         return LOSS_QUEUE
-    if case.loss and case.rtt_ms == 100 and case.rate_mbps == 100 and case.flows == 1:
+    if case.loss and case.rtt_ms == 100 and case.flows == 1:
         return LOSSY_CUBIC_100MS
     if case.rate_mbps == 100 and not case.loss and linux["loss_rate"] > 2 * model["loss_rate"]:
         return OVERFLOW_CUBIC
