@@ -109,6 +109,10 @@ import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP r
 from ns2_compare_rate import ns2  # noqa: E402  (runs a bench/ ns-2.35 script, its JSON line)
 
 NS2_TCP = ns2_compare_tcp.NS2_RULES
+#: ns-2.35's cuts with precisionReduce_ false, as bench/ns2_cai_common.tcl runs TAIMD and DTAIMD
+#: (tcp.cc slowdown()): whole packets, cut from the whole window, (int)(decrease_num_ *
+#: window()), and ssthresh_ at least 2, so that a cut to one packet leaves slow start's +1 next.
+NS2_WHOLE_CUTS = {"integer_window": True, "cut_from_whole_window": True, "whole_ssthresh": True}
 HEADER = 40  # bytes ns-2.35 adds to a TCP agent's packetSize_ on the wire
 
 
@@ -565,7 +569,7 @@ CAI_MEDIA = {
 
 def cai_ccscope(n: int, media: str, seed: int, rules: bool, start: str = "syn") -> float:
     """The media flow's goodput (b/s) with `n` mice, as cai.fig16 runs it, or with
-    ns-2.35's rules (DTAIMD keeps whole-packet cuts: ns-2's precisionReduce_ false; the
+    ns-2.35's rules (DTAIMD cuts as NS2_WHOLE_CUTS, ns-2's precisionReduce_ false; the
     access line's DropTail one packet shorter, as yang_f_ccscope); with the rules, `start`
     "data" starts every flow without the SYN exchange (as cai_ns2's)."""
     table = load(shipped() / "cai-fig16-access.toml").with_seed(seed).table
@@ -580,7 +584,7 @@ def cai_ccscope(n: int, media: str, seed: int, rules: bool, start: str = "syn") 
             flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{payload + HEADER}B"}
             flow["source"]["syn"] = start == "syn"
         if media == "DTAIMD":
-            table["flows"][0]["source"]["integer_window"] = True
+            table["flows"][0]["source"].update(NS2_WHOLE_CUTS)
         table["topology"]["links"][4]["queue"]["limit"] = f"{CAI_QUEUE - 1}pkts"
     return float(engine.run(table).flows.loc[0, "goodput_bps"])
 
@@ -662,7 +666,7 @@ def table1_ccscope(seed: int) -> dict[str, float]:
     for i, flow in enumerate(table["flows"]):
         flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
         if i == 0:
-            flow["source"]["integer_window"] = True
+            flow["source"].update(NS2_WHOLE_CUTS)
     return cai.table1_run(Scenario.from_dict(table), seed)
 
 
@@ -754,7 +758,7 @@ def fig17_ccscope(k: int, n: int, seed: int) -> float:
     media["source"]["controller"]["alpha"] = fig17_alpha2(k)
     for flow in (data, media):
         flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
-    media["source"]["integer_window"] = True
+    media["source"].update(NS2_WHOLE_CUTS)
     goodput = engine.run(table).flows["goodput_bps"].to_numpy()
     return float(goodput[n - n // 6 :].mean() / goodput[: n - n // 6].mean())
 
@@ -815,7 +819,7 @@ def fig8_ccscope(n: int, kind: str, seed: int) -> dict[str, float]:
     for i, flow in enumerate(sc["flows"]):
         flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
         if i % 2:
-            flow["source"]["integer_window"] = True
+            flow["source"].update(NS2_WHOLE_CUTS)
     return fig8_summary(engine.run(sc).flows["goodput_bps"].to_numpy())
 
 
@@ -950,7 +954,8 @@ CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
 
 def cubic_ccscope(p: float, seed: int) -> float:
     """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP but
-    whole-packet windows, as TCP/Linux's integer snd_cwnd; 1040 bytes on the wire): packets
+    whole-packet windows, as TCP/Linux's integer snd_cwnd, and RFC 6675's go-back-N after a
+    timeout, as its scoreboard; 1040 bytes on the wire): packets
     sent per RTT over the second half of the 3000-s run."""
     sc = (
         load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
@@ -961,6 +966,9 @@ def cubic_ccscope(p: float, seed: int) -> float:
         **source,
         **NS2_TCP,
         "integer_window": True,
+        # TCP/Linux keeps its scoreboard over a timeout (tcp-linux.cc: MarkLoss, no
+        # ClearScoreBoard), as RFC 6675 §5.1 does, unlike Sack1.
+        "after_timeout": "skip_sacked",
         "packet_size": f"{1000 + HEADER}B",
         "controller": NS2_CUBIC,
     }

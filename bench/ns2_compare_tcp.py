@@ -13,7 +13,8 @@ differ (`integer_window = false`: precisionReduce_ keeps fractional windows; `in
 2`: windowInit_; `sack_lost_after = 1`: Sack1 retransmits any hole below a SACKed packet;
 `recover_margin = 1`: dupack_action()'s `highest_ack_ > recover_`; `rtt_timing = "one_per_rtt"`
 and `forget_rtt_above_backoff = 8`: tcp.cc's one timed packet and rtt_backoff(); `syn = true`:
-the SYN exchange ns-2.35's agents start with, syn_ and delay_growth_).
+the SYN exchange ns-2.35's agents start with, syn_ and delay_growth_; `after_timeout =
+"go_back_n"`: Sack1's go-back-N after a timeout resends what the receiver holds, timeout_).
 Numbers are means over seeds 1-3 (ns-2's seeds are its own: the columns agree within seed spread,
 not packet for packet).
 
@@ -48,6 +49,7 @@ NS2_RULES = {
     "rtt_timing": "one_per_rtt",
     "forget_rtt_above_backoff": 8,
     "syn": True,
+    "after_timeout": "go_back_n",
 }
 #: name: (ccscope source, ns-2 agent and its extra arguments).
 CASES = {

@@ -18,7 +18,8 @@ SYN being packet 0 and its data packet n + 1 ccscope's n. It prints the first pa
 number differs or whose time differs from the one before's by more than --tolerance, with the
 sends around it. ccscope's `rtt_estimator = "ns2"` draws its clock's phase (ns-2's
 `boot_time_`) from the run's seed, which ns-2.35 draws from its own: --seeds tries several, and
-the longest agreement is the one whose phase falls where ns-2.35's did.
+the longest agreement is the one whose phase falls where ns-2.35's did. --after-timeout
+skip_sacked runs RFC 6675's go-back-N after a timeout instead of Sack1's (`after_timeout`).
 
 With --loss-rate N it compares instead the packets sent per 104-ms bin (Yang's CoV_time bins,
 from 10 s to 1000 s) over seeds 1-N, each simulator with its own Bernoulli losses, beside each
@@ -27,7 +28,7 @@ bottleneck; ccscope: the bottleneck's `losses` over its departures), and reads b
 loss rate, 2%, by a least-squares line through the runs' (rate, packets per bin).
 
 Usage: python bench/ns2_compare_trace.py [--seed N] [--seconds S] [--rtt-estimator ns2]
-       [--seeds A-B] [--tolerance MS]
+       [--after-timeout skip_sacked] [--seeds A-B] [--tolerance MS]
        python bench/ns2_compare_trace.py --loss-rate N
 """
 
@@ -185,6 +186,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1, help="ns-2.35's seed (default 1)")
     ap.add_argument("--seconds", type=float, default=200.0)
     ap.add_argument("--rtt-estimator", choices=["rfc6298", "ns2"], default="rfc6298")
+    ap.add_argument("--after-timeout", choices=["go_back_n", "skip_sacked"], default="go_back_n")
     ap.add_argument("--seeds", default="1-1", help="ccscope's seeds to try, e.g. 1-20")
     ap.add_argument("--tolerance", type=float, default=1.5, help="ms (default 1.5)")
     ap.add_argument("--loss-rate", type=int, metavar="N", help="packets per bin, seeds 1-N")
@@ -198,7 +200,7 @@ def main() -> None:
         loss_rate(range(1, args.loss_rate + 1))
         return
     low, high = map(int, args.seeds.split("-"))
-    rules = {"rtt_estimator": args.rtt_estimator}
+    rules = {"rtt_estimator": args.rtt_estimator, "after_timeout": args.after_timeout}
     with tempfile.TemporaryDirectory(prefix="ccscope-trace-") as tmp:
         folder = Path(tmp)
         ns2_run(args.seed, args.seconds, folder)

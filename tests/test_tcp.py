@@ -436,18 +436,21 @@ def test_the_syn_exchange_from_the_command_line(tmp_path):
     assert "flows[0].source.syn" in p.stderr
 
 
-def test_the_ns2_estimator_from_the_command_line(tmp_path):
+def _run_source(tmp_path, settings: str):
+    """`ccscope run` of :data:`SYN_TOML` with the TCP source's `settings` (TOML, after the
+    flow's `transfer` and `initial_window`)."""
     import subprocess
     import sys
 
-    def run(value: str) -> subprocess.CompletedProcess:
-        path = tmp_path / "ns2rtt.toml"
-        text = SYN_TOML.replace("syn = SYN", f"syn = true, rtt_estimator = {value}")
-        path.write_text(text)
-        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
-        return subprocess.run(
-            [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
-        )
+    path = tmp_path / "source.toml"
+    path.write_text(SYN_TOML.replace("syn = SYN", settings))
+    cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
+    return subprocess.run([*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300)
+
+
+def test_the_ns2_estimator_from_the_command_line(tmp_path):
+    def run(value: str):
+        return _run_source(tmp_path, f"syn = true, rtt_estimator = {value}")
 
     assert run('"ns2"').returncode == 0
     p = run('"bsd"')
@@ -512,3 +515,179 @@ def test_growth_is_checked_and_written_only_when_per_packet():
     assert "growth" not in ccscope.loads(TCP).table["flows"][0]["source"]
     text = TCP.replace('variant = "sack" }', 'variant = "sack", growth = "per_packet" }')
     assert ccscope.loads(text).table["flows"][0]["source"]["growth"] == "per_packet"
+
+
+def test_sack1s_go_back_n_is_off_by_default_written_only_when_set_and_checked():
+    assert "after_timeout" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    gbn = 'variant = "sack", after_timeout = "go_back_n" }'
+    on = ccscope.loads(TCP.replace('variant = "sack" }', gbn))
+    assert on.table["flows"][0]["source"]["after_timeout"] == "go_back_n"
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", after_timeout = "all" }')
+        )
+    assert info.value.path == "flows[0].source.after_timeout"
+    assert "\n" not in str(info.value).strip()
+
+
+def test_sack1s_go_back_n_from_the_command_line(tmp_path):
+    assert _run_source(tmp_path, 'after_timeout = "go_back_n"').returncode == 0
+    p = _run_source(tmp_path, "after_timeout = 1")
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.after_timeout" in p.stderr
+
+
+def test_sack1s_go_back_n_leaves_senders_without_sack_alone():
+    # Reno and NewReno carry no SACK blocks: with Sack1's rule that a duplicate ACK counts only
+    # if it SACKs something new they would never fast retransmit. The setting is SACK's only.
+    def flows(**extra) -> list:
+        sc = ccscope.loads(TCP.replace('variant = "sack" }', 'variant = "reno" }'))
+        table = sc.table
+        table["topology"]["bottleneck"]["loss"] = {"kind": "bernoulli", "p": 0.02}
+        for flow in table["flows"]:
+            flow["source"].update(extra)
+        return (
+            ccscope.run(table).flows[["sent_pkts", "timeouts", "fast_retransmits"]].values.tolist()
+        )
+
+    assert flows(after_timeout="go_back_n") == flows()
+
+
+def _gaimd_cuts(**source) -> list[tuple[float, float]]:
+    """(window before, window after) of each congestion-avoidance cut of one GAIMD(0.31, 0.875)
+    flow losing every 100th packet (windows near 15 packets), from the state trace."""
+    from test_state_trace import callbacks, fat_link
+
+    src = {
+        "kind": "tcp",
+        "variant": "reno",
+        "controller": {"name": "gaimd", "alpha": 0.31, "beta": 0.875},
+        "max_window": 1000,
+        **source,
+    }
+    states = callbacks(ccscope.run(fat_link(src, {"kind": "periodic", "every": 100}, 60)))
+    return [
+        (before["cwnd_pkts"], after["cwnd_pkts"])
+        for before, after in zip(states[:-1], states[1:], strict=True)
+        if "ssthresh_pkts" in before
+        and before["cwnd_pkts"] >= before["ssthresh_pkts"]
+        and 1 < after["cwnd_pkts"] < before["cwnd_pkts"]
+    ]
+
+
+def test_cut_from_whole_window_cuts_int_cwnd_as_ns2_without_precision_reduce():
+    # ns-2.35 tcp.cc slowdown() with precisionReduce_ false: cwnd_ = (int)(decrease_num_ *
+    # window()), window() = (int)cwnd_. integer_window alone floors 0.875 of the fractional
+    # window, which keeps one packet more whenever the two straddle an integer.
+    whole = _gaimd_cuts(integer_window=True, cut_from_whole_window=True)
+    assert len(whole) > 20
+    for w, cut in whole:
+        assert cut == math.floor(0.875 * math.floor(w)), (w, cut)
+    floored = _gaimd_cuts(integer_window=True)
+    assert all(cut == math.floor(0.875 * w) for w, cut in floored)
+    # Over these windows the two rules part at some cuts (3/8 of them for evenly spread
+    # fractions): the setting is not a no-op.
+    assert any(math.floor(0.875 * w) != math.floor(0.875 * math.floor(w)) for w, _ in floored)
+
+
+def test_cut_from_whole_window_is_off_by_default_and_needs_whole_packet_windows():
+    assert "cut_from_whole_window" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    on = ccscope.loads(
+        TCP.replace('variant = "sack" }', 'variant = "sack", cut_from_whole_window = true }')
+    )
+    assert on.table["flows"][0]["source"]["cut_from_whole_window"] is True
+    fractional = 'variant = "sack", integer_window = false, cut_from_whole_window = true }'
+    with pytest.raises(ScenarioError, match="needs integer_window = true") as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', fractional))
+    assert info.value.path == "flows[0].source.cut_from_whole_window"
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", cut_from_whole_window = "yes" }')
+        )
+    assert info.value.path == "flows[0].source.cut_from_whole_window"
+
+
+def test_cut_from_whole_window_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    def run(value: str) -> subprocess.CompletedProcess:
+        path = tmp_path / "whole.toml"
+        path.write_text(SYN_TOML.replace("syn = SYN", f"cut_from_whole_window = {value}"))
+        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
+        return subprocess.run(
+            [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
+        )
+
+    assert run("true").returncode == 0
+    p = run("2")
+    assert p.returncode == 2
+    assert "flows[0].source.cut_from_whole_window" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+LINUX_RECOVERY = ("ack_filled_hole = true", "prr = true")
+
+
+def test_linux_recovery_settings_are_off_by_default_and_written_only_when_set():
+    plain = ccscope.loads(TCP).table["flows"][0]["source"]
+    assert not {"ack_filled_hole", "prr"} & set(plain)
+    on = TCP.replace('variant = "sack" }', f'variant = "sack", {", ".join(LINUX_RECOVERY)} }}')
+    source = ccscope.loads(on).table["flows"][0]["source"]
+    assert (source["ack_filled_hole"], source["prr"]) == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("setting", "field", "needle"),
+    [
+        ('variant = "sack", ack_filled_hole = "yes"', "ack_filled_hole", "true or false"),
+        ('variant = "sack", prr = "linux"', "prr", "true or false"),
+        ('variant = "newreno", prr = true', "prr", 'needs variant = "sack"'),
+        ('variant = "sack", sack_pipe = "counter", prr = true', "prr", 'sack_pipe = "scoreboard"'),
+    ],
+)
+def test_linux_recovery_settings_are_checked(setting, field, needle):
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', setting + " }"))
+    assert info.value.path == f"flows[0].source.{field}"
+    assert needle in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def _lossy_linux_like(**settings):
+    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with 1% random loss,
+    20 s: its row of the flows table."""
+    source = {"kind": "tcp", "delayed_ack": True, "delack": "40ms", **settings}
+    sc = {
+        "run": {"duration": "20s", "seed": 1},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "8ms",
+                "loss": {"kind": "bernoulli", "p": 0.01},
+            },
+        },
+        "flows": [{"source": source}],
+    }
+    return ccscope.run(sc).flows.iloc[0]
+
+
+def test_linux_recovery_settings_reach_the_engine():
+    # A filled hole acknowledged at once adds an ACK where the delayed-ACK receiver would hold
+    # the packet; PRR sends during the recovery's first round trip where RFC 6675 waits: both
+    # change the run, and each run repeats itself.
+    base = _lossy_linux_like()
+    for setting in ({"ack_filled_hole": True}, {"prr": True}):
+        row = _lossy_linux_like(**setting)
+        again = _lossy_linux_like(**setting)
+        assert row.equals(again)
+        assert not row.equals(base)
+
+
+def test_linux_recovery_settings_from_the_command_line(tmp_path):
+    ok = _run_source(tmp_path, "delayed_ack = true, ack_filled_hole = true, prr = true")
+    assert ok.returncode == 0, ok.stderr
+    p = _run_source(tmp_path, 'variant = "reno", delayed_ack = true, prr = true')
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.prr" in p.stderr

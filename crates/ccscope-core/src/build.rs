@@ -35,8 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, Auto, Growth, Loss, Queue, RateSource, Red, RedMode, RttEstimator, RttTiming, SackPipe,
-    Source, Tcp, TcpVariant, Topology,
+    self, AfterTimeout, Auto, Growth, Loss, Queue, RateSource, Red, RedMode, RttEstimator,
+    RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -590,12 +590,16 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         limited_transmit: t.limited_transmit,
         delayed_ack: t.delayed_ack,
         delack_ns: ns(&t.delack),
+        ack_filled_hole: t.ack_filled_hole,
         growth_per_packet: t.growth == Growth::PerPacket,
         transfer_pkts: t.transfer_pkts(),
         integer_window: t.integer_window,
         whole_ssthresh: t.whole_ssthresh,
+        cut_from_whole_window: t.cut_from_whole_window,
         sack_lost_after: t.sack_lost_after as u32,
         sack_pipe_counter: t.sack_pipe == SackPipe::Counter,
+        sack_go_back_n: t.after_timeout == AfterTimeout::GoBackN,
+        prr: t.prr,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),
         syn: t.syn,

@@ -1008,6 +1008,23 @@ impl SackPipe {
     }
 }
 
+/// What a SACK sender resends after a retransmission timeout (see [`Tcp::after_timeout`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterTimeout {
+    /// Go-back-N skips the packets the receiver reports holding (RFC 6675 §5.1).
+    #[default]
+    SkipSacked,
+    /// Go-back-N resends every packet, as ns-2.35's Sack1 (`tcp-sack1.cc`) does.
+    GoBackN,
+}
+
+impl AfterTimeout {
+    fn is_skip_sacked(&self) -> bool {
+        *self == AfterTimeout::SkipSacked
+    }
+}
+
 /// How TCP turns RTT samples into its RTO (see [`Tcp::rtt_estimator`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1093,6 +1110,13 @@ pub struct Tcp {
     pub delayed_ack: bool,
     #[serde(default = "delack")]
     pub delack: Time,
+    /// With `delayed_ack`: a packet that fills the last hole below the packets held out of
+    /// order is acknowledged at once, not held (RFC 5681 §4.2 SHOULD; Linux's
+    /// net/ipv4/tcp_input.c `tcp_data_queue` sets `ICSK_ACK_NOW` when its out-of-order queue
+    /// empties). Default false: held as any in-order packet, as ns-2's `DelAck` sink does.
+    /// Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ack_filled_hole: bool,
     /// What the window controller's growth counts: `per_ack` (default), a step per ACK of new
     /// data (RFC 5681 §3.1; ns-2's `opencwnd()`), so that with delayed ACKs the window grows
     /// half as fast; `per_packet`, a step per packet the ACK acknowledges (RFC 3465's byte
@@ -1107,12 +1131,22 @@ pub struct Tcp {
     /// keeps the fraction (`precisionReduce_` true): false runs as it does.
     #[serde(default = "yes")]
     pub integer_window: bool,
-    /// With `integer_window = false`: ssthresh still in whole packets and at least 2 after a
-    /// reduction, as ns-2.35's `slowdown()` keeps its `ssthresh_` (an int) while the window keeps
-    /// its fraction; slow start after a timeout then stops at the packet below half the window.
-    /// Default false (ssthresh keeps the fraction too). Written only when true.
+    /// ssthresh in whole packets and at least 2 after a reduction, as ns-2.35's `slowdown()`
+    /// keeps its `ssthresh_` (an int, raised to 2). With `integer_window = false` the window
+    /// keeps its fraction and slow start after a timeout stops at the packet below half the
+    /// window; with `integer_window = true` a cut to one packet leaves ssthresh 2, so the next
+    /// ACK adds a packet (slow start) rather than the rule's increase. Default false (ssthresh
+    /// is the reduced window). Written only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_ssthresh: bool,
+    /// With `integer_window = true`: a cut applies to the whole-packet window and floors the
+    /// result, ⌊β·⌊cwnd⌋⌋ (a rule's decrease of ⌊cwnd⌋), as ns-2.35's `slowdown()` does with
+    /// `precisionReduce_` false (`(int)(decrease_num_ * window())`, `window()` = int(cwnd_)).
+    /// Default false: ⌊β·cwnd⌋, the fraction cut too. Window controllers of the catalogue
+    /// built on TCP's window (AIMD, GAIMD, binomial, TAIMD/DTAIMD, Jin's, Vegas's losses).
+    /// Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut_from_whole_window: bool,
     /// SACK: SACKed packets above a hole that make it lost, in [1, 65536]. RFC 6675's IsLost
     /// takes DupThresh, 3; ns-2.35's Sack1 retransmits any hole below a SACKed packet
     /// (`scoreboard-rq.cc` `GetNextRetran`): 1 runs as it does. Written only when not 3.
@@ -1129,6 +1163,25 @@ pub struct Tcp {
     /// partial ACK a round trip later. Written only when not `scoreboard`.
     #[serde(default, skip_serializing_if = "SackPipe::is_scoreboard")]
     pub sack_pipe: SackPipe,
+    /// SACK: what the go-back-N after a retransmission timeout resends. `skip_sacked`
+    /// (default): RFC 6675 §5.1, the packets the receiver reports holding are not sent again;
+    /// `go_back_n`: ns-2.35's Sack1 (`tcp-sack1.cc` `timeout()`, `recv()`), every packet from
+    /// the first unacknowledged one, with Sack1's scoreboard: SACK blocks are read from
+    /// duplicate ACKs and from the ACKs of a recovery only, none from a timeout to the next new
+    /// ACK (`timeout_`), the scoreboard is emptied by each new ACK outside a recovery, and a
+    /// duplicate ACK outside a recovery counts only if it reports a packet not yet SACKed
+    /// (`CheckUpdate()`; RFC 6675 §2's definition). Written only when not `skip_sacked`.
+    #[serde(default, skip_serializing_if = "AfterTimeout::is_skip_sacked")]
+    pub after_timeout: AfterTimeout,
+    /// SACK: in recovery, send by Proportional Rate Reduction (RFC 6937, as Linux's
+    /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`): on each ACK as many packets as keep what was
+    /// sent since the loss at ssthresh / (the window before it) of what was delivered, and
+    /// once the pipe is down to ssthresh, as many as delivered (one more when the cumulative ACK
+    /// advances and nothing new is lost), up to ssthresh. Default false: RFC 6675 §5 sends
+    /// whenever the pipe is a packet below the reduced window. Needs `variant = "sack"` and
+    /// `sack_pipe = "scoreboard"`. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prr: bool,
     /// Packets past the recovery point the cumulative ACK must reach before another fast
     /// retransmit or ECN response, in [0, 65536]. RFC 6582 §3.2 step 1 allows one once the ACK
     /// covers the data sent before the last reduction: 0; ns-2.35's agents compare packet
@@ -1212,12 +1265,16 @@ impl Default for Tcp {
             limited_transmit: true,
             delayed_ack: false,
             delack: delack(),
+            ack_filled_hole: false,
             growth: Growth::PerAck,
             transfer: None,
             integer_window: true,
             whole_ssthresh: false,
+            cut_from_whole_window: false,
             sack_lost_after: sack_lost_after(),
             sack_pipe: SackPipe::Scoreboard,
+            after_timeout: AfterTimeout::SkipSacked,
+            prr: false,
             recover_margin: 0,
             overhead: None,
             syn: false,
@@ -2254,6 +2311,22 @@ impl Tcp {
                 format!("{at}.tick"),
                 format!("'{}'", self.tick),
                 "must be positive with rtt_estimator = \"ns2\", which counts RTTs in ticks",
+            ));
+        }
+        if self.cut_from_whole_window && !self.integer_window {
+            return Err(Error::invalid(
+                format!("{at}.cut_from_whole_window"),
+                "true",
+                "needs integer_window = true (ns-2.35 cuts from the whole window only \
+                 without precisionReduce_)",
+            ));
+        }
+        if self.prr && (self.variant != TcpVariant::Sack || self.sack_pipe != SackPipe::Scoreboard)
+        {
+            return Err(Error::invalid(
+                format!("{at}.prr"),
+                "true",
+                "needs variant = \"sack\" and sack_pipe = \"scoreboard\": PRR paces a SACK recovery by RFC 6675's pipe",
             ));
         }
         if let Some(n) = self.max_backoff {

@@ -125,11 +125,18 @@ pub struct WindowConfig {
     /// ssthresh (ns-2 `ssthresh_` is an int; Linux counts segments). At small windows this
     /// makes a reduction deeper than the rule's β (Cai et al. §III-C).
     pub integer: bool,
-    /// Without `integer`: ssthresh as ns-2.35's `slowdown()` leaves it, in whole packets and at
-    /// least 2 after any reduction (its `ssthresh_` is an int), while the window keeps its
-    /// fraction (`precisionReduce_`). Slow start after a timeout then stops at the packet below
-    /// half the window. Window controllers built on [`Window`] only.
+    /// ssthresh as ns-2.35's `slowdown()` leaves it, in whole packets and at least 2 after any
+    /// reduction (its `ssthresh_` is an int). Without `integer` the window keeps its fraction
+    /// (`precisionReduce_`), and slow start after a timeout stops at the packet below half the
+    /// window; with it a cut to one packet leaves ssthresh 2, so the next ACK is slow start's.
+    /// Window controllers built on [`Window`] only.
     pub whole_ssthresh: bool,
+    /// With `integer`: a reduction applies to the whole-packet window ⌊cwnd⌋ and floors the
+    /// result, ⌊decrease(⌊cwnd⌋)⌋, as ns-2.35's `slowdown()` does with `precisionReduce_`
+    /// false (`(int)(decrease_num_ * window())`, `window()` being `(int)cwnd_`); without it
+    /// ⌊decrease(cwnd)⌋. For AIMD the ns-2.35 cut is deeper by β·frac(cwnd) before the floor,
+    /// less than β packets. Window controllers built on [`Window`] only.
+    pub cut_from_whole_window: bool,
 }
 
 impl WindowConfig {
@@ -141,6 +148,7 @@ impl WindowConfig {
             slow_start: false,
             integer: false,
             whole_ssthresh: false,
+            cut_from_whole_window: false,
         }
     }
 
@@ -165,6 +173,7 @@ impl Default for WindowConfig {
             slow_start: true,
             integer: false,
             whole_ssthresh: false,
+            cut_from_whole_window: false,
         }
     }
 }
@@ -185,6 +194,8 @@ pub struct Window<R> {
     integer: bool,
     /// See [`WindowConfig::whole_ssthresh`].
     whole_ssthresh: bool,
+    /// See [`WindowConfig::cut_from_whole_window`].
+    cut_from_whole_window: bool,
 }
 
 impl<R: WindowRule> Window<R> {
@@ -197,6 +208,7 @@ impl<R: WindowRule> Window<R> {
             last_reduction: SimTime::ZERO,
             integer: false,
             whole_ssthresh: false,
+            cut_from_whole_window: false,
         };
         w.restart(WindowConfig::default());
         w
@@ -217,6 +229,7 @@ impl<R: WindowRule> Window<R> {
     fn restart(&mut self, config: WindowConfig) {
         self.integer = config.integer;
         self.whole_ssthresh = config.whole_ssthresh;
+        self.cut_from_whole_window = config.cut_from_whole_window;
         self.cwnd = config.initial_window;
         self.last_reduction = SimTime::ZERO;
         self.ssthresh = if config.slow_start {
@@ -274,10 +287,16 @@ impl<R: WindowRule> Window<R> {
     /// timeout the window in flight says nothing about the path.
     fn reduce(&mut self, now: SimTime, timeout: bool) {
         let w_max = self.cwnd;
-        let mut reduced = if timeout || self.in_slow_start() {
-            clamp_window(w_max / 2.0)
+        // ns-2.35 `slowdown()` without `precisionReduce_` cuts from `window()`, int(cwnd_).
+        let from = if self.integer && self.cut_from_whole_window {
+            w_max.floor()
         } else {
-            clamp_window(self.rule.decrease(w_max))
+            w_max
+        };
+        let mut reduced = if timeout || self.in_slow_start() {
+            clamp_window(from / 2.0)
+        } else {
+            clamp_window(self.rule.decrease(from))
         };
         if self.integer {
             reduced = reduced.floor();
@@ -292,7 +311,7 @@ impl<R: WindowRule> Window<R> {
             self.ssthresh = reduced;
             self.cwnd = reduced;
         }
-        if self.whole_ssthresh && !self.integer {
+        if self.whole_ssthresh {
             // ns-2 `slowdown()`: `ssthresh_ = (int) decreasewin` (or halfwin), then at least 2.
             self.ssthresh = self.ssthresh.floor().max(MIN_SSTHRESH_PKTS);
         }
@@ -576,6 +595,71 @@ mod tests {
         let mut d = Driver::started(gaimd.with_config(config).unwrap());
         d.loss();
         assert_eq!(d.controller.window(), 11.0);
+    }
+
+    /// Whole-packet windows from `w`, cutting from ⌊cwnd⌋ when `whole` (ns-2.35 without
+    /// `precisionReduce_`).
+    fn cut_config(w: f64, whole: bool) -> WindowConfig {
+        WindowConfig {
+            integer: true,
+            cut_from_whole_window: whole,
+            ..WindowConfig::avoidance_at(w)
+        }
+    }
+
+    #[test]
+    fn cut_from_whole_window_applies_the_rule_to_the_whole_packet_window() {
+        // ns-2.35 tcp.cc slowdown(), precisionReduce_ false: cwnd_ = (int)(decrease_num_ *
+        // window()), window() = (int)cwnd_. From 13.9 packets with decrease_num_ 0.875:
+        // (int)(0.875 · 13) = (int)11.375 = 11; floored after the cut, ⌊0.875 · 13.9⌋ =
+        // ⌊12.1625⌋ = 12.
+        let gaimd = || Aimd::gaimd(0.31, 0.875);
+        for (whole, kept) in [(false, 12.0), (true, 11.0)] {
+            let mut d = Driver::started(gaimd().with_config(cut_config(13.9, whole)).unwrap());
+            d.loss();
+            assert_eq!(d.controller.window(), kept, "whole: {whole}");
+            assert_eq!(d.controller.ssthresh(), kept, "whole: {whole}");
+        }
+        // Binomial controls (windowOption_ 6): (int)(window() − (1 − decrease_num_) ·
+        // window()^l). SQRT removing 0.5·√w from 10.8 packets: (int)(10 − 0.5 · 3.1623) =
+        // (int)8.419 = 8; from the fractional window ⌊10.8 − 0.5 · 3.2863⌋ = ⌊9.157⌋ = 9.
+        for (whole, kept) in [(false, 9.0), (true, 8.0)] {
+            let sqrt = Binomial::sqrt(1.0, 0.5).with_config(cut_config(10.8, whole));
+            let mut d = Driver::started(sqrt.unwrap());
+            d.loss();
+            assert_eq!(d.controller.window(), kept, "whole: {whole}");
+        }
+        // A timeout halves: ssthresh_ = (int)(window() / 2) = (int)(13 / 2) = 6, which is
+        // ⌊13.9 / 2⌋ as well.
+        let mut d = Driver::started(gaimd().with_config(cut_config(13.9, true)).unwrap());
+        d.timeout();
+        assert_eq!((d.controller.window(), d.controller.ssthresh()), (1.0, 6.0));
+        // Below two packets the cut leaves (int)(0.875 · 1) = 0, which slowdown() raises to 1.
+        let mut d = Driver::started(gaimd().with_config(cut_config(1.9, true)).unwrap());
+        d.loss();
+        assert_eq!(d.controller.window(), 1.0);
+    }
+
+    #[test]
+    fn whole_ssthresh_keeps_ssthresh_at_two_with_integer_windows() {
+        // ns-2.35 slowdown() without precisionReduce_ from cwnd_ 2.5: cwnd_ = (int)(0.875 · 2)
+        // = 1 and ssthresh_ = 1, raised to 2; opencwnd() then adds 1 (slow start, cwnd_ <
+        // ssthresh_) on the next ACK. With ssthresh 1 the ACK adds 0.31 / 1 instead.
+        for (whole, after_ack) in [(true, 2.0), (false, 1.31)] {
+            let config = WindowConfig {
+                whole_ssthresh: whole,
+                ..cut_config(2.5, true)
+            };
+            let mut d = Driver::started(Aimd::gaimd(0.31, 0.875).with_config(config).unwrap());
+            d.loss();
+            let kept = if whole { 2.0 } else { 1.0 };
+            assert_eq!(
+                (d.controller.window(), d.controller.ssthresh()),
+                (1.0, kept)
+            );
+            d.acks(1);
+            assert_close(d.controller.window(), after_ack, 1e-12);
+        }
     }
 
     #[test]
