@@ -405,8 +405,6 @@ def diagnosis(cc: str, case: Case, metric: str, linux: dict, model: dict) -> str
             "packet, about half of Linux's 0.16%, at the same mean window: neither the bursts "
             "nor the recovery explain it. Left to look at: RACK-TLP's loss detection (RFC 8985)"
         )
-    if cc == "cubic" and case.flows == 2:
-        return f"{seen}: {TWO_CUBIC}"
     return (
         f"{seen}: not diagnosed; a difference of a few tenths of a percent in throughput, a "
         "few percent in loss or window, or a packet of queue, with the delayed-ACK bursts now "
@@ -467,11 +465,11 @@ EIGHT_FLOWS = (
 #: The model's timeouts (its retransmissions above its losses: packets resent that were not
 #: lost), on paths where Linux's retransmissions match its losses.
 GO_BACK_N = (
-    "the model retransmits more than it loses: at a timeout it forgets the SACK scoreboard "
-    "and goes back N (transport/tcp.rs, as ns-2), resending packets the receiver holds, where "
-    "Linux keeps the SACK marks unless the receiver reneged (net/ipv4/tcp_input.c "
-    "tcp_timeout_mark_lost) and resends only what it marks lost; why the model times out on "
-    "this path not diagnosed"
+    "the model retransmits more than it loses: at a timeout it forgets the SACK scoreboard, as "
+    "RFC 2018 §8 says and RFC 6675 §5.1 keeps (transport/tcp.rs on_timeout), so its go-back-N "
+    "resends packets the receiver holds, where Linux keeps the SACK marks unless it detects "
+    "reneging (net/ipv4/tcp_input.c tcp_timeout_mark_lost) and resends only what it marks "
+    "lost; why the model times out on this path not diagnosed"
 )
 #: ... and for BBR, what the resent packets do to its bandwidth estimate.
 GO_BACK_N_BBR = (
@@ -481,14 +479,6 @@ GO_BACK_N_BBR = (
     "rounds, climb past the link's rate after each timeout; it paces above the link, loses "
     "more and times out again (Linux counts a SACKed packet delivered once, net/ipv4/"
     "tcp_rate.c tcp_rate_skb_delivered)"
-)
-#: Two CUBIC flows without random loss at 10 Mb/s, 20 ms.
-TWO_CUBIC = (
-    "the model's two CUBIC flows cut at alternate overflows, one flow at a time (its state "
-    "trace), so each cut frees less of the buffer, overflows come more often (the model loses "
-    "more) and each window swings about as far as a lone flow's; Linux's two flows lose less "
-    "and their windows swing about twice as far, as if both cut at the same overflow more "
-    "often (not diagnosed further: Linux's cuts per flow not logged)"
 )
 #: CUBIC at 100 Mb/s with a shallow buffer and no random loss.
 OVERFLOW_CUBIC = (
@@ -563,8 +553,6 @@ def cubic_grid_diagnosis(case: Case, metric: str, linux: dict, model: dict) -> s
         return LOSSY_CUBIC_100MS
     if case.rate_mbps == 100 and not case.loss and linux["loss_rate"] > 2 * model["loss_rate"]:
         return OVERFLOW_CUBIC
-    if case.flows == 2 and case.rate_mbps < 100 and not case.loss:
-        return TWO_CUBIC
     if case.flows == 8 and metric == "cwnd_mean_pkts" and linux["loss_rate"] > model["loss_rate"]:
         return EIGHT_CUBIC
     return "not diagnosed"
