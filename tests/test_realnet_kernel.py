@@ -121,7 +121,12 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     # senders, so the test holds the flows to the bufferless floor, not to the full link.
     total = r.flows["throughput_bps"].sum()
     assert 0.75 * 2e6 < total <= 2e6, r.flows[["label", "throughput_bps"]]
-    assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
+    # Both flows ran on the kernel's queue. A flow's share of 4 s of real time has no floor:
+    # back-to-back timeouts left the TCP flow under a tenth of the link (174 kb/s beside the
+    # AIMD flow's 1.68 Mb/s) in 2 of 20 runs at load 3.5-4.3, and nothing after the warm-up in
+    # a run of another build (the packet engine, without real time's jitter, gives it 0.664 of
+    # the link on seeds 1-200).
+    assert (r.flows["sent_pkts"] > 0).all(), r.flows[["label", "sent_pkts"]]
     # The user-space network behind the kernel has unlimited queues: every queue drop is the
     # kernel's. Its pfifo holds 40 packets less the one the token bucket saves (1 ms at 2 Mb/s,
     # rounded up to a packet), which waits in the emulator instead: at most 40, and one
