@@ -19,7 +19,7 @@ use std::time::Duration;
 use super::batch::{Inbox, Outbox, BATCH};
 use super::kernel::Bottleneck;
 use super::linux::{Parked, Tap, TunProxy, Tuns};
-use super::{io_error, real_time, wire, Clock, Waiter};
+use super::{io_error, real_time, receive_drops, wire, Clock, Waiter};
 use crate::config;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -244,7 +244,15 @@ impl Emulator {
             }
         }
         self.deliver()?;
+        let refused: u64 = self
+            .outboxes
+            .iter()
+            .filter_map(|o| o.lock().ok().map(|o| o.refused))
+            .sum();
         let mut result = self.sim.finish();
+        if let Some(dropped) = receive_drops(self.socket.as_raw_fd()) {
+            result.socket_drops.push(("emulator", dropped + refused));
+        }
         if let Some(kernel) = self.kernel {
             kernel.report(&mut result, clock.now().min(end));
         }

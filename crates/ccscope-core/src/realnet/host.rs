@@ -13,7 +13,7 @@ use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::batch::{Inbox, Outbox, BATCH};
-use super::{io_error, real_time, wire, Clock, Waiter};
+use super::{io_error, real_time, receive_drops, wire, Clock, Waiter};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -59,11 +59,14 @@ pub struct HostReport {
 }
 
 /// What one half of the hosts measured: each flow's report, the senders' probes per trace bin
-/// (the senders' half only), and the control-state log when the trace asked for one.
+/// (the senders' half only), the control-state log when the trace asked for one, and the
+/// datagrams lost at its socket over the whole run (dropped on the way in, refused on the way
+/// out; `None` where the kernel does not count the first).
 pub struct HostsOutcome {
     pub reports: Vec<HostReport>,
     pub probes: Vec<Vec<Probe>>,
     pub state: Option<StateLog>,
+    pub socket_drops: Option<u64>,
 }
 
 /// One side's endpoints of every flow (the senders, or the receivers) on the wall clock, with
@@ -367,6 +370,7 @@ impl Hosts {
             reports,
             probes: self.probes,
             state: self.state,
+            socket_drops: receive_drops(fd).map(|n| n + self.outbox.refused),
         })
     }
 }

@@ -28,7 +28,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 
 use super::netns::{inside, namespace, sysctl, tool, Needs};
-use super::wire;
+use super::{receive_drops, wire};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::config::{LinkParams, TopologySpec};
@@ -597,8 +597,8 @@ impl Bottleneck {
 
     /// Adds what the bottleneck did over [warm-up, `end`) to its counters in `result`: the
     /// arrivals and drops of the kernel's queues, the packets waiting in them or let through
-    /// and not yet on the link, and the time on the link; and to each flow's, the packets
-    /// dropped, sent but never delivered.
+    /// and not yet on the link, and the time on the link; to each flow's, the packets
+    /// dropped, sent but never delivered; and the datagrams lost at its sockets over the run.
     pub fn report(mut self, result: &mut RunResult, end: SimTime) {
         let (warmup, end) = (self.window.0, self.window.1.min(end));
         for (way, name) in self
@@ -620,6 +620,13 @@ impl Bottleneck {
                 continue;
             };
             add(link, way.counts, way.rate_bps);
+        }
+        // What the kernel let through one way is read from the other way's socket; a datagram
+        // lost there vanishes from the flows' counts, so it is counted with the run's sockets.
+        for (k, name) in [(1, "kernel.bottleneck"), (0, "kernel.bottleneck.reverse")] {
+            if let Some(n) = receive_drops(self.ways[k].from.as_raw_fd()) {
+                result.socket_drops.push((name, n));
+            }
         }
         for (flow, dropped) in result.flows.iter_mut().zip(&self.dropped) {
             for (s, &(pkts, bytes)) in flow.stats.dir.iter_mut().zip(dropped) {
