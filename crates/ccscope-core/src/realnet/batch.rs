@@ -86,6 +86,15 @@ impl Default for Inbox {
 }
 
 impl Inbox {
+    /// An inbox that leaves coalescing off: each message one datagram, so a read takes at most
+    /// [`BATCH`] of them (with coalescing, up to `BATCH` runs of up to 64).
+    pub fn one_each() -> Inbox {
+        Inbox {
+            gro: Some(false),
+            ..Inbox::default()
+        }
+    }
+
     /// Whether the socket coalesces runs of datagrams (known after the first read).
     pub fn coalescing(&self) -> bool {
         self.gro == Some(true)

@@ -27,6 +27,7 @@ use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 
+use super::batch::{Inbox, BATCH};
 use super::netns::{inside, namespace, sysctl, tool, Needs};
 use super::{receive_drops, wire};
 use crate::config;
@@ -291,6 +292,28 @@ struct Way {
 }
 
 impl Way {
+    /// `pkt`, sent by this way, was let through by the kernel and read `at`: it leaves the link
+    /// at its [`departure`]. The queue is a fifo, so it is the first packet of its flow,
+    /// direction and size that entered (any before it were lost).
+    fn leaves(&mut self, at: SimTime, pkt: Packet) {
+        let mut entered = at;
+        while let Some(e) = self.queued.pop_front() {
+            if (e.flow, e.dir, e.size) == (pkt.flow, pkt.dir, pkt.size_bytes) {
+                entered = e.at;
+                break;
+            }
+        }
+        let serialization = serialization_time(pkt.size_bytes, self.rate_bps);
+        let departure = departure(entered, at, self.last_departure, serialization);
+        self.last_departure = departure;
+        self.held.push_back(Held {
+            entered,
+            start: departure - serialization,
+            departure,
+            pkt,
+        });
+    }
+
     /// The packets waiting just before `first` takes the link at its start: those that
     /// entered before then, itself among them, of the held ones after it and then the kernel's
     /// (each in the order they entered; none of them takes the link before `first`).
@@ -328,6 +351,7 @@ pub struct Bottleneck {
     /// their bytes (they never reach the user-space network, which counts the flows' packets).
     dropped: Vec<[(u64, u64); 2]>,
     nonce: u32,
+    inbox: Inbox,
     /// The measurement window: from the warm-up to the scenario's end.
     window: (SimTime, SimTime),
     /// The namespaces, held until the run ends.
@@ -459,6 +483,7 @@ impl Bottleneck {
             reverse: scenario.flows.iter().map(|f| f.reverse).collect(),
             dropped: vec![[(0, 0); 2]; scenario.flows.len()],
             nonce,
+            inbox: Inbox::default(),
             window: (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns)),
             _namespaces: [left, right],
         };
@@ -522,42 +547,25 @@ impl Bottleneck {
     }
 
     /// Takes every packet the kernel has let through by `now` out of its queue, to leave the
-    /// link at its [`departure`] ([`Bottleneck::release`] hands it on then).
-    pub fn leave(&mut self, buf: &mut [u8], now: impl Fn() -> SimTime) -> Result<()> {
+    /// link at its [`departure`] ([`Bottleneck::release`] hands it on then), a batch of
+    /// datagrams a system call.
+    pub fn leave(&mut self, now: impl Fn() -> SimTime) -> Result<()> {
         for k in 0..2 {
             loop {
-                let n = match self.ways[k].from.recv(buf) {
-                    Ok(n) => n,
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(e) => {
-                        return Err(unable(format_args!(
-                            "a receive from the veth pair failed: {e}"
-                        )))
-                    }
-                };
-                let Some(pkt) = wire::decode(&buf[..n], self.nonce) else {
-                    continue;
-                };
-                let at = now();
-                // Sent by the other side's way; the queue is a fifo, so it is the first packet
-                // of its flow, direction and size that entered (any before it were lost).
-                let way = &mut self.ways[1 - k];
-                let mut entered = at;
-                while let Some(e) = way.queued.pop_front() {
-                    if (e.flow, e.dir, e.size) == (pkt.flow, pkt.dir, pkt.size_bytes) {
-                        entered = e.at;
-                        break;
+                let n = self
+                    .inbox
+                    .recv(self.ways[k].from.as_raw_fd())
+                    .map_err(|e| {
+                        unable(format_args!("a receive from the veth pair failed: {e}"))
+                    })?;
+                for datagram in self.inbox.datagrams() {
+                    if let Some(pkt) = wire::decode(datagram, self.nonce) {
+                        self.ways[1 - k].leaves(now(), pkt);
                     }
                 }
-                let serialization = serialization_time(pkt.size_bytes, way.rate_bps);
-                let departure = departure(entered, at, way.last_departure, serialization);
-                way.last_departure = departure;
-                way.held.push_back(Held {
-                    entered,
-                    start: departure - serialization,
-                    departure,
-                    pkt,
-                });
+                if n < BATCH {
+                    break;
+                }
             }
         }
         Ok(())

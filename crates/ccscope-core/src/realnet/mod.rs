@@ -352,7 +352,9 @@ pub fn run_with(
         .zip(receivers.reports)
     {
         flow.label = snd.label;
-        flow.sender = snd.stats;
+        // The emulator's numbers of the flow (its data's entry lateness) after the host's.
+        let emulator = std::mem::replace(&mut flow.sender, snd.stats);
+        flow.sender.extend(emulator);
         flow.receiver = rcv.stats;
         flow.series = rcv.series;
     }
