@@ -248,11 +248,18 @@ def test_the_accuracy_bench_prints_the_docs_table():
         [
             rec("user: rate: achieved / configured, 10 Mb/s link", 0.99994, 1.2, "within 1%"),
             rec("user: ceiling: most carried by 2 TCP flows (Mb/s)", 452.04, 1.5),
+            rec(
+                "user: ceiling: datagrams lost in socket buffers, 2 TCP flows, 1Gbps", 7, 1, "none"
+            ),
             rec("kernel: rate: achieved / configured, 10 Mb/s link", 1.0, 0.7, "within 1%"),
         ]
     ).splitlines()
     assert table[2] == "| rate: achieved / configured, 10 Mb/s link | 0.9999 | 1.0000 | within 1% |"
     assert table[3] == "| ceiling: most carried by 2 TCP flows (Mb/s) | 452.0 |  |  |"
+    assert (
+        table[4]
+        == "| ceiling: datagrams lost in socket buffers, 2 TCP flows, 1Gbps | 7 |  | none |"
+    )
     assert table[-1].startswith("Load average over the last minute: 0.7-1.5 while the rows")
 
 
