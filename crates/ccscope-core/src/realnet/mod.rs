@@ -106,20 +106,27 @@ const SO_MEMINFO: libc::c_int = 55;
 /// datagram that finds the receive buffer full (net/ipv4/udp.c `udp_queue_rcv_one_skb`) and,
 /// rarely, for one with a bad checksum.
 pub(crate) fn receive_drops(fd: RawFd) -> Option<u64> {
-    let mut info = [0u32; libc::SK_MEMINFO_DROPS as usize + 1];
-    let mut len = std::mem::size_of_val(&info) as libc::socklen_t;
-    // SAFETY: a buffer of `len` bytes; the kernel writes at most `len` bytes and sets `len`.
-    let rc = unsafe {
-        libc::getsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            SO_MEMINFO,
-            info.as_mut_ptr().cast(),
-            &mut len,
-        )
-    };
-    (rc == 0 && len as usize == std::mem::size_of_val(&info))
-        .then(|| u64::from(info[libc::SK_MEMINFO_DROPS as usize]))
+    let mut info = [0u8; 4 * (libc::SK_MEMINFO_DROPS as usize + 1)];
+    let at = 4 * libc::SK_MEMINFO_DROPS as usize;
+    match socket_option(fd, libc::SOL_SOCKET, SO_MEMINFO, &mut info) {
+        Some(len) if len == info.len() => Some(u64::from(u32::from_ne_bytes(
+            info[at..at + 4].try_into().ok()?,
+        ))),
+        _ => None,
+    }
+}
+
+/// Reads the socket option `name` of `level` of `fd` into `buf`; the bytes the kernel wrote.
+pub(crate) fn socket_option(
+    fd: RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+    buf: &mut [u8],
+) -> Option<usize> {
+    let mut len = buf.len() as libc::socklen_t;
+    // SAFETY: a buffer of `len` bytes the kernel fills, and its length.
+    let rc = unsafe { libc::getsockopt(fd, level, name, buf.as_mut_ptr().cast(), &mut len) };
+    (rc == 0).then_some(len as usize)
 }
 
 /// The longest a loop blocks on its socket without looking at the clock.
