@@ -2,13 +2,15 @@
 quick cases of `linux-reno`, `linux-cubic` and `linux-bbr` (ccscope.experiments.linux) in the
 packet engine, seeds 1..R, under three ways of acknowledging and counting growth: an ACK per
 packet (growth per ACK, which then equals growth per packet), Linux's delayed ACKs with growth
-per ACK (RFC 5681 §3.1, ns-2), and delayed ACKs with growth per packet acknowledged (RFC 3465 as
-Linux counts, what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
+per ACK (RFC 5681 §3.1, ns-2), delayed ACKs with growth per packet acknowledged (RFC 3465 as
+Linux counts), that with the packet that fills a hole acknowledged at once (RFC 5681 §4.2 as
+Linux does), and that with SACK recovery by Proportional Rate Reduction (RFC 6937 as Linux does;
+what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
 and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets). Prints per case the mean and the
 standard deviation over the seeds of each quantity the claims compare. No real packets: the
 Linux side's numbers are `python bench/linux_spread.py`'s.
 
-Usage: python bench/linux_model_settings.py [--runs R] [--cc reno cubic bbr]
+Usage: python bench/linux_model_settings.py [--runs R] [--cc reno cubic bbr] [--acking NAME ...]
 """
 
 from __future__ import annotations
@@ -22,9 +24,36 @@ from ccscope.experiments import linux
 
 #: The ways of acknowledging and counting growth compared, by name.
 ACKING = {
-    "ACK per packet": {"delayed_ack": False, "growth": "per_ack"},
-    "delayed ACKs, growth per ACK": {"delayed_ack": True, "growth": "per_ack"},
-    "delayed ACKs, growth per packet": {"delayed_ack": True, "growth": "per_packet"},
+    "ACK per packet": {
+        "delayed_ack": False,
+        "growth": "per_ack",
+        "ack_filled_hole": False,
+        "prr": False,
+    },
+    "delayed ACKs, growth per ACK": {
+        "delayed_ack": True,
+        "growth": "per_ack",
+        "ack_filled_hole": False,
+        "prr": False,
+    },
+    "delayed ACKs, growth per packet": {
+        "delayed_ack": True,
+        "growth": "per_packet",
+        "ack_filled_hole": False,
+        "prr": False,
+    },
+    "delayed ACKs, growth per packet, filled hole acknowledged at once": {
+        "delayed_ack": True,
+        "growth": "per_packet",
+        "ack_filled_hole": True,
+        "prr": False,
+    },
+    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR": {
+        "delayed_ack": True,
+        "growth": "per_packet",
+        "ack_filled_hole": True,
+        "prr": True,
+    },
 }
 
 
@@ -32,6 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cc", nargs="+", default=list(linux.CONTROLLER))
+    parser.add_argument("--acking", nargs="+", choices=list(ACKING), default=list(ACKING))
     args = parser.parse_args()
     cases = list(linux.QUICK)
     for cc in args.cc:
@@ -40,7 +70,8 @@ def main() -> None:
             controller = linux.CONTROLLER[cc]
             if alpha is not None:
                 controller = {"name": "cubic", "linux_friendly": alpha}
-            for name, acking in ACKING.items():
+            for name in args.acking:
+                acking = ACKING[name]
                 with (
                     mock.patch.dict(linux.LINUX_TCP, acking),
                     mock.patch.dict(linux.CONTROLLER, {cc: controller}),

@@ -1,5 +1,6 @@
-"""Yang et al.'s Table 1 smoothness (CoV_time at 2% and 20% Bernoulli loss) in ccscope and in
-ns-2.35 on the same set-up, beside the printed values (run by `make validate`).
+"""Yang et al.'s Table 1 smoothness (CoV_time at 2% and 20% Bernoulli loss) and aggressiveness
+in ccscope and in ns-2.35 on the same set-up, beside the printed values (run by
+`make validate`).
 
 The set-up is yang-table1's (ccscope.experiments.yang.smoothness_scenario: one flow, 2.5 Mb/s,
 30 ms, DropTail 50, 10 ms access links, 1000 s after 10 s, bins of 104 ms) and
@@ -12,14 +13,15 @@ Yang et al. ran (`tfrc-2000`). Means and standard deviations over seeds 1-10: at
 run's CoV rests on a few idle stretches of up to a minute (the backed-off timer), so five
 seeds do not settle it.
 
-Fig. 6's 1% rows (yang-fig6) run on the same set-up. With --store the ns-2.35 cells, and
-whether ccscope with ns-2.35's rules agrees with them (ccscope.ns2column.AGREE_MEANS), go into
-the validation table's ns-2.35 column (ccscope/ns2column.json) under yang-fig6's and
-yang-table1's claim keys ("cov_1/TCP", "cov_20/TFRC", ...); without ns-2.35 the store is
-left as it is. With --store --restamp only ccscope's side is recomputed first: a cell whose
-recomputed value is the stored one to the character is stamped with this model version
-(ccscope.ns2column.restamp) without rerunning ns-2.35; any other is measured afresh, both
-sides, and stored, and the script says which.
+Fig. 6's 1% rows (yang-fig6) run on the same set-up, and so does Table 1's aggressiveness I (§5.2's
+step from 10% loss to none; yang.aggressiveness_scenario) through bench/ns2_yang_step.tcl. With
+--store the ns-2.35 cells, and whether ccscope with ns-2.35's rules agrees with them
+(ccscope.ns2column.AGREE_MEANS), go into the validation table's ns-2.35 column
+(ccscope/ns2column.json) under yang-fig6's and yang-table1's claim keys ("cov_1/TCP", "cov_20/TFRC",
+"I/TFRC", ...); without ns-2.35 the store is left as it is. With --store --restamp only ccscope's
+side is recomputed first: a cell whose recomputed value is the stored one to the character is
+stamped with this model version (ccscope.ns2column.restamp) without rerunning ns-2.35; any other is
+measured afresh, both sides, and stored, and the script says which.
 
 Usage: python bench/ns2_compare_yang.py [--seeds N] [--store [--restamp]]
 """
@@ -31,6 +33,7 @@ import json
 import shutil
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
 
 TCL = Path(__file__).resolve().parent / "ns2_yang_cov.tcl"
+STEP_TCL = Path(__file__).resolve().parent / "ns2_yang_step.tcl"
 WARMUP_S, SECONDS = 10.0, 1000.0
 #: ns-2.35's TCP rules: bench/ns2_compare_tcp.py's, and two more found on this set-up (GAIMD at
 #: 2%, traced against ns-2.35 loss for loss): Sack1's pipe counter (`sack_pipe`) and its
@@ -72,7 +76,7 @@ CASES = {
 }
 
 
-def cov_ccscope(source: dict, p: float, seed: int) -> float:
+def cov_ccscope(p: float, source: dict, seed: int) -> float:
     return yang.cov_time(source, seed, p)[0]
 
 
@@ -86,6 +90,22 @@ def cov_ns2(agent: list[str], p: float, seed: int) -> float:
     )
     sent = json.loads(out.stdout.strip().splitlines()[-1])["sent_per_bin"]
     return metrics.cov(np.array(sent, dtype=float))
+
+
+#: bench/ns2_yang_step.tcl's arguments before the seed: yang.aggressiveness_scenario's step.
+STEP = [yang.STEP_FROM, yang.STEP_TO, yang.STEP_S, yang.STEP_S + (yang.STEP_RTTS + 2) * yang.BIN_S]
+
+
+def aggressiveness_ns2(agent: list[str], seed: int) -> float:
+    out = subprocess.run(
+        ["ns", str(STEP_TCL), *(f"{a:g}" for a in [*STEP, yang.BIN_S]), str(seed), *agent],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    sent = json.loads(out.stdout.strip().splitlines()[-1])["sent_per_bin"]
+    return yang.aggressiveness_of(np.array(sent, dtype=float))
 
 
 def cell(values: list[float]) -> str:
@@ -104,47 +124,68 @@ def span(seeds: range) -> str:
     return f"{seeds[0]}-{seeds[-1]}"
 
 
+def cells():
+    """Every stored cell: (reproduction, claim key, protocol, ccscope's value of a (source,
+    seed), ns-2.35's value of a seed)."""
+    for name, (_, _, agent, _) in CASES.items():
+        for p, (reproduction, prefix) in CLAIMS.items():
+            value = partial(cov_ccscope, p)
+            yield reproduction, f"{prefix}/{name}", name, value, partial(cov_ns2, agent, p)
+        theirs = partial(aggressiveness_ns2, agent)
+        yield "yang-table1", f"I/{name}", name, yang.aggressiveness, theirs
+
+
 def measure(
-    name: str, p: float, seeds: range, like: list[float], command: str | None
+    reproduction: str, key: str, theirs, seeds: range, like: list[float], command: str | None
 ) -> list[float]:
-    """ns-2.35's CoV_time of (name, p) over `seeds`; with a `command` (--store), stored as a
-    cell beside ccscope's `like` runs (ns-2.35's rules)."""
-    theirs = [cov_ns2(CASES[name][2], p, s) for s in seeds]
+    """ns-2.35's values of a cell over `seeds`; with a `command` (--store), stored as a cell
+    beside ccscope's `like` runs (ns-2.35's rules)."""
+    values = [theirs(s) for s in seeds]
     if command:
-        reproduction, prefix = CLAIMS[p]
         ns2column.store(
             reproduction,
             {
-                f"{prefix}/{name}": {
-                    "ns2": cell(theirs),
+                key: {
+                    "ns2": cell(values),
                     "ccscope": cell(like),
-                    "agree": ns2column.agree_means(theirs, like),
+                    "agree": ns2column.agree_means(values, like),
                     "compared": ns2column.AGREE_MEANS,
                     "seeds": span(seeds),
                 }
             },
             command,
         )
-    return theirs
+    return values
 
 
 def restamp(seeds: range, command: str) -> None:
     """--restamp: each cell's ccscope side first; ns-2.35 only for the cells it moved."""
     stored = ns2column.load()
-    for name, (_, rules, _, _) in CASES.items():
-        for p, (reproduction, prefix) in CLAIMS.items():
-            key = f"{prefix}/{name}"
-            like = [cov_ccscope(rules, p, s) for s in seeds]
-            if ns2column.restamp(reproduction, key, cell(like), span(seeds), command):
-                print(f"{reproduction} {key}: {cell(like)} as stored: re-stamped", flush=True)
-                continue
-            was = stored.get(reproduction, {}).get(key, {}).get("ccscope")
-            agree = ns2column.agree_means(measure(name, p, seeds, like, command), like)
-            print(
-                f"{reproduction} {key}: {cell(like)}, stored {was}: measured afresh "
-                f"({'agrees' if agree else 'does not agree'} with ns-2.35)",
-                flush=True,
-            )
+    for reproduction, key, name, value, theirs in cells():
+        like = [value(CASES[name][1], s) for s in seeds]
+        if ns2column.restamp(reproduction, key, cell(like), span(seeds), command):
+            print(f"{reproduction} {key}: {cell(like)} as stored: re-stamped", flush=True)
+            continue
+        was = stored.get(reproduction, {}).get(key, {}).get("ccscope")
+        theirs_now = measure(reproduction, key, theirs, seeds, like, command)
+        agree = ns2column.agree_means(theirs_now, like)
+        print(
+            f"{reproduction} {key}: {cell(like)}, stored {was}: measured afresh "
+            f"({'agrees' if agree else 'does not agree'} with ns-2.35)",
+            flush=True,
+        )
+
+
+#: A cell's claim, as the table names it.
+SHOWN = {"cov_1": "CoV_time, 1%", "cov_2": "CoV_time, 2%", "cov_20": "CoV_time, 20%", "I": "I"}
+
+
+def published(key: str, name: str) -> str:
+    """The paper's value of a cell: Fig. 6's or Table 1's."""
+    metric = key.split("/")[0]
+    if metric == "cov_1":
+        return f"{yang.FIG6[name][1]:g}"
+    return f"{yang.TABLE1[name][metric]:g}"
 
 
 def main() -> None:
@@ -170,15 +211,20 @@ def main() -> None:
     if args.restamp:
         restamp(seeds, command)
         return
-    print("| protocol | p | paper | ns-2.35 | ccscope, as reproduced | ccscope, ns-2.35 rules |")
+    print("| protocol | claim | paper | ns-2.35 | ccscope, reproduced | ccscope, ns-2.35 rules |")
     print("|---|---|---|---|---|---|")
-    for name, (source, rules, _, printed) in CASES.items():
-        for p, paper in zip((0.01, 0.02, 0.2), (yang.FIG6[name][1], *printed), strict=True):
-            like = [cov_ccscope(rules, p, s) for s in seeds]
-            theirs = measure(name, p, seeds, like, command if args.store else None) if ns2 else []
-            ours = cell([cov_ccscope(source, p, s) for s in seeds])
-            shown = cell(theirs) if theirs else ""
-            print(f"| {name} | {p:g} | {paper:g} | {shown} | {ours} | {cell(like)} |", flush=True)
+    stored = command if args.store else None
+    for reproduction, key, name, value, theirs in cells():
+        source, rules = CASES[name][:2]
+        like = [value(rules, s) for s in seeds]
+        mine = [value(source, s) for s in seeds]
+        shown = cell(measure(reproduction, key, theirs, seeds, like, stored)) if ns2 else ""
+        print(
+            f"| {name} | {SHOWN[key.split('/')[0]]} | {published(key, name)} | {shown} "
+            f"| {cell(mine)} "
+            f"| {cell(like)} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 # usage: yang_setup SEED AGENT ?INCREASE DECREASE?  (sets the global ns)
 #        yang_flow FROM TO                          (returns {source app}: start/stop the app)
 #        yang_path P                                (Yang's one-flow path, below; returns
-#          {s L R d rng u}: the nodes, and the RNG and uniform variable of its error model)
+#          {s L R d rng u em}: the nodes, the RNG and uniform variable of its error model, and
+#          the error model (the caller may change its rate_ as the run goes))
 #        yang_sample                                (appends to the global counts the packets
 #          the global queue monitor out passed since the last call, and calls itself again a
 #          global bin later until the global simt; the caller sets last first)
@@ -55,7 +56,7 @@ proc yang_path {p} {
   $em ranvar $u
   $em drop-target [new Agent/Null]
   $ns link-lossmodel $em $L $R
-  return [list $s $L $R $d $rng $u]
+  return [list $s $L $R $d $rng $u $em]
 }
 proc yang_sample {} {
   global ns out bin counts last simt

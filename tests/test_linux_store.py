@@ -56,6 +56,16 @@ def test_the_marks_say_where_the_verdict_holds_over_linuxs_runs():
     assert linux.verdict_mark(np.array([0.004]), 0.0, 0.5) == " †"
 
 
+def test_the_marks_band_is_at_least_the_spread_the_tolerance_rests_on():
+    # Three close runs alone (σ 0.2) keep [9.5, 10.5] inside [9.09, 11.1]; at a measured σ of
+    # 10% of one run the band is 10 ± 2.5, and the verdict changes within it.
+    runs = np.array([10.0, 10.2, 9.8])
+    assert linux.verdict_mark(runs, 10.0, 0.1, sd_rel=0.01) == ""
+    assert linux.verdict_mark(runs, 10.0, 0.1, sd_rel=0.1) == " ~"
+    # One run held as stored: far enough that even the wide band fails throughout.
+    assert linux.verdict_mark(np.array([20.0]), 10.0, 0.1, sd_rel=0.1) == " †"
+
+
 def test_reproduce_stored_is_offered_by_the_ground_truth_only():
     with pytest.raises(ScenarioError) as e:
         reproduce.run("linux-friendliness", quick=True, stored=True)

@@ -161,4 +161,4 @@ def test_a_stored_cells_ccscope_side_is_what_its_bench_script_computes():
     if cell["model_version"] != _core.MODEL_VERSION:
         pytest.skip(f"stored at model version {cell['model_version']}: make validate rewrites it")
     rules = bench.CASES[name][1]
-    assert bench.cell([bench.cov_ccscope(rules, p, s) for s in _seeds(cell)]) == cell["ccscope"]
+    assert bench.cell([bench.cov_ccscope(p, rules, s) for s in _seeds(cell)]) == cell["ccscope"]

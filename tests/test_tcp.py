@@ -436,18 +436,21 @@ def test_the_syn_exchange_from_the_command_line(tmp_path):
     assert "flows[0].source.syn" in p.stderr
 
 
-def test_the_ns2_estimator_from_the_command_line(tmp_path):
+def _run_source(tmp_path, settings: str):
+    """`ccscope run` of :data:`SYN_TOML` with the TCP source's `settings` (TOML, after the
+    flow's `transfer` and `initial_window`)."""
     import subprocess
     import sys
 
-    def run(value: str) -> subprocess.CompletedProcess:
-        path = tmp_path / "ns2rtt.toml"
-        text = SYN_TOML.replace("syn = SYN", f"syn = true, rtt_estimator = {value}")
-        path.write_text(text)
-        cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
-        return subprocess.run(
-            [*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300
-        )
+    path = tmp_path / "source.toml"
+    path.write_text(SYN_TOML.replace("syn = SYN", settings))
+    cmd = [sys.executable, "-m", "ccscope", "run", str(path), "--out", str(tmp_path / "o")]
+    return subprocess.run([*cmd, "-q", "--no-plot"], capture_output=True, text=True, timeout=300)
+
+
+def test_the_ns2_estimator_from_the_command_line(tmp_path):
+    def run(value: str):
+        return _run_source(tmp_path, f"syn = true, rtt_estimator = {value}")
 
     assert run('"ns2"').returncode == 0
     p = run('"bsd"')
@@ -512,3 +515,70 @@ def test_growth_is_checked_and_written_only_when_per_packet():
     assert "growth" not in ccscope.loads(TCP).table["flows"][0]["source"]
     text = TCP.replace('variant = "sack" }', 'variant = "sack", growth = "per_packet" }')
     assert ccscope.loads(text).table["flows"][0]["source"]["growth"] == "per_packet"
+
+
+LINUX_RECOVERY = ("ack_filled_hole = true", "prr = true")
+
+
+def test_linux_recovery_settings_are_off_by_default_and_written_only_when_set():
+    plain = ccscope.loads(TCP).table["flows"][0]["source"]
+    assert not {"ack_filled_hole", "prr"} & set(plain)
+    on = TCP.replace('variant = "sack" }', f'variant = "sack", {", ".join(LINUX_RECOVERY)} }}')
+    source = ccscope.loads(on).table["flows"][0]["source"]
+    assert (source["ack_filled_hole"], source["prr"]) == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("setting", "field", "needle"),
+    [
+        ('variant = "sack", ack_filled_hole = "yes"', "ack_filled_hole", "true or false"),
+        ('variant = "sack", prr = "linux"', "prr", "true or false"),
+        ('variant = "newreno", prr = true', "prr", 'needs variant = "sack"'),
+        ('variant = "sack", sack_pipe = "counter", prr = true', "prr", 'sack_pipe = "scoreboard"'),
+    ],
+)
+def test_linux_recovery_settings_are_checked(setting, field, needle):
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(TCP.replace('variant = "sack" }', setting + " }"))
+    assert info.value.path == f"flows[0].source.{field}"
+    assert needle in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def _lossy_linux_like(**settings):
+    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with 1% random loss,
+    20 s: its row of the flows table."""
+    source = {"kind": "tcp", "delayed_ack": True, "delack": "40ms", **settings}
+    sc = {
+        "run": {"duration": "20s", "seed": 1},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "8ms",
+                "loss": {"kind": "bernoulli", "p": 0.01},
+            },
+        },
+        "flows": [{"source": source}],
+    }
+    return ccscope.run(sc).flows.iloc[0]
+
+
+def test_linux_recovery_settings_reach_the_engine():
+    # A filled hole acknowledged at once adds an ACK where the delayed-ACK receiver would hold
+    # the packet; PRR sends during the recovery's first round trip where RFC 6675 waits: both
+    # change the run, and each run repeats itself.
+    base = _lossy_linux_like()
+    for setting in ({"ack_filled_hole": True}, {"prr": True}):
+        row = _lossy_linux_like(**setting)
+        again = _lossy_linux_like(**setting)
+        assert row.equals(again)
+        assert not row.equals(base)
+
+
+def test_linux_recovery_settings_from_the_command_line(tmp_path):
+    ok = _run_source(tmp_path, "delayed_ack = true, ack_filled_hole = true, prr = true")
+    assert ok.returncode == 0, ok.stderr
+    p = _run_source(tmp_path, 'variant = "reno", delayed_ack = true, prr = true')
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.prr" in p.stderr

@@ -250,7 +250,8 @@ NOT_REPRODUCED = {
 def linux_marks() -> dict[tuple[str, str], str]:
     """linux-reno, -cubic, -bbr and linux-friendliness's quick rows, each with its mark in
     docs/realnet.md's tables (linux.quick_marks, linux.friendliness_marks): "†" where the
-    claim fails for every Linux value within two standard deviations of the mean of Linux's
+    claim fails for every Linux value within 2.5 standard deviations (the stored runs' own
+    or the measured spread the tolerance rests on, whichever is larger) of the mean of Linux's
     stored runs (the model's run being seed 1's, as the claim's), "~" where its verdict changes
     within them (checked for a number only); each failing claim's reason says what Linux does
     that the model does not, or that it is not diagnosed. Made when first needed: the model's

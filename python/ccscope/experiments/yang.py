@@ -279,6 +279,7 @@ def table1_claims(quick: bool = False) -> list[Claim]:
                 printed["I"],
                 slopes[name],
                 source=THEORY + ": §5.1's I is an upper bound ('what we derive is an upper bound')",
+                key=f"I/{name}",
             )
         )
         claims.append(_fairness_claim(name, source, seeds, 300.0 if quick else 1000.0))

@@ -1093,6 +1093,13 @@ pub struct Tcp {
     pub delayed_ack: bool,
     #[serde(default = "delack")]
     pub delack: Time,
+    /// With `delayed_ack`: a packet that fills the last hole below the packets held out of
+    /// order is acknowledged at once, not held (RFC 5681 §4.2 SHOULD; Linux's
+    /// net/ipv4/tcp_input.c `tcp_data_queue` sets `ICSK_ACK_NOW` when its out-of-order queue
+    /// empties). Default false: held as any in-order packet, as ns-2's `DelAck` sink does.
+    /// Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ack_filled_hole: bool,
     /// What the window controller's growth counts: `per_ack` (default), a step per ACK of new
     /// data (RFC 5681 §3.1; ns-2's `opencwnd()`), so that with delayed ACKs the window grows
     /// half as fast; `per_packet`, a step per packet the ACK acknowledges (RFC 3465's byte
@@ -1129,6 +1136,15 @@ pub struct Tcp {
     /// partial ACK a round trip later. Written only when not `scoreboard`.
     #[serde(default, skip_serializing_if = "SackPipe::is_scoreboard")]
     pub sack_pipe: SackPipe,
+    /// SACK: in recovery, send by Proportional Rate Reduction (RFC 6937, as Linux's
+    /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`): on each ACK as many packets as keep what was
+    /// sent since the loss at ssthresh / (the window before it) of what was delivered, and
+    /// once the pipe is down to ssthresh, as many as delivered (one more when the cumulative ACK
+    /// advances and nothing new is lost), up to ssthresh. Default false: RFC 6675 §5 sends
+    /// whenever the pipe is a packet below the reduced window. Needs `variant = "sack"` and
+    /// `sack_pipe = "scoreboard"`. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prr: bool,
     /// Packets past the recovery point the cumulative ACK must reach before another fast
     /// retransmit or ECN response, in [0, 65536]. RFC 6582 §3.2 step 1 allows one once the ACK
     /// covers the data sent before the last reduction: 0; ns-2.35's agents compare packet
@@ -1212,12 +1228,14 @@ impl Default for Tcp {
             limited_transmit: true,
             delayed_ack: false,
             delack: delack(),
+            ack_filled_hole: false,
             growth: Growth::PerAck,
             transfer: None,
             integer_window: true,
             whole_ssthresh: false,
             sack_lost_after: sack_lost_after(),
             sack_pipe: SackPipe::Scoreboard,
+            prr: false,
             recover_margin: 0,
             overhead: None,
             syn: false,
@@ -2254,6 +2272,14 @@ impl Tcp {
                 format!("{at}.tick"),
                 format!("'{}'", self.tick),
                 "must be positive with rtt_estimator = \"ns2\", which counts RTTs in ticks",
+            ));
+        }
+        if self.prr && (self.variant != TcpVariant::Sack || self.sack_pipe != SackPipe::Scoreboard)
+        {
+            return Err(Error::invalid(
+                format!("{at}.prr"),
+                "true",
+                "needs variant = \"sack\" and sack_pipe = \"scoreboard\": PRR paces a SACK recovery by RFC 6675's pipe",
             ));
         }
         if let Some(n) = self.max_backoff {

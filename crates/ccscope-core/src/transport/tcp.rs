@@ -137,6 +137,9 @@ pub struct TcpSpec {
     /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
     pub delayed_ack: bool,
     pub delack_ns: u64,
+    /// With delayed ACKs, a packet that fills the last hole is acknowledged at once (RFC 5681
+    /// §4.2; Linux net/ipv4/tcp_input.c `tcp_data_queue`, `ICSK_ACK_NOW`).
+    pub ack_filled_hole: bool,
     /// The window grows a step per packet acknowledged (RFC 3465; Linux), not per ACK
     /// ([`AckSample::growth_pkts`]).
     pub growth_per_packet: bool,
@@ -156,6 +159,9 @@ pub struct TcpSpec {
     /// packets outstanding less DupThresh at the fast retransmit, one less per ACK (two for a
     /// partial ACK), one more per packet sent after the fast retransmit; else RFC 6675 SetPipe.
     pub sack_pipe_counter: bool,
+    /// SACK: a recovery sends by Proportional Rate Reduction (RFC 6937; Linux
+    /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`), not whenever the pipe is below the window.
+    pub prr: bool,
     /// Packets past the recovery point the cumulative ACK must reach before another fast
     /// retransmit or ECN response (0: RFC 6582 §3.2 step 1; ns-2.35 `dupack_action()`: 1).
     pub recover_margin: u32,
@@ -498,6 +504,7 @@ struct SenderSettings {
     syn_bytes: u32,
     sack_lost_after: u32,
     sack_pipe_counter: bool,
+    prr: bool,
     recover_margin: u32,
     max_window_pkts: f64,
     overhead_ns: u64,
@@ -520,6 +527,7 @@ impl SenderSettings {
             syn_bytes: spec.ack_bytes,
             sack_lost_after: spec.sack_lost_after,
             sack_pipe_counter: spec.sack_pipe_counter,
+            prr: spec.prr,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
             overhead_ns: spec.overhead_ns,
@@ -598,14 +606,73 @@ struct Extras {
     /// SACK: the holes below this packet have been marked lost (RFC 6675 IsLost) since they
     /// were last sent; the next ACK marks from here.
     lost_mark: u64,
+    /// With [`TcpSpec::prr`], the recovery's Proportional Rate Reduction.
+    prr: Prr,
+}
+
+/// Proportional Rate Reduction's counts in one recovery (RFC 6937 §3, as Linux's
+/// net/ipv4/tcp_input.c `tcp_init_cwnd_reduction` and `tcp_cwnd_reduction` keep them).
+#[derive(Debug, Default)]
+struct Prr {
+    /// The window before the reduction (Linux `prior_cwnd`, RFC 6937's RecoverFS).
+    prior_cwnd: f64,
+    /// The window after it (RFC 6937's ssthresh).
+    ssthresh: f64,
+    /// Packets delivered (newly acknowledged or SACKed) since the recovery began.
+    delivered: u64,
+    /// Packets sent since the recovery began.
+    out: u64,
+    /// Packets the last ACK lets go (RFC 6937 `sndcnt`) not sent yet.
+    allowed: u64,
+}
+
+impl Prr {
+    /// A new recovery: the window goes from `prior_cwnd` to `ssthresh`.
+    fn start(prior_cwnd: f64, ssthresh: f64) -> Self {
+        Prr {
+            prior_cwnd,
+            ssthresh,
+            ..Prr::default()
+        }
+    }
+
+    /// An ACK of the recovery delivered `delivered` packets and leaves `pipe` in flight;
+    /// `una_advanced`: it moved the cumulative ACK; `newly_lost`: it found a packet lost.
+    /// Sets what the sender may now send: RFC 6937 §3.1's proportional part while the pipe is
+    /// above ssthresh, else the slow-start reduction bound, each as Linux computes it. The
+    /// recovery's first ACK lets at least the fast retransmit go, which the sender has already
+    /// sent ([`TcpSender::enter_recovery`]), so it counts it here.
+    fn on_ack(&mut self, delivered: u64, pipe: f64, una_advanced: bool, newly_lost: bool) {
+        if delivered == 0 {
+            return;
+        }
+        self.delivered += delivered;
+        let (delivered_total, out) = (self.delivered as f64, self.out as f64);
+        let sndcnt = if pipe > self.ssthresh {
+            (delivered_total * self.ssthresh / self.prior_cwnd).ceil() - out
+        } else {
+            let bound = (delivered_total - out).max(delivered as f64)
+                + f64::from(u8::from(una_advanced && !newly_lost));
+            bound.min(self.ssthresh - pipe)
+        };
+        // The fast retransmit, already gone, is the least the first ACK lets go.
+        let sndcnt = if self.out == 0 {
+            self.out = 1;
+            sndcnt.max(1.0) - 1.0
+        } else {
+            sndcnt
+        };
+        self.allowed = sndcnt.max(0.0) as u64;
+    }
 }
 
 impl TcpSender {
     /// A sender with window controller `ctl` that sends what `app` offers.
     pub fn new(spec: &TcpSpec, ctl: Box<dyn Controller>, app: Box<dyn SendApp>) -> Self {
-        let extras = ctl.wants_delivery_rate().then(|| {
+        let delivery = ctl.wants_delivery_rate();
+        let extras = (delivery || spec.prr).then(|| {
             Box::new(Extras {
-                delivery: Some(DeliveryRate::default()),
+                delivery: delivery.then(DeliveryRate::default),
                 ..Extras::default()
             })
         });
@@ -855,7 +922,7 @@ impl TcpSender {
             // cwnd − pipe ≥ 1 packet (ns-2.35 Sack1 `send_much()`: `pipe_ < int(cwnd_)`).
             let counter = self.spec.sack_pipe_counter;
             let mut pipe = if counter { self.dupwnd } else { self.pipe() };
-            while pipe + 1.0 <= self.cwnd() {
+            while self.may_send_in_recovery(pipe) {
                 if let Some(hole) = self.next_hole() {
                     if self.hold(ctx, force) {
                         return;
@@ -878,6 +945,10 @@ impl TcpSender {
                 pipe += 1.0;
                 if counter {
                     self.dupwnd += 1.0;
+                }
+                if let Some(prr) = self.prr() {
+                    prr.allowed -= 1;
+                    prr.out += 1;
                 }
             }
             return;
@@ -910,6 +981,23 @@ impl TcpSender {
                 d.app_limited(in_flight);
             }
         }
+    }
+
+    /// Whether a SACK recovery with `pipe` packets in flight sends one more: by RFC 6937's
+    /// count with [`TcpSpec::prr`], else while the pipe is a packet below the window.
+    fn may_send_in_recovery(&mut self, pipe: f64) -> bool {
+        match self.prr() {
+            Some(prr) => prr.allowed > 0,
+            None => pipe + 1.0 <= self.cwnd(),
+        }
+    }
+
+    /// The recovery's Proportional Rate Reduction, with [`TcpSpec::prr`].
+    fn prr(&mut self) -> Option<&mut Prr> {
+        if !self.spec.prr {
+            return None;
+        }
+        self.extras.as_deref_mut().map(|x| &mut x.prr)
     }
 
     /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least
@@ -1021,6 +1109,9 @@ impl TcpSender {
         let now = ctx.now();
         let h = &pkt.header;
         let mut sacked_pkts = 0;
+        // For PRR: where IsLost stood before this ACK, and what it newly delivers.
+        let lost_before = if self.spec.prr { self.lost_below() } else { 0 };
+        let mut delivered = 0;
         if self.spec.variant == Variant::Sack {
             for b in h.blocks.chunks(2) {
                 // Unused blocks are empty ([0, 0]), as is a block the cumulative ACK covers once
@@ -1062,6 +1153,12 @@ impl TcpSender {
                 && h.flags & RETX == 0
                 && self.outstanding.front().is_some_and(|&last| h.echo < last);
             newly_acked = acked;
+            if self.spec.prr {
+                // Delivered now: acknowledged and not SACKed before (RFC 6937 DeliveredData).
+                let sacked_below =
+                    self.sacked.count_from(self.snd_una) - self.sacked.count_from(ack);
+                delivered = acked - sacked_below;
+            }
             if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
                 for i in 0..acked as usize {
                     d.on_delivered(i, now);
@@ -1140,6 +1237,14 @@ impl TcpSender {
             let view = self.view(now);
             self.outbox.acked(ctx, view, newly_acked);
         }
+        if self.in_recovery && self.spec.prr {
+            let lost_after = self.lost_below();
+            let newly_lost = self.sacked.next_absent(lost_before.max(self.snd_una)) < lost_after;
+            let pipe = self.pipe();
+            if let Some(prr) = self.prr() {
+                prr.on_ack(delivered + sacked_pkts, pipe, newly_acked > 0, newly_lost);
+            }
+        }
         self.send_more(ctx);
     }
 
@@ -1206,7 +1311,12 @@ impl TcpSender {
         self.stats.fast_retransmits += 1;
         let lost = self.snd_una;
         self.mark_lost(lost, ctx.now());
+        let prior_cwnd = self.cwnd();
         self.reduce(ctx.now(), LossKind::Gap, self.sent_time(lost, ctx.now()));
+        let ssthresh = self.cwnd();
+        if let Some(prr) = self.prr() {
+            *prr = Prr::start(prior_cwnd, ssthresh);
+        }
         self.rto.stop_timing();
         self.in_recovery = true;
         match self.spec.variant {
@@ -1406,6 +1516,8 @@ impl Endpoint for TcpSender {
 pub struct TcpReceiver {
     ack_bytes: u32,
     delayed: OptTime,
+    /// [`TcpSpec::ack_filled_hole`].
+    ack_filled_hole: bool,
     /// Next packet expected in order.
     rcv_nxt: u64,
     /// The packets received above `rcv_nxt`, as runs of consecutive numbers: what SACK blocks
@@ -1440,6 +1552,7 @@ impl TcpReceiver {
             } else {
                 OptTime::NONE
             },
+            ack_filled_hole: spec.ack_filled_hole,
             rcv_nxt: 0,
             above: SeqRanges::default(),
             above_data: app.watches_deliveries().then(Box::default),
@@ -1548,6 +1661,8 @@ impl Endpoint for TcpReceiver {
         let ce = pkt.ecn.congestion;
         let in_order = seq == self.rcv_nxt;
         let before = self.rcv_nxt;
+        // An in-order packet while packets wait above a hole fills it, or the first of several.
+        let fills = in_order && !self.above.is_empty();
         if seq < self.rcv_nxt || self.above.contains(seq) {
             self.duplicates += 1;
         } else {
@@ -1584,8 +1699,15 @@ impl Endpoint for TcpReceiver {
             }
         };
         match self.delayed.get() {
-            // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open.
-            Some(delay) if in_order && self.above.is_empty() && self.held.is_none() && !urgent => {
+            // ns-2 DelAck: hold an in-order packet when nothing is held and no gap is open (and,
+            // with `ack_filled_hole`, it did not just close the last one).
+            Some(delay)
+                if in_order
+                    && self.above.is_empty()
+                    && self.held.is_none()
+                    && !urgent
+                    && !(fills && self.ack_filled_hole) =>
+            {
                 self.held = Some((pkt.header.stamp, retx, ce));
                 ctx.set_timer(DELACK_TIMER, ctx.now() + delay);
             }
@@ -1871,25 +1993,18 @@ mod tests {
         );
     }
 
-    /// A delayed-ACK receiver fed packets 0–6, with packets 1, 2 and 4 CE-marked: the ACKs it
-    /// sends, as (cumulative ACK, ECN-Echo), then the held packet's after its timer.
-    fn delayed_acks(exact_ce: bool) -> Vec<(u64, bool)> {
+    /// A receiver of `spec` fed `packets` (sequence number, CE mark) a millisecond apart: the
+    /// ACKs it sends, as (cumulative ACK, ECN-Echo), then a held packet's after its timer.
+    fn receiver_acks(spec: &TcpSpec, exact_ce: bool, packets: &[(u64, bool)]) -> Vec<(u64, bool)> {
         use crate::net::{HostIo, Side};
         use rand::SeedableRng as _;
-        let spec = TcpSpec {
-            delayed_ack: true,
-            ..TcpSpec::default()
-        };
-        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()), exact_ce);
+        let mut rcv = TcpReceiver::new(spec, Box::new(Sink::default()), exact_ce);
         let mut io = HostIo::new(false, crate::rng::Rng::seed_from_u64(1));
         rcv.start(&mut Ctx::host(&mut io, 0, Side::Receiver));
-        for (seq, ce) in [false, true, true, false, true, false, false]
-            .into_iter()
-            .enumerate()
-        {
+        for (ms, &(seq, ce)) in packets.iter().enumerate() {
             let mut pkt = Packet::default();
-            (pkt.header.seq, pkt.ecn.congestion) = (seq as u64, ce);
-            io.now = SimTime::from_ms(seq as u64);
+            (pkt.header.seq, pkt.ecn.congestion) = (seq, ce);
+            io.now = SimTime::from_ms(ms as u64);
             rcv.on_packet(&mut Ctx::host(&mut io, 0, Side::Receiver), &pkt);
         }
         (io.now, io.timers[DELACK_TIMER]) = (SimTime::from_ms(500), None);
@@ -1898,6 +2013,42 @@ mod tests {
             .iter()
             .map(|a| (a.header.ack, a.header.flags & ECE != 0))
             .collect()
+    }
+
+    /// A delayed-ACK receiver fed packets 0–6, with packets 1, 2 and 4 CE-marked: the ACKs it
+    /// sends, as (cumulative ACK, ECN-Echo), then the held packet's after its timer.
+    fn delayed_acks(exact_ce: bool) -> Vec<(u64, bool)> {
+        let spec = TcpSpec {
+            delayed_ack: true,
+            ..TcpSpec::default()
+        };
+        let marks = [false, true, true, false, true, false, false];
+        let packets: Vec<_> = (0..).zip(marks).collect();
+        receiver_acks(&spec, exact_ce, &packets)
+    }
+
+    #[test]
+    fn a_packet_that_fills_the_last_hole_is_acknowledged_at_once_when_asked() {
+        // Packets 0, 1, then 3 and 5 above holes at 2 and 4, then 2 (fills the first hole),
+        // 4 (fills the last), 6. A delayed-ACK receiver acknowledges 0-1 as a pair and each
+        // packet above a hole at once (cumulative ACK 2, with SACK blocks), and 2 at once as
+        // the hole at 4 stays open (ACK 4): RFC 5681 §4.2 and ns-2's DelAck alike.
+        let packets: Vec<_> = [0, 1, 3, 5, 2, 4, 6].map(|s| (s, false)).into();
+        let acks = |ack_filled_hole| {
+            let spec = TcpSpec {
+                delayed_ack: true,
+                ack_filled_hole,
+                ..TcpSpec::default()
+            };
+            let acks = receiver_acks(&spec, false, &packets);
+            acks.into_iter().map(|(ack, _)| ack).collect::<Vec<_>>()
+        };
+        // ns-2's DelAck holds 4, which closes the last hole, as any in-order packet; 6 then
+        // makes the pair (ACK 7) and the timer finds nothing held.
+        assert_eq!(acks(false), [2, 2, 2, 4, 7]);
+        // Linux (net/ipv4/tcp_input.c tcp_data_queue, ICSK_ACK_NOW once the out-of-order
+        // queue is empty): 4 is acknowledged at once (ACK 6), so 6 is held, for the timer.
+        assert_eq!(acks(true), [2, 2, 2, 4, 6, 7]);
     }
 
     /// The packets a sender counts as marked: every packet an ACK with ECN-Echo newly
@@ -1933,6 +2084,77 @@ mod tests {
         let classic = delayed_acks(false);
         assert_eq!(classic, [(2, true), (3, true), (5, true), (7, false)]);
         assert_eq!(counted_marks(&classic), 5);
+    }
+
+    /// A SACK sender with a window of 20 packets (TCP's AIMD, so the loss halves it to 10),
+    /// ACKed one packet at a time, whose packet 0 is lost and whose packets sent after the first
+    /// 20 never arrive: how many packets it sends on each of the 19 duplicate ACKs.
+    fn sent_per_dupack(prr: bool) -> Vec<usize> {
+        use crate::net::{HostIo, Side};
+        use rand::SeedableRng as _;
+        let spec = TcpSpec {
+            initial_window_pkts: 20.0,
+            limited_transmit: false,
+            prr,
+            ..TcpSpec::default()
+        };
+        let tcp = crate::control::Aimd::tcp().starting(spec.window_config());
+        let mut snd = TcpSender::new(&spec, Box::new(tcp), Box::new(Bulk));
+        let mut rcv = TcpReceiver::new(&spec, Box::new(Sink::default()), false);
+        let mut sio = HostIo::new(false, crate::rng::Rng::seed_from_u64(1));
+        let mut rio = HostIo::new(false, crate::rng::Rng::seed_from_u64(2));
+        snd.start(&mut Ctx::host(&mut sio, 0, Side::Sender));
+        rcv.start(&mut Ctx::host(&mut rio, 0, Side::Receiver));
+        let first: Vec<Packet> = sio.sent.drain(..).collect();
+        assert_eq!(first.len(), 20);
+        let mut sent = Vec::new();
+        for (ms, pkt) in (1..).zip(&first[1..]) {
+            (sio.now, rio.now) = (SimTime::from_ms(ms), SimTime::from_ms(ms));
+            rcv.on_packet(&mut Ctx::host(&mut rio, 0, Side::Receiver), pkt);
+            let ack = rio.sent.pop().expect("an ACK per packet");
+            snd.on_packet(&mut Ctx::host(&mut sio, 0, Side::Sender), &ack);
+            sent.push(sio.sent.drain(..).count());
+        }
+        sent
+    }
+
+    #[test]
+    fn proportional_rate_reduction_spreads_the_reduction_over_the_recovery() {
+        // Worked by hand. The third duplicate ACK (k = 3 SACKed) starts the recovery: window
+        // 20 -> ssthresh 10, packet 0 lost (three SACKed above it) and sent again; the pipe on
+        // the k-th duplicate is (20 - k - 1) originals + the new packets sent + 1 retransmission.
+        // RFC 6675 §5 sends while pipe + 1 <= 10: nothing until k = 11 (pipe 9), then one per
+        // ACK.
+        let rfc6675 = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+        assert_eq!(sent_per_dupack(false), rfc6675);
+        // RFC 6937 (Linux tcp_cwnd_reduction): delivered d = k - 2 since the start; while the
+        // pipe is above 10, sent so far = ceil(d * 10 / 20), one packet every second ACK; at
+        // k = 15 the pipe is 4 + 5 + 1 = 10, no longer above ssthresh, and the reduction bound
+        // min(ssthresh - pipe, max(d - out, 1)) = 0 holds it; from k = 16 the pipe is 9 and
+        // the bound lets one go per ACK. Both send ssthresh = 10 in all.
+        let prr = [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1];
+        assert_eq!(sent_per_dupack(true), prr);
+        assert_eq!(rfc6675.iter().sum::<usize>(), 10);
+        assert_eq!(prr.iter().sum::<usize>(), 10);
+    }
+
+    #[test]
+    fn the_reduction_bound_adds_a_packet_when_the_cumulative_ack_advances_without_a_loss() {
+        // RFC 6937 §3.1 PRR-SSRB as Linux tcp_cwnd_reduction: with the pipe (5) at or below
+        // ssthresh (10), sndcnt = min(ssthresh - pipe, max(prr_delivered - prr_out,
+        // DeliveredData) + 1 if the ACK advanced snd.una and found nothing lost).
+        let allowed = |una_advanced, newly_lost| {
+            let mut prr = Prr {
+                delivered: 6,
+                out: 6,
+                ..Prr::start(20.0, 10.0)
+            };
+            prr.on_ack(1, 5.0, una_advanced, newly_lost);
+            prr.allowed
+        };
+        assert_eq!(allowed(true, false), 2);
+        assert_eq!(allowed(false, false), 1);
+        assert_eq!(allowed(true, true), 1);
     }
 
     /// An estimator and its limits for `spec`, after 50 samples of 100 ms.
