@@ -14,7 +14,10 @@ delay on this machine, and how closely senders keep their pacing.
   and emulator keep a link busy (the hosts run the senders on one thread and the receivers on
   another, the emulator on a third), and at 1 Gb/s how late the hosts got their datagrams
   (99th percentile, as for delay: a link kept busy by datagrams that came late is a link the
-  machine did not emulate in time). Also two flows of the kernel's own TCP (source.kind =
+  machine did not emulate in time), how late their data entered the emulated network after it
+  was sent (99th percentile: a wait before the network, which its delays do not count) and how
+  many datagrams the run's sockets lost (full buffers, outside the emulated network). Also two
+  flows of the kernel's own TCP (source.kind =
   "linux", CUBIC, through TUN devices: needs root, else the rows are left out and the output
   says why).
 - kernel: the same measures with the bottleneck's rate and queue in the kernel
@@ -96,13 +99,26 @@ def ceiling(emulator: str, who: str, make, seconds: float) -> list[dict]:
         # Whether the hosts still got their datagrams on time at the fastest rate (the kernel's
         # TCP flows hand the hosts none).
         if bps == 1e9 and any(result.flows["host_rx_bps"] > 0):
-            late = result.timing()["delay_late_p99_ms"]
+            timing = result.timing()
+            for what, late in (
+                ("delay lateness", timing["delay_late_p99_ms"]),
+                ("entry lateness", timing["entry_late_p99_ms"]),
+            ):
+                records.append(
+                    record(
+                        f"{emulator}: ceiling: {what} p99 (ms), 2 {who} flows, {rate}",
+                        late,
+                        f"at most {AIM_MS:g} ms",
+                        late <= AIM_MS,
+                    )
+                )
+            lost = timing["socket_drops"]
             records.append(
                 record(
-                    f"{emulator}: ceiling: delay lateness p99 (ms), 2 {who} flows, {rate}",
-                    late,
-                    f"at most {AIM_MS:g} ms",
-                    late <= AIM_MS,
+                    f"{emulator}: ceiling: datagrams lost in socket buffers, 2 {who} flows, {rate}",
+                    lost,
+                    "none",
+                    lost == 0,
                 )
             )
     records.append(
@@ -122,8 +138,10 @@ def record(measure: str, value: float, goal: str = "", holds: bool | None = None
     }
 
 
-def cell(value: float) -> str:
-    """A rate or ratio to four decimals, a rate in Mb/s to one."""
+def cell(value: float, measure: str = "") -> str:
+    """A count of datagrams whole, a rate or ratio to four decimals, a rate in Mb/s to one."""
+    if measure.startswith("ceiling: datagrams"):
+        return f"{value:.0f}"
     return f"{value:.1f}" if abs(value) >= 10 else f"{value:.4f}"
 
 
@@ -136,7 +154,7 @@ def markdown(records: list[dict]) -> str:
         rows.setdefault(measure, {})[emulator] = r
     lines = ["| measure | user space | kernel | goal |", "|---|---:|---:|---|"]
     for measure, by in rows.items():
-        cells = [cell(by[e]["value"]) if e in by else "" for e in ("user", "kernel")]
+        cells = [cell(by[e]["value"], measure) if e in by else "" for e in ("user", "kernel")]
         goal = next(iter(by.values()))["goal"]
         lines.append(f"| {measure} | {cells[0]} | {cells[1]} | {goal} |")
     loads = [r["load"] for r in records]

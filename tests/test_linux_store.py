@@ -121,10 +121,24 @@ def test_the_pages_tables_are_their_command(table):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cc", ["reno"])
+@pytest.mark.parametrize("cc", ["reno", "cubic", "bbr"])
 def test_the_pages_grid_table_is_its_command(cc):
     """The full grid's model side: 72 packet-engine runs of 60 s (minutes: `make validate`)."""
     command = f"python docs/linux_tables.py grid {cc}"
     assert marked("realnet.md", command) == linux.grid_table(cc), (
         f"docs/realnet.md's grid table is stale: python docs/tables.py --match='{command}'"
     )
+
+
+def test_a_grid_path_where_the_model_resends_more_than_it_loses_reads_as_its_timeouts():
+    """The model's retransmissions above its losses are packets resent that were not lost (its
+    go-back-N after a timeout); Linux's equal to its losses are not."""
+    case = linux.Case(1, 100, 20, 1, 0.01)
+    theirs = {"loss_rate": 0.0102, "retransmit_rate": 0.0103, "throughput_bps": 9.5e7}
+    mine = {"loss_rate": 0.019, "retransmit_rate": 1.0, "throughput_bps": 9.3e4}
+    bbr = linux.grid_diagnosis("bbr", case, "throughput_bps", theirs, mine)
+    assert "go-back-N" in bbr and "delivered a second time" in bbr
+    reno = linux.grid_diagnosis("reno", case, "throughput_bps", theirs, mine)
+    assert "go-back-N" in reno and "delivered a second time" not in reno
+    mine["retransmit_rate"] = 0.0191
+    assert "go-back-N" not in linux.grid_diagnosis("bbr", case, "throughput_bps", theirs, mine)

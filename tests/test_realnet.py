@@ -34,8 +34,9 @@ def test_two_flows_fill_the_emulated_bottleneck_in_real_time(two_flows):
     delivered_bps = r.flows["throughput_bps"].sum()
     assert 0.75 * 2e6 < delivered_bps <= 2e6, r.flows[["label", "throughput_bps"]]
     assert 0.75 < link["utilization"] <= 1
-    # Both flows ran their own controllers on real packets.
-    assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
+    # Both flows ran their own controllers on real packets. Their shares of 4 s of real time
+    # have no floor (tests/test_realnet_kernel.py's twin says what a run gave).
+    assert (r.flows["sent_pkts"] > 0).all(), r.flows[["label", "sent_pkts"]]
 
 
 def test_the_run_reports_how_closely_it_kept_time(two_flows):
@@ -114,14 +115,20 @@ def test_the_run_checks_itself_against_the_timing_goals(two_flows):
     assert timing["delay_late_p99_ms"] == two_flows.flows["arrival_late_p99_ms"].max()
     host = two_flows.flows["host_rx_bps"] / two_flows.flows["throughput_bps"]
     assert timing["rate_error"] == pytest.approx((host - 1).abs().max())
+    assert timing["entry_late_p99_ms"] == two_flows.flows["entry_late_p99_ms"].max()
+    assert (two_flows.flows["entry_late_p50_ms"] <= two_flows.flows["entry_late_p99_ms"]).all()
     assert bool(timing["missed"]) == (
-        timing["delay_late_p99_ms"] > 0.5 or timing["rate_error"] > 0.01
+        timing["delay_late_p99_ms"] > 0.5
+        or timing["entry_late_p99_ms"] > 0.5
+        or timing["rate_error"] > 0.01
     )
-    # A run 1.33 ms late at the 99th percentile (ten times less than "did not keep time") and
-    # one whose host got 2% less than the network delivered: each says which goal it missed.
+    # A run 1.33 ms late at the 99th percentile (ten times less than "did not keep time"), one
+    # whose data waited 0.75 ms before entering the network, and one whose host got 2% less
+    # than the network delivered: each says which goal it missed.
     rows = two_flows._flow_rows
     for change, says in (
         ({"arrival_late_p99_ms": 1.33}, "datagrams arrived up to 1.33 ms late"),
+        ({"entry_late_p99_ms": 0.75}, "entered the emulated network up to 0.75 ms after"),
         ({"host_rx_bps": 0.98 * rows[0]["throughput_bps"]}, "2.00% away"),
     ):
         r = ccscope.Result(two_flows.scenario, two_flows.raw)
@@ -129,7 +136,21 @@ def test_the_run_checks_itself_against_the_timing_goals(two_flows):
         assert r.notes[0].startswith("the udp engine missed its timing goals: "), r.notes
         assert says in r.notes[0], r.notes
         assert r.summary()["notes"] == r.notes
-    assert ccscope.run(ccscope.load(SCENARIO).replace("run.engine", "packet")).timing() is None
+    # Datagrams lost in a full socket buffer (counted by the kernel; the Rust unit test
+    # `realnet::tests::a_full_receive_buffer_counts_the_datagrams_it_drops` overfills one) are
+    # a missed goal too. At 2 Mb/s with 16 MiB buffers none is lost.
+    assert two_flows.socket_drops == {"emulator": 0, "senders": 0, "receivers": 0}
+    assert timing["socket_drops"] == 0
+    assert two_flows.summary()["socket_drops"] == two_flows.socket_drops
+    raw = {**two_flows.raw, "socket_drops": {"emulator": 0, "senders": 0, "receivers": 7}}
+    r = ccscope.Result(two_flows.scenario, raw)
+    assert r.timing()["socket_drops"] == 7
+    lost = "7 datagrams were lost in full socket buffers outside the emulated network (7 at the "
+    assert any(lost + "receivers; goal: none)" in note for note in r.notes), r.notes
+    assert r.summary()["socket_drops"] == raw["socket_drops"]
+    packet = ccscope.run(ccscope.load(SCENARIO).replace("run.engine", "packet"))
+    assert packet.timing() is None and packet.socket_drops is None
+    assert "socket_drops" not in packet.summary()
 
 
 def test_the_printed_summary_says_whether_the_timing_goals_were_met(tmp_path):
@@ -141,7 +162,8 @@ def test_the_printed_summary_says_whether_the_timing_goals_were_met(tmp_path):
     )
     assert p.returncode == 0, p.stderr
     (line,) = [x for x in p.stdout.splitlines() if x.startswith("timing: ")]
-    assert "goal at most 0.5 ms" in line and ("goals met" in line or "MISSED" in line), line
+    assert "ms into it (p99; goal at most 0.5 ms)" in line, line
+    assert "goals met" in line or "MISSED" in line, line
 
 
 class Steady(ccscope.RateController):
@@ -227,11 +249,18 @@ def test_the_accuracy_bench_prints_the_docs_table():
         [
             rec("user: rate: achieved / configured, 10 Mb/s link", 0.99994, 1.2, "within 1%"),
             rec("user: ceiling: most carried by 2 TCP flows (Mb/s)", 452.04, 1.5),
+            rec(
+                "user: ceiling: datagrams lost in socket buffers, 2 TCP flows, 1Gbps", 7, 1, "none"
+            ),
             rec("kernel: rate: achieved / configured, 10 Mb/s link", 1.0, 0.7, "within 1%"),
         ]
     ).splitlines()
     assert table[2] == "| rate: achieved / configured, 10 Mb/s link | 0.9999 | 1.0000 | within 1% |"
     assert table[3] == "| ceiling: most carried by 2 TCP flows (Mb/s) | 452.0 |  |  |"
+    assert (
+        table[4]
+        == "| ceiling: datagrams lost in socket buffers, 2 TCP flows, 1Gbps | 7 |  | none |"
+    )
     assert table[-1].startswith("Load average over the last minute: 0.7-1.5 while the rows")
 
 

@@ -121,7 +121,12 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     # senders, so the test holds the flows to the bufferless floor, not to the full link.
     total = r.flows["throughput_bps"].sum()
     assert 0.75 * 2e6 < total <= 2e6, r.flows[["label", "throughput_bps"]]
-    assert (r.flows["throughput_bps"] > 0.1 * 2e6).all()
+    # Both flows ran on the kernel's queue. A flow's share of 4 s of real time has no floor:
+    # back-to-back timeouts left the TCP flow under a tenth of the link (174 kb/s beside the
+    # AIMD flow's 1.68 Mb/s) in 2 of 20 runs at load 3.5-4.3, and nothing after the warm-up in
+    # a run of another build (the packet engine, without real time's jitter, gives it 0.664 of
+    # the link on seeds 1-200).
+    assert (r.flows["sent_pkts"] > 0).all(), r.flows[["label", "sent_pkts"]]
     # The user-space network behind the kernel has unlimited queues: every queue drop is the
     # kernel's. Its pfifo holds 40 packets less the one the token bucket saves (1 ms at 2 Mb/s,
     # rounded up to a packet), which waits in the emulator instead: at most 40, and one
@@ -132,6 +137,15 @@ def test_two_flows_fill_the_kernel_bottleneck_and_its_queue_drops():
     assert link["max_queue_pkts"] <= 40 + 1 + 2
     # Each packet the kernel's queue dropped counts against its flow, sent and lost.
     assert r.flows["dropped_pkts"].sum() == link["drops"]
+    # Beside the loopback sockets, the veth pair's sockets count the datagrams lost in their
+    # receive buffers (256 MiB: none at 2 Mb/s), which the flows' counts cannot see.
+    assert r.socket_drops == {
+        "emulator": 0,
+        "kernel.bottleneck": 0,
+        "kernel.bottleneck.reverse": 0,
+        "senders": 0,
+        "receivers": 0,
+    }
     # The run's namespaces went with it: this process holds none, the machine has no new
     # named namespace or interface.
     assert wait_until(lambda: not namespaces_of(os.getpid()), 5), namespaces_of(os.getpid())

@@ -194,9 +194,16 @@ def _print_summary(result) -> None:
         from .engine import AIM_MS, RATE_AIM
 
         out.print(
-            f"timing: datagrams up to {timing['delay_late_p99_ms']:.3g} ms late (p99; goal "
-            f"at most {AIM_MS:g} ms), hosts' rates within {timing['rate_error']:.2%} of the "
-            f"network's (goal {RATE_AIM:.0%}): "
+            f"timing: datagrams up to {timing['delay_late_p99_ms']:.3g} ms late out of the "
+            f"network and {timing['entry_late_p99_ms']:.3g} ms into it (p99; goal at most "
+            f"{AIM_MS:g} ms), hosts' rates within {timing['rate_error']:.2%} of the "
+            f"network's (goal {RATE_AIM:.0%})"
+            + (
+                f", {timing['socket_drops']} datagrams lost in socket buffers (goal none)"
+                if timing["socket_drops"]
+                else ""
+            )
+            + ": "
             + ("goals met" if not timing["missed"] else "MISSED, see the note above"),
             highlight=False,
             soft_wrap=True,

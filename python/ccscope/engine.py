@@ -102,6 +102,14 @@ class Result:
         #: temporary folder that lives as long as this result; :meth:`write` copies them into
         #: the run's folder, ``pcap/LINK.pcapng`` (docs/scenarios.md, ``[trace]``).
         self.pcap: dict[str, Path] = {f["link"]: Path(f["path"]) for f in raw.get("pcap", [])}
+        #: A real-time run's sockets by role ("emulator": datagrams from the hosts on their way
+        #: into the emulated network; "senders", "receivers": the hosts' halves, what the network
+        #: delivered to them; "kernel.bottleneck" and "kernel.bottleneck.reverse" with
+        #: ``run.emulator = "kernel"``: what the kernel's queue let through), each with the
+        #: datagrams lost there over the whole run: dropped by the kernel for a full receive
+        #: buffer or refused by a full send buffer. These losses are outside the emulated
+        #: network, which counts none of them; None for the simulated engines.
+        self.socket_drops: dict[str, int] | None = raw.get("socket_drops")
 
     #: The columns ``repr`` and a notebook show of :attr:`flows`.
     SHOWN = ("flow", "label", "throughput_bps", "loss_rate", "mean_delay_s", "mean_rtt_s")
@@ -209,14 +217,20 @@ class Result:
         notes = []
         timer = max((r.get("timer_late_p99_ms", 0.0) for r in rows), default=0.0)
         arrival = max((r.get("arrival_late_p99_ms", 0.0) for r in rows), default=0.0)
+        timing = self.timing()
         if max(timer, arrival) > LATE_MS:
             notes.append(
                 f"the udp engine did not keep time: timers fired up to {timer:.3g} ms late and "
                 f"datagrams arrived up to {arrival:.3g} ms late (a flow's 99th percentile) "
                 f"where it aims for {AIM_MS:g} ms, so the numbers describe what this machine "
                 "could do rather than the scenario (fewer flows or packets per second keep time)"
+                + (
+                    f"; {_lost_in_sockets(self.socket_drops)}"
+                    if timing and timing["socket_drops"]
+                    else ""
+                )
             )
-        elif (timing := self.timing()) and timing["missed"]:
+        elif timing and timing["missed"]:
             notes.append(
                 "the udp engine missed its timing goals: "
                 + "; ".join(timing["missed"])
@@ -244,14 +258,19 @@ class Result:
         """How well a real-time run met the udp engine's timing goals (None for the simulated
         engines): ``delay_late_p99_ms``, the largest of the flows' 99th percentiles of how late
         datagrams reached their host after the emulated network had them due (goal: at most
-        :data:`AIM_MS`); ``rate_error``, the largest relative gap between the rate a flow's
-        receiving host got by its own clock and the rate the emulated network delivered to it
-        (goal: at most :data:`RATE_AIM`); ``missed``, one phrase per goal missed. Flows of the
-        kernel's TCP hand no datagram to the hosts and count in neither."""
+        :data:`AIM_MS`); ``entry_late_p99_ms``, the same of how late data datagrams entered the
+        emulated network after their host sent them (a wait before the network, which its
+        delays do not count; goal: at most :data:`AIM_MS`); ``rate_error``, the largest
+        relative gap between the rate a flow's receiving host got by its own clock and the rate
+        the emulated network delivered to it (goal: at most :data:`RATE_AIM`);
+        ``socket_drops``, the datagrams lost at the run's sockets (:attr:`socket_drops`; goal:
+        none); ``missed``, one phrase per goal missed. Flows of the kernel's TCP hand no
+        datagram to the hosts and count in none of the first three."""
         if self.scenario.engine != "udp":
             return None
         rows = [r for r in self._flow_rows if r.get("host_rx_bps", 0.0) > 0.0]
         late = max((r["arrival_late_p99_ms"] for r in rows), default=0.0)
+        entry = max((r.get("entry_late_p99_ms", 0.0) for r in rows), default=0.0)
         error = max(
             (abs(r["host_rx_bps"] / r["throughput_bps"] - 1) for r in rows if r["throughput_bps"]),
             default=0.0,
@@ -262,12 +281,26 @@ class Result:
                 f"datagrams arrived up to {late:.3g} ms late (a flow's 99th percentile; goal: "
                 f"at most {AIM_MS:g} ms)"
             )
+        if entry > AIM_MS:
+            missed.append(
+                f"datagrams entered the emulated network up to {entry:.3g} ms after they were "
+                f"sent (a flow's 99th percentile; goal: at most {AIM_MS:g} ms)"
+            )
         if error > RATE_AIM:
             missed.append(
                 f"a receiving host got a rate {error:.2%} away from what the emulated network "
                 f"delivered (goal: within {RATE_AIM:.0%})"
             )
-        return {"delay_late_p99_ms": late, "rate_error": error, "missed": missed}
+        drops = sum((self.socket_drops or {}).values())
+        if drops:
+            missed.append(_lost_in_sockets(self.socket_drops))
+        return {
+            "delay_late_p99_ms": late,
+            "entry_late_p99_ms": entry,
+            "rate_error": error,
+            "socket_drops": drops,
+            "missed": missed,
+        }
 
     @functools.cached_property
     def playback(self) -> pd.DataFrame:
@@ -495,6 +528,7 @@ class Result:
             "links": self.link_records(),
             "scenario": self.scenario.echo(),
             **self.python.summary(),
+            **({"socket_drops": self.socket_drops} if self.socket_drops is not None else {}),
             **({"notes": self.notes} if self.notes else {}),
             **({"partial": True} if self.partial else {}),
         }
@@ -551,6 +585,17 @@ AIM_MS = 0.5
 #: How close to the emulated network's rate the udp engine aims to deliver to each host
 #: (docs/realnet.md; bench/realnet_accuracy.py measures it): 1%.
 RATE_AIM = 0.01
+
+
+def _lost_in_sockets(drops: dict[str, int]) -> str:
+    """The phrase for datagrams lost at a real-time run's sockets (:attr:`Result.socket_drops`)."""
+    where = ", ".join(f"{n} at the {socket}" for socket, n in drops.items() if n)
+    return (
+        f"{sum(drops.values())} datagrams were lost in full socket buffers outside the emulated "
+        f"network ({where}; goal: none), which the flows saw as losses of the network"
+    )
+
+
 #: A timer or arrival later than this (a flow's 99th percentile, ms: ten times the aim) makes
 #: a real-time run's result say that the run did not keep time.
 LATE_MS = 10 * AIM_MS

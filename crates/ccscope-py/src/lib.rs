@@ -334,6 +334,13 @@ fn result_dict(py: Python<'_>, r: RunResult) -> PyResult<Bound<'_, PyDict>> {
         pcap.append(d)?;
     }
     out.set_item("pcap", pcap)?;
+    if !r.socket_drops.is_empty() {
+        let d = PyDict::new(py);
+        for (socket, n) in &r.socket_drops {
+            d.set_item(*socket, *n)?;
+        }
+        out.set_item("socket_drops", d)?;
+    }
     Ok(out)
 }
 

@@ -1152,6 +1152,10 @@ pub struct RunResult {
     pub trace: Option<Trace>,
     /// The capture files written ([`crate::net::pcap`]), or the first write that failed.
     pub pcap: std::result::Result<Vec<PcapFile>, String>,
+    /// A real-time run's sockets, each by its role, and the datagrams lost at it over the whole
+    /// run: outside the emulated network, which counts no such loss
+    /// ([`crate::realnet`]; empty for the simulated engines).
+    pub socket_drops: Vec<(&'static str, u64)>,
 }
 
 /// A ready-to-run simulation.
@@ -1626,6 +1630,7 @@ impl Simulation {
                 t
             }),
             pcap: self.core.pcap.take().map_or(Ok(Vec::new()), |p| p.finish()),
+            socket_drops: Vec::new(),
         }
     }
 }

@@ -86,6 +86,15 @@ impl Default for Inbox {
 }
 
 impl Inbox {
+    /// An inbox that leaves coalescing off: each message one datagram, so a read takes at most
+    /// [`BATCH`] of them (with coalescing, up to `BATCH` runs of up to 64).
+    pub fn one_each() -> Inbox {
+        Inbox {
+            gro: Some(false),
+            ..Inbox::default()
+        }
+    }
+
     /// Whether the socket coalesces runs of datagrams (known after the first read).
     pub fn coalescing(&self) -> bool {
         self.gro == Some(true)
@@ -194,6 +203,8 @@ pub struct Outbox {
     /// Whether segmented sends work on the socket: unknown until the first flush, and false
     /// from the first one the kernel refuses.
     gso: Option<bool>,
+    /// The datagrams lost to a full send buffer so far.
+    pub refused: u64,
 }
 
 impl Outbox {
@@ -217,6 +228,7 @@ impl Outbox {
             bytes: Vec::new(),
             ends: Vec::new(),
             gso: None,
+            refused: 0,
         })
     }
 
@@ -251,7 +263,8 @@ impl Outbox {
     }
 
     /// Sends the queued datagrams on `fd`, as many messages a system call as a batch holds. A
-    /// socket whose buffer is full loses the rest, as a host's send into a full buffer does.
+    /// socket whose buffer is full loses the rest, as a host's send into a full buffer does
+    /// (counted in [`Outbox::refused`]).
     pub fn flush(&mut self, fd: RawFd) -> io::Result<()> {
         if self.gso.is_none() {
             // UDP_SEGMENT of 0 leaves sends as they are; a kernel without it refuses the option.
@@ -316,6 +329,7 @@ impl Outbox {
                 break;
             }
         }
+        self.refused += (self.ends.len() - sent) as u64;
         self.clear();
         Ok(())
     }

@@ -9,7 +9,6 @@
 //! very code the packet engine runs, and the link and flow counters come out the same way.
 
 use std::fs::File;
-use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,9 +16,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::batch::{Inbox, Outbox, BATCH};
+use super::host::{micros_late, quantile_ms};
 use super::kernel::Bottleneck;
 use super::linux::{Parked, Tap, TunProxy, Tuns};
-use super::{io_error, real_time, wire, Clock, Waiter};
+use super::{io_error, real_time, receive_drops, wire, Clock, Waiter};
 use crate::config;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -62,6 +62,10 @@ pub struct Emulator {
     /// after each pass of the network.
     outboxes: [Arc<Mutex<Outbox>>; 2],
     inbox: Inbox,
+    /// The end of the warm-up, and per flow how late, after it, its data datagrams from the
+    /// senders' host entered the network after they were sent, in µs.
+    warmup: SimTime,
+    entry_late_us: Vec<Vec<u32>>,
 }
 
 impl Emulator {
@@ -116,14 +120,20 @@ impl Emulator {
             parked,
             outboxes,
             inbox: Inbox::default(),
+            warmup: SimTime(scenario.warmup_ns),
+            entry_late_us: vec![Vec::new(); scenario.flows.len()],
         })
     }
 
     /// The same emulator behind the kernel's bottleneck queues (`sim` is then the network
-    /// [`Bottleneck::new`] left to user space).
+    /// [`Bottleneck::new`] left to user space). It reads the hosts' datagrams without
+    /// coalescing: each goes into the kernel's queue with a system call of its own, so a read
+    /// of up to 64 runs of 64 coalesced datagrams held up the packets leaving the network for
+    /// tens of milliseconds at 1 Gb/s.
     pub fn behind(self, kernel: Bottleneck) -> Emulator {
         Emulator {
             kernel: Some(kernel),
+            inbox: Inbox::one_each(),
             ..self
         }
     }
@@ -207,44 +217,68 @@ impl Emulator {
                     }
                 }
             }
+            let fd = self.socket.as_raw_fd();
             match self.kernel.as_mut() {
                 // Every datagram waiting enters the network at the time it is read, a batch
                 // at a time, what each batch brings out delivered together; a batch that is
                 // not full emptied the socket.
-                None if waiter.ready(0) => {
-                    let fd = self.socket.as_raw_fd();
-                    loop {
-                        let n = self.inbox.recv(fd).map_err(io_error)?;
-                        for datagram in self.inbox.datagrams() {
-                            if let Some(pkt) = wire::decode(datagram, self.nonce) {
-                                self.sim.run_until(clock.now());
-                                inject(&mut self.sim, pkt);
-                            }
-                        }
-                        self.deliver()?;
-                        if n < BATCH {
-                            break;
+                None if waiter.ready(0) => loop {
+                    let n = self.inbox.recv(fd).map_err(io_error)?;
+                    for datagram in self.inbox.datagrams() {
+                        if let Some(pkt) = wire::decode(datagram, self.nonce) {
+                            let now = clock.now();
+                            self.sim.run_until(now);
+                            entering(&mut self.entry_late_us, self.warmup, now, &pkt);
+                            inject(&mut self.sim, pkt);
                         }
                     }
-                }
+                    self.deliver()?;
+                    if n < BATCH {
+                        break;
+                    }
+                },
                 None => {}
                 // Behind the kernel's queues, every datagram enters them at the time it is
-                // read, whole (the kernel's queue carries its padding); what they let through
-                // waits for the end of its time on the link (the loop's next pass).
+                // read, whole (its padding restored: the kernel's queue counts its bytes), one
+                // batch a pass: between batches the loop hands on what the kernel let through,
+                // so datagrams the emulator has not caught up with wait in the socket, before
+                // the network (their entry lateness), rather than holding up what leaves it.
+                // What the kernel let through waits for the end of its time on the link (the
+                // loop's next pass).
                 Some(kernel) => {
-                    loop {
-                        match self.socket.recv_from(&mut buf) {
-                            Ok((n, _)) => kernel.enter(&buf[..n], clock.now())?,
-                            Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                            Err(e) => return Err(io_error(e)),
+                    if waiter.ready(0) {
+                        self.inbox.recv(fd).map_err(io_error)?;
+                        for datagram in self.inbox.datagrams() {
+                            if let Some(pkt) = wire::decode(datagram, self.nonce) {
+                                let now = clock.now();
+                                entering(&mut self.entry_late_us, self.warmup, now, &pkt);
+                                wire::encode(&pkt, self.nonce, &mut encoded);
+                                kernel.enter(&encoded, now)?;
+                            }
                         }
                     }
-                    kernel.leave(&mut buf, || clock.now())?;
+                    kernel.leave(|| clock.now())?;
                 }
             }
         }
         self.deliver()?;
+        let refused: u64 = self
+            .outboxes
+            .iter()
+            .filter_map(|o| o.lock().ok().map(|o| o.refused))
+            .sum();
         let mut result = self.sim.finish();
+        if let Some(dropped) = receive_drops(self.socket.as_raw_fd()) {
+            result.socket_drops.push(("emulator", dropped + refused));
+        }
+        for (flow, late) in result.flows.iter_mut().zip(&mut self.entry_late_us) {
+            if !late.is_empty() {
+                flow.sender
+                    .push(("entry_late_p50_ms", quantile_ms(late, 0.5)));
+                flow.sender
+                    .push(("entry_late_p99_ms", quantile_ms(late, 0.99)));
+            }
+        }
         if let Some(kernel) = self.kernel {
             kernel.report(&mut result, clock.now().min(end));
         }
@@ -281,6 +315,16 @@ fn coarse(wait: Duration) -> Duration {
         wait
     } else {
         wait.max(MIN_SLEEP)
+    }
+}
+
+/// Records how late the datagram of `pkt`, read at `now`, enters the network after its host sent
+/// it (both on the run's clock), if it is data sent after the warm-up.
+fn entering(late_us: &mut [Vec<u32>], warmup: SimTime, now: SimTime, pkt: &Packet) {
+    if pkt.dir == Dir::Forward && pkt.sent_at >= warmup {
+        if let Some(late) = late_us.get_mut(pkt.flow as usize) {
+            late.push(micros_late(now, pkt.sent_at));
+        }
     }
 }
 

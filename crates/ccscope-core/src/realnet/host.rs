@@ -13,7 +13,7 @@ use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::batch::{Inbox, Outbox, BATCH};
-use super::{io_error, real_time, wire, Clock, Waiter};
+use super::{io_error, real_time, receive_drops, wire, Clock, Waiter};
 use crate::build::Endpoints;
 use crate::error::Result;
 use crate::net::packet::{Dir, Packet};
@@ -37,7 +37,7 @@ struct Station {
 }
 
 /// The quantile `q` of `samples` (µs) in ms; 0 without samples.
-fn quantile_ms(samples: &mut [u32], q: f64) -> f64 {
+pub(super) fn quantile_ms(samples: &mut [u32], q: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -46,7 +46,8 @@ fn quantile_ms(samples: &mut [u32], q: f64) -> f64 {
     samples[k] as f64 / 1e3
 }
 
-fn late_us(now: SimTime, due: SimTime) -> u32 {
+/// How many µs `now` is after `due` (0 if not after).
+pub(super) fn micros_late(now: SimTime, due: SimTime) -> u32 {
     (now.ns().saturating_sub(due.ns()) / 1000).min(u32::MAX as u64) as u32
 }
 
@@ -59,11 +60,14 @@ pub struct HostReport {
 }
 
 /// What one half of the hosts measured: each flow's report, the senders' probes per trace bin
-/// (the senders' half only), and the control-state log when the trace asked for one.
+/// (the senders' half only), the control-state log when the trace asked for one, and the
+/// datagrams lost at its socket over the whole run (dropped on the way in, refused on the way
+/// out; `None` where the kernel does not count the first).
 pub struct HostsOutcome {
     pub reports: Vec<HostReport>,
     pub probes: Vec<Vec<Probe>>,
     pub state: Option<StateLog>,
+    pub socket_drops: Option<u64>,
 }
 
 /// One side's endpoints of every flow (the senders, or the receivers) on the wall clock, with
@@ -223,7 +227,7 @@ impl Hosts {
                     Some(at) if at <= now => {
                         self.stations[i].io.timers[slot] = None;
                         if measure {
-                            self.stations[i].timer_late_us.push(late_us(now, at));
+                            self.stations[i].timer_late_us.push(micros_late(now, at));
                         }
                         self.call(i, now, |e, c| e.on_timer(c, slot));
                     }
@@ -311,7 +315,7 @@ impl Hosts {
                     if baseline.is_some() {
                         self.stations[i]
                             .arrival_late_us
-                            .push(late_us(now, pkt.sent_at));
+                            .push(micros_late(now, pkt.sent_at));
                         self.stations[i].rx_bytes += pkt.size_bytes as u64;
                     }
                     self.call(i, now, |e, c| e.on_packet(c, &pkt));
@@ -367,6 +371,7 @@ impl Hosts {
             reports,
             probes: self.probes,
             state: self.state,
+            socket_drops: receive_drops(fd).map(|n| n + self.outbox.refused),
         })
     }
 }

@@ -27,8 +27,9 @@ use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 
+use super::batch::{Inbox, BATCH};
 use super::netns::{inside, namespace, sysctl, tool, Needs};
-use super::wire;
+use super::{receive_drops, wire};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::config::{LinkParams, TopologySpec};
@@ -291,6 +292,28 @@ struct Way {
 }
 
 impl Way {
+    /// `pkt`, sent by this way, was let through by the kernel and read `at`: it leaves the link
+    /// at its [`departure`]. The queue is a fifo, so it is the first packet of its flow,
+    /// direction and size that entered (any before it were lost).
+    fn leaves(&mut self, at: SimTime, pkt: Packet) {
+        let mut entered = at;
+        while let Some(e) = self.queued.pop_front() {
+            if (e.flow, e.dir, e.size) == (pkt.flow, pkt.dir, pkt.size_bytes) {
+                entered = e.at;
+                break;
+            }
+        }
+        let serialization = serialization_time(pkt.size_bytes, self.rate_bps);
+        let departure = departure(entered, at, self.last_departure, serialization);
+        self.last_departure = departure;
+        self.held.push_back(Held {
+            entered,
+            start: departure - serialization,
+            departure,
+            pkt,
+        });
+    }
+
     /// The packets waiting just before `first` takes the link at its start: those that
     /// entered before then, itself among them, of the held ones after it and then the kernel's
     /// (each in the order they entered; none of them takes the link before `first`).
@@ -328,6 +351,7 @@ pub struct Bottleneck {
     /// their bytes (they never reach the user-space network, which counts the flows' packets).
     dropped: Vec<[(u64, u64); 2]>,
     nonce: u32,
+    inbox: Inbox,
     /// The measurement window: from the warm-up to the scenario's end.
     window: (SimTime, SimTime),
     /// The namespaces, held until the run ends.
@@ -459,6 +483,7 @@ impl Bottleneck {
             reverse: scenario.flows.iter().map(|f| f.reverse).collect(),
             dropped: vec![[(0, 0); 2]; scenario.flows.len()],
             nonce,
+            inbox: Inbox::default(),
             window: (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns)),
             _namespaces: [left, right],
         };
@@ -522,42 +547,25 @@ impl Bottleneck {
     }
 
     /// Takes every packet the kernel has let through by `now` out of its queue, to leave the
-    /// link at its [`departure`] ([`Bottleneck::release`] hands it on then).
-    pub fn leave(&mut self, buf: &mut [u8], now: impl Fn() -> SimTime) -> Result<()> {
+    /// link at its [`departure`] ([`Bottleneck::release`] hands it on then), a batch of
+    /// datagrams a system call.
+    pub fn leave(&mut self, now: impl Fn() -> SimTime) -> Result<()> {
         for k in 0..2 {
             loop {
-                let n = match self.ways[k].from.recv(buf) {
-                    Ok(n) => n,
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(e) => {
-                        return Err(unable(format_args!(
-                            "a receive from the veth pair failed: {e}"
-                        )))
-                    }
-                };
-                let Some(pkt) = wire::decode(&buf[..n], self.nonce) else {
-                    continue;
-                };
-                let at = now();
-                // Sent by the other side's way; the queue is a fifo, so it is the first packet
-                // of its flow, direction and size that entered (any before it were lost).
-                let way = &mut self.ways[1 - k];
-                let mut entered = at;
-                while let Some(e) = way.queued.pop_front() {
-                    if (e.flow, e.dir, e.size) == (pkt.flow, pkt.dir, pkt.size_bytes) {
-                        entered = e.at;
-                        break;
+                let n = self
+                    .inbox
+                    .recv(self.ways[k].from.as_raw_fd())
+                    .map_err(|e| {
+                        unable(format_args!("a receive from the veth pair failed: {e}"))
+                    })?;
+                for datagram in self.inbox.datagrams() {
+                    if let Some(pkt) = wire::decode(datagram, self.nonce) {
+                        self.ways[1 - k].leaves(now(), pkt);
                     }
                 }
-                let serialization = serialization_time(pkt.size_bytes, way.rate_bps);
-                let departure = departure(entered, at, way.last_departure, serialization);
-                way.last_departure = departure;
-                way.held.push_back(Held {
-                    entered,
-                    start: departure - serialization,
-                    departure,
-                    pkt,
-                });
+                if n < BATCH {
+                    break;
+                }
             }
         }
         Ok(())
@@ -597,8 +605,8 @@ impl Bottleneck {
 
     /// Adds what the bottleneck did over [warm-up, `end`) to its counters in `result`: the
     /// arrivals and drops of the kernel's queues, the packets waiting in them or let through
-    /// and not yet on the link, and the time on the link; and to each flow's, the packets
-    /// dropped, sent but never delivered.
+    /// and not yet on the link, and the time on the link; to each flow's, the packets
+    /// dropped, sent but never delivered; and the datagrams lost at its sockets over the run.
     pub fn report(mut self, result: &mut RunResult, end: SimTime) {
         let (warmup, end) = (self.window.0, self.window.1.min(end));
         for (way, name) in self
@@ -620,6 +628,13 @@ impl Bottleneck {
                 continue;
             };
             add(link, way.counts, way.rate_bps);
+        }
+        // What the kernel let through one way is read from the other way's socket; a datagram
+        // lost there vanishes from the flows' counts, so it is counted with the run's sockets.
+        for (k, name) in [(1, "kernel.bottleneck"), (0, "kernel.bottleneck.reverse")] {
+            if let Some(n) = receive_drops(self.ways[k].from.as_raw_fd()) {
+                result.socket_drops.push((name, n));
+            }
         }
         for (flow, dropped) in result.flows.iter_mut().zip(&self.dropped) {
             for (s, &(pkts, bytes)) in flow.stats.dir.iter_mut().zip(dropped) {

@@ -34,6 +34,7 @@ use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 use std::sync::{Arc, Mutex};
 
 use super::netns::{inside, namespace, sysctl, tool, Needs};
+use super::socket_option;
 use crate::apps::{OnMode, Period};
 use crate::config::{AppSpec, LinuxSpec};
 use crate::error::Result;
@@ -851,18 +852,7 @@ impl TcpInfo {
 
 /// Reads the TCP socket option `name` of `fd` into `buf`; the bytes the kernel wrote.
 fn tcp_option(fd: RawFd, name: libc::c_int, buf: &mut [u8]) -> Option<usize> {
-    let mut len = buf.len() as libc::socklen_t;
-    // SAFETY: a buffer of `len` bytes the kernel fills, and its length.
-    let rc = unsafe {
-        libc::getsockopt(
-            fd,
-            libc::IPPROTO_TCP,
-            name,
-            buf.as_mut_ptr().cast(),
-            &mut len,
-        )
-    };
-    (rc == 0).then_some(len as usize)
+    socket_option(fd, libc::IPPROTO_TCP, name, buf)
 }
 
 /// BBR's own estimates (`TCP_CC_INFO`'s `struct tcp_bbr_info`, include/uapi/linux/inet_diag.h:

@@ -96,6 +96,39 @@ fn roomy(socket: UdpSocket) -> UdpSocket {
     socket
 }
 
+/// `SO_MEMINFO` (include/uapi/asm-generic/socket.h, Linux 4.6), which the libc crate does not
+/// name for this target.
+const SO_MEMINFO: libc::c_int = 55;
+
+/// The datagrams the kernel has dropped on their way into socket `fd` since it was made, `None`
+/// where the kernel does not say: the socket's drop counter (`SK_MEMINFO_DROPS` of
+/// `SO_MEMINFO`, `sk_drops` in net/core/sock.c `sk_get_meminfo`), which UDP raises for a
+/// datagram that finds the receive buffer full (net/ipv4/udp.c `udp_queue_rcv_one_skb`) and,
+/// rarely, for one with a bad checksum.
+pub(crate) fn receive_drops(fd: RawFd) -> Option<u64> {
+    let mut info = [0u8; 4 * (libc::SK_MEMINFO_DROPS as usize + 1)];
+    let at = 4 * libc::SK_MEMINFO_DROPS as usize;
+    match socket_option(fd, libc::SOL_SOCKET, SO_MEMINFO, &mut info) {
+        Some(len) if len == info.len() => Some(u64::from(u32::from_ne_bytes(
+            info[at..at + 4].try_into().ok()?,
+        ))),
+        _ => None,
+    }
+}
+
+/// Reads the socket option `name` of `level` of `fd` into `buf`; the bytes the kernel wrote.
+pub(crate) fn socket_option(
+    fd: RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+    buf: &mut [u8],
+) -> Option<usize> {
+    let mut len = buf.len() as libc::socklen_t;
+    // SAFETY: a buffer of `len` bytes the kernel fills, and its length.
+    let rc = unsafe { libc::getsockopt(fd, level, name, buf.as_mut_ptr().cast(), &mut len) };
+    (rc == 0).then_some(len as usize)
+}
+
 /// The longest a loop blocks on its socket without looking at the clock.
 const MAX_WAIT: Duration = Duration::from_millis(5);
 
@@ -300,6 +333,11 @@ pub fn run_with(
     let mut result = network?;
     let [senders, receivers] = reports;
     let (senders, receivers) = (senders?, receivers?);
+    for (name, half) in [("senders", &senders), ("receivers", &receivers)] {
+        if let Some(n) = half.socket_drops {
+            result.socket_drops.push((name, n));
+        }
+    }
     let probes = senders.probes;
     let state = merged(senders.state, receivers.state);
     // The endpoints' state lives in the hosts: their probes fill the trace's flow bins, and
@@ -321,7 +359,9 @@ pub fn run_with(
         .zip(receivers.reports)
     {
         flow.label = snd.label;
-        flow.sender = snd.stats;
+        // The emulator's numbers of the flow (its data's entry lateness) after the host's.
+        let emulator = std::mem::replace(&mut flow.sender, snd.stats);
+        flow.sender.extend(emulator);
         flow.receiver = rcv.stats;
         flow.series = rcv.series;
     }
@@ -413,6 +453,37 @@ mod tests {
             got.push(u32::from_le_bytes(buf[..4].try_into().unwrap()));
         }
         assert_eq!(got, (0..burst).collect::<Vec<_>>());
+    }
+
+    /// Datagrams that find a receive buffer full are dropped, and the socket's count is every
+    /// datagram sent to it and never read.
+    #[test]
+    fn a_full_receive_buffer_counts_the_datagrams_it_drops() {
+        let rx = UdpSocket::bind("127.0.0.1:0").unwrap();
+        // The smallest buffer the kernel allows (a few KiB: a handful of datagrams).
+        assert!(batch::int_option(
+            rx.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            1
+        ));
+        let tx = UdpSocket::bind("127.0.0.1:0").unwrap();
+        assert_eq!(receive_drops(rx.as_raw_fd()), Some(0));
+        let sent = 200;
+        for _ in 0..sent {
+            tx.send_to(&[0u8; 1000], rx.local_addr().unwrap()).unwrap();
+        }
+        // Loopback hands datagrams on in a soft interrupt, soon after each send.
+        std::thread::sleep(Duration::from_millis(20));
+        rx.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 1000];
+        let mut read = 0;
+        while rx.recv(&mut buf).is_ok() {
+            read += 1;
+        }
+        let dropped = receive_drops(rx.as_raw_fd()).unwrap();
+        assert!(dropped > 0 && read > 0, "read {read}, dropped {dropped}");
+        assert_eq!(read + dropped, sent);
     }
 
     #[test]
