@@ -516,9 +516,9 @@ BBR_STANDING = (
     "Linux BBR keeps a longer standing queue than the model, as on the quick paths: its "
     "bandwidth estimate, the maximum over ten rounds of delivery-rate samples taken on the "
     "hosts' real clock (net/ipv4/tcp_bbr.c bbr_update_bw), runs above the link, so ProbeBW's "
-    "gain-1 phases pace above it, and its window adds the ACK-aggregation allowance "
-    "(bbr_ack_aggregation_cwnd) that draft-cardwell-iccrg-bbr-congestion-control-00, the "
-    "model, lacks: more queue, a larger window and, on a short buffer, losses"
+    "gain-1 phases pace above it: more queue, a larger window and, on a short buffer, "
+    "losses (the window's ACK-aggregation allowance, bbr_ack_aggregation_cwnd, is modelled "
+    "and on the quick paths explains part of the window, none of the queue)"
 )
 
 
