@@ -80,7 +80,7 @@ validate: $(STAMP) ns2
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig10 --store
 	$(BIN)/python bench/ns2_compare_figs.py jin-table5 --seeds 10 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-fig17 --store
-	$(BIN)/python bench/ns2_compare_figs.py cai-fig8-9 --store
+	$(BIN)/python bench/ns2_compare_figs.py cai-fig8-9 --seeds 10 --store
 	$(BIN)/python bench/ns2_compare_figs.py cai-table1 --store
 	$(BIN)/python bench/ns2_compare_figs.py cubic --seeds 10 --store
 	$(BIN)/python bench/ns2_compare_figs.py vegas --seeds 10 --store
