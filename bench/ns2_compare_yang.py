@@ -80,16 +80,17 @@ def cov_ccscope(p: float, source: dict, seed: int) -> float:
     return yang.cov_time(source, seed, p)[0]
 
 
-def cov_ns2(agent: list[str], p: float, seed: int) -> float:
+def sent_per_bin(tcl: Path, args: list[str]) -> np.ndarray:
+    """The packets sent per bin that an ns-2.35 script of this set-up prints, run with `args`."""
     out = subprocess.run(
-        ["ns", str(TCL), str(p), str(SECONDS), str(WARMUP_S), str(yang.BIN_S), str(seed), *agent],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
+        ["ns", str(tcl), *args], capture_output=True, text=True, timeout=600, check=True
     )
-    sent = json.loads(out.stdout.strip().splitlines()[-1])["sent_per_bin"]
-    return metrics.cov(np.array(sent, dtype=float))
+    return np.array(json.loads(out.stdout.strip().splitlines()[-1])["sent_per_bin"], float)
+
+
+def cov_ns2(agent: list[str], p: float, seed: int) -> float:
+    args = [str(p), str(SECONDS), str(WARMUP_S), str(yang.BIN_S), str(seed), *agent]
+    return metrics.cov(sent_per_bin(TCL, args))
 
 
 #: bench/ns2_yang_step.tcl's arguments before the seed: yang.aggressiveness_scenario's step.
@@ -97,15 +98,8 @@ STEP = [yang.STEP_FROM, yang.STEP_TO, yang.STEP_S, yang.STEP_S + (yang.STEP_RTTS
 
 
 def aggressiveness_ns2(agent: list[str], seed: int) -> float:
-    out = subprocess.run(
-        ["ns", str(STEP_TCL), *(f"{a:g}" for a in [*STEP, yang.BIN_S]), str(seed), *agent],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    sent = json.loads(out.stdout.strip().splitlines()[-1])["sent_per_bin"]
-    return yang.aggressiveness_of(np.array(sent, dtype=float))
+    args = [*(f"{a:g}" for a in [*STEP, yang.BIN_S]), str(seed), *agent]
+    return yang.aggressiveness_of(sent_per_bin(STEP_TCL, args))
 
 
 def cell(values: list[float]) -> str:
