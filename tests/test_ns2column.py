@@ -68,6 +68,10 @@ def test_a_cell_is_restamped_only_if_its_ccscope_side_is_unchanged(tmp_path):
     # Measuring afresh replaces the whole cell: no re-stamp left on it.
     ns2column.store("r", {"k": {**cell, "seeds": "1-5"}}, again, path)
     assert "restamped" not in ns2column.load(path)["r"]["k"]
+    # A cell measured at this version has nothing to carry: re-stamping leaves it as it is.
+    before = ns2column.load(path)["r"]["k"]
+    assert ns2column.restamp("r", "k", "1.02 ± 0.1", "1-5", again, path)
+    assert ns2column.load(path)["r"]["k"] == before
 
 
 def _report(rows: list[Claim], rid: str = "yang-table1") -> dict:

@@ -168,13 +168,16 @@ def restamp(
     character, the cell is stamped with this model version (its ns-2.35 side and verdict stay
     the measured run's, whose version ``restamped["measured_at"]`` keeps) and True returned.
     Otherwise (a different value or seeds, or no such cell) nothing changes and False is
-    returned: the caller measures the cell afresh, both sides, and stores it."""
+    returned: the caller measures the cell afresh, both sides, and stores it. A cell already at
+    this model version is left as it is (nothing to carry)."""
     from . import _core
 
     with _locked(path) as data:
         cell = data["reproductions"].get(reproduction, {}).get(key)
         if cell is None or cell["ccscope"] != ccscope or cell["seeds"] != seeds:
             return False
+        if cell["model_version"] == _core.MODEL_VERSION:
+            return True
         measured = cell.get("restamped", {}).get("measured_at", cell["model_version"])
         cell["model_version"] = _core.MODEL_VERSION
         cell["restamped"] = {"measured_at": measured, "command": command}
