@@ -654,9 +654,9 @@ def test_linux_recovery_settings_are_checked(setting, field, needle):
     assert "\n" not in str(info.value)
 
 
-def _lossy_linux_like(**settings):
-    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with 1% random loss,
-    20 s: its row of the flows table."""
+def _lossy_linux_like(loss=0.01, **settings):
+    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with `loss` random
+    loss, 20 s: its row of the flows table."""
     source = {"kind": "tcp", "delayed_ack": True, "delack": "40ms", **settings}
     sc = {
         "run": {"duration": "20s", "seed": 1},
@@ -665,7 +665,7 @@ def _lossy_linux_like(**settings):
             "bottleneck": {
                 "rate": "10Mbps",
                 "delay": "8ms",
-                "loss": {"kind": "bernoulli", "p": 0.01},
+                "loss": {"kind": "bernoulli", "p": loss},
             },
         },
         "flows": [{"source": source}],
@@ -691,3 +691,71 @@ def test_linux_recovery_settings_from_the_command_line(tmp_path):
     p = _run_source(tmp_path, 'variant = "reno", delayed_ack = true, prr = true')
     assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
     assert "flows[0].source.prr" in p.stderr
+
+
+def test_a_kept_scoreboard_is_written_only_when_set_and_runs_from_the_command_line(tmp_path):
+    keep = 'variant = "sack", after_timeout = "keep_sacked" }'
+    on = ccscope.loads(TCP.replace('variant = "sack" }', keep))
+    assert on.table["flows"][0]["source"]["after_timeout"] == "keep_sacked"
+    p = _run_source(tmp_path, 'after_timeout = "keep_sacked"')
+    assert p.returncode == 0, p.stderr
+
+
+def _fixed_window_sack(after_timeout: str, rates: bool = False):
+    """A 2000-packet SACK transfer at a fixed window of 60 through 5% random loss (seed 1),
+    its controller asking for delivery rates or not: its flows row, and the sums over its ACKs
+    of `delivered_pkts` and of `acked_pkts + sacked_pkts`."""
+    sums = {"delivered": 0, "acked_sacked": 0}
+
+    class Probe(ccscope.Controller):
+        window_pkts = 60.0
+        wants_delivery_rate = rates
+
+        def on_ack(self, ack):
+            sums["delivered"] += ack.delivered_pkts
+            sums["acked_sacked"] += ack.acked_pkts + ack.sacked_pkts
+
+    source = {
+        "kind": "tcp",
+        "variant": "sack",
+        "controller": "python:p",
+        "transfer": "2000pkts",
+        "after_timeout": after_timeout,
+    }
+    sc = {
+        "run": {"duration": "60s", "seed": 1},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": "10Mbps",
+                "delay": "10ms",
+                "loss": {"kind": "bernoulli", "p": 0.05},
+            },
+        },
+        "flows": [{"source": source}],
+    }
+    row = ccscope.run(sc, controllers={"p": Probe()}).flows.iloc[0]
+    assert (row.timeouts > 0, row.acked_pkts) == (True, 2000)
+    return row, sums
+
+
+def test_a_kept_scoreboard_reaches_the_engine():
+    # The window leaves more holes than an ACK's SACK blocks report, and the flow times out:
+    # a timeout that keeps the scoreboard resends fewer packets the receiver holds, and the
+    # run repeats itself.
+    kept, _ = _fixed_window_sack("keep_sacked")
+    assert kept.equals(_fixed_window_sack("keep_sacked")[0])
+    forgot, _ = _fixed_window_sack("skip_sacked")
+    assert kept.sent_pkts < forgot.sent_pkts
+
+
+def test_python_controllers_see_each_delivered_packet_once():
+    # The ACKs' delivered counts add up to the transfer exactly when the scoreboard is never
+    # forgotten (the timeouts keep it), or when the controller's delivery records count: acked
+    # + sacked counts every packet SACKed before the cumulative ACK passed it twice, and a
+    # scoreboard a timeout emptied counts what the receiver reports again.
+    _, sums = _fixed_window_sack("keep_sacked")
+    assert sums["delivered"] == 2000
+    assert sums["acked_sacked"] > 2000
+    assert _fixed_window_sack("skip_sacked")[1]["delivered"] > 2000
+    assert _fixed_window_sack("skip_sacked", rates=True)[1]["delivered"] == 2000

@@ -37,6 +37,7 @@ class Ack:
     acked_pkts: int
     acked_bytes: int
     sacked_pkts: int
+    delivered_pkts: int
     growth_pkts: int
     rtt_s: float | None
     srtt_s: float | None

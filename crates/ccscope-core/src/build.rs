@@ -599,6 +599,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         sack_lost_after: t.sack_lost_after as u32,
         sack_pipe_counter: t.sack_pipe == SackPipe::Counter,
         sack_go_back_n: t.after_timeout == AfterTimeout::GoBackN,
+        sack_kept_at_timeout: t.after_timeout == AfterTimeout::KeepSacked,
         prr: t.prr,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),

@@ -366,6 +366,8 @@ pub(crate) struct PyAck {
     #[pyo3(get)]
     sacked_pkts: u64,
     #[pyo3(get)]
+    delivered_pkts: u64,
+    #[pyo3(get)]
     growth_pkts: u64,
     #[pyo3(get)]
     rtt_s: Option<f64>,
@@ -773,6 +775,7 @@ impl Controller for PyController {
                 acked_pkts: a.acked_pkts,
                 acked_bytes: a.acked_bytes,
                 sacked_pkts: a.sacked_pkts,
+                delivered_pkts: a.delivered_pkts,
                 growth_pkts: a.growth_pkts,
                 rtt_s: secs(a.rtt),
                 srtt_s: secs(a.srtt),

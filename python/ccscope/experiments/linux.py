@@ -42,7 +42,10 @@ ACK_BYTES = 52
 #: packet that fills the last hole acknowledged at once (net/ipv4/tcp_input.c
 #: ``tcp_data_queue`` sets ``ICSK_ACK_NOW`` when the out-of-order queue empties; RFC 5681
 #: §4.2), and SACK recovery by Proportional Rate Reduction (RFC 6937; net/ipv4/tcp_input.c
-#: ``tcp_cwnd_reduction``), which Linux's BBR does without (:func:`tcp_source`).
+#: ``tcp_cwnd_reduction``), which Linux's BBR does without (:func:`tcp_source`). A timeout
+#: keeps the SACK scoreboard, so that its go-back-N skips what the receiver reported holding
+#: (net/ipv4/tcp_input.c ``tcp_timeout_mark_lost`` keeps SACKed segments unless it detects
+#: reneging).
 LINUX_TCP = {
     "variant": "sack",
     "packet_size": f"{PACKET_BYTES}B",
@@ -57,6 +60,7 @@ LINUX_TCP = {
     "growth": "per_packet",
     "ack_filled_hole": True,
     "prr": True,
+    "after_timeout": "keep_sacked",
     "max_window": 100000,
 }
 

@@ -37,6 +37,7 @@ impl<C: Controller> Driver<C> {
             now: self.now,
             acked_pkts,
             acked_bytes: 1000 * acked_pkts,
+            delivered_pkts: acked_pkts,
             growth_pkts: acked_pkts.min(1),
             rtt: Some(self.rtt),
             srtt: Some(self.rtt),

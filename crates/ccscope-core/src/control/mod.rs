@@ -56,6 +56,11 @@ pub struct AckSample {
     pub acked_bytes: u64,
     /// Packets above the cumulative ACK that this ACK newly reports held (SACK, RFC 2018).
     pub sacked_pkts: u64,
+    /// Packets this ACK newly delivers, each counted once: those it acknowledges that were not
+    /// SACKed before, and those it newly SACKs (RFC 6937's DeliveredData; Linux's
+    /// `rs->acked_sacked`). `acked_pkts + sacked_pkts` counts a packet twice when it was SACKed
+    /// before the cumulative ACK passes it.
+    pub delivered_pkts: u64,
     /// Packets this ACK counts for window growth, as the TCP source's `growth` says: with
     /// `per_ack` (the default; RFC 5681 §3.1, ns-2's `opencwnd()`) 1 for an ACK of new data;
     /// with `per_packet` (RFC 3465's byte counting in whole packets and without its limit L, as

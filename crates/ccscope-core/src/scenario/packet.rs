@@ -1012,9 +1012,13 @@ impl SackPipe {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AfterTimeout {
-    /// Go-back-N skips the packets the receiver reports holding (RFC 6675 §5.1).
+    /// The scoreboard is emptied (RFC 2018 §8); go-back-N skips the packets the ACKs that
+    /// follow report held (RFC 6675 §5.1).
     #[default]
     SkipSacked,
+    /// The scoreboard is kept: go-back-N skips the packets reported held before the timeout
+    /// too, as Linux does (net/ipv4/tcp_input.c `tcp_timeout_mark_lost`).
+    KeepSacked,
     /// Go-back-N resends every packet, as ns-2.35's Sack1 (`tcp-sack1.cc`) does.
     GoBackN,
 }
@@ -1164,8 +1168,11 @@ pub struct Tcp {
     #[serde(default, skip_serializing_if = "SackPipe::is_scoreboard")]
     pub sack_pipe: SackPipe,
     /// SACK: what the go-back-N after a retransmission timeout resends. `skip_sacked`
-    /// (default): RFC 6675 §5.1, the packets the receiver reports holding are not sent again;
-    /// `go_back_n`: ns-2.35's Sack1 (`tcp-sack1.cc` `timeout()`, `recv()`), every packet from
+    /// (default): the timeout empties the scoreboard (RFC 2018 §8), and the packets the ACKs
+    /// after it report held are not sent again (RFC 6675 §5.1); `keep_sacked`: the scoreboard
+    /// survives the timeout, so the packets reported held before it are not sent again
+    /// either, as Linux keeps its SACK marks unless it detects reneging (net/ipv4/tcp_input.c
+    /// `tcp_timeout_mark_lost`; RFC 6675 §5.1 notes the practice); `go_back_n`: ns-2.35's Sack1 (`tcp-sack1.cc` `timeout()`, `recv()`), every packet from
     /// the first unacknowledged one, with Sack1's scoreboard: SACK blocks are read from
     /// duplicate ACKs and from the ACKs of a recovery only, none from a timeout to the next new
     /// ACK (`timeout_`), the scoreboard is emptied by each new ACK outside a recovery, and a

@@ -98,6 +98,11 @@ impl DeliveryRate {
             marked_lost: false,
         };
         match self.sent.get_mut(index) {
+            // A packet delivered already (SACKed, then resent by a go-back-N that forgot the
+            // scoreboard) brings the receiver nothing new: its record stays delivered, so that
+            // its next ACK does not count it again (a packet counts once: Linux
+            // net/ipv4/tcp_rate.c `tcp_rate_skb_delivered` takes only packets not SACKed yet).
+            Some(old) if old.delivered => {}
             Some(old) => *old = record,
             None => {
                 debug_assert_eq!(index, self.sent.len());
@@ -154,6 +159,11 @@ impl DeliveryRate {
             lost_pkts: self.lost_pkts - p.lost_pkts,
             app_limited: p.app_limited,
         })
+    }
+
+    /// C.delivered: packets delivered so far, each counted once.
+    pub(crate) fn delivered_pkts(&self) -> u64 {
+        self.delivered_pkts
     }
 
     /// Whether the sender is in an application-limited period (C.app_limited ≠ 0).
@@ -263,6 +273,23 @@ mod tests {
         d.forget(3);
         d.sample(None);
         assert_eq!(d.delivered_pkts, 3);
+    }
+
+    #[test]
+    fn a_delivered_packet_sent_again_counts_once() {
+        // Packet 1 of 0-2 is SACKed; a timeout's go-back-N that forgot it sends 0-2 again, and
+        // the cumulative ACK of all three delivers two packets, not three.
+        let mut d = DeliveryRate::default();
+        send_window(&mut d, 0, 3, SimTime::ZERO, MS);
+        d.on_delivered(1, SimTime::from_ms(40));
+        d.sample(None);
+        send_window(&mut d, 0, 3, SimTime::from_ms(300), MS);
+        for i in 0..3 {
+            d.on_delivered(i, SimTime::from_ms(340));
+        }
+        d.forget(3);
+        let s = d.sample(None).expect("a sample");
+        assert_eq!((d.delivered_pkts, s.delivered_pkts), (3, 2));
     }
 
     #[test]

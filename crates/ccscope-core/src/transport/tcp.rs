@@ -169,6 +169,12 @@ pub struct TcpSpec {
     /// only if it SACKs a packet not yet SACKed. Else RFC 6675 §5.1 (SACKed packets skipped).
     /// For [`Variant::Sack`] only: Reno and NewReno ignore it.
     pub sack_go_back_n: bool,
+    /// SACK: a timeout keeps the scoreboard, so that its go-back-N skips the packets the
+    /// receiver reported holding before it, as Linux does unless it detects reneging
+    /// (net/ipv4/tcp_input.c `tcp_timeout_mark_lost`; RFC 6675 §5.1 notes the practice). Else
+    /// the scoreboard is emptied (RFC 2018 §8) and refilled from the ACKs that follow. Not with
+    /// [`Self::sack_go_back_n`]; for [`Variant::Sack`] only.
+    pub sack_kept_at_timeout: bool,
     /// SACK: a recovery sends by Proportional Rate Reduction (RFC 6937; Linux
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`), not whenever the pipe is below the window.
     pub prr: bool,
@@ -520,6 +526,7 @@ struct SenderSettings {
     sack_lost_after: u32,
     sack_pipe_counter: bool,
     sack_go_back_n: bool,
+    sack_kept_at_timeout: bool,
     prr: bool,
     recover_margin: u32,
     max_window_pkts: f64,
@@ -545,6 +552,7 @@ impl SenderSettings {
             sack_pipe_counter: spec.sack_pipe_counter,
             // A sender without SACK blocks has no scoreboard to keep as Sack1 does.
             sack_go_back_n: spec.sack_go_back_n && spec.variant == Variant::Sack,
+            sack_kept_at_timeout: spec.sack_kept_at_timeout,
             prr: spec.prr,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
@@ -1127,9 +1135,9 @@ impl TcpSender {
         let now = ctx.now();
         let h = &pkt.header;
         let mut sacked_pkts = 0;
-        // For PRR: where IsLost stood before this ACK, and what it newly delivers.
+        // For PRR: where IsLost stood before this ACK.
         let lost_before = if self.spec.prr { self.lost_below() } else { 0 };
-        let mut delivered = 0;
+        let delivered_before = self.delivery().map(DeliveryRate::delivered_pkts);
         if self.spec.variant == Variant::Sack && self.reads_sack_blocks(h.ack) {
             for b in h.blocks.chunks(2) {
                 // Unused blocks are empty ([0, 0]), as is a block the cumulative ACK covers once
@@ -1145,6 +1153,7 @@ impl TcpSender {
         let mut sample = AckSample {
             now,
             sacked_pkts,
+            delivered_pkts: sacked_pkts,
             ece,
             in_recovery: self.in_recovery,
             rwnd_limited: self.ctl.window() >= self.spec.max_window_pkts,
@@ -1171,12 +1180,9 @@ impl TcpSender {
                 && h.flags & RETX == 0
                 && self.outstanding.front().is_some_and(|&last| h.echo < last);
             newly_acked = acked;
-            if self.spec.prr {
-                // Delivered now: acknowledged and not SACKed before (RFC 6937 DeliveredData).
-                let sacked_below =
-                    self.sacked.count_from(self.snd_una) - self.sacked.count_from(ack);
-                delivered = acked - sacked_below;
-            }
+            // Delivered now: acknowledged and not SACKed before (RFC 6937 DeliveredData).
+            let sacked_below = self.sacked.count_from(self.snd_una) - self.sacked.count_from(ack);
+            sample.delivered_pkts += acked - sacked_below;
             if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
                 for i in 0..acked as usize {
                     d.on_delivered(i, now);
@@ -1212,7 +1218,7 @@ impl TcpSender {
             if ece {
                 (sample.ce_pkts, sample.ce_bytes) = (acked, acked_bytes);
             }
-            self.tell_ack(sample);
+            self.tell_ack(&mut sample, delivered_before);
             if spurious {
                 self.ctl.on_undo(now);
             }
@@ -1233,7 +1239,7 @@ impl TcpSender {
                 self.arm_rto(ctx);
             }
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
-            self.tell_ack(sample);
+            self.tell_ack(&mut sample, delivered_before);
             // Sack1 counts a duplicate ACK outside a recovery only if it SACKs a packet not yet
             // SACKed (`CheckUpdate()`; RFC 6675 §2's DupAck).
             let counted = !self.spec.sack_go_back_n || self.in_recovery || sacked_pkts > 0;
@@ -1269,15 +1275,23 @@ impl TcpSender {
             let newly_lost = self.sacked.next_absent(lost_before.max(self.snd_una)) < lost_after;
             let pipe = self.pipe();
             if let Some(prr) = self.prr() {
-                prr.on_ack(delivered + sacked_pkts, pipe, newly_acked > 0, newly_lost);
+                prr.on_ack(sample.delivered_pkts, pipe, newly_acked > 0, newly_lost);
             }
         }
         self.send_more(ctx);
     }
 
+    /// The per-packet delivery records, for a controller that asks for delivery rates.
+    fn delivery(&self) -> Option<&DeliveryRate> {
+        self.extras.as_deref().and_then(|x| x.delivery.as_ref())
+    }
+
     /// Completes `sample` with the sender's view after the ACK (RTT estimates, what is in
-    /// flight, a delivery-rate sample) and hands it to the controller.
-    fn tell_ack(&mut self, mut sample: AckSample) {
+    /// flight, a delivery-rate sample) and hands it to the controller. With per-packet
+    /// delivery records (`delivered_before`: their count before the ACK), what the ACK
+    /// delivered is counted from them: each packet once, even when a timeout emptied the
+    /// scoreboard (RFC 2018 §8) and the receiver reports the packet held again.
+    fn tell_ack(&mut self, sample: &mut AckSample, delivered_before: Option<u64>) {
         if self.spec.variant == Variant::Sack {
             self.mark_sack_losses(sample.now);
         }
@@ -1286,11 +1300,14 @@ impl TcpSender {
         sample.in_flight_pkts = self.in_flight_pkts();
         sample.in_flight_bytes = sample.in_flight_pkts * u64::from(self.spec.packet_bytes);
         let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) else {
-            self.ctl.on_ack(&sample);
+            self.ctl.on_ack(sample);
             return;
         };
+        if let Some(before) = delivered_before {
+            sample.delivered_pkts = d.delivered_pkts() - before;
+        }
         sample.delivery = d.sample(sample.min_rtt);
-        self.ctl.on_ack(&sample);
+        self.ctl.on_ack(sample);
         if self.ctl.marks_app_limited() {
             d.app_limited(sample.in_flight_pkts);
         }
@@ -1441,11 +1458,14 @@ impl TcpSender {
             self.sent_time(self.snd_una, ctx.now()),
         );
         self.rto.back_off(&self.spec.rto);
-        // Go-back-N from the first unacknowledged packet; the scoreboard is forgotten (ns-2).
+        // Go-back-N from the first unacknowledged packet, the scoreboard forgotten unless the
+        // sender keeps it.
         self.in_recovery = false;
         self.dupacks = 0;
         self.dupwnd = 0.0;
-        self.sacked.clear();
+        if !self.spec.sack_kept_at_timeout {
+            self.sacked.clear();
+        }
         self.rexmitted = Vec::new();
         self.snd_nxt = self.snd_una;
         self.rto.timed_out = true;
@@ -2439,12 +2459,16 @@ mod tests {
     /// A SACK sender of initial window 6 whose packets 0, 2, 4 and 5 are lost: 1 and 3 arrive,
     /// their two duplicate ACKs let 6 and 7 go (limited transmit), both held up, and the timer
     /// fires. Returns the pair at that moment (in ms), 6 and 7, and what the timeout resent.
-    fn timed_out_over_sacked_packets(go_back_n: bool) -> (Pair, u64, Vec<Packet>, Vec<Packet>) {
+    fn timed_out_over_sacked_packets(
+        go_back_n: bool,
+        kept: bool,
+    ) -> (Pair, u64, Vec<Packet>, Vec<Packet>) {
         let spec = TcpSpec {
             variant: Variant::Sack,
             initial_window_pkts: 6.0,
             sack_lost_after: 1,
             sack_go_back_n: go_back_n,
+            sack_kept_at_timeout: kept,
             ..TcpSpec::default()
         };
         let mut p = Pair::new(&spec);
@@ -2469,12 +2493,22 @@ mod tests {
     #[test]
     fn sack1_goes_back_n_over_sacked_packets_after_a_timeout() {
         for (go_back_n, want) in [(false, &[2][..]), (true, &[2, 3][..])] {
-            let (mut p, t, _, resent) = timed_out_over_sacked_packets(go_back_n);
+            let (mut p, t, _, resent) = timed_out_over_sacked_packets(go_back_n, false);
             assert_eq!(seqs(&resent), [0]);
             let acks = p.reach_receiver(t + 50, &resent);
             assert_eq!(acks[0].header.ack, 2);
             assert_eq!(acks[0].header.blocks[..2], [3, 4]);
             assert_eq!(seqs(&p.reach_sender(t + 100, &acks)), want, "{go_back_n}");
+        }
+    }
+
+    /// The timeout forgets the scoreboard (RFC 2018 §8) unless the sender keeps it, as Linux
+    /// does (`tcp_timeout_mark_lost`): then 1 and 3, SACKed before, are still known held.
+    #[test]
+    fn a_timeout_keeps_the_scoreboard_only_when_asked() {
+        for (kept, held) in [(false, 0), (true, 2)] {
+            let (p, ..) = timed_out_over_sacked_packets(false, kept);
+            assert_eq!(p.snd.sacked.count_from(0), held, "kept: {kept}");
         }
     }
 
@@ -2489,12 +2523,12 @@ mod tests {
     /// block (not counted).
     #[test]
     fn sack1_ignores_duplicate_acks_from_a_timeout_to_the_next_new_ack() {
-        let (mut p, t, limited, resent) = timed_out_over_sacked_packets(false);
+        let (mut p, t, limited, resent) = timed_out_over_sacked_packets(false, false);
         let late = p.reach_receiver(t + 10, &limited[1..]);
         assert!(p.reach_sender(t + 20, &late).is_empty());
         assert_eq!(p.snd.dupacks, 1);
         assert_eq!(p.snd.sacked.count_from(0), 3);
-        let (mut p, t, limited, resent2) = timed_out_over_sacked_packets(true);
+        let (mut p, t, limited, resent2) = timed_out_over_sacked_packets(true, false);
         assert_eq!(seqs(&resent), seqs(&resent2));
         let late = p.reach_receiver(t + 10, &limited[1..]);
         assert_eq!(late[0].header.ack, 0);

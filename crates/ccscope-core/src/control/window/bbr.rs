@@ -536,7 +536,7 @@ impl Controller for Bbr {
         self.smss_bytes = self.smss_bytes.max(acked_packet_bytes(ack));
         let lost = std::mem::take(&mut self.lost_since_ack);
         let in_flight = ack.in_flight_pkts as f64;
-        let delivered = (ack.acked_pkts + ack.sacked_pkts) as f64;
+        let delivered = ack.delivered_pkts as f64;
         let prior_inflight = in_flight + delivered + lost as f64;
         if self.pacing_rate.is_none() {
             // §4.2.1 BBRInitPacingRate from the first RTT sample (draft-ietf-ccwg-bbr-06
@@ -588,7 +588,7 @@ impl Controller for Bbr {
         self.set_send_quantum();
         self.set_cwnd(in_flight, delivered, lost);
         self.last_in_flight = ack.in_flight_pkts;
-        self.last_delivered = ack.acked_pkts + ack.sacked_pkts;
+        self.last_delivered = ack.delivered_pkts;
     }
 
     fn on_lost_packet(&mut self, _lost: &LostPacket) {
@@ -700,6 +700,7 @@ mod tests {
             now,
             acked_pkts: acked,
             acked_bytes: 1000 * acked,
+            delivered_pkts: acked,
             rtt: Some(rtt),
             srtt: Some(rtt),
             min_rtt: Some(rtt),

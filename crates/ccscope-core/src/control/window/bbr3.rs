@@ -903,7 +903,7 @@ impl Controller for Bbr3 {
         self.smss_bytes = self.smss_bytes.max(acked_packet_bytes(ack));
         self.has_selective_acks |= ack.sacked_pkts > 0;
         let lost = std::mem::take(&mut self.lost_since_ack);
-        let newly_acked = (ack.acked_pkts + ack.sacked_pkts) as f64;
+        let newly_acked = ack.delivered_pkts as f64;
         let in_flight = ack.in_flight_pkts as f64;
         if (in_flight + newly_acked + lost as f64) >= self.cwnd.floor() {
             self.cwnd_limited_now = true;
@@ -1158,6 +1158,7 @@ mod tests {
                 now: self.now,
                 acked_pkts: acked,
                 acked_bytes: 1000 * acked,
+                delivered_pkts: acked,
                 rtt: Some(ms(50)),
                 srtt: Some(ms(50)),
                 min_rtt: Some(ms(50)),

@@ -218,7 +218,7 @@ impl Controller for Copa {
         if let Some(rtt) = ack.rtt {
             self.sample_rtt(now, rtt);
         }
-        let newly = ack.acked_pkts + ack.sacked_pkts;
+        let newly = ack.delivered_pkts;
         self.acked += newly;
         if self.window_end.is_none_or(|end| self.acked >= end) {
             if self.window_end.is_some() {

@@ -462,7 +462,7 @@ impl Controller for Cubic {
         // last ACK when less than half the window was in flight before this one (RFC 7661
         // §4.3), and an idle sender's wait (more than two RTTs after an ACK that left nothing
         // in flight) less the RTT of its first packet.
-        let before = (ack.in_flight_pkts + ack.acked_pkts + ack.sacked_pkts) as f64;
+        let before = (ack.in_flight_pkts + ack.delivered_pkts) as f64;
         let limited = 2.0 * before < self.s.cwnd;
         let paused = if limited {
             since
@@ -1026,6 +1026,7 @@ mod tests {
                 c.on_ack(&AckSample {
                     now,
                     acked_pkts: acked,
+                    delivered_pkts: acked,
                     growth_pkts: acked.min(in_flight),
                     in_flight_pkts: in_flight,
                     rtt: (rtt_us > 0).then_some(rtt),
