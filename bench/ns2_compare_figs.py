@@ -954,8 +954,8 @@ CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
 
 def cubic_ccscope(p: float, seed: int) -> float:
     """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP but
-    whole-packet windows, as TCP/Linux's integer snd_cwnd, and RFC 6675's go-back-N after a
-    timeout, as its scoreboard; 1040 bytes on the wire): packets
+    whole-packet windows, as TCP/Linux's integer snd_cwnd, and a scoreboard kept over a
+    timeout, as its own; 1040 bytes on the wire): packets
     sent per RTT over the second half of the 3000-s run."""
     sc = (
         load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
@@ -967,8 +967,8 @@ def cubic_ccscope(p: float, seed: int) -> float:
         **NS2_TCP,
         "integer_window": True,
         # TCP/Linux keeps its scoreboard over a timeout (tcp-linux.cc: MarkLoss, no
-        # ClearScoreBoard), as RFC 6675 §5.1 does, unlike Sack1.
-        "after_timeout": "skip_sacked",
+        # ClearScoreBoard), as Linux does, unlike Sack1.
+        "after_timeout": "keep_sacked",
         "packet_size": f"{1000 + HEADER}B",
         "controller": NS2_CUBIC,
     }
