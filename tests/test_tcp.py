@@ -654,23 +654,28 @@ def test_linux_recovery_settings_are_checked(setting, field, needle):
     assert "\n" not in str(info.value)
 
 
-def _lossy_linux_like(loss=0.01, **settings):
-    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with `loss` random
-    loss, 20 s: its row of the flows table."""
-    source = {"kind": "tcp", "delayed_ack": True, "delack": "40ms", **settings}
-    sc = {
-        "run": {"duration": "20s", "seed": 1},
+def _one_lossy_flow(source: dict, delay: str, loss: float, duration: str) -> dict:
+    """A scenario of one flow of `source` on a 10 Mb/s bottleneck of one-way `delay` with
+    `loss` random loss, run for `duration` (seed 1)."""
+    return {
+        "run": {"duration": duration, "seed": 1},
         "topology": {
             "kind": "dumbbell",
             "bottleneck": {
                 "rate": "10Mbps",
-                "delay": "8ms",
+                "delay": delay,
                 "loss": {"kind": "bernoulli", "p": loss},
             },
         },
         "flows": [{"source": source}],
     }
-    return ccscope.run(sc).flows.iloc[0]
+
+
+def _lossy_linux_like(**settings):
+    """One SACK flow with delayed ACKs and `settings` on a 10 Mb/s path with 1% random loss,
+    20 s: its row of the flows table."""
+    source = {"kind": "tcp", "delayed_ack": True, "delack": "40ms", **settings}
+    return ccscope.run(_one_lossy_flow(source, "8ms", 0.01, "20s")).flows.iloc[0]
 
 
 def test_linux_recovery_settings_reach_the_engine():
@@ -722,18 +727,7 @@ def _fixed_window_sack(after_timeout: str, rates: bool = False):
         "transfer": "2000pkts",
         "after_timeout": after_timeout,
     }
-    sc = {
-        "run": {"duration": "60s", "seed": 1},
-        "topology": {
-            "kind": "dumbbell",
-            "bottleneck": {
-                "rate": "10Mbps",
-                "delay": "10ms",
-                "loss": {"kind": "bernoulli", "p": 0.05},
-            },
-        },
-        "flows": [{"source": source}],
-    }
+    sc = _one_lossy_flow(source, "10ms", 0.05, "60s")
     row = ccscope.run(sc, controllers={"p": Probe()}).flows.iloc[0]
     assert (row.timeouts > 0, row.acked_pkts) == (True, 2000)
     return row, sums
