@@ -4,8 +4,9 @@ packet engine, seeds 1..R, under three ways of acknowledging and counting growth
 packet (growth per ACK, which then equals growth per packet), Linux's delayed ACKs with growth
 per ACK (RFC 5681 §3.1, ns-2), delayed ACKs with growth per packet acknowledged (RFC 3465 as
 Linux counts), that with the packet that fills a hole acknowledged at once (RFC 5681 §4.2 as
-Linux does), and that with SACK recovery by Proportional Rate Reduction (RFC 6937 as Linux does;
-what `LINUX_TCP` sets); for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
+Linux does), that with SACK recovery by Proportional Rate Reduction (RFC 6937 as Linux does),
+and that with the SACK scoreboard kept over a timeout (as Linux does; what `LINUX_TCP` sets);
+for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
 and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets); for BBR each without and with
 Linux's ACK-aggregation allowance (`ack_aggregation = 0` / 1, what `LINUX_TCP` sets). Prints per
 case the mean and the standard deviation over the seeds of each quantity the claims compare. No
@@ -30,30 +31,42 @@ ACKING = {
         "growth": "per_ack",
         "ack_filled_hole": False,
         "prr": False,
+        "after_timeout": "skip_sacked",
     },
     "delayed ACKs, growth per ACK": {
         "delayed_ack": True,
         "growth": "per_ack",
         "ack_filled_hole": False,
         "prr": False,
+        "after_timeout": "skip_sacked",
     },
     "delayed ACKs, growth per packet": {
         "delayed_ack": True,
         "growth": "per_packet",
         "ack_filled_hole": False,
         "prr": False,
+        "after_timeout": "skip_sacked",
     },
     "delayed ACKs, growth per packet, filled hole acknowledged at once": {
         "delayed_ack": True,
         "growth": "per_packet",
         "ack_filled_hole": True,
         "prr": False,
+        "after_timeout": "skip_sacked",
     },
     "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR": {
         "delayed_ack": True,
         "growth": "per_packet",
         "ack_filled_hole": True,
         "prr": True,
+        "after_timeout": "skip_sacked",
+    },
+    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR, scoreboard kept": {
+        "delayed_ack": True,
+        "growth": "per_packet",
+        "ack_filled_hole": True,
+        "prr": True,
+        "after_timeout": "keep_sacked",
     },
 }
 
