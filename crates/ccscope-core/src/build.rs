@@ -35,8 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, AfterTimeout, Auto, Growth, Loss, Queue, RateSource, Red, RedMode, RttEstimator,
-    RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
+    self, AfterTimeout, Auto, Growth, Loss, LostRetransmissions, Queue, RateSource, Red, RedMode,
+    RttEstimator, RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -600,6 +600,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         sack_pipe_counter: t.sack_pipe == SackPipe::Counter,
         sack_go_back_n: t.after_timeout == AfterTimeout::GoBackN,
         sack_kept_at_timeout: t.after_timeout == AfterTimeout::KeepSacked,
+        rack_lost_retransmissions: t.lost_retransmissions == LostRetransmissions::Rack,
         prr: t.prr,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),

@@ -1029,6 +1029,23 @@ impl AfterTimeout {
     }
 }
 
+/// How a SACK sender finds that a retransmission was lost (see [`Tcp::lost_retransmissions`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LostRetransmissions {
+    /// By its retransmission timeout only (RFC 6675 has no other rule).
+    #[default]
+    Timeout,
+    /// Once a packet sent after it is delivered (RFC 8985 §6.2, as Linux's RACK).
+    Rack,
+}
+
+impl LostRetransmissions {
+    fn is_timeout(&self) -> bool {
+        *self == LostRetransmissions::Timeout
+    }
+}
+
 /// How TCP turns RTT samples into its RTO (see [`Tcp::rtt_estimator`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1180,6 +1197,15 @@ pub struct Tcp {
     /// (`CheckUpdate()`; RFC 6675 §2's definition). Written only when not `skip_sacked`.
     #[serde(default, skip_serializing_if = "AfterTimeout::is_skip_sacked")]
     pub after_timeout: AfterTimeout,
+    /// SACK: how a retransmission sent in a recovery is found lost. `timeout` (default): only
+    /// by the retransmission timer, as RFC 6675 has no other rule; `rack`: once a packet sent
+    /// after it is delivered, and it is retransmitted again without a timeout (RFC 8985 §6.2
+    /// with a reordering window of 0, as Linux's RACK in a recovery while it has seen no
+    /// reordering: net/ipv4/tcp_recovery.c `tcp_rack_detect_loss`, `tcp_rack_reo_wnd`); the
+    /// recovery goes on, with no second reduction. Needs `variant = "sack"` and `sack_pipe =
+    /// "scoreboard"`. Written only when not `timeout`.
+    #[serde(default, skip_serializing_if = "LostRetransmissions::is_timeout")]
+    pub lost_retransmissions: LostRetransmissions,
     /// SACK: in recovery, send by Proportional Rate Reduction (RFC 6937, as Linux's
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`): on each ACK as many packets as keep what was
     /// sent since the loss at ssthresh / (the window before it) of what was delivered, and
@@ -1281,6 +1307,7 @@ impl Default for Tcp {
             sack_lost_after: sack_lost_after(),
             sack_pipe: SackPipe::Scoreboard,
             after_timeout: AfterTimeout::SkipSacked,
+            lost_retransmissions: LostRetransmissions::Timeout,
             prr: false,
             recover_margin: 0,
             overhead: None,
@@ -2334,6 +2361,15 @@ impl Tcp {
                 format!("{at}.prr"),
                 "true",
                 "needs variant = \"sack\" and sack_pipe = \"scoreboard\": PRR paces a SACK recovery by RFC 6675's pipe",
+            ));
+        }
+        if self.lost_retransmissions == LostRetransmissions::Rack
+            && (self.variant != TcpVariant::Sack || self.sack_pipe != SackPipe::Scoreboard)
+        {
+            return Err(Error::invalid(
+                format!("{at}.lost_retransmissions"),
+                "'rack'",
+                "needs variant = \"sack\" and sack_pipe = \"scoreboard\": RACK finds a lost retransmission from the SACKs after it",
             ));
         }
         if let Some(n) = self.max_backoff {

@@ -175,6 +175,12 @@ pub struct TcpSpec {
     /// the scoreboard is emptied (RFC 2018 §8) and refilled from the ACKs that follow. Not with
     /// [`Self::sack_go_back_n`]; for [`Variant::Sack`] only.
     pub sack_kept_at_timeout: bool,
+    /// SACK: a packet retransmitted in a recovery is lost again once a packet sent after it is
+    /// delivered, and is retransmitted once more (RFC 8985 §6.2 for retransmissions, with the
+    /// reordering window of 0 that Linux uses in a recovery while it has seen no reordering:
+    /// net/ipv4/tcp_recovery.c `tcp_rack_detect_loss`, `tcp_rack_reo_wnd`). Else only a
+    /// timeout finds it. With the scoreboard's pipe only.
+    pub rack_lost_retransmissions: bool,
     /// SACK: a recovery sends by Proportional Rate Reduction (RFC 6937; Linux
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`), not whenever the pipe is below the window.
     pub prr: bool,
@@ -527,6 +533,7 @@ struct SenderSettings {
     sack_pipe_counter: bool,
     sack_go_back_n: bool,
     sack_kept_at_timeout: bool,
+    rack_lost_retransmissions: bool,
     prr: bool,
     recover_margin: u32,
     max_window_pkts: f64,
@@ -553,6 +560,9 @@ impl SenderSettings {
             // A sender without SACK blocks has no scoreboard to keep as Sack1 does.
             sack_go_back_n: spec.sack_go_back_n && spec.variant == Variant::Sack,
             sack_kept_at_timeout: spec.sack_kept_at_timeout,
+            rack_lost_retransmissions: spec.rack_lost_retransmissions
+                && spec.variant == Variant::Sack
+                && !spec.sack_pipe_counter,
             prr: spec.prr,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
@@ -634,6 +644,9 @@ struct Extras {
     lost_mark: u64,
     /// With [`TcpSpec::prr`], the recovery's Proportional Rate Reduction.
     prr: Prr,
+    /// With [`TcpSpec::rack_lost_retransmissions`], the send time and number of the packet
+    /// sent last among those delivered so far (RFC 8985's RACK.xmit_ts and RACK.end_seq).
+    rack: Option<(SimTime, u64)>,
 }
 
 /// Proportional Rate Reduction's counts in one recovery (RFC 6937 §3, as Linux's
@@ -1071,18 +1084,29 @@ impl TcpSender {
 
     /// SACK: the receiver holds the packets `start..end`, which an ACK at `now` reports;
     /// returns how many of them it reports for the first time.
-    fn sack(&mut self, now: SimTime, start: u64, end: u64) -> u64 {
+    fn sack(&mut self, (now, echo): (SimTime, SimTime), start: u64, end: u64) -> u64 {
         let una = self.snd_una;
+        let rack = self.spec.rack_lost_retransmissions;
+        let min_rtt = self.rto.min_rtt().unwrap_or(SimTime::ZERO);
+        let outstanding = &self.outstanding;
+        let mut latest = None;
+        let mut seen = |a, b| {
+            if rack {
+                latest = latest.max(sent_last(outstanding, una, (a, b), (now, echo), min_rtt));
+            }
+        };
         let delivery = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut());
         let new = match delivery {
             Some(d) => self.sacked.insert_reporting(start, end, |a, b| {
                 for seq in a..b {
                     d.on_delivered((seq - una) as usize, now);
                 }
+                seen(a, b);
             }),
-            None => self.sacked.insert_reporting(start, end, |_, _| {}),
+            None => self.sacked.insert_reporting(start, end, seen),
         };
         self.forget_retransmitted(start, end);
+        self.rack_seen(latest);
         new
     }
 
@@ -1102,10 +1126,57 @@ impl TcpSender {
     }
 
     /// RFC 6675 NextSeg rule 1: the lowest lost packet not yet retransmitted in this recovery.
-    /// Holes are retransmitted in order, so the search starts after the last one.
+    /// Holes are retransmitted in order, so the search starts after the last one, or at a
+    /// retransmission found lost since ([`TcpSpec::rack_lost_retransmissions`]), passing over
+    /// the retransmissions still in flight above it.
     fn next_hole(&self) -> Option<u64> {
         let lost_below = self.lost_below();
-        Some(self.sacked.next_absent(self.rxt_next.max(self.snd_una))).filter(|&s| s < lost_below)
+        let mut seq = self.rxt_next.max(self.snd_una);
+        loop {
+            seq = self.sacked.next_absent(seq);
+            if seq >= lost_below {
+                return None;
+            }
+            if self.rexmitted.binary_search(&seq).is_err() {
+                return Some(seq);
+            }
+            seq += 1;
+        }
+    }
+
+    /// RFC 8985 §6.1: `latest` (send time, number) of the packets an ACK delivered, if sent
+    /// after RACK's packet, becomes it.
+    fn rack_seen(&mut self, latest: Option<(SimTime, u64)>) {
+        if latest.is_some() {
+            let x = self.extras.get_or_insert_with(Box::default);
+            x.rack = x.rack.max(latest);
+        }
+    }
+
+    /// RFC 8985 §6.2 for the retransmissions of this recovery, with a reordering window of 0:
+    /// one sent before RACK's packet (earlier, or at the same instant with a lower number) is
+    /// lost; it leaves the pipe and NextSeg sends it again. The recovery goes on: no second
+    /// reduction.
+    fn rack_detect_lost(&mut self, now: SimTime) {
+        let Some(rack) = self.extras.as_deref().and_then(|x| x.rack) else {
+            return;
+        };
+        let una = self.snd_una;
+        let lost: Vec<u64> = self
+            .rexmitted
+            .iter()
+            .copied()
+            .filter(|&seq| {
+                self.outstanding
+                    .get((seq - una) as usize)
+                    .is_some_and(|&t| (t, seq) < rack)
+            })
+            .collect();
+        for seq in lost {
+            self.forget_retransmitted(seq, seq + 1);
+            self.rxt_next = self.rxt_next.min(seq);
+            self.mark_lost(seq, now);
+        }
     }
 
     /// Send time of an outstanding packet.
@@ -1144,7 +1215,7 @@ impl TcpSender {
                 // it starts there: nothing to add to the scoreboard or to forget.
                 let (start, end) = ((b[0] as u64).max(self.snd_una), b[1] as u64);
                 if start < end {
-                    sacked_pkts += self.sack(now, start, end);
+                    sacked_pkts += self.sack((now, h.echo), start, end);
                 }
             }
         }
@@ -1183,6 +1254,18 @@ impl TcpSender {
             // Delivered now: acknowledged and not SACKed before (RFC 6937 DeliveredData).
             let sacked_below = self.sacked.count_from(self.snd_una) - self.sacked.count_from(ack);
             sample.delivered_pkts += acked - sacked_below;
+            if self.spec.rack_lost_retransmissions {
+                let min_rtt = self.rto.min_rtt().unwrap_or(SimTime::ZERO);
+                let span = (self.snd_una, ack);
+                let at = (now, h.echo);
+                self.rack_seen(sent_last(
+                    &self.outstanding,
+                    self.snd_una,
+                    span,
+                    at,
+                    min_rtt,
+                ));
+            }
             if let Some(d) = self.extras.as_deref_mut().and_then(|x| x.delivery.as_mut()) {
                 for i in 0..acked as usize {
                     d.on_delivered(i, now);
@@ -1294,6 +1377,9 @@ impl TcpSender {
     fn tell_ack(&mut self, sample: &mut AckSample, delivered_before: Option<u64>) {
         if self.spec.variant == Variant::Sack {
             self.mark_sack_losses(sample.now);
+        }
+        if self.spec.rack_lost_retransmissions && self.in_recovery {
+            self.rack_detect_lost(sample.now);
         }
         sample.srtt = self.rto.srtt().map(SimTime::from_secs_f64);
         sample.min_rtt = self.rto.min_rtt();
@@ -1847,6 +1933,25 @@ fn build(
         Box::new(sender),
         Box::new(TcpReceiver::new(spec, sink, exact_ce)),
     )
+}
+
+/// RFC 8985 §6.1: of the packets `start..end` delivered at `now` by an ACK that echoes the
+/// send time `echo` (`outstanding` their send times from packet `una` on), the one sent last,
+/// as (send time, number). A packet last sent after the echoed one, or less than `min_rtt`
+/// ago, is passed over: what was delivered is an earlier transmission of it (step 2).
+fn sent_last(
+    outstanding: &VecDeque<SimTime>,
+    una: u64,
+    (start, end): (u64, u64),
+    (now, echo): (SimTime, SimTime),
+    min_rtt: SimTime,
+) -> Option<(SimTime, u64)> {
+    (start..end)
+        .filter_map(|seq| {
+            let sent = *outstanding.get((seq - una) as usize)?;
+            (sent <= echo && now.saturating_sub(sent) >= min_rtt).then_some((sent, seq))
+        })
+        .max()
 }
 
 #[cfg(test)]
@@ -2550,6 +2655,32 @@ mod tests {
         assert_eq!(again[0].header.blocks[..2], [7, 8]);
         p.reach_sender(t + 300, &again);
         assert_eq!(p.snd.dupacks, 1);
+    }
+
+    /// A SACK sender's retransmission of packet 0 is lost too. With RACK the ACKs of the new
+    /// packets sent after it show it lost, and it goes again at once (RFC 8985 §6.2); without,
+    /// only the timer will find it.
+    #[test]
+    fn rack_finds_a_lost_retransmission_without_a_timeout() {
+        for rack in [false, true] {
+            let spec = TcpSpec {
+                variant: Variant::Sack,
+                initial_window_pkts: 10.0,
+                rack_lost_retransmissions: rack,
+                ..TcpSpec::default()
+            };
+            let mut p = Pair::new(&spec);
+            let first = p.sent();
+            let acks = p.reach_receiver(50, &first[1..]);
+            let recovery = p.reach_sender(100, &acks);
+            assert!(seqs(&recovery).contains(&0), "the fast retransmit");
+            let new: Vec<Packet> = recovery.into_iter().filter(|p| p.header.seq != 0).collect();
+            let acks = p.reach_receiver(150, &new);
+            assert!(!acks.is_empty());
+            let again = p.reach_sender(200, &acks);
+            assert_eq!(seqs(&again).contains(&0), rack, "rack: {rack}");
+            assert_eq!(p.snd.stats.timeouts, 0);
+        }
     }
 
     /// ns-2.35's start (`syn_`, `delay_growth_`): a header-only SYN alone, then, on its ACK,
