@@ -1466,8 +1466,16 @@ impl TcpSender {
         self.in_recovery = true;
         match self.spec.variant {
             Variant::Sack => {
-                // RFC 6675 §5 steps (A)–(C): the first unacknowledged packet goes first.
-                self.rexmitted = Vec::new();
+                // RFC 6675 §5 steps (A)–(C): the first unacknowledged packet goes first. With
+                // RACK a retransmission keeps its mark until it is delivered or found lost, as
+                // Linux keeps TCPCB_SACKED_RETRANS (net/ipv4/tcp_input.c
+                // `tcp_mark_skb_lost`): one still in flight from the last recovery, past its
+                // recovery point, is not sent again.
+                let in_flight = self.spec.rack_lost_retransmissions
+                    && self.rexmitted.binary_search(&lost).is_ok();
+                if !self.spec.rack_lost_retransmissions {
+                    self.rexmitted = Vec::new();
+                }
                 self.retransmitted(lost);
                 self.rxt_next = lost + 1;
                 if self.spec.sack_pipe_counter {
@@ -1476,7 +1484,9 @@ impl TcpSender {
                     let outstanding = (self.snd_max - self.snd_una) as f64;
                     self.dupwnd = outstanding - f64::from(DUPACK_THRESHOLD);
                 }
-                self.transmit(ctx, lost);
+                if !in_flight {
+                    self.transmit(ctx, lost);
+                }
             }
             _ => {
                 self.dupwnd = DUPACK_THRESHOLD as f64;
