@@ -5,7 +5,9 @@ packet (growth per ACK, which then equals growth per packet), Linux's delayed AC
 per ACK (RFC 5681 §3.1, ns-2), delayed ACKs with growth per packet acknowledged (RFC 3465 as
 Linux counts), that with the packet that fills a hole acknowledged at once (RFC 5681 §4.2 as
 Linux does), that with SACK recovery by Proportional Rate Reduction (RFC 6937 as Linux does),
-and that with the SACK scoreboard kept over a timeout (as Linux does; what `LINUX_TCP` sets);
+that with the SACK scoreboard kept over a timeout (as Linux does), and that with lost
+retransmissions found by RACK (RFC 8985, as Linux does; what `LINUX_TCP` sets), "kept" naming
+the scoreboard kept;
 for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
 and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets); for BBR each without and with
 Linux's ACK-aggregation allowance (`ack_aggregation = 0` / 1, what `LINUX_TCP` sets). Prints per
@@ -32,6 +34,7 @@ ACKING = {
         "ack_filled_hole": False,
         "prr": False,
         "after_timeout": "skip_sacked",
+        "lost_retransmissions": "timeout",
     },
     "delayed ACKs, growth per ACK": {
         "delayed_ack": True,
@@ -39,6 +42,7 @@ ACKING = {
         "ack_filled_hole": False,
         "prr": False,
         "after_timeout": "skip_sacked",
+        "lost_retransmissions": "timeout",
     },
     "delayed ACKs, growth per packet": {
         "delayed_ack": True,
@@ -46,6 +50,7 @@ ACKING = {
         "ack_filled_hole": False,
         "prr": False,
         "after_timeout": "skip_sacked",
+        "lost_retransmissions": "timeout",
     },
     "delayed ACKs, growth per packet, filled hole acknowledged at once": {
         "delayed_ack": True,
@@ -53,6 +58,7 @@ ACKING = {
         "ack_filled_hole": True,
         "prr": False,
         "after_timeout": "skip_sacked",
+        "lost_retransmissions": "timeout",
     },
     "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR": {
         "delayed_ack": True,
@@ -60,13 +66,23 @@ ACKING = {
         "ack_filled_hole": True,
         "prr": True,
         "after_timeout": "skip_sacked",
+        "lost_retransmissions": "timeout",
     },
-    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR, scoreboard kept": {
+    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR, kept": {
         "delayed_ack": True,
         "growth": "per_packet",
         "ack_filled_hole": True,
         "prr": True,
         "after_timeout": "keep_sacked",
+        "lost_retransmissions": "timeout",
+    },
+    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR, kept, RACK": {
+        "delayed_ack": True,
+        "growth": "per_packet",
+        "ack_filled_hole": True,
+        "prr": True,
+        "after_timeout": "keep_sacked",
+        "lost_retransmissions": "rack",
     },
 }
 

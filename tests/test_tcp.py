@@ -706,10 +706,10 @@ def test_a_kept_scoreboard_is_written_only_when_set_and_runs_from_the_command_li
     assert p.returncode == 0, p.stderr
 
 
-def _fixed_window_sack(after_timeout: str, rates: bool = False):
+def _fixed_window_sack(after_timeout: str, rates: bool = False, **settings):
     """A 2000-packet SACK transfer at a fixed window of 60 through 5% random loss (seed 1),
-    its controller asking for delivery rates or not: its flows row, and the sums over its ACKs
-    of `delivered_pkts` and of `acked_pkts + sacked_pkts`."""
+    its controller asking for delivery rates or not, with the source's `settings`: its flows
+    row, and the sums over its ACKs of `delivered_pkts` and of `acked_pkts + sacked_pkts`."""
     sums = {"delivered": 0, "acked_sacked": 0}
 
     class Probe(ccscope.Controller):
@@ -726,10 +726,11 @@ def _fixed_window_sack(after_timeout: str, rates: bool = False):
         "controller": "python:p",
         "transfer": "2000pkts",
         "after_timeout": after_timeout,
+        **settings,
     }
     sc = _one_lossy_flow(source, "10ms", 0.05, "60s")
     row = ccscope.run(sc, controllers={"p": Probe()}).flows.iloc[0]
-    assert (row.timeouts > 0, row.acked_pkts) == (True, 2000)
+    assert row.acked_pkts == 2000
     return row, sums
 
 
@@ -738,6 +739,7 @@ def test_a_kept_scoreboard_reaches_the_engine():
     # a timeout that keeps the scoreboard resends fewer packets the receiver holds, and the
     # run repeats itself.
     kept, _ = _fixed_window_sack("keep_sacked")
+    assert kept.timeouts > 0
     assert kept.equals(_fixed_window_sack("keep_sacked")[0])
     forgot, _ = _fixed_window_sack("skip_sacked")
     assert kept.sent_pkts < forgot.sent_pkts
@@ -748,8 +750,41 @@ def test_python_controllers_see_each_delivered_packet_once():
     # forgotten (the timeouts keep it), or when the controller's delivery records count: acked
     # + sacked counts every packet SACKed before the cumulative ACK passed it twice, and a
     # scoreboard a timeout emptied counts what the receiver reports again.
-    _, sums = _fixed_window_sack("keep_sacked")
+    row, sums = _fixed_window_sack("keep_sacked")
+    assert row.timeouts > 0
     assert sums["delivered"] == 2000
     assert sums["acked_sacked"] > 2000
     assert _fixed_window_sack("skip_sacked")[1]["delivered"] > 2000
     assert _fixed_window_sack("skip_sacked", rates=True)[1]["delivered"] == 2000
+
+
+def test_rack_is_written_only_when_set_checked_and_runs_from_the_command_line(tmp_path):
+    assert "lost_retransmissions" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    rack = 'variant = "sack", lost_retransmissions = "rack" }'
+    on = ccscope.loads(TCP.replace('variant = "sack" }', rack))
+    assert on.table["flows"][0]["source"]["lost_retransmissions"] == "rack"
+    for setting, needle in [
+        ('variant = "newreno", lost_retransmissions = "rack"', 'needs variant = "sack"'),
+        ('variant = "sack", lost_retransmissions = "tlp"', "timeout"),
+    ]:
+        with pytest.raises(ScenarioError) as info:
+            ccscope.loads(TCP.replace('variant = "sack" }', setting + " }"))
+        assert info.value.path == "flows[0].source.lost_retransmissions"
+        assert needle in str(info.value)
+    assert _run_source(tmp_path, 'lost_retransmissions = "rack"').returncode == 0
+    p = _run_source(tmp_path, 'variant = "reno", lost_retransmissions = "rack"')
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.lost_retransmissions" in p.stderr
+
+
+def test_rack_resends_what_is_lost_and_nothing_else():
+    # One flow through 5% random loss with a fixed window of 60: a lost retransmission waits
+    # for the timer without RACK (RFC 6675), and the recovery after it resends what is in
+    # flight; with RACK (RFC 8985 §6.2) the flow never times out, and since a path that keeps
+    # order loses a packet only to the loss module, every retransmission replaces a loss.
+    timer, _ = _fixed_window_sack("keep_sacked")
+    rack, _ = _fixed_window_sack("keep_sacked", lost_retransmissions="rack")
+    assert timer.timeouts > 0
+    assert rack.timeouts == 0
+    assert rack.retransmits == rack.dropped_pkts
+    assert rack.duplicate_pkts == 0

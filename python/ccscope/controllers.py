@@ -88,9 +88,9 @@ class Controller:
     - :meth:`on_ack` (TCP, every ACK): ``now_s``, ``acked_pkts``, ``acked_bytes``,
       ``sacked_pkts``, ``delivered_pkts`` (the packets the ACK newly delivers, each counted
       once: ``acked_pkts + sacked_pkts`` counts a packet SACKed before the cumulative ACK passes
-      it twice; RFC 6937's DeliveredData), ``growth_pkts`` (the steps of growth the ACK counts: 1 for an ACK of new
-      data, or with the source's ``growth = "per_packet"`` the packets it acknowledges; 0 for
-      a duplicate), ``rtt_s``, ``srtt_s``, ``min_rtt_s``, ``in_flight_pkts``,
+      it twice; RFC 6937's DeliveredData), ``growth_pkts`` (the steps of growth the ACK counts:
+      1 for an ACK of new data, or with the source's ``growth = "per_packet"`` the packets it
+      acknowledges; 0 for a duplicate), ``rtt_s``, ``srtt_s``, ``min_rtt_s``, ``in_flight_pkts``,
       ``in_flight_bytes``, ``ce_pkts``, ``ce_bytes``, ``ece``, ``in_recovery``,
       ``rwnd_limited`` and ``delivery`` (``rate_bps``, ``delivered_pkts``,
       ``delivered_bytes``, ``interval_s``, ``app_limited``, ``total_delivered_pkts``,
