@@ -479,15 +479,13 @@ EIGHT_FLOWS = (
 #: The model's timeouts (its retransmissions above its losses: packets resent that were not
 #: lost), on paths where Linux's retransmissions match its losses.
 LOST_RETRANSMISSIONS = (
-    "the model retransmits more than it loses: it finds a lost retransmission only when its "
-    "retransmission timer expires (RFC 6675 has no other rule for it; transport/tcp.rs), and "
-    "the timeout's go-back-N resends every packet outstanding and not SACKed, lost or still in "
-    "flight; with 1% random loss one retransmission in a hundred is lost again, so the faster "
-    "the path, the more timeouts (one BBR flow at 100 Mb/s and 20 ms on one BDP: 28 after the "
-    "warm-up, python bench/linux_model_spread.py --cc bbr --estimate 1,100,20,1,0.01). Linux "
-    "finds a lost retransmission by RACK (RFC 8985 §6.2; net/ipv4/tcp_recovery.c "
-    "tcp_rack_detect_loss) once a packet sent after it is delivered, without a timeout; the "
-    "model does not have RACK"
+    "the model retransmits more than it loses: its timeouts' go-back-N resends every packet "
+    "outstanding and not SACKed, lost or still in flight. It finds a lost retransmission by "
+    "RACK (RFC 8985 §6.2) as Linux does, once a packet sent after it is delivered, so it times "
+    "out only where no later packet is delivered (a loss at the tail of a flight); Linux's "
+    "tail loss probe (RFC 8985 §7; net/ipv4/tcp_output.c tcp_send_loss_probe) finds such a "
+    "loss without a timeout, and the model sends no probe (why it times out on this path not "
+    "diagnosed further)"
 )
 #: CUBIC at 100 Mb/s with a shallow buffer and no random loss.
 OVERFLOW_CUBIC = (
