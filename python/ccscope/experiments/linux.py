@@ -481,8 +481,9 @@ EIGHT_FLOWS = (
 LOST_RETRANSMISSIONS = (
     "the model retransmits more than it loses: its timeouts' go-back-N resends every packet "
     "outstanding and not SACKed, lost or still in flight. It finds a lost retransmission by "
-    "RACK (RFC 8985 §6.2) as Linux does, once a packet sent after it is delivered, so it times "
-    "out only where no later packet is delivered (a loss at the tail of a flight); Linux's "
+    "RACK (RFC 8985 §6.2) as Linux does, once a packet sent after it is delivered, so what "
+    "times it out is a loss that no later delivery shows (at the tail of a flight, for one); "
+    "Linux's "
     "tail loss probe (RFC 8985 §7; net/ipv4/tcp_output.c tcp_send_loss_probe) finds such a "
     "loss without a timeout, and the model sends no probe (why it times out on this path not "
     "diagnosed further)"
