@@ -354,9 +354,9 @@ def tolerance(cc: str, case: Case, metric: str) -> tuple[float, str]:
 #:   about a packet for every two delivered until the pipe is down to ssthresh, where RFC 6675
 #:   sends nothing until then. It brought CUBIC's two flows to Linux's loss (0.39% -> 0.31%,
 #:   Linux 0.29%), queue (20.2 -> 19.0 packets, 18.9), window (24.3 -> 23.5, 23.4) and CoV
-#:   (0.15 -> 0.23, 0.26; model version 6), and Reno's throughput at 1% loss (3.99 -> 4.06 Mb/s, 4.08); the lone
-#:   Reno flow's loss stayed at 0.091%. That one is not diagnosed: neither the ACKs nor the
-#:   recovery explain it.
+#:   (0.15 -> 0.23, 0.26; model version 6), and Reno's throughput at 1% loss (3.99 -> 4.06
+#:   Mb/s, 4.08); the lone Reno flow's loss stayed at 0.091%. That one is not diagnosed:
+#:   neither the ACKs nor the recovery explain it.
 #: - BBR's bandwidth estimate: the maximum of delivery-rate samples over ten rounds
 #:   (net/ipv4/tcp_bbr.c ``bbr_update_bw``) taken on the hosts' real clock, whose jitter the
 #:   maximum keeps; the model's samples are exact.
