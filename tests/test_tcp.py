@@ -709,8 +709,11 @@ def test_a_kept_scoreboard_is_written_only_when_set_and_runs_from_the_command_li
 def _fixed_window_sack(after_timeout: str, rates: bool = False, **settings):
     """A 2000-packet SACK transfer at a fixed window of 60 through 5% random loss (seed 1),
     its controller asking for delivery rates or not, with the source's `settings`: its flows
-    row, and the sums over its ACKs of `delivered_pkts` and of `acked_pkts + sacked_pkts`."""
-    sums = {"delivered": 0, "acked_sacked": 0}
+    row, and counts over its ACKs and signals: the sums of `delivered_pkts` and of
+    `acked_pkts + sacked_pkts`, and the gaps signalled right after an ACK the sender took in
+    recovery (a recovery begun on the ACK that ended the last)."""
+    sums = {"delivered": 0, "acked_sacked": 0, "gaps_on_recovery_acks": 0}
+    last = {"in_recovery": False}
 
     class Probe(ccscope.Controller):
         window_pkts = 60.0
@@ -719,6 +722,10 @@ def _fixed_window_sack(after_timeout: str, rates: bool = False, **settings):
         def on_ack(self, ack):
             sums["delivered"] += ack.delivered_pkts
             sums["acked_sacked"] += ack.acked_pkts + ack.sacked_pkts
+            last["in_recovery"] = ack.in_recovery
+
+        def on_loss(self, loss):
+            sums["gaps_on_recovery_acks"] += loss.kind == "gap" and last["in_recovery"]
 
     source = {
         "kind": "tcp",
@@ -788,3 +795,39 @@ def test_rack_resends_what_is_lost_and_nothing_else():
     assert rack.timeouts == 0
     assert rack.retransmits == rack.dropped_pkts
     assert rack.duplicate_pkts == 0
+
+
+def test_recovery_entry_is_written_only_when_set_checked_and_runs_from_the_command_line(tmp_path):
+    assert "recovery_entry" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    lost = 'variant = "sack", recovery_entry = "lost" }'
+    on = ccscope.loads(TCP.replace('variant = "sack" }', lost))
+    assert on.table["flows"][0]["source"]["recovery_entry"] == "lost"
+    for setting, needle in [
+        ('variant = "newreno", recovery_entry = "lost"', 'needs variant = "sack"'),
+        ('variant = "sack", recovery_entry = "rack"', "dupacks"),
+    ]:
+        with pytest.raises(ScenarioError) as info:
+            ccscope.loads(TCP.replace('variant = "sack" }', setting + " }"))
+        assert info.value.path == "flows[0].source.recovery_entry"
+        assert needle in str(info.value)
+    assert _run_source(tmp_path, 'recovery_entry = "lost"').returncode == 0
+    p = _run_source(tmp_path, 'variant = "reno", recovery_entry = "lost"')
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.recovery_entry" in p.stderr
+
+
+def test_a_packet_lost_in_a_recovery_begins_the_next_when_it_ends():
+    # At a fixed window of 60 through 5% random loss a recovery often finds packets lost past
+    # its recovery point. With recovery_entry = "dupacks" a recovery begins only on a duplicate
+    # ACK, which the sender takes outside recovery; with "lost" the ACK that ends a recovery
+    # while one of them is outstanding begins the next (RFC 6675 §5 step 2, as Linux): the
+    # controller sees that gap right after an ACK taken in recovery. The run repeats itself,
+    # and each retransmission still replaces a loss.
+    rack = {"lost_retransmissions": "rack"}
+    _, dupacks = _fixed_window_sack("keep_sacked", **rack)
+    lost_row, lost = _fixed_window_sack("keep_sacked", recovery_entry="lost", **rack)
+    assert dupacks["gaps_on_recovery_acks"] == 0
+    assert lost["gaps_on_recovery_acks"] > 0
+    again, _ = _fixed_window_sack("keep_sacked", recovery_entry="lost", **rack)
+    assert lost_row.equals(again)
+    assert lost_row.retransmits == lost_row.dropped_pkts

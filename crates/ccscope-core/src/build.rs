@@ -35,8 +35,8 @@ use crate::net::{Endpoint, RunResult, Simulation};
 use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
-    self, AfterTimeout, Auto, Growth, Loss, LostRetransmissions, Queue, RateSource, Red, RedMode,
-    RttEstimator, RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
+    self, AfterTimeout, Auto, Growth, Loss, LostRetransmissions, Queue, RateSource, RecoveryEntry,
+    Red, RedMode, RttEstimator, RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -601,6 +601,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         sack_go_back_n: t.after_timeout == AfterTimeout::GoBackN,
         sack_kept_at_timeout: t.after_timeout == AfterTimeout::KeepSacked,
         rack_lost_retransmissions: t.lost_retransmissions == LostRetransmissions::Rack,
+        recovery_on_lost: t.recovery_entry == RecoveryEntry::Lost,
         prr: t.prr,
         recover_margin: t.recover_margin as u32,
         overhead_ns: t.overhead.as_ref().map_or(0, ns),

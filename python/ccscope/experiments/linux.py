@@ -47,7 +47,9 @@ ACK_BYTES = 52
 #: (net/ipv4/tcp_input.c ``tcp_timeout_mark_lost`` keeps SACKed segments unless it detects
 #: reneging). A lost retransmission is found by RACK (RFC 8985 §6.2; net/ipv4/tcp_recovery.c
 #: ``tcp_rack_detect_loss``) once a packet sent after it is delivered, not by a timeout, and a
-#: retransmission in flight is not sent again by the next recovery.
+#: retransmission in flight is not sent again by the next recovery. A recovery begins on any
+#: ACK that leaves a packet found lost outstanding, the one that ends a recovery included
+#: (net/ipv4/tcp_input.c ``tcp_time_to_recover`` while ``lost_out``; RFC 6675 §5 step 2).
 LINUX_TCP = {
     "variant": "sack",
     "packet_size": f"{PACKET_BYTES}B",
@@ -64,6 +66,7 @@ LINUX_TCP = {
     "prr": True,
     "after_timeout": "keep_sacked",
     "lost_retransmissions": "rack",
+    "recovery_entry": "lost",
     "max_window": 100000,
 }
 

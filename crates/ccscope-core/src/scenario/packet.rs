@@ -1046,6 +1046,24 @@ impl LostRetransmissions {
     }
 }
 
+/// What begins a SACK sender's recovery (see [`Tcp::recovery_entry`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryEntry {
+    /// The DupThresh-th duplicate ACK (RFC 5681 §3.2; ns-2.35's agents).
+    #[default]
+    Dupacks,
+    /// Also any ACK after which the first unacknowledged packet is lost (RFC 6675 §5 step 2;
+    /// Linux's `tcp_time_to_recover`).
+    Lost,
+}
+
+impl RecoveryEntry {
+    fn is_dupacks(&self) -> bool {
+        *self == RecoveryEntry::Dupacks
+    }
+}
+
 /// How TCP turns RTT samples into its RTO (see [`Tcp::rtt_estimator`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1206,6 +1224,17 @@ pub struct Tcp {
     /// "scoreboard"`. Written only when not `timeout`.
     #[serde(default, skip_serializing_if = "LostRetransmissions::is_timeout")]
     pub lost_retransmissions: LostRetransmissions,
+    /// SACK: what begins a recovery. `dupacks` (default): the DupThresh-th duplicate ACK, one
+    /// that leaves the cumulative ACK where it was (RFC 5681 §3.2, as ns-2.35's agents);
+    /// `lost`: also any ACK after which the first unacknowledged packet is lost by RFC 6675's
+    /// IsLost, the ACK that ends a recovery included, so that a packet found lost in one
+    /// recovery and not yet delivered when it ends begins the next at once (RFC 6675 §5 counts
+    /// an ACK that SACKs new data as a DupAck whether or not it moves the cumulative ACK, and
+    /// its step 2 enters on IsLost(HighACK + 1); Linux begins a recovery while a packet marked
+    /// lost is outstanding, net/ipv4/tcp_input.c `tcp_time_to_recover`). Needs `variant =
+    /// "sack"`. Written only when not `dupacks`.
+    #[serde(default, skip_serializing_if = "RecoveryEntry::is_dupacks")]
+    pub recovery_entry: RecoveryEntry,
     /// SACK: in recovery, send by Proportional Rate Reduction (RFC 6937, as Linux's
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`): on each ACK as many packets as keep what was
     /// sent since the loss at ssthresh / (the window before it) of what was delivered, and
@@ -1308,6 +1337,7 @@ impl Default for Tcp {
             sack_pipe: SackPipe::Scoreboard,
             after_timeout: AfterTimeout::SkipSacked,
             lost_retransmissions: LostRetransmissions::Timeout,
+            recovery_entry: RecoveryEntry::Dupacks,
             prr: false,
             recover_margin: 0,
             overhead: None,
@@ -2370,6 +2400,13 @@ impl Tcp {
                 format!("{at}.lost_retransmissions"),
                 "'rack'",
                 "needs variant = \"sack\" and sack_pipe = \"scoreboard\": RACK finds a lost retransmission from the SACKs after it",
+            ));
+        }
+        if self.recovery_entry == RecoveryEntry::Lost && self.variant != TcpVariant::Sack {
+            return Err(Error::invalid(
+                format!("{at}.recovery_entry"),
+                "'lost'",
+                "needs variant = \"sack\": a packet is found lost from the SACKs above it",
             ));
         }
         if let Some(n) = self.max_backoff {

@@ -181,6 +181,11 @@ pub struct TcpSpec {
     /// net/ipv4/tcp_recovery.c `tcp_rack_detect_loss`, `tcp_rack_reo_wnd`). Else only a
     /// timeout finds it. With the scoreboard's pipe only.
     pub rack_lost_retransmissions: bool,
+    /// SACK: a recovery also begins on any ACK after which the first unacknowledged packet is
+    /// lost by RFC 6675 IsLost, the one that ends a recovery included (RFC 6675 §5 step 2;
+    /// Linux net/ipv4/tcp_input.c `tcp_time_to_recover` while `lost_out`). Else only the
+    /// DupThresh-th duplicate ACK begins one (RFC 5681 §3.2, ns-2.35).
+    pub recovery_on_lost: bool,
     /// SACK: a recovery sends by Proportional Rate Reduction (RFC 6937; Linux
     /// net/ipv4/tcp_input.c `tcp_cwnd_reduction`), not whenever the pipe is below the window.
     pub prr: bool,
@@ -534,6 +539,7 @@ struct SenderSettings {
     sack_go_back_n: bool,
     sack_kept_at_timeout: bool,
     rack_lost_retransmissions: bool,
+    recovery_on_lost: bool,
     prr: bool,
     recover_margin: u32,
     max_window_pkts: f64,
@@ -563,6 +569,7 @@ impl SenderSettings {
             rack_lost_retransmissions: spec.rack_lost_retransmissions
                 && spec.variant == Variant::Sack
                 && !spec.sack_pipe_counter,
+            recovery_on_lost: spec.recovery_on_lost && spec.variant == Variant::Sack,
             prr: spec.prr,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
@@ -1348,6 +1355,13 @@ impl TcpSender {
             } else if ece {
                 self.on_ecn(now, h.echo);
             }
+        }
+        if self.spec.recovery_on_lost
+            && !self.in_recovery
+            && self.snd_una < self.lost_below()
+            && self.past_recover()
+        {
+            self.enter_recovery(ctx);
         }
         if newly_acked > 0 && self.outbox.watches_progress() {
             let view = self.view(now);
@@ -2726,10 +2740,65 @@ mod tests {
             assert!(seqs(&recovery).contains(&0), "the fast retransmit");
             let new: Vec<Packet> = recovery.into_iter().filter(|p| p.header.seq != 0).collect();
             let acks = p.reach_receiver(150, &new);
+            eprintln!("new {:?}", seqs(&new));
             assert!(!acks.is_empty());
             let again = p.reach_sender(200, &acks);
             assert_eq!(seqs(&again).contains(&0), rack, "rack: {rack}");
             assert_eq!(p.snd.stats.timeouts, 0);
+        }
+    }
+
+    /// Packet 0 is lost, and in its recovery the first packet sent past the recovery point
+    /// too. The ACK that ends the recovery (the retransmission of 0 delivered) leaves that one
+    /// lost: with `recovery_on_lost` the next recovery begins on that very ACK (RFC 6675 §5
+    /// step 2, Linux `tcp_time_to_recover`); without, the sender waits for duplicate ACKs.
+    #[test]
+    fn a_packet_lost_in_one_recovery_begins_the_next_on_the_ack_that_ends_it() {
+        for on in [false, true] {
+            let spec = TcpSpec {
+                variant: Variant::Sack,
+                initial_window_pkts: 10.0,
+                recovery_on_lost: on,
+                ..TcpSpec::default()
+            };
+            let mut p = Pair::new(&spec);
+            let first = p.sent();
+            let acks = p.reach_receiver(50, &first[1..]);
+            let recovery = p.reach_sender(100, &acks);
+            // Limited transmit (RFC 3042) sent 10 and 11 before the third duplicate ACK.
+            let recover = p.snd.recover;
+            assert_eq!(recover, 12);
+            let (again, new): (Vec<Packet>, Vec<Packet>) =
+                recovery.into_iter().partition(|p| p.header.seq == 0);
+            assert_eq!(seqs(&again), [0], "the fast retransmit");
+            let (lost, new): (Vec<Packet>, Vec<Packet>) =
+                new.into_iter().partition(|p| p.header.seq == recover);
+            assert_eq!(lost.len(), 1);
+            // New packets reach the receiver until three above the lost one make it lost
+            // (IsLost) and the same recovery resends it; that copy is held back too.
+            let (mut new, mut t) = (new, 150);
+            loop {
+                let acks = p.reach_receiver(t, &new);
+                let sent = p.reach_sender(t + 50, &acks);
+                t += 100;
+                if seqs(&sent).contains(&recover) {
+                    new = sent
+                        .into_iter()
+                        .filter(|p| p.header.seq != recover)
+                        .collect();
+                    break;
+                }
+                assert!(!sent.is_empty() && t < 1000, "{:?}", seqs(&sent));
+                new = sent;
+            }
+            let acks = p.reach_receiver(t, &new);
+            p.reach_sender(t + 50, &acks);
+            assert_eq!(p.snd.stats.fast_retransmits, 1);
+            let acks = p.reach_receiver(t + 100, &again);
+            assert_eq!(acks[0].header.ack, recover);
+            p.reach_sender(t + 150, &acks);
+            assert_eq!(p.snd.in_recovery, on, "on: {on}");
+            assert_eq!(p.snd.stats.fast_retransmits, 1 + u64::from(on));
         }
     }
 
