@@ -76,11 +76,12 @@ LINUX_TCP = {
 #: TCP-friendly region on, its estimate growing by 8/``beta_scale`` = 8/15 per RTT throughout,
 #: as ``bictcp_update`` counts it: ``linux_friendly = 1``); BBR v1 (net/ipv4/tcp_bbr.c) with
 #: its window's allowance for ACK aggregation (``bbr_ack_aggregation_cwnd``, Linux 5.1 on:
-#: ``ack_aggregation = 1``).
+#: ``ack_aggregation = 1``) and its target rounded to whole packets (``bbr_quantization_budget``:
+#: ``quantization = 1``).
 CONTROLLER = {
     "reno": "tcp",
     "cubic": {"name": "cubic", "linux_friendly": 1},
-    "bbr": {"name": "bbr", "ack_aggregation": 1},
+    "bbr": {"name": "bbr", "ack_aggregation": 1, "quantization": 1},
 }
 
 #: The full grid: flows, bottleneck rate (Mb/s), round-trip propagation delay (ms), buffer

@@ -25,9 +25,9 @@ use super::rate::{
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
-    Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas, VegasNs2Rules,
-    Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K,
-    MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+    BbrLinuxParts, Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas,
+    VegasNs2Rules, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA,
+    MAX_K, MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -1240,13 +1240,20 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         0.0,
                         "1: the window's target adds the packets ACKed beyond BtlBw's pace in an epoch, their maximum over 5-10 rounds, at most BtlBw × 100 ms (Linux 5.1+ tcp_bbr.c bbr_ack_aggregation_cwnd); 0: the draft's target alone",
                     ),
+                    switch(
+                        "quantization",
+                        0.0,
+                        "1: the window's target in whole packets as Linux rounds it: the BDP rounded up, 3 TSO bursts of whole segments (1/1024 s at the pacing rate, at least 2 from 1.2 Mb/s), rounded up to even, 2 more in ProbeBW's 1.25 phase (tcp_bbr.c bbr_bdp, bbr_quantization_budget, bbr_tso_segs_goal); 0: the draft's unrounded target",
+                    ),
                 ],
             },
             |v, s, m| {
-                let (gain, aggregation, start) = (v["cwnd_gain"], v["ack_aggregation"] == 1.0, *s);
-                m.make(move || {
-                    Bbr::with_ack_aggregation(gain, aggregation, start.window, start.rng())
-                })
+                let linux = BbrLinuxParts {
+                    ack_aggregation: v["ack_aggregation"] == 1.0,
+                    quantization: v["quantization"] == 1.0,
+                };
+                let (gain, start) = (v["cwnd_gain"], *s);
+                m.make(move || Bbr::with_linux(gain, linux, start.window, start.rng()))
             },
         ),
         window_entry(
@@ -1954,6 +1961,7 @@ mod tests {
             ("bbr", vec![], "BBR"),
             ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
             ("bbr", vec![("ack_aggregation", 1.0)], "BBR(2,1)"),
+            ("bbr", vec![("quantization", 1.0)], "BBR(2,0,1)"),
             ("bbr3", vec![], "BBRv3"),
             ("copa", vec![], "Copa(0.5)"),
             ("copa", vec![("competitive", 0.0)], "Copa(0.5,0)"),

@@ -35,8 +35,18 @@
 //! the packets expected in an epoch in whole packets; the model, in packets as everywhere else,
 //! does not round them.
 //!
-//! Not modelled: Linux's long-term (policer) bandwidth sampling, TSO segment sizing beyond the
-//! send quantum's share of the window.
+//! With `quantization` on, the window's target is in whole packets as Linux rounds it
+//! (net/ipv4/tcp_bbr.c `bbr_bdp`, `bbr_quantization_budget`, `bbr_tso_segs_goal`): the
+//! estimated BDP times the gain rounded up, the send quantum a whole number of segments (what
+//! the pacing rate sends in 1/1024 s, the default `sk_pacing_shift` of 10, at least 2 segments
+//! from 1.2 Mb/s up, 1 below, at most 127 and 64 KB), the sum with the ACK-aggregation allowance
+//! and 3 quanta rounded up to an even number (to halve delayed ACKs' waits), and 2 packets more
+//! in ProbeBW's 1.25 phase, so that small BDPs still probe above the BDP. The draft's target
+//! BBRInflight is the unrounded sum.
+//!
+//! Not modelled: Linux's long-term (policer) bandwidth sampling, its pacing margin (1% below
+//! the rate, `bbr_pacing_margin_percent`), TSO segment sizing beyond the send quantum's share of
+//! the window.
 
 use super::minmax::WindowedFilter;
 use super::{acked_packet_bytes, clamp_window, decimal, pace_bps};
@@ -71,6 +81,23 @@ const EXTRA_ACKED_MAX: SimTime = SimTime::from_ms(100);
 /// Linux tcp_bbr.c `bbr_ack_epoch_acked_reset_thresh`: an epoch that would count this many
 /// packets starts afresh.
 const ACK_EPOCH_RESET_PKTS: u64 = 1 << 20;
+/// Linux tcp_bbr.c `bbr_min_tso_rate` (bits/s): from this pacing rate on a TSO burst is at
+/// least 2 segments, below it 1 (`bbr_min_tso_segs`).
+const MIN_TSO_RATE_BPS: f64 = 1.2e6;
+/// Linux's default `sk_pacing_shift`, 10: a TSO burst carries the pacing rate's 1/1024 s
+/// (`bbr_tso_segs_goal`, after `tcp_tso_autosize`).
+const TSO_BURST_SECS: f64 = 1.0 / 1024.0;
+/// Linux `bbr_tso_segs_goal`: at most 0x7F segments a burst.
+const MAX_TSO_SEGS: f64 = 127.0;
+
+/// What of Linux's tcp_bbr.c BBR takes beyond the draft (both off: the draft's BBR).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BbrLinuxParts {
+    /// The window's allowance for ACK aggregation (`bbr_ack_aggregation_cwnd`).
+    pub ack_aggregation: bool,
+    /// The window's target in whole packets as Linux rounds it (`bbr_quantization_budget`).
+    pub quantization: bool,
+}
 
 /// §4.3: BBR's states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,6 +189,8 @@ pub struct Bbr {
     last_delivered: u64,
     /// Linux's ACK-aggregation allowance, when on (`None`: the draft's window alone).
     aggregation: Option<AckAggregation>,
+    /// The window's target in whole packets as Linux's (else the draft's).
+    quantization: bool,
 }
 
 /// Linux tcp_bbr.c's estimate of ACK aggregation: the current epoch (its start and the packets
@@ -221,14 +250,13 @@ impl Bbr {
     /// (its initial window is InitialCwnd; BBR has no slow-start threshold), drawing from
     /// `rng`. Trusts its arguments: the catalogue checks them.
     pub fn new(cwnd_gain: f64, config: WindowConfig, rng: Rng) -> Self {
-        Self::with_ack_aggregation(cwnd_gain, false, config, rng)
+        Self::with_linux(cwnd_gain, BbrLinuxParts::default(), config, rng)
     }
 
-    /// As [`Bbr::new`], with Linux's ACK-aggregation allowance in the window when
-    /// `ack_aggregation`.
-    pub fn with_ack_aggregation(
+    /// As [`Bbr::new`], with the parts of Linux's BBR that `linux` turns on.
+    pub fn with_linux(
         cwnd_gain: f64,
-        ack_aggregation: bool,
+        linux: BbrLinuxParts,
         config: WindowConfig,
         rng: Rng,
     ) -> Self {
@@ -269,7 +297,8 @@ impl Bbr {
             rto_recovery_until: None,
             last_in_flight: 0,
             last_delivered: 0,
-            aggregation: ack_aggregation.then(AckAggregation::default),
+            aggregation: linux.ack_aggregation.then(AckAggregation::default),
+            quantization: linux.quantization,
         };
         b.enter(Mode::Startup);
         b
@@ -315,10 +344,25 @@ impl Bbr {
     /// §4.2.3.2 BBRInflight(gain): gain·BtlBw·RTprop plus 3 send quanta (packets);
     /// InitialCwnd before an RTT sample.
     fn inflight(&self, gain: f64) -> f64 {
-        match self.rtprop {
-            None => self.initial_cwnd,
-            Some(rtprop) => gain * self.btlbw() * rtprop.secs() + 3.0 * self.send_quantum,
+        self.inflight_with(gain, 0.0)
+    }
+
+    /// [`Self::inflight`] with `extra` packets (the ACK-aggregation allowance) in it; with
+    /// `quantization`, rounded as Linux's `bbr_bdp` and `bbr_quantization_budget` round it
+    /// (Linux adds the budget before an RTT sample too).
+    fn inflight_with(&self, gain: f64, extra: f64) -> f64 {
+        let bdp = self.rtprop.map(|r| gain * self.btlbw() * r.secs());
+        if !self.quantization {
+            return match bdp {
+                None => self.initial_cwnd + extra,
+                Some(bdp) => bdp + 3.0 * self.send_quantum + extra,
+            };
         }
+        let bdp = bdp.map_or(self.initial_cwnd, f64::ceil);
+        let whole = (bdp + extra + 3.0 * self.send_quantum).ceil();
+        let even = whole + whole % 2.0;
+        let probing = self.mode == Mode::ProbeBw && self.cycle_index == 0;
+        even + if probing { 2.0 } else { 0.0 }
     }
 
     /// §4.2.3.4 BBRSaveCwnd.
@@ -448,12 +492,18 @@ impl Bbr {
     }
 
     /// §4.2.2 BBRSetSendQuantum: 1 packet below 1.2 Mb/s, 2 below 24 Mb/s, else 1 ms at the
-    /// pacing rate, at most 64 KB.
+    /// pacing rate, at most 64 KB; with `quantization`, Linux's `bbr_tso_segs_goal` instead.
     fn set_send_quantum(&mut self) {
         let (Some(rate), smss) = (self.pacing_rate, self.smss_bytes as f64) else {
             return;
         };
         let bps = rate * smss * 8.0;
+        if self.quantization {
+            let least = if bps < MIN_TSO_RATE_BPS { 1.0 } else { 2.0 };
+            let bytes = (bps / 8.0 * TSO_BURST_SECS).min(65536.0);
+            self.send_quantum = (bytes / smss).floor().max(least).min(MAX_TSO_SEGS);
+            return;
+        }
         self.send_quantum = if bps < 1.2e6 {
             1.0
         } else if bps < 24e6 {
@@ -477,7 +527,7 @@ impl Bbr {
     /// §4.2.3.6 BBRSetCwnd, with §4.2.3.4's recovery and §4.2.3.5's ProbeRTT modulation; the
     /// target includes the ACK-aggregation allowance (Linux `bbr_set_cwnd`).
     fn set_cwnd(&mut self, in_flight: f64, delivered: f64, lost: u64) {
-        self.target_cwnd = self.inflight(self.cwnd_gain) + self.ack_aggregation_cwnd();
+        self.target_cwnd = self.inflight_with(self.cwnd_gain, self.ack_aggregation_cwnd());
         // §4.2.3.4 BBRModulateCwndForRecovery.
         if lost > 0 {
             self.cwnd = (self.cwnd - lost as f64).max(1.0);
@@ -510,13 +560,16 @@ impl Controller for Bbr {
     /// BBR, BBR(cwnd_gain), and BBR(cwnd_gain,1) with the ACK-aggregation allowance.
     fn name(&self) -> String {
         let gain = decimal(self.probe_cwnd_gain);
+        let aggregation = u8::from(self.aggregation.is_some());
         match (
+            self.quantization,
             self.aggregation.is_some(),
             self.probe_cwnd_gain == CWND_GAIN,
         ) {
-            (true, _) => format!("BBR({gain},1)"),
-            (false, true) => "BBR".into(),
-            (false, false) => format!("BBR({gain})"),
+            (true, _, _) => format!("BBR({gain},{aggregation},1)"),
+            (false, true, _) => format!("BBR({gain},1)"),
+            (false, false, true) => "BBR".into(),
+            (false, false, false) => format!("BBR({gain})"),
         }
     }
 
@@ -597,6 +650,11 @@ impl Controller for Bbr {
 
     fn on_loss(&mut self, loss: &LossEvent) {
         match loss.kind {
+            // Linux reads the transport's state once an ACK (`bbr_set_cwnd_to_recover_or_restore`
+            // keeps `prev_ca_state`): a recovery that begins on the ACK that ended the last one
+            // (the transport's `recovery_on_lost`) is the same recovery to it, with no new
+            // packet conservation and no restore between.
+            LossKind::Gap if self.in_fast_recovery => self.save_cwnd(),
             // §4.2.3.4 BBROnEnterFastRecovery: what is in flight, and one packet for the fast
             // retransmit; the round restarts (Linux `bbr_set_cwnd_to_recover_or_restore`).
             LossKind::Gap => {
@@ -780,6 +838,46 @@ mod tests {
     }
 
     #[test]
+    fn quantization_rounds_the_target_as_linux_does() {
+        let config = WindowConfig {
+            initial_window: 10.0,
+            ..WindowConfig::default()
+        };
+        let linux = BbrLinuxParts {
+            ack_aggregation: false,
+            quantization: true,
+        };
+        let mut b = Bbr::with_linux(CWND_GAIN, linux, config, crate::rng::Rng::seed_from_u64(1));
+        let (mut now, mut total) = (SimTime::ZERO, 0);
+        rounds(&mut b, &mut now, &mut total, &[1000.0], 20);
+        // tcp_bbr.c bbr_tso_segs_goal: 1000 packets/s of 1000 bytes pace 976 bytes in 1/1024 s,
+        // no whole segment, so bbr_min_tso_segs's 2 at 8 Mb/s.
+        assert_eq!(b.send_quantum, 2.0);
+        // bbr_bdp: 1.25 × 1000 packets/s × 50 ms = 62.5, rounded up to 63; with 3 bursts of 2,
+        // 69; bbr_quantization_budget rounds it up to 70, and adds 2 in ProbeBW's 1.25 phase.
+        b.mode = Mode::ProbeBw;
+        b.cycle_index = 2;
+        assert_eq!(b.inflight(1.25), 70.0);
+        b.cycle_index = 0;
+        assert_eq!(b.inflight(1.25), 72.0);
+        // An even sum stays: 2 × 50 + 6.
+        b.cycle_index = 2;
+        assert_eq!(b.inflight(2.0), 106.0);
+        // From 1.2 Mb/s down a burst is 1 segment: 100 packets/s of 1000 bytes is 0.8 Mb/s.
+        b.pacing_rate = Some(100.0);
+        b.set_send_quantum();
+        assert_eq!(b.send_quantum, 1.0);
+        // At 50 000 packets/s (400 Mb/s) a burst is ⌊48 828 / 1000⌋ = 48 segments; at 800
+        // Mb/s its 97 656 bytes are held to 64 KB, 65 segments.
+        b.pacing_rate = Some(50_000.0);
+        b.set_send_quantum();
+        assert_eq!(b.send_quantum, 48.0);
+        b.pacing_rate = Some(100_000.0);
+        b.set_send_quantum();
+        assert_eq!(b.send_quantum, 65.0);
+    }
+
+    #[test]
     fn startup_ends_three_rounds_after_the_bandwidth_plateau_then_drain_then_probe_bw() {
         let (mut b, mut now, mut total) = (bbr(1), SimTime::ZERO, 0);
         // Doubling, then 1000 packets/s: 1000 ≥ 1.25 × 800 still counts as growth.
@@ -917,6 +1015,51 @@ mod tests {
         assert!(b.window() >= before);
     }
 
+    /// Linux `bbr_set_cwnd_to_recover_or_restore` compares the transport's state with the last
+    /// ACK's: a recovery that begins on the ACK that ends one (seen in recovery) goes on, the
+    /// window neither cut to what is in flight nor restored.
+    #[test]
+    fn a_recovery_begun_on_the_ack_that_ends_one_goes_on() {
+        let (mut b, mut now, mut total) = (bbr(1), SimTime::ZERO, 0);
+        rounds(&mut b, &mut now, &mut total, &[1000.0; 5], 50);
+        let gap = |b: &mut Bbr, now| {
+            b.on_loss(&LossEvent {
+                now,
+                kind: LossKind::Gap,
+                ..LossEvent::default()
+            })
+        };
+        now += ms(1);
+        b.on_ack(&AckSample {
+            delivery: None,
+            ..ack(now, 50, 30, ms(50), 1000.0, total)
+        });
+        gap(&mut b, now);
+        assert_eq!(b.window(), 80.0);
+        // A round of recovery later the window has grown back to the target, 106.
+        for _ in 0..3 {
+            now += ms(50);
+            total += 50;
+            b.on_ack(&AckSample {
+                in_recovery: true,
+                ..ack(now, 50, 50, ms(50), 1000.0, total)
+            });
+        }
+        assert!(!b.packet_conservation);
+        let grown = b.window();
+        assert_close(grown, 106.0, 1e-12);
+        // The ACK that ends it (still in recovery as the transport told it) begins the next.
+        now += ms(1);
+        total += 1;
+        b.on_ack(&AckSample {
+            in_recovery: true,
+            ..ack(now, 1, 30, ms(50), 1000.0, total)
+        });
+        gap(&mut b, now);
+        assert!(!b.packet_conservation);
+        assert_eq!(b.window(), grown);
+    }
+
     #[test]
     fn a_timeout_leaves_one_packet() {
         let (mut b, mut now, mut total) = (bbr(1), SimTime::ZERO, 0);
@@ -997,9 +1140,12 @@ mod tests {
     fn the_allowance_joins_the_target_once_the_pipe_is_full_at_most_100_ms_of_btlbw() {
         // One ACK a 50 ms round for all 50 packets of the round at 1000 packets/s: each ACK is
         // a whole round's burst, 50 packets beyond the 0 expected of the epoch it opens.
-        let mut b = Bbr::with_ack_aggregation(
+        let mut b = Bbr::with_linux(
             CWND_GAIN,
-            true,
+            BbrLinuxParts {
+                ack_aggregation: true,
+                quantization: false,
+            },
             WindowConfig {
                 initial_window: 10.0,
                 ..WindowConfig::default()
@@ -1042,13 +1188,21 @@ mod tests {
             crate::rng::Rng::seed_from_u64(1),
         );
         assert_eq!(b.name(), "BBR(3)");
-        let b = Bbr::with_ack_aggregation(
-            2.0,
-            true,
-            WindowConfig::default(),
-            crate::rng::Rng::seed_from_u64(1),
-        );
-        assert_eq!(b.name(), "BBR(2,1)");
+        let linux = |ack_aggregation, quantization| {
+            Bbr::with_linux(
+                2.0,
+                BbrLinuxParts {
+                    ack_aggregation,
+                    quantization,
+                },
+                WindowConfig::default(),
+                crate::rng::Rng::seed_from_u64(1),
+            )
+            .name()
+        };
+        assert_eq!(linux(true, false), "BBR(2,1)");
+        assert_eq!(linux(false, true), "BBR(2,0,1)");
+        assert_eq!(linux(true, true), "BBR(2,1,1)");
     }
 
     proptest! {
@@ -1058,13 +1212,14 @@ mod tests {
         #[test]
         fn any_feedback_keeps_the_invariants(
             gain in 1.0..10.0f64,
-            aggregation in any::<bool>(),
+            ack_aggregation in any::<bool>(),
+            quantization in any::<bool>(),
             seed in any::<u64>(),
             ops in ops(),
         ) {
-            let b = Bbr::with_ack_aggregation(
+            let b = Bbr::with_linux(
                 gain,
-                aggregation,
+                BbrLinuxParts { ack_aggregation, quantization },
                 WindowConfig::default(),
                 crate::rng::Rng::seed_from_u64(seed),
             );

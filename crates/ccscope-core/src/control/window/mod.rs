@@ -41,7 +41,7 @@ mod taimd;
 mod vegas;
 
 pub use aimd::{friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, AimdRule};
-pub use bbr::Bbr;
+pub use bbr::{Bbr, BbrLinuxParts};
 pub use bbr3::{Bbr3, Bbr3Params};
 pub use binomial::{Binomial, BinomialRule, BANSAL_ALPHA, BANSAL_BETA, MAX_K};
 pub use copa::{Copa, CopaParams};

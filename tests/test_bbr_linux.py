@@ -1,7 +1,10 @@
-"""BBR v1's allowance for ACK aggregation (Linux net/ipv4/tcp_bbr.c `bbr_update_ack_aggregation`,
-`bbr_ack_aggregation_cwnd`), the `ack_aggregation` switch of `bbr`: off by default, on in the
-model of Linux's BBR (ccscope.experiments.linux.CONTROLLER)."""
+"""What Linux's BBR v1 (net/ipv4/tcp_bbr.c) adds to the draft's, the two switches of `bbr`: the
+window's allowance for ACK aggregation (`bbr_update_ack_aggregation`, `bbr_ack_aggregation_cwnd`;
+`ack_aggregation`) and the window's target rounded to whole packets (`bbr_bdp`,
+`bbr_quantization_budget`, `bbr_tso_segs_goal`; `quantization`): off by default, on in the model
+of Linux's BBR (ccscope.experiments.linux.CONTROLLER)."""
 
+import math
 import subprocess
 import sys
 
@@ -52,9 +55,10 @@ def at(result, name: str, time_s: float) -> float | None:
     return float(rows["value"].iloc[-1]) if len(rows) else None
 
 
-def test_off_by_default_and_the_same_run_as_before():
+@pytest.mark.parametrize("switch", ["ack_aggregation", "quantization"])
+def test_off_by_default_and_the_same_run_as_before(switch):
     plain = ccscope.run(lone_flow("bbr"))
-    off = ccscope.run(lone_flow({"name": "bbr", "ack_aggregation": 0}))
+    off = ccscope.run(lone_flow({"name": "bbr", switch: 0}))
     assert plain.flows.equals(off.flows)
     assert plain.trace.state.equals(off.trace.state)
     assert at(plain, "extra_acked_pkts", 12.0) is None
@@ -77,19 +81,50 @@ def test_a_paced_lone_flow_is_allowed_one_acks_packets(delayed_ack, per_ack):
     assert gap == pytest.approx(per_ack, abs=1e-9)
 
 
-def test_the_model_of_linux_bbr_has_it():
+def linux_target(result, time_s: float, packet_bytes: int = 1000) -> float:
+    """The window's target tcp_bbr.c gives for the path estimates the trace holds at `time_s`
+    with the allowance off: `bbr_bdp` rounds cwnd_gain·BtlBw·RTprop up; `bbr_quantization_budget`
+    adds 3 × `bbr_tso_segs_goal` (the pacing rate's bytes in 1/1024 s, whole segments, at least
+    2 from 1.2 Mb/s up), rounds up to even, and adds 2 in ProbeBW's 1.25 phase (state 2)."""
+    bw, rtprop = at(result, "btlbw_pkts_per_s", time_s), at(result, "rtprop_s", time_s)
+    pacing_gain, cwnd_gain = at(result, "pacing_gain", time_s), at(result, "cwnd_gain", time_s)
+    pacing_bps = pacing_gain * bw * packet_bytes * 8
+    segs = max(math.floor(pacing_bps / 8 / 1024 / packet_bytes), 1 if pacing_bps < 1.2e6 else 2)
+    cwnd = math.ceil(cwnd_gain * bw * rtprop) + 3 * segs
+    cwnd += cwnd % 2
+    probing = at(result, "state", time_s) == 2 and pacing_gain == 1.25
+    return cwnd + (2 if probing else 0)
+
+
+def test_quantization_gives_linux_whole_even_target():
+    on = ccscope.run(lone_flow({"name": "bbr", "quantization": 1}))
+    assert on.flows.loc[0, "label"].startswith("BBR(2,0,1)")
+    # Each change of the target from Drain on, against tcp_bbr.c's rule from the same estimates.
+    state = on.trace.state
+    changes = state[(state["field"] == "target_cwnd_pkts") & (state["time_s"] >= 1.0)]
+    assert len(changes) > 10
+    for time_s, value in zip(changes["time_s"], changes["value"], strict=True):
+        assert value == linux_target(on, time_s), time_s
+    # The draft's target is not whole: 2·BtlBw·RTprop plus 3 quanta of 2 packets.
+    off = ccscope.run(lone_flow("bbr"))
+    assert at(off, "target_cwnd_pkts", 5.0) % 1 != 0
+
+
+def test_the_model_of_linux_bbr_has_both():
     assert linux.tcp_source("bbr", "model")["controller"] == {
         "name": "bbr",
         "ack_aggregation": 1,
+        "quantization": 1,
     }
 
 
+@pytest.mark.parametrize("switch", ["ack_aggregation", "quantization"])
 @pytest.mark.parametrize("value", [0.5, 2, -1])
-def test_bad_values_name_the_field_in_one_line(value):
+def test_bad_values_name_the_field_in_one_line(switch, value):
     with pytest.raises(ScenarioError) as info:
-        ccscope.run(lone_flow({"name": "bbr", "ack_aggregation": value}))
+        ccscope.run(lone_flow({"name": "bbr", switch: value}))
     message = str(info.value)
-    assert "flows[0].source.controller.ack_aggregation" in message
+    assert f"flows[0].source.controller.{switch}" in message
     assert "\n" not in message.strip()
 
 
