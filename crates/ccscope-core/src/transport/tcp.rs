@@ -592,6 +592,16 @@ impl SenderSettings {
     }
 }
 
+/// A sender's last window reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    None,
+    /// A gap, an ECN mark, or (for ns-2.35's count) a SYN's timeout.
+    Signal,
+    /// A retransmission timeout of the data.
+    Timeout,
+}
+
 /// The sending side of a TCP connection.
 pub struct TcpSender {
     spec: Arc<SenderSettings>,
@@ -605,7 +615,8 @@ pub struct TcpSender {
     snd_max: u64,
     /// `snd_max` at the last window reduction; no new reduction until `snd_una` passes it.
     recover: u64,
-    reduced_once: bool,
+    /// The last window reduction, if any.
+    last_cut: Cut,
     in_recovery: bool,
     /// A gap or timeout reduction retransmitted `snd_una`; the ACK that first covers it says
     /// whether the retransmission was needed (Eifel detection, RFC 3522 §3.2).
@@ -731,7 +742,7 @@ impl TcpSender {
             snd_nxt: 0,
             snd_max: 0,
             recover: 0,
-            reduced_once: false,
+            last_cut: Cut::None,
             in_recovery: false,
             undo_armed: false,
             handshake: if spec.syn {
@@ -915,7 +926,7 @@ impl TcpSender {
             lost_pkts: 1.0,
         });
         // ns-2.35 sets `recover_` to the SYN's number, which the data's first ACK passes.
-        self.reduced_once = true;
+        self.last_cut = Cut::Signal;
         self.rto.back_off(&self.spec.rto);
         self.handshake = Handshake::Due;
         self.arm_rto(ctx);
@@ -963,9 +974,11 @@ impl TcpSender {
             }
             return;
         }
-        if self.spec.variant == Variant::Sack && self.in_recovery {
+        if self.spec.variant == Variant::Sack && (self.in_recovery || self.in_timeout_recovery()) {
             // RFC 6675 §5 step (C): retransmit lost packets first, then new data, while
-            // cwnd − pipe ≥ 1 packet (ns-2.35 Sack1 `send_much()`: `pipe_ < int(cwnd_)`).
+            // cwnd − pipe ≥ 1 packet (ns-2.35 Sack1 `send_much()`: `pipe_ < int(cwnd_)`);
+            // after a timeout that kept the scoreboard, so does Linux (`tcp_xmit_retransmit_queue`
+            // while `tcp_packets_in_flight` is below the window).
             let counter = self.spec.sack_pipe_counter;
             let mut pipe = if counter { self.dupwnd } else { self.pipe() };
             while self.may_send_in_recovery(pipe) {
@@ -992,7 +1005,8 @@ impl TcpSender {
                 if counter {
                     self.dupwnd += 1.0;
                 }
-                if let Some(prr) = self.prr() {
+                let in_recovery = self.in_recovery;
+                if let Some(prr) = self.prr().filter(|_| in_recovery) {
                     prr.allowed -= 1;
                     prr.out += 1;
                 }
@@ -1030,9 +1044,11 @@ impl TcpSender {
     }
 
     /// Whether a SACK recovery with `pipe` packets in flight sends one more: by RFC 6937's
-    /// count with [`TcpSpec::prr`], else while the pipe is a packet below the window.
+    /// count with [`TcpSpec::prr`] (not after a timeout), else while the pipe is a packet below
+    /// the window.
     fn may_send_in_recovery(&mut self, pipe: f64) -> bool {
-        match self.prr() {
+        let in_recovery = self.in_recovery;
+        match self.prr().filter(|_| in_recovery) {
             Some(prr) => prr.allowed > 0,
             None => pipe + 1.0 <= self.cwnd(),
         }
@@ -1049,9 +1065,27 @@ impl TcpSender {
     /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least
     /// `sack_lost_after` (DupThresh) SACKed packets lie above it, i.e. when it is below the
     /// `sack_lost_after`-th highest SACKed one.
+    /// After a timeout that kept the scoreboard, every packet sent before it is lost unless
+    /// SACKed.
     fn lost_below(&self) -> u64 {
         let n = self.spec.sack_lost_after.max(1) as usize;
-        self.sacked.nth_highest(n as u64).unwrap_or(0)
+        let is_lost = self.sacked.nth_highest(n as u64).unwrap_or(0);
+        if self.in_timeout_recovery() {
+            is_lost.max(self.recover)
+        } else {
+            is_lost
+        }
+    }
+
+    /// After a timeout with [`TcpSpec::sack_kept_at_timeout`], until the cumulative ACK passes
+    /// what was outstanding then (Linux's `TCP_CA_Loss` state): every packet sent before the
+    /// timeout and not SACKed is lost (Linux `tcp_timeout_mark_lost`), and the sender resends
+    /// them by the pipe, as in a recovery.
+    fn in_timeout_recovery(&self) -> bool {
+        self.spec.sack_kept_at_timeout
+            && self.spec.variant == Variant::Sack
+            && self.last_cut == Cut::Timeout
+            && self.snd_una < self.recover
     }
 
     /// RFC 6675 SetPipe: packets believed in the network. An unSACKed packet counts unless it
@@ -1201,7 +1235,11 @@ impl TcpSender {
             lost_pkts: 1.0,
         });
         self.recover = self.snd_max;
-        self.reduced_once = true;
+        self.last_cut = if kind == LossKind::Timeout {
+            Cut::Timeout
+        } else {
+            Cut::Signal
+        };
         // A gap or a timeout retransmits `snd_una`; a mark retransmits nothing.
         self.undo_armed = kind != LossKind::Ecn;
     }
@@ -1463,7 +1501,8 @@ impl TcpSender {
     /// exceeds `recover`, the highest sequence number then sent), by `recover_margin` packets
     /// more (ns-2.35 compares packet numbers, `highest_ack_ > recover_`: one more).
     fn past_recover(&self) -> bool {
-        !self.reduced_once || self.snd_una >= self.recover + u64::from(self.spec.recover_margin)
+        self.last_cut == Cut::None
+            || self.snd_una >= self.recover + u64::from(self.spec.recover_margin)
     }
 
     fn enter_recovery(&mut self, ctx: &mut Ctx) {
@@ -1569,7 +1608,7 @@ impl TcpSender {
         );
         self.rto.back_off(&self.spec.rto);
         // Go-back-N from the first unacknowledged packet, the scoreboard forgotten unless the
-        // sender keeps it.
+        // sender keeps it; one that keeps it resends the holes by the pipe instead.
         self.in_recovery = false;
         self.dupacks = 0;
         self.dupwnd = 0.0;
@@ -1577,7 +1616,12 @@ impl TcpSender {
             self.sacked.clear();
         }
         self.rexmitted = Vec::new();
-        self.snd_nxt = self.snd_una;
+        if self.in_timeout_recovery() {
+            // The holes are resent from the first on; new data follows where it stopped.
+            self.rxt_next = self.snd_una;
+        } else {
+            self.snd_nxt = self.snd_una;
+        }
         self.rto.timed_out = true;
         self.arm_rto(ctx);
         self.send_more(ctx);
@@ -2678,6 +2722,22 @@ mod tests {
         for (kept, held) in [(false, 0), (true, 2)] {
             let (p, ..) = timed_out_over_sacked_packets(false, kept);
             assert_eq!(p.snd.sacked.count_from(0), held, "kept: {kept}");
+        }
+    }
+
+    /// After a timeout that kept the scoreboard, every packet sent before it and not SACKed is
+    /// lost (Linux `tcp_timeout_mark_lost`) and the holes go again by the pipe, as Linux's
+    /// `TCP_CA_Loss` state sends them: the resent 0's ACK (2, block [3, 4)) opens a window of 2
+    /// with nothing in flight, so 2 and 4 go, 3 skipped. A sender that forgot the scoreboard
+    /// sends from 2 in a window of 2 packets counted from there: 2 alone.
+    #[test]
+    fn a_kept_scoreboard_resends_the_holes_by_the_pipe_after_a_timeout() {
+        for (kept, want) in [(false, &[2][..]), (true, &[2, 4][..])] {
+            let (mut p, t, _, resent) = timed_out_over_sacked_packets(false, kept);
+            assert_eq!(seqs(&resent), [0]);
+            let acks = p.reach_receiver(t + 50, &resent);
+            assert_eq!(acks[0].header.ack, 2);
+            assert_eq!(seqs(&p.reach_sender(t + 100, &acks)), want, "kept: {kept}");
         }
     }
 
