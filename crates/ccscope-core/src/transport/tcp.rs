@@ -665,6 +665,9 @@ struct Extras {
     /// With [`TcpSpec::rack_lost_retransmissions`], the send time and number of the packet
     /// sent last among those delivered so far (RFC 8985's RACK.xmit_ts and RACK.end_seq).
     rack: Option<(SimTime, u64)>,
+    /// After a timeout that kept the scoreboard, the packets below this one not SACKed are
+    /// lost: all but those sent within the last round trip ([`TcpSender::on_timeout`]).
+    timeout_lost_below: u64,
 }
 
 /// Proportional Rate Reduction's counts in one recovery (RFC 6937 §3, as Linux's
@@ -1070,17 +1073,16 @@ impl TcpSender {
     fn lost_below(&self) -> u64 {
         let n = self.spec.sack_lost_after.max(1) as usize;
         let is_lost = self.sacked.nth_highest(n as u64).unwrap_or(0);
-        if self.in_timeout_recovery() {
-            is_lost.max(self.recover)
-        } else {
-            is_lost
+        match self.extras.as_deref() {
+            Some(x) if self.in_timeout_recovery() => is_lost.max(x.timeout_lost_below),
+            _ => is_lost,
         }
     }
 
     /// After a timeout with [`TcpSpec::sack_kept_at_timeout`], until the cumulative ACK passes
-    /// what was outstanding then (Linux's `TCP_CA_Loss` state): every packet sent before the
-    /// timeout and not SACKed is lost (Linux `tcp_timeout_mark_lost`), and the sender resends
-    /// them by the pipe, as in a recovery.
+    /// what was outstanding then (Linux's `TCP_CA_Loss` state): every packet sent a round trip
+    /// before the timeout or earlier and not SACKed is lost (Linux `tcp_timeout_mark_lost`),
+    /// and the sender resends them by the pipe, as in a recovery.
     fn in_timeout_recovery(&self) -> bool {
         self.spec.sack_kept_at_timeout
             && self.spec.variant == Variant::Sack
@@ -1617,7 +1619,20 @@ impl TcpSender {
         }
         self.rexmitted = Vec::new();
         if self.in_timeout_recovery() {
-            // The holes are resent from the first on; new data follows where it stopped.
+            // Linux marks lost every packet not SACKed but those sent within RACK's round trip
+            // (`tcp_timeout_mark_lost`, `tcp_rack_skb_timeout`), the first always; the model
+            // takes its smoothed RTT for RACK's. The holes are resent from the first on; new
+            // data follows where it stopped.
+            let rtt = self
+                .rto
+                .srtt()
+                .map_or(SimTime::ZERO, SimTime::from_secs_f64);
+            let recent = ctx.now().saturating_sub(rtt);
+            let old = self.outstanding.iter().rposition(|&sent| sent <= recent);
+            let below = self.snd_una + old.map_or(1, |i| i as u64 + 1).max(1);
+            self.extras
+                .get_or_insert_with(Box::default)
+                .timeout_lost_below = below;
             self.rxt_next = self.snd_una;
         } else {
             self.snd_nxt = self.snd_una;
