@@ -1016,9 +1016,10 @@ pub enum AfterTimeout {
     /// follow report held (RFC 6675 §5.1).
     #[default]
     SkipSacked,
-    /// The scoreboard is kept: every packet sent before the timeout and not reported held is
-    /// lost, and the holes go again by the pipe until the cumulative ACK passes what was
-    /// outstanding, as Linux does (net/ipv4/tcp_input.c `tcp_timeout_mark_lost`).
+    /// The scoreboard is kept: every packet sent a round trip or more before the timeout and
+    /// not reported held is lost, and the holes go again by the pipe until the cumulative ACK
+    /// passes what was outstanding, as Linux does (net/ipv4/tcp_input.c
+    /// `tcp_timeout_mark_lost`).
     KeepSacked,
     /// Go-back-N resends every packet, as ns-2.35's Sack1 (`tcp-sack1.cc`) does.
     GoBackN,
@@ -1208,8 +1209,9 @@ pub struct Tcp {
     /// after it report held are not sent again (RFC 6675 §5.1); `keep_sacked`: the scoreboard
     /// survives the timeout, so the packets reported held before it are not sent again
     /// either, as Linux keeps its SACK marks unless it detects reneging (net/ipv4/tcp_input.c
-    /// `tcp_timeout_mark_lost`; RFC 6675 §5.1 notes the practice), and, as Linux marks every
-    /// other packet sent before the timeout lost, the holes go again by the pipe (what is in
+    /// `tcp_timeout_mark_lost`; RFC 6675 §5.1 notes the practice), and, as Linux marks the
+    /// others lost but those sent within the last round trip (the first always), the holes go
+    /// again by the pipe (what is in
     /// flight below the window), not in a window counted from the first unacknowledged packet,
     /// until the cumulative ACK passes what was outstanding (Linux's `TCP_CA_Loss` state);
     /// `go_back_n`: ns-2.35's Sack1 (`tcp-sack1.cc` `timeout()`, `recv()`), every packet from
