@@ -666,8 +666,10 @@ struct Extras {
     /// sent last among those delivered so far (RFC 8985's RACK.xmit_ts and RACK.end_seq).
     rack: Option<(SimTime, u64)>,
     /// After a timeout that kept the scoreboard, the packets below this one not SACKed are
-    /// lost: all but those sent within the last round trip ([`TcpSender::on_timeout`]).
+    /// lost: all but those sent within the last round trip ([`TcpSender::on_timeout`]), until
+    /// a packet sent after the timeout, at `timeout_at`, is delivered.
     timeout_lost_below: u64,
+    timeout_at: SimTime,
 }
 
 /// Proportional Rate Reduction's counts in one recovery (RFC 6937 §3, as Linux's
@@ -1266,6 +1268,18 @@ impl TcpSender {
                 }
             }
         }
+        if self.in_timeout_recovery() {
+            // RACK (RFC 8985 §6.2) in Linux's Loss state: once a packet sent after the timeout
+            // is delivered, those left in flight at it and still not delivered are lost too.
+            let recover = self.recover;
+            if let Some(x) = self
+                .extras
+                .as_deref_mut()
+                .filter(|x| h.echo >= x.timeout_at)
+            {
+                x.timeout_lost_below = recover;
+            }
+        }
         let ack = h.ack.min(self.snd_max);
         let ece = h.flags & ECE != 0;
         let mut sample = AckSample {
@@ -1432,7 +1446,8 @@ impl TcpSender {
         if self.spec.variant == Variant::Sack {
             self.mark_sack_losses(sample.now);
         }
-        if self.spec.rack_lost_retransmissions && self.in_recovery {
+        // RACK works in Linux's Loss state too (`tcp_rack_mark_lost` from `tcp_process_loss`).
+        if self.spec.rack_lost_retransmissions && (self.in_recovery || self.in_timeout_recovery()) {
             self.rack_detect_lost(sample.now);
         }
         sample.srtt = self.rto.srtt().map(SimTime::from_secs_f64);
@@ -1630,9 +1645,8 @@ impl TcpSender {
             let recent = ctx.now().saturating_sub(rtt);
             let old = self.outstanding.iter().rposition(|&sent| sent <= recent);
             let below = self.snd_una + old.map_or(1, |i| i as u64 + 1).max(1);
-            self.extras
-                .get_or_insert_with(Box::default)
-                .timeout_lost_below = below;
+            let x = self.extras.get_or_insert_with(Box::default);
+            (x.timeout_lost_below, x.timeout_at) = (below, ctx.now());
             self.rxt_next = self.snd_una;
         } else {
             self.snd_nxt = self.snd_una;
