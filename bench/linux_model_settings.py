@@ -5,12 +5,14 @@ packet (growth per ACK, which then equals growth per packet), Linux's delayed AC
 per ACK (RFC 5681 §3.1, ns-2), delayed ACKs with growth per packet acknowledged (RFC 3465 as
 Linux counts), that with the packet that fills a hole acknowledged at once (RFC 5681 §4.2 as
 Linux does), that with SACK recovery by Proportional Rate Reduction (RFC 6937 as Linux does),
-that with the SACK scoreboard kept over a timeout (as Linux does), and that with lost
-retransmissions found by RACK (RFC 8985, as Linux does; what `LINUX_TCP` sets), "kept" naming
-the scoreboard kept;
+that with the SACK scoreboard kept over a timeout (as Linux does), that with lost
+retransmissions found by RACK (RFC 8985, as Linux does), and that with a recovery begun while a
+packet found lost is outstanding, on the ACK that ends the last one too (RFC 6675 §5, as Linux
+does; what `LINUX_TCP` sets), "kept" naming the scoreboard kept;
 for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
-and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets); for BBR each without and with
-Linux's ACK-aggregation allowance (`ack_aggregation = 0` / 1, what `LINUX_TCP` sets). Prints per
+and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets); for BBR each with the draft's
+window, with Linux's ACK-aggregation allowance (`ack_aggregation = 1`), and with that and
+Linux's rounding of the window's target (`quantization = 1`, what `LINUX_TCP` sets). Prints per
 case the mean and the standard deviation over the seeds of each quantity the claims compare. No
 real packets: the Linux side's numbers are `python bench/linux_spread.py`'s.
 
@@ -26,68 +28,47 @@ import numpy as np
 
 from ccscope.experiments import linux
 
-#: The ways of acknowledging and counting growth compared, by name.
-ACKING = {
-    "ACK per packet": {
-        "delayed_ack": False,
-        "growth": "per_ack",
-        "ack_filled_hole": False,
-        "prr": False,
-        "after_timeout": "skip_sacked",
-        "lost_retransmissions": "timeout",
-    },
-    "delayed ACKs, growth per ACK": {
-        "delayed_ack": True,
-        "growth": "per_ack",
-        "ack_filled_hole": False,
-        "prr": False,
-        "after_timeout": "skip_sacked",
-        "lost_retransmissions": "timeout",
-    },
-    "delayed ACKs, growth per packet": {
-        "delayed_ack": True,
-        "growth": "per_packet",
-        "ack_filled_hole": False,
-        "prr": False,
-        "after_timeout": "skip_sacked",
-        "lost_retransmissions": "timeout",
-    },
-    "delayed ACKs, growth per packet, filled hole acknowledged at once": {
-        "delayed_ack": True,
-        "growth": "per_packet",
-        "ack_filled_hole": True,
-        "prr": False,
-        "after_timeout": "skip_sacked",
-        "lost_retransmissions": "timeout",
-    },
-    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR": {
-        "delayed_ack": True,
-        "growth": "per_packet",
-        "ack_filled_hole": True,
-        "prr": True,
-        "after_timeout": "skip_sacked",
-        "lost_retransmissions": "timeout",
-    },
-    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR, kept": {
-        "delayed_ack": True,
-        "growth": "per_packet",
-        "ack_filled_hole": True,
-        "prr": True,
-        "after_timeout": "keep_sacked",
-        "lost_retransmissions": "timeout",
-    },
-    "delayed ACKs, growth per packet, filled hole acknowledged at once, PRR, kept, RACK": {
-        "delayed_ack": True,
-        "growth": "per_packet",
-        "ack_filled_hole": True,
-        "prr": True,
-        "after_timeout": "keep_sacked",
-        "lost_retransmissions": "rack",
-    },
+#: The first way compared: an ACK per packet, growth per ACK, and RFC 6675's recovery.
+ACK_PER_PACKET = {
+    "delayed_ack": False,
+    "growth": "per_ack",
+    "ack_filled_hole": False,
+    "prr": False,
+    "after_timeout": "skip_sacked",
+    "lost_retransmissions": "timeout",
+    "recovery_entry": "dupacks",
 }
 
-#: The controller's switch between the published rule and Linux's, by algorithm.
-SWITCH = {"cubic": "linux_friendly", "bbr": "ack_aggregation"}
+#: Linux's ways, each added to those before it from delayed ACKs with growth per packet on.
+LINUX_STEPS = [
+    ("filled hole acknowledged at once", {"ack_filled_hole": True}),
+    ("PRR", {"prr": True}),
+    ("kept", {"after_timeout": "keep_sacked"}),
+    ("RACK", {"lost_retransmissions": "rack"}),
+    ("recovery while lost", {"recovery_entry": "lost"}),
+]
+
+
+def ways() -> dict[str, dict]:
+    """The ways of acknowledging, growing and recovering compared, by name."""
+    name = "delayed ACKs, growth per packet"
+    way = ACK_PER_PACKET | {"delayed_ack": True, "growth": "per_packet"}
+    out = {
+        "ACK per packet": ACK_PER_PACKET,
+        "delayed ACKs, growth per ACK": ACK_PER_PACKET | {"delayed_ack": True},
+        name: way,
+    }
+    for step, change in LINUX_STEPS:
+        name, way = f"{name}, {step}", way | change
+        out[name] = way
+    return out
+
+
+ACKING = ways()
+
+#: The controller's switches from the published rule to Linux's, by algorithm, turned on one
+#: after another.
+SWITCHES = {"cubic": ["linux_friendly"], "bbr": ["ack_aggregation", "quantization"]}
 
 
 def main() -> None:
@@ -98,11 +79,11 @@ def main() -> None:
     args = parser.parse_args()
     cases = list(linux.QUICK)
     for cc in args.cc:
-        switch = SWITCH.get(cc)
-        for alpha in (0, 1) if switch else (None,):
-            controller = linux.CONTROLLER[cc]
-            if alpha is not None:
-                controller = {"name": cc, switch: alpha}
+        switches = SWITCHES.get(cc, [])
+        for on in range(len(switches) + 1):
+            controller = {"name": cc} | {s: int(k < on) for k, s in enumerate(switches)}
+            if not switches:
+                controller = linux.CONTROLLER[cc]
             for name in args.acking:
                 acking = ACKING[name]
                 with (
@@ -113,7 +94,7 @@ def main() -> None:
                         linux.measure(cases, cc, "model", linux.QUICK_RUN, seed)
                         for seed in range(1, args.runs + 1)
                     ]
-                label = cc if alpha is None else f"{cc}, {switch} = {alpha}"
+                label = ", ".join([cc] + [f"{s} = {controller[s]}" for s in switches])
                 for k, case in enumerate(cases):
                     cells = []
                     for metric in linux.METRICS:
