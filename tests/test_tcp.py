@@ -765,23 +765,31 @@ def test_python_controllers_see_each_delivered_packet_once():
     assert _fixed_window_sack("skip_sacked", rates=True)[1]["delivered"] == 2000
 
 
-def test_rack_is_written_only_when_set_checked_and_runs_from_the_command_line(tmp_path):
-    assert "lost_retransmissions" not in ccscope.loads(TCP).table["flows"][0]["source"]
-    rack = 'variant = "sack", lost_retransmissions = "rack" }'
-    on = ccscope.loads(TCP.replace('variant = "sack" }', rack))
-    assert on.table["flows"][0]["source"]["lost_retransmissions"] == "rack"
+@pytest.mark.parametrize(
+    ("key", "value", "bad", "allowed"),
+    [
+        ("lost_retransmissions", "rack", "tlp", "timeout"),
+        ("recovery_entry", "lost", "rack", "dupacks"),
+    ],
+)
+def test_sack_recovery_settings_are_written_only_when_set_checked_and_run_from_the_command_line(
+    tmp_path, key, value, bad, allowed
+):
+    assert key not in ccscope.loads(TCP).table["flows"][0]["source"]
+    on = ccscope.loads(TCP.replace('variant = "sack" }', f'variant = "sack", {key} = "{value}" }}'))
+    assert on.table["flows"][0]["source"][key] == value
     for setting, needle in [
-        ('variant = "newreno", lost_retransmissions = "rack"', 'needs variant = "sack"'),
-        ('variant = "sack", lost_retransmissions = "tlp"', "timeout"),
+        (f'variant = "newreno", {key} = "{value}"', 'needs variant = "sack"'),
+        (f'variant = "sack", {key} = "{bad}"', allowed),
     ]:
         with pytest.raises(ScenarioError) as info:
             ccscope.loads(TCP.replace('variant = "sack" }', setting + " }"))
-        assert info.value.path == "flows[0].source.lost_retransmissions"
+        assert info.value.path == f"flows[0].source.{key}"
         assert needle in str(info.value)
-    assert _run_source(tmp_path, 'lost_retransmissions = "rack"').returncode == 0
-    p = _run_source(tmp_path, 'variant = "reno", lost_retransmissions = "rack"')
+    assert _run_source(tmp_path, f'{key} = "{value}"').returncode == 0
+    p = _run_source(tmp_path, f'variant = "reno", {key} = "{value}"')
     assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
-    assert "flows[0].source.lost_retransmissions" in p.stderr
+    assert f"flows[0].source.{key}" in p.stderr
 
 
 def test_rack_resends_what_is_lost_and_nothing_else():
@@ -795,25 +803,6 @@ def test_rack_resends_what_is_lost_and_nothing_else():
     assert rack.timeouts == 0
     assert rack.retransmits == rack.dropped_pkts
     assert rack.duplicate_pkts == 0
-
-
-def test_recovery_entry_is_written_only_when_set_checked_and_runs_from_the_command_line(tmp_path):
-    assert "recovery_entry" not in ccscope.loads(TCP).table["flows"][0]["source"]
-    lost = 'variant = "sack", recovery_entry = "lost" }'
-    on = ccscope.loads(TCP.replace('variant = "sack" }', lost))
-    assert on.table["flows"][0]["source"]["recovery_entry"] == "lost"
-    for setting, needle in [
-        ('variant = "newreno", recovery_entry = "lost"', 'needs variant = "sack"'),
-        ('variant = "sack", recovery_entry = "rack"', "dupacks"),
-    ]:
-        with pytest.raises(ScenarioError) as info:
-            ccscope.loads(TCP.replace('variant = "sack" }', setting + " }"))
-        assert info.value.path == "flows[0].source.recovery_entry"
-        assert needle in str(info.value)
-    assert _run_source(tmp_path, 'recovery_entry = "lost"').returncode == 0
-    p = _run_source(tmp_path, 'variant = "reno", recovery_entry = "lost"')
-    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
-    assert "flows[0].source.recovery_entry" in p.stderr
 
 
 def test_a_packet_lost_in_a_recovery_begins_the_next_when_it_ends():
