@@ -81,9 +81,11 @@ def main() -> None:
     for cc in args.cc:
         switches = SWITCHES.get(cc, [])
         for on in range(len(switches) + 1):
-            controller = {"name": cc} | {s: int(k < on) for k, s in enumerate(switches)}
-            if not switches:
-                controller = linux.CONTROLLER[cc]
+            controller = (
+                {"name": cc} | {s: int(k < on) for k, s in enumerate(switches)}
+                if switches
+                else linux.CONTROLLER[cc]
+            )
             for name in args.acking:
                 acking = ACKING[name]
                 with (

@@ -565,7 +565,7 @@ impl SenderSettings {
             sack_pipe_counter: spec.sack_pipe_counter,
             // A sender without SACK blocks has no scoreboard to keep as Sack1 does.
             sack_go_back_n: spec.sack_go_back_n && spec.variant == Variant::Sack,
-            sack_kept_at_timeout: spec.sack_kept_at_timeout,
+            sack_kept_at_timeout: spec.sack_kept_at_timeout && spec.variant == Variant::Sack,
             rack_lost_retransmissions: spec.rack_lost_retransmissions
                 && spec.variant == Variant::Sack
                 && !spec.sack_pipe_counter,
@@ -1010,8 +1010,7 @@ impl TcpSender {
                 if counter {
                     self.dupwnd += 1.0;
                 }
-                let in_recovery = self.in_recovery;
-                if let Some(prr) = self.prr().filter(|_| in_recovery) {
+                if let Some(prr) = self.recovery_prr() {
                     prr.allowed -= 1;
                     prr.out += 1;
                 }
@@ -1052,8 +1051,7 @@ impl TcpSender {
     /// count with [`TcpSpec::prr`] (not after a timeout), else while the pipe is a packet below
     /// the window.
     fn may_send_in_recovery(&mut self, pipe: f64) -> bool {
-        let in_recovery = self.in_recovery;
-        match self.prr().filter(|_| in_recovery) {
+        match self.recovery_prr() {
             Some(prr) => prr.allowed > 0,
             None => pipe + 1.0 <= self.cwnd(),
         }
@@ -1067,11 +1065,20 @@ impl TcpSender {
         self.extras.as_deref_mut().map(|x| &mut x.prr)
     }
 
+    /// [`Self::prr`] while it paces the sends: in a fast recovery, not after a timeout (Linux
+    /// sends by the window in its Loss state).
+    fn recovery_prr(&mut self) -> Option<&mut Prr> {
+        if !self.in_recovery {
+            return None;
+        }
+        self.prr()
+    }
+
     /// RFC 6675 IsLost, for all packets at once: a packet is lost when at least
     /// `sack_lost_after` (DupThresh) SACKed packets lie above it, i.e. when it is below the
     /// `sack_lost_after`-th highest SACKed one.
-    /// After a timeout that kept the scoreboard, every packet sent before it is lost unless
-    /// SACKed.
+    /// After a timeout that kept the scoreboard, the packets below the timeout's mark are lost
+    /// too unless SACKed ([`Self::in_timeout_recovery`]).
     fn lost_below(&self) -> u64 {
         let n = self.spec.sack_lost_after.max(1) as usize;
         let is_lost = self.sacked.nth_highest(n as u64).unwrap_or(0);
@@ -1087,7 +1094,6 @@ impl TcpSender {
     /// and the sender resends them by the pipe, as in a recovery.
     fn in_timeout_recovery(&self) -> bool {
         self.spec.sack_kept_at_timeout
-            && self.spec.variant == Variant::Sack
             && self.last_cut == Cut::Timeout
             && self.snd_una < self.recover
     }
@@ -1644,7 +1650,7 @@ impl TcpSender {
                 .map_or(SimTime::ZERO, SimTime::from_secs_f64);
             let recent = ctx.now().saturating_sub(rtt);
             let old = self.outstanding.iter().rposition(|&sent| sent <= recent);
-            let below = self.snd_una + old.map_or(1, |i| i as u64 + 1).max(1);
+            let below = self.snd_una + old.map_or(1, |i| i as u64 + 1);
             let x = self.extras.get_or_insert_with(Box::default);
             (x.timeout_lost_below, x.timeout_at) = (below, ctx.now());
             self.rxt_next = self.snd_una;
@@ -2829,7 +2835,6 @@ mod tests {
             assert!(seqs(&recovery).contains(&0), "the fast retransmit");
             let new: Vec<Packet> = recovery.into_iter().filter(|p| p.header.seq != 0).collect();
             let acks = p.reach_receiver(150, &new);
-            eprintln!("new {:?}", seqs(&new));
             assert!(!acks.is_empty());
             let again = p.reach_sender(200, &acks);
             assert_eq!(seqs(&again).contains(&0), rack, "rack: {rack}");

@@ -89,6 +89,8 @@ const MIN_TSO_RATE_BPS: f64 = 1.2e6;
 const TSO_BURST_SECS: f64 = 1.0 / 1024.0;
 /// Linux `bbr_tso_segs_goal`: at most 0x7F segments a burst.
 const MAX_TSO_SEGS: f64 = 127.0;
+/// §4.2.2: the send quantum is at most 64 KB, as a Linux TSO burst is (`GSO_LEGACY_MAX_SIZE`).
+const MAX_SEND_QUANTUM_BYTES: f64 = 65536.0;
 
 /// What of Linux's tcp_bbr.c BBR takes beyond the draft (both off: the draft's BBR).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -500,7 +502,7 @@ impl Bbr {
         let bps = rate * smss * 8.0;
         if self.quantization {
             let least = if bps < MIN_TSO_RATE_BPS { 1.0 } else { 2.0 };
-            let bytes = (bps / 8.0 * TSO_BURST_SECS).min(65536.0);
+            let bytes = (bps / 8.0 * TSO_BURST_SECS).min(MAX_SEND_QUANTUM_BYTES);
             self.send_quantum = (bytes / smss).floor().max(least).min(MAX_TSO_SEGS);
             return;
         }
@@ -509,7 +511,7 @@ impl Bbr {
         } else if bps < 24e6 {
             2.0
         } else {
-            (rate * 1e-3).min(65536.0 / smss)
+            (rate * 1e-3).min(MAX_SEND_QUANTUM_BYTES / smss)
         };
     }
 
