@@ -1,7 +1,8 @@
 # ns-2.35 counterpart of vegas-equilibrium (python/ccscope/experiments/vegas.py), for
 # bench/ns2_compare_vegas.py. Agent/TCP/Vegas is tcp-vegas.cc: once per RTT, Diff =
 # (Expected - Actual) x BaseRTT rounded to whole packets; -1 packet above v_beta_, +1 a round
-# below v_alpha_; slow start ends above v_gamma_. 1000-byte payloads (1040 on the wire).
+# below v_alpha_; slow start ends above v_gamma_. 1000-byte payloads: 1000 bytes on the wire for Vegas
+# (its output() adds no headersize()), 1040 for Reno.
 #
 # usage: ns ns2_vegas.tcl equilibrium N SEED
 #   scenarios/vegas-equilibrium.toml: N Vegas(2,4) flows, 10 Mb/s 10 ms bottleneck with a

@@ -66,6 +66,11 @@ def test_seed_override(tmp_path, small_toml):
             'kind = "tcp", controller = { name = "vegas", alpha = 5, beta = 4 } }',
             "flows[0].source.controller.alpha = 5.0: must be at most beta = 4.0",
         ),
+        (
+            'kind = "poisson", rate = "1.5Mbps" }',
+            'kind = "tcp", controller = { name = "vegas", sent_diff = 2 } }',
+            "flows[0].source.controller.sent_diff = 2.0: must be in [0, 1]",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, small_toml, old, new, needle):

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from ccscope import engine
+from ccscope.scenario import load, shipped
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import ns2_compare_figs as figs  # noqa: E402
 
@@ -104,6 +107,24 @@ def test_jin_fig20_pair_starts_where_ns2_starts_it(capsys):
     for flow in ("W1", "W2"):
         mine, ns2 = [r[flow] for r in ours], [r[flow] for r in theirs]
         agree(f"Jin Fig. 20, Exp. 2, TCP {flow} (pkts)", mine, ns2, capsys)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 11, 16])
+def test_vegas_equilibrium_is_ns2s_run_for_run(n):
+    """vegas-equilibrium's packet-level runs with ns-2.35's tcp-vegas.cc rules (figs.NS2_VEGAS,
+    1000-byte packets, every packet timed) on seed 1: nothing is drawn but the flows' starts,
+    and the two simulators settle the same windows, so the mean queue is the same to the sixth
+    decimal bench/ns2_vegas.tcl prints, and the flows together deliver the same packets over
+    the 60 s measured, to one. (Single flows trade up to 20 of their 20 000-40 000 packets
+    between the two simulators; the bench compares their spread over seeds.)"""
+    sc = load(shipped() / "vegas-equilibrium.toml").replace("flows[0].count", n)
+    ours = engine.run(figs.vegas_rules(sc.with_seed(1).table))
+    theirs = figs.ns2("ns2_vegas.tcl", "equilibrium", n, 1)
+    link = ours.links.set_index("name").loc["bottleneck"]
+    assert round(float(link["mean_queue_pkts"]), 6) == theirs["mean_queue_pkts"]
+    packets = 60.0 / 8000  # b/s of 1000-byte payloads to packets over the 60 s measured
+    total = sum(ours.flows["goodput_bps"]) * packets
+    assert abs(total - sum(theirs["throughput_bps"]) * packets) <= 1.0
 
 
 @pytest.mark.parametrize("agent", ["Vegas", "Reno"])

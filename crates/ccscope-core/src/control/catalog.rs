@@ -1352,6 +1352,8 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         switch("mean_rtt", 0.0, "1: a round's RTT is the mean of its samples, as ns-2.35's tcp-vegas.cc; 0: the smallest (Linux tcp_vegas.c)"),
                         switch("ack_increase", 0.0, "1: a round's +1 is spread over the next round's ACKs, 1/cwnd each, as ns-2.35's tcp-vegas.cc; 0: added at the round's end (Linux tcp_vegas.c)"),
                         switch("eighth_exit", 0.0, "1: slow start ends by taking an eighth off the window (ssthresh 2), as ns-2.35's tcp-vegas.cc; 0: at the window of the actual rate + 1 (Linux tcp_vegas.c)"),
+                        switch("sent_diff", 0.0, "1: Diff counts packets as ns-2.35's tcp-vegas.cc does, Expected from those outstanding plus one and Actual from those sent in the round, which ends with the ACK of the packet next when it began, and a round of at most one packet sets BaseRTT; 0: Diff = cwnd·(RTT − BaseRTT)/RTT (Brakmo & Peterson §3.2, Linux tcp_vegas.c)"),
+                        switch("data_syn", 0.0, "1: the window opens to 2 packets on the ACK of the second, as ns-2.35's Vegas starts with syn_ and delay_growth_ (tcp-vegas.cc sends packet 0 as data, one packet at a time until then; the flow's initial_window should be 1); 0: the flow's initial window from the start"),
                     ],
                 },
                 |v, s, m| {
@@ -1361,6 +1363,8 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         mean_rtt: v["mean_rtt"] == 1.0,
                         ack_increase: v["ack_increase"] == 1.0,
                         eighth_exit: v["eighth_exit"] == 1.0,
+                        sent_diff: v["sent_diff"] == 1.0,
+                        data_syn: v["data_syn"] == 1.0,
                     };
                     m.make(move || Vegas::new(a, b, g).with_ns2_rules(ns2).starting(config))
                 },

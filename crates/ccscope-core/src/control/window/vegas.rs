@@ -25,7 +25,16 @@
 //! samples (`v_sumRTT_ / v_cntRTT_`) rather than the smallest; `ack_increase`, a round's +1
 //! spread over the next round's ACKs, 1/cwnd each (`v_incr_`), rather than added at once;
 //! `eighth_exit`, slow start left by taking an eighth off the window (ssthresh 2) rather than
-//! Linux's drop to the window of the actual rate.
+//! Linux's drop to the window of the actual rate; `sent_diff`, Diff from packets counted as
+//! `tcp-vegas.cc` counts them, Expected from those outstanding plus one (`t_seqno_ −
+//! last_ack_`) and Actual from those sent in the round (`rttLen`), a round ending with the ACK
+//! of the packet that was next when it began (`v_begseq_`), and a round of at most one packet
+//! setting BaseRTT; `data_syn`, ns-2.35's start with `syn_` and `delay_growth_`, whose Vegas
+//! sends packet 0 as data (its own `output()`), one packet at a time until the window opens to
+//! `windowInit_` on the second ACK. With `mean_rtt`, as in `tcp-vegas.cc`, a round's last ACK's
+//! sample counts in the next round, and a round without samples takes its length; with
+//! `ack_increase`, slow start grows through the same per-ACK increment (1 packet), and each
+//! increment waits while cwnd − (outstanding + 1) > 2.
 //!
 //! Not modelled: Brakmo & Peterson's retransmission changes (§3.1; Linux keeps its own
 //! recovery too). In the round model a round is one step: BaseRTT is the path's RTT0 and RTT
@@ -46,6 +55,9 @@ pub const MAX_VEGAS_PKTS: f64 = 1e4;
 /// The window Vegas's own decrease leaves at least (packets; Linux `tcp_vegas.c`).
 const MIN_VEGAS_PKTS: f64 = 2.0;
 
+/// ns-2.35's initial window (`Agent/TCP set windowInit_ 2`, ns-default.tcl), for `data_syn`.
+const NS2_INITIAL_WINDOW: f64 = 2.0;
+
 /// ns-2.35 `tcp-vegas.cc` rules where Linux `tcp_vegas.c` (the default) differs; see the
 /// module comment.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -54,6 +66,8 @@ pub struct Ns2Rules {
     pub mean_rtt: bool,
     pub ack_increase: bool,
     pub eighth_exit: bool,
+    pub sent_diff: bool,
+    pub data_syn: bool,
 }
 
 /// A TCP Vegas window controller.
@@ -79,8 +93,15 @@ pub struct Vegas {
     round_samples: u32,
     /// Which of ns-2.35's rules apply.
     ns2: Ns2Rules,
-    /// With `ack_increase`: packets added per packet acknowledged until the next decision.
+    /// With `ack_increase`: packets added per ACK of new data until the next decision.
     incr: f64,
+    /// Packets acknowledged cumulatively so far, and the next new packet's number (the
+    /// acknowledged ones plus those outstanding at the last ACK): ns-2.35's `last_ack_ + 1`
+    /// and `t_seqno_`, for `sent_diff`.
+    acked_total: u64,
+    next_seq: u64,
+    /// The next new packet's number when the round began (`v_begseq_`).
+    round_begseq: u64,
     /// Slow start grows in this round; it holds in the next (every other round, §3.3).
     growing: bool,
     /// Diff at the last decision (packets), for the state trace.
@@ -104,6 +125,9 @@ impl Vegas {
             round_samples: 0,
             ns2: Ns2Rules::default(),
             incr: 0.0,
+            acked_total: 0,
+            next_seq: 0,
+            round_begseq: 0,
             growing: true,
             diff: f64::NAN,
         }
@@ -132,20 +156,37 @@ impl Vegas {
         self.round_rtt = None;
         self.round_sum_ns = 0;
         self.round_samples = 0;
+        self.round_begseq = self.next_seq;
     }
 
-    /// The once-per-round step, from BaseRTT `base` and the round's RTT `rtt`; `grow`: the
-    /// window may grow (the receiver window does not limit it).
-    fn end_round(&mut self, base: SimTime, rtt: SimTime, grow: bool) {
+    /// An RTT sample, if any: BaseRTT and the round's samples.
+    fn sample(&mut self, rtt: Option<SimTime>) {
+        if let Some(rtt) = rtt {
+            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+            self.round_rtt = Some(self.round_rtt.map_or(rtt, |r| r.min(rtt)));
+            self.round_sum_ns = self.round_sum_ns.saturating_add(rtt.ns());
+            self.round_samples += 1;
+        }
+    }
+
+    /// The once-per-round step, from BaseRTT `base` and the round's RTT `rtt`; `counted`:
+    /// with `sent_diff`, the packets outstanding plus one and those sent in the round; `grow`:
+    /// the window may grow (the receiver window does not limit it).
+    fn end_round(&mut self, base: SimTime, rtt: SimTime, counted: Option<(f64, f64)>, grow: bool) {
         let cwnd = self.reno.cwnd;
         let (base, rtt) = (base.secs(), rtt.secs().max(base.secs()));
         if rtt <= 0.0 {
             return;
         }
-        // Brakmo & Peterson §3.2: Diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT.
-        let mut diff = cwnd * (rtt - base) / rtt;
+        let mut diff = match counted {
+            // ns-2.35 tcp-vegas.cc: expect = (t_seqno_ − last_ack_)/v_baseRTT_, v_actual_ =
+            // rttLen/rtt.
+            Some((outstanding, sent)) => outstanding - sent * base / rtt,
+            // Brakmo & Peterson §3.2: Diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT.
+            None => cwnd * (rtt - base) / rtt,
+        };
         if self.ns2.whole_diff {
-            diff = (diff + 0.5).floor(); // ns-2.35 tcp-vegas.cc: int(x + 0.5), x ≥ 0
+            diff = (diff + 0.5).trunc(); // ns-2.35 tcp-vegas.cc: int(x + 0.5), toward zero
         }
         self.diff = diff;
         self.incr = 0.0;
@@ -166,6 +207,10 @@ impl Vegas {
                 self.reno.ssthresh = self.reno.cwnd;
             } else {
                 self.growing = true;
+                if self.ns2.ack_increase {
+                    // ns-2.35 tcp-vegas.cc: v_incr_ = 1, a packet on each ACK of the round.
+                    self.incr = 1.0;
+                }
             }
         } else if diff < self.alpha {
             // §3.2: too little of the flow's data queued: one packet more per RTT.
@@ -197,21 +242,25 @@ impl Controller for Vegas {
     /// Samples every RTT; grows in slow start's growth rounds (a packet per growth step of an ACK
     /// of new data, as TCP); decides once per round.
     fn on_ack(&mut self, ack: &AckSample) {
+        if self.ns2.data_syn && self.acked_total == 1 && ack.acked_pkts > 0 {
+            // ns-2.35: with `syn_`, TcpAgent starts at one packet, and tcp-vegas.cc's own
+            // output() sends packet 0 as data; `delay_growth_` opens the initial window
+            // (`windowInit_` 2) on the next ACK of new data (`last_ack_ == 0`).
+            self.reno.set_cwnd(NS2_INITIAL_WINDOW);
+        }
+        self.acked_total += ack.acked_pkts;
+        self.next_seq = self.acked_total + ack.in_flight_pkts;
         if ack.in_recovery {
             // Linux `tcp_vegas_state`: no Vegas in recovery; a fresh round when it ends.
             self.new_round(ack.now);
             return;
         }
-        if let Some(rtt) = ack.rtt {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
-            self.round_rtt = Some(self.round_rtt.map_or(rtt, |r| r.min(rtt)));
-            self.round_sum_ns = self.round_sum_ns.saturating_add(rtt.ns());
-            self.round_samples += 1;
-        }
         if ack.acked_pkts == 0 {
+            self.sample(ack.rtt);
             return;
         }
-        if self.growing && self.reno.in_slow_start() && !ack.rwnd_limited {
+        if self.growing && self.reno.in_slow_start() && !ack.rwnd_limited && !self.ns2.ack_increase
+        {
             // A growth round: one packet per ACK of new data (RFC 5681 §3.1, ns-2
             // `opencwnd()`) or per packet it acknowledges (`growth_pkts`; Linux
             // `tcp_vegas_cong_avoid` calls `tcp_slow_start`), up to the threshold.
@@ -219,22 +268,57 @@ impl Controller for Vegas {
             let w = grown.min(self.reno.ssthresh.max(self.reno.cwnd));
             self.reno.set_cwnd(w);
         }
-        // Linux `tcp_vegas_cong_avoid`: the round ends with the ACK of data sent after it began.
-        if ack.rtt.is_some_and(|rtt| ack.now - rtt >= self.round_start) {
+        // Linux `tcp_vegas_cong_avoid`: the round ends with the ACK of data sent after it
+        // began; ns-2.35 `tcp-vegas.cc`, with `sent_diff`: with the ACK of the packet that was
+        // next when it began (`seqno() >= v_begseq_`).
+        let round_ends = if self.ns2.sent_diff {
+            self.acked_total > self.round_begseq
+        } else {
+            ack.rtt.is_some_and(|rtt| ack.now - rtt >= self.round_start)
+        };
+        // ns-2.35 counts the ACK's own sample in the next round (`v_sumRTT_` is added to after
+        // the round's decision); Linux in this one.
+        let sample_first = !(self.ns2.mean_rtt && round_ends);
+        if sample_first {
+            self.sample(ack.rtt);
+        }
+        if round_ends {
             let round_rtt = match self.round_rtt {
-                // ns-2.35 tcp-vegas.cc: v_sumRTT_ / v_cntRTT_.
+                // ns-2.35 tcp-vegas.cc: v_sumRTT_ / v_cntRTT_, or the round's length without
+                // a sample (currentTime − v_begtime_).
                 Some(_) if self.ns2.mean_rtt => Some(SimTime(
                     self.round_sum_ns / u64::from(self.round_samples.max(1)),
                 )),
+                None if self.ns2.mean_rtt => Some(ack.now - self.round_start),
                 r => r,
             };
+            // rttLen = t_seqno_ − v_begseq_, negative when a timeout took t_seqno_ back.
+            let sent = self.next_seq as f64 - self.round_begseq as f64;
+            if let (true, Some(rtt)) = (self.ns2.sent_diff && sent <= 1.0, round_rtt) {
+                // ns-2.35 tcp-vegas.cc: with at most one packet sent in the round, its RTT
+                // is the base (`rttLen <= 1`).
+                self.base_rtt = Some(rtt);
+            }
+            let counted = self
+                .ns2
+                .sent_diff
+                .then(|| ((ack.in_flight_pkts + 1) as f64, sent));
             if let (Some(base), Some(rtt)) = (self.base_rtt, round_rtt) {
-                self.end_round(base, rtt, !ack.rwnd_limited);
+                self.end_round(base, rtt, counted, !ack.rwnd_limited);
             }
             self.new_round(ack.now);
         }
-        if self.incr > 0.0 && !self.reno.in_slow_start() && !ack.rwnd_limited {
-            let w = self.reno.cwnd + self.incr * ack.acked_pkts as f64;
+        if !sample_first {
+            self.sample(ack.rtt);
+        }
+        // ns-2.35 tcp-vegas.cc: slow start's v_incr_ = 1 ends at ssthresh; v_incr_ goes on
+        // each ACK of new data while the window is used, `cwnd_ − (t_seqno_ − last_ack_) <= 2`.
+        if self.incr == 1.0 && !self.reno.in_slow_start() {
+            self.incr = 0.0;
+        }
+        let used = self.reno.cwnd - (ack.in_flight_pkts + 1) as f64 <= 2.0;
+        if self.incr > 0.0 && !ack.rwnd_limited && used {
+            let w = self.reno.cwnd + self.incr;
             self.reno.set_cwnd(w);
         }
     }
@@ -262,7 +346,7 @@ impl Controller for Vegas {
             self.reno.set_cwnd(w);
         }
         let rtt = round.base_rtt + round.queueing_delay;
-        self.end_round(round.base_rtt, rtt, true);
+        self.end_round(round.base_rtt, rtt, None, true);
     }
 
     fn window(&self) -> f64 {
@@ -405,6 +489,8 @@ mod tests {
             mean_rtt,
             ack_increase,
             eighth_exit,
+            sent_diff: false,
+            data_syn: false,
         }
     }
 
@@ -426,7 +512,9 @@ mod tests {
     #[test]
     fn ns2_mean_rtt_judges_a_round_by_its_mean_sample() {
         // BaseRTT 50 ms, 10 packets, a round's samples 60, 140 and 100 ms: the smallest gives
-        // Diff = 10·10/60 = 1.67 < α (grow), the mean 10·50/100 = 5 > β (shrink).
+        // Diff = 10·10/60 = 1.67 < α (grow); ns-2.35 counts the round's last ACK's own sample
+        // in the next round, and the mean of the others, 100 ms, gives 10·50/100 = 5 > β
+        // (shrink).
         let window_after = |rules: Ns2Rules| {
             let mut d = Driver::started(at(10.0).with_ns2_rules(rules));
             d.controller.base_rtt = Some(SimTime::from_ms(50));
@@ -472,6 +560,94 @@ mod tests {
         // A hold round with Diff = 8·50/150 = 2.67 > γ: 8 − 8/8 = 7 packets, ssthresh 2.
         round(&mut c, 50);
         assert_eq!((c.window(), c.tcp().ssthresh()), (7.0, 2.0));
+    }
+
+    /// An ACK of one packet at `ms` with `in_flight` packets outstanding after it and an RTT
+    /// sample of `rtt_ms`.
+    fn ack_at(ms: u64, in_flight: u64, rtt_ms: u64) -> AckSample {
+        AckSample {
+            now: SimTime::from_ms(ms),
+            acked_pkts: 1,
+            growth_pkts: 1,
+            rtt: Some(SimTime::from_ms(rtt_ms)),
+            in_flight_pkts: in_flight,
+            ..AckSample::default()
+        }
+    }
+
+    #[test]
+    fn ns2_sent_diff_counts_the_packets_outstanding_and_sent_in_the_round() {
+        let rules = Ns2Rules {
+            sent_diff: true,
+            ..Ns2Rules::default()
+        };
+        let mut c = at(20.0).with_ns2_rules(rules);
+        // The first ACK ends the first round (packet 0 was next when it began): 20 packets
+        // sent in it, 19 outstanding, RTT = BaseRTT = 100 ms: Diff = 19 + 1 − 20 = 0 < α.
+        c.on_ack(&ack_at(100, 19, 100));
+        assert_eq!((c.diff, c.window()), (0.0, 21.0));
+        // The round ends with the ACK of packet 20, the one next when it began: not before.
+        for k in 2..=20 {
+            c.on_ack(&ack_at(100 + k, 20, 125));
+        }
+        assert_eq!(c.diff, 0.0);
+        // The application had 17 packets for the round (20 to 36), 16 outstanding after its
+        // last ACK, RTT 125 ms: Diff = 16 + 1 − 17·100/125 = 3.4 holds, where Linux's
+        // cwnd·(RTT − BaseRTT)/RTT = 21·25/125 = 4.2 > β would shrink.
+        c.on_ack(&ack_at(121, 16, 125));
+        assert_close(c.diff, 17.0 - 17.0 * 100.0 / 125.0, 1e-12);
+        assert_eq!(c.window(), 21.0);
+    }
+
+    #[test]
+    fn ns2_start_opens_one_packet_at_a_time_then_grows_on_each_ack() {
+        // ns-2.35's Agent/TCP/Vegas with syn_ and delay_growth_ on a 41-ms path: one packet,
+        // one more, then a window of 3 that holds for a round and doubles in the next.
+        let all = Ns2Rules {
+            whole_diff: true,
+            mean_rtt: true,
+            ack_increase: true,
+            eighth_exit: true,
+            sent_diff: true,
+            data_syn: true,
+        };
+        let mut c = vegas().with_ns2_rules(all);
+        // Packet 0's ACK ends the first round, which had no earlier sample: its length, 41 ms,
+        // is its RTT and, with one packet sent, BaseRTT. A hold round follows.
+        c.on_ack(&ack_at(41, 0, 41));
+        assert_eq!((c.window(), c.base_rtt), (1.0, Some(SimTime::from_ms(41))));
+        // Packet 1's ACK: the window opens to 2, the round (of packet 1 alone) ends with Diff
+        // = 0 + 1 − 1·41/41 = 0 ≤ γ, and growth begins with this ACK.
+        c.on_ack(&ack_at(82, 0, 41));
+        assert_eq!((c.diff, c.window()), (0.0, 3.0));
+        // Packets 2-4: the first ACK ends that round; a hold round.
+        for (k, in_flight) in [(0, 2), (1, 1), (2, 0)] {
+            c.on_ack(&ack_at(123 + k, in_flight, 41));
+        }
+        assert_eq!(c.window(), 3.0);
+        // Packets 5-7: the first ACK ends the hold round; a packet on each of its three ACKs.
+        for (k, in_flight) in [(0, 2), (1, 2), (2, 2)] {
+            c.on_ack(&ack_at(164 + k, in_flight, 41));
+        }
+        assert_eq!(c.window(), 6.0);
+    }
+
+    #[test]
+    fn ns2_ack_increase_waits_while_the_window_is_not_used() {
+        // ns-2.35 adds v_incr_ only while cwnd − (outstanding + 1) ≤ 2.
+        let rules = Ns2Rules {
+            ack_increase: true,
+            ..Ns2Rules::default()
+        };
+        let mut d = Driver::started(at(10.0).with_ns2_rules(rules));
+        d.controller.base_rtt = Some(d.rtt);
+        d.acks(1);
+        let w = d.controller.window();
+        assert_close(w, 10.1, 1e-12);
+        let mut idle = d.ack(1);
+        idle.in_flight_pkts = 6; // 10.1 − 7 > 2
+        d.controller.on_ack(&idle);
+        assert_eq!(d.controller.window(), w);
     }
 
     #[test]
