@@ -4,8 +4,6 @@ tests/validation/test_ns2_figs.py set ccscope beside ns-2.35 itself)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 import ccscope
 
 NS2_RULES = ("whole_diff", "mean_rtt", "ack_increase", "eighth_exit", "sent_diff", "data_syn")
