@@ -8,11 +8,13 @@ Linux does), that with SACK recovery by Proportional Rate Reduction (RFC 6937 as
 that with the SACK scoreboard kept over a timeout (as Linux does), that with lost
 retransmissions found by RACK (RFC 8985, as Linux does), and that with a recovery begun while a
 packet found lost is outstanding, on the ACK that ends the last one too (RFC 6675 §5, as Linux
-does; what `LINUX_TCP` sets), "kept" naming the scoreboard kept;
+does), and that with RTT samples as TCP timestamps give them (RFC 7323 §4, as Linux times; what
+`LINUX_TCP` sets), "kept" naming the scoreboard kept;
 for CUBIC each with RFC 9438 §4.3's α (`linux_friendly = 0`)
 and with Linux's (`linux_friendly = 1`, what `LINUX_TCP` sets); for BBR each with the draft's
-window, with Linux's ACK-aggregation allowance (`ack_aggregation = 1`), and with that and
-Linux's rounding of the window's target (`quantization = 1`, what `LINUX_TCP` sets). Prints per
+window, with Linux's ACK-aggregation allowance (`ack_aggregation = 1`), with that and Linux's
+rounding of the window's target (`quantization = 1`), and with those and Linux's comparison of
+RTT samples with the minimum (`strict_min_rtt = 1`, what `LINUX_TCP` sets). Prints per
 case the mean and the standard deviation over the seeds of each quantity the claims compare. No
 real packets: the Linux side's numbers are `python bench/linux_spread.py`'s.
 
@@ -37,6 +39,7 @@ ACK_PER_PACKET = {
     "after_timeout": "skip_sacked",
     "lost_retransmissions": "timeout",
     "recovery_entry": "dupacks",
+    "rtt_timing": "every_ack",
 }
 
 #: Linux's ways, each added to those before it from delayed ACKs with growth per packet on.
@@ -46,6 +49,7 @@ LINUX_STEPS = [
     ("kept", {"after_timeout": "keep_sacked"}),
     ("RACK", {"lost_retransmissions": "rack"}),
     ("recovery while lost", {"recovery_entry": "lost"}),
+    ("timestamps", {"rtt_timing": "timestamps"}),
 ]
 
 
@@ -68,7 +72,10 @@ ACKING = ways()
 
 #: The controller's switches from the published rule to Linux's, by algorithm, turned on one
 #: after another.
-SWITCHES = {"cubic": ["linux_friendly"], "bbr": ["ack_aggregation", "quantization"]}
+SWITCHES = {
+    "cubic": ["linux_friendly"],
+    "bbr": ["ack_aggregation", "quantization", "strict_min_rtt"],
+}
 
 
 def main() -> None:

@@ -1,8 +1,10 @@
-"""What Linux's BBR v1 (net/ipv4/tcp_bbr.c) adds to the draft's, the two switches of `bbr`: the
+"""What Linux's BBR v1 (net/ipv4/tcp_bbr.c) adds to the draft's, the three switches of `bbr`: the
 window's allowance for ACK aggregation (`bbr_update_ack_aggregation`, `bbr_ack_aggregation_cwnd`;
-`ack_aggregation`) and the window's target rounded to whole packets (`bbr_bdp`,
-`bbr_quantization_budget`, `bbr_tso_segs_goal`; `quantization`): off by default, on in the model
-of Linux's BBR (ccscope.experiments.linux.CONTROLLER)."""
+`ack_aggregation`), the window's target rounded to whole packets (`bbr_bdp`,
+`bbr_quantization_budget`, `bbr_tso_segs_goal`; `quantization`) and the minimum RTT refreshed
+only by a smaller sample (`bbr_update_min_rtt`; `strict_min_rtt`, whose rule the Rust unit test
+`a_sample_equal_to_rtprop_refreshes_it_in_the_draft_and_not_in_linux` checks): off by default,
+on in the model of Linux's BBR (ccscope.experiments.linux.CONTROLLER)."""
 
 import math
 import subprocess
@@ -13,6 +15,8 @@ import pytest
 import ccscope
 from ccscope.errors import ScenarioError
 from ccscope.experiments import linux
+
+SWITCHES = ["ack_aggregation", "quantization", "strict_min_rtt"]
 
 
 def lone_flow(controller, delayed_ack: bool = True) -> dict:
@@ -55,7 +59,7 @@ def at(result, name: str, time_s: float) -> float | None:
     return float(rows["value"].iloc[-1]) if len(rows) else None
 
 
-@pytest.mark.parametrize("switch", ["ack_aggregation", "quantization"])
+@pytest.mark.parametrize("switch", SWITCHES)
 def test_off_by_default_and_the_same_run_as_before(switch):
     plain = ccscope.run(lone_flow("bbr"))
     off = ccscope.run(lone_flow({"name": "bbr", switch: 0}))
@@ -110,15 +114,13 @@ def test_quantization_gives_linux_whole_even_target():
     assert at(off, "target_cwnd_pkts", 5.0) % 1 != 0
 
 
-def test_the_model_of_linux_bbr_has_both():
-    assert linux.tcp_source("bbr", "model")["controller"] == {
-        "name": "bbr",
-        "ack_aggregation": 1,
-        "quantization": 1,
-    }
+def test_the_model_of_linux_bbr_has_all_three():
+    assert linux.tcp_source("bbr", "model")["controller"] == {"name": "bbr"} | dict.fromkeys(
+        SWITCHES, 1
+    )
 
 
-@pytest.mark.parametrize("switch", ["ack_aggregation", "quantization"])
+@pytest.mark.parametrize("switch", SWITCHES)
 @pytest.mark.parametrize("value", [0.5, 2, -1])
 def test_bad_values_name_the_field_in_one_line(switch, value):
     with pytest.raises(ScenarioError) as info:

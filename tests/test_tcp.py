@@ -263,6 +263,34 @@ def test_ns2_settings_are_written_only_when_set():
     assert source["forget_rtt_above_backoff"] == 8
 
 
+def test_timestamps_end_the_backoff_that_karns_rule_lets_grow():
+    # Eight BBR flows of the model of Linux's TCP at 10 Mb/s, 20 ms and a quarter BDP of
+    # buffer (6 packets) lose a fifth of their packets. By Karn's rule alone some flows get no
+    # RTT sample for long: every ACK they get covers a retransmission, and their RTO doubles
+    # from timeout to timeout (on seed 1 three reach 27 s in 30 s). With timestamps (RFC 7323
+    # §4; Linux's tcp_ack_update_rtt) those ACKs are timed too and each sample ends the
+    # backoff: no chain outlasts a few timeouts before the first sample (1 s, RFC 6298 §2.1).
+    from unittest import mock
+
+    from ccscope.experiments import linux
+
+    case = linux.Case(flows=8, rate_mbps=10, rtt_ms=20, buffer_bdp=0.25, loss=0.0)
+    longest = {}
+    for timing in ("every_ack", "timestamps"):
+        with mock.patch.dict(linux.LINUX_TCP, {"rtt_timing": timing}):
+            table, _ = linux.scenario([case], "bbr", "model", {"duration_s": 30.0, "warmup_s": 5.0})
+        state = ccscope.run(table, force=True).trace.state
+        longest[timing] = state[state["field"] == "rto_s"].groupby("flow")["value"].max()
+    assert (longest["every_ack"] > 16.0).sum() >= 1
+    assert longest["timestamps"].max() < 8.0
+    assert (
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", rtt_timing = "timestamps" }')
+        ).table["flows"][0]["source"]["rtt_timing"]
+        == "timestamps"
+    )
+
+
 def _lossy_single_flow(**source) -> dict:
     """Yang et al. §3.3.1's set-up at 20% Bernoulli loss (one TCP flow, 2.5 Mb/s, 30 ms)."""
     from ccscope.experiments import yang

@@ -585,6 +585,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         tick_ns: ns(&t.tick),
         max_backoff: t.max_backoff.map_or(MAX_BACKOFF, |n| n as u32),
         one_per_rtt: t.rtt_timing == RttTiming::OnePerRtt,
+        timestamps: t.rtt_timing == RttTiming::Timestamps,
         forget_rtt_above_backoff: t.forget_rtt_above_backoff.map_or(u32::MAX, |n| n as u32),
         ns2_rtt: t.rtt_estimator == RttEstimator::Ns2,
         limited_transmit: t.limited_transmit,

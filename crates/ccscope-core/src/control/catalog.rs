@@ -1245,12 +1245,18 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                         0.0,
                         "1: the window's target in whole packets as Linux rounds it: the BDP rounded up, 3 TSO bursts of whole segments (1/1024 s at the pacing rate, at least 2 from 1.2 Mb/s), rounded up to even, 2 more in ProbeBW's 1.25 phase (tcp_bbr.c bbr_bdp, bbr_quantization_budget, bbr_tso_segs_goal); 0: the draft's unrounded target",
                     ),
+                    switch(
+                        "strict_min_rtt",
+                        0.0,
+                        "1: RTprop refreshed before it is 10 s old only by a sample below it (tcp_bbr.c bbr_update_min_rtt), so that samples equal to it do not put ProbeRTT off; 0: by one at or below it (draft §4.1.2.3)",
+                    ),
                 ],
             },
             |v, s, m| {
                 let linux = BbrLinuxParts {
                     ack_aggregation: v["ack_aggregation"] == 1.0,
                     quantization: v["quantization"] == 1.0,
+                    strict_min_rtt: v["strict_min_rtt"] == 1.0,
                 };
                 let (gain, start) = (v["cwnd_gain"], *s);
                 m.make(move || Bbr::with_linux(gain, linux, start.window, start.rng()))
@@ -1966,6 +1972,7 @@ mod tests {
             ("bbr", vec![("cwnd_gain", 3.0)], "BBR(3)"),
             ("bbr", vec![("ack_aggregation", 1.0)], "BBR(2,1)"),
             ("bbr", vec![("quantization", 1.0)], "BBR(2,0,1)"),
+            ("bbr", vec![("strict_min_rtt", 1.0)], "BBR(2,0,0,1)"),
             ("bbr3", vec![], "BBRv3"),
             ("copa", vec![], "Copa(0.5)"),
             ("copa", vec![("competitive", 0.0)], "Copa(0.5,0)"),

@@ -966,6 +966,9 @@ pub enum RttTiming {
     EveryAck,
     /// One packet of new data timed at a time (ns-2.35 without timestamps).
     OnePerRtt,
+    /// Every ACK of new data, a retransmission's included, and every ACK that SACKs new data
+    /// (Linux with TCP timestamps).
+    Timestamps,
 }
 
 impl RttTiming {
@@ -1124,7 +1127,13 @@ pub struct Tcp {
     /// (as with timestamps, RFC 7323 §4); `one_per_rtt`, one packet timed at a time (ns-2.35
     /// without `timestamps_`, `tcp.cc` `output()` and `newack()`): new data is timed when no
     /// packet is, a timeout or fast retransmit stops the timing, and the backoff ends only with
-    /// a sample (RFC 6298 §5, Karn's algorithm).
+    /// a sample (RFC 6298 §5, Karn's algorithm); `timestamps`, as Linux times with TCP
+    /// timestamps (net/ipv4/tcp_input.c `tcp_ack_update_rtt`): every ACK of new data from the
+    /// send time it echoes, a retransmission's included (RFC 7323 §4: the echoed timestamp is
+    /// the retransmission's own, so Karn's rule is not needed), and every duplicate ACK that
+    /// SACKs new data and echoes a packet sent once (`sack_rtt_us`); each sample ends the
+    /// RTO's backoff (RFC 6298 §5.7). The window controller gets the samples of packets sent
+    /// once, the SACKed ones included, as Linux's rate sample (`rs->rtt_us`) does.
     #[serde(default, skip_serializing_if = "RttTiming::is_every_ack")]
     pub rtt_timing: RttTiming,
     /// Once a timeout backs the RTO off to more than this multiplier, SRTT and RTTVAR are

@@ -126,6 +126,9 @@ pub struct TcpSpec {
     /// One packet timed at a time for the RTT (ns-2.35 without timestamps); else every ACK of
     /// a packet sent once gives a sample.
     pub one_per_rtt: bool,
+    /// TCP timestamps as Linux uses them (`rtt_timing = "timestamps"`): the ACK of a
+    /// retransmission gives a sample too, and so does a duplicate ACK that SACKs new data.
+    pub timestamps: bool,
     /// Once the backoff multiplier exceeds this, SRTT and RTTVAR start afresh with the next
     /// sample (RFC 6298 §5; ns-2.35 `rtt_backoff()`: 8); `u32::MAX`: never.
     pub forget_rtt_above_backoff: u32,
@@ -265,6 +268,8 @@ struct RtoLimits {
     tick: f64,
     max_backoff: u32,
     one_per_rtt: bool,
+    /// [`TcpSpec::timestamps`].
+    timestamps: bool,
     forget_above: u32,
     /// ns-2.35's estimator ([`TcpSpec::ns2_rtt`]), counting in ticks of `tick_ns`.
     ns2: bool,
@@ -580,6 +585,7 @@ impl SenderSettings {
                 tick: spec.tick_ns as f64 * 1e-9,
                 max_backoff: spec.max_backoff,
                 one_per_rtt: spec.one_per_rtt,
+                timestamps: spec.timestamps,
                 forget_above: spec.forget_rtt_above_backoff,
                 ns2: spec.ns2_rtt,
                 tick_ns: spec.tick_ns,
@@ -1304,6 +1310,10 @@ impl TcpSender {
             let sent = if self.spec.rto.one_per_rtt {
                 let timed = self.rto.timed_acked(ack);
                 timed.map(|seq| self.sent_time(seq, now))
+            } else if self.spec.rto.timestamps {
+                // The echoed timestamp is the retransmission's own: no need for Karn's rule
+                // for the RTO (the controller's sample keeps it, as Linux's rate sample does).
+                Some(h.echo)
             } else {
                 echo
             };
@@ -1389,6 +1399,11 @@ impl TcpSender {
                 self.arm_rto(ctx);
             }
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
+            if self.spec.rto.timestamps && sacked_pkts > 0 && h.flags & RETX == 0 {
+                // Linux's `sack_rtt_us`: a newly SACKed packet sent once.
+                self.rto.measure(h.echo, now, &self.spec.rto);
+                sample.rtt = Some(now - h.echo);
+            }
             self.tell_ack(&mut sample, delivered_before);
             // Sack1 counts a duplicate ACK outside a recovery only if it SACKs a packet not yet
             // SACKed (`CheckUpdate()`; RFC 6675 §2's DupAck).
@@ -2773,6 +2788,38 @@ mod tests {
             let acks = p.reach_receiver(t + 50, &resent);
             assert_eq!(acks[0].header.ack, 2);
             assert_eq!(seqs(&p.reach_sender(t + 100, &acks)), want, "kept: {kept}");
+        }
+    }
+
+    /// With timestamps (Linux `tcp_ack_update_rtt`) a duplicate ACK that SACKs a packet sent
+    /// once is timed (`sack_rtt_us`), and so is the ACK of a retransmission, whose echo is the
+    /// retransmission's own send time (RFC 7323 §4), which ends the timeout's backoff (RFC 6298
+    /// §5.7). By Karn's rule neither is: the RTO stays at its initial 1 s and, after the
+    /// timeout, backed off until a packet sent once is acknowledged.
+    #[test]
+    fn timestamps_time_sacks_and_retransmissions() {
+        for timestamps in [false, true] {
+            let spec = TcpSpec {
+                variant: Variant::Sack,
+                initial_window_pkts: 6.0,
+                timestamps,
+                ..TcpSpec::default()
+            };
+            let mut p = Pair::new(&spec);
+            let first = p.sent();
+            // 1 and 3 arrive, 0 is lost: two duplicate ACKs, each SACKing a packet sent at 0.
+            let acks = p.reach_receiver(50, &[first[1], first[3]]);
+            p.reach_sender(100, &acks);
+            let srtt = p.snd.rto.srtt();
+            assert_eq!(srtt, timestamps.then_some(0.1), "timestamps: {timestamps}");
+            let resent = p.rto_fires();
+            assert_eq!((seqs(&resent)[0], p.snd.rto.backoff), (0, 2));
+            let t = p.sio.now.0 / 1_000_000;
+            let acks = p.reach_receiver(t + 50, &resent[..1]);
+            assert_eq!(acks[0].header.flags & RETX, RETX);
+            p.reach_sender(t + 100, &acks);
+            let backoff = if timestamps { 1 } else { 2 };
+            assert_eq!(p.snd.rto.backoff, backoff, "timestamps: {timestamps}");
         }
     }
 

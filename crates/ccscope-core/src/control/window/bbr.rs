@@ -44,6 +44,11 @@
 //! in ProbeBW's 1.25 phase, so that small BDPs still probe above the BDP. The draft's target
 //! BBRInflight is the unrounded sum.
 //!
+//! With `strict_min_rtt` on, RTprop is refreshed, before it is 10 s old, only by a sample below
+//! it, as Linux's `bbr_update_min_rtt` (`rs->rtt_us < bbr->min_rtt_us`); the draft's
+//! BBRUpdateRTprop (§4.1.2.3) takes one at or below it, which on the model's exact clock
+//! refreshes it whenever the queue drains and can put ProbeRTT off for good.
+//!
 //! Not modelled: Linux's long-term (policer) bandwidth sampling, its pacing margin (1% below
 //! the rate, `bbr_pacing_margin_percent`), TSO segment sizing beyond the send quantum's share of
 //! the window.
@@ -99,6 +104,9 @@ pub struct BbrLinuxParts {
     pub ack_aggregation: bool,
     /// The window's target in whole packets as Linux rounds it (`bbr_quantization_budget`).
     pub quantization: bool,
+    /// RTprop taken only from a sample below it, or any once it is 10 s old
+    /// (`bbr_update_min_rtt`'s `rs->rtt_us < bbr->min_rtt_us`).
+    pub strict_min_rtt: bool,
 }
 
 /// §4.3: BBR's states.
@@ -193,6 +201,9 @@ pub struct Bbr {
     aggregation: Option<AckAggregation>,
     /// The window's target in whole packets as Linux's (else the draft's).
     quantization: bool,
+    /// RTprop refreshed only by a sample below it, as Linux's (else at or below it, the
+    /// draft's).
+    strict_min_rtt: bool,
 }
 
 /// Linux tcp_bbr.c's estimate of ACK aggregation: the current epoch (its start and the packets
@@ -301,6 +312,7 @@ impl Bbr {
             last_delivered: 0,
             aggregation: linux.ack_aggregation.then(AckAggregation::default),
             quantization: linux.quantization,
+            strict_min_rtt: linux.strict_min_rtt,
         };
         b.enter(Mode::Startup);
         b
@@ -443,7 +455,10 @@ impl Bbr {
     fn update_rtprop(&mut self, now: SimTime, rtt: Option<SimTime>) {
         self.rtprop_expired = self.rtprop.is_some() && now > self.rtprop_stamp + RTPROP_FILTER;
         if let Some(rtt) = rtt {
-            if self.rtprop.is_none_or(|r| rtt <= r) || self.rtprop_expired {
+            // Linux's `<` leaves the stamp alone on a sample equal to RTprop, which a lone
+            // flow's drained queue gives on an exact clock, so that ProbeRTT still comes.
+            let lower = |r: SimTime| rtt < r || (rtt == r && !self.strict_min_rtt);
+            if self.rtprop.is_none_or(lower) || self.rtprop_expired {
                 self.rtprop = Some(rtt);
                 self.rtprop_stamp = now;
             }
@@ -563,11 +578,13 @@ impl Controller for Bbr {
     fn name(&self) -> String {
         let gain = decimal(self.probe_cwnd_gain);
         let aggregation = u8::from(self.aggregation.is_some());
+        let quantization = u8::from(self.quantization);
         match (
             self.quantization,
             self.aggregation.is_some(),
             self.probe_cwnd_gain == CWND_GAIN,
         ) {
+            _ if self.strict_min_rtt => format!("BBR({gain},{aggregation},{quantization},1)"),
             (true, _, _) => format!("BBR({gain},{aggregation},1)"),
             (false, true, _) => format!("BBR({gain},1)"),
             (false, false, true) => "BBR".into(),
@@ -846,8 +863,8 @@ mod tests {
             ..WindowConfig::default()
         };
         let linux = BbrLinuxParts {
-            ack_aggregation: false,
             quantization: true,
+            ..BbrLinuxParts::default()
         };
         let mut b = Bbr::with_linux(CWND_GAIN, linux, config, crate::rng::Rng::seed_from_u64(1));
         let (mut now, mut total) = (SimTime::ZERO, 0);
@@ -1146,7 +1163,7 @@ mod tests {
             CWND_GAIN,
             BbrLinuxParts {
                 ack_aggregation: true,
-                quantization: false,
+                ..BbrLinuxParts::default()
             },
             WindowConfig {
                 initial_window: 10.0,
@@ -1181,6 +1198,10 @@ mod tests {
         assert!(state.iter().all(|(name, _)| *name != "extra_acked_pkts"));
     }
 
+    fn rng() -> crate::rng::Rng {
+        crate::rng::Rng::seed_from_u64(1)
+    }
+
     #[test]
     fn named_in_notation() {
         assert_eq!(bbr(1).name(), "BBR");
@@ -1196,6 +1217,7 @@ mod tests {
                 BbrLinuxParts {
                     ack_aggregation,
                     quantization,
+                    ..BbrLinuxParts::default()
                 },
                 WindowConfig::default(),
                 crate::rng::Rng::seed_from_u64(1),
@@ -1205,6 +1227,33 @@ mod tests {
         assert_eq!(linux(true, false), "BBR(2,1)");
         assert_eq!(linux(false, true), "BBR(2,0,1)");
         assert_eq!(linux(true, true), "BBR(2,1,1)");
+        let strict = BbrLinuxParts {
+            strict_min_rtt: true,
+            ..BbrLinuxParts::default()
+        };
+        let b = Bbr::with_linux(2.0, strict, WindowConfig::default(), rng());
+        assert_eq!(b.name(), "BBR(2,0,0,1)");
+    }
+
+    #[test]
+    fn a_sample_equal_to_rtprop_refreshes_it_in_the_draft_and_not_in_linux() {
+        for strict_min_rtt in [false, true] {
+            let linux = BbrLinuxParts {
+                strict_min_rtt,
+                ..BbrLinuxParts::default()
+            };
+            let mut b = Bbr::with_linux(CWND_GAIN, linux, WindowConfig::default(), rng());
+            let rtt = SimTime::from_ms(50);
+            b.update_rtprop(SimTime::from_ms(50), Some(rtt));
+            b.update_rtprop(SimTime::from_ms(5000), Some(rtt));
+            let stamp = if strict_min_rtt { 50 } else { 5000 };
+            assert_eq!(b.rtprop_stamp, SimTime::from_ms(stamp), "{strict_min_rtt}");
+            // Below it, or once 10 s old, either takes the sample.
+            b.update_rtprop(SimTime::from_ms(6000), Some(SimTime::from_ms(49)));
+            assert_eq!(b.rtprop_stamp, SimTime::from_ms(6000));
+            b.update_rtprop(SimTime::from_ms(17000), Some(SimTime::from_ms(60)));
+            assert_eq!(b.rtprop, Some(SimTime::from_ms(60)));
+        }
     }
 
     proptest! {
@@ -1216,12 +1265,13 @@ mod tests {
             gain in 1.0..10.0f64,
             ack_aggregation in any::<bool>(),
             quantization in any::<bool>(),
+            strict_min_rtt in any::<bool>(),
             seed in any::<u64>(),
             ops in ops(),
         ) {
             let b = Bbr::with_linux(
                 gain,
-                BbrLinuxParts { ack_aggregation, quantization },
+                BbrLinuxParts { ack_aggregation, quantization, strict_min_rtt },
                 WindowConfig::default(),
                 crate::rng::Rng::seed_from_u64(seed),
             );
