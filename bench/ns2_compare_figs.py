@@ -1012,8 +1012,9 @@ VEGAS_NS = tuple(range(1, 17))
 
 
 #: ns-2.35's tcp-vegas.cc where ccscope's Vegas (Linux tcp_vegas.c) differs: Diff rounded to
-#: whole packets, a round's mean RTT, the +1 spread over the next round's ACKs, and an eighth
-#: off the window leaving slow start.
+#: whole packets, a round's mean RTT, the +1 spread over the next round's ACKs, an eighth off
+#: the window leaving slow start, Diff counted from the packets outstanding and those sent in
+#: the round, and its one-packet start.
 NS2_VEGAS = {
     "whole_diff": 1,
     "mean_rtt": 1,

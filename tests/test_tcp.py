@@ -1,11 +1,13 @@
 """TCP flows from scenario files and Python, and window controllers written in Python."""
 
 import math
+from unittest import mock
 
 import pytest
 
 import ccscope
 from ccscope.errors import ScenarioError
+from ccscope.experiments import linux
 
 TCP = """
 [run]
@@ -270,10 +272,6 @@ def test_timestamps_end_the_backoff_that_karns_rule_lets_grow():
     # from timeout to timeout (on seed 1 three reach 27 s in 30 s). With timestamps (RFC 7323
     # §4; Linux's tcp_ack_update_rtt) those ACKs are timed too and each sample ends the
     # backoff: no chain outlasts a few timeouts before the first sample (1 s, RFC 6298 §2.1).
-    from unittest import mock
-
-    from ccscope.experiments import linux
-
     case = linux.Case(flows=8, rate_mbps=10, rtt_ms=20, buffer_bdp=0.25, loss=0.0)
     longest = {}
     for timing in ("every_ack", "timestamps"):

@@ -43,7 +43,7 @@ use crate::scenario::{ControllerRef, Scenario};
 use crate::time::SimTime;
 use crate::transport::rate::{self, RateSourceSpec, REPORT_BYTES};
 use crate::transport::rtp::{self, FeedbackChoice, RtpSpec};
-use crate::transport::tcp::{self, TcpSpec, Variant, MAX_BACKOFF};
+use crate::transport::tcp::{self, RttSamples, TcpSpec, Variant, MAX_BACKOFF};
 use crate::transport::udp;
 use crate::units::{Limit, Size, Time};
 
@@ -584,8 +584,11 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         max_rto_ns: ns(&t.max_rto),
         tick_ns: ns(&t.tick),
         max_backoff: t.max_backoff.map_or(MAX_BACKOFF, |n| n as u32),
-        one_per_rtt: t.rtt_timing == RttTiming::OnePerRtt,
-        timestamps: t.rtt_timing == RttTiming::Timestamps,
+        rtt_samples: match t.rtt_timing {
+            RttTiming::EveryAck => RttSamples::EveryAck,
+            RttTiming::OnePerRtt => RttSamples::OnePerRtt,
+            RttTiming::Timestamps => RttSamples::Timestamps,
+        },
         forget_rtt_above_backoff: t.forget_rtt_above_backoff.map_or(u32::MAX, |n| n as u32),
         ns2_rtt: t.rtt_estimator == RttEstimator::Ns2,
         limited_transmit: t.limited_transmit,

@@ -5,7 +5,7 @@ mod common;
 use ccscope_core::build::run;
 use ccscope_core::config::{Scenario, SourceSpec};
 use ccscope_core::net::loss::LossSpec;
-use ccscope_core::transport::tcp::{TcpSpec, Variant};
+use ccscope_core::transport::tcp::{RttSamples, TcpSpec, Variant};
 use ccscope_core::{build, scenario};
 use common::*;
 use serde_json::json;
@@ -178,7 +178,7 @@ fn one_packet_timed_at_a_time_gives_one_sample_a_round_trip() {
     };
     let every = run(&dumbbell(b.clone(), vec![tcp(spec.clone())], 10 * S, 1)).unwrap();
     let timed = TcpSpec {
-        one_per_rtt: true,
+        rtt_samples: RttSamples::OnePerRtt,
         ..spec
     };
     let one = run(&dumbbell(b, vec![tcp(timed)], 10 * S, 1)).unwrap();

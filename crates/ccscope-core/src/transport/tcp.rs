@@ -123,12 +123,8 @@ pub struct TcpSpec {
     /// Largest backoff multiplier of the RTO ([`MAX_BACKOFF`]: none below `max_rto_ns`, RFC
     /// 6298 §5.5).
     pub max_backoff: u32,
-    /// One packet timed at a time for the RTT (ns-2.35 without timestamps); else every ACK of
-    /// a packet sent once gives a sample.
-    pub one_per_rtt: bool,
-    /// TCP timestamps as Linux uses them (`rtt_timing = "timestamps"`): the ACK of a
-    /// retransmission gives a sample too, and so does a duplicate ACK that SACKs new data.
-    pub timestamps: bool,
+    /// Which ACKs give RTT samples.
+    pub rtt_samples: RttSamples,
     /// Once the backoff multiplier exceeds this, SRTT and RTTVAR start afresh with the next
     /// sample (RFC 6298 §5; ns-2.35 `rtt_backoff()`: 8); `u32::MAX`: never.
     pub forget_rtt_above_backoff: u32,
@@ -204,6 +200,19 @@ pub struct TcpSpec {
     pub syn: bool,
 }
 
+/// Which ACKs give a TCP sender its RTT samples (the scenario's `rtt_timing`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RttSamples {
+    /// Every ACK of a packet sent once.
+    #[default]
+    EveryAck,
+    /// One packet timed at a time (ns-2.35 without timestamps).
+    OnePerRtt,
+    /// TCP timestamps as Linux uses them: the ACK of a retransmission gives a sample too, and
+    /// so does a duplicate ACK that SACKs new data.
+    Timestamps,
+}
+
 impl TcpSpec {
     /// How the window controller starts: slow start from the initial window, whole-packet
     /// reductions unless asked otherwise.
@@ -267,9 +276,7 @@ struct RtoLimits {
     max: f64,
     tick: f64,
     max_backoff: u32,
-    one_per_rtt: bool,
-    /// [`TcpSpec::timestamps`].
-    timestamps: bool,
+    samples: RttSamples,
     forget_above: u32,
     /// ns-2.35's estimator ([`TcpSpec::ns2_rtt`]), counting in ticks of `tick_ns`.
     ns2: bool,
@@ -405,7 +412,7 @@ impl RtoEstimator {
     /// With one packet timed at a time: packet `seq` of new data leaves; it is timed unless
     /// another one is (ns-2.35 `tcp.cc` `output()`).
     fn sent_new(&mut self, seq: u64, limits: &RtoLimits) {
-        if limits.one_per_rtt && self.timed == NOT_TIMED {
+        if limits.samples == RttSamples::OnePerRtt && self.timed == NOT_TIMED {
             self.timed = seq;
         }
     }
@@ -430,7 +437,7 @@ impl RtoEstimator {
 /// `timestamps_`), the sample rounded to the nearest tick.
 fn ns2_ticks(sent: SimTime, now: SimTime, phase: u16, limits: &RtoLimits) -> u64 {
     let tick = limits.tick_ns;
-    let ticks = if limits.one_per_rtt {
+    let ticks = if limits.samples == RttSamples::OnePerRtt {
         let shift = ((u128::from(phase) * u128::from(tick)) >> 16) as u64;
         (now.0.saturating_add(shift) / tick).saturating_sub(sent.0.saturating_add(shift) / tick)
     } else {
@@ -584,8 +591,7 @@ impl SenderSettings {
                 max: spec.max_rto_ns as f64 * 1e-9,
                 tick: spec.tick_ns as f64 * 1e-9,
                 max_backoff: spec.max_backoff,
-                one_per_rtt: spec.one_per_rtt,
-                timestamps: spec.timestamps,
+                samples: spec.rtt_samples,
                 forget_above: spec.forget_rtt_above_backoff,
                 ns2: spec.ns2_rtt,
                 tick_ns: spec.tick_ns,
@@ -914,7 +920,7 @@ impl TcpSender {
             // A second ACK of a SYN sent twice: nothing more to open.
             return;
         }
-        let timed = !self.spec.rto.one_per_rtt || self.stats.timeouts == 0;
+        let timed = self.spec.rto.samples != RttSamples::OnePerRtt || self.stats.timeouts == 0;
         if ack.header.flags & RETX == 0 && timed {
             self.rto.measure(ack.header.echo, ctx.now(), &self.spec.rto);
         }
@@ -1307,15 +1313,15 @@ impl TcpSender {
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let echo = (h.flags & RETX == 0).then_some(h.echo);
-            let sent = if self.spec.rto.one_per_rtt {
-                let timed = self.rto.timed_acked(ack);
-                timed.map(|seq| self.sent_time(seq, now))
-            } else if self.spec.rto.timestamps {
+            let sent = match self.spec.rto.samples {
+                RttSamples::OnePerRtt => {
+                    let timed = self.rto.timed_acked(ack);
+                    timed.map(|seq| self.sent_time(seq, now))
+                }
                 // The echoed timestamp is the retransmission's own: no need for Karn's rule
                 // for the RTO (the controller's sample keeps it, as Linux's rate sample does).
-                Some(h.echo)
-            } else {
-                echo
+                RttSamples::Timestamps => Some(h.echo),
+                RttSamples::EveryAck => echo,
             };
             if let Some(sent) = sent {
                 self.rto.measure(sent, now, &self.spec.rto);
@@ -1399,7 +1405,8 @@ impl TcpSender {
                 self.arm_rto(ctx);
             }
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
-            if self.spec.rto.timestamps && sacked_pkts > 0 && h.flags & RETX == 0 {
+            let timestamps = self.spec.rto.samples == RttSamples::Timestamps;
+            if timestamps && sacked_pkts > 0 && h.flags & RETX == 0 {
                 // Linux's `sack_rtt_us`: a newly SACKed packet sent once.
                 self.rto.measure(h.echo, now, &self.spec.rto);
                 sample.rtt = Some(now - h.echo);
@@ -2550,7 +2557,7 @@ mod tests {
         let ms = |x: f64| SimTime((x * 1e6).round() as u64);
         let spec = TcpSpec {
             ns2_rtt: true,
-            one_per_rtt: true,
+            rtt_samples: RttSamples::OnePerRtt,
             ..TcpSpec::default()
         };
         let timed = SenderSettings::shared(&spec).rto;
@@ -2561,7 +2568,7 @@ mod tests {
         assert_eq!(ns2_ticks(sent, acked, 45875, &timed), 9);
         assert_eq!(ns2_ticks(ms(1000.0), ms(1000.5), 0, &timed), 1);
         let every = SenderSettings::shared(&TcpSpec {
-            one_per_rtt: false,
+            rtt_samples: RttSamples::EveryAck,
             ..spec
         })
         .rto;
@@ -2609,7 +2616,7 @@ mod tests {
     #[test]
     fn one_timed_packet_is_sampled_when_acknowledged_and_dropped_at_a_timeout() {
         let spec = TcpSpec {
-            one_per_rtt: true,
+            rtt_samples: RttSamples::OnePerRtt,
             ..TcpSpec::default()
         };
         let (mut e, limits) = settled(&spec);
@@ -2798,11 +2805,12 @@ mod tests {
     /// timeout, backed off until a packet sent once is acknowledged.
     #[test]
     fn timestamps_time_sacks_and_retransmissions() {
-        for timestamps in [false, true] {
+        for rtt_samples in [RttSamples::EveryAck, RttSamples::Timestamps] {
+            let timestamps = rtt_samples == RttSamples::Timestamps;
             let spec = TcpSpec {
                 variant: Variant::Sack,
                 initial_window_pkts: 6.0,
-                timestamps,
+                rtt_samples,
                 ..TcpSpec::default()
             };
             let mut p = Pair::new(&spec);
@@ -3033,10 +3041,10 @@ mod tests {
     /// timeout stops the timing). The second SYN's ACK then changes nothing.
     #[test]
     fn a_late_syn_ack_opens_the_window_and_is_timed_as_the_rtt_rule_says() {
-        for one_per_rtt in [false, true] {
+        for rtt_samples in [RttSamples::EveryAck, RttSamples::OnePerRtt] {
             let spec = TcpSpec {
                 syn: true,
-                one_per_rtt,
+                rtt_samples,
                 ..TcpSpec::default()
             };
             let mut p = Pair::new(&spec);
@@ -3046,7 +3054,7 @@ mod tests {
             let data = p.reach_sender(3_600, &acks[..1]);
             assert_eq!(data.len(), 1, "window 1 after the timeout");
             let srtt = p.snd.rto.srtt();
-            if one_per_rtt {
+            if rtt_samples == RttSamples::OnePerRtt {
                 assert_eq!(srtt, None);
             } else {
                 assert!((srtt.expect("a sample") - 3.6).abs() < 1e-9, "{srtt:?}");

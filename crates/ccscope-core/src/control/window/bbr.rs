@@ -763,6 +763,11 @@ mod tests {
         Bbr::new(CWND_GAIN, config, crate::rng::Rng::seed_from_u64(seed))
     }
 
+    /// The random stream of seed 1.
+    fn rng() -> crate::rng::Rng {
+        crate::rng::Rng::seed_from_u64(1)
+    }
+
     /// An ACK at `now` of `acked` 1000-byte packets with RTT `rtt`, leaving `in_flight`, whose
     /// delivery-rate sample is `rate` packets/s and ends with `total` packets delivered.
     fn ack(
@@ -866,7 +871,7 @@ mod tests {
             quantization: true,
             ..BbrLinuxParts::default()
         };
-        let mut b = Bbr::with_linux(CWND_GAIN, linux, config, crate::rng::Rng::seed_from_u64(1));
+        let mut b = Bbr::with_linux(CWND_GAIN, linux, config, rng());
         let (mut now, mut total) = (SimTime::ZERO, 0);
         rounds(&mut b, &mut now, &mut total, &[1000.0], 20);
         // tcp_bbr.c bbr_tso_segs_goal: 1000 packets/s of 1000 bytes pace 976 bytes in 1/1024 s,
@@ -1169,7 +1174,7 @@ mod tests {
                 initial_window: 10.0,
                 ..WindowConfig::default()
             },
-            crate::rng::Rng::seed_from_u64(1),
+            rng(),
         );
         let (mut now, mut total) = (SimTime::ZERO, 0);
         rounds(&mut b, &mut now, &mut total, &[1000.0; 3], 50);
@@ -1198,18 +1203,10 @@ mod tests {
         assert!(state.iter().all(|(name, _)| *name != "extra_acked_pkts"));
     }
 
-    fn rng() -> crate::rng::Rng {
-        crate::rng::Rng::seed_from_u64(1)
-    }
-
     #[test]
     fn named_in_notation() {
         assert_eq!(bbr(1).name(), "BBR");
-        let b = Bbr::new(
-            3.0,
-            WindowConfig::default(),
-            crate::rng::Rng::seed_from_u64(1),
-        );
+        let b = Bbr::new(3.0, WindowConfig::default(), rng());
         assert_eq!(b.name(), "BBR(3)");
         let linux = |ack_aggregation, quantization| {
             Bbr::with_linux(
@@ -1220,7 +1217,7 @@ mod tests {
                     ..BbrLinuxParts::default()
                 },
                 WindowConfig::default(),
-                crate::rng::Rng::seed_from_u64(1),
+                rng(),
             )
             .name()
         };
