@@ -11,6 +11,11 @@
 //! message), which the inbox reads whole and splits again: one wake-up and one pass through
 //! the socket's queue for the run rather than one per datagram.
 //!
+//! An inbox may also read the time the kernel received each datagram, on a socket that asks
+//! for it (`SO_TIMESTAMPNS`, socket(7)): on a veth pair, when the sending end's qdisc let it
+//! through (the peer stamps a packet as `__netif_rx` takes it, net/core/dev.c
+//! `net_timestamp_check`), whenever the reader gets to it.
+//!
 //! An [`Outbox`] queues whole datagrams for one address and sends them together; with
 //! `UDP_SEGMENT`, each run of up to [`MAX_SEGMENTS`] queued datagrams of one size goes as
 //! one buffer that the kernel cuts into those datagrams (on loopback, only at the receiving
@@ -34,9 +39,9 @@ pub const MAX_SEGMENTS: usize = 64;
 /// Bytes at most in one segmented send: a UDP payload over IPv4 (65535 less 20 and 8 bytes of
 /// headers).
 const MAX_PAYLOAD: usize = 65507;
-/// Room for one control message of an `int` (8-byte aligned: `CMSG_SPACE(4)` is 24 on a
-/// 64-bit machine).
-type Control = [u64; 4];
+/// Room for a control message of an `int` and one of a `timespec` (8-byte aligned:
+/// `CMSG_SPACE(4)` is 24 and `CMSG_SPACE(16)` 32 on a 64-bit machine).
+type Control = [u64; 7];
 
 /// Sets an `int` option of `level` on `fd`; whether the kernel took it.
 pub(super) fn int_option(
@@ -67,6 +72,10 @@ pub struct Inbox {
     /// Each message's bytes read, and the size of the datagrams it coalesces (0: one).
     lens: [usize; BATCH],
     segments: [usize; BATCH],
+    /// Whether to read each message's time of receipt.
+    stamped: bool,
+    /// Each message's time of receipt, in ns of the realtime clock (0: none given).
+    stamps: [u64; BATCH],
     controls: [Control; BATCH],
     count: usize,
 }
@@ -79,7 +88,9 @@ impl Default for Inbox {
             slot: SLOT,
             lens: [0; BATCH],
             segments: [0; BATCH],
-            controls: [[0; 4]; BATCH],
+            stamped: false,
+            stamps: [0; BATCH],
+            controls: [[0; 7]; BATCH],
             count: 0,
         }
     }
@@ -91,6 +102,16 @@ impl Inbox {
     pub fn one_each() -> Inbox {
         Inbox {
             gro: Some(false),
+            ..Inbox::default()
+        }
+    }
+
+    /// An inbox that gives each datagram the time the kernel received it (a coalesced run, the
+    /// time of its message) from a socket that asks for it (`SO_TIMESTAMPNS`;
+    /// [`Inbox::received`]).
+    pub fn stamped() -> Inbox {
+        Inbox {
+            stamped: true,
             ..Inbox::default()
         }
     }
@@ -113,6 +134,7 @@ impl Inbox {
         }
         let slot = self.slot;
         let coalescing = self.coalescing();
+        let controlled = coalescing || self.stamped;
         let mut iovs: [libc::iovec; BATCH] = std::array::from_fn(|i| libc::iovec {
             iov_base: self.bufs[i * slot..].as_mut_ptr().cast(),
             iov_len: slot,
@@ -123,7 +145,7 @@ impl Inbox {
         for ((m, iov), control) in msgs.iter_mut().zip(iovs.iter_mut()).zip(&mut self.controls) {
             m.msg_hdr.msg_iov = iov;
             m.msg_hdr.msg_iovlen = 1;
-            if coalescing {
+            if controlled {
                 m.msg_hdr.msg_control = control.as_mut_ptr().cast();
                 m.msg_hdr.msg_controllen = std::mem::size_of::<Control>();
             }
@@ -147,17 +169,18 @@ impl Inbox {
             };
         }
         self.count = n as usize;
-        for ((m, len), segment) in msgs
+        for (((m, len), segment), stamp) in msgs
             .iter()
             .zip(&mut self.lens)
             .zip(&mut self.segments)
+            .zip(&mut self.stamps)
             .take(self.count)
         {
             *len = (m.msg_len as usize).min(slot);
-            *segment = if coalescing {
-                segment_size(&m.msg_hdr)
+            (*segment, *stamp) = if controlled {
+                read_controls(&m.msg_hdr)
             } else {
-                0
+                (0, 0)
             };
         }
         Ok(self.count)
@@ -166,33 +189,52 @@ impl Inbox {
     /// The datagrams of the last [`Inbox::recv`], each cut to its layout (or whole, when the
     /// socket coalesces).
     pub fn datagrams(&self) -> impl Iterator<Item = &[u8]> {
+        self.received().map(|(_, datagram)| datagram)
+    }
+
+    /// The datagrams of the last [`Inbox::recv`] as [`Inbox::datagrams`], each with the time
+    /// the kernel received it, in ns of the realtime clock (`CLOCK_REALTIME`), if it gave one.
+    pub fn received(&self) -> impl Iterator<Item = (Option<u64>, &[u8])> {
         (0..self.count).flat_map(move |i| {
             let bytes = &self.bufs[i * self.slot..i * self.slot + self.lens[i]];
             let size = match self.segments[i] {
                 0 => bytes.len().max(1),
                 s => s,
             };
-            bytes.chunks(size)
+            let stamp = Some(self.stamps[i]).filter(|&t| t > 0);
+            bytes.chunks(size).map(move |d| (stamp, d))
         })
     }
 }
 
-/// The datagram size of a coalesced message (its `UDP_GRO` control message), 0 if it holds one
-/// datagram.
-fn segment_size(hdr: &libc::msghdr) -> usize {
+/// A message's control messages: the datagram size of a coalesced message (`UDP_GRO`; 0 if
+/// it holds one datagram) and its time of receipt (`SCM_TIMESTAMPNS`, in ns of the realtime
+/// clock; 0 if none).
+fn read_controls(hdr: &libc::msghdr) -> (usize, u64) {
+    let (mut size, mut stamp) = (0, 0);
     // SAFETY: the kernel filled `hdr`'s control buffer, whose length it set; CMSG_FIRSTHDR and
-    // CMSG_NXTHDR stay within it, and CMSG_DATA of a UDP_GRO message holds an int.
+    // CMSG_NXTHDR stay within it, CMSG_DATA of a UDP_GRO message holds an int and that of an
+    // SCM_TIMESTAMPNS message a timespec.
     unsafe {
         let mut c = libc::CMSG_FIRSTHDR(hdr);
         while !c.is_null() {
-            if (*c).cmsg_level == libc::SOL_UDP && (*c).cmsg_type == libc::UDP_GRO {
-                let size = std::ptr::read_unaligned(libc::CMSG_DATA(c) as *const libc::c_int);
-                return usize::try_from(size).unwrap_or(0);
+            let data = libc::CMSG_DATA(c);
+            match ((*c).cmsg_level, (*c).cmsg_type) {
+                (libc::SOL_UDP, libc::UDP_GRO) => {
+                    let s = std::ptr::read_unaligned(data as *const libc::c_int);
+                    size = usize::try_from(s).unwrap_or(0);
+                }
+                (libc::SOL_SOCKET, libc::SCM_TIMESTAMPNS) => {
+                    let t = std::ptr::read_unaligned(data as *const libc::timespec);
+                    stamp = u64::try_from(t.tv_sec).unwrap_or(0) * 1_000_000_000
+                        + u64::try_from(t.tv_nsec).unwrap_or(0);
+                }
+                _ => {}
             }
             c = libc::CMSG_NXTHDR(hdr, c);
         }
     }
-    0
+    (size, stamp)
 }
 
 /// Datagrams queued for one address, sent together.
@@ -274,7 +316,7 @@ impl Outbox {
         // point into `self.bytes`, `iovs`, `controls` and `self.to`, which outlive the calls.
         let mut iovs: [libc::iovec; BATCH] = unsafe { std::mem::zeroed() };
         let mut msgs: [libc::mmsghdr; BATCH] = unsafe { std::mem::zeroed() };
-        let mut controls: [Control; BATCH] = [[0; 4]; BATCH];
+        let mut controls: [Control; BATCH] = [[0; 7]; BATCH];
         let mut messages = Vec::with_capacity(BATCH);
         let mut sent = 0;
         while sent < self.ends.len() {
@@ -410,6 +452,58 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "offloads asked for: {offloads}");
         }
+    }
+
+    /// A stamped inbox read 50 ms after the send gives each datagram the time the kernel
+    /// received it: before the read by about those 50 ms, after the send. Loopback delivers
+    /// within the send's system call, so the stamp is at most a scheduler's slice after it
+    /// (10 ms is generous for any scheduler; the sleep only lengthens).
+    #[test]
+    fn a_late_reader_gets_the_time_the_kernel_received_each_datagram() {
+        let (a, b) = (
+            UdpSocket::bind("127.0.0.1:0").unwrap(),
+            UdpSocket::bind("127.0.0.1:0").unwrap(),
+        );
+        let mut inbox = Inbox::stamped();
+        assert!(int_option(
+            b.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_TIMESTAMPNS,
+            1
+        ));
+        // The first socket to ask turns the kernel's stamping on from a work queue
+        // (net/core/dev.c `net_enable_timestamp`); until then a datagram is stamped as read.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let realtime = || {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        };
+        let sent = realtime();
+        for i in 0..3u8 {
+            a.send_to(&[i; 100], b.local_addr().unwrap()).unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let read = realtime();
+        assert_eq!(inbox.recv(b.as_raw_fd()).unwrap(), 3);
+        let got: Vec<_> = inbox.received().collect();
+        assert_eq!(got.len(), 3);
+        for (i, (stamp, d)) in got.into_iter().enumerate() {
+            assert_eq!(d[0], i as u8);
+            let stamp = stamp.expect("loopback sockets take SO_TIMESTAMPNS");
+            assert!(
+                stamp >= sent && stamp < sent + 10_000_000,
+                "{stamp} vs sent {sent}"
+            );
+            assert!(read - stamp >= 40_000_000, "read {read} vs stamp {stamp}");
+        }
+        // An inbox that asks for none on its socket gets none.
+        let (c, mut plain) = (UdpSocket::bind("127.0.0.1:0").unwrap(), Inbox::default());
+        a.send_to(&[7; 100], c.local_addr().unwrap()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(plain.recv(c.as_raw_fd()).unwrap(), 1);
+        assert_eq!(plain.received().next().map(|(t, _)| t), Some(None));
     }
 
     #[test]

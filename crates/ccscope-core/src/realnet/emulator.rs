@@ -257,7 +257,7 @@ impl Emulator {
                             }
                         }
                     }
-                    kernel.leave(|| clock.now())?;
+                    kernel.leave(clock)?;
                 }
             }
         }

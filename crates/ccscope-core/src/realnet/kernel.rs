@@ -29,7 +29,7 @@ use std::os::fd::AsRawFd;
 
 use super::batch::{Inbox, BATCH};
 use super::netns::{inside, namespace, sysctl, tool, Needs};
-use super::{receive_drops, wire};
+use super::{receive_drops, wire, Clock};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::net::config::{LinkParams, TopologySpec};
@@ -56,7 +56,8 @@ fn unable(why: impl std::fmt::Display) -> Error {
 }
 
 /// A UDP socket bound to `addr`, non-blocking, whose sends report a packet the queue dropped
-/// (`IP_RECVERR`: without it the kernel hides the qdisc's `ENOBUFS`), with buffers that hold
+/// (`IP_RECVERR`: without it the kernel hides the qdisc's `ENOBUFS`), whose datagrams come
+/// with the time the kernel let them through (`SO_TIMESTAMPNS`), with buffers that hold
 /// whatever the queue holds: a datagram waiting in the queue counts against its sender's
 /// buffer until it leaves (`SO_SNDBUFFORCE`, beyond the system's limit, which the kernel path's
 /// privilege allows).
@@ -67,6 +68,7 @@ fn socket(addr: &str) -> Result<UdpSocket> {
     set(&s, libc::SOL_IP, libc::IP_RECVERR, 1)?;
     set(&s, libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, QUEUE_BUFFER)?;
     set(&s, libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, QUEUE_BUFFER)?;
+    set(&s, libc::SOL_SOCKET, libc::SO_TIMESTAMPNS, 1)?;
     Ok(s)
 }
 
@@ -483,7 +485,7 @@ impl Bottleneck {
             reverse: scenario.flows.iter().map(|f| f.reverse).collect(),
             dropped: vec![[(0, 0); 2]; scenario.flows.len()],
             nonce,
-            inbox: Inbox::default(),
+            inbox: Inbox::stamped(),
             window: (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns)),
             _namespaces: [left, right],
         };
@@ -546,10 +548,12 @@ impl Bottleneck {
         Ok(())
     }
 
-    /// Takes every packet the kernel has let through by `now` out of its queue, to leave the
+    /// Takes every packet the kernel has let through by now out of its queue, to leave the
     /// link at its [`departure`] ([`Bottleneck::release`] hands it on then), a batch of
-    /// datagrams a system call.
-    pub fn leave(&mut self, now: impl Fn() -> SimTime) -> Result<()> {
+    /// datagrams a system call. A packet was let through when the kernel received it at the
+    /// other end of the pair, not when the emulator gets to read it: a reader running late
+    /// delays that packet's delivery, not the link's later departures.
+    pub fn leave(&mut self, clock: &Clock) -> Result<()> {
         for k in 0..2 {
             loop {
                 let n = self
@@ -558,9 +562,10 @@ impl Bottleneck {
                     .map_err(|e| {
                         unable(format_args!("a receive from the veth pair failed: {e}"))
                     })?;
-                for datagram in self.inbox.datagrams() {
+                let now = clock.now_with_realtime();
+                for (stamp, datagram) in self.inbox.received() {
                     if let Some(pkt) = wire::decode(datagram, self.nonce) {
-                        self.ways[1 - k].leaves(now(), pkt);
+                        self.ways[1 - k].leaves(Clock::at(now, stamp), pkt);
                     }
                 }
                 if n < BATCH {

@@ -26,7 +26,7 @@ pub mod wire;
 use std::net::UdpSocket;
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::build::{endpoints, Endpoints};
 use crate::config;
@@ -50,6 +50,23 @@ impl Clock {
     }
     pub fn now(&self) -> SimTime {
         SimTime(self.0.elapsed().as_nanos() as u64)
+    }
+
+    /// The run's time now, with the realtime clock's (`CLOCK_REALTIME`, ns since the epoch)
+    /// read at once, to place the kernel's timestamps ([`Clock::at`]).
+    pub fn now_with_realtime(&self) -> (SimTime, u64) {
+        let realtime = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        (self.now(), realtime)
+    }
+
+    /// The run's time of a kernel timestamp `stamp` (realtime ns), by its age at `now` (from
+    /// [`Clock::now_with_realtime`]): only the age counts, so the realtime clock's offset from
+    /// the run's never does. No later than `now`, and `now` without a stamp.
+    pub fn at((now, realtime): (SimTime, u64), stamp: Option<u64>) -> SimTime {
+        let age = stamp.map_or(0, |t| realtime.saturating_sub(t));
+        SimTime(now.ns().saturating_sub(age))
     }
 
     /// How long to wait for a datagram before `due`: at most [`MAX_WAIT`], so that a loop
@@ -401,6 +418,21 @@ fn merged(senders: Option<StateLog>, receivers: Option<StateLog>) -> Option<Stat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kernel timestamp counts by its age: 5 ms old at a reading is 5 ms before it, one from
+    /// the reading's future (a realtime clock stepped back) is the reading, none is the reading.
+    #[test]
+    fn a_kernel_timestamp_is_placed_by_its_age() {
+        let now = (SimTime(20_000_000), 1_700_000_000_000_000_000);
+        assert_eq!(Clock::at(now, Some(now.1 - 5_000_000)), SimTime(15_000_000));
+        assert_eq!(Clock::at(now, Some(now.1 + 5_000_000)), now.0);
+        assert_eq!(Clock::at(now, None), now.0);
+        assert_eq!(
+            Clock::at(now, Some(0)),
+            SimTime::ZERO,
+            "no earlier than the run's start"
+        );
+    }
 
     /// A log of the rows (time, flow, side, name, value) given.
     fn log(rows: &[(u64, u32, u8, &'static str, f64)]) -> StateLog {
