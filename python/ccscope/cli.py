@@ -195,9 +195,14 @@ def _print_summary(result) -> None:
 
         out.print(
             f"timing: datagrams up to {timing['delay_late_p99_ms']:.3g} ms late out of the "
-            f"network and {timing['entry_late_p99_ms']:.3g} ms into it (p99; goal at most "
-            f"{AIM_MS:g} ms), hosts' rates within {timing['rate_error']:.2%} of the "
-            f"network's (goal {RATE_AIM:.0%})"
+            f"network and {timing['entry_late_p99_ms']:.3g} ms into it"
+            + (
+                f", packets {timing['release_late_p99_ms']:.3g} ms out of the kernel's queue"
+                if "release_late_p99_ms" in timing
+                else ""
+            )
+            + f" (p99; goal at most {AIM_MS:g} ms), hosts' rates within "
+            f"{timing['rate_error']:.2%} of the network's (goal {RATE_AIM:.0%})"
             + (
                 f", {timing['socket_drops']} datagrams lost in socket buffers (goal none)"
                 if timing["socket_drops"]

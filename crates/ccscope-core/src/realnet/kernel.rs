@@ -28,6 +28,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 
 use super::batch::{Inbox, BATCH};
+use super::host::{micros_late, quantile_ms};
 use super::netns::{inside, namespace, sysctl, tool, Needs};
 use super::{receive_drops, wire, Clock};
 use crate::config;
@@ -354,6 +355,9 @@ pub struct Bottleneck {
     dropped: Vec<[(u64, u64); 2]>,
     nonce: u32,
     inbox: Inbox,
+    /// Per flow: how late, after the warm-up, the emulator read its packets (either way) after
+    /// the kernel let them through, in µs.
+    release_late_us: Vec<Vec<u32>>,
     /// The measurement window: from the warm-up to the scenario's end.
     window: (SimTime, SimTime),
     /// The namespaces, held until the run ends.
@@ -486,6 +490,7 @@ impl Bottleneck {
             dropped: vec![[(0, 0); 2]; scenario.flows.len()],
             nonce,
             inbox: Inbox::stamped(),
+            release_late_us: vec![Vec::new(); scenario.flows.len()],
             window: (SimTime(scenario.warmup_ns), SimTime(scenario.duration_ns)),
             _namespaces: [left, right],
         };
@@ -565,7 +570,12 @@ impl Bottleneck {
                 let now = clock.now_with_realtime();
                 for (stamp, datagram) in self.inbox.received() {
                     if let Some(pkt) = wire::decode(datagram, self.nonce) {
-                        self.ways[1 - k].leaves(Clock::at(now, stamp), pkt);
+                        let released = Clock::at(now, stamp);
+                        if released >= self.window.0 {
+                            self.release_late_us[pkt.flow as usize]
+                                .push(micros_late(now.0, released));
+                        }
+                        self.ways[1 - k].leaves(released, pkt);
                     }
                 }
                 if n < BATCH {
@@ -611,7 +621,9 @@ impl Bottleneck {
     /// Adds what the bottleneck did over [warm-up, `end`) to its counters in `result`: the
     /// arrivals and drops of the kernel's queues, the packets waiting in them or let through
     /// and not yet on the link, and the time on the link; to each flow's, the packets
-    /// dropped, sent but never delivered; and the datagrams lost at its sockets over the run.
+    /// dropped, sent but never delivered, and the median and 99th percentile of how late the
+    /// emulator read its packets out of the kernel's queues (`release_late_p50_ms`,
+    /// `release_late_p99_ms`); and the datagrams lost at its sockets over the run.
     pub fn report(mut self, result: &mut RunResult, end: SimTime) {
         let (warmup, end) = (self.window.0, self.window.1.min(end));
         for (way, name) in self
@@ -641,11 +653,22 @@ impl Bottleneck {
                 result.socket_drops.push((name, n));
             }
         }
-        for (flow, dropped) in result.flows.iter_mut().zip(&self.dropped) {
+        for ((flow, dropped), late) in result
+            .flows
+            .iter_mut()
+            .zip(&self.dropped)
+            .zip(&mut self.release_late_us)
+        {
             for (s, &(pkts, bytes)) in flow.stats.dir.iter_mut().zip(dropped) {
                 s.sent_pkts += pkts;
                 s.sent_bytes += bytes;
                 s.queue_drops += pkts;
+            }
+            if !late.is_empty() {
+                flow.sender
+                    .push(("release_late_p50_ms", quantile_ms(late, 0.5)));
+                flow.sender
+                    .push(("release_late_p99_ms", quantile_ms(late, 0.99)));
             }
         }
     }
