@@ -282,16 +282,14 @@ def linux_marks() -> dict[tuple[str, str], str]:
 
 
 #: linux-emulators's quick rows (the two-flow case) whose verdict changes from run to run. Over
-#: twenty paired runs of `python bench/linux_spread.py --emulators --runs 20` (load 0.7-2.5, as
-#: `make test` runs) the mean queue and the mean window held in all twenty; the throughput, the
-#: loss and retransmission rates and the window's CoV held in 19, the kernel path's spread being
-#: heavy-tailed (five of its runs carried 8.78-9.76 Mb/s where the other fifteen and all of the
-#: user-space emulator's carried 9.85-9.97). One CI run had failed the throughput against the
-#: tolerance of ten earlier runs (user space 9.963 Mb/s, kernel queue 9.920: 0.43% apart, beyond
-#: the 0.35% those runs gave).
+#: twenty paired runs of `python bench/linux_spread.py --emulators --runs 20` the throughput
+#: failed in one (the user-space emulator's run carried 9.913 Mb/s, its others 9.945-9.963),
+#: the retransmission rate in one (1.01 times its tolerance) and the loss rate, its twin, held
+#: at up to 0.96 times its tolerance; the mean queue, the mean window and the window's CoV held
+#: in all twenty, at up to 0.88 times theirs.
 VARIES = {
     ("linux-emulators", linux.emulator_quantity(linux.QUICK[1], metric))
-    for metric in ("throughput_bps", "loss_rate", "retransmit_rate", "cwnd_cov")
+    for metric in ("throughput_bps", "loss_rate", "retransmit_rate")
 }
 
 
