@@ -399,6 +399,7 @@ fn segmented(h: &mut libc::msghdr, control: &mut Control, size: u16) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::realtime_ns;
     use super::*;
     use std::net::UdpSocket;
     use std::os::fd::AsRawFd;
@@ -474,18 +475,12 @@ mod tests {
         // The first socket to ask turns the kernel's stamping on from a work queue
         // (net/core/dev.c `net_enable_timestamp`); until then a datagram is stamped as read.
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let realtime = || {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        };
-        let sent = realtime();
+        let sent = realtime_ns();
         for i in 0..3u8 {
             a.send_to(&[i; 100], b.local_addr().unwrap()).unwrap();
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
-        let read = realtime();
+        let read = realtime_ns();
         assert_eq!(inbox.recv(b.as_raw_fd()).unwrap(), 3);
         let got: Vec<_> = inbox.received().collect();
         assert_eq!(got.len(), 3);

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::batch::{Inbox, Outbox, BATCH};
-use super::host::{micros_late, quantile_ms};
+use super::host::{micros_late, p50_and_p99};
 use super::kernel::Bottleneck;
 use super::linux::{Parked, Tap, TunProxy, Tuns};
 use super::{io_error, real_time, receive_drops, wire, Clock, Waiter};
@@ -273,10 +273,10 @@ impl Emulator {
         }
         for (flow, late) in result.flows.iter_mut().zip(&mut self.entry_late_us) {
             if !late.is_empty() {
-                flow.sender
-                    .push(("entry_late_p50_ms", quantile_ms(late, 0.5)));
-                flow.sender
-                    .push(("entry_late_p99_ms", quantile_ms(late, 0.99)));
+                flow.sender.extend(p50_and_p99(
+                    ["entry_late_p50_ms", "entry_late_p99_ms"],
+                    late,
+                ));
             }
         }
         if let Some(kernel) = self.kernel {

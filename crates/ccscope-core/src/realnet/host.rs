@@ -37,13 +37,24 @@ struct Station {
 }
 
 /// The quantile `q` of `samples` (µs) in ms; 0 without samples.
-pub(super) fn quantile_ms(samples: &mut [u32], q: f64) -> f64 {
+fn quantile_ms(samples: &mut [u32], q: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
     samples.sort_unstable();
     let k = ((samples.len() - 1) as f64 * q).round() as usize;
     samples[k] as f64 / 1e3
+}
+
+/// The median and the 99th percentile of `samples` (µs), in ms, under `names`.
+pub(super) fn p50_and_p99(
+    names: [&'static str; 2],
+    samples: &mut [u32],
+) -> [(&'static str, f64); 2] {
+    [
+        (names[0], quantile_ms(samples, 0.5)),
+        (names[1], quantile_ms(samples, 0.99)),
+    ]
 }
 
 /// How many µs `now` is after `due` (0 if not after).
@@ -343,13 +354,11 @@ impl Hosts {
                     Side::Sender => ["ack_late_p50_ms", "ack_late_p99_ms"],
                     Side::Receiver => ["arrival_late_p50_ms", "arrival_late_p99_ms"],
                 };
-                stats.push((arrival[0], quantile_ms(&mut st.arrival_late_us, 0.5)));
-                stats.push((arrival[1], quantile_ms(&mut st.arrival_late_us, 0.99)));
+                stats.extend(p50_and_p99(arrival, &mut st.arrival_late_us));
                 if side == Side::Sender {
-                    stats.push(("timer_late_p50_ms", quantile_ms(&mut st.timer_late_us, 0.5)));
-                    stats.push((
-                        "timer_late_p99_ms",
-                        quantile_ms(&mut st.timer_late_us, 0.99),
+                    stats.extend(p50_and_p99(
+                        ["timer_late_p50_ms", "timer_late_p99_ms"],
+                        &mut st.timer_late_us,
                     ));
                 }
                 if side == Side::Receiver {

@@ -28,7 +28,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 
 use super::batch::{Inbox, BATCH};
-use super::host::{micros_late, quantile_ms};
+use super::host::{micros_late, p50_and_p99};
 use super::netns::{inside, namespace, sysctl, tool, Needs};
 use super::{receive_drops, wire, Clock};
 use crate::config;
@@ -665,10 +665,10 @@ impl Bottleneck {
                 s.queue_drops += pkts;
             }
             if !late.is_empty() {
-                flow.sender
-                    .push(("release_late_p50_ms", quantile_ms(late, 0.5)));
-                flow.sender
-                    .push(("release_late_p99_ms", quantile_ms(late, 0.99)));
+                flow.sender.extend(p50_and_p99(
+                    ["release_late_p50_ms", "release_late_p99_ms"],
+                    late,
+                ));
             }
         }
     }

@@ -55,10 +55,7 @@ impl Clock {
     /// The run's time now, with the realtime clock's (`CLOCK_REALTIME`, ns since the epoch)
     /// read at once, to place the kernel's timestamps ([`Clock::at`]).
     pub fn now_with_realtime(&self) -> (SimTime, u64) {
-        let realtime = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        (self.now(), realtime)
+        (self.now(), realtime_ns())
     }
 
     /// The run's time of a kernel timestamp `stamp` (realtime ns), by its age at `now` (from
@@ -74,6 +71,14 @@ impl Clock {
     pub fn wait_until(&self, due: SimTime) -> Duration {
         Duration::from_nanos(due.ns().saturating_sub(self.now().ns())).min(MAX_WAIT)
     }
+}
+
+/// The realtime clock (`CLOCK_REALTIME`), the kernel's timestamps' clock, in ns since the
+/// epoch.
+fn realtime_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// A socket error, as the error of the setting that asked for sockets.
