@@ -399,8 +399,8 @@ fn segmented(h: &mut libc::msghdr, control: &mut Control, size: u16) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::realtime_ns;
     use super::*;
+    use crate::realnet::realtime_ns;
     use std::net::UdpSocket;
     use std::os::fd::AsRawFd;
 
