@@ -42,9 +42,13 @@ test: $(STAMP) test-rust test-python docs
 test-rust:
 	cargo test -p ccscope-core --quiet
 
-# tests/platform/test_wheel.py installs the wheel into a fresh virtual environment.
+# tests/platform/test_wheel.py installs the wheel into a fresh virtual environment. The
+# simulated tests run on every core (pytest-xdist; a file's tests stay in one worker, since a
+# documentation page's blocks build on each other); the real-time ones (marker `realtime`: the
+# udp engine keeps time only on cores nothing else loads) run after them, one at a time.
 test-python: $(STAMP) chromium tshark wheel
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow and not realtime" -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -m "realtime and not slow"
 
 # The documentation site (docs/, Sphinx with MyST Markdown) into out/docs, warnings as errors;
 # -E rereads every page, since the CLI and schema pages are generated from the program.

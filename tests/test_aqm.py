@@ -122,6 +122,7 @@ def test_the_command_line_names_a_bad_queue_in_one_line_and_exits_2(tmp_path):
     assert p.stderr.strip().count("\n") == 0, p.stderr
 
 
+@pytest.mark.realtime
 def test_the_udp_engines_emulator_runs_an_aqm_in_real_time():
     sc = dumbbell({"kind": "codel"}, duration="3s")
     sc["run"].update(engine="udp", warmup="1s")

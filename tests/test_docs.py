@@ -30,6 +30,9 @@ FENCE = re.compile(
     re.M | re.S,
 )
 RUN = {"python", "sh", "toml"}
+#: The pages whose blocks run the udp engine in real time: they run with the other real-time
+#: tests (marker `realtime`), alone on the machine.
+REAL_TIME = {"docs/realnet.md"}
 
 
 def blocks() -> list:
@@ -39,7 +42,10 @@ def blocks() -> list:
         for i, m in enumerate(FENCE.finditer(page.read_text())):
             if m["lang"] in RUN and not m["why"]:
                 block = (name, m["lang"], m["file"], m["body"])
-                found.append(pytest.param(*block, id=f"{name}:{i}:{m['file'] or m['lang']}"))
+                marks = pytest.mark.realtime if name in REAL_TIME else ()
+                found.append(
+                    pytest.param(*block, id=f"{name}:{i}:{m['file'] or m['lang']}", marks=marks)
+                )
     return found
 
 

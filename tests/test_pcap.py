@@ -224,6 +224,7 @@ def test_the_cli_writes_pcap_and_refuses_an_unknown_link_with_one_line(tmp_path,
         assert p.stderr.strip().count("\n") == 0, p.stderr
 
 
+@pytest.mark.realtime
 @needs_tshark
 def test_the_udp_engine_writes_the_same_from_its_emulator():
     """The udp engine's emulator is the packet engine's network run against the wall clock:

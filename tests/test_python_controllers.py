@@ -375,6 +375,7 @@ def test_the_old_round_spelling_is_read_with_a_note(tmp_path):
     assert e.value.path == "flows[0].params.beta"
 
 
+@pytest.mark.realtime
 def test_a_python_controller_runs_on_real_packets(here):
     text = (
         scenario('"python:mine:DelayAimd"', duration="2s")

@@ -17,6 +17,9 @@ from ccscope.errors import ScenarioError
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-two-flows.toml"
 
+#: Real time: these run alone on the machine, after the other tests.
+pytestmark = pytest.mark.realtime
+
 
 @pytest.fixture(scope="module")
 def two_flows():

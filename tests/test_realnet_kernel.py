@@ -22,6 +22,9 @@ from ccscope.errors import ScenarioError
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-two-flows.toml"
 
+#: Real time: these run alone on the machine, after the other tests.
+pytestmark = pytest.mark.realtime
+
 
 def _why_no_namespaces() -> str | None:
     """Why this machine cannot make the kernel path, or None when it can."""

@@ -11,6 +11,9 @@ import ccscope
 from ccscope.experiments.loguinov import FIG8, T1_BPS, cisco_path, fig8_scenario, histogram_peak
 from ccscope.experiments.realnet import side_by_side
 
+#: Real time: these run alone on the machine, after the other tests.
+pytestmark = pytest.mark.realtime
+
 AIMD, ISCC = FIG8["AIMD(0.19,1/2)"], FIG8["ISCC(-1.5,2)"]
 #: One 1500-byte packet's time on the T1 (s): the spacing packet-bunch estimates of C time.
 T1_PACKET_S = 1500 * 8 / T1_BPS

@@ -426,6 +426,7 @@ def test_bad_input_is_one_line(args, field, tmp_path):
     assert len(lines) == 1 and field in lines[0], p.stderr
 
 
+@pytest.mark.realtime
 def test_one_case_on_real_packets(tmp_path):
     # Case 5.1 at a twentieth of its times (5 s of wall time): the udp engine runs it and the
     # metrics come out; a smoke test, not the case. No packet arrives sooner than the 50 ms of

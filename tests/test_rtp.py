@@ -151,6 +151,7 @@ def test_a_bad_feedback_format_is_named():
         ccscope.run(media({"kind": "rtp", "controller": "python:b"}), controllers={"b": Bad})
 
 
+@pytest.mark.realtime
 def test_the_media_transport_runs_on_real_packets():
     # The udp engine carries the same endpoints: 6 s of GCC on an idle 2 Mb/s emulated path.
     # The encoder starts at GCC's 300 kb/s and only grows while the path is idle, so the flow

@@ -83,6 +83,7 @@ def test_a_link_follows_the_cellular_trace_in_the_packet_engine():
             assert bins.loc[b] == 0 and bins.loc[b + 100] == 0
 
 
+@pytest.mark.realtime
 def test_the_udp_engine_follows_a_trace_through_an_outage(tmp_path):
     """The user-space emulator runs the packet engine's links on the wall clock: a 2 Mb/s CBR
     flow over 4 Mb/s that goes out from 1 s to 2 s crosses nothing in between."""

@@ -11,8 +11,10 @@ import math
 
 import pytest
 from docpages import marked
+from typer.testing import CliRunner
 
 from ccscope import reproduce
+from ccscope.cli import app
 from ccscope.experiments import linux
 from ccscope.experiments.claims import UNSOURCED
 
@@ -326,9 +328,43 @@ def check(report: dict) -> None:
         assert row["holds"] or row["why"]
 
 
-@pytest.mark.parametrize("rid", list(reproduce.REGISTRY))
+#: Every entry, the real-time ones marked to run alone (marker `realtime`).
+ENTRIES = [
+    pytest.param(rid, marks=pytest.mark.realtime if entry.real_time else ())
+    for rid, entry in reproduce.REGISTRY.items()
+]
+
+
+#: The quick runs' reports, by id, as test_quick_reproduction made them, for the page's check.
+QUICK: dict[str, dict] = {}
+
+
+@pytest.mark.parametrize("rid", ENTRIES)
 def test_quick_reproduction(rid):
-    check(reproduce.run(rid, quick=True))
+    QUICK[rid] = reproduce.run(rid, quick=True)
+    check(QUICK[rid])
+
+
+def test_the_validation_page_table_is_the_output_of_reproduce_all(monkeypatch):
+    """docs/validation.md's table is what `ccscope reproduce --all --quick --markdown` prints;
+    each quick run comes from the test above when it ran in this session (the runs are
+    deterministic), else the command makes it."""
+    run = reproduce.run
+
+    def reused(rid, quick=False, **options):
+        return (
+            QUICK[rid]
+            if quick and rid in QUICK and not any(options.values())
+            else run(rid, quick=quick, **options)
+        )
+
+    monkeypatch.setattr(reproduce, "run", reused)
+    done = CliRunner().invoke(app, ["reproduce", "--all", "--quick", "--markdown"])
+    assert done.exit_code == 0, done.output
+    assert marked("validation.md", "ccscope reproduce --all --quick --markdown") == done.stdout, (
+        "docs/validation.md's validation table is stale: paste the output of "
+        "`ccscope reproduce --all --quick --markdown` between its markers"
+    )
 
 
 #: The full runs' reports, by id, as test_full_reproduction made them, for the pages' check.
@@ -336,7 +372,7 @@ FULL: dict[str, dict] = {}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rid", list(reproduce.REGISTRY))
+@pytest.mark.parametrize("rid", ENTRIES)
 def test_full_reproduction(rid):
     FULL[rid] = reproduce.run(rid, quick=False)
     check(FULL[rid])
