@@ -802,18 +802,20 @@ HEADS = {
 
 def verdict_mark(linux: np.ndarray, model: float, rel: float, sd_rel: float = 0.0) -> str:
     """How a claim of one Linux run against `model` within `rel` fares over Linux's stored runs
-    `linux`: "†" where it fails for every value within 2.5 standard deviations of their mean,
-    "~" where its verdict changes within them, "" where it holds for all of them (one run: "†"
-    where it fails, "" where it holds). 2.5σ leaves one normally spread run a 0.6% chance of
-    flipping a graded verdict. The σ is the runs' own or `sd_rel` times their mean, whichever
-    is larger: `sd_rel` is the relative σ of one Linux run that the claim's tolerance rests on,
-    measured over more runs than the few stored ones (one friendliness ratio's runs are
-    heavy-tailed: GAIMD(0.31, 0.875) against CUBIC gave 2.83-3.56 over five stored runs, then
-    1.75 in one CI run)."""
+    `linux`: "†" where it fails for every value within 2.5 standard deviations of their mean
+    and for every stored run, "~" where its verdict changes within them, "" where it holds for
+    all of them (one run: "†" where it fails, "" where it holds). 2.5σ leaves one normally
+    spread run a 0.6% chance of flipping a graded verdict; the stored runs themselves count
+    too, since the runs are heavy-tailed (ISCC(-1.5, 2) against Reno: one of twenty stored runs
+    beyond 2.5σ, and outside the claim's tolerance). The σ is the runs' own or `sd_rel` times
+    their mean, whichever is larger: `sd_rel` is the relative σ of one Linux run that the
+    claim's tolerance rests on, measured over more runs than the few stored ones (GAIMD(0.31,
+    0.875) against CUBIC gave 2.83-3.56 over five stored runs, then 1.75 in one CI run)."""
     mean = float(np.mean(linux))
     sd = float(np.std(linux, ddof=1)) if len(linux) > 1 else 0.0
     sd = max(sd, sd_rel * abs(mean))
-    low, high = mean - 2.5 * sd, mean + 2.5 * sd
+    low = min(mean - 2.5 * sd, float(np.min(linux)))
+    high = max(mean + 2.5 * sd, float(np.max(linux)))
     # |model - x| <= rel·x holds for x in [model / (1 + rel), model / (1 - rel)].
     lo = model / (1 + rel)
     hi = model / (1 - rel) if rel < 1 else np.inf
@@ -1224,25 +1226,30 @@ def friendliness_run(quick: bool, seed: int, side: str) -> dict[tuple[str, str],
     }
 
 
-#: The run-to-run spread of one quick run's ratio (relative σ over :data:`SPREAD_RUNS` runs,
-#: Linux's side and the model's, two significant digits), by (controller, cc): ``python
-#: bench/linux_spread.py --friendliness``, load average 13.8-16.3 on 2 cores. The packet
-#: engine's runs of these paths draw nothing at random, so its seeds all gave one value.
+#: How many runs :data:`FRIENDLY_SPREAD` rests on.
+FRIENDLY_SPREAD_RUNS = 20
+#: The run-to-run spread of one quick run's ratio (relative σ over
+#: :data:`FRIENDLY_SPREAD_RUNS` runs, Linux's side and the model's, two significant digits), by
+#: (controller, cc): ``python bench/linux_spread.py --friendliness --runs 20``, load average
+#: 0.3-1.2 on 2 cores (nothing else running, as when the tests run it). The packet engine's runs
+#: of these paths draw nothing at random, so its seeds all gave one value. Linux's runs are
+#: heavy-tailed: SSVP against CUBIC carried nothing in one run of the twenty (ratio 0, not
+#: diagnosed) and 1.4-2.4 in the others.
 FRIENDLY_SPREAD: dict[tuple[str, str], tuple[float, float]] = {
-    ("TFRC", "cubic"): (0.14, 0.0),
-    ("TFRC", "reno"): (0.098, 0.0),
-    ("GAIMD(0.31,0.875)", "cubic"): (0.28, 0.0),
-    ("GAIMD(0.31,0.875)", "reno"): (0.38, 0.0),
-    ("SSVP", "cubic"): (0.17, 0.0),
-    ("SSVP", "reno"): (0.058, 0.0),
-    ("DTAIMD(0.2,0.875)", "cubic"): (0.47, 0.0),
-    ("DTAIMD(0.2,0.875)", "reno"): (0.43, 0.0),
-    ("ISCC(-1.5,2)", "cubic"): (0.0063, 0.0),
-    ("ISCC(-1.5,2)", "reno"): (0.0067, 0.0),
-    ("TEAR", "cubic"): (0.24, 0.0),
-    ("TEAR", "reno"): (0.18, 0.0),
-    ("RAP", "cubic"): (0.046, 0.0),
-    ("RAP", "reno"): (0.028, 0.0),
+    ("TFRC", "cubic"): (0.26, 0.0),
+    ("TFRC", "reno"): (0.2, 0.0),
+    ("GAIMD(0.31,0.875)", "cubic"): (0.21, 0.0),
+    ("GAIMD(0.31,0.875)", "reno"): (0.26, 0.0),
+    ("SSVP", "cubic"): (0.26, 0.0),
+    ("SSVP", "reno"): (0.098, 0.0),
+    ("DTAIMD(0.2,0.875)", "cubic"): (0.34, 0.0),
+    ("DTAIMD(0.2,0.875)", "reno"): (0.42, 0.0),
+    ("ISCC(-1.5,2)", "cubic"): (0.009, 0.0),
+    ("ISCC(-1.5,2)", "reno"): (0.0088, 0.0),
+    ("TEAR", "cubic"): (0.27, 0.0),
+    ("TEAR", "reno"): (0.2, 0.0),
+    ("RAP", "cubic"): (0.083, 0.0),
+    ("RAP", "reno"): (0.03, 0.0),
 }
 
 
@@ -1284,8 +1291,9 @@ def friendliness_claims(quick: bool = False) -> list[Claim]:
                     model,
                     tol,
                     friendliness_diagnosis(name, cc, linux, model),
-                    SEEDS + f": 3σ of the difference, σ of one run over {SPREAD_RUNS} runs (Linux "
-                    f"{sd[0]:.1%}, model {sd[1]:.1%}), over sqrt(runs) for a mean",
+                    SEEDS + ": 3σ of the difference, σ of one run over "
+                    f"{FRIENDLY_SPREAD_RUNS} runs (Linux {sd[0]:.1%}, model {sd[1]:.1%}), over "
+                    "sqrt(runs) for a mean",
                 )
             )
     return claims
