@@ -126,8 +126,9 @@ def test_the_run_checks_itself_against_the_timing_goals(two_flows):
         or timing["rate_error"] > 0.01
     )
     # A run 1.33 ms late at the 99th percentile (ten times less than "did not keep time"), one
-    # whose data waited 0.75 ms before entering the network, and one whose host got 2% less
-    # than the network delivered: each says which goal it missed.
+    # whose data waited 0.75 ms before entering the network, one whose host got 2% less than
+    # the network delivered, and one whose packets were read 0.8 ms after the kernel let them
+    # through (run.emulator = "kernel"): each says which goal it missed.
     # The other rows keep every goal, whatever this machine's run gave.
     rows = [
         {
@@ -142,6 +143,7 @@ def test_the_run_checks_itself_against_the_timing_goals(two_flows):
         ({"arrival_late_p99_ms": 1.33}, "datagrams arrived up to 1.33 ms late"),
         ({"entry_late_p99_ms": 0.75}, "entered the emulated network up to 0.75 ms after"),
         ({"host_rx_bps": 0.98 * rows[0]["throughput_bps"]}, "2.00% away"),
+        ({"release_late_p99_ms": 0.8}, "packets left the kernel's queue up to 0.8 ms before"),
     ):
         r = ccscope.Result(two_flows.scenario, two_flows.raw)
         r.__dict__["_flow_rows"] = [{**rows[0], **change}, *rows[1:]]

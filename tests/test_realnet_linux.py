@@ -135,16 +135,21 @@ def test_the_kernel_queue_emulator_carries_a_kernel_flow():
     # emulator instead: at most 55, and one datagram on its way through the pair. A packet read
     # late left the kernel's queue when the kernel stamped it, so the late reads add none (when
     # they counted from the read, pauses of 20-50 ms made it 77-84). Over 21 runs with these
-    # pauses the count kept that bound in 19 and was 58 in one (the other failed unseen): two
-    # more, not derived (the burst that enters after a pause is the candidate), are allowed, far
-    # below what the late reads added.
+    # pauses the count kept that bound in 19 and was 58 in one (the other failed unseen; 52
+    # more runs failed only on the timing below, four times, never here): two more, not
+    # derived (the burst that enters after a pause is the candidate), are allowed, far below
+    # what the late reads added.
     assert link["drops"] > 0 and r.flows["dropped_pkts"].sum() == link["drops"]
     assert link["max_queue_pkts"] <= 55 + 1 + 2
-    # The pauses are timing goals missed (a flow's packets out of the kernel's queue up to 50 ms
-    # late, over 1% of them), and the run says so.
+    # The pauses are timing goals missed, and the run says so: datagrams reach their hosts up
+    # to 50 ms late, and packets the kernel let through meanwhile are read out of its queue
+    # late. Whether the second passes 1% of a flow's packets turns on where CUBIC's cycle was
+    # when the pauses came (in 4 of 52 runs here it did not: the queue held too little then,
+    # while the delay's p99 was 15-24 ms); the phrase is there exactly when it does.
     timing = r.timing()
-    assert timing["release_late_p99_ms"] > 0.5, timing
-    assert any("left the kernel's queue" in m for m in timing["missed"]), timing
+    assert timing["missed"], timing
+    released = any("left the kernel's queue" in m for m in timing["missed"])
+    assert released == (timing["release_late_p99_ms"] > 0.5), timing
     kernel = r.flows.iloc[0]
     assert kernel["label"] == "Linux cubic" and kernel["retransmits"] > 0
     assert wait_until(lambda: not namespaces_of(os.getpid()), 5), namespaces_of(os.getpid())
