@@ -22,10 +22,10 @@ import ccscope
 from ccscope.errors import ScenarioError
 from ccscope.scenario import schema as scenario_schema
 
-SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-linux.toml"
-
 #: Real time: these run alone on the machine, after the other tests.
 pytestmark = pytest.mark.realtime
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "realnet-linux.toml"
 KERNEL_CCS = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
 
 WHY_NO_TUN = WHY_NOT or (None if Path("/dev/net/tun").exists() else "no /dev/net/tun here")
