@@ -174,3 +174,42 @@ def test_every_rate_and_tcp_flow_has_a_mean_rtt():
     assert closed.sum() == 6
     rtt = flows.loc[closed, "mean_rtt_s"].to_numpy()
     assert (rtt >= propagation).all() and (rtt <= propagation + queues + transmissions).all(), rtt
+
+
+def _path(rate: str, n: int, source: str, duration: str = "60s", warmup: str = "20s") -> str:
+    """`n` rate flows (`source`'s fields) on a `rate` link, 62-ms round trip, 50-packet DropTail."""
+    return f"""
+[run]
+duration = "{duration}"
+warmup = "{warmup}"
+seed = 1
+
+[topology]
+kind = "dumbbell"
+bottleneck = {{ rate = "{rate}", delay = "30ms", queue = {{ kind = "droptail", limit = "50pkts" }} }}
+access = {{ rate = "100Mbps", delay = "1ms" }}
+
+[[flows]]
+source = {{ kind = "rate", {source} }}
+count = {n}
+"""
+
+
+@pytest.mark.parametrize("controller", ["ssvp", "ssvp-adp", "rap"])
+def test_a_share_under_a_packet_per_rtt_starves_no_flow(controller):
+    # Forty flows on 1 Mb/s: a fair share of 3.1 packets/s, 320 ms between a flow's packets,
+    # beyond two RTTs. A control packet comes back for each data packet, so a no-feedback timer
+    # shorter than that gap expires on a healthy path: the flows halved at every gap until
+    # some carried nothing at all.
+    r = ccscope.run(ccscope.loads(_path("1Mbps", 40, f'controller = "{controller}"')))
+    assert (r.flows["throughput_bps"] > 0).all()
+
+
+def test_a_lone_ssvp_flow_at_a_low_rate_on_a_clean_path_never_times_out():
+    # Started at 2 packets/s, 500 ms between packets against a 62-ms round trip, on 100 Mb/s
+    # that it cannot fill in 20 s: every packet's control packet comes back, so the timer never
+    # expires.
+    source = 'controller = "ssvp", initial_rate = "16kbps"'
+    r = ccscope.run(ccscope.loads(_path("100Mbps", 1, source, "20s", "0s")))
+    assert r.flows["loss_rate"][0] == 0
+    assert r.flows["no_feedback_expiries"][0] == 0

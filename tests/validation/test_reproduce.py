@@ -127,8 +127,9 @@ NOT_REPRODUCED = {
         )
         # At n = 30 the quick run's SSVP-ADP leads in fairness by less than 0.0001 (over seeds
         # 1-10 it leads in 2, the other two SSVPs in the rest; the three SSVPs' mean indices lie
-        # within 0.0011 of one another).
-        if (n, metric) != (30, "fairness_index")
+        # within 0.0011 of one another), and in worst-case fairness (0.878 against 0.846 and
+        # 0.833).
+        if (n, metric) not in ((30, "fairness_index"), (30, "worst_case_fairness"))
     ),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TCP to refill the queue after 16 -> 8 flows"),
     ("yang-fig27-29", "Yang Fig. 29: RTTs for TFRC to refill the queue after 16 -> 8 flows"),

@@ -48,4 +48,4 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// model version give the same results, byte for byte, on every run and executor. It goes up
 /// with any change that may move the results of a scenario and seed (a change of the order of
 /// simultaneous events included), and only then.
-pub const MODEL_VERSION: u32 = 6;
+pub const MODEL_VERSION: u32 = 7;

@@ -9,8 +9,12 @@
 //!   (ns-2's ACK is `rap_base_hdr_size_` = 44 bytes);
 //! - a loss of a packet sent before the last back-off is ignored: ns-2 marks the whole
 //!   transmission history INACTIVE on a back-off, which has the same effect;
-//! - timer-based loss detection: by default the rate transport's no-feedback timer, armed for
-//!   `timeout = μ·srtt + φ·variance`, which backs off at most once per SRTT. With `loss_timer`
+//! - timer-based loss detection: by default the rate transport's no-feedback timer, which backs
+//!   off at most once per SRTT. It is armed at each report for `timeout = μ·srtt + φ·variance`
+//!   plus the IPG: the next packet leaves an IPG after the one reported, and its own timeout
+//!   runs from its sending. (Armed for the timeout alone, it fired between any two packets of a
+//!   flow whose IPG exceeds the timeout, under about one packet per RTT, on a healthy path:
+//!   forty RAP flows on 1 Mb/s backed off until some carried nothing.) With `loss_timer`
 //!   it is ns-2's `TimerLostPacket` instead: at each send slot the transport finds the packets
 //!   sent `timeout` ago or earlier and not acknowledged ([`Controller::loss_timeout`]); if one
 //!   of them was sent after the last back-off (ns-2's `RAP_SENT`, not `RAP_INACTIVE`), RAP
@@ -181,7 +185,7 @@ impl Controller for Rap {
     }
 
     fn feedback_timeout(&self) -> Option<SimTime> {
-        (!self.timers.loss).then(|| self.timeout())
+        (!self.timers.loss).then(|| self.timeout() + SimTime::from_secs_f64(self.ipg_s))
     }
 
     fn loss_timeout(&self) -> Option<SimTime> {
@@ -323,15 +327,31 @@ mod tests {
     }
 
     #[test]
+    fn a_healthy_path_at_a_low_rate_sees_no_silence() {
+        // Four back-offs from two packets per 100-ms RTT: an IPG of 800 ms, beyond the 120-ms
+        // timeout. Reports come an IPG apart, so the timer (restarted by each) must outlast one.
+        let mut r = Rap::new(1.0, 0.5, RapTimers::default(), RateConfig::default());
+        r.on_report(&ack(100, 0.0, 0));
+        for k in 1..=4 {
+            r.on_report(&ack(100 + 200 * k, 1.0, 100 + 200 * k - 1));
+        }
+        let ipg = 8000.0 / r.pacing_rate_bps().unwrap();
+        assert_close(ipg, 0.8, 1e-9);
+        assert!(r.feedback_timeout().unwrap().secs() > ipg);
+    }
+
+    #[test]
     fn timeout_follows_mu_srtt_plus_phi_variance() {
         let mut r = Rap::new(1.0, 0.5, RapTimers::default(), RateConfig::default());
-        assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(2400)));
+        let ipg = |r: &Rap| SimTime::from_secs_f64(8000.0 / r.pacing_rate_bps().unwrap());
+        // The no-feedback timer waits for the next packet (an IPG on) and its timeout.
+        assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(2400) + ipg(&r)));
         r.on_report(&ack(100, 0.0, 0));
         let mut s = ack(200, 0.0, 0);
         s.rtt = Some(SimTime::from_ms(200));
         r.on_report(&s);
         // srtt = 0.15, variance = 0.05: 1.2·0.15 + 4·0.05 = 0.38 s.
-        assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(380)));
+        assert_eq!(r.feedback_timeout(), Some(SimTime::from_ms(380) + ipg(&r)));
         let before = r.pacing_rate_bps().unwrap();
         r.on_no_feedback(SimTime::from_ms(1000));
         assert_close(r.pacing_rate_bps().unwrap(), before / 2.0, 1e-9);

@@ -17,7 +17,15 @@
 //!   IPG ← IPG/(1 + α·IPG/RTT), which is eq. (5) when one packet is sent per RTT and RAP's
 //!   increase (ns-2 `rap/rap.h` `DecreaseIpg()`) in general;
 //! - RTT is a TCP-style EWMA (gain 1/8) of report-based samples; the decision interval is that
-//!   smoothed RTT; after 2 smoothed RTTs without any control packet the rate halves;
+//!   smoothed RTT;
+//! - lost feedback: a control packet is due every IPG, so the rate halves when none has come for
+//!   2 IPG + 2 smoothed RTTs: the next two packets' control packets are overdue by two RTTs. The
+//!   timer restarts after each halving, so at low rates it runs longer, and the rate falls about
+//!   as 1/t through an outage rather than halving to its floor in a few RTTs (RFC 5348 §4.4
+//!   likewise waits max(4R, 2s/X)). With 2 smoothed RTTs alone, a flow whose IPG exceeds them
+//!   (a fair share under one packet per RTT) halved between any two of its packets on a healthy
+//!   path. A halving is a decrease: losses of packets sent before it do not indicate congestion
+//!   (next item);
 //! - a control packet indicates congestion only if it reports the loss of a packet sent after
 //!   the last decrease. Losses of packets sent earlier belong to the overflow that decrease
 //!   answered: the rate cut takes one RTT to reach the queue, so the decision interval after a
@@ -47,9 +55,10 @@ const RTT_GAIN: f64 = 0.125;
 pub const ADP_BETA_MIN: f64 = 0.5;
 /// Largest adaptive β: SSVP's static decrease.
 pub const ADP_BETA_MAX: f64 = 0.875;
-/// Smoothed RTTs without feedback before the rate halves (an assumption: the paper gives no
-/// rule for lost feedback).
+/// Smoothed RTTs and IPGs without feedback before the rate halves (an assumption: the paper
+/// gives no rule for lost feedback; see the module docs).
 const NO_FEEDBACK_RTTS: f64 = 2.0;
+const NO_FEEDBACK_IPGS: f64 = 2.0;
 
 /// How SSVP chooses its decrease (and hence its increase).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -186,12 +195,14 @@ impl Controller for Ssvp {
     }
 
     fn feedback_timeout(&self) -> Option<SimTime> {
-        self.srtt_s
-            .map(|s| SimTime::from_secs_f64(NO_FEEDBACK_RTTS * s))
+        self.srtt_s.map(|srtt| {
+            SimTime::from_secs_f64(NO_FEEDBACK_RTTS * srtt + NO_FEEDBACK_IPGS * self.ipg_s)
+        })
     }
 
-    fn on_no_feedback(&mut self, _now: SimTime) {
+    fn on_no_feedback(&mut self, now: SimTime) {
         self.set_ipg(2.0 * self.ipg_s);
+        self.decreased_at = Some(now);
     }
 
     fn pacing_rate_bps(&self) -> Option<f64> {
@@ -285,6 +296,76 @@ mod tests {
         let beta = 0.1 / 0.18; // Papadimitriou & Zhang (20) with RTT(t) the current sample
         assert_close(rate(&s), before * beta, 1e-6);
         assert_close(s.alpha, 4.0 * (1.0 - beta * beta) / 3.0, 1e-9);
+    }
+
+    fn ssvp() -> Ssvp {
+        let fixed = SsvpDecrease::Fixed {
+            alpha: 0.31,
+            beta: 0.875,
+        };
+        Ssvp::new(fixed, 0.005, config())
+    }
+
+    #[test]
+    fn a_healthy_path_at_a_low_rate_sees_no_silence() {
+        // 2 packets/s, RTT 100 ms: the IPG (500 ms) exceeds 2 RTTs. A control packet is due
+        // every IPG, so the timer (restarted by each) must outlast the next one's arrival and,
+        // for one lost packet, the one after.
+        let mut s = Ssvp::new(
+            SsvpDecrease::Fixed {
+                alpha: 0.31,
+                beta: 0.875,
+            },
+            0.005,
+            RateConfig {
+                initial_rate_bps: Some(16e3),
+                ..RateConfig::default()
+            },
+        );
+        feed(&mut s, 0, 1, 0, 100);
+        let ipg = 8000.0 / rate(&s);
+        assert!(s.feedback_timeout().unwrap().secs() > 2.0 * ipg);
+    }
+
+    #[test]
+    fn an_outage_slows_the_rate_about_as_one_over_time() {
+        // Halvings each 2 IPG + 2 SRTT apart: after k of them, t ≥ 2·IPG_0·(2^k − 1), so the
+        // IPG at time t is at most t/2 + IPG_0 (the rate at least 1/(t/2 + IPG_0) packets/s).
+        let mut s = ssvp();
+        let t0 = feed(&mut s, 0, 11, 0, 100);
+        let ipg0 = 8000.0 / rate(&s);
+        let mut t = SimTime::from_ms(t0);
+        let end = SimTime::from_ms(t0 + 3000);
+        loop {
+            t = SimTime::from_secs_f64(t.secs() + s.feedback_timeout().unwrap().secs());
+            if t > end {
+                break;
+            }
+            s.on_no_feedback(t);
+        }
+        assert!(
+            8000.0 / rate(&s) <= 1.5 + ipg0,
+            "IPG {} s",
+            8000.0 / rate(&s)
+        );
+        assert!(8000.0 / rate(&s) > 16.0 * ipg0); // it did slow down
+    }
+
+    #[test]
+    fn losses_of_packets_sent_before_a_halving_do_not_decrease_again() {
+        let mut s = ssvp();
+        let t = feed(&mut s, 0, 11, 0, 100);
+        s.on_no_feedback(SimTime::from_ms(t + 300));
+        let before = rate(&s);
+        s.on_report(&ReportSample {
+            now: SimTime::from_ms(t + 400),
+            rtt: Some(SimTime::from_ms(100)),
+            lost_pkts: 1.0,
+            loss_sent_at: Some(SimTime::from_ms(t + 200)),
+            ..ReportSample::default()
+        });
+        feed(&mut s, t + 410, 10, 0, 100);
+        assert!(rate(&s) > before);
     }
 
     #[test]
