@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from docpages import marked
 
-from ccscope import reproduce
+from ccscope import _core, reproduce
 from ccscope.errors import ScenarioError
 from ccscope.experiments import linux
 
@@ -31,6 +31,7 @@ def test_a_stored_entry_keeps_the_runs_and_where_they_ran(tmp_path):
     assert entry["runs"] == runs and entry["count"] == 2 and entry["load"] == [1.5, 2.25]
     assert entry["run"] == linux.QUICK_RUN and entry["command"] == "cmd"
     assert entry["kernel"] and entry["date"].endswith("UTC")
+    assert entry["model_version"] == _core.MODEL_VERSION
     # A second store replaces the entry of its key and keeps the others.
     linux.store_runs("quick", "reno", case, runs[1:], [4.0], linux.QUICK_RUN, "c3", store)
     assert linux.stored_runs("quick", "reno", case, store)["count"] == 1
@@ -38,6 +39,10 @@ def test_a_stored_entry_keeps_the_runs_and_where_they_ran(tmp_path):
     assert linux.mean_values(runs) == {"throughput_bps": 9.8e6, "loss_rate": 0.001}
     label = linux.stored_label([entry, linux.stored_runs("full", "reno", linux.QUICK[1], store)])
     assert "from 1-2 stored run(s)" in label and "load average 1.5-3.0" in label
+    assert f", model version {_core.MODEL_VERSION}," in label
+    # Entries stored before the model version was recorded: none is named.
+    del entry["model_version"]
+    assert "model version" not in linux.stored_label(entry)
 
 
 def test_a_path_without_stored_runs_names_the_command_that_stores_them(tmp_path):
