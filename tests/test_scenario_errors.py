@@ -97,3 +97,28 @@ def test_a_loss_step_takes_p_or_interval(step, field, says):
     with pytest.raises(ScenarioError) as e:
         ccscope.run(table)
     assert e.value.field == f"topology.loss.{field}" and says in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("source", "refused"),
+    [
+        ({"kind": "rate", "controller": "iscc"}, True),
+        ({"kind": "rate", "controller": "iscc", "bunch": 2}, True),
+        ({"kind": "rate", "controller": "iscc", "bunch": 3}, False),
+        ({"kind": "rate", "controller": {"name": "iscc", "capacity": 4e6}}, False),
+    ],
+)
+def test_iscc_needs_its_capacity_or_packet_bunches_to_estimate_it(source, refused):
+    # Without C (exact, or estimated from bunches of 3 or more) ISCC never leaves its
+    # starting rate (Loguinov & Radha (39), (41) scale its steps by C).
+    table = {
+        "run": {"duration": "1s"},
+        "topology": {"kind": "dumbbell", "bottleneck": {"rate": "4Mbps", "delay": "20ms"}},
+        "flows": [{"source": source}],
+    }
+    if not refused:
+        ccscope.Scenario.from_dict(table)
+        return
+    with pytest.raises(ScenarioError) as e:
+        ccscope.Scenario.from_dict(table)
+    assert e.value.field == "flows[0].source.bunch" and "at least 3" in str(e.value)

@@ -253,7 +253,7 @@ def media_source(
     Every controller drives RFC 8593's encoder (:data:`ENCODER`): a media controller (GCC,
     NADA, SCReAM) on the RTP media transport with the feedback it asks for, a rate controller
     on the rate transport (a Python one hearing per-RTT reports), a window controller on TCP."""
-    from .scorecard import _family
+    from .scorecard import _family, rate_transport_fields
 
     family = _family(controller, params)
     spec = {"name": controller, **params}
@@ -262,7 +262,15 @@ def media_source(
         app |= {"pause": _s(pause[0]), "resume": _s(pause[1])}
     kind = {"media": "rtp", "window": "tcp"}.get(family, "rate")
     python = {"feedback": "per-rtt"} if kind == "rate" and controller.startswith("python:") else {}
-    return {"kind": kind, "controller": spec, "packet_size": MEDIA_PACKET, "app": app, **python}
+    needs = rate_transport_fields(controller, params) if kind == "rate" else {}
+    return {
+        "kind": kind,
+        "controller": spec,
+        "packet_size": MEDIA_PACKET,
+        "app": app,
+        **python,
+        **needs,
+    }
 
 
 #: TCP competitors: Reno (RFC 5681, the suite's default) and CUBIC (RFC 9438).

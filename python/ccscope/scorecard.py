@@ -288,6 +288,13 @@ def _controller(name: str, params: dict) -> dict:
 SCORECARD_ENCODER = {"kind": "encoder", "max_rate": "100Mbps"}
 
 
+def rate_transport_fields(name: str, params: dict) -> dict:
+    """What a rate controller needs of its rate source beyond the defaults: ISCC without an
+    exact `capacity` learns the bottleneck's capacity from the receiver's packet-bunch estimate,
+    over bunches of 3 packets as Loguinov & Radha (2003, §VI-B) send them."""
+    return {"bunch": 3} if name == "iscc" and "capacity" not in params else {}
+
+
 def _source(name: str, params: dict, family: str) -> dict:
     """The packet source running the controller: TCP for a window controller, the rate
     transport (with Yang et al.'s 10% send-time jitter, as yang.FIG6) for a rate controller
@@ -304,7 +311,13 @@ def _source(name: str, params: dict, family: str) -> dict:
             "app": dict(SCORECARD_ENCODER),
         }
     python = {"feedback": "per-rtt"} if name.startswith("python:") else {}
-    return {"kind": "rate", "controller": _controller(name, params), "jitter": 0.1, **python}
+    return {
+        "kind": "rate",
+        "controller": _controller(name, params),
+        "jitter": 0.1,
+        **python,
+        **rate_transport_fields(name, params),
+    }
 
 
 TCP_SOURCE = {"kind": "tcp", "controller": {"name": "tcp"}}

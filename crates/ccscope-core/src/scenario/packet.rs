@@ -2514,6 +2514,18 @@ impl RateSource {
             self.initial_rate.as_ref(),
         )?;
         count_in(&format!("{at}.bunch"), self.bunch, 0, MAX_BUNCH_PKTS)?;
+        // ISCC's steps follow the bottleneck's capacity C (Loguinov & Radha (39), (41)): given
+        // as `capacity`, or estimated by the receiver from bunches of at least 3 packets
+        // (§VI-B). With neither it never learns C and holds its starting rate for good.
+        if let ControllerRef::Catalogued { name, params } = &self.controller {
+            if name == "iscc" && !params.contains_key("capacity") && self.bunch < 3 {
+                return Err(Error::invalid(
+                    format!("{at}.bunch"),
+                    self.bunch,
+                    "at least 3 for iscc without controller.capacity: ISCC learns the bottleneck's capacity from the receiver's packet-bunch estimate, and without one it never leaves its starting rate",
+                ));
+            }
+        }
         in_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
         if matches!(self.controller, ControllerRef::Python(_)) && self.feedback.is_none() {
             return Err(Error::invalid(
