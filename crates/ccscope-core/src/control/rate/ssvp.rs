@@ -298,12 +298,17 @@ mod tests {
         assert_close(s.alpha, 4.0 * (1.0 - beta * beta) / 3.0, 1e-9);
     }
 
-    fn ssvp() -> Ssvp {
+    /// SSVP(0.31, 0.875) at the congestion level 0.005, with `config`.
+    fn ssvp_with(config: RateConfig) -> Ssvp {
         let fixed = SsvpDecrease::Fixed {
             alpha: 0.31,
             beta: 0.875,
         };
-        Ssvp::new(fixed, 0.005, config())
+        Ssvp::new(fixed, 0.005, config)
+    }
+
+    fn ssvp() -> Ssvp {
+        ssvp_with(config())
     }
 
     #[test]
@@ -311,17 +316,10 @@ mod tests {
         // 2 packets/s, RTT 100 ms: the IPG (500 ms) exceeds 2 RTTs. A control packet is due
         // every IPG, so the timer (restarted by each) must outlast the next one's arrival and,
         // for one lost packet, the one after.
-        let mut s = Ssvp::new(
-            SsvpDecrease::Fixed {
-                alpha: 0.31,
-                beta: 0.875,
-            },
-            0.005,
-            RateConfig {
-                initial_rate_bps: Some(16e3),
-                ..RateConfig::default()
-            },
-        );
+        let mut s = ssvp_with(RateConfig {
+            initial_rate_bps: Some(16e3),
+            ..RateConfig::default()
+        });
         feed(&mut s, 0, 1, 0, 100);
         let ipg = 8000.0 / rate(&s);
         assert!(s.feedback_timeout().unwrap().secs() > 2.0 * ipg);
@@ -343,12 +341,9 @@ mod tests {
             }
             s.on_no_feedback(t);
         }
-        assert!(
-            8000.0 / rate(&s) <= 1.5 + ipg0,
-            "IPG {} s",
-            8000.0 / rate(&s)
-        );
-        assert!(8000.0 / rate(&s) > 16.0 * ipg0); // it did slow down
+        let ipg = 8000.0 / rate(&s);
+        assert!(ipg <= 1.5 + ipg0, "IPG {ipg} s");
+        assert!(ipg > 16.0 * ipg0); // it did slow down
     }
 
     #[test]
