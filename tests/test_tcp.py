@@ -737,9 +737,11 @@ def _fixed_window_sack(after_timeout: str, rates: bool = False, **settings):
     its controller asking for delivery rates or not, with the source's `settings`: its flows
     row, and counts over its ACKs and signals: the sums of `delivered_pkts` and of
     `acked_pkts + sacked_pkts`, and the gaps signalled right after an ACK the sender took in
-    recovery (a recovery begun on the ACK that ended the last)."""
+    recovery (a recovery begun on the ACK that ended the last), and the ACKs marked
+    `timeout_outstanding` before any timeout and after one."""
     sums = {"delivered": 0, "acked_sacked": 0, "gaps_on_recovery_acks": 0}
-    last = {"in_recovery": False}
+    sums |= {"outstanding_before_timeout": 0, "outstanding_after_timeout": 0}
+    last = {"in_recovery": False, "timed_out": False}
 
     class Probe(ccscope.Controller):
         window_pkts = 60.0
@@ -749,9 +751,12 @@ def _fixed_window_sack(after_timeout: str, rates: bool = False, **settings):
             sums["delivered"] += ack.delivered_pkts
             sums["acked_sacked"] += ack.acked_pkts + ack.sacked_pkts
             last["in_recovery"] = ack.in_recovery
+            after = "after" if last["timed_out"] else "before"
+            sums[f"outstanding_{after}_timeout"] += ack.timeout_outstanding
 
         def on_loss(self, loss):
             sums["gaps_on_recovery_acks"] += loss.kind == "gap" and last["in_recovery"]
+            last["timed_out"] |= loss.kind == "timeout"
 
     source = {
         "kind": "tcp",
@@ -785,6 +790,9 @@ def test_python_controllers_see_each_delivered_packet_once():
     # scoreboard a timeout emptied counts what the receiver reports again.
     row, sums = _fixed_window_sack("keep_sacked")
     assert row.timeouts > 0
+    # What a timeout found outstanding is acknowledged after it, never before one.
+    assert sums["outstanding_before_timeout"] == 0
+    assert sums["outstanding_after_timeout"] > 0
     assert sums["delivered"] == 2000
     assert sums["acked_sacked"] > 2000
     assert _fixed_window_sack("skip_sacked")[1]["delivered"] > 2000
@@ -846,3 +854,75 @@ def test_a_packet_lost_in_a_recovery_begins_the_next_when_it_ends():
     again, _ = _fixed_window_sack("keep_sacked", recovery_entry="lost", **rack)
     assert lost_row.equals(again)
     assert lost_row.retransmits == lost_row.dropped_pkts
+
+
+#: ns-2.35's TCP/Linux agent's transport (bench/ns2_compare_figs.py NS2_LINUX_TCP, less the
+#: ns-2 start): its FACK rule, its lost-retransmission rule and its kept scoreboard.
+TCP_LINUX_AGENT = {
+    "kind": "tcp",
+    "sack_lost_after": 4,
+    "recovery_entry": "lost",
+    "lost_retransmissions": "rack",
+    "after_timeout": "keep_sacked",
+}
+
+
+def test_every_ack_restarts_the_timer_only_when_asked(tmp_path):
+    # ns-2.35's TCP/Linux restarts its timer on every ACK: at 5% random loss the duplicate ACKs
+    # that follow a lost retransmission keep it from firing while RACK finds the loss, where
+    # RFC 6298 §5.3's timer, restarted by new data only, fires.
+    assert "rto_restart" not in ccscope.loads(TCP).table["flows"][0]["source"]
+    rows = {
+        restart: ccscope.run(
+            _one_lossy_flow({**TCP_LINUX_AGENT, "rto_restart": restart}, "50ms", 0.05, "60s")
+        ).flows.iloc[0]
+        for restart in ("new_ack", "every_ack")
+    }
+    assert rows["every_ack"].timeouts < rows["new_ack"].timeouts / 2
+    on = ccscope.loads(
+        TCP.replace('variant = "sack" }', 'variant = "sack", rto_restart = "every_ack" }')
+    )
+    assert on.table["flows"][0]["source"]["rto_restart"] == "every_ack"
+    with pytest.raises(ScenarioError) as info:
+        ccscope.loads(
+            TCP.replace('variant = "sack" }', 'variant = "sack", rto_restart = "dupacks" }')
+        )
+    assert info.value.path == "flows[0].source.rto_restart"
+    assert "every_ack" in str(info.value)
+    p = _run_source(tmp_path, 'rto_restart = "sometimes"')
+    assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
+    assert "flows[0].source.rto_restart" in p.stderr
+    assert _run_source(tmp_path, 'rto_restart = "every_ack"').returncode == 0
+
+
+def test_cubic_2_6_22_keeps_whole_packets_and_the_kernels_ack_ratio():
+    # Linux 2.6.22's CUBIC in its integers: the window in whole packets throughout, and with
+    # an ACK per packet the module's delayed-ACK estimate held at 31/16 (tcp_cubic.c
+    # bictcp_acked's u32 update from 2·16); each cut in whole packets.
+    source = {**TCP_LINUX_AGENT, "controller": {"name": "cubic-2.6.22", "fast_convergence": 0}}
+    table = _one_lossy_flow(source, "50ms", 0.01, "30s")
+    table["trace"] = {"interval": "100ms", "state": True}
+    r = ccscope.run(table)
+    assert r.flows.iloc[0].label.startswith("CUBIC-2.6.22(410/1024,819/1024)")
+    state = r.trace.state_series(0)
+    cwnd = state["cwnd_pkts"].dropna()
+    assert (cwnd == cwnd.round()).all() and cwnd.max() > 10
+    assert state["ack_ratio"].iloc[-1] == 31 / 16
+    # Every cut: ssthresh = ⌊W_max·819/1024⌋ (W_max the window at the loss, fast convergence
+    # off), a packet or more below β·W_max at these windows.
+    held = state[["ssthresh_pkts", "w_max_pkts"]].ffill().dropna()
+    cuts = held[(held.ssthresh_pkts.diff() != 0) & (held.w_max_pkts > 0)]
+    assert len(cuts) > 10
+    assert (cuts.ssthresh_pkts == (cuts.w_max_pkts * 819 // 1024).clip(lower=2)).all()
+
+
+def test_cubic_2_6_22_runs_only_per_ack():
+    table = {
+        "run": {"engine": "round", "steps": 10},
+        "link": {"capacity_pkts": 10},
+        "flows": [{"controller": "cubic-2.6.22"}],
+    }
+    with pytest.raises(ScenarioError) as info:
+        ccscope.run(table)
+    assert info.value.path == "flows[0].controller"
+    assert "packet and udp engines" in str(info.value)

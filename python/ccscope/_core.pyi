@@ -48,6 +48,7 @@ class Ack:
     ce_bytes: int
     ece: bool
     in_recovery: bool
+    timeout_outstanding: bool
     rwnd_limited: bool
     delivery: Delivery | None
 

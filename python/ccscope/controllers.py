@@ -92,7 +92,8 @@ class Controller:
       1 for an ACK of new data, or with the source's ``growth = "per_packet"`` the packets it
       acknowledges; 0 for a duplicate), ``rtt_s``, ``srtt_s``, ``min_rtt_s``, ``in_flight_pkts``,
       ``in_flight_bytes``, ``ce_pkts``, ``ce_bytes``, ``ece``, ``in_recovery``,
-      ``rwnd_limited`` and ``delivery`` (``rate_bps``, ``delivered_pkts``,
+      ``timeout_outstanding`` (packets a timeout found outstanding are still unacknowledged:
+      Linux's ``TCP_CA_Loss`` state), ``rwnd_limited`` and ``delivery`` (``rate_bps``, ``delivered_pkts``,
       ``delivered_bytes``, ``interval_s``, ``app_limited``, ``total_delivered_pkts``,
       ``tx_in_flight_pkts``, ``lost_pkts``; None unless asked for);
     - :meth:`on_loss` (TCP, once per congestion signal): ``now_s``, ``kind`` ("gap",

@@ -36,7 +36,7 @@ use crate::round as engine_round;
 use crate::scenario::media::{self, App, Distribution, Rtp};
 use crate::scenario::packet::{
     self, AfterTimeout, Auto, Growth, Loss, LostRetransmissions, Queue, RateSource, RecoveryEntry,
-    Red, RedMode, RttEstimator, RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
+    Red, RedMode, RtoRestart, RttEstimator, RttTiming, SackPipe, Source, Tcp, TcpVariant, Topology,
 };
 use crate::scenario::round::{Feedback, RandomLoss, RoundScenario, Sharing};
 use crate::scenario::{ControllerRef, Scenario};
@@ -591,6 +591,7 @@ fn tcp(t: &Tcp, controller: ControllerChoice) -> TcpSpec {
         },
         forget_rtt_above_backoff: t.forget_rtt_above_backoff.map_or(u32::MAX, |n| n as u32),
         ns2_rtt: t.rtt_estimator == RttEstimator::Ns2,
+        rto_every_ack: t.rto_restart == RtoRestart::EveryAck,
         limited_transmit: t.limited_transmit,
         delayed_ack: t.delayed_ack,
         delack_ns: ns(&t.delack),

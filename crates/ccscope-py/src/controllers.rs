@@ -388,6 +388,8 @@ pub(crate) struct PyAck {
     #[pyo3(get)]
     in_recovery: bool,
     #[pyo3(get)]
+    timeout_outstanding: bool,
+    #[pyo3(get)]
     rwnd_limited: bool,
     #[pyo3(get)]
     delivery: Option<Py<PyDelivery>>,
@@ -786,6 +788,7 @@ impl Controller for PyController {
                 ce_bytes: a.ce_bytes,
                 ece: a.ece,
                 in_recovery: a.in_recovery,
+                timeout_outstanding: a.timeout_outstanding,
                 rwnd_limited: a.rwnd_limited,
                 delivery,
             };

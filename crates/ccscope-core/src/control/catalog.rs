@@ -25,9 +25,10 @@ use super::rate::{
 use super::receiver::{LossCounter, Receiver, ReportEvery, TearReceiver, TfrcReceiver};
 use super::window::{
     friendly_alpha_cai, friendly_alpha_jin, friendly_alpha_yang, Aimd, Bbr, Bbr3, Bbr3Params,
-    BbrLinuxParts, Binomial, Copa, CopaParams, Cubic, CubicParams, Dctcp, History, Taimd, Vegas,
-    VegasNs2Rules, Window, WindowConfig, WindowRule, BANSAL_ALPHA, BANSAL_BETA, DCTCP_G, MAX_ALPHA,
-    MAX_K, MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA, VEGAS_GAMMA,
+    BbrLinuxParts, Binomial, Copa, CopaParams, Cubic, Cubic2622, Cubic2622Params, CubicParams,
+    Dctcp, History, Taimd, Vegas, VegasNs2Rules, Window, WindowConfig, WindowRule, BANSAL_ALPHA,
+    BANSAL_BETA, DCTCP_G, MAX_ALPHA, MAX_K, MAX_VEGAS_PKTS, MIN_HISTORY_K, VEGAS_ALPHA, VEGAS_BETA,
+    VEGAS_GAMMA,
 };
 use super::Controller;
 use crate::error::{Error, Result};
@@ -1223,6 +1224,34 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
         ),
         window_entry(
             ControllerInfo {
+                name: "cubic-2.6.22",
+                family: Family::Window,
+                summary: "CUBIC in Linux 2.6.22's integers (the module ns-2.35's TCP/Linux runs): whole-packet windows, a millisecond clock, cnt over the delayed-ACK ratio estimate; packet and udp engines only",
+                convention: BETA_KEPT,
+                paper: "Linux 2.6.22 net/ipv4/tcp_cubic.c (ns-2.35 tcp/linux/src/tcp_cubic.c); RFC 9438",
+                params: vec![
+                    param(
+                        "c",
+                        Some(0.4),
+                        Range::open_closed(0.0, 100.0),
+                        "aggressiveness of the cubic (packets/s³), > 0, held as bic_scale = round(1024·C/10) (the module's 41: C = 410/1024)",
+                    ),
+                    beta(Some(819.0 / 1024.0), "fraction of the window kept by a reduction, 0 < β < 1, held as round(1024·β) (the module's 819)"),
+                    switch(
+                        "fast_convergence",
+                        1.0,
+                        "1: a reduction below the last W_max lowers W_max to ⌊cwnd(1024 + b)/2048⌋ (the module's default); 0: off",
+                    ),
+                ],
+            },
+            |v, s, m| {
+                let params = Cubic2622Params::from_real(v["c"], v["beta"], v["fast_convergence"] == 1.0);
+                let config = s.window;
+                m.make(move || Cubic2622::new(params).starting(config))
+            },
+        ),
+        window_entry(
+            ControllerInfo {
                 name: "bbr",
                 family: Family::Window,
                 summary: "BBR v1: paces at gain·BtlBw with a window of cwnd_gain·BtlBw·RTprop; Startup, Drain, ProbeBW's eight-phase gain cycle, ProbeRTT every 10 s",
@@ -2274,13 +2303,15 @@ mod tests {
         for info in catalogue() {
             let params: Vec<_> = info.params.iter().filter_map(required_sample).collect();
             let c = build(info.name, &params).unwrap();
-            let per_ack = ["bbr", "bbr3", "copa"].contains(&info.name);
+            let rates = ["bbr", "bbr3", "copa"].contains(&info.name);
+            // CUBIC in 2.6.22's integers counts ACKs, a millisecond clock and RTT samples.
+            let per_ack = rates || info.name == "cubic-2.6.22";
             // Media controllers read per-packet feedback, which rounds do not give.
             let media = info.family == Family::Media;
             assert_eq!(c.runs_in_rounds(), !per_ack && !media, "{}", info.name);
             // BBR's model is delivery rates; Copa's competitive mode (on by default) hears
             // each lost packet through the samples' loss marking.
-            assert_eq!(c.wants_delivery_rate(), per_ack, "{}", info.name);
+            assert_eq!(c.wants_delivery_rate(), rates, "{}", info.name);
         }
         let default_only = build("copa", &[("competitive".into(), 0.0)]).unwrap();
         assert!(!default_only.wants_delivery_rate());

@@ -91,6 +91,10 @@ pub struct AckSample {
     /// the controller's growth, manages what is sent then (RFC 5681 §3.2, RFC 6582, RFC 6675
     /// §5). After a timeout the sender is in slow start, not in recovery.
     pub in_recovery: bool,
+    /// The ACK arrived while packets a timeout found outstanding are still unacknowledged:
+    /// from the timeout until the ACK of the last packet sent before it, that ACK included
+    /// (Linux's `TCP_CA_Loss` state).
+    pub timeout_outstanding: bool,
     /// The receiver window, not the congestion window, bounds what the sender may have
     /// outstanding: a window rule does not grow (RFC 7661 §4, Linux `tcp_is_cwnd_limited`).
     pub rwnd_limited: bool,

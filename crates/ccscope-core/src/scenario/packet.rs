@@ -1069,6 +1069,23 @@ impl RecoveryEntry {
     }
 }
 
+/// Which ACKs restart TCP's retransmission timer (see [`Tcp::rto_restart`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoRestart {
+    /// An ACK of new data (RFC 6298 §5.3).
+    #[default]
+    NewAck,
+    /// Every ACK, duplicates included (ns-2.35's TCP/Linux, `tcp-linux.cc` `time_processing`).
+    EveryAck,
+}
+
+impl RtoRestart {
+    fn is_new_ack(&self) -> bool {
+        *self == RtoRestart::NewAck
+    }
+}
+
 /// How TCP turns RTT samples into its RTO (see [`Tcp::rtt_estimator`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1152,6 +1169,13 @@ pub struct Tcp {
     /// Needs a positive `tick`. Written only when not `rfc6298`.
     #[serde(default, skip_serializing_if = "RttEstimator::is_rfc6298")]
     pub rtt_estimator: RttEstimator,
+    /// Which ACKs restart the retransmission timer: `new_ack` (default), an ACK of new data
+    /// (RFC 6298 §5.3, ns-2.35's own agents, Linux); `every_ack`, every ACK, duplicates
+    /// included, as ns-2.35's TCP/Linux agent does (`tcp-linux.cc` `time_processing`, whose
+    /// `renew_timer` runs on each ACK), so that while duplicate ACKs come no timeout fires.
+    /// Written only when not `new_ack`.
+    #[serde(default, skip_serializing_if = "RtoRestart::is_new_ack")]
+    pub rto_restart: RtoRestart,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
     #[serde(default = "yes")]
     pub limited_transmit: bool,
@@ -1340,6 +1364,7 @@ impl Default for Tcp {
             rtt_timing: RttTiming::EveryAck,
             forget_rtt_above_backoff: None,
             rtt_estimator: RttEstimator::Rfc6298,
+            rto_restart: RtoRestart::NewAck,
             limited_transmit: true,
             delayed_ack: false,
             delack: delack(),

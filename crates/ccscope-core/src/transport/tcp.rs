@@ -131,6 +131,9 @@ pub struct TcpSpec {
     /// ns-2.35's RTT estimator: samples in whole ticks, SRTT and RTTVAR in fixed point (see
     /// [`RtoEstimator::sample_ns2`]); else RFC 6298's in floating point.
     pub ns2_rtt: bool,
+    /// Every ACK restarts the retransmission timer, duplicates included (ns-2.35's TCP/Linux);
+    /// else an ACK of new data (RFC 6298 §5.3).
+    pub rto_every_ack: bool,
     /// Send one new packet on each of the first two duplicate ACKs (RFC 3042; ns-2 `singledup_`).
     pub limited_transmit: bool,
     /// Delayed ACKs: every second packet, or after `delack_ns` (ns-2 `TCPSink/DelAck`).
@@ -553,6 +556,7 @@ struct SenderSettings {
     rack_lost_retransmissions: bool,
     recovery_on_lost: bool,
     prr: bool,
+    rto_every_ack: bool,
     recover_margin: u32,
     max_window_pkts: f64,
     overhead_ns: u64,
@@ -583,6 +587,7 @@ impl SenderSettings {
                 && !spec.sack_pipe_counter,
             recovery_on_lost: spec.recovery_on_lost && spec.variant == Variant::Sack,
             prr: spec.prr,
+            rto_every_ack: spec.rto_every_ack,
             recover_margin: spec.recover_margin,
             max_window_pkts: spec.max_window_pkts,
             overhead_ns: spec.overhead_ns,
@@ -1306,6 +1311,7 @@ impl TcpSender {
             delivered_pkts: sacked_pkts,
             ece,
             in_recovery: self.in_recovery,
+            timeout_outstanding: self.last_cut == Cut::Timeout && self.snd_una < self.recover,
             rwnd_limited: self.ctl.window() >= self.spec.max_window_pkts,
             ..AckSample::default()
         };
@@ -1416,6 +1422,9 @@ impl TcpSender {
             // SACKed (`CheckUpdate()`; RFC 6675 §2's DupAck).
             let counted = !self.spec.sack_go_back_n || self.in_recovery || sacked_pkts > 0;
             self.dupacks += u32::from(counted);
+            if self.spec.rto_every_ack {
+                self.arm_rto(ctx);
+            }
             if self.in_recovery {
                 // Reno/NewReno inflate the window by one per duplicate ACK; SACK's pipe is
                 // recomputed from the scoreboard instead, or Sack1's counter drops by one.
@@ -2894,6 +2903,36 @@ mod tests {
             let again = p.reach_sender(200, &acks);
             assert_eq!(seqs(&again).contains(&0), rack, "rack: {rack}");
             assert_eq!(p.snd.stats.timeouts, 0);
+        }
+    }
+
+    /// Packet 0 is lost; the duplicate ACKs of 1-9 reach the sender 10 ms apart. The third
+    /// starts the recovery and arms the timer; with `rto_every_ack` each later one restarts it
+    /// (ns-2.35's TCP/Linux), else it runs from the fast retransmit (RFC 6298 §5.3).
+    #[test]
+    fn every_ack_restarts_the_timer_only_when_asked() {
+        for every in [false, true] {
+            let spec = TcpSpec {
+                variant: Variant::Sack,
+                initial_window_pkts: 10.0,
+                rto_every_ack: every,
+                ..TcpSpec::default()
+            };
+            let mut p = Pair::new(&spec);
+            let first = p.sent();
+            let mut last = 0;
+            for (i, pkt) in first[1..].iter().enumerate() {
+                let acks = p.reach_receiver(50 + 10 * i as u64, std::slice::from_ref(pkt));
+                last = 100 + 10 * i as u64;
+                p.reach_sender(last, &acks);
+            }
+            let rto = SimTime::from_secs_f64(p.snd.rto.timeout(&p.snd.spec.rto));
+            let from = if every { last } else { 120 };
+            assert_eq!(
+                p.sio.timers[RTO_TIMER],
+                Some(SimTime::from_ms(from) + rto),
+                "every ACK: {every}"
+            );
         }
     }
 
