@@ -405,17 +405,23 @@ def test_ns2s_estimator_counts_the_first_sample_in_ticks_of_a_clock_of_random_ph
     assert ns2 == {0.06, 0.09}
 
 
+def _sack_source(setting: str) -> dict:
+    """The first flow's source of :data:`TCP` with `setting` (TOML) added to its SACK source."""
+    return ccscope.loads(
+        TCP.replace('variant = "sack" }', f'variant = "sack", {setting} }}')
+    ).table["flows"][0]["source"]
+
+
+def _sack_source_refused(setting: str) -> ScenarioError:
+    with pytest.raises(ScenarioError) as info:
+        _sack_source(setting)
+    return info.value
+
+
 def test_the_ns2_estimator_is_off_by_default_written_only_when_set_and_needs_a_tick():
     assert "rtt_estimator" not in ccscope.loads(TCP).table["flows"][0]["source"]
-    on = ccscope.loads(
-        TCP.replace('variant = "sack" }', 'variant = "sack", rtt_estimator = "ns2" }')
-    )
-    assert on.table["flows"][0]["source"]["rtt_estimator"] == "ns2"
-    with pytest.raises(ScenarioError) as info:
-        ccscope.loads(
-            TCP.replace('variant = "sack" }', 'variant = "sack", rtt_estimator = "bsd" }')
-        )
-    assert info.value.path == "flows[0].source.rtt_estimator"
+    assert _sack_source('rtt_estimator = "ns2"')["rtt_estimator"] == "ns2"
+    assert _sack_source_refused('rtt_estimator = "bsd"').path == "flows[0].source.rtt_estimator"
     untick = 'variant = "sack", rtt_estimator = "ns2", tick = "0s" }'
     with pytest.raises(ScenarioError, match="counts RTTs in ticks") as info:
         ccscope.loads(TCP.replace('variant = "sack" }', untick))
@@ -879,16 +885,10 @@ def test_every_ack_restarts_the_timer_only_when_asked(tmp_path):
         for restart in ("new_ack", "every_ack")
     }
     assert rows["every_ack"].timeouts < rows["new_ack"].timeouts / 2
-    on = ccscope.loads(
-        TCP.replace('variant = "sack" }', 'variant = "sack", rto_restart = "every_ack" }')
-    )
-    assert on.table["flows"][0]["source"]["rto_restart"] == "every_ack"
-    with pytest.raises(ScenarioError) as info:
-        ccscope.loads(
-            TCP.replace('variant = "sack" }', 'variant = "sack", rto_restart = "dupacks" }')
-        )
-    assert info.value.path == "flows[0].source.rto_restart"
-    assert "every_ack" in str(info.value)
+    assert _sack_source('rto_restart = "every_ack"')["rto_restart"] == "every_ack"
+    error = _sack_source_refused('rto_restart = "dupacks"')
+    assert error.path == "flows[0].source.rto_restart"
+    assert "every_ack" in str(error)
     p = _run_source(tmp_path, 'rto_restart = "sometimes"')
     assert (p.returncode, len(p.stderr.strip().splitlines())) == (2, 1)
     assert "flows[0].source.rto_restart" in p.stderr
