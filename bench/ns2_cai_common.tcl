@@ -10,9 +10,14 @@
 # Cai et al.'s DTAIMD(ALPHA, 0.875) on a Sack1 agent (ns-2.35 has no DTAIMD agent): `taimd SRC
 # ALPHA` makes SRC cut to int(0.875 int(cwnd_)) packets, at least one fewer (decrease_num_
 # 0.875, precisionReduce_ false) and increase by ALPHA per RTT (TAIMD); `dtaimd SRC ALPHA` also
-# sets increase_num_ every 10 ms from cwnd_ by Cai et al.'s L1-L6 scaled by the class's
-# ALPHA/0.2 (ALPHA at 8 packets or more, ALPHA/0.2 at one, ALPHA/0.2 x 3/(2w - 1) between, w
-# the whole packets of cwnd_). The timer is much shorter than an RTT.
+# sets increase_num_ from cwnd_ by Cai et al.'s L1-L6 scaled by the class's ALPHA/0.2 (ALPHA at
+# 8 packets or more, ALPHA/0.2 at one, ALPHA/0.2 x 3/(2w - 1) between, w the whole packets of
+# cwnd_) each time cwnd_ changes, so that every ACK grows the window by the alpha of the window
+# it finds, as ccscope's DTAIMD does: the agent traces cwnd_ into a Tcl channel of this script's
+# own (Tcl 8.5's `chan create`, unbuffered), whose every write sets increase_num_. (A timer
+# every 10 ms left the alpha of the window before for the second of two ACKs that come close
+# together, and at windows of one to three packets, where alpha falls with each whole packet,
+# that made DTAIMD grow faster than its rule.)
 proc cai_start {seed} {
   global ns defaultRNG
   set ns [new Simulator]
@@ -58,17 +63,28 @@ proc taimd {src alpha} {
   $src set increase_num_ $alpha
 }
 proc dtaimd {src alpha} {
-  global ns
   taimd $src $alpha
-  $ns at 0 "dtaimd_alpha $src $alpha"
+  set trace [chan create write [list dtaimd_on_cwnd $src $alpha]]
+  fconfigure $trace -buffering none
+  $src attach $trace
+  $src tracevar cwnd_
+  dtaimd_alpha $src $alpha
+}
+# The channel's handler (Tcl's reflected-channel protocol): each trace line is a change of cwnd_.
+proc dtaimd_on_cwnd {src alpha cmd chan args} {
+  switch $cmd {
+    initialize { return {initialize finalize watch write} }
+    write {
+      dtaimd_alpha $src $alpha
+      return [string length [lindex $args 0]]
+    }
+  }
 }
 proc dtaimd_alpha {src alpha} {
-  global ns
   set w [expr int([$src set cwnd_])]
   set class [expr $alpha / 0.2]
   if {$w >= 8} { set a $alpha } elseif {$w <= 1} { set a $class } else {
     set a [expr $class * 3.0 / (2 * $w - 1)]
   }
   $src set increase_num_ $a
-  $ns at [expr [$ns now] + 0.01] "dtaimd_alpha $src $alpha"
 }

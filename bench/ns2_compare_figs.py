@@ -60,10 +60,10 @@ with why, where ns-2.35 has no agent for the control (TEAR, SIMD).
   TAIMD and DTAIMD as mean ± sd over seeds. ns-2.35's TAIMD and DTAIMD: Sack1 with
   bench/ns2_cai_common.tcl.
 - cubic (bench/ns2_cubic.tcl): cubic-rfc9438's Bernoulli rows, one Agent/TCP/Linux flow with
-  ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's CUBIC with that
-  module's β and C and no HyStart: the mean window (packets sent per RTT over the second half
-  of 3000 s) at each loss rate; over seeds 1-10 (--seeds 10); ccscope with ns-2.35's rules
-  only.
+  ns-2.35's CUBIC module (Linux 2.6.22's tcp_cubic.c), against ccscope's `cubic-2.6.22` (that
+  module in its integers) on TCP/Linux's transport rules (NS2_LINUX_TCP): the mean window
+  (packets sent per round trip without a queue, over the second half of 3000 s) at each loss
+  rate; over seeds 1-10 (--seeds 10); ccscope with ns-2.35's rules only.
 - vegas (bench/ns2_vegas.tcl): vegas-equilibrium's packet-level rows, Agent/TCP/Vegas with
   v_alpha_ 2, v_beta_ 4 (tcp-vegas.cc), and Agent/TCP/Reno in the two-RTT row: each n's mean
   queue per flow (the cell: least and most of them), the largest throughput ratio over n, the
@@ -933,76 +933,125 @@ def cai_fig10(with_ns2: bool) -> None:
 
 # --- RFC 9438's CUBIC under Bernoulli loss --------------------------------------------------
 
-#: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22): β = 819/1024, C =
-#: bic_scale·10/1024 = 410/1024, no HyStart (Linux 2.6.29 added it); fast convergence off, as
-#: bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow; W_est counted at
-#: beta_scale and never at α = 1 (linux_friendly); slow start at cwnd = ssthresh too
-#: (ssthresh_inclusive, bictcp_cong_avoid's `snd_cwnd <= snd_ssthresh`).
-NS2_CUBIC = {
-    "name": "cubic",
-    "fast_convergence": 0,
-    "beta": 819 / 1024,
-    "c": 410 / 1024,
-    "hystart": 0,
-    "linux_friendly": 1,
-    "ssthresh_inclusive": 1,
+#: ns-2.35's CUBIC module (tcp/linux/src/tcp_cubic.c, Linux 2.6.22) in its own integers:
+#: C = 410/1024 (bic_scale 41), β = 819/1024, no HyStart (Linux 2.6.29 added it); fast
+#: convergence off, as bench/ns2_cubic.tcl sets it and RFC 9438 §4.7 advises for a single flow.
+NS2_CUBIC = {"name": "cubic-2.6.22", "fast_convergence": 0}
+#: RFC 9438's form of the same parameters, for the figures' columns.
+NS2_CUBIC_C, NS2_CUBIC_BETA = 410 / 1024, 819 / 1024
+#: ns-2.35's TCP/Linux agent's transport (tcp-linux.cc, scoreboard1.cc), on NS2_TCP's start and
+#: timer (its initial window 2, SYN, minrto_ 0.2): whole-packet windows (an int snd_cwnd); a
+#: hole lost once the highest SACKed packet lies 4 above it (fack_ − (3 + 1)), which begins a
+#: recovery at once (FLAG_DATA_LOST); a retransmission lost again once a packet sent after it is
+#: SACKed (GetSndNxt() <= fack_); the scoreboard kept over a timeout (MarkLoss, no
+#: ClearScoreBoard); a new recovery as soon as the last one ends (the state Open again); the
+#: retransmission timer restarted by every ACK (time_processing's renew_timer); RTT samples from
+#: the timestamps of every ACK in 1-ms ticks (tcp_tick_ set to 1/JIFFY_RATIO), each ending the
+#: backoff (ts_resetRTO_).
+NS2_LINUX_TCP = {
+    **NS2_TCP,
+    "integer_window": True,
+    "sack_lost_after": 4,
+    "recovery_entry": "lost",
+    "lost_retransmissions": "rack",
+    "after_timeout": "keep_sacked",
+    "recover_margin": 0,
+    "rto_restart": "every_ack",
+    "rtt_timing": "timestamps",
+    "tick": "1ms",
+    "rtt_estimator": "ns2",
 }
 #: bench/ns2_cubic.tcl's round trip without a queue: 2 × (48 + 1 + 1) ms of propagation and a
 #: 1040-byte packet and a 40-byte ACK serialized at the two 1 Gb/s links and the 10 Gb/s one.
 CUBIC_NS2_RTT_S = 0.1 + (1040 + 40) * 8 * (2 / 1e9 + 1 / 1e10)
 
 
-def cubic_ccscope(p: float, seed: int) -> float:
-    """cubic.mean_window under Bernoulli loss `p` with ns-2.35's rules (NS2_CUBIC, NS2_TCP but
-    whole-packet windows, as TCP/Linux's integer snd_cwnd, and a scoreboard kept over a
-    timeout, as its own; 1040 bytes on the wire): packets
-    sent per RTT over the second half of the 3000-s run."""
+#: What `--without integers` runs in place of NS2_CUBIC: RFC 9438's CUBIC in real numbers with
+#: the module's C and β, no HyStart, its W_est (linux_friendly) and slow start at cwnd =
+#: ssthresh (ssthresh_inclusive, 2.6.22's `snd_cwnd <= snd_ssthresh`).
+RFC_CUBIC_AT_NS2 = {
+    "name": "cubic",
+    "c": NS2_CUBIC_C,
+    "beta": NS2_CUBIC_BETA,
+    "fast_convergence": 0,
+    "hystart": 0,
+    "linux_friendly": 1,
+    "ssthresh_inclusive": 1,
+}
+
+
+def cubic_ccscope(p: float, seed: int, without: tuple[str, ...] = ()) -> tuple[float, float]:
+    """The mean window (packets sent, retransmissions included, per round trip without a
+    queue, over the second half of the 3000-s run, as cubic_ns2 counts it) and the share of
+    the packets sent again, for ccscope's TCP with NS2_LINUX_TCP's rules running NS2_CUBIC,
+    1040 bytes on the wire; `without`: those rules back at NS2_TCP's values (or the source's
+    defaults), "integers" for RFC_CUBIC_AT_NS2 in place of NS2_CUBIC."""
     sc = (
         load(cubic.SCENARIO).replace("topology.loss", {"kind": "bernoulli", "p": p}).with_seed(seed)
     )
+    rules = {k: v for k, v in NS2_LINUX_TCP.items() if k not in without}
+    rules |= {k: NS2_TCP[k] for k in without if k in NS2_TCP}
     table = sc.table
     source = table["flows"][0]["source"]
     table["flows"][0]["source"] = {
         **source,
-        **NS2_TCP,
-        "integer_window": True,
-        # TCP/Linux keeps its scoreboard over a timeout (tcp-linux.cc: MarkLoss, no
-        # ClearScoreBoard), as Linux does, unlike Sack1.
-        "after_timeout": "keep_sacked",
+        **rules,
         "packet_size": f"{1000 + HEADER}B",
-        "controller": NS2_CUBIC,
+        "controller": RFC_CUBIC_AT_NS2 if "integers" in without else NS2_CUBIC,
     }
     f = engine.run(table).flows.iloc[0]
-    return float(f["send_rate_bps"] * f["mean_rtt_s"] / (8 * (1000 + HEADER)))
+    sent = float(f["sent_pkts"])
+    return sent / (cubic.FULL_S / 2) * CUBIC_NS2_RTT_S, float(f["retransmits"]) / sent
 
 
-def cubic_ns2(p: float, seed: int) -> float:
+def cubic_ns2(p: float, seed: int) -> tuple[float, float]:
     got = ns2("ns2_cubic.tcl", p, cubic.FULL_S, seed)
-    return got["sent_pkts"] / got["seconds"] * CUBIC_NS2_RTT_S
+    sent = got["sent_pkts"]
+    return sent / got["seconds"] * CUBIC_NS2_RTT_S, got["resent_pkts"] / sent
 
 
-def cubic_rfc9438(seeds: range, with_ns2: bool) -> None:
+def percent(runs: list[tuple[float, float]]) -> str:
+    """The mean share of packets sent again over `runs`, in per cent."""
+    return f"{100 * np.mean([r[1] for r in runs]):.3f}%"
+
+
+def cubic_rfc9438(seeds: range, with_ns2: bool, without: tuple[str, ...] = ()) -> None:
     """cubic-rfc9438's Bernoulli rows: the mean window (packets per RTT) at each loss rate,
     mean ± sd over the seeds, beside RFC 9438's Figure 6 (Figure 3 in the Reno-friendly
-    region) at ns-2.35's β and C and at the RFC's."""
+    region) at ns-2.35's β and C and at the RFC's, and each side's packets sent again over
+    packets sent (its realized loss rate: a packet lost is sent again, a retransmission lost
+    once more); `without`: ccscope's column only, without those rules (cubic_ccscope)."""
+    if without:
+        print(f"| p | ccscope, ns-2.35 rules without {', '.join(without)} | resent |")
+        print("|---|---|---|")
+        for p in cubic.LOSS_RATES:
+            like = [cubic_ccscope(p, s, without) for s in seeds]
+            print(f"| {p:g} | {mean_sd([r[0] for r in like])} | {percent(like)} |", flush=True)
+        return
     print(
-        "| p | RFC 9438 (β 0.7, C 0.4) | at ns-2.35's β and C | ns-2.35 | ccscope, ns-2.35 rules |"
+        "| p | RFC 9438 (β 0.7, C 0.4) | at ns-2.35's β and C | ns-2.35 | ccscope, ns-2.35 rules "
+        "| resent, ns-2.35 | resent, ccscope |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     rtt = CUBIC_NS2_RTT_S
     for p in cubic.LOSS_RATES:
         like = [cubic_ccscope(p, s) for s in seeds]
+        ours = mean_sd([r[0] for r in like])
         key = f"bernoulli/{p:g}"
-        if settled("cubic-rfc9438", key, mean_sd(like)):
+        if settled("cubic-rfc9438", key, ours):
             continue
         theirs = [cubic_ns2(p, s) for s in seeds] if with_ns2 else []
-        shown = mean_sd(theirs) if theirs else ""
+        shown = mean_sd([r[0] for r in theirs]) if theirs else ""
+        resent = percent(theirs) if theirs else ""
         rfc = float(theory.cubic_response(p, rtt, cubic.C, cubic.BETA))
-        at_ns2 = float(theory.cubic_response(p, rtt, NS2_CUBIC["c"], NS2_CUBIC["beta"]))
-        print(f"| {p:g} | {rfc:.1f} | {at_ns2:.1f} | {shown} | {mean_sd(like)} |", flush=True)
+        at_ns2 = float(theory.cubic_response(p, rtt, NS2_CUBIC_C, NS2_CUBIC_BETA))
+        print(
+            f"| {p:g} | {rfc:.1f} | {at_ns2:.1f} | {shown} | {ours} | {resent} | {percent(like)} |",
+            flush=True,
+        )
         if theirs:
-            agree = ns2column.agree_means(theirs, like)
-            store("cubic-rfc9438", key, shown, mean_sd(like), agree, ns2column.AGREE_MEANS)
+            agree = ns2column.agree_means([r[0] for r in theirs], [r[0] for r in like])
+            store("cubic-rfc9438", key, shown, ours, agree, ns2column.AGREE_MEANS)
 
 
 # --- Vegas's equilibrium ----------------------------------------------------------------
@@ -1164,6 +1213,13 @@ def main() -> None:
         help="jin-fig20: these cells only, e.g. exp2/T1/IIAD",
     )
     ap.add_argument(
+        "--without",
+        type=lambda text: tuple(text.split(",")),
+        default=(),
+        help="cubic: ccscope's column only, without these of NS2_LINUX_TCP's rules (e.g. "
+        "rto_restart,sack_lost_after), or 'integers' for RFC 9438's CUBIC",
+    )
+    ap.add_argument(
         "--store",
         action="store_true",
         help="Write the ns-2.35 cells to ccscope/ns2column.json (full runs only).",
@@ -1198,7 +1254,13 @@ def main() -> None:
     elif args.figure == "yang-fig29":
         yang_fig29(seeds, with_ns2)
     elif args.figure == "cubic":
-        cubic_rfc9438(seeds, with_ns2)
+        unknown = set(args.without) - set(NS2_LINUX_TCP) - {"integers"}
+        if unknown or (args.without and args.store):
+            ap.error(
+                f"--without {','.join(args.without)}: one or more of "
+                f"{', '.join(NS2_LINUX_TCP)}, integers; not with --store"
+            )
+        cubic_rfc9438(seeds, with_ns2, args.without)
     elif args.figure == "vegas":
         vegas_equilibrium(seeds, with_ns2)
     elif args.figure == "cai-fig10":

@@ -6,8 +6,8 @@
 # (link-lossmodel, as ccscope's loss modules); 1000-byte payloads, a Sack1 sink echoing
 # timestamps (the module's delay_min needs them).
 # usage: ns ns2_cubic.tcl P SIM_S SEED
-# prints one JSON line: the data packets sent (retransmissions included) over the second half
-# of the run, and its length (s).
+# prints one JSON line: the data packets sent (retransmissions included) and those sent again
+# over the second half of the run, and its length (s).
 set p [lindex $argv 0]; set simt [lindex $argv 1]; set seed [lindex $argv 2]
 set ns [new Simulator]
 global defaultRNG
@@ -36,11 +36,15 @@ $ns at 0 "$tcp select_ca cubic"
 $ns at 0 "$tcp set_ca_default_param cubic fast_convergence 0"
 set ftp [new Application/FTP]; $ftp attach-agent $tcp
 $ns at 0 "$ftp start"
-proc mark {} { global tcp sent0; set sent0 [$tcp set ndatapack_] }
+proc mark {} {
+  global tcp sent0 resent0
+  set sent0 [$tcp set ndatapack_]; set resent0 [$tcp set nrexmitpack_]
+}
 proc finish {} {
-  global tcp sent0 simt
-  puts [format "{\"sent_pkts\":%d,\"seconds\":%s}" \
-    [expr [$tcp set ndatapack_] - $sent0] [expr $simt / 2.0]]
+  global tcp sent0 resent0 simt
+  puts [format "{\"sent_pkts\":%d,\"resent_pkts\":%d,\"seconds\":%s}" \
+    [expr [$tcp set ndatapack_] - $sent0] [expr [$tcp set nrexmitpack_] - $resent0] \
+    [expr $simt / 2.0]]
   exit 0
 }
 $ns at [expr $simt / 2.0] "mark"
