@@ -214,6 +214,7 @@ BESIDE_NS2 = (
     "Against ns-2",
     "Yang's Table 1 beside ns-2.35",
     "Three reproductions beside ns-2.35",
+    "CUBIC under Bernoulli loss beside ns-2.35",
     "Rate-based controls against ns-2.35",
 )
 CONSTANTS = {"0.875"}

@@ -162,7 +162,7 @@ def _expected(name, params):
         return (params["k"], params["l"], params.get("alpha", 1.0), params.get("beta", 2 / 3), 1.0)
     if name in ("simd", "aiad", "history"):
         return None  # Jin et al. (3)-(4): the increase depends on w_max of the last epoch
-    if name == "cubic":
+    if name in ("cubic", "cubic-2.6.22"):
         return None  # RFC 9438 Figure 1: the window is a function of the time since the event
     if name in ("vegas", "dctcp"):
         return None  # their steps depend on the RTT (Brakmo & Peterson §3.2) or on α (RFC 8257)
@@ -199,6 +199,7 @@ CASES = [
     ("aiad", {}),
     ("history", {"k": 0.5, "l": 1.0, "beta": 0.2}),
     ("cubic", {}),
+    ("cubic-2.6.22", {}),
     ("vegas", {}),
     ("dctcp", {}),
     ("bbr", {}),
