@@ -93,9 +93,9 @@ class Controller:
       acknowledges; 0 for a duplicate), ``rtt_s``, ``srtt_s``, ``min_rtt_s``, ``in_flight_pkts``,
       ``in_flight_bytes``, ``ce_pkts``, ``ce_bytes``, ``ece``, ``in_recovery``,
       ``timeout_outstanding`` (packets a timeout found outstanding are still unacknowledged:
-      Linux's ``TCP_CA_Loss`` state), ``rwnd_limited`` and ``delivery`` (``rate_bps``, ``delivered_pkts``,
-      ``delivered_bytes``, ``interval_s``, ``app_limited``, ``total_delivered_pkts``,
-      ``tx_in_flight_pkts``, ``lost_pkts``; None unless asked for);
+      Linux's ``TCP_CA_Loss`` state), ``rwnd_limited`` and ``delivery`` (``rate_bps``,
+      ``delivered_pkts``, ``delivered_bytes``, ``interval_s``, ``app_limited``,
+      ``total_delivered_pkts``, ``tx_in_flight_pkts``, ``lost_pkts``; None unless asked for);
     - :meth:`on_loss` (TCP, once per congestion signal): ``now_s``, ``kind`` ("gap",
       "timeout" or "ecn"), ``sent_at_s``, ``lost_pkts``; :meth:`on_undo` when the last one
       proves spurious;
