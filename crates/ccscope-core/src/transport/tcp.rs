@@ -1110,9 +1110,13 @@ impl TcpSender {
     /// before the timeout or earlier and not SACKed is lost (Linux `tcp_timeout_mark_lost`),
     /// and the sender resends them by the pipe, as in a recovery.
     fn in_timeout_recovery(&self) -> bool {
-        self.spec.sack_kept_at_timeout
-            && self.last_cut == Cut::Timeout
-            && self.snd_una < self.recover
+        self.spec.sack_kept_at_timeout && self.timeout_outstanding()
+    }
+
+    /// Packets the last timeout found outstanding are not all acknowledged yet (Linux's
+    /// `TCP_CA_Loss` state, whatever the scoreboard rule).
+    fn timeout_outstanding(&self) -> bool {
+        self.last_cut == Cut::Timeout && self.snd_una < self.recover
     }
 
     /// RFC 6675 SetPipe: packets believed in the network. An unSACKed packet counts unless it
@@ -1311,7 +1315,7 @@ impl TcpSender {
             delivered_pkts: sacked_pkts,
             ece,
             in_recovery: self.in_recovery,
-            timeout_outstanding: self.last_cut == Cut::Timeout && self.snd_una < self.recover,
+            timeout_outstanding: self.timeout_outstanding(),
             rwnd_limited: self.ctl.window() >= self.spec.max_window_pkts,
             ..AckSample::default()
         };

@@ -257,8 +257,7 @@ impl Controller for Cubic2622 {
     fn name(&self) -> String {
         format!(
             "CUBIC-2.6.22({}/1024,{}/1024)",
-            self.p.bic_scale * 10,
-            self.p.beta
+            self.cube_rtt_scale, self.p.beta
         )
     }
 
