@@ -18,10 +18,11 @@
 # every 10 ms left the alpha of the window before for the second of two ACKs that come close
 # together, and at windows of one to three packets, where alpha falls with each whole packet,
 # that made DTAIMD grow faster than its rule.)
+source [file join [file dirname [info script]] ns2_rng.tcl]
 proc cai_start {seed} {
-  global ns defaultRNG
+  global ns
   set ns [new Simulator]
-  $defaultRNG seed $seed
+  seed_run $seed
   Agent/TCP set packetSize_ 1000
   Agent/TCP set window_ 10000
   Queue/RED set bytes_ false

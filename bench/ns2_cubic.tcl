@@ -9,9 +9,9 @@
 # prints one JSON line: the data packets sent (retransmissions included) and those sent again
 # over the second half of the run, and its length (s).
 set p [lindex $argv 0]; set simt [lindex $argv 1]; set seed [lindex $argv 2]
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
 $ns duplex-link $s $L 1Gb 1ms DropTail
 $ns duplex-link $L $R 10Gb 48ms DropTail
@@ -21,7 +21,7 @@ set em [new ErrorModel]
 $em unit pkt
 $em set rate_ $p
 set u [new RandomVariable/Uniform]
-$u use-rng [new RNG]
+$u use-rng [run_rng $seed]
 $em ranvar $u
 $em drop-target [new Agent/Null]
 $ns link-lossmodel $em $L $R

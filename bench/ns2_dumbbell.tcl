@@ -8,9 +8,9 @@
 # Jain index, and the bottleneck queue monitor's arrivals, drops and departures (packets).
 set n [lindex $argv 0]; set bw [lindex $argv 1]; set dly [lindex $argv 2]
 set qkind [lindex $argv 3]; set simt [lindex $argv 4]; set seed [lindex $argv 5]
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 10000
 Queue/RED set gentle_ true
@@ -24,7 +24,7 @@ if {$qkind == "RED"} {
 } else {
   $ns queue-limit $L $R $bdp
 }
-set starts [new RNG]; $starts seed $seed
+set starts [run_rng $seed]
 for {set i 0} {$i < $n} {incr i} {
   set src [$ns node]; set dst [$ns node]
   $ns duplex-link $src $L 1000Mb 1ms DropTail

@@ -27,9 +27,9 @@ if {$argc > 10} {
   Agent/TCP set k_parameter_ [lindex $argv 9]
   Agent/TCP set l_parameter_ [lindex $argv 10]
 }
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TCP set packetSize_ 500
 Agent/TCP set window_ 128
 Agent/TCP set tcpTick_ 0.1

@@ -21,9 +21,9 @@ if {$argc > 6} {
   Agent/TCP set k_parameter_ [lindex $argv 5]
   Agent/TCP set l_parameter_ [lindex $argv 6]
 }
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 10000
 Queue/RED set bytes_ false

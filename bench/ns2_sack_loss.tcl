@@ -17,9 +17,9 @@ if {$argc > 6} {
   Agent/TCP set decrease_num_ [lindex $argv 6]
 }
 set sink [expr {$agent == "Sack1" ? "Agent/TCPSink/Sack1" : "Agent/TCPSink"}]
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 10000
 set L [$ns node]; set R [$ns node]
@@ -29,7 +29,7 @@ set em [new ErrorModel]
 $em unit pkt
 $em set rate_ $p
 set u [new RandomVariable/Uniform]
-$u use-rng [new RNG]
+$u use-rng [run_rng $seed]
 $em ranvar $u
 $em drop-target [new Agent/Null]
 $ns lossmodel $em $L $R

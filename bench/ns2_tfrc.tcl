@@ -13,9 +13,9 @@ set n [lindex $argv 0]; set bw [lindex $argv 1]; set dly [lindex $argv 2]
 set simt [lindex $argv 3]; set warm [lindex $argv 4]; set seed [lindex $argv 5]
 set ipgtrace [lindex $argv 6]
 if {![info exists agent]} { set agent TFRC }
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 10000
 Agent/TFRC set packetSize_ 1000
@@ -32,7 +32,7 @@ Queue/RED set q_weight_ 0.002
 set L [$ns node]; set R [$ns node]
 $ns duplex-link $L $R ${bw}Mb ${dly}ms RED
 $ns queue-limit $L $R 100
-set rng [new RNG]; $rng seed $seed
+set rng [run_rng $seed]
 for {set i 0} {$i < 2*$n} {incr i} {
   set s($i) [$ns node]; set d($i) [$ns node]
   $ns duplex-link $s($i) $L 1000Mb 1ms DropTail

@@ -8,9 +8,9 @@
 # (useHeaders_ true, headersize_ 32): the Mb/s count 1032 bytes a packet.
 set p [lindex $argv 0]; set simt [lindex $argv 1]; set warm [lindex $argv 2]
 set seed [lindex $argv 3]
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TFRC set packetSize_ 1000
 set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
 $ns duplex-link $s $L 1000Mb 1ms DropTail
@@ -21,7 +21,7 @@ set em [new ErrorModel]
 $em unit pkt
 $em set rate_ $p
 set u [new RandomVariable/Uniform]
-$u use-rng [new RNG]
+$u use-rng [run_rng $seed]
 $em ranvar $u
 $em drop-target [new Agent/Null]
 $ns lossmodel $em $L $R

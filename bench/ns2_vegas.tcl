@@ -4,10 +4,10 @@
 # below v_alpha_; slow start ends above v_gamma_. 1000-byte payloads: 1000 bytes on the wire for Vegas
 # (its output() adds no headersize()), 1040 for Reno.
 #
-# usage: ns ns2_vegas.tcl equilibrium N SEED
+# usage: ns ns2_vegas.tcl equilibrium N SEED [START_S ...]
 #   scenarios/vegas-equilibrium.toml: N Vegas(2,4) flows, 10 Mb/s 10 ms bottleneck with a
-#   300-packet DropTail buffer, 100 Mb/s 5 ms access links, starts uniform in [0, 10] ms, 60 s
-#   measured after 20 s.
+#   300-packet DropTail buffer, 100 Mb/s 5 ms access links, starts uniform in [0, 10] ms (or
+#   flow i at the i-th START_S), 60 s measured after 20 s.
 # usage: ns ns2_vegas.tcl rtt-bias Vegas|Reno SEED
 #   scenarios/vegas-rtt-bias.toml: two flows, round trips 20 and 100 ms (access delays 2.5 and
 #   22.5 ms each way, 1 Gb/s), 10 Mb/s 5 ms bottleneck with 50 packets of DropTail, overhead_
@@ -15,9 +15,9 @@
 # prints one JSON line: the bottleneck's mean queue (packets, time average over the measured
 # part) and each flow's payload throughput there (b/s, from its cumulative ACKs).
 set mode [lindex $argv 0]; set seed [lindex $argv 2]
+source [file join [file dirname [info script]] ns2_rng.tcl]
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
+seed_run $seed
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 10000
 Agent/TCP/Vegas set v_alpha_ 2
@@ -38,7 +38,7 @@ if {$mode == "equilibrium"} {
   $ns queue-limit $L $R 50
   set delay(0) 2.5ms; set delay(1) 22.5ms; set access(0) 1000Mb; set access(1) 1000Mb
 }
-set starts [new RNG]; $starts seed $seed
+set starts [run_rng $seed]
 for {set i 0} {$i < $n} {incr i} {
   set src [$ns node]; set dst [$ns node]
   $ns duplex-link $src $L $access($i) $delay($i) DropTail
@@ -47,7 +47,8 @@ for {set i 0} {$i < $n} {incr i} {
   set sink [new Agent/TCPSink]
   $ns attach-agent $src $tcp($i); $ns attach-agent $dst $sink; $ns connect $tcp($i) $sink
   set ftp [new Application/FTP]; $ftp attach-agent $tcp($i)
-  $ns at [$starts uniform 0 $jitter] "$ftp start"
+  set at [lindex $argv [expr {3 + $i}]]
+  $ns at [expr {$at eq "" ? [$starts uniform 0 $jitter] : $at}] "$ftp start"
 }
 set mon [$ns monitor-queue $L $R ""]
 set integ [$mon get-pkts-integrator]

@@ -10,16 +10,17 @@
 #        yang_sample                                (appends to the global counts the packets
 #          the global queue monitor out passed since the last call, and calls itself again a
 #          global bin later until the global simt; the caller sets last first)
+source [file join [file dirname [info script]] ns2_rng.tcl]
 proc yang_setup {seed agent args} {
-  global ns yang_agent
+  global ns yang_agent yang_seed
   set yang_agent $agent
+  set yang_seed $seed
   if {[llength $args] == 2} {
     Agent/TCP set increase_num_ [lindex $args 0]
     Agent/TCP set decrease_num_ [lindex $args 1]
   }
   set ns [new Simulator]
-  global defaultRNG
-  $defaultRNG seed $seed
+  seed_run $seed
   Agent/TCP set packetSize_ 1000
   Agent/TCP set window_ 10000
   Agent/TFRC set packetSize_ 1000
@@ -41,7 +42,7 @@ proc yang_flow {from to} {
 # insert-linkloss, as ccscope's loss modules), R -> d 100 Mb/s 10 ms; the error model draws from
 # an RNG of its own.
 proc yang_path {p} {
-  global ns
+  global ns yang_seed
   set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
   $ns duplex-link $s $L 100Mb 10ms DropTail
   $ns duplex-link $L $R 2.5Mb 30ms DropTail
@@ -51,7 +52,7 @@ proc yang_path {p} {
   $em unit pkt
   $em set rate_ $p
   set u [new RandomVariable/Uniform]
-  set rng [new RNG]
+  set rng [run_rng $yang_seed]
   $u use-rng $rng
   $em ranvar $u
   $em drop-target [new Agent/Null]

@@ -12,7 +12,7 @@ yang_setup $seed {*}[lrange $argv 3 end]
 set L [$ns node]; set R [$ns node]
 $ns duplex-link $L $R 2.5Mb 30ms DropTail
 $ns queue-limit $L $R 50
-set starts [new RNG]; $starts seed $seed
+set starts [run_rng $seed]
 for {set i 0} {$i < 16} {incr i} {
   set s [$ns node]; set d [$ns node]
   $ns duplex-link $s $L 100Mb 10ms DropTail

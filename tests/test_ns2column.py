@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -151,6 +152,43 @@ def test_a_stored_cell_is_what_its_bench_script_computes():
     cell = STORED[rid][key]
     agent = bench.CASES[name][2]
     assert bench.cell([bench.cov_ns2(agent, p, s) for s in _seeds(cell)]) == cell["ns2"]
+
+
+#: Draws per generator and run, and the loss rate whose drops the runs must not share.
+DRAWS, P = 20_000, 0.01
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2.35 (`ns`) is not installed: make ns2")
+def test_ns2_runs_draw_independently(tmp_path):
+    """bench/ns2_rng.tcl's runs 1-6 drop (a uniform below P) in common only as independent
+    runs would. Two independent runs share a drop with probability P², so a pair of runs has
+    Binomial(DRAWS, P²) shared drops, mean 2; at most 12 holds with probability 1 − 1.6e-7 a
+    pair. With `$rng seed RUN`, run 2 drops on nearly every draw where run 1 drew below P/2
+    (MRG32k3a is linear in its seed), about DRAWS·P/2 = 100 shared drops."""
+    script = tmp_path / "draws.tcl"
+    script.write_text(
+        f"source {ROOT / 'bench' / 'ns2_rng.tcl'}\n"
+        "set ns [new Simulator]\n"
+        "set run [lindex $argv 0]\n"
+        "seed_run $run\n"
+        "set own [run_rng $run]\n"
+        f"for {{set i 0}} {{$i < {DRAWS}}} {{incr i}} "
+        '{ puts "[$defaultRNG uniform 0 1] [$own uniform 0 1]" }\n'
+    )
+    drops = {}
+    for run in range(1, 7):
+        out = subprocess.run(
+            ["ns", str(script), str(run)], capture_output=True, text=True, check=True
+        ).stdout
+        draws = [[float(u) for u in line.split()] for line in out.splitlines()]
+        assert len(draws) == DRAWS
+        for which in (0, 1):
+            drops[run, which] = {i for i, d in enumerate(draws) if d[which] < P}
+    for which in (0, 1):
+        for a in range(1, 7):
+            for b in range(a + 1, 7):
+                shared = len(drops[a, which] & drops[b, which])
+                assert shared <= 12, (which, a, b, shared)
 
 
 @pytest.mark.slow
