@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ccscope import ns2column, reproduce
@@ -73,6 +74,26 @@ def test_a_cell_is_restamped_only_if_its_ccscope_side_is_unchanged(tmp_path):
     before = ns2column.load(path)["r"]["k"]
     assert ns2column.restamp("r", "k", "1.02 ± 0.1", "1-5", again, path)
     assert ns2column.load(path)["r"]["k"] == before
+
+
+def test_agree_means_flags_a_true_agreement_at_the_three_sigma_rate():
+    """Two five-seed samples of one normal run disagree by the rule at most as often as a normal
+    falls beyond 3σ (0.27%): over 5000 pairs at most 13.5 expected, and 25 is 3 binomial standard
+    deviations above that. ("Within 3 standard errors", which takes the estimated standard
+    errors as known, flagged about 1.7% of such pairs.) A difference of five per-run standard
+    deviations is flagged in nearly every pair (t ≈ 7.9)."""
+    rng = np.random.default_rng(7)
+    pairs = rng.normal(size=(5000, 2, 5))
+    false = sum(not ns2column.agree_means(list(a), list(b)) for a, b in pairs)
+    assert false <= 25, false
+    flagged = sum(not ns2column.agree_means(list(a), list(b + 5.0)) for a, b in pairs[:500])
+    assert flagged >= 0.95 * 500, flagged
+    assert ns2column.agree_means([2.0, 2.0], [2.0, 2.0])
+    assert not ns2column.agree_means([2.0, 2.0], [2.5, 2.5])
+    # Runs that settle the same value, printed to six decimals and divided by a flow count:
+    # equal to rounding, where a t-test's variances are rounding noise.
+    same = [13.752 / 5, 13.752 / 5 + 4e-16, 13.752 / 5]
+    assert ns2column.agree_means(same, [13.752 / 5] * 3)
 
 
 def _report(rows: list[Claim], rid: str = "yang-table1") -> dict:
