@@ -5,8 +5,9 @@ Yang et al.'s ON/OFF loss (§3.3) and queue refill (Fig. 29), RFC 9438's CUBIC a
 equilibrium.
 
 Each ccscope case runs twice: as the reproduction runs it, and with ns-2.35's rules
-(bench/ns2_compare_tcp.py's NS2_RULES, ns-2.35's packet sizes on the wire: 40 bytes of header
-on every TCP payload, 1032-byte TFRC packets; TFRC as ns-2.35's code, `tfrc-ns2`, rather than
+(bench/ns2_compare_tcp.py's NS2_RULES, for ns-2.35's Sack1 with its counted pipe and int
+ssthresh as bench/ns2_compare_yang.py runs it; ns-2.35's packet sizes on the wire: 40 bytes of
+header on every TCP payload, 1032-byte TFRC packets; TFRC as ns-2.35's code, `tfrc-ns2`, rather than
 the June 2000 code Yang et al. ran; a DropTail limit one packet lower, as ns-2.35's
 drop-tail.cc admits a packet only while `length + 1 < limit_`). ns-2's seeds are its own: the
 columns can agree within their spread over seeds, not run for run. The ns-2.35 cell is blank,
@@ -106,9 +107,14 @@ from ccscope.scenario import Scenario, load, shipped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP rules)
+import ns2_compare_yang  # noqa: E402  (bench/ns2_compare_yang.py: ns-2.35's Sack1 rules)
 from ns2_compare_rate import ns2  # noqa: E402  (runs a bench/ ns-2.35 script, its JSON line)
 
 NS2_TCP = ns2_compare_tcp.NS2_RULES
+#: ns-2.35's Agent/TCP/Sack1 (tcp-sack1.cc), the TCP of the Yang, Jin Fig. 20 and Cai set-ups:
+#: NS2_TCP with its pipe a counter (`pipe_`) and its int `ssthresh_`, as bench/ns2_compare_yang.py
+#: found them. (Vegas's, Reno's, NewReno's and TCP/Linux's agents keep NS2_TCP.)
+NS2_SACK1 = ns2_compare_yang.NS2_TCP
 #: ns-2.35's cuts with precisionReduce_ false, as bench/ns2_cai_common.tcl runs TAIMD and DTAIMD
 #: (tcp.cc slowdown()): whole packets, cut from the whole window, (int)(decrease_num_ *
 #: window()), and ssthresh_ at least 2, so that a cut to one packet leaves slow start's +1 next.
@@ -131,12 +137,12 @@ YANG_FLOWS, YANG_WARMUP_S = 8, 20.0
 YANG_CASES = {
     "TCP": (
         {"kind": "tcp", "controller": "tcp"},
-        {"kind": "tcp", "controller": "tcp", "packet_size": "1040B", **NS2_TCP},
+        {"kind": "tcp", "controller": "tcp", "packet_size": "1040B", **NS2_SACK1},
         ["Sack1"],
     ),
     "GAIMD(0.31,0.875)": (
         {"kind": "tcp", "controller": yang.GAIMD},
-        {"kind": "tcp", "controller": yang.GAIMD, "packet_size": "1040B", **NS2_TCP},
+        {"kind": "tcp", "controller": yang.GAIMD, "packet_size": "1040B", **NS2_SACK1},
         ["Sack1", "0.31", "0.875"],
     ),
     "TFRC": (
@@ -408,7 +414,7 @@ def jin_ccscope(experiment: int, name: str, seed: int, rules: bool) -> dict[str,
     for flow in sc["flows"]:
         flow["source"] = {
             **flow["source"],
-            **NS2_TCP,
+            **NS2_SACK1,
             "packet_size": f"{jin.FIG20_PKT_BYTES + HEADER}B",
         }
     tr = engine.run(sc).trace.flows
@@ -581,7 +587,7 @@ def cai_ccscope(n: int, media: str, seed: int, rules: bool, start: str = "syn") 
     if rules:
         for i, flow in enumerate(table["flows"]):
             payload = 100 if i == 0 else 1000
-            flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": f"{payload + HEADER}B"}
+            flow["source"] = {**flow["source"], **NS2_SACK1, "packet_size": f"{payload + HEADER}B"}
             flow["source"]["syn"] = start == "syn"
         if media == "DTAIMD":
             table["flows"][0]["source"].update(NS2_WHOLE_CUTS)
@@ -664,7 +670,7 @@ def table1_ccscope(seed: int) -> dict[str, float]:
     whole packets, as cai_ccscope)."""
     table = load(shipped() / "cai-table1-playback.toml").table
     for i, flow in enumerate(table["flows"]):
-        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        flow["source"] = {**flow["source"], **NS2_SACK1, "packet_size": "1040B"}
         if i == 0:
             flow["source"].update(NS2_WHOLE_CUTS)
     return cai.table1_run(Scenario.from_dict(table), seed)
@@ -757,7 +763,7 @@ def fig17_ccscope(k: int, n: int, seed: int) -> float:
     data["count"], media["count"] = n - n // 6, n // 6
     media["source"]["controller"]["alpha"] = fig17_alpha2(k)
     for flow in (data, media):
-        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        flow["source"] = {**flow["source"], **NS2_SACK1, "packet_size": "1040B"}
     media["source"].update(NS2_WHOLE_CUTS)
     goodput = engine.run(table).flows["goodput_bps"].to_numpy()
     return float(goodput[n - n // 6 :].mean() / goodput[: n - n // 6].mean())
@@ -817,7 +823,7 @@ def fig8_ccscope(n: int, kind: str, seed: int) -> dict[str, float]:
     the flows' goodput."""
     sc = cai.fig8_scenario(n, kind, FIG8_SECONDS, FIG8_WARMUP_S, seed)
     for i, flow in enumerate(sc["flows"]):
-        flow["source"] = {**flow["source"], **NS2_TCP, "packet_size": "1040B"}
+        flow["source"] = {**flow["source"], **NS2_SACK1, "packet_size": "1040B"}
         if i % 2:
             flow["source"].update(NS2_WHOLE_CUTS)
     return fig8_summary(engine.run(sc).flows["goodput_bps"].to_numpy())
@@ -876,7 +882,7 @@ def fig10_ccscope(alpha: float, beta: float, buffer: int) -> float:
     (yang_f_ccscope)."""
     sc = cai.fig10_scenario(alpha, beta, buffer)
     source = sc["flows"][0]["source"]
-    sc["flows"][0]["source"] = {**source, **NS2_TCP, "packet_size": f"{FIG10_WIRE}B"}
+    sc["flows"][0]["source"] = {**source, **NS2_SACK1, "packet_size": f"{FIG10_WIRE}B"}
     sc["topology"]["bottleneck"]["queue"]["limit"] = f"{buffer - 1}pkts"
     return float(engine.run(sc).bottlenecks.loc[0, "utilization"])
 
