@@ -13,15 +13,19 @@ Yang et al. ran (`tfrc-2000`). Means and standard deviations over seeds 1-10: at
 run's CoV rests on a few idle stretches of up to a minute (the backed-off timer), so five
 seeds do not settle it.
 
-Fig. 6's 1% rows (yang-fig6) run on the same set-up, and so does Table 1's aggressiveness I (§5.2's
-step from 10% loss to none; yang.aggressiveness_scenario) through bench/ns2_yang_step.tcl. With
+Fig. 6's 1% rows (yang-fig6) run on the same set-up, and so do Table 1's aggressiveness I (§5.2's
+step from 10% loss to none; yang.aggressiveness_scenario) through bench/ns2_yang_step.tcl, and its
+responsiveness D (§4.1's one loss per RTT; yang.responsiveness_scenario) through
+bench/ns2_yang_resp.tcl. Nothing in D's runs draws at random (the losses fall on a time grid), so
+run N starts the flow at (N - 1) * D_START_STEP_S in both simulators and in all three columns: the
+runs differ in the phase of the flow's packets against the grid. With
 --store the ns-2.35 cells, and whether ccscope with ns-2.35's rules agrees with them
 (ccscope.ns2column.AGREE_MEANS), go into the validation table's ns-2.35 column
-(ccscope/ns2column.json) under yang-fig6's and yang-table1's claim keys ("cov_1/TCP", "cov_20/TFRC",
-"I/TFRC", ...); without ns-2.35 the store is left as it is. With --store --restamp only ccscope's
-side is recomputed first: a cell whose recomputed value is the stored one to the character is
-stamped with this model version (ccscope.ns2column.restamp) without rerunning ns-2.35; any other is
-measured afresh, both sides, and stored, and the script says which.
+(ccscope/ns2column.json) under yang-fig6's and yang-table1's claim keys ("cov_1/TCP",
+"cov_20/TFRC", "I/TFRC", "D/TFRC", ...); without ns-2.35 the store is left as it is. With --store
+--restamp only ccscope's side is recomputed first: a cell whose recomputed value is the stored one
+to the character is stamped with this model version (ccscope.ns2column.restamp) without rerunning
+ns-2.35; any other is measured afresh, both sides, and stored, and the script says which.
 
 Usage: python bench/ns2_compare_yang.py [--seeds N] [--store [--restamp]]
 """
@@ -38,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ccscope import metrics, ns2column
+from ccscope import engine, metrics, ns2column
 from ccscope.experiments import yang
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,6 +50,7 @@ import ns2_compare_tcp  # noqa: E402  (bench/ns2_compare_tcp.py: ns-2.35's TCP r
 
 TCL = Path(__file__).resolve().parent / "ns2_yang_cov.tcl"
 STEP_TCL = Path(__file__).resolve().parent / "ns2_yang_step.tcl"
+RESP_TCL = Path(__file__).resolve().parent / "ns2_yang_resp.tcl"
 WARMUP_S, SECONDS = 10.0, 1000.0
 #: ns-2.35's TCP rules: bench/ns2_compare_tcp.py's, and two more found on this set-up (GAIMD at
 #: 2%, traced against ns-2.35 loss for loss): Sack1's pipe counter (`sack_pipe`) and its
@@ -102,6 +107,35 @@ def aggressiveness_ns2(agent: list[str], seed: int) -> float:
     return yang.aggressiveness_of(sent_per_bin(STEP_TCL, args))
 
 
+#: bench/ns2_yang_resp.tcl's arguments before the seed: yang.responsiveness_scenario's grids.
+RESP = [
+    yang.D_LIGHT_S,
+    yang.D_LIGHT_RTTS * yang.BIN_S,
+    yang.D_STEP_S,
+    yang.BIN_S,
+    yang.D_STEP_S + yang.D_RTTS * yang.BIN_S,
+    yang.BIN_S,
+]
+
+#: D's run N starts its flow (N - 1) times this late (s).
+D_START_STEP_S = 0.1
+
+
+def d_start(seed: int) -> float:
+    return (seed - 1) * D_START_STEP_S
+
+
+def responsiveness_ccscope(source: dict, seed: int) -> float:
+    sc = yang.responsiveness_scenario(source, seed)
+    sc["flows"][0]["start"] = f"{d_start(seed):g}s"
+    return yang.responsiveness_of(engine.run(sc).trace.flows.sent_pkts.to_numpy())
+
+
+def responsiveness_ns2(agent: list[str], seed: int) -> float:
+    args = [*(f"{a:g}" for a in RESP), str(seed), f"{d_start(seed):g}", *agent]
+    return yang.responsiveness_of(sent_per_bin(RESP_TCL, args))
+
+
 def cell(values: list[float]) -> str:
     return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
 
@@ -127,6 +161,8 @@ def cells():
             yield reproduction, f"{prefix}/{name}", name, value, partial(cov_ns2, agent, p)
         theirs = partial(aggressiveness_ns2, agent)
         yield "yang-table1", f"I/{name}", name, yang.aggressiveness, theirs
+        theirs = partial(responsiveness_ns2, agent)
+        yield "yang-table1", f"D/{name}", name, responsiveness_ccscope, theirs
 
 
 def measure(
@@ -171,7 +207,13 @@ def restamp(seeds: range, command: str) -> None:
 
 
 #: A cell's claim, as the table names it.
-SHOWN = {"cov_1": "CoV_time, 1%", "cov_2": "CoV_time, 2%", "cov_20": "CoV_time, 20%", "I": "I"}
+SHOWN = {
+    "cov_1": "CoV_time, 1%",
+    "cov_2": "CoV_time, 2%",
+    "cov_20": "CoV_time, 20%",
+    "I": "I",
+    "D": "D",
+}
 
 
 def published(key: str, name: str) -> str:
@@ -179,6 +221,9 @@ def published(key: str, name: str) -> str:
     metric = key.split("/")[0]
     if metric == "cov_1":
         return f"{yang.FIG6[name][1]:g}"
+    if metric == "D":
+        lo, hi = yang.TABLE1_D[name]
+        return f"{lo}" if lo == hi else f"{lo}–{hi}"
     return f"{yang.TABLE1[name][metric]:g}"
 
 

@@ -7,6 +7,8 @@
 #        yang_path P                                (Yang's one-flow path, below; returns
 #          {s L R d rng u em}: the nodes, the RNG and uniform variable of its error model, and
 #          the error model (the caller may change its rate_ as the run goes))
+#        yang_at T SCRIPT                           (runs SCRIPT when the packets that finished
+#          serialization on the bottleneck at T reach its error model: T + 30 ms, below)
 #        yang_sample                                (appends to the global counts the packets
 #          the global queue monitor out passed since the last call, and calls itself again a
 #          global bin later until the global simt; the caller sets last first)
@@ -38,9 +40,11 @@ proc yang_flow {from to} {
   return [list $src $app]
 }
 # s -> L 100 Mb/s 10 ms, L -> R 2.5 Mb/s 30 ms DropTail 50 whose packets are lost
-# independently with probability P after its queue (link-lossmodel: ns-lib.tcl's
+# independently with probability P after its queue (link-lossmodel: ns-link.tcl's
 # insert-linkloss, as ccscope's loss modules), R -> d 100 Mb/s 10 ms; the error model draws from
-# an RNG of its own.
+# an RNG of its own. insert-linkloss puts the error model after the link's delay element, so a
+# packet meets it 30 ms after its serialization ends, where ccscope's loss module decides: a
+# change of the loss at T in ccscope is one at T + 30 ms here (yang_at).
 proc yang_path {p} {
   global ns yang_seed
   set s [$ns node]; set L [$ns node]; set R [$ns node]; set d [$ns node]
@@ -58,6 +62,10 @@ proc yang_path {p} {
   $em drop-target [new Agent/Null]
   $ns link-lossmodel $em $L $R
   return [list $s $L $R $d $rng $u $em]
+}
+proc yang_at {t script} {
+  global ns
+  $ns at [expr {$t + 0.030}] $script
 }
 proc yang_sample {} {
   global ns out bin counts last simt

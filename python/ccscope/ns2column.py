@@ -82,12 +82,7 @@ BLANK: dict[str, str] = {
 PARTIAL: dict[str, str] = {
     "yang-fig6": "TEAR has no ns-2.35 agent, so the order of the four has none either; the RTT "
     "row checks ccscope's trace bin against the set-up's RTT, a check of the set-up itself",
-    "yang-table1": "TEAR has no ns-2.35 agent, so the order of the four has none either; D has "
-    "no cell yet: ns-2.35's periodic error model (errmodel.cc, unit time) drops the first "
-    "packet more than a period after the last drop, so its losses drift off the RTT grid "
-    "ccscope drops on (on this set-up its last loss before the step fell at 99.70 s, ccscope's "
-    "at 99.44 s, halving TCP's rate before the step); an error model re-armed from Tcl at each "
-    "grid time, whose drop target disarms it, would keep to the grid, and is not built yet",
+    "yang-table1": "TEAR has no ns-2.35 agent, so the order of the four has none either",
     "yang-onoff": "TEAR has no ns-2.35 agent",
     "yang-fig27-29": "TEAR has no ns-2.35 agent",
     "cubic-rfc9438": "the deterministic-loss rows and the Reno-friendly region's edge are one "

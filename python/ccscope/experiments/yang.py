@@ -371,8 +371,10 @@ def f_band(f: float, rel: float) -> tuple[float, float]:
 #: Table 1's responsiveness D (RTTs; §4.1's analysis, "5–6" for TFRC and TEAR in the table).
 TABLE1_D = {"TCP": (1, 1), "GAIMD(0.31,0.875)": (5, 5), "TFRC": (5, 6), "TEAR": (5, 6)}
 
-#: §4's persistent congestion, one loss per RTT, starts at D_STEP_S after 1% Bernoulli loss;
-#: the rate before is the mean over D_BEFORE RTTs, and D_RTTS RTTs are traced after.
+#: §4's persistent congestion, one loss per RTT, starts at D_STEP_S; before it, from
+#: D_LIGHT_S, the first packet of every D_LIGHT_RTTS RTTs is lost. The rate before is the mean
+#: over D_BEFORE RTTs, and D_RTTS RTTs are traced after.
+D_LIGHT_S, D_LIGHT_RTTS = 10.0, 10
 D_STEP_S, D_BEFORE, D_RTTS = 100.0, 20, 40
 
 #: The D rows' tolerance (RTTs): §4.1 counts loss indications from the first, which reaches
@@ -382,13 +384,14 @@ D_TOLERANCE = 2
 
 
 def responsiveness_scenario(source: dict, seed: int) -> dict:
-    """§4.1's metric in §3.3.1's set-up: Bernoulli loss 1% until :data:`D_STEP_S`, then the
-    first packet of every 104 ms (one RTT: one flow at 1% keeps the queue empty) is lost."""
+    """§4.1's metric in §3.3.1's set-up: no loss module until :data:`D_LIGHT_S`, then the first
+    packet of every :data:`D_LIGHT_RTTS` RTTs is lost, and from :data:`D_STEP_S` the first
+    packet of every 104 ms (one RTT: one flow at this loss keeps the queue empty)."""
     sc = smoothness_scenario(source, seed)
     sc["topology"]["bottleneck"]["loss"] = {
         "kind": "schedule",
         "steps": [
-            {"at": "10s", "interval": f"{10 * BIN_S * 1000:g}ms"},
+            {"at": f"{D_LIGHT_S:g}s", "interval": f"{D_LIGHT_RTTS * BIN_S * 1000:g}ms"},
             {"at": f"{D_STEP_S:g}s", "interval": f"{BIN_S * 1000:g}ms"},
         ],
     }
@@ -477,6 +480,7 @@ def _responsiveness_claim(name: str, source: dict, seeds: tuple[int, ...]) -> Cl
         holds,
         "" if holds else f"unexpected: {d:.3g} RTTs is more than {D_TOLERANCE} from {lo}–{hi}",
         source=THEORY + ": one RTT until the first loss is indicated, one of bin alignment",
+        key=f"D/{name}",
     )
 
 
