@@ -33,7 +33,7 @@ def break_(toml: str, old: str, new: str) -> str:
             '{ kind = "droptail", limit = "20pkts" }',
             '{ kind = "red", min_th = 15, max_th = 5 }',
             "topology.bottleneck.queue.min_th",
-            "min_th = 15.0: must be less than max_th = 5.0",
+            "min_th = 15: must be less than max_th = 5",
         ),
         (
             '{ kind = "droptail", limit = "20pkts" }',

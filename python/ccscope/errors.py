@@ -63,7 +63,16 @@ class ScenarioError(CcscopeError, ValueError):
 
     @classmethod
     def at(cls, path: str, value: object, allowed: str) -> ScenarioError:
-        return cls(f"{path} = {value!r}: {allowed}", path, repr(value), allowed)
+        written = written_value(value)
+        return cls(f"{path} = {written}: {allowed}", path, written, allowed)
+
+
+def written_value(value: object) -> str:
+    """`value` as a user writes it: a whole float without its ``.0`` (``-5``, as TOML and the
+    command line write it), any other value as its ``repr`` (``0.1``, ``'x'``, ``nan``)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(float(value)) if isinstance(value, float) else repr(value)
 
 
 class CostError(ScenarioError):

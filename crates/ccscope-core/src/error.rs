@@ -225,6 +225,17 @@ impl Error {
     }
 }
 
+/// A number as a user writes it in a scenario: a whole number without a fractional part (`-5`,
+/// as TOML and Python write it, not Rust's `-5.0`), any other in Rust's shortest round-trip
+/// form (`0.1`, `1e308`, `NaN`).
+pub fn written_number(x: f64) -> String {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
+        format!("{x}")
+    } else {
+        format!("{x:?}")
+    }
+}
+
 /// Checks `lo <= x <= hi` (and finiteness), naming the field on failure.
 pub fn check_range(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
     if x.is_finite() && x >= lo && x <= hi {
@@ -232,7 +243,7 @@ pub fn check_range(field: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
     } else {
         Err(Error::invalid(
             field,
-            format!("{x:?}"),
+            written_number(x),
             format!("must be in [{lo}, {hi}]"),
         ))
     }
@@ -245,7 +256,7 @@ pub fn check_positive(field: &str, x: f64) -> Result<f64> {
     } else {
         Err(Error::invalid(
             field,
-            format!("{x:?}"),
+            written_number(x),
             "must be a finite number > 0",
         ))
     }
@@ -254,6 +265,21 @@ pub fn check_positive(field: &str, x: f64) -> Result<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_read_as_the_user_writes_them() {
+        for (x, text) in [
+            (-5.0, "-5"),
+            (0.0, "0"),
+            (0.1, "0.1"),
+            (-2.5, "-2.5"),
+            (1e308, "1e308"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "inf"),
+        ] {
+            assert_eq!(written_number(x), text);
+        }
+    }
 
     #[test]
     fn paths_read_and_write_as_the_user_writes_them() {

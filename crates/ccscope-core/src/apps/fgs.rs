@@ -33,7 +33,7 @@
 
 use super::video::{FrameLedger, Unit};
 use super::{format_rate, Chunk, SendApp, SendCtx, Tag};
-use crate::error::{check_positive, Error, Result};
+use crate::error::{check_positive, written_number, Error, Result};
 use crate::time::SimTime;
 
 /// An FGS server.
@@ -60,7 +60,7 @@ impl Fgs {
         if !(max_bps.is_finite() && max_bps >= base_bps) {
             return Err(Error::invalid(
                 "max",
-                format!("{max_bps:?}"),
+                written_number(max_bps),
                 "must be at least the base layer's rate",
             ));
         }

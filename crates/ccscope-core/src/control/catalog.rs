@@ -31,7 +31,7 @@ use super::window::{
     VEGAS_GAMMA,
 };
 use super::Controller;
-use crate::error::{Error, Result};
+use crate::error::{written_number, Error, Result};
 use crate::scenario::PythonController;
 
 /// Which engine-side machinery runs a controller.
@@ -119,7 +119,7 @@ impl Range {
         } else {
             Err(Error::invalid(
                 field,
-                format!("{x:?}"),
+                written_number(x),
                 format!("must be in {self}"),
             ))
         }
@@ -163,7 +163,7 @@ impl ParamInfo {
             let (off, on) = (self.range.min, self.range.max);
             return Err(Error::invalid(
                 field,
-                format!("{x:?}"),
+                written_number(x),
                 format!("must be {off} (off) or {on} (on)"),
             ));
         }
@@ -946,10 +946,16 @@ fn scream2_from(v: &Values) -> Scream2Params {
 /// SCReAM's and SCReAMv2's relations: the qdelay target's bounds and the target bitrate's.
 fn scream_relation(v: &Values) -> Result<()> {
     let (lo, hi) = (v["qdelay_target_lo"], v["qdelay_target_hi"]);
-    let allowed = format!("must be at most qdelay_target_hi = {hi:?} ms");
+    let allowed = format!(
+        "must be at most qdelay_target_hi = {} ms",
+        written_number(hi)
+    );
     ordered("controller.qdelay_target_lo", lo, hi, true, allowed)?;
     let (lo, hi) = (v["target_bitrate_min"], v["target_bitrate_max"]);
-    let allowed = format!("must be below target_bitrate_max = {hi:?} kb/s");
+    let allowed = format!(
+        "must be below target_bitrate_max = {} kb/s",
+        written_number(hi)
+    );
     ordered("controller.target_bitrate_min", lo, hi, false, allowed)
 }
 
@@ -958,7 +964,7 @@ fn ordered(field: &str, lo: f64, hi: f64, equal: bool, allowed: String) -> Resul
     if lo < hi || (equal && lo == hi) {
         Ok(())
     } else {
-        Err(Error::invalid(field, format!("{lo:?}"), allowed))
+        Err(Error::invalid(field, written_number(lo), allowed))
     }
 }
 
@@ -1368,8 +1374,8 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 if a <= b {
                     Ok(())
                 } else {
-                    let allowed = format!("must be at most beta = {b:?} (packets queued)");
-                    Err(Error::invalid("controller.alpha", format!("{a:?}"), allowed))
+                    let allowed = format!("must be at most beta = {} (packets queued)", written_number(b));
+                    Err(Error::invalid("controller.alpha", written_number(a), allowed))
                 }
             }),
             ..window_entry(
@@ -1459,7 +1465,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                     Ok(())
                 } else {
                     let allowed = format!("k + l must be > 0 to converge to fairness (l = {l})");
-                    Err(Error::invalid("controller.k", format!("{k:?}"), allowed))
+                    Err(Error::invalid("controller.k", written_number(k), allowed))
                 }
             }),
             ..rate_entry(
@@ -1502,7 +1508,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 if m_d >= l {
                     Ok(())
                 } else {
-                    Err(Error::invalid("controller.m_d", format!("{m_d:?}"), format!("must be at least l = {l}")))
+                    Err(Error::invalid("controller.m_d", written_number(m_d), format!("must be at least l = {l}")))
                 }
             }),
             ..rate_entry(
@@ -1544,7 +1550,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
                 if d.fract() == 0.0 {
                     Ok(())
                 } else {
-                    Err(Error::invalid("controller.loss_after", format!("{d:?}"), "a whole number of packets, 1 to 64"))
+                    Err(Error::invalid("controller.loss_after", written_number(d), "a whole number of packets, 1 to 64"))
                 }
             }),
             ..rate_entry(
@@ -1718,7 +1724,7 @@ fn entries<M: Make>() -> Vec<Entry<M>> {
         Entry {
             relation: Some(|v| {
                 let (lo, hi) = (v["rmin"], v["rmax"]);
-                ordered("controller.rmin", lo, hi, false, format!("must be below rmax = {hi:?} kb/s"))
+                ordered("controller.rmin", lo, hi, false, format!("must be below rmax = {} kb/s", written_number(hi)))
             }),
             ..window_entry(
                 ControllerInfo {
@@ -2323,7 +2329,7 @@ mod tests {
         let err = Range::open(0.0, 1.0)
             .check("controller.beta", 1.0)
             .unwrap_err();
-        assert_eq!(err.to_string(), "controller.beta = 1.0: must be in (0, 1)");
+        assert_eq!(err.to_string(), "controller.beta = 1: must be in (0, 1)");
         let alpha = Range::open_closed(0.0, 100.0);
         assert!(alpha.check("controller.alpha", 100.0).is_ok());
         assert!(alpha.check("controller.alpha", 0.0).is_err());

@@ -22,7 +22,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{written_number, Error, Result};
 use crate::units::{Time, MARK};
 
 pub use cost::Cost;
@@ -676,7 +676,7 @@ fn in_range(at: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
     } else {
         Err(Error::invalid(
             at,
-            format!("{x:?}"),
+            written_number(x),
             format!("must be in [{lo}, {hi}]"),
         ))
     }
@@ -689,7 +689,7 @@ fn positive(at: &str, x: f64) -> Result<f64> {
     } else {
         Err(Error::invalid(
             at,
-            format!("{x:?}"),
+            written_number(x),
             "must be a finite number > 0",
         ))
     }

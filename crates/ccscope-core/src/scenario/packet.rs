@@ -18,7 +18,7 @@ use super::media::{App, Playback, Rtp, Udp};
 use super::{
     count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine,
 };
-use crate::error::{Error, Result};
+use crate::error::{written_number, Error, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
 /// Most flows one scenario expands to.
@@ -2150,8 +2150,8 @@ impl Queue {
                     if lo >= hi {
                         return Err(Error::invalid(
                             format!("{at}.min_th"),
-                            format!("{lo:?}"),
-                            format!("must be less than max_th = {hi:?}"),
+                            written_number(lo),
+                            format!("must be less than max_th = {}", written_number(hi)),
                         ));
                     }
                 }
@@ -2161,7 +2161,7 @@ impl Queue {
                     } else {
                         Err(Error::invalid(
                             format!("{at}.{name}"),
-                            format!("{x:?}"),
+                            written_number(x),
                             "must be in (0, 1]",
                         ))
                     }

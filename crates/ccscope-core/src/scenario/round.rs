@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::packet::CapacityTraceFile;
 use super::ControllerRef;
 use super::{count_in, in_range, lit, tagged_union, time_ns, Engine};
-use crate::error::{Error, FieldPath, Result};
+use crate::error::{written_number, Error, FieldPath, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
 /// Most flows one run accepts (memory: about 100 bytes per flow).
@@ -321,7 +321,7 @@ impl RoundScenario {
             if !(p.is_finite() && (0.0..1.0).contains(&p)) {
                 return Err(Error::invalid(
                     "link.feedback.p",
-                    format!("{p:?}"),
+                    written_number(p),
                     "must be in [0, 1): with p = 1 no packet ever arrives",
                 ));
             }
@@ -403,7 +403,7 @@ impl RoundScenario {
 fn capacity(link: &RoundLink, at: &str, rate: &Option<Rate>, pkts: Option<f64>) -> Result<()> {
     let (field, written) = match (rate, pkts) {
         (Some(r), None) => (format!("{at}.capacity"), format!("'{r}'")),
-        (None, Some(p)) => (format!("{at}.capacity_pkts"), format!("{p:?}")),
+        (None, Some(p)) => (format!("{at}.capacity_pkts"), written_number(p)),
         _ => {
             return Err(Error::invalid(
                 format!("{at}.capacity"),

@@ -89,7 +89,7 @@ fn errors_name_the_path_the_value_as_written_and_what_is_allowed() {
                 json!({"kind": "red", "min_th": 15, "max_th": 5}),
             ),
             "topology.bottleneck.queue.min_th",
-            "15.0: must be less than max_th = 5.0",
+            "15: must be less than max_th = 5",
         ),
         (
             with(
@@ -536,7 +536,7 @@ fn aqm_queues_take_their_rfcs_defaults_and_name_bad_values() {
         (
             q(json!({"kind": "pie", "alpha": 3})),
             "topology.bottleneck.queue.alpha",
-            "3.0: must be in [0, 2]",
+            "alpha = 3: must be in [0, 2]",
         ),
         (
             q(json!({"kind": "pie", "t_update": "-1ms"})),
