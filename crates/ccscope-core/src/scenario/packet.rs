@@ -781,6 +781,7 @@ pub struct LossStep {
 pub struct Flow {
     pub source: Source,
     #[serde(default = "one")]
+    #[schemars(range(min = 1, max = MAX_FLOWS))]
     pub count: u64,
     #[serde(default = "zero")]
     pub start: Time,

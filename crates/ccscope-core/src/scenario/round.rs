@@ -188,6 +188,7 @@ pub struct RoundFlows {
     #[schemars(skip)]
     pub params_table: bool,
     #[serde(default = "one")]
+    #[schemars(range(min = 1, max = MAX_FLOWS))]
     pub count: u64,
     /// Starting window (packets, ≥ 1) of a window controller, in congestion avoidance; default 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]

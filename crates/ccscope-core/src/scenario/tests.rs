@@ -353,6 +353,38 @@ fn json_schemas_describe_both_engines() {
 }
 
 #[test]
+fn json_schemas_bound_count_as_the_checks_do() {
+    /// Every `count` property anywhere in a schema.
+    fn counts<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(c) = m.get("properties").and_then(|p| p.get("count")) {
+                    out.push(c);
+                }
+                m.values().for_each(|x| counts(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| counts(x, out)),
+            _ => {}
+        }
+    }
+    for (engine, max) in [
+        (Engine::Packet, packet::MAX_FLOWS),
+        (Engine::Round, round::MAX_FLOWS),
+    ] {
+        let schema = serde_json::to_value(json_schema(engine)).unwrap();
+        let mut found = Vec::new();
+        counts(&schema, &mut found);
+        assert!(!found.is_empty(), "{engine:?}: no count");
+        for c in found {
+            assert_eq!(
+                (c["minimum"].as_u64(), c["maximum"].as_u64()),
+                (Some(1), Some(max))
+            );
+        }
+    }
+}
+
+#[test]
 fn the_kernel_path_takes_a_udp_dumbbell_with_droptail_queues_at_a_constant_rate() {
     let kernel = |path: &str, value: Value| {
         let mut v = with(path, value);
