@@ -72,7 +72,8 @@ def _type(engine: str, node: dict[str, Any]) -> str:
     if kind == "object" and "properties" in node:
         return "table (" + ", ".join(f"`{k}`" for k in node["properties"]) + ")"
     if kind == "integer" and "minimum" in node:
-        return f"integer ≥ {node['minimum']}"
+        top = f" and ≤ {node['maximum']:,}".replace(",", " ") if "maximum" in node else ""
+        return f"integer ≥ {node['minimum']}{top}"
     return kind or "any"
 
 
