@@ -1,7 +1,9 @@
 //! Loss modules: random or deterministic packet loss on a link direction, independent of queues.
 //!
-//! Applied to a packet when it finishes serialization, before propagation (as ns-2's error
-//! models inserted with `lossmodel`): a lost packet has used the link's capacity.
+//! Applied to a packet when it finishes serialization: a lost packet has used the link's
+//! capacity, as with ns-2's `link-lossmodel` (ns-link.tcl's `insert-linkloss`; ns-2's
+//! `lossmodel` drops before the queue instead). ns-2 puts that error model after the link's delay
+//! element, so it decides one propagation delay later; ccscope decides at once.
 
 use rand::Rng as _;
 
