@@ -1,8 +1,10 @@
 """The papers' results as `ccscope reproduce` runs them: every claim holds, except the ones a
 reproduction explains it cannot reproduce, which must keep failing (strict, as xfail(strict)).
 The tolerances live with each reproduction (python/ccscope/experiments/), each claim with where
-its tolerance comes from (the paper's printed precision, a theory's stated error, the paper's
-own statement, or "no source yet", shown as such in the validation page's table)."""
+its tolerance comes from (the paper's printed precision or the resolution its figure is read at,
+the measured spread of ccscope's runs over seeds, a theory's stated error, the paper's own
+statement, or "reported, not judged"; `check` fails any claim whose source is "no source
+yet")."""
 
 from __future__ import annotations
 
