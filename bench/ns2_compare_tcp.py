@@ -1,10 +1,11 @@
 """TCP in ccscope and in ns-2.35 on the same scenarios, side by side (run by `make validate`).
 
 1. A fat link with Bernoulli loss (bench/ns2_sack_loss.tcl): 4 bulk flows, 100 Mb/s, 20 ms,
-   p = 0.02, 0.05 and 0.2 (where timeouts dominate); SACK (ns-2 Agent/TCP/Sack1), Reno (Agent/TCP/Reno) and GAIMD(0.31, 0.875)
-   over SACK (increase_num_ 0.31, decrease_num_ 0.875). Per loss: retransmissions and timeouts;
-   throughput from the packets cumulatively acknowledged. ns-2's losses are p times the packets
-   it sent (every one crosses the lossy link); ccscope counts its own.
+   p = 0.02, 0.05 and 0.2 (where timeouts dominate); SACK (ns-2 Agent/TCP/Sack1), Reno
+   (Agent/TCP/Reno) and GAIMD(0.31, 0.875) over SACK (increase_num_ 0.31, decrease_num_ 0.875).
+   Per loss: retransmissions and timeouts; throughput from the packets cumulatively
+   acknowledged. ns-2's losses are p times the packets it sent (every one crosses the lossy
+   link); ccscope counts its own.
 2. The anchor dumbbells of bench/anchors.py (8 SACK flows, 10 Mb/s, DropTail at the BDP or
    gentle RED): goodput, drop rate and Jain's index.
 
