@@ -9,6 +9,10 @@
 #          the error model (the caller may change its rate_ as the run goes))
 #        yang_at T SCRIPT                           (runs SCRIPT when the packets that finished
 #          serialization on the bottleneck at T reach its error model: T + 30 ms, below)
+#        yang_run_binned S L APP START              (starts APP at START, counts with yang_sample
+#          the packets node S sends into the link to L in each global bin from 0 to the global
+#          simt, prints them as one JSON line {"sim":"ns-2.35","sent_per_bin":[...]} and runs
+#          the simulation: the caller sets bin and simt first)
 #        yang_sample                                (appends to the global counts the packets
 #          the global queue monitor out passed since the last call, and calls itself again a
 #          global bin later until the global simt; the caller sets last first)
@@ -73,4 +77,19 @@ proc yang_sample {} {
   lappend counts [expr $now - $last]
   set last $now
   if {[$ns now] + $bin < $simt + 1e-9} { $ns at [expr [$ns now] + $bin] "yang_sample" }
+}
+proc yang_run_binned {s L app start} {
+  global ns out counts last bin simt
+  set out [$ns monitor-queue $s $L ""]
+  $ns at $start "$app start"
+  set counts {}
+  set last 0
+  $ns at $bin "yang_sample"
+  $ns at [expr {$simt + $bin / 2}] "yang_print_counts"
+  $ns run
+}
+proc yang_print_counts {} {
+  global counts
+  puts [format "{\"sim\":\"ns-2.35\",\"sent_per_bin\":\[%s\]}" [join $counts ,]]
+  exit 0
 }

@@ -35,15 +35,4 @@ for {set k 0} {$at2 + $k * $every2 < $simt - 1e-9} {incr k} {
   yang_at [expr {$at2 + $k * $every2}] "$em set rate_ 1"
 }
 lassign [yang_flow $s $d] src app
-set out [$ns monitor-queue $s $L ""]
-$ns at $start "$app start"
-set counts {}
-set last 0
-$ns at $bin "yang_sample"
-proc finish {} {
-  global counts
-  puts [format "{\"sim\":\"ns-2.35\",\"sent_per_bin\":\[%s\]}" [join $counts ,]]
-  exit 0
-}
-$ns at [expr $simt + $bin / 2] "finish"
-$ns run
+yang_run_binned $s $L $app $start

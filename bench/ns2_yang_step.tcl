@@ -12,15 +12,4 @@ yang_setup $seed {*}[lrange $argv 6 end]
 lassign [yang_path $from] s L R d rng u em
 yang_at $at "$em set rate_ $to"
 lassign [yang_flow $s $d] src app
-set out [$ns monitor-queue $s $L ""]
-$ns at 0 "$app start"
-set counts {}
-set last 0
-$ns at $bin "yang_sample"
-proc finish {} {
-  global counts
-  puts [format "{\"sim\":\"ns-2.35\",\"sent_per_bin\":\[%s\]}" [join $counts ,]]
-  exit 0
-}
-$ns at [expr $simt + $bin / 2] "finish"
-$ns run
+yang_run_binned $s $L $app 0
