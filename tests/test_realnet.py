@@ -159,7 +159,10 @@ def test_the_run_checks_itself_against_the_timing_goals(two_flows):
     raw = {**two_flows.raw, "socket_drops": {"emulator": 0, "senders": 0, "receivers": 7}}
     r = ccscope.Result(two_flows.scenario, raw)
     assert r.timing()["socket_drops"] == 7
-    lost = "7 datagrams were lost in full socket buffers outside the emulated network (7 at the "
+    lost = (
+        "7 datagrams or packets were lost in full socket buffers or devices outside the emulated "
+        "network (7 at the "
+    )
     assert any(lost + "receivers; goal: none)" in note for note in r.notes), r.notes
     assert r.summary()["socket_drops"] == raw["socket_drops"]
     packet = ccscope.run(ccscope.load(SCENARIO).replace("run.engine", "packet"))

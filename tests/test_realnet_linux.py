@@ -100,6 +100,10 @@ def test_a_kernel_flow_beside_a_ccscope_flow_shares_the_link():
     fields = set(mine["field"])
     assert {"ssthresh_pkts", "rttvar_s", "pacing_rate_bps", "delivery_rate_bps"} <= fields
     assert "retransmits" in fields
+    # The kernel dropped no packet at the TUN devices (queues of 100 000 that the emulator
+    # reads at once), and none was refused by them: every loss the kernel's TCP saw was the
+    # emulated network's.
+    assert r.socket_drops["TUN devices"] == 0, r.socket_drops
     # The run's namespaces and devices went with it.
     assert wait_until(lambda: not namespaces_of(os.getpid()), 5), namespaces_of(os.getpid())
     assert machine_state() == before

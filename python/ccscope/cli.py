@@ -204,7 +204,7 @@ def _print_summary(result) -> None:
             + f" (p99; goal at most {AIM_MS:g} ms), hosts' rates within "
             f"{timing['rate_error']:.2%} of the network's (goal {RATE_AIM:.0%})"
             + (
-                f", {timing['socket_drops']} datagrams lost in socket buffers (goal none)"
+                f", {timing['socket_drops']} lost outside the emulated network (goal none)"
                 if timing["socket_drops"]
                 else ""
             )

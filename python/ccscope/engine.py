@@ -107,8 +107,10 @@ class Result:
         #: delivered to them; "kernel.bottleneck" and "kernel.bottleneck.reverse" with
         #: ``run.emulator = "kernel"``: what the kernel's queue let through), each with the
         #: datagrams lost there over the whole run: dropped by the kernel for a full receive
-        #: buffer or refused by a full send buffer. These losses are outside the emulated
-        #: network, which counts none of them; None for the simulated engines.
+        #: buffer or refused by a full send buffer; and with flows of the kernel's TCP, "TUN
+        #: devices": the packets their devices dropped (the kernel's receive and transmit drops)
+        #: or refused. These losses are outside the emulated network, which counts none of them;
+        #: None for the simulated engines.
         self.socket_drops: dict[str, int] | None = raw.get("socket_drops")
 
     #: The columns ``repr`` and a notebook show of :attr:`flows`.
@@ -603,11 +605,13 @@ RATE_AIM = 0.01
 
 
 def _lost_in_sockets(drops: dict[str, int]) -> str:
-    """The phrase for datagrams lost at a real-time run's sockets (:attr:`Result.socket_drops`)."""
+    """The phrase for datagrams lost at a real-time run's sockets, and packets lost at its TUN
+    devices (:attr:`Result.socket_drops`)."""
     where = ", ".join(f"{n} at the {socket}" for socket, n in drops.items() if n)
     return (
-        f"{sum(drops.values())} datagrams were lost in full socket buffers outside the emulated "
-        f"network ({where}; goal: none), which the flows saw as losses of the network"
+        f"{sum(drops.values())} datagrams or packets were lost in full socket buffers or devices "
+        f"outside the emulated network ({where}; goal: none), which the flows saw as losses of "
+        "the network"
     )
 
 

@@ -11,7 +11,7 @@
 use std::fs::File;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -58,6 +58,9 @@ pub struct Emulator {
     /// The TUN devices of the kernel's TCP flows, and the bytes of their packets in `sim`.
     taps: Vec<Tap>,
     parked: Arc<Mutex<Parked>>,
+    /// The kernel's TCP flows' devices, and the packets they refused from the network.
+    tuns: Vec<Tuns>,
+    tun_refused: Arc<AtomicU64>,
     /// What the proxies deliver to the senders' and to the receivers' hosts, sent together
     /// after each pass of the network.
     outboxes: [Arc<Mutex<Outbox>>; 2],
@@ -81,17 +84,19 @@ impl Emulator {
     ) -> Result<Emulator> {
         let socket = Arc::new(socket);
         let parked = Arc::new(Mutex::new(Parked::default()));
+        let tun_refused = Arc::new(AtomicU64::new(0));
         let outbox = |to| Outbox::new(to).map(|o| Arc::new(Mutex::new(o)));
         let outboxes = [
             outbox(hosts[0]).map_err(io_error)?,
             outbox(hosts[1]).map_err(io_error)?,
         ];
         let sim = Simulation::new(scenario, |i| {
-            if let Some(Some(Tuns(files))) = linux.get(i) {
+            if let Some(Some(Tuns { files, .. })) = linux.get(i) {
                 let proxy = |file: &Arc<File>| -> Box<dyn Endpoint> {
                     Box::new(TunProxy {
                         file: file.clone(),
                         parked: parked.clone(),
+                        refused: tun_refused.clone(),
                     })
                 };
                 return Ok((proxy(&files[0]), proxy(&files[1])));
@@ -118,6 +123,8 @@ impl Emulator {
             kernel: None,
             taps,
             parked,
+            tuns: linux.iter().flatten().cloned().collect(),
+            tun_refused,
             outboxes,
             inbox: Inbox::default(),
             warmup: SimTime(scenario.warmup_ns),
@@ -270,6 +277,12 @@ impl Emulator {
         let mut result = self.sim.finish();
         if let Some(dropped) = receive_drops(self.socket.as_raw_fd()) {
             result.socket_drops.push(("emulator", dropped + refused));
+        }
+        if !self.tuns.is_empty() {
+            if let Some(dropped) = self.tuns.iter().map(Tuns::drops).sum::<Option<u64>>() {
+                let refused = self.tun_refused.load(Ordering::Relaxed);
+                result.socket_drops.push(("TUN devices", dropped + refused));
+            }
         }
         for (flow, late) in result.flows.iter_mut().zip(&mut self.entry_late_us) {
             if !late.is_empty() {

@@ -31,6 +31,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::os::fd::{AsRawFd, FromRawFd, RawFd};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::netns::{inside, namespace, sysctl, tool, Needs};
@@ -67,7 +68,8 @@ pub const UNSENT_BYTES: i32 = 1 << 20;
 /// window of 32 MiB or more, over twice the bandwidth-delay product of 1 Gb/s and 100 ms.
 const SOCKET_BUFFER: i32 = 64 << 20;
 /// Packets a TUN device may hold before the emulator reads them (`txqueuelen`, and the pfifo
-/// root qdisc's limit): the emulator reads them at once, so this never drops.
+/// root qdisc's limit): the emulator reads them at once, so none should be dropped; the kernel's
+/// count of those that are goes into the run's result ([`Tuns::drops`]).
 const DEVICE_QUEUE: &str = "100000";
 
 /// Whether the machine's kernel and privileges allow kernel flows: `Err` says why not.
@@ -84,16 +86,58 @@ pub struct LinuxFlow {
     pub receiver: LinuxReceiver,
 }
 
-/// A kernel flow's TUN devices: the sender's namespace's, then the receiver's.
+/// A kernel flow's TUN devices, the sender's namespace's then the receiver's, and those two
+/// namespaces.
 #[derive(Clone)]
-pub struct Tuns(pub [Arc<File>; 2]);
+pub struct Tuns {
+    pub files: [Arc<File>; 2],
+    pub namespaces: [Arc<File>; 2],
+}
+
+impl Tuns {
+    /// The packets the kernel dropped at the two devices so far, outside the emulated network
+    /// (`None` if a count cannot be read): [`namespace_drops`] of each namespace.
+    pub fn drops(&self) -> Option<u64> {
+        self.namespaces.iter().map(|ns| namespace_drops(ns)).sum()
+    }
+}
+
+/// The packets the kernel dropped at the TUN device of namespace `ns`: those the emulator wrote
+/// that the namespace's stack did not take (its receive drops), and those the namespace sent
+/// while the device's queue was full (its transmit drops), as /proc/net/dev counts them from
+/// inside the namespace.
+fn namespace_drops(ns: &File) -> Option<u64> {
+    inside(LINUX_FLOW, ns, || {
+        std::fs::read_to_string("/proc/thread-self/net/dev")
+            .map_err(|e| LINUX_FLOW.unable(format_args!("/proc/thread-self/net/dev: {e}")))
+    })
+    .ok()
+    .and_then(|text| device_drops(&text, DEVICE))
+}
+
+/// Device `device`'s receive drops plus its transmit drops in the text of /proc/net/dev: after
+/// the name and a colon, eight receive counters, then eight transmit counters, the fourth of
+/// each the drops (`dev_seq_printf_stats`, net/core/net-procfs.c).
+fn device_drops(text: &str, device: &str) -> Option<u64> {
+    let counts = text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(device)?.strip_prefix(':'))?;
+    let n: Vec<u64> = counts
+        .split_whitespace()
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    Some(n.get(3)? + n.get(11)?)
+}
 
 impl LinuxFlow {
     /// Makes the namespaces, devices and sockets of a flow of `spec`, ECN-capable if `ecn`,
     /// sampling `TCP_INFO` every `sample_every`.
     pub fn new(spec: &LinuxSpec, ecn: bool, sample_every: SimTime) -> Result<LinuxFlow> {
         let mtu = spec.packet_bytes;
-        let (snd_ns, rcv_ns) = (namespace(LINUX_FLOW)?, namespace(LINUX_FLOW)?);
+        let (snd_ns, rcv_ns) = (
+            Arc::new(namespace(LINUX_FLOW)?),
+            Arc::new(namespace(LINUX_FLOW)?),
+        );
         let (snd_tun, stream) = inside(LINUX_FLOW, &snd_ns, || {
             let dev = link(mtu, ADDR[0], ADDR[1])?;
             sysctl(
@@ -141,7 +185,10 @@ impl LinuxFlow {
             Ok((dev, listener))
         })?;
         Ok(LinuxFlow {
-            tuns: Tuns([Arc::new(snd_tun), Arc::new(rcv_tun)]),
+            tuns: Tuns {
+                files: [Arc::new(snd_tun), Arc::new(rcv_tun)],
+                namespaces: [snd_ns.clone(), rcv_ns.clone()],
+            },
             sender: LinuxSender {
                 stream,
                 cc: spec.cc.clone(),
@@ -168,7 +215,7 @@ impl LinuxFlow {
 }
 
 /// A TUN device in the calling thread's namespace, configured as the namespace's only link,
-/// from `local` to `peer`, with an MTU of `mtu`, offloads off and a queue that never drops;
+/// from `local` to `peer`, with an MTU of `mtu`, offloads off and a queue of [`DEVICE_QUEUE`];
 /// the device's file, non-blocking.
 fn link(mtu: u32, local: [u8; 4], peer: [u8; 4]) -> Result<File> {
     let dev = tun(mtu)?;
@@ -408,7 +455,7 @@ impl Tap {
     /// The taps of flow `flow`'s devices: the sender's sends data, the receiver's ACKs.
     pub fn of(flow: u32, tuns: &Tuns) -> [Tap; 2] {
         [Dir::Forward, Dir::Reverse].map(|dir| Tap {
-            file: tuns.0[dir.index()].clone(),
+            file: tuns.files[dir.index()].clone(),
             flow,
             dir,
         })
@@ -454,6 +501,8 @@ impl Tap {
 pub struct TunProxy {
     pub file: Arc<File>,
     pub parked: Arc<Mutex<Parked>>,
+    /// The packets a device refused, counted for all the run's devices together.
+    pub refused: Arc<AtomicU64>,
 }
 
 impl Endpoint for TunProxy {
@@ -469,9 +518,11 @@ impl Endpoint for TunProxy {
         if pkt.ecn.congestion {
             mark_ce(&mut ip);
         }
-        // A full device queue in the namespace is a loss the kernel's TCP sees, as a real
-        // host's would be.
-        let _ = (&*self.file).write(&ip);
+        // A device that refuses the packet loses it, a loss the kernel's TCP sees as a real
+        // host's would be, outside the emulated network: counted with the devices' own drops.
+        if !matches!((&*self.file).write(&ip), Ok(n) if n == ip.len()) {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -619,7 +670,7 @@ pub struct LinuxSender {
     done: bool,
     /// The flow's namespaces, held by handle (as well as by their devices and sockets) until
     /// the run ends.
-    _namespaces: [File; 2],
+    _namespaces: [Arc<File>; 2],
 }
 
 impl LinuxSender {
@@ -870,6 +921,54 @@ fn bbr_state(fd: RawFd, out: &mut StateFields) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_devices_drops_are_read_from_proc_net_dev() {
+        // /proc/net/dev's layout (net/core/net-procfs.c): receive drops 3, transmit drops 11.
+        let text = "\
+Inter-|   Receive                                                |  Transmit
+ face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed
+    lo:       0       0    0    0    0     0          0         0        0       0    0    0    0     0       0          0
+ccs-tun: 1500000    1000    0    3    0     0          0         0  2000000    1400    0   11    0     0       0          0
+";
+        assert_eq!(device_drops(text, DEVICE), Some(14));
+        assert_eq!(device_drops(text, "eth0"), None);
+    }
+
+    /// Skips (printing why) where the process may not make namespaces and TUN devices.
+    fn privileged() -> bool {
+        let able = available();
+        if let Err(e) = &able {
+            eprintln!("skipped: {e}");
+        }
+        able.is_ok()
+    }
+
+    #[test]
+    fn a_full_tun_device_counts_the_packets_it_drops() {
+        if !privileged() {
+            return;
+        }
+        // A device whose queue holds 4 packets, never read: of 50 datagrams sent through it, the
+        // kernel keeps 4 and drops the rest, and the count says so.
+        let (queue, sent) = (4, 50);
+        let ns = namespace(LINUX_FLOW).unwrap();
+        let _dev = inside(LINUX_FLOW, &ns, || {
+            let dev = link(1500, ADDR[0], ADDR[1])?;
+            let q = queue.to_string();
+            tool(LINUX_FLOW, &["ip", "link", "set", DEVICE, "txqueuelen", &q])?;
+            let socket =
+                std::net::UdpSocket::bind("10.0.0.1:0").map_err(|e| LINUX_FLOW.unable(e))?;
+            for _ in 0..sent {
+                socket
+                    .send_to(&[0; 100], "10.0.0.2:9")
+                    .map_err(|e| LINUX_FLOW.unable(e))?;
+            }
+            Ok(dev)
+        })
+        .unwrap();
+        assert_eq!(namespace_drops(&ns), Some(sent - queue));
+    }
 
     #[test]
     fn parked_bytes_come_back_once_and_old_ones_go() {
