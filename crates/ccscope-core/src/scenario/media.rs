@@ -6,8 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::packet::{rate_bounds, rate_bps, size_bytes};
-use super::{count_in, in_range, lit, tagged_union, time_ns, ControllerRef};
-use crate::error::{Error, Result};
+use super::{count_in, lit, tagged_union, time_ns, ControllerRef};
+use crate::error::{check_range, Error, Result};
 
 /// Largest lag-1 autocorrelation of a frame type (a TES+ model's innovations vanish at 1).
 pub const MAX_LAG1: f64 = 0.99;
@@ -498,7 +498,7 @@ impl App {
                         "must be > 1 (a Pareto period with a finite mean)",
                     ));
                 }
-                in_range(&format!("{at}.shape"), o.shape, 1.0, 1e6).map(|_| ())
+                check_range(&format!("{at}.shape"), o.shape, 1.0, 1e6).map(|_| ())
             }
             App::Square(s) => {
                 rate_bps(&format!("{at}.rate"), &s.rate)?;
@@ -514,10 +514,10 @@ impl App {
                         format!("must be at least base = '{}'", f.base),
                     ));
                 }
-                in_range(&format!("{at}.fps"), f.fps, 1e-3, 1e4).map(|_| ())
+                check_range(&format!("{at}.fps"), f.fps, 1e-3, 1e4).map(|_| ())
             }
             App::Encoder(e) => {
-                in_range(&format!("{at}.fps"), e.fps, 1.0, 240.0)?;
+                check_range(&format!("{at}.fps"), e.fps, 1.0, 240.0)?;
                 let min = rate_bps(&format!("{at}.min_rate"), &e.min_rate)?;
                 if rate_bps(&format!("{at}.max_rate"), &e.max_rate)? < min {
                     return Err(Error::invalid(
@@ -543,11 +543,11 @@ impl App {
                         "must be in (0, 10]",
                     ));
                 }
-                in_range(&format!("{at}.max_step"), e.max_step, 0.0, 1.0)?;
+                check_range(&format!("{at}.max_step"), e.max_step, 0.0, 1.0)?;
                 count_in(&format!("{at}.burst_frames"), e.burst_frames, 1, 1000)?;
                 size_bytes(&format!("{at}.burst_size"), &e.burst_size, 1e9)?;
-                in_range(&format!("{at}.size_scale"), e.size_scale, 0.0, 1.0)?;
-                in_range(&format!("{at}.interval_scale"), e.interval_scale, 0.0, 1.0)?;
+                check_range(&format!("{at}.size_scale"), e.size_scale, 0.0, 1.0)?;
+                check_range(&format!("{at}.interval_scale"), e.interval_scale, 0.0, 1.0)?;
                 if let Some(k) = &e.key_interval {
                     time_ns(&format!("{at}.key_interval"), k, true)?;
                 }
@@ -567,7 +567,7 @@ impl App {
                         "letters I, P and B, starting with I",
                     ));
                 }
-                in_range(&format!("{at}.fps"), m.fps, 1e-3, 1e4)?;
+                check_range(&format!("{at}.fps"), m.fps, 1e-3, 1e4)?;
                 for name in ['i', 'p', 'b'] {
                     let here = format!("{at}.{name}");
                     let Some(t) = m.frame_type(name) else {
@@ -591,7 +591,7 @@ impl App {
                             "must be in (0, 10]",
                         ));
                     }
-                    in_range(&format!("{here}.lag1"), t.lag1, 0.0, MAX_LAG1)?;
+                    check_range(&format!("{here}.lag1"), t.lag1, 0.0, MAX_LAG1)?;
                 }
                 Ok(())
             }

@@ -22,7 +22,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::error::{written_number, Error, Result};
+use crate::error::{Error, Result};
 use crate::units::{Time, MARK};
 
 pub use cost::Cost;
@@ -668,32 +668,6 @@ fn param_value(v: &Value) -> Option<f64> {
 }
 
 // --- checks --------------------------------------------------------------------------------------
-
-/// `x` within [lo, hi] (finite); the error names `at` and the value as written.
-fn in_range(at: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
-    if x.is_finite() && x >= lo && x <= hi {
-        Ok(x)
-    } else {
-        Err(Error::invalid(
-            at,
-            written_number(x),
-            format!("must be in [{lo}, {hi}]"),
-        ))
-    }
-}
-
-/// `x` finite and > 0.
-fn positive(at: &str, x: f64) -> Result<f64> {
-    if x.is_finite() && x > 0.0 {
-        Ok(x)
-    } else {
-        Err(Error::invalid(
-            at,
-            written_number(x),
-            "must be a finite number > 0",
-        ))
-    }
-}
 
 /// A whole number within [lo, hi].
 fn count_in(at: &str, n: u64, lo: u64, hi: u64) -> Result<u64> {

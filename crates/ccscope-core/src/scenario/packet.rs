@@ -15,10 +15,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::media::{App, Playback, Rtp, Udp};
-use super::{
-    count_in, in_range, lit, positive, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine,
-};
-use crate::error::{written_number, Error, Result};
+use super::{count_in, lit, tagged_union, time_ns, yes, ControllerRef, Emulation, Engine};
+use crate::error::{check_positive, check_range, written_number, Error, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
 /// Most flows one scenario expands to.
@@ -1950,7 +1948,7 @@ fn rate_error(at: &str, r: &Rate) -> Error {
 
 /// A rate > 0.
 pub(super) fn rate_bps(at: &str, r: &Rate) -> Result<f64> {
-    positive(at, r.bps()).map_err(|_| rate_error(at, r))
+    check_positive(at, r.bps()).map_err(|_| rate_error(at, r))
 }
 
 /// A link's rate: > 0, and between 1 b/s and 2^64 b/s in the whole bits/s the engine runs
@@ -2128,8 +2126,8 @@ impl Queue {
             Queue::Pie(p) => {
                 time_ns(&format!("{at}.target"), &p.target, true)?;
                 time_ns(&format!("{at}.t_update"), &p.t_update, true)?;
-                in_range(&format!("{at}.alpha"), p.alpha, 0.0, 2.0)?;
-                in_range(&format!("{at}.beta"), p.beta, 0.0, 2.0)?;
+                check_range(&format!("{at}.alpha"), p.alpha, 0.0, 2.0)?;
+                check_range(&format!("{at}.beta"), p.beta, 0.0, 2.0)?;
                 time_ns(&format!("{at}.burst"), &p.burst, false)?;
                 packets_limit(&format!("{at}.limit"), &p.limit)?;
                 size_bytes(
@@ -2142,10 +2140,10 @@ impl Queue {
             Queue::Red(r) => {
                 count_in(&format!("{at}.limit"), r.limit, 1, u32::MAX as u64)?;
                 if let Some(lo) = r.min_th.value() {
-                    in_range(&format!("{at}.min_th"), lo, 0.0, f64::MAX)?;
+                    check_range(&format!("{at}.min_th"), lo, 0.0, f64::MAX)?;
                 }
                 if let Some(hi) = r.max_th.value() {
-                    positive(&format!("{at}.max_th"), hi)?;
+                    check_positive(&format!("{at}.max_th"), hi)?;
                 }
                 if let (Some(lo), Some(hi)) = (r.min_th.value(), r.max_th.value()) {
                     if lo >= hi {
@@ -2185,7 +2183,7 @@ impl Queue {
 impl Loss {
     fn validate(&self, at: &str) -> Result<()> {
         match self {
-            Loss::Bernoulli(b) => in_range(&format!("{at}.p"), b.p, 0.0, 1.0).map(|_| ()),
+            Loss::Bernoulli(b) => check_range(&format!("{at}.p"), b.p, 0.0, 1.0).map(|_| ()),
             Loss::Periodic(p) => count_in(&format!("{at}.every"), p.every, 1, u64::MAX).map(|_| ()),
             Loss::Schedule(s) => {
                 if s.steps.is_empty() {
@@ -2200,7 +2198,7 @@ impl Loss {
                     let here = format!("{at}.steps[{i}]");
                     match (step.p, &step.interval) {
                         (Some(p), None) => {
-                            in_range(&format!("{here}.p"), p, 0.0, 1.0).map(|_| ())?
+                            check_range(&format!("{here}.p"), p, 0.0, 1.0).map(|_| ())?
                         }
                         (None, Some(t)) => {
                             time_ns(&format!("{here}.interval"), t, true).map(|_| ())?
@@ -2389,13 +2387,13 @@ impl Tcp {
             u32::MAX as f64,
         )?;
         size_bytes(&format!("{at}.ack_size"), &self.ack_size, u32::MAX as f64)?;
-        in_range(
+        check_range(
             &format!("{at}.max_window"),
             self.max_window,
             1.0,
             MAX_WINDOW_PKTS,
         )?;
-        in_range(
+        check_range(
             &format!("{at}.initial_window"),
             self.initial_window,
             1.0,
@@ -2552,7 +2550,7 @@ impl RateSource {
                 ));
             }
         }
-        in_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
+        check_range(&format!("{at}.jitter"), self.jitter, 0.0, MAX_JITTER)?;
         if matches!(self.controller, ControllerRef::Python(_)) && self.feedback.is_none() {
             return Err(Error::invalid(
                 format!("{at}.feedback"),

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::packet::CapacityTraceFile;
 use super::ControllerRef;
-use super::{count_in, in_range, lit, tagged_union, time_ns, Engine};
-use crate::error::{written_number, Error, FieldPath, Result};
+use super::{count_in, lit, tagged_union, time_ns, Engine};
+use crate::error::{check_range, written_number, Error, FieldPath, Result};
 use crate::units::{Limit, Rate, Size, Time};
 
 /// Most flows one run accepts (memory: about 100 bytes per flow).
@@ -359,7 +359,7 @@ impl RoundScenario {
             let at = format!("flows[{i}]");
             count_in(&format!("{at}.count"), g.count, 1, MAX_FLOWS)?;
             if let Some(w) = g.initial_window {
-                in_range(
+                check_range(
                     &format!("{at}.initial_window"),
                     w,
                     1.0,
