@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ccscope import engine, metrics, ns2column
+from ccscope import metrics, ns2column
 from ccscope.experiments import yang
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -126,9 +126,7 @@ def d_start(seed: int) -> float:
 
 
 def responsiveness_ccscope(source: dict, seed: int) -> float:
-    sc = yang.responsiveness_scenario(source, seed)
-    sc["flows"][0]["start"] = f"{d_start(seed):g}s"
-    return yang.responsiveness_of(engine.run(sc).trace.flows.sent_pkts.to_numpy())
+    return yang.responsiveness(source, seed, d_start(seed))
 
 
 def responsiveness_ns2(agent: list[str], seed: int) -> float:

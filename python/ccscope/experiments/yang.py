@@ -383,11 +383,13 @@ D_STEP_S, D_BEFORE, D_RTTS = 100.0, 20, 40
 D_TOLERANCE = 2
 
 
-def responsiveness_scenario(source: dict, seed: int) -> dict:
+def responsiveness_scenario(source: dict, seed: int, start_s: float = 0.0) -> dict:
     """§4.1's metric in §3.3.1's set-up: no loss module until :data:`D_LIGHT_S`, then the first
     packet of every :data:`D_LIGHT_RTTS` RTTs is lost, and from :data:`D_STEP_S` the first
-    packet of every 104 ms (one RTT: one flow at this loss keeps the queue empty)."""
+    packet of every 104 ms (one RTT: one flow at this loss keeps the queue empty). The flow
+    starts at `start_s`."""
     sc = smoothness_scenario(source, seed)
+    sc["flows"][0]["start"] = f"{start_s:g}s"
     sc["topology"]["bottleneck"]["loss"] = {
         "kind": "schedule",
         "steps": [
@@ -411,11 +413,10 @@ def responsiveness_of(sent: np.ndarray) -> float:
     return float(below_half[0]) if below_half.size else float("inf")
 
 
-def responsiveness(source: dict, seed: int) -> float:
+def responsiveness(source: dict, seed: int, start_s: float = 0.0) -> float:
     """D of one flow in :func:`responsiveness_scenario`."""
-    return responsiveness_of(
-        engine.run(responsiveness_scenario(source, seed)).trace.flows.sent_pkts.to_numpy()
-    )
+    sc = responsiveness_scenario(source, seed, start_s)
+    return responsiveness_of(engine.run(sc).trace.flows.sent_pkts.to_numpy())
 
 
 #: Standard deviation of one run's F over seeds 1-10, by run length (s)
